@@ -1,0 +1,38 @@
+/* The command line: one options struct that flows from main to the modules
+ * that need it. */
+#ifndef TMCML_CLI_H
+#define TMCML_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* Seed used when none is given, so two runs of one file are identical. */
+#define CLI_DEFAULT_SEED UINT64_C(1)
+
+typedef enum cli_command { CLI_RUN, CLI_HELP, CLI_VERSION } cli_command;
+typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
+
+typedef struct cli_options {
+    cli_command command;
+    const char *input;        /* the .mci file */
+    uint64_t seed;
+    bool score_absorption;    /* false with -A */
+    cli_engine engine;
+    int threads;              /* CPU threads; 0 = all cores */
+    const char *out_dir;      /* NULL: names are relative to the current directory */
+    bool quiet;
+    int64_t photons;          /* 0: as in the file; else overrides every run */
+    int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
+} cli_options;
+
+/* Parses argv into *opt.  Accepts `tmcml run FILE [options]` and the
+ * classic form of CUDAMCML/GPU-MCML, `tmcml FILE [options]` with `-S12`,
+ * `-A`, `-G1` written attached or separate. */
+bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
+
+void cli_print_usage(FILE *stream);
+
+#endif

@@ -1,0 +1,32 @@
+/* The CPU engine: MCML 1.2.2 physics in double precision, on all cores.
+ *
+ * Photon i of a run (0-based) draws only from random stream i, whichever
+ * thread simulates it, and deposits are added as integers, so the tallies
+ * are bit-identical for any thread count and any split of the photon range. */
+#ifndef TMCML_CPU_H
+#define TMCML_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mci.h"
+#include "progress.h"
+#include "tally.h"
+
+typedef struct cpu_options {
+    uint64_t seed;
+    int threads;              /* >= 1 */
+    bool score_absorption;    /* false: -A, A_rz stays zero */
+    progress_meter *progress; /* may be NULL */
+} cpu_options;
+
+/* Simulates photons [first, first + count) of run and adds their tallies to
+ * *acc (initialised for the run's grid). */
+bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
+                  tally_set *acc, tm_error *err);
+
+/* Number of online CPUs (at least 1). */
+int cpu_count(void);
+
+#endif

@@ -1,0 +1,33 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void error_set(tm_error *err, const char *file, int line, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    err->line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+const char *error_format(const tm_error *err, char *buf, size_t size)
+{
+    if (err->file[0] && err->line > 0)
+        snprintf(buf, size, "%s:%d: %s", err->file, err->line, err->message);
+    else if (err->file[0])
+        snprintf(buf, size, "%s: %s", err->file, err->message);
+    else
+        snprintf(buf, size, "%s", err->message);
+    return buf;
+}
+
+void error_print(FILE *stream, const tm_error *err)
+{
+    char buf[sizeof err->file + sizeof err->message + 32];
+    fprintf(stream, "tmcml: %s\n", error_format(err, buf, sizeof buf));
+}

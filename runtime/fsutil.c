@@ -1,0 +1,233 @@
+#include "fsutil.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The directory part of path ("." when path has none), malloc'd. */
+static char *fs_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static const char *fs_base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* mkstemp creates files with mode 0600; a result file should get the mode
+ * any other new file would (0666 less the umask).  umask can only be read by
+ * setting it, so it is set back at once; nothing else in tmcml creates files
+ * concurrently with the writers. */
+static mode_t fs_new_file_mode(void)
+{
+    mode_t mask = umask(022);
+    umask(mask);
+    return (mode_t)(0666 & ~mask);
+}
+
+/* Creates an empty temporary file named "<dir>/.<base>.tmp.XXXXXX"; returns
+ * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno. */
+static int fs_make_temp(const char *path, char **tmp)
+{
+    char *dir = fs_dir_of(path);
+    const char *base = fs_base_of(path);
+    *tmp = NULL;
+    if (!dir)
+        return -1;
+    size_t size = strlen(dir) + strlen(base) + sizeof "/..tmp.XXXXXX";
+    char *name = malloc(size);
+    if (!name) {
+        free(dir);
+        return -1;
+    }
+    snprintf(name, size, "%s/.%s.tmp.XXXXXX", dir, base);
+    free(dir);
+    int fd = mkstemp(name);
+    if (fd < 0) {
+        int saved = errno;
+        free(name);
+        errno = saved;
+        return -1;
+    }
+    *tmp = name;
+    return fd;
+}
+
+/* Runs write on the open temp file and makes sure every byte reached the
+ * disk; closes the stream in every case.  On failure *why holds the message. */
+static bool fs_fill_temp(FILE *stream, bool (*write)(FILE *, void *, tm_error *), void *ctx,
+                         tm_error *why)
+{
+    why->message[0] = '\0';
+    bool ok = write(stream, ctx, why);
+    if (ok && (fflush(stream) != 0 || ferror(stream)))
+        ok = false;
+    if (ok && fsync(fileno(stream)) != 0)
+        ok = false;
+    int saved = errno;
+    if (fclose(stream) != 0 && ok) {
+        saved = errno;
+        ok = false;
+    }
+    if (!ok && !why->message[0])
+        error_set(why, NULL, 0, "%s", saved ? strerror(saved) : "could not write the file");
+    return ok;
+}
+
+/* Makes the rename itself durable; failure only weakens the guarantee
+ * against power loss, so it is not reported. */
+static void fs_sync_dir(const char *path)
+{
+    char *dir = fs_dir_of(path);
+    if (!dir)
+        return;
+    FILE *d = fopen(dir, "r");
+    if (d) {
+        (void)fsync(fileno(d));
+        fclose(d);
+    }
+    free(dir);
+}
+
+bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
+                     void *ctx, tm_error *err)
+{
+    char *tmp = NULL;
+    int fd = fs_make_temp(path, &tmp);
+    if (fd < 0) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        return false;
+    }
+    FILE *stream = NULL;
+    if (fchmod(fd, fs_new_file_mode()) != 0 || !(stream = fdopen(fd, "w"))) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return false;
+    }
+    errno = 0;
+    tm_error why;
+    if (!fs_fill_temp(stream, write, ctx, &why)) {
+        /* Keep the writer's own file/line when it named one. */
+        if (why.file[0]) {
+            if (err)
+                *err = why;
+        } else
+            error_set(err, path, why.line, "%s", why.message);
+        unlink(tmp);
+        free(tmp);
+        return false;
+    }
+    if (rename(tmp, path) != 0) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return false;
+    }
+    free(tmp);
+    fs_sync_dir(path);
+    return true;
+}
+
+bool fs_check_writable(const char *path, tm_error *err)
+{
+    char *dir = fs_dir_of(path);
+    if (!dir) {
+        error_set(err, path, 0, "out of memory");
+        return false;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
+        free(dir);
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(ENOTDIR));
+        free(dir);
+        return false;
+    }
+    char *tmp = NULL;
+    int fd = fs_make_temp(path, &tmp);
+    if (fd < 0) {
+        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
+        free(dir);
+        return false;
+    }
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    free(dir);
+    return true;
+}
+
+char *fs_join(const char *dir, const char *name)
+{
+    if (!dir || !dir[0] || name[0] == '/')
+        return strdup(name);
+    size_t dl = strlen(dir);
+    bool slash = dir[dl - 1] == '/';
+    size_t size = dl + strlen(name) + 2;
+    char *out = malloc(size);
+    if (out)
+        snprintf(out, size, "%s%s%s", dir, slash ? "" : "/", name);
+    return out;
+}
+
+char *fs_read_text(const char *path, size_t *size, tm_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        return NULL;
+    }
+    /* Read in growing chunks rather than trusting the file size, so pipes
+     * and files that change size work too. */
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        char *bigger = realloc(buf, 2 * cap + 1);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf) {
+        error_set(err, path, 0, "out of memory reading the file");
+        fclose(f);
+        return NULL;
+    }
+    if (ferror(f)) {
+        error_set(err, path, 0, "read error: %s", strerror(errno));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (size)
+        *size = len;
+    return buf;
+}
+
+const char *fs_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}

@@ -1,0 +1,32 @@
+/* Files written so that nothing is ever half-written: a temporary file in
+ * the destination's directory, flushed, then renamed over the destination. */
+#ifndef TMCML_FSUTIL_H
+#define TMCML_FSUTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* Calls write(stream, ctx) on a temporary file next to path and renames it to
+ * path when write returns true and every byte reached the disk; otherwise
+ * removes the temporary file and leaves path untouched.  write may set *err;
+ * if it returns false without doing so a generic message is set. */
+bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
+                     void *ctx, tm_error *err);
+
+/* Checks, before any work, that a file can be created in the directory that
+ * will hold path (creating nothing that stays). */
+bool fs_check_writable(const char *path, tm_error *err);
+
+/* dir + "/" + name (name alone when dir is NULL or empty, or name is absolute).
+ * Returns malloc'd string or NULL. */
+char *fs_join(const char *dir, const char *name);
+
+/* The part of path after its last '/'. */
+const char *fs_base_name(const char *path);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer. */
+char *fs_read_text(const char *path, size_t *size, tm_error *err);
+
+#endif

@@ -1,0 +1,45 @@
+/* tmcml: MCML-compatible Monte Carlo simulation of light in layered tissue. */
+#include <cjson/cJSON.h>
+#include <lua.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "fixed_point.h"
+#include "rng.h"
+#include "run.h"
+#include "tmcml_config.h"
+
+static void print_version(void)
+{
+    printf("tmcml %s\n", TMCML_VERSION);
+    if (TMCML_HAVE_CUDA)
+        printf("engines: cpu (double precision); GPU engine not yet available "
+               "(built against CUDA Toolkit %s headers)\n", TMCML_CUDA_VERSION);
+    else
+        printf("engines: cpu (double precision) only: built without the CUDA Toolkit\n");
+    printf("random numbers: per-photon multiply-with-carry, %u safe-prime multipliers\n",
+           MWC_MULTIPLIER_COUNT);
+    printf("fixed point: 2^%d units per unit weight\n", TALLY_UNITS_PER_WEIGHT_LOG2);
+    printf("libraries: %s, cJSON %s\n", LUA_RELEASE, cJSON_Version());
+}
+
+int main(int argc, char **argv)
+{
+    cli_options opt;
+    tm_error err = {0};
+    if (!cli_parse(argc, argv, &opt, &err)) {
+        error_print(stderr, &err);
+        return 2;
+    }
+    switch (opt.command) {
+    case CLI_HELP:
+        cli_print_usage(stdout);
+        return 0;
+    case CLI_VERSION:
+        print_version();
+        return 0;
+    case CLI_RUN:
+        break;
+    }
+    return run_input_file(&opt);
+}

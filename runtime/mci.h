@@ -1,0 +1,62 @@
+/* Reading MCML 1.2.2 input files (.mci) into runs.
+ *
+ * Every input error is found here, before any simulation starts, and named
+ * as "file:line: what is wrong (value)". */
+#ifndef TMCML_MCI_H
+#define TMCML_MCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* One layer.  layers[0] is the medium above and layers[num_layers+1] the
+ * medium below: of those only n is meaningful (the others are zero). */
+typedef struct mci_layer {
+    double n, mua, mus, g, d; /* as read: 1, 1/cm, 1/cm, 1, cm */
+    double z0, z1;            /* depth of the top and bottom boundary [cm] */
+    /* Cosines of the critical angles for total internal reflection at the top
+     * (z0) and bottom (z1) boundary; 0 when there is none (MCML's
+     * cos_crit0 and cos_crit1). */
+    double cos_crit0, cos_crit1;
+} mci_layer;
+
+typedef struct mci_run {
+    char *out_name;   /* output file name exactly as written in the .mci */
+    char out_format;  /* 'A' or 'B' (MCML writes ASCII in both cases) */
+    int64_t photons;  /* 1 .. INT64_MAX */
+    double dz, dr;    /* grid steps [cm] */
+    int nz, nr, na;   /* grid counts, all > 0 */
+    double da;        /* angle step: pi / (2 na) [rad] */
+    int num_layers;   /* > 0 */
+    mci_layer *layers;/* num_layers + 2 entries, see mci_layer */
+    int line;         /* line of the run's output-name line in the file */
+} mci_run;
+
+typedef struct mci_file {
+    char *path;       /* as given to mci_read, or the name given to mci_parse */
+    double version;   /* file version (1.0) */
+    int num_runs;
+    mci_run *runs;
+} mci_file;
+
+/* Reads and checks a whole .mci file.  On failure *file is left empty (safe to
+ * mci_free) and *err names the file, the line and the offending value. */
+bool mci_read(const char *path, mci_file *file, tm_error *err);
+
+/* The same, from text in memory; name is used in messages. */
+bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err);
+
+void mci_free(mci_file *file);
+
+/* A glass layer (mua = mus = 0) is crossed without interaction. */
+static inline bool mci_layer_is_glass(const mci_layer *layer)
+{
+    return layer->mua == 0.0 && layer->mus == 0.0;
+}
+
+/* Deep copy of a run (used by writers and engines that outlive the file). */
+bool mci_run_copy(mci_run *dst, const mci_run *src);
+void mci_run_free(mci_run *run);
+
+#endif

@@ -1,0 +1,629 @@
+#include "mco.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ---- writing: MCML 1.2.2's WriteResult, format string for format string ---- */
+
+static void mco_write_version(FILE *f, char format)
+{
+    /* MCML writes "B1" for a binary request but ASCII data all the same. */
+    bool binary = format == 'B' || format == 'b';
+    fprintf(f, "%s \t# Version number of the file format.\n\n", binary ? "B1" : "A1");
+    fprintf(f, "####\n# Data categories include: \n");
+    fprintf(f, "# InParm, RAT, \n");
+    fprintf(f, "# A_l, A_z, Rd_r, Rd_a, Tt_r, Tt_a, \n");
+    fprintf(f, "# A_rz, Rd_ra, Tt_ra \n####\n\n");
+}
+
+/* MCML builds this text in PunchTime ("User time: %8.0lf sec = %8.2lf hr.  %s"
+ * with the message " Simulation time of this run."), hence three spaces.
+ * (MCML 1.2.1 and earlier printed the seconds as %8.2lf.) */
+void mco_time_comment(double seconds, char *buf, size_t size)
+{
+    snprintf(buf, size, "User time: %8.0f sec = %8.2f hr.   Simulation time of this run.",
+             seconds, seconds / 3600.0);
+}
+
+static void mco_write_inparm(FILE *f, const mci_run *run)
+{
+    const mci_layer *l = run->layers;
+    fprintf(f, "InParm \t\t\t# Input parameters. cm is used.\n");
+    /* MCML writes "A" here whatever the input said. */
+    fprintf(f, "%s \tA\t\t# output file name, ASCII.\n", run->out_name);
+    fprintf(f, "%" PRId64 " \t\t\t# No. of photons\n", run->photons);
+    fprintf(f, "%G\t%G\t\t# dz, dr [cm]\n", run->dz, run->dr);
+    fprintf(f, "%d\t%d\t%d\t# No. of dz, dr, da.\n\n", run->nz, run->nr, run->na);
+    fprintf(f, "%d\t\t\t\t\t# Number of layers\n", run->num_layers);
+    fprintf(f, "#n\tmua\tmus\tg\td\t# One line for each layer\n");
+    fprintf(f, "%G\t\t\t\t\t# n for medium above\n", l[0].n);
+    for (int i = 1; i <= run->num_layers; i++)
+        fprintf(f, "%G\t%G\t%G\t%G\t%G\t# layer %d\n", l[i].n, l[i].mua, l[i].mus, l[i].g,
+                l[i].z1 - l[i].z0, i);
+    fprintf(f, "%G\t\t\t\t\t# n for medium below\n\n", l[run->num_layers + 1].n);
+}
+
+static void mco_write_rat(FILE *f, const mcml_result *res)
+{
+    fprintf(f, "RAT #Reflectance, absorption, transmission. \n");
+    fprintf(f, "%-14.6G \t#Specular reflectance [-]\n", res->rsp);
+    fprintf(f, "%-14.6G \t#Diffuse reflectance [-]\n", res->rd);
+    fprintf(f, "%-14.6G \t#Absorbed fraction [-]\n", res->a);
+    fprintf(f, "%-14.6G \t#Transmittance [-]\n", res->tt);
+    fprintf(f, "\n");
+}
+
+static void mco_write_1d(FILE *f, const char *header, const char *fmt, const double *v, int n)
+{
+    fprintf(f, "%s\n", header);
+    for (int i = 0; i < n; i++)
+        fprintf(f, fmt, v[i]);
+    fprintf(f, "\n");
+}
+
+/* Five numbers a line, counted over the whole array as MCML does. */
+static void mco_write_2d(FILE *f, const char *const header[6], const double *v, int rows, int cols)
+{
+    for (int i = 0; i < 6; i++)
+        fprintf(f, "%s\n", header[i]);
+    long n = (long)rows * cols;
+    for (long i = 0; i < n; i++) {
+        fprintf(f, "%12.4E ", v[i]);
+        if ((i + 1) % 5 == 0)
+            fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
+static const char *const mco_a_rz_header[6] = {
+    "# A[r][z]. [1/cm3]",
+    "# A[0][0], [0][1],..[0][nz-1]",
+    "# A[1][0], [1][1],..[1][nz-1]",
+    "# ...",
+    "# A[nr-1][0], [nr-1][1],..[nr-1][nz-1]",
+    "A_rz",
+};
+static const char *const mco_rd_ra_header[6] = {
+    "# Rd[r][angle]. [1/(cm2sr)].",
+    "# Rd[0][0], [0][1],..[0][na-1]",
+    "# Rd[1][0], [1][1],..[1][na-1]",
+    "# ...",
+    "# Rd[nr-1][0], [nr-1][1],..[nr-1][na-1]",
+    "Rd_ra",
+};
+static const char *const mco_tt_ra_header[6] = {
+    "# Tt[r][angle]. [1/(cm2sr)].",
+    "# Tt[0][0], [0][1],..[0][na-1]",
+    "# Tt[1][0], [1][1],..[1][na-1]",
+    "# ...",
+    "# Tt[nr-1][0], [nr-1][1],..[nr-1][na-1]",
+    "Tt_ra",
+};
+
+bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res,
+                      const char *comment)
+{
+    if (res->nr != run->nr || res->nz != run->nz || res->na != run->na ||
+        res->num_layers != run->num_layers)
+        return false;
+    mco_write_version(stream, run->out_format);
+    fprintf(stream, "# %s\n\n", comment ? comment : "");
+    mco_write_inparm(stream, run);
+    mco_write_rat(stream, res);
+    fprintf(stream, "A_l #Absorption as a function of layer. [-]\n");
+    for (int i = 1; i <= run->num_layers; i++)
+        fprintf(stream, "%12.4G\n", res->a_l[i]);
+    fprintf(stream, "\n");
+    mco_write_1d(stream, "A_z #A[0], [1],..A[nz-1]. [1/cm]", "%12.4E\n", res->a_z, run->nz);
+    mco_write_1d(stream, "Rd_r #Rd[0], [1],..Rd[nr-1]. [1/cm2]", "%12.4E\n", res->rd_r, run->nr);
+    mco_write_1d(stream, "Rd_a #Rd[0], [1],..Rd[na-1]. [sr-1]", "%12.4E\n", res->rd_a, run->na);
+    mco_write_1d(stream, "Tt_r #Tt[0], [1],..Tt[nr-1]. [1/cm2]", "%12.4E\n", res->tt_r, run->nr);
+    mco_write_1d(stream, "Tt_a #Tt[0], [1],..Tt[na-1]. [sr-1]", "%12.4E\n", res->tt_a, run->na);
+    mco_write_2d(stream, mco_a_rz_header, res->a_rz, run->nr, run->nz);
+    mco_write_2d(stream, mco_rd_ra_header, res->rd_ra, run->nr, run->na);
+    mco_write_2d(stream, mco_tt_ra_header, res->tt_ra, run->nr, run->na);
+    return !ferror(stream);
+}
+
+typedef struct mco_write_ctx {
+    const mci_run *run;
+    const mcml_result *res;
+    const char *comment;
+} mco_write_ctx;
+
+static bool mco_write_cb(FILE *stream, void *ctx, tm_error *err)
+{
+    const mco_write_ctx *c = ctx;
+    (void)err; /* fs_write_atomic reports the system's reason */
+    return mco_write_stream(stream, c->run, c->res, c->comment);
+}
+
+bool mco_write(const char *path, const mci_run *run, const mcml_result *res, const char *comment,
+               tm_error *err)
+{
+    if (res->nr != run->nr || res->nz != run->nz || res->na != run->na ||
+        res->num_layers != run->num_layers) {
+        error_set(err, path, 0, "result grid %dx%dx%d with %d layers does not match the run's "
+                  "%dx%dx%d with %d layers (nr, nz, na)", res->nr, res->nz, res->na,
+                  res->num_layers, run->nr, run->nz, run->na, run->num_layers);
+        return false;
+    }
+    mco_write_ctx ctx = {run, res, comment};
+    return fs_write_atomic(path, mco_write_cb, &ctx, err);
+}
+
+/* ---- reading ---------------------------------------------------------------
+ *
+ * The file is split into lines; everything from '#' to the end of a line is a
+ * comment.  Tokens are whitespace-separated and may run across lines, so the
+ * reader accepts MCML's layout (one number a line for 1D arrays, five for 2D)
+ * and any other.  Sections are found by their name tokens, in any order;
+ * each must appear exactly once, after InParm, which gives the counts. */
+
+typedef struct mco_cursor {
+    const char *path;
+    char **line;    /* line starts, NUL-terminated, comments cut off */
+    int nlines;
+    int li;         /* current line (0-based) */
+    const char *p;  /* position in line li */
+    tm_error *err;
+} mco_cursor;
+
+typedef struct mco_token {
+    const char *s;
+    size_t len;
+    int line;       /* 1-based */
+    bool first;     /* first token of its line */
+} mco_token;
+
+enum { MCO_NUM_SECTIONS = 10 };
+static const char *const mco_section_names[MCO_NUM_SECTIONS] = {
+    "RAT", "A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz", "Rd_ra", "Tt_ra",
+};
+
+static bool mco_tok_is(const mco_token *t, const char *word)
+{
+    return t->len == strlen(word) && memcmp(t->s, word, t->len) == 0;
+}
+
+static int mco_section_index(const mco_token *t)
+{
+    for (int i = 0; i < MCO_NUM_SECTIONS; i++)
+        if (mco_tok_is(t, mco_section_names[i]))
+            return i;
+    return -1;
+}
+
+/* Next token, or false at the end of the file. */
+static bool mco_next(mco_cursor *c, mco_token *t)
+{
+    while (c->li < c->nlines) {
+        while (*c->p && isspace((unsigned char)*c->p))
+            c->p++;
+        if (*c->p) {
+            t->first = strspn(c->line[c->li], " \t\r\v\f") == (size_t)(c->p - c->line[c->li]);
+            t->s = c->p;
+            while (*c->p && !isspace((unsigned char)*c->p))
+                c->p++;
+            t->len = (size_t)(c->p - t->s);
+            t->line = c->li + 1;
+            return true;
+        }
+        if (++c->li < c->nlines)
+            c->p = c->line[c->li];
+    }
+    return false;
+}
+
+/* Moves to the start of the next line with data. */
+static bool mco_next_data_line(mco_cursor *c)
+{
+    mco_token t;
+    if (!mco_next(c, &t))
+        return false;
+    c->p = t.s;
+    return true;
+}
+
+static int mco_last_line(const mco_cursor *c)
+{
+    return c->nlines > 0 ? c->nlines : 1;
+}
+
+static bool mco_parse_double(const mco_token *t, double *out)
+{
+    char buf[64];
+    if (t->len == 0 || t->len >= sizeof buf)
+        return false;
+    memcpy(buf, t->s, t->len);
+    buf[t->len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    /* ERANGE on underflow is harmless (a denormal or 0 is the right value). */
+    if (*end || (errno == ERANGE && fabs(v) == HUGE_VAL))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool mco_parse_int64(const mco_token *t, int64_t *out)
+{
+    char buf[32];
+    if (t->len == 0 || t->len >= sizeof buf)
+        return false;
+    memcpy(buf, t->s, t->len);
+    buf[t->len] = '\0';
+    char *end;
+    errno = 0;
+    long long v = strtoll(buf, &end, 10);
+    if (*end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Reads n numbers of section `what` into out (out may be NULL to skip). */
+static bool mco_read_numbers(mco_cursor *c, const char *what, double *out, long n)
+{
+    for (long k = 0; k < n; k++) {
+        mco_token t;
+        if (!mco_next(c, &t)) {
+            error_set(c->err, c->path, mco_last_line(c),
+                      "file ends in %s after %ld of %ld values (truncated?)", what, k, n);
+            return false;
+        }
+        double v;
+        if (!mco_parse_double(&t, &v)) {
+            if (t.first && mco_section_index(&t) >= 0)
+                error_set(c->err, c->path, t.line, "%s has only %ld of %ld values before %.*s",
+                          what, k, n, (int)t.len, t.s);
+            else
+                error_set(c->err, c->path, t.line, "bad number '%.*s' in %s (value %ld of %ld)",
+                          (int)t.len, t.s, what, k + 1, n);
+            return false;
+        }
+        if (out)
+            out[k] = v;
+    }
+    return true;
+}
+
+static bool mco_read_count(mco_cursor *c, const char *what, int64_t min, int64_t max, int64_t *out)
+{
+    mco_token t;
+    if (!mco_next(c, &t)) {
+        error_set(c->err, c->path, mco_last_line(c), "file ends before %s in InParm (truncated?)",
+                  what);
+        return false;
+    }
+    if (!mco_parse_int64(&t, out) || *out < min || *out > max) {
+        error_set(c->err, c->path, t.line, "bad %s '%.*s' in InParm", what, (int)t.len, t.s);
+        return false;
+    }
+    return true;
+}
+
+static bool mco_read_int(mco_cursor *c, const char *what, int *out)
+{
+    int64_t v;
+    if (!mco_read_count(c, what, 1, INT_MAX, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* The output-name line: the name is everything before the last token (the
+ * format letter MCML always writes as "A"), so names with spaces survive. */
+static bool mco_read_name(mco_cursor *c, mci_run *run)
+{
+    if (!mco_next_data_line(c)) {
+        error_set(c->err, c->path, mco_last_line(c), "file ends in InParm (truncated?)");
+        return false;
+    }
+    char *line = c->line[c->li];
+    size_t end = strlen(line);
+    while (end > 0 && isspace((unsigned char)line[end - 1]))
+        end--;
+    size_t last = end;
+    while (last > 0 && !isspace((unsigned char)line[last - 1]))
+        last--;
+    size_t name_end = last;
+    while (name_end > 0 && isspace((unsigned char)line[name_end - 1]))
+        name_end--;
+    size_t start = (size_t)(c->p - line);
+    if (name_end <= start) /* a single token: take it as the name */
+        name_end = end;
+    run->out_name = strndup(c->p, name_end - start);
+    if (!run->out_name) {
+        error_set(c->err, c->path, c->li + 1, "out of memory");
+        return false;
+    }
+    run->line = c->li + 1;
+    c->p = line + end;
+    return true;
+}
+
+/* MCML's CriticalAngle: cosines of the critical angles of layer i. */
+static void mco_fill_layers(mci_run *run)
+{
+    mci_layer *l = run->layers;
+    double z = 0.0;
+    for (int i = 1; i <= run->num_layers; i++) {
+        l[i].z0 = z;
+        z += l[i].d;
+        l[i].z1 = z;
+        double n1 = l[i].n, n2 = l[i - 1].n;
+        l[i].cos_crit0 = n1 > n2 ? sqrt(1.0 - n2 * n2 / (n1 * n1)) : 0.0;
+        n2 = l[i + 1].n;
+        l[i].cos_crit1 = n1 > n2 ? sqrt(1.0 - n2 * n2 / (n1 * n1)) : 0.0;
+    }
+    l[run->num_layers + 1].z0 = l[run->num_layers + 1].z1 = z;
+}
+
+static bool mco_read_inparm(mco_cursor *c, mci_run *run)
+{
+    int64_t photons;
+    double grid[2];
+    if (!mco_read_name(c, run) || !mco_read_count(c, "photon count", 1, INT64_MAX, &photons) ||
+        !mco_read_numbers(c, "InParm (dz, dr)", grid, 2) || !mco_read_int(c, "nz", &run->nz) ||
+        !mco_read_int(c, "nr", &run->nr) || !mco_read_int(c, "na", &run->na) ||
+        !mco_read_int(c, "number of layers", &run->num_layers))
+        return false;
+    run->photons = photons;
+    run->dz = grid[0];
+    run->dr = grid[1];
+    run->da = 0.5 * M_PI / run->na;
+    run->layers = calloc((size_t)run->num_layers + 2, sizeof *run->layers);
+    if (!run->layers) {
+        error_set(c->err, c->path, c->li + 1, "out of memory for %d layers", run->num_layers);
+        return false;
+    }
+    if (!mco_read_numbers(c, "InParm (n above)", &run->layers[0].n, 1))
+        return false;
+    for (int i = 1; i <= run->num_layers; i++) {
+        double v[5];
+        if (!mco_read_numbers(c, "InParm (layers)", v, 5))
+            return false;
+        run->layers[i] = (mci_layer){.n = v[0], .mua = v[1], .mus = v[2], .g = v[3], .d = v[4]};
+    }
+    if (!mco_read_numbers(c, "InParm (n below)", &run->layers[run->num_layers + 1].n, 1))
+        return false;
+    mco_fill_layers(run);
+    return true;
+}
+
+/* Where section i's values go and how many there are. */
+static long mco_section_target(mcml_result *res, int i, double **out)
+{
+    long nr = res->nr, nz = res->nz, na = res->na;
+    switch (i) {
+    case 0: *out = NULL; return 4; /* RAT: scattered fields, read separately */
+    case 1: *out = res->a_l + 1; return res->num_layers;
+    case 2: *out = res->a_z; return nz;
+    case 3: *out = res->rd_r; return nr;
+    case 4: *out = res->rd_a; return na;
+    case 5: *out = res->tt_r; return nr;
+    case 6: *out = res->tt_a; return na;
+    case 7: *out = res->a_rz; return nr * nz;
+    case 8: *out = res->rd_ra; return nr * na;
+    default: *out = res->tt_ra; return nr * na;
+    }
+}
+
+static bool mco_read_section(mco_cursor *c, int i, mcml_result *res)
+{
+    double *out;
+    long n = mco_section_target(res, i, &out);
+    if (i != 0)
+        return mco_read_numbers(c, mco_section_names[i], out, n);
+    double rat[4];
+    if (!mco_read_numbers(c, "RAT", rat, 4))
+        return false;
+    res->rsp = rat[0];
+    res->rd = rat[1];
+    res->a = rat[2];
+    res->tt = rat[3];
+    return true;
+}
+
+static bool mco_read_sections(mco_cursor *c, mcml_result *res)
+{
+    bool seen[MCO_NUM_SECTIONS] = {false};
+    mco_token t;
+    while (mco_next(c, &t)) {
+        int i = mco_section_index(&t);
+        if (i < 0 || !t.first) {
+            error_set(c->err, c->path, t.line,
+                      "unexpected '%.*s': expected a section name (too many values before it?)",
+                      (int)t.len, t.s);
+            return false;
+        }
+        if (seen[i]) {
+            error_set(c->err, c->path, t.line, "section %s appears twice", mco_section_names[i]);
+            return false;
+        }
+        seen[i] = true;
+        /* The rest of the name line is its description. */
+        c->p += strlen(c->p);
+        if (!mco_read_section(c, i, res))
+            return false;
+    }
+    for (int i = 0; i < MCO_NUM_SECTIONS; i++)
+        if (!seen[i]) {
+            error_set(c->err, c->path, mco_last_line(c),
+                      "file ends without section %s (truncated?)", mco_section_names[i]);
+            return false;
+        }
+    return true;
+}
+
+/* The last comment line before InParm (MCML's time line), after "# ";
+ * NULL when there is none. */
+static char *mco_comment(char *const *raw, int nlines)
+{
+    const char *last = NULL;
+    for (int i = 0; i < nlines; i++) {
+        const char *data = raw[i] + strspn(raw[i], " \t");
+        if (strncmp(data, "InParm", 6) == 0)
+            break;
+        if (data[0] == '#' && data[1] != '#')
+            last = data[1] == ' ' ? data + 2 : data + 1;
+    }
+    return last ? strdup(last) : NULL;
+}
+
+/* "# User time: <seconds> sec = ..." anywhere before InParm; 0 when absent. */
+static double mco_user_time(char *const *raw, int nlines)
+{
+    for (int i = 0; i < nlines; i++) {
+        const char *hash = strchr(raw[i], '#');
+        const char *u = hash ? strstr(hash, "User time:") : NULL;
+        if (u)
+            return strtod(u + strlen("User time:"), NULL);
+        const char *data = raw[i] + strspn(raw[i], " \t");
+        if (strncmp(data, "InParm", 6) == 0)
+            break;
+    }
+    return 0.0;
+}
+
+/* Splits text into lines in place; comments are cut after the user time
+ * has been found. */
+static char **mco_split_lines(char *text, int *nlines)
+{
+    size_t cap = 1024;
+    int n = 0;
+    char **line = malloc(cap * sizeof *line);
+    char *p = text;
+    while (line && *p) {
+        if ((size_t)n == cap) {
+            char **bigger = realloc(line, 2 * cap * sizeof *line);
+            if (!bigger) {
+                free(line);
+                return NULL;
+            }
+            line = bigger;
+            cap *= 2;
+        }
+        line[n++] = p;
+        char *nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    *nlines = n;
+    return line;
+}
+
+static void mco_cut_comments(char **line, int nlines)
+{
+    for (int i = 0; i < nlines; i++) {
+        char *hash = strchr(line[i], '#');
+        if (hash)
+            *hash = '\0';
+    }
+}
+
+/* The version token ("A1", or "B1" when the input asked for binary). */
+static bool mco_read_header(mco_cursor *c, mci_run *run)
+{
+    mco_token t;
+    if (!mco_next(c, &t)) {
+        error_set(c->err, c->path, 0, "empty file: not an MCML .mco file");
+        return false;
+    }
+    if (!mco_tok_is(&t, "A1") && !mco_tok_is(&t, "B1")) {
+        error_set(c->err, c->path, t.line, "not an MCML .mco file: expected A1 or B1, found '%.*s'",
+                  (int)t.len, t.s);
+        return false;
+    }
+    run->out_format = t.s[0];
+    if (!mco_next(c, &t)) {
+        error_set(c->err, c->path, mco_last_line(c), "file ends before InParm (truncated?)");
+        return false;
+    }
+    if (!mco_tok_is(&t, "InParm")) {
+        error_set(c->err, c->path, t.line, "expected InParm, found '%.*s'", (int)t.len, t.s);
+        return false;
+    }
+    c->p += strlen(c->p);
+    return true;
+}
+
+/* A file too short to hold the values the grid needs is truncated; saying
+ * so before allocating keeps a corrupt count from asking for terabytes. */
+static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
+{
+    double nr = run->nr, nz = run->nz, na = run->na;
+    double values = 4 + run->num_layers + nz + 2 * nr + 2 * na + nr * nz + 2 * nr * na;
+    if (values * 2 <= (double)size)
+        return true;
+    error_set(c->err, c->path, mco_last_line(c),
+              "file too short for a %d x %d x %d grid (nr, nz, na): truncated or corrupt", run->nr,
+              run->nz, run->na);
+    return false;
+}
+
+static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, tm_error *err)
+{
+    mco_cursor c = {.path = path, .err = err};
+    c.line = mco_split_lines(text, &c.nlines);
+    if (!c.line) {
+        error_set(err, path, 0, "out of memory");
+        return false;
+    }
+    out->user_seconds = mco_user_time(c.line, c.nlines);
+    out->comment = mco_comment(c.line, c.nlines);
+    mco_cut_comments(c.line, c.nlines);
+    c.p = c.nlines > 0 ? c.line[0] : "";
+    bool ok = mco_read_header(&c, &out->run) && mco_read_inparm(&c, &out->run) &&
+              mco_check_size(&c, &out->run, size);
+    if (ok && !result_alloc(&out->result, out->run.nr, out->run.nz, out->run.na,
+                            out->run.num_layers)) {
+        error_set(err, path, 0, "out of memory for the arrays");
+        ok = false;
+    }
+    if (ok) {
+        out->result.photons = (uint64_t)out->run.photons;
+        ok = mco_read_sections(&c, &out->result);
+    }
+    free(c.line);
+    return ok;
+}
+
+bool mco_read(const char *path, mco_data *out, tm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t size;
+    char *text = fs_read_text(path, &size, err);
+    if (!text)
+        return false;
+    bool ok = mco_parse(text, size, path, out, err);
+    free(text);
+    if (!ok)
+        mco_free(out);
+    return ok;
+}
+
+void mco_free(mco_data *data)
+{
+    /* Fields freed directly: the run was built here, not by mci_run_copy. */
+    free(data->comment);
+    free(data->run.out_name);
+    free(data->run.layers);
+    result_free(&data->result);
+    memset(data, 0, sizeof *data);
+}

@@ -1,0 +1,12 @@
+/* `tmcml run`: every run of an input file, from .mci to .mco and JSON. */
+#ifndef TMCML_RUN_H
+#define TMCML_RUN_H
+
+#include "cli.h"
+
+/* Exit status of the whole command (see cli_print_usage). */
+enum { RUN_OK = 0, RUN_FAILED = 1, RUN_BAD_INPUT = 2 };
+
+int run_input_file(const cli_options *opt);
+
+#endif

@@ -1,0 +1,159 @@
+#include "summary.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "tmcml_config.h"
+
+/* Every item is attached to a parent owned by the root, so one
+ * cJSON_Delete(root) frees everything.  cJSON's Add functions return NULL when
+ * out of memory (and accept a NULL parent), so each call goes through a
+ * helper that records the failure in *ok instead of dropping a key. */
+
+/* cJSON 1.7 prints a double with %1.15g whenever that reads back within
+ * DBL_EPSILON *relative* (not exactly), so it can lose the last bit
+ * (0.1 + 0.2 comes out as 0.3).  Numbers are therefore formatted here, with
+ * the fewest digits that read back to the identical double, and attached as
+ * raw JSON.  JSON has no NaN or infinity: those become null. */
+static cJSON *summary_number(double v)
+{
+    char buf[32];
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return cJSON_CreateRaw(buf);
+}
+
+static void summary_num(bool *ok, cJSON *o, const char *key, double v)
+{
+    cJSON *item = summary_number(v);
+    if (!item || !o || !cJSON_AddItemToObject(o, key, item)) {
+        cJSON_Delete(item);
+        *ok = false;
+    }
+}
+
+static void summary_str(bool *ok, cJSON *o, const char *key, const char *v)
+{
+    if (!cJSON_AddStringToObject(o, key, v ? v : ""))
+        *ok = false;
+}
+
+static void summary_add_layers(bool *ok, cJSON *input, const mci_run *run)
+{
+    cJSON *layers = cJSON_AddArrayToObject(input, "layers");
+    for (int i = 1; i <= run->num_layers; i++) {
+        const mci_layer *l = &run->layers[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !layers) {
+            cJSON_Delete(o);
+            *ok = false;
+            return;
+        }
+        cJSON_AddItemToArray(layers, o);
+        summary_num(ok, o, "n", l->n);
+        summary_num(ok, o, "mua", l->mua);
+        summary_num(ok, o, "mus", l->mus);
+        summary_num(ok, o, "g", l->g);
+        summary_num(ok, o, "d", l->d);
+    }
+}
+
+static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
+{
+    const mci_run *run = r->run;
+    cJSON *in = cJSON_AddObjectToObject(root, "input");
+    if (!in) {
+        *ok = false;
+        return;
+    }
+    summary_str(ok, in, "file", r->input_path);
+    summary_num(ok, in, "run", r->run_index);
+    summary_str(ok, in, "out_name", run->out_name);
+    summary_num(ok, in, "photons", (double)run->photons);
+    summary_num(ok, in, "dz", run->dz);
+    summary_num(ok, in, "dr", run->dr);
+    summary_num(ok, in, "nz", run->nz);
+    summary_num(ok, in, "nr", run->nr);
+    summary_num(ok, in, "na", run->na);
+    summary_add_layers(ok, in, run);
+    summary_num(ok, in, "n_above", run->layers[0].n);
+    summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
+}
+
+static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
+{
+    const mcml_result *res = r->result;
+    double photons = (double)res->photons;
+    summary_num(ok, root, "photons", photons);
+    summary_num(ok, root, "photons_per_second",
+                r->wall_seconds > 0 ? photons / r->wall_seconds : 0.0);
+    cJSON *rat = cJSON_AddObjectToObject(root, "RAT");
+    summary_num(ok, rat, "Rsp", res->rsp);
+    summary_num(ok, rat, "Rd", res->rd);
+    summary_num(ok, rat, "A", res->a);
+    summary_num(ok, rat, "Tt", res->tt);
+    /* Layers 1..num_layers: MCML's A_l without the two ambient media. */
+    cJSON *al = cJSON_AddArrayToObject(root, "A_l");
+    for (int i = 1; i <= res->num_layers; i++) {
+        cJSON *v = summary_number(res->a_l[i]);
+        if (!v || !al || !cJSON_AddItemToArray(al, v)) {
+            cJSON_Delete(v);
+            *ok = false;
+            return;
+        }
+    }
+}
+
+/* The whole summary as text (free with cJSON_free), or NULL. */
+static char *summary_render(const run_report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    bool ok = true;
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, r->seed);
+    summary_str(&ok, root, "tmcml_version", TMCML_VERSION);
+    summary_add_input(&ok, root, r);
+    summary_str(&ok, root, "rng", r->rng);
+    /* A string: JSON numbers are read as doubles, which lose 64-bit seeds. */
+    summary_str(&ok, root, "seed", seed);
+    summary_str(&ok, root, "engine", r->engine);
+    summary_num(&ok, root, "threads", r->threads);
+    if (!cJSON_AddBoolToObject(root, "score_absorption", r->score_absorption))
+        ok = false;
+    summary_num(&ok, root, "wall_seconds", r->wall_seconds);
+    summary_add_results(&ok, root, r);
+    char *text = ok ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    return text;
+}
+
+static bool summary_write_cb(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)err;
+    fputs(ctx, stream);
+    fputc('\n', stream);
+    return !ferror(stream);
+}
+
+bool summary_write(const char *path, const run_report *report, tm_error *err)
+{
+    char *text = summary_render(report);
+    if (!text) {
+        error_set(err, path, 0, "out of memory building the JSON summary");
+        return false;
+    }
+    bool ok = fs_write_atomic(path, summary_write_cb, text, err);
+    cJSON_free(text);
+    return ok;
+}

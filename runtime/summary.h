@@ -1,0 +1,37 @@
+/* The JSON summary written next to each .mco (cJSON): RAT, photons, seed,
+ * engine, threads, wall time, tmcml version and the input echoed. */
+#ifndef TMCML_SUMMARY_H
+#define TMCML_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mci.h"
+#include "result.h"
+
+typedef struct run_report {
+    const char *input_path;    /* the .mci file */
+    int run_index;             /* 1-based run number within the file */
+    const mci_run *run;
+    const mcml_result *result;
+    uint64_t seed;
+    const char *engine;        /* "cpu" or "gpu" */
+    int threads;
+    double wall_seconds;
+    bool score_absorption;     /* false for -A */
+    const char *rng;           /* generator name, e.g. "mwc-per-photon" */
+} run_report;
+
+/* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
+ * "run", "out_name", "photons", "dz", "dr", "nz", "nr", "na", "layers":
+ * [{"n", "mua", "mus", "g", "d"}, ...], "n_above", "n_below"}, "rng", "seed",
+ * "engine", "threads", "score_absorption", "wall_seconds", "photons",
+ * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...]}.
+ * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold
+ * numbers as doubles.  Every other number is printed with the fewest digits
+ * that read back to the identical double (photon counts above 2^53 are
+ * therefore rounded); NaN and infinity become null. */
+bool summary_write(const char *path, const run_report *report, tm_error *err);
+
+#endif

@@ -1,0 +1,108 @@
+#include "tally.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t count_rz(int nr, int nz) { return (size_t)nr * (size_t)nz; }
+
+bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
+{
+    b->nr = nr;
+    b->nz = nz;
+    b->na = na;
+    b->a_rz_exact = NULL;
+    b->a_rz = calloc(count_rz(nr, nz), sizeof *b->a_rz);
+    b->rd_ra = calloc(count_rz(nr, na), sizeof *b->rd_ra);
+    b->tt_ra = calloc(count_rz(nr, na), sizeof *b->tt_ra);
+    if (b->a_rz && b->rd_ra && b->tt_ra)
+        return true;
+    tally_batch_free(b);
+    return false;
+}
+
+void tally_batch_clear(tally_batch *b)
+{
+    b->steps = 0;
+    memset(b->a_rz, 0, count_rz(b->nr, b->nz) * sizeof *b->a_rz);
+    memset(b->rd_ra, 0, count_rz(b->nr, b->na) * sizeof *b->rd_ra);
+    memset(b->tt_ra, 0, count_rz(b->nr, b->na) * sizeof *b->tt_ra);
+}
+
+void tally_batch_free(tally_batch *b)
+{
+    free(b->a_rz);
+    free(b->rd_ra);
+    free(b->tt_ra);
+    b->a_rz = b->rd_ra = b->tt_ra = NULL;
+}
+
+bool tally_set_init(tally_set *t, int nr, int nz, int na)
+{
+    t->nr = nr;
+    t->nz = nz;
+    t->na = na;
+    t->photons = 0;
+    t->steps = 0;
+    t->a_rz = calloc(count_rz(nr, nz), sizeof *t->a_rz);
+    t->rd_ra = calloc(count_rz(nr, na), sizeof *t->rd_ra);
+    t->tt_ra = calloc(count_rz(nr, na), sizeof *t->tt_ra);
+    if (t->a_rz && t->rd_ra && t->tt_ra)
+        return true;
+    tally_set_free(t);
+    return false;
+}
+
+void tally_set_free(tally_set *t)
+{
+    free(t->a_rz);
+    free(t->rd_ra);
+    free(t->tt_ra);
+    t->a_rz = t->rd_ra = t->tt_ra = NULL;
+}
+
+static void add_u64(tally_acc_t *dst, const uint64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] += src[i];
+}
+
+static void add_acc(tally_acc_t *dst, const tally_acc_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] += src[i];
+}
+
+void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
+{
+    add_u64(t->a_rz, b->a_rz, count_rz(t->nr, t->nz));
+    add_u64(t->rd_ra, b->rd_ra, count_rz(t->nr, t->na));
+    add_u64(t->tt_ra, b->tt_ra, count_rz(t->nr, t->na));
+    t->photons += photons;
+    t->steps += b->steps;
+}
+
+void tally_set_add(tally_set *t, const tally_set *other)
+{
+    add_acc(t->a_rz, other->a_rz, count_rz(t->nr, t->nz));
+    add_acc(t->rd_ra, other->rd_ra, count_rz(t->nr, t->na));
+    add_acc(t->tt_ra, other->tt_ra, count_rz(t->nr, t->na));
+    t->photons += other->photons;
+    t->steps += other->steps;
+}
+
+bool tally_set_equal(const tally_set *a, const tally_set *b)
+{
+    if (a->nr != b->nr || a->nz != b->nz || a->na != b->na || a->photons != b->photons ||
+        a->steps != b->steps)
+        return false;
+    return memcmp(a->a_rz, b->a_rz, count_rz(a->nr, a->nz) * sizeof *a->a_rz) == 0 &&
+           memcmp(a->rd_ra, b->rd_ra, count_rz(a->nr, a->na) * sizeof *a->rd_ra) == 0 &&
+           memcmp(a->tt_ra, b->tt_ra, count_rz(a->nr, a->na) * sizeof *a->tt_ra) == 0;
+}
+
+double tally_weight(tally_acc_t units)
+{
+    /* Split so that the conversion is exact up to double's 53 bits. */
+    double hi = (double)(uint64_t)(units >> 64) * 18446744073709551616.0;
+    return (hi + (double)(uint64_t)units) / TALLY_UNITS_PER_WEIGHT;
+}

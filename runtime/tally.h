@@ -1,0 +1,52 @@
+/* Integer tallies: what every engine produces and the result module reads.
+ *
+ * Engines score into 64-bit batches (at most TALLY_BATCH_MAX_PHOTONS photons,
+ * so no entry can overflow: each photon adds at most ~2^25 units to a bin) and
+ * add finished batches into a tally_set, whose 128-bit entries cannot
+ * overflow for any photon count below 2^63. */
+#ifndef TMCML_TALLY_H
+#define TMCML_TALLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../templates/fixed_point.h"
+
+typedef unsigned __int128 tally_acc_t;
+
+/* Largest photon count one 64-bit batch may hold: 2^32 photons times at
+ * most 2^26 units per photon (weight <= 1 plus roulette gains) < 2^63. */
+#define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)
+
+/* Arrays are indexed as MCML's: a_rz[ir * nz + iz], rd_ra[ir * na + ia],
+ * tt_ra[ir * na + ia]. */
+typedef struct tally_batch {
+    int nr, nz, na;
+    uint64_t *a_rz, *rd_ra, *tt_ra;
+    uint64_t steps;       /* hop-drop-spin steps taken (for steps/s figures) */
+    /* Optional (NULL unless a test sets it): the same absorption deposits
+     * without quantisation, to measure the fixed point's rounding bias. */
+    double *a_rz_exact;
+} tally_batch;
+
+typedef struct tally_set {
+    int nr, nz, na;
+    uint64_t photons;     /* photons whose tallies have been added */
+    tally_acc_t steps;    /* hop-drop-spin steps of those photons */
+    tally_acc_t *a_rz, *rd_ra, *tt_ra;
+} tally_set;
+
+bool tally_batch_init(tally_batch *b, int nr, int nz, int na);
+void tally_batch_clear(tally_batch *b);
+void tally_batch_free(tally_batch *b);
+
+bool tally_set_init(tally_set *t, int nr, int nz, int na);
+void tally_set_free(tally_set *t);
+void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
+void tally_set_add(tally_set *t, const tally_set *other);
+bool tally_set_equal(const tally_set *a, const tally_set *b);
+
+/* Integer units -> weight. */
+double tally_weight(tally_acc_t units);
+
+#endif

@@ -1,0 +1,94 @@
+/* Per-photon random streams: multiply-with-carry, one stream per photon.
+ *
+ * Included unchanged by the C engines and by the generated CUDA kernels
+ * (which is why it uses only built-in types).  Photon i of a run draws only
+ * from the stream keyed by (seed, i):
+ *   - multiplier a = table[i mod MWC_MULTIPLIER_COUNT], a safe-prime
+ *     multiplier (a*2^32-1 and (a*2^32-2)/2 both prime), so the generator has
+ *     period (a*2^32-2)/2 ~ 2^63;
+ *   - start state from splitmix64 of (seed, i), so photons sharing a
+ *     multiplier start at unrelated points of that long cycle.
+ * Why MWC: it is the cheapest generator measured on the target GPU
+ * (DESIGN.md section 4): one 32x32->64 multiply-add per number. */
+#ifndef TMCML_RNG_MWC_H
+#define TMCML_RNG_MWC_H
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define MWC_FN __host__ __device__ __forceinline__ static
+#else
+#define MWC_FN static inline
+#endif
+
+/* 2^17 multipliers: two photons share one only when their indices differ by
+ * a multiple of 2^17, and then start ~2^63/2^46 steps apart on average even
+ * at 10^10 photons... see docs/rng.md for the overlap estimate. */
+#define MWC_MULTIPLIER_COUNT 131072u
+
+typedef struct mwc_state {
+    unsigned long long x; /* carry in the high 32 bits, value in the low 32 */
+    unsigned long long a; /* multiplier */
+} mwc_state;
+
+/* splitmix64's output function applied to z (Steele, Lea, Flood 2014). */
+MWC_FN unsigned long long mwc_mix64(unsigned long long z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The i-th output of splitmix64 started from a key derived from seed: a
+ * bijection of i for a fixed seed, so distinct photons get distinct states. */
+MWC_FN unsigned long long mwc_start_value(unsigned long long seed, unsigned long long photon)
+{
+    const unsigned long long golden = 0x9E3779B97F4A7C15ull;
+    unsigned long long key = mwc_mix64(seed + golden);
+    return mwc_mix64(key + (photon + 1ull) * golden);
+}
+
+MWC_FN void mwc_seed(mwc_state *s, unsigned long long seed, unsigned long long photon,
+                     const unsigned int *multipliers)
+{
+    unsigned long long a = multipliers[photon & (MWC_MULTIPLIER_COUNT - 1u)];
+    unsigned long long z = mwc_start_value(seed, photon);
+    unsigned long long carry = (z >> 32) % a;
+    unsigned long long value = z & 0xFFFFFFFFull;
+    /* (0, 0) and (a-1, 2^32-1) are the generator's fixed points. */
+    if (carry == 0ull && value == 0ull)
+        value = 1ull;
+    if (carry == a - 1ull && value == 0xFFFFFFFFull)
+        value = 0xFFFFFFFEull;
+    s->x = (carry << 32) | value;
+    s->a = a;
+}
+
+MWC_FN unsigned int mwc_next(mwc_state *s)
+{
+    s->x = s->a * (s->x & 0xFFFFFFFFull) + (s->x >> 32);
+    return (unsigned int)s->x;
+}
+
+/* Uniform in [0, 1), 2^-32 resolution (double engines). */
+MWC_FN double mwc_uniform(mwc_state *s)
+{
+    return (double)mwc_next(s) * (1.0 / 4294967296.0);
+}
+
+/* Uniform in (0, 1]: for -ln(xi), which must never see 0. */
+MWC_FN double mwc_uniform_open0(mwc_state *s)
+{
+    return ((double)mwc_next(s) + 1.0) * (1.0 / 4294967296.0);
+}
+
+/* float versions for the GPU kernels: 24 bits, exactly representable. */
+MWC_FN float mwc_uniform_f(mwc_state *s)
+{
+    return (float)(mwc_next(s) >> 8) * (1.0f / 16777216.0f);
+}
+
+MWC_FN float mwc_uniform_open0_f(mwc_state *s)
+{
+    return (float)((mwc_next(s) >> 8) + 1u) * (1.0f / 16777216.0f);
+}
+
+#endif

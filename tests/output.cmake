@@ -1,0 +1,9 @@
+# Tests of the output rooms: fsutil, result, mco, summary.
+tmcml_test(test_fsutil test_fsutil.c)
+add_test(NAME fsutil COMMAND test_fsutil)
+tmcml_test(test_result test_result.c)
+add_test(NAME result COMMAND test_result)
+tmcml_test(test_mco test_mco.c)
+add_test(NAME mco COMMAND test_mco)
+tmcml_test(test_summary test_summary.c)
+add_test(NAME summary COMMAND test_summary)

@@ -1,0 +1,88 @@
+#!/bin/sh
+# The command line as a user meets it: outputs, exit codes, messages,
+# reproducibility.  Usage: test_cli.sh TMCML DATA_DIR
+set -u
+tmcml=$1
+data=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+check() { checks=$((checks + 1)); }
+
+# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
+expect() {
+    want=$1; what=$2; shift 3
+    check
+    "$@" >"$work/out" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
+}
+contains() {
+    check
+    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
+}
+
+example=$data/reference/mcml_example.mci
+
+expect 0 "help" -- "$tmcml" --help
+contains "help" "usage: tmcml run"
+expect 0 "version" -- "$tmcml" --version
+contains "version" "tmcml "
+
+# A run writes the .mco named in the .mci and a JSON summary beside it.
+expect 0 "run" -- "$tmcml" run "$example" -N 3000 -o "$work/a" --threads 1
+check; [ -s "$work/a/example.mco" ] || fail "run: no example.mco"
+check; [ -s "$work/a/example.json" ] || fail "run: no example.json"
+check; grep -q '^3000 ' "$work/a/example.mco" || fail "run: photon count not in InParm"
+
+# Same seed: identical files, whatever the thread count.
+expect 0 "rerun" -- "$tmcml" run "$example" -N 3000 -o "$work/b" --threads 2 --quiet
+check; cmp -s "$work/a/example.mco" "$work/b/example.mco" || fail "same seed, other threads: files differ"
+# The classic form with an attached seed equals the long form.
+expect 0 "classic" -- "$tmcml" "$example" -N3000 -S1 -o "$work/c" -q
+check; cmp -s "$work/a/example.mco" "$work/c/example.mco" || fail "classic form differs"
+expect 0 "seed 2" -- "$tmcml" "$example" -N3000 -S 2 -o "$work/d" -q
+check; cmp -s "$work/a/example.mco" "$work/d/example.mco" && fail "other seed: same file"
+
+# -A: absorption arrays written as zeros, reflectance unchanged.
+expect 0 "-A" -- "$tmcml" "$example" -N3000 -A -o "$work/e" -q
+check; awk '/^A_rz/{f=1;next} /^#/{f=0} f&&NF' "$work/e/example.mco" | tr -s ' ' '\n' |
+    grep -v -e '^$' -e '^0.0000E+00$' | grep -q . && fail "-A: nonzero A_rz"
+check; [ "$(grep 'Diffuse reflectance' "$work/a/example.mco")" = "$(grep 'Diffuse reflectance' "$work/e/example.mco")" ] ||
+    fail "-A changed Rd"
+
+# Errors: exit status 2 and a message naming the problem.
+expect 2 "no input" -- "$tmcml" run
+contains "no input" "no input file"
+expect 2 "unknown option" -- "$tmcml" run "$example" --bogus
+contains "unknown option" "unknown option \"--bogus\""
+expect 2 "missing file" -- "$tmcml" run "$work/none.mci"
+contains "missing file" "none.mci"
+expect 2 "gpu engine" -- "$tmcml" run "$example" --engine gpu
+contains "gpu engine" "no GPU engine"
+printf '1.0\n1\nx.mco A\n-5\n' >"$work/bad.mci"
+expect 2 "bad input" -- "$tmcml" run "$work/bad.mci" -o "$work/f"
+contains "bad input" "bad.mci:4:"
+check; [ -e "$work/f/x.mco" ] && fail "bad input: output written"
+: >"$work/file"
+expect 2 "unwritable output" -- "$tmcml" run "$example" -N 100 -o "$work/file/sub"
+contains "unwritable output" "$work/file"
+
+# One failing run does not lose the others: run 2's output name is an
+# existing directory, so its rename fails after the simulation.
+mkdir -p "$work/g/two.mco"
+sed -e 's/^1[[:space:]]*# number of runs/3 # number of runs/' "$example" >"$work/multi.mci"
+check; grep -q '^3 # number of runs' "$work/multi.mci" || fail "multi: could not build the file"
+# Append runs 2 and 3 (the example's run block, renamed).
+sed -n '/^example.mco/,$p' "$example" | sed 's/^example.mco/two.mco/' >>"$work/multi.mci"
+sed -n '/^example.mco/,$p' "$example" | sed 's/^example.mco/three.mco/' >>"$work/multi.mci"
+expect 1 "failing run" -- "$tmcml" run "$work/multi.mci" -N 500 -o "$work/g" -q
+contains "failing run" "run 2"
+check; [ -s "$work/g/example.mco" ] && [ -s "$work/g/three.mco" ] || fail "failing run: other outputs lost"
+check; ls -a "$work/g" | grep -q '\.tmp\.' && fail "failing run: temp file left"
+
+echo "cli: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

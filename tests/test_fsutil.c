@@ -1,0 +1,210 @@
+/* fsutil: atomic writes leave either the new file or the old one, never a
+ * half-written file or a stray temporary; unwritable places are named. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fsutil.h"
+
+static char tmpdir[] = "/tmp/tmcml_test_fsutil.XXXXXX";
+
+static bool write_text(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)err;
+    return fputs(ctx, stream) >= 0;
+}
+
+/* Writes half its text, then fails with its own message. */
+static bool write_then_fail(FILE *stream, void *ctx, tm_error *err)
+{
+    fputs(ctx, stream);
+    error_set(err, NULL, 0, "the writer gave up");
+    return false;
+}
+
+static bool fail_silently(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)ctx;
+    (void)err;
+    fputs("partial", stream);
+    return false;
+}
+
+static int count_temp_files(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp.") || strstr(e->d_name, "probe"))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static char *read_all(const char *path)
+{
+    tm_error err;
+    return fs_read_text(path, NULL, &err);
+}
+
+static void test_success(void)
+{
+    char *path = fs_join(tmpdir, "out.txt");
+    tm_error err = {0};
+    umask(022);
+    CHECK(fs_write_atomic(path, write_text, "first version\n", &err));
+    char *text = read_all(path);
+    CHECK(text && strcmp(text, "first version\n") == 0);
+    free(text);
+    struct stat st;
+    CHECK(stat(path, &st) == 0);
+    CHECK_MSG((st.st_mode & 0777) == 0644, "mode %o", (unsigned)(st.st_mode & 0777));
+
+    /* Replacing an existing file. */
+    CHECK(fs_write_atomic(path, write_text, "second\n", &err));
+    text = read_all(path);
+    CHECK(text && strcmp(text, "second\n") == 0);
+    free(text);
+
+    /* The umask is honoured. */
+    umask(077);
+    CHECK(fs_write_atomic(path, write_text, "third\n", &err));
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+    umask(022);
+    CHECK(count_temp_files(tmpdir) == 0);
+    unlink(path);
+    free(path);
+}
+
+static void test_writer_failure(void)
+{
+    char *path = fs_join(tmpdir, "keep.txt");
+    tm_error err = {0};
+    CHECK(fs_write_atomic(path, write_text, "old contents\n", &err));
+
+    CHECK(!fs_write_atomic(path, write_then_fail, "new half", &err));
+    CHECK_CONTAINS(err.message, "the writer gave up");
+    CHECK(strcmp(err.file, path) == 0);
+    char *text = read_all(path);
+    CHECK(text && strcmp(text, "old contents\n") == 0);
+    free(text);
+    CHECK(count_temp_files(tmpdir) == 0);
+
+    /* A writer that fails without a message still gets one. */
+    memset(&err, 0, sizeof err);
+    CHECK(!fs_write_atomic(path, fail_silently, NULL, &err));
+    CHECK(err.message[0] != '\0');
+    CHECK(strcmp(err.file, path) == 0);
+    text = read_all(path);
+    CHECK(text && strcmp(text, "old contents\n") == 0);
+    free(text);
+    CHECK(count_temp_files(tmpdir) == 0);
+
+    /* Failure before any byte is written: the destination's directory is
+     * missing, so nothing at all is created. */
+    char *missing = fs_join(tmpdir, "no_such_dir/out.txt");
+    CHECK(!fs_write_atomic(missing, write_text, "x", &err));
+    CHECK(strcmp(err.file, missing) == 0);
+    CHECK_CONTAINS(err.message, "No such file or directory");
+    free(missing);
+
+    unlink(path);
+    free(path);
+}
+
+static void test_check_writable(void)
+{
+    tm_error err = {0};
+    char *ok = fs_join(tmpdir, "result.mco");
+    CHECK(fs_check_writable(ok, &err));
+    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(access(ok, F_OK) != 0); /* nothing created */
+    free(ok);
+
+    /* Tests run as root, for whom mode bits do not stop writes: use a
+     * directory that does not exist and one that is a regular file. */
+    char *missing = fs_join(tmpdir, "missing_dir/result.mco");
+    CHECK(!fs_check_writable(missing, &err));
+    CHECK_CONTAINS(err.message, "missing_dir");
+    CHECK_CONTAINS(err.message, "No such file or directory");
+    free(missing);
+
+    char *file = fs_join(tmpdir, "plain_file");
+    CHECK(fs_write_atomic(file, write_text, "not a directory", &err));
+    char *under_file = fs_join(file, "result.mco");
+    CHECK(!fs_check_writable(under_file, &err));
+    CHECK_CONTAINS(err.message, "plain_file");
+    CHECK_CONTAINS(err.message, "Not a directory");
+    CHECK(!fs_write_atomic(under_file, write_text, "x", &err));
+    CHECK_CONTAINS(err.message, "Not a directory");
+    unlink(file);
+    free(under_file);
+    free(file);
+
+    /* A bare name lives in the current directory. */
+    CHECK(fs_check_writable("tmcml_probe_test.mco", &err));
+    CHECK(access("tmcml_probe_test.mco", F_OK) != 0);
+}
+
+static void test_join(void)
+{
+    struct { const char *dir, *name, *want; } cases[] = {
+        {"out", "a.mco", "out/a.mco"},
+        {"out/", "a.mco", "out/a.mco"},
+        {NULL, "a.mco", "a.mco"},
+        {"", "a.mco", "a.mco"},
+        {"out", "/abs/a.mco", "/abs/a.mco"},
+        {"/", "a.mco", "/a.mco"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = fs_join(cases[i].dir, cases[i].name);
+        CHECK_MSG(got && strcmp(got, cases[i].want) == 0, "fs_join(%s, %s) = %s",
+                  cases[i].dir ? cases[i].dir : "NULL", cases[i].name, got ? got : "NULL");
+        free(got);
+    }
+}
+
+static void test_read_text(void)
+{
+    tm_error err = {0};
+    char *path = fs_join(tmpdir, "big.txt");
+    /* Larger than the first read chunk, so the buffer must grow. */
+    size_t n = 200000;
+    char *big = malloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        big[i] = (char)('a' + i % 26);
+    big[n] = '\0';
+    CHECK(fs_write_atomic(path, write_text, big, &err));
+    size_t size = 0;
+    char *text = fs_read_text(path, &size, &err);
+    CHECK(text && size == n && strcmp(text, big) == 0);
+    free(text);
+    free(big);
+    unlink(path);
+    free(path);
+
+    CHECK(fs_read_text("/nonexistent/file.mci", NULL, &err) == NULL);
+    CHECK(strcmp(err.file, "/nonexistent/file.mci") == 0);
+    CHECK_CONTAINS(err.message, "No such file or directory");
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_success();
+    test_writer_failure();
+    test_check_writable();
+    test_join();
+    test_read_text();
+    rmdir(tmpdir);
+    return check_summary("test_fsutil");
+}

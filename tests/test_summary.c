@@ -1,0 +1,116 @@
+/* summary: the JSON written next to each .mco parses back to the run's
+ * figures, every double exactly and the 64-bit seed as a string. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fsutil.h"
+#include "summary.h"
+#include "tmcml_config.h"
+
+static char tmpdir[] = "/tmp/tmcml_test_summary.XXXXXX";
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    CHECK_MSG(cJSON_IsNumber(v), "%s is not a number", key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    CHECK_MSG(cJSON_IsString(v), "%s is not a string", key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static void test_write_and_parse(void)
+{
+    enum { NL = 2 };
+    mci_layer layers[NL + 2] = {
+        {.n = 1.0},
+        {.n = 1.37, .mua = 0.1, .mus = 100, .g = 0.9, .d = 0.1, .z1 = 0.1},
+        {.n = 1.4, .mua = 1.0 / 3.0, .mus = 10, .g = 0, .d = 0.2, .z0 = 0.1, .z1 = 0.3},
+        {.n = 1.33},
+    };
+    mci_run run = {.out_name = "out \"quoted\".mco", .out_format = 'A', .photons = 1000000,
+                   .dz = 0.01, .dr = 0.02, .nz = 3, .nr = 4, .na = 5, .num_layers = NL,
+                   .layers = layers};
+    mcml_result res;
+    CHECK(result_alloc(&res, 4, 3, 5, NL));
+    res.photons = 1000000;
+    res.rsp = 0.1 + 0.2; /* needs 17 digits */
+    res.rd = 0.237544123456789;
+    res.a = 2.0 / 3.0;
+    res.tt = 1e-300;
+    res.a_l[1] = 0.26123456789;
+    res.a_l[2] = 0.1;
+    run_report rep = {.input_path = "examples/in.mci", .run_index = 2, .run = &run, .result = &res,
+                      .seed = UINT64_MAX, .engine = "cpu", .threads = 16, .wall_seconds = 2.5,
+                      .score_absorption = false, .rng = "mwc-per-photon"};
+
+    char *path = fs_join(tmpdir, "out.json");
+    tm_error err = {0};
+    CHECK(summary_write(path, &rep, &err));
+    char *text = fs_read_text(path, NULL, &err);
+    CHECK(text != NULL);
+    cJSON *root = cJSON_Parse(text ? text : "");
+    CHECK(root != NULL);
+    if (root) {
+        CHECK(strcmp(str(root, "tmcml_version"), TMCML_VERSION) == 0);
+        CHECK(strcmp(str(root, "seed"), "18446744073709551615") == 0);
+        CHECK(strcmp(str(root, "engine"), "cpu") == 0);
+        CHECK(strcmp(str(root, "rng"), "mwc-per-photon") == 0);
+        CHECK(num(root, "threads") == 16);
+        CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "score_absorption")));
+        CHECK(num(root, "wall_seconds") == 2.5);
+        CHECK(num(root, "photons") == 1e6);
+        CHECK(num(root, "photons_per_second") == 4e5);
+
+        const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "input");
+        CHECK(cJSON_IsObject(in));
+        CHECK(strcmp(str(in, "file"), "examples/in.mci") == 0);
+        CHECK(strcmp(str(in, "out_name"), "out \"quoted\".mco") == 0);
+        CHECK(num(in, "run") == 2 && num(in, "photons") == 1e6);
+        CHECK(num(in, "dz") == 0.01 && num(in, "dr") == 0.02);
+        CHECK(num(in, "nz") == 3 && num(in, "nr") == 4 && num(in, "na") == 5);
+        CHECK(num(in, "n_above") == 1.0 && num(in, "n_below") == 1.33);
+        const cJSON *ls = cJSON_GetObjectItemCaseSensitive(in, "layers");
+        CHECK(cJSON_GetArraySize(ls) == NL);
+        const cJSON *l2 = cJSON_GetArrayItem(ls, 1);
+        CHECK(num(l2, "n") == 1.4 && num(l2, "mua") == 1.0 / 3.0 && num(l2, "mus") == 10);
+        CHECK(num(l2, "g") == 0 && num(l2, "d") == 0.2);
+
+        const cJSON *rat = cJSON_GetObjectItemCaseSensitive(root, "RAT");
+        CHECK(num(rat, "Rsp") == 0.1 + 0.2);
+        CHECK(num(rat, "Rd") == 0.237544123456789);
+        CHECK(num(rat, "A") == 2.0 / 3.0);
+        CHECK(num(rat, "Tt") == 1e-300);
+        const cJSON *al = cJSON_GetObjectItemCaseSensitive(root, "A_l");
+        CHECK(cJSON_GetArraySize(al) == NL);
+        CHECK(cJSON_GetArrayItem(al, 0) && cJSON_GetArrayItem(al, 0)->valuedouble == 0.26123456789);
+        CHECK(cJSON_GetArrayItem(al, 1) && cJSON_GetArrayItem(al, 1)->valuedouble == 0.1);
+        cJSON_Delete(root);
+    }
+    free(text);
+    unlink(path);
+    free(path);
+
+    /* A directory that does not exist: the error names the file. */
+    CHECK(!summary_write("/nonexistent_dir/x.json", &rep, &err));
+    CHECK(strcmp(err.file, "/nonexistent_dir/x.json") == 0);
+    result_free(&res);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_write_and_parse();
+    rmdir(tmpdir);
+    return check_summary("test_summary");
+}

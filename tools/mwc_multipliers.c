@@ -1,0 +1,357 @@
+/* Build-time generator of the safe-prime multipliers of the per-photon MWC
+ * generator (templates/rng_mwc.h, docs/rng.md).
+ *
+ *   mwc_multipliers OUTPUT.c
+ *
+ * Writes the MWC_MULTIPLIER_COUNT largest a < 2^32 for which
+ * p = a*2^32 - 1 and q = (p - 1)/2 = a*2^31 - 1 are both prime, in
+ * descending order.  For such a the MWC x' = a*x + c (base 2^32) has period q.
+ *
+ * How: the candidates are walked down from 2^32 - 1 in chunks.  Each chunk is
+ * first sieved by every odd prime below SIEVE_LIMIT (a kills p when
+ * a == 2^-32 mod r, kills q when a == 2^-31 mod r), which removes ~99% of the
+ * candidates for the price of a few memory writes each.  The survivors go
+ * through Miller-Rabin with the 12 bases {2..37}, which is exact below
+ * 3.3e24 > 2^64, using Montgomery multiplication (no 128-bit division in the
+ * loop).  Chunks are handed to one thread per core in rounds; the results of
+ * a round are appended in chunk order, so the table does not depend on the
+ * number of threads or on scheduling.
+ *
+ * The output is written to a temporary file and renamed, so an interrupted
+ * build never leaves a half-written table behind. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rng_mwc.h"
+
+#define SIEVE_LIMIT 65536u    /* odd primes below this are sieved out */
+#define CHUNK_SIZE 65536u     /* candidates per chunk: the sieve stays in L2 */
+#define CHUNKS_PER_ROUND 32u  /* ~180 multipliers per chunk, ~730 chunks needed */
+#define MAX_THREADS 64
+
+typedef unsigned __int128 u128;
+
+/* ---- Montgomery arithmetic modulo an odd n < 2^64, R = 2^64 ---------------- */
+
+typedef struct mont {
+    uint64_t n;
+    uint64_t ninv; /* n^-1 mod 2^64 */
+    uint64_t one;  /* R mod n */
+    uint64_t r2;   /* R^2 mod n */
+} mont;
+
+static void mont_init(mont *m, uint64_t n)
+{
+    uint64_t inv = n; /* correct to 3 bits for odd n; Newton doubles it */
+    for (int i = 0; i < 5; i++)
+        inv *= 2u - n * inv;
+    m->n = n;
+    m->ninv = inv;
+    m->one = (0u - n) % n;
+    m->r2 = (uint64_t)(((u128)m->one * m->one) % n);
+}
+
+/* a*b/R mod n for a, b < n.  The subtractive form (t - m*n)/R never
+ * overflows, which matters because n is close to 2^64 here. */
+static inline uint64_t mont_mul(const mont *m, uint64_t a, uint64_t b)
+{
+    u128 t = (u128)a * b;
+    uint64_t k = (uint64_t)t * m->ninv;
+    uint64_t hi_t = (uint64_t)(t >> 64);
+    uint64_t hi_kn = (uint64_t)(((u128)k * m->n) >> 64);
+    uint64_t r = hi_t - hi_kn;
+    return hi_t < hi_kn ? r + m->n : r;
+}
+
+/* ---- Miller-Rabin, deterministic below 2^64 -------------------------------- */
+
+static const uint64_t mr_bases[12] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+
+/* One strong-probable-prime round for n - 1 = d*2^s, base b < n. */
+static int mr_round(const mont *m, uint64_t b, uint64_t d, int s)
+{
+    uint64_t minus_one = m->n - m->one;
+    uint64_t base = mont_mul(m, b, m->r2);
+    uint64_t x = m->one;
+    for (uint64_t e = d; e; e >>= 1) {
+        if (e & 1u)
+            x = mont_mul(m, x, base);
+        base = mont_mul(m, base, base);
+    }
+    if (x == m->one || x == minus_one)
+        return 1;
+    for (int i = 1; i < s; i++) {
+        x = mont_mul(m, x, x);
+        if (x == minus_one)
+            return 1;
+    }
+    return 0;
+}
+
+/* Exact for odd n > 37 (all numbers tested here are ~2^63..2^64). */
+static int is_prime_u64(uint64_t n)
+{
+    mont m;
+    uint64_t d = n - 1u;
+    int s = 0;
+    while (!(d & 1u)) {
+        d >>= 1;
+        s++;
+    }
+    mont_init(&m, n);
+    for (int i = 0; i < 12; i++)
+        if (!mr_round(&m, mr_bases[i], d, s))
+            return 0;
+    return 1;
+}
+
+/* ---- the sieve --------------------------------------------------------------- */
+
+typedef struct sieve_prime {
+    uint32_t r;
+    uint32_t kill_p; /* a == kill_p (mod r)  =>  r | a*2^32 - 1 */
+    uint32_t kill_q; /* a == kill_q (mod r)  =>  r | a*2^31 - 1 */
+} sieve_prime;
+
+static uint32_t pow2_mod(unsigned e, uint32_t r)
+{
+    uint64_t x = 1;
+    for (unsigned i = 0; i < e; i++)
+        x = (x * 2u) % r;
+    return (uint32_t)x;
+}
+
+/* x^-1 mod r for prime r, by Fermat. */
+static uint32_t inv_mod(uint32_t x, uint32_t r)
+{
+    uint64_t result = 1, base = x % r;
+    for (uint32_t e = r - 2u; e; e >>= 1) {
+        if (e & 1u)
+            result = result * base % r;
+        base = base * base % r;
+    }
+    return (uint32_t)result;
+}
+
+/* The odd primes below SIEVE_LIMIT with their two killing residues. */
+static sieve_prime *make_sieve_primes(size_t *count)
+{
+    unsigned char *composite = calloc(SIEVE_LIMIT, 1);
+    sieve_prime *primes = malloc(sizeof *primes * (SIEVE_LIMIT / 2));
+    size_t n = 0;
+    if (!composite || !primes) {
+        free(composite);
+        free(primes);
+        return NULL;
+    }
+    for (uint32_t i = 3; i < SIEVE_LIMIT; i += 2) {
+        if (composite[i])
+            continue;
+        for (uint32_t j = i * i; j < SIEVE_LIMIT; j += 2 * i)
+            composite[j] = 1;
+        primes[n].r = i;
+        primes[n].kill_p = inv_mod(pow2_mod(32, i), i);
+        primes[n].kill_q = inv_mod(pow2_mod(31, i), i);
+        n++;
+    }
+    free(composite);
+    *count = n;
+    return primes;
+}
+
+/* Marks offsets j (candidate a = top - j) with a == root (mod r). */
+static void sieve_out(unsigned char *dead, uint32_t top, uint32_t r, uint32_t root)
+{
+    uint32_t j = (uint32_t)(((uint64_t)top + r - root) % r);
+    for (; j < CHUNK_SIZE; j += r)
+        dead[j] = 1;
+}
+
+/* ---- chunks and threads -------------------------------------------------------- */
+
+typedef struct chunk {
+    uint32_t top;        /* largest candidate of the chunk */
+    uint32_t count;      /* multipliers found */
+    uint32_t found[CHUNK_SIZE / 64]; /* far above the ~180 expected */
+    int overflow;
+} chunk;
+
+typedef struct round_work {
+    const sieve_prime *primes;
+    size_t nprimes;
+    chunk *chunks;
+    unsigned nchunks;
+    unsigned next; /* next chunk to take, under lock */
+    pthread_mutex_t lock;
+} round_work;
+
+static void search_chunk(chunk *c, const sieve_prime *primes, size_t nprimes)
+{
+    unsigned char dead[CHUNK_SIZE];
+    memset(dead, 0, sizeof dead);
+    for (size_t i = 0; i < nprimes; i++) {
+        sieve_out(dead, c->top, primes[i].r, primes[i].kill_p);
+        sieve_out(dead, c->top, primes[i].r, primes[i].kill_q);
+    }
+    c->count = 0;
+    c->overflow = 0;
+    for (uint32_t j = 0; j < CHUNK_SIZE; j++) {
+        uint64_t a = (uint64_t)c->top - j;
+        if (dead[j] || a < 2u)
+            continue;
+        /* q first: it is the smaller of the two, and either fails as often */
+        if (!is_prime_u64((a << 31) - 1u) || !is_prime_u64((a << 32) - 1u))
+            continue;
+        if (c->count == sizeof c->found / sizeof c->found[0]) {
+            c->overflow = 1;
+            return;
+        }
+        c->found[c->count++] = (uint32_t)a;
+    }
+}
+
+static void *worker(void *arg)
+{
+    round_work *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        unsigned i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        if (i >= w->nchunks)
+            return NULL;
+        search_chunk(&w->chunks[i], w->primes, w->nprimes);
+    }
+}
+
+/* Runs one round of chunks on nthreads threads (the caller is one of them). */
+static int run_round(round_work *w, unsigned nthreads)
+{
+    pthread_t tid[MAX_THREADS];
+    unsigned started = 0;
+    w->next = 0;
+    for (; started + 1 < nthreads; started++)
+        if (pthread_create(&tid[started], NULL, worker, w) != 0)
+            break; /* fewer threads is slower, not wrong */
+    worker(w);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    return 0;
+}
+
+static unsigned thread_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+/* Fills table[0..MWC_MULTIPLIER_COUNT) in descending order; 0 on success. */
+static int find_multipliers(uint32_t *table)
+{
+    size_t nprimes = 0, have = 0;
+    round_work w;
+    uint64_t top = 0xFFFFFFFFu;
+    unsigned nthreads = thread_count();
+    int rc = 0;
+
+    w.primes = make_sieve_primes(&nprimes);
+    w.nprimes = nprimes;
+    w.chunks = malloc(sizeof *w.chunks * CHUNKS_PER_ROUND);
+    if (!w.primes || !w.chunks || pthread_mutex_init(&w.lock, NULL) != 0) {
+        fprintf(stderr, "mwc_multipliers: out of memory\n");
+        free((void *)w.primes);
+        free(w.chunks);
+        return 1;
+    }
+    while (have < MWC_MULTIPLIER_COUNT && rc == 0) {
+        w.nchunks = 0;
+        for (; w.nchunks < CHUNKS_PER_ROUND && top >= CHUNK_SIZE; top -= CHUNK_SIZE)
+            w.chunks[w.nchunks++].top = (uint32_t)top;
+        if (w.nchunks == 0) {
+            fprintf(stderr, "mwc_multipliers: ran out of candidates at a = %llu\n",
+                    (unsigned long long)top);
+            rc = 1;
+            break;
+        }
+        run_round(&w, nthreads);
+        for (unsigned c = 0; c < w.nchunks && have < MWC_MULTIPLIER_COUNT; c++) {
+            if (w.chunks[c].overflow) {
+                fprintf(stderr, "mwc_multipliers: chunk below %u has too many hits\n",
+                        w.chunks[c].top);
+                rc = 1;
+                break;
+            }
+            for (uint32_t k = 0; k < w.chunks[c].count && have < MWC_MULTIPLIER_COUNT; k++)
+                table[have++] = w.chunks[c].found[k];
+        }
+    }
+    pthread_mutex_destroy(&w.lock);
+    free((void *)w.primes);
+    free(w.chunks);
+    return rc;
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+static int write_table(FILE *f, const uint32_t *table)
+{
+    fprintf(f,
+            "/* GENERATED by tools/mwc_multipliers.c at build time: do not edit.\n"
+            " * The %u largest a < 2^32 with a*2^32-1 and a*2^31-1 both prime\n"
+            " * (sieve by odd primes < %u, then Miller-Rabin with the 12 bases\n"
+            " * 2..37, exact below 2^64), in descending order.  See docs/rng.md. */\n"
+            "#include <stdint.h>\n#include \"rng.h\"\n"
+            "const uint32_t rng_mwc_multipliers[MWC_MULTIPLIER_COUNT] = {\n",
+            MWC_MULTIPLIER_COUNT, SIEVE_LIMIT);
+    for (uint32_t i = 0; i < MWC_MULTIPLIER_COUNT; i++)
+        fprintf(f, "%s%10uu,%s", i % 8 == 0 ? "    " : " ", table[i],
+                i % 8 == 7 ? "\n" : "");
+    fprintf(f, "};\n");
+    return ferror(f) ? -1 : 0;
+}
+
+/* Writes path.tmp.PID and renames it over path. */
+static int write_atomically(const char *path, const uint32_t *table)
+{
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        fprintf(stderr, "mwc_multipliers: out of memory\n");
+        return 1;
+    }
+    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "mwc_multipliers: cannot create %s: %s\n", tmp, strerror(errno));
+        free(tmp);
+        return 1;
+    }
+    int bad = write_table(f, table) != 0;
+    bad |= fclose(f) != 0;
+    if (!bad && rename(tmp, path) != 0)
+        bad = 1;
+    if (bad) {
+        fprintf(stderr, "mwc_multipliers: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    static uint32_t table[MWC_MULTIPLIER_COUNT];
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
+        return 2;
+    }
+    if (find_multipliers(table) != 0)
+        return 1;
+    return write_atomically(argv[1], table);
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds tmcml twice (optimised, and with AddressSanitizer + UBSan) and runs
+# the whole test suite in both builds.
+set -e
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+for config in "build -DCMAKE_BUILD_TYPE=Release" \
+              "build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTMCML_SANITIZE=ON"; do
+    set -- $config
+    dir=$1
+    shift
+    echo "== $dir: configure, build, test"
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs" >/dev/null
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+done
