@@ -9,6 +9,8 @@ void cli_print_usage(FILE *s)
 {
     fputs("usage: tmcml run FILE.mci [options]\n"
           "       tmcml FILE.mci [-S SEED] [-A] [-G N]      (CUDAMCML/GPU-MCML form)\n"
+          "       tmcml gen FILE.mci [variant options] [--run K] [-o KERNEL.cu] [--info]\n"
+          "       tmcml devices\n"
           "       tmcml --help | --version\n"
           "\n"
           "Simulates every run of an MCML input file and writes, for each run, the\n"
@@ -22,10 +24,20 @@ void cli_print_usage(FILE *s)
           "  -o, --output DIR      directory for the output files (default: current)\n"
           "  -N, --photons N       simulate N photons per run instead of the file's count\n"
           "  -G N                  number of GPUs (GPU-MCML form)\n"
+          "  --gpu K               use GPU K (tmcml devices lists them; default 0)\n"
           "  -q, --quiet           no progress line and no per-run report\n"
+          "  --verbose             kernel compile and launch details on stderr\n"
+          "  --templates DIR       read the kernel templates from DIR (experiments)\n"
+          "  --cache DIR           cubin cache directory (\"\" disables the cache)\n"
           "  -h, --help            this text\n"
           "  --version             version and build configuration\n"
           "\n"
+          "gen: writes the generated CUDA source of run K (default 1) for reading;\n"
+          "  --info compiles it with NVRTC and reports registers, spills and stack.\n"
+          "\n",
+          s);
+    fputs(variant_usage, s);
+    fputs("\n"
           "exit status: 0 all runs written; 1 a run failed (the others are still\n"
           "written); 2 bad command line or input file, nothing simulated.\n",
           s);
@@ -92,6 +104,9 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
 {
     const char *a = argv[*i];
     uint64_t v;
+    int variant = variant_parse_option(argc, argv, i, &opt->variant, err);
+    if (variant != 0)
+        return variant > 0;
     if (is_long(a, "-A")) {
         opt->score_absorption = false;
     } else if (is_long(a, "-q") || is_long(a, "--quiet")) {
@@ -121,6 +136,28 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         if (!parse_positive("--photons", text, INT64_MAX, &v, err))
             return false;
         opt->photons = (int64_t)v;
+    } else if (is_long(a, "--gpu")) {
+        const char *text = option_value(argc, argv, i, 5);
+        if (!parse_u64(text, &v) || v > 1023) {
+            error_set(err, NULL, 0, "--gpu: expected a GPU number (got \"%s\")", text ? text : "");
+            return false;
+        }
+        opt->gpu_index = (int)v;
+    } else if (is_long(a, "--templates") || is_long(a, "--cache")) {
+        const char *dir = option_value(argc, argv, i, strlen(a));
+        if (!dir) {
+            error_set(err, NULL, 0, "%s: expected a directory", a);
+            return false;
+        }
+        *(is_long(a, "--cache") ? &opt->cache_dir : &opt->template_dir) = dir;
+    } else if (is_long(a, "--verbose")) {
+        opt->verbose = true;
+    } else if (is_long(a, "--info")) {
+        opt->gen_info = true;
+    } else if (is_long(a, "--run")) {
+        if (!parse_positive("--run", option_value(argc, argv, i, 5), 1000000, &v, err))
+            return false;
+        opt->run_number = (int)v;
     } else if (is_short(a, "-G")) {
         if (!parse_positive("-G", option_value(argc, argv, i, 2), 64, &v, err))
             return false;
@@ -140,14 +177,42 @@ static void set_defaults(cli_options *opt)
     opt->score_absorption = true;
     opt->engine = CLI_ENGINE_AUTO;
     opt->gpus = 1;
+    opt->run_number = 1;
+    variant_options_init(&opt->variant);
+}
+
+/* The first word may name a command; words of commands still to come are
+ * refused rather than taken for an input file. */
+static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    static const char *const later[] = {"tune", "sweep", "profiles", "bench"};
+    if (*i >= argc)
+        return true;
+    const char *w = argv[*i];
+    if (strcmp(w, "run") == 0) {
+        ++*i;
+    } else if (strcmp(w, "gen") == 0) {
+        opt->command = CLI_GEN;
+        ++*i;
+    } else if (strcmp(w, "devices") == 0) {
+        opt->command = CLI_DEVICES;
+        ++*i;
+    } else {
+        for (size_t k = 0; k < sizeof later / sizeof *later; k++)
+            if (strcmp(w, later[k]) == 0) {
+                error_set(err, NULL, 0, "tmcml %s is not available in this version", w);
+                return false;
+            }
+    }
+    return true;
 }
 
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
 {
     set_defaults(opt);
     int i = 1;
-    if (i < argc && strcmp(argv[i], "run") == 0)
-        i++;
+    if (!parse_command(argc, argv, &i, opt, err))
+        return false;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (is_long(a, "-h") || is_long(a, "--help")) {
@@ -168,7 +233,9 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
             return false;
         }
     }
-    if (!opt->input) {
+    if (opt->command == CLI_GEN)
+        opt->gen_output = opt->out_dir; /* gen -o names the source file */
+    if (!opt->input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;
     }

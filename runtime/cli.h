@@ -8,11 +8,12 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
 #define CLI_DEFAULT_SEED UINT64_C(1)
 
-typedef enum cli_command { CLI_RUN, CLI_HELP, CLI_VERSION } cli_command;
+typedef enum cli_command { CLI_RUN, CLI_GEN, CLI_DEVICES, CLI_HELP, CLI_VERSION } cli_command;
 typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
 typedef struct cli_options {
@@ -26,11 +27,20 @@ typedef struct cli_options {
     bool quiet;
     int64_t photons;          /* 0: as in the file; else overrides every run */
     int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
+    int gpu_index;            /* --gpu K */
+    variant_options variant;  /* --tile, --entry, ... */
+    const char *template_dir; /* --templates DIR */
+    const char *cache_dir;    /* --cache DIR ("" disables) */
+    bool verbose;             /* --verbose: compile and launch details */
+    /* gen */
+    const char *gen_output;   /* -o FILE (default: stdout) */
+    bool gen_info;            /* --info: compile and report registers, spills */
+    int run_number;           /* --run K (1-based) */
 } cli_options;
 
-/* Parses argv into *opt.  Accepts `tmcml run FILE [options]` and the
- * classic form of CUDAMCML/GPU-MCML, `tmcml FILE [options]` with `-S12`,
- * `-A`, `-G1` written attached or separate. */
+/* Parses argv into *opt.  Accepts `tmcml run FILE [options]`, `tmcml gen
+ * FILE [options]`, `tmcml devices` and the classic form of CUDAMCML/GPU-MCML,
+ * `tmcml FILE [options]` with `-S12`, `-A`, `-G1` attached or separate. */
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 
 void cli_print_usage(FILE *stream);

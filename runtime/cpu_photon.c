@@ -6,11 +6,21 @@
  *  - on a boundary hit the remaining dimensionless step (s - d_b) * mut is
  *    kept and spent in the next layer, as MCML does;
  *  - all-or-none Fresnel reflection (MCML's PARTIALREFLECTION = 0);
- *  - out-of-grid deposits and escapes go to the last bin, as MCML. */
+ *  - out-of-grid deposits and escapes go to the last bin, as MCML.
+ *
+ * Speed (bench/results.md): the step loop (cpu_photon_simulate with hop,
+ * drop and spin inlined) keeps the photon in registers.  It makes no call in
+ * the common case: -ln xi and the azimuth's cos and sin are inlined
+ * polynomials (cpu_photon.h), and the rare events (boundaries, escapes, glass)
+ * are out-of-line functions that take and return the photon by value, so
+ * that its address is never taken. */
 #include "cpu_photon.h"
 
 #include <math.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "fixed_point.h"
 #include "optics.h"
@@ -21,13 +31,29 @@
 #define COS_ZERO (1.0 - 1.0e-12)
 #define COS_90D 1.0e-6
 
+#define NOINLINE __attribute__((noinline))
+
+/* A photon draws the random numbers of its next new step and of its next
+ * deflection one step ahead (draw_step_ahead, draw_spin_ahead): turning a
+ * 32-bit number into -ln xi, into the HG cos theta or into cos psi and
+ * sin psi is a long chain of dependent operations, which then runs while
+ * the current step is computed instead of delaying it.  A number drawn ahead
+ * is not looked at before its use, so each use still gets a fresh uniform
+ * independent of everything the photon did before: the order of the draws
+ * in the stream differs from MCML's, their distribution does not.  cos theta
+ * depends on the layer's g: it is computed for the photon's layer and again
+ * when the photon enters another one (cross_or_not). */
 typedef struct photon {
     double x, y, z;
     double ux, uy, uz;
     double w;
-    double s;     /* step size of the current hop [cm] */
-    double sleft; /* dimensionless step left over at a boundary */
-    double residue; /* fraction of a tally unit not yet scored (fixed_point.h) */
+    double step_mfp;         /* length of the next step in mean free paths: a new
+                                -ln xi, or what is left of a step cut short at a
+                                boundary (MCML's sleft) */
+    double step_ahead;       /* -ln xi of the new step after that */
+    uint32_t u_theta;        /* random integer of the next deflection */
+    double cos_theta;        /* its cos theta in the photon's layer */
+    double cos_psi, sin_psi; /* its azimuth */
     int layer;
     bool dead;
     mwc_state rng;
@@ -42,14 +68,21 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     for (int i = 0; i < run->num_layers + 2; i++) {
         const mci_layer *src = &run->layers[i];
         cpu_layer *l = &p->layers[i];
+        double g = src->g;
         l->n = src->n;
         l->mua = src->mua;
         l->mus = src->mus;
         l->mut = src->mua + src->mus;
         l->inv_mut = l->mut > 0.0 ? 1.0 / l->mut : 0.0;
         l->absorbed_fraction = l->mut > 0.0 ? src->mua / l->mut : 0.0;
-        l->inv_2g = src->g != 0.0 ? 0.5 / src->g : 0.0;
-        l->g = src->g;
+        l->g = g;
+        l->phase = g == 0.0 ? CPU_PHASE_ISOTROPIC
+                   : (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED : CPU_PHASE_HG;
+        l->hg_a = 1.0 - g * g;
+        l->hg_b = 1.0 - g;
+        l->hg_c_32 = 2.0 * g * 0x1p-32;
+        l->hg_d = 1.0 + g * g;
+        l->inv_2g = g != 0.0 ? 0.5 / g : 0.0;
         l->z0 = src->z0;
         l->z1 = src->z1;
         l->cos_crit0 = src->cos_crit0;
@@ -65,6 +98,10 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->inv_dr = 1.0 / run->dr;
     p->inv_dz = 1.0 / run->dz;
     p->inv_da = 1.0 / run->da;
+    p->last_ir = run->nr - 1;
+    p->last_iz = run->nz - 1;
+    p->last_ia = run->na - 1;
+    cpu_azimuth_table_init(p);
     p->start_weight = 1.0 - optics_specular(run);
     p->first_layer = optics_first_layer(run);
     p->score_absorption = score_absorption;
@@ -79,146 +116,154 @@ void cpu_problem_free(cpu_problem *p)
     p->layers = NULL;
 }
 
-/* MCML's binning: floor(value / step), clamped into the last bin. */
-static int bin_index(double value, double inv_step, int count)
+/* MCML's binning: floor(value / step), clamped into the last bin, for
+ * value >= 0 (or a rounding error below 0).  The clamp is on the integer: a
+ * quotient beyond 2^63 converts to INT64_MIN, 2^63 as unsigned, which the
+ * clamp catches as well. */
+static inline size_t bin_index(double value, double inv_step, size_t last)
 {
-    double f = value * inv_step;
-    return f >= (double)(count - 1) ? count - 1 : (int)f;
+    size_t i = (size_t)(int64_t)(value * inv_step);
+    return i < last ? i : last;
 }
 
-static void launch(const cpu_problem *p, uint64_t index, photon *ph)
+/* The square root of a number known to be >= 0.  libm's sqrt tests its
+ * argument first (to set errno on a negative one); the bare instruction is
+ * the same correctly rounded operation. */
+static inline double root(double x)
 {
-    ph->x = ph->y = 0.0;
-    ph->ux = ph->uy = 0.0;
-    ph->uz = 1.0;
-    ph->w = p->start_weight;
-    ph->s = ph->sleft = 0.0;
-    ph->residue = FIXED_POINT_START_RESIDUE;
-    ph->layer = p->first_layer;
-    ph->z = p->layers[ph->layer].z0;
-    ph->dead = false;
-    mwc_seed(&ph->rng, p->seed, index, p->multipliers);
+#if defined(__SSE2__)
+    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x)));
+#else
+    return sqrt(x);
+#endif
 }
 
-/* Escape through the top (reflectance) or bottom (transmittance) surface:
- * the whole weight goes into the r-angle bin of the exit direction. */
-static void record_escape(const cpu_problem *p, photon *ph, uint64_t *ra, double exit_cos)
+/* The next step is a new one: -ln xi drawn ahead, and the one after it
+ * drawn. */
+static inline void new_step_next(photon *ph)
 {
-    int ir = bin_index(sqrt(ph->x * ph->x + ph->y * ph->y), p->inv_dr, p->nr);
-    int ia = bin_index(acos(exit_cos), p->inv_da, p->na);
-    ra[(size_t)ir * (size_t)p->na + (size_t)ia] += fixed_point_from_weight(ph->w);
-    ph->dead = true;
+    ph->step_mfp = ph->step_ahead;
+    ph->step_ahead = cpu_neg_log_uniform(mwc_next(&ph->rng));
 }
 
-static void hop(photon *ph)
+/* Henyey-Greenstein deflection cosine for xi = u 2^-32; isotropic for g = 0.
+ * hg_c_32 = 2g 2^-32, so hg_c_32 u is 2g xi to the bit. */
+static inline double spin_theta(const cpu_layer *l, uint32_t u)
 {
-    ph->x += ph->s * ph->ux;
-    ph->y += ph->s * ph->uy;
-    ph->z += ph->s * ph->uz;
-}
-
-/* New step from -ln(xi)/mut, or the leftover of a boundary hit. */
-static void step_size_in_tissue(const cpu_layer *l, photon *ph)
-{
-    if (ph->sleft == 0.0) {
-        ph->s = -log(mwc_uniform_open0(&ph->rng)) * l->inv_mut;
-    } else {
-        ph->s = ph->sleft * l->inv_mut;
-        ph->sleft = 0.0;
+    if (l->phase == CPU_PHASE_HG) {
+        double t = l->hg_a / (l->hg_b + l->hg_c_32 * (double)u);
+        double cost = (l->hg_d - t * t) * l->inv_2g;
+        return cost < -1.0 ? -1.0 : (cost > 1.0 ? 1.0 : cost);
     }
+    /* |g| = 1 is a fixed deflection: the formula is 0/0 at one xi. */
+    return l->phase == CPU_PHASE_ISOTROPIC ? (double)u * 0x1p-31 - 1.0 : l->g;
 }
 
-/* Shortens the step to the boundary when it would cross one, keeping the
- * rest (dimensionless) for after the boundary. */
-static bool hit_boundary(const cpu_layer *l, photon *ph)
+static inline void draw_spin_ahead(const cpu_problem *p, const cpu_layer *l, photon *ph)
 {
-    /* s > (boundary - z) / uz, tested without the division on the common
-     * no-hit path. */
-    double gap;
-    if (ph->uz > 0.0) {
-        gap = l->z1 - ph->z;
-        if (ph->s * ph->uz <= gap)
-            return false;
-    } else if (ph->uz < 0.0) {
-        gap = l->z0 - ph->z;
-        if (ph->s * ph->uz >= gap)
-            return false;
-    } else {
+    ph->u_theta = mwc_next(&ph->rng);
+    ph->cos_theta = spin_theta(l, ph->u_theta);
+    cpu_azimuth(p, mwc_next(&ph->rng), &ph->cos_psi, &ph->sin_psi);
+}
+
+static inline photon launch(const cpu_problem *p, uint64_t index)
+{
+    photon ph = {.uz = 1.0, .w = p->start_weight, .layer = p->first_layer};
+    ph.z = p->layers[ph.layer].z0;
+    mwc_seed(&ph.rng, p->seed, index, p->multipliers);
+    ph.step_ahead = cpu_neg_log_uniform(mwc_next(&ph.rng));
+    new_step_next(&ph);
+    draw_spin_ahead(p, &p->layers[ph.layer], &ph);
+    return ph;
+}
+
+/* Escape through the top (reflectance) or bottom (transmittance) surface at
+ * (x, y): the whole weight w goes into the r-angle bin of the exit
+ * direction. */
+static void record_escape(const cpu_problem *p, uint64_t *ra, double x, double y, double w,
+                          double exit_cos)
+{
+    size_t ir = bin_index(root(x * x + y * y), p->inv_dr, p->last_ir);
+    size_t ia = bin_index(acos(exit_cos), p->inv_da, p->last_ia);
+    ra[ir * (size_t)p->na + ia] += fixed_point_from_weight(w);
+}
+
+static inline void hop(photon *ph, double s)
+{
+    ph->x += s * ph->ux;
+    ph->y += s * ph->uy;
+    ph->z += s * ph->uz;
+}
+
+/* Shortens the step *s to the boundary when it would cross one, keeping the
+ * rest (dimensionless) as the next step.  The test is s > (boundary - z) / uz
+ * without the division. */
+static inline bool hit_boundary(const cpu_layer *l, photon *ph, double *s)
+{
+    double su = *s * ph->uz;
+    double gap_down = l->z1 - ph->z, gap_up = l->z0 - ph->z;
+    /* Inside the layer (gap_up <= 0 <= gap_down) su > gap_down implies
+     * uz > 0 and su < gap_up implies uz < 0, so the common no-hit case is
+     * decided without branching on the sign of uz, which is hard to predict.
+     * Rounding can leave z a hair outside the layer after a crossing, so the
+     * rare candidates check the direction too. */
+    if (!(su > gap_down || su < gap_up))
         return false;
-    }
+    double gap;
+    if (ph->uz > 0.0 && su > gap_down)
+        gap = gap_down;
+    else if (ph->uz < 0.0 && su < gap_up)
+        gap = gap_up;
+    else
+        return false;
     double db = gap / ph->uz;
-    ph->sleft = (ph->s - db) * l->mut;
-    ph->s = db;
+    ph->step_mfp = (*s - db) * l->mut;
+    if (ph->step_mfp == 0.0) /* nothing left: MCML draws a new step */
+        new_step_next(ph);
+    *s = db;
     return true;
 }
 
-static void drop(const cpu_problem *p, const cpu_layer *l, photon *ph, tally_batch *b)
+/* Absorption of mua/mut of the weight, scored at the photon's place.  The
+ * fraction of a tally unit not yet scored is carried in *residue
+ * (fixed_point.h). */
+static inline void drop(const cpu_problem *p, const cpu_layer *l, photon *ph, double *residue,
+                        tally_batch *b)
 {
     double dw = ph->w * l->absorbed_fraction;
     ph->w -= dw;
     if (!p->score_absorption)
         return;
-    int iz = bin_index(ph->z, p->inv_dz, p->nz);
-    int ir = bin_index(sqrt(ph->x * ph->x + ph->y * ph->y), p->inv_dr, p->nr);
-    size_t bin = (size_t)ir * (size_t)p->nz + (size_t)iz;
-    b->a_rz[bin] += fixed_point_deposit(dw, &ph->residue);
+    size_t iz = bin_index(ph->z, p->inv_dz, p->last_iz);
+    size_t ir = bin_index(root(ph->x * ph->x + ph->y * ph->y), p->inv_dr, p->last_ir);
+    size_t bin = ir * (size_t)p->nz + iz;
+    b->a_rz[bin] += fixed_point_deposit(dw, residue);
     if (b->a_rz_exact)
         b->a_rz_exact[bin] += dw;
 }
 
-/* Henyey-Greenstein deflection cosine; isotropic for g = 0. */
-static double spin_theta(const cpu_layer *l, mwc_state *rng)
-{
-    double xi = mwc_uniform(rng);
-    double g = l->g;
-    if (g == 0.0)
-        return 2.0 * xi - 1.0;
-    if (g == 1.0 || g == -1.0) /* a fixed deflection; the formula is 0/0 at one xi */
-        return g;
-    double t = (1.0 - g * g) / (1.0 - g + 2.0 * g * xi);
-    double cost = (1.0 + g * g - t * t) * l->inv_2g;
-    return cost < -1.0 ? -1.0 : (cost > 1.0 ? 1.0 : cost);
-}
-
-/* An azimuth psi uniform in [0, 2 pi) as cos psi = c / q, sin psi = s / q,
- * from a point (u, v) uniform in the unit disc (Marsaglia's polar method):
- * the angle of (u, v) is uniform, and (u^2 - v^2, 2uv) / (u^2 + v^2) is
- * (cos, sin) of twice that angle.  ~2.5 random numbers and no sincos call,
- * which was a third of the CPU engine's instructions. */
-static void azimuth(mwc_state *rng, double *c, double *s, double *q)
-{
-    double u, v, r2;
-    do {
-        u = 2.0 * mwc_uniform(rng) - 1.0;
-        v = 2.0 * mwc_uniform(rng) - 1.0;
-        r2 = u * u + v * v;
-    } while (r2 > 1.0 || r2 == 0.0);
-    *c = u * u - v * v;
-    *s = 2.0 * u * v;
-    *q = r2;
-}
-
 /* New direction after a deflection by theta (HG) and an azimuth psi
- * (uniform), MCML's formulas with the azimuth as (c, s) / q: cos psi = c / q,
- * sin psi = s / q, which leaves one division per spin. */
-static void spin(const cpu_layer *l, photon *ph)
+ * uniform in [0, 2 pi), MCML's formulas.  sin(theta) / sqrt(1 - uz^2) is
+ * computed as one root of a quotient, and sqrt(1 - uz^2)^2 as 1 - uz^2. */
+static inline void spin(const cpu_problem *p, const cpu_layer *l, photon *ph)
 {
-    double cost = spin_theta(l, &ph->rng);
-    double sint = sqrt(1.0 - cost * cost);
-    double c, s, q;
-    azimuth(&ph->rng, &c, &s, &q);
+    double cost = ph->cos_theta;
+    double cosp = ph->cos_psi, sinp = ph->sin_psi;
+    draw_spin_ahead(p, l, ph);
+    double sint2 = 1.0 - cost * cost; /* sin^2 theta */
     double ux = ph->ux, uy = ph->uy, uz = ph->uz;
     if (fabs(uz) > COS_ZERO) { /* along the z axis: the general formula divides by 0 */
-        double k = sint / q;
-        ph->ux = k * c;
-        ph->uy = k * s;
+        double sint = root(sint2);
+        ph->ux = sint * cosp;
+        ph->uy = sint * sinp;
         ph->uz = uz >= 0.0 ? cost : -cost;
     } else {
-        double temp = sqrt(1.0 - uz * uz);
-        double k = sint / (q * temp); /* sin(theta) / (q sqrt(1 - uz^2)) */
-        ph->ux = k * (ux * uz * c - uy * s) + ux * cost;
-        ph->uy = k * (uy * uz * c + ux * s) + uy * cost;
-        ph->uz = -k * temp * temp * c + uz * cost;
+        double perp2 = 1.0 - uz * uz; /* ux^2 + uy^2 */
+        double k = root(sint2 / perp2); /* sin(theta) / sqrt(1 - uz^2) */
+        double uz_cosp = uz * cosp;
+        ph->ux = k * (ux * uz_cosp - uy * sinp) + ux * cost;
+        ph->uy = k * (uy * uz_cosp + ux * sinp) + uy * cost;
+        ph->uz = -k * perp2 * cosp + uz * cost;
     }
 }
 
@@ -263,7 +308,8 @@ static void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
     double r = -uz <= l->cos_crit0 ? 1.0 : fresnel(ni, nt, -uz, &uz1);
     if (mwc_uniform(&ph->rng) > r) {
         if (ph->layer == 1) {
-            record_escape(p, ph, b->rd_ra, uz1);
+            record_escape(p, b->rd_ra, ph->x, ph->y, ph->w, uz1);
+            ph->dead = true;
         } else {
             ph->layer--;
             ph->ux *= ni / nt;
@@ -284,7 +330,8 @@ static void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
     double r = uz <= l->cos_crit1 ? 1.0 : fresnel(ni, nt, uz, &uz1);
     if (mwc_uniform(&ph->rng) > r) {
         if (ph->layer == p->num_layers) {
-            record_escape(p, ph, b->tt_ra, uz1);
+            record_escape(p, b->tt_ra, ph->x, ph->y, ph->w, uz1);
+            ph->dead = true;
         } else {
             ph->layer++;
             ph->ux *= ni / nt;
@@ -296,45 +343,38 @@ static void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
     }
 }
 
-static void cross_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+/* The rare events, out of line.  They take the photon by value and return
+ * it, so that the step loop's photon never has its address taken and can
+ * live in registers. */
+
+static NOINLINE photon cross_or_not(const cpu_problem *p, photon ph, tally_batch *b)
 {
-    if (ph->uz < 0.0)
-        cross_up_or_not(p, ph, b);
+    int layer = ph.layer;
+    if (ph.uz < 0.0)
+        cross_up_or_not(p, &ph, b);
     else
-        cross_down_or_not(p, ph, b);
+        cross_down_or_not(p, &ph, b);
+    if (ph.layer != layer) /* the deflection drawn ahead, in the new layer */
+        ph.cos_theta = spin_theta(&p->layers[ph.layer], ph.u_theta);
+    return ph;
 }
 
 /* Glass: no interaction, straight to the next boundary.  A photon moving
  * parallel to the boundaries of a glass layer never leaves it: MCML kills it. */
-static void hop_in_glass(const cpu_problem *p, photon *ph, tally_batch *b)
+static NOINLINE photon hop_in_glass(const cpu_problem *p, photon ph, tally_batch *b)
 {
-    const cpu_layer *l = &p->layers[ph->layer];
-    if (ph->uz == 0.0) {
-        ph->dead = true;
-        return;
+    const cpu_layer *l = &p->layers[ph.layer];
+    if (ph.uz == 0.0) {
+        ph.dead = true;
+        return ph;
     }
-    ph->s = ph->uz > 0.0 ? (l->z1 - ph->z) / ph->uz : (l->z0 - ph->z) / ph->uz;
-    hop(ph);
-    cross_or_not(p, ph, b);
-}
-
-static void hop_drop_spin_in_tissue(const cpu_problem *p, photon *ph, tally_batch *b)
-{
-    const cpu_layer *l = &p->layers[ph->layer];
-    step_size_in_tissue(l, ph);
-    if (hit_boundary(l, ph)) {
-        hop(ph);
-        cross_or_not(p, ph, b);
-    } else {
-        hop(ph);
-        drop(p, l, ph, b);
-        spin(l, ph);
-    }
+    hop(&ph, ph.uz > 0.0 ? (l->z1 - ph.z) / ph.uz : (l->z0 - ph.z) / ph.uz);
+    return cross_or_not(p, ph, b);
 }
 
 /* Survival of the lightest: below the threshold a photon lives on with
  * probability CHANCE and weight / CHANCE, which conserves weight on average. */
-static void roulette(photon *ph)
+static inline void roulette(photon *ph)
 {
     if (ph->w == 0.0)
         ph->dead = true;
@@ -346,21 +386,41 @@ static void roulette(photon *ph)
 
 void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
 {
-    photon ph;
-    launch(p, index, &ph);
+    photon ph = launch(p, index);
     if (ph.layer > p->num_layers) { /* the whole stack is one glass layer */
-        record_escape(p, &ph, b->tt_ra, 1.0);
+        record_escape(p, b->tt_ra, ph.x, ph.y, ph.w, 1.0);
         return;
     }
+    double residue = FIXED_POINT_START_RESIDUE;
     uint64_t steps = 0;
-    while (!ph.dead) {
+    const cpu_layer *l = &p->layers[ph.layer];
+    for (;;) {
         steps++;
-        if (p->layers[ph.layer].glass)
-            hop_in_glass(p, &ph, b);
-        else
-            hop_drop_spin_in_tissue(p, &ph, b);
-        if (ph.w < WEIGHT_THRESHOLD && !ph.dead)
+        if (l->glass) {
+            ph = hop_in_glass(p, ph, b);
+            if (ph.dead)
+                break;
+            l = &p->layers[ph.layer];
+        } else {
+            double s = ph.step_mfp * l->inv_mut;
+            if (hit_boundary(l, &ph, &s)) {
+                hop(&ph, s);
+                ph = cross_or_not(p, ph, b);
+                if (ph.dead)
+                    break;
+                l = &p->layers[ph.layer];
+            } else {
+                hop(&ph, s);
+                drop(p, l, &ph, &residue, b);
+                spin(p, l, &ph);
+                new_step_next(&ph);
+            }
+        }
+        if (ph.w < WEIGHT_THRESHOLD) {
             roulette(&ph);
+            if (ph.dead)
+                break;
+        }
     }
     b->steps += steps;
 }

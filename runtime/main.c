@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "gen_command.h"
 #include "fixed_point.h"
 #include "rng.h"
 #include "run.h"
@@ -38,6 +39,10 @@ int main(int argc, char **argv)
     case CLI_VERSION:
         print_version();
         return 0;
+    case CLI_GEN:
+        return gen_command(&opt);
+    case CLI_DEVICES:
+        return devices_command(&opt);
     case CLI_RUN:
         break;
     }

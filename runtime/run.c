@@ -11,6 +11,7 @@
 
 #include "cpu.h"
 #include "fsutil.h"
+#include "gpu.h"
 #include "mci.h"
 #include "mco.h"
 #include "progress.h"
@@ -20,6 +21,13 @@
 #include "tmcml_config.h"
 
 #define RNG_NAME "mwc-per-photon"
+
+/* The engine every run of the file uses: the GPU when one was opened. */
+typedef struct engine {
+    gpu_engine *gpu; /* NULL: the CPU engine */
+    const char *name;
+    char kernel[4096]; /* spec key of the last GPU kernel */
+} engine;
 
 typedef struct run_paths {
     char *mco;
@@ -100,19 +108,47 @@ static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, 
     return NULL;
 }
 
-static bool simulate(const cli_options *opt, const mci_run *run, int index, int count,
-                     tally_set *tallies, tm_error *err)
+static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run,
+                         progress_meter *meter, tally_set *tallies, tm_error *err)
+{
+    kernel_spec spec;
+    if (!variant_spec_for_run(run, opt->score_absorption, gpu_engine_device(eng->gpu),
+                              &opt->variant, &spec, err))
+        return false;
+    spec_key(&spec, eng->kernel, sizeof eng->kernel);
+    gpu_options gopt = {.seed = opt->seed,
+                        .template_dir = opt->template_dir,
+                        .cache_dir = opt->cache_dir,
+                        .verbose = opt->verbose,
+                        .progress = meter};
+    gpu_stats stats;
+    bool ok = gpu_simulate(eng->gpu, run, &spec, &gopt, 0, (uint64_t)run->photons, tallies,
+                           &stats, err);
+    if (ok && opt->verbose)
+        fprintf(stderr, "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
+                (unsigned long long)stats.launches, stats.grid, stats.block, stats.blocks_per_sm,
+                stats.kernel_seconds);
+    return ok;
+}
+
+static bool simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
+                     int count, tally_set *tallies, tm_error *err)
 {
     char label[64] = "";
     if (count > 1)
         snprintf(label, sizeof label, "run %d/%d: ", index, count);
     progress_meter meter;
     progress_start(&meter, !opt->quiet, (uint64_t)run->photons, label);
-    cpu_options copt = {.seed = opt->seed,
-                        .threads = opt->threads > 0 ? opt->threads : cpu_count(),
-                        .score_absorption = opt->score_absorption,
-                        .progress = &meter};
-    bool ok = cpu_simulate(run, &copt, 0, (uint64_t)run->photons, tallies, err);
+    bool ok;
+    if (eng->gpu) {
+        ok = simulate_gpu(opt, eng, run, &meter, tallies, err);
+    } else {
+        cpu_options copt = {.seed = opt->seed,
+                            .threads = opt->threads > 0 ? opt->threads : cpu_count(),
+                            .score_absorption = opt->score_absorption,
+                            .progress = &meter};
+        ok = cpu_simulate(run, &copt, 0, (uint64_t)run->photons, tallies, err);
+    }
     progress_finish(&meter);
     return ok;
 }
@@ -127,15 +163,15 @@ static void report_run(const cli_options *opt, const run_paths *paths, const mcm
            seconds > 0 ? (double)res->photons / seconds : 0.0, res->rsp, res->rd, res->a, res->tt);
 }
 
-static bool write_outputs(const cli_options *opt, const mci_file *file, int index,
-                          const run_paths *paths, const mcml_result *res, double seconds,
-                          tm_error *err)
+static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
+                          int index, const run_paths *paths, const mcml_result *res,
+                          double steps, double seconds, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
     /* No time and no thread count here: equal seeds give identical files. */
     char comment[256];
     snprintf(comment, sizeof comment,
-             "tmcml %s, %s engine, seed %llu, %s. Timings: %s.", TMCML_VERSION, "cpu",
+             "tmcml %s, %s engine, seed %llu, %s. Timings: %s.", TMCML_VERSION, eng->name,
              (unsigned long long)opt->seed,
              opt->score_absorption ? "absorption scored" : "-A: absorption not scored",
              fs_base_name(paths->json));
@@ -146,15 +182,18 @@ static bool write_outputs(const cli_options *opt, const mci_file *file, int inde
                       .run = run,
                       .result = res,
                       .seed = opt->seed,
-                      .engine = "cpu",
-                      .threads = opt->threads > 0 ? opt->threads : cpu_count(),
+                      .engine = eng->name,
+                      .threads = eng->gpu ? 0 : (opt->threads > 0 ? opt->threads : cpu_count()),
                       .wall_seconds = seconds,
                       .score_absorption = opt->score_absorption,
-                      .rng = RNG_NAME};
+                      .rng = RNG_NAME,
+                      .steps = steps,
+                      .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
+                      .kernel = eng->gpu ? eng->kernel : NULL};
     return summary_write(paths->json, &rep, err);
 }
 
-static bool do_run(const cli_options *opt, const mci_file *file, int index,
+static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
                    const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
@@ -165,10 +204,11 @@ static bool do_run(const cli_options *opt, const mci_file *file, int index,
     }
     double start = progress_now();
     mcml_result res = {0};
-    bool ok = simulate(opt, run, index + 1, file->num_runs, &tallies, err) &&
+    bool ok = simulate(opt, eng, run, index + 1, file->num_runs, &tallies, err) &&
               result_from_tallies(run, &tallies, &res, err);
     double seconds = progress_now() - start;
-    ok = ok && write_outputs(opt, file, index, paths, &res, seconds, err);
+    ok = ok && write_outputs(opt, eng, file, index, paths, &res, tally_count(tallies.steps),
+                             seconds, err);
     if (ok)
         report_run(opt, paths, &res, seconds);
     result_free(&res);
@@ -176,17 +216,34 @@ static bool do_run(const cli_options *opt, const mci_file *file, int index,
     return ok;
 }
 
-static bool choose_engine(const cli_options *opt, tm_error *err)
+/* --engine auto takes the GPU when one can be opened and says so when it
+ * falls back; --engine gpu insists. */
+static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
 {
-    if (opt->engine == CLI_ENGINE_GPU) {
-        error_set(err, NULL, 0,
-                  "--engine gpu: this version of tmcml has no GPU engine yet; "
-                  "use --engine cpu (or auto)");
-        return false;
-    }
+    eng->gpu = NULL;
+    eng->name = "cpu";
     if (opt->gpus > 1) {
         error_set(err, NULL, 0, "-G %d: several GPUs are not supported by this version", opt->gpus);
         return false;
+    }
+    if (opt->engine == CLI_ENGINE_CPU)
+        return true;
+    tm_error why = {0};
+    if (gpu_engine_open(opt->gpu_index, &eng->gpu, &why)) {
+        eng->name = "gpu";
+        if (!opt->quiet)
+            fprintf(stderr, "tmcml: GPU engine on %s\n", gpu_engine_device(eng->gpu)->name);
+        return true;
+    }
+    if (opt->engine == CLI_ENGINE_GPU) {
+        char text[2048];
+        error_set(err, NULL, 0, "--engine gpu: no usable GPU: %s", error_format(&why, text, sizeof text));
+        return false;
+    }
+    if (!opt->quiet) {
+        char text[2048];
+        fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
+                error_format(&why, text, sizeof text));
     }
     return true;
 }
@@ -201,10 +258,6 @@ static void apply_photon_override(const cli_options *opt, mci_file *file)
 int run_input_file(const cli_options *opt)
 {
     tm_error err = {0};
-    if (!choose_engine(opt, &err)) {
-        error_print(stderr, &err);
-        return RUN_BAD_INPUT;
-    }
     mci_file file;
     if (!mci_read(opt->input, &file, &err)) {
         error_print(stderr, &err);
@@ -212,19 +265,22 @@ int run_input_file(const cli_options *opt)
     }
     apply_photon_override(opt, &file);
     run_paths *paths = prepare_outputs(opt, &file, &err);
-    if (!paths) {
+    engine eng;
+    if (!paths || !choose_engine(opt, &eng, &err)) {
         error_print(stderr, &err);
+        free_paths(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
     int status = RUN_OK;
     for (int i = 0; i < file.num_runs; i++) {
-        if (!do_run(opt, &file, i, &paths[i], &err)) {
+        if (!do_run(opt, &eng, &file, i, &paths[i], &err)) {
             fprintf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
             error_print(stderr, &err);
             status = RUN_FAILED;
         }
     }
+    gpu_engine_close(eng.gpu);
     free_paths(paths, file.num_runs);
     mci_free(&file);
     return status;

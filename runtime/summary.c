@@ -96,6 +96,8 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, root, "photons", photons);
     summary_num(ok, root, "photons_per_second",
                 r->wall_seconds > 0 ? photons / r->wall_seconds : 0.0);
+    summary_num(ok, root, "steps_per_photon", photons > 0 ? r->steps / photons : 0.0);
+    summary_num(ok, root, "steps_per_second", r->wall_seconds > 0 ? r->steps / r->wall_seconds : 0.0);
     cJSON *rat = cJSON_AddObjectToObject(root, "RAT");
     summary_num(ok, rat, "Rsp", res->rsp);
     summary_num(ok, rat, "Rd", res->rd);
@@ -129,6 +131,10 @@ static char *summary_render(const run_report *r)
     summary_str(&ok, root, "seed", seed);
     summary_str(&ok, root, "engine", r->engine);
     summary_num(&ok, root, "threads", r->threads);
+    if (r->device)
+        summary_str(&ok, root, "device", r->device);
+    if (r->kernel)
+        summary_str(&ok, root, "kernel", r->kernel);
     if (!cJSON_AddBoolToObject(root, "score_absorption", r->score_absorption))
         ok = false;
     summary_num(&ok, root, "wall_seconds", r->wall_seconds);

@@ -21,6 +21,9 @@ typedef struct run_report {
     double wall_seconds;
     bool score_absorption;     /* false for -A */
     const char *rng;           /* generator name, e.g. "mwc-per-photon" */
+    double steps;              /* hop-drop-spin steps of all photons */
+    const char *device;        /* GPU name, NULL for the CPU engine */
+    const char *kernel;        /* GPU kernel spec key, NULL for the CPU engine */
 } run_report;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",

@@ -100,9 +100,13 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
            memcmp(a->tt_ra, b->tt_ra, count_rz(a->nr, a->na) * sizeof *a->tt_ra) == 0;
 }
 
-double tally_weight(tally_acc_t units)
+double tally_count(tally_acc_t v)
 {
     /* Split so that the conversion is exact up to double's 53 bits. */
-    double hi = (double)(uint64_t)(units >> 64) * 18446744073709551616.0;
-    return (hi + (double)(uint64_t)units) / TALLY_UNITS_PER_WEIGHT;
+    return (double)(uint64_t)(v >> 64) * 18446744073709551616.0 + (double)(uint64_t)v;
+}
+
+double tally_weight(tally_acc_t units)
+{
+    return tally_count(units) / TALLY_UNITS_PER_WEIGHT;
 }

@@ -46,6 +46,9 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 bool tally_set_equal(const tally_set *a, const tally_set *b);
 
+/* A 128-bit count as a double (exact up to 2^53). */
+double tally_count(tally_acc_t v);
+
 /* Integer units -> weight. */
 double tally_weight(tally_acc_t units);
 

@@ -46,4 +46,21 @@ FIXED_POINT_FN unsigned long long fixed_point_deposit(double w, double *residue)
     return q;
 }
 
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+/* The same two conversions for the float32 GPU kernels.  floor(u) of a float
+ * is itself a float, so the residue stays exactly in [0, 1). */
+__device__ __forceinline__ static unsigned long long fixed_point_from_weight_f(float w)
+{
+    return __float2ull_rn(w * 16777216.0f);
+}
+
+__device__ __forceinline__ static unsigned long long fixed_point_deposit_f(float w, float *residue)
+{
+    float u = w * 16777216.0f + *residue;
+    float whole = floorf(u);
+    *residue = u - whole;
+    return (unsigned long long)whole;
+}
+#endif
+
 #endif

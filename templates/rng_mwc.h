@@ -20,8 +20,10 @@
 #endif
 
 /* 2^17 multipliers: two photons share one only when their indices differ by
- * a multiple of 2^17, and then start ~2^63/2^46 steps apart on average even
- * at 10^10 photons... see docs/rng.md for the overlap estimate. */
+ * a multiple of 2^17, and then start at independent points of a cycle of
+ * length ~2^63.  docs/rng.md estimates how often two such photons' streams
+ * overlap (rarely, and harmlessly) and how the count was chosen.  A power
+ * of two: mwc_seed masks the photon index. */
 #define MWC_MULTIPLIER_COUNT 131072u
 
 typedef struct mwc_state {

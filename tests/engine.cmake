@@ -18,3 +18,24 @@ add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FI
 
 tmcml_test(test_quantization test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)
+
+# The GPU engine (label gpu: run on a GPU machine; exit 77 = skipped without one).
+tmcml_test(test_gpu test_gpu.c)
+foreach(mode identity over2e32 fault)
+  add_test(NAME gpu_${mode} COMMAND test_gpu ${mode})
+  set_tests_properties(gpu_${mode} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endforeach()
+foreach(case vanhulst giovanelli example skin glass)
+  add_test(NAME gpu_validation_${case} COMMAND test_validation ${case} gpu)
+  set_tests_properties(gpu_validation_${case} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endforeach()
+if(TMCML_SANITIZE)
+  # cuInit needs the address range ASan keeps as its shadow gap.
+  foreach(t gpu_identity gpu_over2e32 gpu_fault)
+    set_tests_properties(${t} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
+  endforeach()
+  foreach(case vanhulst giovanelli example skin glass)
+    set_tests_properties(gpu_validation_${case} PROPERTIES
+      ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0;TMCML_VALIDATION_SCALE=0.1")
+  endforeach()
+endif()

@@ -62,7 +62,7 @@ contains "unknown option" "unknown option \"--bogus\""
 expect 2 "missing file" -- "$tmcml" run "$work/none.mci"
 contains "missing file" "none.mci"
 expect 2 "gpu engine" -- "$tmcml" run "$example" --engine gpu
-contains "gpu engine" "no GPU engine"
+contains "gpu engine" "no usable GPU"
 printf '1.0\n1\nx.mco A\n-5\n' >"$work/bad.mci"
 expect 2 "bad input" -- "$tmcml" run "$work/bad.mci" -o "$work/f"
 contains "bad input" "bad.mci:4:"

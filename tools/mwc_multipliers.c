@@ -31,7 +31,7 @@
 
 #define SIEVE_LIMIT 65536u    /* odd primes below this are sieved out */
 #define CHUNK_SIZE 65536u     /* candidates per chunk: the sieve stays in L2 */
-#define CHUNKS_PER_ROUND 32u  /* ~180 multipliers per chunk, ~730 chunks needed */
+#define CHUNKS_PER_ROUND 32u  /* ~90 multipliers per chunk, ~1460 chunks needed */
 #define MAX_THREADS 64
 
 typedef unsigned __int128 u128;
@@ -72,20 +72,38 @@ static inline uint64_t mont_mul(const mont *m, uint64_t a, uint64_t b)
 
 static const uint64_t mr_bases[12] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
 
-/* One strong-probable-prime round for n - 1 = d*2^s, base b < n. */
-static int mr_round(const mont *m, uint64_t b, uint64_t d, int s)
+typedef struct mr_ctx {
+    mont m;
+    uint64_t d; /* n - 1 = d * 2^s, d odd */
+    int s;
+} mr_ctx;
+
+static void mr_init(mr_ctx *c, uint64_t n)
 {
+    c->d = n - 1u;
+    c->s = 0;
+    while (!(c->d & 1u)) {
+        c->d >>= 1;
+        c->s++;
+    }
+    mont_init(&c->m, n);
+}
+
+/* One strong-probable-prime round, base b < n. */
+static int mr_round(const mr_ctx *c, uint64_t b)
+{
+    const mont *m = &c->m;
     uint64_t minus_one = m->n - m->one;
     uint64_t base = mont_mul(m, b, m->r2);
     uint64_t x = m->one;
-    for (uint64_t e = d; e; e >>= 1) {
+    for (uint64_t e = c->d; e; e >>= 1) {
         if (e & 1u)
             x = mont_mul(m, x, base);
         base = mont_mul(m, base, base);
     }
     if (x == m->one || x == minus_one)
         return 1;
-    for (int i = 1; i < s; i++) {
+    for (int i = 1; i < c->s; i++) {
         x = mont_mul(m, x, x);
         if (x == minus_one)
             return 1;
@@ -93,21 +111,29 @@ static int mr_round(const mont *m, uint64_t b, uint64_t d, int s)
     return 0;
 }
 
-/* Exact for odd n > 37 (all numbers tested here are ~2^63..2^64). */
-static int is_prime_u64(uint64_t n)
+/* The rounds with bases mr_bases[first..11]. */
+static int mr_rounds_from(const mr_ctx *c, int first)
 {
-    mont m;
-    uint64_t d = n - 1u;
-    int s = 0;
-    while (!(d & 1u)) {
-        d >>= 1;
-        s++;
-    }
-    mont_init(&m, n);
-    for (int i = 0; i < 12; i++)
-        if (!mr_round(&m, mr_bases[i], d, s))
+    for (int i = first; i < 12; i++)
+        if (!mr_round(c, mr_bases[i]))
             return 0;
     return 1;
+}
+
+/* p = a*2^32 - 1 and q = a*2^31 - 1 both prime (exact: p, q < 2^64, all 12
+ * bases).  Base 2 goes first on both: most survivors of the sieve have one
+ * of them composite, and base 2 alone nearly always shows it, so the other
+ * 11 rounds run almost only on the pairs that will be kept. */
+static int safe_prime_multiplier(uint64_t a)
+{
+    mr_ctx p, q;
+    mr_init(&q, (a << 31) - 1u);
+    if (!mr_round(&q, 2))
+        return 0;
+    mr_init(&p, (a << 32) - 1u);
+    if (!mr_round(&p, 2))
+        return 0;
+    return mr_rounds_from(&q, 1) && mr_rounds_from(&p, 1);
 }
 
 /* ---- the sieve --------------------------------------------------------------- */
@@ -177,7 +203,7 @@ static void sieve_out(unsigned char *dead, uint32_t top, uint32_t r, uint32_t ro
 typedef struct chunk {
     uint32_t top;        /* largest candidate of the chunk */
     uint32_t count;      /* multipliers found */
-    uint32_t found[CHUNK_SIZE / 64]; /* far above the ~180 expected */
+    uint32_t found[CHUNK_SIZE / 64]; /* far above the ~90 expected */
     int overflow;
 } chunk;
 
@@ -202,10 +228,7 @@ static void search_chunk(chunk *c, const sieve_prime *primes, size_t nprimes)
     c->overflow = 0;
     for (uint32_t j = 0; j < CHUNK_SIZE; j++) {
         uint64_t a = (uint64_t)c->top - j;
-        if (dead[j] || a < 2u)
-            continue;
-        /* q first: it is the smaller of the two, and either fails as often */
-        if (!is_prime_u64((a << 31) - 1u) || !is_prime_u64((a << 32) - 1u))
+        if (dead[j] || !safe_prime_multiplier(a))
             continue;
         if (c->count == sizeof c->found / sizeof c->found[0]) {
             c->overflow = 1;
@@ -229,7 +252,7 @@ static void *worker(void *arg)
 }
 
 /* Runs one round of chunks on nthreads threads (the caller is one of them). */
-static int run_round(round_work *w, unsigned nthreads)
+static void run_round(round_work *w, unsigned nthreads)
 {
     pthread_t tid[MAX_THREADS];
     unsigned started = 0;
@@ -240,7 +263,6 @@ static int run_round(round_work *w, unsigned nthreads)
     worker(w);
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    return 0;
 }
 
 static unsigned thread_count(void)

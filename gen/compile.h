@@ -1,0 +1,51 @@
+/* CUDA source -> cubin with NVRTC (loaded at run time with dlopen), and the
+ * on-disk cubin cache. */
+#ifndef TMCML_COMPILE_H
+#define TMCML_COMPILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "render.h"
+
+typedef struct compile_options {
+    int arch;                 /* e.g. 90 -> sm_90 cubin */
+    const char *cache_dir;    /* NULL: $TMCML_CACHE_DIR, else $XDG_CACHE_HOME/tmcml, else ~/.cache/tmcml; "" disables */
+    bool fast_math;           /* --use_fast_math */
+    int max_registers;        /* > 0: --maxrregcount=N (per thread); 0: ptxas decides */
+    bool verbose;             /* one-line notes on stderr about cache entries rebuilt or not written */
+} compile_options;
+
+typedef struct compile_result {
+    void *cubin;              /* malloc'd */
+    size_t cubin_size;
+    bool from_cache;
+    double seconds;           /* compile time (0 on a cache hit) */
+    int registers;            /* from ptxas -v (-1 if unknown) */
+    int spill_stores, spill_loads; /* bytes, from ptxas -v */
+    int stack_bytes;
+    char *log;                /* malloc'd NVRTC log (may be empty) */
+} compile_result;
+/* registers and stack_bytes are those of the entry point src->kernel_name
+ * (the largest of all entry points when it is NULL or not in the log);
+ * spill_stores and spill_loads are summed over every function of the module,
+ * so a spill in a non-inlined helper counts against the kernel that calls it.
+ * On a cache hit they come from the entry's .info file (docs/cache.md). */
+
+/* Whether NVRTC could be loaded; *version gets "13.0" etc. */
+bool compile_nvrtc_available(char *version, size_t size, tm_error *err);
+
+/* Compiles (or fetches from the cache) src for opt->arch.  On a compile
+ * error *err holds NVRTC's error lines with the offending generated lines
+ * quoted (numbered), and out->log the whole log.  *out is initialised in
+ * every case: free it with compile_result_free whether or not this succeeds.
+ * Safe to call from several threads at once.  The library is looked up as
+ * libnvrtc.so.13/.12/.so on the loader path, then in $CUDA_HOME/lib64,
+ * $CUDA_PATH/lib64 and /usr/local/cuda/lib64; $TMCML_NVRTC (a path) replaces
+ * that search. */
+bool compile_cubin(const render_output *src, const compile_options *opt, compile_result *out,
+                   tm_error *err);
+void compile_result_free(compile_result *r);
+
+#endif

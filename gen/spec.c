@@ -1,0 +1,295 @@
+/* KernelSpec: defaults, validation, canonical key (gen/spec.h). */
+#include "spec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Floats in each layer of the shared-memory layer table: n, mua, mus, g,
+ * z0, z1, cos_crit0, cos_crit1 (the fields of spec_layer). */
+#define SPEC_LAYER_FLOATS 8
+
+void spec_init(kernel_spec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->score_absorption = true;
+    spec->tile_nr = 0;
+    spec->tile_nz = 0;
+    spec->entry_bits = 64;
+    spec->block_size = 256;
+    spec->min_blocks_per_sm = 0;
+    spec->layer_placement = SPEC_LAYERS_CONSTANT;
+    spec->arch = 90;
+}
+
+/* The kernel caches the A_rz tile and, whenever it scores absorption, the
+ * last row and column of A_rz (the clamped out-of-grid bins,
+ * templates/score.cu) in shared memory. */
+size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
+{
+    if (!spec->score_absorption || spec->entry_bits <= 0)
+        return 0;
+    size_t entries = (size_t)spec->nr + (size_t)spec->nz - 1;
+    if (spec->tile_nr > 0 && spec->tile_nz > 0)
+        entries += (size_t)spec->tile_nr * (size_t)spec->tile_nz;
+    return entries * (size_t)(spec->entry_bits / 8);
+}
+
+size_t spec_shared_bytes(const kernel_spec *spec)
+{
+    size_t bytes = spec_dynamic_shared_bytes(spec);
+    if (spec->layer_placement == SPEC_LAYERS_SHARED && spec->num_layers > 0)
+        bytes += (size_t)(spec->num_layers + 2) * sizeof(float) * SPEC_LAYER_FLOATS;
+    return bytes;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+static bool int_in(int value, int lo, int hi)
+{
+    return value >= lo && value <= hi;
+}
+
+static bool positive_finite(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+static bool validate_problem(const kernel_spec *spec, tm_error *err)
+{
+    if (!int_in(spec->num_layers, 1, SPEC_MAX_LAYERS)) {
+        error_set(err, NULL, 0, "num_layers %d: must be 1..%d", spec->num_layers, SPEC_MAX_LAYERS);
+        return false;
+    }
+    const struct { const char *name; int value; } counts[] = {
+        {"nr", spec->nr}, {"nz", spec->nz}, {"na", spec->na}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        if (counts[i].value <= 0) {
+            error_set(err, NULL, 0, "%s %d: grid counts must be > 0", counts[i].name,
+                      counts[i].value);
+            return false;
+        }
+    }
+    const struct { const char *name; double value; } steps[] = {
+        {"dr", spec->dr}, {"dz", spec->dz}, {"da", spec->da}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (!positive_finite(steps[i].value)) {
+            error_set(err, NULL, 0, "%s %g: grid steps must be finite and > 0", steps[i].name,
+                      steps[i].value);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool validate_tile(const kernel_spec *spec, tm_error *err)
+{
+    int tnr = spec->tile_nr, tnz = spec->tile_nz;
+    if (tnr < 0 || tnz < 0 || (tnr == 0) != (tnz == 0)) {
+        error_set(err, NULL, 0, "tile %dx%d: both dimensions must be > 0 (or 0x0 for no tile)",
+                  tnr, tnz);
+        return false;
+    }
+    if (tnr > spec->nr) {
+        error_set(err, NULL, 0, "tile %dx%d: tile_nr %d exceeds nr %d", tnr, tnz, tnr, spec->nr);
+        return false;
+    }
+    if (tnz > spec->nz) {
+        error_set(err, NULL, 0, "tile %dx%d: tile_nz %d exceeds nz %d", tnr, tnz, tnz, spec->nz);
+        return false;
+    }
+    if (spec->entry_bits != 32 && spec->entry_bits != 64) {
+        error_set(err, NULL, 0, "entry_bits %d: must be 32 or 64", spec->entry_bits);
+        return false;
+    }
+    return true;
+}
+
+static bool validate_launch(const kernel_spec *spec, tm_error *err)
+{
+    if (!int_in(spec->block_size, 32, 1024) || spec->block_size % 32 != 0) {
+        error_set(err, NULL, 0, "block_size %d: must be a multiple of 32 in 32..1024",
+                  spec->block_size);
+        return false;
+    }
+    if (!int_in(spec->min_blocks_per_sm, 0, 32)) {
+        error_set(err, NULL, 0, "min_blocks_per_sm %d: must be 0..32", spec->min_blocks_per_sm);
+        return false;
+    }
+    if (spec->arch < 50) {
+        error_set(err, NULL, 0, "arch %d: must be >= 50 (sm_50)", spec->arch);
+        return false;
+    }
+    return true;
+}
+
+static bool validate_layers(const kernel_spec *spec, tm_error *err)
+{
+    switch (spec->layer_placement) {
+    case SPEC_LAYERS_CONSTANT:
+    case SPEC_LAYERS_SHARED:
+        return true;
+    case SPEC_LAYERS_IMMEDIATE:
+        break;
+    default:
+        error_set(err, NULL, 0, "layer_placement %d: unknown", (int)spec->layer_placement);
+        return false;
+    }
+    /* Baked values must be spellable as literals. */
+    for (int i = 0; i < spec->num_layers + 2; i++) {
+        const double *v = &spec->layers[i].n;
+        for (int k = 0; k < SPEC_LAYER_FLOATS; k++) {
+            if (!isfinite(v[k])) {
+                error_set(err, NULL, 0, "layers[%d] value %d (%g): immediate layers must be finite",
+                          i, k, v[k]);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err)
+{
+    if (!validate_problem(spec, err) || !validate_tile(spec, err) || !validate_launch(spec, err) ||
+        !validate_layers(spec, err))
+        return false;
+    size_t shared = spec_shared_bytes(spec);
+    if (shared_bytes_max > 0 && shared > shared_bytes_max) {
+        error_set(err, NULL, 0,
+                  "tile %dx%d of %d-bit entries%s: needs %zu bytes of shared memory, the device "
+                  "allows %zu per block",
+                  spec->tile_nr, spec->tile_nz, spec->entry_bits,
+                  spec->layer_placement == SPEC_LAYERS_SHARED ? " with the shared layer table" : "",
+                  shared, shared_bytes_max);
+        return false;
+    }
+    return true;
+}
+
+/* ---- canonical key --------------------------------------------------------- */
+
+/* Appends to a fixed buffer, truncating (never overflowing) when full. */
+typedef struct key_buf {
+    char *buf;
+    size_t size, len;
+} key_buf;
+
+__attribute__((format(printf, 2, 3))) static void key_add(key_buf *k, const char *fmt, ...)
+{
+    if (k->size == 0 || k->len >= k->size - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(k->buf + k->len, k->size - k->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        k->len = k->len + (size_t)n < k->size ? k->len + (size_t)n : k->size - 1;
+}
+
+/* x exactly, as %.17g, but without its noise digits: %.15g or %.16g when
+ * that reads back as x ("0.01" rather than "0.010000000000000000").  Fewer
+ * than 15 digits would turn 10 into "1e+01". */
+static void key_add_double(key_buf *k, double x)
+{
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, x);
+        if (strtod(text, NULL) == x)
+            break;
+    }
+    key_add(k, "%s", text);
+}
+
+static const char *placement_name(spec_layer_placement p)
+{
+    switch (p) {
+    case SPEC_LAYERS_CONSTANT: return "constant";
+    case SPEC_LAYERS_SHARED: return "shared";
+    case SPEC_LAYERS_IMMEDIATE: return "immediate";
+    }
+    return "unknown";
+}
+
+static void key_add_layers(key_buf *k, const kernel_spec *spec)
+{
+    key_add(k, "layers=%s", placement_name(spec->layer_placement));
+    if (spec->layer_placement != SPEC_LAYERS_IMMEDIATE)
+        return;
+    int count = spec->num_layers + 2;
+    if (count > SPEC_MAX_LAYERS + 2)
+        count = SPEC_MAX_LAYERS + 2;
+    key_add(k, "[");
+    for (int i = 0; i < count; i++) {
+        const double *v = &spec->layers[i].n;
+        for (int j = 0; j < SPEC_LAYER_FLOATS; j++) {
+            key_add(k, j ? "," : (i ? ";" : ""));
+            key_add_double(k, v[j]);
+        }
+    }
+    key_add(k, "]");
+}
+
+void spec_key(const kernel_spec *spec, char *buf, size_t size)
+{
+    key_buf k = {buf, size, 0};
+    if (size > 0)
+        buf[0] = '\0';
+    key_add(&k, "L%d grid=%dx%dx%d dr=", spec->num_layers, spec->nr, spec->nz, spec->na);
+    key_add_double(&k, spec->dr);
+    key_add(&k, " dz=");
+    key_add_double(&k, spec->dz);
+    key_add(&k, " da=");
+    key_add_double(&k, spec->da);
+    key_add(&k, " A=%d tile=%dx%d entry=%d block=%d minblocks=%d ", spec->score_absorption ? 1 : 0,
+            spec->tile_nr, spec->tile_nz, spec->entry_bits, spec->block_size,
+            spec->min_blocks_per_sm);
+    key_add_layers(&k, spec);
+    key_add(&k, " sm_%d oob=%d", spec->arch, spec->debug_out_of_bounds ? 1 : 0);
+}
+
+uint64_t spec_hash(const kernel_spec *spec)
+{
+    char key[SPEC_KEY_MAX];
+    spec_key(spec, key, sizeof key);
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3ull; /* FNV-1a 64 prime */
+    }
+    return h;
+}
+
+/* ---- tile text --------------------------------------------------------------- */
+
+/* A non-negative decimal int starting at text; *end after it. */
+static bool parse_count(const char *text, const char **end, int *value)
+{
+    if (*text < '0' || *text > '9')
+        return false;
+    errno = 0;
+    char *stop;
+    long v = strtol(text, &stop, 10);
+    if (errno || v > 1000000000L)
+        return false;
+    *value = (int)v;
+    *end = stop;
+    return true;
+}
+
+bool spec_parse_tile(const char *text, int *nr, int *nz)
+{
+    const char *p = text;
+    int a, b;
+    if (!text || !parse_count(p, &p, &a) || (*p != 'x' && *p != 'X'))
+        return false;
+    if (!parse_count(p + 1, &p, &b) || *p != '\0')
+        return false;
+    *nr = a;
+    *nz = b;
+    return true;
+}

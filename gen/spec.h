@@ -1,0 +1,94 @@
+/* KernelSpec: everything baked into a generated kernel (DESIGN.md section 5).
+ *
+ * FFTW's terms: the problem is a run (layers, grid), the spec is one way of
+ * computing it; two specs with equal keys generate the same source.  Optical
+ * properties and thicknesses are kernel *data* (constant or shared memory)
+ * unless layer_placement is SPEC_LAYERS_IMMEDIATE, so a loop of runs that
+ * varies them reuses one cubin. */
+#ifndef TMCML_SPEC_H
+#define TMCML_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Kernels are generated for stacks of at most this many layers (the layer
+ * table has num_layers + 2 entries including the media above and below). */
+#define SPEC_MAX_LAYERS 64
+
+typedef enum spec_layer_placement {
+    SPEC_LAYERS_CONSTANT,  /* __constant__ table, filled per run (default) */
+    SPEC_LAYERS_SHARED,    /* copied to shared memory at block start */
+    SPEC_LAYERS_IMMEDIATE  /* values baked into the source: one cubin per optics */
+} spec_layer_placement;
+
+/* One layer as kernels see it (single precision on the GPU). */
+typedef struct spec_layer {
+    double n, mua, mus, g, z0, z1, cos_crit0, cos_crit1;
+} spec_layer;
+
+typedef struct kernel_spec {
+    /* problem shape: baked */
+    int num_layers;          /* 1 .. SPEC_MAX_LAYERS */
+    int nr, nz, na;          /* grid counts */
+    double dr, dz, da;       /* grid steps */
+    bool score_absorption;   /* false: the -A variant, no A_rz scoring at all */
+    /* variant knobs */
+    int tile_nr, tile_nz;    /* A_rz tile cached in shared memory (0x0: none) */
+    int entry_bits;          /* 32 (flushed exactly on overflow) or 64 */
+    int block_size;          /* threads per block, multiple of 32 */
+    int min_blocks_per_sm;   /* __launch_bounds__ second argument (0: none) */
+    spec_layer_placement layer_placement;
+    /* only with SPEC_LAYERS_IMMEDIATE: the values baked in */
+    spec_layer layers[SPEC_MAX_LAYERS + 2];
+    /* target */
+    int arch;                /* compute capability * 10, e.g. 90 for sm_90 */
+    /* test-only: index A_rz out of bounds on purpose (error-path tests) */
+    bool debug_out_of_bounds;
+} kernel_spec;
+
+/* Neutral defaults of the variant knobs: no tile (0x0), 64-bit entries,
+ * block 256, no min_blocks_per_sm, layers in constant memory, sm_90, A_rz
+ * scored.  The problem fields (num_layers, grid) are zero: the caller sets
+ * them.  (Choosing good knobs for a problem, when no profile applies, is the
+ * tuner's documented heuristic, not this function's.) */
+void spec_init(kernel_spec *spec);
+
+/* Checks ranges and consistency (tile within grid and shared-memory budget
+ * given, block size multiple of 32, ...).  shared_bytes_max: the device's
+ * opt-in shared memory per block (0: unknown, not checked).  The message
+ * names the field and its value ("block_size 100: must be a multiple of 32
+ * in 32..1024"). */
+bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err);
+
+/* Shared memory a kernel of this spec needs, in bytes: the dynamic part
+ * below and, for SPEC_LAYERS_SHARED, the layer table ((num_layers + 2)
+ * layers of 8 floats). */
+size_t spec_shared_bytes(const kernel_spec *spec);
+
+/* The dynamic part (the launch's argument), when absorption is scored: the
+ * tile (tile_nr * tile_nz entries of entry_bits) and the last row and column
+ * of A_rz, nr + nz - 1 entries (templates/score.cu). */
+size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
+
+/* A buffer of this size holds every key, immediate layers included. */
+#define SPEC_KEY_MAX 16384
+
+/* Canonical text key: every field that changes the generated source, in a
+ * fixed order ("L7 grid=500x200x30 dr=0.01 dz=0.002 da=... A=1 tile=48x128
+ * entry=64 block=256 minblocks=0 layers=constant sm_90 oob=0"); equal keys
+ * <=> equal sources.  Doubles are written exactly: %.17g, or %.15g / %.16g
+ * when that reads back as the same double ("0.01").  A buffer smaller than
+ * SPEC_KEY_MAX may truncate the key. */
+void spec_key(const kernel_spec *spec, char *buf, size_t size);
+
+/* 64-bit FNV-1a hash of the key (profile and cache identifiers). */
+uint64_t spec_hash(const kernel_spec *spec);
+
+/* Parses "NRxNZ" (e.g. "48x128", "0x0"): two non-negative decimal integers
+ * and an 'x'; false (outputs untouched) on anything else. */
+bool spec_parse_tile(const char *text, int *nr, int *nz);
+
+#endif

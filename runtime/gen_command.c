@@ -1,0 +1,94 @@
+#include "gen_command.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "cuda.h"
+#include "fsutil.h"
+#include "mci.h"
+#include "render.h"
+#include "run.h"
+#include "variant.h"
+
+/* The GPU the source is meant for, when there is one; else sm_90 defaults. */
+static bool query_device(const cli_options *opt, cuda_device_info *info)
+{
+    cuda_driver *drv;
+    tm_error ignored;
+    if (!cuda_open(&drv, &ignored))
+        return false;
+    bool ok = cuda_device_query(drv, opt->gpu_index, info, &ignored);
+    cuda_close(drv);
+    return ok;
+}
+
+static bool write_source(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)err;
+    return fputs(ctx, stream) >= 0;
+}
+
+static void print_info(const kernel_spec *spec, const render_output *src, const cli_options *opt)
+{
+    compile_options copt = {.arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
+    compile_result r = {0};
+    tm_error err = {0};
+    if (!compile_cubin(src, &copt, &r, &err)) {
+        error_print(stderr, &err);
+        return;
+    }
+    fprintf(stderr,
+            "kernel: sm_%d, %d registers, %d bytes stack, %d bytes spill stores, %d bytes spill "
+            "loads, %zu bytes shared (tile), cubin %zu bytes, %s %.3f s\n",
+            spec->arch, r.registers, r.stack_bytes, r.spill_stores, r.spill_loads,
+            spec_shared_bytes(spec), r.cubin_size, r.from_cache ? "cached; compiled in" : "compiled in",
+            r.seconds);
+    compile_result_free(&r);
+}
+
+int gen_command(const cli_options *opt)
+{
+    tm_error err = {0};
+    mci_file file;
+    if (!mci_read(opt->input, &file, &err)) {
+        error_print(stderr, &err);
+        return RUN_BAD_INPUT;
+    }
+    int status = RUN_BAD_INPUT;
+    cuda_device_info dev;
+    bool have_dev = query_device(opt, &dev);
+    kernel_spec spec;
+    render_output src = {0};
+    if (opt->run_number > file.num_runs)
+        error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
+                  file.num_runs);
+    else if (variant_spec_for_run(&file.runs[opt->run_number - 1], opt->score_absorption,
+                                  have_dev ? &dev : NULL, &opt->variant, &spec, &err) &&
+             render_kernel(&spec, opt->template_dir, &src, &err))
+        status = RUN_OK;
+    if (status == RUN_OK && opt->gen_output)
+        status = fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK
+                                                                                 : RUN_FAILED;
+    else if (status == RUN_OK)
+        fputs(src.source, stdout);
+    if (status == RUN_OK && opt->gen_info)
+        print_info(&spec, &src, opt);
+    if (status != RUN_OK)
+        error_print(stderr, &err);
+    render_output_free(&src);
+    mci_free(&file);
+    return status;
+}
+
+int devices_command(const cli_options *opt)
+{
+    (void)opt;
+    tm_error err = {0};
+    if (!cuda_describe_devices(stdout, &err)) {
+        error_print(stderr, &err);
+        return RUN_FAILED;
+    }
+    return RUN_OK;
+}

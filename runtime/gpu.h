@@ -1,0 +1,49 @@
+/* The GPU engine: a generated kernel (gen/) run through the driver API
+ * (runtime/cuda.c).  Tallies come back as integers into the same tally_set,
+ * result and writers as the CPU engine's. */
+#ifndef TMCML_GPU_H
+#define TMCML_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuda.h"
+#include "error.h"
+#include "mci.h"
+#include "progress.h"
+#include "spec.h"
+#include "tally.h"
+
+typedef struct gpu_options {
+    uint64_t seed;
+    const char *template_dir; /* NULL: embedded templates */
+    const char *cache_dir;    /* NULL: default cubin cache; "": none */
+    bool verbose;             /* compile and launch details on stderr */
+    double launch_seconds;    /* target length of one launch (0: 0.25 s) */
+    unsigned grid;            /* blocks per launch (0: resident blocks per SM x SMs) */
+    progress_meter *progress; /* may be NULL */
+} gpu_options;
+
+typedef struct gpu_stats {
+    double compile_seconds;   /* 0 when the cubin came from a cache */
+    bool cubin_cached;        /* from the disk cache or this engine's last module */
+    double kernel_seconds;    /* sum of launch times */
+    uint64_t launches;
+    unsigned grid, block;
+    int blocks_per_sm, registers;
+} gpu_stats;
+
+typedef struct gpu_engine gpu_engine;
+
+bool gpu_engine_open(int device, gpu_engine **eng, tm_error *err);
+void gpu_engine_close(gpu_engine *eng);
+const cuda_device_info *gpu_engine_device(const gpu_engine *eng);
+
+/* Simulates photons [first, first + count) of run with the kernel of spec and
+ * adds their tallies to *acc.  The module of the last spec is kept, so runs
+ * that differ only in optical properties do not recompile. */
+bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+                  const gpu_options *opt, uint64_t first, uint64_t count, tally_set *acc,
+                  gpu_stats *stats, tm_error *err);
+
+#endif

@@ -1,0 +1,122 @@
+// ---- scoring: integer tallies in units of 2^-24 weight (fixed_point.h) ------
+#define NR {{spec.nr}}
+#define NZ {{spec.nz}}
+#define NA {{spec.na}}
+#define INV_DR {{f(1 / spec.dr)}}
+#define INV_DZ {{f(1 / spec.dz)}}
+#define INV_DA {{f(1 / spec.da)}}
+% local tiled = spec.score_absorption and spec.tile_nr > 0
+% local edges = spec.score_absorption
+% if edges then
+// The last row (ir = NR-1) and column (iz = NZ-1) of A_rz collect every
+// deposit beyond the grid (MCML's clamping): few bins, hit by many photons,
+// so they are cached per block in shared memory too (EDGE_BINS entries after
+// the tile), instead of contending for a handful of global atomics.
+#define EDGE_BINS (NR + NZ - 1)
+% end
+% if tiled then
+// A_rz[0..{{spec.tile_nr - 1}}][0..{{spec.tile_nz - 1}}] is cached in shared memory as well and
+// added to the global tally when the block ends.
+#define TILE_NR {{spec.tile_nr}}
+#define TILE_NZ {{spec.tile_nz}}
+% elseif edges then
+#define TILE_NR 0
+#define TILE_NZ 0
+% end
+% if edges then
+// Shared entries of {{spec.entry_bits}} bits.
+%   if spec.entry_bits == 32 then
+typedef unsigned int tile_entry_t;
+%   else
+typedef unsigned long long tile_entry_t;
+%   end
+% else
+typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
+% end
+
+#define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
+                   unsigned long long *tt_ra, tile_entry_t *tile
+#define TALLY_PASS a_rz, rd_ra, tt_ra, tile
+
+// MCML's binning: floor(v / step), clamped into the last bin (the float to int
+// conversion saturates, so huge distances land there too).
+__device__ __forceinline__ int bin_of(float v, float inv_step, int count)
+{
+    return min(__float2int_rz(v * inv_step), count - 1);
+}
+% if edges then
+
+// Shared-memory slot of a bin of the last row or column, or -1.
+__device__ __forceinline__ int edge_slot(int ir, int iz)
+{
+    if (ir == NR - 1)
+        return TILE_NR * TILE_NZ + iz;
+    if (iz == NZ - 1)
+        return TILE_NR * TILE_NZ + NZ + ir;
+    return -1;
+}
+
+// Global bin of shared-memory slot t (tile, then edges).
+__device__ __forceinline__ size_t slot_bin(int t)
+{
+    if (t < TILE_NR * TILE_NZ)
+        return (size_t)(t / TILE_NZ) * NZ + t % TILE_NZ;
+    t -= TILE_NR * TILE_NZ;
+    return t < NZ ? (size_t)(NR - 1) * NZ + t : (size_t)(t - NZ) * NZ + (NZ - 1);
+}
+
+__device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned long long q,
+                                         unsigned long long *global_bin)
+{
+%   if spec.entry_bits == 32 then
+    // A 32-bit entry wraps past 2^32 units; each wrap is added to the global
+    // bin at once, so the sum stays exact whatever the order of additions.
+    unsigned int old = atomicAdd(&tile[t], (unsigned int)q);
+    if (old + (unsigned int)q < old)
+        atomicAdd(global_bin, 1ull << 32);
+%   else
+    (void)global_bin;
+    atomicAdd(&tile[t], q);
+%   end
+}
+% end
+
+__device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_ARGS)
+{
+% if spec.score_absorption then
+    unsigned long long q = fixed_point_deposit_f(dw, &p.residue);
+    if (q == 0ull)
+        return;
+    int iz = bin_of(p.z, INV_DZ, NZ);
+    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+    unsigned long long *bin = &a_rz[(size_t)ir * NZ + iz];
+%   if tiled then
+    if (ir < TILE_NR && iz < TILE_NZ) {
+        tile_add(tile, ir * TILE_NZ + iz, q, bin);
+        return;
+    }
+%   end
+    int slot = edge_slot(ir, iz);
+    if (slot >= 0)
+        tile_add(tile, slot, q, bin);
+    else
+        atomicAdd(bin, q);
+% else
+    // -A: absorption is not scored (the weight still decreases).
+    (void)p; (void)dw; (void)a_rz; (void)tile;
+% end
+}
+
+// Escape through the top (Rd) or bottom (Tt): the whole weight, at the exit
+// angle outside the tissue.
+__device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra, float exit_cos)
+{
+    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+    int ia = bin_of(acosf(exit_cos), INV_DA, NA);
+    size_t bin = (size_t)ir * NA + ia;
+% if spec.debug_out_of_bounds then
+    bin += 1ull << 40;  // test-only variant: an illegal address on purpose
+% end
+    atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
+    p.alive = false;
+}

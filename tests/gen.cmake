@@ -1,0 +1,7 @@
+# Tests of the generator's front half: KernelSpec (gen/spec.c), the template
+# engine (templates/engine.lua) and the renderer (gen/render.c).  No GPU.
+tmcml_test(test_spec test_spec.c)
+add_test(NAME spec COMMAND test_spec)
+tmcml_test(test_render test_render.c)
+add_test(NAME render COMMAND test_render)
+set_tests_properties(spec render PROPERTIES LABELS "gen")

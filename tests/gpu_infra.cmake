@@ -1,0 +1,36 @@
+# NVRTC + cubin cache (gen/compile.c) and the driver API (runtime/cuda.c).
+# Exit code 77 = skipped (no NVRTC, no driver, or no GPU).
+
+# Under AddressSanitizer the CUDA driver needs the address range that ASan
+# protects as its shadow gap: without protect_shadow_gap=0, cuInit fails with
+# CUDA_ERROR_OUT_OF_MEMORY (seen on an H200, driver 580) and gpu_cuda would
+# only skip.  LeakSanitizer reported nothing inside libnvrtc or libcuda, so
+# there is no suppression file.
+set(TMCML_GPU_TEST_ENV "")
+if(TMCML_SANITIZE)
+  set(TMCML_GPU_TEST_ENV "ASAN_OPTIONS=protect_shadow_gap=0")
+endif()
+
+tmcml_test(test_compile test_compile.c)
+add_test(NAME compile COMMAND test_compile)
+add_test(NAME compile_no_nvrtc COMMAND test_compile no-nvrtc)
+set_tests_properties(compile compile_no_nvrtc PROPERTIES SKIP_RETURN_CODE 77 LABELS "nvrtc"
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+
+tmcml_test(test_cuda test_cuda.c)
+add_test(NAME cuda_no_driver COMMAND test_cuda no-driver)
+set_tests_properties(cuda_no_driver PROPERTIES SKIP_RETURN_CODE 77
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+# The toolkit's stub libcuda exercises symbol resolution and cuInit's error
+# path on machines without a driver.
+find_file(TMCML_CUDA_STUB libcuda.so NO_DEFAULT_PATH
+  PATHS "${CUDAToolkit_LIBRARY_DIR}/stubs" "${TMCML_CUDA_INCLUDE_DIR}/../lib64/stubs"
+        "${TMCML_CUDA_INCLUDE_DIR}/../lib/stubs")
+if(TMCML_HAVE_CUDA AND TMCML_CUDA_STUB)
+  add_test(NAME cuda_stub COMMAND test_cuda stub "${TMCML_CUDA_STUB}")
+  set_tests_properties(cuda_stub PROPERTIES SKIP_RETURN_CODE 77
+    ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+endif()
+add_test(NAME gpu_cuda COMMAND test_cuda gpu)
+set_tests_properties(gpu_cuda PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu"
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")

@@ -1,0 +1,362 @@
+/* runtime/cuda.c, the driver API through dlopen.  Modes:
+ *   no-driver  cuda_open must fail cleanly with a clear message (skipped, 77,
+ *              when a driver and a GPU are present);
+ *   stub PATH  the CUDA Toolkit's stub libcuda: symbols resolve, cuInit says
+ *              it is a stub, and we say so;
+ *   gpu        on a GPU (label gpu; 77 "no GPU: skipped" without one):
+ *              devices, memory round trips, an NVRTC cubin for the device's
+ *              arch loaded and launched (its values checked against the C
+ *              engine's copy of the same generator), dynamic shared memory
+ *              over 48 KiB, a wrong-arch cubin, and an illegal address
+ *              reported through cuda_launch. */
+#include "check.h"
+#include "compile.h"
+#include "cuda.h"
+#include "fixed_point.h"
+#include "rng.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEMPLATES TMCML_TEST_DATA "/../../templates"
+
+static int no_driver(void)
+{
+    cuda_driver *drv = (cuda_driver *)1;
+    tm_error err = {0};
+    if (cuda_open(&drv, &err)) {
+        printf("a CUDA driver and GPU are present: skipped (see the gpu_cuda test)\n");
+        cuda_close(drv);
+        return 77;
+    }
+    CHECK(drv == NULL);
+    printf("without a driver: %s\n", err.message);
+    CHECK_MSG(strstr(err.message, "no NVIDIA driver: libcuda.so.1 could not be loaded") ||
+                  strstr(err.message, "built without the CUDA Toolkit") ||
+                  strstr(err.message, "no CUDA device"),
+              "unclear message: %s", err.message);
+    tm_error err2 = {0};
+    CHECK(!cuda_describe_devices(stdout, &err2));
+    CHECK(strcmp(err.message, err2.message) == 0);
+    return check_summary("test_cuda no-driver");
+}
+
+static int stub(const char *path)
+{
+    setenv("TMCML_LIBCUDA", path, 1);
+    cuda_driver *drv;
+    tm_error err = {0};
+    CHECK(!cuda_open(&drv, &err));
+    CHECK(drv == NULL);
+    printf("with the stub library: %s\n", err.message);
+    CHECK_CONTAINS(err.message, "stub library");
+    return check_summary("test_cuda stub");
+}
+
+/* ---- gpu ---------------------------------------------------------------- */
+
+static const char gpu_source[] =
+    "#include \"rng_mwc.h\"\n"
+    "#include \"fixed_point.h\"\n"
+    "\n"
+    "__device__ unsigned long long tmcml_test_global = 0x0123456789abcdefull;\n"
+    "\n"
+    "extern \"C\" __global__ void tmcml_test_kernel(const unsigned int *multipliers,\n"
+    "                                              unsigned long long seed,\n"
+    "                                              unsigned long long *out, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n)\n"
+    "        return;\n"
+    "    mwc_state s;\n"
+    "    mwc_seed(&s, seed, (unsigned long long)i, multipliers);\n"
+    "    out[i] = fixed_point_from_weight(mwc_uniform(&s));\n"
+    "}\n"
+    "\n"
+    "extern \"C\" __global__ void shared_kernel(unsigned int *out, unsigned int words)\n"
+    "{\n"
+    "    extern __shared__ unsigned int buf[];\n"
+    "    for (unsigned int i = threadIdx.x; i < words; i += blockDim.x)\n"
+    "        buf[i] = 3u * i + blockIdx.x;\n"
+    "    __syncthreads();\n"
+    "    for (unsigned int i = threadIdx.x; i < words; i += blockDim.x)\n"
+    "        out[blockIdx.x * words + i] = buf[words - 1u - i];\n"
+    "}\n"
+    "\n"
+    "extern \"C\" __global__ void illegal_kernel(int *p)\n"
+    "{\n"
+    "    p[threadIdx.x] = 1;\n"
+    "}\n";
+
+static render_header headers[2];
+static char *header_text[2];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        buf[n] = '\0';
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+static bool compile_for(int arch, compile_result *r)
+{
+    render_output src = {.source = (char *)gpu_source,
+                         .kernel_name = (char *)"tmcml_test_kernel",
+                         .num_headers = 2,
+                         .headers = headers};
+    compile_options o = {.arch = arch, .cache_dir = ""};
+    tm_error err = {0};
+    bool ok = compile_cubin(&src, &o, r, &err);
+    if (!ok)
+        fprintf(stderr, "compile for sm_%d failed: %s\n", arch, err.message);
+    return ok;
+}
+
+static void test_devices(cuda_driver *drv, cuda_device_info *info)
+{
+    tm_error err = {0};
+    CHECK(cuda_describe_devices(stdout, &err));
+    int n = cuda_device_count(drv);
+    CHECK(n >= 1);
+    CHECK(cuda_device_query(drv, 0, info, &err));
+    CHECK(info->name[0] != '\0');
+    CHECK(info->cc_major >= 5 && info->sm_count > 0);
+    CHECK(info->shared_per_block_optin >= 48 * 1024 && info->shared_per_sm > 0);
+    CHECK(info->max_threads_per_sm > 0 && info->regs_per_sm > 0);
+    CHECK(info->total_memory > 0 && info->free_memory > 0 &&
+          info->free_memory <= info->total_memory);
+    CHECK(info->driver_version >= 12000);
+    cuda_device_info none;
+    CHECK(!cuda_device_query(drv, n, &none, &err));
+    CHECK_CONTAINS(err.message, "there is no GPU");
+}
+
+static void test_memory(cuda_context *ctx)
+{
+    tm_error err = {0};
+    const size_t n = 1 << 20;
+    unsigned char *a = malloc(n), *b = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        a[i] = (unsigned char)(i * 7 + 3);
+    cuda_ptr p = 0;
+    CHECK(cuda_alloc(ctx, n, &p, &err) && p != 0);
+    CHECK(cuda_upload(ctx, p, a, n, &err));
+    memset(b, 0, n);
+    CHECK(cuda_download(ctx, b, p, n, &err));
+    CHECK(memcmp(a, b, n) == 0);
+    CHECK(cuda_memset_zero(ctx, p + 4096, n - 8192, &err));
+    CHECK(cuda_download(ctx, b, p, n, &err));
+    bool ok = memcmp(a, b, 4096) == 0 && memcmp(a + n - 4096, b + n - 4096, 4096) == 0;
+    for (size_t i = 4096; i < n - 4096; i++)
+        ok = ok && b[i] == 0;
+    CHECK(ok);
+    cuda_free(ctx, p);
+    /* more than the device has: a clear error, not a crash */
+    CHECK(!cuda_alloc(ctx, (size_t)1 << 50, &p, &err));
+    CHECK_CONTAINS(err.message, "CUDA_ERROR_OUT_OF_MEMORY");
+    free(a);
+    free(b);
+}
+
+typedef struct thread_job {
+    cuda_context *ctx;
+    cuda_ptr p;
+    unsigned long long value;
+    bool ok;
+} thread_job;
+
+/* Another thread, which never made the context current itself. */
+static void *download_on_thread(void *arg)
+{
+    thread_job *j = arg;
+    tm_error err;
+    j->ok = cuda_download(j->ctx, &j->value, j->p, sizeof j->value, &err);
+    return NULL;
+}
+
+static void test_kernels(cuda_context *ctx, const cuda_device_info *info, cuda_module *mod)
+{
+    tm_error err = {0};
+    cuda_ptr global = 0;
+    size_t size = 0;
+    CHECK(cuda_module_global(mod, "tmcml_test_global", &global, &size, &err) && size == 8);
+    unsigned long long g = 0;
+    CHECK(cuda_download(ctx, &g, global, sizeof g, &err) && g == 0x0123456789abcdefull);
+    thread_job job = {.ctx = ctx, .p = global};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, download_on_thread, &job) == 0);
+    pthread_join(t, NULL);
+    CHECK(job.ok && job.value == 0x0123456789abcdefull);
+    CHECK(!cuda_module_global(mod, "no_such_global", &global, &size, &err));
+    CHECK_CONTAINS(err.message, "no_such_global");
+
+    /* the generator on the GPU == the C engine's copy, bit for bit */
+    int n = 100000;
+    unsigned long long seed = 12345;
+    size_t table = sizeof(uint32_t) * MWC_MULTIPLIER_COUNT;
+    cuda_ptr mult = 0, out = 0;
+    CHECK(cuda_alloc(ctx, table, &mult, &err) &&
+          cuda_upload(ctx, mult, rng_mwc_multipliers, table, &err));
+    CHECK(cuda_alloc(ctx, n * sizeof(unsigned long long), &out, &err));
+    void *args[] = {&mult, &seed, &out, &n};
+    CHECK_MSG(cuda_launch(mod, "tmcml_test_kernel", (unsigned)(n + 255) / 256, 256, 0, args, &err),
+              "%s", err.message);
+    unsigned long long *got = calloc((size_t)n, sizeof *got);
+    CHECK(cuda_download(ctx, got, out, n * sizeof *got, &err));
+    int wrong = 0;
+    for (int i = 0; i < n; i++) {
+        mwc_state s;
+        mwc_seed(&s, seed, (unsigned long long)i, rng_mwc_multipliers);
+        wrong += got[i] != fixed_point_from_weight(mwc_uniform(&s));
+    }
+    CHECK_MSG(wrong == 0, "%d of %d values differ from the CPU's", wrong, n);
+    free(got);
+    cuda_free(ctx, mult);
+    cuda_free(ctx, out);
+
+    int blocks = 0;
+    CHECK(cuda_occupancy(mod, "tmcml_test_kernel", 256, 0, &blocks, &err) && blocks >= 1);
+    printf("occupancy of tmcml_test_kernel at 256 threads: %d blocks/SM\n", blocks);
+
+    /* dynamic shared memory past 48 KiB needs the opt-in */
+    unsigned words = (unsigned)(info->shared_per_block_optin / 4) - 256;
+    size_t shared = words * sizeof(unsigned);
+    unsigned grid = 4;
+    cuda_ptr sout = 0;
+    CHECK(cuda_alloc(ctx, grid * shared, &sout, &err));
+    void *sargs[] = {&sout, &words};
+    CHECK_MSG(cuda_launch(mod, "shared_kernel", grid, 256, shared, sargs, &err), "%s", err.message);
+    unsigned *sgot = calloc((size_t)grid * words, sizeof *sgot);
+    CHECK(cuda_download(ctx, sgot, sout, grid * shared, &err));
+    int swrong = 0;
+    for (unsigned b = 0; b < grid; b++)
+        for (unsigned i = 0; i < words; i++)
+            swrong += sgot[b * words + i] != 3u * (words - 1u - i) + b;
+    CHECK_MSG(swrong == 0, "%d shared-memory values wrong", swrong);
+    free(sgot);
+    CHECK(cuda_occupancy(mod, "shared_kernel", 256, shared, &blocks, &err) && blocks == 1);
+    printf("shared_kernel: %zu bytes of dynamic shared memory, %d block/SM\n", shared, blocks);
+    CHECK(!cuda_launch(mod, "shared_kernel", grid, 256, info->shared_per_block_optin + 4096,
+                       sargs, &err));
+    CHECK_CONTAINS(err.message, "allows at most");
+    cuda_free(ctx, sout);
+
+    CHECK(!cuda_launch(mod, "no_such_kernel", 1, 1, 0, args, &err));
+    CHECK_CONTAINS(err.message, "cuModuleGetFunction(no_such_kernel): CUDA_ERROR_NOT_FOUND");
+}
+
+static void test_wrong_arch(cuda_context *ctx, const cuda_device_info *info)
+{
+    int other = info->cc_major == 8 ? 90 : 80;
+    compile_result r;
+    tm_error err = {0};
+    CHECK(compile_for(other, &r));
+    cuda_module *mod = NULL;
+    CHECK(!cuda_module_load(ctx, r.cubin, &mod, &err));
+    CHECK(mod == NULL);
+    char want[64];
+    snprintf(want, sizeof want, "the cubin was built for sm_%d but GPU 0 is sm_%d%d", other,
+             info->cc_major, info->cc_minor);
+    CHECK_CONTAINS(err.message, want);
+    printf("wrong arch: %s\n", err.message);
+    compile_result_free(&r);
+}
+
+/* Last: it leaves the context unusable. */
+static void test_illegal_address(cuda_context *ctx, cuda_module *mod)
+{
+    tm_error err = {0};
+    cuda_ptr bogus = 16;
+    void *args[] = {&bogus};
+    CHECK(!cuda_launch(mod, "illegal_kernel", 1, 32, 0, args, &err));
+    printf("illegal address: %s\n", err.message);
+    CHECK_CONTAINS(err.message, "cuLaunchKernel(illegal_kernel): CUDA_ERROR_ILLEGAL_ADDRESS");
+    CHECK_CONTAINS(err.message, "unusable");
+    cuda_ptr p = 0;
+    CHECK(!cuda_alloc(ctx, 1024, &p, &err));
+    CHECK_CONTAINS(err.message, "unusable after CUDA_ERROR_ILLEGAL_ADDRESS");
+    CHECK(!cuda_launch(mod, "tmcml_test_kernel", 1, 1, 0, args, &err));
+}
+
+static int gpu(void)
+{
+    cuda_driver *drv;
+    tm_error err = {0};
+    if (!cuda_open(&drv, &err)) {
+        printf("no GPU: skipped (%s)\n", err.message);
+        return 77;
+    }
+    static const char *const names[2] = {"rng_mwc.h", "fixed_point.h"};
+    for (int i = 0; i < 2; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", TEMPLATES, names[i]);
+        header_text[i] = slurp(path);
+        if (!header_text[i]) {
+            fprintf(stderr, "cannot read %s\n", path);
+            return 1;
+        }
+        headers[i] = (render_header){names[i], header_text[i]};
+    }
+
+    cuda_device_info info;
+    test_devices(drv, &info);
+    cuda_context *ctx = NULL;
+    CHECK_MSG(cuda_context_open(drv, 0, &ctx, &err), "%s", err.message);
+    if (ctx) {
+        test_memory(ctx);
+        compile_result r;
+        cuda_module *mod = NULL;
+        /* twice: the second compile must still report ptxas' figures (NVRTC
+         * 13's own driver-side cache would hide them) */
+        int arch = info.cc_major * 10 + info.cc_minor;
+        CHECK(compile_for(arch, &r) && r.registers > 0);
+        compile_result_free(&r);
+        if (compile_for(arch, &r)) {
+            CHECK(r.registers > 0);
+            CHECK_MSG(cuda_module_load(ctx, r.cubin, &mod, &err), "%s", err.message);
+            printf("sm_%d%d cubin: %zu bytes, %d registers\n", info.cc_major, info.cc_minor,
+                   r.cubin_size, r.registers);
+        } else {
+            CHECK(!"compile for the device's arch");
+        }
+        compile_result_free(&r);
+        if (mod) {
+            test_kernels(ctx, &info, mod);
+            test_wrong_arch(ctx, &info);
+            test_illegal_address(ctx, mod);
+        }
+        cuda_module_unload(mod);
+        cuda_context_close(ctx);
+    }
+    cuda_close(drv);
+    free(header_text[0]);
+    free(header_text[1]);
+    return check_summary("test_cuda gpu");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "no-driver") == 0)
+        return no_driver();
+    if (argc > 2 && strcmp(argv[1], "stub") == 0)
+        return stub(argv[2]);
+    if (argc > 1 && strcmp(argv[1], "gpu") == 0)
+        return gpu();
+    fprintf(stderr, "usage: test_cuda no-driver | stub LIBCUDA | gpu\n");
+    return 2;
+}

@@ -1,0 +1,221 @@
+/* The GPU engine's contracts, on a GPU (ctest label gpu; exit 77 = skipped
+ * where there is none):
+ *   identity   A_rz, Rd_ra, Tt_ra bit-identical across tile shapes, entry
+ *              widths, block sizes, grid sizes and layer placements;
+ *              -A leaves Rd_ra and Tt_ra bit-identical
+ *   over2e32   a run of 2^32 + 1 photons (each one step long), and photon
+ *              indices above 2^32
+ *   fault      an out-of-bounds variant is reported as an error, no hang */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fixed_point.h"
+#include "gpu.h"
+#include "mci.h"
+#include "optics.h"
+#include "variant.h"
+
+#define SKIP 77
+#define SEED 4242u
+
+static gpu_engine *open_gpu(void)
+{
+    gpu_engine *eng;
+    tm_error err;
+    if (!gpu_engine_open(0, &eng, &err)) {
+        char text[2048];
+        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
+        return NULL;
+    }
+    printf("GPU: %s\n", gpu_engine_device(eng)->name);
+    return eng;
+}
+
+static bool load(const char *name, mci_file *f)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TMCML_TEST_DATA, name);
+    tm_error err;
+    if (!mci_read(path, f, &err)) {
+        error_print(stderr, &err);
+        return false;
+    }
+    return true;
+}
+
+typedef struct variant_case {
+    const char *tile;
+    int entry, block, layers;
+    unsigned grid;
+} variant_case;
+
+static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case *c, bool absorb,
+                        uint64_t photons, tally_set *t)
+{
+    variant_options v;
+    variant_options_init(&v);
+    v.tile_given = spec_parse_tile(c->tile, &v.tile_nr, &v.tile_nz);
+    v.entry_bits = c->entry;
+    v.block_size = c->block;
+    v.layer_placement = c->layers;
+    kernel_spec spec;
+    tm_error err;
+    gpu_options opt = {.seed = SEED, .grid = c->grid, .launch_seconds = 0.02};
+    gpu_stats stats;
+    bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
+              variant_spec_for_run(run, absorb, gpu_engine_device(eng), &v, &spec, &err) &&
+              gpu_simulate(eng, run, &spec, &opt, 0, photons, t, &stats, &err);
+    char key[4096];
+    spec_key(&spec, key, sizeof key);
+    if (!ok)
+        error_print(stderr, &err);
+    else
+        printf("  %-70.70s %2d regs, grid %5u, %llu launches, %.3f s\n", key, stats.registers,
+               stats.grid, (unsigned long long)stats.launches, stats.kernel_seconds);
+    return ok;
+}
+
+static int test_identity(gpu_engine *eng)
+{
+    mci_file f;
+    if (!load("reference/skin7_600nm.mci", &f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    const uint64_t photons = 200000;
+    const variant_case cases[] = {
+        {"0x0", 64, 256, 0, 0},    {"48x128", 64, 256, 0, 0},  {"48x128", 32, 256, 0, 0},
+        {"16x16", 32, 128, 0, 0},  {"100x100", 64, 512, 0, 0}, {"200x50", 32, 256, 1, 0},
+        {"8x500", 64, 128, 2, 0},  {"1x1", 32, 256, 0, 0},     {"48x128", 64, 256, 0, 7},
+        {"48x128", 32, 512, 0, 300},
+    };
+    size_t n = sizeof cases / sizeof *cases;
+    tally_set ref, t;
+    printf("skin, %llu photons, seed %u, %zu variants:\n", (unsigned long long)photons, SEED, n);
+    CHECK(run_variant(eng, run, &cases[0], true, photons, &ref));
+    for (size_t i = 1; i < n; i++) {
+        CHECK(run_variant(eng, run, &cases[i], true, photons, &t));
+        CHECK_MSG(tally_set_equal(&ref, &t), "variant %zu (tile %s, entry %d, block %d, layers %d, "
+                  "grid %u) differs from variant 0", i, cases[i].tile, cases[i].entry,
+                  cases[i].block, cases[i].layers, cases[i].grid);
+        tally_set_free(&t);
+    }
+    /* -A: no absorption scored, escapes bit-identical. */
+    variant_case no_abs = {"0x0", 64, 256, 0, 0};
+    CHECK(run_variant(eng, run, &no_abs, false, photons, &t));
+    size_t ra = (size_t)run->nr * run->na * sizeof(tally_acc_t);
+    CHECK(memcmp(t.rd_ra, ref.rd_ra, ra) == 0 && memcmp(t.tt_ra, ref.tt_ra, ra) == 0);
+    bool zero = true;
+    for (size_t i = 0; i < (size_t)run->nr * run->nz; i++)
+        zero = zero && t.a_rz[i] == 0;
+    CHECK(zero);
+    tally_set_free(&t);
+    tally_set_free(&ref);
+    mci_free(&f);
+    return 0;
+}
+
+/* A layer that absorbs everything at the first interaction: one step per
+ * photon, and every photon deposits the same number of units. */
+static const char *absorber =
+    "1.0\n1\nabsorber.mco A\n1\n0.01 0.01\n10 10 5\n1\n1.0\n1.0 1000 0 0 10\n1.0\n";
+
+static int test_over_2e32(gpu_engine *eng)
+{
+    mci_file f;
+    tm_error err;
+    if (!mci_parse(absorber, "absorber", &f, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    const mci_run *run = &f.runs[0];
+    variant_options v;
+    variant_options_init(&v);
+    kernel_spec spec;
+    gpu_stats stats;
+    gpu_options opt = {.seed = SEED};
+    tally_set t;
+    uint64_t count = (UINT64_C(1) << 32) + 1;
+    CHECK(tally_set_init(&t, run->nr, run->nz, run->na));
+    CHECK(variant_spec_for_run(run, true, gpu_engine_device(eng), &v, &spec, &err));
+    bool ok = gpu_simulate(eng, run, &spec, &opt, 0, count, &t, &stats, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    CHECK(ok);
+    float w = (float)(1.0 - optics_specular(run));
+    /* fixed_point_deposit_f: floor(w * 2^24 + 0.5), the same for every photon. */
+    unsigned long long per_photon = (unsigned long long)(w * 16777216.0f + 0.5f);
+    tally_acc_t total = 0;
+    for (size_t i = 0; i < (size_t)run->nr * run->nz; i++)
+        total += t.a_rz[i];
+    printf("2^32 + 1 photons: %.2f s in %llu launches; absorbed units %.0f, expected %.0f\n",
+           stats.kernel_seconds, (unsigned long long)stats.launches, (double)total,
+           (double)count * (double)per_photon);
+    CHECK(t.photons == count);
+    CHECK(total == (tally_acc_t)count * per_photon);
+    tally_acc_t first_row = 0; /* r < dr: the beam never leaves the axis */
+    for (int iz = 0; iz < run->nz; iz++)
+        first_row += t.a_rz[iz];
+    CHECK(first_row == total);
+    tally_set_free(&t);
+
+    /* Photon indices beyond 2^32 address their own streams. */
+    tally_set a, b;
+    CHECK(tally_set_init(&a, run->nr, run->nz, run->na) && tally_set_init(&b, run->nr, run->nz, run->na));
+    CHECK(gpu_simulate(eng, run, &spec, &opt, (UINT64_C(1) << 32) - 500, 1000, &a, &stats, &err));
+    CHECK(gpu_simulate(eng, run, &spec, &opt, (UINT64_C(1) << 32) - 500, 500, &b, &stats, &err));
+    CHECK(gpu_simulate(eng, run, &spec, &opt, UINT64_C(1) << 32, 500, &b, &stats, &err));
+    CHECK(tally_set_equal(&a, &b));
+    tally_set_free(&a);
+    tally_set_free(&b);
+    mci_free(&f);
+    return 0;
+}
+
+static int test_fault(gpu_engine *eng)
+{
+    mci_file f;
+    if (!load("reference/mcml_example.mci", &f))
+        return 1;
+    variant_options v;
+    variant_options_init(&v);
+    v.debug_out_of_bounds = true;
+    kernel_spec spec;
+    gpu_stats stats;
+    gpu_options opt = {.seed = SEED};
+    tally_set t;
+    tm_error err = {0};
+    CHECK(tally_set_init(&t, f.runs[0].nr, f.runs[0].nz, f.runs[0].na));
+    CHECK(variant_spec_for_run(&f.runs[0], true, gpu_engine_device(eng), &v, &spec, &err));
+    bool ok = gpu_simulate(eng, &f.runs[0], &spec, &opt, 0, 100000, &t, &stats, &err);
+    char text[4096];
+    printf("out-of-bounds variant: %s\n", ok ? "ran (WRONG)" : error_format(&err, text, sizeof text));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.message, "ILLEGAL_ADDRESS");
+    tally_set_free(&t);
+    mci_free(&f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_gpu identity|over2e32|fault\n");
+        return 2;
+    }
+    gpu_engine *eng = open_gpu();
+    if (!eng)
+        return SKIP;
+    int rc;
+    if (strcmp(argv[1], "identity") == 0)
+        rc = test_identity(eng);
+    else if (strcmp(argv[1], "over2e32") == 0)
+        rc = test_over_2e32(eng);
+    else if (strcmp(argv[1], "fault") == 0)
+        rc = test_fault(eng);
+    else
+        rc = 2;
+    gpu_engine_close(eng);
+    return rc ? rc : check_summary(argv[1]);
+}
