@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cpu_photon.h"
@@ -16,6 +17,8 @@
  * not contended, small enough to balance the load at the end. */
 #define CPU_CHUNK 1024
 
+#define CPU_CACHE_LINE 64
+
 typedef struct cpu_round {
     const cpu_problem *problem;
     uint64_t first, end;      /* photon index range of this round */
@@ -23,8 +26,11 @@ typedef struct cpu_round {
     progress_meter *progress;
 } cpu_round;
 
+/* One cache line or more each (and allocated on a line boundary), so that
+ * one thread's writes to its batch's step count never invalidate the line
+ * holding another thread's tally pointers, which it reads at every step. */
 typedef struct cpu_worker {
-    pthread_t thread;
+    _Alignas(CPU_CACHE_LINE) pthread_t thread;
     cpu_round *round;
     tally_batch batch;
 } cpu_worker;
@@ -105,8 +111,10 @@ bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, ui
     int threads = opt->threads > 0 ? opt->threads : 1;
     if ((uint64_t)threads > count / CPU_CHUNK + 1)
         threads = (int)(count / CPU_CHUNK + 1);
-    cpu_worker *workers = calloc((size_t)threads, sizeof *workers);
+    cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
+    if (ok)
+        memset(workers, 0, (size_t)threads * sizeof *workers);
     for (int t = 0; ok && t < threads; t++)
         ok = tally_batch_init(&workers[t].batch, run->nr, run->nz, run->na);
     if (!ok)

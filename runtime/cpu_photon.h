@@ -110,7 +110,7 @@ static inline double cpu_neg_log_uniform(uint32_t u)
     double m;
     memcpy(&m, &m_bits, sizeof m);
     double f = m - 1.0;
-    double s = f / (2.0 + f);
+    double s = f / (m + 1.0); /* = f / (2 + f): m has at most 33 bits, both are exact */
     double z = s * s;
     double z2 = z * z, z4 = z2 * z2; /* Estrin's scheme: a shorter chain than Horner's */
     double r = z * ((p0 + p1 * z) + z2 * (p2 + p3 * z) + z4 * ((p4 + p5 * z) + z2 * p6));

@@ -188,6 +188,22 @@ bool cuda_stream_wait(cuda_stream *stream, const char *what, tm_error *err)
     error_set(err, NULL, 0, NO_TOOLKIT);
     return false;
 }
+bool cuda_stream_done(cuda_stream *stream, bool *done, tm_error *err)
+{
+    (void)stream;
+    *done = true;
+    error_set(err, NULL, 0, NO_TOOLKIT);
+    return false;
+}
+bool cuda_download_on(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
+{
+    (void)stream;
+    (void)dst;
+    (void)src;
+    (void)bytes;
+    error_set(err, NULL, 0, NO_TOOLKIT);
+    return false;
+}
 
 #else /* TMCML_HAVE_CUDA */
 
@@ -232,6 +248,8 @@ struct cuda_driver {
     CUresult (*StreamDestroy)(CUstream);
     CUresult (*StreamSynchronize)(CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+    CUresult (*StreamQuery)(CUstream);
+    CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
 };
 
 struct cuda_context {
@@ -295,6 +313,8 @@ static const struct {
     SYM("cuStreamDestroy", "cuStreamDestroy_v2", StreamDestroy),
     SYM("cuStreamSynchronize", "cuStreamSynchronize", StreamSynchronize),
     SYM("cuMemsetD8Async", "cuMemsetD8Async", MemsetD8Async),
+    SYM("cuStreamQuery", "cuStreamQuery", StreamQuery),
+    SYM("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", MemcpyDtoHAsync),
 #undef SYM
 };
 
@@ -844,6 +864,28 @@ bool cuda_stream_wait(cuda_stream *st, const char *what, tm_error *err)
 {
     return enter(st->ctx, err) &&
            check(st->ctx, st->ctx->drv, st->ctx->drv->StreamSynchronize(st->stream), what, err);
+}
+
+bool cuda_stream_done(cuda_stream *st, bool *done, tm_error *err)
+{
+    *done = false;
+    if (!enter(st->ctx, err))
+        return false;
+    CUresult rc = st->ctx->drv->StreamQuery(st->stream);
+    if (rc == CUDA_ERROR_NOT_READY)
+        return true;
+    *done = true;
+    return true; /* a fault is reported by cuda_stream_wait */
+}
+
+bool cuda_download_on(cuda_stream *st, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
+{
+    return enter(st->ctx, err) &&
+           check(st->ctx, st->ctx->drv,
+                 st->ctx->drv->MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, st->stream),
+                 "cuMemcpyDtoHAsync", err) &&
+           check(st->ctx, st->ctx->drv, st->ctx->drv->StreamSynchronize(st->stream),
+                 "cuMemcpyDtoHAsync", err);
 }
 
 bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t shared_bytes,

@@ -76,6 +76,12 @@ bool cuda_launch_async(cuda_module *mod, const char *name, unsigned grid, unsign
 bool cuda_memset_zero_async(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err);
 /* Waits for everything queued on stream; `what` names it in errors. */
 bool cuda_stream_wait(cuda_stream *stream, const char *what, tm_error *err);
+/* *done: whether everything queued on stream has finished (errors of the
+ * queued work are reported by cuda_stream_wait). */
+bool cuda_stream_done(cuda_stream *stream, bool *done, tm_error *err);
+/* Copies device memory on stream and waits for the copy: on a non-blocking
+ * stream this reads memory while a kernel of another stream runs. */
+bool cuda_download_on(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err);
 
 /* Occupancy: resident blocks per SM of kernel `name` at this block size and
  * dynamic shared memory. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compile.h"
 #include "fixed_point.h"
@@ -14,11 +15,15 @@
 #include "rng.h"
 
 #define KERNEL_NAME "tmcml_kernel"
-#define DEFAULT_LAUNCH_SECONDS 0.5
-/* Launches alternate between two streams, so the tail of one (the last
- * long-lived photons, a few threads busy) overlaps the start of the next: on
- * the intralipid slab a lone photon can take 10^6 steps. */
+/* One launch per batch of photons: every launch ends with a tail of a few
+ * long-lived photons on an otherwise idle GPU (on the intralipid slab a lone
+ * photon can take 10^6 steps, ~1 s), so launches are few and long.  The
+ * kernel runs on one stream; progress is read on the other while it runs. */
 #define STREAMS 2
+#define KERNEL_STREAM 0
+#define COPY_STREAM 1
+#define POLL_SECONDS 0.002
+#define PROGRESS_SECONDS 0.1
 
 /* Mirrors layer_t in templates/layers.cu, field for field. */
 typedef struct gpu_layer {
@@ -227,7 +232,6 @@ static bool collect(gpu_engine *eng, const mci_run *run, uint64_t photons, tally
 typedef struct launch_plan {
     unsigned grid, block;
     size_t shared;
-    uint64_t per_launch; /* photons of the next launch, adapted to launch_seconds */
 } launch_plan;
 
 static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned grid,
@@ -247,25 +251,63 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
         return false;
     }
     plan->grid = grid ? grid : (unsigned)(per_sm * eng->dev.sm_count);
-    plan->per_launch = (uint64_t)plan->grid * plan->block * 4;
     stats->grid = plan->grid;
     stats->block = plan->block;
     stats->blocks_per_sm = per_sm;
     return true;
 }
 
-static bool launch_async(gpu_engine *eng, const mci_run *run, const launch_plan *plan, int stream,
+static bool launch_async(gpu_engine *eng, const mci_run *run, const launch_plan *plan,
                          uint64_t seed, uint64_t first, uint64_t count, tm_error *err)
 {
     gpu_buffers *b = &eng->buf;
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
     void *args[] = {&first, &count, &seed, &start_weight, &first_layer, &eng->multipliers,
-                    &b->next[stream], &b->a_rz, &b->rd_ra, &b->tt_ra, &b->steps};
-    cuda_stream *st = eng->streams[stream];
-    return cuda_memset_zero_async(st, b->next[stream], sizeof(uint64_t), err) &&
+                    &b->next[KERNEL_STREAM], &b->a_rz, &b->rd_ra, &b->tt_ra, &b->steps};
+    cuda_stream *st = eng->streams[KERNEL_STREAM];
+    return cuda_memset_zero_async(st, b->next[KERNEL_STREAM], sizeof(uint64_t), err) &&
            cuda_launch_async(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
                              st, err);
+}
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Runs one launch of count photons to its end, reporting progress from the
+ * kernel's photon counter (photons handed out) while it runs. */
+static bool run_launch(gpu_engine *eng, const mci_run *run, const launch_plan *plan,
+                       const gpu_options *opt, uint64_t first, uint64_t count, tm_error *err)
+{
+    if (!launch_async(eng, run, plan, opt->seed, first, count, err))
+        return false;
+    uint64_t reported = 0;
+    double last = progress_now();
+    bool done = false;
+    while (!done) {
+        sleep_seconds(POLL_SECONDS);
+        if (!cuda_stream_done(eng->streams[KERNEL_STREAM], &done, err))
+            return false;
+        if (done || !opt->progress || progress_now() - last < PROGRESS_SECONDS)
+            continue;
+        uint64_t handed = 0;
+        if (!cuda_download_on(eng->streams[COPY_STREAM], &handed, eng->buf.next[KERNEL_STREAM],
+                              sizeof handed, err))
+            return false;
+        handed = handed < count ? handed : count;
+        if (handed > reported) {
+            progress_add(opt->progress, handed - reported);
+            reported = handed;
+        }
+        last = progress_now();
+    }
+    if (!cuda_stream_wait(eng->streams[KERNEL_STREAM], "cuLaunchKernel(" KERNEL_NAME ")", err))
+        return false;
+    progress_add(opt->progress, count - reported);
+    return true;
 }
 
 /* A stack that is one glass layer: every photon leaves straight through the
@@ -274,45 +316,6 @@ static void glass_only(const mci_run *run, uint64_t count, tally_set *acc)
 {
     acc->tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(1.0 - optics_specular(run));
     acc->photons += count;
-}
-
-/* Photons per launch: what the GPU does in launch_seconds at the rate seen
- * so far, at least one per resident thread. */
-static uint64_t next_launch_size(double rate, double target, const launch_plan *plan)
-{
-    uint64_t min = (uint64_t)plan->grid * plan->block;
-    double n = rate * target;
-    if (n < (double)min)
-        return min;
-    return n > (double)(UINT64_C(1) << 31) ? UINT64_C(1) << 31 : (uint64_t)n;
-}
-
-/* Launches in flight, one per stream at most. */
-typedef struct launch_queue {
-    uint64_t pending[STREAMS]; /* photons of the launch on each stream */
-    uint64_t finished;         /* photons whose launches completed */
-    int launches;
-} launch_queue;
-
-static bool wait_stream(gpu_engine *eng, launch_queue *q, int s, const gpu_options *opt,
-                        tm_error *err)
-{
-    if (!q->pending[s])
-        return true;
-    if (!cuda_stream_wait(eng->streams[s], "cuLaunchKernel(" KERNEL_NAME ")", err))
-        return false;
-    progress_add(opt->progress, q->pending[s]);
-    q->finished += q->pending[s];
-    q->pending[s] = 0;
-    return true;
-}
-
-static bool wait_all(gpu_engine *eng, launch_queue *q, const gpu_options *opt, tm_error *err)
-{
-    for (int s = 0; s < STREAMS; s++)
-        if (!wait_stream(eng, q, s, opt, err))
-            return false;
-    return true;
 }
 
 bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
@@ -329,37 +332,21 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
         !prepare_buffers(eng, run, err) || !plan_launches(eng, spec, opt->grid, stats, &plan, err))
         return false;
-    double target = opt->launch_seconds > 0 ? opt->launch_seconds : DEFAULT_LAUNCH_SECONDS;
-    launch_queue q = {{0}, 0, 0};
-    uint64_t done = 0, in_batch = 0;
+    /* Launches of at most TALLY_BATCH_MAX_PHOTONS (or max_launch_photons),
+     * each collected into the 128-bit tallies: no 64-bit entry can overflow. */
+    uint64_t per_launch = opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
+    if (per_launch > TALLY_BATCH_MAX_PHOTONS)
+        per_launch = TALLY_BATCH_MAX_PHOTONS;
     double start = progress_now();
+    uint64_t done = 0;
     bool ok = true;
     while (ok && done < count) {
-        int s = q.launches % STREAMS;
-        ok = wait_stream(eng, &q, s, opt, err);
-        double elapsed = progress_now() - start;
-        uint64_t want = q.finished ? next_launch_size((double)q.finished / elapsed, target, &plan)
-                                   : plan.per_launch;
-        uint64_t n = count - done < want ? count - done : want;
-        if (ok && in_batch + n > TALLY_BATCH_MAX_PHOTONS) {
-            ok = wait_all(eng, &q, opt, err) && collect(eng, run, in_batch, acc, err);
-            in_batch = 0;
-        }
-        ok = ok && launch_async(eng, run, &plan, s, opt->seed, first + done, n, err);
-        if (ok) {
-            q.pending[s] = n;
-            q.launches++;
-            done += n;
-            in_batch += n;
-        }
+        uint64_t n = count - done < per_launch ? count - done : per_launch;
+        ok = run_launch(eng, run, &plan, opt, first + done, n, err) &&
+             collect(eng, run, n, acc, err);
+        done += n;
+        stats->launches++;
     }
-    ok = ok && wait_all(eng, &q, opt, err);
     stats->kernel_seconds = progress_now() - start;
-    stats->launches = (uint64_t)q.launches;
-    if (!ok) {
-        tm_error ignored; /* drain what is still queued before reporting */
-        wait_all(eng, &q, opt, &ignored);
-        return false;
-    }
-    return collect(eng, run, in_batch, acc, err);
+    return ok;
 }

@@ -19,7 +19,7 @@ typedef struct gpu_options {
     const char *template_dir; /* NULL: embedded templates */
     const char *cache_dir;    /* NULL: default cubin cache; "": none */
     bool verbose;             /* compile and launch details on stderr */
-    double launch_seconds;    /* target length of one launch (0: 0.25 s) */
+    uint64_t max_launch_photons; /* photons per launch (0: 2^32, the batch limit) */
     unsigned grid;            /* blocks per launch (0: resident blocks per SM x SMs) */
     progress_meter *progress; /* may be NULL */
 } gpu_options;

@@ -5,13 +5,17 @@
 
 /* The default heuristic (no profile):
  *  - block of 256 threads, no minimum residency: the compiler keeps registers;
- *  - an A_rz tile of 64-bit entries of at most 48 KB anchored at r = 0,
- *    z = 0, 128 bins deep (or the whole depth) and as wide as fits: the
- *    high-fluence region under the beam, GPU-MCML's 48 x 128 on skin;
+ *  - an A_rz tile of 32-bit entries (flushed exactly on overflow) of at most
+ *    48 KB anchored at r = 0, z = 0, 128 bins deep (or the whole depth) and as
+ *    wide as fits: the high-fluence region under the beam.  Measured on an
+ *    H200 (bench/results.md): 32-bit 96 x 128 beat GPU-MCML's 64-bit 48 x 128
+ *    on skin by 7 %, and the whole 100 x 100 grid in 32 bits beat a 64-bit
+ *    61 x 100 tile on the intralipid slab by 2.4x;
  *  - the layer table in constant memory (optical properties stay data). */
 #define DEFAULT_BLOCK 256
 #define DEFAULT_TILE_BYTES (48 * 1024)
 #define DEFAULT_TILE_NZ 128
+#define DEFAULT_ENTRY_BITS 32
 
 const char variant_usage[] =
     "kernel variant (GPU engine, `gen`):\n"
@@ -95,10 +99,10 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
 static void default_tile(const mci_run *run, kernel_spec *spec)
 {
     int nz = run->nz < DEFAULT_TILE_NZ ? run->nz : DEFAULT_TILE_NZ;
-    int nr = DEFAULT_TILE_BYTES / (8 * nz);
+    int nr = DEFAULT_TILE_BYTES / (DEFAULT_ENTRY_BITS / 8 * nz);
     spec->tile_nz = nz;
     spec->tile_nr = nr < run->nr ? nr : run->nr;
-    spec->entry_bits = 64;
+    spec->entry_bits = DEFAULT_ENTRY_BITS;
 }
 
 static void bake_layers(const mci_run *run, kernel_spec *spec)

@@ -66,7 +66,7 @@ adjacent="-s 1 -k 1024 -f 0"
 sharing="-s 1 -k 1024 -f 0 -t 131072"
 one="-s 1 -1 -f $single"
 
-# Tests by number (two of dieharder's names do not resolve in 3.31.1).
+# Tests by number (diehard_count_1s_str does not resolve by name in 3.31.1).
 # Longest first, so the parallel lanes finish together.  Times on one core
 # of the development machine, from docs/rng.md.
 {

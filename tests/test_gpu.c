@@ -62,7 +62,8 @@ static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case 
     v.layer_placement = c->layers;
     kernel_spec spec;
     tm_error err;
-    gpu_options opt = {.seed = SEED, .grid = c->grid, .launch_seconds = 0.02};
+    /* Several launches per run: launch boundaries must not show either. */
+    gpu_options opt = {.seed = SEED, .grid = c->grid, .max_launch_photons = 70001};
     gpu_stats stats;
     bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
               variant_spec_for_run(run, absorb, gpu_engine_device(eng), &v, &spec, &err) &&
