@@ -132,6 +132,14 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     bool ok = render_kernel(spec, opt->template_dir, &src, err) &&
               compile_cubin(&src, &copt, &cubin, err) &&
               cuda_module_load(eng->ctx, cubin.cubin, &eng->mod, err);
+    if (!ok) {
+        /* Name the variant: the message alone does not say which kernel. */
+        char msg[sizeof err->message];
+        memcpy(msg, err->message, sizeof msg);
+        int n = snprintf(err->message, sizeof err->message, "kernel %.300s: ", key);
+        if (n > 0 && (size_t)n < sizeof err->message)
+            snprintf(err->message + n, sizeof err->message - (size_t)n, "%s", msg);
+    }
     if (ok) {
         snprintf(eng->key, sizeof eng->key, "%s", key);
         eng->registers = cubin.registers;

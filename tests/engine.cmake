@@ -39,3 +39,8 @@ if(TMCML_SANITIZE)
       ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0;TMCML_VALIDATION_SCALE=0.1")
   endforeach()
 endif()
+
+# Every template family compiles with NVRTC to sm_90 without spilling (no GPU needed).
+tmcml_test(test_kernels test_kernels.c)
+add_test(NAME kernels COMMAND test_kernels)
+set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
