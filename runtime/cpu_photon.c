@@ -8,12 +8,13 @@
  *  - all-or-none Fresnel reflection (MCML's PARTIALREFLECTION = 0);
  *  - out-of-grid deposits and escapes go to the last bin, as MCML.
  *
- * Speed (bench/results.md): the step loop (cpu_photon_simulate with hop,
- * drop and spin inlined) keeps the photon in registers.  It makes no call in
- * the common case: -ln xi and the azimuth's cos and sin are inlined
- * polynomials (cpu_photon.h), and the rare events (boundaries, escapes, glass)
- * are out-of-line functions that take and return the photon by value, so
- * that its address is never taken. */
+ * Speed (bench/results.md): everything a step does is inlined into the step
+ * loop (cpu_photon_simulate), so that the photon is a set of local variables
+ * the compiler keeps in registers: its address is never passed to a function
+ * that is not inlined.  The common step makes no call at all: -ln xi and the
+ * azimuth's cos and sin are polynomials (cpu_photon.h) instead of libm calls,
+ * which would also force every live floating-point register to the stack
+ * (all XMM registers are caller-saved). */
 #include "cpu_photon.h"
 
 #include <math.h>
@@ -31,18 +32,16 @@
 #define COS_ZERO (1.0 - 1.0e-12)
 #define COS_90D 1.0e-6
 
-#define NOINLINE __attribute__((noinline))
-
-/* A photon draws the random numbers of its next new step and of its next
- * deflection one step ahead (draw_step_ahead, draw_spin_ahead): turning a
- * 32-bit number into -ln xi, into the HG cos theta or into cos psi and
- * sin psi is a long chain of dependent operations, which then runs while
- * the current step is computed instead of delaying it.  A number drawn ahead
- * is not looked at before its use, so each use still gets a fresh uniform
- * independent of everything the photon did before: the order of the draws
- * in the stream differs from MCML's, their distribution does not.  cos theta
- * depends on the layer's g: it is computed for the photon's layer and again
- * when the photon enters another one (cross_or_not). */
+/* A photon draws the random numbers of its steps and deflections ahead of
+ * their use (new_step_next, draw_spin_ahead): turning a 32-bit number into
+ * -ln xi, into the HG cos theta or into cos psi and sin psi is a long chain
+ * of dependent operations, which then runs while the photon's current step
+ * is computed instead of delaying it.  A number drawn ahead is not looked at
+ * before its use, so each use still gets a fresh uniform independent of
+ * everything the photon did before: the order of the draws in the stream
+ * differs from MCML's, their distribution does not.  cos theta depends on
+ * the layer's g: it is computed for the photon's layer, and again when the
+ * photon enters another one (cross_or_not). */
 typedef struct photon {
     double x, y, z;
     double ux, uy, uz;
@@ -116,19 +115,12 @@ void cpu_problem_free(cpu_problem *p)
     p->layers = NULL;
 }
 
-/* MCML's binning: floor(value / step), clamped into the last bin, for
- * value >= 0 (or a rounding error below 0).  The clamp is on the integer: a
- * quotient beyond 2^63 converts to INT64_MIN, 2^63 as unsigned, which the
- * clamp catches as well. */
-static inline size_t bin_index(double value, double inv_step, size_t last)
-{
-    size_t i = (size_t)(int64_t)(value * inv_step);
-    return i < last ? i : last;
-}
-
-/* The square root of a number known to be >= 0.  libm's sqrt tests its
- * argument first (to set errno on a negative one); the bare instruction is
- * the same correctly rounded operation. */
+/* Two operations written as SSE2 instructions where there are some (every
+ * x86-64 CPU), because the compiler's own versions add a branch:
+ *  - the square root of a number known to be >= 0 (libm's sqrt tests its
+ *    argument, to set errno on a negative one); the same correctly rounded
+ *    operation;
+ *  - a < b ? a : b. */
 static inline double root(double x)
 {
 #if defined(__SSE2__)
@@ -136,6 +128,23 @@ static inline double root(double x)
 #else
     return sqrt(x);
 #endif
+}
+
+static inline double min_of(double a, double b)
+{
+#if defined(__SSE2__)
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+    return a < b ? a : b;
+#endif
+}
+
+/* MCML's binning: floor(value / step), clamped into the last bin, for
+ * value >= 0 (or a rounding error below 0).  Clamped before the conversion,
+ * so that it is defined for any quotient (NaN included). */
+static inline size_t bin_index(double value, double inv_step, double last)
+{
+    return (size_t)(int64_t)min_of(value * inv_step, last);
 }
 
 /* The next step is a new one: -ln xi drawn ahead, and the one after it
@@ -166,6 +175,8 @@ static inline void draw_spin_ahead(const cpu_problem *p, const cpu_layer *l, pho
     cpu_azimuth(p, mwc_next(&ph->rng), &ph->cos_psi, &ph->sin_psi);
 }
 
+/* Photon `index` at the top of its first layer, moving down with weight
+ * 1 - Rsp, with its first numbers drawn. */
 static inline photon launch(const cpu_problem *p, uint64_t index)
 {
     photon ph = {.uz = 1.0, .w = p->start_weight, .layer = p->first_layer};
@@ -284,13 +295,13 @@ static double fresnel(double n1, double n2, double ca1, double *ca2)
         *ca2 = 0.0;
         return 1.0;
     }
-    double sa1 = sqrt(1.0 - ca1 * ca1);
+    double sa1 = root(1.0 - ca1 * ca1);
     double sa2 = n1 * sa1 / n2;
     if (sa2 >= 1.0) {
         *ca2 = 0.0;
         return 1.0;
     }
-    double c2 = sqrt(1.0 - sa2 * sa2);
+    double c2 = root(1.0 - sa2 * sa2);
     *ca2 = c2;
     double cap = ca1 * c2 - sa1 * sa2; /* cos(a1 + a2) */
     double cam = ca1 * c2 + sa1 * sa2; /* cos(a1 - a2) */
@@ -300,7 +311,7 @@ static double fresnel(double n1, double n2, double ca1, double *ca2)
 }
 
 /* At the top boundary of the photon's layer, moving up (uz < 0). */
-static void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+static inline void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
 {
     const cpu_layer *l = &p->layers[ph->layer];
     double ni = l->n, nt = p->layers[ph->layer - 1].n;
@@ -322,7 +333,7 @@ static void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
 }
 
 /* At the bottom boundary of the photon's layer, moving down (uz > 0). */
-static void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+static inline void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
 {
     const cpu_layer *l = &p->layers[ph->layer];
     double ni = l->n, nt = p->layers[ph->layer + 1].n;
@@ -343,33 +354,28 @@ static void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
     }
 }
 
-/* The rare events, out of line.  They take the photon by value and return
- * it, so that the step loop's photon never has its address taken and can
- * live in registers. */
-
-static NOINLINE photon cross_or_not(const cpu_problem *p, photon ph, tally_batch *b)
+static inline void cross_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
 {
-    int layer = ph.layer;
-    if (ph.uz < 0.0)
-        cross_up_or_not(p, &ph, b);
+    int layer = ph->layer;
+    if (ph->uz < 0.0)
+        cross_up_or_not(p, ph, b);
     else
-        cross_down_or_not(p, &ph, b);
-    if (ph.layer != layer) /* the deflection drawn ahead, in the new layer */
-        ph.cos_theta = spin_theta(&p->layers[ph.layer], ph.u_theta);
-    return ph;
+        cross_down_or_not(p, ph, b);
+    if (ph->layer != layer) /* the deflection drawn ahead, in the new layer */
+        ph->cos_theta = spin_theta(&p->layers[ph->layer], ph->u_theta);
 }
 
 /* Glass: no interaction, straight to the next boundary.  A photon moving
  * parallel to the boundaries of a glass layer never leaves it: MCML kills it. */
-static NOINLINE photon hop_in_glass(const cpu_problem *p, photon ph, tally_batch *b)
+static inline void hop_in_glass(const cpu_problem *p, photon *ph, tally_batch *b)
 {
-    const cpu_layer *l = &p->layers[ph.layer];
-    if (ph.uz == 0.0) {
-        ph.dead = true;
-        return ph;
+    const cpu_layer *l = &p->layers[ph->layer];
+    if (ph->uz == 0.0) {
+        ph->dead = true;
+        return;
     }
-    hop(&ph, ph.uz > 0.0 ? (l->z1 - ph.z) / ph.uz : (l->z0 - ph.z) / ph.uz);
-    return cross_or_not(p, ph, b);
+    hop(ph, ph->uz > 0.0 ? (l->z1 - ph->z) / ph->uz : (l->z0 - ph->z) / ph->uz);
+    cross_or_not(p, ph, b);
 }
 
 /* Survival of the lightest: below the threshold a photon lives on with
@@ -397,15 +403,17 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
     for (;;) {
         steps++;
         if (l->glass) {
-            ph = hop_in_glass(p, ph, b);
+            hop_in_glass(p, &ph, b);
             if (ph.dead)
                 break;
             l = &p->layers[ph.layer];
         } else {
             double s = ph.step_mfp * l->inv_mut;
-            if (hit_boundary(l, &ph, &s)) {
+            /* A step hits a boundary rarely (4 % of the steps on skin): the
+             * hint keeps the crossing code out of the common path. */
+            if (__builtin_expect(hit_boundary(l, &ph, &s), 0)) {
                 hop(&ph, s);
-                ph = cross_or_not(p, ph, b);
+                cross_or_not(p, &ph, b);
                 if (ph.dead)
                     break;
                 l = &p->layers[ph.layer];

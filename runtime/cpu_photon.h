@@ -4,7 +4,6 @@
 #define TMCML_CPU_PHOTON_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -40,7 +39,7 @@ typedef struct cpu_problem {
     int nr, nz, na;
     double dr, dz, da;
     double inv_dr, inv_dz, inv_da;
-    size_t last_ir, last_iz, last_ia; /* nr - 1, nz - 1, na - 1 */
+    double last_ir, last_iz, last_ia; /* nr - 1, nz - 1, na - 1 */
     double azimuth_table[CPU_AZIMUTH_SECTORS][2]; /* cpu_azimuth */
     double start_weight;      /* 1 - Rsp */
     int first_layer;
@@ -58,10 +57,8 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b);
 
 /* ---- The engine's two elementary functions, here so that tests can check
  * them.  Both use only +, -, *, / and integer operations, so their results
- * are the same on every x86-64 CPU (no glibc variant chosen at run time, no
- * FMA), and both are inlined into the step loop, where a call to libm would
- * force every live floating-point register to the stack (all XMM registers
- * are caller-saved). */
+ * are the same on every CPU of one instruction set (no libm variant chosen
+ * at run time), and both are inlined into the step loop. */
 
 /* -ln(xi) for xi = (u + 1) 2^-32 in (0, 1], u a 32-bit random integer: the
  * random factor of a step length.
@@ -70,17 +67,17 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b);
  * v = 2^k m with m in [sqrt(1/2), sqrt(2)): subtracting the bit pattern of
  * sqrt(1/2) from v's leaves k in the exponent field, and m is v with k taken
  * off its exponent (exact).  Then -ln xi = (32 - k) ln 2 - ln m and, with
- * f = m - 1 (exact, Sterbenz), s = f / (2 + f), ln m = 2 atanh s:
- *   ln(1 + f) = f - (f^2/2 - s (f^2/2 + R)),  R = 2 atanh(s)/s - 2
- *             = sum_{j>=1} 2 s^2j / (2j + 1),
- * written so that the exact f dominates and the rounding of the small
- * correction hardly matters.  R = z P(z), z = s^2 <= (3 - 2 sqrt 2)^2, with P
- * our own minimax fit of degree 6 (Remez, relative error 4.5e-16 on that
- * interval; bench/results.md has the fit).  ln 2 is split so that
- * (32 - k) ln2_hi is exact.  Error: at most CPU_NEG_LOG_MAX_ULP ulp of the
- * exact value, measured on every one of the 2^32 arguments against a
- * long-double reference (bench/results.md). */
-#define CPU_NEG_LOG_MAX_ULP 1
+ * f = m - 1 and s = f / (2 + f) = f / (m + 1) (both exact: m has at most 33
+ * significant bits), ln m = 2 atanh s = 2s + s R and 2s = f - s f:
+ *   ln m = f - s (f - R),   R = 2 atanh(s)/s - 2 = sum_{j>=1} 2 s^2j / (2j + 1),
+ * so that the exact f dominates and the rounding of the small correction
+ * hardly matters.  R = z P(z), z = s^2 <= (3 - 2 sqrt 2)^2, with P our own
+ * minimax fit of degree 6 (Remez, relative error 4.5e-16 on that interval;
+ * bench/results.md has the fit), evaluated by Estrin's scheme, whose chain of
+ * dependent operations is shorter than Horner's.  e ln 2 (e = k - 32) is
+ * split so that e ln2_hi is exact.  Error, measured on all 2^32 arguments
+ * against a long-double reference: at most 0.92 ulp (mean 0.26); glibc's log
+ * gives a different double for 7 % of them, by 1 ulp. */
 #define CPU_LN2_HI 0x1.62e42fefa2000p-1  /* ln 2 to 40 bits */
 #define CPU_LN2_LO 0x1.9ef35793c7673p-41 /* ln 2 - CPU_LN2_HI */
 #define CPU_LN2_ROW(e) {(e) * CPU_LN2_HI, (e) * CPU_LN2_LO}
@@ -110,15 +107,15 @@ static inline double cpu_neg_log_uniform(uint32_t u)
     double m;
     memcpy(&m, &m_bits, sizeof m);
     double f = m - 1.0;
-    double s = f / (m + 1.0); /* = f / (2 + f): m has at most 33 bits, both are exact */
+    double s = f / (m + 1.0);
     double z = s * s;
-    double z2 = z * z, z4 = z2 * z2; /* Estrin's scheme: a shorter chain than Horner's */
+    double z2 = z * z, z4 = z2 * z2;
     double r = z * ((p0 + p1 * z) + z2 * (p2 + p3 * z) + z4 * ((p4 + p5 * z) + z2 * p6));
     const double *e_ln2 = cpu_ln2_multiples[32 - k]; /* e ln 2, e = k - 32 */
     return ((s * (f - r) - e_ln2[1]) - f) - e_ln2[0];
 }
 
-/* cos and sin of psi = 2 pi u 2^-32, u a 32-bit integer, to about 1 ulp.
+/* cos and sin of psi = 2 pi u 2^-32, u a 32-bit integer, to 1.4 2^-53.
  * u + 2^29 = q 2^30 + (r + 2^29) splits psi into q quarter turns plus
  * pi t, t = r 2^-31 in [-1/4, 1/4) (exact).  sin(pi t) = t S(t^2) and
  * cos(pi t) = C(t^2) with our own minimax polynomials (Remez, relative
@@ -153,7 +150,9 @@ static inline void cpu_sincos_turn(uint32_t u, double *cos_psi, double *sin_psi)
  * (r + 2^25) gives psi = 2 pi k / 64 + pi t, t = r 2^-31 in [-1/64, 1/64)
  * (exact), the sector's cos and sin come from the table and pi t's from
  * degree-7 and degree-6 minimax polynomials (relative error 7.3e-19 and
- * 6.5e-18; bench/results.md).  Error about 2 ulp. */
+ * 6.5e-18; bench/results.md).  Error at most 2.0 2^-53 in cos and sin and
+ * 4.3 2^-53 in cos^2 + sin^2 - 1 (every 7th of the 2^32 arguments against a
+ * long-double reference). */
 static inline void cpu_azimuth(const cpu_problem *p, uint32_t u, double *cos_psi,
                                double *sin_psi)
 {

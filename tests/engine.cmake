@@ -44,3 +44,6 @@ endif()
 tmcml_test(test_kernels test_kernels.c)
 add_test(NAME kernels COMMAND test_kernels)
 set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
+
+tmcml_test(test_cpu_math test_cpu_math.c)
+add_test(NAME cpu_math COMMAND test_cpu_math)
