@@ -291,16 +291,6 @@ static void set_bool(lua_State *L, const char *field, bool value)
     lua_setfield(L, -2, field);
 }
 
-static const char *placement_name(spec_layer_placement p)
-{
-    switch (p) {
-    case SPEC_LAYERS_CONSTANT: return "constant";
-    case SPEC_LAYERS_SHARED: return "shared";
-    case SPEC_LAYERS_IMMEDIATE: return "immediate";
-    }
-    return "unknown";
-}
-
 /* spec.layers[0 .. num_layers + 1]: the media above and below included. */
 static void push_layers(lua_State *L, const kernel_spec *spec)
 {
@@ -337,7 +327,7 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_int(L, "entry_bits", spec->entry_bits);
     set_int(L, "block_size", spec->block_size);
     set_int(L, "min_blocks_per_sm", spec->min_blocks_per_sm);
-    lua_pushstring(L, placement_name(spec->layer_placement));
+    lua_pushstring(L, spec_placement_name(spec->layer_placement));
     lua_setfield(L, -2, "layer_placement");
     if (spec->layer_placement == SPEC_LAYERS_IMMEDIATE) {
         push_layers(L, spec);

@@ -205,7 +205,7 @@ static void key_add_double(key_buf *k, double x)
     key_add(k, "%s", text);
 }
 
-static const char *placement_name(spec_layer_placement p)
+const char *spec_placement_name(spec_layer_placement p)
 {
     switch (p) {
     case SPEC_LAYERS_CONSTANT: return "constant";
@@ -217,7 +217,7 @@ static const char *placement_name(spec_layer_placement p)
 
 static void key_add_layers(key_buf *k, const kernel_spec *spec)
 {
-    key_add(k, "layers=%s", placement_name(spec->layer_placement));
+    key_add(k, "layers=%s", spec_placement_name(spec->layer_placement));
     if (spec->layer_placement != SPEC_LAYERS_IMMEDIATE)
         return;
     int count = spec->num_layers + 2;

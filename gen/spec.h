@@ -87,6 +87,9 @@ void spec_key(const kernel_spec *spec, char *buf, size_t size);
 /* 64-bit FNV-1a hash of the key (profile and cache identifiers). */
 uint64_t spec_hash(const kernel_spec *spec);
 
+/* "constant", "shared", "immediate" ("unknown" for anything else). */
+const char *spec_placement_name(spec_layer_placement p);
+
 /* Parses "NRxNZ" (e.g. "48x128", "0x0"): two non-negative decimal integers
  * and an 'x'; false (outputs untouched) on anything else. */
 bool spec_parse_tile(const char *text, int *nr, int *nz);

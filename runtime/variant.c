@@ -55,9 +55,8 @@ static int bad(tm_error *err, const char *opt, const char *want, const char *got
 
 static int parse_layers(const char *text, variant_options *v, tm_error *err)
 {
-    static const char *const names[] = {"constant", "shared", "immediate"};
-    for (int k = 0; k < 3; k++)
-        if (text && strcmp(text, names[k]) == 0) {
+    for (int k = SPEC_LAYERS_CONSTANT; k <= SPEC_LAYERS_IMMEDIATE; k++)
+        if (text && strcmp(text, spec_placement_name((spec_layer_placement)k)) == 0) {
             v->layer_placement = k;
             return 1;
         }
