@@ -71,8 +71,12 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known = known || strcmp(a, with_value[k]) == 0;
+    if (!known && strcmp(a, "--debug-out-of-bounds") == 0) {
+        v->debug_out_of_bounds = true; /* test-only variant (tests/test_gpu.c fault) */
+        return 1;
+    }
     if (!known)
-        return strcmp(a, "--debug-out-of-bounds") == 0 ? (v->debug_out_of_bounds = true, 1) : 0;
+        return 0;
     const char *val = *i + 1 < argc ? argv[++*i] : NULL;
     if (strcmp(a, "--tile") == 0) {
         if (!val || !spec_parse_tile(val, &v->tile_nr, &v->tile_nz))
