@@ -333,6 +333,7 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
         push_layers(L, spec);
         lua_setfield(L, -2, "layers");
     }
+    set_bool(L, "last_bin_cache", spec->last_bin_cache);
     set_int(L, "arch", spec->arch);
     set_bool(L, "debug_out_of_bounds", spec->debug_out_of_bounds);
     set_int(L, "shared_bytes", (lua_Integer)spec_shared_bytes(spec));

@@ -23,6 +23,7 @@ void spec_init(kernel_spec *spec)
     spec->block_size = 256;
     spec->min_blocks_per_sm = 0;
     spec->layer_placement = SPEC_LAYERS_CONSTANT;
+    spec->last_bin_cache = false;
     spec->arch = 90;
 }
 
@@ -249,7 +250,8 @@ void spec_key(const kernel_spec *spec, char *buf, size_t size)
             spec->tile_nr, spec->tile_nz, spec->entry_bits, spec->block_size,
             spec->min_blocks_per_sm);
     key_add_layers(&k, spec);
-    key_add(&k, " sm_%d oob=%d", spec->arch, spec->debug_out_of_bounds ? 1 : 0);
+    key_add(&k, " lastbin=%d sm_%d oob=%d", spec->last_bin_cache ? 1 : 0, spec->arch,
+            spec->debug_out_of_bounds ? 1 : 0);
 }
 
 uint64_t spec_hash(const kernel_spec *spec)

@@ -41,6 +41,8 @@ typedef struct kernel_spec {
     int block_size;          /* threads per block, multiple of 32 */
     int min_blocks_per_sm;   /* __launch_bounds__ second argument (0: none) */
     spec_layer_placement layer_placement;
+    bool last_bin_cache;     /* consecutive deposits into one A_rz bin summed in a
+                                register, added when the photon moves to another bin */
     /* only with SPEC_LAYERS_IMMEDIATE: the values baked in */
     spec_layer layers[SPEC_MAX_LAYERS + 2];
     /* target */
@@ -78,7 +80,7 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
 
 /* Canonical text key: every field that changes the generated source, in a
  * fixed order ("L7 grid=500x200x30 dr=0.01 dz=0.002 da=... A=1 tile=48x128
- * entry=64 block=256 minblocks=0 layers=constant sm_90 oob=0"); equal keys
+ * entry=64 block=256 minblocks=0 layers=constant lastbin=0 sm_90 oob=0"); equal keys
  * <=> equal sources.  Doubles are written exactly: %.17g, or %.15g / %.16g
  * when that reads back as the same double ("0.01").  A buffer smaller than
  * SPEC_KEY_MAX may truncate the key. */

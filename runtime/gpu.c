@@ -129,9 +129,13 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     render_output src = {0};
     compile_result cubin = {0};
     compile_options copt = {.arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
-    bool ok = render_kernel(spec, opt->template_dir, &src, err) &&
-              compile_cubin(&src, &copt, &cubin, err) &&
-              cuda_module_load(eng->ctx, cubin.cubin, &eng->mod, err);
+    double t0 = progress_now();
+    bool ok = render_kernel(spec, opt->template_dir, &src, err);
+    double t1 = progress_now();
+    ok = ok && compile_cubin(&src, &copt, &cubin, err);
+    double t2 = progress_now();
+    ok = ok && cuda_module_load(eng->ctx, cubin.cubin, &eng->mod, err);
+    double t3 = progress_now();
     if (!ok) {
         /* Name the variant: the message alone does not say which kernel. */
         char msg[sizeof err->message];
@@ -147,9 +151,10 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
         stats->cubin_cached = cubin.from_cache;
         stats->registers = cubin.registers;
         if (opt->verbose)
-            fprintf(stderr, "tmcml: kernel %s: %s, %d registers, %.2f s\n", key,
-                    cubin.from_cache ? "from the cubin cache" : "compiled", cubin.registers,
-                    cubin.seconds);
+            fprintf(stderr, "tmcml: kernel %s: %s, %d registers (render %.3f s, %s %.3f s, "
+                    "module load %.3f s)\n", key, cubin.from_cache ? "from the cubin cache" : "compiled",
+                    cubin.registers, t1 - t0, cubin.from_cache ? "cache lookup" : "compile", t2 - t1,
+                    t3 - t2);
     }
     compile_result_free(&cubin);
     render_output_free(&src);

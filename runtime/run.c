@@ -229,8 +229,12 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
     if (opt->engine == CLI_ENGINE_CPU)
         return true;
     tm_error why = {0};
+    double t0 = progress_now();
     if (gpu_engine_open(opt->gpu_index, &eng->gpu, &why)) {
         eng->name = "gpu";
+        if (opt->verbose)
+            fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, context, multiplier table)\n",
+                    progress_now() - t0);
         if (!opt->quiet)
             fprintf(stderr, "tmcml: GPU engine on %s\n", gpu_engine_device(eng->gpu)->name);
         return true;
@@ -280,7 +284,10 @@ int run_input_file(const cli_options *opt)
             status = RUN_FAILED;
         }
     }
+    double t0 = progress_now();
     gpu_engine_close(eng.gpu);
+    if (eng.gpu && opt->verbose)
+        fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
     free_paths(paths, file.num_runs);
     mci_free(&file);
     return status;

@@ -26,6 +26,7 @@ const char variant_usage[] =
     "  --layers constant|shared|immediate\n"
     "                        where the layer table lives (immediate bakes the optics\n"
     "                        into the kernel: one compile per optical properties)\n"
+    "  --last-bin on|off     sum consecutive deposits into one A_rz bin in a register\n"
     "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n";
 
 void variant_options_init(variant_options *v)
@@ -33,6 +34,7 @@ void variant_options_init(variant_options *v)
     memset(v, 0, sizeof *v);
     v->min_blocks_per_sm = -1;
     v->layer_placement = -1;
+    v->last_bin_cache = -1;
 }
 
 static bool parse_int(const char *text, int lo, int hi, int *out)
@@ -67,7 +69,7 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
 {
     const char *a = argv[*i];
     static const char *const with_value[] = {"--tile", "--entry", "--block", "--min-blocks",
-                                             "--layers", "--arch"};
+                                             "--layers", "--last-bin", "--arch"};
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known = known || strcmp(a, with_value[k]) == 0;
@@ -93,6 +95,10 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
             return bad(err, a, "0 to 32", val);
     } else if (strcmp(a, "--layers") == 0) {
         return parse_layers(val, v, err);
+    } else if (strcmp(a, "--last-bin") == 0) {
+        if (!val || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
+            return bad(err, a, "on or off", val);
+        v->last_bin_cache = strcmp(val, "on") == 0;
     } else if (!val || strncmp(val, "sm_", 3) != 0 || !parse_int(val + 3, 50, 200, &v->arch)) {
         return bad(err, a, "sm_XY, e.g. sm_90", val);
     }
@@ -131,6 +137,8 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
         spec->min_blocks_per_sm = v->min_blocks_per_sm;
     if (v->layer_placement >= 0)
         spec->layer_placement = (spec_layer_placement)v->layer_placement;
+    if (v->last_bin_cache >= 0)
+        spec->last_bin_cache = v->last_bin_cache;
     if (v->arch)
         spec->arch = v->arch;
     spec->debug_out_of_bounds = v->debug_out_of_bounds;
@@ -159,8 +167,10 @@ bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_
     if (score_absorption)
         default_tile(run, spec);
     apply_options(v, spec);
-    if (!score_absorption)
-        spec->tile_nr = spec->tile_nz = 0; /* -A: nothing to cache */
+    if (!score_absorption) { /* -A: nothing to cache */
+        spec->tile_nr = spec->tile_nz = 0;
+        spec->last_bin_cache = false;
+    }
     if (spec->layer_placement == SPEC_LAYERS_IMMEDIATE)
         bake_layers(run, spec);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);

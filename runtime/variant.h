@@ -20,6 +20,7 @@ typedef struct variant_options {
     int block_size;
     int min_blocks_per_sm; /* -1: not given */
     int layer_placement;   /* -1: not given, else spec_layer_placement */
+    int last_bin_cache;    /* -1: not given, else 0 | 1 */
     int arch;              /* 0: the device's */
     bool debug_out_of_bounds;
 } variant_options;

@@ -42,6 +42,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 
     photon_t p;
     p.alive = false;
+% if spec.last_bin_cache and spec.score_absorption then
+    p.cached_bin = -1;
+    p.cached_units = 0ull;
+% end
     unsigned long long my_steps = 0;
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
@@ -55,6 +59,7 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                 base = atomicAdd(next, (unsigned long long)__popc(needy));
             base = __shfl_sync(active, base, leader);
             if (!p.alive) {
+                flush_cached_bin(p, TALLY_PASS);
                 unsigned long long i = base + __popc(needy & ((1u << lane) - 1u));
                 if (i >= count)
                     break;

@@ -14,6 +14,10 @@ struct photon_t {
     int layer;
     bool alive;
     mwc_state rng;
+% if spec.last_bin_cache and spec.score_absorption then
+    int cached_bin;                  // A_rz bin of the deposits summed in cached_units (-1: none)
+    unsigned long long cached_units;
+% end
 };
 
 // start_weight = 1 - Rsp and first_layer (2 under a glass layer 1) are kernel
@@ -31,6 +35,10 @@ __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long in
     p.layer = first_layer;
     p.z = layer_at(first_layer).z0;
     p.alive = true;
+% if spec.last_bin_cache and spec.score_absorption then
+    p.cached_bin = -1;
+    p.cached_units = 0ull;
+% end
     mwc_seed(&p.rng, seed, index, multipliers);
 }
 

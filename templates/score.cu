@@ -81,14 +81,11 @@ __device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned lon
 }
 % end
 
-__device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_ARGS)
-{
 % if spec.score_absorption then
-    unsigned long long q = fixed_point_deposit_f(dw, &p.residue);
-    if (q == 0ull)
-        return;
-    int iz = bin_of(p.z, INV_DZ, NZ);
-    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+// Adds q units to A_rz[ir][iz]: the shared tile, the shared edge bins, or
+// global memory.
+__device__ __forceinline__ void deposit_units(int ir, int iz, unsigned long long q, TALLY_ARGS)
+{
     unsigned long long *bin = &a_rz[(size_t)ir * NZ + iz];
 %   if tiled then
     if (ir < TILE_NR && iz < TILE_NZ) {
@@ -101,6 +98,45 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
         tile_add(tile, slot, q, bin);
     else
         atomicAdd(bin, q);
+}
+% end
+% if spec.last_bin_cache and spec.score_absorption then
+
+// The register cache of the last bin: units are integers, so summing them
+// before the atomic changes no bit of the tally, only how often it is touched.
+__device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
+{
+    if (p.cached_units != 0ull)
+        deposit_units(p.cached_bin / NZ, p.cached_bin % NZ, p.cached_units, TALLY_PASS);
+    p.cached_units = 0ull;
+    p.cached_bin = -1;
+}
+% else
+
+__device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
+{
+    (void)p; (void)a_rz; (void)tile;  // nothing cached in this variant
+}
+% end
+
+__device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_ARGS)
+{
+% if spec.score_absorption then
+    unsigned long long q = fixed_point_deposit_f(dw, &p.residue);
+    if (q == 0ull)
+        return;
+    int iz = bin_of(p.z, INV_DZ, NZ);
+    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+%   if spec.last_bin_cache then
+    int b = ir * NZ + iz;
+    if (b != p.cached_bin) {
+        flush_cached_bin(p, TALLY_PASS);
+        p.cached_bin = b;
+    }
+    p.cached_units += q;
+%   else
+    deposit_units(ir, iz, q, TALLY_PASS);
+%   end
 % else
     // -A: absorption is not scored (the weight still decreases).
     (void)p; (void)dw; (void)a_rz; (void)tile;

@@ -16,21 +16,24 @@ typedef struct family {
     const char *tile;
     int entry, block, min_blocks, layers;
     bool absorb, out_of_bounds;
+    int last_bin; /* -1: default */
 } family;
 
 static const family families[] = {
-    {"skin7_600nm.mci", "default", NULL, 0, 0, -1, -1, true, false},
-    {"skin7_600nm.mci", "-A", NULL, 0, 0, -1, -1, false, false},
-    {"skin7_600nm.mci", "64-bit tile", "48x128", 64, 0, -1, -1, true, false},
-    {"skin7_600nm.mci", "no tile", "0x0", 0, 0, -1, -1, true, false},
-    {"skin7_600nm.mci", "shared layers", NULL, 0, 0, -1, 1, true, false},
-    {"skin7_600nm.mci", "immediate layers", NULL, 0, 0, -1, 2, true, false},
-    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", NULL, 0, 1024, 2, -1, true, false},
-    {"skin7_600nm.mci", "block 64", "16x16", 32, 64, -1, -1, true, false},
-    {"skin7_600nm.mci", "debug out of bounds", NULL, 0, 0, -1, -1, true, true},
-    {"mcml_example.mci", "default", NULL, 0, 0, -1, -1, true, false},
-    {"intralipid_slab.mci", "default", NULL, 0, 0, -1, -1, true, false},
-    {"vanhulst_slab.mci", "-A immediate", NULL, 0, 0, -1, 2, false, false},
+    {"skin7_600nm.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
+    {"skin7_600nm.mci", "-A", NULL, 0, 0, -1, -1, false, false, -1},
+    {"skin7_600nm.mci", "64-bit tile", "48x128", 64, 0, -1, -1, true, false, -1},
+    {"skin7_600nm.mci", "no tile", "0x0", 0, 0, -1, -1, true, false, -1},
+    {"skin7_600nm.mci", "shared layers", NULL, 0, 0, -1, 1, true, false, -1},
+    {"skin7_600nm.mci", "immediate layers", NULL, 0, 0, -1, 2, true, false, -1},
+    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", NULL, 0, 1024, 2, -1, true, false, -1},
+    {"skin7_600nm.mci", "block 64", "16x16", 32, 64, -1, -1, true, false, -1},
+    {"skin7_600nm.mci", "debug out of bounds", NULL, 0, 0, -1, -1, true, true, -1},
+    {"skin7_600nm.mci", "last-bin cache", NULL, 0, 0, -1, -1, true, false, 1},
+    {"intralipid_slab.mci", "last-bin cache, 64-bit", "100x100", 64, 0, -1, -1, true, false, 1},
+    {"mcml_example.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
+    {"intralipid_slab.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
+    {"vanhulst_slab.mci", "-A immediate", NULL, 0, 0, -1, 2, false, false, -1},
 };
 
 static bool compile_family(const family *fam)
@@ -52,6 +55,7 @@ static bool compile_family(const family *fam)
     v.min_blocks_per_sm = fam->min_blocks;
     v.layer_placement = fam->layers;
     v.debug_out_of_bounds = fam->out_of_bounds;
+    v.last_bin_cache = fam->last_bin;
     kernel_spec spec;
     render_output src = {0};
     compile_result r = {0};

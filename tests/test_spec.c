@@ -35,6 +35,7 @@ static void test_defaults(void)
     CHECK(s.arch == 90);
     CHECK(s.score_absorption);
     CHECK(!s.debug_out_of_bounds);
+    CHECK(!s.last_bin_cache);
     CHECK(s.num_layers == 0); /* the problem is the caller's to set */
     kernel_spec k = skin();
     tm_error err = {0};
@@ -185,8 +186,8 @@ static void test_key_format(void)
     char key[SPEC_KEY_MAX];
     key_of(&s, key);
     CHECK_MSG(strcmp(key, "L7 grid=500x200x30 dr=0.01 dz=0.002 da=0.05235987755982988 A=1 "
-                          "tile=48x128 entry=64 block=256 minblocks=2 layers=constant sm_90 "
-                          "oob=0") == 0,
+                          "tile=48x128 entry=64 block=256 minblocks=2 layers=constant lastbin=0 "
+                          "sm_90 oob=0") == 0,
               "key: %s", key);
 
     /* Stable: same spec, same key and hash, every time. */
@@ -229,12 +230,13 @@ static void m_shared(kernel_spec *s) { s->layer_placement = SPEC_LAYERS_SHARED; 
 static void m_immediate(kernel_spec *s) { s->layer_placement = SPEC_LAYERS_IMMEDIATE; }
 static void m_arch(kernel_spec *s) { s->arch = 100; }
 static void m_oob(kernel_spec *s) { s->debug_out_of_bounds = true; }
+static void m_last_bin(kernel_spec *s) { s->last_bin_cache = true; }
 
 static void test_key_distinct(void)
 {
     const mutation mutations[] = {m_layers, m_nr,    m_nz,       m_na,       m_dr,    m_dz,
                                   m_da,     m_absorb, m_tile_nr, m_tile_nz,  m_entry, m_block,
-                                  m_minblocks, m_shared, m_immediate, m_arch, m_oob};
+                                  m_minblocks, m_shared, m_immediate, m_arch, m_oob, m_last_bin};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][SPEC_KEY_MAX];
     kernel_spec base = skin();
