@@ -336,6 +336,8 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_bool(L, "last_bin_cache", spec->last_bin_cache);
     set_int(L, "arch", spec->arch);
     set_bool(L, "debug_out_of_bounds", spec->debug_out_of_bounds);
+    set_bool(L, "count_deposits", spec->count_deposits);
+    set_bool(L, "debug_bias", spec->debug_bias);
     set_int(L, "shared_bytes", (lua_Integer)spec_shared_bytes(spec));
 }
 

@@ -252,6 +252,11 @@ void spec_key(const kernel_spec *spec, char *buf, size_t size)
     key_add_layers(&k, spec);
     key_add(&k, " lastbin=%d sm_%d oob=%d", spec->last_bin_cache ? 1 : 0, spec->arch,
             spec->debug_out_of_bounds ? 1 : 0);
+    /* Pilot and test-only variants only: production keys stay as they were. */
+    if (spec->count_deposits)
+        key_add(&k, " count=1");
+    if (spec->debug_bias)
+        key_add(&k, " bias=1");
 }
 
 uint64_t spec_hash(const kernel_spec *spec)

@@ -47,8 +47,14 @@ typedef struct kernel_spec {
     spec_layer layers[SPEC_MAX_LAYERS + 2];
     /* target */
     int arch;                /* compute capability * 10, e.g. 90 for sm_90 */
+    /* the tuner's pilot: A_rz counts deposit events (1 per drop) instead of
+     * weight, to find the high-fluence region */
+    bool count_deposits;
     /* test-only: index A_rz out of bounds on purpose (error-path tests) */
     bool debug_out_of_bounds;
+    /* test-only: one extra unit in every escape, a wrong kernel that the
+     * tuner's bit-identity gate must reject */
+    bool debug_bias;
 } kernel_spec;
 
 /* Neutral defaults of the variant knobs: no tile (0x0), 64-bit entries,

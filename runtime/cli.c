@@ -10,7 +10,10 @@ void cli_print_usage(FILE *s)
     fputs("usage: tmcml run FILE.mci [options]\n"
           "       tmcml FILE.mci [-S SEED] [-A] [-G N]      (CUDAMCML/GPU-MCML form)\n"
           "       tmcml gen FILE.mci [variant options] [--run K] [-o KERNEL.cu] [--info]\n"
+          "       tmcml tune FILE.mci [--run K] [-A] [--budget SECONDS] [--profiles DIR] [--csv FILE]\n"
+          "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64] [-o PREFIX]\n"
           "       tmcml devices\n"
+          "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
           "       tmcml --help | --version\n"
           "\n"
           "Simulates every run of an MCML input file and writes, for each run, the\n"
@@ -34,6 +37,21 @@ void cli_print_usage(FILE *s)
           "\n"
           "gen: writes the generated CUDA source of run K (default 1) for reading;\n"
           "  --info compiles it with NVRTC and reports registers, spills and stack.\n"
+          "\n"
+          "profiles and tuning (GPU engine):\n"
+          "  --profiles DIR        profile directory searched first (tune stores there)\n"
+          "  --profile FILE        take the kernel variant from this profile file only\n"
+          "  --no-profile          no profile: the heuristic variant (and explicit options)\n"
+          "  --tune never|auto|always\n"
+          "                        run: tune first when no profile entry applies (auto:\n"
+          "                        when the run is long enough to repay it; default auto)\n"
+          "  --budget SECONDS      tuning time (tune: 60; run --tune: 20)\n"
+          "  --repeats N           timings per candidate, the median is kept (default 3)\n"
+          "  --csv FILE            tune: every measurement (default tune-STEM.csv)\n"
+          "tune: measures kernel variants of run K on this GPU and stores the fastest\n"
+          "  in the GPU's profile; sweep: times every tile NR x NZ of a grid and writes\n"
+          "  PREFIX.csv and a heat map PREFIX.eBITS.png per entry width (default\n"
+          "  PREFIX sweep-STEM); explicit variant options fix the launch configuration.\n"
           "\n",
           s);
     fputs(variant_usage, s);
@@ -100,10 +118,91 @@ static bool is_short(const char *arg, const char *name)
     return strncmp(arg, name, strlen(name)) == 0;
 }
 
+static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
+{
+    static const char *const names[] = {"auto", "never", "always"};
+    for (int k = 0; k < 3; k++)
+        if (text && strcmp(text, names[k]) == 0) {
+            opt->tune_mode = (cli_tune_mode)k;
+            return true;
+        }
+    error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")", text ? text : "");
+    return false;
+}
+
+static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
+{
+    char *end = NULL;
+    double b = text ? strtod(text, &end) : 0;
+    if (!text || end == text || *end || !(b > 0 && b <= 86400)) {
+        error_set(err, NULL, 0, "--budget: expected seconds, more than 0 and at most 86400 "
+                  "(got \"%s\")", text ? text : "");
+        return false;
+    }
+    opt->budget = b;
+    return true;
+}
+
+/* A word that needs a value: the value, or NULL with *err set. */
+static const char *required_value(int argc, char **argv, int *i, const char *what, tm_error *err)
+{
+    const char *a = argv[*i];
+    const char *v = option_value(argc, argv, i, strlen(a));
+    if (!v || !*v)
+        error_set(err, NULL, 0, "%s: expected %s", a, what);
+    return v && *v ? v : NULL;
+}
+
+/* Options of profiles, tune and sweep: 1 consumed, 0 not one of them, -1 bad. */
+static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    const char *a = argv[*i];
+    const char **text = NULL;
+    const char *what = NULL;
+    if (is_long(a, "--no-profile")) {
+        opt->no_profile = true;
+        return 1;
+    }
+    if (is_long(a, "--debug-wrong-candidate")) {
+        opt->debug_wrong_candidate = true; /* test-only (tests/test_tuner_gpu.sh) */
+        return 1;
+    }
+    if (is_long(a, "--tune"))
+        return parse_tune_mode(option_value(argc, argv, i, 6), opt, err) ? 1 : -1;
+    if (is_long(a, "--budget"))
+        return parse_budget(option_value(argc, argv, i, 8), opt, err) ? 1 : -1;
+    if (is_long(a, "--repeats")) {
+        uint64_t v;
+        if (!parse_positive("--repeats", option_value(argc, argv, i, 9), 9, &v, err))
+            return -1;
+        opt->repeats = (int)v;
+        return 1;
+    }
+    if (is_long(a, "--profiles"))
+        text = &opt->profile_dir, what = "a directory";
+    else if (is_long(a, "--profile"))
+        text = &opt->profile_file, what = "a profile file";
+    else if (is_long(a, "--csv"))
+        text = &opt->csv_path, what = "a file name";
+    else if (is_long(a, "--nr") && opt->command == CLI_SWEEP)
+        text = &opt->sweep_nr, what = "A:B:STEP";
+    else if (is_long(a, "--nz") && opt->command == CLI_SWEEP)
+        text = &opt->sweep_nz, what = "A:B:STEP";
+    else if (is_long(a, "--entry") && opt->command == CLI_SWEEP)
+        text = &opt->sweep_entries, what = "32, 64 or 32,64";
+    else
+        return 0;
+    *text = required_value(argc, argv, i, what, err);
+    return *text ? 1 : -1;
+}
+
 static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
 {
     const char *a = argv[*i];
     uint64_t v;
+    int tuning = parse_tuning_option(argc, argv, i, opt, err);
+    if (tuning != 0)
+        return tuning > 0;
     int variant = variant_parse_option(argc, argv, i, &opt->variant, err);
     if (variant != 0)
         return variant > 0;
@@ -185,7 +284,7 @@ static void set_defaults(cli_options *opt)
  * refused rather than taken for an input file. */
 static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
 {
-    static const char *const later[] = {"tune", "sweep", "profiles", "bench"};
+    static const char *const later[] = {"bench"};
     if (*i >= argc)
         return true;
     const char *w = argv[*i];
@@ -194,8 +293,17 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
     } else if (strcmp(w, "gen") == 0) {
         opt->command = CLI_GEN;
         ++*i;
+    } else if (strcmp(w, "tune") == 0) {
+        opt->command = CLI_TUNE;
+        ++*i;
+    } else if (strcmp(w, "sweep") == 0) {
+        opt->command = CLI_SWEEP;
+        ++*i;
     } else if (strcmp(w, "devices") == 0) {
         opt->command = CLI_DEVICES;
+        ++*i;
+    } else if (strcmp(w, "profiles") == 0) {
+        opt->command = CLI_PROFILES; /* its words are profiles_command's to parse */
         ++*i;
     } else {
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
@@ -213,6 +321,8 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     int i = 1;
     if (!parse_command(argc, argv, &i, opt, err))
         return false;
+    if (opt->command == CLI_PROFILES)
+        return true;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (is_long(a, "-h") || is_long(a, "--help")) {
@@ -235,6 +345,10 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     }
     if (opt->command == CLI_GEN)
         opt->gen_output = opt->out_dir; /* gen -o names the source file */
+    if (opt->command == CLI_SWEEP && (!opt->sweep_nr || !opt->sweep_nz)) {
+        error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
+        return false;
+    }
     if (!opt->input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;

@@ -13,7 +13,11 @@
 /* Seed used when none is given, so two runs of one file are identical. */
 #define CLI_DEFAULT_SEED UINT64_C(1)
 
-typedef enum cli_command { CLI_RUN, CLI_GEN, CLI_DEVICES, CLI_HELP, CLI_VERSION } cli_command;
+typedef enum cli_command {
+    CLI_RUN, CLI_GEN, CLI_DEVICES, CLI_PROFILES, CLI_TUNE, CLI_SWEEP, CLI_HELP, CLI_VERSION
+} cli_command;
+/* --tune: whether `run` tunes first when no profile entry applies. */
+typedef enum cli_tune_mode { CLI_TUNE_AUTO, CLI_TUNE_NEVER, CLI_TUNE_ALWAYS } cli_tune_mode;
 typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
 typedef struct cli_options {
@@ -36,10 +40,22 @@ typedef struct cli_options {
     const char *gen_output;   /* -o FILE (default: stdout) */
     bool gen_info;            /* --info: compile and report registers, spills */
     int run_number;           /* --run K (1-based) */
+    /* profiles and tuning (run, tune, sweep) */
+    const char *profile_dir;  /* --profiles DIR: searched first, tuners store there */
+    const char *profile_file; /* --profile FILE: this file only */
+    bool no_profile;          /* --no-profile: the heuristic (and explicit options) */
+    cli_tune_mode tune_mode;  /* --tune never|auto|always */
+    double budget;            /* --budget SECONDS (0: the command's default) */
+    int repeats;              /* --repeats N (0: default) */
+    const char *csv_path;     /* tune --csv FILE */
+    const char *sweep_nr, *sweep_nz; /* sweep --nr A:B:STEP --nz A:B:STEP */
+    const char *sweep_entries;       /* sweep --entry 32,64 */
+    bool debug_wrong_candidate;      /* tune, test-only: a kernel the gate must reject */
 } cli_options;
 
 /* Parses argv into *opt.  Accepts `tmcml run FILE [options]`, `tmcml gen
- * FILE [options]`, `tmcml devices` and the classic form of CUDAMCML/GPU-MCML,
+ * FILE [options]`, `tmcml devices`, `tmcml profiles ...` (its words left to
+ * profiles_command) and the classic form of CUDAMCML/GPU-MCML,
  * `tmcml FILE [options]` with `-S12`, `-A`, `-G1` attached or separate. */
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 

@@ -65,6 +65,7 @@ bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctx, tm_erro
     return false;
 }
 void cuda_context_close(cuda_context *ctx) { (void)ctx; }
+bool cuda_context_broken(const cuda_context *ctx) { (void)ctx; return false; }
 bool cuda_module_load(cuda_context *ctx, const void *cubin, cuda_module **mod, tm_error *err)
 {
     (void)ctx;
@@ -617,6 +618,11 @@ bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctxp, tm_err
     }
     *ctxp = ctx;
     return true;
+}
+
+bool cuda_context_broken(const cuda_context *ctx)
+{
+    return ctx && ctx->sticky != CUDA_SUCCESS;
 }
 
 void cuda_context_close(cuda_context *ctx)

@@ -46,6 +46,8 @@ bool cuda_device_query(cuda_driver *drv, int index, cuda_device_info *info, tm_e
  * cannot be used again in this process. */
 bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctx, tm_error *err);
 void cuda_context_close(cuda_context *ctx);
+/* Whether a sticky error has made ctx unusable. */
+bool cuda_context_broken(const cuda_context *ctx);
 
 bool cuda_module_load(cuda_context *ctx, const void *cubin, cuda_module **mod, tm_error *err);
 void cuda_module_unload(cuda_module *mod);

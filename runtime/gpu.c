@@ -45,11 +45,13 @@ struct gpu_engine {
     cuda_stream *streams[STREAMS];
     cuda_module *mod;      /* module of spec `key`, or NULL */
     char key[8192];
-    int registers;
+    int registers, spill_bytes;
     gpu_buffers buf;
 };
 
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng) { return &eng->dev; }
+
+bool gpu_engine_usable(const gpu_engine *eng) { return !cuda_context_broken(eng->ctx); }
 
 bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
 {
@@ -120,6 +122,7 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     if (eng->mod && strcmp(key, eng->key) == 0) {
         stats->cubin_cached = true;
         stats->registers = eng->registers;
+        stats->spill_bytes = eng->spill_bytes;
         return true;
     }
     if (eng->mod) {
@@ -139,14 +142,15 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     if (!ok) {
         /* Name the variant: the message alone does not say which kernel. */
         char msg[sizeof err->message];
-        memcpy(msg, err->message, sizeof msg);
-        int n = snprintf(err->message, sizeof err->message, "kernel %.300s: ", key);
-        if (n > 0 && (size_t)n < sizeof err->message)
-            snprintf(err->message + n, sizeof err->message - (size_t)n, "%s", msg);
+        int n = snprintf(msg, sizeof msg, "kernel %.300s: %s", key, err->message);
+        if (n > 0) /* a message cut short is still worth having */
+            memcpy(err->message, msg, sizeof msg);
     }
     if (ok) {
         snprintf(eng->key, sizeof eng->key, "%s", key);
         eng->registers = cubin.registers;
+        eng->spill_bytes = cubin.spill_stores + cubin.spill_loads;
+        stats->spill_bytes = eng->spill_bytes;
         stats->compile_seconds = cubin.seconds;
         stats->cubin_cached = cubin.from_cache;
         stats->registers = cubin.registers;

@@ -31,6 +31,7 @@ typedef struct gpu_stats {
     uint64_t launches;
     unsigned grid, block;
     int blocks_per_sm, registers;
+    int spill_bytes;          /* local-memory spill stores + loads (ptxas) */
 } gpu_stats;
 
 typedef struct gpu_engine gpu_engine;
@@ -38,6 +39,8 @@ typedef struct gpu_engine gpu_engine;
 bool gpu_engine_open(int device, gpu_engine **eng, tm_error *err);
 void gpu_engine_close(gpu_engine *eng);
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng);
+/* False once a kernel fault (a sticky error) has made the GPU unusable. */
+bool gpu_engine_usable(const gpu_engine *eng);
 
 /* Simulates photons [first, first + count) of run with the kernel of spec and
  * adds their tallies to *acc.  The module of the last spec is kept, so runs

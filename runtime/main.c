@@ -5,17 +5,20 @@
 
 #include "cli.h"
 #include "gen_command.h"
+#include "profiles_command.h"
 #include "fixed_point.h"
 #include "rng.h"
 #include "run.h"
+#include "tune_command.h"
 #include "tmcml_config.h"
 
 static void print_version(void)
 {
     printf("tmcml %s\n", TMCML_VERSION);
     if (TMCML_HAVE_CUDA)
-        printf("engines: cpu (double precision); GPU engine not yet available "
-               "(built against CUDA Toolkit %s headers)\n", TMCML_CUDA_VERSION);
+        printf("engines: cpu (double precision), gpu (kernels generated from Lua templates, "
+               "compiled by NVRTC, run through the driver API; CUDA Toolkit %s headers)\n",
+               TMCML_CUDA_VERSION);
     else
         printf("engines: cpu (double precision) only: built without the CUDA Toolkit\n");
     printf("random numbers: per-photon multiply-with-carry, %u safe-prime multipliers\n",
@@ -43,6 +46,12 @@ int main(int argc, char **argv)
         return gen_command(&opt);
     case CLI_DEVICES:
         return devices_command(&opt);
+    case CLI_PROFILES:
+        return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
+    case CLI_TUNE:
+        return tune_command(&opt);
+    case CLI_SWEEP:
+        return sweep_command(&opt);
     case CLI_RUN:
         break;
     }

@@ -19,6 +19,9 @@
 #include "summary.h"
 #include "tally.h"
 #include "tmcml_config.h"
+#include "variant_choice.h"
+
+#define PROFILE_SOURCE_MAX 5000
 
 #define RNG_NAME "mwc-per-photon"
 
@@ -112,9 +115,11 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
                          progress_meter *meter, tally_set *tallies, tm_error *err)
 {
     kernel_spec spec;
-    if (!variant_spec_for_run(run, opt->score_absorption, gpu_engine_device(eng->gpu),
-                              &opt->variant, &spec, err))
+    char source[PROFILE_SOURCE_MAX];
+    if (!variant_choose(opt, eng->gpu, run, &spec, source, sizeof source, err))
         return false;
+    if (!opt->quiet)
+        fprintf(stderr, "tmcml: kernel variant: %s\n", source);
     spec_key(&spec, eng->kernel, sizeof eng->kernel);
     gpu_options gopt = {.seed = opt->seed,
                         .template_dir = opt->template_dir,

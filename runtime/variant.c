@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "candidates.h"
+
 /* The default heuristic (no profile):
  *  - block of 256 threads, no minimum residency: the compiler keeps registers;
  *  - an A_rz tile of 32-bit entries (flushed exactly on overflow) of at most
@@ -144,8 +146,30 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
     spec->debug_out_of_bounds = v->debug_out_of_bounds;
 }
 
+bool variant_options_given(const variant_options *v)
+{
+    return v->tile_given || v->entry_bits || v->block_size || v->min_blocks_per_sm >= 0 ||
+           v->layer_placement >= 0 || v->last_bin_cache >= 0;
+}
+
+static void apply_tuned(const profile_config *c, const mci_run *run, kernel_spec *spec)
+{
+    candidates_apply_config(c, spec);
+    if (spec->tile_nr > run->nr)
+        spec->tile_nr = run->nr;
+    if (spec->tile_nz > run->nz)
+        spec->tile_nz = run->nz;
+}
+
 bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
                           const variant_options *v, kernel_spec *spec, tm_error *err)
+{
+    return variant_spec_tuned(run, score_absorption, dev, NULL, v, spec, err);
+}
+
+bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+                        const profile_config *tuned, const variant_options *v, kernel_spec *spec,
+                        tm_error *err)
 {
     if (run->num_layers > SPEC_MAX_LAYERS) {
         error_set(err, NULL, 0, "%d layers: the GPU kernels support at most %d", run->num_layers,
@@ -166,6 +190,8 @@ bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_
         spec->arch = dev->cc_major * 10 + dev->cc_minor;
     if (score_absorption)
         default_tile(run, spec);
+    if (tuned)
+        apply_tuned(tuned, run, spec);
     apply_options(v, spec);
     if (!score_absorption) { /* -A: nothing to cache */
         spec->tile_nr = spec->tile_nz = 0;

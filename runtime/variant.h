@@ -38,6 +38,18 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
 bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
                           const variant_options *v, kernel_spec *spec, tm_error *err);
 
+/* The same with a tuned configuration (a profile's entry, tuner/profile.h)
+ * between the heuristic and the explicit options; tuned may be NULL.  Its
+ * tile is clamped to the grid (a nearest-class entry may be larger). */
+struct profile_config;
+bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+                        const struct profile_config *tuned, const variant_options *v,
+                        kernel_spec *spec, tm_error *err);
+
+/* Whether v sets any knob of the kernel (then a profile's entry is not
+ * looked up: the user chose). */
+bool variant_options_given(const variant_options *v);
+
 /* Help text of the variant options. */
 extern const char variant_usage[];
 

@@ -121,10 +121,16 @@ __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 
 __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_ARGS)
 {
-% if spec.score_absorption then
+% if spec.score_absorption and spec.count_deposits then
+    // The tuner's pilot: one count per drop, wherever the weight goes.
+    unsigned long long q = 1ull;
+    (void)dw;
+% elseif spec.score_absorption then
     unsigned long long q = fixed_point_deposit_f(dw, &p.residue);
     if (q == 0ull)
         return;
+% end
+% if spec.score_absorption then
     int iz = bin_of(p.z, INV_DZ, NZ);
     int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
 %   if spec.last_bin_cache then
@@ -153,6 +159,10 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % if spec.debug_out_of_bounds then
     bin += 1ull << 40;  // test-only variant: an illegal address on purpose
 % end
+% if spec.debug_bias then
+    atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
+% else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
+% end
     p.alive = false;
 }

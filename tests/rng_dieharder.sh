@@ -11,9 +11,10 @@
 #   sharing   photons 0, 2^17, 2*2^17, ... (1024 of them) round-robin: all
 #             share one multiplier, so only their start points differ;
 #   single    one photon's own stream, as one photon consumes it.  The photon
-#             is RNG_DIEHARDER_SINGLE (default 1000).  docs/rng.md explains
-#             why photon 0 (multiplier 2^32-178) fails the 3-D minimum
-#             distance test: RNG_DIEHARDER_SINGLE=0 reproduces it.
+#             is RNG_DIEHARDER_SINGLE (default 1000).  Photon 0's stream
+#             failed the 3-D minimum distance test until the table dropped
+#             multipliers with a small 3-D spectral figure (docs/rng.md);
+#             RNG_DIEHARDER_SINGLE=0 checks it.
 #
 # Assessments.  Everything is seeded (rng_stream -s, dieharder -S), so a run
 # is deterministic: the same build gives the same p-values every time, and

@@ -3,6 +3,10 @@
  *     independent primality test (strong base-2 test + strong Lucas test,
  *     plain 128-bit remainder arithmetic), not the generator's Montgomery
  *     Miller-Rabin, so one bug cannot hide in both;
+ *   - the table's 3-D spectral figure nu3 >= 2^14, by an exhaustive search
+ *     for short vectors of the 3-D dual lattice, not the generator's 2-D
+ *     lattice reduction; the lattice itself is checked against the outputs
+ *     of mwc_next;
  *   - determinism and distinctness of the streams, the seeding invariants,
  *     the ranges of the uniform conversions;
  *   - chi-square and correlation checks on interleaved streams, with
@@ -178,6 +182,125 @@ static void test_bpsw_itself(void)
     CHECK(!bpsw(4294967291ull * 4294967279ull));
 }
 
+/* ---- 3-D lattice structure ---------------------------------------------------- */
+
+/* tools/mwc_multipliers.c's NU3_MIN: the table keeps a only if nu3(a) >= this. */
+#define NU3_BOUND 16384
+
+typedef struct dual_vec {
+    int64_t h[3];
+    uint64_t norm2; /* 0: none found */
+} dual_vec;
+
+/* floor(n/d + 1/2), d > 0. */
+static int64_t nearest_quotient(int64_t n, int64_t d)
+{
+    int64_t num = 2 * n + d, q = num / (2 * d);
+    return q * 2 * d > num ? q - 1 : q;
+}
+
+/* The shortest nonzero h with all |h_i| < bound and
+ *     h0 + h1*a + h2*a^2 == 0 (mod p),  p = a*2^32 - 1,
+ * i.e. of the dual lattice of the LCG (modulus p, multiplier a) that the
+ * MWC is (docs/rng.md).  nu3 < bound iff one is found with norm2 < bound^2
+ * (a vector that short has all |h_i| < bound), and then nu3^2 = norm2.
+ * Exhaustive in h2: h and -h are both in, so h2 > 0 suffices (h2 = 0 would
+ * need h0 + h1*a == 0 with |h0 + h1*a| < p).  For each h2,
+ * t = -h2*a^2 mod p, centred, must equal h0 + h1*a exactly (both lie in
+ * (-p/2, p/2)), and since bound <= a/2 at most one (h0, h1) fits. */
+static dual_vec short_dual_vector(uint64_t a, int64_t bound)
+{
+    const uint64_t p = (a << 32) - 1u, a2 = mulmod(a, a, p);
+    const uint64_t reach = (uint64_t)bound * (a + 1u); /* > |h0 + h1*a| */
+    dual_vec best = {{0, 0, 0}, 0};
+    uint64_t t = 0;
+    for (int64_t h2 = 1; h2 < bound; h2++) {
+        t = submod(t, a2, p);
+        if (t >= reach && p - t >= reach)
+            continue; /* nearly every h2: no small (h0, h1) */
+        int64_t tc = t < reach ? (int64_t)t : -(int64_t)(p - t);
+        int64_t h1 = nearest_quotient(tc, (int64_t)a), h0 = tc - h1 * (int64_t)a;
+        if (h0 <= -bound || h0 >= bound || h1 <= -bound || h1 >= bound)
+            continue;
+        uint64_t n2 = (uint64_t)(h0 * h0 + h1 * h1 + h2 * h2);
+        if (best.norm2 == 0 || n2 < best.norm2)
+            best = (dual_vec){{h0, h1, h2}, n2};
+    }
+    return best;
+}
+
+static int low_nu3(uint64_t a)
+{
+    uint64_t n2 = short_dual_vector(a, NU3_BOUND).norm2;
+    return n2 != 0 && n2 < (uint64_t)NU3_BOUND * NU3_BOUND;
+}
+
+/* Ties the lattice to the generator: Y = a*x + c follows Y' = a*Y mod p and
+ * x' = floor(2^32*Y'/p), so h0*x[n] + h1*x[n+1] + h2*x[n+2] is within
+ * |h0| + |h1| + |h2| of a multiple of 2^32 for every n.  For random words
+ * (and bound <= 2^17) that happens with probability < 2^-12 per n; 2000 n
+ * decide. */
+static int outputs_obey(uint64_t a, const dual_vec *v)
+{
+    const int64_t slack = llabs(v->h[0]) + llabs(v->h[1]) + llabs(v->h[2]);
+    uint64_t z = mwc_mix64(a);
+    mwc_state s = {(((z >> 32) % a) << 32) | (z & 0xFFFFFFFFu), a};
+    uint32_t x0 = mwc_next(&s), x1 = mwc_next(&s);
+    int ok = 1;
+    for (int n = 0; n < 2000; n++) {
+        uint32_t x2 = mwc_next(&s);
+        uint32_t sum = (uint32_t)((uint64_t)v->h[0] * x0 + (uint64_t)v->h[1] * x1 +
+                                  (uint64_t)v->h[2] * x2);
+        int64_t centred = sum < 0x80000000u ? (int64_t)sum : (int64_t)sum - 0x100000000ll;
+        ok &= llabs(centred) <= slack;
+        x0 = x1;
+        x1 = x2;
+    }
+    return ok;
+}
+
+/* The multiplier GPU-MCML and the old table started with, a = 2^32 - 178:
+ * nu3 = |(-1, 178, 1)| (a^2 + 178*a - 1 = a*2^32 - 1 = p), so its triples
+ * lie on ~180 planes and dieharder failed it (docs/rng.md). */
+static void test_nu3_known_bad(void)
+{
+    const uint64_t bad = 4294967118u;
+    dual_vec v = short_dual_vector(bad, NU3_BOUND);
+    CHECK_MSG(v.norm2 == 178u * 178u + 2u, "nu3^2(%llu) = %llu", (unsigned long long)bad,
+              (unsigned long long)v.norm2);
+    CHECK(v.h[2] == 1 && v.h[1] == 178 && v.h[0] == -1);
+    CHECK(outputs_obey(bad, &v));
+    v.h[1] = -178; /* the wrong sign must not fit: the check can fail */
+    CHECK(!outputs_obey(bad, &v));
+}
+
+/* Every table entry has nu3 >= 2^14; the exact nu3 of a few (every lag-1
+ * MWC base 2^32 has nu3 < 2^17, so bound 2^17 always finds it) also obeys
+ * the output relation.  Sample: both ends and every 8th entry. */
+static void test_table_nu3(void)
+{
+    const uint32_t *t = rng_mwc_multipliers;
+    uint32_t low = 0, checked = 0;
+    for (uint32_t i = 0; i < MWC_MULTIPLIER_COUNT; i++) {
+        if (i % 8 != 0 && i >= 256 && i < MWC_MULTIPLIER_COUNT - 256)
+            continue;
+        checked++;
+        if (low_nu3(t[i]) && low++ < 10)
+            fprintf(stderr, "table[%u] = %u has nu3 < %d\n", i, t[i], NU3_BOUND);
+    }
+    CHECK_MSG(low == 0, "%u of %u entries have nu3 < %d", low, checked, NU3_BOUND);
+    const uint32_t some[] = {0, 1, 2, 3, 1000, MWC_MULTIPLIER_COUNT - 1u};
+    for (size_t k = 0; k < sizeof some / sizeof some[0]; k++) {
+        dual_vec v = short_dual_vector(t[some[k]], 1 << 17);
+        CHECK_MSG(v.norm2 >= (uint64_t)NU3_BOUND * NU3_BOUND && v.norm2 < 1ull << 34,
+                  "table[%u]: nu3^2 = %llu", some[k], (unsigned long long)v.norm2);
+        CHECK_MSG(outputs_obey(t[some[k]], &v), "table[%u]", some[k]);
+        if (some[k] == 0)
+            printf("nu3(table[0] = %u) = %.0f; %u entries checked >= %d\n", t[0],
+                   sqrt((double)v.norm2), checked, NU3_BOUND);
+    }
+}
+
 /* ---- the multiplier table ----------------------------------------------------- */
 
 static int safe_prime_multiplier(uint64_t a)
@@ -196,11 +319,19 @@ static void check_entry(uint32_t i)
               rng_mwc_multipliers[i]);
 }
 
-/* Every a strictly between hi and lo must fail. */
-static void check_gap(uint64_t hi, uint64_t lo)
+/* Every a strictly between hi and lo must fail: not a safe-prime
+ * multiplier, or nu3 < 2^14.  Returns how many failed only the latter. */
+static unsigned check_gap(uint64_t hi, uint64_t lo)
 {
-    for (uint64_t a = hi - 1u; a > lo; a--)
-        CHECK_MSG(!safe_prime_multiplier(a), "%llu missing from the table", (unsigned long long)a);
+    unsigned low = 0;
+    for (uint64_t a = hi - 1u; a > lo; a--) {
+        if (!safe_prime_multiplier(a))
+            continue;
+        int skipped = low_nu3(a);
+        CHECK_MSG(skipped, "%llu missing from the table", (unsigned long long)a);
+        low += (unsigned)skipped;
+    }
+    return low;
 }
 
 static void test_table_shape(void)
@@ -213,9 +344,11 @@ static void test_table_shape(void)
         descending &= t[i] < t[i - 1]; /* strictly: so also all distinct */
     CHECK(descending);
     CHECK(t[MWC_MULTIPLIER_COUNT - 1] > 0x80000000u); /* sanity: ~4.2e9 */
-    /* Known answer: the largest safe-prime multiplier below 2^32, the first
-     * of the CUDAMCML/GPU-MCML list (found independently here). */
-    CHECK(t[0] == 4294967118u);
+    /* Known answers: the largest safe-prime multiplier below 2^32 with
+     * nu3 >= 2^14 (d = 2^32 - a = 16582; test_table_primes shows that
+     * nothing above it qualifies), and the last one. */
+    CHECK(t[0] == 4294950714u);
+    CHECK(t[MWC_MULTIPLIER_COUNT - 1] == 4194768249u);
 }
 
 static void test_table_primes(void)
@@ -228,8 +361,12 @@ static void test_table_primes(void)
     for (int k = 0; k < 1000; k++)
         check_entry((uint32_t)(splitmix_next(&rs) % MWC_MULTIPLIER_COUNT));
     /* Completeness: nothing above the first entry, nothing skipped in a
-     * sample of gaps at both ends and in the middle. */
-    check_gap(1ull << 32, rng_mwc_multipliers[0]);
+     * sample of gaps at both ends and in the middle.  Above the first
+     * entry lie 30 safe-prime multipliers (4294967118 ... 4294951008, the
+     * old table's start), all with d = 2^32 - a < 2^14 - 1, so
+     * |(-1, d, 1)| < 2^14. */
+    unsigned low = check_gap(1ull << 32, rng_mwc_multipliers[0]);
+    CHECK_MSG(low == 30, "%u safe-prime multipliers above table[0]", low);
     for (uint32_t i = 0; i < 20; i++) {
         check_gap(rng_mwc_multipliers[i], rng_mwc_multipliers[i + 1]);
         uint32_t j = MWC_MULTIPLIER_COUNT - 2u - i;
@@ -499,6 +636,8 @@ int main(void)
     test_bpsw_itself();
     test_table_shape();
     test_table_primes();
+    test_nu3_known_bad();
+    test_table_nu3();
     test_determinism();
     test_seeding();
     test_fixed_points();

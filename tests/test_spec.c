@@ -231,12 +231,15 @@ static void m_immediate(kernel_spec *s) { s->layer_placement = SPEC_LAYERS_IMMED
 static void m_arch(kernel_spec *s) { s->arch = 100; }
 static void m_oob(kernel_spec *s) { s->debug_out_of_bounds = true; }
 static void m_last_bin(kernel_spec *s) { s->last_bin_cache = true; }
+static void m_count(kernel_spec *s) { s->count_deposits = true; }
+static void m_bias(kernel_spec *s) { s->debug_bias = true; }
 
 static void test_key_distinct(void)
 {
     const mutation mutations[] = {m_layers, m_nr,    m_nz,       m_na,       m_dr,    m_dz,
                                   m_da,     m_absorb, m_tile_nr, m_tile_nz,  m_entry, m_block,
-                                  m_minblocks, m_shared, m_immediate, m_arch, m_oob, m_last_bin};
+                                  m_minblocks, m_shared, m_immediate, m_arch, m_oob, m_last_bin,
+                                  m_count, m_bias};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][SPEC_KEY_MAX];
     kernel_spec base = skin();

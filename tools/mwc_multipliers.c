@@ -4,8 +4,10 @@
  *   mwc_multipliers OUTPUT.c
  *
  * Writes the MWC_MULTIPLIER_COUNT largest a < 2^32 for which
- * p = a*2^32 - 1 and q = (p - 1)/2 = a*2^31 - 1 are both prime, in
- * descending order.  For such a the MWC x' = a*x + c (base 2^32) has period q.
+ * p = a*2^32 - 1 and q = (p - 1)/2 = a*2^31 - 1 are both prime and the
+ * 3-D spectral figure nu3(a) is at least NU3_MIN, in descending order.  For
+ * such a the MWC x' = a*x + c (base 2^32) has period q, and triples of
+ * successive outputs do not fall on a few planes.
  *
  * How: the candidates are walked down from 2^32 - 1 in chunks.  Each chunk is
  * first sieved by every odd prime below SIEVE_LIMIT (a kills p when
@@ -13,9 +15,10 @@
  * candidates for the price of a few memory writes each.  The survivors go
  * through Miller-Rabin with the 12 bases {2..37}, which is exact below
  * 3.3e24 > 2^64, using Montgomery multiplication (no 128-bit division in the
- * loop).  Chunks are handed to one thread per core in rounds; the results of
- * a round are appended in chunk order, so the table does not depend on the
- * number of threads or on scheduling.
+ * loop).  Last, nu3 is computed exactly (integer lattice reduction) for the
+ * prime pairs.  Chunks are handed to one thread per core in rounds; the
+ * results of a round are appended in chunk order, so the table does not
+ * depend on the number of threads or on scheduling.
  *
  * The output is written to a temporary file and renamed, so an interrupted
  * build never leaves a half-written table behind. */
@@ -31,8 +34,18 @@
 
 #define SIEVE_LIMIT 65536u    /* odd primes below this are sieved out */
 #define CHUNK_SIZE 65536u     /* candidates per chunk: the sieve stays in L2 */
-#define CHUNKS_PER_ROUND 32u  /* ~90 multipliers per chunk, ~1460 chunks needed */
+#define CHUNKS_PER_ROUND 32u  /* ~90 multipliers per chunk, ~1500 chunks needed */
 #define MAX_THREADS 64
+
+/* Smallest accepted 3-D spectral figure nu3 (length of the shortest dual
+ * vector of the lattice of output triples): triples of successive uniforms
+ * lie on planes 1/nu3 apart.  a near 2^32 (d = 2^32 - a small) gives
+ * nu3 ~ d; photon 0's old multiplier (d = 178) failed dieharder's operm5,
+ * oqso and 3-D minimum-distance tests, single streams failed the latter up
+ * to nu3 = 466, were WEAK at 1012 and passed from 4273 up.  2^14 keeps a
+ * factor 4 over that and rejects only ~4% of the safe-prime multipliers
+ * (no lag-1 MWC with base 2^32 has nu3 above 83750, by Hermite's bound). */
+#define NU3_MIN 16384u
 
 typedef unsigned __int128 u128;
 
@@ -136,6 +149,71 @@ static int safe_prime_multiplier(uint64_t a)
     return mr_rounds_from(&q, 1) && mr_rounds_from(&p, 1);
 }
 
+/* ---- 3-D lattice structure ------------------------------------------------------ */
+
+/* With p = a*b - 1 (b = 2^32), Y = a*x + c follows Y' = a*Y mod p and the
+ * output is x' = floor(b*Y'/p): the MWC is the LCG (modulus p, multiplier
+ * a = b^-1 mod p), and each output x/b lies within 2^-32 below Y/p, so
+ * output triples show that LCG's lattice.  Its dual lattice is
+ * {h : h0 + h1*a + h2*a^2 == 0 (mod p)}; times b^2 (a*b == 1) this reads
+ * h0*b^2 + h1*b + h2 == 0, solved by h = (-r, r*b - s*a + j*p, s) for all
+ * integers r, s, j.  If |h| < 2^30 then |r*b - s*a| < 2^63 < p (a > 2^31),
+ * so j = 0: the short dual vectors are exactly (r, s, s*a - r*b) up to
+ * order and sign, a rank-2 lattice whose minimum, nu3, Lagrange-Gauss
+ * reduction finds exactly.  (Hermite's bound puts that minimum below 2^17,
+ * so it is indeed shorter than 2^30.)  See docs/rng.md. */
+
+typedef __int128 i128;
+
+typedef struct vec3 {
+    i128 c[3];
+} vec3;
+
+static i128 dot3(const vec3 *u, const vec3 *v)
+{
+    return u->c[0] * v->c[0] + u->c[1] * v->c[1] + u->c[2] * v->c[2];
+}
+
+/* floor(n/d + 1/2) for d > 0. */
+static i128 div_nearest(i128 n, i128 d)
+{
+    i128 q = (2 * n + d) / (2 * d);
+    return q * 2 * d > 2 * n + d ? q - 1 : q; /* C truncates toward 0 */
+}
+
+/* nu3^2 of the multiplier a: the squared length of the shortest nonzero
+ * (r, s, s*a - r*2^32).  Gauss reduction keeps |u| <= |v| and subtracts
+ * the nearest multiple of u from v until that multiple is 0; then
+ * |<u,v>| <= |u|^2/2 and u is a shortest vector.  Coordinates never grow
+ * beyond the start (|v - mu*u| <= |v|), so int128 cannot overflow. */
+static i128 nu3_squared(uint64_t a)
+{
+    vec3 u = {{1, 1, (i128)a - ((i128)1 << 32)}}; /* r = s = 1: (1, 1, -d) */
+    vec3 v = {{0, 1, (i128)a}};                    /* r = 0, s = 1 */
+    i128 uu = dot3(&u, &u), vv = dot3(&v, &v);
+    for (;;) {
+        if (vv < uu) {
+            vec3 t = u;
+            u = v;
+            v = t;
+            i128 tt = uu;
+            uu = vv;
+            vv = tt;
+        }
+        i128 mu = div_nearest(dot3(&u, &v), uu);
+        if (mu == 0)
+            return uu;
+        for (int k = 0; k < 3; k++)
+            v.c[k] -= mu * u.c[k];
+        vv = dot3(&v, &v);
+    }
+}
+
+static int good_lattice(uint64_t a)
+{
+    return nu3_squared(a) >= (i128)NU3_MIN * NU3_MIN;
+}
+
 /* ---- the sieve --------------------------------------------------------------- */
 
 typedef struct sieve_prime {
@@ -204,6 +282,8 @@ typedef struct chunk {
     uint32_t top;        /* largest candidate of the chunk */
     uint32_t count;      /* multipliers found */
     uint32_t found[CHUNK_SIZE / 64]; /* far above the ~90 expected */
+    uint32_t nrejected;  /* safe-prime multipliers with nu3 < NU3_MIN */
+    uint32_t rejected[CHUNK_SIZE / 64];
     int overflow;
 } chunk;
 
@@ -216,6 +296,14 @@ typedef struct round_work {
     pthread_mutex_t lock;
 } round_work;
 
+static void append(uint32_t *list, uint32_t *n, uint32_t a, int *overflow)
+{
+    if (*n == CHUNK_SIZE / 64)
+        *overflow = 1;
+    else
+        list[(*n)++] = a;
+}
+
 static void search_chunk(chunk *c, const sieve_prime *primes, size_t nprimes)
 {
     unsigned char dead[CHUNK_SIZE];
@@ -224,17 +312,17 @@ static void search_chunk(chunk *c, const sieve_prime *primes, size_t nprimes)
         sieve_out(dead, c->top, primes[i].r, primes[i].kill_p);
         sieve_out(dead, c->top, primes[i].r, primes[i].kill_q);
     }
-    c->count = 0;
+    c->count = c->nrejected = 0;
     c->overflow = 0;
-    for (uint32_t j = 0; j < CHUNK_SIZE; j++) {
+    for (uint32_t j = 0; j < CHUNK_SIZE && !c->overflow; j++) {
         uint64_t a = (uint64_t)c->top - j;
         if (dead[j] || !safe_prime_multiplier(a))
             continue;
-        if (c->count == sizeof c->found / sizeof c->found[0]) {
-            c->overflow = 1;
-            return;
-        }
-        c->found[c->count++] = (uint32_t)a;
+        /* nu3 last: only ~1 candidate in 730 gets this far. */
+        if (good_lattice(a))
+            append(c->found, &c->count, (uint32_t)a, &c->overflow);
+        else
+            append(c->rejected, &c->nrejected, (uint32_t)a, &c->overflow);
     }
 }
 
@@ -273,8 +361,19 @@ static unsigned thread_count(void)
     return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
+/* Appends chunk c's multipliers to table[*have..] until it is full, and
+ * counts in *rejected the nu3 rejections among the candidates used. */
+static void take_chunk(const chunk *c, uint32_t *table, size_t *have, size_t *rejected)
+{
+    for (uint32_t k = 0; k < c->count && *have < MWC_MULTIPLIER_COUNT; k++)
+        table[(*have)++] = c->found[k];
+    uint32_t lowest = *have == MWC_MULTIPLIER_COUNT ? table[*have - 1] : 0;
+    for (uint32_t k = 0; k < c->nrejected; k++)
+        *rejected += c->rejected[k] > lowest;
+}
+
 /* Fills table[0..MWC_MULTIPLIER_COUNT) in descending order; 0 on success. */
-static int find_multipliers(uint32_t *table)
+static int find_multipliers(uint32_t *table, size_t *rejected)
 {
     size_t nprimes = 0, have = 0;
     round_work w;
@@ -309,8 +408,7 @@ static int find_multipliers(uint32_t *table)
                 rc = 1;
                 break;
             }
-            for (uint32_t k = 0; k < w.chunks[c].count && have < MWC_MULTIPLIER_COUNT; k++)
-                table[have++] = w.chunks[c].found[k];
+            take_chunk(&w.chunks[c], table, &have, rejected);
         }
     }
     pthread_mutex_destroy(&w.lock);
@@ -321,16 +419,18 @@ static int find_multipliers(uint32_t *table)
 
 /* ---- output ---------------------------------------------------------------------- */
 
-static int write_table(FILE *f, const uint32_t *table)
+static int write_table(FILE *f, const uint32_t *table, size_t rejected)
 {
     fprintf(f,
             "/* GENERATED by tools/mwc_multipliers.c at build time: do not edit.\n"
             " * The %u largest a < 2^32 with a*2^32-1 and a*2^31-1 both prime\n"
             " * (sieve by odd primes < %u, then Miller-Rabin with the 12 bases\n"
-            " * 2..37, exact below 2^64), in descending order.  See docs/rng.md. */\n"
+            " * 2..37, exact below 2^64) and 3-D spectral figure nu3 >= %u\n"
+            " * (%zu such primes skipped for a lower nu3), in descending order.\n"
+            " * See docs/rng.md. */\n"
             "#include <stdint.h>\n#include \"rng.h\"\n"
             "const uint32_t rng_mwc_multipliers[MWC_MULTIPLIER_COUNT] = {\n",
-            MWC_MULTIPLIER_COUNT, SIEVE_LIMIT);
+            MWC_MULTIPLIER_COUNT, SIEVE_LIMIT, NU3_MIN, rejected);
     for (uint32_t i = 0; i < MWC_MULTIPLIER_COUNT; i++)
         fprintf(f, "%s%10uu,%s", i % 8 == 0 ? "    " : " ", table[i],
                 i % 8 == 7 ? "\n" : "");
@@ -339,7 +439,7 @@ static int write_table(FILE *f, const uint32_t *table)
 }
 
 /* Writes path.tmp.PID and renames it over path. */
-static int write_atomically(const char *path, const uint32_t *table)
+static int write_atomically(const char *path, const uint32_t *table, size_t rejected)
 {
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
@@ -354,7 +454,7 @@ static int write_atomically(const char *path, const uint32_t *table)
         free(tmp);
         return 1;
     }
-    int bad = write_table(f, table) != 0;
+    int bad = write_table(f, table, rejected) != 0;
     bad |= fclose(f) != 0;
     if (!bad && rename(tmp, path) != 0)
         bad = 1;
@@ -369,11 +469,12 @@ static int write_atomically(const char *path, const uint32_t *table)
 int main(int argc, char **argv)
 {
     static uint32_t table[MWC_MULTIPLIER_COUNT];
+    size_t rejected = 0;
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
         return 2;
     }
-    if (find_multipliers(table) != 0)
+    if (find_multipliers(table, &rejected) != 0)
         return 1;
-    return write_atomically(argv[1], table);
+    return write_atomically(argv[1], table, rejected);
 }

@@ -1,0 +1,172 @@
+/* Where a run's GPU kernel variant is chosen (runtime/variant_choice.h). */
+#include "variant_choice.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "measure.h"
+#include "profile.h"
+#include "tune_command.h"
+#include "variant.h"
+
+typedef struct choice {
+    const cli_options *opt;
+    gpu_engine *eng;
+    const mci_run *run;
+    profile_class cls;
+    profile_device dev;
+    profile_toolchain tc;
+    bool have_tc;
+} choice;
+
+static void say(const choice *c, const char *msg)
+{
+    if (!c->opt->quiet)
+        fprintf(stderr, "tmcml: %s\n", msg);
+}
+
+static void note(void *ctx, const char *msg) { say(ctx, msg); }
+
+/* --profile FILE: that file only; unreadable or corrupt is an error (the
+ * user named it), stale is said and passed over. */
+static bool lookup_file(const choice *c, profile_found *found, tm_error *err)
+{
+    profile p;
+    found->match = PROFILE_MATCH_NONE;
+    if (!profile_read(c->opt->profile_file, &p, err)) {
+        profile_free(&p);
+        return false;
+    }
+    if (!c->have_tc || !profile_is_current(&p, &c->dev, &c->tc)) {
+        char msg[PROFILE_PATH_MAX + 256];
+        snprintf(msg, sizeof msg, "%s: made for another GPU or by another generator/NVRTC; ignored "
+                 "- run `tmcml tune FILE.mci` to retune", c->opt->profile_file);
+        say(c, msg);
+    } else {
+        const profile_entry *e;
+        found->match = profile_lookup(&p, &c->cls, &e);
+        if (found->match != PROFILE_MATCH_NONE) {
+            found->entry = *e;
+            snprintf(found->path, sizeof found->path, "%s", c->opt->profile_file);
+        }
+    }
+    profile_free(&p);
+    return true;
+}
+
+static bool lookup(const choice *c, profile_found *found, tm_error *err)
+{
+    found->match = PROFILE_MATCH_NONE;
+    if (c->opt->profile_file)
+        return lookup_file(c, found, err);
+    if (!c->have_tc)
+        return true; /* no NVRTC: nothing could be current (and nothing compiles) */
+    return profile_find(c->opt->profile_dir, &c->dev, &c->tc, &c->cls, found, note, (void *)c, err);
+}
+
+/* The heuristic kernel's time for the whole run, from a short pilot. */
+static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
+{
+    tune_options t;
+    tune_options_init(&t);
+    t.seed = c->opt->seed;
+    t.template_dir = c->opt->template_dir;
+    t.cache_dir = c->opt->cache_dir;
+    t.min_kernel_seconds = 0.05;
+    measure_setup m = {.eng = c->eng, .run = c->run, .score_absorption = c->opt->score_absorption,
+                       .opt = &t};
+    kernel_spec spec;
+    variant_options none;
+    variant_options_init(&none);
+    uint64_t photons;
+    double steps, kernel;
+    if (!variant_spec_for_run(c->run, c->opt->score_absorption, gpu_engine_device(c->eng), &none,
+                              &spec, err) ||
+        !measure_pilot_size(&m, &spec, &photons, &steps, &kernel, err))
+        return false;
+    *seconds = kernel * (double)c->run->photons / (double)photons;
+    return true;
+}
+
+/* No entry applies: tune first, or say why not. */
+static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
+{
+    const cli_options *opt = c->opt;
+    double budget = opt->budget > 0 ? opt->budget : VARIANT_AUTO_TUNE_BUDGET;
+    char msg[512], cls[128];
+    profile_class_text(&c->cls, cls, sizeof cls);
+    if (opt->tune_mode == CLI_TUNE_AUTO && variant_options_given(&opt->variant)) {
+        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant with "
+                 "the explicit options", cls);
+        say(c, msg);
+        return true;
+    }
+    if (opt->tune_mode == CLI_TUNE_NEVER) {
+        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
+                 "(--tune never)", cls);
+        say(c, msg);
+        return true;
+    }
+    if (opt->tune_mode == CLI_TUNE_AUTO) {
+        double est;
+        if (!estimate_seconds(c, &est, err))
+            return false;
+        if (est < VARIANT_AUTO_TUNE_PAYBACK * budget) {
+            snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
+                     "(the run, ~%.3g s, is too short to repay %.0f s of tuning; `tmcml tune` "
+                     "tunes it)", cls, est, budget);
+            say(c, msg);
+            return true;
+        }
+        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: tuning first (%.0f s; "
+                 "the run is estimated at %.3g s on the heuristic variant)", cls, budget, est);
+        say(c, msg);
+    }
+    tune_outcome out;
+    if (!tune_and_store(opt, c->eng, c->run, budget, NULL, false, &out, err))
+        return false;
+    found->match = PROFILE_MATCH_EXACT;
+    found->entry = out.entry;
+    snprintf(found->path, sizeof found->path, "%s", out.profile_path);
+    return true;
+}
+
+static void describe(const choice *c, const profile_found *found, char *source, size_t size)
+{
+    if (found->match == PROFILE_MATCH_NONE) {
+        snprintf(source, size, c->opt->no_profile ? "heuristic (--no-profile)" : "heuristic");
+        return;
+    }
+    char cls[128], text[256];
+    profile_class_text(&found->entry.cls, cls, sizeof cls);
+    candidates_config_text(&found->entry.config, text, sizeof text);
+    snprintf(source, size, "profile %s, %s entry %s (%s)", found->path,
+             profile_match_name(found->match), cls, text);
+}
+
+bool variant_choose(const cli_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
+                    char *source, size_t source_size, tm_error *err)
+{
+    choice c = {.opt = opt, .eng = eng, .run = run};
+    c.cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
+    profile_device_from_info(gpu_engine_device(eng), &c.dev);
+    tm_error ignored;
+    c.have_tc = profile_toolchain_current(&c.tc, &ignored);
+    profile_found found;
+    memset(&found, 0, sizeof found);
+    found.match = PROFILE_MATCH_NONE;
+    if (!opt->no_profile) {
+        if (opt->tune_mode != CLI_TUNE_ALWAYS && !lookup(&c, &found, err))
+            return false;
+        if (found.match == PROFILE_MATCH_NONE && !maybe_tune(&c, &found, err))
+            return false;
+    }
+    describe(&c, &found, source, source_size);
+    if (variant_options_given(&opt->variant) && source_size > 0) {
+        size_t n = strlen(source);
+        snprintf(source + n, source_size - n, ", with explicit options");
+    }
+    const profile_config *tuned = found.match != PROFILE_MATCH_NONE ? &found.entry.config : NULL;
+    return variant_spec_tuned(run, opt->score_absorption, gpu_engine_device(eng), tuned,
+                              &opt->variant, spec, err);
+}

@@ -1,0 +1,5 @@
+# Tests of the heat map writer of `tmcml sweep` (tuner/heatmap.c, tuner/font5x7.c).
+# `test_heatmap --example FILE.png` writes a sample image to look at.
+tmcml_test(test_heatmap test_heatmap.c)
+add_test(NAME heatmap COMMAND test_heatmap)
+set_tests_properties(heatmap PROPERTIES LABELS "heatmap")

@@ -1,0 +1,183 @@
+/* The tuner's candidate space (tuner/candidates.c) and the sweep's ranges
+ * (tuner/sweep.c), without a GPU: budgets, the high-fluence ranking, the
+ * variant that a profile entry and explicit options give. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "candidates.h"
+#include "check.h"
+#include "mci.h"
+#include "sweep.h"
+#include "variant.h"
+
+/* An H100/H200: 228 KB per SM, 227 KB opt-in per block, 2048 threads. */
+static const candidate_limits hopper = {233472, 232448, 2048, 65536};
+
+static void test_budgets(void)
+{
+    CHECK(candidates_shared_budget(&hopper, 1) == 232448);          /* capped by the opt-in */
+    CHECK(candidates_shared_budget(&hopper, 2) == 233472 / 2 - 1024);
+    CHECK(candidates_shared_budget(&hopper, 8) == 233472 / 8 - 1024);
+    CHECK(candidates_shared_budget(&hopper, 0) == 0);
+    CHECK(candidates_shared_budget(&hopper, 1000) == 0);            /* less than the reserve */
+    /* Edges (nr + nz - 1 entries) come off the tile's share. */
+    CHECK(candidates_tile_entries(4096, 32, 100, 100) == 1024 - 199);
+    CHECK(candidates_tile_entries(4096, 64, 100, 100) == 512 - 199);
+    CHECK(candidates_tile_entries(100, 32, 100, 100) == 0);
+    /* Every budget a generated candidate gets really fits its residency. */
+    for (int r = 1; r <= 16; r++) {
+        size_t b = candidates_shared_budget(&hopper, r);
+        CHECK_MSG(b == 0 || (b + 1024) * (size_t)r <= hopper.shared_per_sm, "residency %d", r);
+    }
+}
+
+static void test_residencies(void)
+{
+    int r[4];
+    int n = candidates_residencies(&hopper, 256, 4, r);
+    CHECK(n == 4 && r[0] == 8 && r[1] == 6 && r[2] == 4 && r[3] == 2);
+    n = candidates_residencies(&hopper, 1024, 4, r);
+    CHECK(n == 2 && r[0] == 2 && r[1] == 1); /* 3/4 of 2 and 1/4 of 2 repeat or vanish */
+    n = candidates_residencies(&hopper, 128, 3, r);
+    CHECK(n == 3 && r[0] == 16 && r[1] == 12 && r[2] == 8);
+    for (int b = 32; b <= 1024; b += 32) {
+        n = candidates_residencies(&hopper, b, 4, r);
+        CHECK(n >= 1);
+        for (int k = 0; k < n; k++)
+            CHECK_MSG(r[k] >= 1 && r[k] * b <= hopper.max_threads_per_sm, "block %d", b);
+    }
+}
+
+/* Events concentrated in a known corner: the ranking must find it. */
+static void test_fluence_ranking(void)
+{
+    enum { NR = 40, NZ = 60 };
+    uint64_t *ev = calloc(NR * NZ, sizeof *ev);
+    for (int ir = 0; ir < NR; ir++)
+        for (int iz = 0; iz < NZ; iz++)
+            ev[ir * NZ + iz] = ir < 4 && iz < 30 ? 1000 : 1; /* a narrow deep column */
+    ev[(NR - 1) * NZ + 5] = 7777;                            /* an edge bin: not a tile's */
+    fluence_map m;
+    CHECK(fluence_map_init(&m, NR, NZ, ev));
+    uint64_t total = 0;
+    for (int i = 0; i < NR * NZ; i++)
+        total += ev[i];
+    CHECK(m.total == total);
+    /* The last row (NZ bins, one of them 7777) and the last column (NR - 1 more). */
+    CHECK(m.edges == 7777 + (NZ - 1) + (NR - 1));
+    CHECK(fluence_map_captured(&m, 4, 30) == 4 * 30 * 1000);
+    CHECK(fluence_map_captured(&m, 1, 1) == 1000);
+    CHECK(fluence_map_captured(&m, 0, 10) == 0);
+    /* Bigger than the grid: clamped, the edges excluded. */
+    CHECK(fluence_map_captured(&m, 1000, 1000) == total - m.edges);
+    /* Brute force agrees with the prefix sums everywhere. */
+    for (int a = 0; a <= NR; a += 7)
+        for (int b = 0; b <= NZ; b += 11) {
+            uint64_t s = 0;
+            for (int ir = 0; ir < a && ir < NR - 1; ir++)
+                for (int iz = 0; iz < b && iz < NZ - 1; iz++)
+                    s += ev[ir * NZ + iz];
+            CHECK_MSG(fluence_map_captured(&m, a, b) == s, "%dx%d", a, b);
+        }
+    /* 120 entries: the 4 x 30 column beats a square or a wide shallow tile. */
+    tile_shape shapes[5];
+    int n = candidates_tile_shapes(&m, 120, 5, shapes);
+    CHECK(n >= 1 && shapes[0].nr == 4 && shapes[0].nz == 30);
+    for (int i = 1; i < n; i++) {
+        CHECK(shapes[i].captured <= shapes[i - 1].captured);
+        CHECK((size_t)shapes[i].nr * shapes[i].nz <= 120);
+    }
+    /* No shape kept is bigger than one before it that captures as much. */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            CHECK(!(shapes[j].captured >= shapes[i].captured &&
+                    shapes[j].nr * shapes[j].nz <= shapes[i].nr * shapes[i].nz));
+    CHECK(candidates_tile_shapes(&m, 0, 5, shapes) == 0);
+    fluence_map_free(&m);
+    free(ev);
+}
+
+static void test_config_round_trip(void)
+{
+    kernel_spec s;
+    spec_init(&s);
+    s.tile_nr = 12;
+    s.tile_nz = 34;
+    s.entry_bits = 32;
+    s.block_size = 512;
+    s.min_blocks_per_sm = 3;
+    s.layer_placement = SPEC_LAYERS_SHARED;
+    s.last_bin_cache = true;
+    profile_config c, d;
+    candidates_config_of_spec(&s, &c);
+    kernel_spec t;
+    spec_init(&t);
+    candidates_apply_config(&c, &t);
+    candidates_config_of_spec(&t, &d);
+    CHECK(candidates_config_equal(&c, &d));
+    d.last_bin_cache = false;
+    CHECK(!candidates_config_equal(&c, &d));
+    char text[256];
+    candidates_config_text(&c, text, sizeof text);
+    CHECK(strcmp(text, "tile=12x34 entry=32 block=512 minblocks=3 layers=shared lastbin=1") == 0);
+}
+
+/* A profile entry sits between the heuristic and explicit options; a
+ * nearest-class entry's tile is clamped to the grid. */
+static void test_variant_order(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../../examples/skin7_600nm.mci", TMCML_TEST_DATA);
+    mci_file f;
+    tm_error err;
+    CHECK(mci_read(path, &f, &err));
+    const mci_run *run = &f.runs[0];
+    profile_config tuned = {run->nr + 50, 64, 64, 512, 2, SPEC_LAYERS_SHARED, true};
+    variant_options v;
+    variant_options_init(&v);
+    CHECK(!variant_options_given(&v));
+    kernel_spec s;
+    CHECK(variant_spec_tuned(run, true, NULL, &tuned, &v, &s, &err));
+    CHECK(s.tile_nr == run->nr && s.tile_nz == 64 && s.entry_bits == 64 && s.block_size == 512);
+    CHECK(s.min_blocks_per_sm == 2 && s.layer_placement == SPEC_LAYERS_SHARED && s.last_bin_cache);
+    v.block_size = 128;
+    v.tile_given = true;
+    v.tile_nr = 8;
+    v.tile_nz = 8;
+    CHECK(variant_options_given(&v));
+    CHECK(variant_spec_tuned(run, true, NULL, &tuned, &v, &s, &err));
+    CHECK(s.block_size == 128 && s.tile_nr == 8 && s.tile_nz == 8 && s.entry_bits == 64);
+    /* -A: the entry's tile and last-bin cache do not apply. */
+    variant_options_init(&v);
+    CHECK(variant_spec_tuned(run, false, NULL, &tuned, &v, &s, &err));
+    CHECK(s.tile_nr == 0 && s.tile_nz == 0 && !s.last_bin_cache && s.block_size == 512);
+    mci_free(&f);
+}
+
+static void test_sweep_ranges(void)
+{
+    sweep_range r;
+    CHECK(sweep_parse_range("8:64:8", &r) && sweep_range_count(&r) == 8);
+    CHECK(sweep_range_value(&r, 0) == 8 && sweep_range_value(&r, 7) == 64);
+    CHECK(sweep_parse_range("10:25:10", &r) && sweep_range_count(&r) == 2); /* 10, 20 */
+    CHECK(sweep_parse_range("48", &r) && sweep_range_count(&r) == 1 && r.first == 48);
+    CHECK(sweep_parse_range("0:0:1", &r) && sweep_range_count(&r) == 1);
+    CHECK(!sweep_parse_range("8:4:1", &r));
+    CHECK(!sweep_parse_range("8:16:0", &r));
+    CHECK(!sweep_parse_range("-8:16:2", &r));
+    CHECK(!sweep_parse_range("8:16", &r));
+    CHECK(!sweep_parse_range("8:16:2x", &r));
+    CHECK(!sweep_parse_range("", &r));
+    CHECK(!sweep_parse_range(NULL, &r));
+}
+
+int main(void)
+{
+    test_budgets();
+    test_residencies();
+    test_fluence_ranking();
+    test_config_round_trip();
+    test_variant_order();
+    test_sweep_ranges();
+    return check_summary("candidates");
+}

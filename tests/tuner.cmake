@@ -1,0 +1,12 @@
+# The tuner (tuner/candidates.c, tuner/sweep.c ranges; variant order with a
+# profile entry) without a GPU.
+tmcml_test(test_candidates test_candidates.c)
+add_test(NAME candidates COMMAND test_candidates)
+set_tests_properties(candidates PROPERTIES LABELS "tuner")
+
+# On a GPU: tune, profile, run, gate, sweep (skipped without one).
+add_test(NAME gpu_tuner
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_tuner_gpu.sh $<TARGET_FILE:tmcml>
+          ${PROJECT_SOURCE_DIR}/examples)
+set_tests_properties(gpu_tuner PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu" TIMEOUT 600
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")

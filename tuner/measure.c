@@ -1,0 +1,164 @@
+/* One candidate measured (tuner/measure.h). */
+#include "measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "variant.h"
+
+bool measure_spec(const measure_setup *m, const profile_config *config, bool debug_bias,
+                  kernel_spec *spec, tm_error *err)
+{
+    const cuda_device_info *dev = gpu_engine_device(m->eng);
+    variant_options none;
+    variant_options_init(&none);
+    if (!variant_spec_tuned(m->run, m->score_absorption, dev, config, &none, spec, err))
+        return false;
+    spec->debug_bias = debug_bias;
+    return spec_validate(spec, dev->shared_per_block_optin, err);
+}
+
+bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t photons,
+                      tally_set *t, gpu_stats *stats, tm_error *err)
+{
+    if (!tally_set_init(t, m->run->nr, m->run->nz, m->run->na)) {
+        error_set(err, NULL, 0, "out of memory for the pilot's tallies");
+        return false;
+    }
+    gpu_options gopt = {.seed = m->opt->seed,
+                        .template_dir = m->opt->template_dir,
+                        .cache_dir = m->opt->cache_dir,
+                        .verbose = m->opt->verbose};
+    if (gpu_simulate(m->eng, m->run, spec, &gopt, 0, photons, t, stats, err))
+        return true;
+    tally_set_free(t);
+    return false;
+}
+
+#define FIRST_PILOT_PHOTONS 65536
+#define MAX_PILOT_PHOTONS ((UINT64_C(1) << 32) - 1) /* one launch, one batch */
+
+bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_t *photons,
+                        double *steps_per_photon, double *kernel_seconds, tm_error *err)
+{
+    uint64_t n = FIRST_PILOT_PHOTONS;
+    for (;;) {
+        tally_set t;
+        gpu_stats stats;
+        if (!measure_run_once(m, spec, n, &t, &stats, err))
+            return false;
+        *steps_per_photon = tally_count(t.steps) / (double)n;
+        tally_set_free(&t);
+        double want = m->opt->min_kernel_seconds;
+        if (stats.kernel_seconds >= want || n >= MAX_PILOT_PHOTONS) {
+            *photons = n;
+            if (kernel_seconds)
+                *kernel_seconds = stats.kernel_seconds;
+            return true;
+        }
+        /* Aim 30 % past the target: kernel time grows a little less than
+         * linearly while the GPU fills up. */
+        double scale = stats.kernel_seconds > 0 ? 1.3 * want / stats.kernel_seconds : 16;
+        double next = (double)n * (scale < 16 ? scale : 16);
+        n = next >= (double)MAX_PILOT_PHOTONS ? MAX_PILOT_PHOTONS : (uint64_t)next;
+    }
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double s[TUNE_MAX_REPEATS];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, by_value);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* A failure of the candidate itself, or of the GPU (then false). */
+static bool candidate_failed(const measure_setup *m, tune_candidate *c, tune_status status,
+                             const tm_error *why, tm_error *err)
+{
+    c->status = status;
+    error_format(why, c->why, sizeof c->why);
+    if (gpu_engine_usable(m->eng))
+        return true;
+    *err = *why;
+    return false;
+}
+
+/* The repeats after the first: timings, and the gate on every one. */
+static bool time_repeats(const measure_setup *m, tune_candidate *c, const kernel_spec *spec,
+                         const tally_set *expect, tm_error *err)
+{
+    int repeats = m->opt->repeats < 1 ? 1 : m->opt->repeats;
+    if (repeats > TUNE_MAX_REPEATS)
+        repeats = TUNE_MAX_REPEATS;
+    while (c->timings < repeats) {
+        tally_set t;
+        gpu_stats stats;
+        tm_error why = {0};
+        if (!measure_run_once(m, spec, m->photons, &t, &stats, &why))
+            return candidate_failed(m, c, TUNE_FAILED, &why, err);
+        bool same = tally_set_equal(&t, expect);
+        tally_set_free(&t);
+        if (!same) {
+            c->status = TUNE_MISMATCH;
+            snprintf(c->why, sizeof c->why, "repeat %d: tallies differ from the first run",
+                     c->timings + 1);
+            return true;
+        }
+        c->seconds[c->timings++] = stats.kernel_seconds;
+    }
+    return true;
+}
+
+bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bias, tally_set *keep,
+                       tm_error *err)
+{
+    kernel_spec spec;
+    tm_error why = {0};
+    c->timings = 0;
+    if (!measure_spec(m, &c->config, debug_bias, &spec, &why)) {
+        c->status = TUNE_SKIPPED;
+        error_format(&why, c->why, sizeof c->why);
+        return true;
+    }
+    tally_set first;
+    gpu_stats stats;
+    if (!measure_run_once(m, &spec, m->photons, &first, &stats, &why))
+        return candidate_failed(m, c, TUNE_FAILED, &why, err);
+    c->compile_seconds = stats.compile_seconds;
+    c->registers = stats.registers;
+    c->blocks_per_sm = stats.blocks_per_sm;
+    if (stats.spill_bytes > 0) {
+        c->status = TUNE_SKIPPED;
+        snprintf(c->why, sizeof c->why, "spills %d bytes to local memory", stats.spill_bytes);
+        tally_set_free(&first);
+        return true;
+    }
+    c->seconds[c->timings++] = stats.kernel_seconds;
+    /* The gate: the same photons must give the same integers, bit for bit. */
+    if (m->reference && !tally_set_equal(&first, m->reference)) {
+        c->status = TUNE_MISMATCH;
+        snprintf(c->why, sizeof c->why,
+                 "tallies differ from the reference kernel's for the same seed and photons "
+                 "(bit-identity gate): a bug in this variant");
+        tally_set_free(&first);
+        return true;
+    }
+    c->status = TUNE_MEASURED;
+    bool ok = time_repeats(m, c, &spec, &first, err);
+    if (keep && c->status == TUNE_MEASURED)
+        *keep = first;
+    else
+        tally_set_free(&first);
+    if (c->status == TUNE_MEASURED) {
+        c->median_seconds = median(c->seconds, c->timings);
+        c->photons_per_second = c->median_seconds > 0 ? (double)m->photons / c->median_seconds : 0;
+    }
+    return ok;
+}

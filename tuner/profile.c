@@ -1,0 +1,333 @@
+#include "profile.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* By relative path: on the include path, "cuda.h" may be the toolkit's. */
+#include "../runtime/cuda.h"
+#include "compile.h"
+#include "render.h"
+
+void profile_init(profile *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void profile_free(profile *p)
+{
+    free(p->entries);
+    profile_init(p);
+}
+
+bool profile_class_equal(const profile_class *a, const profile_class *b)
+{
+    return a->num_layers == b->num_layers && a->nr == b->nr && a->nz == b->nz && a->na == b->na &&
+           a->score_absorption == b->score_absorption;
+}
+
+bool profile_put(profile *p, const profile_entry *e)
+{
+    for (int i = 0; i < p->num_entries; i++)
+        if (profile_class_equal(&p->entries[i].cls, &e->cls)) {
+            p->entries[i] = *e;
+            return true;
+        }
+    profile_entry *grown = realloc(p->entries, ((size_t)p->num_entries + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    p->entries = grown;
+    p->entries[p->num_entries++] = *e;
+    return true;
+}
+
+static bool profile_name_char_ok(char c)
+{
+    return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-';
+}
+
+bool profile_file_name(const profile_device *dev, char *buf, size_t size)
+{
+    if (size == 0)
+        return false;
+    buf[0] = '\0';
+    size_t n = strnlen(dev->name, sizeof dev->name);
+    char suffix[48];
+    int s = snprintf(suffix, sizeof suffix, ".sm_%d%d.json", dev->cc_major, dev->cc_minor);
+    if (n == 0 || s < 0 || n + (size_t)s + 1 > size)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = profile_name_char_ok(dev->name[i]) ? dev->name[i] : '_';
+    memcpy(buf + n, suffix, (size_t)s + 1);
+    return true;
+}
+
+void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev)
+{
+    memset(dev, 0, sizeof *dev);
+    snprintf(dev->name, sizeof dev->name, "%s", info->name);
+    dev->cc_major = info->cc_major;
+    dev->cc_minor = info->cc_minor;
+    dev->sm_count = info->sm_count;
+    dev->shared_per_block_optin = info->shared_per_block_optin;
+    dev->driver_version = info->driver_version;
+}
+
+bool profile_toolchain_current(profile_toolchain *tc, tm_error *err)
+{
+    memset(tc, 0, sizeof *tc);
+    snprintf(tc->generator, sizeof tc->generator, "%016" PRIx64, render_generator_hash());
+    return compile_nvrtc_available(tc->nvrtc_version, sizeof tc->nvrtc_version, err);
+}
+
+bool profile_toolchain_equal(const profile_toolchain *a, const profile_toolchain *b)
+{
+    return strcmp(a->nvrtc_version, b->nvrtc_version) == 0 &&
+           strcmp(a->generator, b->generator) == 0;
+}
+
+bool profile_is_current(const profile *p, const profile_device *dev, const profile_toolchain *tc)
+{
+    return tc->nvrtc_version[0] && profile_toolchain_equal(&p->toolchain, tc) &&
+           strcmp(p->device.name, dev->name) == 0 && p->device.cc_major == dev->cc_major &&
+           p->device.cc_minor == dev->cc_minor;
+}
+
+void profile_class_text(const profile_class *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "L%d %dx%dx%d%s", c->num_layers, c->nr, c->nz, c->na,
+             c->score_absorption ? "" : " -A");
+}
+
+void profile_date_now(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    if (size == 0)
+        return;
+    if (!gmtime_r(&now, &utc) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0)
+        buf[0] = '\0';
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+/* "YYYY-MM-DDTHH:MM:SSZ" with plausible field values. */
+static bool profile_date_ok(const char *d)
+{
+    static const char pattern[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (strlen(d) != sizeof pattern - 1)
+        return false;
+    for (size_t i = 0; pattern[i]; i++)
+        if (pattern[i] == 'd' ? !isdigit((unsigned char)d[i]) : d[i] != pattern[i])
+            return false;
+    int mon = atoi(d + 5), day = atoi(d + 8), h = atoi(d + 11), m = atoi(d + 14), s = atoi(d + 17);
+    return mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && h <= 23 && m <= 59 && s <= 60;
+}
+
+/* Like error_set with file, prefixing the message with "<where>.<field>: ". */
+#define PROFILE_FAIL(file, where, field, ...)                                             \
+    do {                                                                                  \
+        char msg_[512];                                                                   \
+        snprintf(msg_, sizeof msg_, __VA_ARGS__);                                         \
+        error_set(err, file, 0, "%s%s%s: %s", where, *(where) ? "." : "", field, msg_);   \
+        return false;                                                                     \
+    } while (0)
+
+static bool profile_check_range(const char *file, const char *where, const char *field, long long v,
+                                long long lo, long long hi, tm_error *err)
+{
+    if (v < lo || v > hi)
+        PROFILE_FAIL(file, where, field, "%lld is out of range (%lld..%lld)", v, lo, hi);
+    return true;
+}
+
+static bool profile_validate_class(const profile_class *c, const char *file, const char *where,
+                                   tm_error *err)
+{
+    char w[96];
+    snprintf(w, sizeof w, "%s.class", where);
+    return profile_check_range(file, w, "num_layers", c->num_layers, 1, SPEC_MAX_LAYERS, err) &&
+           profile_check_range(file, w, "nr", c->nr, 1, 1 << 24, err) &&
+           profile_check_range(file, w, "nz", c->nz, 1, 1 << 24, err) &&
+           profile_check_range(file, w, "na", c->na, 1, 1 << 24, err);
+}
+
+static bool profile_validate_tile(const profile_entry *e, const char *file, const char *w,
+                                  tm_error *err)
+{
+    const profile_config *k = &e->config;
+    if (!profile_check_range(file, w, "tile_nr", k->tile_nr, 0, e->cls.nr, err) ||
+        !profile_check_range(file, w, "tile_nz", k->tile_nz, 0, e->cls.nz, err))
+        return false;
+    if ((k->tile_nr == 0) != (k->tile_nz == 0))
+        PROFILE_FAIL(file, w, "tile_nz", "%d with tile_nr %d: both or neither must be 0",
+                     k->tile_nz, k->tile_nr);
+    return true;
+}
+
+static bool profile_validate_config(const profile_entry *e, const char *file, const char *where,
+                                    tm_error *err)
+{
+    const profile_config *k = &e->config;
+    char w[96];
+    snprintf(w, sizeof w, "%s.config", where);
+    if (!profile_validate_tile(e, file, w, err))
+        return false;
+    if (k->entry_bits != 32 && k->entry_bits != 64)
+        PROFILE_FAIL(file, w, "entry_bits", "%d is not 32 or 64", k->entry_bits);
+    if (k->block_size < 32 || k->block_size > 1024 || k->block_size % 32 != 0)
+        PROFILE_FAIL(file, w, "block_size", "%d is not a multiple of 32 in 32..1024",
+                     k->block_size);
+    if (!profile_check_range(file, w, "min_blocks_per_sm", k->min_blocks_per_sm, 0, 64, err))
+        return false;
+    if (k->layer_placement != SPEC_LAYERS_CONSTANT && k->layer_placement != SPEC_LAYERS_SHARED &&
+        k->layer_placement != SPEC_LAYERS_IMMEDIATE)
+        PROFILE_FAIL(file, w, "layer_placement", "%d is not a layer placement",
+                     (int)k->layer_placement);
+    return true;
+}
+
+static bool profile_check_rate(const char *file, const char *where, const char *field, double v,
+                               bool zero_ok, tm_error *err)
+{
+    if (!isfinite(v) || v < 0 || (!zero_ok && v == 0))
+        PROFILE_FAIL(file, where, field, "%g is not a %s number", v,
+                     zero_ok ? "finite non-negative" : "finite positive");
+    return true;
+}
+
+static bool profile_validate_measures(const profile_entry *e, const char *file, const char *w,
+                                      tm_error *err)
+{
+    if (!profile_check_rate(file, w, "photons_per_second", e->photons_per_second, false, err) ||
+        !profile_check_rate(file, w, "steps_per_second", e->steps_per_second, true, err) ||
+        !profile_check_rate(file, w, "heuristic_photons_per_second",
+                            e->heuristic_photons_per_second, true, err) ||
+        !profile_check_rate(file, w, "tuning_seconds", e->tuning_seconds, true, err))
+        return false;
+    if (e->pilot_photons < 1 || e->pilot_photons > PROFILE_MAX_PILOT)
+        PROFILE_FAIL(file, w, "pilot_photons", "%" PRIu64 " is out of range (1..10^15)",
+                     e->pilot_photons);
+    if (!profile_check_range(file, w, "candidates", e->candidates, 1, INT32_MAX, err))
+        return false;
+    if (!profile_date_ok(e->date))
+        PROFILE_FAIL(file, w, "date",
+                     "\"%.31s\" is not an ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SSZ)", e->date);
+    return true;
+}
+
+bool profile_validate_entry(const profile_entry *e, const char *file, const char *where,
+                            tm_error *err)
+{
+    return profile_validate_class(&e->cls, file, where, err) &&
+           profile_validate_config(e, file, where, err) &&
+           profile_validate_measures(e, file, where, err);
+}
+
+static bool profile_hex16(const char *s)
+{
+    if (strlen(s) != 16)
+        return false;
+    for (int i = 0; i < 16; i++)
+        if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+            return false;
+    return true;
+}
+
+/* "13.0": digits, one dot, digits. */
+static bool profile_version_ok(const char *v)
+{
+    const char *dot = strchr(v, '.');
+    if (!dot || dot == v || !dot[1] || strchr(dot + 1, '.'))
+        return false;
+    for (const char *c = v; *c; c++)
+        if (c != dot && !isdigit((unsigned char)*c))
+            return false;
+    return true;
+}
+
+static bool profile_validate_header(const profile *p, const char *file, tm_error *err)
+{
+    const profile_device *d = &p->device;
+    if (!d->name[0])
+        PROFILE_FAIL(file, "device", "name", "empty");
+    if (!profile_check_range(file, "device", "cc_major", d->cc_major, 1, 99, err) ||
+        !profile_check_range(file, "device", "cc_minor", d->cc_minor, 0, 9, err) ||
+        !profile_check_range(file, "device", "sm_count", d->sm_count, 1, 1 << 20, err) ||
+        !profile_check_range(file, "device", "driver_version", d->driver_version, 0, INT32_MAX,
+                             err))
+        return false;
+    if (!profile_version_ok(p->toolchain.nvrtc_version))
+        PROFILE_FAIL(file, "toolchain", "nvrtc_version", "\"%s\" is not a version like \"13.0\"",
+                     p->toolchain.nvrtc_version);
+    if (!profile_hex16(p->toolchain.generator))
+        PROFILE_FAIL(file, "toolchain", "generator", "\"%s\" is not 16 lowercase hex digits",
+                     p->toolchain.generator);
+    return true;
+}
+
+bool profile_validate(const profile *p, const char *file, tm_error *err)
+{
+    if (!profile_validate_header(p, file, err))
+        return false;
+    for (int i = 0; i < p->num_entries; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "entries[%d]", i);
+        if (!profile_validate_entry(&p->entries[i], file, where, err))
+            return false;
+        for (int j = 0; j < i; j++)
+            if (profile_class_equal(&p->entries[j].cls, &p->entries[i].cls)) {
+                char c[64];
+                profile_class_text(&p->entries[i].cls, c, sizeof c);
+                PROFILE_FAIL(file, where, "class", "%s is also the class of entries[%d]", c, j);
+            }
+    }
+    return true;
+}
+
+/* ---- lookup -------------------------------------------------------------- */
+
+double profile_class_distance(const profile_class *a, const profile_class *b)
+{
+    return fabs(log((double)a->nr / b->nr)) + fabs(log((double)a->nz / b->nz)) +
+           0.25 * fabs(log((double)a->na / b->na));
+}
+
+profile_match profile_lookup(const profile *p, const profile_class *c, const profile_entry **found)
+{
+    const profile_entry *best = NULL;
+    double best_d = INFINITY;
+    for (int i = 0; i < p->num_entries; i++) {
+        const profile_entry *e = &p->entries[i];
+        if (profile_class_equal(&e->cls, c)) {
+            *found = e;
+            return PROFILE_MATCH_EXACT;
+        }
+        if (e->cls.num_layers != c->num_layers || e->cls.score_absorption != c->score_absorption)
+            continue;
+        double d = profile_class_distance(&e->cls, c);
+        if (d < best_d) {
+            best_d = d;
+            best = e;
+        }
+    }
+    *found = best;
+    return best ? PROFILE_MATCH_NEAREST : PROFILE_MATCH_NONE;
+}
+
+const char *profile_match_name(profile_match m)
+{
+    switch (m) {
+    case PROFILE_MATCH_EXACT:
+        return "exact";
+    case PROFILE_MATCH_NEAREST:
+        return "nearest";
+    case PROFILE_MATCH_NONE:
+        break;
+    }
+    return "none";
+}

@@ -1,0 +1,89 @@
+/* The tuner's results as a table and a CSV (tuner/search.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "search.h"
+
+static int by_speed(const void *pa, const void *pb)
+{
+    const tune_candidate *a = *(const tune_candidate *const *)pa;
+    const tune_candidate *b = *(const tune_candidate *const *)pb;
+    bool ma = a->status == TUNE_MEASURED, mb = b->status == TUNE_MEASURED;
+    if (ma != mb)
+        return ma ? -1 : 1;
+    if (a->photons_per_second != b->photons_per_second)
+        return a->photons_per_second > b->photons_per_second ? -1 : 1;
+    return a < b ? -1 : 1;
+}
+
+void tune_print_table(FILE *f, const tune_result *res)
+{
+    const tune_candidate **order = malloc((size_t)res->count * sizeof *order);
+    if (!order)
+        return;
+    for (int i = 0; i < res->count; i++)
+        order[i] = &res->candidates[i];
+    qsort(order, (size_t)res->count, sizeof *order, by_speed);
+    double ref = res->reference >= 0 ? res->candidates[res->reference].photons_per_second : 0;
+    fprintf(f, "%-9s %-9s %-5s %-5s %-4s %-9s %-7s %-4s %12s %8s %5s %6s\n", "stage", "tile",
+            "entry", "block", "minb", "layers", "lastbin", "regs", "photons/s", "vs heur",
+            "b/SM", "capt");
+    for (int i = 0; i < res->count; i++) {
+        const tune_candidate *c = order[i];
+        char tile[32];
+        snprintf(tile, sizeof tile, "%dx%d", c->config.tile_nr, c->config.tile_nz);
+        fprintf(f, "%-9s %-9s %-5d %-5d %-4d %-9s %-7s ", c->stage, tile, c->config.entry_bits,
+                c->config.block_size, c->config.min_blocks_per_sm,
+                spec_placement_name(c->config.layer_placement), c->config.last_bin_cache ? "on" : "off");
+        if (c->status == TUNE_MEASURED)
+            fprintf(f, "%-4d %12.4g %7.3fx %5d %5.1f%%%s\n", c->registers, c->photons_per_second,
+                    ref > 0 ? c->photons_per_second / ref : 0.0, c->blocks_per_sm,
+                    100 * c->captured, c == &res->candidates[res->winner] ? "  <- winner" : "");
+        else
+            fprintf(f, "%s: %s\n", tune_status_name(c->status), c->why);
+    }
+    free(order);
+}
+
+static void csv_text(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static bool write_rows(FILE *f, void *ctx, tm_error *err)
+{
+    (void)err;
+    const tune_result *res = ctx;
+    fprintf(f, "stage,tile_nr,tile_nz,entry_bits,block_size,min_blocks_per_sm,layers,last_bin_cache,"
+               "status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
+               "median_kernel_seconds,photons_per_second,steps_per_second,timings,why\n");
+    for (int i = 0; i < res->count; i++) {
+        const tune_candidate *c = &res->candidates[i];
+        fprintf(f, "%s,%d,%d,%d,%d,%d,%s,%d,%s,%d,%d,%.6f,%llu,%.4f,%.6f,%.6g,%.6g,", c->stage,
+                c->config.tile_nr, c->config.tile_nz, c->config.entry_bits, c->config.block_size,
+                c->config.min_blocks_per_sm, spec_placement_name(c->config.layer_placement),
+                c->config.last_bin_cache ? 1 : 0, tune_status_name(c->status), c->registers,
+                c->blocks_per_sm, c->captured, (unsigned long long)res->pilot_photons,
+                c->compile_seconds, c->median_seconds, c->photons_per_second,
+                c->photons_per_second * res->steps_per_photon);
+        for (int k = 0; k < c->timings; k++)
+            fprintf(f, "%s%.6f", k ? " " : "", c->seconds[k]);
+        fputc(',', f);
+        csv_text(f, c->why);
+        fputc('\n', f);
+    }
+    return true;
+}
+
+bool tune_write_csv(const char *path, const tune_result *res, tm_error *err)
+{
+    return fs_write_atomic(path, write_rows, (void *)res, err);
+}

@@ -1,0 +1,353 @@
+/* The tuner's staged search (tuner/search.h). */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "progress.h"
+#include "variant.h"
+
+#define COMPILE_ESTIMATE_SECONDS 0.3
+#define SHAPES_PER_BUDGET 3
+
+void tune_options_init(tune_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->seed = 1;
+    opt->budget_seconds = 60;
+    opt->min_kernel_seconds = 0.1;
+    opt->repeats = 3;
+}
+
+void tune_result_free(tune_result *res)
+{
+    free(res->candidates);
+    memset(res, 0, sizeof *res);
+}
+
+const char *tune_status_name(tune_status s)
+{
+    switch (s) {
+    case TUNE_MEASURED: return "measured";
+    case TUNE_SKIPPED: return "skipped";
+    case TUNE_FAILED: return "failed";
+    case TUNE_MISMATCH: return "MISMATCH";
+    }
+    return "?";
+}
+
+/* ---- the search's state -------------------------------------------------- */
+
+typedef struct search {
+    measure_setup m;
+    tune_result *res;
+    candidate_limits lim;
+    fluence_map map;          /* pilot deposit events (absorption scored only) */
+    bool have_map;
+    tally_set reference;
+    double start;
+    tm_error *err;
+} search;
+
+static double elapsed(const search *s) { return progress_now() - s->start; }
+
+/* Time one more candidate would take, from the reference's. */
+static bool budget_allows(const search *s)
+{
+    const tune_result *r = s->res;
+    if (r->reference < 0)
+        return true;
+    double t = r->candidates[r->reference].median_seconds;
+    double cost = COMPILE_ESTIMATE_SECONDS + (s->m.opt->repeats + 0.5) * t * 2;
+    return elapsed(s) + cost <= s->m.opt->budget_seconds;
+}
+
+static bool known(const tune_result *r, const profile_config *c)
+{
+    for (int i = 0; i < r->count; i++)
+        if (candidates_config_equal(&r->candidates[i].config, c))
+            return true;
+    return false;
+}
+
+static tune_candidate *add_candidate(tune_result *r, const profile_config *c, const char *stage)
+{
+    if (r->count == r->capacity) {
+        int cap = r->capacity ? 2 * r->capacity : 32;
+        tune_candidate *more = realloc(r->candidates, (size_t)cap * sizeof *more);
+        if (!more)
+            return NULL;
+        r->candidates = more;
+        r->capacity = cap;
+    }
+    tune_candidate *t = &r->candidates[r->count++];
+    memset(t, 0, sizeof *t);
+    t->config = *c;
+    t->stage = stage;
+    return t;
+}
+
+static void log_candidate(const search *s, const tune_candidate *c)
+{
+    FILE *f = s->m.opt->log;
+    if (!f)
+        return;
+    char text[256];
+    candidates_config_text(&c->config, text, sizeof text);
+    if (c->status == TUNE_MEASURED)
+        fprintf(f, "  %-9s %-66s %9.4g photons/s  (%d regs, %d blocks/SM)\n", c->stage, text,
+                c->photons_per_second, c->registers, c->blocks_per_sm);
+    else
+        fprintf(f, "  %-9s %-66s %s: %s\n", c->stage, text, tune_status_name(c->status), c->why);
+    fflush(f);
+}
+
+static double captured_fraction(const search *s, const profile_config *c)
+{
+    if (!s->have_map || s->map.total == 0)
+        return 0;
+    return (double)(fluence_map_captured(&s->map, c->tile_nr, c->tile_nz) + s->map.edges) /
+           (double)s->map.total;
+}
+
+/* Measures config unless it was measured already or the budget is spent.
+ * False only on an error that stops the search. */
+static bool try_config(search *s, const profile_config *config, const char *stage, bool bias)
+{
+    tune_result *r = s->res;
+    if (known(r, config) || !budget_allows(s))
+        return true;
+    tune_candidate *c = add_candidate(r, config, stage);
+    if (!c) {
+        error_set(s->err, NULL, 0, "out of memory");
+        return false;
+    }
+    c->captured = captured_fraction(s, config);
+    if (!measure_candidate(&s->m, c, bias, NULL, s->err))
+        return false;
+    if (c->status == TUNE_MISMATCH)
+        r->mismatches++;
+    if (c->status == TUNE_MEASURED &&
+        (r->winner < 0 || c->photons_per_second > r->candidates[r->winner].photons_per_second))
+        r->winner = (int)(c - r->candidates);
+    log_candidate(s, c);
+    return true;
+}
+
+/* ---- stage 0: the reference and the pilot --------------------------------- */
+
+static bool measure_reference(search *s, const profile_config *config)
+{
+    tune_result *r = s->res;
+    tune_candidate *c = add_candidate(r, config, "reference");
+    if (!c) {
+        error_set(s->err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (!measure_candidate(&s->m, c, false, &s->reference, s->err))
+        return false;
+    if (c->status != TUNE_MEASURED) {
+        error_set(s->err, NULL, 0, "the reference kernel (the heuristic's) did not run: %s", c->why);
+        return false;
+    }
+    r->reference = r->winner = 0;
+    s->m.reference = &s->reference;
+    log_candidate(s, c);
+    return true;
+}
+
+/* Deposit events per bin, from the reference kernel with counting on. */
+static bool pilot_fluence(search *s, const kernel_spec *reference_spec)
+{
+    kernel_spec spec = *reference_spec;
+    spec.count_deposits = true;
+    tally_set t;
+    gpu_stats stats;
+    uint64_t photons = s->m.photons / 4 > 1000 ? s->m.photons / 4 : s->m.photons;
+    if (!measure_run_once(&s->m, &spec, photons, &t, &stats, s->err))
+        return false;
+    size_t bins = (size_t)t.nr * (size_t)t.nz;
+    uint64_t *events = malloc(bins * sizeof *events);
+    bool ok = events != NULL;
+    for (size_t i = 0; ok && i < bins; i++)
+        events[i] = (uint64_t)t.a_rz[i];
+    ok = ok && fluence_map_init(&s->map, t.nr, t.nz, events);
+    free(events);
+    tally_set_free(&t);
+    if (!ok)
+        error_set(s->err, NULL, 0, "out of memory for the pilot's deposit map");
+    s->have_map = ok;
+    s->res->candidates[s->res->reference].captured =
+        ok ? captured_fraction(s, &s->res->candidates[s->res->reference].config) : 0;
+    return ok;
+}
+
+/* ---- stages 1-3 ------------------------------------------------------------ */
+
+/* The tile that captures most pilot events within `bytes` (0x0 when none fits). */
+static void best_tile(const search *s, size_t bytes, int entry_bits, profile_config *c)
+{
+    c->entry_bits = entry_bits;
+    c->tile_nr = c->tile_nz = 0;
+    if (!s->m.score_absorption || !s->have_map)
+        return;
+    size_t entries = candidates_tile_entries(bytes, entry_bits, s->map.nr, s->map.nz);
+    tile_shape shape;
+    if (candidates_tile_shapes(&s->map, entries, 1, &shape) == 1 && shape.captured > 0) {
+        c->tile_nr = shape.nr;
+        c->tile_nz = shape.nz;
+    }
+}
+
+static bool stage_launch(search *s, const profile_config *base)
+{
+    static const int blocks[] = {128, 256, 512, 1024};
+    for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+        int residency[4];
+        int n = candidates_residencies(&s->lim, blocks[b], 3, residency);
+        for (int k = 0; k < n; k++) {
+            profile_config c = *base;
+            c.block_size = blocks[b];
+            c.min_blocks_per_sm = residency[k];
+            best_tile(s, candidates_shared_budget(&s->lim, residency[k]), 32, &c);
+            if (!try_config(s, &c, "launch", false))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool stage_tile(search *s)
+{
+    if (!s->m.score_absorption || !s->have_map)
+        return true;
+    profile_config best = s->res->candidates[s->res->winner].config;
+    int residency = best.min_blocks_per_sm > 0 ? best.min_blocks_per_sm : 1;
+    size_t bytes = candidates_shared_budget(&s->lim, residency);
+    static const int widths[] = {32, 64};
+    for (int w = 0; w < 2; w++)
+        for (int half = 0; half < 2; half++) {
+            size_t entries = candidates_tile_entries(half ? bytes / 2 : bytes, widths[w],
+                                                     s->map.nr, s->map.nz);
+            tile_shape shapes[SHAPES_PER_BUDGET];
+            int n = candidates_tile_shapes(&s->map, entries, SHAPES_PER_BUDGET, shapes);
+            for (int i = 0; i < n; i++) {
+                profile_config c = best;
+                c.entry_bits = widths[w];
+                c.tile_nr = shapes[i].nr;
+                c.tile_nz = shapes[i].nz;
+                if (!try_config(s, &c, "tile", false))
+                    return false;
+            }
+        }
+    profile_config none = best;
+    none.tile_nr = none.tile_nz = 0;
+    return try_config(s, &none, "tile", false);
+}
+
+static bool stage_refine(search *s)
+{
+    profile_config best = s->res->candidates[s->res->winner].config;
+    profile_config c = best;
+    c.layer_placement = SPEC_LAYERS_SHARED;
+    if (!try_config(s, &c, "refine", false))
+        return false;
+    if (s->m.score_absorption) {
+        c = best;
+        c.last_bin_cache = !best.last_bin_cache;
+        if (!try_config(s, &c, "refine", false))
+            return false;
+    }
+    c = best;
+    c.min_blocks_per_sm = 0;
+    return try_config(s, &c, "refine", false);
+}
+
+/* Test-only: a kernel that scores one unit too many per escape; the gate
+ * must reject it. */
+static bool stage_wrong(search *s)
+{
+    profile_config c = s->res->candidates[s->res->reference].config;
+    c.block_size = c.block_size == 128 ? 64 : 128; /* a configuration of its own */
+    tune_candidate *t = add_candidate(s->res, &c, "wrong");
+    if (!t) {
+        error_set(s->err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (!measure_candidate(&s->m, t, true, NULL, s->err))
+        return false;
+    if (t->status == TUNE_MISMATCH)
+        s->res->mismatches++;
+    log_candidate(s, t);
+    return true;
+}
+
+static void limits_of(const cuda_device_info *dev, candidate_limits *lim)
+{
+    lim->shared_per_sm = dev->shared_per_sm;
+    lim->shared_per_block_optin = dev->shared_per_block_optin;
+    lim->max_threads_per_sm = dev->max_threads_per_sm;
+    lim->regs_per_sm = dev->regs_per_sm;
+}
+
+static bool run_stages(search *s)
+{
+    const cuda_device_info *dev = gpu_engine_device(s->m.eng);
+    variant_options none;
+    variant_options_init(&none);
+    kernel_spec heuristic;
+    if (!variant_spec_for_run(s->m.run, s->m.score_absorption, dev, &none, &heuristic, s->err))
+        return false;
+    profile_config base;
+    candidates_config_of_spec(&heuristic, &base);
+    if (!measure_pilot_size(&s->m, &heuristic, &s->m.photons, &s->res->steps_per_photon, NULL,
+                            s->err) ||
+        !measure_reference(s, &base))
+        return false;
+    if (s->m.score_absorption && !pilot_fluence(s, &heuristic))
+        return false;
+    if (s->m.opt->debug_wrong_candidate && !stage_wrong(s))
+        return false;
+    return stage_launch(s, &base) && stage_tile(s) && stage_refine(s);
+}
+
+bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,
+                 const tune_options *opt, tune_result *res, tm_error *err)
+{
+    memset(res, 0, sizeof *res);
+    res->reference = res->winner = -1;
+    search s = {.m = {.eng = eng, .run = run, .score_absorption = score_absorption, .opt = opt},
+                .res = res,
+                .start = progress_now(),
+                .err = err};
+    limits_of(gpu_engine_device(eng), &s.lim);
+    bool ok = run_stages(&s);
+    res->pilot_photons = s.m.photons;
+    res->seconds = elapsed(&s);
+    if (s.m.reference)
+        tally_set_free(&s.reference);
+    fluence_map_free(&s.map);
+    return ok;
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+void tune_result_entry(const tune_result *res, const mci_run *run, bool score_absorption,
+                       profile_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, score_absorption};
+    const tune_candidate *w = &res->candidates[res->winner];
+    e->config = w->config;
+    e->photons_per_second = w->photons_per_second;
+    e->steps_per_second = w->photons_per_second * res->steps_per_photon;
+    e->heuristic_photons_per_second = res->candidates[res->reference].photons_per_second;
+    e->pilot_photons = res->pilot_photons;
+    e->candidates = 0;
+    for (int i = 0; i < res->count; i++)
+        e->candidates += res->candidates[i].status == TUNE_MEASURED;
+    e->tuning_seconds = res->seconds;
+    profile_date_now(e->date, sizeof e->date);
+}

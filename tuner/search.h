@@ -1,0 +1,96 @@
+/* The tuner's search (FFTW's "measure" planning for one problem on one GPU):
+ * a pilot run finds the high-fluence region, then staged candidates are
+ * compiled, checked bit for bit against the reference kernel and timed,
+ * within a wall-clock budget.  The winner becomes a profile entry.
+ *
+ * Stages:
+ *   reference  the documented heuristic (runtime/variant.c): sets the pilot
+ *              size (kernel time >= min_kernel_seconds) and the tallies every
+ *              other candidate must reproduce exactly;
+ *   launch     block sizes x residencies (launch bounds), each with the tile
+ *              that captures most pilot deposit events in the shared memory
+ *              left per block at that residency;
+ *   tile       around the best launch: the best-capturing shapes for both
+ *              entry widths, in the whole and in half the budget, and no tile;
+ *   refine     layer table in shared memory, the last-bin register cache,
+ *              no launch bound. */
+#ifndef TMCML_SEARCH_H
+#define TMCML_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "candidates.h"
+#include "error.h"
+#include "gpu.h"
+#include "mci.h"
+#include "profile.h"
+
+#define TUNE_MAX_REPEATS 9
+
+typedef struct tune_options {
+    uint64_t seed;
+    double budget_seconds;     /* wall time for the whole search (compiles included) */
+    double min_kernel_seconds; /* a timing's kernel time at least this (0.1) */
+    int repeats;               /* timings per candidate, median taken (3, <= TUNE_MAX_REPEATS) */
+    const char *template_dir;  /* NULL: embedded */
+    const char *cache_dir;     /* NULL: default cubin cache */
+    bool verbose;
+    bool debug_wrong_candidate; /* test-only: one candidate with a wrong kernel */
+    FILE *log;                 /* a line per candidate as it is measured; NULL: quiet */
+} tune_options;
+
+void tune_options_init(tune_options *opt);
+
+typedef enum tune_status {
+    TUNE_MEASURED,  /* timed, tallies identical to the reference's */
+    TUNE_SKIPPED,   /* invalid: too much shared memory, spills, no launch */
+    TUNE_FAILED,    /* compile or launch error */
+    TUNE_MISMATCH   /* tallies differ from the reference's: a bug, reported */
+} tune_status;
+
+typedef struct tune_candidate {
+    profile_config config;
+    const char *stage;
+    tune_status status;
+    char why[512];             /* for the ones not measured */
+    double seconds[TUNE_MAX_REPEATS];
+    int timings;
+    double median_seconds;     /* kernel time of the pilot (median) */
+    double photons_per_second;
+    double compile_seconds;    /* 0 from the cubin cache */
+    int registers, blocks_per_sm;
+    double captured;           /* fraction of pilot deposit events in shared memory */
+} tune_candidate;
+
+typedef struct tune_result {
+    tune_candidate *candidates;
+    int count, capacity;
+    int reference, winner;     /* indices (-1: none) */
+    uint64_t pilot_photons;
+    double steps_per_photon;
+    double seconds;            /* the whole search */
+    int mismatches;
+} tune_result;
+
+/* Runs the search for run (its photon count is not used: the pilot sets its
+ * own).  False on a problem that stops the search (the reference kernel
+ * fails, a GPU fault); a candidate's own failure is recorded, not fatal. */
+bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,
+                 const tune_options *opt, tune_result *res, tm_error *err);
+void tune_result_free(tune_result *res);
+
+/* The winner as a profile entry (class, config, rates, pilot, counts, date). */
+void tune_result_entry(const tune_result *res, const mci_run *run, bool score_absorption,
+                       profile_entry *e);
+
+/* Every candidate, one row each (CSV with a header), written atomically. */
+bool tune_write_csv(const char *path, const tune_result *res, tm_error *err);
+
+/* The table of candidates, fastest first, then the ones not measured. */
+void tune_print_table(FILE *f, const tune_result *res);
+
+const char *tune_status_name(tune_status s);
+
+#endif

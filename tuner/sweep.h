@@ -1,0 +1,47 @@
+/* `tmcml sweep`: every tile shape NR x NZ of a grid (per entry width) timed
+ * with one launch configuration, as in the GPU-MCML paper's Fig. 5 - the
+ * experiment tool for research on the cached region.  Each shape is checked
+ * bit for bit against the heuristic kernel like a tuner candidate. */
+#ifndef TMCML_SWEEP_H
+#define TMCML_SWEEP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gpu.h"
+#include "mci.h"
+#include "search.h"
+
+/* A range "A:B:STEP" (B included when reached), or a single value "A". */
+typedef struct sweep_range {
+    int first, last, step;
+} sweep_range;
+
+bool sweep_parse_range(const char *text, sweep_range *r);
+int sweep_range_count(const sweep_range *r);
+int sweep_range_value(const sweep_range *r, int i);
+
+typedef struct sweep_options {
+    tune_options tune;         /* seed, repeats, min kernel time, caches, log */
+    sweep_range nr, nz;
+    int entry_bits[2];         /* the widths to sweep (entry_count of them) */
+    int entry_count;
+    profile_config launch;     /* block, min blocks, layers, last-bin: fixed */
+    const char *out_prefix;    /* PREFIX.csv, PREFIX.e32.png, PREFIX.e64.png */
+} sweep_options;
+
+typedef struct sweep_result {
+    tune_result cells;         /* one candidate per (entry, nr, nz), in that order */
+    double best, worst;        /* photons/s over the measured shapes */
+    int best_index, worst_index;
+} sweep_result;
+
+bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sweep_result *res,
+               tm_error *err);
+void sweep_result_free(sweep_result *res);
+
+/* PREFIX.csv and one PNG heat map per entry width (photons/s over NR x NZ). */
+bool sweep_write_outputs(const sweep_options *opt, const sweep_result *res, const char *title,
+                         tm_error *err);
+
+#endif
