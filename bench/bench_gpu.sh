@@ -1,7 +1,9 @@
 #!/bin/sh
 # GPU engine benchmark: the cases of DESIGN.md section 8, whole process
 # (start, compile or cache, simulate, write), photons/s and steps/s.
-# usage: bench/bench_gpu.sh BUILD_DIR [OUT_DIR] [SCALE]
+# usage: [BENCH_FLAGS="--no-profile"] bench/bench_gpu.sh BUILD_DIR [OUT_DIR] [SCALE]
+#   Kernel variants come from the profiles on the search path (exact entry,
+#   else nearest, else the heuristic); BENCH_FLAGS adds run options.
 #   SCALE divides every photon count (e.g. 10 for a quick look).
 set -eu
 build=$1
@@ -31,7 +33,7 @@ run_case() { # name file photons flags
     name=$1; file=$2; n=$(($3 / scale)); flags=$4
     dir=$out/$name
     t0=$(now)
-    "$tmcml" run "$file" -N "$n" $flags -o "$dir" -q --engine gpu --cache "$cache"
+    "$tmcml" run "$file" -N "$n" $flags ${BENCH_FLAGS:-} --tune never -o "$dir" -q --engine gpu --cache "$cache"
     t1=$(now)
     j=$(ls "$dir"/*.json | head -n 1)
     wall=$(awk "BEGIN{print $t1 - $t0}")
@@ -44,8 +46,8 @@ run_case() { # name file photons flags
 }
 # Warm the cubin cache for each variant first (the table is warm-start).
 for f in skin7_600nm intralipid_slab vanhulst_slab; do
-    "$tmcml" run "$ex/$f.mci" -N 1000 -q --engine gpu --cache "$cache" -o "$out/warm" >/dev/null
-    "$tmcml" run "$ex/$f.mci" -N 1000 -A -q --engine gpu --cache "$cache" -o "$out/warm" >/dev/null
+    "$tmcml" run "$ex/$f.mci" -N 1000 ${BENCH_FLAGS:-} --tune never -q --engine gpu --cache "$cache" -o "$out/warm" >/dev/null
+    "$tmcml" run "$ex/$f.mci" -N 1000 -A ${BENCH_FLAGS:-} --tune never -q --engine gpu --cache "$cache" -o "$out/warm" >/dev/null
 done
 run_case skin_1e8 "$ex/skin7_600nm.mci" 100000000 ""
 run_case skin_1e8_A "$ex/skin7_600nm.mci" 100000000 "-A"
@@ -58,7 +60,7 @@ run_case vanhulst_1e7_A "$ex/vanhulst_slab.mci" 10000000 "-A"
 
 # Warm start: the whole process for a tiny run with the cubin cached.
 t0=$(now)
-"$tmcml" run "$ex/skin7_600nm.mci" -N 1000 -q --engine gpu --cache "$cache" -o "$out/warm"
+"$tmcml" run "$ex/skin7_600nm.mci" -N 1000 ${BENCH_FLAGS:-} --tune never -q --engine gpu --cache "$cache" -o "$out/warm"
 t1=$(now)
 echo
 echo "warm start (skin, 1000 photons, cubin cached): $(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") s"

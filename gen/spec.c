@@ -40,12 +40,19 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
     return entries * (size_t)(spec->entry_bits / 8);
 }
 
+/* layer_t of templates/layers.cu: nine floats and an int. */
+#define SPEC_GPU_LAYER_BYTES 40
+
+size_t spec_static_shared_bytes(const kernel_spec *spec)
+{
+    if (spec->layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
+        return 0;
+    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES;
+}
+
 size_t spec_shared_bytes(const kernel_spec *spec)
 {
-    size_t bytes = spec_dynamic_shared_bytes(spec);
-    if (spec->layer_placement == SPEC_LAYERS_SHARED && spec->num_layers > 0)
-        bytes += (size_t)(spec->num_layers + 2) * sizeof(float) * SPEC_LAYER_FLOATS;
-    return bytes;
+    return spec_dynamic_shared_bytes(spec) + spec_static_shared_bytes(spec);
 }
 
 /* ---- validation ---------------------------------------------------------- */

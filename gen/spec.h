@@ -72,9 +72,10 @@ void spec_init(kernel_spec *spec);
 bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err);
 
 /* Shared memory a kernel of this spec needs, in bytes: the dynamic part
- * below and, for SPEC_LAYERS_SHARED, the layer table ((num_layers + 2)
- * layers of 8 floats). */
+ * below and the static part (for SPEC_LAYERS_SHARED, the layer table:
+ * num_layers + 2 entries of layer_t, 40 bytes each). */
 size_t spec_shared_bytes(const kernel_spec *spec);
+size_t spec_static_shared_bytes(const kernel_spec *spec);
 
 /* The dynamic part (the launch's argument), when absorption is scored: the
  * tile (tile_nr * tile_nz entries of entry_bits) and the last row and column

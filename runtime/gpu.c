@@ -23,6 +23,9 @@
 #define KERNEL_STREAM 0
 #define COPY_STREAM 1
 #define POLL_SECONDS 0.002
+#define STEADY_POLL_SECONDS 0.0002
+#define STEADY_FROM 0.2
+#define STEADY_TO 0.8
 #define PROGRESS_SECONDS 0.1
 
 /* Mirrors layer_t in templates/layers.cu, field for field. */
@@ -294,33 +297,76 @@ static void sleep_seconds(double s)
     nanosleep(&ts, NULL);
 }
 
+/* The steady-state window of a launch: when the photon counter crossed
+ * STEADY_FROM and STEADY_TO of the launch's photons (interpolated between
+ * polls). */
+typedef struct steady_window {
+    double t_prev;
+    uint64_t n_prev;
+    double t_from, t_to;   /* < 0 until crossed */
+} steady_window;
+
+static double crossing(const steady_window *w, double t, uint64_t n, double target)
+{
+    if (n == w->n_prev)
+        return t;
+    return w->t_prev + (t - w->t_prev) * (target - (double)w->n_prev) / (double)(n - w->n_prev);
+}
+
+static void steady_sample(steady_window *w, double t, uint64_t handed, uint64_t count)
+{
+    double from = STEADY_FROM * (double)count, to = STEADY_TO * (double)count;
+    if (w->t_from < 0 && (double)handed >= from)
+        w->t_from = crossing(w, t, handed, from);
+    if (w->t_to < 0 && (double)handed >= to)
+        w->t_to = crossing(w, t, handed, to);
+    w->t_prev = t;
+    w->n_prev = handed;
+}
+
+static double steady_rate(const steady_window *w, uint64_t count)
+{
+    if (w->t_from < 0 || w->t_to <= w->t_from)
+        return 0;
+    return (STEADY_TO - STEADY_FROM) * (double)count / (w->t_to - w->t_from);
+}
+
 /* Runs one launch of count photons to its end, reporting progress from the
- * kernel's photon counter (photons handed out) while it runs. */
+ * kernel's photon counter (photons handed out) while it runs; *steady (may
+ * be NULL) gets the steady-state rate. */
 static bool run_launch(gpu_engine *eng, const mci_run *run, const launch_plan *plan,
-                       const gpu_options *opt, uint64_t first, uint64_t count, tm_error *err)
+                       const gpu_options *opt, uint64_t first, uint64_t count, double *steady,
+                       tm_error *err)
 {
     if (!launch_async(eng, run, plan, opt->seed, first, count, err))
         return false;
     uint64_t reported = 0;
     double last = progress_now();
+    steady_window w = {last, 0, -1, -1};
     bool done = false;
     while (!done) {
-        sleep_seconds(POLL_SECONDS);
+        sleep_seconds(steady ? STEADY_POLL_SECONDS : POLL_SECONDS);
         if (!cuda_stream_done(eng->streams[KERNEL_STREAM], &done, err))
             return false;
-        if (done || !opt->progress || progress_now() - last < PROGRESS_SECONDS)
+        bool progress_due = opt->progress && progress_now() - last >= PROGRESS_SECONDS;
+        if (done || (!steady && !progress_due))
             continue;
         uint64_t handed = 0;
         if (!cuda_download_on(eng->streams[COPY_STREAM], &handed, eng->buf.next[KERNEL_STREAM],
                               sizeof handed, err))
             return false;
         handed = handed < count ? handed : count;
-        if (handed > reported) {
+        if (steady)
+            steady_sample(&w, progress_now(), handed, count);
+        if (progress_due && handed > reported) {
             progress_add(opt->progress, handed - reported);
             reported = handed;
         }
-        last = progress_now();
+        if (progress_due)
+            last = progress_now();
     }
+    if (steady)
+        *steady = steady_rate(&w, count);
     if (!cuda_stream_wait(eng->streams[KERNEL_STREAM], "cuLaunchKernel(" KERNEL_NAME ")", err))
         return false;
     progress_add(opt->progress, count - reported);
@@ -359,7 +405,8 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     bool ok = true;
     while (ok && done < count) {
         uint64_t n = count - done < per_launch ? count - done : per_launch;
-        ok = run_launch(eng, run, &plan, opt, first + done, n, err) &&
+        double *steady = opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
+        ok = run_launch(eng, run, &plan, opt, first + done, n, steady, err) &&
              collect(eng, run, n, acc, err);
         done += n;
         stats->launches++;

@@ -22,6 +22,7 @@ typedef struct gpu_options {
     uint64_t max_launch_photons; /* photons per launch (0: 2^32, the batch limit) */
     unsigned grid;            /* blocks per launch (0: resident blocks per SM x SMs) */
     progress_meter *progress; /* may be NULL */
+    bool measure_steady;      /* the tuner: steady-state rate of the (first) launch */
 } gpu_options;
 
 typedef struct gpu_stats {
@@ -32,6 +33,11 @@ typedef struct gpu_stats {
     unsigned grid, block;
     int blocks_per_sm, registers;
     int spill_bytes;          /* local-memory spill stores + loads (ptxas) */
+    /* With measure_steady: photons handed out per second while the first
+     * launch went from 20 % to 80 % of its photons - the rate of a long run,
+     * without the launch's ramp-up and its tail of the longest photons
+     * (0 when the launch was too short to tell). */
+    double steady_photons_per_second;
 } gpu_stats;
 
 typedef struct gpu_engine gpu_engine;

@@ -5,19 +5,26 @@
 
 #include "candidates.h"
 
-/* The default heuristic (no profile):
- *  - block of 256 threads, no minimum residency: the compiler keeps registers;
- *  - an A_rz tile of 32-bit entries (flushed exactly on overflow) of at most
- *    48 KB anchored at r = 0, z = 0, 128 bins deep (or the whole depth) and as
- *    wide as fits: the high-fluence region under the beam.  Measured on an
- *    H200 (bench/results.md): 32-bit 96 x 128 beat GPU-MCML's 64-bit 48 x 128
- *    on skin by 7 %, and the whole 100 x 100 grid in 32 bits beat a 64-bit
- *    61 x 100 tile on the intralipid slab by 2.4x;
- *  - the layer table in constant memory (optical properties stay data). */
+/* The default heuristic (no profile), from what the tuner found on an H200
+ * (bench/results_gpu.md, docs/tuning.md):
+ *  - blocks of 256 threads, 8 resident per SM (full occupancy; the launch
+ *    bound holds the kernel to 32 registers without spilling);
+ *  - an A_rz tile of 32-bit entries (flushed exactly on overflow) in the
+ *    shared memory a block has at that residency (28 KB of Hopper's 228 KB
+ *    per SM, less the last row and column, which are always cached), anchored
+ *    at r = 0, z = 0, 128 bins deep (or the whole depth) and as wide as fits:
+ *    the high-fluence region under the beam;
+ *  - the layer table in shared memory when there are several layers (lanes
+ *    in different layers read different constants, which constant memory
+ *    serialises: 10 % slower on the skin model), else in constant memory.
+ * Optical properties stay kernel data either way. */
 #define DEFAULT_BLOCK 256
-#define DEFAULT_TILE_BYTES (48 * 1024)
+#define DEFAULT_RESIDENCY 8
 #define DEFAULT_TILE_NZ 128
 #define DEFAULT_ENTRY_BITS 32
+/* Without a device (`tmcml gen` on a machine without a GPU): Hopper's. */
+#define DEFAULT_SHARED_PER_SM (228 * 1024)
+#define DEFAULT_SHARED_OPTIN (227 * 1024)
 
 const char variant_usage[] =
     "kernel variant (GPU engine, `gen`):\n"
@@ -107,10 +114,19 @@ int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_e
     return 1;
 }
 
-static void default_tile(const mci_run *run, kernel_spec *spec)
+static void default_tile(const mci_run *run, const cuda_device_info *dev, kernel_spec *spec)
 {
+    candidate_limits lim = {DEFAULT_SHARED_PER_SM, DEFAULT_SHARED_OPTIN, 2048, 65536};
+    if (dev && dev->shared_per_sm > 0) {
+        lim.shared_per_sm = dev->shared_per_sm;
+        lim.shared_per_block_optin = dev->shared_per_block_optin;
+    }
+    size_t budget = candidates_shared_budget(&lim, DEFAULT_RESIDENCY);
+    size_t table = spec_static_shared_bytes(spec); /* the shared layer table, if any */
+    budget = budget > table ? budget - table : 0;
+    size_t entries = candidates_tile_entries(budget, DEFAULT_ENTRY_BITS, run->nr, run->nz);
     int nz = run->nz < DEFAULT_TILE_NZ ? run->nz : DEFAULT_TILE_NZ;
-    int nr = DEFAULT_TILE_BYTES / (DEFAULT_ENTRY_BITS / 8 * nz);
+    int nr = (int)(entries / (size_t)nz);
     spec->tile_nz = nz;
     spec->tile_nr = nr < run->nr ? nr : run->nr;
     spec->entry_bits = DEFAULT_ENTRY_BITS;
@@ -133,8 +149,12 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
     }
     if (v->entry_bits)
         spec->entry_bits = v->entry_bits;
-    if (v->block_size)
+    if (v->block_size) {
         spec->block_size = v->block_size;
+        /* The default residency was for the default block: keep occupancy. */
+        if (v->min_blocks_per_sm < 0)
+            spec->min_blocks_per_sm = v->block_size <= 2048 / 32 ? 32 : 2048 / v->block_size;
+    }
     if (v->min_blocks_per_sm >= 0)
         spec->min_blocks_per_sm = v->min_blocks_per_sm;
     if (v->layer_placement >= 0)
@@ -186,10 +206,12 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
     spec->da = run->da;
     spec->score_absorption = score_absorption;
     spec->block_size = DEFAULT_BLOCK;
+    spec->min_blocks_per_sm = DEFAULT_RESIDENCY;
+    spec->layer_placement = run->num_layers > 1 ? SPEC_LAYERS_SHARED : SPEC_LAYERS_CONSTANT;
     if (dev)
         spec->arch = dev->cc_major * 10 + dev->cc_minor;
     if (score_absorption)
-        default_tile(run, spec);
+        default_tile(run, dev, spec);
     if (tuned)
         apply_tuned(tuned, run, spec);
     apply_options(v, spec);

@@ -3,5 +3,5 @@
 tmcml_test(test_profile test_profile.c)
 add_test(NAME profile COMMAND test_profile)
 add_test(NAME profiles_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_profiles_cli.sh
-  $<TARGET_FILE:tmcml>)
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/profiles)
 set_tests_properties(profile profiles_cli PROPERTIES LABELS "profile")

@@ -1,10 +1,13 @@
 #!/bin/sh
 # `tmcml profiles list|show|check` on fixture directories: exit codes and the
-# lines a user reads.  Usage: test_profiles_cli.sh TMCML
+# lines a user reads.  Usage: test_profiles_cli.sh TMCML SHIPPED_DIR
+# (SHIPPED_DIR: the source tree's profiles/, last on the search path: its
+# files are counted by `check` too.)
 # HOME and XDG_DATA_HOME point into a temporary directory, so the user's own
 # profiles are never read.
 set -u
 tmcml=$1
+shipped=$(ls "${2:-/nonexistent}"/*.json 2>/dev/null | wc -l)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -117,7 +120,7 @@ contains "check" "$a/Broken_GPU.sm_90.json: corrupt: entries\[0\].config.block_s
 contains "check" "$a/Cut_GPU.sm_90.json: corrupt: line"
 contains "check" "$a/Old_GPU.sm_80.json: stale: generator 0000000000000000"
 contains "check" "$a/Test_GPU_X.sm_90.json: ok, 2 entries"
-contains "check" "4 profile files: .* 1 stale, .* 2 corrupt or unreadable"
+contains "check" "$((4 + shipped)) profile files: .* 1 stale, .* 2 corrupt or unreadable"
 expect 1 "check from the environment" -- env TMCML_PROFILE_DIR="$a" "$tmcml" profiles check
 expect 0 "check one good file" -- "$tmcml" profiles check "$a/Test_GPU_X.sm_90.json"
 contains "check one good file" "1 profile file: "

@@ -252,7 +252,7 @@ static void test_spec_table(const char *dir)
                        "{{f(spec.dr)}} {{f(spec.dz)}} {{f(spec.da)}}\n",
                        NULL, expected);
 
-    /* -A caches no A_rz bins: only the shared layer table, 5 x 8 floats. */
+    /* -A caches no A_rz bins: only the shared layer table, 5 layer_t of 40 bytes. */
     spec.layer_placement = SPEC_LAYERS_SHARED;
     spec.score_absorption = false;
     spec.tile_nr = 8;
@@ -260,7 +260,7 @@ static void test_spec_table(const char *dir)
     spec.entry_bits = 32;
     expect_render_spec(dir, &spec,
                        "{{spec.layer_placement}} {{spec.score_absorption}} {{spec.shared_bytes}}\n",
-                       NULL, "shared false 160\n");
+                       NULL, "shared false 200\n");
 
     spec = base_spec();
     spec.layer_placement = SPEC_LAYERS_IMMEDIATE;

@@ -28,20 +28,28 @@ bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t 
     gpu_options gopt = {.seed = m->opt->seed,
                         .template_dir = m->opt->template_dir,
                         .cache_dir = m->opt->cache_dir,
-                        .verbose = m->opt->verbose};
+                        .verbose = m->opt->verbose,
+                        .measure_steady = true};
     if (gpu_simulate(m->eng, m->run, spec, &gopt, 0, photons, t, stats, err))
         return true;
     tally_set_free(t);
     return false;
 }
 
-#define FIRST_PILOT_PHOTONS 65536
 #define MAX_PILOT_PHOTONS ((UINT64_C(1) << 32) - 1) /* one launch, one batch */
+/* A pilot gives every thread slot of the GPU at least this many photons, so
+ * that the window timed (20 % to 80 % of the photons handed out) is a steady
+ * state: with 8 per thread on the intralipid slab, where one photon can take
+ * 10^6 steps, threads were still on their first few photons there and the
+ * rate came out 10x a long run's (H200). */
+#define PILOT_PHOTONS_PER_THREAD 64
 
 bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_t *photons,
                         double *steps_per_photon, double *kernel_seconds, tm_error *err)
 {
-    uint64_t n = FIRST_PILOT_PHOTONS;
+    const cuda_device_info *dev = gpu_engine_device(m->eng);
+    uint64_t n = (uint64_t)PILOT_PHOTONS_PER_THREAD * (uint64_t)dev->sm_count *
+                 (uint64_t)(dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
     for (;;) {
         tally_set t;
         gpu_stats stats;
@@ -78,6 +86,15 @@ static double median(const double *v, int n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* The rate of one timing: steady state, or the whole launch when it was
+ * too short to tell. */
+static double rate_of(const measure_setup *m, const gpu_stats *stats)
+{
+    if (stats->steady_photons_per_second > 0)
+        return stats->steady_photons_per_second;
+    return stats->kernel_seconds > 0 ? (double)m->photons / stats->kernel_seconds : 0;
+}
+
 /* A failure of the candidate itself, or of the GPU (then false). */
 static bool candidate_failed(const measure_setup *m, tune_candidate *c, tune_status status,
                              const tm_error *why, tm_error *err)
@@ -111,6 +128,7 @@ static bool time_repeats(const measure_setup *m, tune_candidate *c, const kernel
                      c->timings + 1);
             return true;
         }
+        c->rates[c->timings] = rate_of(m, &stats);
         c->seconds[c->timings++] = stats.kernel_seconds;
     }
     return true;
@@ -140,6 +158,7 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
         tally_set_free(&first);
         return true;
     }
+    c->rates[c->timings] = rate_of(m, &stats);
     c->seconds[c->timings++] = stats.kernel_seconds;
     /* The gate: the same photons must give the same integers, bit for bit. */
     if (m->reference && !tally_set_equal(&first, m->reference)) {
@@ -158,7 +177,7 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
         tally_set_free(&first);
     if (c->status == TUNE_MEASURED) {
         c->median_seconds = median(c->seconds, c->timings);
-        c->photons_per_second = c->median_seconds > 0 ? (double)m->photons / c->median_seconds : 0;
+        c->photons_per_second = median(c->rates, c->timings);
     }
     return ok;
 }

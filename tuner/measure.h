@@ -35,8 +35,8 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
                        tm_error *err);
 
 /* The pilot size: photons that give spec's kernel at least the options'
- * min_kernel_seconds (doubling up from 65536, at most one batch), and the
- * steps per photon seen. */
+ * min_kernel_seconds and every thread slot of the GPU at least 64 photons
+ * (at most one batch), and the steps per photon seen. */
 bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_t *photons,
                         double *steps_per_photon, double *kernel_seconds, tm_error *err);
 

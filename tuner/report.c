@@ -64,18 +64,23 @@ static bool write_rows(FILE *f, void *ctx, tm_error *err)
     const tune_result *res = ctx;
     fprintf(f, "stage,tile_nr,tile_nz,entry_bits,block_size,min_blocks_per_sm,layers,last_bin_cache,"
                "status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
-               "median_kernel_seconds,photons_per_second,steps_per_second,timings,why\n");
+               "median_kernel_seconds,photons_per_second,steps_per_second,whole_launch_photons_per_second,"
+               "kernel_seconds,steady_rates,why\n");
     for (int i = 0; i < res->count; i++) {
         const tune_candidate *c = &res->candidates[i];
-        fprintf(f, "%s,%d,%d,%d,%d,%d,%s,%d,%s,%d,%d,%.6f,%llu,%.4f,%.6f,%.6g,%.6g,", c->stage,
+        fprintf(f, "%s,%d,%d,%d,%d,%d,%s,%d,%s,%d,%d,%.6f,%llu,%.4f,%.6f,%.6g,%.6g,%.6g,", c->stage,
                 c->config.tile_nr, c->config.tile_nz, c->config.entry_bits, c->config.block_size,
                 c->config.min_blocks_per_sm, spec_placement_name(c->config.layer_placement),
                 c->config.last_bin_cache ? 1 : 0, tune_status_name(c->status), c->registers,
                 c->blocks_per_sm, c->captured, (unsigned long long)res->pilot_photons,
                 c->compile_seconds, c->median_seconds, c->photons_per_second,
-                c->photons_per_second * res->steps_per_photon);
+                c->photons_per_second * res->steps_per_photon,
+                c->median_seconds > 0 ? (double)res->pilot_photons / c->median_seconds : 0.0);
         for (int k = 0; k < c->timings; k++)
             fprintf(f, "%s%.6f", k ? " " : "", c->seconds[k]);
+        fputc(',', f);
+        for (int k = 0; k < c->timings; k++)
+            fprintf(f, "%s%.6g", k ? " " : "", c->rates[k]);
         fputc(',', f);
         csv_text(f, c->why);
         fputc('\n', f);

@@ -186,6 +186,19 @@ static bool pilot_fluence(search *s, const kernel_spec *reference_spec)
 
 /* ---- stages 1-3 ------------------------------------------------------------ */
 
+/* Shared memory a block of config c may give its tile at `residency`
+ * blocks per SM: the residency's share less the static layer table. */
+static size_t tile_budget(const search *s, const profile_config *c, int residency)
+{
+    kernel_spec shape;
+    spec_init(&shape);
+    shape.num_layers = s->m.run->num_layers;
+    shape.layer_placement = c->layer_placement;
+    size_t bytes = candidates_shared_budget(&s->lim, residency);
+    size_t table = spec_static_shared_bytes(&shape);
+    return bytes > table ? bytes - table : 0;
+}
+
 /* The tile that captures most pilot events within `bytes` (0x0 when none fits). */
 static void best_tile(const search *s, size_t bytes, int entry_bits, profile_config *c)
 {
@@ -201,21 +214,27 @@ static void best_tile(const search *s, size_t bytes, int entry_bits, profile_con
     }
 }
 
+/* Residency level by level (full occupancy for every block size, then the
+ * next), so that a budget that runs out early has still seen every block
+ * size. */
 static bool stage_launch(search *s, const profile_config *base)
 {
-    static const int blocks[] = {128, 256, 512, 1024};
-    for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
-        int residency[4];
-        int n = candidates_residencies(&s->lim, blocks[b], 3, residency);
-        for (int k = 0; k < n; k++) {
+    static const int blocks[] = {256, 512, 128, 1024};
+    enum { BLOCKS = sizeof blocks / sizeof *blocks, LEVELS = 3 };
+    int residency[BLOCKS][LEVELS + 1], count[BLOCKS];
+    for (int b = 0; b < BLOCKS; b++)
+        count[b] = candidates_residencies(&s->lim, blocks[b], LEVELS, residency[b]);
+    for (int level = 0; level < LEVELS; level++)
+        for (int b = 0; b < BLOCKS; b++) {
+            if (level >= count[b])
+                continue;
             profile_config c = *base;
             c.block_size = blocks[b];
-            c.min_blocks_per_sm = residency[k];
-            best_tile(s, candidates_shared_budget(&s->lim, residency[k]), 32, &c);
+            c.min_blocks_per_sm = residency[b][level];
+            best_tile(s, tile_budget(s, &c, c.min_blocks_per_sm), 32, &c);
             if (!try_config(s, &c, "launch", false))
                 return false;
         }
-    }
     return true;
 }
 
@@ -225,7 +244,7 @@ static bool stage_tile(search *s)
         return true;
     profile_config best = s->res->candidates[s->res->winner].config;
     int residency = best.min_blocks_per_sm > 0 ? best.min_blocks_per_sm : 1;
-    size_t bytes = candidates_shared_budget(&s->lim, residency);
+    size_t bytes = tile_budget(s, &best, residency);
     static const int widths[] = {32, 64};
     for (int w = 0; w < 2; w++)
         for (int half = 0; half < 2; half++) {
@@ -247,22 +266,76 @@ static bool stage_tile(search *s)
     return try_config(s, &none, "tile", false);
 }
 
+static bool chosen(const int *list, int n, int i)
+{
+    for (int k = 0; k < n; k++)
+        if (list[k] == i)
+            return true;
+    return false;
+}
+
+/* Indices of the `count` fastest measured candidates, fastest first. */
+static int fastest(const tune_result *r, int count, int *out)
+{
+    int n = 0;
+    for (; n < count; n++) {
+        int best = -1;
+        for (int i = 0; i < r->count; i++)
+            if (r->candidates[i].status == TUNE_MEASURED && !chosen(out, n, i) &&
+                (best < 0 || r->candidates[i].photons_per_second >
+                                 r->candidates[best].photons_per_second))
+                best = i;
+        if (best < 0)
+            break;
+        out[n] = best;
+    }
+    return n;
+}
+
+/* The other layer placement (constant <-> shared), the tile refitted to the
+ * shared memory left. */
+static void other_placement(const search *s, const profile_config *best, profile_config *c)
+{
+    *c = *best;
+    c->layer_placement = best->layer_placement == SPEC_LAYERS_SHARED ? SPEC_LAYERS_CONSTANT
+                                                                      : SPEC_LAYERS_SHARED;
+    if (best->tile_nr > 0 && best->min_blocks_per_sm > 0) {
+        size_t bytes = tile_budget(s, c, best->min_blocks_per_sm);
+        profile_config fitted = *c;
+        best_tile(s, bytes, best->entry_bits, &fitted);
+        if ((long)fitted.tile_nr * fitted.tile_nz < (long)c->tile_nr * c->tile_nz) {
+            c->tile_nr = fitted.tile_nr;
+            c->tile_nz = fitted.tile_nz;
+        }
+    }
+}
+
+/* Around the three fastest: the other layer placement, the last-bin cache
+ * toggled, no launch bound. */
 static bool stage_refine(search *s)
 {
-    profile_config best = s->res->candidates[s->res->winner].config;
-    profile_config c = best;
-    c.layer_placement = SPEC_LAYERS_SHARED;
-    if (!try_config(s, &c, "refine", false))
-        return false;
-    if (s->m.score_absorption) {
-        c = best;
-        c.last_bin_cache = !best.last_bin_cache;
+    int top[3];
+    int n = fastest(s->res, 3, top);
+    profile_config best[3];
+    for (int i = 0; i < n; i++)
+        best[i] = s->res->candidates[top[i]].config;
+    for (int i = 0; i < n; i++) {
+        profile_config c;
+        other_placement(s, &best[i], &c);
+        if (!try_config(s, &c, "refine", false))
+            return false;
+        if (s->m.score_absorption) {
+            c = best[i];
+            c.last_bin_cache = !best[i].last_bin_cache;
+            if (!try_config(s, &c, "refine", false))
+                return false;
+        }
+        c = best[i];
+        c.min_blocks_per_sm = 0;
         if (!try_config(s, &c, "refine", false))
             return false;
     }
-    c = best;
-    c.min_blocks_per_sm = 0;
-    return try_config(s, &c, "refine", false);
+    return true;
 }
 
 /* Test-only: a kernel that scores one unit too many per escape; the gate

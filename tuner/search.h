@@ -3,6 +3,13 @@
  * compiled, checked bit for bit against the reference kernel and timed,
  * within a wall-clock budget.  The winner becomes a profile entry.
  *
+ * A candidate's speed is its steady-state rate: photons handed out per
+ * second while the pilot launch goes from 20 % to 80 % of its photons, the
+ * median of the repeats.  The whole launch also pays a ramp-up and a tail of
+ * the longest photons, which a long run pays once per 2^32 photons; on a
+ * pilot they would dominate heavy-tailed cases (the intralipid slab) and
+ * favour configurations with few threads.
+ *
  * Stages:
  *   reference  the documented heuristic (runtime/variant.c): sets the pilot
  *              size (kernel time >= min_kernel_seconds) and the tallies every
@@ -55,10 +62,11 @@ typedef struct tune_candidate {
     const char *stage;
     tune_status status;
     char why[512];             /* for the ones not measured */
-    double seconds[TUNE_MAX_REPEATS];
+    double seconds[TUNE_MAX_REPEATS]; /* whole kernel time of each timing */
+    double rates[TUNE_MAX_REPEATS];   /* steady-state photons/s of each (gpu_stats) */
     int timings;
     double median_seconds;     /* kernel time of the pilot (median) */
-    double photons_per_second;
+    double photons_per_second; /* the median steady-state rate: what a long run gets */
     double compile_seconds;    /* 0 from the cubin cache */
     int registers, blocks_per_sm;
     double captured;           /* fraction of pilot deposit events in shared memory */
