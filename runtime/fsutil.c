@@ -231,3 +231,43 @@ const char *fs_base_name(const char *path)
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
+
+bool fs_make_dirs(const char *dir, tm_error *err)
+{
+    char *path = strdup(dir);
+    if (!path) {
+        error_set(err, dir, 0, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (char *p = path + 1; ok; p++) {
+        bool end = *p == '\0';
+        if (*p != '/' && !end)
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            error_set(err, path, 0, "cannot create directory: %s", strerror(errno));
+            ok = false;
+        }
+        if (end)
+            break;
+        *p = '/';
+    }
+    free(path);
+    return ok;
+}
+
+bool fs_make_parent(const char *path, tm_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return true;
+    char *dir = strndup(path, (size_t)(slash - path));
+    if (!dir) {
+        error_set(err, path, 0, "out of memory");
+        return false;
+    }
+    bool ok = fs_make_dirs(dir, err);
+    free(dir);
+    return ok;
+}

@@ -19,6 +19,13 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
  * will hold path (creating nothing that stays). */
 bool fs_check_writable(const char *path, tm_error *err);
 
+/* mkdir -p dir.  The error names the directory that could not be made
+ * ("cannot create directory: Permission denied"). */
+bool fs_make_dirs(const char *dir, tm_error *err);
+
+/* mkdir -p of the directory that holds path (nothing when path has no '/'). */
+bool fs_make_parent(const char *path, tm_error *err);
+
 /* dir + "/" + name (name alone when dir is NULL or empty, or name is absolute).
  * Returns malloc'd string or NULL. */
 char *fs_join(const char *dir, const char *name);

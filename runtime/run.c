@@ -50,32 +50,6 @@ static char *summary_path(const char *mco_path)
     return p;
 }
 
-/* mkdir -p: the output directory is created when missing. */
-static bool make_dirs(const char *dir, tm_error *err)
-{
-    char *path = strdup(dir);
-    if (!path) {
-        error_set(err, dir, 0, "out of memory");
-        return false;
-    }
-    bool ok = true;
-    for (char *p = path + 1; ok; p++) {
-        bool end = *p == '\0';
-        if (*p != '/' && !end)
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            error_set(err, path, 0, "cannot create the output directory: %s", strerror(errno));
-            ok = false;
-        }
-        if (end)
-            break;
-        *p = '/';
-    }
-    free(path);
-    return ok;
-}
-
 static void free_paths(run_paths *paths, int count)
 {
     for (int i = 0; paths && i < count; i++) {
@@ -88,7 +62,7 @@ static void free_paths(run_paths *paths, int count)
 /* Every output of every run must be creatable before anything is simulated. */
 static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, tm_error *err)
 {
-    if (opt->out_dir && !make_dirs(opt->out_dir, err))
+    if (opt->out_dir && !fs_make_dirs(opt->out_dir, err)) /* created when missing */
         return NULL;
     run_paths *paths = calloc((size_t)file->num_runs, sizeof *paths);
     if (!paths) {

@@ -38,36 +38,6 @@ static char *profile_sidecar(const char *path, const char *suffix)
     return s;
 }
 
-/* mkdir -p of the directory that holds path. */
-static bool profile_make_parent(const char *path, tm_error *err)
-{
-    char *dir = strdup(path);
-    if (!dir) {
-        error_set(err, path, 0, "out of memory");
-        return false;
-    }
-    char *slash = strrchr(dir, '/');
-    bool ok = true;
-    if (slash && slash != dir) {
-        *slash = '\0';
-        for (char *c = dir + 1; ok; c++) {
-            if (*c != '/' && *c != '\0')
-                continue;
-            char saved = *c;
-            *c = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-                error_set(err, path, 0, "cannot create directory '%s': %s", dir, strerror(errno));
-                ok = false;
-            }
-            *c = saved;
-            if (saved == '\0')
-                break;
-        }
-    }
-    free(dir);
-    return ok;
-}
-
 static int profile_fcntl_lock(int fd)
 {
     struct flock fl;
@@ -204,7 +174,7 @@ bool profile_store_entry(const char *path, const profile_device *dev, const prof
         error_set(err, path, 0, "not stored: %s", why.message);
         return false;
     }
-    if (!profile_make_parent(path, err))
+    if (!fs_make_parent(path, err))
         return false;
     pthread_mutex_lock(&profile_store_mutex);
     int fd = profile_lock(path, err);

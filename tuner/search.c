@@ -72,7 +72,7 @@ static bool known(const tune_result *r, const profile_config *c)
     return false;
 }
 
-static tune_candidate *add_candidate(tune_result *r, const profile_config *c, const char *stage)
+tune_candidate *tune_result_add(tune_result *r, const profile_config *c, const char *stage)
 {
     if (r->count == r->capacity) {
         int cap = r->capacity ? 2 * r->capacity : 32;
@@ -119,7 +119,7 @@ static bool try_config(search *s, const profile_config *config, const char *stag
     tune_result *r = s->res;
     if (known(r, config) || !budget_allows(s))
         return true;
-    tune_candidate *c = add_candidate(r, config, stage);
+    tune_candidate *c = tune_result_add(r, config, stage);
     if (!c) {
         error_set(s->err, NULL, 0, "out of memory");
         return false;
@@ -141,7 +141,7 @@ static bool try_config(search *s, const profile_config *config, const char *stag
 static bool measure_reference(search *s, const profile_config *config)
 {
     tune_result *r = s->res;
-    tune_candidate *c = add_candidate(r, config, "reference");
+    tune_candidate *c = tune_result_add(r, config, "reference");
     if (!c) {
         error_set(s->err, NULL, 0, "out of memory");
         return false;
@@ -344,7 +344,7 @@ static bool stage_wrong(search *s)
 {
     profile_config c = s->res->candidates[s->res->reference].config;
     c.block_size = c.block_size == 128 ? 64 : 128; /* a configuration of its own */
-    tune_candidate *t = add_candidate(s->res, &c, "wrong");
+    tune_candidate *t = tune_result_add(s->res, &c, "wrong");
     if (!t) {
         error_set(s->err, NULL, 0, "out of memory");
         return false;

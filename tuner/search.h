@@ -89,6 +89,10 @@ bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,
                  const tune_options *opt, tune_result *res, tm_error *err);
 void tune_result_free(tune_result *res);
 
+/* Appends a candidate of config (zeroed, status unset) to res; NULL when out
+ * of memory.  The pointer is valid until the next append. */
+tune_candidate *tune_result_add(tune_result *res, const profile_config *config, const char *stage);
+
 /* The winner as a profile entry (class, config, rates, pilot, counts, date). */
 void tune_result_entry(const tune_result *res, const mci_run *run, bool score_absorption,
                        profile_entry *e);

@@ -35,23 +35,6 @@ void sweep_result_free(sweep_result *res)
     memset(res, 0, sizeof *res);
 }
 
-static tune_candidate *next_cell(tune_result *r, const profile_config *c)
-{
-    if (r->count == r->capacity) {
-        int cap = r->capacity ? 2 * r->capacity : 64;
-        tune_candidate *more = realloc(r->candidates, (size_t)cap * sizeof *more);
-        if (!more)
-            return NULL;
-        r->candidates = more;
-        r->capacity = cap;
-    }
-    tune_candidate *t = &r->candidates[r->count++];
-    memset(t, 0, sizeof *t);
-    t->config = *c;
-    t->stage = "sweep";
-    return t;
-}
-
 static void log_cell(FILE *f, const tune_candidate *c)
 {
     if (!f)
@@ -116,7 +99,7 @@ bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sw
                 c.entry_bits = opt->entry_bits[e];
                 c.tile_nr = sweep_range_value(&opt->nr, i);
                 c.tile_nz = sweep_range_value(&opt->nz, j);
-                tune_candidate *cell = next_cell(&res->cells, &c);
+                tune_candidate *cell = tune_result_add(&res->cells, &c, "sweep");
                 if (!cell) {
                     error_set(err, NULL, 0, "out of memory");
                     ok = false;
