@@ -84,5 +84,25 @@ contains "failing run" "run 2"
 check; [ -s "$work/g/example.mco" ] && [ -s "$work/g/three.mco" ] || fail "failing run: other outputs lost"
 check; ls -a "$work/g" | grep -q '\.tmp\.' && fail "failing run: temp file left"
 
+# Tuning options: bad values are refused before anything runs (exit 2).
+expect 2 "bad --tune" -- "$tmcml" run "$example" --tune sometimes
+contains "bad --tune" "--tune: expected never, auto or always"
+expect 2 "bad --budget" -- "$tmcml" tune "$example" --budget -3
+contains "bad --budget" "--budget: expected seconds"
+expect 2 "bad --repeats" -- "$tmcml" tune "$example" --repeats 0
+expect 2 "sweep without ranges" -- "$tmcml" sweep "$example" --nz 8:16:8
+contains "sweep without ranges" "--nr A:B:STEP and --nz A:B:STEP are required"
+expect 2 "--profile without a file" -- "$tmcml" run "$example" --profile
+# The CPU engine takes no profile: the options are accepted and change nothing.
+expect 0 "profile options, CPU engine" -- "$tmcml" run "$example" -N 3000 --threads 1 \
+    --engine cpu --no-profile --tune never -o "$work/p" -q
+check; cmp -s "$work/a/example.mco" "$work/p/example.mco" || fail "profile options changed a CPU run"
+if ! "$tmcml" devices >/dev/null 2>&1; then
+    expect 1 "tune without a GPU" -- "$tmcml" tune "$example" --csv "$work/t.csv"
+    contains "tune without a GPU" "tune and sweep need a GPU"
+    check; [ ! -e "$work/t.csv" ] || fail "tune without a GPU wrote a CSV"
+    expect 1 "sweep without a GPU" -- "$tmcml" sweep "$example" --nr 8:16:8 --nz 8:16:8 -o "$work/s"
+fi
+
 echo "cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
