@@ -64,27 +64,38 @@ static bool lookup(const choice *c, profile_found *found, tm_error *err)
     return profile_find(c->opt->profile_dir, &c->dev, &c->tc, &c->cls, found, note, (void *)c, err);
 }
 
-/* The heuristic kernel's time for the whole run, from a short pilot. */
+/* The heuristic kernel's time for the whole run, from a pilot of 1 % of its
+ * photons (so estimating costs at most 1 % of the run; the kernel is the one
+ * the run then uses, compiled once).  *seconds is 0 when the run has fewer
+ * than VARIANT_AUTO_TUNE_MIN_PHOTONS per thread slot of the GPU: no case
+ * measured comes near repaying a tuning at that size (skin would need
+ * ~10^5 photons per slot, the intralipid slab ~10^4), and a 1 % pilot of it
+ * would be too small to time. */
 static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
 {
+    const cuda_device_info *dev = gpu_engine_device(c->eng);
+    double slots = (double)dev->sm_count * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
+    *seconds = 0;
+    if ((double)c->run->photons < VARIANT_AUTO_TUNE_MIN_PHOTONS * slots)
+        return true;
     tune_options t;
     tune_options_init(&t);
     t.seed = c->opt->seed;
     t.template_dir = c->opt->template_dir;
     t.cache_dir = c->opt->cache_dir;
-    t.min_kernel_seconds = 0.05;
     measure_setup m = {.eng = c->eng, .run = c->run, .score_absorption = c->opt->score_absorption,
                        .opt = &t};
     kernel_spec spec;
     variant_options none;
     variant_options_init(&none);
-    uint64_t photons;
-    double steps, kernel;
-    if (!variant_spec_for_run(c->run, c->opt->score_absorption, gpu_engine_device(c->eng), &none,
-                              &spec, err) ||
-        !measure_pilot_size(&m, &spec, &photons, &steps, &kernel, err))
+    uint64_t photons = (uint64_t)(c->run->photons / 100);
+    tally_set pilot;
+    gpu_stats stats;
+    if (!variant_spec_for_run(c->run, c->opt->score_absorption, dev, &none, &spec, err) ||
+        !measure_run_once(&m, &spec, photons, &pilot, &stats, err))
         return false;
-    *seconds = kernel * (double)c->run->photons / (double)photons;
+    tally_set_free(&pilot);
+    *seconds = stats.kernel_seconds * (double)c->run->photons / (double)photons;
     return true;
 }
 
@@ -111,6 +122,12 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
         double est;
         if (!estimate_seconds(c, &est, err))
             return false;
+        if (est == 0) {
+            snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
+                     "(the run is too short to repay tuning; `tmcml tune` tunes it)", cls);
+            say(c, msg);
+            return true;
+        }
         if (est < VARIANT_AUTO_TUNE_PAYBACK * budget) {
             snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
                      "(the run, ~%.3g s, is too short to repay %.0f s of tuning; `tmcml tune` "

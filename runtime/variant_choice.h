@@ -21,6 +21,9 @@
  * estimated at more than this many times the tuning budget. */
 #define VARIANT_AUTO_TUNE_PAYBACK 10.0
 #define VARIANT_AUTO_TUNE_BUDGET 20.0
+/* Runs below this many photons per thread slot (SMs x threads per SM) are
+ * not estimated: far too short to repay a tuning (variant_choice.c). */
+#define VARIANT_AUTO_TUNE_MIN_PHOTONS 800.0
 
 /* source: a short description of where the variant came from ("profile
  * X.json, exact entry", "heuristic", ...). */
