@@ -11,6 +11,7 @@
 #include "render.h"
 #include "run.h"
 #include "variant.h"
+#include "variant_choice.h"
 
 /* The GPU the source is meant for, when there is one; else sm_90 defaults. */
 static bool query_device(const cli_options *opt, cuda_device_info *info)
@@ -60,14 +61,17 @@ int gen_command(const cli_options *opt)
     cuda_device_info dev;
     bool have_dev = query_device(opt, &dev);
     kernel_spec spec;
+    char source[5000];
     render_output src = {0};
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (variant_spec_for_run(&file.runs[opt->run_number - 1], opt->score_absorption,
-                                  have_dev ? &dev : NULL, &opt->variant, &spec, &err) &&
+    else if (variant_choose_for_gen(opt, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
+                                    &spec, source, sizeof source, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
+    if (status == RUN_OK && !opt->quiet)
+        fprintf(stderr, "tmcml: kernel variant: %s\n", source);
     if (status == RUN_OK && opt->gen_output)
         status = fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK
                                                                                  : RUN_FAILED;

@@ -11,7 +11,8 @@
 
 typedef struct choice {
     const cli_options *opt;
-    gpu_engine *eng;
+    gpu_engine *eng;                /* NULL for `gen`: lookup only, no tuning */
+    const cuda_device_info *info;   /* NULL for `gen` on a machine without a GPU */
     const mci_run *run;
     profile_class cls;
     profile_device dev;
@@ -37,7 +38,10 @@ static bool lookup_file(const choice *c, profile_found *found, tm_error *err)
         profile_free(&p);
         return false;
     }
-    if (!c->have_tc || !profile_is_current(&p, &c->dev, &c->tc)) {
+    /* Without a GPU (`gen`), only the toolchain can be checked. */
+    bool current = c->info ? profile_is_current(&p, &c->dev, &c->tc)
+                           : profile_toolchain_equal(&p.toolchain, &c->tc);
+    if (!c->have_tc || !current) {
         char msg[PROFILE_PATH_MAX + 256];
         snprintf(msg, sizeof msg, "%s: made for another GPU or by another generator/NVRTC; ignored "
                  "- run `tmcml tune FILE.mci` to retune", c->opt->profile_file);
@@ -59,8 +63,8 @@ static bool lookup(const choice *c, profile_found *found, tm_error *err)
     found->match = PROFILE_MATCH_NONE;
     if (c->opt->profile_file)
         return lookup_file(c, found, err);
-    if (!c->have_tc)
-        return true; /* no NVRTC: nothing could be current (and nothing compiles) */
+    if (!c->have_tc || !c->info)
+        return true; /* no NVRTC: nothing is current; no GPU: no file name */
     return profile_find(c->opt->profile_dir, &c->dev, &c->tc, &c->cls, found, note, (void *)c, err);
 }
 
@@ -161,29 +165,45 @@ static void describe(const choice *c, const profile_found *found, char *source, 
              profile_match_name(found->match), cls, text);
 }
 
-bool variant_choose(const cli_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
-                    char *source, size_t source_size, tm_error *err)
+static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spec, tm_error *err)
 {
-    choice c = {.opt = opt, .eng = eng, .run = run};
-    c.cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
-    profile_device_from_info(gpu_engine_device(eng), &c.dev);
+    const cli_options *opt = c->opt;
+    const mci_run *run = c->run;
+    c->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
+    if (c->info)
+        profile_device_from_info(c->info, &c->dev);
     tm_error ignored;
-    c.have_tc = profile_toolchain_current(&c.tc, &ignored);
+    c->have_tc = profile_toolchain_current(&c->tc, &ignored);
     profile_found found;
     memset(&found, 0, sizeof found);
     found.match = PROFILE_MATCH_NONE;
     if (!opt->no_profile) {
-        if (opt->tune_mode != CLI_TUNE_ALWAYS && !lookup(&c, &found, err))
+        bool tune_always = c->eng && opt->tune_mode == CLI_TUNE_ALWAYS;
+        if (!tune_always && !lookup(c, &found, err))
             return false;
-        if (found.match == PROFILE_MATCH_NONE && !maybe_tune(&c, &found, err))
+        if (c->eng && found.match == PROFILE_MATCH_NONE && !maybe_tune(c, &found, err))
             return false;
     }
-    describe(&c, &found, source, source_size);
+    describe(c, &found, source, source_size);
     if (variant_options_given(&opt->variant) && source_size > 0) {
         size_t n = strlen(source);
         snprintf(source + n, source_size - n, ", with explicit options");
     }
     const profile_config *tuned = found.match != PROFILE_MATCH_NONE ? &found.entry.config : NULL;
-    return variant_spec_tuned(run, opt->score_absorption, gpu_engine_device(eng), tuned,
-                              &opt->variant, spec, err);
+    return variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err);
+}
+
+bool variant_choose(const cli_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
+                    char *source, size_t source_size, tm_error *err)
+{
+    choice c = {.opt = opt, .eng = eng, .info = gpu_engine_device(eng), .run = run};
+    return choose(&c, source, source_size, spec, err);
+}
+
+bool variant_choose_for_gen(const cli_options *opt, const cuda_device_info *dev,
+                            const mci_run *run, kernel_spec *spec, char *source,
+                            size_t source_size, tm_error *err)
+{
+    choice c = {.opt = opt, .eng = NULL, .info = dev, .run = run};
+    return choose(&c, source, source_size, spec, err);
 }

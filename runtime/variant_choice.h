@@ -30,4 +30,11 @@
 bool variant_choose(const cli_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
                     char *source, size_t source_size, tm_error *err);
 
+/* The same for `tmcml gen` (which runs nothing): the profile entry is
+ * looked up but never tuned for; dev may be NULL (no GPU here: only
+ * --profile FILE applies, checked against this toolchain alone). */
+bool variant_choose_for_gen(const cli_options *opt, const cuda_device_info *dev,
+                            const mci_run *run, kernel_spec *spec, char *source,
+                            size_t source_size, tm_error *err);
+
 #endif

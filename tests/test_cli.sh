@@ -104,5 +104,42 @@ if ! "$tmcml" devices >/dev/null 2>&1; then
     expect 1 "sweep without a GPU" -- "$tmcml" sweep "$example" --nr 8:16:8 --nz 8:16:8 -o "$work/s"
 fi
 
+# gen shows the variant a profile gives (--profile FILE works without a GPU;
+# the file must be this tmcml's: its generator hash and NVRTC version).
+toolchain=$("$tmcml" profiles list 2>/dev/null | sed -n 's/^this tmcml: generator \([0-9a-f]*\), NVRTC \([0-9.]*\)$/\1 \2/p')
+if [ -n "$toolchain" ]; then
+    set -- $toolchain
+    write_profile() { # FILE GENERATOR NVRTC
+        cat >"$1" <<EOF
+{"format": 1,
+ "device": {"name": "Test GPU", "cc_major": 9, "cc_minor": 0, "sm_count": 132,
+            "shared_per_block_optin": 232448, "driver_version": 13000},
+ "toolchain": {"nvrtc_version": "$3", "generator": "$2"},
+ "entries": [{"class": {"num_layers": 3, "nr": 50, "nz": 40, "na": 1, "score_absorption": true},
+   "config": {"tile_nr": 12, "tile_nz": 34, "entry_bits": 64, "block_size": 384,
+              "min_blocks_per_sm": 2, "layer_placement": "constant", "last_bin_cache": false},
+   "photons_per_second": 1e8, "steps_per_second": 1e10, "heuristic_photons_per_second": 9e7,
+   "pilot_photons": 1000000, "candidates": 10, "tuning_seconds": 12.5,
+   "date": "2026-11-22T00:00:00Z"}]}
+EOF
+    }
+    write_profile "$work/p.json" "$1" "$2"
+    expect 0 "gen --profile" -- "$tmcml" gen "$example" --profile "$work/p.json" -o "$work/p.cu"
+    contains "gen --profile" "kernel variant: profile .*exact entry L3 50x40x1"
+    check; grep -q "tile=12x34 entry=64 block=384 minblocks=2" "$work/p.cu" || fail "gen --profile: not the entry's kernel"
+    expect 0 "gen --profile, explicit block" -- "$tmcml" gen "$example" --profile "$work/p.json" --block 256 -o "$work/q.cu"
+    contains "gen --profile, explicit block" "with explicit options"
+    check; grep -q "tile=12x34 entry=64 block=256" "$work/q.cu" || fail "gen: explicit --block did not override"
+    expect 0 "gen --no-profile" -- "$tmcml" gen "$example" --no-profile -o "$work/h.cu"
+    contains "gen --no-profile" "kernel variant: heuristic (--no-profile)"
+    write_profile "$work/stale.json" 0123456789abcdef "$2"
+    expect 0 "gen, stale profile" -- "$tmcml" gen "$example" --profile "$work/stale.json" -o "$work/s.cu"
+    contains "gen, stale profile" "another generator/NVRTC; ignored"
+    contains "gen, stale profile" "kernel variant: heuristic"
+    echo "{ broken" >"$work/broken.json"
+    expect 2 "gen, corrupt profile" -- "$tmcml" gen "$example" --profile "$work/broken.json" -o "$work/b.cu"
+    contains "gen, corrupt profile" "broken.json"
+fi
+
 echo "cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
