@@ -23,7 +23,7 @@ echo "tmcml: $("$tmcml" --version | head -n 1)"
 echo
 
 # Compile time of one variant (no cache), registers and spills.
-"$tmcml" gen "$ex/skin7_600nm.mci" -o "$out/skin.cu" --info --cache "" 2>&1 | sed 's/^/compile (skin, default variant): /'
+"$tmcml" gen "$ex/skin7_600nm.mci" -o "$out/skin.cu" --info --cache "" 2>&1 | sed 's/^/compile (skin, the variant a run uses): /'
 "$tmcml" gen "$ex/skin7_600nm.mci" -A -o "$out/skin_A.cu" --info --cache "" 2>&1 | sed 's/^/compile (skin, -A): /'
 echo
 
