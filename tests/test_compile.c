@@ -3,6 +3,7 @@
  * directories, compile errors quoting the generated source, spill figures,
  * parallel compiles.  Exits 77 when NVRTC is not available. */
 #include "check.h"
+#include "fsutil.h"
 #include "compile.h"
 
 #include <dirent.h>
@@ -16,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TEMPLATES TMCML_TEST_DATA "/../../templates"
 
 static const char kernel_source[] =
     "// a small kernel of the generated kind: the per-photon streams and the\n"
@@ -66,25 +66,6 @@ static const char spill_source[] =
     "    out[threadIdx.x] = s;\n"
     "}\n";
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
-
 static bool spit(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -129,7 +110,6 @@ static int find_entry(const char *dir, const char *ext, char *path, size_t size)
 }
 
 static render_header headers[2];
-static char *header_text[2];
 
 static render_output make_source(const char *source, const char *kernel)
 {
@@ -218,7 +198,7 @@ static void test_cache(const char *dir)
     CHECK(compile(&src, &o, &r) && !r.from_cache);
     CHECK(r.cubin_size == first.cubin_size);
     compile_result_free(&r);
-    char *stored = slurp(cu);
+    char *stored = fs_read_text(cu, NULL, NULL);
     CHECK(stored && strstr(stored, "tmcml_test_kernel") && strstr(stored, "rng_mwc.h"));
     free(stored);
     CHECK(compile(&src, &o, &r) && r.from_cache);
@@ -254,7 +234,7 @@ static void test_cache(const char *dir)
     CHECK(compile(&src, &o, &r) && !r.from_cache && r.registers <= 24);
     compile_result_free(&r);
     o.max_registers = 0;
-    char *saved = header_text[1];
+    const char *saved = headers[1].text;
     size_t len = strlen(saved);
     char *edited = malloc(len + 32);
     snprintf(edited, len + 32, "%s\n// edited\n", saved);
@@ -447,17 +427,10 @@ int main(int argc, char **argv)
     }
     printf("NVRTC %s\n", version);
 
+    /* The headers the generated kernels include, as embedded in the binary. */
     static const char *const names[2] = {"rng_mwc.h", "fixed_point.h"};
-    for (int i = 0; i < 2; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", TEMPLATES, names[i]);
-        header_text[i] = slurp(path);
-        if (!header_text[i]) {
-            fprintf(stderr, "cannot read %s\n", path);
-            return 1;
-        }
-        headers[i] = (render_header){names[i], header_text[i]};
-    }
+    for (int i = 0; i < 2; i++)
+        headers[i] = (render_header){names[i], render_embedded(names[i])->text};
 
     char base[] = "/tmp/tmcml_test_compile.XXXXXX";
     if (!mkdtemp(base)) {
@@ -474,7 +447,5 @@ int main(int argc, char **argv)
     test_parallel(base);
 
     rm_rf(base);
-    free(header_text[0]);
-    free(header_text[1]);
     return check_summary("test_compile");
 }

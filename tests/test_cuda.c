@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TEMPLATES TMCML_TEST_DATA "/../../templates"
 
 static int no_driver(void)
 {
@@ -92,26 +91,6 @@ static const char gpu_source[] =
     "}\n";
 
 static render_header headers[2];
-static char *header_text[2];
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
 
 static bool compile_for(int arch, compile_result *r)
 {
@@ -301,17 +280,10 @@ static int gpu(void)
         printf("no GPU: skipped (%s)\n", err.message);
         return 77;
     }
+    /* The headers the generated kernels include, as embedded in the binary. */
     static const char *const names[2] = {"rng_mwc.h", "fixed_point.h"};
-    for (int i = 0; i < 2; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", TEMPLATES, names[i]);
-        header_text[i] = slurp(path);
-        if (!header_text[i]) {
-            fprintf(stderr, "cannot read %s\n", path);
-            return 1;
-        }
-        headers[i] = (render_header){names[i], header_text[i]};
-    }
+    for (int i = 0; i < 2; i++)
+        headers[i] = (render_header){names[i], render_embedded(names[i])->text};
 
     cuda_device_info info;
     test_devices(drv, &info);
@@ -344,8 +316,6 @@ static int gpu(void)
         cuda_context_close(ctx);
     }
     cuda_close(drv);
-    free(header_text[0]);
-    free(header_text[1]);
     return check_summary("test_cuda gpu");
 }
 
