@@ -15,6 +15,7 @@
  * file + rename).  Anything wrong with an entry means "rebuild", never an
  * error: the cache is an optimisation. */
 #include "compile.h"
+#include "hash.h"
 
 #include "tmcml_config.h"
 
@@ -365,30 +366,6 @@ static void key_material(const render_output *src, const char *program, const op
     sb_append(sb, "\n", 1);
 }
 
-/* Two independent 64-bit hashes -> a 128-bit name.  FNV-1a, and a
- * multiply-xorshift over the same bytes with splitmix64's finaliser. */
-static uint64_t hash_fnv1a(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static uint64_t hash_mix(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xd6e8feb86659fd93ull);
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
-}
-
 /* ---- ptxas -v ------------------------------------------------------------------ */
 
 /* Lines look like (CUDA 12/13):
@@ -632,7 +609,7 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     sb_printf(&sb, "tmcml cubin info %d\n", CACHE_FORMAT);
     sb_printf(&sb, "cubin_bytes %zu\n", r->cubin_size);
     sb_printf(&sb, "cubin_fnv %016llx\n",
-              (unsigned long long)hash_fnv1a(r->cubin, r->cubin_size));
+              (unsigned long long)hash_fnv1a(HASH_FNV1A_START, r->cubin, r->cubin_size));
     sb_printf(&sb, "registers %d\n", r->registers);
     sb_printf(&sb, "stack_bytes %d\n", r->stack_bytes);
     sb_printf(&sb, "spill_stores %d\n", r->spill_stores);
@@ -702,7 +679,7 @@ static bool cache_load(const cache_entry *e, const strbuf *material, compile_res
     entry_path(e, "cubin", path, sizeof path);
     out->cubin = read_whole(path, &out->cubin_size);
     if (!out->cubin || out->cubin_size != cubin_bytes || !elf_magic(out->cubin, cubin_bytes) ||
-        hash_fnv1a(out->cubin, cubin_bytes) != cubin_fnv) {
+        hash_fnv1a(HASH_FNV1A_START, out->cubin, cubin_bytes) != cubin_fnv) {
         *why = "the cubin is missing or corrupt";
         goto fail;
     }
@@ -859,7 +836,7 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
     bool cached = cache_dir_resolve(opt, e.dir, sizeof e.dir);
     if (cached) {
         snprintf(e.key, sizeof e.key, "%016llx%016llx",
-                 (unsigned long long)hash_fnv1a(material.data, material.len),
+                 (unsigned long long)hash_fnv1a(HASH_FNV1A_START, material.data, material.len),
                  (unsigned long long)hash_mix(material.data, material.len));
         const char *why;
         if (cache_load(&e, &material, out, &why)) {

@@ -19,6 +19,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "hash.h"
 #include "tmcml_config.h"
 
 #define RENDER_KERNEL_NAME "tmcml_kernel"
@@ -28,31 +29,18 @@
 
 /* ---- hashing ------------------------------------------------------------------ */
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < size; i++) {
-        h ^= p[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
-
 /* Name and contents, each followed by a NUL so that ("ab","c") and ("a","bc")
  * hash differently. */
 static uint64_t fnv1a_file(uint64_t h, const char *name, const char *text, size_t size)
 {
-    h = fnv1a(h, name, strlen(name) + 1);
-    h = fnv1a(h, text, size);
-    return fnv1a(h, "", 1);
+    h = hash_fnv1a(h, name, strlen(name) + 1);
+    h = hash_fnv1a(h, text, size);
+    return hash_fnv1a(h, "", 1);
 }
 
 uint64_t render_generator_hash(void)
 {
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = HASH_FNV1A_START;
     for (size_t i = 0; i < render_embedded_count; i++) {
         const render_file *f = &render_embedded_files[i];
         h = fnv1a_file(h, f->name, f->text, f->size);
@@ -533,7 +521,7 @@ bool render_kernel(const kernel_spec *spec, const char *template_dir, render_out
         return false;
     }
     open_safe_libs(L);
-    template_set set = {template_dir, FNV_OFFSET};
+    template_set set = {template_dir, HASH_FNV1A_START};
     bool ok = render_in_state(L, spec, &set, out, err);
     lua_close(L);
     if (!ok)

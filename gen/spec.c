@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 /* Floats in each layer of the shared-memory layer table: n, mua, mus, g,
  * z0, z1, cos_crit0, cos_crit1 (the fields of spec_layer). */
 #define SPEC_LAYER_FLOATS 8
@@ -270,12 +272,7 @@ uint64_t spec_hash(const kernel_spec *spec)
 {
     char key[SPEC_KEY_MAX];
     spec_key(spec, key, sizeof key);
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3ull; /* FNV-1a 64 prime */
-    }
-    return h;
+    return hash_fnv1a(HASH_FNV1A_START, key, strlen(key));
 }
 
 /* ---- tile text --------------------------------------------------------------- */

@@ -28,6 +28,8 @@ void cli_print_usage(FILE *s)
           "  -N, --photons N       simulate N photons per run instead of the file's count\n"
           "  -G N                  number of GPUs (GPU-MCML form)\n"
           "  --gpu K               use GPU K (tmcml devices lists them; default 0)\n"
+          "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
+          "                        the results do not depend on it\n"
           "  -q, --quiet           no progress line and no per-run report\n"
           "  --verbose             kernel compile and launch details on stderr\n"
           "  --templates DIR       read the kernel templates from DIR (experiments)\n"
@@ -242,6 +244,11 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             return false;
         }
         opt->gpu_index = (int)v;
+    } else if (is_long(a, "--launch-photons")) {
+        if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
+                            &v, err))
+            return false;
+        opt->launch_photons = v;
     } else if (is_long(a, "--templates") || is_long(a, "--cache")) {
         const char *dir = option_value(argc, argv, i, strlen(a));
         if (!dir) {

@@ -32,6 +32,7 @@ typedef struct cli_options {
     int64_t photons;          /* 0: as in the file; else overrides every run */
     int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
     int gpu_index;            /* --gpu K */
+    uint64_t launch_photons;  /* --launch-photons N: GPU photons per launch (0: 2^32) */
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -99,6 +99,7 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
                         .template_dir = opt->template_dir,
                         .cache_dir = opt->cache_dir,
                         .verbose = opt->verbose,
+                        .max_launch_photons = opt->launch_photons,
                         .progress = meter};
     gpu_stats stats;
     bool ok = gpu_simulate(eng->gpu, run, &spec, &gopt, 0, (uint64_t)run->photons, tallies,
@@ -143,8 +144,8 @@ static void report_run(const cli_options *opt, const run_paths *paths, const mcm
 }
 
 static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
-                          int index, const run_paths *paths, const mcml_result *res,
-                          double steps, double seconds, tm_error *err)
+                          int index, const run_paths *paths, const tally_set *tallies,
+                          const mcml_result *res, double seconds, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
     /* No time and no thread count here: equal seeds give identical files. */
@@ -166,7 +167,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .wall_seconds = seconds,
                       .score_absorption = opt->score_absorption,
                       .rng = RNG_NAME,
-                      .steps = steps,
+                      .steps = tally_count(tallies->steps),
+                      .tallies_digest = tally_set_digest(tallies),
                       .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
                       .kernel = eng->gpu ? eng->kernel : NULL};
     return summary_write(paths->json, &rep, err);
@@ -186,8 +188,7 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     bool ok = simulate(opt, eng, run, index + 1, file->num_runs, &tallies, err) &&
               result_from_tallies(run, &tallies, &res, err);
     double seconds = progress_now() - start;
-    ok = ok && write_outputs(opt, eng, file, index, paths, &res, tally_count(tallies.steps),
-                             seconds, err);
+    ok = ok && write_outputs(opt, eng, file, index, paths, &tallies, &res, seconds, err);
     if (ok)
         report_run(opt, paths, &res, seconds);
     result_free(&res);

@@ -139,6 +139,9 @@ static char *summary_render(const run_report *r)
         ok = false;
     summary_num(&ok, root, "wall_seconds", r->wall_seconds);
     summary_add_results(&ok, root, r);
+    char digest[32];
+    snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
+    summary_str(&ok, root, "tallies_digest", digest);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;

@@ -24,13 +24,16 @@ typedef struct run_report {
     double steps;              /* hop-drop-spin steps of all photons */
     const char *device;        /* GPU name, NULL for the CPU engine */
     const char *kernel;        /* GPU kernel spec key, NULL for the CPU engine */
+    uint64_t tallies_digest;   /* tally_set_digest of the run's integer tallies */
 } run_report;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
  * "run", "out_name", "photons", "dz", "dr", "nz", "nr", "na", "layers":
  * [{"n", "mua", "mus", "g", "d"}, ...], "n_above", "n_below"}, "rng", "seed",
  * "engine", "threads", "score_absorption", "wall_seconds", "photons",
- * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...]}.
+ * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...],
+ * "tallies_digest": "fnv1a64:<16 hex digits>"}: the digest is equal for equal
+ * integer tallies, whatever engine variant, split or machine produced them.
  * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold
  * numbers as doubles.  Every other number is printed with the fewest digits
  * that read back to the identical double (photon counts above 2^53 are

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 static size_t count_rz(int nr, int nz) { return (size_t)nr * (size_t)nz; }
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
@@ -98,6 +100,29 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
     return memcmp(a->a_rz, b->a_rz, count_rz(a->nr, a->nz) * sizeof *a->a_rz) == 0 &&
            memcmp(a->rd_ra, b->rd_ra, count_rz(a->nr, a->na) * sizeof *a->rd_ra) == 0 &&
            memcmp(a->tt_ra, b->tt_ra, count_rz(a->nr, a->na) * sizeof *a->tt_ra) == 0;
+}
+
+/* Each count as 16 little-endian bytes, so the digest is the same on every
+ * host that produces the same numbers. */
+static uint64_t digest_counts(uint64_t h, const tally_acc_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char le[16];
+        for (int k = 0; k < 16; k++)
+            le[k] = (unsigned char)(v[i] >> (8 * k));
+        h = hash_fnv1a(h, le, sizeof le);
+    }
+    return h;
+}
+
+uint64_t tally_set_digest(const tally_set *t)
+{
+    tally_acc_t head[5] = {(tally_acc_t)t->nr, (tally_acc_t)t->nz, (tally_acc_t)t->na,
+                           (tally_acc_t)t->photons, t->steps};
+    uint64_t h = digest_counts(HASH_FNV1A_START, head, 5);
+    h = digest_counts(h, t->a_rz, count_rz(t->nr, t->nz));
+    h = digest_counts(h, t->rd_ra, count_rz(t->nr, t->na));
+    return digest_counts(h, t->tt_ra, count_rz(t->nr, t->na));
 }
 
 double tally_count(tally_acc_t v)

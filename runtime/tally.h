@@ -45,6 +45,10 @@ void tally_set_free(tally_set *t);
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 bool tally_set_equal(const tally_set *a, const tally_set *b);
+/* A fingerprint of every count (grid, photons, steps, A_rz, Rd_ra, Tt_ra):
+ * equal tallies give equal digests on any host, so two runs can be compared
+ * from their JSON summaries (FNV-1a 64; not cryptographic). */
+uint64_t tally_set_digest(const tally_set *t);
 
 /* A 128-bit count as a double (exact up to 2^53). */
 double tally_count(tally_acc_t v);

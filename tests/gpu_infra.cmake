@@ -34,3 +34,16 @@ endif()
 add_test(NAME gpu_cuda COMMAND test_cuda gpu)
 set_tests_properties(gpu_cuda PROPERTIES SKIP_RETURN_CODE 77 LABELS "gpu"
   ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+
+# A shared GPU: several processes at once, each with its own input, variant,
+# seed and launch split, must each write their solo run's tallies bit for bit:
+# about 24 s of GPU time per round, two rounds.  The sanitizer build checks
+# the host side with a shorter round.
+set(TMCML_STRESS_ARGS 24 2)
+if(TMCML_SANITIZE)
+  set(TMCML_STRESS_ARGS 8 1)
+endif()
+add_test(NAME gpu_stress COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_stress.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples ${TMCML_STRESS_ARGS})
+set_tests_properties(gpu_stress PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")

@@ -41,11 +41,23 @@ check; grep -q '^3000 ' "$work/a/example.mco" || fail "run: photon count not in 
 # Same seed: identical files, whatever the thread count.
 expect 0 "rerun" -- "$tmcml" run "$example" -N 3000 -o "$work/b" --threads 2 --quiet
 check; cmp -s "$work/a/example.mco" "$work/b/example.mco" || fail "same seed, other threads: files differ"
+# The JSON's tallies digest is the same too, and another seed changes it.
+digest() { sed -n 's/.*"tallies_digest":[[:space:]]*"\(fnv1a64:[0-9a-f]\{16\}\)".*/\1/p' "$1"; }
+check; [ -n "$(digest "$work/a/example.json")" ] || fail "run: no tallies_digest in the JSON"
+check; [ "$(digest "$work/a/example.json")" = "$(digest "$work/b/example.json")" ] ||
+    fail "same seed, other threads: tallies digests differ"
 # The classic form with an attached seed equals the long form.
 expect 0 "classic" -- "$tmcml" "$example" -N3000 -S1 -o "$work/c" -q
 check; cmp -s "$work/a/example.mco" "$work/c/example.mco" || fail "classic form differs"
 expect 0 "seed 2" -- "$tmcml" "$example" -N3000 -S 2 -o "$work/d" -q
 check; cmp -s "$work/a/example.mco" "$work/d/example.mco" && fail "other seed: same file"
+check; [ "$(digest "$work/a/example.json")" = "$(digest "$work/d/example.json")" ] &&
+    fail "other seed: same tallies digest"
+# --launch-photons splits GPU launches only: the CPU engine's files are unchanged.
+expect 0 "launch photons" -- "$tmcml" run "$example" -N 3000 -o "$work/lp" -q --engine cpu --launch-photons 7
+check; cmp -s "$work/a/example.mco" "$work/lp/example.mco" || fail "--launch-photons changed a CPU run"
+expect 2 "launch photons 0" -- "$tmcml" run "$example" --launch-photons 0
+contains "launch photons 0" "--launch-photons: expected a whole number from 1 to 4294967296"
 
 # -A: absorption arrays written as zeros, reflectance unchanged.
 expect 0 "-A" -- "$tmcml" "$example" -N3000 -A -o "$work/e" -q
