@@ -98,44 +98,6 @@ void cuda_free(cuda_context *ctx, cuda_ptr ptr)
     (void)ctx;
     (void)ptr;
 }
-bool cuda_upload(cuda_context *ctx, cuda_ptr dst, const void *src, size_t bytes, tm_error *err)
-{
-    (void)ctx;
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_download(cuda_context *ctx, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
-{
-    (void)ctx;
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_memset_zero(cuda_context *ctx, cuda_ptr dst, size_t bytes, tm_error *err)
-{
-    (void)ctx;
-    (void)dst;
-    (void)bytes;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                 size_t shared_bytes, void **args, tm_error *err)
-{
-    (void)mod;
-    (void)name;
-    (void)grid;
-    (void)block;
-    (void)shared_bytes;
-    (void)args;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
 bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t shared_bytes,
                     int *blocks_per_sm, tm_error *err)
 {
@@ -153,57 +115,70 @@ bool cuda_describe_devices(FILE *out, tm_error *err)
     error_set(err, NULL, 0, NO_TOOLKIT);
     return false;
 }
+/* Without the toolkit no context, stream or module can exist (cuda_open
+ * fails), so what follows is never reached: it only satisfies the linker. */
+#define UNREACHABLE(err) (error_set((err), NULL, 0, NO_TOOLKIT), false)
 bool cuda_stream_create(cuda_context *ctx, cuda_stream **stream, tm_error *err)
 {
     (void)ctx;
     *stream = NULL;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    return UNREACHABLE(err);
 }
 void cuda_stream_destroy(cuda_stream *stream) { (void)stream; }
-bool cuda_launch_async(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                       size_t shared_bytes, void **args, cuda_stream *stream, tm_error *err)
+bool cuda_upload(cuda_stream *stream, cuda_ptr dst, const void *src, size_t bytes,
+                 tm_error *err)
 {
-    (void)mod;
-    (void)name;
-    (void)grid;
-    (void)block;
-    (void)shared_bytes;
-    (void)args;
-    (void)stream;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    (void)stream, (void)dst, (void)src, (void)bytes;
+    return UNREACHABLE(err);
 }
-bool cuda_memset_zero_async(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err)
+bool cuda_download(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
 {
-    (void)stream;
-    (void)dst;
-    (void)bytes;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    (void)stream, (void)dst, (void)src, (void)bytes;
+    return UNREACHABLE(err);
+}
+bool cuda_memset_zero(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err)
+{
+    (void)stream, (void)dst, (void)bytes;
+    return UNREACHABLE(err);
+}
+bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
+                 size_t shared_bytes, void **args, cuda_stream *stream, tm_error *err)
+{
+    (void)mod, (void)name, (void)grid, (void)block, (void)shared_bytes, (void)args, (void)stream;
+    return UNREACHABLE(err);
 }
 bool cuda_stream_wait(cuda_stream *stream, const char *what, tm_error *err)
 {
-    (void)stream;
-    (void)what;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    (void)stream, (void)what;
+    return UNREACHABLE(err);
 }
-bool cuda_stream_done(cuda_stream *stream, bool *done, tm_error *err)
+bool cuda_event_create(cuda_context *ctx, cuda_event **event, tm_error *err)
 {
-    (void)stream;
+    (void)ctx;
+    *event = NULL;
+    return UNREACHABLE(err);
+}
+void cuda_event_destroy(cuda_event *event) { (void)event; }
+bool cuda_event_record(cuda_event *event, cuda_stream *stream, tm_error *err)
+{
+    (void)event, (void)stream;
+    return UNREACHABLE(err);
+}
+bool cuda_event_done(cuda_event *event, bool *done, tm_error *err)
+{
+    (void)event;
     *done = true;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    return UNREACHABLE(err);
 }
-bool cuda_download_on(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
+bool cuda_event_wait(cuda_event *event, const char *what, tm_error *err)
 {
-    (void)stream;
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
+    (void)event, (void)what;
+    return UNREACHABLE(err);
+}
+bool cuda_stream_wait_event(cuda_stream *stream, cuda_event *event, tm_error *err)
+{
+    (void)stream, (void)event;
+    return UNREACHABLE(err);
 }
 
 #else /* TMCML_HAVE_CUDA */
@@ -229,7 +204,6 @@ struct cuda_driver {
     CUresult (*DevicePrimaryCtxRelease)(CUdevice);
     CUresult (*CtxSetCurrent)(CUcontext);
     CUresult (*CtxGetCurrent)(CUcontext *);
-    CUresult (*CtxSynchronize)(void);
     CUresult (*MemGetInfo)(size_t *, size_t *);
     CUresult (*ModuleLoadData)(CUmodule *, const void *);
     CUresult (*ModuleUnload)(CUmodule);
@@ -239,9 +213,6 @@ struct cuda_driver {
     CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
     CUresult (*MemAlloc)(CUdeviceptr *, size_t);
     CUresult (*MemFree)(CUdeviceptr);
-    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
-    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
-    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*LaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
                              unsigned int, unsigned int, unsigned int, CUstream, void **, void **);
     CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
@@ -249,8 +220,14 @@ struct cuda_driver {
     CUresult (*StreamDestroy)(CUstream);
     CUresult (*StreamSynchronize)(CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
-    CUresult (*StreamQuery)(CUstream);
     CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+    CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*EventCreate)(CUevent *, unsigned int);
+    CUresult (*EventDestroy)(CUevent);
+    CUresult (*EventRecord)(CUevent, CUstream);
+    CUresult (*EventQuery)(CUevent);
+    CUresult (*EventSynchronize)(CUevent);
+    CUresult (*StreamWaitEvent)(CUstream, CUevent, unsigned int);
 };
 
 struct cuda_context {
@@ -294,7 +271,6 @@ static const struct {
     SYM("cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", DevicePrimaryCtxRelease),
     SYM("cuCtxSetCurrent", "cuCtxSetCurrent", CtxSetCurrent),
     SYM("cuCtxGetCurrent", "cuCtxGetCurrent", CtxGetCurrent),
-    SYM("cuCtxSynchronize", "cuCtxSynchronize", CtxSynchronize),
     SYM("cuMemGetInfo", "cuMemGetInfo_v2", MemGetInfo),
     SYM("cuModuleLoadData", "cuModuleLoadData", ModuleLoadData),
     SYM("cuModuleUnload", "cuModuleUnload", ModuleUnload),
@@ -304,9 +280,6 @@ static const struct {
     SYM("cuFuncSetAttribute", "cuFuncSetAttribute", FuncSetAttribute),
     SYM("cuMemAlloc", "cuMemAlloc_v2", MemAlloc),
     SYM("cuMemFree", "cuMemFree_v2", MemFree),
-    SYM("cuMemcpyHtoD", "cuMemcpyHtoD_v2", MemcpyHtoD),
-    SYM("cuMemcpyDtoH", "cuMemcpyDtoH_v2", MemcpyDtoH),
-    SYM("cuMemsetD8", "cuMemsetD8_v2", MemsetD8),
     SYM("cuLaunchKernel", "cuLaunchKernel", LaunchKernel),
     SYM("cuOccupancyMaxActiveBlocksPerMultiprocessor",
         "cuOccupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocksPerMultiprocessor),
@@ -314,8 +287,14 @@ static const struct {
     SYM("cuStreamDestroy", "cuStreamDestroy_v2", StreamDestroy),
     SYM("cuStreamSynchronize", "cuStreamSynchronize", StreamSynchronize),
     SYM("cuMemsetD8Async", "cuMemsetD8Async", MemsetD8Async),
-    SYM("cuStreamQuery", "cuStreamQuery", StreamQuery),
     SYM("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", MemcpyDtoHAsync),
+    SYM("cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", MemcpyHtoDAsync),
+    SYM("cuEventCreate", "cuEventCreate", EventCreate),
+    SYM("cuEventDestroy", "cuEventDestroy_v2", EventDestroy),
+    SYM("cuEventRecord", "cuEventRecord", EventRecord),
+    SYM("cuEventQuery", "cuEventQuery", EventQuery),
+    SYM("cuEventSynchronize", "cuEventSynchronize", EventSynchronize),
+    SYM("cuStreamWaitEvent", "cuStreamWaitEvent", StreamWaitEvent),
 #undef SYM
 };
 
@@ -543,6 +522,7 @@ bool cuda_device_query(cuda_driver *drv, int index, cuda_device_info *info, tm_e
         {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, &per_sm},
         {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &info->max_threads_per_sm},
         {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, &info->regs_per_sm},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &info->clock_khz},
     };
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
         if (!check(NULL, drv, drv->DeviceGetAttribute(attrs[i].value, attrs[i].attr, dev),
@@ -737,27 +717,6 @@ void cuda_free(cuda_context *ctx, cuda_ptr ptr)
         ctx->drv->MemFree((CUdeviceptr)ptr);
 }
 
-bool cuda_upload(cuda_context *ctx, cuda_ptr dst, const void *src, size_t bytes, tm_error *err)
-{
-    return enter(ctx, err) &&
-           check(ctx, ctx->drv, ctx->drv->MemcpyHtoD((CUdeviceptr)dst, src, bytes),
-                 "cuMemcpyHtoD", err);
-}
-
-bool cuda_download(cuda_context *ctx, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
-{
-    return enter(ctx, err) &&
-           check(ctx, ctx->drv, ctx->drv->MemcpyDtoH(dst, (CUdeviceptr)src, bytes),
-                 "cuMemcpyDtoH", err);
-}
-
-bool cuda_memset_zero(cuda_context *ctx, cuda_ptr dst, size_t bytes, tm_error *err)
-{
-    return enter(ctx, err) &&
-           check(ctx, ctx->drv, ctx->drv->MemsetD8((CUdeviceptr)dst, 0, bytes), "cuMemsetD8",
-                 err);
-}
-
 /* ---- kernels -------------------------------------------------------------------- */
 
 #define DEFAULT_SHARED_LIMIT (48u * 1024u) /* per block, without opting in */
@@ -796,24 +755,6 @@ static bool function_prepare(cuda_module *mod, const char *name, size_t shared_b
                  what, err);
 }
 
-bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                 size_t shared_bytes, void **args, tm_error *err)
-{
-    CUfunction f;
-    if (!function_prepare(mod, name, shared_bytes, &f, err))
-        return false;
-    cuda_driver *drv = mod->ctx->drv;
-    char what[160];
-    snprintf(what, sizeof what, "cuLaunchKernel(%s)", name);
-    /* A fault inside the kernel surfaces at the synchronisation: it is still
-     * this launch's error, so it carries the same name. */
-    return check(mod->ctx, drv,
-                 drv->LaunchKernel(f, grid, 1, 1, block, 1, 1, (unsigned)shared_bytes, NULL, args,
-                                   NULL),
-                 what, err) &&
-           check(mod->ctx, drv, drv->CtxSynchronize(), what, err);
-}
-
 bool cuda_stream_create(cuda_context *ctx, cuda_stream **streamp, tm_error *err)
 {
     *streamp = NULL;
@@ -839,13 +780,18 @@ void cuda_stream_destroy(cuda_stream *st)
     if (!st)
         return;
     tm_error ignored;
-    if (enter(st->ctx, &ignored))
+    if (enter(st->ctx, &ignored)) {
+        /* Queued work may still use buffers the caller frees next. */
+        st->ctx->drv->StreamSynchronize(st->stream);
         st->ctx->drv->StreamDestroy(st->stream);
+    }
     free(st);
 }
 
-bool cuda_launch_async(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                       size_t shared_bytes, void **args, cuda_stream *st, tm_error *err)
+/* ---- work on a stream ------------------------------------------------------------ */
+
+bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
+                 size_t shared_bytes, void **args, cuda_stream *st, tm_error *err)
 {
     CUfunction f;
     if (!function_prepare(mod, name, shared_bytes, &f, err))
@@ -858,12 +804,30 @@ bool cuda_launch_async(cuda_module *mod, const char *name, unsigned grid, unsign
                  what, err);
 }
 
-bool cuda_memset_zero_async(cuda_stream *st, cuda_ptr dst, size_t bytes, tm_error *err)
+bool cuda_memset_zero(cuda_stream *st, cuda_ptr dst, size_t bytes, tm_error *err)
 {
     return enter(st->ctx, err) &&
            check(st->ctx, st->ctx->drv,
                  st->ctx->drv->MemsetD8Async((CUdeviceptr)dst, 0, bytes, st->stream),
                  "cuMemsetD8Async", err);
+}
+
+bool cuda_upload(cuda_stream *st, cuda_ptr dst, const void *src, size_t bytes, tm_error *err)
+{
+    return enter(st->ctx, err) &&
+           check(st->ctx, st->ctx->drv,
+                 st->ctx->drv->MemcpyHtoDAsync((CUdeviceptr)dst, src, bytes, st->stream),
+                 "cuMemcpyHtoDAsync", err) &&
+           cuda_stream_wait(st, "cuMemcpyHtoDAsync", err);
+}
+
+bool cuda_download(cuda_stream *st, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
+{
+    return enter(st->ctx, err) &&
+           check(st->ctx, st->ctx->drv,
+                 st->ctx->drv->MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, st->stream),
+                 "cuMemcpyDtoHAsync", err) &&
+           cuda_stream_wait(st, "cuMemcpyDtoHAsync", err);
 }
 
 bool cuda_stream_wait(cuda_stream *st, const char *what, tm_error *err)
@@ -872,26 +836,69 @@ bool cuda_stream_wait(cuda_stream *st, const char *what, tm_error *err)
            check(st->ctx, st->ctx->drv, st->ctx->drv->StreamSynchronize(st->stream), what, err);
 }
 
-bool cuda_stream_done(cuda_stream *st, bool *done, tm_error *err)
+/* ---- events ------------------------------------------------------------------------ */
+
+struct cuda_event {
+    cuda_context *ctx;
+    CUevent event;
+};
+
+bool cuda_event_create(cuda_context *ctx, cuda_event **evp, tm_error *err)
 {
-    *done = false;
-    if (!enter(st->ctx, err))
+    *evp = NULL;
+    cuda_event *ev = calloc(1, sizeof *ev);
+    if (!ev) {
+        error_set(err, NULL, 0, "out of memory");
         return false;
-    CUresult rc = st->ctx->drv->StreamQuery(st->stream);
-    if (rc == CUDA_ERROR_NOT_READY)
-        return true;
-    *done = true;
-    return true; /* a fault is reported by cuda_stream_wait */
+    }
+    ev->ctx = ctx;
+    /* No timing: the cheapest event, and none of its clock reads. */
+    if (!enter(ctx, err) ||
+        !check(ctx, ctx->drv, ctx->drv->EventCreate(&ev->event, CU_EVENT_DISABLE_TIMING),
+               "cuEventCreate", err)) {
+        free(ev);
+        return false;
+    }
+    *evp = ev;
+    return true;
 }
 
-bool cuda_download_on(cuda_stream *st, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
+void cuda_event_destroy(cuda_event *ev)
+{
+    if (!ev)
+        return;
+    if (enter(ev->ctx, NULL))
+        ev->ctx->drv->EventDestroy(ev->event);
+    free(ev);
+}
+
+bool cuda_event_record(cuda_event *ev, cuda_stream *st, tm_error *err)
+{
+    return enter(ev->ctx, err) &&
+           check(ev->ctx, ev->ctx->drv, ev->ctx->drv->EventRecord(ev->event, st->stream),
+                 "cuEventRecord", err);
+}
+
+bool cuda_event_done(cuda_event *ev, bool *done, tm_error *err)
+{
+    *done = false;
+    if (!enter(ev->ctx, err))
+        return false;
+    *done = ev->ctx->drv->EventQuery(ev->event) != CUDA_ERROR_NOT_READY;
+    return true; /* a fault is reported by cuda_event_wait */
+}
+
+bool cuda_event_wait(cuda_event *ev, const char *what, tm_error *err)
+{
+    return enter(ev->ctx, err) &&
+           check(ev->ctx, ev->ctx->drv, ev->ctx->drv->EventSynchronize(ev->event), what, err);
+}
+
+bool cuda_stream_wait_event(cuda_stream *st, cuda_event *ev, tm_error *err)
 {
     return enter(st->ctx, err) &&
-           check(st->ctx, st->ctx->drv,
-                 st->ctx->drv->MemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, st->stream),
-                 "cuMemcpyDtoHAsync", err) &&
-           check(st->ctx, st->ctx->drv, st->ctx->drv->StreamSynchronize(st->stream),
-                 "cuMemcpyDtoHAsync", err);
+           check(st->ctx, st->ctx->drv, st->ctx->drv->StreamWaitEvent(st->stream, ev->event, 0),
+                 "cuStreamWaitEvent", err);
 }
 
 bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t shared_bytes,

@@ -27,6 +27,7 @@ typedef struct cuda_device_info {
     size_t shared_per_block_optin; /* max dynamic+static shared memory per block, opted in */
     size_t shared_per_sm;
     int max_threads_per_sm, regs_per_sm;
+    int clock_khz;                 /* SM clock (peak) */
     size_t total_memory, free_memory;
     int driver_version;            /* e.g. 13000 */
 } cuda_device_info;
@@ -56,34 +57,55 @@ bool cuda_module_global(cuda_module *mod, const char *name, cuda_ptr *ptr, size_
                         tm_error *err);
 
 bool cuda_alloc(cuda_context *ctx, size_t bytes, cuda_ptr *ptr, tm_error *err);
+/* Frees ptr; wait for every stream that uses it first. */
 void cuda_free(cuda_context *ctx, cuda_ptr ptr);
-bool cuda_upload(cuda_context *ctx, cuda_ptr dst, const void *src, size_t bytes, tm_error *err);
-bool cuda_download(cuda_context *ctx, void *dst, cuda_ptr src, size_t bytes, tm_error *err);
-bool cuda_memset_zero(cuda_context *ctx, cuda_ptr dst, size_t bytes, tm_error *err);
 
-/* Launches kernel `name` of mod (dynamic shared memory opted in up to
- * shared_bytes) and waits for it.  A kernel fault comes back as an error
- * naming the kernel, never as a hang or a crash. */
-bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                 size_t shared_bytes, void **args, tm_error *err);
-
-/* Streams let launches overlap: the blocks of the next launch start on the
- * SMs that the tail of the previous one leaves idle. */
+/* ---- streams: the only way to touch device memory ----------------------------
+ * Every copy, memset and launch is queued on a stream.  Work of one stream
+ * runs in the order it was queued; nothing orders two streams.  Streams are
+ * non-blocking (no implicit synchronisation with the legacy stream 0), and
+ * no call here queues work on stream 0: a memset or copy that the caller
+ * queues before a launch on the same stream is finished before the kernel
+ * starts, whatever else runs on the GPU.  (The driver's cuMemsetD8 and
+ * cuMemcpyHtoD on stream 0 return before the device has done them and are not
+ * ordered with a non-blocking stream: a kernel could start before its
+ * tallies were zeroed whenever the GPU was busy.  They are not offered.) */
 bool cuda_stream_create(cuda_context *ctx, cuda_stream **stream, tm_error *err);
+/* Waits for the stream's work, then destroys it. */
 void cuda_stream_destroy(cuda_stream *stream);
-/* Queues a launch on stream (dynamic shared memory opted in as cuda_launch)
- * and returns at once; its faults come back from cuda_stream_wait. */
-bool cuda_launch_async(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                       size_t shared_bytes, void **args, cuda_stream *stream, tm_error *err);
-bool cuda_memset_zero_async(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err);
+
+/* Queues a copy of bytes from host src to device dst and returns once src may
+ * be reused (the stream is waited for: small uploads of tables). */
+bool cuda_upload(cuda_stream *stream, cuda_ptr dst, const void *src, size_t bytes,
+                 tm_error *err);
+/* Queues a copy of device src to host dst after the stream's earlier work and
+ * waits for it: dst holds the bytes on return. */
+bool cuda_download(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err);
+/* Queues zeroing of bytes at dst and returns at once. */
+bool cuda_memset_zero(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err);
+/* Queues a launch of kernel `name` of mod (dynamic shared memory opted in up
+ * to shared_bytes) and returns at once; a fault inside the kernel comes back
+ * from the next wait on the stream or on an event recorded after it, named
+ * by that wait's `what`. */
+bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
+                 size_t shared_bytes, void **args, cuda_stream *stream, tm_error *err);
 /* Waits for everything queued on stream; `what` names it in errors. */
 bool cuda_stream_wait(cuda_stream *stream, const char *what, tm_error *err);
-/* *done: whether everything queued on stream has finished (errors of the
- * queued work are reported by cuda_stream_wait). */
-bool cuda_stream_done(cuda_stream *stream, bool *done, tm_error *err);
-/* Copies device memory on stream and waits for the copy: on a non-blocking
- * stream this reads memory while a kernel of another stream runs. */
-bool cuda_download_on(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err);
+
+/* ---- events: a point in a stream that the host can ask about or wait for ---- */
+typedef struct cuda_event cuda_event;
+bool cuda_event_create(cuda_context *ctx, cuda_event **event, tm_error *err);
+void cuda_event_destroy(cuda_event *event);
+/* Marks the point after the work queued on stream so far. */
+bool cuda_event_record(cuda_event *event, cuda_stream *stream, tm_error *err);
+/* *done: whether the work before the event has finished (its faults are
+ * reported by cuda_event_wait). */
+bool cuda_event_done(cuda_event *event, bool *done, tm_error *err);
+/* Waits for the work before the event; `what` names it in errors. */
+bool cuda_event_wait(cuda_event *event, const char *what, tm_error *err);
+/* Work queued on stream from now on starts after the work before the event
+ * (of another stream) has finished; the host does not wait. */
+bool cuda_stream_wait_event(cuda_stream *stream, cuda_event *event, tm_error *err);
 
 /* Occupancy: resident blocks per SM of kernel `name` at this block size and
  * dynamic shared memory. */

@@ -1,6 +1,26 @@
 /* The GPU engine's host side: spec -> source -> cubin -> module (kept while
  * the spec stays the same), layer table upload, and a loop of bounded
- * launches whose integer tallies are added on the host. */
+ * launches whose integer tallies are added on the host.
+ *
+ * Stream discipline (DESIGN.md section 11).  One stream, eng->stream, owns
+ * every operation on the engine's device memory: the uploads of the
+ * multiplier and layer tables, the zeroing of a run's tallies, the launches
+ * and the downloads, in the order they are queued; so each sees the one
+ * before it finished, whatever else runs on the GPU.  The host reads tallies
+ * only through cuda_download on that stream, which returns after everything
+ * queued before it, the kernel included.  The only other stream,
+ * eng->monitor, reads nothing but the photon counter while a kernel runs,
+ * for the progress line and the tuner's rate: its value never reaches a
+ * tally.  Each gpu_simulate call allocates its own device tallies (gpu_run)
+ * and frees them at its end, so no buffer is shared between runs.
+ *
+ * Why: until 2026-11 the tallies were zeroed with cuMemsetD8 on the legacy
+ * stream 0, which returns before the device has done it and is not ordered
+ * with a non-blocking stream.  Alone on the GPU the memset always finished
+ * before the next launch began; with another process on the GPU the context
+ * got its time slice with both pending, the kernel started first and its
+ * first deposits were wiped (missing weight in Rd and A, different tallies
+ * for every launch split: issue 8, tests/test_gpu_stress.sh). */
 #include "gpu.h"
 
 #include <stdio.h>
@@ -17,11 +37,7 @@
 #define KERNEL_NAME "tmcml_kernel"
 /* One launch per batch of photons: every launch ends with a tail of a few
  * long-lived photons on an otherwise idle GPU (on the intralipid slab a lone
- * photon can take 10^6 steps, ~1 s), so launches are few and long.  The
- * kernel runs on one stream; progress is read on the other while it runs. */
-#define STREAMS 2
-#define KERNEL_STREAM 0
-#define COPY_STREAM 1
+ * photon can take 10^6 steps, ~1 s), so launches are few and long. */
 #define POLL_SECONDS 0.002
 #define STEADY_POLL_SECONDS 0.0002
 #define STEADY_FROM 0.2
@@ -34,22 +50,25 @@ typedef struct gpu_layer {
     int glass;
 } gpu_layer;
 
-typedef struct gpu_buffers {
+/* The device tallies of one gpu_simulate call, and its photon counter. */
+typedef struct gpu_run {
     cuda_ptr a_rz, rd_ra, tt_ra, steps;
-    cuda_ptr next[STREAMS]; /* each stream's photon counter */
+    cuda_ptr next;          /* photon indices handed out by the current launch */
     size_t rz_bytes, ra_bytes;
-} gpu_buffers;
+} gpu_run;
 
 struct gpu_engine {
     cuda_driver *drv;
     cuda_context *ctx;
     cuda_device_info dev;
+    cuda_stream *stream;       /* owns all device memory traffic (see the top) */
+    cuda_stream *monitor;      /* reads the photon counter while a kernel runs */
+    cuda_event *counter_zeroed; /* recorded after a launch's counter is zeroed */
+    cuda_event *launch_done;   /* recorded after each launch */
     cuda_ptr multipliers;
-    cuda_stream *streams[STREAMS];
     cuda_module *mod;      /* module of spec `key`, or NULL */
     char key[8192];
     int registers, spill_bytes;
-    gpu_buffers buf;
 };
 
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng) { return &eng->dev; }
@@ -74,10 +93,12 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
      * destroying one of its own. */
     ok = ok && cuda_context_open(eng->drv, device, &eng->ctx, err) &&
          cuda_device_query(eng->drv, device, &eng->dev, err) &&
-         cuda_stream_create(eng->ctx, &eng->streams[0], err) &&
-         cuda_stream_create(eng->ctx, &eng->streams[1], err) &&
+         cuda_stream_create(eng->ctx, &eng->stream, err) &&
+         cuda_stream_create(eng->ctx, &eng->monitor, err) &&
+         cuda_event_create(eng->ctx, &eng->counter_zeroed, err) &&
+         cuda_event_create(eng->ctx, &eng->launch_done, err) &&
          cuda_alloc(eng->ctx, table, &eng->multipliers, err) &&
-         cuda_upload(eng->ctx, eng->multipliers, rng_mwc_multipliers, table, err);
+         cuda_upload(eng->stream, eng->multipliers, rng_mwc_multipliers, table, err);
     if (!ok) {
         gpu_engine_close(eng);
         return false;
@@ -86,28 +107,20 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
     return true;
 }
 
-static void free_buffers(gpu_engine *eng)
-{
-    gpu_buffers *b = &eng->buf;
-    cuda_ptr *all[] = {&b->a_rz, &b->rd_ra, &b->tt_ra, &b->next[0], &b->next[1], &b->steps};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (*all[i])
-            cuda_free(eng->ctx, *all[i]);
-    memset(b, 0, sizeof *b);
-}
-
 void gpu_engine_close(gpu_engine *eng)
 {
     if (!eng)
         return;
     if (eng->ctx) {
-        free_buffers(eng);
+        /* Streams first: destroying one waits for its work. */
+        cuda_stream_destroy(eng->stream);
+        cuda_stream_destroy(eng->monitor);
+        cuda_event_destroy(eng->counter_zeroed);
+        cuda_event_destroy(eng->launch_done);
         if (eng->mod)
             cuda_module_unload(eng->mod);
         if (eng->multipliers)
             cuda_free(eng->ctx, eng->multipliers);
-        for (int i = 0; i < STREAMS; i++)
-            cuda_stream_destroy(eng->streams[i]);
         cuda_context_close(eng->ctx);
     }
     if (eng->drv)
@@ -202,51 +215,60 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
                   "and runtime/gpu.c disagree", size, bytes);
         return false;
     }
-    return cuda_upload(eng->ctx, ptr, table, bytes, err);
+    return cuda_upload(eng->stream, ptr, table, bytes, err);
 }
 
-static bool prepare_buffers(gpu_engine *eng, const mci_run *run, tm_error *err)
+/* Queues the zeroing of the run's tallies on the engine's stream: the next
+ * launch, queued after it, cannot start before it is done. */
+static bool zero_tallies(gpu_engine *eng, const gpu_run *r, tm_error *err)
 {
-    gpu_buffers *b = &eng->buf;
-    size_t rz = (size_t)run->nr * run->nz * sizeof(uint64_t);
-    size_t ra = (size_t)run->nr * run->na * sizeof(uint64_t);
-    if (b->steps && (b->rz_bytes != rz || b->ra_bytes != ra))
-        free_buffers(eng);
-    if (!b->steps) {
-        if (!cuda_alloc(eng->ctx, rz, &b->a_rz, err) || !cuda_alloc(eng->ctx, ra, &b->rd_ra, err) ||
-            !cuda_alloc(eng->ctx, ra, &b->tt_ra, err) ||
-            !cuda_alloc(eng->ctx, sizeof(uint64_t), &b->next[0], err) ||
-            !cuda_alloc(eng->ctx, sizeof(uint64_t), &b->next[1], err) ||
-            !cuda_alloc(eng->ctx, sizeof(uint64_t), &b->steps, err))
-            return false;
-        b->rz_bytes = rz;
-        b->ra_bytes = ra;
-    }
-    return cuda_memset_zero(eng->ctx, b->a_rz, rz, err) &&
-           cuda_memset_zero(eng->ctx, b->rd_ra, ra, err) &&
-           cuda_memset_zero(eng->ctx, b->tt_ra, ra, err) &&
-           cuda_memset_zero(eng->ctx, b->steps, sizeof(uint64_t), err);
+    return cuda_memset_zero(eng->stream, r->a_rz, r->rz_bytes, err) &&
+           cuda_memset_zero(eng->stream, r->rd_ra, r->ra_bytes, err) &&
+           cuda_memset_zero(eng->stream, r->tt_ra, r->ra_bytes, err) &&
+           cuda_memset_zero(eng->stream, r->steps, sizeof(uint64_t), err);
 }
 
-/* The device tallies of `photons` photons go into *acc; the device's are
- * zeroed for the next batch. */
-static bool collect(gpu_engine *eng, const mci_run *run, uint64_t photons, tally_set *acc,
-                    tm_error *err)
+static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
 {
-    gpu_buffers *b = &eng->buf;
+    memset(r, 0, sizeof *r);
+    r->rz_bytes = (size_t)run->nr * run->nz * sizeof(uint64_t);
+    r->ra_bytes = (size_t)run->nr * run->na * sizeof(uint64_t);
+    return cuda_alloc(eng->ctx, r->rz_bytes, &r->a_rz, err) &&
+           cuda_alloc(eng->ctx, r->ra_bytes, &r->rd_ra, err) &&
+           cuda_alloc(eng->ctx, r->ra_bytes, &r->tt_ra, err) &&
+           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->steps, err) &&
+           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) && zero_tallies(eng, r, err);
+}
+
+/* Frees the run's buffers once the engine's stream has finished with them. */
+static void run_close(gpu_engine *eng, gpu_run *r)
+{
+    tm_error ignored;
+    cuda_stream_wait(eng->stream, "the end of a run", &ignored);
+    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->steps, r->next};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        cuda_free(eng->ctx, all[i]);
+    memset(r, 0, sizeof *r);
+}
+
+/* The device tallies of `photons` photons go into *acc (each download waits
+ * for the launch before it); then they are zeroed for the next launch. */
+static bool collect(gpu_engine *eng, const mci_run *run, const gpu_run *r, uint64_t photons,
+                    tally_set *acc, tm_error *err)
+{
     tally_batch batch;
     if (!tally_batch_init(&batch, run->nr, run->nz, run->na)) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    bool ok = cuda_download(eng->ctx, batch.a_rz, b->a_rz, b->rz_bytes, err) &&
-              cuda_download(eng->ctx, batch.rd_ra, b->rd_ra, b->ra_bytes, err) &&
-              cuda_download(eng->ctx, batch.tt_ra, b->tt_ra, b->ra_bytes, err) &&
-              cuda_download(eng->ctx, &batch.steps, b->steps, sizeof batch.steps, err);
+    bool ok = cuda_download(eng->stream, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
+              cuda_download(eng->stream, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
+              cuda_download(eng->stream, batch.tt_ra, r->tt_ra, r->ra_bytes, err) &&
+              cuda_download(eng->stream, &batch.steps, r->steps, sizeof batch.steps, err);
     if (ok)
         tally_set_add_batch(acc, &batch, photons);
     tally_batch_free(&batch);
-    return ok && prepare_buffers(eng, run, err);
+    return ok && zero_tallies(eng, r, err);
 }
 
 typedef struct launch_plan {
@@ -277,18 +299,24 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
     return true;
 }
 
-static bool launch_async(gpu_engine *eng, const mci_run *run, const launch_plan *plan,
-                         uint64_t seed, uint64_t first, uint64_t count, tm_error *err)
+/* Queues: the photon counter zeroed, the kernel, the launch_done event.  The
+ * monitor stream's reads of the counter wait for its zeroing (counter_zeroed),
+ * so progress never shows the last launch's count or uninitialised memory. */
+static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
+                         const launch_plan *plan, uint64_t seed, uint64_t first, uint64_t count,
+                         tm_error *err)
 {
-    gpu_buffers *b = &eng->buf;
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
+    cuda_ptr next = r->next, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra, steps = r->steps;
     void *args[] = {&first, &count, &seed, &start_weight, &first_layer, &eng->multipliers,
-                    &b->next[KERNEL_STREAM], &b->a_rz, &b->rd_ra, &b->tt_ra, &b->steps};
-    cuda_stream *st = eng->streams[KERNEL_STREAM];
-    return cuda_memset_zero_async(st, b->next[KERNEL_STREAM], sizeof(uint64_t), err) &&
-           cuda_launch_async(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
-                             st, err);
+                    &next, &a_rz, &rd_ra, &tt_ra, &steps};
+    return cuda_memset_zero(eng->stream, r->next, sizeof(uint64_t), err) &&
+           cuda_event_record(eng->counter_zeroed, eng->stream, err) &&
+           cuda_stream_wait_event(eng->monitor, eng->counter_zeroed, err) &&
+           cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
+                       eng->stream, err) &&
+           cuda_event_record(eng->launch_done, eng->stream, err);
 }
 
 static void sleep_seconds(double s)
@@ -334,11 +362,11 @@ static double steady_rate(const steady_window *w, uint64_t count)
 /* Runs one launch of count photons to its end, reporting progress from the
  * kernel's photon counter (photons handed out) while it runs; *steady (may
  * be NULL) gets the steady-state rate. */
-static bool run_launch(gpu_engine *eng, const mci_run *run, const launch_plan *plan,
-                       const gpu_options *opt, uint64_t first, uint64_t count, double *steady,
-                       tm_error *err)
+static bool run_launch(gpu_engine *eng, const mci_run *run, const gpu_run *r,
+                       const launch_plan *plan, const gpu_options *opt, uint64_t first,
+                       uint64_t count, double *steady, tm_error *err)
 {
-    if (!launch_async(eng, run, plan, opt->seed, first, count, err))
+    if (!launch_async(eng, run, r, plan, opt->seed, first, count, err))
         return false;
     uint64_t reported = 0;
     double last = progress_now();
@@ -346,14 +374,14 @@ static bool run_launch(gpu_engine *eng, const mci_run *run, const launch_plan *p
     bool done = false;
     while (!done) {
         sleep_seconds(steady ? STEADY_POLL_SECONDS : POLL_SECONDS);
-        if (!cuda_stream_done(eng->streams[KERNEL_STREAM], &done, err))
+        if (!cuda_event_done(eng->launch_done, &done, err))
             return false;
         bool progress_due = opt->progress && progress_now() - last >= PROGRESS_SECONDS;
         if (done || (!steady && !progress_due))
             continue;
         uint64_t handed = 0;
-        if (!cuda_download_on(eng->streams[COPY_STREAM], &handed, eng->buf.next[KERNEL_STREAM],
-                              sizeof handed, err))
+        /* A read while the kernel adds to it: only for display and rate. */
+        if (!cuda_download(eng->monitor, &handed, r->next, sizeof handed, err))
             return false;
         handed = handed < count ? handed : count;
         if (steady)
@@ -367,7 +395,7 @@ static bool run_launch(gpu_engine *eng, const mci_run *run, const launch_plan *p
     }
     if (steady)
         *steady = steady_rate(&w, count);
-    if (!cuda_stream_wait(eng->streams[KERNEL_STREAM], "cuLaunchKernel(" KERNEL_NAME ")", err))
+    if (!cuda_event_wait(eng->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err))
         return false;
     progress_add(opt->progress, count - reported);
     return true;
@@ -392,9 +420,14 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
         return true;
     }
     launch_plan plan;
+    gpu_run r;
     if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
-        !prepare_buffers(eng, run, err) || !plan_launches(eng, spec, opt->grid, stats, &plan, err))
+        !plan_launches(eng, spec, opt->grid, stats, &plan, err))
         return false;
+    if (!run_open(eng, run, &r, err)) {
+        run_close(eng, &r);
+        return false;
+    }
     /* Launches of at most TALLY_BATCH_MAX_PHOTONS (or max_launch_photons),
      * each collected into the 128-bit tallies: no 64-bit entry can overflow. */
     uint64_t per_launch = opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
@@ -406,11 +439,12 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     while (ok && done < count) {
         uint64_t n = count - done < per_launch ? count - done : per_launch;
         double *steady = opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
-        ok = run_launch(eng, run, &plan, opt, first + done, n, steady, err) &&
-             collect(eng, run, n, acc, err);
+        ok = run_launch(eng, run, &r, &plan, opt, first + done, n, steady, err) &&
+             collect(eng, run, &r, n, acc, err);
         done += n;
         stats->launches++;
     }
     stats->kernel_seconds = progress_now() - start;
+    run_close(eng, &r);
     return ok;
 }

@@ -47,3 +47,13 @@ add_test(NAME gpu_stress COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_stress.
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples ${TMCML_STRESS_ARGS})
 set_tests_properties(gpu_stress PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900
   ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+
+# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over small runs
+# of several kernel variants: label sanitizer, run on a GPU machine as part of
+# the GPU test protocol (CONTRIBUTING.md).  Not in the ASan build: the two
+# sanitizers do not share a process.
+if(NOT TMCML_SANITIZE)
+  add_test(NAME gpu_sanitizer COMMAND sh ${PROJECT_SOURCE_DIR}/tools/gpu_sanitize.sh
+    $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+  set_tests_properties(gpu_sanitizer PROPERTIES LABELS sanitizer SKIP_RETURN_CODE 77 TIMEOUT 1800)
+endif()

@@ -7,8 +7,8 @@
  *              devices, memory round trips, an NVRTC cubin for the device's
  *              arch loaded and launched (its values checked against the C
  *              engine's copy of the same generator), dynamic shared memory
- *              over 48 KiB, a wrong-arch cubin, and an illegal address
- *              reported through cuda_launch. */
+ *              over 48 KiB, stream and event ordering, a wrong-arch cubin,
+ *              and an illegal address reported by the wait after the launch. */
 #include "check.h"
 #include "compile.h"
 #include "cuda.h"
@@ -85,6 +85,15 @@ static const char gpu_source[] =
     "        out[blockIdx.x * words + i] = buf[words - 1u - i];\n"
     "}\n"
     "\n"
+    "// Spins for `cycles` clock cycles, then sets *flag: work that is still\n"
+    "// running when the host queues what must wait for it.\n"
+    "extern \"C\" __global__ void spin_kernel(long long cycles, unsigned int *flag)\n"
+    "{\n"
+    "    long long t0 = clock64();\n"
+    "    while (clock64() - t0 < cycles) {}\n"
+    "    *flag = 1u;\n"
+    "}\n"
+    "\n"
     "extern \"C\" __global__ void illegal_kernel(int *p)\n"
     "{\n"
     "    p[threadIdx.x] = 1;\n"
@@ -125,7 +134,17 @@ static void test_devices(cuda_driver *drv, cuda_device_info *info)
     CHECK_CONTAINS(err.message, "there is no GPU");
 }
 
-static void test_memory(cuda_context *ctx)
+/* A launch and the wait for it, as the tests need it. */
+static bool launch_wait(cuda_module *mod, const char *name, unsigned grid, unsigned block,
+                        size_t shared, void **args, cuda_stream *st, tm_error *err)
+{
+    char what[128];
+    snprintf(what, sizeof what, "cuLaunchKernel(%s)", name);
+    return cuda_launch(mod, name, grid, block, shared, args, st, err) &&
+           cuda_stream_wait(st, what, err);
+}
+
+static void test_memory(cuda_context *ctx, cuda_stream *st)
 {
     tm_error err = {0};
     const size_t n = 1 << 20;
@@ -134,12 +153,13 @@ static void test_memory(cuda_context *ctx)
         a[i] = (unsigned char)(i * 7 + 3);
     cuda_ptr p = 0;
     CHECK(cuda_alloc(ctx, n, &p, &err) && p != 0);
-    CHECK(cuda_upload(ctx, p, a, n, &err));
+    CHECK(cuda_upload(st, p, a, n, &err));
     memset(b, 0, n);
-    CHECK(cuda_download(ctx, b, p, n, &err));
+    CHECK(cuda_download(st, b, p, n, &err));
     CHECK(memcmp(a, b, n) == 0);
-    CHECK(cuda_memset_zero(ctx, p + 4096, n - 8192, &err));
-    CHECK(cuda_download(ctx, b, p, n, &err));
+    /* queued, not waited for: the download after it on the stream sees it */
+    CHECK(cuda_memset_zero(st, p + 4096, n - 8192, &err));
+    CHECK(cuda_download(st, b, p, n, &err));
     bool ok = memcmp(a, b, 4096) == 0 && memcmp(a + n - 4096, b + n - 4096, 4096) == 0;
     for (size_t i = 4096; i < n - 4096; i++)
         ok = ok && b[i] == 0;
@@ -153,7 +173,7 @@ static void test_memory(cuda_context *ctx)
 }
 
 typedef struct thread_job {
-    cuda_context *ctx;
+    cuda_stream *st;
     cuda_ptr p;
     unsigned long long value;
     bool ok;
@@ -164,19 +184,20 @@ static void *download_on_thread(void *arg)
 {
     thread_job *j = arg;
     tm_error err;
-    j->ok = cuda_download(j->ctx, &j->value, j->p, sizeof j->value, &err);
+    j->ok = cuda_download(j->st, &j->value, j->p, sizeof j->value, &err);
     return NULL;
 }
 
-static void test_kernels(cuda_context *ctx, const cuda_device_info *info, cuda_module *mod)
+static void test_kernels(cuda_context *ctx, cuda_stream *st, const cuda_device_info *info,
+                         cuda_module *mod)
 {
     tm_error err = {0};
     cuda_ptr global = 0;
     size_t size = 0;
     CHECK(cuda_module_global(mod, "tmcml_test_global", &global, &size, &err) && size == 8);
     unsigned long long g = 0;
-    CHECK(cuda_download(ctx, &g, global, sizeof g, &err) && g == 0x0123456789abcdefull);
-    thread_job job = {.ctx = ctx, .p = global};
+    CHECK(cuda_download(st, &g, global, sizeof g, &err) && g == 0x0123456789abcdefull);
+    thread_job job = {.st = st, .p = global};
     pthread_t t;
     CHECK(pthread_create(&t, NULL, download_on_thread, &job) == 0);
     pthread_join(t, NULL);
@@ -190,13 +211,14 @@ static void test_kernels(cuda_context *ctx, const cuda_device_info *info, cuda_m
     size_t table = sizeof(uint32_t) * MWC_MULTIPLIER_COUNT;
     cuda_ptr mult = 0, out = 0;
     CHECK(cuda_alloc(ctx, table, &mult, &err) &&
-          cuda_upload(ctx, mult, rng_mwc_multipliers, table, &err));
+          cuda_upload(st, mult, rng_mwc_multipliers, table, &err));
     CHECK(cuda_alloc(ctx, n * sizeof(unsigned long long), &out, &err));
     void *args[] = {&mult, &seed, &out, &n};
-    CHECK_MSG(cuda_launch(mod, "tmcml_test_kernel", (unsigned)(n + 255) / 256, 256, 0, args, &err),
+    CHECK_MSG(launch_wait(mod, "tmcml_test_kernel", (unsigned)(n + 255) / 256, 256, 0, args, st,
+                          &err),
               "%s", err.message);
     unsigned long long *got = calloc((size_t)n, sizeof *got);
-    CHECK(cuda_download(ctx, got, out, n * sizeof *got, &err));
+    CHECK(cuda_download(st, got, out, n * sizeof *got, &err));
     int wrong = 0;
     for (int i = 0; i < n; i++) {
         mwc_state s;
@@ -219,9 +241,10 @@ static void test_kernels(cuda_context *ctx, const cuda_device_info *info, cuda_m
     cuda_ptr sout = 0;
     CHECK(cuda_alloc(ctx, grid * shared, &sout, &err));
     void *sargs[] = {&sout, &words};
-    CHECK_MSG(cuda_launch(mod, "shared_kernel", grid, 256, shared, sargs, &err), "%s", err.message);
+    CHECK_MSG(launch_wait(mod, "shared_kernel", grid, 256, shared, sargs, st, &err), "%s",
+              err.message);
     unsigned *sgot = calloc((size_t)grid * words, sizeof *sgot);
-    CHECK(cuda_download(ctx, sgot, sout, grid * shared, &err));
+    CHECK(cuda_download(st, sgot, sout, grid * shared, &err));
     int swrong = 0;
     for (unsigned b = 0; b < grid; b++)
         for (unsigned i = 0; i < words; i++)
@@ -231,11 +254,11 @@ static void test_kernels(cuda_context *ctx, const cuda_device_info *info, cuda_m
     CHECK(cuda_occupancy(mod, "shared_kernel", 256, shared, &blocks, &err) && blocks == 1);
     printf("shared_kernel: %zu bytes of dynamic shared memory, %d block/SM\n", shared, blocks);
     CHECK(!cuda_launch(mod, "shared_kernel", grid, 256, info->shared_per_block_optin + 4096,
-                       sargs, &err));
+                       sargs, st, &err));
     CHECK_CONTAINS(err.message, "allows at most");
     cuda_free(ctx, sout);
 
-    CHECK(!cuda_launch(mod, "no_such_kernel", 1, 1, 0, args, &err));
+    CHECK(!cuda_launch(mod, "no_such_kernel", 1, 1, 0, args, st, &err));
     CHECK_CONTAINS(err.message, "cuModuleGetFunction(no_such_kernel): CUDA_ERROR_NOT_FOUND");
 }
 
@@ -256,20 +279,50 @@ static void test_wrong_arch(cuda_context *ctx, const cuda_device_info *info)
     compile_result_free(&r);
 }
 
+/* A kernel still running on stream a: the event after it is not done before
+ * the kernel is, stream b's copy queued after waiting for the event sees what
+ * the kernel wrote, and a memset queued on a before the kernel is done before
+ * it starts. */
+static void test_ordering(cuda_context *ctx, cuda_stream *a, cuda_stream *b, cuda_module *mod,
+                          int clock_khz)
+{
+    tm_error err = {0};
+    cuda_ptr flag = 0;
+    cuda_event *ev = NULL;
+    CHECK(cuda_alloc(ctx, sizeof(unsigned), &flag, &err) && cuda_event_create(ctx, &ev, &err));
+    if (!flag || !ev)
+        return;
+    unsigned one = 1, got = 7;
+    CHECK(cuda_upload(a, flag, &one, sizeof one, &err));
+    long long cycles = (long long)clock_khz * 200; /* 0.2 s */
+    void *args[] = {&cycles, &flag};
+    CHECK(cuda_memset_zero(a, flag, sizeof(unsigned), &err));
+    CHECK(cuda_launch(mod, "spin_kernel", 1, 1, 0, args, a, &err));
+    CHECK(cuda_event_record(ev, a, &err));
+    CHECK(cuda_stream_wait_event(b, ev, &err));
+    CHECK(cuda_download(b, &got, flag, sizeof got, &err));
+    CHECK_MSG(got == 1u, "stream b read %u before the kernel of stream a had set the flag", got);
+    bool done = false;
+    CHECK(cuda_event_done(ev, &done, &err) && done);
+    CHECK(cuda_event_wait(ev, "spin_kernel", &err));
+    cuda_event_destroy(ev);
+    cuda_free(ctx, flag);
+}
+
 /* Last: it leaves the context unusable. */
-static void test_illegal_address(cuda_context *ctx, cuda_module *mod)
+static void test_illegal_address(cuda_context *ctx, cuda_stream *st, cuda_module *mod)
 {
     tm_error err = {0};
     cuda_ptr bogus = 16;
     void *args[] = {&bogus};
-    CHECK(!cuda_launch(mod, "illegal_kernel", 1, 32, 0, args, &err));
+    CHECK(!launch_wait(mod, "illegal_kernel", 1, 32, 0, args, st, &err));
     printf("illegal address: %s\n", err.message);
     CHECK_CONTAINS(err.message, "cuLaunchKernel(illegal_kernel): CUDA_ERROR_ILLEGAL_ADDRESS");
     CHECK_CONTAINS(err.message, "unusable");
     cuda_ptr p = 0;
     CHECK(!cuda_alloc(ctx, 1024, &p, &err));
     CHECK_CONTAINS(err.message, "unusable after CUDA_ERROR_ILLEGAL_ADDRESS");
-    CHECK(!cuda_launch(mod, "tmcml_test_kernel", 1, 1, 0, args, &err));
+    CHECK(!cuda_launch(mod, "tmcml_test_kernel", 1, 1, 0, args, st, &err));
 }
 
 static int gpu(void)
@@ -289,8 +342,12 @@ static int gpu(void)
     test_devices(drv, &info);
     cuda_context *ctx = NULL;
     CHECK_MSG(cuda_context_open(drv, 0, &ctx, &err), "%s", err.message);
-    if (ctx) {
-        test_memory(ctx);
+    cuda_stream *st = NULL, *other = NULL;
+    if (ctx)
+        CHECK_MSG(cuda_stream_create(ctx, &st, &err) && cuda_stream_create(ctx, &other, &err),
+                  "%s", err.message);
+    if (ctx && st && other) {
+        test_memory(ctx, st);
         compile_result r;
         cuda_module *mod = NULL;
         /* twice: the second compile must still report ptxas' figures (NVRTC
@@ -308,11 +365,14 @@ static int gpu(void)
         }
         compile_result_free(&r);
         if (mod) {
-            test_kernels(ctx, &info, mod);
+            test_kernels(ctx, st, &info, mod);
+            test_ordering(ctx, st, other, mod, info.clock_khz);
             test_wrong_arch(ctx, &info);
-            test_illegal_address(ctx, mod);
+            test_illegal_address(ctx, st, mod);
         }
         cuda_module_unload(mod);
+        cuda_stream_destroy(st);
+        cuda_stream_destroy(other);
         cuda_context_close(ctx);
     }
     cuda_close(drv);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# compute-sanitizer over the GPU engine: memcheck, racecheck, synccheck and
+# initcheck, each on small runs of several kernel variants (tile or none,
+# 32- and 64-bit shared entries, -A, every layer placement, the last-bin
+# cache) split over several launches.  Part of the GPU test protocol
+# (CONTRIBUTING.md); ctest runs it as `gpu_sanitizer` (label sanitizer).
+#
+# usage: tools/gpu_sanitize.sh TMCML [EXAMPLES_DIR] [LOG_DIR]
+#   Prints one line per tool and case with the sanitizer's error count, keeps
+#   each report in LOG_DIR (default: a temporary directory, removed), and
+#   exits 1 if any report has an error, 77 without a GPU or compute-sanitizer.
+set -u
+tmcml=$1
+ex=${2:-$(dirname "$0")/../examples}
+logs=${3:-}
+sanitizer=$(command -v compute-sanitizer || true)
+for d in "${CUDA_HOME:-}" /usr/local/cuda; do
+    [ -z "$sanitizer" ] && [ -n "$d" ] && [ -x "$d/bin/compute-sanitizer" ] && sanitizer=$d/bin/compute-sanitizer
+done
+if [ -z "$sanitizer" ]; then
+    echo "gpu_sanitize: compute-sanitizer not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin): skipped"
+    exit 77
+fi
+if ! "$tmcml" devices >/dev/null 2>&1; then
+    echo "gpu_sanitize: no usable GPU (tmcml devices failed): skipped"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[ -n "$logs" ] || logs=$work/logs
+mkdir -p "$logs"
+export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+common="--engine gpu --tune never --no-profile -q --cache $work/cache"
+
+# name | input | photons | photons per launch | variant options
+cases="example_heuristic|mcml_example.mci|6000|2500|
+example_untiled|mcml_example.mci|6000|2500|--tile 0x0
+example_e64|mcml_example.mci|6000|6000|--tile 16x16 --entry 64 --block 128
+example_A|mcml_example.mci|6000|2000|-A
+skin_shared_last_bin|skin7_600nm.mci|3000|1000|--layers shared --last-bin on --tile 20x40
+skin_immediate_e32|skin7_600nm.mci|3000|3000|--tile 48x128 --entry 32 --layers immediate --block 512"
+
+field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
+# run NAME PREFIX...: the case's tmcml run, after PREFIX (the sanitizer or nothing)
+run() {
+    line=$(printf '%s\n' "$cases" | grep "^$1|")
+    shift
+    # shellcheck disable=SC2046 # the variant options are a word list
+    "$@" "$tmcml" run "$ex/$(field "$line" 2)" -N "$(field "$line" 3)" \
+        --launch-photons "$(field "$line" 4)" $(field "$line" 5) $common -o "$work/out"
+}
+
+names=$(printf '%s\n' "$cases" | cut -d'|' -f1)
+echo "gpu_sanitize: $("$sanitizer" --version | grep -i version | head -n 1)"
+# Compile every variant first, outside the sanitizer.
+for name in $names; do
+    run "$name" >"$work/warm.log" 2>&1 || { echo "gpu_sanitize: $name fails without the sanitizer:"; cat "$work/warm.log"; exit 1; }
+done
+
+errors=0
+printf '| tool | case | errors | seconds |\n|---|---|---|---|\n'
+for tool in memcheck racecheck synccheck initcheck; do
+    for name in $names; do
+        log=$logs/$tool-$name.log
+        t0=$(date +%s)
+        run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 >"$log" 2>&1
+        rc=$?
+        t1=$(date +%s)
+        n=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+        [ -n "$n" ] || n=$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -n 1)
+        if [ -z "$n" ] || [ "$rc" -ne 0 ]; then
+            # no summary, or the run itself failed: count it, show the report
+            [ -n "$n" ] && [ "$n" -gt 0 ] || n="failed (exit $rc)"
+            errors=$((errors + 1))
+            sed 's/^/    | /' "$log" | tail -n 40
+        elif [ "$n" -gt 0 ]; then
+            errors=$((errors + 1))
+            sed 's/^/    | /' "$log" | head -n 60
+        fi
+        printf '| %s | %s | %s | %s |\n' "$tool" "$name" "$n" "$((t1 - t0))"
+    done
+done
+if [ "$errors" -eq 0 ]; then
+    echo "gpu_sanitize: every tool and case clean"
+else
+    echo "gpu_sanitize: $errors tool/case runs with errors (reports in $logs)"
+    [ "$logs" = "$work/logs" ] && trap - EXIT && echo "gpu_sanitize: kept $work"
+fi
+[ "$errors" -eq 0 ]
