@@ -107,8 +107,10 @@ while [ "$round" -le "$rounds" ]; do
             passed=$((passed + 1))
         else
             echo "FAILED: $name: tallies ${got:-(none)} differ from the solo run's $want"
-            [ -n "$j" ] && echo "    RAT $(tr -d '\n ' <"$j" | sed 's/.*"RAT":\({[^}]*}\).*/\1/')" \
-                "solo $(tr -d '\n ' <"$(ls "$dir/solo/$name"/*.json)" | sed 's/.*"RAT":\({[^}]*}\).*/\1/')"
+            solo=$(ls "$dir/solo/$name"/*.json)
+            for q in Rd A Tt; do
+                [ -n "$j" ] && echo "    $q $(json "$j" $q), solo $(json "$solo" $q)"
+            done
             cat "$d.log"
             failures=$((failures + 1))
         fi

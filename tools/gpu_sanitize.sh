@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 [ -n "$logs" ] || logs=$work/logs
 mkdir -p "$logs"
 export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
-common="--engine gpu --tune never --no-profile -q --cache $work/cache"
+common="--engine gpu --tune never --no-profile --cache $work/cache"
 
 # name | input | photons | photons per launch | variant options
 cases="example_heuristic|mcml_example.mci|6000|2500|
@@ -41,13 +41,14 @@ skin_shared_last_bin|skin7_600nm.mci|3000|1000|--layers shared --last-bin on --t
 skin_immediate_e32|skin7_600nm.mci|3000|3000|--tile 48x128 --entry 32 --layers immediate --block 512"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
-# run NAME PREFIX...: the case's tmcml run, after PREFIX (the sanitizer or nothing)
+# run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the
+# sanitizer or nothing)
 run() {
     line=$(printf '%s\n' "$cases" | grep "^$1|")
     shift
     # shellcheck disable=SC2046 # the variant options are a word list
     "$@" "$tmcml" run "$ex/$(field "$line" 2)" -N "$(field "$line" 3)" \
-        --launch-photons "$(field "$line" 4)" $(field "$line" 5) $common -o "$work/out"
+        --launch-photons "$(field "$line" 4)" $(field "$line" 5) ${extra:-} $common -o "$work/out"
 }
 
 names=$(printf '%s\n' "$cases" | cut -d'|' -f1)
@@ -56,6 +57,21 @@ echo "gpu_sanitize: $("$sanitizer" --version | grep -i version | head -n 1)"
 for name in $names; do
     run "$name" >"$work/warm.log" 2>&1 || { echo "gpu_sanitize: $name fails without the sanitizer:"; cat "$work/warm.log"; exit 1; }
 done
+
+# A control: memcheck must see inside our NVRTC kernels, so the test-only
+# out-of-bounds variant (one escape scored 2^40 entries too far) must be
+# reported.  Without this a sanitizer that watched nothing would pass.
+extra=--debug-out-of-bounds
+run example_heuristic "$sanitizer" --tool memcheck >"$logs/control.log" 2>&1
+extra=
+planted=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$logs/control.log" | tail -n 1)
+if [ "${planted:-0}" -gt 0 ] && grep -q "tmcml_kernel" "$logs/control.log"; then
+    echo "gpu_sanitize: control: memcheck reports the planted out-of-bounds write ($planted errors in tmcml_kernel)"
+else
+    echo "gpu_sanitize: control FAILED: memcheck did not report the planted out-of-bounds variant"
+    sed 's/^/    | /' "$logs/control.log" | tail -n 30
+    exit 1
+fi
 
 errors=0
 printf '| tool | case | errors | seconds |\n|---|---|---|---|\n'
@@ -68,7 +84,8 @@ for tool in memcheck racecheck synccheck initcheck; do
         t1=$(date +%s)
         n=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
         [ -n "$n" ] || n=$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -n 1)
-        if [ -z "$n" ] || [ "$rc" -ne 0 ]; then
+        # the run must have finished and written its report line
+        if [ -z "$n" ] || [ "$rc" -ne 0 ] || ! grep -q " photons in " "$log"; then
             # no summary, or the run itself failed: count it, show the report
             [ -n "$n" ] && [ "$n" -gt 0 ] || n="failed (exit $rc)"
             errors=$((errors + 1))
