@@ -298,6 +298,37 @@ static void push_layers(lua_State *L, const kernel_spec *spec)
     }
 }
 
+/* Every knob of the table as spec.NAME (a tile as NAME_nr, NAME_nz; a
+ * choice as its name; a switch as a boolean). */
+static void push_knobs(lua_State *L, const kernel_knobs *v)
+{
+    for (int i = 0; i < knob_count; i++) {
+        const knob *k = &knob_table[i];
+        char name[64], value[64];
+        int nr, nz;
+        switch (k->kind) {
+        case KNOB_TILE:
+            knob_get_tile(k, v, &nr, &nz);
+            snprintf(name, sizeof name, "%s_nr", k->name);
+            set_int(L, name, nr);
+            snprintf(name, sizeof name, "%s_nz", k->name);
+            set_int(L, name, nz);
+            break;
+        case KNOB_INT:
+            set_int(L, k->name, knob_get(k, v));
+            break;
+        case KNOB_SWITCH:
+            set_bool(L, k->name, knob_get(k, v) != 0);
+            break;
+        case KNOB_CHOICE:
+            knob_format(k, v, value, sizeof value);
+            lua_pushstring(L, value);
+            lua_setfield(L, -2, k->name);
+            break;
+        }
+    }
+}
+
 /* The KernelSpec as the table `spec` of the templates. */
 static void push_spec(lua_State *L, const kernel_spec *spec)
 {
@@ -310,18 +341,11 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_number(L, "dz", spec->dz);
     set_number(L, "da", spec->da);
     set_bool(L, "score_absorption", spec->score_absorption);
-    set_int(L, "tile_nr", spec->tile_nr);
-    set_int(L, "tile_nz", spec->tile_nz);
-    set_int(L, "entry_bits", spec->entry_bits);
-    set_int(L, "block_size", spec->block_size);
-    set_int(L, "min_blocks_per_sm", spec->min_blocks_per_sm);
-    lua_pushstring(L, spec_placement_name(spec->layer_placement));
-    lua_setfield(L, -2, "layer_placement");
-    if (spec->layer_placement == SPEC_LAYERS_IMMEDIATE) {
+    push_knobs(L, &spec->knobs);
+    if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE) {
         push_layers(L, spec);
         lua_setfield(L, -2, "layers");
     }
-    set_bool(L, "last_bin_cache", spec->last_bin_cache);
     set_int(L, "arch", spec->arch);
     set_bool(L, "debug_out_of_bounds", spec->debug_out_of_bounds);
     set_bool(L, "count_deposits", spec->count_deposits);
@@ -492,8 +516,11 @@ static bool assemble(const char *key, const template_set *set, const char *body,
 static bool render_in_state(lua_State *L, const kernel_spec *spec, template_set *set,
                             render_output *out, tm_error *err)
 {
-    char key[SPEC_KEY_MAX];
-    spec_key(spec, key, sizeof key);
+    char *key = spec_key(spec);
+    if (!key) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
     char *body = NULL;
     size_t body_len = 0;
     header_storage *hs = NULL;
@@ -501,6 +528,7 @@ static bool render_in_state(lua_State *L, const kernel_spec *spec, template_set 
               (hs = read_headers(set, err)) != NULL &&
               assemble(key, set, body, body_len, out, err);
     free(body);
+    free(key);
     if (hs) {
         out->storage = hs;
         out->headers = hs->headers;

@@ -19,13 +19,7 @@ void spec_init(kernel_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
     spec->score_absorption = true;
-    spec->tile_nr = 0;
-    spec->tile_nz = 0;
-    spec->entry_bits = 64;
-    spec->block_size = 256;
-    spec->min_blocks_per_sm = 0;
-    spec->layer_placement = SPEC_LAYERS_CONSTANT;
-    spec->last_bin_cache = false;
+    knobs_init(&spec->knobs);
     spec->arch = 90;
 }
 
@@ -34,12 +28,12 @@ void spec_init(kernel_spec *spec)
  * templates/score.cu) in shared memory. */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
 {
-    if (!spec->score_absorption || spec->entry_bits <= 0)
+    if (!spec->score_absorption || spec->knobs.entry_bits <= 0)
         return 0;
     size_t entries = (size_t)spec->nr + (size_t)spec->nz - 1;
-    if (spec->tile_nr > 0 && spec->tile_nz > 0)
-        entries += (size_t)spec->tile_nr * (size_t)spec->tile_nz;
-    return entries * (size_t)(spec->entry_bits / 8);
+    if (spec->knobs.tile_nr > 0 && spec->knobs.tile_nz > 0)
+        entries += (size_t)spec->knobs.tile_nr * (size_t)spec->knobs.tile_nz;
+    return entries * (size_t)(spec->knobs.entry_bits / 8);
 }
 
 /* layer_t of templates/layers.cu: nine floats and an int. */
@@ -47,7 +41,7 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
 
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
-    if (spec->layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
+    if (spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
         return 0;
     return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES;
 }
@@ -96,38 +90,17 @@ static bool validate_problem(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* The tile lies within the grid (the ranges of every knob are the table's:
+ * knobs_check). */
 static bool validate_tile(const kernel_spec *spec, tm_error *err)
 {
-    int tnr = spec->tile_nr, tnz = spec->tile_nz;
-    if (tnr < 0 || tnz < 0 || (tnr == 0) != (tnz == 0)) {
-        error_set(err, NULL, 0, "tile %dx%d: both dimensions must be > 0 (or 0x0 for no tile)",
-                  tnr, tnz);
-        return false;
-    }
+    int tnr = spec->knobs.tile_nr, tnz = spec->knobs.tile_nz;
     if (tnr > spec->nr) {
         error_set(err, NULL, 0, "tile %dx%d: tile_nr %d exceeds nr %d", tnr, tnz, tnr, spec->nr);
         return false;
     }
     if (tnz > spec->nz) {
         error_set(err, NULL, 0, "tile %dx%d: tile_nz %d exceeds nz %d", tnr, tnz, tnz, spec->nz);
-        return false;
-    }
-    if (spec->entry_bits != 32 && spec->entry_bits != 64) {
-        error_set(err, NULL, 0, "entry_bits %d: must be 32 or 64", spec->entry_bits);
-        return false;
-    }
-    return true;
-}
-
-static bool validate_launch(const kernel_spec *spec, tm_error *err)
-{
-    if (!int_in(spec->block_size, 32, 1024) || spec->block_size % 32 != 0) {
-        error_set(err, NULL, 0, "block_size %d: must be a multiple of 32 in 32..1024",
-                  spec->block_size);
-        return false;
-    }
-    if (!int_in(spec->min_blocks_per_sm, 0, 32)) {
-        error_set(err, NULL, 0, "min_blocks_per_sm %d: must be 0..32", spec->min_blocks_per_sm);
         return false;
     }
     if (spec->arch < 50) {
@@ -139,16 +112,8 @@ static bool validate_launch(const kernel_spec *spec, tm_error *err)
 
 static bool validate_layers(const kernel_spec *spec, tm_error *err)
 {
-    switch (spec->layer_placement) {
-    case SPEC_LAYERS_CONSTANT:
-    case SPEC_LAYERS_SHARED:
+    if (spec->knobs.layer_placement != SPEC_LAYERS_IMMEDIATE)
         return true;
-    case SPEC_LAYERS_IMMEDIATE:
-        break;
-    default:
-        error_set(err, NULL, 0, "layer_placement %d: unknown", (int)spec->layer_placement);
-        return false;
-    }
     /* Baked values must be spellable as literals. */
     for (int i = 0; i < spec->num_layers + 2; i++) {
         const double *v = &spec->layers[i].n;
@@ -165,16 +130,16 @@ static bool validate_layers(const kernel_spec *spec, tm_error *err)
 
 bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err)
 {
-    if (!validate_problem(spec, err) || !validate_tile(spec, err) || !validate_launch(spec, err) ||
-        !validate_layers(spec, err))
+    if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
+        !validate_tile(spec, err) || !validate_layers(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max) {
         error_set(err, NULL, 0,
                   "tile %dx%d of %d-bit entries%s: needs %zu bytes of shared memory, the device "
                   "allows %zu per block",
-                  spec->tile_nr, spec->tile_nz, spec->entry_bits,
-                  spec->layer_placement == SPEC_LAYERS_SHARED ? " with the shared layer table" : "",
+                  spec->knobs.tile_nr, spec->knobs.tile_nz, spec->knobs.entry_bits,
+                  spec->knobs.layer_placement == SPEC_LAYERS_SHARED ? " with the shared layer table" : "",
                   shared, shared_bytes_max);
         return false;
     }
@@ -183,22 +148,36 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 
 /* ---- canonical key --------------------------------------------------------- */
 
-/* Appends to a fixed buffer, truncating (never overflowing) when full. */
+/* A growing buffer: a key has no length limit (64 immediate layers take
+ * over 10 kB).  ok turns false, for good, when memory runs out. */
 typedef struct key_buf {
     char *buf;
     size_t size, len;
+    bool ok;
 } key_buf;
 
 __attribute__((format(printf, 2, 3))) static void key_add(key_buf *k, const char *fmt, ...)
 {
-    if (k->size == 0 || k->len >= k->size - 1)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(k->buf + k->len, k->size - k->len, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        k->len = k->len + (size_t)n < k->size ? k->len + (size_t)n : k->size - 1;
+    if (!k->ok || n < 0)
+        return;
+    if (k->len + (size_t)n + 1 > k->size) {
+        size_t size = 2 * (k->len + (size_t)n + 1);
+        char *grown = realloc(k->buf, size);
+        if (!grown) {
+            k->ok = false;
+            return;
+        }
+        k->buf = grown;
+        k->size = size;
+    }
+    va_start(ap, fmt);
+    vsnprintf(k->buf + k->len, k->size - k->len, fmt, ap);
+    va_end(ap);
+    k->len += (size_t)n;
 }
 
 /* x exactly, as %.17g, but without its noise digits: %.15g or %.16g when
@@ -215,21 +194,12 @@ static void key_add_double(key_buf *k, double x)
     key_add(k, "%s", text);
 }
 
-const char *spec_placement_name(spec_layer_placement p)
-{
-    switch (p) {
-    case SPEC_LAYERS_CONSTANT: return "constant";
-    case SPEC_LAYERS_SHARED: return "shared";
-    case SPEC_LAYERS_IMMEDIATE: return "immediate";
-    }
-    return "unknown";
-}
-
+/* The values baked into an immediate layer table. */
 static void key_add_layers(key_buf *k, const kernel_spec *spec)
 {
-    key_add(k, "layers=%s", spec_placement_name(spec->layer_placement));
-    if (spec->layer_placement != SPEC_LAYERS_IMMEDIATE)
+    if (spec->knobs.layer_placement != SPEC_LAYERS_IMMEDIATE)
         return;
+    key_add(k, " layers=");
     int count = spec->num_layers + 2;
     if (count > SPEC_MAX_LAYERS + 2)
         count = SPEC_MAX_LAYERS + 2;
@@ -244,63 +214,28 @@ static void key_add_layers(key_buf *k, const kernel_spec *spec)
     key_add(k, "]");
 }
 
-void spec_key(const kernel_spec *spec, char *buf, size_t size)
+char *spec_key(const kernel_spec *spec)
 {
-    key_buf k = {buf, size, 0};
-    if (size > 0)
-        buf[0] = '\0';
+    key_buf k = {NULL, 0, 0, true};
     key_add(&k, "L%d grid=%dx%dx%d dr=", spec->num_layers, spec->nr, spec->nz, spec->na);
     key_add_double(&k, spec->dr);
     key_add(&k, " dz=");
     key_add_double(&k, spec->dz);
     key_add(&k, " da=");
     key_add_double(&k, spec->da);
-    key_add(&k, " A=%d tile=%dx%d entry=%d block=%d minblocks=%d ", spec->score_absorption ? 1 : 0,
-            spec->tile_nr, spec->tile_nz, spec->entry_bits, spec->block_size,
-            spec->min_blocks_per_sm);
-    key_add_layers(&k, spec);
-    key_add(&k, " lastbin=%d sm_%d oob=%d", spec->last_bin_cache ? 1 : 0, spec->arch,
+    char knobs[KNOBS_TEXT_MAX];
+    knobs_text(&spec->knobs, knobs, sizeof knobs);
+    key_add(&k, " A=%d %s sm_%d oob=%d", spec->score_absorption ? 1 : 0, knobs, spec->arch,
             spec->debug_out_of_bounds ? 1 : 0);
+    key_add_layers(&k, spec);
     /* Pilot and test-only variants only: production keys stay as they were. */
     if (spec->count_deposits)
         key_add(&k, " count=1");
     if (spec->debug_bias)
         key_add(&k, " bias=1");
-}
-
-uint64_t spec_hash(const kernel_spec *spec)
-{
-    char key[SPEC_KEY_MAX];
-    spec_key(spec, key, sizeof key);
-    return hash_fnv1a(HASH_FNV1A_START, key, strlen(key));
-}
-
-/* ---- tile text --------------------------------------------------------------- */
-
-/* A non-negative decimal int starting at text; *end after it. */
-static bool parse_count(const char *text, const char **end, int *value)
-{
-    if (*text < '0' || *text > '9')
-        return false;
-    errno = 0;
-    char *stop;
-    long v = strtol(text, &stop, 10);
-    if (errno || v > 1000000000L)
-        return false;
-    *value = (int)v;
-    *end = stop;
-    return true;
-}
-
-bool spec_parse_tile(const char *text, int *nr, int *nz)
-{
-    const char *p = text;
-    int a, b;
-    if (!text || !parse_count(p, &p, &a) || (*p != 'x' && *p != 'X'))
-        return false;
-    if (!parse_count(p + 1, &p, &b) || *p != '\0')
-        return false;
-    *nr = a;
-    *nz = b;
-    return true;
+    if (!k.ok) {
+        free(k.buf);
+        return NULL;
+    }
+    return k.buf;
 }

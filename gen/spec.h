@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "knob.h"
 
 /* Kernels are generated for stacks of at most this many layers (the layer
  * table has num_layers + 2 entries including the media above and below). */
@@ -35,14 +36,8 @@ typedef struct kernel_spec {
     int nr, nz, na;          /* grid counts */
     double dr, dz, da;       /* grid steps */
     bool score_absorption;   /* false: the -A variant, no A_rz scoring at all */
-    /* variant knobs */
-    int tile_nr, tile_nz;    /* A_rz tile cached in shared memory (0x0: none) */
-    int entry_bits;          /* 32 (flushed exactly on overflow) or 64 */
-    int block_size;          /* threads per block, multiple of 32 */
-    int min_blocks_per_sm;   /* __launch_bounds__ second argument (0: none) */
-    spec_layer_placement layer_placement;
-    bool last_bin_cache;     /* consecutive deposits into one A_rz bin summed in a
-                                register, added when the photon moves to another bin */
+    /* variant knobs (gen/knob.h: one table declares them) */
+    kernel_knobs knobs;
     /* only with SPEC_LAYERS_IMMEDIATE: the values baked in */
     spec_layer layers[SPEC_MAX_LAYERS + 2];
     /* target */
@@ -82,25 +77,14 @@ size_t spec_static_shared_bytes(const kernel_spec *spec);
  * of A_rz, nr + nz - 1 entries (templates/score.cu). */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
 
-/* A buffer of this size holds every key, immediate layers included. */
-#define SPEC_KEY_MAX 16384
-
 /* Canonical text key: every field that changes the generated source, in a
  * fixed order ("L7 grid=500x200x30 dr=0.01 dz=0.002 da=... A=1 tile=48x128
- * entry=64 block=256 minblocks=0 layers=constant lastbin=0 sm_90 oob=0"); equal keys
- * <=> equal sources.  Doubles are written exactly: %.17g, or %.15g / %.16g
- * when that reads back as the same double ("0.01").  A buffer smaller than
- * SPEC_KEY_MAX may truncate the key. */
-void spec_key(const kernel_spec *spec, char *buf, size_t size);
-
-/* 64-bit FNV-1a hash of the key (profile and cache identifiers). */
-uint64_t spec_hash(const kernel_spec *spec);
-
-/* "constant", "shared", "immediate" ("unknown" for anything else). */
-const char *spec_placement_name(spec_layer_placement p);
-
-/* Parses "NRxNZ" (e.g. "48x128", "0x0"): two non-negative decimal integers
- * and an 'x'; false (outputs untouched) on anything else. */
-bool spec_parse_tile(const char *text, int *nr, int *nz);
+ * entry_bits=64 block_size=256 min_blocks_per_sm=0 layer_placement=constant
+ * last_bin_cache=off sm_90 oob=0", the knobs in table order, then the values
+ * of immediate layers); equal keys <=> equal sources.  Doubles are written
+ * exactly: %.17g, or %.15g / %.16g when that reads back as the same double
+ * ("0.01").  Whole, whatever its length: malloc'd, the caller frees it;
+ * NULL only when out of memory. */
+char *spec_key(const kernel_spec *spec);
 
 #endif

@@ -56,7 +56,7 @@ void cli_print_usage(FILE *s)
           "  PREFIX sweep-STEM); explicit variant options fix the launch configuration.\n"
           "\n",
           s);
-    fputs(variant_usage, s);
+    variant_print_usage(s);
     fputs("\n"
           "exit status: 0 all runs written; 1 a run failed (the others are still\n"
           "written); 2 bad command line or input file, nothing simulated.\n",

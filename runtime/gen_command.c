@@ -46,6 +46,9 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
             spec->arch, r.registers, r.stack_bytes, r.spill_stores, r.spill_loads,
             spec_shared_bytes(spec), r.cubin_size, r.from_cache ? "cached; compiled in" : "compiled in",
             r.seconds);
+    char knobs[KNOBS_TEXT_MAX];
+    knobs_text(&spec->knobs, knobs, sizeof knobs);
+    fprintf(stderr, "knobs: %s\n", knobs);
     compile_result_free(&r);
 }
 

@@ -67,7 +67,7 @@ struct gpu_engine {
     cuda_event *launch_done;   /* recorded after each launch */
     cuda_ptr multipliers;
     cuda_module *mod;      /* module of spec `key`, or NULL */
-    char key[8192];
+    char *key;             /* spec_key of the loaded module (malloc'd), or NULL */
     int registers, spill_bytes;
 };
 
@@ -119,6 +119,7 @@ void gpu_engine_close(gpu_engine *eng)
         cuda_event_destroy(eng->launch_done);
         if (eng->mod)
             cuda_module_unload(eng->mod);
+        free(eng->key);
         if (eng->multipliers)
             cuda_free(eng->ctx, eng->multipliers);
         cuda_context_close(eng->ctx);
@@ -133,18 +134,25 @@ void gpu_engine_close(gpu_engine *eng)
 static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_options *opt,
                         gpu_stats *stats, tm_error *err)
 {
-    char key[sizeof eng->key];
-    spec_key(spec, key, sizeof key);
+    char *key = spec_key(spec);
+    if (!key) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    /* The whole key: a module is reused only for the very same source. */
     if (eng->mod && strcmp(key, eng->key) == 0) {
         stats->cubin_cached = true;
         stats->registers = eng->registers;
         stats->spill_bytes = eng->spill_bytes;
+        free(key);
         return true;
     }
     if (eng->mod) {
         cuda_module_unload(eng->mod);
         eng->mod = NULL;
     }
+    free(eng->key);
+    eng->key = NULL;
     render_output src = {0};
     compile_result cubin = {0};
     compile_options copt = {.arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
@@ -163,7 +171,8 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
             memcpy(err->message, msg, sizeof msg);
     }
     if (ok) {
-        snprintf(eng->key, sizeof eng->key, "%s", key);
+        eng->key = key;
+        key = NULL;
         eng->registers = cubin.registers;
         eng->spill_bytes = cubin.spill_stores + cubin.spill_loads;
         stats->spill_bytes = eng->spill_bytes;
@@ -172,12 +181,13 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
         stats->registers = cubin.registers;
         if (opt->verbose)
             fprintf(stderr, "tmcml: kernel %s: %s, %d registers (render %.3f s, %s %.3f s, "
-                    "module load %.3f s)\n", key, cubin.from_cache ? "from the cubin cache" : "compiled",
+                    "module load %.3f s)\n", eng->key, cubin.from_cache ? "from the cubin cache" : "compiled",
                     cubin.registers, t1 - t0, cubin.from_cache ? "cache lookup" : "compile", t2 - t1,
                     t3 - t2);
     }
     compile_result_free(&cubin);
     render_output_free(&src);
+    free(key);
     return ok;
 }
 
@@ -200,7 +210,7 @@ static void to_gpu_layer(const mci_layer *l, gpu_layer *g)
 static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                           tm_error *err)
 {
-    if (spec->layer_placement == SPEC_LAYERS_IMMEDIATE)
+    if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
         return true;
     gpu_layer table[SPEC_MAX_LAYERS + 2];
     size_t bytes = (size_t)(run->num_layers + 2) * sizeof *table;
@@ -279,7 +289,7 @@ typedef struct launch_plan {
 static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned grid,
                           gpu_stats *stats, launch_plan *plan, tm_error *err)
 {
-    plan->block = (unsigned)spec->block_size;
+    plan->block = (unsigned)spec->knobs.block_size;
     /* Dynamic shared memory: the tile and the edge bins (the shared layer
      * table is static). */
     plan->shared = spec_dynamic_shared_bytes(spec);

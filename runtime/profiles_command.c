@@ -246,16 +246,18 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
 
 static void profiles_print_entry(const profile_entry *e)
 {
-    const profile_config *k = &e->config;
-    char cls[64], tile[32], speedup[32] = "-";
+    char cls[64], speedup[32] = "-";
     profile_class_text(&e->cls, cls, sizeof cls);
-    snprintf(tile, sizeof tile, "%dx%d", k->tile_nr, k->tile_nz);
     if (e->heuristic_photons_per_second > 0)
         snprintf(speedup, sizeof speedup, "%.2fx",
                  e->photons_per_second / e->heuristic_photons_per_second);
-    printf("%-20s %-9s %5d %5d %6d %-9s %-7s %11.4g %7s  %s\n", cls, tile, k->entry_bits,
-           k->block_size, k->min_blocks_per_sm, spec_placement_name(k->layer_placement),
-           k->last_bin_cache ? "yes" : "no", e->photons_per_second, speedup, e->date);
+    printf("%-20s", cls);
+    for (int i = 0; i < knob_count; i++) {
+        char value[64];
+        knob_format(&knob_table[i], &e->config, value, sizeof value);
+        printf(" %-*s", knob_column_width(&knob_table[i]), value);
+    }
+    printf(" %11.4g %7s  %s\n", e->photons_per_second, speedup, e->date);
 }
 
 /* Prints one file; false when it cannot be read whole. */
@@ -277,8 +279,10 @@ static bool profiles_show_file(const char *path, const profiles_self *self)
     if (!f.whole) {
         printf("  (entries not read: the file is from another generator)\n");
     } else {
-        printf("%-20s %-9s %5s %5s %6s %-9s %-7s %11s %7s  %s\n", "class", "tile", "entry",
-               "block", "minblk", "layers", "lastbin", "photons/s", "speedup", "date");
+        printf("%-20s", "class");
+        for (int i = 0; i < knob_count; i++)
+            printf(" %-*s", knob_column_width(&knob_table[i]), knob_table[i].name);
+        printf(" %11s %7s  %s\n", "photons/s", "speedup", "date");
         for (int i = 0; i < p->num_entries; i++)
             profiles_print_entry(&p->entries[i]);
     }

@@ -29,7 +29,7 @@
 typedef struct engine {
     gpu_engine *gpu; /* NULL: the CPU engine */
     const char *name;
-    char kernel[4096]; /* spec key of the last GPU kernel */
+    char *kernel;      /* spec key of the last GPU kernel (malloc'd), or NULL */
 } engine;
 
 typedef struct run_paths {
@@ -94,7 +94,12 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
         return false;
     if (!opt->quiet)
         fprintf(stderr, "tmcml: kernel variant: %s\n", source);
-    spec_key(&spec, eng->kernel, sizeof eng->kernel);
+    free(eng->kernel);
+    eng->kernel = spec_key(&spec);
+    if (!eng->kernel) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
     gpu_options gopt = {.seed = opt->seed,
                         .template_dir = opt->template_dir,
                         .cache_dir = opt->cache_dir,
@@ -202,6 +207,7 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
 {
     eng->gpu = NULL;
     eng->name = "cpu";
+    eng->kernel = NULL;
     if (opt->gpus > 1) {
         error_set(err, NULL, 0, "-G %d: several GPUs are not supported by this version", opt->gpus);
         return false;
@@ -266,6 +272,7 @@ int run_input_file(const cli_options *opt)
     }
     double t0 = progress_now();
     gpu_engine_close(eng.gpu);
+    free(eng.kernel);
     if (eng.gpu && opt->verbose)
         fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
     free_paths(paths, file.num_runs);

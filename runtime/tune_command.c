@@ -56,7 +56,7 @@ static bool store_entry(const cli_options *opt, gpu_engine *eng, const profile_e
 static void summary_line(FILE *f, const tune_result *res, const profile_entry *e)
 {
     char text[256], cls[128];
-    candidates_config_text(&e->config, text, sizeof text);
+    knobs_text(&e->config, text, sizeof text);
     profile_class_text(&e->cls, cls, sizeof cls);
     fprintf(f, "tmcml: tuned %s in %.1f s: %d candidates measured (pilot %llu photons); winner %s, "
                "%.4g photons/s = %.3fx the heuristic's %.4g\n",
@@ -176,25 +176,38 @@ int tune_command(const cli_options *opt)
 
 /* ---- sweep -------------------------------------------------------------------- */
 
+/* sweep --entry W[,W]: each width as the knob table's --entry takes it. */
 static bool parse_entries(const char *text, sweep_options *s, tm_error *err)
 {
+    const knob *entry = knob_by_name("entry_bits");
     s->entry_count = 0;
     if (!text) {
         s->entry_bits[s->entry_count++] = 32;
         return true;
     }
-    if (strcmp(text, "32") == 0 || strcmp(text, "64") == 0) {
-        s->entry_bits[s->entry_count++] = atoi(text);
-        return true;
+    char list[64];
+    snprintf(list, sizeof list, "%s", text);
+    char *save = NULL;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        kernel_knobs v;
+        knobs_init(&v);
+        if (!knob_parse(entry, w, &v, err))
+            return false;
+        bool seen = false;
+        for (int i = 0; i < s->entry_count; i++)
+            seen = seen || s->entry_bits[i] == v.entry_bits;
+        if (seen || s->entry_count == 2) {
+            error_set(err, NULL, 0, "--entry: expected one or two different widths, e.g. 32,64 "
+                      "(got \"%s\")", text);
+            return false;
+        }
+        s->entry_bits[s->entry_count++] = v.entry_bits;
     }
-    if (strcmp(text, "32,64") == 0 || strcmp(text, "64,32") == 0) {
-        s->entry_bits[0] = 32;
-        s->entry_bits[1] = 64;
-        s->entry_count = 2;
-        return true;
+    if (s->entry_count == 0) {
+        error_set(err, NULL, 0, "--entry: expected 32, 64 or 32,64 (got \"%s\")", text);
+        return false;
     }
-    error_set(err, NULL, 0, "--entry: expected 32, 64 or 32,64 (got \"%s\")", text);
-    return false;
+    return true;
 }
 
 static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_options *s,
@@ -218,7 +231,7 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
     kernel_spec spec;
     if (!variant_spec_for_run(job->run, true, gpu_engine_device(job->eng), &opt->variant, &spec, err))
         return false;
-    candidates_config_of_spec(&spec, &s->launch);
+    s->launch = spec.knobs;
     return true;
 }
 

@@ -160,7 +160,7 @@ static void describe(const choice *c, const profile_found *found, char *source, 
     }
     char cls[128], text[256];
     profile_class_text(&found->entry.cls, cls, sizeof cls);
-    candidates_config_text(&found->entry.config, text, sizeof text);
+    knobs_text(&found->entry.config, text, sizeof text);
     snprintf(source, size, "profile %s, %s entry %s (%s)", found->path,
              profile_match_name(found->match), cls, text);
 }
@@ -189,7 +189,7 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
         size_t n = strlen(source);
         snprintf(source + n, source_size - n, ", with explicit options");
     }
-    const profile_config *tuned = found.match != PROFILE_MATCH_NONE ? &found.entry.config : NULL;
+    const kernel_knobs *tuned = found.match != PROFILE_MATCH_NONE ? &found.entry.config : NULL;
     return variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err);
 }
 

@@ -97,31 +97,6 @@ static void test_fluence_ranking(void)
     free(ev);
 }
 
-static void test_config_round_trip(void)
-{
-    kernel_spec s;
-    spec_init(&s);
-    s.tile_nr = 12;
-    s.tile_nz = 34;
-    s.entry_bits = 32;
-    s.block_size = 512;
-    s.min_blocks_per_sm = 3;
-    s.layer_placement = SPEC_LAYERS_SHARED;
-    s.last_bin_cache = true;
-    profile_config c, d;
-    candidates_config_of_spec(&s, &c);
-    kernel_spec t;
-    spec_init(&t);
-    candidates_apply_config(&c, &t);
-    candidates_config_of_spec(&t, &d);
-    CHECK(candidates_config_equal(&c, &d));
-    d.last_bin_cache = false;
-    CHECK(!candidates_config_equal(&c, &d));
-    char text[256];
-    candidates_config_text(&c, text, sizeof text);
-    CHECK(strcmp(text, "tile=12x34 entry=32 block=512 minblocks=3 layers=shared lastbin=1") == 0);
-}
-
 /* A profile entry sits between the heuristic and explicit options; a
  * nearest-class entry's tile is clamped to the grid. */
 static void test_variant_order(void)
@@ -132,25 +107,28 @@ static void test_variant_order(void)
     tm_error err;
     CHECK(mci_read(path, &f, &err));
     const mci_run *run = &f.runs[0];
-    profile_config tuned = {run->nr + 50, 64, 64, 512, 2, SPEC_LAYERS_SHARED, true};
+    kernel_knobs tuned = {run->nr + 50, 64, 64, 512, 2, SPEC_LAYERS_SHARED, true};
     variant_options v;
     variant_options_init(&v);
     CHECK(!variant_options_given(&v));
     kernel_spec s;
     CHECK(variant_spec_tuned(run, true, NULL, &tuned, &v, &s, &err));
-    CHECK(s.tile_nr == run->nr && s.tile_nz == 64 && s.entry_bits == 64 && s.block_size == 512);
-    CHECK(s.min_blocks_per_sm == 2 && s.layer_placement == SPEC_LAYERS_SHARED && s.last_bin_cache);
-    v.block_size = 128;
-    v.tile_given = true;
-    v.tile_nr = 8;
-    v.tile_nz = 8;
+    CHECK(s.knobs.tile_nr == run->nr && s.knobs.tile_nz == 64 && s.knobs.entry_bits == 64 &&
+          s.knobs.block_size == 512);
+    CHECK(s.knobs.min_blocks_per_sm == 2 && s.knobs.layer_placement == SPEC_LAYERS_SHARED &&
+          s.knobs.last_bin_cache);
+    CHECK(variant_options_set(&v, "--block", "128", &err));
+    CHECK(variant_options_set(&v, "--tile", "8x8", &err));
     CHECK(variant_options_given(&v));
     CHECK(variant_spec_tuned(run, true, NULL, &tuned, &v, &s, &err));
-    CHECK(s.block_size == 128 && s.tile_nr == 8 && s.tile_nz == 8 && s.entry_bits == 64);
+    CHECK(s.knobs.block_size == 128 && s.knobs.tile_nr == 8 && s.knobs.tile_nz == 8 &&
+          s.knobs.entry_bits == 64);
+    CHECK(s.knobs.min_blocks_per_sm == 16); /* --block alone keeps full occupancy */
     /* -A: the entry's tile and last-bin cache do not apply. */
     variant_options_init(&v);
     CHECK(variant_spec_tuned(run, false, NULL, &tuned, &v, &s, &err));
-    CHECK(s.tile_nr == 0 && s.tile_nz == 0 && !s.last_bin_cache && s.block_size == 512);
+    CHECK(s.knobs.tile_nr == 0 && s.knobs.tile_nz == 0 && !s.knobs.last_bin_cache &&
+          s.knobs.block_size == 512);
     mci_free(&f);
 }
 
@@ -176,7 +154,6 @@ int main(void)
     test_budgets();
     test_residencies();
     test_fluence_ranking();
-    test_config_round_trip();
     test_variant_order();
     test_sweep_ranges();
     return check_summary("candidates");

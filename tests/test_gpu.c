@@ -55,28 +55,36 @@ typedef struct variant_case {
 static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case *c, bool absorb,
                         uint64_t photons, tally_set *t)
 {
+    static const char *const placements[] = {"constant", "shared", "immediate"};
     variant_options v;
     variant_options_init(&v);
-    v.tile_given = spec_parse_tile(c->tile, &v.tile_nr, &v.tile_nz);
-    v.entry_bits = c->entry;
-    v.block_size = c->block;
-    v.layer_placement = c->layers;
-    v.last_bin_cache = c->last_bin;
+    char entry[16], block[16];
+    snprintf(entry, sizeof entry, "%d", c->entry);
+    snprintf(block, sizeof block, "%d", c->block);
     kernel_spec spec;
     tm_error err;
+    if (!variant_options_set(&v, "--tile", c->tile, &err) ||
+        !variant_options_set(&v, "--entry", entry, &err) ||
+        !variant_options_set(&v, "--block", block, &err) ||
+        !variant_options_set(&v, "--layers", placements[c->layers], &err) ||
+        !variant_options_set(&v, "--last-bin", c->last_bin ? "on" : "off", &err)) {
+        error_print(stderr, &err);
+        return false;
+    }
     /* Several launches per run: launch boundaries must not show either. */
     gpu_options opt = {.seed = SEED, .grid = c->grid, .max_launch_photons = 70001};
     gpu_stats stats;
     bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
               variant_spec_for_run(run, absorb, gpu_engine_device(eng), &v, &spec, &err) &&
               gpu_simulate(eng, run, &spec, &opt, 0, photons, t, &stats, &err);
-    char key[4096];
-    spec_key(&spec, key, sizeof key);
+    char *key = ok ? spec_key(&spec) : NULL;
     if (!ok)
         error_print(stderr, &err);
     else
-        printf("  %-70.70s %2d regs, grid %5u, %llu launches, %.3f s\n", key, stats.registers,
-               stats.grid, (unsigned long long)stats.launches, stats.kernel_seconds);
+        printf("  %-70.70s %2d regs, grid %5u, %llu launches, %.3f s\n", key ? key : "?",
+               stats.registers, stats.grid, (unsigned long long)stats.launches,
+               stats.kernel_seconds);
+    free(key);
     return ok;
 }
 

@@ -3,6 +3,7 @@
  * there).  A template change that makes a variant spill fails here: spills
  * to local memory cost far more than they save in this kernel. */
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "compile.h"
@@ -13,28 +14,38 @@
 typedef struct family {
     const char *input;
     const char *name;
-    const char *tile;
-    int entry, block, min_blocks, layers;
+    const char *options; /* knob options as on the command line, in pairs */
     bool absorb, out_of_bounds;
-    int last_bin; /* -1: default */
 } family;
 
 static const family families[] = {
-    {"skin7_600nm.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
-    {"skin7_600nm.mci", "-A", NULL, 0, 0, -1, -1, false, false, -1},
-    {"skin7_600nm.mci", "64-bit tile", "48x128", 64, 0, -1, -1, true, false, -1},
-    {"skin7_600nm.mci", "no tile", "0x0", 0, 0, -1, -1, true, false, -1},
-    {"skin7_600nm.mci", "shared layers", NULL, 0, 0, -1, 1, true, false, -1},
-    {"skin7_600nm.mci", "immediate layers", NULL, 0, 0, -1, 2, true, false, -1},
-    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", NULL, 0, 1024, 2, -1, true, false, -1},
-    {"skin7_600nm.mci", "block 64", "16x16", 32, 64, -1, -1, true, false, -1},
-    {"skin7_600nm.mci", "debug out of bounds", NULL, 0, 0, -1, -1, true, true, -1},
-    {"skin7_600nm.mci", "last-bin cache", NULL, 0, 0, 0, -1, true, false, 1},
-    {"intralipid_slab.mci", "last-bin cache, 64-bit", "100x100", 64, 0, 0, -1, true, false, 1},
-    {"mcml_example.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
-    {"intralipid_slab.mci", "default", NULL, 0, 0, -1, -1, true, false, -1},
-    {"vanhulst_slab.mci", "-A immediate", NULL, 0, 0, -1, 2, false, false, -1},
+    {"skin7_600nm.mci", "default", "", true, false},
+    {"skin7_600nm.mci", "-A", "", false, false},
+    {"skin7_600nm.mci", "64-bit tile", "--tile 48x128 --entry 64", true, false},
+    {"skin7_600nm.mci", "no tile", "--tile 0x0", true, false},
+    {"skin7_600nm.mci", "shared layers", "--layers shared", true, false},
+    {"skin7_600nm.mci", "immediate layers", "--layers immediate", true, false},
+    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", "--block 1024 --min-blocks 2", true, false},
+    {"skin7_600nm.mci", "block 64", "--tile 16x16 --entry 32 --block 64", true, false},
+    {"skin7_600nm.mci", "debug out of bounds", "", true, true},
+    {"skin7_600nm.mci", "last-bin cache", "--min-blocks 0 --last-bin on", true, false},
+    {"intralipid_slab.mci", "last-bin cache, 64-bit",
+     "--tile 100x100 --entry 64 --min-blocks 0 --last-bin on", true, false},
+    {"mcml_example.mci", "default", "", true, false},
+    {"intralipid_slab.mci", "default", "", true, false},
+    {"vanhulst_slab.mci", "-A immediate", "--layers immediate", false, false},
 };
+
+/* Sets the family's options, word pairs "--option value". */
+static bool set_options(const char *options, variant_options *v, tm_error *err)
+{
+    char words[256], *save = NULL;
+    snprintf(words, sizeof words, "%s", options);
+    for (char *opt = strtok_r(words, " ", &save); opt; opt = strtok_r(NULL, " ", &save))
+        if (!variant_options_set(v, opt, strtok_r(NULL, " ", &save), err))
+            return false;
+    return true;
+}
 
 static bool compile_family(const family *fam)
 {
@@ -48,19 +59,13 @@ static bool compile_family(const family *fam)
     }
     variant_options v;
     variant_options_init(&v);
-    if (fam->tile)
-        v.tile_given = spec_parse_tile(fam->tile, &v.tile_nr, &v.tile_nz);
-    v.entry_bits = fam->entry;
-    v.block_size = fam->block;
-    v.min_blocks_per_sm = fam->min_blocks;
-    v.layer_placement = fam->layers;
     v.debug_out_of_bounds = fam->out_of_bounds;
-    v.last_bin_cache = fam->last_bin;
     kernel_spec spec;
     render_output src = {0};
     compile_result r = {0};
     compile_options copt = {.arch = 90, .cache_dir = ""};
-    bool ok = variant_spec_for_run(&f.runs[0], fam->absorb, NULL, &v, &spec, &err) &&
+    bool ok = set_options(fam->options, &v, &err) &&
+              variant_spec_for_run(&f.runs[0], fam->absorb, NULL, &v, &spec, &err) &&
               render_kernel(&spec, NULL, &src, &err) && compile_cubin(&src, &copt, &r, &err);
     if (ok) {
         printf("  %-20s %-24s %3d registers, %4d bytes stack, spills %d/%d bytes, %.2f s\n",

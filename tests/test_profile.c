@@ -142,7 +142,7 @@ static void write_profile(const char *path, const char *generator, const profile
 
 static bool entry_equal(const profile_entry *a, const profile_entry *b)
 {
-    const profile_config *x = &a->config, *y = &b->config;
+    const kernel_knobs *x = &a->config, *y = &b->config;
     return profile_class_equal(&a->cls, &b->cls) && x->tile_nr == y->tile_nr &&
            x->tile_nz == y->tile_nz && x->entry_bits == y->entry_bits &&
            x->block_size == y->block_size && x->min_blocks_per_sm == y->min_blocks_per_sm &&
@@ -237,7 +237,7 @@ static void test_round_trip(void)
     p.entries[1].config.block_size = 100;
     char *before = read_file(path);
     CHECK(!profile_write(path, &p, &err));
-    CHECK_CONTAINS(err.message, "block_size: 100 is not a multiple of 32");
+    CHECK_CONTAINS(err.message, "block_size: 100: must be 32..1024 in steps of 32");
     CHECK(strcmp(err.file, path) == 0);
     char *after = read_file(path);
     CHECK(before && after && strcmp(before, after) == 0);
@@ -590,13 +590,13 @@ static void test_corrupt(void)
          "entries[0].class.score_absorption: expected true or false, got a number"},
         {replace(good, "\"date\":", "\"dates\":"), "entries[0].date: missing"},
         {replace(good, "\"block_size\":\t64", "\"block_size\":\t100"),
-         "entries[0].config.block_size: 100 is not a multiple of 32"},
+         "entries[0].config.block_size: 100: must be 32..1024 in steps of 32"},
         {replace(good, "\"entry_bits\":\t32", "\"entry_bits\":\t48"),
-         "entries[0].config.entry_bits: 48 is not 32 or 64"},
+         "entries[0].config.entry_bits: 48: must be 32..64 in steps of 32"},
         {replace(good, "\"tile_nr\":\t48", "\"tile_nr\":\t-4"),
          "entries[0].config.tile_nr: -4 is out of range"},
         {replace(good, "\"constant\"", "\"texture\""),
-         "entries[0].config.layer_placement: \"texture\" is not constant, shared or immediate"},
+         "entries[0].config.layer_placement: \"texture\" is not one of constant|shared|immediate"},
         {replace(good, "\"nr\":\t100", "\"nr\":\t500"),
          "entries[1].class: L7 500x200x30 is also the class of entries[0]"},
         {replace(good, "\"format\":\t1", "\"format\":\t2"), "format: 2 is not supported"},
@@ -683,7 +683,7 @@ static void test_store(void)
     profile_entry bad = a;
     bad.config.entry_bits = 16;
     CHECK(!store(path, GEN, &bad, note, sizeof note, &err));
-    CHECK_CONTAINS(err.message, "entry_bits: 16 is not 32 or 64");
+    CHECK_CONTAINS(err.message, "entry_bits: 16: must be 32..64 in steps of 32");
     char *after = read_file(path);
     CHECK(before && after && strcmp(before, after) == 0);
     free(after);

@@ -89,7 +89,7 @@ contains "list" "$a/Test_GPU_X.sm_90.json  Test GPU X  sm_90  2 entries  $curren
 contains "list" \
     "$a/Old_GPU.sm_80.json  Old GPU  sm_80  1 entry  stale: generator 0000000000000000 (this tmcml: $generator)"
 contains "list" \
-    "Broken_GPU.sm_90.json  corrupt: entries\[0\].config.block_size: 100 is not a multiple of 32"
+    "Broken_GPU.sm_90.json  corrupt: entries\[0\].config.block_size: 100: must be 32..1024"
 contains "list" "Cut_GPU.sm_90.json  corrupt: line [0-9]*: not valid JSON"
 lacks "list" "json\.lock"
 expect 0 "list from the environment" -- env TMCML_PROFILE_DIR="$a" "$tmcml" profiles list
@@ -102,7 +102,7 @@ expect 0 "show by name" -- "$tmcml" profiles show "test gpu x" --profiles "$a"
 contains "show by name" "device: Test GPU X, sm_90, 132 SMs"
 contains "show by name" "photons/s"
 contains "show by name" \
-    "L7 500x200x30 .*48x128 .*32 .*256 .*2 shared .*yes .*1.5e+07 .*1.50x  2026-11-22T10:00:00Z"
+    "L7 500x200x30 .*48x128 .*32 .*256 .*2 .*shared .*on .*1.5e+07 .*1.50x  2026-11-22T10:00:00Z"
 contains "show by name" "L7 500x200x30 -A"
 expect 0 "show by file" -- "$tmcml" profiles show "$a/Test_GPU_X.sm_90.json"
 contains "show by file" "L7 500x200x30 -A "

@@ -66,14 +66,4 @@ size_t candidates_tile_entries(size_t bytes, int entry_bits, int nr, int nz);
  * (descending, at most max_out).  Returns the count. */
 int candidates_residencies(const candidate_limits *lim, int block_size, int max_out, int *out);
 
-/* Equal configurations (every knob). */
-bool candidates_config_equal(const profile_config *a, const profile_config *b);
-
-/* Copies the knobs of config into spec / of spec into config. */
-void candidates_apply_config(const profile_config *config, kernel_spec *spec);
-void candidates_config_of_spec(const kernel_spec *spec, profile_config *config);
-
-/* "tile=96x128 entry=32 block=256 minblocks=4 layers=constant lastbin=0". */
-void candidates_config_text(const profile_config *c, char *buf, size_t size);
-
 #endif

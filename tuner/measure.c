@@ -6,7 +6,7 @@
 
 #include "variant.h"
 
-bool measure_spec(const measure_setup *m, const profile_config *config, bool debug_bias,
+bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug_bias,
                   kernel_spec *spec, tm_error *err)
 {
     const cuda_device_info *dev = gpu_engine_device(m->eng);

@@ -24,7 +24,7 @@ typedef struct measure_setup {
 
 /* The spec of a configuration for this run and device, validated (false,
  * with *err, when it is invalid: too much shared memory, ...). */
-bool measure_spec(const measure_setup *m, const profile_config *config, bool debug_bias,
+bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug_bias,
                   kernel_spec *spec, tm_error *err);
 
 /* Measures c->config into c (status, timings, registers, ...).  keep: when

@@ -159,7 +159,7 @@ static bool profile_validate_class(const profile_class *c, const char *file, con
 static bool profile_validate_tile(const profile_entry *e, const char *file, const char *w,
                                   tm_error *err)
 {
-    const profile_config *k = &e->config;
+    const kernel_knobs *k = &e->config;
     if (!profile_check_range(file, w, "tile_nr", k->tile_nr, 0, e->cls.nr, err) ||
         !profile_check_range(file, w, "tile_nz", k->tile_nz, 0, e->cls.nz, err))
         return false;
@@ -172,22 +172,22 @@ static bool profile_validate_tile(const profile_entry *e, const char *file, cons
 static bool profile_validate_config(const profile_entry *e, const char *file, const char *where,
                                     tm_error *err)
 {
-    const profile_config *k = &e->config;
     char w[96];
     snprintf(w, sizeof w, "%s.config", where);
     if (!profile_validate_tile(e, file, w, err))
         return false;
-    if (k->entry_bits != 32 && k->entry_bits != 64)
-        PROFILE_FAIL(file, w, "entry_bits", "%d is not 32 or 64", k->entry_bits);
-    if (k->block_size < 32 || k->block_size > 1024 || k->block_size % 32 != 0)
-        PROFILE_FAIL(file, w, "block_size", "%d is not a multiple of 32 in 32..1024",
-                     k->block_size);
-    if (!profile_check_range(file, w, "min_blocks_per_sm", k->min_blocks_per_sm, 0, 64, err))
-        return false;
-    if (k->layer_placement != SPEC_LAYERS_CONSTANT && k->layer_placement != SPEC_LAYERS_SHARED &&
-        k->layer_placement != SPEC_LAYERS_IMMEDIATE)
-        PROFILE_FAIL(file, w, "layer_placement", "%d is not a layer placement",
-                     (int)k->layer_placement);
+    tm_error why;
+    for (int i = 0; i < knob_count; i++) {
+        const knob *k = &knob_table[i];
+        if (!knob_check(k, &e->config, &why)) {
+            /* "NAME VALUE: rule" -> "where.NAME: VALUE: rule", the field in the path */
+            size_t n = strlen(k->name);
+            const char *rule = strncmp(why.message, k->name, n) == 0 ? why.message + n + 1
+                                                                     : why.message;
+            error_set(err, file, 0, "%s.%s: %s", w, k->name, rule);
+            return false;
+        }
+    }
     return true;
 }
 

@@ -48,19 +48,9 @@ typedef struct profile_class {
     bool score_absorption;         /* false: -A */
 } profile_class;
 
-/* The winning variant: the kernel_spec knobs. */
-typedef struct profile_config {
-    int tile_nr, tile_nz;          /* 0x0: no shared tile */
-    int entry_bits;                /* 32 or 64 */
-    int block_size;                /* multiple of 32 in 32..1024 */
-    int min_blocks_per_sm;         /* 0: no launch bound */
-    spec_layer_placement layer_placement;
-    bool last_bin_cache;           /* register cache of the last A_rz bin */
-} profile_config;
-
 typedef struct profile_entry {
     profile_class cls;
-    profile_config config;
+    kernel_knobs config;                         /* the winning variant's knobs */
     double photons_per_second, steps_per_second; /* the winner's, measured by the tuner */
     double heuristic_photons_per_second;         /* the untuned default's, same pilot
                                                     (0: unknown) */

@@ -174,37 +174,62 @@ static bool profile_read_class(profile_reader *rd, const cJSON *entry, const cha
            profile_get_bool(rd, o, w, "score_absorption", &c->score_absorption);
 }
 
-static bool profile_read_placement(profile_reader *rd, const cJSON *o, const char *where,
-                                   spec_layer_placement *out)
+/* One knob of the table from its JSON field(s) (gen/knob.h); its range is
+ * checked with the entry (profile_entry_check). */
+static bool profile_read_knob(profile_reader *rd, const cJSON *o, const char *where,
+                              const knob *k, kernel_knobs *v)
 {
-    static const spec_layer_placement all[] = {SPEC_LAYERS_CONSTANT, SPEC_LAYERS_SHARED,
-                                               SPEC_LAYERS_IMMEDIATE};
-    char name[32];
-    if (!profile_get_string(rd, o, where, "layer_placement", name, sizeof name))
-        return false;
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (strcmp(name, spec_placement_name(all[i])) == 0) {
-            *out = all[i];
-            return true;
-        }
-    char what[96];
-    snprintf(what, sizeof what, "\"%s\" is not constant, shared or immediate", name);
-    return profile_reader_fail(rd, where, "layer_placement", what, NULL);
+    char name[64], text[64];
+    int a = 0, b = 0;
+    bool on = false;
+    switch (k->kind) {
+    case KNOB_TILE:
+        snprintf(name, sizeof name, "%s_nr", k->name);
+        if (!profile_get_int(rd, o, where, name, &a))
+            return false;
+        snprintf(name, sizeof name, "%s_nz", k->name);
+        if (!profile_get_int(rd, o, where, name, &b))
+            return false;
+        knob_set_tile(k, v, a, b);
+        return true;
+    case KNOB_INT:
+        if (!profile_get_int(rd, o, where, k->name, &a))
+            return false;
+        knob_set(k, v, a);
+        return true;
+    case KNOB_SWITCH:
+        if (!profile_get_bool(rd, o, where, k->name, &on))
+            return false;
+        knob_set(k, v, on);
+        return true;
+    case KNOB_CHOICE:
+        if (!profile_get_string(rd, o, where, k->name, text, sizeof text))
+            return false;
+        for (int i = 0; k->choices[i]; i++)
+            if (strcmp(text, k->choices[i]) == 0) {
+                knob_set(k, v, i);
+                return true;
+            }
+        char what[160];
+        snprintf(what, sizeof what, "\"%.60s\" is not one of %s", text, k->value_help);
+        return profile_reader_fail(rd, where, k->name, what, NULL);
+    }
+    return false;
 }
 
 static bool profile_read_config(profile_reader *rd, const cJSON *entry, const char *where,
-                                profile_config *k)
+                                kernel_knobs *k)
 {
     char w[64];
     snprintf(w, sizeof w, "%s.config", where);
     const cJSON *o = profile_object(rd, entry, where, "config");
-    return o && profile_get_int(rd, o, w, "tile_nr", &k->tile_nr) &&
-           profile_get_int(rd, o, w, "tile_nz", &k->tile_nz) &&
-           profile_get_int(rd, o, w, "entry_bits", &k->entry_bits) &&
-           profile_get_int(rd, o, w, "block_size", &k->block_size) &&
-           profile_get_int(rd, o, w, "min_blocks_per_sm", &k->min_blocks_per_sm) &&
-           profile_read_placement(rd, o, w, &k->layer_placement) &&
-           profile_get_bool(rd, o, w, "last_bin_cache", &k->last_bin_cache);
+    if (!o)
+        return false;
+    knobs_init(k);
+    for (int i = 0; i < knob_count; i++)
+        if (!profile_read_knob(rd, o, w, &knob_table[i], k))
+            return false;
+    return true;
 }
 
 static bool profile_read_measures(profile_reader *rd, const cJSON *o, const char *w,
@@ -410,23 +435,41 @@ static bool profile_json_header(cJSON *root, const profile *p)
            profile_put_string(tc, "generator", p->toolchain.generator);
 }
 
+static bool profile_json_knob(cJSON *cfg, const knob *k, const kernel_knobs *v)
+{
+    char name[64], text[64];
+    int nr, nz;
+    switch (k->kind) {
+    case KNOB_TILE:
+        knob_get_tile(k, v, &nr, &nz);
+        snprintf(name, sizeof name, "%s_nr", k->name);
+        if (!profile_put_number(cfg, name, nr))
+            return false;
+        snprintf(name, sizeof name, "%s_nz", k->name);
+        return profile_put_number(cfg, name, nz);
+    case KNOB_INT:
+        return profile_put_number(cfg, k->name, knob_get(k, v));
+    case KNOB_SWITCH:
+        return profile_put_bool(cfg, k->name, knob_get(k, v) != 0);
+    case KNOB_CHOICE:
+        knob_format(k, v, text, sizeof text);
+        return profile_put_string(cfg, k->name, text);
+    }
+    return false;
+}
+
 static bool profile_json_class_config(cJSON *o, const profile_entry *e)
 {
     const profile_class *c = &e->cls;
-    const profile_config *k = &e->config;
     cJSON *cls = cJSON_AddObjectToObject(o, "class");
     cJSON *cfg = cls ? cJSON_AddObjectToObject(o, "config") : NULL;
-    return cfg && profile_put_number(cls, "num_layers", c->num_layers) &&
-           profile_put_number(cls, "nr", c->nr) && profile_put_number(cls, "nz", c->nz) &&
-           profile_put_number(cls, "na", c->na) &&
-           profile_put_bool(cls, "score_absorption", c->score_absorption) &&
-           profile_put_number(cfg, "tile_nr", k->tile_nr) &&
-           profile_put_number(cfg, "tile_nz", k->tile_nz) &&
-           profile_put_number(cfg, "entry_bits", k->entry_bits) &&
-           profile_put_number(cfg, "block_size", k->block_size) &&
-           profile_put_number(cfg, "min_blocks_per_sm", k->min_blocks_per_sm) &&
-           profile_put_string(cfg, "layer_placement", spec_placement_name(k->layer_placement)) &&
-           profile_put_bool(cfg, "last_bin_cache", k->last_bin_cache);
+    bool ok = cfg && profile_put_number(cls, "num_layers", c->num_layers) &&
+              profile_put_number(cls, "nr", c->nr) && profile_put_number(cls, "nz", c->nz) &&
+              profile_put_number(cls, "na", c->na) &&
+              profile_put_bool(cls, "score_absorption", c->score_absorption);
+    for (int i = 0; ok && i < knob_count; i++)
+        ok = profile_json_knob(cfg, &knob_table[i], &e->config);
+    return ok;
 }
 
 static bool profile_json_entry(cJSON *list, const profile_entry *e)

@@ -27,16 +27,19 @@ void tune_print_table(FILE *f, const tune_result *res)
         order[i] = &res->candidates[i];
     qsort(order, (size_t)res->count, sizeof *order, by_speed);
     double ref = res->reference >= 0 ? res->candidates[res->reference].photons_per_second : 0;
-    fprintf(f, "%-9s %-9s %-5s %-5s %-4s %-9s %-7s %-4s %12s %8s %5s %6s\n", "stage", "tile",
-            "entry", "block", "minb", "layers", "lastbin", "regs", "photons/s", "vs heur",
-            "b/SM", "capt");
+    fprintf(f, "%-9s", "stage");
+    for (int k = 0; k < knob_count; k++)
+        fprintf(f, " %-*s", knob_column_width(&knob_table[k]), knob_table[k].name);
+    fprintf(f, " %-4s %12s %8s %5s %6s\n", "regs", "photons/s", "vs heur", "b/SM", "capt");
     for (int i = 0; i < res->count; i++) {
         const tune_candidate *c = order[i];
-        char tile[32];
-        snprintf(tile, sizeof tile, "%dx%d", c->config.tile_nr, c->config.tile_nz);
-        fprintf(f, "%-9s %-9s %-5d %-5d %-4d %-9s %-7s ", c->stage, tile, c->config.entry_bits,
-                c->config.block_size, c->config.min_blocks_per_sm,
-                spec_placement_name(c->config.layer_placement), c->config.last_bin_cache ? "on" : "off");
+        fprintf(f, "%-9s", c->stage);
+        for (int k = 0; k < knob_count; k++) {
+            char value[64];
+            knob_format(&knob_table[k], &c->config, value, sizeof value);
+            fprintf(f, " %-*s", knob_column_width(&knob_table[k]), value);
+        }
+        fputc(' ', f);
         if (c->status == TUNE_MEASURED)
             fprintf(f, "%-4d %12.4g %7.3fx %5d %5.1f%%%s\n", c->registers, c->photons_per_second,
                     ref > 0 ? c->photons_per_second / ref : 0.0, c->blocks_per_sm,
@@ -58,21 +61,47 @@ static void csv_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A knob's CSV column(s): a tile as NAME_nr,NAME_nz, a switch as 0 or 1. */
+static void csv_knob_header(FILE *f, const knob *k)
+{
+    if (k->kind == KNOB_TILE)
+        fprintf(f, ",%s_nr,%s_nz", k->name, k->name);
+    else
+        fprintf(f, ",%s", k->name);
+}
+
+static void csv_knob_value(FILE *f, const knob *k, const kernel_knobs *v)
+{
+    int nr, nz;
+    char text[64];
+    if (k->kind == KNOB_TILE) {
+        knob_get_tile(k, v, &nr, &nz);
+        fprintf(f, ",%d,%d", nr, nz);
+    } else if (k->kind == KNOB_CHOICE) {
+        knob_format(k, v, text, sizeof text);
+        fprintf(f, ",%s", text);
+    } else {
+        fprintf(f, ",%d", knob_get(k, v));
+    }
+}
+
 static bool write_rows(FILE *f, void *ctx, tm_error *err)
 {
     (void)err;
     const tune_result *res = ctx;
-    fprintf(f, "stage,tile_nr,tile_nz,entry_bits,block_size,min_blocks_per_sm,layers,last_bin_cache,"
-               "status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
+    fputs("stage", f);
+    for (int k = 0; k < knob_count; k++)
+        csv_knob_header(f, &knob_table[k]);
+    fprintf(f, ",status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
                "median_kernel_seconds,photons_per_second,steps_per_second,whole_launch_photons_per_second,"
                "kernel_seconds,steady_rates,why\n");
     for (int i = 0; i < res->count; i++) {
         const tune_candidate *c = &res->candidates[i];
-        fprintf(f, "%s,%d,%d,%d,%d,%d,%s,%d,%s,%d,%d,%.6f,%llu,%.4f,%.6f,%.6g,%.6g,%.6g,", c->stage,
-                c->config.tile_nr, c->config.tile_nz, c->config.entry_bits, c->config.block_size,
-                c->config.min_blocks_per_sm, spec_placement_name(c->config.layer_placement),
-                c->config.last_bin_cache ? 1 : 0, tune_status_name(c->status), c->registers,
-                c->blocks_per_sm, c->captured, (unsigned long long)res->pilot_photons,
+        fputs(c->stage, f);
+        for (int k = 0; k < knob_count; k++)
+            csv_knob_value(f, &knob_table[k], &c->config);
+        fprintf(f, ",%s,%d,%d,%.6f,%llu,%.4f,%.6f,%.6g,%.6g,%.6g,", tune_status_name(c->status),
+                c->registers, c->blocks_per_sm, c->captured, (unsigned long long)res->pilot_photons,
                 c->compile_seconds, c->median_seconds, c->photons_per_second,
                 c->photons_per_second * res->steps_per_photon,
                 c->median_seconds > 0 ? (double)res->pilot_photons / c->median_seconds : 0.0);

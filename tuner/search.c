@@ -64,15 +64,15 @@ static bool budget_allows(const search *s)
     return elapsed(s) + cost <= s->m.opt->budget_seconds;
 }
 
-static bool known(const tune_result *r, const profile_config *c)
+static bool known(const tune_result *r, const kernel_knobs *c)
 {
     for (int i = 0; i < r->count; i++)
-        if (candidates_config_equal(&r->candidates[i].config, c))
+        if (knobs_equal(&r->candidates[i].config, c))
             return true;
     return false;
 }
 
-tune_candidate *tune_result_add(tune_result *r, const profile_config *c, const char *stage)
+tune_candidate *tune_result_add(tune_result *r, const kernel_knobs *c, const char *stage)
 {
     if (r->count == r->capacity) {
         int cap = r->capacity ? 2 * r->capacity : 32;
@@ -95,7 +95,7 @@ static void log_candidate(const search *s, const tune_candidate *c)
     if (!f)
         return;
     char text[256];
-    candidates_config_text(&c->config, text, sizeof text);
+    knobs_text(&c->config, text, sizeof text);
     if (c->status == TUNE_MEASURED)
         fprintf(f, "  %-9s %-66s %9.4g photons/s  (%d regs, %d blocks/SM)\n", c->stage, text,
                 c->photons_per_second, c->registers, c->blocks_per_sm);
@@ -104,7 +104,7 @@ static void log_candidate(const search *s, const tune_candidate *c)
     fflush(f);
 }
 
-static double captured_fraction(const search *s, const profile_config *c)
+static double captured_fraction(const search *s, const kernel_knobs *c)
 {
     if (!s->have_map || s->map.total == 0)
         return 0;
@@ -114,7 +114,7 @@ static double captured_fraction(const search *s, const profile_config *c)
 
 /* Measures config unless it was measured already or the budget is spent.
  * False only on an error that stops the search. */
-static bool try_config(search *s, const profile_config *config, const char *stage, bool bias)
+static bool try_config(search *s, const kernel_knobs *config, const char *stage, bool bias)
 {
     tune_result *r = s->res;
     if (known(r, config) || !budget_allows(s))
@@ -138,7 +138,7 @@ static bool try_config(search *s, const profile_config *config, const char *stag
 
 /* ---- stage 0: the reference and the pilot --------------------------------- */
 
-static bool measure_reference(search *s, const profile_config *config)
+static bool measure_reference(search *s, const kernel_knobs *config)
 {
     tune_result *r = s->res;
     tune_candidate *c = tune_result_add(r, config, "reference");
@@ -188,19 +188,19 @@ static bool pilot_fluence(search *s, const kernel_spec *reference_spec)
 
 /* Shared memory a block of config c may give its tile at `residency`
  * blocks per SM: the residency's share less the static layer table. */
-static size_t tile_budget(const search *s, const profile_config *c, int residency)
+static size_t tile_budget(const search *s, const kernel_knobs *c, int residency)
 {
     kernel_spec shape;
     spec_init(&shape);
     shape.num_layers = s->m.run->num_layers;
-    shape.layer_placement = c->layer_placement;
+    shape.knobs.layer_placement = c->layer_placement;
     size_t bytes = candidates_shared_budget(&s->lim, residency);
     size_t table = spec_static_shared_bytes(&shape);
     return bytes > table ? bytes - table : 0;
 }
 
 /* The tile that captures most pilot events within `bytes` (0x0 when none fits). */
-static void best_tile(const search *s, size_t bytes, int entry_bits, profile_config *c)
+static void best_tile(const search *s, size_t bytes, int entry_bits, kernel_knobs *c)
 {
     c->entry_bits = entry_bits;
     c->tile_nr = c->tile_nz = 0;
@@ -217,7 +217,7 @@ static void best_tile(const search *s, size_t bytes, int entry_bits, profile_con
 /* Residency level by level (full occupancy for every block size, then the
  * next), so that a budget that runs out early has still seen every block
  * size. */
-static bool stage_launch(search *s, const profile_config *base)
+static bool stage_launch(search *s, const kernel_knobs *base)
 {
     static const int blocks[] = {256, 512, 128, 1024};
     enum { BLOCKS = sizeof blocks / sizeof *blocks, LEVELS = 3 };
@@ -228,7 +228,7 @@ static bool stage_launch(search *s, const profile_config *base)
         for (int b = 0; b < BLOCKS; b++) {
             if (level >= count[b])
                 continue;
-            profile_config c = *base;
+            kernel_knobs c = *base;
             c.block_size = blocks[b];
             c.min_blocks_per_sm = residency[b][level];
             best_tile(s, tile_budget(s, &c, c.min_blocks_per_sm), 32, &c);
@@ -242,7 +242,7 @@ static bool stage_tile(search *s)
 {
     if (!s->m.score_absorption || !s->have_map)
         return true;
-    profile_config best = s->res->candidates[s->res->winner].config;
+    kernel_knobs best = s->res->candidates[s->res->winner].config;
     int residency = best.min_blocks_per_sm > 0 ? best.min_blocks_per_sm : 1;
     size_t bytes = tile_budget(s, &best, residency);
     static const int widths[] = {32, 64};
@@ -253,7 +253,7 @@ static bool stage_tile(search *s)
             tile_shape shapes[SHAPES_PER_BUDGET];
             int n = candidates_tile_shapes(&s->map, entries, SHAPES_PER_BUDGET, shapes);
             for (int i = 0; i < n; i++) {
-                profile_config c = best;
+                kernel_knobs c = best;
                 c.entry_bits = widths[w];
                 c.tile_nr = shapes[i].nr;
                 c.tile_nz = shapes[i].nz;
@@ -261,7 +261,7 @@ static bool stage_tile(search *s)
                     return false;
             }
         }
-    profile_config none = best;
+    kernel_knobs none = best;
     none.tile_nr = none.tile_nz = 0;
     return try_config(s, &none, "tile", false);
 }
@@ -294,14 +294,14 @@ static int fastest(const tune_result *r, int count, int *out)
 
 /* The other layer placement (constant <-> shared), the tile refitted to the
  * shared memory left. */
-static void other_placement(const search *s, const profile_config *best, profile_config *c)
+static void other_placement(const search *s, const kernel_knobs *best, kernel_knobs *c)
 {
     *c = *best;
     c->layer_placement = best->layer_placement == SPEC_LAYERS_SHARED ? SPEC_LAYERS_CONSTANT
                                                                       : SPEC_LAYERS_SHARED;
     if (best->tile_nr > 0 && best->min_blocks_per_sm > 0) {
         size_t bytes = tile_budget(s, c, best->min_blocks_per_sm);
-        profile_config fitted = *c;
+        kernel_knobs fitted = *c;
         best_tile(s, bytes, best->entry_bits, &fitted);
         if ((long)fitted.tile_nr * fitted.tile_nz < (long)c->tile_nr * c->tile_nz) {
             c->tile_nr = fitted.tile_nr;
@@ -316,11 +316,11 @@ static bool stage_refine(search *s)
 {
     int top[3];
     int n = fastest(s->res, 3, top);
-    profile_config best[3];
+    kernel_knobs best[3];
     for (int i = 0; i < n; i++)
         best[i] = s->res->candidates[top[i]].config;
     for (int i = 0; i < n; i++) {
-        profile_config c;
+        kernel_knobs c;
         other_placement(s, &best[i], &c);
         if (!try_config(s, &c, "refine", false))
             return false;
@@ -342,7 +342,7 @@ static bool stage_refine(search *s)
  * must reject it. */
 static bool stage_wrong(search *s)
 {
-    profile_config c = s->res->candidates[s->res->reference].config;
+    kernel_knobs c = s->res->candidates[s->res->reference].config;
     c.block_size = c.block_size == 128 ? 64 : 128; /* a configuration of its own */
     tune_candidate *t = tune_result_add(s->res, &c, "wrong");
     if (!t) {
@@ -373,8 +373,8 @@ static bool run_stages(search *s)
     kernel_spec heuristic;
     if (!variant_spec_for_run(s->m.run, s->m.score_absorption, dev, &none, &heuristic, s->err))
         return false;
-    profile_config base;
-    candidates_config_of_spec(&heuristic, &base);
+    kernel_knobs base;
+    base = heuristic.knobs;
     if (!measure_pilot_size(&s->m, &heuristic, &s->m.photons, &s->res->steps_per_photon, NULL,
                             s->err) ||
         !measure_reference(s, &base))

@@ -58,7 +58,7 @@ typedef enum tune_status {
 } tune_status;
 
 typedef struct tune_candidate {
-    profile_config config;
+    kernel_knobs config;
     const char *stage;
     tune_status status;
     char why[512];             /* for the ones not measured */
@@ -91,7 +91,7 @@ void tune_result_free(tune_result *res);
 
 /* Appends a candidate of config (zeroed, status unset) to res; NULL when out
  * of memory.  The pointer is valid until the next append. */
-tune_candidate *tune_result_add(tune_result *res, const profile_config *config, const char *stage);
+tune_candidate *tune_result_add(tune_result *res, const kernel_knobs *config, const char *stage);
 
 /* The winner as a profile entry (class, config, rates, pilot, counts, date). */
 void tune_result_entry(const tune_result *res, const mci_run *run, bool score_absorption,

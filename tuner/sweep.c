@@ -95,7 +95,7 @@ bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sw
     for (int e = 0; ok && e < opt->entry_count; e++)
         for (int i = 0; ok && i < sweep_range_count(&opt->nr); i++)
             for (int j = 0; ok && j < sweep_range_count(&opt->nz); j++) {
-                profile_config c = opt->launch;
+                kernel_knobs c = opt->launch;
                 c.entry_bits = opt->entry_bits[e];
                 c.tile_nr = sweep_range_value(&opt->nr, i);
                 c.tile_nz = sweep_range_value(&opt->nz, j);

@@ -26,7 +26,7 @@ typedef struct sweep_options {
     sweep_range nr, nz;
     int entry_bits[2];         /* the widths to sweep (entry_count of them) */
     int entry_count;
-    profile_config launch;     /* block, min blocks, layers, last-bin: fixed */
+    kernel_knobs launch;     /* block, min blocks, layers, last-bin: fixed */
     const char *out_prefix;    /* PREFIX.csv, PREFIX.e32.png, PREFIX.e64.png */
 } sweep_options;
 

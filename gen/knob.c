@@ -1,0 +1,327 @@
+/* The table of kernel knobs and what is done with it (gen/knob.h). */
+#include "knob.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const placement_names[] = {"constant", "shared", "immediate", NULL};
+
+#define AT(field) offsetof(kernel_knobs, field)
+
+/* ORDER KNOB (gen/knob.h): append new knobs at the end. */
+const knob knob_table[] = {
+    {"tile", "--tile", KNOB_TILE, AT(tile_nr), 0, 1000000, 1, NULL, 0, "NRxNZ",
+     "A_rz bins cached in shared memory, anchored at r = 0, z = 0 (0x0: none)"},
+    {"entry_bits", "--entry", KNOB_INT, AT(entry_bits), 32, 64, 32, NULL, 64, "32|64",
+     "width of a shared entry in bits (32-bit entries are flushed exactly on wrap)"},
+    {"block_size", "--block", KNOB_INT, AT(block_size), 32, 1024, 32, NULL, 256, "N",
+     "threads per block (a multiple of 32)"},
+    {"min_blocks_per_sm", "--min-blocks", KNOB_INT, AT(min_blocks_per_sm), 0, 32, 1, NULL, 0, "N",
+     "__launch_bounds__ minimum resident blocks per SM (0: no bound)"},
+    {"layer_placement", "--layers", KNOB_CHOICE, AT(layer_placement), 0, 0, 0, placement_names,
+     0, "constant|shared|immediate",
+     "where the layer table lives (immediate bakes the optics into the kernel: one compile "
+     "per optical properties)"},
+    {"last_bin_cache", "--last-bin", KNOB_SWITCH, AT(last_bin_cache), 0, 0, 0, NULL, 0, "on|off",
+     "sum consecutive deposits into one A_rz bin in a register"},
+};
+const int knob_count = (int)(sizeof knob_table / sizeof knob_table[0]);
+
+const knob *knob_by_option(const char *option)
+{
+    for (int i = 0; i < knob_count; i++)
+        if (option && strcmp(option, knob_table[i].option) == 0)
+            return &knob_table[i];
+    return NULL;
+}
+
+const knob *knob_by_name(const char *name)
+{
+    for (int i = 0; i < knob_count; i++)
+        if (name && strcmp(name, knob_table[i].name) == 0)
+            return &knob_table[i];
+    return NULL;
+}
+
+int knob_index(const knob *k) { return (int)(k - knob_table); }
+
+static int *int_field(const knob *k, kernel_knobs *v) { return (int *)((char *)v + k->offset); }
+static const int *int_field_c(const knob *k, const kernel_knobs *v)
+{
+    return (const int *)((const char *)v + k->offset);
+}
+
+int knob_get(const knob *k, const kernel_knobs *v)
+{
+    if (k->kind == KNOB_SWITCH)
+        return *(const bool *)((const char *)v + k->offset) ? 1 : 0;
+    return *int_field_c(k, v);
+}
+
+void knob_set(const knob *k, kernel_knobs *v, int value)
+{
+    if (k->kind == KNOB_SWITCH)
+        *(bool *)((char *)v + k->offset) = value != 0;
+    else
+        *int_field(k, v) = value;
+}
+
+void knob_get_tile(const knob *k, const kernel_knobs *v, int *nr, int *nz)
+{
+    *nr = int_field_c(k, v)[0];
+    *nz = int_field_c(k, v)[1];
+}
+
+void knob_set_tile(const knob *k, kernel_knobs *v, int nr, int nz)
+{
+    int_field(k, v)[0] = nr;
+    int_field(k, v)[1] = nz;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+/* A non-negative decimal int at text; *end after it. */
+static bool parse_count(const char *text, const char **end, int *value)
+{
+    if (*text < '0' || *text > '9')
+        return false;
+    errno = 0;
+    char *stop;
+    long v = strtol(text, &stop, 10);
+    if (errno || v > 1000000000L)
+        return false;
+    *value = (int)v;
+    *end = stop;
+    return true;
+}
+
+static bool parse_int_text(const char *text, int *value)
+{
+    const char *end;
+    bool negative = text[0] == '-';
+    if (!parse_count(text + negative, &end, value) || *end != '\0')
+        return false;
+    if (negative)
+        *value = -*value;
+    return true;
+}
+
+static bool parse_tile_text(const char *text, int *nr, int *nz)
+{
+    const char *p = text;
+    int a, b;
+    if (!parse_count(p, &p, &a) || (*p != 'x' && *p != 'X'))
+        return false;
+    if (!parse_count(p + 1, &p, &b) || *p != '\0')
+        return false;
+    *nr = a;
+    *nz = b;
+    return true;
+}
+
+static bool parse_choice(const knob *k, const char *text, int *value)
+{
+    for (int i = 0; k->choices[i]; i++)
+        if (strcmp(text, k->choices[i]) == 0) {
+            *value = i;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_switch(const char *text, int *value)
+{
+    if (strcmp(text, "on") != 0 && strcmp(text, "off") != 0)
+        return false;
+    *value = strcmp(text, "on") == 0;
+    return true;
+}
+
+static int choice_count(const knob *k)
+{
+    int n = 0;
+    while (k->choices[n])
+        n++;
+    return n;
+}
+
+bool knob_parse(const knob *k, const char *text, kernel_knobs *v, tm_error *err)
+{
+    kernel_knobs tried = *v;
+    int a = 0, b = 0;
+    bool ok = text != NULL;
+    if (ok && k->kind == KNOB_TILE) {
+        ok = parse_tile_text(text, &a, &b);
+        if (ok)
+            knob_set_tile(k, &tried, a, b);
+    } else if (ok) {
+        if (k->kind == KNOB_INT)
+            ok = parse_int_text(text, &a);
+        else if (k->kind == KNOB_CHOICE)
+            ok = parse_choice(k, text, &a);
+        else
+            ok = parse_switch(text, &a);
+        if (ok)
+            knob_set(k, &tried, a);
+    }
+    tm_error why;
+    if (!ok || !knob_check(k, &tried, &why)) {
+        error_set(err, NULL, 0, "%s: expected %s (got \"%s\")", k->option, k->value_help,
+                  text ? text : "");
+        return false;
+    }
+    *v = tried;
+    return true;
+}
+
+void knob_format(const knob *k, const kernel_knobs *v, char *buf, size_t size)
+{
+    int nr, nz;
+    switch (k->kind) {
+    case KNOB_TILE:
+        knob_get_tile(k, v, &nr, &nz);
+        snprintf(buf, size, "%dx%d", nr, nz);
+        break;
+    case KNOB_SWITCH:
+        snprintf(buf, size, "%s", knob_get(k, v) ? "on" : "off");
+        break;
+    case KNOB_CHOICE:
+        nr = knob_get(k, v);
+        snprintf(buf, size, "%s", nr >= 0 && nr < choice_count(k) ? k->choices[nr] : "unknown");
+        break;
+    case KNOB_INT:
+        snprintf(buf, size, "%d", knob_get(k, v));
+        break;
+    }
+}
+
+int knob_column_width(const knob *k)
+{
+    int w = (int)strlen(k->name), v = 0;
+    switch (k->kind) {
+    case KNOB_TILE:
+        v = 9; /* "1000x1000" */
+        break;
+    case KNOB_INT:
+        v = snprintf(NULL, 0, "%d", k->hi);
+        break;
+    case KNOB_SWITCH:
+        v = 3;
+        break;
+    case KNOB_CHOICE:
+        for (int i = 0; k->choices[i]; i++)
+            v = (int)strlen(k->choices[i]) > v ? (int)strlen(k->choices[i]) : v;
+        break;
+    }
+    return w > v ? w : v;
+}
+
+/* ---- ranges ------------------------------------------------------------------ */
+
+bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
+{
+    int x = knob_get(k, v), nr, nz;
+    switch (k->kind) {
+    case KNOB_TILE:
+        knob_get_tile(k, v, &nr, &nz);
+        if (nr < 0 || nz < 0 || nr > k->hi || nz > k->hi || (nr == 0) != (nz == 0)) {
+            error_set(err, NULL, 0, "%s %dx%d: both dimensions must be 1..%d (or 0x0 for none)",
+                      k->name, nr, nz, k->hi);
+            return false;
+        }
+        return true;
+    case KNOB_INT:
+        if (x < k->lo || x > k->hi || (x - k->lo) % k->step != 0) {
+            if (k->step > 1)
+                error_set(err, NULL, 0, "%s %d: must be %d..%d in steps of %d", k->name, x, k->lo,
+                          k->hi, k->step);
+            else
+                error_set(err, NULL, 0, "%s %d: must be %d..%d", k->name, x, k->lo, k->hi);
+            return false;
+        }
+        return true;
+    case KNOB_CHOICE:
+        if (x < 0 || x >= choice_count(k)) {
+            error_set(err, NULL, 0, "%s %d: not one of %s", k->name, x, k->value_help);
+            return false;
+        }
+        return true;
+    case KNOB_SWITCH:
+        return true;
+    }
+    return true;
+}
+
+void knobs_init(kernel_knobs *v)
+{
+    memset(v, 0, sizeof *v);
+    for (int i = 0; i < knob_count; i++) {
+        const knob *k = &knob_table[i];
+        if (k->kind == KNOB_TILE)
+            knob_set_tile(k, v, k->neutral, k->neutral);
+        else
+            knob_set(k, v, k->neutral);
+    }
+}
+
+bool knobs_check(const kernel_knobs *v, tm_error *err)
+{
+    for (int i = 0; i < knob_count; i++)
+        if (!knob_check(&knob_table[i], v, err))
+            return false;
+    return true;
+}
+
+bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b)
+{
+    for (int i = 0; i < knob_count; i++) {
+        const knob *k = &knob_table[i];
+        int anr, anz, bnr, bnz;
+        if (k->kind == KNOB_TILE) {
+            knob_get_tile(k, a, &anr, &anz);
+            knob_get_tile(k, b, &bnr, &bnz);
+            if (anr != bnr || anz != bnz)
+                return false;
+        } else if (knob_get(k, a) != knob_get(k, b)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void knobs_text(const kernel_knobs *v, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int i = 0; i < knob_count && len + 1 < size; i++) {
+        char value[64];
+        knob_format(&knob_table[i], v, value, sizeof value);
+        int n = snprintf(buf + len, size - len, "%s%s=%s", i ? " " : "", knob_table[i].name, value);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+void knobs_usage(char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int i = 0; i < knob_count && len + 1 < size; i++) {
+        const knob *k = &knob_table[i];
+        char head[64];
+        snprintf(head, sizeof head, "%s %s", k->option, k->value_help);
+        int n;
+        if (strlen(head) < 22) /* the help beside the option, else on the next line */
+            n = snprintf(buf + len, size - len, "  %-22s%s\n", head, k->help);
+        else
+            n = snprintf(buf + len, size - len, "  %s\n%24s%s\n", head, "", k->help);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
