@@ -12,20 +12,29 @@ static const char *const placement_names[] = {"constant", "shared", "immediate",
 
 /* ORDER KNOB (gen/knob.h): append new knobs at the end. */
 const knob knob_table[] = {
-    {"tile", "--tile", KNOB_TILE, AT(tile_nr), 0, 1000000, 1, NULL, 0, "NRxNZ",
-     "A_rz bins cached in shared memory, anchored at r = 0, z = 0 (0x0: none)"},
-    {"entry_bits", "--entry", KNOB_INT, AT(entry_bits), 32, 64, 32, NULL, 64, "32|64",
-     "width of a shared entry in bits (32-bit entries are flushed exactly on wrap)"},
-    {"block_size", "--block", KNOB_INT, AT(block_size), 32, 1024, 32, NULL, 256, "N",
-     "threads per block (a multiple of 32)"},
-    {"min_blocks_per_sm", "--min-blocks", KNOB_INT, AT(min_blocks_per_sm), 0, 32, 1, NULL, 0, "N",
-     "__launch_bounds__ minimum resident blocks per SM (0: no bound)"},
-    {"layer_placement", "--layers", KNOB_CHOICE, AT(layer_placement), 0, 0, 0, placement_names,
-     0, "constant|shared|immediate",
-     "where the layer table lives (immediate bakes the optics into the kernel: one compile "
-     "per optical properties)"},
-    {"last_bin_cache", "--last-bin", KNOB_SWITCH, AT(last_bin_cache), 0, 0, 0, NULL, 0, "on|off",
-     "sum consecutive deposits into one A_rz bin in a register"},
+    {.name = "tile", .option = "--tile", .kind = KNOB_TILE, .offset = AT(tile_nr),
+     .hi = 1000000, .neutral = 0, .absorption_only = true, .value_help = "NRxNZ",
+     .help = "A_rz bins cached in shared memory, anchored at r = 0, z = 0 (0x0: none)"},
+    {.name = "entry_bits", .option = "--entry", .kind = KNOB_INT, .offset = AT(entry_bits),
+     .lo = 32, .hi = 64, .step = 32, .neutral = 64, .absorption_only = true, .value_help = "32|64",
+     .help = "width of a shared entry in bits (32-bit entries are flushed exactly on wrap)"},
+    {.name = "block_size", .option = "--block", .kind = KNOB_INT, .offset = AT(block_size),
+     .lo = 32, .hi = 1024, .step = 32, .neutral = 256, .value_help = "N",
+     .help = "threads per block (a multiple of 32)"},
+    {.name = "min_blocks_per_sm", .option = "--min-blocks", .kind = KNOB_INT,
+     .offset = AT(min_blocks_per_sm), .lo = 0, .hi = 32, .step = 1, .neutral = 0,
+     .value_help = "N", .help = "__launch_bounds__ minimum resident blocks per SM (0: no bound)"},
+    {.name = "layer_placement", .option = "--layers", .kind = KNOB_CHOICE,
+     .offset = AT(layer_placement), .choices = placement_names, .neutral = 0,
+     .value_help = "constant|shared|immediate",
+     .help = "where the layer table lives (immediate bakes the optics into the kernel: one "
+             "compile per optical properties)"},
+    {.name = "last_bin_cache", .option = "--last-bin", .kind = KNOB_SWITCH,
+     .offset = AT(last_bin_cache), .neutral = 0, .absorption_only = true, .value_help = "on|off",
+     .help = "sum consecutive deposits into one A_rz bin in a register"},
+    {.name = "edge_cache", .option = "--edge-cache", .kind = KNOB_SWITCH, .offset = AT(edge_cache),
+     .neutral = 1, .absorption_only = true, .value_help = "on|off",
+     .help = "cache the last row and column of A_rz (the beyond-grid bins) in shared memory"},
 };
 const int knob_count = (int)(sizeof knob_table / sizeof knob_table[0]);
 
@@ -254,16 +263,26 @@ bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
     return true;
 }
 
+static void set_neutral(const knob *k, kernel_knobs *v)
+{
+    if (k->kind == KNOB_TILE)
+        knob_set_tile(k, v, k->neutral, k->neutral);
+    else
+        knob_set(k, v, k->neutral);
+}
+
 void knobs_init(kernel_knobs *v)
 {
     memset(v, 0, sizeof *v);
-    for (int i = 0; i < knob_count; i++) {
-        const knob *k = &knob_table[i];
-        if (k->kind == KNOB_TILE)
-            knob_set_tile(k, v, k->neutral, k->neutral);
-        else
-            knob_set(k, v, k->neutral);
-    }
+    for (int i = 0; i < knob_count; i++)
+        set_neutral(&knob_table[i], v);
+}
+
+void knobs_without_absorption(kernel_knobs *v)
+{
+    for (int i = 0; i < knob_count; i++)
+        if (knob_table[i].absorption_only)
+            set_neutral(&knob_table[i], v);
 }
 
 bool knobs_check(const kernel_knobs *v, tm_error *err)

@@ -27,6 +27,7 @@ typedef struct kernel_knobs {
     int min_blocks_per_sm;   /* __launch_bounds__ second argument (0: none) */
     int layer_placement;     /* spec_layer_placement (gen/spec.h) */
     bool last_bin_cache;     /* consecutive deposits into one A_rz bin summed in a register */
+    bool edge_cache;         /* the last row and column of A_rz cached in shared memory */
 } kernel_knobs;
 
 typedef enum knob_kind {
@@ -44,6 +45,7 @@ typedef struct knob {
     int lo, hi, step;       /* KNOB_INT */
     const char *const *choices; /* KNOB_CHOICE: names of 0, 1, ...; NULL-terminated */
     int neutral;            /* spec_init's value (a tile: both dimensions) */
+    bool absorption_only;   /* only A_rz scoring uses it: -A kernels take the neutral value */
     const char *value_help; /* "NRxNZ", "32|64", ... */
     const char *help;
 } knob;
@@ -76,6 +78,9 @@ int knob_column_width(const knob *k);
 bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err);
 
 void knobs_init(kernel_knobs *v); /* every knob neutral */
+/* The knobs that only A_rz scoring uses set neutral (for -A kernels, which
+ * score no absorption: one key for one source). */
+void knobs_without_absorption(kernel_knobs *v);
 bool knobs_check(const kernel_knobs *v, tm_error *err);
 bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b);
 /* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order.

@@ -30,7 +30,7 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
 {
     if (!spec->score_absorption || spec->knobs.entry_bits <= 0)
         return 0;
-    size_t entries = (size_t)spec->nr + (size_t)spec->nz - 1;
+    size_t entries = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
     if (spec->knobs.tile_nr > 0 && spec->knobs.tile_nz > 0)
         entries += (size_t)spec->knobs.tile_nr * (size_t)spec->knobs.tile_nz;
     return entries * (size_t)(spec->knobs.entry_bits / 8);

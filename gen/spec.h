@@ -80,7 +80,7 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
 /* Canonical text key: every field that changes the generated source, in a
  * fixed order ("L7 grid=500x200x30 dr=0.01 dz=0.002 da=... A=1 tile=48x128
  * entry_bits=64 block_size=256 min_blocks_per_sm=0 layer_placement=constant
- * last_bin_cache=off sm_90 oob=0", the knobs in table order, then the values
+ * last_bin_cache=off edge_cache=on sm_90 oob=0", the knobs in table order, then the values
  * of immediate layers); equal keys <=> equal sources.  Doubles are written
  * exactly: %.17g, or %.15g / %.16g when that reads back as the same double
  * ("0.01").  Whole, whatever its length: malloc'd, the caller frees it;

@@ -189,10 +189,8 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
     if (tuned)
         apply_tuned(tuned, run, spec);
     apply_options(v, spec);
-    if (!score_absorption) { /* -A: nothing to cache */
-        spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
-        spec->knobs.last_bin_cache = false;
-    }
+    if (!score_absorption) /* -A: nothing to cache, whatever the options said */
+        knobs_without_absorption(&spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
         bake_layers(run, spec);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);

@@ -5,25 +5,30 @@
 #define INV_DR {{f(1 / spec.dr)}}
 #define INV_DZ {{f(1 / spec.dz)}}
 #define INV_DA {{f(1 / spec.da)}}
-% local tiled = spec.score_absorption and spec.tile_nr > 0
-% local edges = spec.score_absorption
+% local cached = spec.score_absorption  -- shared memory holds A_rz bins
+% local tiled = cached and spec.tile_nr > 0
+% local edges = cached and spec.edge_cache
 % if edges then
 // The last row (ir = NR-1) and column (iz = NZ-1) of A_rz collect every
 // deposit beyond the grid (MCML's clamping): few bins, hit by many photons,
 // so they are cached per block in shared memory too (EDGE_BINS entries after
 // the tile), instead of contending for a handful of global atomics.
 #define EDGE_BINS (NR + NZ - 1)
+% elseif cached then
+// The last row and column are not cached (edge_cache off): beyond-grid
+// deposits go to global memory like any bin outside the tile.
+#define EDGE_BINS 0
 % end
 % if tiled then
 // A_rz[0..{{spec.tile_nr - 1}}][0..{{spec.tile_nz - 1}}] is cached in shared memory as well and
 // added to the global tally when the block ends.
 #define TILE_NR {{spec.tile_nr}}
 #define TILE_NZ {{spec.tile_nz}}
-% elseif edges then
+% elseif cached then
 #define TILE_NR 0
 #define TILE_NZ 0
 % end
-% if edges then
+% if cached then
 // Shared entries of {{spec.entry_bits}} bits.
 %   if spec.entry_bits == 32 then
 typedef unsigned int tile_entry_t;
@@ -44,15 +49,19 @@ __device__ __forceinline__ int bin_of(float v, float inv_step, int count)
 {
     return min(__float2int_rz(v * inv_step), count - 1);
 }
-% if edges then
+% if cached then
 
 // Shared-memory slot of a bin of the last row or column, or -1.
 __device__ __forceinline__ int edge_slot(int ir, int iz)
 {
+%   if edges then
     if (ir == NR - 1)
         return TILE_NR * TILE_NZ + iz;
     if (iz == NZ - 1)
         return TILE_NR * TILE_NZ + NZ + ir;
+%   else
+    (void)ir; (void)iz;
+%   end
     return -1;
 }
 

@@ -34,6 +34,8 @@ static const family families[] = {
     {"mcml_example.mci", "default", "", true, false},
     {"intralipid_slab.mci", "default", "", true, false},
     {"vanhulst_slab.mci", "-A immediate", "--layers immediate", false, false},
+    {"skin7_600nm.mci", "no edge cache", "--edge-cache off", true, false},
+    {"mcml_example.mci", "no shared A_rz", "--tile 0x0 --edge-cache off", true, false},
 };
 
 /* Sets the family's options, word pairs "--option value". */

@@ -34,7 +34,8 @@ static void test_table(void)
     tm_error err = {0};
     CHECK_MSG(knobs_check(&v, &err), "neutral values: %s", err.message);
     CHECK(v.tile_nr == 0 && v.tile_nz == 0 && v.entry_bits == 64 && v.block_size == 256 &&
-          v.min_blocks_per_sm == 0 && v.layer_placement == 0 && !v.last_bin_cache);
+          v.min_blocks_per_sm == 0 && v.layer_placement == 0 && !v.last_bin_cache &&
+          v.edge_cache);
 }
 
 /* parse(text) then format gives text back. */
@@ -137,7 +138,10 @@ static void test_every_knob(void)
         if (k->kind == KNOB_TILE)
             knob_set_tile(k, &b, 1, 1);
         else
-            knob_set(k, &b, k->kind != KNOB_INT ? 1 : k->neutral == k->hi ? k->lo : k->hi);
+            knob_set(k, &b, k->kind == KNOB_SWITCH ? !k->neutral
+                            : k->kind == KNOB_CHOICE ? 1
+                            : k->neutral == k->hi   ? k->lo
+                                                    : k->hi);
         CHECK_MSG(!knobs_equal(&a, &b), "knobs_equal misses %s", k->name);
         char text[KNOBS_TEXT_MAX], name[80];
         knobs_text(&b, text, sizeof text);
@@ -146,6 +150,26 @@ static void test_every_knob(void)
         CHECK_CONTAINS(usage, k->option);
         CHECK(knob_column_width(k) >= (int)strlen(k->name));
     }
+}
+
+/* -A kernels: the knobs only A_rz scoring uses go neutral, the others stay. */
+static void test_without_absorption(void)
+{
+    kernel_knobs neutral, v;
+    knobs_init(&neutral);
+    v = neutral;
+    v.tile_nr = 48;
+    v.tile_nz = 128;
+    v.entry_bits = 32;
+    v.block_size = 512;
+    v.min_blocks_per_sm = 2;
+    v.layer_placement = 1;
+    v.last_bin_cache = true;
+    v.edge_cache = false;
+    knobs_without_absorption(&v);
+    CHECK(v.tile_nr == 0 && v.tile_nz == 0 && v.entry_bits == 64 && !v.last_bin_cache &&
+          v.edge_cache);
+    CHECK(v.block_size == 512 && v.min_blocks_per_sm == 2 && v.layer_placement == 1);
 }
 
 /* The longest text of every knob fits KNOBS_TEXT_MAX with room to spare. */
@@ -176,6 +200,7 @@ int main(void)
     test_parse();
     test_check();
     test_every_knob();
+    test_without_absorption();
     test_text_max();
     return check_summary("test_knob");
 }

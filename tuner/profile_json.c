@@ -175,13 +175,18 @@ static bool profile_read_class(profile_reader *rd, const cJSON *entry, const cha
 }
 
 /* One knob of the table from its JSON field(s) (gen/knob.h); its range is
- * checked with the entry (profile_entry_check). */
+ * checked with the entry (profile_validate_config).  A knob the entry does
+ * not name keeps its neutral value (knobs_init), which is what kernels made
+ * before the knob existed did. */
 static bool profile_read_knob(profile_reader *rd, const cJSON *o, const char *where,
                               const knob *k, kernel_knobs *v)
 {
     char name[64], text[64];
     int a = 0, b = 0;
     bool on = false;
+    snprintf(name, sizeof name, k->kind == KNOB_TILE ? "%s_nr" : "%s", k->name);
+    if (!cJSON_GetObjectItemCaseSensitive(o, name))
+        return true;
     switch (k->kind) {
     case KNOB_TILE:
         snprintf(name, sizeof name, "%s_nr", k->name);

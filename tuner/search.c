@@ -311,7 +311,7 @@ static void other_placement(const search *s, const kernel_knobs *best, kernel_kn
 }
 
 /* Around the three fastest: the other layer placement, the last-bin cache
- * toggled, no launch bound. */
+ * toggled, the edge cache toggled, no launch bound. */
 static bool stage_refine(search *s)
 {
     int top[3];
@@ -327,6 +327,10 @@ static bool stage_refine(search *s)
         if (s->m.score_absorption) {
             c = best[i];
             c.last_bin_cache = !best[i].last_bin_cache;
+            if (!try_config(s, &c, "refine", false))
+                return false;
+            c = best[i];
+            c.edge_cache = !best[i].edge_cache;
             if (!try_config(s, &c, "refine", false))
                 return false;
         }
