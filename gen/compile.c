@@ -15,6 +15,7 @@
  * file + rename).  Anything wrong with an entry means "rebuild", never an
  * error: the cache is an optimisation. */
 #include "compile.h"
+#include "fs.h"
 #include "hash.h"
 
 #include "tmcml_config.h"
@@ -502,7 +503,9 @@ static void compile_error(const render_output *src, const char *program, int arc
 
 /* ---- files ------------------------------------------------------------------------ */
 
-/* The cache directory into dir; false when caching is off. */
+/* The cache directory into dir; false when caching is off.  --cache DIR,
+ * else $TMCML_CACHE_DIR, else the user's cache directory by the XDG rules
+ * ($XDG_CACHE_HOME/tmcml when absolute, else ~/.cache/tmcml). */
 static bool cache_dir_resolve(const compile_options *opt, char *dir, size_t size)
 {
     const char *env;
@@ -510,85 +513,16 @@ static bool cache_dir_resolve(const compile_options *opt, char *dir, size_t size
         snprintf(dir, size, "%s", opt->cache_dir);
     else if ((env = getenv("TMCML_CACHE_DIR")))
         snprintf(dir, size, "%s", env);
-    else if ((env = getenv("XDG_CACHE_HOME")) && env[0])
-        snprintf(dir, size, "%s/tmcml", env);
-    else if ((env = getenv("HOME")) && env[0])
-        snprintf(dir, size, "%s/.cache/tmcml", env);
-    else
+    else if (!fs_xdg_dir("XDG_CACHE_HOME", ".cache", "", dir, size))
         dir[0] = '\0';
     return dir[0] != '\0';
 }
 
-static bool mkdir_p(const char *dir)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return false;
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return false;
-        *p = '/';
-    }
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-        return false;
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Whole file into a malloc'd, NUL-terminated buffer (owner: the caller). */
+/* A cache file, whole, or NULL (a missing or unreadable entry is a miss). */
 static char *read_whole(const char *path, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 30) &&
-        (buf = malloc((size_t)st.st_size + 1))) {
-        size_t got = 0;
-        ssize_t n;
-        while (got < (size_t)st.st_size &&
-               (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
-            got += (size_t)n;
-        if (got != (size_t)st.st_size) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[got] = '\0';
-            *size = got;
-        }
-    }
-    close(fd);
-    return buf;
-}
-
-/* Temporary file in the same directory, then rename: readers see the old
- * file or the new one, never a half-written one. */
-static bool write_atomic(const char *dir, const char *name, const void *data, size_t size)
-{
-    char tmp[PATH_MAX], path[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp.XXXXXX", dir, name) >= (int)sizeof tmp ||
-        snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-        return false;
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return false;
-    bool ok = fchmod(fd, 0644) == 0;
-    for (size_t done = 0; ok && done < size;) {
-        ssize_t n = write(fd, (const char *)data + done, size - done);
-        if (n <= 0)
-            ok = false;
-        else
-            done += (size_t)n;
-    }
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) == 0)
-        return true;
-    unlink(tmp);
-    return false;
+    tm_error ignored;
+    return fs_read_text(path, size, &ignored);
 }
 
 /* ---- the cache ------------------------------------------------------------------- */
@@ -603,7 +537,8 @@ static void entry_path(const cache_entry *e, const char *ext, char *path, size_t
     snprintf(path, size, "%s/%s.%s", e->dir, e->key, ext);
 }
 
-static bool info_write(const cache_entry *e, const compile_result *r, double seconds)
+static bool info_write(const cache_entry *e, const compile_result *r, double seconds,
+                       tm_error *err)
 {
     strbuf sb = {0};
     sb_printf(&sb, "tmcml cubin info %d\n", CACHE_FORMAT);
@@ -618,9 +553,11 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     size_t log_len = r->log ? strlen(r->log) : 0;
     sb_printf(&sb, "log_bytes %zu\n", log_len);
     sb_append(&sb, r->log ? r->log : "", log_len);
-    char name[64];
-    snprintf(name, sizeof name, "%s.info", e->key);
-    bool ok = !sb.failed && write_atomic(e->dir, name, sb.data, sb.len);
+    char path[PATH_MAX];
+    entry_path(e, "info", path, sizeof path);
+    if (sb.failed)
+        error_set(err, path, 0, "out of memory");
+    bool ok = !sb.failed && fs_write_bytes_atomic(path, sb.data, sb.len, err);
     free(sb.data);
     return ok;
 }
@@ -696,18 +633,20 @@ fail:
 static void cache_store(const cache_entry *e, const strbuf *material, const compile_result *r,
                         bool verbose)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s.cubin", e->key);
-    bool ok = mkdir_p(e->dir) && write_atomic(e->dir, name, r->cubin, r->cubin_size) &&
-              info_write(e, r, r->seconds);
+    char path[PATH_MAX];
+    tm_error err = {0};
+    entry_path(e, "cubin", path, sizeof path);
+    bool ok = fs_make_dirs(e->dir, &err) &&
+              fs_write_bytes_atomic(path, r->cubin, r->cubin_size, &err) &&
+              info_write(e, r, r->seconds, &err);
     if (ok) {
-        snprintf(name, sizeof name, "%s.cu", e->key);
-        ok = write_atomic(e->dir, name, material->data, material->len);
+        entry_path(e, "cu", path, sizeof path);
+        ok = fs_write_bytes_atomic(path, material->data, material->len, &err);
     }
     if (!ok && verbose) {
-        char why[128];
+        char text[1024];
         fprintf(stderr, "tmcml: cubin cache: cannot write to %s (%s); compiled without caching\n",
-                e->dir, strerror_r(errno, why, sizeof why));
+                e->dir, error_format(&err, text, sizeof text));
     }
 }
 

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "tm_limits.h"
 
 /* The values of the knobs; fields are int (bool for switches) so that the
  * table can reach each one by its offset. */
@@ -83,10 +84,9 @@ void knobs_init(kernel_knobs *v); /* every knob neutral */
 void knobs_without_absorption(kernel_knobs *v);
 bool knobs_check(const kernel_knobs *v, tm_error *err);
 bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b);
-/* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order.
- * A buffer of KNOBS_TEXT_MAX holds it whole (the table's names and values
- * are short; tests/test_knob.c checks the longest). */
-#define KNOBS_TEXT_MAX 512
+
+/* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order;
+ * a buffer of KNOBS_TEXT_MAX (gen/base/tm_limits.h) holds it whole. */
 void knobs_text(const kernel_knobs *v, char *buf, size_t size);
 /* The help lines of the options, one per knob, into buf (NUL-terminated). */
 void knobs_usage(char *buf, size_t size);

@@ -19,6 +19,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "fs.h"
 #include "hash.h"
 #include "tmcml_config.h"
 
@@ -86,41 +87,6 @@ static void dir_path(const template_set *set, const char *name, char *path, size
     snprintf(path, size, "%s/%s", set->dir, name);
 }
 
-/* Reads exactly size bytes of path into buf (the caller learnt size from
- * stat).  Nothing can raise between fopen and fclose. */
-static bool read_exact(const char *path, char *buf, size_t size, tm_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        error_set(err, path, 0, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    size_t got = fread(buf, 1, size, f);
-    bool at_end = got == size && fgetc(f) == EOF;
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed || !at_end) {
-        error_set(err, path, 0, "cannot read (or it changed while being read)");
-        return false;
-    }
-    return true;
-}
-
-static bool file_size(const char *path, size_t *size, tm_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        error_set(err, path, 0, "cannot read: %s", strerror(errno));
-        return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        error_set(err, path, 0, "not a regular file");
-        return false;
-    }
-    *size = (size_t)st.st_size;
-    return true;
-}
-
 /* A file of the set as a NUL-terminated text; *owned is what the caller
  * frees (NULL for embedded text). */
 static bool set_read(template_set *set, const char *name, const char **text, size_t *size,
@@ -139,14 +105,14 @@ static bool set_read(template_set *set, const char *name, const char **text, siz
     }
     char path[4096];
     dir_path(set, name, path, sizeof path);
-    if (!file_size(path, size, err))
+    if (!fs_file_size(path, size, err))
         return false;
     char *buf = malloc(*size + 1);
     if (!buf) {
         error_set(err, path, 0, "out of memory");
         return false;
     }
-    if (!read_exact(path, buf, *size, err)) {
+    if (!fs_read_exact(path, buf, *size, err)) {
         free(buf);
         return false;
     }
@@ -182,14 +148,14 @@ static int lua_read_template(lua_State *L)
     tm_error err;
     size_t size;
     dir_path(set, name, path, sizeof path);
-    if (!file_size(path, &size, &err)) {
+    if (!fs_file_size(path, &size, &err)) {
         lua_pushnil(L);
         lua_pushfstring(L, "%s: %s", path, err.message);
         return 2;
     }
     luaL_Buffer b;
     char *buf = luaL_buffinitsize(L, &b, size + 1);
-    if (!read_exact(path, buf, size, &err)) {
+    if (!fs_read_exact(path, buf, size, &err)) {
         lua_pushnil(L);
         lua_pushfstring(L, "%s: %s", path, err.message);
         return 2;

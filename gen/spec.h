@@ -13,11 +13,8 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "tm_limits.h"
 #include "knob.h"
-
-/* Kernels are generated for stacks of at most this many layers (the layer
- * table has num_layers + 2 entries including the media above and below). */
-#define SPEC_MAX_LAYERS 64
 
 typedef enum spec_layer_placement {
     SPEC_LAYERS_CONSTANT,  /* __constant__ table, filled per run (default) */

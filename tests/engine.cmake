@@ -21,7 +21,7 @@ add_test(NAME quantization COMMAND test_quantization)
 
 # The GPU engine (label gpu: run on a GPU machine; exit 77 = skipped without one).
 tmcml_test(test_gpu test_gpu.c)
-foreach(mode identity over2e32 fault)
+foreach(mode identity over2e32 fault layers64)
   add_test(NAME gpu_${mode} COMMAND test_gpu ${mode})
   set_tests_properties(gpu_${mode} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 endforeach()
@@ -31,7 +31,7 @@ foreach(case vanhulst giovanelli example skin glass)
 endforeach()
 if(TMCML_SANITIZE)
   # cuInit needs the address range ASan keeps as its shadow gap.
-  foreach(t gpu_identity gpu_over2e32 gpu_fault)
+  foreach(t gpu_identity gpu_over2e32 gpu_fault gpu_layers64)
     set_tests_properties(${t} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
   endforeach()
   foreach(case vanhulst giovanelli example skin glass)

@@ -1,4 +1,4 @@
-# NVRTC + cubin cache (gen/compile.c) and the driver API (runtime/cuda.c).
+# NVRTC + cubin cache (gen/compile.c) and the driver API (runtime/engine/cuda_driver.c).
 # Exit code 77 = skipped (no NVRTC, no driver, or no GPU).
 
 # Under AddressSanitizer the CUDA driver needs the address range that ASan

@@ -1,6 +1,6 @@
-# Tests of the output rooms: fsutil, result, mco, summary.
-tmcml_test(test_fsutil test_fsutil.c)
-add_test(NAME fsutil COMMAND test_fsutil)
+# Tests of the output rooms: files (gen/base/fs.c), result, mco, summary.
+tmcml_test(test_fs test_fs.c)
+add_test(NAME fs COMMAND test_fs)
 tmcml_test(test_result test_result.c)
 add_test(NAME result COMMAND test_result)
 tmcml_test(test_mco test_mco.c)

@@ -3,7 +3,7 @@
  * directories, compile errors quoting the generated source, spill figures,
  * parallel compiles.  Exits 77 when NVRTC is not available. */
 #include "check.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "compile.h"
 
 #include <dirent.h>

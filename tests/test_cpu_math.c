@@ -1,4 +1,4 @@
-/* The CPU engine's own -ln(xi) and azimuth (runtime/cpu_photon.h) against
+/* The CPU engine's own -ln(xi) and azimuth (runtime/engine/cpu_photon.h) against
  * long-double references, on a fixed sample of the 2^32 possible inputs plus
  * the edges.  Bounds: the documented ones (docs/physics.md): -ln within 1 ulp,
  * cos/sin within 2 * 2^-53, cos^2 + sin^2 - 1 within 4.3 * 2^-53. */

@@ -1,4 +1,4 @@
-/* runtime/cuda.c, the driver API through dlopen.  Modes:
+/* runtime/engine/cuda_driver.c, the driver API through dlopen.  Modes:
  *   no-driver  cuda_open must fail cleanly with a clear message (skipped, 77,
  *              when a driver and a GPU are present);
  *   stub PATH  the CUDA Toolkit's stub libcuda: symbols resolve, cuInit says
@@ -11,7 +11,7 @@
  *              and an illegal address reported by the wait after the launch. */
 #include "check.h"
 #include "compile.h"
-#include "cuda.h"
+#include "cuda_driver.h"
 #include "fixed_point.h"
 #include "rng.h"
 

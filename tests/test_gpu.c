@@ -5,7 +5,10 @@
  *              -A leaves Rd_ra and Tt_ra bit-identical
  *   over2e32   a run of 2^32 + 1 photons (each one step long), and photon
  *              indices above 2^32
- *   fault      an out-of-bounds variant is reported as an error, no hang */
+ *   fault      an out-of-bounds variant is reported as an error, no hang
+ *   layers64   64 layers with immediate (baked) optics: a second run whose
+ *              optics differ only in the last layer compiles its own kernel
+ *              (keys are never cut, so no module of other optics is reused) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,10 +218,55 @@ static int test_fault(gpu_engine *eng)
     return 0;
 }
 
+/* A stack of 64 layers, the last one's mua given. */
+static char *stack64(double last_mua)
+{
+    size_t cap = 8192, n = 0;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    n += (size_t)snprintf(t + n, cap - n, "1.0\n1\nl64.mco A\n1000\n0.01 0.01\n20 10 5\n64\n1.0\n");
+    for (int i = 0; i < 64; i++)
+        n += (size_t)snprintf(t + n, cap - n, "1.4 %.3f 100 0.9 0.01\n", i == 63 ? last_mua : 0.1);
+    snprintf(t + n, cap - n, "1.0\n");
+    return t;
+}
+
+static int test_layers64(gpu_engine *eng)
+{
+    double mua[2] = {0.1, 0.2};
+    for (int k = 0; k < 2; k++) {
+        char *text = stack64(mua[k]);
+        mci_file f;
+        tm_error err;
+        CHECK(text && mci_parse(text, "stack64", &f, &err));
+        free(text);
+        variant_options v;
+        variant_options_init(&v);
+        CHECK(variant_options_set(&v, "--layers", "immediate", &err));
+        kernel_spec spec;
+        gpu_stats stats;
+        gpu_options opt = {.seed = SEED, .cache_dir = ""}; /* no disk cache: compiled or reused */
+        tally_set t;
+        CHECK(tally_set_init(&t, f.runs[0].nr, f.runs[0].nz, f.runs[0].na));
+        bool ok = variant_spec_for_run(&f.runs[0], true, gpu_engine_device(eng), &v, &spec, &err) &&
+                  gpu_simulate(eng, &f.runs[0], &spec, &opt, 0, 1000, &t, &stats, &err);
+        if (!ok)
+            error_print(stderr, &err);
+        CHECK(ok);
+        printf("64 immediate layers, last mua %.1f: %s (%.2f s)\n", mua[k],
+               stats.cubin_cached ? "module reused" : "compiled", stats.compile_seconds);
+        CHECK_MSG(!stats.cubin_cached, "run %d reused the module of other optics", k);
+        tally_set_free(&t);
+        mci_free(&f);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: test_gpu identity|over2e32|fault\n");
+        fprintf(stderr, "usage: test_gpu identity|over2e32|fault|layers64\n");
         return 2;
     }
     gpu_engine *eng = open_gpu();
@@ -231,6 +279,8 @@ int main(int argc, char **argv)
         rc = test_over_2e32(eng);
     else if (strcmp(argv[1], "fault") == 0)
         rc = test_fault(eng);
+    else if (strcmp(argv[1], "layers64") == 0)
+        rc = test_layers64(eng);
     else
         rc = 2;
     gpu_engine_close(eng);

@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "font5x7.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "heatmap.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_heatmap.XXXXXX";

@@ -1,4 +1,4 @@
-/* Tests of runtime/mci.c: every good file parses to exactly MCML's values,
+/* Tests of runtime/io/mci.c: every good file parses to exactly MCML's values,
  * every bad file fails on the right line with the right message. */
 #include "mci.h"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "mco.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_mco.XXXXXX";

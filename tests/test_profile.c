@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "profile.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_profile.XXXXXX";

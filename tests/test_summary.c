@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "summary.h"
 #include "tmcml_config.h"
 

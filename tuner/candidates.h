@@ -12,7 +12,7 @@
 #include "profile.h"
 #include "spec.h"
 
-/* What the candidate space needs of a GPU (runtime/cuda.h's
+/* What the candidate space needs of a GPU (runtime/engine/cuda_driver.h's
  * cuda_device_info has all of it). */
 typedef struct candidate_limits {
     size_t shared_per_sm;          /* bytes an SM's blocks share */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "font5x7.h"
-#include "fsutil.h"
+#include "fs.h"
 
 const unsigned char heatmap_background_rgb[3] = {255, 255, 255};
 const unsigned char heatmap_nan_rgb[3] = {200, 200, 200};

@@ -1,5 +1,6 @@
 /* One candidate measured (tuner/measure.h). */
 #include "measure.h"
+#include "tm_limits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,6 @@ bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t 
     return false;
 }
 
-#define MAX_PILOT_PHOTONS ((UINT64_C(1) << 32) - 1) /* one launch, one batch */
 /* A pilot gives every thread slot of the GPU at least this many photons, so
  * that the window timed (20 % to 80 % of the photons handed out) is a steady
  * state: with 8 per thread on the intralipid slab, where one photon can take
@@ -60,7 +60,7 @@ bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_
         *steps_per_photon = tally_count(t.steps) / (double)n;
         tally_set_free(&t);
         double want = m->opt->min_kernel_seconds;
-        if (stats.kernel_seconds >= want || n >= MAX_PILOT_PHOTONS) {
+        if (stats.kernel_seconds >= want || n >= TUNE_MAX_PILOT_PHOTONS) {
             *photons = n;
             if (kernel_seconds)
                 *kernel_seconds = stats.kernel_seconds;
@@ -70,7 +70,7 @@ bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_
          * linearly while the GPU fills up. */
         double scale = stats.kernel_seconds > 0 ? 1.3 * want / stats.kernel_seconds : 16;
         double next = (double)n * (scale < 16 ? scale : 16);
-        n = next >= (double)MAX_PILOT_PHOTONS ? MAX_PILOT_PHOTONS : (uint64_t)next;
+        n = next >= (double)TUNE_MAX_PILOT_PHOTONS ? TUNE_MAX_PILOT_PHOTONS : (uint64_t)next;
     }
 }
 

@@ -9,7 +9,7 @@
 #include <time.h>
 
 /* By relative path: on the include path, "cuda.h" may be the toolkit's. */
-#include "../runtime/cuda.h"
+#include "cuda_driver.h"
 #include "compile.h"
 #include "render.h"
 

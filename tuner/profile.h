@@ -18,15 +18,12 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "tm_limits.h"
 #include "spec.h"
 
 /* The "format" field of the files this code reads and writes. */
 #define PROFILE_FORMAT 1
 
-/* The largest pilot photon count a profile holds: cJSON prints numbers with
- * 15 significant digits when that reads back within its tolerance, so larger
- * integers would not read back exactly. */
-#define PROFILE_MAX_PILOT UINT64_C(1000000000000000)
 
 typedef struct profile_device {
     char name[256];
@@ -81,7 +78,7 @@ bool profile_put(profile *p, const profile_entry *e);
  * when it does not fit in size (buf then holds "") or the name is empty. */
 bool profile_file_name(const profile_device *dev, char *buf, size_t size);
 
-/* The device fields of a queried GPU (runtime/cuda.h; declared here by tag
+/* The device fields of a queried GPU (runtime/engine/cuda_driver.h; declared here by tag
  * only, so that this header does not pull in the driver API). */
 struct cuda_device_info;
 void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev);
@@ -189,8 +186,6 @@ bool profile_store_entry(const char *path, const profile_device *dev, const prof
  * an absolute path, else $HOME/.local/share/tmcml/profiles), then the
  * profiles shipped with tmcml (TMCML_SHIPPED_PROFILE_DIR).  Unset or empty
  * variables are skipped, and a directory already listed is not listed twice. */
-#define PROFILE_MAX_DIRS 4
-#define PROFILE_PATH_MAX 4096
 
 typedef struct profile_search_path {
     int count;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
+#include "fs.h"
 
 /* ---- reading: typed fields with their path in messages ----------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
+#include "fs.h"
 #include "tmcml_config.h"
 
 /* Equal up to trailing slashes ("a/b/" is "a/b"). */
@@ -32,20 +32,10 @@ static void profile_add_dir(profile_search_path *sp, const char *dir, const char
     sp->origin[sp->count++] = origin;
 }
 
-/* $XDG_DATA_HOME/tmcml/profiles (the XDG spec ignores a relative value),
- * else $HOME/.local/share/tmcml/profiles; false when neither is set. */
+/* $XDG_DATA_HOME/tmcml/profiles, else ~/.local/share/tmcml/profiles. */
 static bool profile_user_dir(char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(buf, size, "%s/tmcml/profiles", xdg);
-    else if (home && home[0])
-        n = snprintf(buf, size, "%s/.local/share/tmcml/profiles", home);
-    else
-        return false;
-    return n > 0 && (size_t)n < size;
+    return fs_xdg_dir("XDG_DATA_HOME", ".local/share", "profiles", buf, size);
 }
 
 void profile_search_dirs(const char *explicit_dir, profile_search_path *out)

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "fs.h"
 
 static pthread_mutex_t profile_store_mutex = PTHREAD_MUTEX_INITIALIZER;
 

@@ -11,7 +11,7 @@
  * favour configurations with few threads.
  *
  * Stages:
- *   reference  the documented heuristic (runtime/variant.c): sets the pilot
+ *   reference  the documented heuristic (tuner/variant.c): sets the pilot
  *              size (kernel time >= min_kernel_seconds) and the tallies every
  *              other candidate must reproduce exactly;
  *   launch     block sizes x residencies (launch bounds), each with the tile
@@ -29,12 +29,12 @@
 #include <stdio.h>
 
 #include "candidates.h"
+#include "tm_limits.h"
 #include "error.h"
 #include "gpu.h"
 #include "mci.h"
 #include "profile.h"
 
-#define TUNE_MAX_REPEATS 9
 
 typedef struct tune_options {
     uint64_t seed;

@@ -1,7 +1,7 @@
 /* Files written so that nothing is ever half-written: a temporary file in
  * the destination's directory, flushed, then renamed over the destination. */
-#ifndef TMCML_FSUTIL_H
-#define TMCML_FSUTIL_H
+#ifndef TMCML_FS_H
+#define TMCML_FS_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,7 +33,25 @@ char *fs_join(const char *dir, const char *name);
 /* The part of path after its last '/'. */
 const char *fs_base_name(const char *path);
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer. */
+/* Reads a whole file into a NUL-terminated malloc'd buffer (binary files
+ * too: *size counts the bytes, the NUL is extra). */
 char *fs_read_text(const char *path, size_t *size, tm_error *err);
+
+/* fs_write_atomic of size bytes of data. */
+bool fs_write_bytes_atomic(const char *path, const void *data, size_t size, tm_error *err);
+
+/* The size of a regular file ("not a regular file" otherwise). */
+bool fs_file_size(const char *path, size_t *size, tm_error *err);
+/* Reads exactly size bytes of path into buf (the caller learnt size from
+ * fs_file_size): an error if the file is shorter or longer by now. */
+bool fs_read_exact(const char *path, void *buf, size_t size, tm_error *err);
+
+/* The user's directory of this kind for tmcml, by the XDG base directory
+ * rules: "$XDG_VAR/tmcml/SUB" when $XDG_VAR is an absolute path (the
+ * specification ignores a relative one), else "$HOME/HOME_DEFAULT/tmcml/SUB"
+ * (e.g. XDG_DATA_HOME, ".local/share", "profiles"; SUB may be "").  False
+ * when neither variable helps or the result does not fit. */
+bool fs_xdg_dir(const char *xdg_var, const char *home_default, const char *sub, char *buf,
+                size_t size);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "plan.h"
 #include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
@@ -16,8 +17,6 @@
 typedef enum cli_command {
     CLI_RUN, CLI_GEN, CLI_DEVICES, CLI_PROFILES, CLI_TUNE, CLI_SWEEP, CLI_HELP, CLI_VERSION
 } cli_command;
-/* --tune: whether `run` tunes first when no profile entry applies. */
-typedef enum cli_tune_mode { CLI_TUNE_AUTO, CLI_TUNE_NEVER, CLI_TUNE_ALWAYS } cli_tune_mode;
 typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
 typedef struct cli_options {
@@ -45,7 +44,7 @@ typedef struct cli_options {
     const char *profile_dir;  /* --profiles DIR: searched first, tuners store there */
     const char *profile_file; /* --profile FILE: this file only */
     bool no_profile;          /* --no-profile: the heuristic (and explicit options) */
-    cli_tune_mode tune_mode;  /* --tune never|auto|always */
+    plan_tune_mode tune_mode; /* --tune never|auto|always: whether `run` tunes first */
     double budget;            /* --budget SECONDS (0: the command's default) */
     int repeats;              /* --repeats N (0: default) */
     const char *csv_path;     /* tune --csv FILE */
@@ -61,5 +60,8 @@ typedef struct cli_options {
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 
 void cli_print_usage(FILE *stream);
+
+/* The planner's share of the options (tuner/plan.h). */
+void cli_plan_options(const cli_options *opt, plan_options *plan);
 
 #endif

@@ -3,8 +3,8 @@
  * Every call is checked; errors carry the driver's name and text for the
  * failing call ("cuLaunchKernel: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal
  * memory access was encountered"). */
-#ifndef TMCML_CUDA_H
-#define TMCML_CUDA_H
+#ifndef TMCML_CUDA_DRIVER_H
+#define TMCML_CUDA_DRIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>

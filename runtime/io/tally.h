@@ -10,13 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../templates/fixed_point.h"
+#include "fixed_point.h"
+#include "tm_limits.h"
 
 typedef unsigned __int128 tally_acc_t;
 
-/* Largest photon count one 64-bit batch may hold: 2^32 photons times at
- * most 2^26 units per photon (weight <= 1 plus roulette gains) < 2^63. */
-#define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)
 
 /* Arrays are indexed as MCML's: a_rz[ir * nz + iz], rd_ra[ir * na + ia],
  * tt_ra[ir * na + ia]. */

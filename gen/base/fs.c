@@ -1,4 +1,4 @@
-#include "fsutil.h"
+#include "fs.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -270,4 +270,71 @@ bool fs_make_parent(const char *path, tm_error *err)
     bool ok = fs_make_dirs(dir, err);
     free(dir);
     return ok;
+}
+
+typedef struct bytes {
+    const void *data;
+    size_t size;
+} bytes;
+
+static bool write_bytes(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)err;
+    const bytes *b = ctx;
+    return fwrite(b->data, 1, b->size, stream) == b->size;
+}
+
+bool fs_write_bytes_atomic(const char *path, const void *data, size_t size, tm_error *err)
+{
+    bytes b = {data, size};
+    return fs_write_atomic(path, write_bytes, &b, err);
+}
+
+bool fs_file_size(const char *path, size_t *size, tm_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        error_set(err, path, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error_set(err, path, 0, "not a regular file");
+        return false;
+    }
+    *size = (size_t)st.st_size;
+    return true;
+}
+
+bool fs_read_exact(const char *path, void *buf, size_t size, tm_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_set(err, path, 0, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    size_t got = fread(buf, 1, size, f);
+    bool at_end = got == size && fgetc(f) == EOF;
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed || !at_end) {
+        error_set(err, path, 0, "cannot read (or it changed while being read)");
+        return false;
+    }
+    return true;
+}
+
+bool fs_xdg_dir(const char *xdg_var, const char *home_default, const char *sub, char *buf,
+                size_t size)
+{
+    const char *xdg = getenv(xdg_var);
+    const char *home = getenv("HOME");
+    const char *slash = sub && sub[0] ? "/" : "";
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(buf, size, "%s/tmcml%s%s", xdg, slash, sub ? sub : "");
+    else if (home && home[0])
+        n = snprintf(buf, size, "%s/%s/tmcml%s%s", home, home_default, slash, sub ? sub : "");
+    else
+        return false;
+    return n > 0 && (size_t)n < size;
 }

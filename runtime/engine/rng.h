@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../templates/rng_mwc.h"
+#include "rng_mwc.h"
 
 /* MWC_MULTIPLIER_COUNT safe-prime multipliers, generated at build time by
  * tools/mwc_multipliers.c (never a copied file). */

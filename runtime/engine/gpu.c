@@ -222,7 +222,7 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
         return false;
     if (size != bytes) {
         error_set(err, NULL, 0, "kernel layer table is %zu bytes, the host's %zu: templates/layers.cu "
-                  "and runtime/gpu.c disagree", size, bytes);
+                  "and runtime/engine/gpu.c disagree", size, bytes);
         return false;
     }
     return cuda_upload(eng->stream, ptr, table, bytes, err);

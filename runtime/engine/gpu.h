@@ -1,5 +1,5 @@
 /* The GPU engine: a generated kernel (gen/) run through the driver API
- * (runtime/cuda.c).  Tallies come back as integers into the same tally_set,
+ * (runtime/engine/cuda_driver.c).  Tallies come back as integers into the same tally_set,
  * result and writers as the CPU engine's. */
 #ifndef TMCML_GPU_H
 #define TMCML_GPU_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cuda.h"
+#include "cuda_driver.h"
 #include "error.h"
 #include "mci.h"
 #include "progress.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
+#include "fs.h"
 #include "tmcml_config.h"
 
 /* Every item is attached to a parent owned by the root, so one

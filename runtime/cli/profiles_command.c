@@ -1,4 +1,5 @@
 #include "profiles_command.h"
+#include "tm_limits.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -7,10 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
+#include "fs.h"
 #include "profile.h"
 
-#define PROFILES_MAX_FILES 256
 
 typedef struct profiles_args {
     const char *action;            /* "list", "show", "check" */

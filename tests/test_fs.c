@@ -1,4 +1,4 @@
-/* fsutil: atomic writes leave either the new file or the old one, never a
+/* gen/base/fs.c: atomic writes leave either the new file or the old one, never a
  * half-written file or a stray temporary; unwritable places are named. */
 #include <dirent.h>
 #include <stdlib.h>
@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fsutil.h"
+#include "fs.h"
 
-static char tmpdir[] = "/tmp/tmcml_test_fsutil.XXXXXX";
+static char tmpdir[] = "/tmp/tmcml_test_fs.XXXXXX";
 
 static bool write_text(FILE *stream, void *ctx, tm_error *err)
 {
@@ -194,6 +194,43 @@ static void test_read_text(void)
     CHECK_CONTAINS(err.message, "No such file or directory");
 }
 
+/* The XDG rules, one function for the cubin cache and the profiles: an
+ * absolute $XDG_* wins, a relative one is ignored (the specification), then
+ * $HOME; nothing without either. */
+static void test_xdg(void)
+{
+    char buf[256];
+    setenv("HOME", "/home/u", 1);
+    setenv("XDG_CACHE_HOME", "/x/cache", 1);
+    CHECK(fs_xdg_dir("XDG_CACHE_HOME", ".cache", "", buf, sizeof buf) &&
+          strcmp(buf, "/x/cache/tmcml") == 0);
+    setenv("XDG_CACHE_HOME", "relative/cache", 1);
+    CHECK(fs_xdg_dir("XDG_CACHE_HOME", ".cache", "", buf, sizeof buf) &&
+          strcmp(buf, "/home/u/.cache/tmcml") == 0);
+    unsetenv("XDG_DATA_HOME");
+    CHECK(fs_xdg_dir("XDG_DATA_HOME", ".local/share", "profiles", buf, sizeof buf) &&
+          strcmp(buf, "/home/u/.local/share/tmcml/profiles") == 0);
+    CHECK(!fs_xdg_dir("XDG_DATA_HOME", ".local/share", "profiles", buf, 10)); /* does not fit */
+    unsetenv("HOME");
+    CHECK(!fs_xdg_dir("XDG_CACHE_HOME", ".cache", "", buf, sizeof buf));
+}
+
+/* fs_file_size / fs_read_exact: the size, then exactly those bytes. */
+static void test_read_exact(void)
+{
+    char path[512], buf[8];
+    snprintf(path, sizeof path, "%s/exact.bin", tmpdir);
+    tm_error err = {0};
+    CHECK(fs_write_bytes_atomic(path, "abcdef", 6, &err));
+    size_t size = 0;
+    CHECK(fs_file_size(path, &size, &err) && size == 6);
+    CHECK(fs_read_exact(path, buf, 6, &err) && memcmp(buf, "abcdef", 6) == 0);
+    CHECK(!fs_read_exact(path, buf, 5, &err)); /* longer than said */
+    CHECK_CONTAINS(err.message, "changed while being read");
+    CHECK(!fs_file_size(tmpdir, &size, &err));
+    CHECK_CONTAINS(err.message, "not a regular file");
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -205,6 +242,8 @@ int main(void)
     test_check_writable();
     test_join();
     test_read_text();
+    test_read_exact();
+    test_xdg();
     rmdir(tmpdir);
-    return check_summary("test_fsutil");
+    return check_summary("test_fs");
 }

@@ -125,7 +125,7 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
     static const char *const names[] = {"auto", "never", "always"};
     for (int k = 0; k < 3; k++)
         if (text && strcmp(text, names[k]) == 0) {
-            opt->tune_mode = (cli_tune_mode)k;
+            opt->tune_mode = (plan_tune_mode)k;
             return true;
         }
     error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")", text ? text : "");
@@ -361,4 +361,22 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
         return false;
     }
     return true;
+}
+
+void cli_plan_options(const cli_options *opt, plan_options *plan)
+{
+    *plan = (plan_options){.seed = opt->seed,
+                           .score_absorption = opt->score_absorption,
+                           .quiet = opt->quiet,
+                           .verbose = opt->verbose,
+                           .template_dir = opt->template_dir,
+                           .cache_dir = opt->cache_dir,
+                           .profile_dir = opt->profile_dir,
+                           .profile_file = opt->profile_file,
+                           .no_profile = opt->no_profile,
+                           .tune_mode = opt->tune_mode,
+                           .budget = opt->budget,
+                           .repeats = opt->repeats,
+                           .debug_wrong_candidate = opt->debug_wrong_candidate,
+                           .variant = opt->variant};
 }

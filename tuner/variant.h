@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cuda.h"
+#include "cuda_driver.h"
 #include "error.h"
 #include "mci.h"
 #include "spec.h"

@@ -1,4 +1,4 @@
-/* The CUDA driver API through dlopen("libcuda.so.1") (runtime/cuda.h).
+/* The CUDA driver API through dlopen("libcuda.so.1") (runtime/engine/cuda_driver.h).
  *
  * Versioned entry points.  cuda.h #defines many names to later ABI versions
  * (cuMemAlloc -> cuMemAlloc_v2, cuMemcpyHtoD -> cuMemcpyHtoD_v2,
@@ -19,7 +19,7 @@
  * are on.  After a sticky error (an illegal address in a kernel, ...) the
  * context is unusable until the process exits: we remember that and say so
  * in every later error instead of returning confusing secondary failures. */
-#include "cuda.h"
+#include "cuda_driver.h"
 
 #include "tmcml_config.h"
 

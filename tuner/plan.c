@@ -1,16 +1,15 @@
-/* Where a run's GPU kernel variant is chosen (runtime/variant_choice.h). */
-#include "variant_choice.h"
+/* The planner: where a run's GPU kernel variant is chosen (tuner/plan.h). */
+#include "plan.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "measure.h"
 #include "profile.h"
-#include "tune_command.h"
 #include "variant.h"
 
 typedef struct choice {
-    const cli_options *opt;
+    const plan_options *opt;
     gpu_engine *eng;                /* NULL for `gen`: lookup only, no tuning */
     const cuda_device_info *info;   /* NULL for `gen` on a machine without a GPU */
     const mci_run *run;
@@ -71,7 +70,7 @@ static bool lookup(const choice *c, profile_found *found, tm_error *err)
 /* The heuristic kernel's time for the whole run, from a pilot of 1 % of its
  * photons (so estimating costs at most 1 % of the run; the kernel is the one
  * the run then uses, compiled once).  *seconds is 0 when the run has fewer
- * than VARIANT_AUTO_TUNE_MIN_PHOTONS per thread slot of the GPU: no case
+ * than PLAN_AUTO_TUNE_MIN_PHOTONS per thread slot of the GPU: no case
  * measured comes near repaying a tuning at that size (skin would need
  * ~10^5 photons per slot, the intralipid slab ~10^4), and a 1 % pilot of it
  * would be too small to time. */
@@ -80,7 +79,7 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     const cuda_device_info *dev = gpu_engine_device(c->eng);
     double slots = (double)dev->sm_count * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
     *seconds = 0;
-    if ((double)c->run->photons < VARIANT_AUTO_TUNE_MIN_PHOTONS * slots)
+    if ((double)c->run->photons < PLAN_AUTO_TUNE_MIN_PHOTONS * slots)
         return true;
     tune_options t;
     tune_options_init(&t);
@@ -106,23 +105,23 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
 /* No entry applies: tune first, or say why not. */
 static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
 {
-    const cli_options *opt = c->opt;
-    double budget = opt->budget > 0 ? opt->budget : VARIANT_AUTO_TUNE_BUDGET;
+    const plan_options *opt = c->opt;
+    double budget = opt->budget > 0 ? opt->budget : PLAN_AUTO_TUNE_BUDGET;
     char msg[512], cls[128];
     profile_class_text(&c->cls, cls, sizeof cls);
-    if (opt->tune_mode == CLI_TUNE_AUTO && variant_options_given(&opt->variant)) {
+    if (opt->tune_mode == PLAN_TUNE_AUTO && variant_options_given(&opt->variant)) {
         snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant with "
                  "the explicit options", cls);
         say(c, msg);
         return true;
     }
-    if (opt->tune_mode == CLI_TUNE_NEVER) {
+    if (opt->tune_mode == PLAN_TUNE_NEVER) {
         snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
                  "(--tune never)", cls);
         say(c, msg);
         return true;
     }
-    if (opt->tune_mode == CLI_TUNE_AUTO) {
+    if (opt->tune_mode == PLAN_TUNE_AUTO) {
         double est;
         if (!estimate_seconds(c, &est, err))
             return false;
@@ -132,7 +131,7 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
             say(c, msg);
             return true;
         }
-        if (est < VARIANT_AUTO_TUNE_PAYBACK * budget) {
+        if (est < PLAN_AUTO_TUNE_PAYBACK * budget) {
             snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
                      "(the run, ~%.3g s, is too short to repay %.0f s of tuning; `tmcml tune` "
                      "tunes it)", cls, est, budget);
@@ -144,7 +143,7 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
         say(c, msg);
     }
     tune_outcome out;
-    if (!tune_and_store(opt, c->eng, c->run, budget, NULL, false, &out, err))
+    if (!plan_tune_and_store(opt, c->eng, c->run, budget, NULL, false, &out, err))
         return false;
     found->match = PROFILE_MATCH_EXACT;
     found->entry = out.entry;
@@ -167,7 +166,7 @@ static void describe(const choice *c, const profile_found *found, char *source, 
 
 static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spec, tm_error *err)
 {
-    const cli_options *opt = c->opt;
+    const plan_options *opt = c->opt;
     const mci_run *run = c->run;
     c->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
     if (c->info)
@@ -178,7 +177,7 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     memset(&found, 0, sizeof found);
     found.match = PROFILE_MATCH_NONE;
     if (!opt->no_profile) {
-        bool tune_always = c->eng && opt->tune_mode == CLI_TUNE_ALWAYS;
+        bool tune_always = c->eng && opt->tune_mode == PLAN_TUNE_ALWAYS;
         if (!tune_always && !lookup(c, &found, err))
             return false;
         if (c->eng && found.match == PROFILE_MATCH_NONE && !maybe_tune(c, &found, err))
@@ -193,14 +192,14 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     return variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err);
 }
 
-bool variant_choose(const cli_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
+bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
                     char *source, size_t source_size, tm_error *err)
 {
     choice c = {.opt = opt, .eng = eng, .info = gpu_engine_device(eng), .run = run};
     return choose(&c, source, source_size, spec, err);
 }
 
-bool variant_choose_for_gen(const cli_options *opt, const cuda_device_info *dev,
+bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev,
                             const mci_run *run, kernel_spec *spec, char *source,
                             size_t source_size, tm_error *err)
 {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "cpu.h"
-#include "fsutil.h"
+#include "fs.h"
 #include "gpu.h"
 #include "mci.h"
 #include "mco.h"
@@ -19,7 +19,7 @@
 #include "summary.h"
 #include "tally.h"
 #include "tmcml_config.h"
-#include "variant_choice.h"
+#include "plan.h"
 
 #define PROFILE_SOURCE_MAX 5000
 
@@ -90,7 +90,9 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
 {
     kernel_spec spec;
     char source[PROFILE_SOURCE_MAX];
-    if (!variant_choose(opt, eng->gpu, run, &spec, source, sizeof source, err))
+    plan_options plan;
+    cli_plan_options(opt, &plan);
+    if (!plan_choose(&plan, eng->gpu, run, &spec, source, sizeof source, err))
         return false;
     if (!opt->quiet)
         fprintf(stderr, "tmcml: kernel variant: %s\n", source);

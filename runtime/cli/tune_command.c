@@ -1,104 +1,14 @@
-/* `tmcml tune` and `tmcml sweep` (runtime/tune_command.h). */
+/* `tmcml tune` and `tmcml sweep` (runtime/cli/tune_command.h). */
 #include "tune_command.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
+#include "fs.h"
 #include "profile.h"
 #include "run.h"
 #include "sweep.h"
-
-static void options_for(const cli_options *opt, double budget, tune_options *t)
-{
-    tune_options_init(t);
-    t->seed = opt->seed;
-    t->budget_seconds = budget;
-    if (opt->repeats > 0)
-        t->repeats = opt->repeats;
-    t->template_dir = opt->template_dir;
-    t->cache_dir = opt->cache_dir;
-    t->verbose = opt->verbose;
-    t->debug_wrong_candidate = opt->debug_wrong_candidate;
-}
-
-static bool store_entry(const cli_options *opt, gpu_engine *eng, const profile_entry *e,
-                        char *path, size_t size, tm_error *err)
-{
-    profile_device dev;
-    profile_device_from_info(gpu_engine_device(eng), &dev);
-    profile_toolchain tc;
-    tm_error why = {0};
-    if (!profile_toolchain_current(&tc, &why)) {
-        *err = why;
-        return false;
-    }
-    char dir[PROFILE_PATH_MAX], name[512], note[1024] = "";
-    if (!profile_write_dir(opt->profile_dir, dir, sizeof dir, err))
-        return false;
-    if (!profile_file_name(&dev, name, sizeof name)) {
-        error_set(err, NULL, 0, "no profile file name for the device \"%s\"", dev.name);
-        return false;
-    }
-    int n = snprintf(path, size, "%s/%s", dir, name);
-    if (n < 0 || (size_t)n >= size) {
-        error_set(err, dir, 0, "profile path too long");
-        return false;
-    }
-    if (!profile_store_entry(path, &dev, &tc, e, note, sizeof note, err))
-        return false;
-    if (note[0] && !opt->quiet)
-        fprintf(stderr, "tmcml: %s\n", note);
-    return true;
-}
-
-static void summary_line(FILE *f, const tune_result *res, const profile_entry *e)
-{
-    char text[256], cls[128];
-    knobs_text(&e->config, text, sizeof text);
-    profile_class_text(&e->cls, cls, sizeof cls);
-    fprintf(f, "tmcml: tuned %s in %.1f s: %d candidates measured (pilot %llu photons); winner %s, "
-               "%.4g photons/s = %.3fx the heuristic's %.4g\n",
-            cls, res->seconds, e->candidates, (unsigned long long)res->pilot_photons, text,
-            e->photons_per_second,
-            e->heuristic_photons_per_second > 0 ? e->photons_per_second / e->heuristic_photons_per_second : 0.0,
-            e->heuristic_photons_per_second);
-}
-
-bool tune_and_store(const cli_options *opt, gpu_engine *eng, const mci_run *run, double budget,
-                    const char *csv_path, bool print_table, tune_outcome *out, tm_error *err)
-{
-    memset(out, 0, sizeof *out);
-    tune_options t;
-    options_for(opt, budget, &t);
-    t.log = print_table && !opt->quiet ? stdout : NULL;
-    tune_result res;
-    bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
-    if (ok && res.winner < 0) {
-        error_set(err, NULL, 0, "no kernel variant could be measured");
-        ok = false;
-    }
-    if (ok) {
-        tune_result_entry(&res, run, opt->score_absorption, &out->entry);
-        out->mismatches = res.mismatches;
-        if (print_table && !opt->quiet) {
-            printf("\n");
-            tune_print_table(stdout, &res);
-        }
-        ok = (!csv_path || tune_write_csv(csv_path, &res, err)) &&
-             store_entry(opt, eng, &out->entry, out->profile_path, sizeof out->profile_path, err);
-    }
-    if (ok && !opt->quiet) {
-        summary_line(print_table ? stdout : stderr, &res, &out->entry);
-        if (csv_path)
-            fprintf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
-        fprintf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
-                out->profile_path);
-    }
-    tune_result_free(&res);
-    return ok;
-}
 
 /* ---- shared by both commands ------------------------------------------------ */
 
@@ -158,9 +68,11 @@ int tune_command(const cli_options *opt)
     char *csv = opt->csv_path ? strdup(opt->csv_path) : fs_join(opt->out_dir, name);
     tm_error err = {0};
     tune_outcome out;
-    double budget = opt->budget > 0 ? opt->budget : TUNE_DEFAULT_BUDGET;
+    double budget = opt->budget > 0 ? opt->budget : PLAN_TUNE_BUDGET;
+    plan_options plan;
+    cli_plan_options(opt, &plan);
     if (!csv || !fs_check_writable(csv, &err) ||
-        !tune_and_store(opt, job.eng, job.run, budget, csv, true, &out, &err)) {
+        !plan_tune_and_store(&plan, job.eng, job.run, budget, csv, true, &out, &err)) {
         error_print(stderr, &err);
         status = RUN_FAILED;
     } else if (out.mismatches > 0) {
@@ -214,7 +126,9 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
                         tm_error *err)
 {
     memset(s, 0, sizeof *s);
-    options_for(opt, 0, &s->tune);
+    plan_options plan;
+    cli_plan_options(opt, &plan);
+    plan_tune_options(&plan, 0, &s->tune);
     s->tune.log = opt->quiet ? NULL : stdout;
     if (!sweep_parse_range(opt->sweep_nr, &s->nr) || !sweep_parse_range(opt->sweep_nz, &s->nz)) {
         error_set(err, NULL, 0, "--nr/--nz: expected A:B:STEP with 0 <= A <= B and STEP >= 1, or "

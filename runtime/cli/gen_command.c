@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "compile.h"
-#include "cuda.h"
-#include "fsutil.h"
+#include "cuda_driver.h"
+#include "fs.h"
 #include "mci.h"
 #include "render.h"
 #include "run.h"
 #include "variant.h"
-#include "variant_choice.h"
+#include "plan.h"
 
 /* The GPU the source is meant for, when there is one; else sm_90 defaults. */
 static bool query_device(const cli_options *opt, cuda_device_info *info)
@@ -66,11 +66,13 @@ int gen_command(const cli_options *opt)
     kernel_spec spec;
     char source[5000];
     render_output src = {0};
+    plan_options plan;
+    cli_plan_options(opt, &plan);
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (variant_choose_for_gen(opt, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
-                                    &spec, source, sizeof source, &err) &&
+    else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
+                                 &spec, source, sizeof source, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)

@@ -17,6 +17,7 @@
  * tokens, so every token is an ordinary C string that strtod can read and an
  * error message can quote. */
 #include "mci.h"
+#include "tm_limits.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,10 +30,6 @@
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-/* A 2-D tally array (A_rz, Rd_ra, Tt_ra) may hold at most this many bins: a
- * 64-bit tally of 2^27 bins is already 1 GiB per array (and more per GPU). */
-#define MCI_MAX_BINS ((int64_t)1 << 27)
 
 /* Enough for the widest line (a layer: 5 values) plus one extra to quote. */
 #define MAX_TOKENS 6

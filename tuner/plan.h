@@ -1,0 +1,83 @@
+/* The planner: where a run's GPU kernel variant is chosen, the API over the
+ * tuner (as FFTW's api/apiplan.c sits over its planner).  In this order:
+ *   1. the heuristic default (tuner/variant.c);
+ *   2. a profile entry for this GPU and problem class (tuner/profile.h):
+ *      profile_file, else the search path (exact class, else the nearest
+ *      class of the same layer count and mode); none with no_profile; with
+ *      no entry, PLAN_TUNE_AUTO tunes first when the run is long enough to
+ *      repay it, PLAN_TUNE_ALWAYS tunes in any case, PLAN_TUNE_NEVER never;
+ *   3. the explicit knob options, knob by knob.
+ * What was used is said on stderr (unless quiet).  The commands (`run`,
+ * `gen`, `tune`) fill plan_options from the command line. */
+#ifndef TMCML_PLAN_H
+#define TMCML_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include "mci.h"
+#include "profile.h"
+#include "search.h"
+#include "spec.h"
+#include "variant.h"
+
+typedef enum plan_tune_mode { PLAN_TUNE_AUTO, PLAN_TUNE_NEVER, PLAN_TUNE_ALWAYS } plan_tune_mode;
+
+typedef struct plan_options {
+    uint64_t seed;
+    bool score_absorption;      /* false: -A */
+    bool quiet, verbose;
+    const char *template_dir;   /* NULL: embedded templates */
+    const char *cache_dir;      /* NULL: the default cubin cache; "": none */
+    const char *profile_dir;    /* searched first; tuners store there (NULL: default) */
+    const char *profile_file;   /* this profile file only (NULL: the search path) */
+    bool no_profile;            /* the heuristic and the explicit options only */
+    plan_tune_mode tune_mode;
+    double budget;              /* tuning seconds (0: the default of the caller) */
+    int repeats;                /* timings per candidate (0: default) */
+    bool debug_wrong_candidate; /* test-only: a kernel the bit-identity gate must reject */
+    variant_options variant;    /* explicit knobs, --arch */
+} plan_options;
+
+/* The auto mode tunes when the run, timed on the heuristic kernel, is
+ * estimated at more than this many times the tuning budget. */
+#define PLAN_AUTO_TUNE_PAYBACK 10.0
+#define PLAN_AUTO_TUNE_BUDGET 20.0
+/* Runs below this many photons per thread slot (SMs x threads per SM) are
+ * not estimated: far too short to repay a tuning (plan.c). */
+#define PLAN_AUTO_TUNE_MIN_PHOTONS 800.0
+/* `tmcml tune`'s budget when none is given. */
+#define PLAN_TUNE_BUDGET 60.0
+
+/* The spec for run on eng.  source: a short description of where the
+ * variant came from ("profile X.json, exact entry ...", "heuristic"). */
+bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
+                 char *source, size_t source_size, tm_error *err);
+
+/* The same for `tmcml gen`, which runs nothing: the profile entry is looked
+ * up but never tuned for; dev may be NULL (no GPU here: only profile_file
+ * applies, checked against this toolchain alone). */
+bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
+                         kernel_spec *spec, char *source, size_t source_size, tm_error *err);
+
+/* Tunes run on eng and stores the winner in the profile directory
+ * (profile_dir, else $TMCML_PROFILE_DIR, else the user's).  Used by `tune`
+ * and by plan_choose. */
+typedef struct tune_outcome {
+    profile_entry entry;      /* the winner */
+    char profile_path[4096];  /* where it was stored */
+    int mismatches;           /* candidates that failed the bit-identity gate */
+} tune_outcome;
+
+/* The search's options (tuner/search.h) of these plan options and budget. */
+void plan_tune_options(const plan_options *opt, double budget, tune_options *t);
+
+/* csv_path: NULL for no CSV.  print_table: the table of candidates on
+ * stdout (`tune`), else a one-line summary on stderr (`run --tune`). */
+bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+                         double budget, const char *csv_path, bool print_table, tune_outcome *out,
+                         tm_error *err);
+
+#endif

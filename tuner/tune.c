@@ -1,0 +1,99 @@
+/* Tuning a run and storing the winner in the GPU's profile (tuner/plan.h):
+ * the search (search.c), its table and CSV (report.c), the profile store. */
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "profile.h"
+#include "search.h"
+
+void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
+{
+    tune_options_init(t);
+    t->seed = opt->seed;
+    t->budget_seconds = budget;
+    if (opt->repeats > 0)
+        t->repeats = opt->repeats;
+    t->template_dir = opt->template_dir;
+    t->cache_dir = opt->cache_dir;
+    t->verbose = opt->verbose;
+    t->debug_wrong_candidate = opt->debug_wrong_candidate;
+}
+
+static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_entry *e,
+                        char *path, size_t size, tm_error *err)
+{
+    profile_device dev;
+    profile_device_from_info(gpu_engine_device(eng), &dev);
+    profile_toolchain tc;
+    tm_error why = {0};
+    if (!profile_toolchain_current(&tc, &why)) {
+        *err = why;
+        return false;
+    }
+    char dir[PROFILE_PATH_MAX], name[512], note[1024] = "";
+    if (!profile_write_dir(opt->profile_dir, dir, sizeof dir, err))
+        return false;
+    if (!profile_file_name(&dev, name, sizeof name)) {
+        error_set(err, NULL, 0, "no profile file name for the device \"%s\"", dev.name);
+        return false;
+    }
+    int n = snprintf(path, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size) {
+        error_set(err, dir, 0, "profile path too long");
+        return false;
+    }
+    if (!profile_store_entry(path, &dev, &tc, e, note, sizeof note, err))
+        return false;
+    if (note[0] && !opt->quiet)
+        fprintf(stderr, "tmcml: %s\n", note);
+    return true;
+}
+
+static void summary_line(FILE *f, const tune_result *res, const profile_entry *e)
+{
+    char text[256], cls[128];
+    knobs_text(&e->config, text, sizeof text);
+    profile_class_text(&e->cls, cls, sizeof cls);
+    fprintf(f, "tmcml: tuned %s in %.1f s: %d candidates measured (pilot %llu photons); winner %s, "
+               "%.4g photons/s = %.3fx the heuristic's %.4g\n",
+            cls, res->seconds, e->candidates, (unsigned long long)res->pilot_photons, text,
+            e->photons_per_second,
+            e->heuristic_photons_per_second > 0 ? e->photons_per_second / e->heuristic_photons_per_second : 0.0,
+            e->heuristic_photons_per_second);
+}
+
+bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+                         double budget, const char *csv_path, bool print_table, tune_outcome *out,
+                         tm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tune_options t;
+    plan_tune_options(opt, budget, &t);
+    t.log = print_table && !opt->quiet ? stdout : NULL;
+    tune_result res;
+    bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
+    if (ok && res.winner < 0) {
+        error_set(err, NULL, 0, "no kernel variant could be measured");
+        ok = false;
+    }
+    if (ok) {
+        tune_result_entry(&res, run, opt->score_absorption, &out->entry);
+        out->mismatches = res.mismatches;
+        if (print_table && !opt->quiet) {
+            printf("\n");
+            tune_print_table(stdout, &res);
+        }
+        ok = (!csv_path || tune_write_csv(csv_path, &res, err)) &&
+             store_entry(opt, eng, &out->entry, out->profile_path, sizeof out->profile_path, err);
+    }
+    if (ok && !opt->quiet) {
+        summary_line(print_table ? stdout : stderr, &res, &out->entry);
+        if (csv_path)
+            fprintf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
+        fprintf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
+                out->profile_path);
+    }
+    tune_result_free(&res);
+    return ok;
+}
