@@ -29,16 +29,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if TMCML_HAVE_CUDA
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <nvrtc.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#endif
+
+#include "nvrtc_abi.h"
 
 void compile_result_free(compile_result *r)
 {
@@ -57,28 +56,7 @@ static void result_init(compile_result *out)
     out->registers = -1;
 }
 
-#if !TMCML_HAVE_CUDA
 
-bool compile_nvrtc_available(char *version, size_t size, tm_error *err)
-{
-    if (version && size)
-        version[0] = '\0';
-    error_set(err, NULL, 0, "tmcml was built without the CUDA Toolkit: NVRTC is not available");
-    return false;
-}
-
-bool compile_cubin(const render_output *src, const compile_options *opt, compile_result *out,
-                   tm_error *err)
-{
-    (void)src;
-    (void)opt;
-    if (out)
-        result_init(out);
-    error_set(err, NULL, 0, "tmcml was built without the CUDA Toolkit: cannot compile kernels");
-    return false;
-}
-
-#else /* TMCML_HAVE_CUDA */
 
 /* Bump when the layout of the entry files or the key material changes:
  * old entries then simply stop matching. */
@@ -792,4 +770,3 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
     return ok;
 }
 
-#endif /* TMCML_HAVE_CUDA */

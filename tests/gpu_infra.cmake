@@ -26,7 +26,7 @@ set_tests_properties(cuda_no_driver PROPERTIES SKIP_RETURN_CODE 77
 find_file(TMCML_CUDA_STUB libcuda.so NO_DEFAULT_PATH
   PATHS "${CUDAToolkit_LIBRARY_DIR}/stubs" "${TMCML_CUDA_INCLUDE_DIR}/../lib64/stubs"
         "${TMCML_CUDA_INCLUDE_DIR}/../lib/stubs")
-if(TMCML_HAVE_CUDA AND TMCML_CUDA_STUB)
+if(TMCML_CUDA_STUB)
   add_test(NAME cuda_stub COMMAND test_cuda stub "${TMCML_CUDA_STUB}")
   set_tests_properties(cuda_stub PROPERTIES SKIP_RETURN_CODE 77
     ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
@@ -56,4 +56,15 @@ if(NOT TMCML_SANITIZE)
   add_test(NAME gpu_sanitizer COMMAND sh ${PROJECT_SOURCE_DIR}/tools/gpu_sanitize.sh
     $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
   set_tests_properties(gpu_sanitizer PROPERTIES LABELS sanitizer SKIP_RETURN_CODE 77 TIMEOUT 1800)
+endif()
+
+# Our declarations of the driver and NVRTC APIs equal the toolkit's, where a
+# toolkit is installed.
+if(TMCML_TOOLKIT_HEADERS)
+  add_executable(test_cuda_abi test_cuda_abi.c test_cuda_abi_toolkit.c)
+  target_include_directories(test_cuda_abi PRIVATE ${PROJECT_SOURCE_DIR}/runtime/engine
+    ${PROJECT_SOURCE_DIR}/gen)
+  target_include_directories(test_cuda_abi BEFORE PRIVATE ${TMCML_CUDA_INCLUDE_DIR})
+  set_source_files_properties(test_cuda_abi.c PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Werror")
+  add_test(NAME cuda_abi COMMAND test_cuda_abi)
 endif()

@@ -15,12 +15,9 @@
 static void print_version(void)
 {
     printf("tmcml %s\n", TMCML_VERSION);
-    if (TMCML_HAVE_CUDA)
-        printf("engines: cpu (double precision), gpu (kernels generated from Lua templates, "
-               "compiled by NVRTC, run through the driver API; CUDA Toolkit %s headers)\n",
-               TMCML_CUDA_VERSION);
-    else
-        printf("engines: cpu (double precision) only: built without the CUDA Toolkit\n");
+    printf("engines: cpu (double precision), gpu (kernels generated from Lua templates, "
+           "compiled by NVRTC, run through the driver API; libcuda and libnvrtc are loaded at "
+           "run time)\n");
     printf("random numbers: per-photon multiply-with-carry, %u safe-prime multipliers\n",
            MWC_MULTIPLIER_COUNT);
     printf("fixed point: 2^%d units per unit weight\n", TALLY_UNITS_PER_WEIGHT_LOG2);

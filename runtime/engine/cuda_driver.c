@@ -21,167 +21,15 @@
  * in every later error instead of returning confusing secondary failures. */
 #include "cuda_driver.h"
 
-#include "tmcml_config.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-#if TMCML_HAVE_CUDA
-#include <cuda.h>
 #include <dlfcn.h>
 #include <stddef.h>
-#endif
 
-#if !TMCML_HAVE_CUDA
+#include "cuda_abi.h"
 
-#define NO_TOOLKIT "tmcml was built without the CUDA Toolkit: the GPU engine is not available"
 
-bool cuda_open(cuda_driver **drv, tm_error *err)
-{
-    *drv = NULL;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-void cuda_close(cuda_driver *drv) { (void)drv; }
-int cuda_device_count(const cuda_driver *drv)
-{
-    (void)drv;
-    return 0;
-}
-bool cuda_device_query(cuda_driver *drv, int index, cuda_device_info *info, tm_error *err)
-{
-    (void)drv;
-    (void)index;
-    memset(info, 0, sizeof *info);
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctx, tm_error *err)
-{
-    (void)drv;
-    (void)device;
-    *ctx = NULL;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-void cuda_context_close(cuda_context *ctx) { (void)ctx; }
-bool cuda_context_broken(const cuda_context *ctx) { (void)ctx; return false; }
-bool cuda_module_load(cuda_context *ctx, const void *cubin, cuda_module **mod, tm_error *err)
-{
-    (void)ctx;
-    (void)cubin;
-    *mod = NULL;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-void cuda_module_unload(cuda_module *mod) { (void)mod; }
-bool cuda_module_global(cuda_module *mod, const char *name, cuda_ptr *ptr, size_t *size,
-                        tm_error *err)
-{
-    (void)mod;
-    (void)name;
-    (void)ptr;
-    (void)size;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_alloc(cuda_context *ctx, size_t bytes, cuda_ptr *ptr, tm_error *err)
-{
-    (void)ctx;
-    (void)bytes;
-    *ptr = 0;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-void cuda_free(cuda_context *ctx, cuda_ptr ptr)
-{
-    (void)ctx;
-    (void)ptr;
-}
-bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t shared_bytes,
-                    int *blocks_per_sm, tm_error *err)
-{
-    (void)mod;
-    (void)name;
-    (void)block;
-    (void)shared_bytes;
-    *blocks_per_sm = 0;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-bool cuda_describe_devices(FILE *out, tm_error *err)
-{
-    (void)out;
-    error_set(err, NULL, 0, NO_TOOLKIT);
-    return false;
-}
-/* Without the toolkit no context, stream or module can exist (cuda_open
- * fails), so what follows is never reached: it only satisfies the linker. */
-#define UNREACHABLE(err) (error_set((err), NULL, 0, NO_TOOLKIT), false)
-bool cuda_stream_create(cuda_context *ctx, cuda_stream **stream, tm_error *err)
-{
-    (void)ctx;
-    *stream = NULL;
-    return UNREACHABLE(err);
-}
-void cuda_stream_destroy(cuda_stream *stream) { (void)stream; }
-bool cuda_upload(cuda_stream *stream, cuda_ptr dst, const void *src, size_t bytes,
-                 tm_error *err)
-{
-    (void)stream, (void)dst, (void)src, (void)bytes;
-    return UNREACHABLE(err);
-}
-bool cuda_download(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err)
-{
-    (void)stream, (void)dst, (void)src, (void)bytes;
-    return UNREACHABLE(err);
-}
-bool cuda_memset_zero(cuda_stream *stream, cuda_ptr dst, size_t bytes, tm_error *err)
-{
-    (void)stream, (void)dst, (void)bytes;
-    return UNREACHABLE(err);
-}
-bool cuda_launch(cuda_module *mod, const char *name, unsigned grid, unsigned block,
-                 size_t shared_bytes, void **args, cuda_stream *stream, tm_error *err)
-{
-    (void)mod, (void)name, (void)grid, (void)block, (void)shared_bytes, (void)args, (void)stream;
-    return UNREACHABLE(err);
-}
-bool cuda_stream_wait(cuda_stream *stream, const char *what, tm_error *err)
-{
-    (void)stream, (void)what;
-    return UNREACHABLE(err);
-}
-bool cuda_event_create(cuda_context *ctx, cuda_event **event, tm_error *err)
-{
-    (void)ctx;
-    *event = NULL;
-    return UNREACHABLE(err);
-}
-void cuda_event_destroy(cuda_event *event) { (void)event; }
-bool cuda_event_record(cuda_event *event, cuda_stream *stream, tm_error *err)
-{
-    (void)event, (void)stream;
-    return UNREACHABLE(err);
-}
-bool cuda_event_done(cuda_event *event, bool *done, tm_error *err)
-{
-    (void)event;
-    *done = true;
-    return UNREACHABLE(err);
-}
-bool cuda_event_wait(cuda_event *event, const char *what, tm_error *err)
-{
-    (void)event, (void)what;
-    return UNREACHABLE(err);
-}
-bool cuda_stream_wait_event(cuda_stream *stream, cuda_event *event, tm_error *err)
-{
-    (void)stream, (void)event;
-    return UNREACHABLE(err);
-}
-
-#else /* TMCML_HAVE_CUDA */
 
 /* The ABI asked of cuGetProcAddress: see the comment at the top. */
 #define CUDA_ABI_VERSION 12000
@@ -917,4 +765,3 @@ bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t s
                  what, err);
 }
 
-#endif /* TMCML_HAVE_CUDA */
