@@ -69,6 +69,10 @@ check; [ "$(grep 'Diffuse reflectance' "$work/a/example.mco")" = "$(grep 'Diffus
 # Errors: exit status 2 and a message naming the problem.
 expect 2 "no input" -- "$tmcml" run
 contains "no input" "no input file"
+# Options with a value take it as the next word or after '=' alike.
+expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
+expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
+contains "--profiles= empty" "--profiles: expected a directory"
 expect 2 "unknown option" -- "$tmcml" run "$example" --bogus
 contains "unknown option" "unknown option \"--bogus\""
 expect 2 "missing file" -- "$tmcml" run "$work/none.mci"

@@ -145,22 +145,26 @@ static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
     return true;
 }
 
-/* A word that needs a value: the value, or NULL with *err set. */
-static const char *required_value(int argc, char **argv, int *i, const char *what, tm_error *err)
+int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,
+                   const char **value, tm_error *err)
 {
     const char *a = argv[*i];
-    const char *v = option_value(argc, argv, i, strlen(a));
-    if (!v || !*v)
-        error_set(err, NULL, 0, "%s: expected %s", a, what);
-    return v && *v ? v : NULL;
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+        return 0;
+    const char *v = a[n] == '=' ? a + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (!v || !*v) {
+        error_set(err, NULL, 0, "%s: expected %s", name, what);
+        return -1;
+    }
+    *value = v;
+    return 1;
 }
 
 /* Options of profiles, tune and sweep: 1 consumed, 0 not one of them, -1 bad. */
 static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
 {
     const char *a = argv[*i];
-    const char **text = NULL;
-    const char *what = NULL;
     if (is_long(a, "--no-profile")) {
         opt->no_profile = true;
         return 1;
@@ -180,22 +184,26 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
         opt->repeats = (int)v;
         return 1;
     }
-    if (is_long(a, "--profiles"))
-        text = &opt->profile_dir, what = "a directory";
-    else if (is_long(a, "--profile"))
-        text = &opt->profile_file, what = "a profile file";
-    else if (is_long(a, "--csv"))
-        text = &opt->csv_path, what = "a file name";
-    else if (is_long(a, "--nr") && opt->command == CLI_SWEEP)
-        text = &opt->sweep_nr, what = "A:B:STEP";
-    else if (is_long(a, "--nz") && opt->command == CLI_SWEEP)
-        text = &opt->sweep_nz, what = "A:B:STEP";
-    else if (is_long(a, "--entry") && opt->command == CLI_SWEEP)
-        text = &opt->sweep_entries, what = "32, 64 or 32,64";
-    else
-        return 0;
-    *text = required_value(argc, argv, i, what, err);
-    return *text ? 1 : -1;
+    const struct {
+        const char *name, *what;
+        const char **text;
+        bool sweep_only;
+    } valued[] = {
+        {"--profiles", "a directory", &opt->profile_dir, false},
+        {"--profile", "a profile file", &opt->profile_file, false},
+        {"--csv", "a file name", &opt->csv_path, false},
+        {"--nr", "A:B:STEP", &opt->sweep_nr, true},
+        {"--nz", "A:B:STEP", &opt->sweep_nz, true},
+        {"--entry", "32, 64 or 32,64", &opt->sweep_entries, true},
+    };
+    for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
+        if (valued[k].sweep_only && opt->command != CLI_SWEEP)
+            continue;
+        int got = cli_long_value(argc, argv, i, valued[k].name, valued[k].what, valued[k].text, err);
+        if (got != 0)
+            return got;
+    }
+    return 0;
 }
 
 static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)

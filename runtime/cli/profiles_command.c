@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "fs.h"
 #include "profile.h"
 
@@ -49,14 +50,11 @@ static bool profiles_parse(int argc, char **argv, profiles_args *a, tm_error *er
     memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
-        if (strcmp(w, "--profiles") == 0) {
-            if (i + 1 >= argc || !argv[i + 1][0]) {
-                error_set(err, NULL, 0, "--profiles: expected a directory");
-                return false;
-            }
-            a->dir = argv[++i];
-        } else if (strncmp(w, "--profiles=", 11) == 0 && w[11]) {
-            a->dir = w + 11;
+        int dir = cli_long_value(argc, argv, &i, "--profiles", "a directory", &a->dir, err);
+        if (dir < 0)
+            return false;
+        if (dir > 0) {
+            continue;
         } else if (w[0] == '-' && w[1]) {
             error_set(err, NULL, 0, "profiles: unknown option \"%s\" (tmcml profiles --help)", w);
             return false;
