@@ -68,8 +68,13 @@ int main(int argc, char **argv)
     machine_name(cpu, sizeof cpu);
     printf("CPU engine, %s, %d layers, %dx%d grid; %s, %d cores online\n\n", argv[1],
            f.runs[0].num_layers, f.runs[0].nr, f.runs[0].nz, cpu, cpu_count());
-    printf("| threads |    photons |    s     |   photons/s  | per thread   | steps/photon   |   steps/s    |\n"
-           "|---------|------------|----------|--------------|--------------|----------------|--------------|\n");
+    // The table header as it prints:
+    // clang-format off
+    printf("| threads |    photons |    s     |   photons/s  | per thread   | steps/photon   |   "
+           "steps/s    |\n"
+           "|---------|------------|----------|--------------|--------------|----------------|-----"
+           "---------|\n");
+    // clang-format on
     int rc = 0;
     if (argc > 3) {
         for (int i = 3; i < argc && !rc; i++)

@@ -56,8 +56,6 @@ static void result_init(compile_result *out)
     out->registers = -1;
 }
 
-
-
 /* Bump when the layout of the entry files or the key material changes:
  * old entries then simply stop matching. */
 #define CACHE_FORMAT 1
@@ -191,8 +189,7 @@ static void nvrtc_load(void)
     }
     if (nvrtc.major < 12) {
         snprintf(nvrtc.error, sizeof nvrtc.error,
-                 "NVRTC %d.%d is too old: tmcml needs NVRTC 12 or newer", nvrtc.major,
-                 nvrtc.minor);
+                 "NVRTC %d.%d is too old: tmcml needs NVRTC 12 or newer", nvrtc.major, nvrtc.minor);
         dlclose(lib);
         return;
     }
@@ -288,7 +285,7 @@ static void sb_printf(strbuf *sb, const char *fmt, ...)
 
 /* ---- options and key material --------------------------------------------------- */
 
-#define MAX_OPTIONS 12
+#define MAX_OPTIONS     12
 #define NO_CACHE_OPTION "--no-cache"
 
 typedef struct option_list {
@@ -436,12 +433,12 @@ static bool is_error_line(const char *line, char *name, size_t size, long *linen
     return true;
 }
 
-static void compile_error(const render_output *src, const char *program, int arch,
-                          nvrtcResult rc, const char *log, tm_error *err)
+static void compile_error(const render_output *src, const char *program, int arch, nvrtcResult rc,
+                          const char *log, tm_error *err)
 {
     strbuf sb = {0};
-    sb_printf(&sb, "NVRTC %d.%d could not compile %s for sm_%d (%s):\n", nvrtc.major,
-              nvrtc.minor, program, arch, nvrtc.GetErrorString(rc));
+    sb_printf(&sb, "NVRTC %d.%d could not compile %s for sm_%d (%s):\n", nvrtc.major, nvrtc.minor,
+              program, arch, nvrtc.GetErrorString(rc));
     int errors = 0;
     for (const char *line = log; line && *line;) {
         const char *end = strchr(line, '\n');
@@ -515,8 +512,7 @@ static void entry_path(const cache_entry *e, const char *ext, char *path, size_t
     snprintf(path, size, "%s/%s.%s", e->dir, e->key, ext);
 }
 
-static bool info_write(const cache_entry *e, const compile_result *r, double seconds,
-                       tm_error *err)
+static bool info_write(const cache_entry *e, const compile_result *r, double seconds, tm_error *err)
 {
     strbuf sb = {0};
     sb_printf(&sb, "tmcml cubin info %d\n", CACHE_FORMAT);
@@ -559,10 +555,7 @@ static bool info_parse(const char *text, compile_result *r, size_t *cubin_bytes,
     return r->log != NULL;
 }
 
-static bool elf_magic(const void *p, size_t n)
-{
-    return n >= 64 && memcmp(p, "\177ELF", 4) == 0;
-}
+static bool elf_magic(const void *p, size_t n) { return n >= 64 && memcmp(p, "\177ELF", 4) == 0; }
 
 /* A hit fills *out; anything else leaves it empty and says why (NULL: no
  * entry, which needs no note). */
@@ -654,8 +647,8 @@ static nvrtcResult nvrtc_compile(const render_output *src, const char *program, 
                                  const char **texts, const char *const *argv, int argc,
                                  nvrtcProgram *prog)
 {
-    nvrtcResult rc = nvrtc.CreateProgram(prog, src->source, program, (int)src->num_headers,
-                                         texts, names);
+    nvrtcResult rc =
+        nvrtc.CreateProgram(prog, src->source, program, (int)src->num_headers, texts, names);
     if (rc != NVRTC_SUCCESS) {
         *prog = NULL;
         return rc;
@@ -663,8 +656,8 @@ static nvrtcResult nvrtc_compile(const render_output *src, const char *program, 
     return nvrtc.CompileProgram(*prog, argc, argv);
 }
 
-static bool run_nvrtc(const render_output *src, const char *program, const option_list *o,
-                      int arch, compile_result *out, tm_error *err)
+static bool run_nvrtc(const render_output *src, const char *program, const option_list *o, int arch,
+                      compile_result *out, tm_error *err)
 {
     size_t nh = src->num_headers;
     const char **names = malloc((nh ? nh : 1) * sizeof *names);
@@ -703,8 +696,7 @@ static bool run_nvrtc(const render_output *src, const char *program, const optio
     }
     size_t size = 0;
     if ((rc = nvrtc.GetCUBINSize(prog, &size)) != NVRTC_SUCCESS || size == 0 ||
-        !(out->cubin = malloc(size)) ||
-        (rc = nvrtc.GetCUBIN(prog, out->cubin)) != NVRTC_SUCCESS) {
+        !(out->cubin = malloc(size)) || (rc = nvrtc.GetCUBIN(prog, out->cubin)) != NVRTC_SUCCESS) {
         error_set(err, NULL, 0, "nvrtcGetCUBIN(%s): %s", program,
                   rc != NVRTC_SUCCESS ? nvrtc.GetErrorString(rc) : "no cubin (or out of memory)");
         goto done;
@@ -769,4 +761,3 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
     free(material.data);
     return ok;
 }
-

@@ -10,22 +10,23 @@
 #include "render.h"
 
 typedef struct compile_options {
-    int arch;                 /* e.g. 90 -> sm_90 cubin */
-    const char *cache_dir;    /* NULL: $TMCML_CACHE_DIR, else $XDG_CACHE_HOME/tmcml, else ~/.cache/tmcml; "" disables */
-    bool fast_math;           /* --use_fast_math */
-    int max_registers;        /* > 0: --maxrregcount=N (per thread); 0: ptxas decides */
-    bool verbose;             /* one-line notes on stderr about cache entries rebuilt or not written */
+    int arch; /* e.g. 90 -> sm_90 cubin */
+    const char *
+        cache_dir; /* NULL: $TMCML_CACHE_DIR, else $XDG_CACHE_HOME/tmcml, else ~/.cache/tmcml; "" disables */
+    bool fast_math;    /* --use_fast_math */
+    int max_registers; /* > 0: --maxrregcount=N (per thread); 0: ptxas decides */
+    bool verbose;      /* one-line notes on stderr about cache entries rebuilt or not written */
 } compile_options;
 
 typedef struct compile_result {
-    void *cubin;              /* malloc'd */
+    void *cubin; /* malloc'd */
     size_t cubin_size;
     bool from_cache;
-    double seconds;           /* compile time (0 on a cache hit) */
-    int registers;            /* from ptxas -v (-1 if unknown) */
+    double seconds;                /* compile time (0 on a cache hit) */
+    int registers;                 /* from ptxas -v (-1 if unknown) */
     int spill_stores, spill_loads; /* bytes, from ptxas -v */
     int stack_bytes;
-    char *log;                /* malloc'd NVRTC log (may be empty) */
+    char *log; /* malloc'd NVRTC log (may be empty) */
 } compile_result;
 /* registers and stack_bytes are those of the entry point src->kernel_name
  * (the largest of all entry points when it is NULL or not in the log);

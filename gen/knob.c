@@ -12,28 +12,70 @@ static const char *const placement_names[] = {"constant", "shared", "immediate",
 
 /* ORDER KNOB (gen/knob.h): append new knobs at the end. */
 const knob knob_table[] = {
-    {.name = "tile", .option = "--tile", .kind = KNOB_TILE, .offset = AT(tile_nr),
-     .hi = 1000000, .neutral = 0, .absorption_only = true, .value_help = "NRxNZ",
+    {.name = "tile",
+     .option = "--tile",
+     .kind = KNOB_TILE,
+     .offset = AT(tile_nr),
+     .hi = 1000000,
+     .neutral = 0,
+     .absorption_only = true,
+     .value_help = "NRxNZ",
      .help = "A_rz bins cached in shared memory, anchored at r = 0, z = 0 (0x0: none)"},
-    {.name = "entry_bits", .option = "--entry", .kind = KNOB_INT, .offset = AT(entry_bits),
-     .lo = 32, .hi = 64, .step = 32, .neutral = 64, .absorption_only = true, .value_help = "32|64",
+    {.name = "entry_bits",
+     .option = "--entry",
+     .kind = KNOB_INT,
+     .offset = AT(entry_bits),
+     .lo = 32,
+     .hi = 64,
+     .step = 32,
+     .neutral = 64,
+     .absorption_only = true,
+     .value_help = "32|64",
      .help = "width of a shared entry in bits (32-bit entries are flushed exactly on wrap)"},
-    {.name = "block_size", .option = "--block", .kind = KNOB_INT, .offset = AT(block_size),
-     .lo = 32, .hi = 1024, .step = 32, .neutral = 256, .value_help = "N",
+    {.name = "block_size",
+     .option = "--block",
+     .kind = KNOB_INT,
+     .offset = AT(block_size),
+     .lo = 32,
+     .hi = 1024,
+     .step = 32,
+     .neutral = 256,
+     .value_help = "N",
      .help = "threads per block (a multiple of 32)"},
-    {.name = "min_blocks_per_sm", .option = "--min-blocks", .kind = KNOB_INT,
-     .offset = AT(min_blocks_per_sm), .lo = 0, .hi = 32, .step = 1, .neutral = 0,
-     .value_help = "N", .help = "__launch_bounds__ minimum resident blocks per SM (0: no bound)"},
-    {.name = "layer_placement", .option = "--layers", .kind = KNOB_CHOICE,
-     .offset = AT(layer_placement), .choices = placement_names, .neutral = 0,
+    {.name = "min_blocks_per_sm",
+     .option = "--min-blocks",
+     .kind = KNOB_INT,
+     .offset = AT(min_blocks_per_sm),
+     .lo = 0,
+     .hi = 32,
+     .step = 1,
+     .neutral = 0,
+     .value_help = "N",
+     .help = "__launch_bounds__ minimum resident blocks per SM (0: no bound)"},
+    {.name = "layer_placement",
+     .option = "--layers",
+     .kind = KNOB_CHOICE,
+     .offset = AT(layer_placement),
+     .choices = placement_names,
+     .neutral = 0,
      .value_help = "constant|shared|immediate",
      .help = "where the layer table lives (immediate bakes the optics into the kernel: one "
              "compile per optical properties)"},
-    {.name = "last_bin_cache", .option = "--last-bin", .kind = KNOB_SWITCH,
-     .offset = AT(last_bin_cache), .neutral = 0, .absorption_only = true, .value_help = "on|off",
+    {.name = "last_bin_cache",
+     .option = "--last-bin",
+     .kind = KNOB_SWITCH,
+     .offset = AT(last_bin_cache),
+     .neutral = 0,
+     .absorption_only = true,
+     .value_help = "on|off",
      .help = "sum consecutive deposits into one A_rz bin in a register"},
-    {.name = "edge_cache", .option = "--edge-cache", .kind = KNOB_SWITCH, .offset = AT(edge_cache),
-     .neutral = 1, .absorption_only = true, .value_help = "on|off",
+    {.name = "edge_cache",
+     .option = "--edge-cache",
+     .kind = KNOB_SWITCH,
+     .offset = AT(edge_cache),
+     .neutral = 1,
+     .absorption_only = true,
+     .value_help = "on|off",
      .help = "cache the last row and column of A_rz (the beyond-grid bins) in shared memory"},
 };
 const int knob_count = (int)(sizeof knob_table / sizeof knob_table[0]);
@@ -193,16 +235,12 @@ void knob_format(const knob *k, const kernel_knobs *v, char *buf, size_t size)
         knob_get_tile(k, v, &nr, &nz);
         snprintf(buf, size, "%dx%d", nr, nz);
         break;
-    case KNOB_SWITCH:
-        snprintf(buf, size, "%s", knob_get(k, v) ? "on" : "off");
-        break;
+    case KNOB_SWITCH: snprintf(buf, size, "%s", knob_get(k, v) ? "on" : "off"); break;
     case KNOB_CHOICE:
         nr = knob_get(k, v);
         snprintf(buf, size, "%s", nr >= 0 && nr < choice_count(k) ? k->choices[nr] : "unknown");
         break;
-    case KNOB_INT:
-        snprintf(buf, size, "%d", knob_get(k, v));
-        break;
+    case KNOB_INT: snprintf(buf, size, "%d", knob_get(k, v)); break;
     }
 }
 
@@ -213,12 +251,8 @@ int knob_column_width(const knob *k)
     case KNOB_TILE:
         v = 9; /* "1000x1000" */
         break;
-    case KNOB_INT:
-        v = snprintf(NULL, 0, "%d", k->hi);
-        break;
-    case KNOB_SWITCH:
-        v = 3;
-        break;
+    case KNOB_INT: v = snprintf(NULL, 0, "%d", k->hi); break;
+    case KNOB_SWITCH: v = 3; break;
     case KNOB_CHOICE:
         for (int i = 0; k->choices[i]; i++)
             v = (int)strlen(k->choices[i]) > v ? (int)strlen(k->choices[i]) : v;
@@ -257,8 +291,7 @@ bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
             return false;
         }
         return true;
-    case KNOB_SWITCH:
-        return true;
+    case KNOB_SWITCH: return true;
     }
     return true;
 }

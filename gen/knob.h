@@ -22,13 +22,13 @@
 /* The values of the knobs; fields are int (bool for switches) so that the
  * table can reach each one by its offset. */
 typedef struct kernel_knobs {
-    int tile_nr, tile_nz;    /* A_rz tile cached in shared memory (0x0: none) */
-    int entry_bits;          /* shared entries: 32 (flushed exactly on wrap) or 64 */
-    int block_size;          /* threads per block, multiple of 32 */
-    int min_blocks_per_sm;   /* __launch_bounds__ second argument (0: none) */
-    int layer_placement;     /* spec_layer_placement (gen/spec.h) */
-    bool last_bin_cache;     /* consecutive deposits into one A_rz bin summed in a register */
-    bool edge_cache;         /* the last row and column of A_rz cached in shared memory */
+    int tile_nr, tile_nz;  /* A_rz tile cached in shared memory (0x0: none) */
+    int entry_bits;        /* shared entries: 32 (flushed exactly on wrap) or 64 */
+    int block_size;        /* threads per block, multiple of 32 */
+    int min_blocks_per_sm; /* __launch_bounds__ second argument (0: none) */
+    int layer_placement;   /* spec_layer_placement (gen/spec.h) */
+    bool last_bin_cache;   /* consecutive deposits into one A_rz bin summed in a register */
+    bool edge_cache;       /* the last row and column of A_rz cached in shared memory */
 } kernel_knobs;
 
 typedef enum knob_kind {
@@ -39,15 +39,15 @@ typedef enum knob_kind {
 } knob_kind;
 
 typedef struct knob {
-    const char *name;       /* key, JSON field, Lua field, CSV column */
-    const char *option;     /* command line: `OPTION VALUE` */
+    const char *name;   /* key, JSON field, Lua field, CSV column */
+    const char *option; /* command line: `OPTION VALUE` */
     knob_kind kind;
-    size_t offset;          /* of its field (the first of two for a tile) in kernel_knobs */
-    int lo, hi, step;       /* KNOB_INT */
+    size_t offset;              /* of its field (the first of two for a tile) in kernel_knobs */
+    int lo, hi, step;           /* KNOB_INT */
     const char *const *choices; /* KNOB_CHOICE: names of 0, 1, ...; NULL-terminated */
-    int neutral;            /* spec_init's value (a tile: both dimensions) */
-    bool absorption_only;   /* only A_rz scoring uses it: -A kernels take the neutral value */
-    const char *value_help; /* "NRxNZ", "32|64", ... */
+    int neutral;                /* spec_init's value (a tile: both dimensions) */
+    bool absorption_only;       /* only A_rz scoring uses it: -A kernels take the neutral value */
+    const char *value_help;     /* "NRxNZ", "32|64", ... */
     const char *help;
 } knob;
 

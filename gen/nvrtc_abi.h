@@ -9,7 +9,7 @@
 typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 
-#define NVRTC_SUCCESS 0
+#define NVRTC_SUCCESS              0
 #define NVRTC_ERROR_INVALID_OPTION 5
 
 #endif

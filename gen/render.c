@@ -23,10 +23,10 @@
 #include "hash.h"
 #include "tmcml_config.h"
 
-#define RENDER_KERNEL_NAME "tmcml_kernel"
-#define RENDER_ENGINE "engine.lua"
+#define RENDER_KERNEL_NAME   "tmcml_kernel"
+#define RENDER_ENGINE        "engine.lua"
 #define RENDER_MAIN_TEMPLATE "kernel.cu"
-#define TEMPLATE_PREFIX "template "
+#define TEMPLATE_PREFIX      "template "
 
 /* ---- hashing ------------------------------------------------------------------ */
 
@@ -280,12 +280,8 @@ static void push_knobs(lua_State *L, const kernel_knobs *v)
             snprintf(name, sizeof name, "%s_nz", k->name);
             set_int(L, name, nz);
             break;
-        case KNOB_INT:
-            set_int(L, k->name, knob_get(k, v));
-            break;
-        case KNOB_SWITCH:
-            set_bool(L, k->name, knob_get(k, v) != 0);
-            break;
+        case KNOB_INT: set_int(L, k->name, knob_get(k, v)); break;
+        case KNOB_SWITCH: set_bool(L, k->name, knob_get(k, v) != 0); break;
         case KNOB_CHOICE:
             knob_format(k, v, value, sizeof value);
             lua_pushstring(L, value);
@@ -332,8 +328,9 @@ static bool load_engine(lua_State *L, template_set *set, tm_error *err)
     if (status == LUA_OK)
         status = lua_pcall(L, 0, 1, 0);
     if (status != LUA_OK || !lua_istable(L, -1)) {
-        error_set(err, NULL, 0, "%s", status != LUA_OK ? lua_tostring(L, -1)
-                                                        : RENDER_ENGINE ": did not return a table");
+        error_set(err, NULL, 0, "%s",
+                  status != LUA_OK ? lua_tostring(L, -1)
+                                   : RENDER_ENGINE ": did not return a table");
         return false;
     }
     return true;
@@ -491,8 +488,7 @@ static bool render_in_state(lua_State *L, const kernel_spec *spec, template_set 
     size_t body_len = 0;
     header_storage *hs = NULL;
     bool ok = run_engine(L, set, spec, key, &body, &body_len, err) &&
-              (hs = read_headers(set, err)) != NULL &&
-              assemble(key, set, body, body_len, out, err);
+              (hs = read_headers(set, err)) != NULL && assemble(key, set, body, body_len, out, err);
     free(body);
     free(key);
     if (hs) {

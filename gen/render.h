@@ -13,12 +13,12 @@
 /* A header the generated source #includes; NVRTC gets these by name
  * (nvrtcCreateProgram's headers), so the source needs no include path. */
 typedef struct render_header {
-    const char *name;     /* e.g. "rng_mwc.h" */
+    const char *name; /* e.g. "rng_mwc.h" */
     const char *text;
 } render_header;
 
 typedef struct render_output {
-    char *source;                 /* malloc'd, NUL-terminated CUDA C++ source */
+    char *source; /* malloc'd, NUL-terminated CUDA C++ source */
     size_t num_headers;
     const render_header *headers; /* the embedded (or --templates) headers; owned by
                                      the output: valid until render_output_free */
@@ -30,7 +30,7 @@ typedef struct render_output {
 /* One embedded file: the engine, a template or a header.  text is
  * NUL-terminated; size excludes the NUL. */
 typedef struct render_file {
-    const char *name;             /* base name, e.g. "kernel.cu" */
+    const char *name; /* base name, e.g. "kernel.cu" */
     const char *text;
     size_t size;
 } render_file;

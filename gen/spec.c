@@ -53,15 +53,9 @@ size_t spec_shared_bytes(const kernel_spec *spec)
 
 /* ---- validation ---------------------------------------------------------- */
 
-static bool int_in(int value, int lo, int hi)
-{
-    return value >= lo && value <= hi;
-}
+static bool int_in(int value, int lo, int hi) { return value >= lo && value <= hi; }
 
-static bool positive_finite(double x)
-{
-    return isfinite(x) && x > 0;
-}
+static bool positive_finite(double x) { return isfinite(x) && x > 0; }
 
 static bool validate_problem(const kernel_spec *spec, tm_error *err)
 {
@@ -69,8 +63,10 @@ static bool validate_problem(const kernel_spec *spec, tm_error *err)
         error_set(err, NULL, 0, "num_layers %d: must be 1..%d", spec->num_layers, SPEC_MAX_LAYERS);
         return false;
     }
-    const struct { const char *name; int value; } counts[] = {
-        {"nr", spec->nr}, {"nz", spec->nz}, {"na", spec->na}};
+    const struct {
+        const char *name;
+        int value;
+    } counts[] = {{"nr", spec->nr}, {"nz", spec->nz}, {"na", spec->na}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         if (counts[i].value <= 0) {
             error_set(err, NULL, 0, "%s %d: grid counts must be > 0", counts[i].name,
@@ -78,8 +74,10 @@ static bool validate_problem(const kernel_spec *spec, tm_error *err)
             return false;
         }
     }
-    const struct { const char *name; double value; } steps[] = {
-        {"dr", spec->dr}, {"dz", spec->dz}, {"da", spec->da}};
+    const struct {
+        const char *name;
+        double value;
+    } steps[] = {{"dr", spec->dr}, {"dz", spec->dz}, {"da", spec->da}};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         if (!positive_finite(steps[i].value)) {
             error_set(err, NULL, 0, "%s %g: grid steps must be finite and > 0", steps[i].name,
@@ -139,7 +137,8 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
                   "tile %dx%d of %d-bit entries%s: needs %zu bytes of shared memory, the device "
                   "allows %zu per block",
                   spec->knobs.tile_nr, spec->knobs.tile_nz, spec->knobs.entry_bits,
-                  spec->knobs.layer_placement == SPEC_LAYERS_SHARED ? " with the shared layer table" : "",
+                  spec->knobs.layer_placement == SPEC_LAYERS_SHARED ? " with the shared layer table"
+                                                                    : "",
                   shared, shared_bytes_max);
         return false;
     }

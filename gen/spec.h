@@ -17,9 +17,9 @@
 #include "knob.h"
 
 typedef enum spec_layer_placement {
-    SPEC_LAYERS_CONSTANT,  /* __constant__ table, filled per run (default) */
-    SPEC_LAYERS_SHARED,    /* copied to shared memory at block start */
-    SPEC_LAYERS_IMMEDIATE  /* values baked into the source: one cubin per optics */
+    SPEC_LAYERS_CONSTANT, /* __constant__ table, filled per run (default) */
+    SPEC_LAYERS_SHARED,   /* copied to shared memory at block start */
+    SPEC_LAYERS_IMMEDIATE /* values baked into the source: one cubin per optics */
 } spec_layer_placement;
 
 /* One layer as kernels see it (single precision on the GPU). */
@@ -29,16 +29,16 @@ typedef struct spec_layer {
 
 typedef struct kernel_spec {
     /* problem shape: baked */
-    int num_layers;          /* 1 .. SPEC_MAX_LAYERS */
-    int nr, nz, na;          /* grid counts */
-    double dr, dz, da;       /* grid steps */
-    bool score_absorption;   /* false: the -A variant, no A_rz scoring at all */
+    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */
+    int nr, nz, na;        /* grid counts */
+    double dr, dz, da;     /* grid steps */
+    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */
     /* variant knobs (gen/knob.h: one table declares them) */
     kernel_knobs knobs;
     /* only with SPEC_LAYERS_IMMEDIATE: the values baked in */
     spec_layer layers[SPEC_MAX_LAYERS + 2];
     /* target */
-    int arch;                /* compute capability * 10, e.g. 90 for sm_90 */
+    int arch; /* compute capability * 10, e.g. 90 for sm_90 */
     /* the tuner's pilot: A_rz counts deposit events (1 per drop) instead of
      * weight, to find the high-fluence region */
     bool count_deposits;

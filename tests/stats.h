@@ -13,9 +13,9 @@
 #include <stddef.h>
 
 typedef struct batch_vec {
-    size_t n;        /* quantities per batch */
-    int k, k_max;    /* batches added, capacity */
-    double *rows;    /* k_max * n: batch b's values at rows[b*n] */
+    size_t n;           /* quantities per batch */
+    int k, k_max;       /* batches added, capacity */
+    double *rows;       /* k_max * n: batch b's values at rows[b*n] */
     double *mean, *var; /* filled by batch_vec_finish */
 } batch_vec;
 
@@ -31,8 +31,8 @@ double stats_t_quantile_two_sided(double p, double nu);
 
 /* Comparison of our batch means with a reference vector. */
 typedef struct z_report {
-    size_t bins;        /* bins compared (selected by our own relative error) */
-    double mean_z, mean_z_sd;      /* mean z and its sd (correlation-aware) */
+    size_t bins;              /* bins compared (selected by our own relative error) */
+    double mean_z, mean_z_sd; /* mean z and its sd (correlation-aware) */
     double mean_z2, mean_z2_expected, mean_z2_sd;
     double max_abs_z, max_abs_z_bound; /* Bonferroni bound, family-wise alpha */
     size_t worst_bin;

@@ -15,11 +15,11 @@ static const candidate_limits hopper = {233472, 232448, 2048, 65536};
 
 static void test_budgets(void)
 {
-    CHECK(candidates_shared_budget(&hopper, 1) == 232448);          /* capped by the opt-in */
+    CHECK(candidates_shared_budget(&hopper, 1) == 232448); /* capped by the opt-in */
     CHECK(candidates_shared_budget(&hopper, 2) == 233472 / 2 - 1024);
     CHECK(candidates_shared_budget(&hopper, 8) == 233472 / 8 - 1024);
     CHECK(candidates_shared_budget(&hopper, 0) == 0);
-    CHECK(candidates_shared_budget(&hopper, 1000) == 0);            /* less than the reserve */
+    CHECK(candidates_shared_budget(&hopper, 1000) == 0); /* less than the reserve */
     /* Edges (nr + nz - 1 entries) come off the tile's share. */
     CHECK(candidates_tile_entries(4096, 32, 100, 100) == 1024 - 199);
     CHECK(candidates_tile_entries(4096, 64, 100, 100) == 512 - 199);

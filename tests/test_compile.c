@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 static const char kernel_source[] =
     "// a small kernel of the generated kind: the per-photon streams and the\n"
     "// fixed-point scale, from headers handed to NVRTC by name\n"
@@ -36,35 +35,33 @@ static const char kernel_source[] =
     "    out[i] = fixed_point_from_weight(mwc_uniform(&s));\n"
     "}\n";
 
-static const char broken_source[] =
-    "#include \"rng_mwc.h\"\n"
-    "extern \"C\" __global__ void broken(int *p)\n"
-    "{\n"
-    "    int x = 1\n"
-    "    p[0] = x;\n"
-    "}\n";
+static const char broken_source[] = "#include \"rng_mwc.h\"\n"
+                                    "extern \"C\" __global__ void broken(int *p)\n"
+                                    "{\n"
+                                    "    int x = 1\n"
+                                    "    p[0] = x;\n"
+                                    "}\n";
 
 /* 48 accumulators live across a loop, with at most 32 registers a thread
  * (__launch_bounds__(1024, 2) on 64K registers): ptxas must spill. */
-static const char spill_source[] =
-    "extern \"C\" __global__ void __launch_bounds__(1024, 2)\n"
-    "spill(const float *in, float *out, int n)\n"
-    "{\n"
-    "    float acc[48];\n"
-    "#pragma unroll\n"
-    "    for (int j = 0; j < 48; j++)\n"
-    "        acc[j] = in[j * 1024 + threadIdx.x];\n"
-    "    for (int i = 0; i < n; i++) {\n"
-    "#pragma unroll\n"
-    "        for (int j = 0; j < 48; j++)\n"
-    "            acc[j] = acc[j] * acc[(j + 1) % 48] + in[i + j];\n"
-    "    }\n"
-    "    float s = 0.0f;\n"
-    "#pragma unroll\n"
-    "    for (int j = 0; j < 48; j++)\n"
-    "        s += acc[j] * j;\n"
-    "    out[threadIdx.x] = s;\n"
-    "}\n";
+static const char spill_source[] = "extern \"C\" __global__ void __launch_bounds__(1024, 2)\n"
+                                   "spill(const float *in, float *out, int n)\n"
+                                   "{\n"
+                                   "    float acc[48];\n"
+                                   "#pragma unroll\n"
+                                   "    for (int j = 0; j < 48; j++)\n"
+                                   "        acc[j] = in[j * 1024 + threadIdx.x];\n"
+                                   "    for (int i = 0; i < n; i++) {\n"
+                                   "#pragma unroll\n"
+                                   "        for (int j = 0; j < 48; j++)\n"
+                                   "            acc[j] = acc[j] * acc[(j + 1) % 48] + in[i + j];\n"
+                                   "    }\n"
+                                   "    float s = 0.0f;\n"
+                                   "#pragma unroll\n"
+                                   "    for (int j = 0; j < 48; j++)\n"
+                                   "        s += acc[j] * j;\n"
+                                   "    out[threadIdx.x] = s;\n"
+                                   "}\n";
 
 static bool spit(const char *path, const void *data, size_t n)
 {
@@ -84,10 +81,7 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
     return 0;
 }
 
-static void rm_rf(const char *path)
-{
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+static void rm_rf(const char *path) { nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS); }
 
 /* Number of files in dir ending in ext; the last one's path into path. */
 static int find_entry(const char *dir, const char *ext, char *path, size_t size)

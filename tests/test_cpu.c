@@ -10,9 +10,8 @@
 
 #define PHOTONS 20000u
 
-static const char *input =
-    "1.0\n1\nt.mco A\n1000\n0.01 0.01\n40 50 10\n3\n1.0\n"
-    "1.37 1 100 0.9 0.1\n1.37 1 10 0 0.1\n1.37 2 10 0.7 0.2\n1.0\n";
+static const char *input = "1.0\n1\nt.mco A\n1000\n0.01 0.01\n40 50 10\n3\n1.0\n"
+                           "1.37 1 100 0.9 0.1\n1.37 1 10 0 0.1\n1.37 2 10 0.7 0.2\n1.0\n";
 
 static bool simulate(const mci_run *run, uint64_t seed, int threads, bool absorb, uint64_t first,
                      uint64_t count, tally_set *t)

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static int no_driver(void)
 {
     cuda_driver *drv = (cuda_driver *)1;
@@ -214,9 +213,9 @@ static void test_kernels(cuda_context *ctx, cuda_stream *st, const cuda_device_i
           cuda_upload(st, mult, rng_mwc_multipliers, table, &err));
     CHECK(cuda_alloc(ctx, n * sizeof(unsigned long long), &out, &err));
     void *args[] = {&mult, &seed, &out, &n};
-    CHECK_MSG(launch_wait(mod, "tmcml_test_kernel", (unsigned)(n + 255) / 256, 256, 0, args, st,
-                          &err),
-              "%s", err.message);
+    CHECK_MSG(
+        launch_wait(mod, "tmcml_test_kernel", (unsigned)(n + 255) / 256, 256, 0, args, st, &err),
+        "%s", err.message);
     unsigned long long *got = calloc((size_t)n, sizeof *got);
     CHECK(cuda_download(st, got, out, n * sizeof *got, &err));
     int wrong = 0;
@@ -253,8 +252,8 @@ static void test_kernels(cuda_context *ctx, cuda_stream *st, const cuda_device_i
     free(sgot);
     CHECK(cuda_occupancy(mod, "shared_kernel", 256, shared, &blocks, &err) && blocks == 1);
     printf("shared_kernel: %zu bytes of dynamic shared memory, %d block/SM\n", shared, blocks);
-    CHECK(!cuda_launch(mod, "shared_kernel", grid, 256, info->shared_per_block_optin + 4096,
-                       sargs, st, &err));
+    CHECK(!cuda_launch(mod, "shared_kernel", grid, 256, info->shared_per_block_optin + 4096, sargs,
+                       st, &err));
     CHECK_CONTAINS(err.message, "allows at most");
     cuda_free(ctx, sout);
 
@@ -344,8 +343,8 @@ static int gpu(void)
     CHECK_MSG(cuda_context_open(drv, 0, &ctx, &err), "%s", err.message);
     cuda_stream *st = NULL, *other = NULL;
     if (ctx)
-        CHECK_MSG(cuda_stream_create(ctx, &st, &err) && cuda_stream_create(ctx, &other, &err),
-                  "%s", err.message);
+        CHECK_MSG(cuda_stream_create(ctx, &st, &err) && cuda_stream_create(ctx, &other, &err), "%s",
+                  err.message);
     if (ctx && st && other) {
         test_memory(ctx, st);
         compile_result r;

@@ -154,7 +154,9 @@ static void test_check_writable(void)
 
 static void test_join(void)
 {
-    struct { const char *dir, *name, *want; } cases[] = {
+    struct {
+        const char *dir, *name, *want;
+    } cases[] = {
         {"out", "a.mco", "out/a.mco"},
         {"out/", "a.mco", "out/a.mco"},
         {NULL, "a.mco", "a.mco"},

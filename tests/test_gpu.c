@@ -101,13 +101,13 @@ static int test_identity(gpu_engine *eng)
     const mci_run *run = &f.runs[0];
     const uint64_t photons = 200000;
     const variant_case cases[] = {
-        {"0x0", 64, 256, 0, 0, 0, 0},      {"48x128", 64, 256, 0, 0, 0, 0},
-        {"48x128", 32, 256, 0, 0, 0, 0},   {"16x16", 32, 128, 0, 0, 0, 0},
-        {"100x100", 64, 512, 0, 0, 0, 0},  {"200x50", 32, 256, 1, 0, 0, 0},
-        {"8x500", 64, 128, 2, 0, 0, 0},    {"1x1", 32, 256, 0, 0, 0, 0},
-        {"48x128", 64, 256, 0, 7, 0, 0},   {"48x128", 32, 512, 0, 300, 0, 0},
-        {"48x128", 32, 256, 0, 0, 1, 0},   {"0x0", 64, 256, 1, 0, 1, 0},
-        {"48x128", 32, 256, 0, 0, 0, 1},   {"0x0", 64, 256, 1, 0, 1, 1},
+        {"0x0", 64, 256, 0, 0, 0, 0},     {"48x128", 64, 256, 0, 0, 0, 0},
+        {"48x128", 32, 256, 0, 0, 0, 0},  {"16x16", 32, 128, 0, 0, 0, 0},
+        {"100x100", 64, 512, 0, 0, 0, 0}, {"200x50", 32, 256, 1, 0, 0, 0},
+        {"8x500", 64, 128, 2, 0, 0, 0},   {"1x1", 32, 256, 0, 0, 0, 0},
+        {"48x128", 64, 256, 0, 7, 0, 0},  {"48x128", 32, 512, 0, 300, 0, 0},
+        {"48x128", 32, 256, 0, 0, 1, 0},  {"0x0", 64, 256, 1, 0, 1, 0},
+        {"48x128", 32, 256, 0, 0, 0, 1},  {"0x0", 64, 256, 1, 0, 1, 1},
     };
     size_t n = sizeof cases / sizeof *cases;
     tally_set ref, t;
@@ -115,9 +115,10 @@ static int test_identity(gpu_engine *eng)
     CHECK(run_variant(eng, run, &cases[0], true, photons, &ref));
     for (size_t i = 1; i < n; i++) {
         CHECK(run_variant(eng, run, &cases[i], true, photons, &t));
-        CHECK_MSG(tally_set_equal(&ref, &t), "variant %zu (tile %s, entry %d, block %d, layers %d, "
-                  "grid %u, last-bin %d, edge cache %s) differs from variant 0", i, cases[i].tile,
-                  cases[i].entry, cases[i].block, cases[i].layers, cases[i].grid,
+        CHECK_MSG(tally_set_equal(&ref, &t),
+                  "variant %zu (tile %s, entry %d, block %d, layers %d, "
+                  "grid %u, last-bin %d, edge cache %s) differs from variant 0",
+                  i, cases[i].tile, cases[i].entry, cases[i].block, cases[i].layers, cases[i].grid,
                   cases[i].last_bin, cases[i].edge_off ? "off" : "on");
         tally_set_free(&t);
     }
@@ -182,7 +183,8 @@ static int test_over_2e32(gpu_engine *eng)
 
     /* Photon indices beyond 2^32 address their own streams. */
     tally_set a, b;
-    CHECK(tally_set_init(&a, run->nr, run->nz, run->na) && tally_set_init(&b, run->nr, run->nz, run->na));
+    CHECK(tally_set_init(&a, run->nr, run->nz, run->na) &&
+          tally_set_init(&b, run->nr, run->nz, run->na));
     CHECK(gpu_simulate(eng, run, &spec, &opt, (UINT64_C(1) << 32) - 500, 1000, &a, &stats, &err));
     CHECK(gpu_simulate(eng, run, &spec, &opt, (UINT64_C(1) << 32) - 500, 500, &b, &stats, &err));
     CHECK(gpu_simulate(eng, run, &spec, &opt, UINT64_C(1) << 32, 500, &b, &stats, &err));
@@ -210,7 +212,8 @@ static int test_fault(gpu_engine *eng)
     CHECK(variant_spec_for_run(&f.runs[0], true, gpu_engine_device(eng), &v, &spec, &err));
     bool ok = gpu_simulate(eng, &f.runs[0], &spec, &opt, 0, 100000, &t, &stats, &err);
     char text[4096];
-    printf("out-of-bounds variant: %s\n", ok ? "ran (WRONG)" : error_format(&err, text, sizeof text));
+    printf("out-of-bounds variant: %s\n",
+           ok ? "ran (WRONG)" : error_format(&err, text, sizeof text));
     CHECK(!ok);
     CHECK_CONTAINS(err.message, "ILLEGAL_ADDRESS");
     tally_set_free(&t);

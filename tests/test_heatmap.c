@@ -60,15 +60,9 @@ static const unsigned char *px(const image *img, int x, int y)
     return img->rgb + 3 * ((size_t)y * (size_t)img->w + (size_t)x);
 }
 
-static bool same(const unsigned char *a, const unsigned char *b)
-{
-    return memcmp(a, b, 3) == 0;
-}
+static bool same(const unsigned char *a, const unsigned char *b) { return memcmp(a, b, 3) == 0; }
 
-static double luma(const unsigned char *c)
-{
-    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-}
+static double luma(const unsigned char *c) { return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; }
 
 /* Pixels of b that are not the background. */
 static int ink_in(const image *img, heatmap_box b)
@@ -170,9 +164,9 @@ static void sample_make(sample *s)
                 by = iy;
             }
         }
-    s->h = (heatmap){SX,         SY,        s->x,        s->y,       s->v,
-                     "tmcml sweep: photons/s by tile shape",     "tile NZ", "tile NR",
-                     "photons/s", bx,         by};
+    s->h = (heatmap){
+        SX,        SY,        s->x,        s->y, s->v, "tmcml sweep: photons/s by tile shape",
+        "tile NZ", "tile NR", "photons/s", bx,   by};
 }
 
 /* ---- tests ------------------------------------------------------------------------ */
@@ -214,14 +208,31 @@ static void test_colour_map(void)
 
 static void test_format_number(void)
 {
-    struct { double v; int digits; const char *want; } cases[] = {
-        {16, 3, "16"},         {0, 3, "0"},           {-0.0, 3, "0"},
-        {1024, 3, "1024"},     {-7, 3, "-7"},         {0.25, 3, "0.25"},
-        {1.5, 3, "1.5"},       {1234567890, 3, "1.23e9"}, {1.2e9, 3, "1.2e9"},
-        {1e9, 3, "1e9"},       {-4.5e-5, 3, "-4.5e-5"},   {0.00123456, 3, "0.00123"},
-        {999.96, 3, "1000"},   {3.14159, 5, "3.1416"},    {1234.6, 3, "1235"},
-        {12345.6, 3, "1.23e4"}, {1.23456789e9, 6, "1.23457e9"}, {NAN, 3, "nan"},
-        {INFINITY, 3, "inf"},  {-INFINITY, 3, "-inf"},
+    struct {
+        double v;
+        int digits;
+        const char *want;
+    } cases[] = {
+        {16, 3, "16"},
+        {0, 3, "0"},
+        {-0.0, 3, "0"},
+        {1024, 3, "1024"},
+        {-7, 3, "-7"},
+        {0.25, 3, "0.25"},
+        {1.5, 3, "1.5"},
+        {1234567890, 3, "1.23e9"},
+        {1.2e9, 3, "1.2e9"},
+        {1e9, 3, "1e9"},
+        {-4.5e-5, 3, "-4.5e-5"},
+        {0.00123456, 3, "0.00123"},
+        {999.96, 3, "1000"},
+        {3.14159, 5, "3.1416"},
+        {1234.6, 3, "1235"},
+        {12345.6, 3, "1.23e4"},
+        {1.23456789e9, 6, "1.23457e9"},
+        {NAN, 3, "nan"},
+        {INFINITY, 3, "inf"},
+        {-INFINITY, 3, "-inf"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[32];
@@ -283,8 +294,8 @@ static void test_sample(void)
     heatmap_layout l;
     if (!render(h, "sample.png", &img, &l))
         return;
-    CHECK_MSG(l.cell_w == HEATMAP_CELL_MAX && l.cell_h == HEATMAP_CELL_MAX, "cells %dx%d",
-              l.cell_w, l.cell_h);
+    CHECK_MSG(l.cell_w == HEATMAP_CELL_MAX && l.cell_h == HEATMAP_CELL_MAX, "cells %dx%d", l.cell_w,
+              l.cell_h);
     CHECK(l.plot.w == SX * l.cell_w && l.plot.h == SY * l.cell_h);
 
     double lo = INFINITY, hi = -INFINITY;
@@ -332,8 +343,8 @@ static void test_sample(void)
                     other += !same(p, heatmap_nan_rgb) && !same(p, heatmap_hatch_rgb);
                 }
             CHECK_MSG(grey > hatch && hatch > l.cell_w && other == 0,
-                      "unmeasured cell (%d, %d): %d grey, %d hatch, %d other", ix, iy, grey,
-                      hatch, other);
+                      "unmeasured cell (%d, %d): %d grey, %d hatch, %d other", ix, iy, grey, hatch,
+                      other);
         }
 
     /* The outline: dark, light, light, dark just outside the marked cell,
@@ -357,7 +368,10 @@ static void test_sample(void)
     CHECK(l.bar.x > l.plot.x + l.plot.w && l.bar.h == l.plot.h);
 
     /* Text in every label region, and none in the margin corner. */
-    struct { const char *name; heatmap_box b; } regions[] = {
+    struct {
+        const char *name;
+        heatmap_box b;
+    } regions[] = {
         {"title", l.title},         {"x ticks", l.x_ticks}, {"y ticks", l.y_ticks},
         {"x title", l.x_title},     {"y title", l.y_title}, {"bar ticks", l.bar_ticks},
         {"bar title", l.bar_title}, {"note", l.note},
@@ -394,10 +408,10 @@ static void test_ramps(void)
             continue;
         double prev = -1;
         for (int i = 0; i < N; i++) {
-            const unsigned char *p = k == 0 ? centre_px(&img, &l, 1, i, 0)
-                                            : centre_px(&img, &l, N, 0, i);
-            CHECK_MSG(luma(p) > prev, "%s ramp: luma %g at %d after %g", cases[k]->title,
-                      luma(p), i, prev);
+            const unsigned char *p =
+                k == 0 ? centre_px(&img, &l, 1, i, 0) : centre_px(&img, &l, N, 0, i);
+            CHECK_MSG(luma(p) > prev, "%s ramp: luma %g at %d after %g", cases[k]->title, luma(p),
+                      i, prev);
             prev = luma(p);
             unsigned char want[3];
             heatmap_colour((ramp[i] - ramp[0]) / (ramp[N - 1] - ramp[0]), want);

@@ -34,8 +34,7 @@ static void test_table(void)
     tm_error err = {0};
     CHECK_MSG(knobs_check(&v, &err), "neutral values: %s", err.message);
     CHECK(v.tile_nr == 0 && v.tile_nz == 0 && v.entry_bits == 64 && v.block_size == 256 &&
-          v.min_blocks_per_sm == 0 && v.layer_placement == 0 && !v.last_bin_cache &&
-          v.edge_cache);
+          v.min_blocks_per_sm == 0 && v.layer_placement == 0 && !v.last_bin_cache && v.edge_cache);
 }
 
 /* parse(text) then format gives text back. */
@@ -69,11 +68,12 @@ static void refused(const char *option, const char *text, const char *expected)
 static void test_parse(void)
 {
     const char *good[][2] = {
-        {"--tile", "48x128"}, {"--tile", "0x0"}, {"--tile", "1x1"}, {"--tile", "1000000x1"},
-        {"--entry", "32"}, {"--entry", "64"}, {"--block", "32"}, {"--block", "1024"},
-        {"--block", "96"}, {"--min-blocks", "0"}, {"--min-blocks", "32"},
-        {"--layers", "constant"}, {"--layers", "shared"}, {"--layers", "immediate"},
-        {"--last-bin", "on"}, {"--last-bin", "off"}};
+        {"--tile", "48x128"},    {"--tile", "0x0"},         {"--tile", "1x1"},
+        {"--tile", "1000000x1"}, {"--entry", "32"},         {"--entry", "64"},
+        {"--block", "32"},       {"--block", "1024"},       {"--block", "96"},
+        {"--min-blocks", "0"},   {"--min-blocks", "32"},    {"--layers", "constant"},
+        {"--layers", "shared"},  {"--layers", "immediate"}, {"--last-bin", "on"},
+        {"--last-bin", "off"}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         round_trip(good[i][0], good[i][1]);
     /* NRxNZ also with a capital X */
@@ -83,9 +83,10 @@ static void test_parse(void)
     CHECK(knob_parse(knob_by_option("--tile"), "500X200", &v, &err) && v.tile_nr == 500 &&
           v.tile_nz == 200);
 
-    const char *bad_tiles[] = {"", "48", "48x", "x128", "-1x2", "48x-2", "48x128 ", " 48x128",
-                               "4 8x1", "48*128", "48x128x64", "99999999999x1", "+4x4", "0x10x",
-                               "48x0", "0x16", "1000001x1"};
+    const char *bad_tiles[] = {
+        "",        "48",      "48x",   "x128",   "-1x2",      "48x-2",
+        "48x128 ", " 48x128", "4 8x1", "48*128", "48x128x64", "99999999999x1",
+        "+4x4",    "0x10x",   "48x0",  "0x16",   "1000001x1"};
     for (size_t i = 0; i < sizeof bad_tiles / sizeof bad_tiles[0]; i++)
         refused("--tile", bad_tiles[i], "NRxNZ");
     refused("--tile", NULL, "NRxNZ");
@@ -138,10 +139,11 @@ static void test_every_knob(void)
         if (k->kind == KNOB_TILE)
             knob_set_tile(k, &b, 1, 1);
         else
-            knob_set(k, &b, k->kind == KNOB_SWITCH ? !k->neutral
-                            : k->kind == KNOB_CHOICE ? 1
-                            : k->neutral == k->hi   ? k->lo
-                                                    : k->hi);
+            knob_set(k, &b,
+                     k->kind == KNOB_SWITCH   ? !k->neutral
+                     : k->kind == KNOB_CHOICE ? 1
+                     : k->neutral == k->hi    ? k->lo
+                                              : k->hi);
         CHECK_MSG(!knobs_equal(&a, &b), "knobs_equal misses %s", k->name);
         char text[KNOBS_TEXT_MAX], name[80];
         knobs_text(&b, text, sizeof text);

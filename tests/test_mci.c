@@ -18,10 +18,7 @@ static const char *data_path(const char *dir, const char *name)
 }
 
 /* MCML's CriticalAngle, written out independently. */
-static double crit(double n1, double n2)
-{
-    return n1 > n2 ? sqrt(1.0 - n2 * n2 / (n1 * n1)) : 0.0;
-}
+static double crit(double n1, double n2) { return n1 > n2 ? sqrt(1.0 - n2 * n2 / (n1 * n1)) : 0.0; }
 
 static bool read_good(const char *name, mci_file *f)
 {
@@ -116,9 +113,8 @@ static void test_crlf(void)
 static void test_skin7(void)
 {
     static const double skin[][5] = {
-        {1.53, 0.2, 1000, 0.9, 0.002}, {1.34, 0.15, 400, 0.85, 0.008},
-        {1.4, 0.7, 300, 0.8, 0.01},    {1.39, 1, 350, 0.9, 0.008},
-        {1.4, 0.7, 200, 0.76, 0.162},  {1.39, 1, 350, 0.95, 0.02},
+        {1.53, 0.2, 1000, 0.9, 0.002}, {1.34, 0.15, 400, 0.85, 0.008}, {1.4, 0.7, 300, 0.8, 0.01},
+        {1.39, 1, 350, 0.9, 0.008},    {1.4, 0.7, 200, 0.76, 0.162},   {1.39, 1, 350, 0.95, 0.02},
         {1.44, 0.3, 150, 0.8, 0.59},
     };
     mci_file f;
@@ -168,8 +164,8 @@ static void test_multirun(void)
 static void test_glass(void)
 {
     static const double layers[][5] = {
-        {1.52, 0, 0, 0.9, 0.1}, {1.37, 1, 100, 0.9, 0.1}, {1.45, 0, 0, 0, 0.05},
-        {1.37, 2, 10, 0.7, 0.2}, {1.40, 1, 10, 0.7, 0},  {1.52, 0, 0, 0, 0.1},
+        {1.52, 0, 0, 0.9, 0.1},  {1.37, 1, 100, 0.9, 0.1}, {1.45, 0, 0, 0, 0.05},
+        {1.37, 2, 10, 0.7, 0.2}, {1.40, 1, 10, 0.7, 0},    {1.52, 0, 0, 0, 0.1},
     };
     mci_file f;
     if (!read_good("glass.mci", &f))
@@ -267,19 +263,25 @@ static const bad_case bad_cases[] = {
     {"runs_zero.mci", 3, "number of runs must be positive (0)"},
     {"runs_float.mci", 3, "number of runs: not an integer (\"1.5\")"},
     {"runs_huge.mci", 3, "number of runs out of range (99999999999)"},
-    {"name_no_format.mci", 5, "missing output format after the output name \"out.mco\" (expected A or B)"},
+    {"name_no_format.mci", 5,
+     "missing output format after the output name \"out.mco\" (expected A or B)"},
     {"name_hash.mci", 5, "'#' starts a comment, so a name cannot contain it"},
-    {"name_space.mci", 5, "output name and format: unexpected extra value \"A\" (expected a name, which cannot contain spaces, and A or B)"},
+    {"name_space.mci", 5,
+     "output name and format: unexpected extra value \"A\" (expected a name, which cannot contain "
+     "spaces, and A or B)"},
     {"format_bad.mci", 5, "output format must be A or B (\"C\")"},
     {"format_word.mci", 5, "output format must be A or B (\"ASCII\")"},
     {"extra_value.mci", 7, "dz, dr: unexpected extra value \"7\" (expected 2 values: dz dr)"},
-    {"photons_garbage.mci", 6, "number of photons: unexpected characters after the number (\"1e6x\")"},
-    {"photons_exponent.mci", 6, "number of photons: \"1e6\" is not a decimal integer (MCML would read 1); write 1000000"},
+    {"photons_garbage.mci", 6,
+     "number of photons: unexpected characters after the number (\"1e6x\")"},
+    {"photons_exponent.mci", 6,
+     "number of photons: \"1e6\" is not a decimal integer (MCML would read 1); write 1000000"},
     {"photons_float.mci", 6, "number of photons: not an integer (\"1000.5\")"},
     {"photons_text.mci", 6, "number of photons: not a number (\"many\")"},
     {"photons_zero.mci", 6, "number of photons must be positive (0)"},
     {"photons_negative.mci", 6, "number of photons must be positive (-5)"},
-    {"photons_overflow.mci", 6, "number of photons out of range (9223372036854775808): at most 9223372036854775807"},
+    {"photons_overflow.mci", 6,
+     "number of photons out of range (9223372036854775808): at most 9223372036854775807"},
     {"dz_units.mci", 7, "dz: unexpected characters after the number (\"0.01cm\")"},
     {"dz_text.mci", 7, "dz: not a number (\"x\")"},
     {"dz_zero.mci", 7, "dz must be positive (0)"},
@@ -292,15 +294,19 @@ static const bad_case bad_cases[] = {
     {"nr_float.mci", 8, "nr: not an integer (\"50.5\")"},
     {"na_negative.mci", 8, "na must be positive (-1)"},
     {"grid_two_values.mci", 8, "nz, nr, na: expected 3 values (nz nr na), found 2"},
-    {"grid_rz_too_large.mci", 8, "grid too large: nr*nz = 20000*20000 = 400000000 bins, more than 134217728 (2^27)"},
+    {"grid_rz_too_large.mci", 8,
+     "grid too large: nr*nz = 20000*20000 = 400000000 bins, more than 134217728 (2^27)"},
     {"grid_ra_too_large.mci", 8, "grid too large: nr*na = 100000*10000 = 1000000000 bins"},
     {"layers_zero.mci", 9, "number of layers must be positive (0)"},
-    {"layers_decimal.mci", 9, "number of layers: \"3.0\" is not a decimal integer (MCML would read 3); write 3"},
+    {"layers_decimal.mci", 9,
+     "number of layers: \"3.0\" is not a decimal integer (MCML would read 3); write 3"},
     {"n_above_zero.mci", 10, "n of the medium above must be positive (0)"},
-    {"n_above_extra.mci", 10, "n of the medium above: unexpected extra value \"1.37\" (expected 1 value: n)"},
+    {"n_above_extra.mci", 10,
+     "n of the medium above: unexpected extra value \"1.37\" (expected 1 value: n)"},
     {"n_below_negative.mci", 14, "n of the medium below must be positive (-1)"},
     {"layer_too_few.mci", 12, "layer 2: expected 5 values (n mua mus g d), found 4"},
-    {"layer_too_many.mci", 11, "layer 1: unexpected extra value \"0.5\" (expected 5 values: n mua mus g d)"},
+    {"layer_too_many.mci", 11,
+     "layer 1: unexpected extra value \"0.5\" (expected 5 values: n mua mus g d)"},
     {"layer_n_zero.mci", 11, "layer 1: n must be positive (0)"},
     {"layer_n_two_dots.mci", 11, "layer 1: n: unexpected characters after the number (\"1.37.2\")"},
     {"layer_mua_negative.mci", 13, "layer 3: mua must not be negative (-1)"},
@@ -310,11 +316,17 @@ static const bad_case bad_cases[] = {
     {"layer_g_below_-1.mci", 13, "layer 3: g must be between -1 and 1 (-1.01)"},
     {"layer_d_negative.mci", 12, "layer 2: d must not be negative (-0.05)"},
     {"layer_d_text.mci", 13, "layer 3: d: not a number (\"thick\")"},
-    {"eof_in_layers.mci", 14, "unexpected end of file: expected layer 3 (n mua mus g d) of run 1 (the file declares 1 run)"},
-    {"eof_n_below.mci", 14, "unexpected end of file: expected the refractive index of the medium below of run 1"},
-    {"fewer_runs.mci", 15, "unexpected end of file: expected the output name and format of run 2 (the file declares 2 runs)"},
-    {"duplicate_name.mci", 16, "output name \"out.mco\" of run 2 is already used by run 1 (line 5)"},
-    {"trailing_data.mci", 16, "unexpected data after run 1 (\"out2.mco\"): the file declares 1 run"},
+    {"eof_in_layers.mci", 14,
+     "unexpected end of file: expected layer 3 (n mua mus g d) of run 1 (the file declares 1 run)"},
+    {"eof_n_below.mci", 14,
+     "unexpected end of file: expected the refractive index of the medium below of run 1"},
+    {"fewer_runs.mci", 15,
+     "unexpected end of file: expected the output name and format of run 2 (the file declares 2 "
+     "runs)"},
+    {"duplicate_name.mci", 16,
+     "output name \"out.mco\" of run 2 is already used by run 1 (line 5)"},
+    {"trailing_data.mci", 16,
+     "unexpected data after run 1 (\"out2.mco\"): the file declares 1 run"},
     {"run2_bad_layer.mci", 22, "layer 1: g must be between -1 and 1 (2)"},
     {"nul_byte.mci", 4, "the file contains a NUL byte: not a text file"},
 };

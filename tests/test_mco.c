@@ -140,9 +140,16 @@ static void test_own_round_trip(void)
         {.n = 1.45, .mua = 0.123456789, .mus = 10.5, .g = -0.25, .d = 0.2, .z0 = 0.1, .z1 = 0.3},
         {.n = 1.33, .z0 = 0.3, .z1 = 0.3},
     };
-    mci_run run = {.out_name = "dir with space/out put.mco", .out_format = 'B',
-                   .photons = INT64_C(9223372036854775807), .dz = 0.05, .dr = 0.0125,
-                   .nz = NZ, .nr = NR, .na = NA, .da = M_PI / (2 * NA), .num_layers = NL,
+    mci_run run = {.out_name = "dir with space/out put.mco",
+                   .out_format = 'B',
+                   .photons = INT64_C(9223372036854775807),
+                   .dz = 0.05,
+                   .dr = 0.0125,
+                   .nz = NZ,
+                   .nr = NR,
+                   .na = NA,
+                   .da = M_PI / (2 * NA),
+                   .num_layers = NL,
                    .layers = layers};
     mcml_result res;
     CHECK(result_alloc(&res, NR, NZ, NA, NL));
@@ -153,7 +160,8 @@ static void test_own_round_trip(void)
     res.tt = 1.5e-9;
     res.a_l[1] = 0.33333333;
     res.a_l[2] = 4.6e-7;
-    double *arrays[] = {res.a_z, res.rd_r, res.tt_r, res.rd_a, res.tt_a, res.a_rz, res.rd_ra, res.tt_ra};
+    double *arrays[] = {res.a_z,  res.rd_r, res.tt_r,  res.rd_a,
+                        res.tt_a, res.a_rz, res.rd_ra, res.tt_ra};
     long sizes[] = {NZ, NR, NR, NA, NA, NR * NZ, NR * NA, NR * NA};
     for (int k = 0; k < 8; k++)
         for (long i = 0; i < sizes[k]; i++)
@@ -181,7 +189,7 @@ static void test_own_round_trip(void)
         CHECK(within(d.result.rsp, res.rsp, 6) && within(d.result.rd, res.rd, 6));
         CHECK(within(d.result.a, res.a, 6) && within(d.result.tt, res.tt, 6));
         check_array(d.result.a_l + 1, res.a_l + 1, NL, 4, "A_l");
-        double *back[] = {d.result.a_z, d.result.rd_r, d.result.tt_r, d.result.rd_a,
+        double *back[] = {d.result.a_z,  d.result.rd_r, d.result.tt_r,  d.result.rd_a,
                           d.result.tt_a, d.result.a_rz, d.result.rd_ra, d.result.tt_ra};
         for (int k = 0; k < 8; k++)
             check_array(back[k], arrays[k], sizes[k], 5, "array");

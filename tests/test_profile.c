@@ -271,12 +271,10 @@ static void test_lookup(void)
 {
     profile p;
     profile_init(&p);
-    profile_entry e[] = {test_entry(cls(7, 500, 200, 30, true), 256),
-                         test_entry(cls(7, 100, 100, 30, true), 512),
-                         test_entry(cls(7, 500, 200, 30, false), 128),
-                         test_entry(cls(3, 500, 200, 30, true), 64),
-                         test_entry(cls(5, 500, 200, 10, true), 96),
-                         test_entry(cls(5, 550, 220, 20, true), 160)};
+    profile_entry e[] = {
+        test_entry(cls(7, 500, 200, 30, true), 256),  test_entry(cls(7, 100, 100, 30, true), 512),
+        test_entry(cls(7, 500, 200, 30, false), 128), test_entry(cls(3, 500, 200, 30, true), 64),
+        test_entry(cls(5, 500, 200, 10, true), 96),   test_entry(cls(5, 550, 220, 20, true), 160)};
     for (size_t i = 0; i < sizeof e / sizeof *e; i++)
         profile_put(&p, &e[i]);
     const profile_entry *f = NULL;
@@ -374,7 +372,7 @@ static void test_search_dirs(void)
     set_env(NULL, "relative/xdg"); /* ignored, as the XDG spec says */
     profile_search_dirs("", &sp);
     CHECK(sp.count == 2 && strcmp(sp.dirs[0], dir_u) == 0);
-    set_env("", NULL);             /* empty: unset */
+    set_env("", NULL);               /* empty: unset */
     profile_search_dirs(dir_u, &sp); /* listed once */
     CHECK(sp.count == 2 && strcmp(sp.dirs[0], dir_u) == 0);
     CHECK(strcmp(sp.origin[0], "--profiles") == 0);
@@ -623,8 +621,8 @@ static void test_corrupt(void)
         profile_found f = find(c, &n);
         CHECK_MSG(f.match == PROFILE_MATCH_EXACT && f.entry.config.block_size == 512,
                   "case %zu: the corrupt file was not skipped", i);
-        CHECK_MSG(n.count == 1 && strstr(n.text, "corrupt profile skipped") &&
-                      strstr(n.text, pe) && strstr(n.text, cases[i].want),
+        CHECK_MSG(n.count == 1 && strstr(n.text, "corrupt profile skipped") && strstr(n.text, pe) &&
+                      strstr(n.text, cases[i].want),
                   "case %zu: note \"%s\"", i, n.text);
         free(cases[i].text);
     }

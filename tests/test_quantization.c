@@ -15,10 +15,10 @@
 #include "mci.h"
 #include "tally.h"
 
-#define BATCHES 32
+#define BATCHES       32
 #define BATCH_PHOTONS 64
-#define FAR_BELOW 0.01
-#define LARGEST_RUN 1e10
+#define FAR_BELOW     0.01
+#define LARGEST_RUN   1e10
 
 int main(void)
 {
@@ -36,7 +36,8 @@ int main(void)
     double *batch_a = calloc(BATCHES, sizeof *batch_a);
     double *bin_sum = calloc(bins, sizeof *bin_sum), *bin_sum2 = calloc(bins, sizeof *bin_sum2);
     double *bin_err = calloc(bins, sizeof *bin_err);
-    CHECK(cpu_problem_init(&problem, run, 99, true) && tally_batch_init(&b, run->nr, run->nz, run->na));
+    CHECK(cpu_problem_init(&problem, run, 99, true) &&
+          tally_batch_init(&b, run->nr, run->nz, run->na));
     b.a_rz_exact = exact;
     double total_err = 0;
     for (int k = 0; k < BATCHES; k++) {
@@ -64,7 +65,8 @@ int main(void)
     /* sigma of A in a run of LARGEST_RUN photons, from this run's variance. */
     double sigma_a = sqrt(var * BATCH_PHOTONS / LARGEST_RUN), bias_a = total_err / n;
     printf("intralipid slab, %.0f photons: A = %.6f; quantisation bias of A %.2e per photon"
-           " = %.2e sigma of a 1e10-photon run\n", n, mean, bias_a, bias_a / sigma_a);
+           " = %.2e sigma of a 1e10-photon run\n",
+           n, mean, bias_a, bias_a / sigma_a);
     CHECK(fabs(bias_a) < FAR_BELOW * sigma_a);
 
     /* Per bin: bias against the bin's own standard error. */
@@ -88,7 +90,8 @@ int main(void)
             worst_bin = i;
         }
     }
-    printf("A_rz: %zu well-measured bins; largest quantisation error %.2e sigma of this run (bin %zu)\n",
+    printf("A_rz: %zu well-measured bins; largest quantisation error %.2e sigma of this run (bin "
+           "%zu)\n",
            compared, worst, worst_bin);
     CHECK(compared > 100);
     CHECK(worst < FAR_BELOW);

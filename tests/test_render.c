@@ -190,8 +190,7 @@ static void test_syntax(const char *dir)
                   "        % end\n"
                   "%   end\n"
                   "}\n",
-                  NULL,
-                  "void f()\n{\n    x1 = 1;\n    x2 = 4;\n\ty2;\n    x3 = 9;\n}\n");
+                  NULL, "void f()\n{\n    x1 = 1;\n    x2 = 4;\n\ty2;\n    x3 = 9;\n}\n");
     expect_render(dir,
                   "% for i = 1, 2 do\n"
                   "%   for j = i, 2 do\n"
@@ -217,8 +216,7 @@ static void test_syntax(const char *dir)
     /* Functions defined in a template. */
     expect_render(dir, "% local function sq(x) return x * x end\n{{sq(12)}}\n", NULL, "144\n");
     /* A template that vandalises its libraries does not break the engine. */
-    expect_render(dir, "% string.format = nil\n% table.concat = nil\n{{f(0.5)}}\n", NULL,
-                  "0.5f\n");
+    expect_render(dir, "% string.format = nil\n% table.concat = nil\n{{f(0.5)}}\n", NULL, "0.5f\n");
 }
 
 static void test_include(const char *dir)
@@ -243,7 +241,8 @@ static void test_spec_table(const char *dir)
     char *key = spec_key(&spec), expected[KEY_TEXT + 256];
     snprintf(expected, sizeof expected,
              "3 50 40 30 true 256 0 64 0x0 constant 90 false nil 712\n%s\n0.00999999978f "
-             "0.00200000009f 0.052359879f\n", key);
+             "0.00200000009f 0.052359879f\n",
+             key);
     expect_render_spec(dir, &spec,
                        "{{spec.num_layers}} {{spec.nr}} {{spec.nz}} {{spec.na}} "
                        "{{spec.score_absorption}} {{spec.block_size}} {{spec.min_blocks_per_sm}} "
@@ -303,8 +302,8 @@ static void test_errors(const char *dir)
     expect_error(dir, "\n{{string.rep()}}\n", NULL, K, 2, "bad argument #1 to 'rep'");
     expect_error(dir, "\n\n% error('custom')\n", NULL, K, 3, "custom");
     expect_error(dir, "\n% error({})\n", NULL, K, 2, "(error object is a table value)");
-    expect_error(dir, "% local function g() local t = nil; return t.x end\n\n{{g()}}\n", NULL, K,
-                 1, "attempt to index a nil value");
+    expect_error(dir, "% local function g() local t = nil; return t.x end\n\n{{g()}}\n", NULL, K, 1,
+                 "attempt to index a nil value");
     /* Values that have no C spelling. */
     expect_error(dir, "{{spec.dr}}\n", NULL, K, 1,
                  "{{spec.dr}} is the non-integer number 0.01: write f(...) or d(...)");
@@ -344,19 +343,17 @@ static void test_sandbox(const char *dir)
                   "{{type(getmetatable)}} {{type(setmetatable)}} {{type(rawset)}} "
                   "{{type(rawget)}} {{type(collectgarbage)}} {{type(_G)}} {{type(coroutine)}} "
                   "{{type(utf8)}}\n",
-                  NULL,
-                  "nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil\n");
+                  NULL, "nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil nil\n");
     expect_render(dir,
                   "{{type(string.format)}} {{type(table.concat)}} {{type(math.floor)}} "
                   "{{type(ipairs)}} {{type(pairs)}} {{type(tostring)}} {{type(include)}}\n",
                   NULL, "function function function function function function function\n");
     expect_error(dir, "\n% io.open('/etc/passwd')\n", NULL, "template kernel.cu", 2,
                  "attempt to index a nil value (global 'io')");
-    expect_error(dir, "% os.getenv('HOME')\n", NULL, "template kernel.cu", 1,
-                 "global 'os'");
+    expect_error(dir, "% os.getenv('HOME')\n", NULL, "template kernel.cu", 1, "global 'os'");
     /* include() reads nothing but templates of the set. */
-    const char *bad[] = {"../kernel.cu", "/etc/passwd", "engine.lua", "rng_mwc.h", ".hidden.cu",
-                         "sub/part.cu", ""};
+    const char *bad[] = {
+        "../kernel.cu", "/etc/passwd", "engine.lua", "rng_mwc.h", ".hidden.cu", "sub/part.cu", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char kernel[128];
         snprintf(kernel, sizeof kernel, "%% include('%s')\n", bad[i]);
@@ -368,11 +365,47 @@ static void test_sandbox(const char *dir)
 /* ---- f() and d() ------------------------------------------------------------------- */
 
 static const double awkward[] = {
-    0.1, 0.01, 1.0 / 3, 2.0 / 3, 0.7, 0.015, 707.7, 0.87, 1.33, 1e-4, 1e-10, 3.14159265358979,
-    6.02214076e23, 299792458.0, 123456789.0, 16777217.0, 16777219.0, 1.0 + 0x1p-24,
-    1.0 + 3 * 0x1p-24, 1.0 - 0x1p-25, 0x1.fffffe8p-1, FLT_MIN, FLT_MIN / 2, FLT_TRUE_MIN,
-    FLT_TRUE_MIN / 2 * 1.0000001, FLT_TRUE_MIN / 2, 1e-50, 5e-324, FLT_MAX, 0x1.ffffffp127 * (1 - 1e-16),
-    1e30, 1e-30, 0.0, -0.0, 1.0, -2.5, -0.1, 65504.0, 1e38, 0.1f, 0.3f,
+    0.1,
+    0.01,
+    1.0 / 3,
+    2.0 / 3,
+    0.7,
+    0.015,
+    707.7,
+    0.87,
+    1.33,
+    1e-4,
+    1e-10,
+    3.14159265358979,
+    6.02214076e23,
+    299792458.0,
+    123456789.0,
+    16777217.0,
+    16777219.0,
+    1.0 + 0x1p-24,
+    1.0 + 3 * 0x1p-24,
+    1.0 - 0x1p-25,
+    0x1.fffffe8p-1,
+    FLT_MIN,
+    FLT_MIN / 2,
+    FLT_TRUE_MIN,
+    FLT_TRUE_MIN / 2 * 1.0000001,
+    FLT_TRUE_MIN / 2,
+    1e-50,
+    5e-324,
+    FLT_MAX,
+    0x1.ffffffp127 * (1 - 1e-16),
+    1e30,
+    1e-30,
+    0.0,
+    -0.0,
+    1.0,
+    -2.5,
+    -0.1,
+    65504.0,
+    1e38,
+    0.1f,
+    0.3f,
 };
 enum { NUM_AWKWARD = sizeof awkward / sizeof awkward[0] };
 

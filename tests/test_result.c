@@ -6,7 +6,7 @@
 #include "check.h"
 #include "result.h"
 
-#define PI 3.14159265358979323846
+#define PI   3.14159265358979323846
 #define UNIT TALLY_UNITS_PER_WEIGHT
 
 enum { NR = 3, NZ = 5, NA = 3, NL = 3 };
@@ -16,8 +16,9 @@ static bool close_to(double got, double want)
     return fabs(got - want) <= 1e-13 * fabs(want) || got == want;
 }
 
-#define CHECK_CLOSE(got, want) \
-    CHECK_MSG(close_to((got), (want)), "%s = %.17g, want %.17g", #got, (double)(got), (double)(want))
+#define CHECK_CLOSE(got, want)                                                                     \
+    CHECK_MSG(close_to((got), (want)), "%s = %.17g, want %.17g", #got, (double)(got),              \
+              (double)(want))
 
 /* Exact binary depths so bin centres land exactly on boundaries:
  * dz = 0.25, layer bottoms at 0.375, 0.625, 0.75.  Centres of the five
@@ -34,9 +35,17 @@ static void make_run(mci_run *run, mci_layer *layers)
         layers[i].z1 = z;
     }
     layers[NL + 1] = (mci_layer){.n = 1.0, .z0 = z, .z1 = z};
-    *run = (mci_run){.out_name = "t.mco", .out_format = 'A', .photons = 1000, .dz = 0.25,
-                     .dr = 0.1, .nz = NZ, .nr = NR, .na = NA, .da = PI / (2 * NA),
-                     .num_layers = NL, .layers = layers};
+    *run = (mci_run){.out_name = "t.mco",
+                     .out_format = 'A',
+                     .photons = 1000,
+                     .dz = 0.25,
+                     .dr = 0.1,
+                     .nz = NZ,
+                     .nr = NR,
+                     .na = NA,
+                     .da = PI / (2 * NA),
+                     .num_layers = NL,
+                     .layers = layers};
 }
 
 /* Distinct values in every bin, one of them beyond 64 bits. */
@@ -54,10 +63,7 @@ static void fill_tallies(tally_set *t)
     t->photons = 1000;
 }
 
-static double w(tally_acc_t u)
-{
-    return tally_weight(u);
-}
+static double w(tally_acc_t u) { return tally_weight(u); }
 
 static void check_ra(const mci_run *run, const tally_acc_t *ra, const double *got_ra,
                      const double *got_r, const double *got_a, double got_total, double n)
@@ -66,8 +72,8 @@ static void check_ra(const mci_run *run, const tally_acc_t *ra, const double *go
     tally_acc_t total = 0;
     for (int ir = 0; ir < NR; ir++)
         for (int ia = 0; ia < NA; ia++) {
-            double want = w(ra[ir * NA + ia]) /
-                          ((ir + 0.5) * sin(2 * (ia + 0.5) * da) * 4 * PI * PI * dr * sin(da / 2) * dr * n);
+            double want = w(ra[ir * NA + ia]) / ((ir + 0.5) * sin(2 * (ia + 0.5) * da) * 4 * PI *
+                                                 PI * dr * sin(da / 2) * dr * n);
             CHECK_CLOSE(got_ra[ir * NA + ia], want);
         }
     for (int ir = 0; ir < NR; ir++) {

@@ -29,7 +29,10 @@ typedef unsigned __int128 u128;
 
 static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t n) { return (uint64_t)((u128)a * b % n); }
 static uint64_t addmod(uint64_t a, uint64_t b, uint64_t n) { return (uint64_t)(((u128)a + b) % n); }
-static uint64_t submod(uint64_t a, uint64_t b, uint64_t n) { return a >= b ? a - b : (uint64_t)((u128)a + n - b); }
+static uint64_t submod(uint64_t a, uint64_t b, uint64_t n)
+{
+    return a >= b ? a - b : (uint64_t)((u128)a + n - b);
+}
 
 /* x/2 mod odd n. */
 static uint64_t halfmod(uint64_t x, uint64_t n)
@@ -172,9 +175,9 @@ static void test_bpsw_itself(void)
         disagree += prime != bpsw(n);
     }
     CHECK(disagree == 0);
-    CHECK(strong_prp2(2047) && !bpsw(2047));             /* 23 * 89 */
+    CHECK(strong_prp2(2047) && !bpsw(2047));               /* 23 * 89 */
     CHECK(strong_prp2(3215031751u) && !bpsw(3215031751u)); /* spsp(2,3,5,7) */
-    CHECK(strong_lucas(5459) && !bpsw(5459));             /* strong Lucas psp */
+    CHECK(strong_lucas(5459) && !bpsw(5459));              /* strong Lucas psp */
     CHECK(strong_lucas(5777) && !bpsw(5777));
     CHECK(bpsw(2305843009213693951ull));   /* 2^61 - 1 */
     CHECK(bpsw(18446744073709551557ull));  /* largest prime < 2^64 */
@@ -249,8 +252,8 @@ static int outputs_obey(uint64_t a, const dual_vec *v)
     int ok = 1;
     for (int n = 0; n < 2000; n++) {
         uint32_t x2 = mwc_next(&s);
-        uint32_t sum = (uint32_t)((uint64_t)v->h[0] * x0 + (uint64_t)v->h[1] * x1 +
-                                  (uint64_t)v->h[2] * x2);
+        uint32_t sum =
+            (uint32_t)((uint64_t)v->h[0] * x0 + (uint64_t)v->h[1] * x1 + (uint64_t)v->h[2] * x2);
         int64_t centred = sum < 0x80000000u ? (int64_t)sum : (int64_t)sum - 0x100000000ll;
         ok &= llabs(centred) <= slack;
         x0 = x1;
@@ -308,10 +311,7 @@ static int safe_prime_multiplier(uint64_t a)
     return bpsw((a << 31) - 1u) && bpsw((a << 32) - 1u);
 }
 
-static uint64_t splitmix_next(uint64_t *s)
-{
-    return mwc_mix64(*s += 0x9E3779B97F4A7C15ull);
-}
+static uint64_t splitmix_next(uint64_t *s) { return mwc_mix64(*s += 0x9E3779B97F4A7C15ull); }
 
 static void check_entry(uint32_t i)
 {
@@ -555,9 +555,9 @@ static void check_uncorrelated(const char *what, double sxy, double sx, double s
 }
 
 #define NPHOTONS 4096u
-#define NDRAWS 256u
-#define BINS1 1024u
-#define BINS2 64u
+#define NDRAWS   256u
+#define BINS1    1024u
+#define BINS2    64u
 
 typedef struct pair_stats {
     uint64_t cells[BINS2 * BINS2];

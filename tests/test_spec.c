@@ -167,8 +167,9 @@ static void test_shared_bytes(void)
     tm_error err = {0};
     CHECK_MSG(spec_validate(&s, 54744, &err), "%s", err.message);
     CHECK(spec_validate(&s, 0, &err));
-    expect_invalid(&s, 54743, "tile 48x128 of 64-bit entries: needs 54744 bytes of shared "
-                              "memory, the device allows 54743 per block");
+    expect_invalid(&s, 54743,
+                   "tile 48x128 of 64-bit entries: needs 54744 bytes of shared "
+                   "memory, the device allows 54743 per block");
     s.knobs.layer_placement = SPEC_LAYERS_SHARED;
     expect_invalid(&s, 54744, "with the shared layer table: needs 55104 bytes");
 }
@@ -192,9 +193,10 @@ static void test_key_format(void)
     s.knobs.min_blocks_per_sm = 2;
     char key[KEY_TEXT];
     key_of(&s, key);
-    CHECK_MSG(strcmp(key, "L7 grid=500x200x30 dr=0.01 dz=0.002 da=0.05235987755982988 A=1 "
-                          "tile=48x128 entry_bits=64 block_size=256 min_blocks_per_sm=2 "
-                          "layer_placement=constant last_bin_cache=off edge_cache=on sm_90 oob=0") == 0,
+    CHECK_MSG(strcmp(key,
+                     "L7 grid=500x200x30 dr=0.01 dz=0.002 da=0.05235987755982988 A=1 "
+                     "tile=48x128 entry_bits=64 block_size=256 min_blocks_per_sm=2 "
+                     "layer_placement=constant last_bin_cache=off edge_cache=on sm_90 oob=0") == 0,
               "key: %s", key);
 
     /* Stable: same spec, same key and hash, every time. */
@@ -231,10 +233,10 @@ static void m_bias(kernel_spec *s) { s->debug_bias = true; }
 
 static void test_key_distinct(void)
 {
-    const mutation mutations[] = {m_layers, m_nr,    m_nz,       m_na,       m_dr,    m_dz,
-                                  m_da,     m_absorb, m_tile_nr, m_tile_nz,  m_entry, m_block,
-                                  m_minblocks, m_shared, m_immediate, m_arch, m_oob, m_last_bin,
-                                  m_count, m_bias, m_edge};
+    const mutation mutations[] = {
+        m_layers,    m_nr,      m_nz,      m_na,       m_dr,    m_dz,        m_da,
+        m_absorb,    m_tile_nr, m_tile_nz, m_entry,    m_block, m_minblocks, m_shared,
+        m_immediate, m_arch,    m_oob,     m_last_bin, m_count, m_bias,      m_edge};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][KEY_TEXT];
     kernel_spec base = skin();

@@ -35,8 +35,15 @@ static void test_write_and_parse(void)
         {.n = 1.4, .mua = 1.0 / 3.0, .mus = 10, .g = 0, .d = 0.2, .z0 = 0.1, .z1 = 0.3},
         {.n = 1.33},
     };
-    mci_run run = {.out_name = "out \"quoted\".mco", .out_format = 'A', .photons = 1000000,
-                   .dz = 0.01, .dr = 0.02, .nz = 3, .nr = 4, .na = 5, .num_layers = NL,
+    mci_run run = {.out_name = "out \"quoted\".mco",
+                   .out_format = 'A',
+                   .photons = 1000000,
+                   .dz = 0.01,
+                   .dr = 0.02,
+                   .nz = 3,
+                   .nr = 4,
+                   .na = 5,
+                   .num_layers = NL,
                    .layers = layers};
     mcml_result res;
     CHECK(result_alloc(&res, 4, 3, 5, NL));
@@ -47,9 +54,16 @@ static void test_write_and_parse(void)
     res.tt = 1e-300;
     res.a_l[1] = 0.26123456789;
     res.a_l[2] = 0.1;
-    run_report rep = {.input_path = "examples/in.mci", .run_index = 2, .run = &run, .result = &res,
-                      .seed = UINT64_MAX, .engine = "cpu", .threads = 16, .wall_seconds = 2.5,
-                      .score_absorption = false, .rng = "mwc-per-photon"};
+    run_report rep = {.input_path = "examples/in.mci",
+                      .run_index = 2,
+                      .run = &run,
+                      .result = &res,
+                      .seed = UINT64_MAX,
+                      .engine = "cpu",
+                      .threads = 16,
+                      .wall_seconds = 2.5,
+                      .score_absorption = false,
+                      .rng = "mwc-per-photon"};
 
     char *path = fs_join(tmpdir, "out.json");
     tm_error err = {0};

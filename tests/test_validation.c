@@ -24,9 +24,9 @@
 #include "result.h"
 #include "stats.h"
 
-#define BATCHES 64
-#define SEED 20261121u
-#define ALPHA 1e-3 /* family-wise false-alarm probability of each group of checks */
+#define BATCHES     64
+#define SEED        20261121u
+#define ALPHA       1e-3 /* family-wise false-alarm probability of each group of checks */
 /* Bins enter the per-bin comparison only when each batch alone measures them
  * to 20 %: then a batch sums many deposits and is close to normal.  Sparse
  * bins (a few large deposits per batch) have skewed batch values whose
@@ -35,7 +35,7 @@
 #define MAX_REL_SEM (0.2 / 8.0) /* 0.2 / sqrt(BATCHES) */
 
 typedef struct batch_results {
-    batch_vec rat;  /* Rsp+Rd (giovanelli) or Rd, A, Tt, energy balance */
+    batch_vec rat; /* Rsp+Rd (giovanelli) or Rd, A, Tt, energy balance */
     batch_vec a_l, a_z, rd_r, tt_r, a_rz;
     double batch_photons;
     double steps_per_photon;
@@ -161,12 +161,13 @@ static void report_scalar(const char *name, const batch_vec *v, size_t i, double
                           bool enforce)
 {
     double k = v->k;
-    double var = v->var[i] * (1.0 / k + (n_ref > 0 ? batch_photons / n_ref : 0.0)) +
-                 ref_round * ref_round;
+    double var =
+        v->var[i] * (1.0 / k + (n_ref > 0 ? batch_photons / n_ref : 0.0)) + ref_round * ref_round;
     double z = (v->mean[i] - ref) / sqrt(var);
     bool ok = fabs(z) <= bound;
     printf("  %-14s %.6f  reference %.6f  sigma %.2e  z %+.2f  (|z| <= %.2f)  %s\n", name,
-           v->mean[i], ref, sqrt(var), z, bound, ok ? "ok" : (enforce ? "FAIL" : "outside (not asserted)"));
+           v->mean[i], ref, sqrt(var), z, bound,
+           ok ? "ok" : (enforce ? "FAIL" : "outside (not asserted)"));
     if (enforce)
         CHECK_MSG(ok, "%s: z = %.2f", name, z);
 }
@@ -179,7 +180,10 @@ static void check_scalar(const char *name, const batch_vec *v, size_t i, double 
     report_scalar(name, v, i, ref, ref_round, n_ref, batch_photons, bound, true);
 }
 
-static double scalar_bound(int checks) { return stats_t_quantile_two_sided(ALPHA / checks, BATCHES - 1); }
+static double scalar_bound(int checks)
+{
+    return stats_t_quantile_two_sided(ALPHA / checks, BATCHES - 1);
+}
 
 static void report_vector(const char *name, const batch_vec *v, const double *ref, int digits,
                           double n_ref, double batch_photons, bool enforce)
@@ -268,16 +272,15 @@ static bool load_reference(const char *name, mco_data *ref)
  * printed but not asserted for that reference. */
 static bool assert_absorption = true;
 
-static void check_rat_and_layers(const batch_results *br, const mco_data *ref,
-                                 double n_ref)
+static void check_rat_and_layers(const batch_results *br, const mco_data *ref, double n_ref)
 {
     const mcml_result *r = &ref->result;
     int layers = r->num_layers;
     double bound = scalar_bound(3 + layers);
     check_scalar("Rd", &br->rat, 0, r->rd, stats_print_rounding_sd(r->rd, 6), n_ref,
                  br->batch_photons, bound);
-    check_scalar("A", &br->rat, 1, r->a, stats_print_rounding_sd(r->a, 6), n_ref,
-                 br->batch_photons, bound);
+    check_scalar("A", &br->rat, 1, r->a, stats_print_rounding_sd(r->a, 6), n_ref, br->batch_photons,
+                 bound);
     check_scalar("Tt", &br->rat, 2, r->tt, stats_print_rounding_sd(r->tt, 6), n_ref,
                  br->batch_photons, bound);
     for (int i = 1; i <= layers; i++) {
@@ -338,7 +341,8 @@ static int case_reference(const char *input, const char *reference, double photo
     double n_ref = (double)ref.run.photons;
     printf("  reference: %s, %.0f photons\n", reference, n_ref);
     /* The reference prints Rsp with 6 significant digits. */
-    CHECK(fabs(last.rsp - ref.result.rsp) <= 0.5 * sqrt(12.0) * stats_print_rounding_sd(ref.result.rsp, 6));
+    CHECK(fabs(last.rsp - ref.result.rsp) <=
+          0.5 * sqrt(12.0) * stats_print_rounding_sd(ref.result.rsp, 6));
     check_rat_and_layers(&br, &ref, n_ref);
     if (arrays & CMP_A_Z)
         report_vector("A_z", &br.a_z, ref.result.a_z, 5, n_ref, br.batch_photons,

@@ -32,10 +32,10 @@
 
 #include "rng_mwc.h"
 
-#define SIEVE_LIMIT 65536u    /* odd primes below this are sieved out */
-#define CHUNK_SIZE 65536u     /* candidates per chunk: the sieve stays in L2 */
-#define CHUNKS_PER_ROUND 32u  /* ~90 multipliers per chunk, ~1500 chunks needed */
-#define MAX_THREADS 64
+#define SIEVE_LIMIT      65536u /* odd primes below this are sieved out */
+#define CHUNK_SIZE       65536u /* candidates per chunk: the sieve stays in L2 */
+#define CHUNKS_PER_ROUND 32u    /* ~90 multipliers per chunk, ~1500 chunks needed */
+#define MAX_THREADS      64
 
 /* Smallest accepted 3-D spectral figure nu3 (length of the shortest dual
  * vector of the lattice of output triples): triples of successive uniforms
@@ -189,7 +189,7 @@ static i128 div_nearest(i128 n, i128 d)
 static i128 nu3_squared(uint64_t a)
 {
     vec3 u = {{1, 1, (i128)a - ((i128)1 << 32)}}; /* r = s = 1: (1, 1, -d) */
-    vec3 v = {{0, 1, (i128)a}};                    /* r = 0, s = 1 */
+    vec3 v = {{0, 1, (i128)a}};                   /* r = 0, s = 1 */
     i128 uu = dot3(&u, &u), vv = dot3(&v, &v);
     for (;;) {
         if (vv < uu) {
@@ -209,10 +209,7 @@ static i128 nu3_squared(uint64_t a)
     }
 }
 
-static int good_lattice(uint64_t a)
-{
-    return nu3_squared(a) >= (i128)NU3_MIN * NU3_MIN;
-}
+static int good_lattice(uint64_t a) { return nu3_squared(a) >= (i128)NU3_MIN * NU3_MIN; }
 
 /* ---- the sieve --------------------------------------------------------------- */
 
@@ -279,10 +276,10 @@ static void sieve_out(unsigned char *dead, uint32_t top, uint32_t r, uint32_t ro
 /* ---- chunks and threads -------------------------------------------------------- */
 
 typedef struct chunk {
-    uint32_t top;        /* largest candidate of the chunk */
-    uint32_t count;      /* multipliers found */
+    uint32_t top;                    /* largest candidate of the chunk */
+    uint32_t count;                  /* multipliers found */
     uint32_t found[CHUNK_SIZE / 64]; /* far above the ~90 expected */
-    uint32_t nrejected;  /* safe-prime multipliers with nu3 < NU3_MIN */
+    uint32_t nrejected;              /* safe-prime multipliers with nu3 < NU3_MIN */
     uint32_t rejected[CHUNK_SIZE / 64];
     int overflow;
 } chunk;
@@ -432,8 +429,7 @@ static int write_table(FILE *f, const uint32_t *table, size_t rejected)
             "const uint32_t rng_mwc_multipliers[MWC_MULTIPLIER_COUNT] = {\n",
             MWC_MULTIPLIER_COUNT, SIEVE_LIMIT, NU3_MIN, rejected);
     for (uint32_t i = 0; i < MWC_MULTIPLIER_COUNT; i++)
-        fprintf(f, "%s%10uu,%s", i % 8 == 0 ? "    " : " ", table[i],
-                i % 8 == 7 ? "\n" : "");
+        fprintf(f, "%s%10uu,%s", i % 8 == 0 ? "    " : " ", table[i], i % 8 == 7 ? "\n" : "");
     fprintf(f, "};\n");
     return ferror(f) ? -1 : 0;
 }

@@ -21,7 +21,7 @@
 #include "rng.h"
 
 #define BUFFER_WORDS 65536u
-#define MAX_STREAMS (1u << 24)
+#define MAX_STREAMS  (1u << 24)
 
 typedef struct options {
     uint64_t seed, first, stride, words;
@@ -31,13 +31,14 @@ typedef struct options {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: rng_stream [-s SEED] [-k K] [-f FIRST] [-t STRIDE] [-1] [-n WORDS]\n"
-               "  -s SEED    run seed (default 1)\n"
-               "  -k K       streams interleaved round-robin (default 1024, at most %u)\n"
-               "  -f FIRST   first photon index (default 0)\n"
-               "  -t STRIDE  photon index step between the streams (default 1)\n"
-               "  -1         only the stream of photon FIRST\n"
-               "  -n WORDS   stop after WORDS 32-bit words (default: never)\n",
+    fprintf(f,
+            "usage: rng_stream [-s SEED] [-k K] [-f FIRST] [-t STRIDE] [-1] [-n WORDS]\n"
+            "  -s SEED    run seed (default 1)\n"
+            "  -k K       streams interleaved round-robin (default 1024, at most %u)\n"
+            "  -f FIRST   first photon index (default 0)\n"
+            "  -t STRIDE  photon index step between the streams (default 1)\n"
+            "  -1         only the stream of photon FIRST\n"
+            "  -n WORDS   stop after WORDS 32-bit words (default: never)\n",
             MAX_STREAMS);
 }
 

@@ -35,7 +35,8 @@ bool fluence_map_init(fluence_map *m, int nr, int nz, const uint64_t *events)
                 m->edges += e;
             else
                 row += e;
-            m->prefix[(size_t)(ir + 1) * stride + iz + 1] = m->prefix[(size_t)ir * stride + iz + 1] + row;
+            m->prefix[(size_t)(ir + 1) * stride + iz + 1] =
+                m->prefix[(size_t)ir * stride + iz + 1] + row;
         }
     }
     return true;

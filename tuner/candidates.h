@@ -32,9 +32,9 @@ size_t candidates_shared_budget(const candidate_limits *lim, int residency);
  * 2-D prefix sum so that any tile's capture is one lookup. */
 typedef struct fluence_map {
     int nr, nz;
-    uint64_t *prefix;  /* (nr+1) x (nz+1): events in [0,ir) x [0,iz), edges excluded */
-    uint64_t total;    /* all events, edges included */
-    uint64_t edges;    /* events in the last row and column (always cached) */
+    uint64_t *prefix; /* (nr+1) x (nz+1): events in [0,ir) x [0,iz), edges excluded */
+    uint64_t total;   /* all events, edges included */
+    uint64_t edges;   /* events in the last row and column (always cached) */
 } fluence_map;
 
 /* events: nr*nz counts, row-major [ir][iz].  False when out of memory. */

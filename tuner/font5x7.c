@@ -3,7 +3,7 @@
 #include <string.h>
 
 #define FIRST ' '
-#define LAST '~'
+#define LAST  '~'
 
 /* Each glyph as rows of five columns, top row first, '#' for ink: seven
  * rows down to the baseline, then one for descenders (g j p q y , ; _). */
@@ -130,8 +130,8 @@ static void put_pixel(const font5x7_raster *r, int x, int y, const unsigned char
 
 /* One glyph pixel as a scale x scale square; (u, v) are offsets along and
  * across the baseline from the text's start, in raster pixels. */
-static void put_square(const font5x7_raster *r, int x, int y, int u, int v, int scale,
-                       bool rotated, const unsigned char colour[3])
+static void put_square(const font5x7_raster *r, int x, int y, int u, int v, int scale, bool rotated,
+                       const unsigned char colour[3])
 {
     for (int dv = 0; dv < scale; dv++)
         for (int du = 0; du < scale; du++) {
@@ -144,8 +144,8 @@ static void put_square(const font5x7_raster *r, int x, int y, int u, int v, int 
         }
 }
 
-void font5x7_draw(const font5x7_raster *r, int x, int y, const char *text, int scale,
-                  bool rotated, const unsigned char colour[3])
+void font5x7_draw(const font5x7_raster *r, int x, int y, const char *text, int scale, bool rotated,
+                  const unsigned char colour[3])
 {
     if (rotated)
         y += font5x7_text_width(text, scale);
@@ -153,6 +153,6 @@ void font5x7_draw(const font5x7_raster *r, int x, int y, const char *text, int s
         for (int row = 0; row < FONT5X7_ROWS; row++)
             for (int col = 0; col < FONT5X7_W; col++)
                 if (font5x7_ink(text[i], col, row))
-                    put_square(r, x, y, (i * FONT5X7_ADVANCE + col) * scale, row * scale,
-                               scale, rotated, colour);
+                    put_square(r, x, y, (i * FONT5X7_ADVANCE + col) * scale, row * scale, scale,
+                               rotated, colour);
 }

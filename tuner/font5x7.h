@@ -6,8 +6,8 @@
 
 #include <stdbool.h>
 
-#define FONT5X7_W 5
-#define FONT5X7_ROWS 8 /* 7 down to the baseline, 1 for descenders */
+#define FONT5X7_W       5
+#define FONT5X7_ROWS    8 /* 7 down to the baseline, 1 for descenders */
 #define FONT5X7_ADVANCE 6 /* glyph plus one column of space, at scale 1 */
 
 /* Whether pixel (col, row) of c's glyph is ink; row 0 is the top.
@@ -28,7 +28,7 @@ typedef struct font5x7_raster {
  * 90 degrees anticlockwise, so it reads bottom to top and (x, y) is the
  * top-left of the turned box (width FONT5X7_ROWS*scale, height text_width).
  * Pixels outside the raster are skipped. */
-void font5x7_draw(const font5x7_raster *r, int x, int y, const char *text, int scale,
-                  bool rotated, const unsigned char colour[3]);
+void font5x7_draw(const font5x7_raster *r, int x, int y, const char *text, int scale, bool rotated,
+                  const unsigned char colour[3]);
 
 #endif

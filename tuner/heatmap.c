@@ -17,19 +17,19 @@ const unsigned char heatmap_mark_light_rgb[3] = {255, 255, 255};
 static const unsigned char ink_rgb[3] = {32, 32, 32};
 static const unsigned char frame_rgb[3] = {80, 80, 80};
 
-#define SCALE 2                      /* every text is the 5x7 font doubled */
-#define TEXT_H (FONT5X7_ROWS * SCALE)
-#define MARGIN 16
-#define GAP 12                       /* between stacked text lines */
-#define NOTE_GAP 20                  /* sets the note apart from the axis */
-#define TICK 6                       /* length of tick marks */
-#define BAR_GAP 28                   /* plot to colour bar */
-#define BAR_W 24
-#define HATCH 6                      /* period of the unmeasured cells' hatch */
-#define LABEL_MAX 32
+#define SCALE         2 /* every text is the 5x7 font doubled */
+#define TEXT_H        (FONT5X7_ROWS * SCALE)
+#define MARGIN        16
+#define GAP           12 /* between stacked text lines */
+#define NOTE_GAP      20 /* sets the note apart from the axis */
+#define TICK          6  /* length of tick marks */
+#define BAR_GAP       28 /* plot to colour bar */
+#define BAR_W         24
+#define HATCH         6 /* period of the unmeasured cells' hatch */
+#define LABEL_MAX     32
 #define BAR_TICKS_MAX 6
-#define TOP (MARGIN + TEXT_H + 18)   /* image top to plot top */
-#define BOTTOM (TICK + 4 + 3 * TEXT_H + GAP + NOTE_GAP + MARGIN) /* plot bottom to image bottom */
+#define TOP           (MARGIN + TEXT_H + 18)                            /* image top to plot top */
+#define BOTTOM        (TICK + 4 + 3 * TEXT_H + GAP + NOTE_GAP + MARGIN) /* plot bottom to image bottom */
 
 /* ---- colour map ------------------------------------------------------------ */
 
@@ -58,7 +58,7 @@ void heatmap_colour(double t, unsigned char rgb[3])
 /* ---- values and their labels ----------------------------------------------- */
 
 typedef struct value_range {
-    double lo, hi;    /* of the finite values */
+    double lo, hi; /* of the finite values */
     int finite, missing;
 } value_range;
 
@@ -169,16 +169,15 @@ static const char *text_or(const char *text, const char *fallback)
     return text && *text ? text : fallback;
 }
 
-static bool has_mark(const heatmap *h)
-{
-    return h->mark_ix >= 0 && h->mark_iy >= 0;
-}
+static bool has_mark(const heatmap *h) { return h->mark_ix >= 0 && h->mark_iy >= 0; }
 
 static bool check_args(const heatmap *h, const char *path, tm_error *err)
 {
     if (!h || !h->x || !h->y || !h->value) {
         error_set(err, path, 0, "heat map: missing %s",
-                  !h ? "description" : !h->value ? "values" : "axis values");
+                  !h          ? "description"
+                  : !h->value ? "values"
+                              : "axis values");
         return false;
     }
     if (h->nx < 1 || h->ny < 1 || h->nx > HEATMAP_MAX_CELLS || h->ny > HEATMAP_MAX_CELLS) {
@@ -265,10 +264,7 @@ static int centred(int from, int span, int w, int image)
     return x < MARGIN ? MARGIN : x;
 }
 
-static heatmap_box box(int x, int y, int w, int h)
-{
-    return (heatmap_box){x, y, w, h};
-}
+static heatmap_box box(int x, int y, int w, int h) { return (heatmap_box){x, y, w, h}; }
 
 /* The image and plot size once the labels' widths are known (the rule is
  * in heatmap.h; cell_h is already set). */
@@ -311,11 +307,11 @@ static void plan_boxes(plan *p, int x_w, int y_w, int bar_w)
     l->bar = box(pl->x + pl->w + BAR_GAP, pl->y, BAR_W, pl->h);
     l->bar_ticks = box(l->bar.x + BAR_W + TICK + 4, pl->y - TEXT_H / 2, bar_w, pl->h + TEXT_H);
     int bar_title_h = font5x7_text_width(text_or(h->value_label, ""), SCALE);
-    l->bar_title = box(l->bar_ticks.x + bar_w + 14, pl->y + (pl->h - bar_title_h) / 2, TEXT_H,
-                       bar_title_h);
+    l->bar_title =
+        box(l->bar_ticks.x + bar_w + 14, pl->y + (pl->h - bar_title_h) / 2, TEXT_H, bar_title_h);
     int note_w = font5x7_text_width(p->note, SCALE);
-    l->note = box(centred(pl->x, pl->w, note_w, l->width), l->x_title.y + TEXT_H + NOTE_GAP,
-                  note_w, TEXT_H);
+    l->note = box(centred(pl->x, pl->w, note_w, l->width), l->x_title.y + TEXT_H + NOTE_GAP, note_w,
+                  TEXT_H);
 }
 
 static bool plan_make(const heatmap *h, const char *path, plan *p, tm_error *err)
@@ -484,8 +480,7 @@ static bool render(const plan *p, canvas *c, const char *path, tm_error *err)
     c->height = p->lay.height;
     c->rgb = malloc((size_t)c->width * (size_t)c->height * 3);
     if (!c->rgb) {
-        error_set(err, path, 0, "heat map: out of memory for %d x %d pixels", c->width,
-                  c->height);
+        error_set(err, path, 0, "heat map: out of memory for %d x %d pixels", c->width, c->height);
         return false;
     }
     fill(c, 0, 0, c->width, c->height, heatmap_background_rgb);

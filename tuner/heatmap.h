@@ -37,17 +37,17 @@ typedef struct heatmap_box {
 } heatmap_box;
 
 typedef struct heatmap_layout {
-    int width, height;     /* the image */
-    int cell_w, cell_h;    /* cell (ix, iy) spans plot.x + ix*cell_w,
+    int width, height;            /* the image */
+    int cell_w, cell_h;           /* cell (ix, iy) spans plot.x + ix*cell_w,
                               plot.y + (ny-1-iy)*cell_h, cell_w x cell_h */
-    heatmap_box plot;      /* the cells, nx*cell_w x ny*cell_h */
-    heatmap_box title;     /* above the plot */
+    heatmap_box plot;             /* the cells, nx*cell_w x ny*cell_h */
+    heatmap_box title;            /* above the plot */
     heatmap_box x_ticks, y_ticks; /* tick labels under / left of the plot */
     heatmap_box x_title, y_title; /* axis titles (the y title reads bottom to top) */
-    heatmap_box bar;       /* the colour bar: top = largest value */
-    heatmap_box bar_ticks; /* its value labels, right of it */
-    heatmap_box bar_title; /* value_label, right of those, reading bottom to top */
-    heatmap_box note;      /* bottom line: the outlined cell and what hatching means */
+    heatmap_box bar;              /* the colour bar: top = largest value */
+    heatmap_box bar_ticks;        /* its value labels, right of it */
+    heatmap_box bar_title;        /* value_label, right of those, reading bottom to top */
+    heatmap_box note;             /* bottom line: the outlined cell and what hatching means */
 } heatmap_layout;
 
 /* The layout heatmap_write_png uses for h.  Size rule, per axis of n cells:

@@ -18,7 +18,7 @@ typedef struct measure_setup {
     const mci_run *run;
     bool score_absorption;
     const tune_options *opt;
-    uint64_t photons;          /* the pilot */
+    uint64_t photons;           /* the pilot */
     const tally_set *reference; /* NULL: this is the reference (its tallies go to *keep) */
 } measure_setup;
 

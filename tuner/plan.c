@@ -10,8 +10,8 @@
 
 typedef struct choice {
     const plan_options *opt;
-    gpu_engine *eng;                /* NULL for `gen`: lookup only, no tuning */
-    const cuda_device_info *info;   /* NULL for `gen` on a machine without a GPU */
+    gpu_engine *eng;              /* NULL for `gen`: lookup only, no tuning */
+    const cuda_device_info *info; /* NULL for `gen` on a machine without a GPU */
     const mci_run *run;
     profile_class cls;
     profile_device dev;
@@ -42,8 +42,10 @@ static bool lookup_file(const choice *c, profile_found *found, tm_error *err)
                            : profile_toolchain_equal(&p.toolchain, &c->tc);
     if (!c->have_tc || !current) {
         char msg[PROFILE_PATH_MAX + 256];
-        snprintf(msg, sizeof msg, "%s: made for another GPU or by another generator/NVRTC; ignored "
-                 "- run `tmcml tune FILE.mci` to retune", c->opt->profile_file);
+        snprintf(msg, sizeof msg,
+                 "%s: made for another GPU or by another generator/NVRTC; ignored "
+                 "- run `tmcml tune FILE.mci` to retune",
+                 c->opt->profile_file);
         say(c, msg);
     } else {
         const profile_entry *e;
@@ -77,7 +79,8 @@ static bool lookup(const choice *c, profile_found *found, tm_error *err)
 static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
 {
     const cuda_device_info *dev = gpu_engine_device(c->eng);
-    double slots = (double)dev->sm_count * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
+    double slots =
+        (double)dev->sm_count * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
     *seconds = 0;
     if ((double)c->run->photons < PLAN_AUTO_TUNE_MIN_PHOTONS * slots)
         return true;
@@ -86,8 +89,8 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     t.seed = c->opt->seed;
     t.template_dir = c->opt->template_dir;
     t.cache_dir = c->opt->cache_dir;
-    measure_setup m = {.eng = c->eng, .run = c->run, .score_absorption = c->opt->score_absorption,
-                       .opt = &t};
+    measure_setup m = {
+        .eng = c->eng, .run = c->run, .score_absorption = c->opt->score_absorption, .opt = &t};
     kernel_spec spec;
     variant_options none;
     variant_options_init(&none);
@@ -110,14 +113,18 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
     char msg[512], cls[128];
     profile_class_text(&c->cls, cls, sizeof cls);
     if (opt->tune_mode == PLAN_TUNE_AUTO && variant_options_given(&opt->variant)) {
-        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant with "
-                 "the explicit options", cls);
+        snprintf(msg, sizeof msg,
+                 "no profile entry for %s on this GPU: heuristic variant with "
+                 "the explicit options",
+                 cls);
         say(c, msg);
         return true;
     }
     if (opt->tune_mode == PLAN_TUNE_NEVER) {
-        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
-                 "(--tune never)", cls);
+        snprintf(msg, sizeof msg,
+                 "no profile entry for %s on this GPU: heuristic variant "
+                 "(--tune never)",
+                 cls);
         say(c, msg);
         return true;
     }
@@ -126,20 +133,26 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
         if (!estimate_seconds(c, &est, err))
             return false;
         if (est == 0) {
-            snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
-                     "(the run is too short to repay tuning; `tmcml tune` tunes it)", cls);
+            snprintf(msg, sizeof msg,
+                     "no profile entry for %s on this GPU: heuristic variant "
+                     "(the run is too short to repay tuning; `tmcml tune` tunes it)",
+                     cls);
             say(c, msg);
             return true;
         }
         if (est < PLAN_AUTO_TUNE_PAYBACK * budget) {
-            snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: heuristic variant "
+            snprintf(msg, sizeof msg,
+                     "no profile entry for %s on this GPU: heuristic variant "
                      "(the run, ~%.3g s, is too short to repay %.0f s of tuning; `tmcml tune` "
-                     "tunes it)", cls, est, budget);
+                     "tunes it)",
+                     cls, est, budget);
             say(c, msg);
             return true;
         }
-        snprintf(msg, sizeof msg, "no profile entry for %s on this GPU: tuning first (%.0f s; "
-                 "the run is estimated at %.3g s on the heuristic variant)", cls, budget, est);
+        snprintf(msg, sizeof msg,
+                 "no profile entry for %s on this GPU: tuning first (%.0f s; "
+                 "the run is estimated at %.3g s on the heuristic variant)",
+                 cls, budget, est);
         say(c, msg);
     }
     tune_outcome out;
@@ -193,15 +206,14 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
 }
 
 bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
-                    char *source, size_t source_size, tm_error *err)
+                 char *source, size_t source_size, tm_error *err)
 {
     choice c = {.opt = opt, .eng = eng, .info = gpu_engine_device(eng), .run = run};
     return choose(&c, source, source_size, spec, err);
 }
 
-bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev,
-                            const mci_run *run, kernel_spec *spec, char *source,
-                            size_t source_size, tm_error *err)
+bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
+                         kernel_spec *spec, char *source, size_t source_size, tm_error *err)
 {
     choice c = {.opt = opt, .eng = NULL, .info = dev, .run = run};
     return choose(&c, source, source_size, spec, err);

@@ -27,13 +27,13 @@ typedef enum plan_tune_mode { PLAN_TUNE_AUTO, PLAN_TUNE_NEVER, PLAN_TUNE_ALWAYS 
 
 typedef struct plan_options {
     uint64_t seed;
-    bool score_absorption;      /* false: -A */
+    bool score_absorption; /* false: -A */
     bool quiet, verbose;
-    const char *template_dir;   /* NULL: embedded templates */
-    const char *cache_dir;      /* NULL: the default cubin cache; "": none */
-    const char *profile_dir;    /* searched first; tuners store there (NULL: default) */
-    const char *profile_file;   /* this profile file only (NULL: the search path) */
-    bool no_profile;            /* the heuristic and the explicit options only */
+    const char *template_dir; /* NULL: embedded templates */
+    const char *cache_dir;    /* NULL: the default cubin cache; "": none */
+    const char *profile_dir;  /* searched first; tuners store there (NULL: default) */
+    const char *profile_file; /* this profile file only (NULL: the search path) */
+    bool no_profile;          /* the heuristic and the explicit options only */
     plan_tune_mode tune_mode;
     double budget;              /* tuning seconds (0: the default of the caller) */
     int repeats;                /* timings per candidate (0: default) */
@@ -43,13 +43,13 @@ typedef struct plan_options {
 
 /* The auto mode tunes when the run, timed on the heuristic kernel, is
  * estimated at more than this many times the tuning budget. */
-#define PLAN_AUTO_TUNE_PAYBACK 10.0
-#define PLAN_AUTO_TUNE_BUDGET 20.0
+#define PLAN_AUTO_TUNE_PAYBACK     10.0
+#define PLAN_AUTO_TUNE_BUDGET      20.0
 /* Runs below this many photons per thread slot (SMs x threads per SM) are
  * not estimated: far too short to repay a tuning (plan.c). */
 #define PLAN_AUTO_TUNE_MIN_PHOTONS 800.0
 /* `tmcml tune`'s budget when none is given. */
-#define PLAN_TUNE_BUDGET 60.0
+#define PLAN_TUNE_BUDGET           60.0
 
 /* The spec for run on eng.  source: a short description of where the
  * variant came from ("profile X.json, exact entry ...", "heuristic"). */
@@ -66,9 +66,9 @@ bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, c
  * (profile_dir, else $TMCML_PROFILE_DIR, else the user's).  Used by `tune`
  * and by plan_choose. */
 typedef struct tune_outcome {
-    profile_entry entry;      /* the winner */
-    char profile_path[4096];  /* where it was stored */
-    int mismatches;           /* candidates that failed the bit-identity gate */
+    profile_entry entry;     /* the winner */
+    char profile_path[4096]; /* where it was stored */
+    int mismatches;          /* candidates that failed the bit-identity gate */
 } tune_outcome;
 
 /* The search's options (tuner/search.h) of these plan options and budget. */

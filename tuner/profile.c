@@ -13,10 +13,7 @@
 #include "compile.h"
 #include "render.h"
 
-void profile_init(profile *p)
-{
-    memset(p, 0, sizeof *p);
-}
+void profile_init(profile *p) { memset(p, 0, sizeof *p); }
 
 void profile_free(profile *p)
 {
@@ -129,12 +126,12 @@ static bool profile_date_ok(const char *d)
 }
 
 /* Like error_set with file, prefixing the message with "<where>.<field>: ". */
-#define PROFILE_FAIL(file, where, field, ...)                                             \
-    do {                                                                                  \
-        char msg_[512];                                                                   \
-        snprintf(msg_, sizeof msg_, __VA_ARGS__);                                         \
-        error_set(err, file, 0, "%s%s%s: %s", where, *(where) ? "." : "", field, msg_);   \
-        return false;                                                                     \
+#define PROFILE_FAIL(file, where, field, ...)                                                      \
+    do {                                                                                           \
+        char msg_[512];                                                                            \
+        snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                  \
+        error_set(err, file, 0, "%s%s%s: %s", where, *(where) ? "." : "", field, msg_);            \
+        return false;                                                                              \
     } while (0)
 
 static bool profile_check_range(const char *file, const char *where, const char *field, long long v,
@@ -182,8 +179,8 @@ static bool profile_validate_config(const profile_entry *e, const char *file, co
         if (!knob_check(k, &e->config, &why)) {
             /* "NAME VALUE: rule" -> "where.NAME: VALUE: rule", the field in the path */
             size_t n = strlen(k->name);
-            const char *rule = strncmp(why.message, k->name, n) == 0 ? why.message + n + 1
-                                                                     : why.message;
+            const char *rule =
+                strncmp(why.message, k->name, n) == 0 ? why.message + n + 1 : why.message;
             error_set(err, file, 0, "%s.%s: %s", w, k->name, rule);
             return false;
         }
@@ -322,12 +319,9 @@ profile_match profile_lookup(const profile *p, const profile_class *c, const pro
 const char *profile_match_name(profile_match m)
 {
     switch (m) {
-    case PROFILE_MATCH_EXACT:
-        return "exact";
-    case PROFILE_MATCH_NEAREST:
-        return "nearest";
-    case PROFILE_MATCH_NONE:
-        break;
+    case PROFILE_MATCH_EXACT: return "exact";
+    case PROFILE_MATCH_NEAREST: return "nearest";
+    case PROFILE_MATCH_NONE: break;
     }
     return "none";
 }

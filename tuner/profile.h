@@ -24,7 +24,6 @@
 /* The "format" field of the files this code reads and writes. */
 #define PROFILE_FORMAT 1
 
-
 typedef struct profile_device {
     char name[256];
     int cc_major, cc_minor;
@@ -34,15 +33,15 @@ typedef struct profile_device {
 } profile_device;
 
 typedef struct profile_toolchain {
-    char nvrtc_version[32];        /* "13.0"; "" when NVRTC is not available */
-    char generator[17];            /* 16 lowercase hex digits of render_generator_hash() */
+    char nvrtc_version[32]; /* "13.0"; "" when NVRTC is not available */
+    char generator[17];     /* 16 lowercase hex digits of render_generator_hash() */
 } profile_toolchain;
 
 /* The problem class: what a kernel is specialised for, apart from the knobs
  * and the optical properties (which are kernel data). */
 typedef struct profile_class {
     int num_layers, nr, nz, na;
-    bool score_absorption;         /* false: -A */
+    bool score_absorption; /* false: -A */
 } profile_class;
 
 typedef struct profile_entry {
@@ -54,14 +53,14 @@ typedef struct profile_entry {
     uint64_t pilot_photons;                      /* 1 .. PROFILE_MAX_PILOT */
     int candidates;                              /* variants measured, >= 1 */
     double tuning_seconds;
-    char date[32];                               /* ISO 8601 UTC, "2026-11-22T10:00:00Z" */
+    char date[32]; /* ISO 8601 UTC, "2026-11-22T10:00:00Z" */
 } profile_entry;
 
 typedef struct profile {
     profile_device device;
     profile_toolchain toolchain;
     int num_entries;
-    profile_entry *entries;        /* malloc'd, owned; freed by profile_free */
+    profile_entry *entries; /* malloc'd, owned; freed by profile_free */
 } profile;
 
 /* ---- the model (profile.c) ---------------------------------------------- */
@@ -203,8 +202,8 @@ void profile_search_dirs(const char *explicit_dir, profile_search_path *out);
 bool profile_write_dir(const char *explicit_dir, char *buf, size_t size, tm_error *err);
 
 typedef struct profile_found {
-    profile_match match;          /* NONE: nothing applies; path and entry unset */
-    char path[PROFILE_PATH_MAX];  /* the file the entry came from */
+    profile_match match;         /* NONE: nothing applies; path and entry unset */
+    char path[PROFILE_PATH_MAX]; /* the file the entry came from */
     profile_entry entry;
 } profile_found;
 

@@ -178,8 +178,8 @@ static bool profile_read_class(profile_reader *rd, const cJSON *entry, const cha
  * checked with the entry (profile_validate_config).  A knob the entry does
  * not name keeps its neutral value (knobs_init), which is what kernels made
  * before the knob existed did. */
-static bool profile_read_knob(profile_reader *rd, const cJSON *o, const char *where,
-                              const knob *k, kernel_knobs *v)
+static bool profile_read_knob(profile_reader *rd, const cJSON *o, const char *where, const knob *k,
+                              kernel_knobs *v)
 {
     char name[64], text[64];
     int a = 0, b = 0;
@@ -355,8 +355,7 @@ static cJSON *profile_parse_text(const char *text, size_t size, const char *path
         for (const char *c = end ? end : text; *c && k < sizeof near - 1; c++)
             near[k++] = (*c == '\n' || *c == '\t') ? ' ' : *c;
         near[k] = '\0';
-        error_set(err, path, end ? profile_line_of(text, end) : 0,
-                  "not valid JSON%s (near \"%s\")",
+        error_set(err, path, end ? profile_line_of(text, end) : 0, "not valid JSON%s (near \"%s\")",
                   profile_json_truncated(text) ? ": truncated" : "", near);
     }
     return root;
@@ -452,10 +451,8 @@ static bool profile_json_knob(cJSON *cfg, const knob *k, const kernel_knobs *v)
             return false;
         snprintf(name, sizeof name, "%s_nz", k->name);
         return profile_put_number(cfg, name, nz);
-    case KNOB_INT:
-        return profile_put_number(cfg, k->name, knob_get(k, v));
-    case KNOB_SWITCH:
-        return profile_put_bool(cfg, k->name, knob_get(k, v) != 0);
+    case KNOB_INT: return profile_put_number(cfg, k->name, knob_get(k, v));
+    case KNOB_SWITCH: return profile_put_bool(cfg, k->name, knob_get(k, v) != 0);
     case KNOB_CHOICE:
         knob_format(k, v, text, sizeof text);
         return profile_put_string(cfg, k->name, text);

@@ -121,15 +121,10 @@ static bool profile_take_existing(const char *path, const profile_device *dev,
 {
     tm_error why = {0};
     switch (profile_load(path, false, p, &why)) {
-    case PROFILE_MISSING:
-        return true;
-    case PROFILE_UNREADABLE:
-        *err = why;
-        return false;
-    case PROFILE_CORRUPT:
-        return profile_keep_corrupt(path, &why, note, note_size, err);
-    case PROFILE_OK:
-        break;
+    case PROFILE_MISSING: return true;
+    case PROFILE_UNREADABLE: *err = why; return false;
+    case PROFILE_CORRUPT: return profile_keep_corrupt(path, &why, note, note_size, err);
+    case PROFILE_OK: break;
     }
     if (profile_is_current(p, dev, tc))
         return true;

@@ -92,9 +92,11 @@ static bool write_rows(FILE *f, void *ctx, tm_error *err)
     fputs("stage", f);
     for (int k = 0; k < knob_count; k++)
         csv_knob_header(f, &knob_table[k]);
-    fprintf(f, ",status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
-               "median_kernel_seconds,photons_per_second,steps_per_second,whole_launch_photons_per_second,"
-               "kernel_seconds,steady_rates,why\n");
+    fprintf(
+        f,
+        ",status,registers,blocks_per_sm,captured_fraction,pilot_photons,compile_seconds,"
+        "median_kernel_seconds,photons_per_second,steps_per_second,whole_launch_photons_per_second,"
+        "kernel_seconds,steady_rates,why\n");
     for (int i = 0; i < res->count; i++) {
         const tune_candidate *c = &res->candidates[i];
         fputs(c->stage, f);

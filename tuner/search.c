@@ -10,7 +10,7 @@
 #include "variant.h"
 
 #define COMPILE_ESTIMATE_SECONDS 0.3
-#define SHAPES_PER_BUDGET 3
+#define SHAPES_PER_BUDGET        3
 
 void tune_options_init(tune_options *opt)
 {
@@ -44,7 +44,7 @@ typedef struct search {
     measure_setup m;
     tune_result *res;
     candidate_limits lim;
-    fluence_map map;          /* pilot deposit events (absorption scored only) */
+    fluence_map map; /* pilot deposit events (absorption scored only) */
     bool have_map;
     tally_set reference;
     double start;
@@ -149,7 +149,8 @@ static bool measure_reference(search *s, const kernel_knobs *config)
     if (!measure_candidate(&s->m, c, false, &s->reference, s->err))
         return false;
     if (c->status != TUNE_MEASURED) {
-        error_set(s->err, NULL, 0, "the reference kernel (the heuristic's) did not run: %s", c->why);
+        error_set(s->err, NULL, 0, "the reference kernel (the heuristic's) did not run: %s",
+                  c->why);
         return false;
     }
     r->reference = r->winner = 0;
@@ -248,8 +249,8 @@ static bool stage_tile(search *s)
     static const int widths[] = {32, 64};
     for (int w = 0; w < 2; w++)
         for (int half = 0; half < 2; half++) {
-            size_t entries = candidates_tile_entries(half ? bytes / 2 : bytes, widths[w],
-                                                     s->map.nr, s->map.nz);
+            size_t entries =
+                candidates_tile_entries(half ? bytes / 2 : bytes, widths[w], s->map.nr, s->map.nz);
             tile_shape shapes[SHAPES_PER_BUDGET];
             int n = candidates_tile_shapes(&s->map, entries, SHAPES_PER_BUDGET, shapes);
             for (int i = 0; i < n; i++) {
@@ -282,8 +283,8 @@ static int fastest(const tune_result *r, int count, int *out)
         int best = -1;
         for (int i = 0; i < r->count; i++)
             if (r->candidates[i].status == TUNE_MEASURED && !chosen(out, n, i) &&
-                (best < 0 || r->candidates[i].photons_per_second >
-                                 r->candidates[best].photons_per_second))
+                (best < 0 ||
+                 r->candidates[i].photons_per_second > r->candidates[best].photons_per_second))
                 best = i;
         if (best < 0)
             break;
@@ -297,8 +298,8 @@ static int fastest(const tune_result *r, int count, int *out)
 static void other_placement(const search *s, const kernel_knobs *best, kernel_knobs *c)
 {
     *c = *best;
-    c->layer_placement = best->layer_placement == SPEC_LAYERS_SHARED ? SPEC_LAYERS_CONSTANT
-                                                                      : SPEC_LAYERS_SHARED;
+    c->layer_placement =
+        best->layer_placement == SPEC_LAYERS_SHARED ? SPEC_LAYERS_CONSTANT : SPEC_LAYERS_SHARED;
     if (best->tile_nr > 0 && best->min_blocks_per_sm > 0) {
         size_t bytes = tile_budget(s, c, best->min_blocks_per_sm);
         kernel_knobs fitted = *c;

@@ -35,7 +35,6 @@
 #include "mci.h"
 #include "profile.h"
 
-
 typedef struct tune_options {
     uint64_t seed;
     double budget_seconds;     /* wall time for the whole search (compiles included) */
@@ -45,23 +44,23 @@ typedef struct tune_options {
     const char *cache_dir;     /* NULL: default cubin cache */
     bool verbose;
     bool debug_wrong_candidate; /* test-only: one candidate with a wrong kernel */
-    FILE *log;                 /* a line per candidate as it is measured; NULL: quiet */
+    FILE *log;                  /* a line per candidate as it is measured; NULL: quiet */
 } tune_options;
 
 void tune_options_init(tune_options *opt);
 
 typedef enum tune_status {
-    TUNE_MEASURED,  /* timed, tallies identical to the reference's */
-    TUNE_SKIPPED,   /* invalid: too much shared memory, spills, no launch */
-    TUNE_FAILED,    /* compile or launch error */
-    TUNE_MISMATCH   /* tallies differ from the reference's: a bug, reported */
+    TUNE_MEASURED, /* timed, tallies identical to the reference's */
+    TUNE_SKIPPED,  /* invalid: too much shared memory, spills, no launch */
+    TUNE_FAILED,   /* compile or launch error */
+    TUNE_MISMATCH  /* tallies differ from the reference's: a bug, reported */
 } tune_status;
 
 typedef struct tune_candidate {
     kernel_knobs config;
     const char *stage;
     tune_status status;
-    char why[512];             /* for the ones not measured */
+    char why[512];                    /* for the ones not measured */
     double seconds[TUNE_MAX_REPEATS]; /* whole kernel time of each timing */
     double rates[TUNE_MAX_REPEATS];   /* steady-state photons/s of each (gpu_stats) */
     int timings;
@@ -69,16 +68,16 @@ typedef struct tune_candidate {
     double photons_per_second; /* the median steady-state rate: what a long run gets */
     double compile_seconds;    /* 0 from the cubin cache */
     int registers, blocks_per_sm;
-    double captured;           /* fraction of pilot deposit events in shared memory */
+    double captured; /* fraction of pilot deposit events in shared memory */
 } tune_candidate;
 
 typedef struct tune_result {
     tune_candidate *candidates;
     int count, capacity;
-    int reference, winner;     /* indices (-1: none) */
+    int reference, winner; /* indices (-1: none) */
     uint64_t pilot_photons;
     double steps_per_photon;
-    double seconds;            /* the whole search */
+    double seconds; /* the whole search */
     int mismatches;
 } tune_result;
 

@@ -131,7 +131,7 @@ static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int
             x[j] = sweep_range_value(&opt->nz, j);
         for (int i = 0; i < ny; i++)
             y[i] = sweep_range_value(&opt->nr, i);
-        heatmap h = {nx, ny, x, y, v, title, "tile NZ (z bins)", "tile NR (r bins)",
+        heatmap h = {nx,          ny, x, y, v, title, "tile NZ (z bins)", "tile NR (r bins)",
                      "photons/s", -1, -1};
         double best = -1;
         for (int i = 0; i < ny; i++)

@@ -22,17 +22,17 @@ int sweep_range_count(const sweep_range *r);
 int sweep_range_value(const sweep_range *r, int i);
 
 typedef struct sweep_options {
-    tune_options tune;         /* seed, repeats, min kernel time, caches, log */
+    tune_options tune; /* seed, repeats, min kernel time, caches, log */
     sweep_range nr, nz;
-    int entry_bits[2];         /* the widths to sweep (entry_count of them) */
+    int entry_bits[2]; /* the widths to sweep (entry_count of them) */
     int entry_count;
-    kernel_knobs launch;     /* block, min blocks, layers, last-bin: fixed */
-    const char *out_prefix;    /* PREFIX.csv, PREFIX.e32.png, PREFIX.e64.png */
+    kernel_knobs launch;    /* block, min blocks, layers, last-bin: fixed */
+    const char *out_prefix; /* PREFIX.csv, PREFIX.e32.png, PREFIX.e64.png */
 } sweep_options;
 
 typedef struct sweep_result {
-    tune_result cells;         /* one candidate per (entry, nr, nz), in that order */
-    double best, worst;        /* photons/s over the measured shapes */
+    tune_result cells;  /* one candidate per (entry, nr, nz), in that order */
+    double best, worst; /* photons/s over the measured shapes */
     int best_index, worst_index;
 } sweep_result;
 

@@ -18,21 +18,23 @@
  *    in different layers read different constants, which constant memory
  *    serialises: 10 % slower on the skin model), else in constant memory.
  * Optical properties stay kernel data either way. */
-#define DEFAULT_BLOCK 256
-#define DEFAULT_RESIDENCY 8
-#define DEFAULT_TILE_NZ 128
-#define DEFAULT_ENTRY_BITS 32
+#define DEFAULT_BLOCK         256
+#define DEFAULT_RESIDENCY     8
+#define DEFAULT_TILE_NZ       128
+#define DEFAULT_ENTRY_BITS    32
 /* Without a device (`tmcml gen` on a machine without a GPU): Hopper's. */
 #define DEFAULT_SHARED_PER_SM (228 * 1024)
-#define DEFAULT_SHARED_OPTIN (227 * 1024)
+#define DEFAULT_SHARED_OPTIN  (227 * 1024)
 
 void variant_print_usage(FILE *out)
 {
     char knobs[4096];
     knobs_usage(knobs, sizeof knobs);
-    fprintf(out, "kernel variant (GPU engine, `gen`, `tune`, `sweep`):\n%s"
-            "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n",
-            knobs);
+    fprintf(
+        out,
+        "kernel variant (GPU engine, `gen`, `tune`, `sweep`):\n%s"
+        "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n",
+        knobs);
 }
 
 void variant_options_init(variant_options *v)
@@ -107,8 +109,8 @@ static void bake_layers(const mci_run *run, kernel_spec *spec)
 {
     for (int i = 0; i < run->num_layers + 2; i++) {
         const mci_layer *l = &run->layers[i];
-        spec->layers[i] = (spec_layer){l->n, l->mua, l->mus, l->g,
-                                       l->z0, l->z1, l->cos_crit0, l->cos_crit1};
+        spec->layers[i] =
+            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
     }
 }
 
@@ -141,10 +143,7 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
     spec->debug_out_of_bounds = v->debug_out_of_bounds;
 }
 
-bool variant_options_given(const variant_options *v)
-{
-    return v->given != 0;
-}
+bool variant_options_given(const variant_options *v) { return v->given != 0; }
 
 static void apply_tuned(const kernel_knobs *c, const mci_run *run, kernel_spec *spec)
 {

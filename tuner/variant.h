@@ -15,9 +15,9 @@
 /* Knobs given explicitly (--tile, --entry, ...: the options of the knob
  * table, gen/knob.h), the target architecture and the test-only variant. */
 typedef struct variant_options {
-    kernel_knobs knobs;    /* the values given */
-    unsigned given;        /* bit knob_index(k) set: knob k was given */
-    int arch;              /* 0: the device's */
+    kernel_knobs knobs; /* the values given */
+    unsigned given;     /* bit knob_index(k) set: knob k was given */
+    int arch;           /* 0: the device's */
     bool debug_out_of_bounds;
 } variant_options;
 

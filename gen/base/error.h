@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 typedef struct tm_error {
-    char file[512];     /* "" when the error is not about a file */
-    int line;           /* 0 when not about a line */
+    char file[512]; /* "" when the error is not about a file */
+    int line;       /* 0 when not about a line */
     char message[1024];
 } tm_error;
 

@@ -26,21 +26,21 @@
 #define KNOBS_TEXT_MAX 512
 
 /* A directory or file name of the profile store: Linux's PATH_MAX. */
-#define PROFILE_PATH_MAX 4096
+#define PROFILE_PATH_MAX   4096
 /* Profile directories searched: --profiles, $TMCML_PROFILE_DIR, the user's,
  * the shipped ones. */
-#define PROFILE_MAX_DIRS 4
+#define PROFILE_MAX_DIRS   4
 /* The largest pilot photon count a profile holds: cJSON prints numbers with
  * 15 significant digits when that reads back within its tolerance, so larger
  * integers would not read back exactly. */
-#define PROFILE_MAX_PILOT UINT64_C(1000000000000000)
+#define PROFILE_MAX_PILOT  UINT64_C(1000000000000000)
 /* Profile files `tmcml profiles` lists in one directory: far more than
  * GPUs anyone tunes for; more are reported, not read. */
 #define PROFILES_MAX_FILES 256
 
 /* Timings per tuning candidate: the median of an odd count; more than 9
  * costs tuning time without steadying the median further. */
-#define TUNE_MAX_REPEATS 9
+#define TUNE_MAX_REPEATS       9
 /* Photons of a tuning pilot: one launch and one 64-bit batch. */
 #define TUNE_MAX_PILOT_PHOTONS (TALLY_BATCH_MAX_PHOTONS - 1)
 

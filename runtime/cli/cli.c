@@ -10,7 +10,8 @@ void cli_print_usage(FILE *s)
     fputs("usage: tmcml run FILE.mci [options]\n"
           "       tmcml FILE.mci [-S SEED] [-A] [-G N]      (CUDAMCML/GPU-MCML form)\n"
           "       tmcml gen FILE.mci [variant options] [--run K] [-o KERNEL.cu] [--info]\n"
-          "       tmcml tune FILE.mci [--run K] [-A] [--budget SECONDS] [--profiles DIR] [--csv FILE]\n"
+          "       tmcml tune FILE.mci [--run K] [-A] [--budget SECONDS] [--profiles DIR] [--csv "
+          "FILE]\n"
           "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64] [-o PREFIX]\n"
           "       tmcml devices\n"
           "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
@@ -128,7 +129,8 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
             opt->tune_mode = (plan_tune_mode)k;
             return true;
         }
-    error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")", text ? text : "");
+    error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")",
+              text ? text : "");
     return false;
 }
 
@@ -137,8 +139,10 @@ static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
     char *end = NULL;
     double b = text ? strtod(text, &end) : 0;
     if (!text || end == text || *end || !(b > 0 && b <= 86400)) {
-        error_set(err, NULL, 0, "--budget: expected seconds, more than 0 and at most 86400 "
-                  "(got \"%s\")", text ? text : "");
+        error_set(err, NULL, 0,
+                  "--budget: expected seconds, more than 0 and at most 86400 "
+                  "(got \"%s\")",
+                  text ? text : "");
         return false;
     }
     opt->budget = b;
@@ -199,7 +203,8 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
         if (valued[k].sweep_only && opt->command != CLI_SWEEP)
             continue;
-        int got = cli_long_value(argc, argv, i, valued[k].name, valued[k].what, valued[k].text, err);
+        int got =
+            cli_long_value(argc, argv, i, valued[k].name, valued[k].what, valued[k].text, err);
         if (got != 0)
             return got;
     }

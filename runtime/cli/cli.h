@@ -15,18 +15,25 @@
 #define CLI_DEFAULT_SEED UINT64_C(1)
 
 typedef enum cli_command {
-    CLI_RUN, CLI_GEN, CLI_DEVICES, CLI_PROFILES, CLI_TUNE, CLI_SWEEP, CLI_HELP, CLI_VERSION
+    CLI_RUN,
+    CLI_GEN,
+    CLI_DEVICES,
+    CLI_PROFILES,
+    CLI_TUNE,
+    CLI_SWEEP,
+    CLI_HELP,
+    CLI_VERSION
 } cli_command;
 typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
 typedef struct cli_options {
     cli_command command;
-    const char *input;        /* the .mci file */
+    const char *input; /* the .mci file */
     uint64_t seed;
-    bool score_absorption;    /* false with -A */
+    bool score_absorption; /* false with -A */
     cli_engine engine;
-    int threads;              /* CPU threads; 0 = all cores */
-    const char *out_dir;      /* NULL: names are relative to the current directory */
+    int threads;         /* CPU threads; 0 = all cores */
+    const char *out_dir; /* NULL: names are relative to the current directory */
     bool quiet;
     int64_t photons;          /* 0: as in the file; else overrides every run */
     int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
@@ -37,17 +44,17 @@ typedef struct cli_options {
     const char *cache_dir;    /* --cache DIR ("" disables) */
     bool verbose;             /* --verbose: compile and launch details */
     /* gen */
-    const char *gen_output;   /* -o FILE (default: stdout) */
-    bool gen_info;            /* --info: compile and report registers, spills */
-    int run_number;           /* --run K (1-based) */
+    const char *gen_output; /* -o FILE (default: stdout) */
+    bool gen_info;          /* --info: compile and report registers, spills */
+    int run_number;         /* --run K (1-based) */
     /* profiles and tuning (run, tune, sweep) */
-    const char *profile_dir;  /* --profiles DIR: searched first, tuners store there */
-    const char *profile_file; /* --profile FILE: this file only */
-    bool no_profile;          /* --no-profile: the heuristic (and explicit options) */
-    plan_tune_mode tune_mode; /* --tune never|auto|always: whether `run` tunes first */
-    double budget;            /* --budget SECONDS (0: the command's default) */
-    int repeats;              /* --repeats N (0: default) */
-    const char *csv_path;     /* tune --csv FILE */
+    const char *profile_dir;         /* --profiles DIR: searched first, tuners store there */
+    const char *profile_file;        /* --profile FILE: this file only */
+    bool no_profile;                 /* --no-profile: the heuristic (and explicit options) */
+    plan_tune_mode tune_mode;        /* --tune never|auto|always: whether `run` tunes first */
+    double budget;                   /* --budget SECONDS (0: the command's default) */
+    int repeats;                     /* --repeats N (0: default) */
+    const char *csv_path;            /* tune --csv FILE */
     const char *sweep_nr, *sweep_nz; /* sweep --nr A:B:STEP --nz A:B:STEP */
     const char *sweep_entries;       /* sweep --entry 32,64 */
     bool debug_wrong_candidate;      /* tune, test-only: a kernel the gate must reject */

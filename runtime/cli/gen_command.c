@@ -33,7 +33,8 @@ static bool write_source(FILE *stream, void *ctx, tm_error *err)
 
 static void print_info(const kernel_spec *spec, const render_output *src, const cli_options *opt)
 {
-    compile_options copt = {.arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
+    compile_options copt = {
+        .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
     compile_result r = {0};
     tm_error err = {0};
     if (!compile_cubin(src, &copt, &r, &err)) {
@@ -44,8 +45,8 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
             "kernel: sm_%d, %d registers, %d bytes stack, %d bytes spill stores, %d bytes spill "
             "loads, %zu bytes shared (tile), cubin %zu bytes, %s %.3f s\n",
             spec->arch, r.registers, r.stack_bytes, r.spill_stores, r.spill_loads,
-            spec_shared_bytes(spec), r.cubin_size, r.from_cache ? "cached; compiled in" : "compiled in",
-            r.seconds);
+            spec_shared_bytes(spec), r.cubin_size,
+            r.from_cache ? "cached; compiled in" : "compiled in", r.seconds);
     char knobs[KNOBS_TEXT_MAX];
     knobs_text(&spec->knobs, knobs, sizeof knobs);
     fprintf(stderr, "knobs: %s\n", knobs);
@@ -78,8 +79,8 @@ int gen_command(const cli_options *opt)
     if (status == RUN_OK && !opt->quiet)
         fprintf(stderr, "tmcml: kernel variant: %s\n", source);
     if (status == RUN_OK && opt->gen_output)
-        status = fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK
-                                                                                 : RUN_FAILED;
+        status =
+            fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK : RUN_FAILED;
     else if (status == RUN_OK)
         fputs(src.source, stdout);
     if (status == RUN_OK && opt->gen_info)

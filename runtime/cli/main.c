@@ -33,24 +33,14 @@ int main(int argc, char **argv)
         return 2;
     }
     switch (opt.command) {
-    case CLI_HELP:
-        cli_print_usage(stdout);
-        return 0;
-    case CLI_VERSION:
-        print_version();
-        return 0;
-    case CLI_GEN:
-        return gen_command(&opt);
-    case CLI_DEVICES:
-        return devices_command(&opt);
-    case CLI_PROFILES:
-        return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
-    case CLI_TUNE:
-        return tune_command(&opt);
-    case CLI_SWEEP:
-        return sweep_command(&opt);
-    case CLI_RUN:
-        break;
+    case CLI_HELP: cli_print_usage(stdout); return 0;
+    case CLI_VERSION: print_version(); return 0;
+    case CLI_GEN: return gen_command(&opt);
+    case CLI_DEVICES: return devices_command(&opt);
+    case CLI_PROFILES: return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
+    case CLI_TUNE: return tune_command(&opt);
+    case CLI_SWEEP: return sweep_command(&opt);
+    case CLI_RUN: break;
     }
     return run_input_file(&opt);
 }

@@ -12,10 +12,9 @@
 #include "fs.h"
 #include "profile.h"
 
-
 typedef struct profiles_args {
-    const char *action;            /* "list", "show", "check" */
-    const char *dir;               /* --profiles DIR */
+    const char *action; /* "list", "show", "check" */
+    const char *dir;    /* --profiles DIR */
     int num_names;
     const char *names[PROFILES_MAX_FILES];
 } profiles_args;
@@ -78,8 +77,9 @@ static bool profiles_parse(int argc, char **argv, profiles_args *a, tm_error *er
         return false;
     }
     if ((show && a->num_names != 1) || (strcmp(a->action, "list") == 0 && a->num_names)) {
-        error_set(err, NULL, 0, show ? "profiles show: expected one FILE or DEVICE-NAME"
-                                     : "profiles list: takes no file names");
+        error_set(err, NULL, 0,
+                  show ? "profiles show: expected one FILE or DEVICE-NAME"
+                       : "profiles list: takes no file names");
         return false;
     }
     return true;
@@ -87,8 +87,12 @@ static bool profiles_parse(int argc, char **argv, profiles_args *a, tm_error *er
 
 /* ---- one file's state ---------------------------------------------------------- */
 
-typedef enum profiles_state { PROFILES_CURRENT, PROFILES_STALE, PROFILES_UNKNOWN, PROFILES_BAD }
-    profiles_state;
+typedef enum profiles_state {
+    PROFILES_CURRENT,
+    PROFILES_STALE,
+    PROFILES_UNKNOWN,
+    PROFILES_BAD
+} profiles_state;
 
 /* Whether p's toolchain is this program's; *why says how it differs. */
 static profiles_state profiles_judge(const profile *p, const profiles_self *self, char *why,
@@ -117,9 +121,9 @@ static profiles_state profiles_judge(const profile *p, const profiles_self *self
 /* One file as the three actions see it. */
 typedef struct profiles_file {
     profiles_state state;
-    profile p;          /* empty when PROFILES_BAD */
-    bool whole;         /* false: p holds the header only (entries not read) */
-    char why[1400];     /* "current", "stale: ...", "corrupt: ..." */
+    profile p;      /* empty when PROFILES_BAD */
+    bool whole;     /* false: p holds the header only (entries not read) */
+    char why[1400]; /* "current", "stale: ...", "corrupt: ..." */
 } profiles_file;
 
 /* Loads path into f->p and judges it.  A file that does not read whole but
@@ -333,8 +337,10 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
             profiles_free_names(names, n);
     }
     if (shown == 0) {
-        fprintf(stderr, "tmcml: no profile file or device matches \"%s\" on the search path "
-                        "(tmcml profiles list shows them)\n", name);
+        fprintf(stderr,
+                "tmcml: no profile file or device matches \"%s\" on the search path "
+                "(tmcml profiles list shows them)\n",
+                name);
         return 2;
     }
     return ok ? 0 : 1;

@@ -29,7 +29,7 @@
 typedef struct engine {
     gpu_engine *gpu; /* NULL: the CPU engine */
     const char *name;
-    char *kernel;      /* spec key of the last GPU kernel (malloc'd), or NULL */
+    char *kernel; /* spec key of the last GPU kernel (malloc'd), or NULL */
 } engine;
 
 typedef struct run_paths {
@@ -109,8 +109,8 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
                         .max_launch_photons = opt->launch_photons,
                         .progress = meter};
     gpu_stats stats;
-    bool ok = gpu_simulate(eng->gpu, run, &spec, &gopt, 0, (uint64_t)run->photons, tallies,
-                           &stats, err);
+    bool ok =
+        gpu_simulate(eng->gpu, run, &spec, &gopt, 0, (uint64_t)run->photons, tallies, &stats, err);
     if (ok && opt->verbose)
         fprintf(stderr, "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
                 (unsigned long long)stats.launches, stats.grid, stats.block, stats.blocks_per_sm,
@@ -118,8 +118,8 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
     return ok;
 }
 
-static bool simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
-                     int count, tally_set *tallies, tm_error *err)
+static bool simulate(const cli_options *opt, engine *eng, const mci_run *run, int index, int count,
+                     tally_set *tallies, tm_error *err)
 {
     char label[64] = "";
     if (count > 1)
@@ -157,9 +157,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
     const mci_run *run = &file->runs[index];
     /* No time and no thread count here: equal seeds give identical files. */
     char comment[256];
-    snprintf(comment, sizeof comment,
-             "tmcml %s, %s engine, seed %llu, %s. Timings: %s.", TMCML_VERSION, eng->name,
-             (unsigned long long)opt->seed,
+    snprintf(comment, sizeof comment, "tmcml %s, %s engine, seed %llu, %s. Timings: %s.",
+             TMCML_VERSION, eng->name, (unsigned long long)opt->seed,
              opt->score_absorption ? "absorption scored" : "-A: absorption not scored",
              fs_base_name(paths->json));
     if (!mco_write(paths->mco, run, res, comment, err))
@@ -221,7 +220,8 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
     if (gpu_engine_open(opt->gpu_index, &eng->gpu, &why)) {
         eng->name = "gpu";
         if (opt->verbose)
-            fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, context, multiplier table)\n",
+            fprintf(stderr,
+                    "tmcml: GPU engine opened in %.3f s (driver, context, multiplier table)\n",
                     progress_now() - t0);
         if (!opt->quiet)
             fprintf(stderr, "tmcml: GPU engine on %s\n", gpu_engine_device(eng->gpu)->name);
@@ -229,7 +229,8 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
     }
     if (opt->engine == CLI_ENGINE_GPU) {
         char text[2048];
-        error_set(err, NULL, 0, "--engine gpu: no usable GPU: %s", error_format(&why, text, sizeof text));
+        error_set(err, NULL, 0, "--engine gpu: no usable GPU: %s",
+                  error_format(&why, text, sizeof text));
         return false;
     }
     if (!opt->quiet) {

@@ -16,7 +16,7 @@ typedef struct tuning_job {
     mci_file file;
     const mci_run *run;
     gpu_engine *eng;
-    char stem[256];           /* the input's name without directory and .mci */
+    char stem[256]; /* the input's name without directory and .mci */
 } tuning_job;
 
 static int open_job(const cli_options *opt, tuning_job *job)
@@ -41,7 +41,8 @@ static int open_job(const cli_options *opt, tuning_job *job)
         *dot = '\0';
     if (!gpu_engine_open(opt->gpu_index, &job->eng, &err)) {
         char text[2048];
-        fprintf(stderr, "tmcml: tune and sweep need a GPU: %s\n", error_format(&err, text, sizeof text));
+        fprintf(stderr, "tmcml: tune and sweep need a GPU: %s\n",
+                error_format(&err, text, sizeof text));
         mci_free(&job->file);
         return RUN_FAILED;
     }
@@ -55,7 +56,6 @@ static void close_job(tuning_job *job)
     gpu_engine_close(job->eng);
     mci_free(&job->file);
 }
-
 
 int tune_command(const cli_options *opt)
 {
@@ -76,9 +76,11 @@ int tune_command(const cli_options *opt)
         error_print(stderr, &err);
         status = RUN_FAILED;
     } else if (out.mismatches > 0) {
-        fprintf(stderr, "tmcml: error: %d candidate(s) failed the bit-identity gate (tallies differ "
+        fprintf(stderr,
+                "tmcml: error: %d candidate(s) failed the bit-identity gate (tallies differ "
                 "from the reference kernel's: a bug; see MISMATCH in the table); the winner "
-                "passed it and was stored\n", out.mismatches);
+                "passed it and was stored\n",
+                out.mismatches);
         status = RUN_FAILED;
     }
     free(csv);
@@ -109,8 +111,10 @@ static bool parse_entries(const char *text, sweep_options *s, tm_error *err)
         for (int i = 0; i < s->entry_count; i++)
             seen = seen || s->entry_bits[i] == v.entry_bits;
         if (seen || s->entry_count == 2) {
-            error_set(err, NULL, 0, "--entry: expected one or two different widths, e.g. 32,64 "
-                      "(got \"%s\")", text);
+            error_set(err, NULL, 0,
+                      "--entry: expected one or two different widths, e.g. 32,64 "
+                      "(got \"%s\")",
+                      text);
             return false;
         }
         s->entry_bits[s->entry_count++] = v.entry_bits;
@@ -131,8 +135,10 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
     plan_tune_options(&plan, 0, &s->tune);
     s->tune.log = opt->quiet ? NULL : stdout;
     if (!sweep_parse_range(opt->sweep_nr, &s->nr) || !sweep_parse_range(opt->sweep_nz, &s->nz)) {
-        error_set(err, NULL, 0, "--nr/--nz: expected A:B:STEP with 0 <= A <= B and STEP >= 1, or "
-                  "one number (got \"%s\" and \"%s\")", opt->sweep_nr, opt->sweep_nz);
+        error_set(err, NULL, 0,
+                  "--nr/--nz: expected A:B:STEP with 0 <= A <= B and STEP >= 1, or "
+                  "one number (got \"%s\" and \"%s\")",
+                  opt->sweep_nr, opt->sweep_nz);
         return false;
     }
     if (!parse_entries(opt->sweep_entries, s, err))
@@ -143,7 +149,8 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
     }
     /* The launch configuration: the heuristic's, with the explicit options. */
     kernel_spec spec;
-    if (!variant_spec_for_run(job->run, true, gpu_engine_device(job->eng), &opt->variant, &spec, err))
+    if (!variant_spec_for_run(job->run, true, gpu_engine_device(job->eng), &opt->variant, &spec,
+                              err))
         return false;
     s->launch = spec.knobs;
     return true;
@@ -178,8 +185,8 @@ int sweep_command(const cli_options *opt)
     } else {
         if (res.best_index >= 0 && !opt->quiet)
             printf("best %.4g photons/s (tile %dx%d, %d-bit), worst %.4g: best/worst %.3f; "
-                   "pilot %llu photons, %.1f s\n", res.best,
-                   res.cells.candidates[res.best_index].config.tile_nr,
+                   "pilot %llu photons, %.1f s\n",
+                   res.best, res.cells.candidates[res.best_index].config.tile_nr,
                    res.cells.candidates[res.best_index].config.tile_nz,
                    res.cells.candidates[res.best_index].config.entry_bits, res.worst,
                    res.best / res.worst, (unsigned long long)res.cells.pilot_photons,

@@ -21,8 +21,8 @@
 
 typedef struct cpu_round {
     const cpu_problem *problem;
-    uint64_t first, end;      /* photon index range of this round */
-    _Atomic uint64_t next;    /* next unclaimed index */
+    uint64_t first, end;   /* photon index range of this round */
+    _Atomic uint64_t next; /* next unclaimed index */
     progress_meter *progress;
 } cpu_round;
 
@@ -122,8 +122,11 @@ bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, ui
 
     uint64_t done = 0;
     while (ok && done < count) {
-        uint64_t n = count - done < TALLY_BATCH_MAX_PHOTONS ? count - done : TALLY_BATCH_MAX_PHOTONS;
-        cpu_round round = {.problem = &problem, .first = first + done, .end = first + done + n,
+        uint64_t n =
+            count - done < TALLY_BATCH_MAX_PHOTONS ? count - done : TALLY_BATCH_MAX_PHOTONS;
+        cpu_round round = {.problem = &problem,
+                           .first = first + done,
+                           .end = first + done + n,
                            .progress = opt->progress};
         atomic_store(&round.next, round.first);
         ok = run_round(workers, threads, &round, acc, err);

@@ -28,9 +28,9 @@
 #include "rng.h"
 
 #define WEIGHT_THRESHOLD 1e-4 /* MCML's Wth */
-#define ROULETTE_CHANCE 0.1   /* MCML's CHANCE */
-#define COS_ZERO (1.0 - 1.0e-12)
-#define COS_90D 1.0e-6
+#define ROULETTE_CHANCE  0.1  /* MCML's CHANCE */
+#define COS_ZERO         (1.0 - 1.0e-12)
+#define COS_90D          1.0e-6
 
 /* A photon draws the random numbers of its steps and deflections ahead of
  * their use (new_step_next, draw_spin_ahead): turning a 32-bit number into
@@ -75,8 +75,9 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
         l->inv_mut = l->mut > 0.0 ? 1.0 / l->mut : 0.0;
         l->absorbed_fraction = l->mut > 0.0 ? src->mua / l->mut : 0.0;
         l->g = g;
-        l->phase = g == 0.0 ? CPU_PHASE_ISOTROPIC
-                   : (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED : CPU_PHASE_HG;
+        l->phase = g == 0.0                  ? CPU_PHASE_ISOTROPIC
+                   : (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED
+                                             : CPU_PHASE_HG;
         l->hg_a = 1.0 - g * g;
         l->hg_b = 1.0 - g;
         l->hg_c_32 = 2.0 * g * 0x1p-32;
@@ -269,7 +270,7 @@ static inline void spin(const cpu_problem *p, const cpu_layer *l, photon *ph)
         ph->uy = sint * sinp;
         ph->uz = uz >= 0.0 ? cost : -cost;
     } else {
-        double perp2 = 1.0 - uz * uz; /* ux^2 + uy^2 */
+        double perp2 = 1.0 - uz * uz;   /* ux^2 + uy^2 */
         double k = root(sint2 / perp2); /* sin(theta) / sqrt(1 - uz^2) */
         double uz_cosp = uz * cosp;
         ph->ux = k * (ux * uz_cosp - uy * sinp) + ux * cost;

@@ -35,13 +35,13 @@ typedef struct cpu_layer {
 /* Everything constant over a run. */
 typedef struct cpu_problem {
     int num_layers;
-    cpu_layer *layers;        /* num_layers + 2, as mci_run.layers */
+    cpu_layer *layers; /* num_layers + 2, as mci_run.layers */
     int nr, nz, na;
     double dr, dz, da;
     double inv_dr, inv_dz, inv_da;
-    double last_ir, last_iz, last_ia; /* nr - 1, nz - 1, na - 1 */
+    double last_ir, last_iz, last_ia;             /* nr - 1, nz - 1, na - 1 */
     double azimuth_table[CPU_AZIMUTH_SECTORS][2]; /* cpu_azimuth */
-    double start_weight;      /* 1 - Rsp */
+    double start_weight;                          /* 1 - Rsp */
     int first_layer;
     bool score_absorption;
     uint64_t seed;
@@ -80,7 +80,10 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b);
  * gives a different double for 7 % of them, by 1 ulp. */
 #define CPU_LN2_HI 0x1.62e42fefa2000p-1  /* ln 2 to 40 bits */
 #define CPU_LN2_LO 0x1.9ef35793c7673p-41 /* ln 2 - CPU_LN2_HI */
-#define CPU_LN2_ROW(e) {(e) * CPU_LN2_HI, (e) * CPU_LN2_LO}
+#define CPU_LN2_ROW(e)                                                                             \
+    {                                                                                              \
+        (e) * CPU_LN2_HI, (e)*CPU_LN2_LO                                                           \
+    }
 /* e ln2_hi (exact) and e ln2_lo for e = k - 32 = 0, -1, ..., -32: loads
  * instead of a conversion and two multiplications. */
 static const double cpu_ln2_multiples[33][2] = {
@@ -95,9 +98,8 @@ static const double cpu_ln2_multiples[33][2] = {
 static inline double cpu_neg_log_uniform(uint32_t u)
 {
     const uint64_t sqrt_half_bits = UINT64_C(0x3FE6A09E667F3BCD);
-    const double p0 = 0x1.5555555555558p-1, p1 = 0x1.99999999952a7p-2,
-                 p2 = 0x1.2492492df70acp-2, p3 = 0x1.c71c62def8bc0p-3,
-                 p4 = 0x1.7462b6575651fp-3, p5 = 0x1.39fe2dda31b75p-3,
+    const double p0 = 0x1.5555555555558p-1, p1 = 0x1.99999999952a7p-2, p2 = 0x1.2492492df70acp-2,
+                 p3 = 0x1.c71c62def8bc0p-3, p4 = 0x1.7462b6575651fp-3, p5 = 0x1.39fe2dda31b75p-3,
                  p6 = 0x1.2b5a87634cc20p-3;
     double v = (double)u + 1.0;
     uint64_t bits;
@@ -126,13 +128,11 @@ static inline void cpu_sincos_turn(uint32_t u, double *cos_psi, double *sin_psi)
 {
     static const double quarter_cos[4] = {1.0, 0.0, -1.0, 0.0};
     static const double quarter_sin[4] = {0.0, 1.0, 0.0, -1.0};
-    const double s0 = 0x1.921fb54442d18p+1, s1 = -0x1.4abbce625be41p+2,
-                 s2 = 0x1.466bc67758700p+1, s3 = -0x1.32d2cce2d535ap-1,
-                 s4 = 0x1.50782fca38671p-4, s5 = -0x1.e300639fe8df4p-8,
+    const double s0 = 0x1.921fb54442d18p+1, s1 = -0x1.4abbce625be41p+2, s2 = 0x1.466bc67758700p+1,
+                 s3 = -0x1.32d2cce2d535ap-1, s4 = 0x1.50782fca38671p-4, s5 = -0x1.e300639fe8df4p-8,
                  s6 = 0x1.e3eed5bb00c98p-12;
-    const double c1 = -0x1.3bd3cc9be45dep+2, c2 = 0x1.03c1f081b5aaap+2,
-                 c3 = -0x1.55d3c7e3c8d5cp+0, c4 = 0x1.e1f5068303f17p-3,
-                 c5 = -0x1.a6d1ec3d4795ap-6, c6 = 0x1.f9cc15d4ddc90p-10,
+    const double c1 = -0x1.3bd3cc9be45dep+2, c2 = 0x1.03c1f081b5aaap+2, c3 = -0x1.55d3c7e3c8d5cp+0,
+                 c4 = 0x1.e1f5068303f17p-3, c5 = -0x1.a6d1ec3d4795ap-6, c6 = 0x1.f9cc15d4ddc90p-10,
                  c7 = -0x1.b2586b8f4320ep-14;
     uint32_t w = u + (UINT32_C(1) << 29);
     unsigned q = w >> 30;
@@ -153,8 +153,7 @@ static inline void cpu_sincos_turn(uint32_t u, double *cos_psi, double *sin_psi)
  * 6.5e-18; bench/results.md).  Error at most 2.0 2^-53 in cos and sin and
  * 4.3 2^-53 in cos^2 + sin^2 - 1 (every 7th of the 2^32 arguments against a
  * long-double reference). */
-static inline void cpu_azimuth(const cpu_problem *p, uint32_t u, double *cos_psi,
-                               double *sin_psi)
+static inline void cpu_azimuth(const cpu_problem *p, uint32_t u, double *cos_psi, double *sin_psi)
 {
     /* The polynomials in t = r 2^-31 are evaluated in r itself, with the
      * powers of 2^-31 folded into the coefficients: the same roundings

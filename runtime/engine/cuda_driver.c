@@ -29,8 +29,6 @@
 
 #include "cuda_abi.h"
 
-
-
 /* The ABI asked of cuGetProcAddress: see the comment at the top. */
 #define CUDA_ABI_VERSION 12000
 
@@ -83,10 +81,10 @@ struct cuda_context {
     int index;
     CUdevice dev;
     CUcontext ctx;
-    int arch;                    /* 10 * major + minor */
-    size_t shared_optin;         /* max shared memory per block, opted in */
-    CUresult sticky;             /* CUDA_SUCCESS until a sticky error */
-    char sticky_where[160];      /* the call that hit it */
+    int arch;               /* 10 * major + minor */
+    size_t shared_optin;    /* max shared memory per block, opted in */
+    CUresult sticky;        /* CUDA_SUCCESS until a sticky error */
+    char sticky_where[160]; /* the call that hit it */
 };
 
 struct cuda_module {
@@ -105,7 +103,10 @@ static const struct {
     const char *name, *abi;
     size_t offset;
 } driver_symbols[] = {
-#define SYM(name, abi, field) {name, abi, offsetof(cuda_driver, field)}
+#define SYM(name, abi, field)                                                                      \
+    {                                                                                              \
+        name, abi, offsetof(cuda_driver, field)                                                    \
+    }
     SYM("cuGetErrorName", "cuGetErrorName", GetErrorName),
     SYM("cuGetErrorString", "cuGetErrorString", GetErrorString),
     SYM("cuInit", "cuInit", Init),
@@ -208,10 +209,8 @@ static bool is_sticky(CUresult rc)
     case CUDA_ERROR_HARDWARE_STACK_ERROR:
     case CUDA_ERROR_ILLEGAL_INSTRUCTION:
     case CUDA_ERROR_ASSERT:
-    case CUDA_ERROR_ECC_UNCORRECTABLE:
-        return true;
-    default:
-        return false;
+    case CUDA_ERROR_ECC_UNCORRECTABLE: return true;
+    default: return false;
     }
 }
 
@@ -291,8 +290,7 @@ bool cuda_open(cuda_driver **drvp, tm_error *err)
         goto fail;
     }
     if (!check(NULL, drv, rc, "cuInit", err) ||
-        !check(NULL, drv, drv->DriverGetVersion(&drv->driver_version), "cuDriverGetVersion",
-               err) ||
+        !check(NULL, drv, drv->DriverGetVersion(&drv->driver_version), "cuDriverGetVersion", err) ||
         !check(NULL, drv, drv->DeviceGetCount(&drv->device_count), "cuDeviceGetCount", err))
         goto fail;
     if (drv->device_count <= 0) {
@@ -315,10 +313,7 @@ void cuda_close(cuda_driver *drv)
     free(drv);
 }
 
-int cuda_device_count(const cuda_driver *drv)
-{
-    return drv ? drv->device_count : 0;
-}
+int cuda_device_count(const cuda_driver *drv) { return drv ? drv->device_count : 0; }
 
 static bool device_get(cuda_driver *drv, int index, CUdevice *dev, tm_error *err)
 {
@@ -332,13 +327,12 @@ static bool device_get(cuda_driver *drv, int index, CUdevice *dev, tm_error *err
 
 /* Free memory needs a context: retain the primary one for the moment (cheap
  * when the engine already holds it) and give the thread back its own. */
-static bool device_free_memory(cuda_driver *drv, CUdevice dev, size_t *free_bytes,
-                               size_t *total, tm_error *err)
+static bool device_free_memory(cuda_driver *drv, CUdevice dev, size_t *free_bytes, size_t *total,
+                               tm_error *err)
 {
     CUcontext prev = NULL, ctx = NULL;
     if (!check(NULL, drv, drv->CtxGetCurrent(&prev), "cuCtxGetCurrent", err) ||
-        !check(NULL, drv, drv->DevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain",
-               err))
+        !check(NULL, drv, drv->DevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain", err))
         return false;
     bool ok = check(NULL, drv, drv->CtxSetCurrent(ctx), "cuCtxSetCurrent", err) &&
               check(NULL, drv, drv->MemGetInfo(free_bytes, total), "cuMemGetInfo", err);
@@ -421,17 +415,17 @@ bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctxp, tm_err
     ctx->index = device;
     int major = 0, minor = 0, optin = 0;
     if (!device_get(drv, device, &ctx->dev, err) ||
+        !check(
+            NULL, drv,
+            drv->DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev),
+            "cuDeviceGetAttribute", err) ||
+        !check(
+            NULL, drv,
+            drv->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev),
+            "cuDeviceGetAttribute", err) ||
         !check(NULL, drv,
-               drv->DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                       ctx->dev),
-               "cuDeviceGetAttribute", err) ||
-        !check(NULL, drv,
-               drv->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                       ctx->dev),
-               "cuDeviceGetAttribute", err) ||
-        !check(NULL, drv,
-               drv->DeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                       ctx->dev),
+               drv->DeviceGetAttribute(
+                   &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, ctx->dev),
                "cuDeviceGetAttribute", err) ||
         !check(NULL, drv, drv->DevicePrimaryCtxRetain(&ctx->ctx, ctx->dev),
                "cuDevicePrimaryCtxRetain", err)) {
@@ -448,10 +442,7 @@ bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctxp, tm_err
     return true;
 }
 
-bool cuda_context_broken(const cuda_context *ctx)
-{
-    return ctx && ctx->sticky != CUDA_SUCCESS;
-}
+bool cuda_context_broken(const cuda_context *ctx) { return ctx && ctx->sticky != CUDA_SUCCESS; }
 
 void cuda_context_close(cuda_context *ctx)
 {
@@ -473,8 +464,8 @@ static int cubin_arch(const void *cubin)
     if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 /* ELFCLASS64 */ ||
         (p[18] | p[19] << 8) != 190 /* EM_CUDA */)
         return -1;
-    uint32_t flags = (uint32_t)p[48] | (uint32_t)p[49] << 8 | (uint32_t)p[50] << 16 |
-                     (uint32_t)p[51] << 24;
+    uint32_t flags =
+        (uint32_t)p[48] | (uint32_t)p[49] << 8 | (uint32_t)p[50] << 16 | (uint32_t)p[51] << 24;
     int sm = (int)(p[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff);
     return sm >= 10 && sm < 256 ? sm : -1;
 }
@@ -571,8 +562,8 @@ void cuda_free(cuda_context *ctx, cuda_ptr ptr)
 
 /* Looks kernel `name` up and opts it in to shared_bytes of dynamic shared
  * memory when static + dynamic passes the 48 KiB that need no opt-in. */
-static bool function_prepare(cuda_module *mod, const char *name, size_t shared_bytes,
-                             CUfunction *f, tm_error *err)
+static bool function_prepare(cuda_module *mod, const char *name, size_t shared_bytes, CUfunction *f,
+                             tm_error *err)
 {
     cuda_context *ctx = mod->ctx;
     cuda_driver *drv = ctx->drv;
@@ -582,8 +573,9 @@ static bool function_prepare(cuda_module *mod, const char *name, size_t shared_b
         return false;
     int static_bytes = 0;
     snprintf(what, sizeof what, "cuFuncGetAttribute(%s)", name);
-    if (!check(ctx, drv, drv->FuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, *f),
-               what, err))
+    if (!check(ctx, drv,
+               drv->FuncGetAttribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, *f), what,
+               err))
         return false;
     size_t total = shared_bytes + (size_t)static_bytes;
     if (total <= DEFAULT_SHARED_LIMIT)
@@ -760,8 +752,6 @@ bool cuda_occupancy(cuda_module *mod, const char *name, unsigned block, size_t s
     snprintf(what, sizeof what, "cuOccupancyMaxActiveBlocksPerMultiprocessor(%s)", name);
     return check(mod->ctx, mod->ctx->drv,
                  mod->ctx->drv->OccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, f,
-                                                                          (int)block,
-                                                                          shared_bytes),
+                                                                          (int)block, shared_bytes),
                  what, err);
 }
-

@@ -27,9 +27,9 @@ typedef struct cuda_device_info {
     size_t shared_per_block_optin; /* max dynamic+static shared memory per block, opted in */
     size_t shared_per_sm;
     int max_threads_per_sm, regs_per_sm;
-    int clock_khz;                 /* SM clock (peak) */
+    int clock_khz; /* SM clock (peak) */
     size_t total_memory, free_memory;
-    int driver_version;            /* e.g. 13000 */
+    int driver_version; /* e.g. 13000 */
 } cuda_device_info;
 
 /* Loads libcuda and initialises it.  Fails with a clear message when there is
@@ -76,8 +76,7 @@ void cuda_stream_destroy(cuda_stream *stream);
 
 /* Queues a copy of bytes from host src to device dst and returns once src may
  * be reused (the stream is waited for: small uploads of tables). */
-bool cuda_upload(cuda_stream *stream, cuda_ptr dst, const void *src, size_t bytes,
-                 tm_error *err);
+bool cuda_upload(cuda_stream *stream, cuda_ptr dst, const void *src, size_t bytes, tm_error *err);
 /* Queues a copy of device src to host dst after the stream's earlier work and
  * waits for it: dst holds the bytes on return. */
 bool cuda_download(cuda_stream *stream, void *dst, cuda_ptr src, size_t bytes, tm_error *err);

@@ -34,15 +34,15 @@
 #include "render.h"
 #include "rng.h"
 
-#define KERNEL_NAME "tmcml_kernel"
+#define KERNEL_NAME         "tmcml_kernel"
 /* One launch per batch of photons: every launch ends with a tail of a few
  * long-lived photons on an otherwise idle GPU (on the intralipid slab a lone
  * photon can take 10^6 steps, ~1 s), so launches are few and long. */
-#define POLL_SECONDS 0.002
+#define POLL_SECONDS        0.002
 #define STEADY_POLL_SECONDS 0.0002
-#define STEADY_FROM 0.2
-#define STEADY_TO 0.8
-#define PROGRESS_SECONDS 0.1
+#define STEADY_FROM         0.2
+#define STEADY_TO           0.8
+#define PROGRESS_SECONDS    0.1
 
 /* Mirrors layer_t in templates/layers.cu, field for field. */
 typedef struct gpu_layer {
@@ -53,7 +53,7 @@ typedef struct gpu_layer {
 /* The device tallies of one gpu_simulate call, and its photon counter. */
 typedef struct gpu_run {
     cuda_ptr a_rz, rd_ra, tt_ra, steps;
-    cuda_ptr next;          /* photon indices handed out by the current launch */
+    cuda_ptr next; /* photon indices handed out by the current launch */
     size_t rz_bytes, ra_bytes;
 } gpu_run;
 
@@ -61,13 +61,13 @@ struct gpu_engine {
     cuda_driver *drv;
     cuda_context *ctx;
     cuda_device_info dev;
-    cuda_stream *stream;       /* owns all device memory traffic (see the top) */
-    cuda_stream *monitor;      /* reads the photon counter while a kernel runs */
+    cuda_stream *stream;        /* owns all device memory traffic (see the top) */
+    cuda_stream *monitor;       /* reads the photon counter while a kernel runs */
     cuda_event *counter_zeroed; /* recorded after a launch's counter is zeroed */
-    cuda_event *launch_done;   /* recorded after each launch */
+    cuda_event *launch_done;    /* recorded after each launch */
     cuda_ptr multipliers;
-    cuda_module *mod;      /* module of spec `key`, or NULL */
-    char *key;             /* spec_key of the loaded module (malloc'd), or NULL */
+    cuda_module *mod; /* module of spec `key`, or NULL */
+    char *key;        /* spec_key of the loaded module (malloc'd), or NULL */
     int registers, spill_bytes;
 };
 
@@ -155,7 +155,8 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     eng->key = NULL;
     render_output src = {0};
     compile_result cubin = {0};
-    compile_options copt = {.arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
+    compile_options copt = {
+        .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
     double t0 = progress_now();
     bool ok = render_kernel(spec, opt->template_dir, &src, err);
     double t1 = progress_now();
@@ -180,10 +181,12 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
         stats->cubin_cached = cubin.from_cache;
         stats->registers = cubin.registers;
         if (opt->verbose)
-            fprintf(stderr, "tmcml: kernel %s: %s, %d registers (render %.3f s, %s %.3f s, "
-                    "module load %.3f s)\n", eng->key, cubin.from_cache ? "from the cubin cache" : "compiled",
-                    cubin.registers, t1 - t0, cubin.from_cache ? "cache lookup" : "compile", t2 - t1,
-                    t3 - t2);
+            fprintf(stderr,
+                    "tmcml: kernel %s: %s, %d registers (render %.3f s, %s %.3f s, "
+                    "module load %.3f s)\n",
+                    eng->key, cubin.from_cache ? "from the cubin cache" : "compiled",
+                    cubin.registers, t1 - t0, cubin.from_cache ? "cache lookup" : "compile",
+                    t2 - t1, t3 - t2);
     }
     compile_result_free(&cubin);
     render_output_free(&src);
@@ -221,8 +224,10 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
     if (!cuda_module_global(eng->mod, "tmcml_layers", &ptr, &size, err))
         return false;
     if (size != bytes) {
-        error_set(err, NULL, 0, "kernel layer table is %zu bytes, the host's %zu: templates/layers.cu "
-                  "and runtime/engine/gpu.c disagree", size, bytes);
+        error_set(err, NULL, 0,
+                  "kernel layer table is %zu bytes, the host's %zu: templates/layers.cu "
+                  "and runtime/engine/gpu.c disagree",
+                  size, bytes);
         return false;
     }
     return cuda_upload(eng->stream, ptr, table, bytes, err);
@@ -286,8 +291,8 @@ typedef struct launch_plan {
     size_t shared;
 } launch_plan;
 
-static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned grid,
-                          gpu_stats *stats, launch_plan *plan, tm_error *err)
+static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned grid, gpu_stats *stats,
+                          launch_plan *plan, tm_error *err)
 {
     plan->block = (unsigned)spec->knobs.block_size;
     /* Dynamic shared memory: the tile and the edge bins (the shared layer
@@ -297,9 +302,10 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
     if (!cuda_occupancy(eng->mod, KERNEL_NAME, plan->block, plan->shared, &per_sm, err))
         return false;
     if (per_sm < 1) {
-        error_set(err, NULL, 0, "kernel %s cannot run on %s: no block of %u threads with %zu bytes "
-                  "of shared memory fits on an SM", eng->key, eng->dev.name, plan->block,
-                  plan->shared);
+        error_set(err, NULL, 0,
+                  "kernel %s cannot run on %s: no block of %u threads with %zu bytes "
+                  "of shared memory fits on an SM",
+                  eng->key, eng->dev.name, plan->block, plan->shared);
         return false;
     }
     plan->grid = grid ? grid : (unsigned)(per_sm * eng->dev.sm_count);
@@ -319,8 +325,8 @@ static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
     cuda_ptr next = r->next, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra, steps = r->steps;
-    void *args[] = {&first, &count, &seed, &start_weight, &first_layer, &eng->multipliers,
-                    &next, &a_rz, &rd_ra, &tt_ra, &steps};
+    void *args[] = {&first, &count, &seed,  &start_weight, &first_layer, &eng->multipliers,
+                    &next,  &a_rz,  &rd_ra, &tt_ra,        &steps};
     return cuda_memset_zero(eng->stream, r->next, sizeof(uint64_t), err) &&
            cuda_event_record(eng->counter_zeroed, eng->stream, err) &&
            cuda_stream_wait_event(eng->monitor, eng->counter_zeroed, err) &&
@@ -341,7 +347,7 @@ static void sleep_seconds(double s)
 typedef struct steady_window {
     double t_prev;
     uint64_t n_prev;
-    double t_from, t_to;   /* < 0 until crossed */
+    double t_from, t_to; /* < 0 until crossed */
 } steady_window;
 
 static double crossing(const steady_window *w, double t, uint64_t n, double target)
@@ -440,7 +446,8 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     }
     /* Launches of at most TALLY_BATCH_MAX_PHOTONS (or max_launch_photons),
      * each collected into the 128-bit tallies: no 64-bit entry can overflow. */
-    uint64_t per_launch = opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
+    uint64_t per_launch =
+        opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
     if (per_launch > TALLY_BATCH_MAX_PHOTONS)
         per_launch = TALLY_BATCH_MAX_PHOTONS;
     double start = progress_now();
@@ -448,7 +455,8 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     bool ok = true;
     while (ok && done < count) {
         uint64_t n = count - done < per_launch ? count - done : per_launch;
-        double *steady = opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
+        double *steady =
+            opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
         ok = run_launch(eng, run, &r, &plan, opt, first + done, n, steady, err) &&
              collect(eng, run, &r, n, acc, err);
         done += n;

@@ -16,23 +16,23 @@
 
 typedef struct gpu_options {
     uint64_t seed;
-    const char *template_dir; /* NULL: embedded templates */
-    const char *cache_dir;    /* NULL: default cubin cache; "": none */
-    bool verbose;             /* compile and launch details on stderr */
+    const char *template_dir;    /* NULL: embedded templates */
+    const char *cache_dir;       /* NULL: default cubin cache; "": none */
+    bool verbose;                /* compile and launch details on stderr */
     uint64_t max_launch_photons; /* photons per launch (0: 2^32, the batch limit) */
-    unsigned grid;            /* blocks per launch (0: resident blocks per SM x SMs) */
-    progress_meter *progress; /* may be NULL */
-    bool measure_steady;      /* the tuner: steady-state rate of the (first) launch */
+    unsigned grid;               /* blocks per launch (0: resident blocks per SM x SMs) */
+    progress_meter *progress;    /* may be NULL */
+    bool measure_steady;         /* the tuner: steady-state rate of the (first) launch */
 } gpu_options;
 
 typedef struct gpu_stats {
-    double compile_seconds;   /* 0 when the cubin came from a cache */
-    bool cubin_cached;        /* from the disk cache or this engine's last module */
-    double kernel_seconds;    /* sum of launch times */
+    double compile_seconds; /* 0 when the cubin came from a cache */
+    bool cubin_cached;      /* from the disk cache or this engine's last module */
+    double kernel_seconds;  /* sum of launch times */
     uint64_t launches;
     unsigned grid, block;
     int blocks_per_sm, registers;
-    int spill_bytes;          /* local-memory spill stores + loads (ptxas) */
+    int spill_bytes; /* local-memory spill stores + loads (ptxas) */
     /* With measure_steady: photons handed out per second while the first
      * launch went from 20 % to 80 % of its photons - the rate of a long run,
      * without the launch's ramp-up and its tail of the longest photons

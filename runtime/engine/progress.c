@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 /* A run shorter than this never shows a line: it would only flicker. */
-#define PROGRESS_QUIET_SECONDS 1.0
+#define PROGRESS_QUIET_SECONDS    1.0
 #define PROGRESS_INTERVAL_SECONDS 0.5
 
 double progress_now(void)

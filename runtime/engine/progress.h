@@ -11,10 +11,10 @@ typedef struct progress_meter {
     bool enabled;
     uint64_t total;
     _Atomic uint64_t done;
-    double start;             /* monotonic seconds */
+    double start; /* monotonic seconds */
     _Atomic double last_print;
-    _Atomic int printing;     /* one printer at a time */
-    bool printed;             /* a line is on screen and must be finished */
+    _Atomic int printing; /* one printer at a time */
+    bool printed;         /* a line is on screen and must be finished */
     char label[64];
 } progress_meter;
 

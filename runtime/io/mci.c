@@ -44,10 +44,10 @@ typedef struct reader {
 } reader;
 
 typedef struct data_line {
-    int line;                /* line number in the file */
-    int count;               /* tokens on the line, even beyond MAX_TOKENS */
+    int line;  /* line number in the file */
+    int count; /* tokens on the line, even beyond MAX_TOKENS */
     char *tok[MAX_TOKENS];
-    bool hash_glued;         /* '#' directly after a token, as in "a#b.mco" */
+    bool hash_glued; /* '#' directly after a token, as in "a#b.mco" */
 } data_line;
 
 /* Cuts the next line out of the text (at "\n", "\r\n" or a lone "\r": files
@@ -214,8 +214,8 @@ static bool parse_int64(reader *r, int line, const char *tok, const char *what, 
         error_set(r->err, r->name, line, "%s: not a finite number (\"%.60s\")", what, tok);
         return false;
     }
-    error_set(r->err, r->name, line, "%s: unexpected characters after the number (\"%.60s\")",
-              what, tok);
+    error_set(r->err, r->name, line, "%s: unexpected characters after the number (\"%.60s\")", what,
+              tok);
     return false;
 }
 
@@ -266,8 +266,7 @@ static bool read_version(reader *r, mci_file *f)
         return false;
     if (f->version != 1.0) {
         error_set(r->err, r->name, dl.line,
-                  "unsupported file version (%.60s): MCML 1.2.2 files have version 1.0",
-                  dl.tok[0]);
+                  "unsupported file version (%.60s): MCML 1.2.2 files have version 1.0", dl.tok[0]);
         return false;
     }
     return true;
@@ -466,8 +465,8 @@ static bool read_layer(run_ctx *c, int i, mci_layer *layer)
     return layer_range(r, &dl, i, layer->n > 0.0, "n must be positive", 0) &&
            layer_range(r, &dl, i, layer->mua >= 0.0, "mua must not be negative", 1) &&
            layer_range(r, &dl, i, layer->mus >= 0.0, "mus must not be negative", 2) &&
-           layer_range(r, &dl, i, layer->g >= -1.0 && layer->g <= 1.0,
-                       "g must be between -1 and 1", 3) &&
+           layer_range(r, &dl, i, layer->g >= -1.0 && layer->g <= 1.0, "g must be between -1 and 1",
+                       3) &&
            layer_range(r, &dl, i, layer->d >= 0.0, "d must not be negative", 4);
 }
 
@@ -570,8 +569,8 @@ static bool check_end(reader *r, const mci_file *f)
     if (!next_data_line(r, &dl))
         return true;
     error_set(r->err, r->name, dl.line,
-              "unexpected data after run %d (\"%.60s\"): the file declares %d run%s",
-              f->num_runs, dl.tok[0], f->num_runs, f->num_runs == 1 ? "" : "s");
+              "unexpected data after run %d (\"%.60s\"): the file declares %d run%s", f->num_runs,
+              dl.tok[0], f->num_runs, f->num_runs == 1 ? "" : "s");
     return false;
 }
 
@@ -592,8 +591,8 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
     } else {
         if (strncmp(r.pos, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark */
             r.pos += 3;
-        ok = read_version(&r, &f) && read_num_runs(&r, &f) && read_runs(&r, &f) &&
-             check_end(&r, &f);
+        ok =
+            read_version(&r, &f) && read_num_runs(&r, &f) && read_runs(&r, &f) && check_end(&r, &f);
     }
     free(copy);
     if (!ok) {

@@ -22,20 +22,20 @@ typedef struct mci_layer {
 } mci_layer;
 
 typedef struct mci_run {
-    char *out_name;   /* output file name exactly as written in the .mci */
-    char out_format;  /* 'A' or 'B' (MCML writes ASCII in both cases) */
-    int64_t photons;  /* 1 .. INT64_MAX */
-    double dz, dr;    /* grid steps [cm] */
-    int nz, nr, na;   /* grid counts, all > 0 */
-    double da;        /* angle step: pi / (2 na) [rad] */
-    int num_layers;   /* > 0 */
-    mci_layer *layers;/* num_layers + 2 entries, see mci_layer */
-    int line;         /* line of the run's output-name line in the file */
+    char *out_name;    /* output file name exactly as written in the .mci */
+    char out_format;   /* 'A' or 'B' (MCML writes ASCII in both cases) */
+    int64_t photons;   /* 1 .. INT64_MAX */
+    double dz, dr;     /* grid steps [cm] */
+    int nz, nr, na;    /* grid counts, all > 0 */
+    double da;         /* angle step: pi / (2 na) [rad] */
+    int num_layers;    /* > 0 */
+    mci_layer *layers; /* num_layers + 2 entries, see mci_layer */
+    int line;          /* line of the run's output-name line in the file */
 } mci_run;
 
 typedef struct mci_file {
-    char *path;       /* as given to mci_read, or the name given to mci_parse */
-    double version;   /* file version (1.0) */
+    char *path;     /* as given to mci_read, or the name given to mci_parse */
+    double version; /* file version (1.0) */
     int num_runs;
     mci_run *runs;
 } mci_file;

@@ -32,8 +32,8 @@ static void mco_write_version(FILE *f, char format)
  * (MCML 1.2.1 and earlier printed the seconds as %8.2lf.) */
 void mco_time_comment(double seconds, char *buf, size_t size)
 {
-    snprintf(buf, size, "User time: %8.0f sec = %8.2f hr.   Simulation time of this run.",
-             seconds, seconds / 3600.0);
+    snprintf(buf, size, "User time: %8.0f sec = %8.2f hr.   Simulation time of this run.", seconds,
+             seconds / 3600.0);
 }
 
 static void mco_write_inparm(FILE *f, const mci_run *run)
@@ -111,8 +111,7 @@ static const char *const mco_tt_ra_header[6] = {
     "Tt_ra",
 };
 
-bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res,
-                      const char *comment)
+bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, const char *comment)
 {
     if (res->nr != run->nr || res->nz != run->nz || res->na != run->na ||
         res->num_layers != run->num_layers)
@@ -154,9 +153,11 @@ bool mco_write(const char *path, const mci_run *run, const mcml_result *res, con
 {
     if (res->nr != run->nr || res->nz != run->nz || res->na != run->na ||
         res->num_layers != run->num_layers) {
-        error_set(err, path, 0, "result grid %dx%dx%d with %d layers does not match the run's "
-                  "%dx%dx%d with %d layers (nr, nz, na)", res->nr, res->nz, res->na,
-                  res->num_layers, run->nr, run->nz, run->na, run->num_layers);
+        error_set(err, path, 0,
+                  "result grid %dx%dx%d with %d layers does not match the run's "
+                  "%dx%dx%d with %d layers (nr, nz, na)",
+                  res->nr, res->nz, res->na, res->num_layers, run->nr, run->nz, run->na,
+                  run->num_layers);
         return false;
     }
     mco_write_ctx ctx = {run, res, comment};

@@ -35,7 +35,7 @@ void mco_time_comment(double seconds, char *buf, size_t size);
 /* A parsed .mco: the input echo (InParm) as a run and every section. */
 typedef struct mco_data {
     mci_run run;
-    char *comment;        /* text of the last comment line before InParm, after "# " */
+    char *comment; /* text of the last comment line before InParm, after "# " */
     double user_seconds;
     mcml_result result;
 } mco_data;

@@ -26,18 +26,18 @@
 
 typedef struct mco_cursor {
     const char *path;
-    char **line;    /* line starts, NUL-terminated, comments cut off */
+    char **line; /* line starts, NUL-terminated, comments cut off */
     int nlines;
-    int li;         /* current line (0-based) */
-    const char *p;  /* position in line li */
+    int li;        /* current line (0-based) */
+    const char *p; /* position in line li */
     tm_error *err;
 } mco_cursor;
 
 typedef struct mco_token {
     const char *s;
     size_t len;
-    int line;       /* 1-based */
-    bool first;     /* first token of its line */
+    int line;   /* 1-based */
+    bool first; /* first token of its line */
 } mco_token;
 
 enum { MCO_NUM_SECTIONS = 10 };
@@ -89,10 +89,7 @@ static bool mco_next_data_line(mco_cursor *c)
     return true;
 }
 
-static int mco_last_line(const mco_cursor *c)
-{
-    return c->nlines > 0 ? c->nlines : 1;
-}
+static int mco_last_line(const mco_cursor *c) { return c->nlines > 0 ? c->nlines : 1; }
 
 static bool mco_parse_double(const mco_token *t, double *out)
 {
@@ -444,8 +441,8 @@ static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, 
     c.p = c.nlines > 0 ? c.line[0] : "";
     bool ok = mco_read_header(&c, &out->run) && mco_read_inparm(&c, &out->run) &&
               mco_check_size(&c, &out->run, size);
-    if (ok && !result_alloc(&out->result, out->run.nr, out->run.nz, out->run.na,
-                            out->run.num_layers)) {
+    if (ok &&
+        !result_alloc(&out->result, out->run.nr, out->run.nz, out->run.na, out->run.num_layers)) {
         error_set(err, path, 0, "out of memory for the arrays");
         ok = false;
     }

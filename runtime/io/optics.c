@@ -16,7 +16,4 @@ double optics_specular(const mci_run *run)
     return r1 + (1.0 - r1) * (1.0 - r1) * r2 / (1.0 - r1 * r2);
 }
 
-int optics_first_layer(const mci_run *run)
-{
-    return mci_layer_is_glass(&run->layers[1]) ? 2 : 1;
-}
+int optics_first_layer(const mci_run *run) { return mci_layer_is_glass(&run->layers[1]) ? 2 : 1; }

@@ -128,8 +128,9 @@ static bool result_absorption(const mci_run *run, const tally_set *t, double n, 
 bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
 {
     if (t->nr != run->nr || t->nz != run->nz || t->na != run->na) {
-        error_set(err, NULL, 0, "tally grid %dx%dx%d does not match the run's %dx%dx%d (nr, nz, na)",
-                  t->nr, t->nz, t->na, run->nr, run->nz, run->na);
+        error_set(err, NULL, 0,
+                  "tally grid %dx%dx%d does not match the run's %dx%dx%d (nr, nz, na)", t->nr,
+                  t->nz, t->na, run->nr, run->nz, run->na);
         return false;
     }
     if (t->photons == 0) {

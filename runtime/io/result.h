@@ -15,14 +15,14 @@
 
 typedef struct mcml_result {
     int nr, nz, na, num_layers;
-    uint64_t photons;          /* photons the quantities are normalised by */
-    double rsp, rd, a, tt;     /* RAT: specular, diffuse reflectance, absorbed, transmitted */
-    double *a_l;               /* [num_layers + 2], layer i at a_l[i] (1-based, as MCML) [-] */
-    double *a_z;               /* [nz]  [1/cm] */
-    double *rd_r, *tt_r;       /* [nr]  [1/cm2] */
-    double *rd_a, *tt_a;       /* [na]  [1/sr] */
-    double *a_rz;              /* [ir * nz + iz]  [1/cm3] */
-    double *rd_ra, *tt_ra;     /* [ir * na + ia]  [1/(cm2 sr)] */
+    uint64_t photons;      /* photons the quantities are normalised by */
+    double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
+    double *a_l;           /* [num_layers + 2], layer i at a_l[i] (1-based, as MCML) [-] */
+    double *a_z;           /* [nz]  [1/cm] */
+    double *rd_r, *tt_r;   /* [nr]  [1/cm2] */
+    double *rd_a, *tt_a;   /* [na]  [1/sr] */
+    double *a_rz;          /* [ir * nz + iz]  [1/cm3] */
+    double *rd_ra, *tt_ra; /* [ir * na + ia]  [1/(cm2 sr)] */
 } mcml_result;
 
 /* Allocates zeroed arrays for the given grid. */

@@ -97,7 +97,8 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, root, "photons_per_second",
                 r->wall_seconds > 0 ? photons / r->wall_seconds : 0.0);
     summary_num(ok, root, "steps_per_photon", photons > 0 ? r->steps / photons : 0.0);
-    summary_num(ok, root, "steps_per_second", r->wall_seconds > 0 ? r->steps / r->wall_seconds : 0.0);
+    summary_num(ok, root, "steps_per_second",
+                r->wall_seconds > 0 ? r->steps / r->wall_seconds : 0.0);
     cJSON *rat = cJSON_AddObjectToObject(root, "RAT");
     summary_num(ok, rat, "Rsp", res->rsp);
     summary_num(ok, rat, "Rd", res->rd);

@@ -11,20 +11,20 @@
 #include "result.h"
 
 typedef struct run_report {
-    const char *input_path;    /* the .mci file */
-    int run_index;             /* 1-based run number within the file */
+    const char *input_path; /* the .mci file */
+    int run_index;          /* 1-based run number within the file */
     const mci_run *run;
     const mcml_result *result;
     uint64_t seed;
-    const char *engine;        /* "cpu" or "gpu" */
+    const char *engine; /* "cpu" or "gpu" */
     int threads;
     double wall_seconds;
-    bool score_absorption;     /* false for -A */
-    const char *rng;           /* generator name, e.g. "mwc-per-photon" */
-    double steps;              /* hop-drop-spin steps of all photons */
-    const char *device;        /* GPU name, NULL for the CPU engine */
-    const char *kernel;        /* GPU kernel spec key, NULL for the CPU engine */
-    uint64_t tallies_digest;   /* tally_set_digest of the run's integer tallies */
+    bool score_absorption;   /* false for -A */
+    const char *rng;         /* generator name, e.g. "mwc-per-photon" */
+    double steps;            /* hop-drop-spin steps of all photons */
+    const char *device;      /* GPU name, NULL for the CPU engine */
+    const char *kernel;      /* GPU kernel spec key, NULL for the CPU engine */
+    uint64_t tallies_digest; /* tally_set_digest of the run's integer tallies */
 } run_report;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",

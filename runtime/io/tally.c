@@ -131,7 +131,4 @@ double tally_count(tally_acc_t v)
     return (double)(uint64_t)(v >> 64) * 18446744073709551616.0 + (double)(uint64_t)v;
 }
 
-double tally_weight(tally_acc_t units)
-{
-    return tally_count(units) / TALLY_UNITS_PER_WEIGHT;
-}
+double tally_weight(tally_acc_t units) { return tally_count(units) / TALLY_UNITS_PER_WEIGHT; }

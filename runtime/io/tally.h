@@ -15,13 +15,12 @@
 
 typedef unsigned __int128 tally_acc_t;
 
-
 /* Arrays are indexed as MCML's: a_rz[ir * nz + iz], rd_ra[ir * na + ia],
  * tt_ra[ir * na + ia]. */
 typedef struct tally_batch {
     int nr, nz, na;
     uint64_t *a_rz, *rd_ra, *tt_ra;
-    uint64_t steps;       /* hop-drop-spin steps taken (for steps/s figures) */
+    uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Optional (NULL unless a test sets it): the same absorption deposits
      * without quantisation, to measure the fixed point's rounding bias. */
     double *a_rz_exact;
@@ -29,8 +28,8 @@ typedef struct tally_batch {
 
 typedef struct tally_set {
     int nr, nz, na;
-    uint64_t photons;     /* photons whose tallies have been added */
-    tally_acc_t steps;    /* hop-drop-spin steps of those photons */
+    uint64_t photons;  /* photons whose tallies have been added */
+    tally_acc_t steps; /* hop-drop-spin steps of those photons */
     tally_acc_t *a_rz, *rd_ra, *tt_ra;
 } tally_set;
 
