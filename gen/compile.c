@@ -294,19 +294,42 @@ typedef struct option_list {
     char arch[40], maxrreg[40];
 } option_list;
 
+/* The options every kernel is compiled with, whatever its variant: part of
+ * the generator (compile_generator_hash), so profiles tuned with other
+ * options are stale.
+ *  - No implicit a*b+c -> fma contraction: the compiler contracts per
+ *    variant (seen: -A rounded the weight differently from the variant that
+ *    scores A_rz), which would break the bit-identity contract between
+ *    variants.  Templates write fmaf() where they want one.
+ *  - Denormals flushed to zero and sqrtf through the hardware's reciprocal
+ *    square root: the same in every variant, so variants stay bit-identical;
+ *    about 40 of 220 instructions a step fewer (the slow paths of a precise
+ *    square root and the denormal guards of __logf and __fdividef).  The
+ *    GPU validation suite, the contrast case included, shows no bias
+ *    (docs/validation.md). */
+static const char *const fixed_options[] = {
+    "-std=c++17",   "-Xptxas=-v", /* registers and spills, parsed from the log */
+    "-lineinfo",                  /* profilers map SASS back to the generated source */
+    "--fmad=false", "-ftz=true",  "-prec-sqrt=false",
+};
+#define FIXED_OPTIONS (sizeof fixed_options / sizeof fixed_options[0])
+
+uint64_t compile_generator_hash(void)
+{
+    uint64_t templates = render_generator_hash();
+    uint64_t h = hash_fnv1a(HASH_FNV1A_START, &templates, sizeof templates);
+    for (size_t i = 0; i < FIXED_OPTIONS; i++)
+        h = hash_fnv1a(h, fixed_options[i], strlen(fixed_options[i]) + 1);
+    return h;
+}
+
 static void options_build(const compile_options *opt, option_list *o)
 {
     o->argc = 0;
     snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d", opt->arch);
     o->argv[o->argc++] = o->arch; /* a real arch: NVRTC emits a cubin */
-    o->argv[o->argc++] = "-std=c++17";
-    o->argv[o->argc++] = "-Xptxas=-v"; /* registers and spills, parsed from the log */
-    o->argv[o->argc++] = "-lineinfo";  /* profilers map SASS back to the generated source */
-    /* No implicit a*b+c -> fma contraction: the compiler contracts per
-     * variant (seen: -A rounded the weight differently from the variant that
-     * scores A_rz), which would break the bit-identity contract between
-     * variants.  Templates write fmaf() where they want one. */
-    o->argv[o->argc++] = "--fmad=false";
+    for (size_t i = 0; i < FIXED_OPTIONS; i++)
+        o->argv[o->argc++] = fixed_options[i];
     /* NVRTC 13 keeps its own cache in the driver's ComputeCache when a driver
      * is present, and a hit there skips ptxas and so its -v figures (seen on
      * an H200: registers and spills missing from the second compile on).  We

@@ -37,6 +37,10 @@ typedef struct compile_result {
 /* Whether NVRTC could be loaded; *version gets "13.0" etc. */
 bool compile_nvrtc_available(char *version, size_t size, tm_error *err);
 
+/* The generator's identity for profiles: the embedded templates
+ * (render_generator_hash) and the options every kernel is compiled with. */
+uint64_t compile_generator_hash(void);
+
 /* Compiles (or fetches from the cache) src for opt->arch.  On a compile
  * error *err holds NVRTC's error lines with the offending generated lines
  * quoted (numbered), and out->log the whole log.  *out is initialised in

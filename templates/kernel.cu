@@ -46,7 +46,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     p.cached_bin = -1;
     p.cached_units = 0ull;
 % end
-    unsigned long long my_steps = 0;
+    // Steps of this thread's photons, for steps/s figures only: 32 bits keep
+    // the loop at the 32-register launch bound; they go to the global count
+    // whenever a photon ends with the top bit set (no photon takes 2^31 steps).
+    unsigned int my_steps = 0u;
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
         // Lanes whose photon ended take the next indices: one atomic per warp.
@@ -60,6 +63,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
             base = __shfl_sync(active, base, leader);
             if (!p.alive) {
                 flush_cached_bin(p, TALLY_PASS);
+                if (my_steps >= 0x80000000u) {
+                    atomicAdd(steps, (unsigned long long)my_steps);
+                    my_steps = 0u;
+                }
                 unsigned long long i = base + __popc(needy & ((1u << lane) - 1u));
                 if (i >= count)
                     break;
@@ -77,5 +84,5 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
         if (tile[t])
             atomicAdd(&a_rz[slot_bin(t)], (unsigned long long)tile[t]);
 % end
-    atomicAdd(steps, my_steps);
+    atomicAdd(steps, (unsigned long long)my_steps);
 }

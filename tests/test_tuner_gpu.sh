@@ -54,7 +54,7 @@ check 'cmp -s "$dir/out1/vanhulst_slab.mco" "$dir/out2/vanhulst_slab.mco"' \
     "tuned and heuristic variants write identical .mco files"
 "$tmcml" run "$input" -N 200000 -o "$dir/out3" --block 64 $cache >"$dir/run3.out" 2>&1
 check 'grep -q "exact entry.*with explicit options" "$dir/run3.out"' "explicit options override the entry"
-check 'grep -q "block=64" "$dir/out3/vanhulst_slab.json"' "the explicit block size is the kernel's"
+check 'grep -q "block_size=64" "$dir/out3/vanhulst_slab.json"' "the explicit block size is the kernel's"
 
 echo "== the bit-identity gate"
 mkdir -p "$dir/gate"

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-/* By relative path: on the include path, "cuda.h" may be the toolkit's. */
 #include "cuda_driver.h"
 #include "compile.h"
 #include "render.h"
@@ -77,7 +76,7 @@ void profile_device_from_info(const struct cuda_device_info *info, profile_devic
 bool profile_toolchain_current(profile_toolchain *tc, tm_error *err)
 {
     memset(tc, 0, sizeof *tc);
-    snprintf(tc->generator, sizeof tc->generator, "%016" PRIx64, render_generator_hash());
+    snprintf(tc->generator, sizeof tc->generator, "%016" PRIx64, compile_generator_hash());
     return compile_nvrtc_available(tc->nvrtc_version, sizeof tc->nvrtc_version, err);
 }
 

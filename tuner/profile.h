@@ -34,7 +34,7 @@ typedef struct profile_device {
 
 typedef struct profile_toolchain {
     char nvrtc_version[32]; /* "13.0"; "" when NVRTC is not available */
-    char generator[17];     /* 16 lowercase hex digits of render_generator_hash() */
+    char generator[17];     /* 16 lowercase hex digits of compile_generator_hash() */
 } profile_toolchain;
 
 /* The problem class: what a kernel is specialised for, apart from the knobs
