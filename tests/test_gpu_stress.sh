@@ -69,18 +69,34 @@ for name in $names; do
 done
 photons_of() { printf '%s\n' $total_photons_s | sed -n "s/^$1=//p"; }
 
-echo "== solo: each case alone"
-solo_seconds=0
-for name in $names; do
-    run_case "$name" "$dir/solo/$name" "$(photons_of "$name")" || {
-        echo "FAILED: $name: the solo run failed"; cat "$dir/solo/$name.log"; exit 1
-    }
-    j=$(ls "$dir/solo/$name"/*.json)
-    s=$(json "$j" wall_seconds)
-    solo_seconds=$(awk "BEGIN{print $solo_seconds + $s}")
-    echo "$name: $(photons_of "$name") photons in $s s, $(json "$j" tallies_digest)"
-done
-echo "solo runs together: $solo_seconds s of GPU time per concurrent round"
+# The solo runs, rescaled once when the pilots' rates (which include each
+# launch's ramp-up and tail) made them add up to less than the target.
+solo_runs() {
+    echo "== solo: each case alone"
+    solo_seconds=0
+    for name in $names; do
+        rm -rf "$dir/solo/$name"
+        run_case "$name" "$dir/solo/$name" "$(photons_of "$name")" || {
+            echo "FAILED: $name: the solo run failed"; cat "$dir/solo/$name.log"; exit 1
+        }
+        j=$(ls "$dir/solo/$name"/*.json)
+        s=$(json "$j" wall_seconds)
+        solo_seconds=$(awk "BEGIN{print $solo_seconds + $s}")
+        echo "$name: $(photons_of "$name") photons in $s s, $(json "$j" tallies_digest)"
+    done
+    echo "solo runs together: $solo_seconds s of GPU time per concurrent round"
+}
+solo_runs
+if awk "BEGIN{exit !($solo_seconds < 0.9 * $target)}"; then
+    f=$(awk "BEGIN{print 1.1 * $target / $solo_seconds}")
+    scaled=""
+    for name in $names; do
+        scaled="$scaled $name=$(awk "BEGIN{printf \"%.0f\", $(photons_of "$name") * $f}")"
+    done
+    total_photons_s=$scaled
+    echo "(short of $target s: every case scaled by $f)"
+    solo_runs
+fi
 
 round=1
 while [ "$round" -le "$rounds" ]; do
