@@ -32,50 +32,27 @@ __device__ __forceinline__ float fresnel(float n1, float n2, float ca1, float *c
     return __fdividef(0.5f * sam * sam * (cam * cam + cap * cap), sap * sap * cam * cam);
 }
 
-// At the top boundary of the photon's layer, moving up.
-__device__ __forceinline__ void cross_up_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
-{
-    float ni = l.n, nt = layer_at(p.layer - 1).n;
-    float uz = p.uz, uz1 = 0.0f;
-    float r = -uz <= l.cos_crit0 ? 1.0f : fresnel(ni, nt, -uz, &uz1);
-    if (mwc_uniform_f(&p.rng) > r) {
-        if (p.layer == 1) {
-            score_escape(p, rd_ra, uz1);
-        } else {
-            p.layer--;
-            p.ux *= __fdividef(ni, nt);
-            p.uy *= __fdividef(ni, nt);
-            p.uz = -uz1;
-        }
-    } else {
-        p.uz = -uz;
-    }
-}
-
-// At the bottom boundary of the photon's layer, moving down.
-__device__ __forceinline__ void cross_down_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
-{
-    float ni = l.n, nt = layer_at(p.layer + 1).n;
-    float uz = p.uz, uz1 = 0.0f;
-    float r = uz <= l.cos_crit1 ? 1.0f : fresnel(ni, nt, uz, &uz1);
-    if (mwc_uniform_f(&p.rng) > r) {
-        if (p.layer == NUM_LAYERS) {
-            score_escape(p, tt_ra, uz1);
-        } else {
-            p.layer++;
-            p.ux *= __fdividef(ni, nt);
-            p.uy *= __fdividef(ni, nt);
-            p.uz = uz1;
-        }
-    } else {
-        p.uz = -uz;
-    }
-}
-
+// At the top (uz < 0) or bottom (uz > 0) boundary of the photon's layer: one
+// code path for both directions, chosen by data (the critical cosine, the
+// next layer, the tally an escape goes to), so a warp whose lanes cross in
+// both directions issues it once.  MCML's CrossUpOrNot / CrossDnOrNot.
 __device__ __forceinline__ void cross_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
 {
-    if (p.uz < 0.0f)
-        cross_up_or_not(p, l, TALLY_PASS);
-    else
-        cross_down_or_not(p, l, TALLY_PASS);
+    bool up = p.uz < 0.0f;
+    int next = up ? p.layer - 1 : p.layer + 1;
+    float ni = l.n, nt = layer_at(next).n;
+    float uz = p.uz, ca = fabsf(uz), uz1 = 0.0f;
+    float r = ca <= (up ? l.cos_crit0 : l.cos_crit1) ? 1.0f : fresnel(ni, nt, ca, &uz1);
+    if (mwc_uniform_f(&p.rng) > r) {
+        if (next == 0 || next == NUM_LAYERS + 1) {
+            score_escape(p, up ? rd_ra : tt_ra, uz1);
+        } else {
+            p.layer = next;
+            p.ux *= __fdividef(ni, nt);
+            p.uy *= __fdividef(ni, nt);
+            p.uz = up ? -uz1 : uz1;
+        }
+    } else {
+        p.uz = -uz;
+    }
 }
