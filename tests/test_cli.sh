@@ -69,6 +69,11 @@ check; [ "$(grep 'Diffuse reflectance' "$work/a/example.mco")" = "$(grep 'Diffus
 # Errors: exit status 2 and a message naming the problem.
 expect 2 "no input" -- "$tmcml" run
 contains "no input" "no input file"
+# Numbers: digits only (a leading blank does not hide a minus sign).
+expect 2 "seed ' -1'" -- "$tmcml" run "$example" -S " -1"
+contains "seed ' -1'" "seed: expected a whole number"
+expect 2 "photons ' -5'" -- "$tmcml" run "$example" -N " -5"
+contains "photons ' -5'" "--photons: expected a whole number"
 # Options with a value take it as the next word or after '=' alike.
 expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
 expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
@@ -87,18 +92,40 @@ check; [ -e "$work/f/x.mco" ] && fail "bad input: output written"
 expect 2 "unwritable output" -- "$tmcml" run "$example" -N 100 -o "$work/file/sub"
 contains "unwritable output" "$work/file"
 
-# One failing run does not lose the others: run 2's output name is an
-# existing directory, so its rename fails after the simulation.
+# Every output location is checked before anything is simulated: run 2's
+# output name is an existing directory, so nothing runs and nothing is written.
 mkdir -p "$work/g/two.mco"
 sed -e 's/^1[[:space:]]*# number of runs/3 # number of runs/' "$example" >"$work/multi.mci"
 check; grep -q '^3 # number of runs' "$work/multi.mci" || fail "multi: could not build the file"
 # Append runs 2 and 3 (the example's run block, renamed).
 sed -n '/^example.mco/,$p' "$example" | sed 's/^example.mco/two.mco/' >>"$work/multi.mci"
 sed -n '/^example.mco/,$p' "$example" | sed 's/^example.mco/three.mco/' >>"$work/multi.mci"
-expect 1 "failing run" -- "$tmcml" run "$work/multi.mci" -N 500 -o "$work/g" -q
-contains "failing run" "run 2"
-check; [ -s "$work/g/example.mco" ] && [ -s "$work/g/three.mco" ] || fail "failing run: other outputs lost"
-check; ls -a "$work/g" | grep -q '\.tmp\.' && fail "failing run: temp file left"
+expect 2 "directory as output" -- "$tmcml" run "$work/multi.mci" -N 500 -o "$work/g" -q
+contains "directory as output" "two.mco: is a directory"
+check; [ -e "$work/g/example.mco" ] && fail "directory as output: run 1 was simulated anyway"
+check; ls -a "$work/g" | grep -q '\.tmp\.' && fail "directory as output: temp file left"
+
+# Output collisions are refused before anything is simulated: two runs that
+# would write one file, or a run that would overwrite the input.
+collide() { # description name1 name2 expected-text
+    sed -n '/^example.mco/,$p' "$example" | sed "s|^example.mco|$2|" >"$work/c2.mci.tail"
+    sed -e 's/^1[[:space:]]*# number of runs/2 # number of runs/' -e "s|^example.mco|$1|" \
+        "$example" >"$work/c.mci"
+    cat "$work/c2.mci.tail" >>"$work/c.mci"
+    rm -rf "$work/c"
+    expect 2 "$3" -- "$tmcml" run "$work/c.mci" -N 200 -o "$work/c" -q
+    contains "$3" "$4"
+    check; [ -n "$(ls -A "$work/c" 2>/dev/null)" ] && fail "$3: something was written"
+}
+collide x x.mco "x and x.mco" "runs 1 and 2 would write the same file"
+collide y.mco y.json "y.mco and y.json" "run 1's JSON summary, run 2's .mco"
+collide o.mco ./o.mco "o.mco and ./o.mco" "runs 1 and 2 would write the same file"
+cp "$example" "$work/self.mci"
+sed -i 's/^example.mco/self.mci/' "$work/self.mci"
+expect 2 "output over the input" -- "$tmcml" run "$work/self.mci" -N 200 -o "$work" -q
+contains "output over the input" "over the input file itself"
+check; cmp -s "$work/self.mci" "$example" && fail "output over the input: the input was not the renamed copy"
+check; grep -q '^self.mci' "$work/self.mci" || fail "output over the input: the input was overwritten"
 
 # Tuning options: bad values are refused before anything runs (exit 2).
 expect 2 "bad --tune" -- "$tmcml" run "$example" --tune sometimes

@@ -233,6 +233,31 @@ static void test_read_exact(void)
     CHECK_CONTAINS(err.message, "not a regular file");
 }
 
+/* fs_resolve: one answer for every spelling of one file, existing or not. */
+static void test_resolve(void)
+{
+    char a[512], b[512], c[512], sub[512];
+    snprintf(sub, sizeof sub, "%s/sub", tmpdir);
+    mkdir(sub, 0755);
+    snprintf(a, sizeof a, "%s/o.mco", tmpdir);
+    snprintf(b, sizeof b, "%s/./o.mco", tmpdir);
+    snprintf(c, sizeof c, "%s/sub/../o.mco", tmpdir);
+    tm_error err = {0};
+    char *ra = fs_resolve(a, &err), *rb = fs_resolve(b, &err), *rc = fs_resolve(c, &err);
+    CHECK(ra && rb && rc && strcmp(ra, rb) == 0 && strcmp(ra, rc) == 0);
+    CHECK(ra && ra[0] == '/' && strcmp(fs_base_name(ra), "o.mco") == 0);
+    free(ra);
+    free(rb);
+    free(rc);
+    snprintf(a, sizeof a, "%s/no/such/dir/o.mco", tmpdir);
+    CHECK(fs_resolve(a, &err) == NULL);
+    CHECK_CONTAINS(err.message, "cannot resolve directory");
+    /* a directory where a file will go */
+    CHECK(!fs_check_output(sub, &err));
+    CHECK_CONTAINS(err.message, "is a directory");
+    rmdir(sub);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -246,6 +271,7 @@ int main(void)
     test_read_text();
     test_read_exact();
     test_xdg();
+    test_resolve();
     rmdir(tmpdir);
     return check_summary("test_fs");
 }

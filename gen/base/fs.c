@@ -139,6 +139,36 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
     return true;
 }
 
+char *fs_resolve(const char *path, tm_error *err)
+{
+    char *dir = fs_dir_of(path);
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *out = NULL;
+    if (real) {
+        const char *base = fs_base_name(path);
+        size_t n = strlen(real) + strlen(base) + 2;
+        out = malloc(n);
+        if (out)
+            snprintf(out, n, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", base);
+    }
+    if (!out)
+        error_set(err, path, 0, "cannot resolve directory '%s': %s", dir ? dir : path,
+                  dir && !real ? strerror(errno) : "out of memory");
+    free(real);
+    free(dir);
+    return out;
+}
+
+bool fs_check_output(const char *path, tm_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        error_set(err, path, 0, "is a directory: the output file cannot go there");
+        return false;
+    }
+    return fs_check_writable(path, err);
+}
+
 bool fs_check_writable(const char *path, tm_error *err)
 {
     char *dir = fs_dir_of(path);

@@ -18,6 +18,14 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
 /* Checks, before any work, that a file can be created in the directory that
  * will hold path (creating nothing that stays). */
 bool fs_check_writable(const char *path, tm_error *err);
+/* fs_check_writable, and path is not a directory (a file will go there). */
+bool fs_check_output(const char *path, tm_error *err);
+
+/* The absolute path a file name refers to, whether or not the file exists:
+ * the real path of its directory (symbolic links, "." and ".." resolved) and
+ * its base name; so "o.mco", "./o.mco" and "dir/../o.mco" give one answer.
+ * Malloc'd; NULL with *err when the directory does not exist. */
+char *fs_resolve(const char *path, tm_error *err);
 
 /* mkdir -p dir.  The error names the directory that could not be made
  * ("cannot create directory: Permission denied"). */

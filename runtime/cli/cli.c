@@ -66,7 +66,9 @@ void cli_print_usage(FILE *s)
 
 static bool parse_u64(const char *text, uint64_t *out)
 {
-    if (!text || !*text || *text == '-' || *text == '+')
+    /* Digits only from the first character: strtoull would skip leading
+     * blanks and accept " -1" as 2^64 - 1. */
+    if (!text || *text < '0' || *text > '9')
         return false;
     char *end;
     errno = 0;

@@ -59,7 +59,48 @@ static void free_paths(run_paths *paths, int count)
     free(paths);
 }
 
-/* Every output of every run must be creatable before anything is simulated. */
+/* No two files a run writes may be one file, and none may be the input:
+ * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
+ * "./o.mco" would silently overwrite each other.  Paths are compared
+ * resolved (fs_resolve). */
+static bool check_collisions(const mci_file *file, const run_paths *paths, tm_error *err)
+{
+    int n = file->num_runs, count = 2 * n;
+    char **resolved = calloc((size_t)count + 1, sizeof *resolved);
+    bool ok = resolved != NULL;
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory");
+    for (int k = 0; ok && k < count; k++)
+        ok = (resolved[k] = fs_resolve(k % 2 ? paths[k / 2].json : paths[k / 2].mco, err)) != NULL;
+    tm_error ignored;
+    char *input = ok ? fs_resolve(file->path, &ignored) : NULL;
+    for (int a = 0; ok && a < count; a++) {
+        const char *what_a = a % 2 ? "JSON summary" : ".mco";
+        if (input && strcmp(resolved[a], input) == 0) {
+            error_set(err, file->path, 0,
+                      "run %d would write its %s over the input file itself (%s)", a / 2 + 1,
+                      what_a, a % 2 ? paths[a / 2].json : paths[a / 2].mco);
+            ok = false;
+        }
+        for (int b = a + 1; ok && b < count; b++)
+            if (strcmp(resolved[a], resolved[b]) == 0) {
+                error_set(err, file->path, 0,
+                          "runs %d and %d would write the same file %s (run %d's %s, run %d's %s): "
+                          "give them different output names",
+                          a / 2 + 1, b / 2 + 1, resolved[a], a / 2 + 1, what_a, b / 2 + 1,
+                          b % 2 ? "JSON summary" : ".mco");
+                ok = false;
+            }
+    }
+    for (int k = 0; resolved && k < count; k++)
+        free(resolved[k]);
+    free(resolved);
+    free(input);
+    return ok;
+}
+
+/* Every output of every run must be creatable, and distinct, before anything
+ * is simulated. */
 static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, tm_error *err)
 {
     if (opt->out_dir && !fs_make_dirs(opt->out_dir, err)) /* created when missing */
@@ -69,18 +110,18 @@ static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, 
         error_set(err, NULL, 0, "out of memory");
         return NULL;
     }
-    for (int i = 0; i < file->num_runs; i++) {
+    bool ok = true;
+    for (int i = 0; ok && i < file->num_runs; i++) {
         paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
         paths[i].json = paths[i].mco ? summary_path(paths[i].mco) : NULL;
         if (!paths[i].json) {
             error_set(err, NULL, 0, "out of memory");
-            break;
+            ok = false;
         }
-        if (!fs_check_writable(paths[i].mco, err))
-            break;
-        if (i + 1 == file->num_runs)
-            return paths;
+        ok = ok && fs_check_output(paths[i].mco, err) && fs_check_output(paths[i].json, err);
     }
+    if (ok && check_collisions(file, paths, err))
+        return paths;
     free_paths(paths, file->num_runs);
     return NULL;
 }
