@@ -69,6 +69,12 @@ check; [ "$(grep 'Diffuse reflectance' "$work/a/example.mco")" = "$(grep 'Diffus
 # Errors: exit status 2 and a message naming the problem.
 expect 2 "no input" -- "$tmcml" run
 contains "no input" "no input file"
+# An output name of 250 bytes (the temp file's suffix must not push it past
+# the file system's 255-byte limit).
+long=$(printf 'n%.0s' $(seq 246)).mco
+sed "s/^example.mco/$long/" "$example" >"$work/long.mci"
+expect 0 "250-byte output name" -- "$tmcml" run "$work/long.mci" -N 200 -o "$work/long" -q
+check; [ -s "$work/long/$long" ] || fail "250-byte output name: not written"
 # Numbers: digits only (a leading blank does not hide a minus sign).
 expect 2 "seed ' -1'" -- "$tmcml" run "$example" -S " -1"
 contains "seed ' -1'" "seed: expected a whole number"

@@ -35,7 +35,11 @@ static mode_t fs_new_file_mode(void)
 }
 
 /* Creates an empty temporary file named "<dir>/.<base>.tmp.XXXXXX"; returns
- * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno. */
+ * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno.
+ * Only the first TEMP_BASE_MAX bytes of base go into the name, so that an
+ * output name near the file system's 255-byte limit still gets a temp file
+ * (the rename gives it its whole name). */
+#define TEMP_BASE_MAX 200
 static int fs_make_temp(const char *path, char **tmp)
 {
     char *dir = fs_dir_of(path);
@@ -49,7 +53,7 @@ static int fs_make_temp(const char *path, char **tmp)
         free(dir);
         return -1;
     }
-    snprintf(name, size, "%s/.%s.tmp.XXXXXX", dir, base);
+    snprintf(name, size, "%s/.%.*s.tmp.XXXXXX", dir, TEMP_BASE_MAX, base);
     free(dir);
     int fd = mkstemp(name);
     if (fd < 0) {
