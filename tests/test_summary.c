@@ -1,6 +1,7 @@
 /* summary: the JSON written next to each .mco parses back to the run's
  * figures, every double exactly and the 64-bit seed as a string. */
 #include <cjson/cJSON.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,6 +119,54 @@ static void test_write_and_parse(void)
     result_free(&res);
 }
 
+/* Output names and paths may hold any bytes; the JSON must stay UTF-8, with
+ * each stray byte replaced by U+FFFD and valid characters kept. */
+static void test_not_utf8(void)
+{
+    enum { NL = 1 };
+    mci_layer layers[NL + 2] = {
+        {.n = 1.0}, {.n = 1.4, .mua = 1, .mus = 10, .d = 0.1, .z1 = 0.1}, {.n = 1.0}};
+    mci_run run = {.out_name = "bad\xff\xfe name \xc3 \xc3\xa9t\xc3\xa9 \xed\xa0\x80.mco",
+                   .out_format = 'A',
+                   .photons = 10,
+                   .dz = 0.1,
+                   .dr = 0.1,
+                   .nz = 1,
+                   .nr = 1,
+                   .na = 1,
+                   .num_layers = NL,
+                   .layers = layers};
+    mcml_result res;
+    CHECK(result_alloc(&res, 1, 1, 1, NL));
+    run_report rep = {.input_path = "in\x80.mci",
+                      .run_index = 1,
+                      .run = &run,
+                      .result = &res,
+                      .seed = 1,
+                      .engine = "cpu",
+                      .rng = "mwc-per-photon"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.json", tmpdir);
+    tm_error err = {0};
+    CHECK(summary_write(path, &rep, &err));
+    size_t size = 0;
+    char *text = fs_read_text(path, &size, &err);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK(setlocale(LC_CTYPE, "C.UTF-8") != NULL);
+        CHECK_MSG(mbstowcs(NULL, text, 0) != (size_t)-1, "the JSON is not valid UTF-8");
+        CHECK_CONTAINS(text, "bad\xef\xbf\xbd\xef\xbf\xbd name \xef\xbf\xbd \xc3\xa9t\xc3\xa9");
+        CHECK_CONTAINS(text, "in\xef\xbf\xbd.mci");
+        cJSON *root = cJSON_Parse(text);
+        CHECK(root != NULL);
+        cJSON_Delete(root);
+        setlocale(LC_CTYPE, "C");
+    }
+    free(text);
+    unlink(path);
+    result_free(&res);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -125,6 +174,7 @@ int main(void)
         return 1;
     }
     test_write_and_parse();
+    test_not_utf8();
     rmdir(tmpdir);
     return check_summary("test_summary");
 }

@@ -41,10 +41,63 @@ static void summary_num(bool *ok, cJSON *o, const char *key, double v)
     }
 }
 
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one:
+ * no overlong forms, no surrogates, nothing above U+10FFFF. */
+static int utf8_length(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf   ? 2
+            : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+            : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+                                           : 0;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (p[0] == 0xe0)
+        lo = 0xa0;
+    else if (p[0] == 0xed)
+        hi = 0x9f;
+    else if (p[0] == 0xf0)
+        lo = 0x90;
+    else if (p[0] == 0xf4)
+        hi = 0x8f;
+    if (n == 0 || p[1] < lo || p[1] > hi)
+        return 0;
+    for (int k = 2; k < n; k++)
+        if (p[k] < 0x80 || p[k] > 0xbf)
+            return 0;
+    return n;
+}
+
+/* s with every byte that is not part of valid UTF-8 replaced by U+FFFD: an
+ * output name or path may hold any bytes, JSON must be UTF-8.  Malloc'd. */
+static char *utf8_clean(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(3 * n + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int k = utf8_length(p);
+        if (k > 0) {
+            memcpy(o, p, (size_t)k);
+            o += k;
+            p += k;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
 static void summary_str(bool *ok, cJSON *o, const char *key, const char *v)
 {
-    if (!cJSON_AddStringToObject(o, key, v ? v : ""))
+    char *clean = utf8_clean(v ? v : "");
+    if (!clean || !cJSON_AddStringToObject(o, key, clean))
         *ok = false;
+    free(clean);
 }
 
 static void summary_add_layers(bool *ok, cJSON *input, const mci_run *run)
