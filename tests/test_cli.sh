@@ -75,6 +75,11 @@ long=$(printf 'n%.0s' $(seq 246)).mco
 sed "s/^example.mco/$long/" "$example" >"$work/long.mci"
 expect 0 "250-byte output name" -- "$tmcml" run "$work/long.mci" -N 200 -o "$work/long" -q
 check; [ -s "$work/long/$long" ] || fail "250-byte output name: not written"
+# Control bytes in what the user gave never reach the terminal raw.
+printf '1.0\n1\nx.mco A\n12\033[31mred\n' >"$work/esc.mci"
+expect 2 "escape in a token" -- "$tmcml" run "$work/esc.mci" -o "$work/esc"
+contains "escape in a token" "esc.mci:4:"
+check; grep -q "$(printf '\033')" "$work/out" && fail "escape in a token: the ESC byte was echoed"
 # Numbers: digits only (a leading blank does not hide a minus sign).
 expect 2 "seed ' -1'" -- "$tmcml" run "$example" -S " -1"
 contains "seed ' -1'" "seed: expected a whole number"

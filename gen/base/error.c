@@ -3,6 +3,16 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* Control bytes from a file or a command line (an escape sequence in a
+ * token, say) must not reach the terminal: each becomes '?'.  Newlines and
+ * tabs stay (compiler logs are several lines). */
+static void scrub(char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+            *s = '?';
+}
+
 void error_set(tm_error *err, const char *file, int line, const char *fmt, ...)
 {
     if (!err)
@@ -13,6 +23,8 @@ void error_set(tm_error *err, const char *file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    scrub(err->file);
+    scrub(err->message);
 }
 
 const char *error_format(const tm_error *err, char *buf, size_t size)
