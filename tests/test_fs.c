@@ -1,6 +1,8 @@
 /* gen/base/fs.c: atomic writes leave either the new file or the old one, never a
  * half-written file or a stray temporary; unwritable places are named. */
 #include <dirent.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +10,7 @@
 
 #include "check.h"
 #include "fs.h"
+#include "interrupt.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_fs.XXXXXX";
 
@@ -258,6 +261,43 @@ static void test_resolve(void)
     rmdir(sub);
 }
 
+/* A write interrupted by SIGTERM leaves neither the file nor its temp file,
+ * and the program exits with 143 (gen/base/interrupt.c). */
+static bool raise_term(FILE *stream, void *ctx, tm_error *err)
+{
+    (void)ctx;
+    (void)err;
+    fputs("half", stream);
+    fflush(stream);
+    raise(SIGTERM);
+    return true; /* not reached */
+}
+
+static void test_interrupted_write(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/interrupted.mco", tmpdir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        interrupt_install();
+        tm_error err;
+        fs_write_atomic(path, raise_term, NULL, &err);
+        _exit(0); /* not reached */
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 143, "status %d", status);
+    CHECK(access(path, F_OK) != 0);
+    DIR *d = opendir(tmpdir);
+    bool temp_left = false;
+    for (struct dirent *e; d && (e = readdir(d));)
+        temp_left = temp_left || strstr(e->d_name, ".tmp.") != NULL;
+    if (d)
+        closedir(d);
+    CHECK_MSG(!temp_left, "a temp file was left in %s", tmpdir);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -272,6 +312,7 @@ int main(void)
     test_read_exact();
     test_xdg();
     test_resolve();
+    test_interrupted_write();
     rmdir(tmpdir);
     return check_summary("test_fs");
 }

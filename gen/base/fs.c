@@ -1,6 +1,7 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,6 +35,47 @@ static mode_t fs_new_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
+/* The temp files that exist right now, so that an interrupted run can remove
+ * them (fs_remove_temps, from a signal handler: no allocation, no locks; the
+ * program writes its files from one thread).  A slot is copied in before it
+ * is marked live and marked dead before it is reused. */
+#define FS_TEMP_SLOTS 16
+#define FS_TEMP_NAME  4096
+static char fs_temp_names[FS_TEMP_SLOTS][FS_TEMP_NAME];
+static volatile sig_atomic_t fs_temp_live[FS_TEMP_SLOTS];
+
+static void fs_temp_remember(const char *name)
+{
+    if (strlen(name) >= FS_TEMP_NAME)
+        return;
+    for (int i = 0; i < FS_TEMP_SLOTS; i++)
+        if (!fs_temp_live[i]) {
+            memcpy(fs_temp_names[i], name, strlen(name) + 1);
+            fs_temp_live[i] = 1;
+            return;
+        }
+}
+
+/* The temp file is gone (renamed or removed): forget and free its name. */
+static void fs_temp_forget(char *name)
+{
+    for (int i = 0; name && i < FS_TEMP_SLOTS; i++)
+        if (fs_temp_live[i] && strcmp(fs_temp_names[i], name) == 0) {
+            fs_temp_live[i] = 0;
+            break;
+        }
+    free(name);
+}
+
+void fs_remove_temps(void)
+{
+    for (int i = 0; i < FS_TEMP_SLOTS; i++)
+        if (fs_temp_live[i]) {
+            unlink(fs_temp_names[i]);
+            fs_temp_live[i] = 0;
+        }
+}
+
 /* Creates an empty temporary file named "<dir>/.<base>.tmp.XXXXXX"; returns
  * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno.
  * Only the first TEMP_BASE_MAX bytes of base go into the name, so that an
@@ -62,6 +104,7 @@ static int fs_make_temp(const char *path, char **tmp)
         errno = saved;
         return -1;
     }
+    fs_temp_remember(name);
     *tmp = name;
     return fd;
 }
@@ -116,7 +159,7 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
         error_set(err, path, 0, "%s", strerror(errno));
         close(fd);
         unlink(tmp);
-        free(tmp);
+        fs_temp_forget(tmp);
         return false;
     }
     errno = 0;
@@ -129,16 +172,16 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
         } else
             error_set(err, path, why.line, "%s", why.message);
         unlink(tmp);
-        free(tmp);
+        fs_temp_forget(tmp);
         return false;
     }
     if (rename(tmp, path) != 0) {
         error_set(err, path, 0, "%s", strerror(errno));
         unlink(tmp);
-        free(tmp);
+        fs_temp_forget(tmp);
         return false;
     }
-    free(tmp);
+    fs_temp_forget(tmp);
     fs_sync_dir(path);
     return true;
 }
@@ -200,7 +243,7 @@ bool fs_check_writable(const char *path, tm_error *err)
     }
     close(fd);
     unlink(tmp);
-    free(tmp);
+    fs_temp_forget(tmp);
     free(dir);
     return true;
 }

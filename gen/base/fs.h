@@ -15,6 +15,10 @@
 bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
                      void *ctx, tm_error *err);
 
+/* Removes every temp file of a write in progress.  Async-signal-safe: for
+ * the handler of SIGINT and SIGTERM (gen/base/interrupt.c). */
+void fs_remove_temps(void);
+
 /* Checks, before any work, that a file can be created in the directory that
  * will hold path (creating nothing that stays). */
 bool fs_check_writable(const char *path, tm_error *err);

@@ -9,6 +9,7 @@
 #include "fixed_point.h"
 #include "rng.h"
 #include "run.h"
+#include "interrupt.h"
 #include "tune_command.h"
 #include "tmcml_config.h"
 
@@ -26,6 +27,7 @@ static void print_version(void)
 
 int main(int argc, char **argv)
 {
+    interrupt_install();
     cli_options opt;
     tm_error err = {0};
     if (!cli_parse(argc, argv, &opt, &err)) {
