@@ -298,6 +298,28 @@ static void test_interrupted_write(void)
     CHECK_MSG(!temp_left, "a temp file was left in %s", tmpdir);
 }
 
+/* A FIFO is refused at once where a regular file is needed (a profile
+ * directory with a FIFO named x.json once hung `profiles list`). */
+static void test_read_fifo(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/fifo.json", tmpdir);
+    CHECK(mkfifo(path, 0600) == 0);
+    tm_error err = {0};
+    size_t size;
+    CHECK(fs_read_file(path, 1 << 20, true, &size, &err) == NULL);
+    CHECK_CONTAINS(err.message, "not a regular file");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/small.txt", tmpdir);
+    CHECK(fs_write_bytes_atomic(path, "0123456789", 10, &err));
+    CHECK(fs_read_file(path, 9, true, &size, &err) == NULL);
+    CHECK_CONTAINS(err.message, "larger than 9 bytes");
+    char *t = fs_read_file(path, 10, true, &size, &err);
+    CHECK(t && size == 10 && strcmp(t, "0123456789") == 0);
+    free(t);
+    unlink(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -313,6 +335,7 @@ int main(void)
     test_xdg();
     test_resolve();
     test_interrupted_write();
+    test_read_fifo();
     rmdir(tmpdir);
     return check_summary("test_fs");
 }

@@ -385,7 +385,11 @@ static void test_cannot_read(void)
     CHECK(!mci_read(dir, &f, &err));
     CHECK(file_is_empty(&f));
     CHECK(err.line == 0);
-    CHECK_CONTAINS(err.message, "cannot read file: Is a directory");
+    CHECK_CONTAINS(err.message, "cannot open file: is a directory");
+    /* An endless file: refused at the size cap, not read into all memory. */
+    CHECK(!mci_read("/dev/zero", &f, &err));
+    CHECK(file_is_empty(&f));
+    CHECK_CONTAINS(err.message, "larger than 67108864 bytes");
 }
 
 /* "file:line: what is wrong (value)", as the user sees it. */

@@ -374,7 +374,7 @@ profile_status profile_load(const char *path, bool header_only, profile *p, tm_e
         return PROFILE_UNREADABLE;
     }
     size_t size = 0;
-    char *text = fs_read_text(path, &size, err);
+    char *text = fs_read_file(path, PROFILE_MAX_FILE_BYTES, true, &size, err);
     if (!text)
         return PROFILE_UNREADABLE;
     cJSON *root = profile_parse_text(text, size, path, err);

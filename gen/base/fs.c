@@ -1,6 +1,8 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,21 +263,53 @@ char *fs_join(const char *dir, const char *name)
     return out;
 }
 
-char *fs_read_text(const char *path, size_t *size, tm_error *err)
+/* Opens path for reading without blocking on a FIFO, then (when allowed)
+ * reads it blocking as usual; -1 with *err set. */
+static int fs_open_input(const char *path, bool regular_only, tm_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        error_set(err, path, 0, "%s", strerror(errno));
-        return NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        error_set(err, path, 0, "cannot open file: %s", strerror(errno));
+        return -1;
     }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (regular_only && !S_ISREG(st.st_mode)) || S_ISDIR(st.st_mode)) {
+        error_set(err, path, 0, "cannot open file: %s",
+                  S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        close(fd);
+        return -1;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+char *fs_read_file(const char *path, size_t max, bool regular_only, size_t *size, tm_error *err)
+{
+    int fd = fs_open_input(path, regular_only, err);
+    if (fd < 0)
+        return NULL;
     /* Read in growing chunks rather than trusting the file size, so pipes
-     * and files that change size work too. */
+     * and files that change size work too, and stop past max. */
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap + 1);
+    bool too_big = false, failed = false;
     while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
+        ssize_t n = read(fd, buf + len, cap - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            failed = n < 0;
             break;
+        }
+        len += (size_t)n;
+        if (len > max) {
+            too_big = true;
+            break;
+        }
+        if (len < cap)
+            continue;
         char *bigger = realloc(buf, 2 * cap + 1);
         if (!bigger) {
             free(buf);
@@ -285,22 +319,27 @@ char *fs_read_text(const char *path, size_t *size, tm_error *err)
         buf = bigger;
         cap *= 2;
     }
-    if (!buf) {
-        error_set(err, path, 0, "out of memory reading the file");
-        fclose(f);
-        return NULL;
-    }
-    if (ferror(f)) {
-        error_set(err, path, 0, "read error: %s", strerror(errno));
+    int saved = errno;
+    close(fd);
+    if (!buf || too_big || failed) {
+        if (!buf)
+            error_set(err, path, 0, "out of memory reading the file");
+        else if (too_big)
+            error_set(err, path, 0, "larger than %zu bytes: not a file tmcml reads", max);
+        else
+            error_set(err, path, 0, "read error: %s", strerror(saved));
         free(buf);
-        fclose(f);
         return NULL;
     }
-    fclose(f);
     buf[len] = '\0';
     if (size)
         *size = len;
     return buf;
+}
+
+char *fs_read_text(const char *path, size_t *size, tm_error *err)
+{
+    return fs_read_file(path, SIZE_MAX - 1, false, size, err);
 }
 
 const char *fs_base_name(const char *path)

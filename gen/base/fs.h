@@ -48,6 +48,10 @@ const char *fs_base_name(const char *path);
 /* Reads a whole file into a NUL-terminated malloc'd buffer (binary files
  * too: *size counts the bytes, the NUL is extra). */
 char *fs_read_text(const char *path, size_t *size, tm_error *err);
+/* The same, refusing more than max bytes (so /dev/zero ends with an error,
+ * not a full memory) and, with regular_only, anything but a regular file (a
+ * FIFO would block the reader).  A directory is always refused. */
+char *fs_read_file(const char *path, size_t max, bool regular_only, size_t *size, tm_error *err);
 
 /* fs_write_atomic of size bytes of data. */
 bool fs_write_bytes_atomic(const char *path, const void *data, size_t size, tm_error *err);

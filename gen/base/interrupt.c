@@ -11,8 +11,9 @@
 static void on_signal(int sig)
 {
     fs_remove_temps();
-    const char *msg = sig == SIGINT ? "\ntmcml: interrupted (SIGINT): no file was left half-written\n"
-                                    : "\ntmcml: terminated (SIGTERM): no file was left half-written\n";
+    const char *msg = sig == SIGINT
+                          ? "\ntmcml: interrupted (SIGINT): no file was left half-written\n"
+                          : "\ntmcml: terminated (SIGTERM): no file was left half-written\n";
     ssize_t ignored = write(STDERR_FILENO, msg, strlen(msg));
     (void)ignored;
     _exit(128 + sig);

@@ -17,6 +17,12 @@
  * already 1 GiB per array on the GPU, and 2 GiB of 128-bit accumulators. */
 #define MCI_MAX_BINS ((int64_t)1 << 27)
 
+/* Bytes of a .mci file: MCML's inputs are a few kB even with hundreds of
+ * runs; more is not an input file (tmcml run /dev/zero). */
+#define MCI_MAX_FILE_BYTES     ((size_t)64 << 20)
+/* Bytes of a profile file: a few kB per entry. */
+#define PROFILE_MAX_FILE_BYTES ((size_t)16 << 20)
+
 /* Photons of one 64-bit tally batch (one GPU launch at most): 2^32 photons
  * times at most 2^26 units each (weight <= 1 plus roulette gains) < 2^63. */
 #define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)

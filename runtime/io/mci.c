@@ -17,6 +17,7 @@
  * tokens, so every token is an ordinary C string that strtod can read and an
  * error message can quote. */
 #include "mci.h"
+#include "fs.h"
 #include "tm_limits.h"
 
 #include <ctype.h>
@@ -606,38 +607,10 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
 /* The whole file as a string, or NULL with *err set. */
 static char *read_text(const char *path, tm_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        error_set(err, path, 0, "cannot open file: %s", strerror(errno));
+    size_t size = 0;
+    char *buf = fs_read_file(path, MCI_MAX_FILE_BYTES, false, &size, err);
+    if (!buf)
         return NULL;
-    }
-    size_t size = 0, cap = 4096;
-    char *buf = malloc(cap);
-    while (buf) {
-        size += fread(buf + size, 1, cap - size - 1, fp);
-        if (size < cap - 1)
-            break;
-        char *p = realloc(buf, cap * 2);
-        if (!p) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = p;
-        cap *= 2;
-    }
-    int read_errno = ferror(fp) ? errno : 0;
-    fclose(fp);
-    if (!buf) {
-        error_set(err, path, 0, "out of memory reading the file");
-        return NULL;
-    }
-    if (read_errno) {
-        error_set(err, path, 0, "cannot read file: %s", strerror(read_errno));
-        free(buf);
-        return NULL;
-    }
-    buf[size] = '\0';
     char *nul = memchr(buf, '\0', size);
     if (nul) {
         int line = 1;
