@@ -149,12 +149,37 @@ static void test_sweep_ranges(void)
     CHECK(!sweep_parse_range(NULL, &r));
 }
 
+/* A layer float32 cannot resolve at its depth is refused for the GPU with
+ * a message that offers the CPU engine (a 1e16 cm glass layer above thin
+ * layers once hung the kernel); a thick last layer under thin ones is fine. */
+static void test_thin_layers(void)
+{
+    const char *deep = "1.0\n1\nx.mco A\n100\n0.01 0.01\n10 10 5\n2\n1.0\n"
+                       "1.5 0 0 0 1e16\n1.4 1 100 0.9 0.1\n1.0\n";
+    const char *semi = "1.0\n1\nx.mco A\n100\n0.01 0.01\n10 10 5\n2\n1.0\n"
+                       "1.4 1 100 0.9 0.01\n1.4 1 100 0.9 1e8\n1.0\n";
+    mci_file f;
+    tm_error err;
+    variant_options v;
+    variant_options_init(&v);
+    kernel_spec spec;
+    CHECK(mci_parse(deep, "deep", &f, &err));
+    CHECK(!variant_spec_for_run(&f.runs[0], true, NULL, &v, &spec, &err));
+    CHECK_CONTAINS(err.message, "layer 2 (0.1 cm thick at a depth of 1e+16 cm) is thinner");
+    CHECK_CONTAINS(err.message, "--engine cpu");
+    mci_free(&f);
+    CHECK(mci_parse(semi, "semi", &f, &err));
+    CHECK_MSG(variant_spec_for_run(&f.runs[0], true, NULL, &v, &spec, &err), "%s", err.message);
+    mci_free(&f);
+}
+
 int main(void)
 {
     test_budgets();
     test_residencies();
     test_fluence_ranking();
     test_variant_order();
+    test_thin_layers();
     test_sweep_ranges();
     return check_summary("candidates");
 }

@@ -154,6 +154,24 @@ static void apply_tuned(const kernel_knobs *c, const mci_run *run, kernel_spec *
         spec->knobs.tile_nz = run->nz;
 }
 
+/* A layer thinner than float32 can resolve at its depth would vanish in the
+ * kernel (GPU_MIN_LAYER_FRACTION); the CPU engine, in double, can run it. */
+static bool gpu_resolves_layers(const mci_run *run, tm_error *err)
+{
+    for (int i = 1; i <= run->num_layers; i++) {
+        const mci_layer *l = &run->layers[i];
+        if (l->d > 0 && l->d < l->z1 * GPU_MIN_LAYER_FRACTION) {
+            error_set(err, NULL, 0,
+                      "layer %d (%g cm thick at a depth of %g cm) is thinner than the GPU's "
+                      "float32 depths can resolve (2^-20 of its depth): the GPU kernels would "
+                      "lose it; the CPU engine (--engine cpu) can run this stack",
+                      i, l->d, l->z1);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
                           const variant_options *v, kernel_spec *spec, tm_error *err)
 {
@@ -164,6 +182,8 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
                         const kernel_knobs *tuned, const variant_options *v, kernel_spec *spec,
                         tm_error *err)
 {
+    if (!gpu_resolves_layers(run, err))
+        return false;
     if (run->num_layers > SPEC_MAX_LAYERS) {
         error_set(err, NULL, 0, "%d layers: the GPU kernels support at most %d", run->num_layers,
                   SPEC_MAX_LAYERS);

@@ -17,6 +17,18 @@
  * already 1 GiB per array on the GPU, and 2 GiB of 128-bit accumulators. */
 #define MCI_MAX_BINS ((int64_t)1 << 27)
 
+/* Refractive indices a .mci may give: no material lies outside; beyond
+ * them the Fresnel terms degenerate (n = 1e200 under air makes Rsp 0/0). */
+#define MCI_MIN_N              0.01
+#define MCI_MAX_N              100.0
+/* The smallest dz and dr, in cm: 1/dz must stay finite in float32 on the
+ * GPU (a dz of 1e-310 filled the arrays with NaN). */
+#define MCI_MIN_STEP           1e-9
+/* GPU kernels track depth in float32 (24-bit mantissa): a layer thinner
+ * than 2^-20 of the depth of its bottom would vanish between two adjacent
+ * floats (a 1e16 cm glass layer above thin layers hung the kernel). */
+#define GPU_MIN_LAYER_FRACTION (1.0 / 1048576.0)
+
 /* Bytes of a .mci file: MCML's inputs are a few kB even with hundreds of
  * runs; more is not an input file (tmcml run /dev/zero). */
 #define MCI_MAX_FILE_BYTES     ((size_t)64 << 20)

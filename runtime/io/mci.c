@@ -22,6 +22,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +168,15 @@ static bool parse_double(reader *r, int line, const char *tok, const char *what,
      * subnormal is left to the range checks. */
     if (!isfinite(v)) {
         error_set(r->err, r->name, line, "%s: not a finite number (\"%.60s\")", what, tok);
+        return false;
+    }
+    /* A subnormal (below 2.2e-308) is no quantity anyone measured, and
+     * 1/v of it is infinite: g = 1e-320 once made every scattering NaN. */
+    if (v != 0.0 && fabs(v) < DBL_MIN) {
+        error_set(r->err, r->name, line,
+                  "%s: too small to compute with (\"%.60s\"): write 0 or a value of at least "
+                  "1e-300",
+                  what, tok);
         return false;
     }
     *out = v == 0.0 ? 0.0 : v; /* no -0: it would print as "-0" in the .mco */
@@ -366,13 +376,23 @@ static bool read_photons(run_ctx *c, mci_run *run)
     return true;
 }
 
+static bool check_step(reader *r, int line, const char *tok, const char *what, double v)
+{
+    if (v >= MCI_MIN_STEP)
+        return true;
+    error_set(r->err, r->name, line, "%s must be at least %g cm (%.60s)", what, MCI_MIN_STEP, tok);
+    return false;
+}
+
 static bool read_dz_dr(run_ctx *c, mci_run *run)
 {
     reader *r = c->r;
     data_line dl;
     return run_line(c, &dl, "dz and dr") && expect_count(r, &dl, 2, "dz, dr", "dz dr") &&
            parse_positive(r, dl.line, dl.tok[0], "dz", &run->dz) &&
-           parse_positive(r, dl.line, dl.tok[1], "dr", &run->dr);
+           parse_positive(r, dl.line, dl.tok[1], "dr", &run->dr) &&
+           check_step(r, dl.line, dl.tok[0], "dz", run->dz) &&
+           check_step(r, dl.line, dl.tok[1], "dr", run->dr);
 }
 
 static bool check_bins(reader *r, int line, const char *what, int64_t a, int64_t b)
@@ -419,6 +439,16 @@ static bool read_num_layers(run_ctx *c, mci_run *run)
 }
 
 /* side: "above" or "below". */
+/* Deviation: MCML takes any positive n; we take MCI_MIN_N..MCI_MAX_N. */
+static bool check_index(reader *r, int line, const char *tok, const char *what, double n)
+{
+    if (n >= MCI_MIN_N && n <= MCI_MAX_N)
+        return true;
+    error_set(r->err, r->name, line, "%s must be between %g and %g (%.60s)", what, MCI_MIN_N,
+              MCI_MAX_N, tok);
+    return false;
+}
+
 static bool read_ambient(run_ctx *c, const char *side, mci_layer *layer)
 {
     reader *r = c->r;
@@ -427,7 +457,8 @@ static bool read_ambient(run_ctx *c, const char *side, mci_layer *layer)
     snprintf(expected, sizeof expected, "the refractive index of the medium %s", side);
     data_line dl;
     return run_line(c, &dl, expected) && expect_count(r, &dl, 1, what, "n") &&
-           parse_positive(r, dl.line, dl.tok[0], what, &layer->n);
+           parse_positive(r, dl.line, dl.tok[0], what, &layer->n) &&
+           check_index(r, dl.line, dl.tok[0], what, layer->n);
 }
 
 static bool layer_value(reader *r, const data_line *dl, int i, int k, double *out)
@@ -464,6 +495,8 @@ static bool read_layer(run_ctx *c, int i, mci_layer *layer)
      * accept g in [-1, 0) too; only |g| > 1, which is no phase function,
      * is refused.  d = 0 is allowed, as in MCML. */
     return layer_range(r, &dl, i, layer->n > 0.0, "n must be positive", 0) &&
+           layer_range(r, &dl, i, layer->n >= MCI_MIN_N && layer->n <= MCI_MAX_N,
+                       "n must be between 0.01 and 100", 0) &&
            layer_range(r, &dl, i, layer->mua >= 0.0, "mua must not be negative", 1) &&
            layer_range(r, &dl, i, layer->mus >= 0.0, "mus must not be negative", 2) &&
            layer_range(r, &dl, i, layer->g >= -1.0 && layer->g <= 1.0, "g must be between -1 and 1",
