@@ -131,6 +131,29 @@ void knob_set_tile(const knob *k, kernel_knobs *v, int nr, int nz)
     int_field(k, v)[1] = nz;
 }
 
+int knob_field_count(const knob *k) { return k->kind == KNOB_TILE ? 2 : 1; }
+
+void knob_field_name(const knob *k, int i, char *buf, size_t size)
+{
+    if (k->kind == KNOB_TILE)
+        snprintf(buf, size, "%s_%s", k->name, i ? "nz" : "nr");
+    else
+        snprintf(buf, size, "%s", k->name);
+}
+
+int knob_field_get(const knob *k, const kernel_knobs *v, int i)
+{
+    return k->kind == KNOB_TILE ? int_field_c(k, v)[i] : knob_get(k, v);
+}
+
+void knob_field_set(const knob *k, kernel_knobs *v, int i, int value)
+{
+    if (k->kind == KNOB_TILE)
+        int_field(k, v)[i] = value;
+    else
+        knob_set(k, v, value);
+}
+
 /* ---- text ------------------------------------------------------------------- */
 
 /* A non-negative decimal int at text; *end after it. */
@@ -298,10 +321,8 @@ bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
 
 static void set_neutral(const knob *k, kernel_knobs *v)
 {
-    if (k->kind == KNOB_TILE)
-        knob_set_tile(k, v, k->neutral, k->neutral);
-    else
-        knob_set(k, v, k->neutral);
+    for (int f = 0; f < knob_field_count(k); f++)
+        knob_field_set(k, v, f, k->neutral);
 }
 
 void knobs_init(kernel_knobs *v)
@@ -328,18 +349,10 @@ bool knobs_check(const kernel_knobs *v, tm_error *err)
 
 bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b)
 {
-    for (int i = 0; i < knob_count; i++) {
-        const knob *k = &knob_table[i];
-        int anr, anz, bnr, bnz;
-        if (k->kind == KNOB_TILE) {
-            knob_get_tile(k, a, &anr, &anz);
-            knob_get_tile(k, b, &bnr, &bnz);
-            if (anr != bnr || anz != bnz)
+    for (int i = 0; i < knob_count; i++)
+        for (int f = 0; f < knob_field_count(&knob_table[i]); f++)
+            if (knob_field_get(&knob_table[i], a, f) != knob_field_get(&knob_table[i], b, f))
                 return false;
-        } else if (knob_get(k, a) != knob_get(k, b)) {
-            return false;
-        }
-    }
     return true;
 }
 

@@ -67,6 +67,14 @@ void knob_set(const knob *k, kernel_knobs *v, int value);
 void knob_get_tile(const knob *k, const kernel_knobs *v, int *nr, int *nz);
 void knob_set_tile(const knob *k, kernel_knobs *v, int nr, int nz);
 
+/* A knob's fields as the profile JSON, the templates and the CSV name them:
+ * one (NAME) for every kind but a tile, which has two (NAME_nr, NAME_nz).
+ * A field's value is an int: a switch's 0 or 1, a choice's index. */
+int knob_field_count(const knob *k);
+void knob_field_name(const knob *k, int i, char *buf, size_t size);
+int knob_field_get(const knob *k, const kernel_knobs *v, int i);
+void knob_field_set(const knob *k, kernel_knobs *v, int i, int value);
+
 /* Parses the command-line text of a value into *v and checks it; the error
  * names the option and what it expects ("--entry: expected 32|64 (got "48")"). */
 bool knob_parse(const knob *k, const char *text, kernel_knobs *v, tm_error *err);

@@ -270,23 +270,18 @@ static void push_knobs(lua_State *L, const kernel_knobs *v)
 {
     for (int i = 0; i < knob_count; i++) {
         const knob *k = &knob_table[i];
-        char name[64], value[64];
-        int nr, nz;
-        switch (k->kind) {
-        case KNOB_TILE:
-            knob_get_tile(k, v, &nr, &nz);
-            snprintf(name, sizeof name, "%s_nr", k->name);
-            set_int(L, name, nr);
-            snprintf(name, sizeof name, "%s_nz", k->name);
-            set_int(L, name, nz);
-            break;
-        case KNOB_INT: set_int(L, k->name, knob_get(k, v)); break;
-        case KNOB_SWITCH: set_bool(L, k->name, knob_get(k, v) != 0); break;
-        case KNOB_CHOICE:
-            knob_format(k, v, value, sizeof value);
-            lua_pushstring(L, value);
-            lua_setfield(L, -2, k->name);
-            break;
+        for (int f = 0; f < knob_field_count(k); f++) {
+            char name[64], value[64];
+            knob_field_name(k, f, name, sizeof name);
+            if (k->kind == KNOB_SWITCH) {
+                set_bool(L, name, knob_field_get(k, v, f) != 0);
+            } else if (k->kind == KNOB_CHOICE) {
+                knob_format(k, v, value, sizeof value);
+                lua_pushstring(L, value);
+                lua_setfield(L, -2, name);
+            } else {
+                set_int(L, name, knob_field_get(k, v, f));
+            }
         }
     }
 }

@@ -182,44 +182,33 @@ static bool profile_read_knob(profile_reader *rd, const cJSON *o, const char *wh
                               kernel_knobs *v)
 {
     char name[64], text[64];
-    int a = 0, b = 0;
-    bool on = false;
-    snprintf(name, sizeof name, k->kind == KNOB_TILE ? "%s_nr" : "%s", k->name);
+    knob_field_name(k, 0, name, sizeof name);
     if (!cJSON_GetObjectItemCaseSensitive(o, name))
         return true;
-    switch (k->kind) {
-    case KNOB_TILE:
-        snprintf(name, sizeof name, "%s_nr", k->name);
-        if (!profile_get_int(rd, o, where, name, &a))
-            return false;
-        snprintf(name, sizeof name, "%s_nz", k->name);
-        if (!profile_get_int(rd, o, where, name, &b))
-            return false;
-        knob_set_tile(k, v, a, b);
-        return true;
-    case KNOB_INT:
-        if (!profile_get_int(rd, o, where, k->name, &a))
-            return false;
-        knob_set(k, v, a);
-        return true;
-    case KNOB_SWITCH:
-        if (!profile_get_bool(rd, o, where, k->name, &on))
-            return false;
-        knob_set(k, v, on);
-        return true;
-    case KNOB_CHOICE:
-        if (!profile_get_string(rd, o, where, k->name, text, sizeof text))
-            return false;
-        for (int i = 0; k->choices[i]; i++)
-            if (strcmp(text, k->choices[i]) == 0) {
-                knob_set(k, v, i);
-                return true;
+    for (int f = 0; f < knob_field_count(k); f++) {
+        int value = 0;
+        bool on = false;
+        knob_field_name(k, f, name, sizeof name);
+        if (k->kind == KNOB_SWITCH) {
+            if (!profile_get_bool(rd, o, where, name, &on))
+                return false;
+            value = on;
+        } else if (k->kind == KNOB_CHOICE) {
+            if (!profile_get_string(rd, o, where, name, text, sizeof text))
+                return false;
+            for (value = 0; k->choices[value] && strcmp(text, k->choices[value]) != 0; value++)
+                ;
+            if (!k->choices[value]) {
+                char what[160];
+                snprintf(what, sizeof what, "\"%.60s\" is not one of %s", text, k->value_help);
+                return profile_reader_fail(rd, where, name, what, NULL);
             }
-        char what[160];
-        snprintf(what, sizeof what, "\"%.60s\" is not one of %s", text, k->value_help);
-        return profile_reader_fail(rd, where, k->name, what, NULL);
+        } else if (!profile_get_int(rd, o, where, name, &value)) {
+            return false;
+        }
+        knob_field_set(k, v, f, value);
     }
-    return false;
+    return true;
 }
 
 static bool profile_read_config(profile_reader *rd, const cJSON *entry, const char *where,
@@ -441,23 +430,20 @@ static bool profile_json_header(cJSON *root, const profile *p)
 
 static bool profile_json_knob(cJSON *cfg, const knob *k, const kernel_knobs *v)
 {
-    char name[64], text[64];
-    int nr, nz;
-    switch (k->kind) {
-    case KNOB_TILE:
-        knob_get_tile(k, v, &nr, &nz);
-        snprintf(name, sizeof name, "%s_nr", k->name);
-        if (!profile_put_number(cfg, name, nr))
-            return false;
-        snprintf(name, sizeof name, "%s_nz", k->name);
-        return profile_put_number(cfg, name, nz);
-    case KNOB_INT: return profile_put_number(cfg, k->name, knob_get(k, v));
-    case KNOB_SWITCH: return profile_put_bool(cfg, k->name, knob_get(k, v) != 0);
-    case KNOB_CHOICE:
-        knob_format(k, v, text, sizeof text);
-        return profile_put_string(cfg, k->name, text);
+    bool ok = true;
+    for (int f = 0; ok && f < knob_field_count(k); f++) {
+        char name[64], text[64];
+        knob_field_name(k, f, name, sizeof name);
+        if (k->kind == KNOB_SWITCH) {
+            ok = profile_put_bool(cfg, name, knob_field_get(k, v, f) != 0);
+        } else if (k->kind == KNOB_CHOICE) {
+            knob_format(k, v, text, sizeof text);
+            ok = profile_put_string(cfg, name, text);
+        } else {
+            ok = profile_put_number(cfg, name, knob_field_get(k, v, f));
+        }
     }
-    return false;
+    return ok;
 }
 
 static bool profile_json_class_config(cJSON *o, const profile_entry *e)

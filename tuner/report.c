@@ -61,28 +61,27 @@ static void csv_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A knob's CSV column(s): a tile as NAME_nr,NAME_nz, a switch as 0 or 1. */
+/* A knob's CSV column(s) (knob_field_name): a switch as 0 or 1, a choice
+ * by name. */
 static void csv_knob_header(FILE *f, const knob *k)
 {
-    if (k->kind == KNOB_TILE)
-        fprintf(f, ",%s_nr,%s_nz", k->name, k->name);
-    else
-        fprintf(f, ",%s", k->name);
+    for (int i = 0; i < knob_field_count(k); i++) {
+        char name[64];
+        knob_field_name(k, i, name, sizeof name);
+        fprintf(f, ",%s", name);
+    }
 }
 
 static void csv_knob_value(FILE *f, const knob *k, const kernel_knobs *v)
 {
-    int nr, nz;
     char text[64];
-    if (k->kind == KNOB_TILE) {
-        knob_get_tile(k, v, &nr, &nz);
-        fprintf(f, ",%d,%d", nr, nz);
-    } else if (k->kind == KNOB_CHOICE) {
+    if (k->kind == KNOB_CHOICE) {
         knob_format(k, v, text, sizeof text);
         fprintf(f, ",%s", text);
-    } else {
-        fprintf(f, ",%d", knob_get(k, v));
+        return;
     }
+    for (int i = 0; i < knob_field_count(k); i++)
+        fprintf(f, ",%d", knob_field_get(k, v, i));
 }
 
 static bool write_rows(FILE *f, void *ctx, tm_error *err)

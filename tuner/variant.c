@@ -123,15 +123,8 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
 {
     for (int i = 0; i < knob_count; i++) {
         const knob *k = &knob_table[i];
-        int nr, nz;
-        if (!(v->given & (1u << i)))
-            continue;
-        if (k->kind == KNOB_TILE) {
-            knob_get_tile(k, &v->knobs, &nr, &nz);
-            knob_set_tile(k, &spec->knobs, nr, nz);
-        } else {
-            knob_set(k, &spec->knobs, knob_get(k, &v->knobs));
-        }
+        for (int f = 0; (v->given & (1u << i)) && f < knob_field_count(k); f++)
+            knob_field_set(k, &spec->knobs, f, knob_field_get(k, &v->knobs, f));
     }
     /* The default residency was for the default block: keep occupancy. */
     if (given(v, "block_size") && !given(v, "min_blocks_per_sm")) {
