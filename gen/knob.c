@@ -286,37 +286,45 @@ int knob_column_width(const knob *k)
 
 /* ---- ranges ------------------------------------------------------------------ */
 
-bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
+bool knob_violation(const knob *k, const kernel_knobs *v, char *rule, size_t size)
 {
     int x = knob_get(k, v), nr, nz;
     switch (k->kind) {
     case KNOB_TILE:
         knob_get_tile(k, v, &nr, &nz);
         if (nr < 0 || nz < 0 || nr > k->hi || nz > k->hi || (nr == 0) != (nz == 0)) {
-            error_set(err, NULL, 0, "%s %dx%d: both dimensions must be 1..%d (or 0x0 for none)",
-                      k->name, nr, nz, k->hi);
-            return false;
+            snprintf(rule, size, "%dx%d: both dimensions must be 1..%d (or 0x0 for none)", nr, nz,
+                     k->hi);
+            return true;
         }
-        return true;
+        return false;
     case KNOB_INT:
         if (x < k->lo || x > k->hi || (x - k->lo) % k->step != 0) {
             if (k->step > 1)
-                error_set(err, NULL, 0, "%s %d: must be %d..%d in steps of %d", k->name, x, k->lo,
-                          k->hi, k->step);
+                snprintf(rule, size, "%d: must be %d..%d in steps of %d", x, k->lo, k->hi, k->step);
             else
-                error_set(err, NULL, 0, "%s %d: must be %d..%d", k->name, x, k->lo, k->hi);
-            return false;
+                snprintf(rule, size, "%d: must be %d..%d", x, k->lo, k->hi);
+            return true;
         }
-        return true;
+        return false;
     case KNOB_CHOICE:
         if (x < 0 || x >= choice_count(k)) {
-            error_set(err, NULL, 0, "%s %d: not one of %s", k->name, x, k->value_help);
-            return false;
+            snprintf(rule, size, "%d: not one of %s", x, k->value_help);
+            return true;
         }
-        return true;
-    case KNOB_SWITCH: return true;
+        return false;
+    case KNOB_SWITCH: return false;
     }
-    return true;
+    return false;
+}
+
+bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err)
+{
+    char rule[256];
+    if (!knob_violation(k, v, rule, sizeof rule))
+        return true;
+    error_set(err, NULL, 0, "%s %s", k->name, rule);
+    return false;
 }
 
 static void set_neutral(const knob *k, kernel_knobs *v)

@@ -85,6 +85,10 @@ int knob_column_width(const knob *k);
 /* Range of one knob; the error names it and its value ("entry_bits 48: must
  * be 32 or 64"). */
 bool knob_check(const knob *k, const kernel_knobs *v, tm_error *err);
+/* The same test without the name: true when out of range, with the value
+ * and the rule in rule ("48: must be 32..64 in steps of 32"), for callers
+ * that name the field their own way (a profile: "entries[0].config.NAME"). */
+bool knob_violation(const knob *k, const kernel_knobs *v, char *rule, size_t size);
 
 void knobs_init(kernel_knobs *v); /* every knob neutral */
 /* The knobs that only A_rz scoring uses set neutral (for -A kernels, which

@@ -172,18 +172,12 @@ static bool profile_validate_config(const profile_entry *e, const char *file, co
     snprintf(w, sizeof w, "%s.config", where);
     if (!profile_validate_tile(e, file, w, err))
         return false;
-    tm_error why;
-    for (int i = 0; i < knob_count; i++) {
-        const knob *k = &knob_table[i];
-        if (!knob_check(k, &e->config, &why)) {
-            /* "NAME VALUE: rule" -> "where.NAME: VALUE: rule", the field in the path */
-            size_t n = strlen(k->name);
-            const char *rule =
-                strncmp(why.message, k->name, n) == 0 ? why.message + n + 1 : why.message;
-            error_set(err, file, 0, "%s.%s: %s", w, k->name, rule);
+    char rule[256];
+    for (int i = 0; i < knob_count; i++)
+        if (knob_violation(&knob_table[i], &e->config, rule, sizeof rule)) {
+            error_set(err, file, 0, "%s.%s: %s", w, knob_table[i].name, rule);
             return false;
         }
-    }
     return true;
 }
 
