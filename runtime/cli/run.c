@@ -59,42 +59,61 @@ static void free_paths(run_paths *paths, int count)
     free(paths);
 }
 
+/* One file a run writes: slot 2i is run i's .mco, 2i + 1 its JSON. */
+typedef struct output_file {
+    char *resolved;
+    int slot;
+} output_file;
+
+static int by_path_then_slot(const void *pa, const void *pb)
+{
+    const output_file *a = pa, *b = pb;
+    int c = strcmp(a->resolved, b->resolved);
+    return c ? c : a->slot - b->slot;
+}
+
+static const char *slot_kind(int slot) { return slot % 2 ? "JSON summary" : ".mco"; }
+
 /* No two files a run writes may be one file, and none may be the input:
  * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
  * "./o.mco" would silently overwrite each other.  Paths are compared
- * resolved (fs_resolve). */
+ * resolved (fs_resolve), sorted, so a file of many runs costs n log n. */
 static bool check_collisions(const mci_file *file, const run_paths *paths, tm_error *err)
 {
-    int n = file->num_runs, count = 2 * n;
-    char **resolved = calloc((size_t)count + 1, sizeof *resolved);
-    bool ok = resolved != NULL;
+    int count = 2 * file->num_runs, made = 0;
+    output_file *out = calloc((size_t)count, sizeof *out);
+    bool ok = out != NULL;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
-    for (int k = 0; ok && k < count; k++)
-        ok = (resolved[k] = fs_resolve(k % 2 ? paths[k / 2].json : paths[k / 2].mco, err)) != NULL;
+    for (; ok && made < count; made++) {
+        const run_paths *p = &paths[made / 2];
+        out[made].slot = made;
+        ok = (out[made].resolved = fs_resolve(made % 2 ? p->json : p->mco, err)) != NULL;
+    }
     tm_error ignored;
     char *input = ok ? fs_resolve(file->path, &ignored) : NULL;
-    for (int a = 0; ok && a < count; a++) {
-        const char *what_a = a % 2 ? "JSON summary" : ".mco";
-        if (input && strcmp(resolved[a], input) == 0) {
+    for (int k = 0; ok && input && k < count; k++)
+        if (strcmp(out[k].resolved, input) == 0) {
             error_set(err, file->path, 0,
-                      "run %d would write its %s over the input file itself (%s)", a / 2 + 1,
-                      what_a, a % 2 ? paths[a / 2].json : paths[a / 2].mco);
+                      "run %d would write its %s over the input file itself (%s)", k / 2 + 1,
+                      slot_kind(k), k % 2 ? paths[k / 2].json : paths[k / 2].mco);
             ok = false;
         }
-        for (int b = a + 1; ok && b < count; b++)
-            if (strcmp(resolved[a], resolved[b]) == 0) {
-                error_set(err, file->path, 0,
-                          "runs %d and %d would write the same file %s (run %d's %s, run %d's %s): "
-                          "give them different output names",
-                          a / 2 + 1, b / 2 + 1, resolved[a], a / 2 + 1, what_a, b / 2 + 1,
-                          b % 2 ? "JSON summary" : ".mco");
-                ok = false;
-            }
-    }
-    for (int k = 0; resolved && k < count; k++)
-        free(resolved[k]);
-    free(resolved);
+    if (ok)
+        qsort(out, (size_t)count, sizeof *out, by_path_then_slot);
+    for (int k = 0; ok && k + 1 < count; k++)
+        if (strcmp(out[k].resolved, out[k + 1].resolved) == 0) {
+            int a = out[k].slot, b = out[k + 1].slot;
+            error_set(err, file->path, 0,
+                      "runs %d and %d would write the same file %s (run %d's %s, run %d's %s): "
+                      "give them different output names",
+                      a / 2 + 1, b / 2 + 1, out[k].resolved, a / 2 + 1, slot_kind(a), b / 2 + 1,
+                      slot_kind(b));
+            ok = false;
+        }
+    for (int k = 0; k < made; k++)
+        free(out[k].resolved);
+    free(out);
     free(input);
     return ok;
 }
