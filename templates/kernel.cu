@@ -26,10 +26,15 @@ extern "C" __global__ void __launch_bounds__({{spec.block_size}}, {{spec.min_blo
 extern "C" __global__ void __launch_bounds__({{spec.block_size}})
 % end
 tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
-             float start_weight, int first_layer, const unsigned int *multipliers,
-             unsigned long long *next, unsigned long long *a_rz, unsigned long long *rd_ra,
-             unsigned long long *tt_ra, unsigned long long *steps)
+             float start_weight, int first_layer, unsigned int max_steps,
+             const unsigned int *multipliers, unsigned long long *next,
+             unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
+             unsigned long long *counts)
 {
+    // Steps of the block's ended photons (one global atomic per block).
+    __shared__ unsigned long long block_steps;
+    if (threadIdx.x == 0)
+        block_steps = 0ull;
 % if spec.score_absorption then
     extern __shared__ tile_entry_t tile[];  // the A_rz tile, then the edge bins
     for (int t = threadIdx.x; t < TILE_NR * TILE_NZ + EDGE_BINS; t += blockDim.x)
@@ -42,47 +47,50 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 
     photon_t p;
     p.alive = false;
+    p.w = 0.0f;  // not trapped (count_if_trapped)
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;
     p.cached_units = 0ull;
 % end
-    // Steps of this thread's photons, for steps/s figures only: 32 bits keep
-    // the loop at the 32-register launch bound; they go to the global count
-    // whenever a photon ends with the top bit set (no photon takes 2^31 steps).
-    unsigned int my_steps = 0u;
+    // Steps of this thread's photon: the guard against photons that never end
+    // (stop_trapped), then the block's count.  max_steps < 2^32.
+    unsigned int photon_steps = 0u;
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
-        // Lanes whose photon ended take the next indices: one atomic per warp.
-        unsigned int active = __activemask();
-        unsigned int needy = __ballot_sync(active, !p.alive);
-        if (needy) {
-            int leader = __ffs(needy) - 1;
+        if (!p.alive) {
+            // The lanes whose photon ended, together here, take consecutive
+            // indices with one atomic.  The test costs the step loop one
+            // predicate; a warp-wide ballot every step cost it six
+            // instructions and a reconvergence.
+            unsigned int group = __activemask();
+            int leader = __ffs(group) - 1;
             unsigned long long base = 0;
             if ((int)lane == leader)
-                base = atomicAdd(next, (unsigned long long)__popc(needy));
-            base = __shfl_sync(active, base, leader);
-            if (!p.alive) {
-                flush_cached_bin(p, TALLY_PASS);
-                if (my_steps >= 0x80000000u) {
-                    atomicAdd(steps, (unsigned long long)my_steps);
-                    my_steps = 0u;
-                }
-                unsigned long long i = base + __popc(needy & ((1u << lane) - 1u));
-                if (i >= count)
-                    break;
-                photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
+                base = atomicAdd(next, (unsigned long long)__popc(group));
+            base = __shfl_sync(group, base, leader);
+            unsigned long long i = base + __popc(group & ((1u << lane) - 1u));
+            flush_cached_bin(p, TALLY_PASS);
+            count_if_trapped(p, counts);
+            if (photon_steps != 0u) {
+                atomicAdd(&block_steps, (unsigned long long)photon_steps);
+                photon_steps = 0u;
             }
+            if (i >= count)
+                break;
+            photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
         }
         photon_step(p, TALLY_PASS);
-        my_steps++;
+        if (++photon_steps >= max_steps && p.alive)
+            stop_trapped(p);
     }
-% if spec.score_absorption then
 
-    // The block's cached bins go into the global tally.
+    // The block's cached bins and step count go into the global tallies.
     __syncthreads();
+% if spec.score_absorption then
     for (int t = threadIdx.x; t < TILE_NR * TILE_NZ + EDGE_BINS; t += blockDim.x)
         if (tile[t])
             atomicAdd(&a_rz[slot_bin(t)], (unsigned long long)tile[t]);
 % end
-    atomicAdd(steps, (unsigned long long)my_steps);
+    if (threadIdx.x == 0)
+        atomicAdd(&counts[COUNT_STEPS], block_steps);
 }

@@ -49,23 +49,32 @@ __device__ __forceinline__ void hop(photon_t &p, float s)
     p.z += s * p.uz;
 }
 
-// Henyey-Greenstein deflection cosine; isotropic for g = 0.
-__device__ __forceinline__ float spin_theta(float g, mwc_state *rng)
+// Henyey-Greenstein deflection cosine, isotropic at g = 0 with no special
+// case.  MCML's (1 + g^2 - t^2) / 2g, t = (1 - g^2) / (1 - g + 2g xi), loses
+// every digit to cancellation at small |g| (g = 1e-30 gave cos theta = +-1 in
+// float); rearranged with s = 2 xi - 1 (cpu_hg_cos_theta in
+// runtime/engine/cpu_photon.h derives it):
+//   cos theta = (s + g) q + h xi (1 - xi) q^2,   q = 1 / (1 + g s),
+// h = 2g (1 - g^2) = g (2 - 2g^2).  s and xi (1 - xi) are exact for the 24-bit
+// xi.  h is computed here rather than read from the layer table: one more
+// field loaded made the kernel spill at its 32-register bound.  |g| = 1 is a
+// fixed deflection (the formula is 0/0 at xi = 0).
+__device__ __forceinline__ float spin_theta(const layer_t &l, mwc_state *rng)
 {
     float xi = mwc_uniform_f(rng);
-    if (g == 0.0f)
-        return 2.0f * xi - 1.0f;
-    if (fabsf(g) == 1.0f)
-        return g;
-    float t = __fdividef(1.0f - g * g, 1.0f - g + 2.0f * g * xi);
-    float cost = __fdividef(1.0f + g * g - t * t, 2.0f * g);
-    return fminf(fmaxf(cost, -1.0f), 1.0f);
+    float s = __fmaf_rn(2.0f, xi, -1.0f);
+    float q = __fdividef(1.0f, __fmaf_rn(l.g, s, 1.0f));
+    float h = __fmul_rn(l.g, __fmaf_rn(-2.0f * l.g, l.g, 2.0f));
+    float spread = __fmul_rn(__fmul_rn(h, __fmaf_rn(-xi, xi, xi)), __fmul_rn(q, q));
+    float cost = __fmaf_rn(__fadd_rn(s, l.g), q, spread);
+    cost = fminf(fmaxf(cost, -1.0f), 1.0f);
+    return fabsf(l.g) == 1.0f ? l.g : cost;
 }
 
-__device__ __forceinline__ void spin(photon_t &p, float g)
+__device__ __forceinline__ void spin(photon_t &p, const layer_t &l)
 {
-    float cost = spin_theta(g, &p.rng);
-    float sint = sqrtf(1.0f - cost * cost);
+    float cost = spin_theta(l, &p.rng);
+    float sint = sqrtf(__fmaf_rn(-cost, cost, 1.0f));
     float sinp, cosp;
     __sincosf(TWO_PI * mwc_uniform_f(&p.rng), &sinp, &cosp);
     float ux = p.ux, uy = p.uy, uz = p.uz;
@@ -74,11 +83,17 @@ __device__ __forceinline__ void spin(photon_t &p, float g)
         p.uy = sint * sinp;
         p.uz = uz >= 0.0f ? cost : -cost;
     } else {
-        float temp = sqrtf(1.0f - uz * uz);
-        float k = __fdividef(sint, temp);
-        p.ux = k * (ux * uz * cosp - uy * sinp) + ux * cost;
-        p.uy = k * (uy * uz * cosp + ux * sinp) + uy * cost;
-        p.uz = -sint * cosp * temp + uz * cost;
+        // MCML's rotation with k = sin(theta) / sqrt(1 - uz^2) from one
+        // reciprocal square root, which also gives sqrt(1 - uz^2) = perp2 r:
+        // no division, one MUFU instead of three.  FMAs written out, so every
+        // variant rounds alike (DESIGN.md section 4).
+        float perp2 = __fmaf_rn(-uz, uz, 1.0f);
+        float r = rsqrtf(perp2);
+        float k = __fmul_rn(sint, r);
+        float uz_cosp = __fmul_rn(uz, cosp);
+        p.ux = __fmaf_rn(ux, cost, __fmul_rn(k, __fmaf_rn(ux, uz_cosp, -__fmul_rn(uy, sinp))));
+        p.uy = __fmaf_rn(uy, cost, __fmul_rn(k, __fmaf_rn(uy, uz_cosp, __fmul_rn(ux, sinp))));
+        p.uz = __fmaf_rn(uz, cost, -__fmul_rn(__fmul_rn(sint, cosp), __fmul_rn(perp2, r)));
     }
 }
 

@@ -26,9 +26,12 @@
  * of two: mwc_seed masks the photon index. */
 #define MWC_MULTIPLIER_COUNT 131072u
 
+/* The multiplier is kept in 32 bits: a * value + carry is then one 32x32->64
+ * multiply-add (IMAD.WIDE.U32 on the GPU, one register less per photon);
+ * held in 64 bits, the compiler multiplied its unknown high half too. */
 typedef struct mwc_state {
     unsigned long long x; /* carry in the high 32 bits, value in the low 32 */
-    unsigned long long a; /* multiplier */
+    unsigned int a;       /* multiplier, < 2^32 */
 } mwc_state;
 
 /* splitmix64's output function applied to z (Steele, Lea, Flood 2014). */
@@ -51,22 +54,24 @@ MWC_FN unsigned long long mwc_start_value(unsigned long long seed, unsigned long
 MWC_FN void mwc_seed(mwc_state *s, unsigned long long seed, unsigned long long photon,
                      const unsigned int *multipliers)
 {
-    unsigned long long a = multipliers[photon & (MWC_MULTIPLIER_COUNT - 1u)];
+    unsigned int a = multipliers[photon & (MWC_MULTIPLIER_COUNT - 1u)];
     unsigned long long z = mwc_start_value(seed, photon);
-    unsigned long long carry = (z >> 32) % a;
-    unsigned long long value = z & 0xFFFFFFFFull;
+    /* Both operands fit in 32 bits: a 32-bit modulo (a 64-bit one is a long
+     * software routine on the GPU), the same value. */
+    unsigned int carry = (unsigned int)(z >> 32) % a;
+    unsigned int value = (unsigned int)z;
     /* (0, 0) and (a-1, 2^32-1) are the generator's fixed points. */
-    if (carry == 0ull && value == 0ull)
-        value = 1ull;
-    if (carry == a - 1ull && value == 0xFFFFFFFFull)
-        value = 0xFFFFFFFEull;
-    s->x = (carry << 32) | value;
+    if (carry == 0u && value == 0u)
+        value = 1u;
+    if (carry == a - 1u && value == 0xFFFFFFFFu)
+        value = 0xFFFFFFFEu;
+    s->x = ((unsigned long long)carry << 32) | value;
     s->a = a;
 }
 
 MWC_FN unsigned int mwc_next(mwc_state *s)
 {
-    s->x = s->a * (s->x & 0xFFFFFFFFull) + (s->x >> 32);
+    s->x = (unsigned long long)s->a * (unsigned int)s->x + (s->x >> 32);
     return (unsigned int)s->x;
 }
 

@@ -39,9 +39,14 @@ typedef unsigned long long tile_entry_t;
 typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
 % end
 
+// counts[]: the run's scalar tallies (runtime/engine/gpu.c reads them).
+#define COUNT_STEPS 0            // steps taken (for steps/s figures)
+#define COUNT_TRAPPED_PHOTONS 1  // photons stopped by stop_trapped
+#define COUNT_TRAPPED_UNITS 2    // their weight, in tally units
+
 #define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
-                   unsigned long long *tt_ra, tile_entry_t *tile
-#define TALLY_PASS a_rz, rd_ra, tt_ra, tile
+                   unsigned long long *tt_ra, unsigned long long *counts, tile_entry_t *tile
+#define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile
 
 // MCML's binning: floor(v / step), clamped into the last bin (the float to int
 // conversion saturates, so huge distances land there too).
@@ -156,6 +161,27 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
     // -A: absorption is not scored (the weight still decreases).
     (void)p; (void)dw; (void)a_rz; (void)tile;
 % end
+}
+
+// A photon that would never end - still alive after max_steps steps (a
+// non-absorbing medium it cannot leave, or steps too short to move it), or
+// moving parallel to a glass layer - is stopped; its weight is counted as
+// trapped, so the run ends in bounded time and no weight goes unaccounted.
+// Stopping only marks it (a negative weight: a live photon's is > 0); its
+// weight is counted where ended photons are replaced (count_if_trapped), so
+// that the atomics stay out of the step loop, which they made spill.
+__device__ __forceinline__ void stop_trapped(photon_t &p)
+{
+    p.w = -p.w;
+    p.alive = false;
+}
+
+__device__ __forceinline__ void count_if_trapped(const photon_t &p, unsigned long long *counts)
+{
+    if (p.w < 0.0f) {
+        atomicAdd(&counts[COUNT_TRAPPED_PHOTONS], 1ull);
+        atomicAdd(&counts[COUNT_TRAPPED_UNITS], fixed_point_from_weight_f(-p.w));
+    }
 }
 
 // Escape through the top (Rd) or bottom (Tt): the whole weight, at the exit

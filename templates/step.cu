@@ -27,16 +27,16 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         float dw = __fmul_rn(p.w, l.mua_over_mut);
         p.w = __fsub_rn(p.w, dw);
         score_absorption(p, dw, TALLY_PASS);
-        spin(p, l.g);
+        spin(p, l);
     }
 }
 
 // Glass: no interaction, straight to the next boundary; a photon parallel to
-// the boundaries would never leave it, MCML drops it.
+// the boundaries would never leave it (MCML drops it without a trace).
 __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TALLY_ARGS)
 {
     if (p.uz == 0.0f) {
-        p.alive = false;
+        stop_trapped(p);
         return;
     }
     hop(p, __fdividef(p.uz > 0.0f ? l.z1 - p.z : l.z0 - p.z, p.uz));

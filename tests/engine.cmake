@@ -47,3 +47,12 @@ set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
 
 tmcml_test(test_cpu_math test_cpu_math.c)
 add_test(NAME cpu_math COMMAND test_cpu_math)
+
+# Numerically hostile inputs the reader accepts: trapped photons, g -> 0.
+tmcml_test(test_hostile test_hostile.c)
+add_test(NAME hostile COMMAND test_hostile cpu)
+add_test(NAME gpu_hostile COMMAND test_hostile gpu)
+set_tests_properties(gpu_hostile PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+if(TMCML_SANITIZE)
+  set_tests_properties(gpu_hostile PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
+endif()

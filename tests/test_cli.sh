@@ -138,6 +138,21 @@ contains "output over the input" "over the input file itself"
 check; cmp -s "$work/self.mci" "$example" && fail "output over the input: the input was not the renamed copy"
 check; grep -q '^self.mci' "$work/self.mci" || fail "output over the input: the input was overwritten"
 
+# A photon that never ends is stopped after --max-steps steps and counted as
+# trapped: a warning names the count, the JSON has it, and the weight adds up
+# (Rsp + Rd + A + Tt + trapped = 1).
+printf '1.0\n1\ntrap.mco A\n40\n0.01 0.01\n10 10 5\n1\n1.0\n1.4 0 10000 0 1\n1.0\n' >"$work/trap.mci"
+expect 0 "trapped photons" -- "$tmcml" run "$work/trap.mci" -o "$work/trap" -q --engine cpu --max-steps 100000
+contains "trapped photons" "warning: .*trap.mco: [0-9]* photons never ended (still alive after 100000 steps"
+check; tr -d ' \t\n' <"$work/trap/trap.json" | grep -q '"trapped":{"photons":[1-9]' ||
+    fail "trapped photons: no trapped count in the JSON"
+check; tr -d ' \t\n' <"$work/trap/trap.json" |
+    sed 's/.*"Rsp":\([^,]*\),"Rd":\([^,]*\),"A":\([^,]*\),"Tt":\([^}]*\)}.*"weight":\([^}]*\)}.*/\1 \2 \3 \4 \5/' |
+    awk '{ s = $1 + $2 + $3 + $4 + $5; if (s < 1 - 1e-6 || s > 1 + 1e-6) exit 1 }' ||
+    fail "trapped photons: Rsp + Rd + A + Tt + trapped is not 1"
+expect 2 "--max-steps 0" -- "$tmcml" run "$work/trap.mci" --max-steps 0
+contains "--max-steps 0" "--max-steps: expected a whole number from 1 to 4294967295"
+
 # Tuning options: bad values are refused before anything runs (exit 2).
 expect 2 "bad --tune" -- "$tmcml" run "$example" --tune sometimes
 contains "bad --tune" "--tune: expected never, auto or always"

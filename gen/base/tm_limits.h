@@ -24,10 +24,32 @@
 /* The smallest dz and dr, in cm: 1/dz must stay finite in float32 on the
  * GPU (a dz of 1e-310 filled the arrays with NaN). */
 #define MCI_MIN_STEP           1e-9
+/* Absorption and scattering coefficients other than 0, in 1/cm: a mean
+ * free path beyond 10^12 cm or below 10^-12 cm (far below a wavelength,
+ * where radiative transport means nothing) is no tissue; within these, 1/mu
+ * and mu itself are finite and normal in float32 too (mua = 1e-300 with
+ * mus = 0 made the GPU's 1/mut infinite).  0 keeps its MCML meaning. */
+#define MCI_MIN_COEFFICIENT    1e-12
+#define MCI_MAX_COEFFICIENT    1e12
+/* The thinnest layer at a depth, as a fraction of that depth, that depths in
+ * double precision still resolve with 2^13 positions across it: a 1e16 cm
+ * glass layer above 0.01 cm layers made them vanish (z0 + d == z0) and the
+ * CPU engine scored no absorption at all. */
+#define MCI_MIN_LAYER_FRACTION (1.0 / 1099511627776.0) /* 2^-40 */
 /* GPU kernels track depth in float32 (24-bit mantissa): a layer thinner
  * than 2^-20 of the depth of its bottom would vanish between two adjacent
  * floats (a 1e16 cm glass layer above thin layers hung the kernel). */
 #define GPU_MIN_LAYER_FRACTION (1.0 / 1048576.0)
+
+/* Steps after which a photon still alive is stopped and counted as trapped
+ * (tally.h), in both engines: a photon in a medium it cannot leave and
+ * never absorbed in (mua = 0 with total internal reflection, or mus d so
+ * large that a random walk out takes (mus d)^2 steps) would keep a GPU
+ * kernel from ever returning.  Tissue photons take 10^2-10^4 steps; a
+ * non-absorbing slab of optical thickness 1000 needs ~10^6 on average, so
+ * 10^7 stops only what would not end in useful time (4e5 steps/s per GPU
+ * thread: 25 s).  --max-steps sets it per run; the GPU counts in 32 bits. */
+#define TM_MAX_STEPS_PER_PHOTON UINT32_C(10000000)
 
 /* Bytes of a .mci file: MCML's inputs are a few kB even with hundreds of
  * runs; more is not an input file (tmcml run /dev/zero). */
@@ -61,5 +83,28 @@
 #define TUNE_MAX_REPEATS       9
 /* Photons of a tuning pilot: one launch and one 64-bit batch. */
 #define TUNE_MAX_PILOT_PHOTONS (TALLY_BATCH_MAX_PHOTONS - 1)
+
+/* The share of the detected available memory (MemAvailable, else the
+ * physical memory) that a run's arrays may take: the rest stays for the
+ * page cache, the node's other processes and what tmcml allocates besides
+ * the arrays (thread stacks, the CPU engine's tables).  The same share of a
+ * GPU's free memory for its device tallies leaves room for the kernel's
+ * module and local memory.  $TMCML_MEMORY_LIMIT and
+ * $TMCML_GPU_MEMORY_LIMIT replace the whole figure (runtime/cli/machine.c). */
+#define RESOURCE_MEMORY_PERCENT 80
+
+/* Bytes of an .mco besides its arrays, its layers and its output name (the
+ * estimate of runtime/engine/footprint.c): the version lines, the comment
+ * line (255 bytes at most: runtime/cli/run.c), the other InParm lines and
+ * RAT (numbers of at most 20 characters) and the section headers take
+ * about 1.3 kB; tests/test_footprint.c checks the bound against mco.c. */
+#define MCO_TEXT_BYTES_BOUND   4096
+/* Bytes of a JSON summary besides its names and layers: about 1 kB of keys
+ * and numbers, a device name (255 bytes at most) and a kernel spec key
+ * (knobs within KNOBS_TEXT_MAX, the grid); 8 KiB bounds them.  Each layer
+ * adds five numbers and keys in the input echo, an A_l number and, for the
+ * immediate layer table, its values in the kernel key. */
+#define JSON_TEXT_BYTES_BOUND  8192
+#define JSON_LAYER_BYTES_BOUND 512
 
 #endif

@@ -31,6 +31,8 @@ void cli_print_usage(FILE *s)
           "  --gpu K               use GPU K (tmcml devices lists them; default 0)\n"
           "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
           "                        the results do not depend on it\n"
+          "  --max-steps N         stop a photon still alive after N steps and count its\n"
+          "                        weight as trapped (default 10^7; docs/physics.md)\n"
           "  -q, --quiet           no progress line and no per-run report\n"
           "  --verbose             kernel compile and launch details on stderr\n"
           "  --templates DIR       read the kernel templates from DIR (experiments)\n"
@@ -59,8 +61,14 @@ void cli_print_usage(FILE *s)
           s);
     variant_print_usage(s);
     fputs("\n"
+          "environment: TMCML_MEMORY_LIMIT, TMCML_GPU_MEMORY_LIMIT, TMCML_DISK_LIMIT\n"
+          "  (bytes, e.g. 8G) replace the available host memory, GPU memory and disk\n"
+          "  space that runs are checked against before they start; TMCML_PROFILE_DIR\n"
+          "  is a profile directory searched after --profiles.\n"
+          "\n"
           "exit status: 0 all runs written; 1 a run failed (the others are still\n"
-          "written); 2 bad command line or input file, nothing simulated.\n",
+          "written); 2 bad command line or input file, or a run that does not fit in\n"
+          "memory or on disk: nothing simulated; 130/143 interrupted.\n",
           s);
 }
 
@@ -259,6 +267,10 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             return false;
         }
         opt->gpu_index = (int)v;
+    } else if (is_long(a, "--max-steps")) {
+        if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
+            return false;
+        opt->max_steps = (uint32_t)v;
     } else if (is_long(a, "--launch-photons")) {
         if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
                             &v, err))

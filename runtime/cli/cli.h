@@ -39,6 +39,7 @@ typedef struct cli_options {
     int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
     int gpu_index;            /* --gpu K */
     uint64_t launch_photons;  /* --launch-photons N: GPU photons per launch (0: 2^32) */
+    uint32_t max_steps;       /* --max-steps N: steps before a photon is trapped (0: default) */
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

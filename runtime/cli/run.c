@@ -15,6 +15,7 @@
 #include "mci.h"
 #include "mco.h"
 #include "progress.h"
+#include "resources.h"
 #include "result.h"
 #include "summary.h"
 #include "tally.h"
@@ -30,6 +31,7 @@ typedef struct engine {
     gpu_engine *gpu; /* NULL: the CPU engine */
     const char *name;
     char *kernel; /* spec key of the last GPU kernel (malloc'd), or NULL */
+    int threads;  /* CPU threads of the run being simulated (resources_check) */
 } engine;
 
 typedef struct run_paths {
@@ -167,6 +169,7 @@ static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run
                         .cache_dir = opt->cache_dir,
                         .verbose = opt->verbose,
                         .max_launch_photons = opt->launch_photons,
+                        .max_steps = opt->max_steps,
                         .progress = meter};
     gpu_stats stats;
     bool ok =
@@ -191,9 +194,10 @@ static bool simulate(const cli_options *opt, engine *eng, const mci_run *run, in
         ok = simulate_gpu(opt, eng, run, &meter, tallies, err);
     } else {
         cpu_options copt = {.seed = opt->seed,
-                            .threads = opt->threads > 0 ? opt->threads : cpu_count(),
+                            .threads = eng->threads,
                             .score_absorption = opt->score_absorption,
-                            .progress = &meter};
+                            .progress = &meter,
+                            .max_steps = opt->max_steps};
         ok = cpu_simulate(run, &copt, 0, (uint64_t)run->photons, tallies, err);
     }
     progress_finish(&meter);
@@ -208,6 +212,22 @@ static void report_run(const cli_options *opt, const run_paths *paths, const mcm
     printf("%s: %llu photons in %.2f s (%.3g photons/s): Rsp %.6g  Rd %.6g  A %.6g  Tt %.6g\n",
            paths->mco, (unsigned long long)res->photons, seconds,
            seconds > 0 ? (double)res->photons / seconds : 0.0, res->rsp, res->rd, res->a, res->tt);
+}
+
+/* Trapped photons are a property of the input (or of a --max-steps too
+ * small for it): said even with -q, since the .mco cannot show them. */
+static void warn_trapped(const cli_options *opt, const run_paths *paths, const tally_set *t)
+{
+    if (t->trapped_photons == 0)
+        return;
+    fprintf(stderr,
+            "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, or "
+            "parallel to a glass layer) and were stopped; their weight, %.3g per launched "
+            "photon, is in neither Rd, A nor Tt (\"trapped\" in %s; docs/physics.md)\n",
+            paths->mco, (unsigned long long)t->trapped_photons,
+            (unsigned long)(opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON),
+            tally_weight(t->trapped_units) / (double)(t->photons ? t->photons : 1),
+            fs_base_name(paths->json));
 }
 
 static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
@@ -229,11 +249,14 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .result = res,
                       .seed = opt->seed,
                       .engine = eng->name,
-                      .threads = eng->gpu ? 0 : (opt->threads > 0 ? opt->threads : cpu_count()),
+                      .threads = eng->gpu ? 0 : eng->threads,
                       .wall_seconds = seconds,
                       .score_absorption = opt->score_absorption,
                       .rng = RNG_NAME,
                       .steps = tally_count(tallies->steps),
+                      .trapped_photons = tallies->trapped_photons,
+                      .trapped_weight = tally_weight(tallies->trapped_units) /
+                                        (res->photons ? (double)res->photons : 1.0),
                       .tallies_digest = tally_set_digest(tallies),
                       .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
                       .kernel = eng->gpu ? eng->kernel : NULL};
@@ -257,6 +280,8 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     ok = ok && write_outputs(opt, eng, file, index, paths, &tallies, &res, seconds, err);
     if (ok)
         report_run(opt, paths, &res, seconds);
+    if (ok)
+        warn_trapped(opt, paths, &tallies);
     result_free(&res);
     tally_set_free(&tallies);
     return ok;
@@ -301,6 +326,36 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
     return true;
 }
 
+/* Every run's memory and the outputs' disk space against the machine,
+ * before anything is allocated: the CPU threads each run may use (malloc'd),
+ * or NULL with *err. */
+static int *check_resources(const cli_options *opt, const engine *eng, const mci_file *file,
+                            const run_paths *paths, tm_error *err)
+{
+    int n = file->num_runs;
+    int *threads = calloc((size_t)n, sizeof *threads);
+    const char **mco = calloc((size_t)n, sizeof *mco);
+    bool ok = threads && mco;
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory");
+    for (int i = 0; ok && i < n; i++)
+        mco[i] = paths[i].mco;
+    resource_request req = {.file = file,
+                            .mco_paths = mco,
+                            .threads =
+                                eng->gpu ? 0 : (opt->threads > 0 ? opt->threads : cpu_count()),
+                            .gpu_index = opt->gpu_index,
+                            .gpu_free = eng->gpu ? gpu_engine_device(eng->gpu)->free_memory : 0,
+                            .notes = opt->quiet ? NULL : stderr};
+    ok = ok && resources_check(&req, threads, err);
+    free(mco);
+    if (!ok) {
+        free(threads);
+        return NULL;
+    }
+    return threads;
+}
+
 static void apply_photon_override(const cli_options *opt, mci_file *file)
 {
     if (opt->photons > 0)
@@ -318,15 +373,19 @@ int run_input_file(const cli_options *opt)
     }
     apply_photon_override(opt, &file);
     run_paths *paths = prepare_outputs(opt, &file, &err);
-    engine eng;
-    if (!paths || !choose_engine(opt, &eng, &err)) {
+    engine eng = {0};
+    int *threads = NULL;
+    if (!paths || !choose_engine(opt, &eng, &err) ||
+        !(threads = check_resources(opt, &eng, &file, paths, &err))) {
         error_print(stderr, &err);
+        gpu_engine_close(eng.gpu);
         free_paths(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
     int status = RUN_OK;
     for (int i = 0; i < file.num_runs; i++) {
+        eng.threads = threads[i];
         if (!do_run(opt, &eng, &file, i, &paths[i], &err)) {
             fprintf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
             error_print(stderr, &err);
@@ -336,6 +395,7 @@ int run_input_file(const cli_options *opt)
     double t0 = progress_now();
     gpu_engine_close(eng.gpu);
     free(eng.kernel);
+    free(threads);
     if (eng.gpu && opt->verbose)
         fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
     free_paths(paths, file.num_runs);

@@ -41,6 +41,15 @@ int cpu_count(void)
     return n > 0 ? (int)n : 1;
 }
 
+int cpu_thread_count(int threads, uint64_t count)
+{
+    if (threads < 1)
+        threads = 1;
+    if ((uint64_t)threads > count / CPU_CHUNK + 1)
+        threads = (int)(count / CPU_CHUNK + 1);
+    return threads;
+}
+
 static void *worker_main(void *arg)
 {
     cpu_worker *w = arg;
@@ -108,9 +117,9 @@ bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, ui
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    int threads = opt->threads > 0 ? opt->threads : 1;
-    if ((uint64_t)threads > count / CPU_CHUNK + 1)
-        threads = (int)(count / CPU_CHUNK + 1);
+    if (opt->max_steps)
+        problem.max_steps = opt->max_steps;
+    int threads = cpu_thread_count(opt->threads, count);
     cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
     if (ok)

@@ -19,6 +19,7 @@ typedef struct cpu_options {
     int threads;              /* >= 1 */
     bool score_absorption;    /* false: -A, A_rz stays zero */
     progress_meter *progress; /* may be NULL */
+    uint32_t max_steps;       /* steps after which a photon is trapped (0: the default) */
 } cpu_options;
 
 /* Simulates photons [first, first + count) of run and adds their tallies to
@@ -28,5 +29,10 @@ bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, ui
 
 /* Number of online CPUs (at least 1). */
 int cpu_count(void);
+
+/* The threads cpu_simulate starts for count photons when asked for threads:
+ * at most one per chunk of photons, at least 1 (each has its own tally_batch:
+ * runtime/engine/footprint.h). */
+int cpu_thread_count(int threads, uint64_t count);
 
 #endif

@@ -75,14 +75,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
         l->inv_mut = l->mut > 0.0 ? 1.0 / l->mut : 0.0;
         l->absorbed_fraction = l->mut > 0.0 ? src->mua / l->mut : 0.0;
         l->g = g;
-        l->phase = g == 0.0                  ? CPU_PHASE_ISOTROPIC
-                   : (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED
-                                             : CPU_PHASE_HG;
-        l->hg_a = 1.0 - g * g;
-        l->hg_b = 1.0 - g;
-        l->hg_c_32 = 2.0 * g * 0x1p-32;
-        l->hg_d = 1.0 + g * g;
-        l->inv_2g = g != 0.0 ? 0.5 / g : 0.0;
+        l->phase = (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED : CPU_PHASE_HG;
+        l->hg_h = 2.0 * g * (1.0 - g * g);
         l->z0 = src->z0;
         l->z1 = src->z1;
         l->cos_crit0 = src->cos_crit0;
@@ -105,6 +99,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->start_weight = 1.0 - optics_specular(run);
     p->first_layer = optics_first_layer(run);
     p->score_absorption = score_absorption;
+    p->max_steps = TM_MAX_STEPS_PER_PHOTON;
     p->seed = seed;
     p->multipliers = rng_mwc_multipliers;
     return true;
@@ -156,17 +151,13 @@ static inline void new_step_next(photon *ph)
     ph->step_ahead = cpu_neg_log_uniform(mwc_next(&ph->rng));
 }
 
-/* Henyey-Greenstein deflection cosine for xi = u 2^-32; isotropic for g = 0.
- * hg_c_32 = 2g 2^-32, so hg_c_32 u is 2g xi to the bit. */
+/* Deflection cosine for xi = u 2^-32: Henyey-Greenstein (isotropic at
+ * g = 0), or the fixed deflection of |g| = 1. */
 static inline double spin_theta(const cpu_layer *l, uint32_t u)
 {
-    if (l->phase == CPU_PHASE_HG) {
-        double t = l->hg_a / (l->hg_b + l->hg_c_32 * (double)u);
-        double cost = (l->hg_d - t * t) * l->inv_2g;
-        return cost < -1.0 ? -1.0 : (cost > 1.0 ? 1.0 : cost);
-    }
-    /* |g| = 1 is a fixed deflection: the formula is 0/0 at one xi. */
-    return l->phase == CPU_PHASE_ISOTROPIC ? (double)u * 0x1p-31 - 1.0 : l->g;
+    if (__builtin_expect(l->phase == CPU_PHASE_FIXED, 0))
+        return l->g;
+    return cpu_hg_cos_theta(l->g, l->hg_h, u);
 }
 
 static inline void draw_spin_ahead(const cpu_problem *p, const cpu_layer *l, photon *ph)
@@ -366,13 +357,25 @@ static inline void cross_or_not(const cpu_problem *p, photon *ph, tally_batch *b
         ph->cos_theta = spin_theta(&p->layers[ph->layer], ph->u_theta);
 }
 
+/* A photon that would never end - alive after max_steps steps (a medium it
+ * cannot leave and does not absorb in, or steps too short to move it), or
+ * moving parallel to a glass layer - is stopped and its weight counted as
+ * trapped: the run ends in bounded time and no weight goes unaccounted. */
+static void stop_trapped(photon *ph, tally_batch *b)
+{
+    b->trapped_photons++;
+    b->trapped_units += fixed_point_from_weight(ph->w);
+    ph->dead = true;
+}
+
 /* Glass: no interaction, straight to the next boundary.  A photon moving
- * parallel to the boundaries of a glass layer never leaves it: MCML kills it. */
+ * parallel to the boundaries of a glass layer never leaves it (MCML drops
+ * it without a trace). */
 static inline void hop_in_glass(const cpu_problem *p, photon *ph, tally_batch *b)
 {
     const cpu_layer *l = &p->layers[ph->layer];
     if (ph->uz == 0.0) {
-        ph->dead = true;
+        stop_trapped(ph, b);
         return;
     }
     hop(ph, ph->uz > 0.0 ? (l->z1 - ph->z) / ph->uz : (l->z0 - ph->z) / ph->uz);
@@ -429,6 +432,10 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
             roulette(&ph);
             if (ph.dead)
                 break;
+        }
+        if (__builtin_expect(steps >= p->max_steps, 0)) {
+            stop_trapped(&ph, b);
+            break;
         }
     }
     b->steps += steps;

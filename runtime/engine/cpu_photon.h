@@ -10,9 +10,10 @@
 #include "mci.h"
 #include "tally.h"
 
-/* How a layer deflects: Henyey-Greenstein, or the two values of g the HG
- * sampling formula cannot take (isotropic at g = 0, 0/0 at |g| = 1). */
-typedef enum cpu_phase { CPU_PHASE_HG, CPU_PHASE_ISOTROPIC, CPU_PHASE_FIXED } cpu_phase;
+/* How a layer deflects: Henyey-Greenstein (g = 0, isotropic, included), or
+ * the one value of g the HG sampling formula cannot take (|g| = 1: a fixed
+ * deflection, 0/0 at one xi). */
+typedef enum cpu_phase { CPU_PHASE_HG, CPU_PHASE_FIXED } cpu_phase;
 
 /* A layer as the stepping code wants it, with the divisions by constants
  * and the g-only terms of the HG formula done once.  What every step reads
@@ -20,10 +21,9 @@ typedef enum cpu_phase { CPU_PHASE_HG, CPU_PHASE_ISOTROPIC, CPU_PHASE_FIXED } cp
 typedef struct cpu_layer {
     double z0, z1;
     double inv_mut, mut, absorbed_fraction; /* 1/mut, mut, mua/mut */
-    /* HG: cos theta = (hg_d - t^2) inv_2g with t = hg_a / (hg_b + 2g xi),
-     * hg_a = 1 - g^2, hg_b = 1 - g, hg_d = 1 + g^2: the same values MCML
-     * computes at every spin; hg_c_32 = 2g 2^-32 for xi = u 2^-32. */
-    double hg_a, hg_b, hg_c_32, hg_d, inv_2g;
+    /* HG: cos theta = (s + g) q + hg_h xi (1 - xi) q^2, s = 2 xi - 1,
+     * q = 1 / (1 + g s), hg_h = 2g (1 - g^2) (cpu_hg_cos_theta). */
+    double hg_h;
     cpu_phase phase;
     bool glass;
     double g, n, mua, mus;
@@ -44,6 +44,7 @@ typedef struct cpu_problem {
     double start_weight;                          /* 1 - Rsp */
     int first_layer;
     bool score_absorption;
+    uint64_t max_steps; /* a photon alive after this many steps is trapped */
     uint64_t seed;
     const uint32_t *multipliers;
 } cpu_problem;
@@ -170,6 +171,27 @@ static inline void cpu_azimuth(const cpu_problem *p, uint32_t u, double *cos_psi
     double ct = 1.0 + r2 * (c1 + r2 * (c2 + r2 * c3));
     *cos_psi = sector[0] * ct - sector[1] * st;
     *sin_psi = sector[1] * ct + sector[0] * st;
+}
+
+/* The Henyey-Greenstein deflection cosine for xi = u 2^-32 in [0, 1).
+ *
+ * MCML samples cos theta = (1 + g^2 - t^2) / 2g, t = (1 - g^2) / (1 - g + 2g xi):
+ * for small |g| the numerator is a difference of two numbers close to 1,
+ * divided by a small 2g, and every digit is lost (g = 1e-30 gave cos theta =
+ * 0 for every xi in double, +-1 in float).  The same function, rearranged
+ * with s = 2 xi - 1 (so that 1 - g + 2g xi = 1 + g s) and 1 - s^2 = 4 xi (1 - xi):
+ *   cos theta = (s + g) / (1 + g s) + 2g (1 - g^2) xi (1 - xi) / (1 + g s)^2,
+ * which has no cancellation and no division by g: at g = 0 it is s, the
+ * isotropic cosine, exactly; at s = +-1 it is +-1 exactly.  hg_h = 2g (1 - g^2)
+ * is the layer's constant.  |g| = 1 (0/0 at one xi) is the caller's case.
+ * s and xi (1 - xi) are exact in double for a 32-bit u. */
+static inline double cpu_hg_cos_theta(double g, double hg_h, uint32_t u)
+{
+    double xi = (double)u * 0x1p-32;
+    double s = (double)u * 0x1p-31 - 1.0;
+    double q = 1.0 / (1.0 + g * s);
+    double cost = (s + g) * q + hg_h * (xi - xi * xi) * (q * q);
+    return cost < -1.0 ? -1.0 : (cost > 1.0 ? 1.0 : cost);
 }
 
 /* Fills p->azimuth_table. */

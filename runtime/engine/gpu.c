@@ -50,9 +50,13 @@ typedef struct gpu_layer {
     int glass;
 } gpu_layer;
 
+/* The kernel's scalar tallies (counts[], templates/score.cu): steps, then
+ * trapped photons and their weight in units. */
+enum { COUNT_STEPS, COUNT_TRAPPED_PHOTONS, COUNT_TRAPPED_UNITS, RUN_COUNTS };
+
 /* The device tallies of one gpu_simulate call, and its photon counter. */
 typedef struct gpu_run {
-    cuda_ptr a_rz, rd_ra, tt_ra, steps;
+    cuda_ptr a_rz, rd_ra, tt_ra, counts;
     cuda_ptr next; /* photon indices handed out by the current launch */
     size_t rz_bytes, ra_bytes;
 } gpu_run;
@@ -240,7 +244,7 @@ static bool zero_tallies(gpu_engine *eng, const gpu_run *r, tm_error *err)
     return cuda_memset_zero(eng->stream, r->a_rz, r->rz_bytes, err) &&
            cuda_memset_zero(eng->stream, r->rd_ra, r->ra_bytes, err) &&
            cuda_memset_zero(eng->stream, r->tt_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(eng->stream, r->steps, sizeof(uint64_t), err);
+           cuda_memset_zero(eng->stream, r->counts, RUN_COUNTS * sizeof(uint64_t), err);
 }
 
 static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
@@ -251,7 +255,7 @@ static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *
     return cuda_alloc(eng->ctx, r->rz_bytes, &r->a_rz, err) &&
            cuda_alloc(eng->ctx, r->ra_bytes, &r->rd_ra, err) &&
            cuda_alloc(eng->ctx, r->ra_bytes, &r->tt_ra, err) &&
-           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->steps, err) &&
+           cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &r->counts, err) &&
            cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) && zero_tallies(eng, r, err);
 }
 
@@ -260,7 +264,7 @@ static void run_close(gpu_engine *eng, gpu_run *r)
 {
     tm_error ignored;
     cuda_stream_wait(eng->stream, "the end of a run", &ignored);
-    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->steps, r->next};
+    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->counts, r->next};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         cuda_free(eng->ctx, all[i]);
     memset(r, 0, sizeof *r);
@@ -276,12 +280,17 @@ static bool collect(gpu_engine *eng, const mci_run *run, const gpu_run *r, uint6
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    uint64_t counts[RUN_COUNTS];
     bool ok = cuda_download(eng->stream, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
               cuda_download(eng->stream, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
               cuda_download(eng->stream, batch.tt_ra, r->tt_ra, r->ra_bytes, err) &&
-              cuda_download(eng->stream, &batch.steps, r->steps, sizeof batch.steps, err);
-    if (ok)
+              cuda_download(eng->stream, counts, r->counts, sizeof counts, err);
+    if (ok) {
+        batch.steps = counts[COUNT_STEPS];
+        batch.trapped_photons = counts[COUNT_TRAPPED_PHOTONS];
+        batch.trapped_units = counts[COUNT_TRAPPED_UNITS];
         tally_set_add_batch(acc, &batch, photons);
+    }
     tally_batch_free(&batch);
     return ok && zero_tallies(eng, r, err);
 }
@@ -319,14 +328,17 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
  * monitor stream's reads of the counter wait for its zeroing (counter_zeroed),
  * so progress never shows the last launch's count or uninitialised memory. */
 static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
-                         const launch_plan *plan, uint64_t seed, uint64_t first, uint64_t count,
-                         tm_error *err)
+                         const launch_plan *plan, const gpu_options *opt, uint64_t first,
+                         uint64_t count, tm_error *err)
 {
+    uint64_t seed = opt->seed;
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
-    cuda_ptr next = r->next, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra, steps = r->steps;
-    void *args[] = {&first, &count, &seed,  &start_weight, &first_layer, &eng->multipliers,
-                    &next,  &a_rz,  &rd_ra, &tt_ra,        &steps};
+    unsigned max_steps = opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON;
+    cuda_ptr next = r->next, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra, counts = r->counts;
+    void *args[] = {
+        &first, &count, &seed,  &start_weight, &first_layer, &max_steps, &eng->multipliers,
+        &next,  &a_rz,  &rd_ra, &tt_ra,        &counts};
     return cuda_memset_zero(eng->stream, r->next, sizeof(uint64_t), err) &&
            cuda_event_record(eng->counter_zeroed, eng->stream, err) &&
            cuda_stream_wait_event(eng->monitor, eng->counter_zeroed, err) &&
@@ -382,7 +394,7 @@ static bool run_launch(gpu_engine *eng, const mci_run *run, const gpu_run *r,
                        const launch_plan *plan, const gpu_options *opt, uint64_t first,
                        uint64_t count, double *steady, tm_error *err)
 {
-    if (!launch_async(eng, run, r, plan, opt->seed, first, count, err))
+    if (!launch_async(eng, run, r, plan, opt, first, count, err))
         return false;
     uint64_t reported = 0;
     double last = progress_now();

@@ -23,6 +23,7 @@ typedef struct gpu_options {
     unsigned grid;               /* blocks per launch (0: resident blocks per SM x SMs) */
     progress_meter *progress;    /* may be NULL */
     bool measure_steady;         /* the tuner: steady-state rate of the (first) launch */
+    uint32_t max_steps;          /* steps after which a photon is trapped (0: the default) */
 } gpu_options;
 
 typedef struct gpu_stats {

@@ -476,8 +476,28 @@ static bool layer_range(reader *r, const data_line *dl, int i, bool ok, const ch
     return ok;
 }
 
-/* "n mua mus g d" of layer i (MCML's ReadOneLayer). */
-static bool read_layer(run_ctx *c, int i, mci_layer *layer)
+/* 0, or within [MCI_MIN_COEFFICIENT, MCI_MAX_COEFFICIENT] (tm_limits.h). */
+static bool coefficient_in_range(double mu)
+{
+    return mu == 0.0 || (mu >= MCI_MIN_COEFFICIENT && mu <= MCI_MAX_COEFFICIENT);
+}
+
+/* A layer of thickness d whose bottom is at depth z1 must not vanish in
+ * double-precision depths (MCI_MIN_LAYER_FRACTION). */
+static bool layer_resolved(reader *r, const data_line *dl, int i, double d, double z1)
+{
+    if (d == 0.0 || d >= z1 * MCI_MIN_LAYER_FRACTION)
+        return true;
+    error_set(r->err, r->name, dl->line,
+              "layer %d: d = %g cm at a depth of %g cm is below 2^-40 of its depth, which "
+              "double-precision depths cannot resolve: make the layers above it thinner",
+              i, d, z1);
+    return false;
+}
+
+/* "n mua mus g d" of layer i (MCML's ReadOneLayer); *depth: the depth of its
+ * top, then of its bottom. */
+static bool read_layer(run_ctx *c, int i, mci_layer *layer, double *depth)
 {
     reader *r = c->r;
     char what[32], expected[48];
@@ -498,10 +518,15 @@ static bool read_layer(run_ctx *c, int i, mci_layer *layer)
            layer_range(r, &dl, i, layer->n >= MCI_MIN_N && layer->n <= MCI_MAX_N,
                        "n must be between 0.01 and 100", 0) &&
            layer_range(r, &dl, i, layer->mua >= 0.0, "mua must not be negative", 1) &&
+           layer_range(r, &dl, i, coefficient_in_range(layer->mua),
+                       "mua must be 0 or between 1e-12 and 1e12 /cm", 1) &&
            layer_range(r, &dl, i, layer->mus >= 0.0, "mus must not be negative", 2) &&
+           layer_range(r, &dl, i, coefficient_in_range(layer->mus),
+                       "mus must be 0 or between 1e-12 and 1e12 /cm", 2) &&
            layer_range(r, &dl, i, layer->g >= -1.0 && layer->g <= 1.0, "g must be between -1 and 1",
                        3) &&
-           layer_range(r, &dl, i, layer->d >= 0.0, "d must not be negative", 4);
+           layer_range(r, &dl, i, layer->d >= 0.0, "d must not be negative", 4) &&
+           layer_resolved(r, &dl, i, layer->d, *depth += layer->d);
 }
 
 /* Grows run->layers to hold at least `need` entries.  The array is grown as
@@ -551,8 +576,10 @@ static bool read_layers(run_ctx *c, mci_run *run)
     size_t cap = 0;
     if (!reserve_layers(c->r, run, 2, &cap) || !read_ambient(c, "above", &run->layers[0]))
         return false;
+    double depth = 0.0;
     for (int i = 1; i <= run->num_layers; i++)
-        if (!reserve_layers(c->r, run, (size_t)i + 1, &cap) || !read_layer(c, i, &run->layers[i]))
+        if (!reserve_layers(c->r, run, (size_t)i + 1, &cap) ||
+            !read_layer(c, i, &run->layers[i], &depth))
             return false;
     int below = run->num_layers + 1;
     if (!reserve_layers(c->r, run, (size_t)below + 1, &cap) ||

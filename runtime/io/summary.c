@@ -157,6 +157,9 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, rat, "Rd", res->rd);
     summary_num(ok, rat, "A", res->a);
     summary_num(ok, rat, "Tt", res->tt);
+    cJSON *trapped = cJSON_AddObjectToObject(root, "trapped");
+    summary_num(ok, trapped, "photons", (double)r->trapped_photons);
+    summary_num(ok, trapped, "weight", r->trapped_weight);
     /* Layers 1..num_layers: MCML's A_l without the two ambient media. */
     cJSON *al = cJSON_AddArrayToObject(root, "A_l");
     for (int i = 1; i <= res->num_layers; i++) {

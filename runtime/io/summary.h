@@ -19,12 +19,14 @@ typedef struct run_report {
     const char *engine; /* "cpu" or "gpu" */
     int threads;
     double wall_seconds;
-    bool score_absorption;   /* false for -A */
-    const char *rng;         /* generator name, e.g. "mwc-per-photon" */
-    double steps;            /* hop-drop-spin steps of all photons */
-    const char *device;      /* GPU name, NULL for the CPU engine */
-    const char *kernel;      /* GPU kernel spec key, NULL for the CPU engine */
-    uint64_t tallies_digest; /* tally_set_digest of the run's integer tallies */
+    bool score_absorption;    /* false for -A */
+    const char *rng;          /* generator name, e.g. "mwc-per-photon" */
+    double steps;             /* hop-drop-spin steps of all photons */
+    uint64_t trapped_photons; /* photons stopped as trapped (tally.h) */
+    double trapped_weight;    /* their weight per launched photon, as Rd */
+    const char *device;       /* GPU name, NULL for the CPU engine */
+    const char *kernel;       /* GPU kernel spec key, NULL for the CPU engine */
+    uint64_t tallies_digest;  /* tally_set_digest of the run's integer tallies */
 } run_report;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
@@ -32,6 +34,7 @@ typedef struct run_report {
  * [{"n", "mua", "mus", "g", "d"}, ...], "n_above", "n_below"}, "rng", "seed",
  * "engine", "threads", "score_absorption", "wall_seconds", "photons",
  * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...],
+ * "trapped": {"photons", "weight"} (Rsp + Rd + A + Tt + weight = 1),
  * "tallies_digest": "fnv1a64:<16 hex digits>"}: the digest is equal for equal
  * integer tallies, whatever engine variant, split or machine produced them.
  * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold

@@ -12,6 +12,8 @@ bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
     b->nr = nr;
     b->nz = nz;
     b->na = na;
+    b->steps = 0;
+    b->trapped_photons = b->trapped_units = 0;
     b->a_rz_exact = NULL;
     b->a_rz = calloc(count_rz(nr, nz), sizeof *b->a_rz);
     b->rd_ra = calloc(count_rz(nr, na), sizeof *b->rd_ra);
@@ -25,6 +27,7 @@ bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
 void tally_batch_clear(tally_batch *b)
 {
     b->steps = 0;
+    b->trapped_photons = b->trapped_units = 0;
     memset(b->a_rz, 0, count_rz(b->nr, b->nz) * sizeof *b->a_rz);
     memset(b->rd_ra, 0, count_rz(b->nr, b->na) * sizeof *b->rd_ra);
     memset(b->tt_ra, 0, count_rz(b->nr, b->na) * sizeof *b->tt_ra);
@@ -45,6 +48,8 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
     t->na = na;
     t->photons = 0;
     t->steps = 0;
+    t->trapped_photons = 0;
+    t->trapped_units = 0;
     t->a_rz = calloc(count_rz(nr, nz), sizeof *t->a_rz);
     t->rd_ra = calloc(count_rz(nr, na), sizeof *t->rd_ra);
     t->tt_ra = calloc(count_rz(nr, na), sizeof *t->tt_ra);
@@ -81,6 +86,8 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
     add_u64(t->tt_ra, b->tt_ra, count_rz(t->nr, t->na));
     t->photons += photons;
     t->steps += b->steps;
+    t->trapped_photons += b->trapped_photons;
+    t->trapped_units += b->trapped_units;
 }
 
 void tally_set_add(tally_set *t, const tally_set *other)
@@ -90,12 +97,15 @@ void tally_set_add(tally_set *t, const tally_set *other)
     add_acc(t->tt_ra, other->tt_ra, count_rz(t->nr, t->na));
     t->photons += other->photons;
     t->steps += other->steps;
+    t->trapped_photons += other->trapped_photons;
+    t->trapped_units += other->trapped_units;
 }
 
 bool tally_set_equal(const tally_set *a, const tally_set *b)
 {
     if (a->nr != b->nr || a->nz != b->nz || a->na != b->na || a->photons != b->photons ||
-        a->steps != b->steps)
+        a->steps != b->steps || a->trapped_photons != b->trapped_photons ||
+        a->trapped_units != b->trapped_units)
         return false;
     return memcmp(a->a_rz, b->a_rz, count_rz(a->nr, a->nz) * sizeof *a->a_rz) == 0 &&
            memcmp(a->rd_ra, b->rd_ra, count_rz(a->nr, a->na) * sizeof *a->rd_ra) == 0 &&
@@ -117,9 +127,11 @@ static uint64_t digest_counts(uint64_t h, const tally_acc_t *v, size_t n)
 
 uint64_t tally_set_digest(const tally_set *t)
 {
-    tally_acc_t head[5] = {(tally_acc_t)t->nr, (tally_acc_t)t->nz, (tally_acc_t)t->na,
-                           (tally_acc_t)t->photons, t->steps};
-    uint64_t h = digest_counts(HASH_FNV1A_START, head, 5);
+    tally_acc_t head[] = {(tally_acc_t)t->nr, (tally_acc_t)t->nz,
+                          (tally_acc_t)t->na, (tally_acc_t)t->photons,
+                          t->steps,           (tally_acc_t)t->trapped_photons,
+                          t->trapped_units};
+    uint64_t h = digest_counts(HASH_FNV1A_START, head, sizeof head / sizeof head[0]);
     h = digest_counts(h, t->a_rz, count_rz(t->nr, t->nz));
     h = digest_counts(h, t->rd_ra, count_rz(t->nr, t->na));
     return digest_counts(h, t->tt_ra, count_rz(t->nr, t->na));

@@ -21,6 +21,11 @@ typedef struct tally_batch {
     int nr, nz, na;
     uint64_t *a_rz, *rd_ra, *tt_ra;
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
+    /* Photons stopped because they would never end (more steps than the
+     * run's limit, or parallel to a glass layer), and their weight in units:
+     * neither absorbed nor escaped, reported apart (DESIGN.md's RAT plus
+     * trapped is 1). */
+    uint64_t trapped_photons, trapped_units;
     /* Optional (NULL unless a test sets it): the same absorption deposits
      * without quantisation, to measure the fixed point's rounding bias. */
     double *a_rz_exact;
@@ -28,8 +33,10 @@ typedef struct tally_batch {
 
 typedef struct tally_set {
     int nr, nz, na;
-    uint64_t photons;  /* photons whose tallies have been added */
-    tally_acc_t steps; /* hop-drop-spin steps of those photons */
+    uint64_t photons;         /* photons whose tallies have been added */
+    tally_acc_t steps;        /* hop-drop-spin steps of those photons */
+    uint64_t trapped_photons; /* as in tally_batch */
+    tally_acc_t trapped_units;
     tally_acc_t *a_rz, *rd_ra, *tt_ra;
 } tally_set;
 
@@ -42,7 +49,8 @@ void tally_set_free(tally_set *t);
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 bool tally_set_equal(const tally_set *a, const tally_set *b);
-/* A fingerprint of every count (grid, photons, steps, A_rz, Rd_ra, Tt_ra):
+/* A fingerprint of every count (grid, photons, steps, trapped photons and
+ * weight, A_rz, Rd_ra, Tt_ra):
  * equal tallies give equal digests on any host, so two runs can be compared
  * from their JSON summaries (FNV-1a 64; not cryptographic). */
 uint64_t tally_set_digest(const tally_set *t);
