@@ -77,6 +77,18 @@ const knob knob_table[] = {
      .absorption_only = true,
      .value_help = "on|off",
      .help = "cache the last row and column of A_rz (the beyond-grid bins) in shared memory"},
+    {.name = "cluster_size",
+     .option = "--cluster",
+     .kind = KNOB_INT,
+     .offset = AT(cluster_size),
+     .lo = 1,
+     .hi = SPEC_MAX_CLUSTER,
+     .step = 1,
+     .neutral = 1,
+     .absorption_only = true,
+     .value_help = "1..8",
+     .help = "blocks of a Hopper thread-block cluster that hold one A_rz tile together in "
+             "distributed shared memory, each a 1/N share (1: no cluster; sm_90 and later)"},
 };
 const int knob_count = (int)(sizeof knob_table / sizeof knob_table[0]);
 

@@ -29,6 +29,7 @@ typedef struct kernel_knobs {
     int layer_placement;   /* spec_layer_placement (gen/spec.h) */
     bool last_bin_cache;   /* consecutive deposits into one A_rz bin summed in a register */
     bool edge_cache;       /* the last row and column of A_rz cached in shared memory */
+    int cluster_size;      /* blocks of a thread-block cluster sharing one tile (1: none) */
 } kernel_knobs;
 
 typedef enum knob_kind {

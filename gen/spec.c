@@ -31,9 +31,22 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
     if (!spec->score_absorption || spec->knobs.entry_bits <= 0)
         return 0;
     size_t entries = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
-    if (spec->knobs.tile_nr > 0 && spec->knobs.tile_nz > 0)
-        entries += (size_t)spec->knobs.tile_nr * (size_t)spec->knobs.tile_nz;
-    return entries * (size_t)(spec->knobs.entry_bits / 8);
+    return (entries + spec_tile_slots(spec)) * (size_t)(spec->knobs.entry_bits / 8);
+}
+
+int spec_cluster_blocks(const kernel_spec *spec)
+{
+    bool tiled = spec->score_absorption && spec->knobs.tile_nr > 0 && spec->knobs.tile_nz > 0;
+    return tiled && spec->knobs.cluster_size > 1 ? spec->knobs.cluster_size : 1;
+}
+
+size_t spec_tile_slots(const kernel_spec *spec)
+{
+    if (!spec->score_absorption || spec->knobs.tile_nr <= 0 || spec->knobs.tile_nz <= 0)
+        return 0;
+    size_t bins = (size_t)spec->knobs.tile_nr * (size_t)spec->knobs.tile_nz;
+    size_t cluster = (size_t)spec_cluster_blocks(spec);
+    return (bins + cluster - 1) / cluster;
 }
 
 /* layer_t of templates/layers.cu: nine floats and an int. */
@@ -103,6 +116,16 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
     }
     if (spec->arch < 50) {
         error_set(err, NULL, 0, "arch %d: must be >= 50 (sm_50)", spec->arch);
+        return false;
+    }
+    if (spec->knobs.cluster_size > 1 && (tnr == 0 || !spec->score_absorption)) {
+        error_set(err, NULL, 0, "cluster_size %d: a cluster shares an A_rz tile, and there is none",
+                  spec->knobs.cluster_size);
+        return false;
+    }
+    if (spec->knobs.cluster_size > 1 && spec->arch < 90) {
+        error_set(err, NULL, 0, "cluster_size %d: thread-block clusters need sm_90 (this is sm_%d)",
+                  spec->knobs.cluster_size, spec->arch);
         return false;
     }
     return true;

@@ -70,9 +70,15 @@ size_t spec_shared_bytes(const kernel_spec *spec);
 size_t spec_static_shared_bytes(const kernel_spec *spec);
 
 /* The dynamic part (the launch's argument), when absorption is scored: the
- * tile (tile_nr * tile_nz entries of entry_bits) and the last row and column
- * of A_rz, nr + nz - 1 entries (templates/score.cu). */
+ * block's tile slots (spec_tile_slots, entries of entry_bits) and the last
+ * row and column of A_rz, nr + nz - 1 entries (templates/score.cu). */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
+/* Shared-memory entries of the A_rz tile in each block: the whole tile, or
+ * a 1/cluster_size share of it when a cluster holds it (rounded up). */
+size_t spec_tile_slots(const kernel_spec *spec);
+/* Blocks per cluster of the kernel's launches: cluster_size when a cluster
+ * holds the tile, else 1 (the grid must be a multiple of it). */
+int spec_cluster_blocks(const kernel_spec *spec);
 
 /* Canonical text key: every field that changes the generated source, in a
  * fixed order ("L7 grid=500x200x30 dr=0.01 dz=0.002 da=... A=1 tile=48x128

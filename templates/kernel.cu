@@ -20,10 +20,12 @@
 // ---- the kernel --------------------------------------------------------------
 // Simulates photons [first, first + count) of the run; *next counts the indices
 // handed out so far (zero before the launch).
+% local clustered = spec.score_absorption and spec.tile_nr > 0 and spec.cluster_size > 1
+% local cluster_dims = clustered and ("__cluster_dims__(" .. spec.cluster_size .. ", 1, 1) ") or ""
 % if spec.min_blocks_per_sm > 0 then
-extern "C" __global__ void __launch_bounds__({{spec.block_size}}, {{spec.min_blocks_per_sm}})
+extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}, {{spec.min_blocks_per_sm}})
 % else
-extern "C" __global__ void __launch_bounds__({{spec.block_size}})
+extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}})
 % end
 tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
              float start_weight, int first_layer, unsigned int max_steps,
@@ -36,14 +38,18 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     if (threadIdx.x == 0)
         block_steps = 0ull;
 % if spec.score_absorption then
-    extern __shared__ tile_entry_t tile[];  // the A_rz tile, then the edge bins
-    for (int t = threadIdx.x; t < TILE_NR * TILE_NZ + EDGE_BINS; t += blockDim.x)
+    extern __shared__ tile_entry_t tile[];  // the block's A_rz tile slots, then the edge bins
+    for (int t = threadIdx.x; t < TILE_SLOTS + EDGE_BINS; t += blockDim.x)
         tile[t] = 0;
 % else
     tile_entry_t *tile = 0;
 % end
     LAYERS_SETUP();
+% if clustered then
+    cluster_sync();  // every share of the tile zeroed (and this block's layers set up)
+% else
     __syncthreads();
+% end
 
     photon_t p;
     p.alive = false;
@@ -85,11 +91,18 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     }
 
     // The block's cached bins and step count go into the global tallies.
+% if clustered then
+    cluster_sync();  // no deposit is still on its way to this block's share
+% else
     __syncthreads();
+% end
 % if spec.score_absorption then
-    for (int t = threadIdx.x; t < TILE_NR * TILE_NZ + EDGE_BINS; t += blockDim.x)
-        if (tile[t])
-            atomicAdd(&a_rz[slot_bin(t)], (unsigned long long)tile[t]);
+    const unsigned int rank = cluster_rank();
+    for (int t = threadIdx.x; t < TILE_SLOTS + EDGE_BINS; t += blockDim.x) {
+        long long bin = slot_bin(t, rank);
+        if (tile[t] && bin >= 0)
+            atomicAdd(&a_rz[bin], (unsigned long long)tile[t]);
+    }
 % end
     if (threadIdx.x == 0)
         atomicAdd(&counts[COUNT_STEPS], block_steps);

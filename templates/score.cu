@@ -19,6 +19,7 @@
 // deposits go to global memory like any bin outside the tile.
 #define EDGE_BINS 0
 % end
+% local clustered = tiled and spec.cluster_size > 1
 % if tiled then
 // A_rz[0..{{spec.tile_nr - 1}}][0..{{spec.tile_nz - 1}}] is cached in shared memory as well and
 // added to the global tally when the block ends.
@@ -27,6 +28,19 @@
 % elseif cached then
 #define TILE_NR 0
 #define TILE_NZ 0
+% end
+% if clustered then
+// The tile is held by the {{spec.cluster_size}} blocks of a thread-block cluster together, in
+// distributed shared memory: tile bin t lives in block t % CLUSTER_SIZE, slot
+// t / CLUSTER_SIZE (interleaved, so that the hot bins near r = 0 spread over
+// the blocks), and a deposit into another block's share is an atomic on that
+// block's shared memory.  The cluster holds a tile CLUSTER_SIZE times larger
+// than one block could.
+#define CLUSTER_SIZE {{spec.cluster_size}}
+#define TILE_SLOTS ((TILE_NR * TILE_NZ + CLUSTER_SIZE - 1) / CLUSTER_SIZE)
+% elseif cached then
+#define CLUSTER_SIZE 1
+#define TILE_SLOTS (TILE_NR * TILE_NZ)
 % end
 % if cached then
 // Shared entries of {{spec.entry_bits}} bits.
@@ -61,22 +75,39 @@ __device__ __forceinline__ int edge_slot(int ir, int iz)
 {
 %   if edges then
     if (ir == NR - 1)
-        return TILE_NR * TILE_NZ + iz;
+        return TILE_SLOTS + iz;
     if (iz == NZ - 1)
-        return TILE_NR * TILE_NZ + NZ + ir;
+        return TILE_SLOTS + NZ + ir;
 %   else
     (void)ir; (void)iz;
 %   end
     return -1;
 }
 
-// Global bin of shared-memory slot t (tile, then edges).
-__device__ __forceinline__ size_t slot_bin(int t)
+// This block's rank in its cluster (0 without one).
+__device__ __forceinline__ unsigned int cluster_rank()
 {
-    if (t < TILE_NR * TILE_NZ)
-        return (size_t)(t / TILE_NZ) * NZ + t % TILE_NZ;
-    t -= TILE_NR * TILE_NZ;
-    return t < NZ ? (size_t)(NR - 1) * NZ + t : (size_t)(t - NZ) * NZ + (NZ - 1);
+%   if clustered then
+    unsigned int rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    return rank;
+%   else
+    return 0u;
+%   end
+}
+
+// Global bin of this block's shared-memory slot t (its tile share, then the
+// edges), or -1 for the padding slot of a tile not divisible by the cluster.
+__device__ __forceinline__ long long slot_bin(int t, unsigned int rank)
+{
+    if (t < TILE_SLOTS) {
+        int b = t * CLUSTER_SIZE + (int)rank;  // the tile bin of the slot
+        if (b >= TILE_NR * TILE_NZ)
+            return -1;
+        return (long long)(b / TILE_NZ) * NZ + b % TILE_NZ;
+    }
+    t -= TILE_SLOTS;
+    return t < NZ ? (long long)(NR - 1) * NZ + t : (long long)(t - NZ) * NZ + (NZ - 1);
 }
 
 __device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned long long q,
@@ -93,6 +124,37 @@ __device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned lon
     atomicAdd(&tile[t], q);
 %   end
 }
+%   if clustered then
+
+// tile_add on slot t of the cluster's block `rank`: the slot's address in
+// that block's shared memory (mapa), then an atomic there.
+__device__ __forceinline__ void cluster_tile_add(tile_entry_t *tile, int t, unsigned int rank,
+                                                 unsigned long long q,
+                                                 unsigned long long *global_bin)
+{
+    unsigned int local = (unsigned int)__cvta_generic_to_shared(&tile[t]);
+    unsigned int remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+%     if spec.entry_bits == 32 then
+    unsigned int old;
+    asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;"
+                 : "=r"(old) : "r"(remote), "r"((unsigned int)q) : "memory");
+    if (old + (unsigned int)q < old)
+        atomicAdd(global_bin, 1ull << 32);
+%     else
+    (void)global_bin;
+    asm volatile("red.shared::cluster.add.u64 [%0], %1;" : : "r"(remote), "l"(q) : "memory");
+%     end
+}
+
+// Every block of the cluster reaches this point before any goes on: at the
+// start, no deposit lands in a share before it is zeroed; at the end, no
+// share is flushed (or its block gone) while deposits may still arrive.
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" : : : "memory");
+}
+%   end
 % end
 
 % if spec.score_absorption then
@@ -103,7 +165,12 @@ __device__ __forceinline__ void deposit_units(int ir, int iz, unsigned long long
     unsigned long long *bin = &a_rz[(size_t)ir * NZ + iz];
 %   if tiled then
     if (ir < TILE_NR && iz < TILE_NZ) {
+%   if clustered then
+        int t = ir * TILE_NZ + iz;
+        cluster_tile_add(tile, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q, bin);
+%   else
         tile_add(tile, ir * TILE_NZ + iz, q, bin);
+%   end
         return;
     }
 %   end

@@ -36,6 +36,10 @@ static const family families[] = {
     {"vanhulst_slab.mci", "-A immediate", "--layers immediate", false, false},
     {"skin7_600nm.mci", "no edge cache", "--edge-cache off", true, false},
     {"mcml_example.mci", "no shared A_rz", "--tile 0x0 --edge-cache off", true, false},
+    {"skin7_600nm.mci", "cluster of 4, 32-bit", "--tile 100x250 --entry 32 --cluster 4", true,
+     false},
+    {"skin7_600nm.mci", "cluster of 2, 64-bit", "--tile 100x250 --entry 64 --cluster 2", true,
+     false},
 };
 
 /* Sets the family's options, word pairs "--option value". */

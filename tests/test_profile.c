@@ -64,6 +64,8 @@ static profile_entry test_entry(profile_class c, int block)
     e.config.min_blocks_per_sm = 2;
     e.config.layer_placement = SPEC_LAYERS_CONSTANT;
     e.config.last_bin_cache = true;
+    e.config.edge_cache = true;
+    e.config.cluster_size = block == 512 ? 4 : 1;
     e.photons_per_second = 1.5e7;
     e.steps_per_second = 9.2e9;
     e.heuristic_photons_per_second = 1e7;
@@ -147,6 +149,7 @@ static bool entry_equal(const profile_entry *a, const profile_entry *b)
            x->tile_nz == y->tile_nz && x->entry_bits == y->entry_bits &&
            x->block_size == y->block_size && x->min_blocks_per_sm == y->min_blocks_per_sm &&
            x->layer_placement == y->layer_placement && x->last_bin_cache == y->last_bin_cache &&
+           x->edge_cache == y->edge_cache && x->cluster_size == y->cluster_size &&
            a->photons_per_second == b->photons_per_second &&
            a->steps_per_second == b->steps_per_second &&
            a->heuristic_photons_per_second == b->heuristic_photons_per_second &&

@@ -193,11 +193,13 @@ static void test_key_format(void)
     s.knobs.min_blocks_per_sm = 2;
     char key[KEY_TEXT];
     key_of(&s, key);
-    CHECK_MSG(strcmp(key,
-                     "L7 grid=500x200x30 dr=0.01 dz=0.002 da=0.05235987755982988 A=1 "
-                     "tile=48x128 entry_bits=64 block_size=256 min_blocks_per_sm=2 "
-                     "layer_placement=constant last_bin_cache=off edge_cache=on sm_90 oob=0") == 0,
-              "key: %s", key);
+    CHECK_MSG(
+        strcmp(key,
+               "L7 grid=500x200x30 dr=0.01 dz=0.002 da=0.05235987755982988 A=1 "
+               "tile=48x128 entry_bits=64 block_size=256 min_blocks_per_sm=2 "
+               "layer_placement=constant last_bin_cache=off edge_cache=on cluster_size=1 sm_90 "
+               "oob=0") == 0,
+        "key: %s", key);
 
     /* Stable: same spec, same key and hash, every time. */
     /* Stable: same spec, same key, every time. */
@@ -228,15 +230,16 @@ static void m_arch(kernel_spec *s) { s->arch = 100; }
 static void m_oob(kernel_spec *s) { s->debug_out_of_bounds = true; }
 static void m_last_bin(kernel_spec *s) { s->knobs.last_bin_cache = true; }
 static void m_edge(kernel_spec *s) { s->knobs.edge_cache = false; }
+static void m_cluster(kernel_spec *s) { s->knobs.cluster_size = 2; }
 static void m_count(kernel_spec *s) { s->count_deposits = true; }
 static void m_bias(kernel_spec *s) { s->debug_bias = true; }
 
 static void test_key_distinct(void)
 {
     const mutation mutations[] = {
-        m_layers,    m_nr,      m_nz,      m_na,       m_dr,    m_dz,        m_da,
-        m_absorb,    m_tile_nr, m_tile_nz, m_entry,    m_block, m_minblocks, m_shared,
-        m_immediate, m_arch,    m_oob,     m_last_bin, m_count, m_bias,      m_edge};
+        m_layers,  m_nr,       m_nz,    m_na,    m_dr,        m_dz,     m_da,        m_absorb,
+        m_tile_nr, m_tile_nz,  m_entry, m_block, m_minblocks, m_shared, m_immediate, m_arch,
+        m_oob,     m_last_bin, m_count, m_bias,  m_edge,      m_cluster};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][KEY_TEXT];
     kernel_spec base = skin();

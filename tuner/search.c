@@ -267,6 +267,33 @@ static bool stage_tile(search *s)
     return try_config(s, &none, "tile", false);
 }
 
+/* Thread-block clusters (sm_90): the winner's launch with a cluster of 2, 4
+ * and 8 blocks holding together a tile that many times larger, the shape
+ * that captures most pilot events in it. */
+static bool stage_cluster(search *s)
+{
+    if (!s->m.score_absorption || !s->have_map || gpu_engine_device(s->m.eng)->cc_major < 9)
+        return true;
+    kernel_knobs best = s->res->candidates[s->res->winner].config;
+    int residency = best.min_blocks_per_sm > 0 ? best.min_blocks_per_sm : 1;
+    size_t per_block = candidates_tile_entries(tile_budget(s, &best, residency), best.entry_bits,
+                                               s->map.nr, s->map.nz);
+    static const int sizes[] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        tile_shape shape;
+        if (candidates_tile_shapes(&s->map, per_block * (size_t)sizes[k], 1, &shape) != 1 ||
+            shape.captured == 0)
+            continue;
+        kernel_knobs c = best;
+        c.cluster_size = sizes[k];
+        c.tile_nr = shape.nr;
+        c.tile_nz = shape.nz;
+        if (!try_config(s, &c, "cluster", false))
+            return false;
+    }
+    return true;
+}
+
 static bool chosen(const int *list, int n, int i)
 {
     for (int k = 0; k < n; k++)
@@ -388,7 +415,7 @@ static bool run_stages(search *s)
         return false;
     if (s->m.opt->debug_wrong_candidate && !stage_wrong(s))
         return false;
-    return stage_launch(s, &base) && stage_tile(s) && stage_refine(s);
+    return stage_launch(s, &base) && stage_tile(s) && stage_cluster(s) && stage_refine(s);
 }
 
 bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,

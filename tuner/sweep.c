@@ -39,8 +39,8 @@ static void log_cell(FILE *f, const tune_candidate *c)
 {
     if (!f)
         return;
-    fprintf(f, "  entry %2d tile %4dx%-4d ", c->config.entry_bits, c->config.tile_nr,
-            c->config.tile_nz);
+    fprintf(f, "  entry %2d cluster %d tile %4dx%-4d ", c->config.entry_bits,
+            c->config.cluster_size, c->config.tile_nr, c->config.tile_nz);
     if (c->status == TUNE_MEASURED)
         fprintf(f, "%10.4g photons/s  (%d regs, %d blocks/SM)\n", c->photons_per_second,
                 c->registers, c->blocks_per_sm);
@@ -81,6 +81,26 @@ static void note_extremes(sweep_result *res, int i)
     }
 }
 
+int sweep_plane_count(const sweep_options *opt) { return opt->entry_count * opt->cluster_count; }
+
+/* Measures one cell; one that is no valid kernel (a tile larger than a
+ * block's shared memory, a cluster with no tile) is recorded as skipped with
+ * the reason, and drawn blank in the heat map. */
+static bool sweep_cell(const measure_setup *m, const sweep_options *opt, const kernel_knobs *c,
+                       sweep_result *res, tm_error *err)
+{
+    tune_candidate *cell = tune_result_add(&res->cells, c, "sweep");
+    if (!cell) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    bool ok = measure_candidate(m, cell, false, NULL, err);
+    res->cells.mismatches += cell->status == TUNE_MISMATCH;
+    log_cell(opt->tune.log, cell);
+    note_extremes(res, res->cells.count - 1);
+    return ok;
+}
+
 bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sweep_result *res,
                tm_error *err)
 {
@@ -92,23 +112,15 @@ bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sw
     if (!sweep_reference(&m, &ref, &res->cells, err))
         return false;
     bool ok = true;
-    for (int e = 0; ok && e < opt->entry_count; e++)
+    for (int p = 0; ok && p < sweep_plane_count(opt); p++)
         for (int i = 0; ok && i < sweep_range_count(&opt->nr); i++)
             for (int j = 0; ok && j < sweep_range_count(&opt->nz); j++) {
                 kernel_knobs c = opt->launch;
-                c.entry_bits = opt->entry_bits[e];
+                c.entry_bits = opt->entry_bits[p / opt->cluster_count];
+                c.cluster_size = opt->clusters[p % opt->cluster_count];
                 c.tile_nr = sweep_range_value(&opt->nr, i);
                 c.tile_nz = sweep_range_value(&opt->nz, j);
-                tune_candidate *cell = tune_result_add(&res->cells, &c, "sweep");
-                if (!cell) {
-                    error_set(err, NULL, 0, "out of memory");
-                    ok = false;
-                    break;
-                }
-                ok = measure_candidate(&m, cell, false, NULL, err);
-                res->cells.mismatches += cell->status == TUNE_MISMATCH;
-                log_cell(opt->tune.log, cell);
-                note_extremes(res, res->cells.count - 1);
+                ok = sweep_cell(&m, opt, &c, res, err);
             }
     res->cells.winner = res->best_index;
     res->cells.seconds = progress_now() - start;
@@ -118,7 +130,7 @@ bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sw
 
 /* ---- outputs --------------------------------------------------------------- */
 
-static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int e,
+static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int plane,
                           const char *title, tm_error *err)
 {
     int ny = sweep_range_count(&opt->nr), nx = sweep_range_count(&opt->nz);
@@ -136,7 +148,7 @@ static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int
         double best = -1;
         for (int i = 0; i < ny; i++)
             for (int j = 0; j < nx; j++) {
-                const tune_candidate *c = &res->cells.candidates[(e * ny + i) * nx + j];
+                const tune_candidate *c = &res->cells.candidates[(plane * ny + i) * nx + j];
                 bool measured = c->status == TUNE_MEASURED;
                 v[i * nx + j] = measured ? c->photons_per_second : NAN;
                 if (measured && c->photons_per_second > best) {
@@ -145,7 +157,12 @@ static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int
                     h.mark_iy = i;
                 }
             }
-        sprintf(path, "%s.e%d.png", opt->out_prefix, opt->entry_bits[e]);
+        int bits = opt->entry_bits[plane / opt->cluster_count];
+        int cluster = opt->clusters[plane % opt->cluster_count];
+        if (cluster > 1)
+            sprintf(path, "%s.e%d.c%d.png", opt->out_prefix, bits, cluster);
+        else
+            sprintf(path, "%s.e%d.png", opt->out_prefix, bits);
         ok = heatmap_write_png(path, &h, err);
         if (ok && opt->tune.log)
             fprintf(opt->tune.log, "heat map: %s\n", path);
@@ -174,10 +191,16 @@ bool sweep_write_outputs(const sweep_options *opt, const sweep_result *res, cons
         fprintf(opt->tune.log, "measurements: %s\n", csv);
     free(csv);
     int cells = sweep_range_count(&opt->nr) * sweep_range_count(&opt->nz);
-    for (int e = 0; ok && e < opt->entry_count; e++) {
+    for (int p = 0; ok && p < sweep_plane_count(opt); p++) {
         char t[512];
-        snprintf(t, sizeof t, "%s, %d-bit entries", title, opt->entry_bits[e]);
-        ok = res->cells.count >= (e + 1) * cells && write_heatmap(opt, res, e, t, err);
+        int cluster = opt->clusters[p % opt->cluster_count];
+        if (cluster > 1)
+            snprintf(t, sizeof t, "%s, %d-bit entries, clusters of %d", title,
+                     opt->entry_bits[p / opt->cluster_count], cluster);
+        else
+            snprintf(t, sizeof t, "%s, %d-bit entries", title,
+                     opt->entry_bits[p / opt->cluster_count]);
+        ok = res->cells.count >= (p + 1) * cells && write_heatmap(opt, res, p, t, err);
     }
     return ok;
 }

@@ -13,6 +13,11 @@
  * engine takes any count. */
 #define SPEC_MAX_LAYERS 64
 
+/* Blocks of a thread-block cluster sharing an A_rz tile: 8 is the portable
+ * cluster size of sm_90 (larger ones need a non-portable opt-in and may not
+ * be schedulable at all). */
+#define SPEC_MAX_CLUSTER 8
+
 /* Bins of one 2-D tally array (A_rz, Rd_ra, Tt_ra): 2^27 64-bit bins are
  * already 1 GiB per array on the GPU, and 2 GiB of 128-bit accumulators. */
 #define MCI_MAX_BINS ((int64_t)1 << 27)

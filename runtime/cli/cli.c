@@ -12,7 +12,8 @@ void cli_print_usage(FILE *s)
           "       tmcml gen FILE.mci [variant options] [--run K] [-o KERNEL.cu] [--info]\n"
           "       tmcml tune FILE.mci [--run K] [-A] [--budget SECONDS] [--profiles DIR] [--csv "
           "FILE]\n"
-          "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64] [-o PREFIX]\n"
+          "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64]\n"
+          "                  [--clusters 1,2,4] [-o PREFIX]\n"
           "       tmcml devices\n"
           "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
           "       tmcml --help | --version\n"
@@ -56,7 +57,8 @@ void cli_print_usage(FILE *s)
           "tune: measures kernel variants of run K on this GPU and stores the fastest\n"
           "  in the GPU's profile; sweep: times every tile NR x NZ of a grid and writes\n"
           "  PREFIX.csv and a heat map PREFIX.eBITS.png per entry width (default\n"
-          "  PREFIX sweep-STEM); explicit variant options fix the launch configuration.\n"
+          "  PREFIX sweep-STEM), PREFIX.eBITS.cN.png per cluster size N > 1 (the tile\n"
+          "  shared by a thread-block cluster); explicit variant options fix the launch.\n"
           "\n",
           s);
     variant_print_usage(s);
@@ -209,6 +211,7 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
         {"--nr", "A:B:STEP", &opt->sweep_nr, true},
         {"--nz", "A:B:STEP", &opt->sweep_nz, true},
         {"--entry", "32, 64 or 32,64", &opt->sweep_entries, true},
+        {"--clusters", "cluster sizes such as 1,2,4", &opt->sweep_clusters, true},
     };
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
         if (valued[k].sweep_only && opt->command != CLI_SWEEP)

@@ -58,6 +58,7 @@ typedef struct cli_options {
     const char *csv_path;            /* tune --csv FILE */
     const char *sweep_nr, *sweep_nz; /* sweep --nr A:B:STEP --nz A:B:STEP */
     const char *sweep_entries;       /* sweep --entry 32,64 */
+    const char *sweep_clusters;      /* sweep --clusters 1,2,4 */
     bool debug_wrong_candidate;      /* tune, test-only: a kernel the gate must reject */
 } cli_options;
 

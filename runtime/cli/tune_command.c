@@ -126,6 +126,42 @@ static bool parse_entries(const char *text, sweep_options *s, tm_error *err)
     return true;
 }
 
+/* sweep --clusters N[,N...]: the cluster sizes, each as --cluster takes it;
+ * without it, the launch's own (1 unless --cluster says otherwise). */
+static bool parse_clusters(const char *text, int launch_cluster, sweep_options *s, tm_error *err)
+{
+    const knob *cluster = knob_by_name("cluster_size");
+    s->cluster_count = 0;
+    if (!text) {
+        s->clusters[s->cluster_count++] = launch_cluster;
+        return true;
+    }
+    char list[64];
+    snprintf(list, sizeof list, "%s", text);
+    char *save = NULL;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        kernel_knobs v;
+        knobs_init(&v);
+        if (!knob_parse(cluster, w, &v, err))
+            return false;
+        bool seen = false;
+        for (int i = 0; i < s->cluster_count; i++)
+            seen = seen || s->clusters[i] == v.cluster_size;
+        if (seen || s->cluster_count == SPEC_MAX_CLUSTER) {
+            error_set(err, NULL, 0,
+                      "--clusters: expected different sizes of 1..%d, e.g. 1,2,4 (got \"%s\")",
+                      SPEC_MAX_CLUSTER, text);
+            return false;
+        }
+        s->clusters[s->cluster_count++] = v.cluster_size;
+    }
+    if (s->cluster_count == 0) {
+        error_set(err, NULL, 0, "--clusters: expected sizes such as 1,2,4 (got \"%s\")", text);
+        return false;
+    }
+    return true;
+}
+
 static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_options *s,
                         tm_error *err)
 {
@@ -153,7 +189,7 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
                               err))
         return false;
     s->launch = spec.knobs;
-    return true;
+    return parse_clusters(opt->sweep_clusters, spec.knobs.cluster_size, s, err);
 }
 
 int sweep_command(const cli_options *opt)

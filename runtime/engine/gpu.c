@@ -317,7 +317,15 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
                   eng->key, eng->dev.name, plan->block, plan->shared);
         return false;
     }
-    plan->grid = grid ? grid : (unsigned)(per_sm * eng->dev.sm_count);
+    /* A clustered kernel (__cluster_dims__) runs whole clusters: the grid is
+     * a multiple of the cluster size. */
+    unsigned cluster = (unsigned)spec_cluster_blocks(spec);
+    if (grid)
+        plan->grid = (grid + cluster - 1) / cluster * cluster;
+    else
+        plan->grid = (unsigned)(per_sm * eng->dev.sm_count) / cluster * cluster;
+    if (plan->grid < cluster)
+        plan->grid = cluster;
     stats->grid = plan->grid;
     stats->block = plan->block;
     stats->blocks_per_sm = per_sm;
