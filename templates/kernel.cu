@@ -30,6 +30,7 @@ extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}
 tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
              float start_weight, int first_layer, unsigned int max_steps,
              const unsigned int *multipliers, unsigned long long *next,
+             const unsigned int *stop,
              unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
              unsigned long long *counts)
 {
@@ -70,9 +71,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
             // instructions and a reconvergence.
             unsigned int group = __activemask();
             int leader = __ffs(group) - 1;
+            // Once the host sets *stop (a checkpoint), no index is handed out
+            // any more; every index handed out is simulated, so the photons
+            // done are [0, *next) of the launch.
             unsigned long long base = 0;
             if ((int)lane == leader)
-                base = atomicAdd(next, (unsigned long long)__popc(group));
+                base = *(const volatile unsigned int *)stop
+                           ? count
+                           : atomicAdd(next, (unsigned long long)__popc(group));
             base = __shfl_sync(group, base, leader);
             unsigned long long i = base + __popc(group & ((1u << lane) - 1u));
             flush_cached_bin(p, TALLY_PASS);

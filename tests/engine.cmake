@@ -56,3 +56,13 @@ set_tests_properties(gpu_hostile PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 if(TMCML_SANITIZE)
   set_tests_properties(gpu_hostile PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
 endif()
+
+# Checkpoint and resume under real signals (bit-identical .mco), both engines.
+add_test(NAME checkpoint COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
+  $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} cpu)
+add_test(NAME gpu_checkpoint COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
+  $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} gpu)
+set_tests_properties(gpu_checkpoint PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+if(TMCML_SANITIZE)
+  set_tests_properties(gpu_checkpoint PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
+endif()

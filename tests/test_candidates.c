@@ -166,7 +166,8 @@ static void test_thin_layers(void)
     kernel_spec spec;
     CHECK(mci_parse(deep, "deep", &f, &err));
     CHECK(!variant_spec_for_run(&f.runs[0], true, NULL, &v, &spec, &err));
-    CHECK_CONTAINS(err.message, "layer 2 (0.1 cm thick at a depth of 1e+10 cm) is thinner");
+    CHECK_CONTAINS(err.message,
+                   "layer 2 (0.1 cm thick, photons coming from a depth of 1e+10 cm) is thinner");
     CHECK_CONTAINS(err.message, "--engine cpu");
     mci_free(&f);
     CHECK(mci_parse(semi, "semi", &f, &err));

@@ -14,3 +14,9 @@ for config in "build -DCMAKE_BUILD_TYPE=Release" \
     cmake --build "$dir" -j "$jobs" >/dev/null
     ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 done
+# Then a short fuzzing run of every harness (tests/fuzz/README.md): about 60 s
+# each; skipped (status 77) where clang or libFuzzer is missing.
+echo "== build-fuzz: fuzz each harness for 60 s"
+status=0
+sh tools/fuzz.sh 60 || status=$?
+[ "$status" -eq 77 ] || exit "$status"

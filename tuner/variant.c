@@ -147,18 +147,28 @@ static void apply_tuned(const kernel_knobs *c, const mci_run *run, kernel_spec *
         spec->knobs.tile_nz = run->nz;
 }
 
-/* A layer thinner than float32 can resolve at its depth would vanish in the
- * kernel (GPU_MIN_LAYER_FRACTION); the CPU engine, in double, can run it. */
+/* A layer thinner than float32 can resolve at the depths its photons come
+ * from would vanish in the kernel (GPU_MIN_LAYER_FRACTION): its own depth,
+ * or that of the deepest glass layer, which photons cross without
+ * interaction and come back from with the rounding error of its depth (the
+ * kernel does not yet snap depths to boundaries as the CPU engine does; in
+ * scattering layers photons do not stray that deep).  The CPU engine, in
+ * double, can run such stacks. */
 static bool gpu_resolves_layers(const mci_run *run, tm_error *err)
 {
+    double glass_depth = 0;
+    for (int i = 1; i <= run->num_layers; i++)
+        if (mci_layer_is_glass(&run->layers[i]) && run->layers[i].z1 > glass_depth)
+            glass_depth = run->layers[i].z1;
     for (int i = 1; i <= run->num_layers; i++) {
         const mci_layer *l = &run->layers[i];
-        if (l->d > 0 && l->d < l->z1 * GPU_MIN_LAYER_FRACTION) {
+        double reach = l->z1 > glass_depth ? l->z1 : glass_depth;
+        if (l->d > 0 && l->d < reach * GPU_MIN_LAYER_FRACTION) {
             error_set(err, NULL, 0,
-                      "layer %d (%g cm thick at a depth of %g cm) is thinner than the GPU's "
-                      "float32 depths can resolve (2^-20 of its depth): the GPU kernels would "
-                      "lose it; the CPU engine (--engine cpu) can run this stack",
-                      i, l->d, l->z1);
+                      "layer %d (%g cm thick, photons coming from a depth of %g cm) is thinner "
+                      "than the GPU's float32 depths can resolve (2^-20 of that depth): the GPU "
+                      "kernels would lose it; the CPU engine (--engine cpu) can run this stack",
+                      i, l->d, reach);
             return false;
         }
     }

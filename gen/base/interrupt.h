@@ -1,9 +1,31 @@
 /* SIGINT and SIGTERM: a run stopped by Ctrl-C or `kill` leaves no temp file
  * behind, says so, and exits with 130 or 143 (128 + the signal).  One
- * handler for the whole program (checkpoints will hook in here too). */
+ * handler for the whole program.
+ *
+ * While a simulation that can be checkpointed runs (interrupt_graceful on),
+ * the first signal only asks it to stop: the engines see interrupt_flag(),
+ * finish the photons already handed out, and the run writes its checkpoint
+ * and partial outputs before exiting with the same status (runtime/cli/run.c).
+ * A second signal, or one outside such a simulation, exits at once. */
 #ifndef TMCML_INTERRUPT_H
 #define TMCML_INTERRUPT_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 void interrupt_install(void);
+
+/* Graceful mode on or off (off at start). */
+void interrupt_graceful(bool on);
+
+/* The flag the engines poll: the signal number of a stop request, or 0. */
+const volatile sig_atomic_t *interrupt_flag(void);
+
+/* The signal of the stop request so far, or 0. */
+int interrupt_requested(void);
+
+/* Exits as the handler would have: temps removed, a message naming the
+ * signal and what was kept, status 128 + sig. */
+_Noreturn void interrupt_exit(int sig, const char *kept);
 
 #endif

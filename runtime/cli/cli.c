@@ -32,6 +32,12 @@ void cli_print_usage(FILE *s)
           "  --gpu K               use GPU K (tmcml devices lists them; default 0)\n"
           "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
           "                        the results do not depend on it\n"
+          "  --checkpoint-every S  write DIR/NAME.ckpt every S seconds of a run (default 600;\n"
+          "                        0: only when SIGINT or SIGTERM stops the run, which also\n"
+          "                        writes NAME.partial.mco and .partial.json)\n"
+          "  --resume              continue each run from its DIR/NAME.ckpt (same input, seed\n"
+          "                        and engine): the .mco is bit-identical to an\n"
+          "                        uninterrupted run's; runs whose outputs exist are skipped\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
           "                        weight as trapped (default 10^7; docs/physics.md)\n"
           "  -q, --quiet           no progress line and no per-run report\n"
@@ -144,6 +150,22 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
     error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")",
               text ? text : "");
     return false;
+}
+
+/* --checkpoint-every SECONDS: 0 (only on SIGINT or SIGTERM) to a week. */
+static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
+{
+    char *end = NULL;
+    double s = text ? strtod(text, &end) : -1;
+    if (!text || end == text || *end || !(s >= 0 && s <= 604800)) {
+        error_set(err, NULL, 0,
+                  "--checkpoint-every: expected seconds from 0 (only on a signal) to 604800 "
+                  "(got \"%s\")",
+                  text ? text : "");
+        return false;
+    }
+    opt->checkpoint_every = s;
+    return true;
 }
 
 static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
@@ -274,6 +296,11 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
             return false;
         opt->max_steps = (uint32_t)v;
+    } else if (is_long(a, "--checkpoint-every")) {
+        if (!parse_checkpoint_every(option_value(argc, argv, i, 18), opt, err))
+            return false;
+    } else if (is_long(a, "--resume")) {
+        opt->resume = true;
     } else if (is_long(a, "--launch-photons")) {
         if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
                             &v, err))
@@ -314,6 +341,7 @@ static void set_defaults(cli_options *opt)
     opt->engine = CLI_ENGINE_AUTO;
     opt->gpus = 1;
     opt->run_number = 1;
+    opt->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
     variant_options_init(&opt->variant);
 }
 

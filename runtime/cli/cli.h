@@ -12,7 +12,10 @@
 #include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
-#define CLI_DEFAULT_SEED UINT64_C(1)
+#define CLI_DEFAULT_SEED               UINT64_C(1)
+/* A run checkpoints every 10 minutes: a run shorter than that never writes
+ * one unless a signal stops it (issue 12). */
+#define CLI_DEFAULT_CHECKPOINT_SECONDS 600.0
 
 typedef enum cli_command {
     CLI_RUN,
@@ -40,6 +43,8 @@ typedef struct cli_options {
     int gpu_index;            /* --gpu K */
     uint64_t launch_photons;  /* --launch-photons N: GPU photons per launch (0: 2^32) */
     uint32_t max_steps;       /* --max-steps N: steps before a photon is trapped (0: default) */
+    double checkpoint_every;  /* --checkpoint-every SECONDS (0: only on a signal) */
+    bool resume;              /* --resume: continue from the runs' checkpoints */
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -8,15 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "checkpoint.h"
 #include "cpu.h"
 #include "fs.h"
 #include "gpu.h"
+#include "interrupt.h"
 #include "mci.h"
 #include "mco.h"
 #include "progress.h"
 #include "resources.h"
 #include "result.h"
+#include "resume.h"
+#include "stopper.h"
 #include "summary.h"
 #include "tally.h"
 #include "tmcml_config.h"
@@ -34,34 +39,54 @@ typedef struct engine {
     int threads;  /* CPU threads of the run being simulated (resources_check) */
 } engine;
 
+/* Every file a run may write, in slot order (run_path). */
+enum { PATH_MCO, PATH_JSON, PATH_CKPT, PATH_PARTIAL_MCO, PATH_PARTIAL_JSON, PATHS_PER_RUN };
+static const char *const path_kinds[PATHS_PER_RUN] = {".mco", "JSON summary", "checkpoint",
+                                                      "partial .mco", "partial JSON"};
+static const char *const path_suffixes[PATHS_PER_RUN] = {NULL, ".json", ".ckpt", ".partial.mco",
+                                                         ".partial.json"};
+
 typedef struct run_paths {
     char *mco;
     char *json;
+    char *ckpt;         /* the checkpoint: NAME.ckpt */
+    char *partial_mco;  /* what a stopped run had done: NAME.partial.mco */
+    char *partial_json; /* and its summary */
 } run_paths;
 
-/* "skin.mco" -> "skin.json"; other names get ".json" appended. */
-static char *summary_path(const char *mco_path)
+static char **run_path(run_paths *p, int kind)
 {
-    size_t n = strlen(mco_path);
+    char **all[PATHS_PER_RUN] = {&p->mco, &p->json, &p->ckpt, &p->partial_mco, &p->partial_json};
+    return all[kind];
+}
+
+static const char *run_path_c(const run_paths *p, int kind)
+{
+    return *run_path((run_paths *)p, kind);
+}
+
+/* "skin.mco" -> "skin" + suffix; other names get the suffix appended. */
+static char *with_suffix(const char *mco_path, const char *suffix)
+{
+    size_t n = strlen(mco_path), s = strlen(suffix);
     size_t stem = n >= 4 && strcmp(mco_path + n - 4, ".mco") == 0 ? n - 4 : n;
-    char *p = malloc(stem + 6);
+    char *p = malloc(stem + s + 1);
     if (p) {
         memcpy(p, mco_path, stem);
-        memcpy(p + stem, ".json", 6);
+        memcpy(p + stem, suffix, s + 1);
     }
     return p;
 }
 
 static void free_paths(run_paths *paths, int count)
 {
-    for (int i = 0; paths && i < count; i++) {
-        free(paths[i].mco);
-        free(paths[i].json);
-    }
+    for (int i = 0; paths && i < count; i++)
+        for (int k = 0; k < PATHS_PER_RUN; k++)
+            free(*run_path(&paths[i], k));
     free(paths);
 }
 
-/* One file a run writes: slot 2i is run i's .mco, 2i + 1 its JSON. */
+/* One file a run writes: slot PATHS_PER_RUN i + kind. */
 typedef struct output_file {
     char *resolved;
     int slot;
@@ -74,7 +99,7 @@ static int by_path_then_slot(const void *pa, const void *pb)
     return c ? c : a->slot - b->slot;
 }
 
-static const char *slot_kind(int slot) { return slot % 2 ? "JSON summary" : ".mco"; }
+static const char *slot_kind(int slot) { return path_kinds[slot % PATHS_PER_RUN]; }
 
 /* No two files a run writes may be one file, and none may be the input:
  * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
@@ -82,23 +107,24 @@ static const char *slot_kind(int slot) { return slot % 2 ? "JSON summary" : ".mc
  * resolved (fs_resolve), sorted, so a file of many runs costs n log n. */
 static bool check_collisions(const mci_file *file, const run_paths *paths, tm_error *err)
 {
-    int count = 2 * file->num_runs, made = 0;
+    int count = PATHS_PER_RUN * file->num_runs, made = 0;
     output_file *out = calloc((size_t)count, sizeof *out);
     bool ok = out != NULL;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
     for (; ok && made < count; made++) {
-        const run_paths *p = &paths[made / 2];
+        const run_paths *p = &paths[made / PATHS_PER_RUN];
         out[made].slot = made;
-        ok = (out[made].resolved = fs_resolve(made % 2 ? p->json : p->mco, err)) != NULL;
+        ok = (out[made].resolved = fs_resolve(run_path_c(p, made % PATHS_PER_RUN), err)) != NULL;
     }
     tm_error ignored;
     char *input = ok ? fs_resolve(file->path, &ignored) : NULL;
     for (int k = 0; ok && input && k < count; k++)
         if (strcmp(out[k].resolved, input) == 0) {
             error_set(err, file->path, 0,
-                      "run %d would write its %s over the input file itself (%s)", k / 2 + 1,
-                      slot_kind(k), k % 2 ? paths[k / 2].json : paths[k / 2].mco);
+                      "run %d would write its %s over the input file itself (%s)",
+                      k / PATHS_PER_RUN + 1, slot_kind(k),
+                      run_path_c(&paths[k / PATHS_PER_RUN], k % PATHS_PER_RUN));
             ok = false;
         }
     if (ok)
@@ -109,8 +135,8 @@ static bool check_collisions(const mci_file *file, const run_paths *paths, tm_er
             error_set(err, file->path, 0,
                       "runs %d and %d would write the same file %s (run %d's %s, run %d's %s): "
                       "give them different output names",
-                      a / 2 + 1, b / 2 + 1, out[k].resolved, a / 2 + 1, slot_kind(a), b / 2 + 1,
-                      slot_kind(b));
+                      a / PATHS_PER_RUN + 1, b / PATHS_PER_RUN + 1, out[k].resolved,
+                      a / PATHS_PER_RUN + 1, slot_kind(a), b / PATHS_PER_RUN + 1, slot_kind(b));
             ok = false;
         }
     for (int k = 0; k < made; k++)
@@ -118,6 +144,26 @@ static bool check_collisions(const mci_file *file, const run_paths *paths, tm_er
     free(out);
     free(input);
     return ok;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A fresh run would end by deleting a checkpoint left by an interrupted one
+ * (hours of work, perhaps): that needs --resume, or the user deleting it. */
+static bool no_checkpoint_in_the_way(const cli_options *opt, int run, const run_paths *p,
+                                     tm_error *err)
+{
+    if (opt->resume || !exists(p->ckpt))
+        return true;
+    error_set(err, p->ckpt, 0,
+              "a checkpoint of run %d exists (an interrupted run): continue it with --resume, "
+              "or delete it to start over",
+              run);
+    return false;
 }
 
 /* Every output of every run must be creatable, and distinct, before anything
@@ -134,12 +180,17 @@ static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, 
     bool ok = true;
     for (int i = 0; ok && i < file->num_runs; i++) {
         paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
-        paths[i].json = paths[i].mco ? summary_path(paths[i].mco) : NULL;
-        if (!paths[i].json) {
-            error_set(err, NULL, 0, "out of memory");
-            ok = false;
+        for (int k = 1; k < PATHS_PER_RUN; k++)
+            *run_path(&paths[i], k) =
+                paths[i].mco ? with_suffix(paths[i].mco, path_suffixes[k]) : NULL;
+        for (int k = 0; ok && k < PATHS_PER_RUN; k++) {
+            if (!*run_path(&paths[i], k)) {
+                error_set(err, NULL, 0, "out of memory");
+                ok = false;
+            }
+            ok = ok && fs_check_output(*run_path(&paths[i], k), err);
         }
-        ok = ok && fs_check_output(paths[i].mco, err) && fs_check_output(paths[i].json, err);
+        ok = ok && no_checkpoint_in_the_way(opt, i + 1, &paths[i], err);
     }
     if (ok && check_collisions(file, paths, err))
         return paths;
@@ -147,61 +198,101 @@ static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, 
     return NULL;
 }
 
-static bool simulate_gpu(const cli_options *opt, engine *eng, const mci_run *run,
-                         progress_meter *meter, tally_set *tallies, tm_error *err)
+/* The GPU kernel variant of a run (a profile, the heuristic or a tuning). */
+static bool plan_gpu(const cli_options *opt, engine *eng, const mci_run *run, kernel_spec *spec,
+                     tm_error *err)
 {
-    kernel_spec spec;
     char source[PROFILE_SOURCE_MAX];
     plan_options plan;
     cli_plan_options(opt, &plan);
-    if (!plan_choose(&plan, eng->gpu, run, &spec, source, sizeof source, err))
+    if (!plan_choose(&plan, eng->gpu, run, spec, source, sizeof source, err))
         return false;
     if (!opt->quiet)
         fprintf(stderr, "tmcml: kernel variant: %s\n", source);
     free(eng->kernel);
-    eng->kernel = spec_key(&spec);
+    eng->kernel = spec_key(spec);
     if (!eng->kernel) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    gpu_options gopt = {.seed = opt->seed,
-                        .template_dir = opt->template_dir,
-                        .cache_dir = opt->cache_dir,
-                        .verbose = opt->verbose,
-                        .max_launch_photons = opt->launch_photons,
-                        .max_steps = opt->max_steps,
-                        .progress = meter};
-    gpu_stats stats;
-    bool ok =
-        gpu_simulate(eng->gpu, run, &spec, &gopt, 0, (uint64_t)run->photons, tallies, &stats, err);
-    if (ok && opt->verbose)
-        fprintf(stderr, "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
-                (unsigned long long)stats.launches, stats.grid, stats.block, stats.blocks_per_sm,
-                stats.kernel_seconds);
-    return ok;
+    return true;
 }
 
-static bool simulate(const cli_options *opt, engine *eng, const mci_run *run, int index, int count,
-                     tally_set *tallies, tm_error *err)
+/* One engine call over photons [begin, end), which the pause flag may cut
+ * short; the photons done (a prefix) go into ck. */
+static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *run,
+                           const kernel_spec *spec, progress_meter *meter, stopper *st,
+                           checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
 {
+    uint64_t before = ck->tallies.photons;
+    bool ok;
+    if (eng->gpu) {
+        gpu_options gopt = {.seed = opt->seed,
+                            .template_dir = opt->template_dir,
+                            .cache_dir = opt->cache_dir,
+                            .verbose = opt->verbose,
+                            .max_launch_photons = opt->launch_photons,
+                            .max_steps = opt->max_steps,
+                            .progress = meter,
+                            .stop = &st->flag};
+        gpu_stats stats;
+        ok =
+            gpu_simulate(eng->gpu, run, spec, &gopt, begin, end - begin, &ck->tallies, &stats, err);
+        if (ok && opt->verbose)
+            fprintf(stderr,
+                    "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
+                    (unsigned long long)stats.launches, stats.grid, stats.block,
+                    stats.blocks_per_sm, stats.kernel_seconds);
+    } else {
+        cpu_options copt = {.seed = opt->seed,
+                            .threads = eng->threads,
+                            .score_absorption = opt->score_absorption,
+                            .progress = meter,
+                            .max_steps = opt->max_steps,
+                            .stop = &st->flag};
+        ok = cpu_simulate(run, &copt, begin, end - begin, &ck->tallies, err);
+    }
+    return ok && resume_add(ck, begin, begin + (ck->tallies.photons - before), err);
+}
+
+typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
+
+/* Simulates what is left of the run into ck, writing ck to the checkpoint
+ * file whenever --checkpoint-every says so; SIM_STOPPED when a signal
+ * stopped it (ck then holds exactly what was done). */
+static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
+                           int count, const run_paths *paths, checkpoint *ck, tm_error *err)
+{
+    kernel_spec spec;
+    if (eng->gpu && !plan_gpu(opt, eng, run, &spec, err))
+        return SIM_FAILED;
     char label[64] = "";
     if (count > 1)
         snprintf(label, sizeof label, "run %d/%d: ", index, count);
     progress_meter meter;
     progress_start(&meter, !opt->quiet, (uint64_t)run->photons, label);
-    bool ok;
-    if (eng->gpu) {
-        ok = simulate_gpu(opt, eng, run, &meter, tallies, err);
-    } else {
-        cpu_options copt = {.seed = opt->seed,
-                            .threads = eng->threads,
-                            .score_absorption = opt->score_absorption,
-                            .progress = &meter,
-                            .max_steps = opt->max_steps};
-        ok = cpu_simulate(run, &copt, 0, (uint64_t)run->photons, tallies, err);
+    progress_add(&meter, checkpoint_done(ck));
+    stopper st;
+    stopper_start(&st, opt->checkpoint_every);
+    interrupt_graceful(true);
+    sim_status status = SIM_DONE;
+    uint64_t begin, end;
+    while (status == SIM_DONE && resume_next_gap(ck, &begin, &end)) {
+        if (!simulate_range(opt, eng, run, &spec, &meter, &st, ck, begin, end, err))
+            status = SIM_FAILED;
+        else if (interrupt_requested())
+            status = SIM_STOPPED;
+        else if (st.flag && !checkpoint_write(paths->ckpt, ck, err))
+            status = SIM_FAILED;
+        else if (st.flag)
+            stopper_rearm(&st);
     }
+    interrupt_graceful(false);
+    stopper_end(&st);
     progress_finish(&meter);
-    return ok;
+    if (status == SIM_STOPPED && !resume_next_gap(ck, &begin, &end))
+        status = SIM_DONE; /* the signal came as the last photons ended */
+    return status;
 }
 
 static void report_run(const cli_options *opt, const run_paths *paths, const mcml_result *res,
@@ -230,18 +321,28 @@ static void warn_trapped(const cli_options *opt, const run_paths *paths, const t
             fs_base_name(paths->json));
 }
 
+/* The .mco and JSON of a run: the final ones, or (partial set) the partial
+ * ones of a stopped run, normalised by the photons done and saying so. */
 static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
-                          int index, const run_paths *paths, const tally_set *tallies,
+                          int index, const run_paths *paths, bool partial, const tally_set *tallies,
                           const mcml_result *res, double seconds, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
+    const char *mco = partial ? paths->partial_mco : paths->mco;
+    const char *json = partial ? paths->partial_json : paths->json;
     /* No time and no thread count here: equal seeds give identical files. */
-    char comment[256];
-    snprintf(comment, sizeof comment, "tmcml %s, %s engine, seed %llu, %s. Timings: %s.",
+    char comment[512], part[200] = "";
+    if (partial)
+        snprintf(part, sizeof part,
+                 " PARTIAL: %llu of %llu photons, normalised by those done (--resume goes on "
+                 "from %s).",
+                 (unsigned long long)tallies->photons, (unsigned long long)run->photons,
+                 fs_base_name(paths->ckpt));
+    snprintf(comment, sizeof comment, "tmcml %s, %s engine, seed %llu, %s.%s Timings: %s.",
              TMCML_VERSION, eng->name, (unsigned long long)opt->seed,
-             opt->score_absorption ? "absorption scored" : "-A: absorption not scored",
-             fs_base_name(paths->json));
-    if (!mco_write(paths->mco, run, res, comment, err))
+             opt->score_absorption ? "absorption scored" : "-A: absorption not scored", part,
+             fs_base_name(json));
+    if (!mco_write(mco, run, res, comment, err))
         return false;
     run_report rep = {.input_path = file->path,
                       .run_index = index + 1,
@@ -259,31 +360,91 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                                         (res->photons ? (double)res->photons : 1.0),
                       .tallies_digest = tally_set_digest(tallies),
                       .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
-                      .kernel = eng->gpu ? eng->kernel : NULL};
-    return summary_write(paths->json, &rep, err);
+                      .kernel = eng->gpu ? eng->kernel : NULL,
+                      .partial_of = partial ? (uint64_t)run->photons : 0,
+                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL};
+    return summary_write(json, &rep, err);
+}
+
+/* The outputs of ck's tallies: final, or partial. */
+static bool write_result(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                         const run_paths *paths, bool partial, const checkpoint *ck, double seconds,
+                         tm_error *err)
+{
+    const mci_run *run = &file->runs[index];
+    mcml_result res = {0};
+    bool ok =
+        result_from_tallies(run, &ck->tallies, &res, err) &&
+        write_outputs(opt, eng, file, index, paths, partial, &ck->tallies, &res, seconds, err);
+    if (ok && !partial) {
+        report_run(opt, paths, &res, seconds);
+        warn_trapped(opt, paths, &ck->tallies);
+    }
+    result_free(&res);
+    return ok;
+}
+
+/* A run stopped by a signal: its checkpoint and partial outputs, then the
+ * exit status of the signal. */
+static _Noreturn void stop_run(const cli_options *opt, const engine *eng, const mci_file *file,
+                               int index, const run_paths *paths, const checkpoint *ck,
+                               double seconds)
+{
+    tm_error err = {0};
+    int sig = interrupt_requested();
+    if (!checkpoint_write(paths->ckpt, ck, &err) ||
+        !write_result(opt, eng, file, index, paths, true, ck, seconds, &err)) {
+        error_print(stderr, &err);
+        interrupt_exit(sig, "the checkpoint could not be written: the last one, if any, is kept");
+    }
+    char kept[1024];
+    snprintf(kept, sizeof kept,
+             "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
+             "--resume)",
+             index + 1, (unsigned long long)checkpoint_done(ck), (unsigned long long)ck->photons,
+             paths->ckpt, paths->partial_mco, paths->partial_json);
+    interrupt_exit(sig, kept);
+}
+
+/* A run done: its checkpoint and partial outputs are of the past. */
+static void remove_leftovers(const run_paths *paths)
+{
+    const char *gone[] = {paths->ckpt, paths->partial_mco, paths->partial_json};
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+        if (unlink(gone[i]) != 0 && errno != ENOENT)
+            fprintf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
 static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
                    const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    tally_set tallies;
-    if (!tally_set_init(&tallies, run->nr, run->nz, run->na)) {
-        error_set(err, NULL, 0, "out of memory for the tallies of a %dx%d grid", run->nr, run->nz);
-        return false;
+    if (opt->resume && !exists(paths->ckpt) && exists(paths->mco) && exists(paths->json)) {
+        if (!opt->quiet)
+            fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
+                    paths->mco);
+        return true;
     }
+    char physics[256];
+    checkpoint ck;
+    bool resumed;
+    if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
+        !resume_begin(&ck, opt, run, index + 1, physics, paths->ckpt, &resumed, err))
+        return false;
+    if (resumed && !opt->quiet)
+        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
+                paths->ckpt, (unsigned long long)checkpoint_done(&ck),
+                (unsigned long long)ck.photons);
     double start = progress_now();
-    mcml_result res = {0};
-    bool ok = simulate(opt, eng, run, index + 1, file->num_runs, &tallies, err) &&
-              result_from_tallies(run, &tallies, &res, err);
+    sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
-    ok = ok && write_outputs(opt, eng, file, index, paths, &tallies, &res, seconds, err);
+    if (status == SIM_STOPPED)
+        stop_run(opt, eng, file, index, paths, &ck, seconds);
+    bool ok =
+        status == SIM_DONE && write_result(opt, eng, file, index, paths, false, &ck, seconds, err);
     if (ok)
-        report_run(opt, paths, &res, seconds);
-    if (ok)
-        warn_trapped(opt, paths, &tallies);
-    result_free(&res);
-    tally_set_free(&tallies);
+        remove_leftovers(paths);
+    checkpoint_free(&ck);
     return ok;
 }
 
@@ -390,6 +551,14 @@ int run_input_file(const cli_options *opt)
             fprintf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
             error_print(stderr, &err);
             status = RUN_FAILED;
+        }
+        if (interrupt_requested() && i + 1 < file.num_runs) {
+            char kept[256];
+            snprintf(kept, sizeof kept,
+                     "stopped after run %d of %d (its outputs are written; --resume runs the "
+                     "rest)",
+                     i + 1, file.num_runs);
+            interrupt_exit(interrupt_requested(), kept);
         }
     }
     double t0 = progress_now();

@@ -24,6 +24,7 @@ typedef struct cpu_round {
     uint64_t first, end;   /* photon index range of this round */
     _Atomic uint64_t next; /* next unclaimed index */
     progress_meter *progress;
+    const volatile sig_atomic_t *stop; /* may be NULL */
 } cpu_round;
 
 /* One cache line or more each (and allocated on a line boundary), so that
@@ -55,6 +56,10 @@ static void *worker_main(void *arg)
     cpu_worker *w = arg;
     cpu_round *r = w->round;
     for (;;) {
+        /* Tested before a chunk is taken, never after: every chunk taken is
+         * finished, so the photons done are a prefix of the round. */
+        if (r->stop && *r->stop)
+            break;
         uint64_t begin = atomic_fetch_add(&r->next, CPU_CHUNK);
         if (begin >= r->end)
             break;
@@ -105,7 +110,8 @@ static bool run_round(cpu_worker *workers, int count, cpu_round *round, tally_se
             pthread_join(workers[t].thread, NULL);
     for (int t = 0; t < count; t++)
         tally_set_add_batch(acc, &workers[t].batch, 0);
-    acc->photons += round->end - round->first;
+    uint64_t next = atomic_load(&round->next);
+    acc->photons += (next < round->end ? next : round->end) - round->first;
     return true;
 }
 
@@ -136,9 +142,13 @@ bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, ui
         cpu_round round = {.problem = &problem,
                            .first = first + done,
                            .end = first + done + n,
-                           .progress = opt->progress};
+                           .progress = opt->progress,
+                           .stop = opt->stop};
         atomic_store(&round.next, round.first);
+        uint64_t before = acc->photons;
         ok = run_round(workers, threads, &round, acc, err);
+        if (acc->photons - before < n)
+            break; /* stopped */
         done += n;
     }
     if (workers)

@@ -6,6 +6,7 @@
 #ifndef TMCML_CPU_H
 #define TMCML_CPU_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,12 +21,20 @@ typedef struct cpu_options {
     bool score_absorption;    /* false: -A, A_rz stays zero */
     progress_meter *progress; /* may be NULL */
     uint32_t max_steps;       /* steps after which a photon is trapped (0: the default) */
+    /* May be NULL.  Once *stop is not 0, threads take no more photons: the
+     * call returns when the ones taken are done, having simulated photons
+     * [first, first + k) for some k <= count (acc->photons grows by k). */
+    const volatile sig_atomic_t *stop;
 } cpu_options;
 
-/* Simulates photons [first, first + count) of run and adds their tallies to
- * *acc (initialised for the run's grid). */
+/* Simulates photons [first, first + count) of run (or, stopped, a prefix of
+ * them) and adds their tallies to *acc (initialised for the run's grid). */
 bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
                   tally_set *acc, tm_error *err);
+
+/* The identity of this build's CPU physics: a hash of its sources
+ * (tools/physics_hash.cmake), recorded in checkpoints. */
+extern const char cpu_physics_hash[];
 
 /* Number of online CPUs (at least 1). */
 int cpu_count(void);

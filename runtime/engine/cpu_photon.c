@@ -346,9 +346,15 @@ static inline void cross_down_or_not(const cpu_problem *p, photon *ph, tally_bat
     }
 }
 
+/* At the boundary the photon has just hopped to.  Its depth is set to the
+ * boundary's exactly: z + (z_b - z) / uz * uz is z_b only to within an ulp of
+ * z, and a photon back from a very deep layer (a 1e300 cm glass layer below)
+ * carried an error of 1e284 cm into the thin layers above (the fuzzer found
+ * it: results depended on the thickness of a glass layer at the bottom). */
 static inline void cross_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
 {
     int layer = ph->layer;
+    ph->z = ph->uz < 0.0 ? p->layers[layer].z0 : p->layers[layer].z1;
     if (ph->uz < 0.0)
         cross_up_or_not(p, ph, b);
     else

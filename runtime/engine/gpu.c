@@ -58,6 +58,7 @@ enum { COUNT_STEPS, COUNT_TRAPPED_PHOTONS, COUNT_TRAPPED_UNITS, RUN_COUNTS };
 typedef struct gpu_run {
     cuda_ptr a_rz, rd_ra, tt_ra, counts;
     cuda_ptr next; /* photon indices handed out by the current launch */
+    cuda_ptr stop; /* set (by the monitor stream) to stop handing them out */
     size_t rz_bytes, ra_bytes;
 } gpu_run;
 
@@ -256,7 +257,8 @@ static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *
            cuda_alloc(eng->ctx, r->ra_bytes, &r->rd_ra, err) &&
            cuda_alloc(eng->ctx, r->ra_bytes, &r->tt_ra, err) &&
            cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &r->counts, err) &&
-           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) && zero_tallies(eng, r, err);
+           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) &&
+           cuda_alloc(eng->ctx, sizeof(uint32_t), &r->stop, err) && zero_tallies(eng, r, err);
 }
 
 /* Frees the run's buffers once the engine's stream has finished with them. */
@@ -264,7 +266,7 @@ static void run_close(gpu_engine *eng, gpu_run *r)
 {
     tm_error ignored;
     cuda_stream_wait(eng->stream, "the end of a run", &ignored);
-    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->counts, r->next};
+    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->counts, r->next, r->stop};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         cuda_free(eng->ctx, all[i]);
     memset(r, 0, sizeof *r);
@@ -343,11 +345,13 @@ static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
     unsigned max_steps = opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON;
-    cuda_ptr next = r->next, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra, counts = r->counts;
+    cuda_ptr next = r->next, stop = r->stop, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra,
+             counts = r->counts;
     void *args[] = {
-        &first, &count, &seed,  &start_weight, &first_layer, &max_steps, &eng->multipliers,
-        &next,  &a_rz,  &rd_ra, &tt_ra,        &counts};
+        &first, &count, &seed, &start_weight, &first_layer, &max_steps, &eng->multipliers,
+        &next,  &stop,  &a_rz, &rd_ra,        &tt_ra,       &counts};
     return cuda_memset_zero(eng->stream, r->next, sizeof(uint64_t), err) &&
+           cuda_memset_zero(eng->stream, r->stop, sizeof(uint32_t), err) &&
            cuda_event_record(eng->counter_zeroed, eng->stream, err) &&
            cuda_stream_wait_event(eng->monitor, eng->counter_zeroed, err) &&
            cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
@@ -395,23 +399,38 @@ static double steady_rate(const steady_window *w, uint64_t count)
     return (STEADY_TO - STEADY_FROM) * (double)count / (w->t_to - w->t_from);
 }
 
+/* Asks the running launch to stop handing out photons: a copy to device
+ * memory on the monitor stream (a copy engine's work, so it does not wait
+ * for the kernel, which holds every SM). */
+static bool request_stop(gpu_engine *eng, const gpu_run *r, tm_error *err)
+{
+    static const uint32_t one = 1;
+    return cuda_upload(eng->monitor, r->stop, &one, sizeof one, err);
+}
+
 /* Runs one launch of count photons to its end, reporting progress from the
  * kernel's photon counter (photons handed out) while it runs; *steady (may
- * be NULL) gets the steady-state rate. */
+ * be NULL) gets the steady-state rate.  *simulated: count, or fewer when
+ * opt->stop asked the launch to stop (the photons handed out by then). */
 static bool run_launch(gpu_engine *eng, const mci_run *run, const gpu_run *r,
                        const launch_plan *plan, const gpu_options *opt, uint64_t first,
-                       uint64_t count, double *steady, tm_error *err)
+                       uint64_t count, double *steady, uint64_t *simulated, tm_error *err)
 {
     if (!launch_async(eng, run, r, plan, opt, first, count, err))
         return false;
     uint64_t reported = 0;
     double last = progress_now();
     steady_window w = {last, 0, -1, -1};
-    bool done = false;
+    bool done = false, stopping = false;
     while (!done) {
         sleep_seconds(steady ? STEADY_POLL_SECONDS : POLL_SECONDS);
         if (!cuda_event_done(eng->launch_done, &done, err))
             return false;
+        if (!done && !stopping && opt->stop && *opt->stop) {
+            if (!request_stop(eng, r, err))
+                return false;
+            stopping = true;
+        }
         bool progress_due = opt->progress && progress_now() - last >= PROGRESS_SECONDS;
         if (done || (!steady && !progress_due))
             continue;
@@ -433,7 +452,14 @@ static bool run_launch(gpu_engine *eng, const mci_run *run, const gpu_run *r,
         *steady = steady_rate(&w, count);
     if (!cuda_event_wait(eng->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err))
         return false;
-    progress_add(opt->progress, count - reported);
+    *simulated = count;
+    if (stopping) { /* the counter, after the kernel: every index below it was simulated */
+        uint64_t handed = 0;
+        if (!cuda_download(eng->stream, &handed, r->next, sizeof handed, err))
+            return false;
+        *simulated = handed < count ? handed : count;
+    }
+    progress_add(opt->progress, *simulated - reported);
     return true;
 }
 
@@ -473,14 +499,16 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     double start = progress_now();
     uint64_t done = 0;
     bool ok = true;
-    while (ok && done < count) {
-        uint64_t n = count - done < per_launch ? count - done : per_launch;
+    while (ok && done < count && !(opt->stop && *opt->stop)) {
+        uint64_t n = count - done < per_launch ? count - done : per_launch, simulated = 0;
         double *steady =
             opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
-        ok = run_launch(eng, run, &r, &plan, opt, first + done, n, steady, err) &&
-             collect(eng, run, &r, n, acc, err);
-        done += n;
+        ok = run_launch(eng, run, &r, &plan, opt, first + done, n, steady, &simulated, err) &&
+             collect(eng, run, &r, simulated, acc, err);
+        done += simulated;
         stats->launches++;
+        if (simulated < n)
+            break; /* stopped */
     }
     stats->kernel_seconds = progress_now() - start;
     run_close(eng, &r);

@@ -4,6 +4,7 @@
 #ifndef TMCML_GPU_H
 #define TMCML_GPU_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,6 +25,10 @@ typedef struct gpu_options {
     progress_meter *progress;    /* may be NULL */
     bool measure_steady;         /* the tuner: steady-state rate of the (first) launch */
     uint32_t max_steps;          /* steps after which a photon is trapped (0: the default) */
+    /* May be NULL.  Once *stop is not 0, the launch stops handing out
+     * photons: gpu_simulate returns when those handed out are done, having
+     * simulated [first, first + k), k <= count (acc->photons grows by k). */
+    const volatile sig_atomic_t *stop;
 } gpu_options;
 
 typedef struct gpu_stats {

@@ -157,6 +157,12 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, rat, "Rd", res->rd);
     summary_num(ok, rat, "A", res->a);
     summary_num(ok, rat, "Tt", res->tt);
+    if (r->partial_of) {
+        cJSON *partial = cJSON_AddObjectToObject(root, "partial");
+        summary_num(ok, partial, "photons_done", photons);
+        summary_num(ok, partial, "photons_total", (double)r->partial_of);
+        summary_str(ok, partial, "checkpoint", r->checkpoint);
+    }
     cJSON *trapped = cJSON_AddObjectToObject(root, "trapped");
     summary_num(ok, trapped, "photons", (double)r->trapped_photons);
     summary_num(ok, trapped, "weight", r->trapped_weight);

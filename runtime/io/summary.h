@@ -27,6 +27,10 @@ typedef struct run_report {
     const char *device;       /* GPU name, NULL for the CPU engine */
     const char *kernel;       /* GPU kernel spec key, NULL for the CPU engine */
     uint64_t tallies_digest;  /* tally_set_digest of the run's integer tallies */
+    /* A stopped run's partial summary: the run's photons (0: a complete run)
+     * and its checkpoint's name. */
+    uint64_t partial_of;
+    const char *checkpoint;
 } run_report;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
@@ -35,6 +39,7 @@ typedef struct run_report {
  * "engine", "threads", "score_absorption", "wall_seconds", "photons",
  * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...],
  * "trapped": {"photons", "weight"} (Rsp + Rd + A + Tt + weight = 1),
+ * for a stopped run "partial": {"photons_done", "photons_total", "checkpoint"},
  * "tallies_digest": "fnv1a64:<16 hex digits>"}: the digest is equal for equal
  * integer tallies, whatever engine variant, split or machine produced them.
  * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold

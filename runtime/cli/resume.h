@@ -1,0 +1,32 @@
+/* A run's progress as a checkpoint (runtime/io/checkpoint.h): started fresh
+ * or from DIR/NAME.ckpt (--resume), the photon ranges done so far, and what
+ * is left.  `tmcml run` simulates the gaps in order and writes the
+ * checkpoint when a signal or the --checkpoint-every timer pauses it. */
+#ifndef TMCML_RESUME_H
+#define TMCML_RESUME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "checkpoint.h"
+#include "cli.h"
+#include "gpu.h"
+
+/* The physics identity of an engine: "cpu <hash of its sources>" or "gpu
+ * generator=<hash> nvrtc=<version> sm_<cc>" (gpu: NULL for the CPU). */
+bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err);
+
+/* *ck for run `number` (1-based) of photons run->photons: fresh (no
+ * photons done), or read from ckpt_path when resume is set and the file
+ * exists (*resumed then true), checked against this run, seed, input and
+ * physics. */
+bool resume_begin(checkpoint *ck, const cli_options *opt, const mci_run *run, int number,
+                  const char *physics, const char *ckpt_path, bool *resumed, tm_error *err);
+
+/* Photons [begin, end) are done. */
+bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err);
+
+/* The first photons not yet done, [*begin, *end); false when none are left. */
+bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end);
+
+#endif

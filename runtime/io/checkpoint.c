@@ -1,0 +1,394 @@
+/* Checkpoint files (runtime/io/checkpoint.h). */
+#include "checkpoint.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs.h"
+#include "hash.h"
+
+#define MAGIC    "TMCMLCKP"
+#define VERSION  1u
+/* Bounds a reader checks before allocating: texts are a few kB. */
+#define MAX_TEXT (1u << 20)
+
+/* ---- input text ------------------------------------------------------------ */
+
+typedef struct text_buf {
+    char *s;
+    size_t len, cap;
+    bool ok;
+} text_buf;
+
+__attribute__((format(printf, 2, 3))) static void add(text_buf *t, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!t->ok || n < 0 || (size_t)n >= sizeof line) {
+        t->ok = false;
+        return;
+    }
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = 2 * (t->len + (size_t)n + 1);
+        char *grown = realloc(t->s, cap);
+        if (!grown) {
+            t->ok = false;
+            return;
+        }
+        t->s = grown;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, line, (size_t)n + 1);
+    t->len += (size_t)n;
+}
+
+char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t max_steps)
+{
+    text_buf t = {NULL, 0, 0, true};
+    add(&t, "grid nz %d nr %d na %d dz %.17g dr %.17g\n", run->nz, run->nr, run->na, run->dz,
+        run->dr);
+    add(&t, "n above %.17g\n", run->layers[0].n);
+    for (int i = 1; i <= run->num_layers; i++) {
+        const mci_layer *l = &run->layers[i];
+        add(&t, "layer %d: n %.17g mua %.17g mus %.17g g %.17g d %.17g\n", i, l->n, l->mua, l->mus,
+            l->g, l->d);
+    }
+    add(&t, "n below %.17g\n", run->layers[run->num_layers + 1].n);
+    add(&t, "absorption %s\n", score_absorption ? "scored" : "not scored (-A)");
+    add(&t, "max_steps %" PRIu32 "\n", max_steps);
+    if (!t.ok) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+uint64_t checkpoint_done(const checkpoint *c)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < c->range_count; i++)
+        n += c->ranges[i].end - c->ranges[i].begin;
+    return n;
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+typedef struct writer {
+    FILE *f;
+    uint64_t sum;
+    bool ok;
+} writer;
+
+static void put(writer *w, const void *data, size_t n)
+{
+    if (!w->ok)
+        return;
+    w->sum = hash_fnv1a(w->sum, data, n);
+    w->ok = fwrite(data, 1, n, w->f) == n;
+}
+
+static void put_u32(writer *w, uint32_t v)
+{
+    unsigned char b[4];
+    for (int k = 0; k < 4; k++)
+        b[k] = (unsigned char)(v >> (8 * k));
+    put(w, b, 4);
+}
+
+static void put_u64(writer *w, uint64_t v)
+{
+    unsigned char b[8];
+    for (int k = 0; k < 8; k++)
+        b[k] = (unsigned char)(v >> (8 * k));
+    put(w, b, 8);
+}
+
+static void put_u128(writer *w, tally_acc_t v)
+{
+    put_u64(w, (uint64_t)v);
+    put_u64(w, (uint64_t)(v >> 64));
+}
+
+static void put_text(writer *w, const char *s)
+{
+    put_u32(w, (uint32_t)strlen(s));
+    put(w, s, strlen(s));
+}
+
+static void put_array(writer *w, const tally_acc_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_u128(w, a[i]);
+}
+
+static bool write_body(FILE *f, void *ctx, tm_error *err)
+{
+    const checkpoint *c = ctx;
+    const tally_set *t = &c->tallies;
+    writer w = {f, HASH_FNV1A_START, true};
+    put(&w, MAGIC, 8);
+    put_u32(&w, VERSION);
+    put_u32(&w, (uint32_t)c->run_number);
+    put_u64(&w, c->seed);
+    put_u64(&w, c->photons);
+    put_text(&w, c->input);
+    put_text(&w, c->physics);
+    put_u32(&w, (uint32_t)t->nr);
+    put_u32(&w, (uint32_t)t->nz);
+    put_u32(&w, (uint32_t)t->na);
+    put_u64(&w, t->photons);
+    put_u128(&w, t->steps);
+    put_u64(&w, t->trapped_photons);
+    put_u128(&w, t->trapped_units);
+    put_u32(&w, (uint32_t)c->range_count);
+    for (int i = 0; i < c->range_count; i++) {
+        put_u64(&w, c->ranges[i].begin);
+        put_u64(&w, c->ranges[i].end);
+    }
+    size_t rz = (size_t)t->nr * t->nz, ra = (size_t)t->nr * t->na;
+    put_array(&w, t->a_rz, rz);
+    put_array(&w, t->rd_ra, ra);
+    put_array(&w, t->tt_ra, ra);
+    put_u64(&w, w.sum);
+    if (!w.ok)
+        error_set(err, NULL, 0, "cannot write the checkpoint (disk full?)");
+    return w.ok;
+}
+
+bool checkpoint_write(const char *path, const checkpoint *c, tm_error *err)
+{
+    return fs_write_atomic(path, write_body, (void *)c, err);
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+typedef struct reader {
+    FILE *f;
+    const char *path;
+    uint64_t sum;
+    bool ok;
+    tm_error *err;
+} reader;
+
+static void bad(reader *r, const char *what)
+{
+    if (r->ok)
+        error_set(r->err, r->path, 0, "not a valid tmcml checkpoint: %s", what);
+    r->ok = false;
+}
+
+static void get(reader *r, void *data, size_t n)
+{
+    if (!r->ok)
+        return;
+    if (fread(data, 1, n, r->f) != n) {
+        bad(r, "truncated");
+        memset(data, 0, n);
+        return;
+    }
+    r->sum = hash_fnv1a(r->sum, data, n);
+}
+
+static uint32_t get_u32(reader *r)
+{
+    unsigned char b[4];
+    get(r, b, 4);
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++)
+        v |= (uint32_t)b[k] << (8 * k);
+    return r->ok ? v : 0;
+}
+
+static uint64_t get_u64(reader *r)
+{
+    unsigned char b[8];
+    get(r, b, 8);
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v |= (uint64_t)b[k] << (8 * k);
+    return r->ok ? v : 0;
+}
+
+static tally_acc_t get_u128(reader *r)
+{
+    uint64_t lo = get_u64(r), hi = get_u64(r);
+    return ((tally_acc_t)hi << 64) | lo;
+}
+
+static char *get_text(reader *r)
+{
+    uint32_t n = get_u32(r);
+    if (r->ok && n > MAX_TEXT)
+        bad(r, "a text field is too long");
+    char *s = r->ok ? malloc((size_t)n + 1) : NULL;
+    if (r->ok && !s) {
+        error_set(r->err, r->path, 0, "out of memory");
+        r->ok = false;
+    }
+    if (!s)
+        return NULL;
+    get(r, s, n);
+    s[n] = '\0';
+    if (r->ok && strlen(s) != n)
+        bad(r, "a text field holds a NUL byte");
+    return s;
+}
+
+static void get_array(reader *r, tally_acc_t *a, size_t n)
+{
+    for (size_t i = 0; r->ok && i < n; i++)
+        a[i] = get_u128(r);
+}
+
+/* Ranges sorted, disjoint, non-empty and within the run. */
+static bool ranges_valid(const checkpoint *c)
+{
+    for (int i = 0; i < c->range_count; i++) {
+        const photon_range *g = &c->ranges[i];
+        if (g->begin >= g->end || g->end > c->photons || (i > 0 && g->begin < c->ranges[i - 1].end))
+            return false;
+    }
+    return true;
+}
+
+static void read_head(reader *r, checkpoint *c)
+{
+    char magic[8];
+    get(r, magic, 8);
+    if (r->ok && memcmp(magic, MAGIC, 8) != 0)
+        bad(r, "wrong magic bytes");
+    uint32_t version = get_u32(r);
+    if (r->ok && version != VERSION) {
+        error_set(r->err, r->path, 0, "checkpoint format version %u: this tmcml reads version %u",
+                  version, VERSION);
+        r->ok = false;
+    }
+    c->run_number = (int)get_u32(r);
+    c->seed = get_u64(r);
+    c->photons = get_u64(r);
+    c->input = get_text(r);
+    c->physics = get_text(r);
+}
+
+static void read_tallies(reader *r, checkpoint *c)
+{
+    uint32_t nr = get_u32(r), nz = get_u32(r), na = get_u32(r);
+    if (r->ok && (nr == 0 || nz == 0 || na == 0 || (uint64_t)nr * nz > MCI_MAX_BINS ||
+                  (uint64_t)nr * na > MCI_MAX_BINS))
+        bad(r, "grid out of range");
+    if (r->ok && !tally_set_init(&c->tallies, (int)nr, (int)nz, (int)na)) {
+        error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
+        r->ok = false;
+    }
+    if (!r->ok)
+        return;
+    tally_set *t = &c->tallies;
+    t->photons = get_u64(r);
+    t->steps = get_u128(r);
+    t->trapped_photons = get_u64(r);
+    t->trapped_units = get_u128(r);
+    uint32_t ranges = get_u32(r);
+    if (r->ok && ranges > CHECKPOINT_MAX_RANGES)
+        bad(r, "too many photon ranges");
+    c->range_count = r->ok ? (int)ranges : 0;
+    for (int i = 0; r->ok && i < c->range_count; i++) {
+        c->ranges[i].begin = get_u64(r);
+        c->ranges[i].end = get_u64(r);
+    }
+    if (r->ok && (!ranges_valid(c) || checkpoint_done(c) != t->photons))
+        bad(r, "inconsistent photon ranges");
+    size_t rz = (size_t)nr * nz, ra = (size_t)nr * na;
+    get_array(r, t->a_rz, rz);
+    get_array(r, t->rd_ra, ra);
+    get_array(r, t->tt_ra, ra);
+}
+
+bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_set(err, path, 0, "cannot open the checkpoint");
+        return false;
+    }
+    reader r = {f, path, HASH_FNV1A_START, true, err};
+    read_head(&r, c);
+    read_tallies(&r, c);
+    uint64_t expected = r.sum, stored = get_u64(&r);
+    if (r.ok && stored != expected)
+        bad(&r, "checksum mismatch (a corrupt or altered file)");
+    char extra;
+    if (r.ok && fread(&extra, 1, 1, f) == 1)
+        bad(&r, "data after the checksum");
+    fclose(f);
+    if (!r.ok)
+        checkpoint_free(c);
+    return r.ok;
+}
+
+/* The first line where two texts differ, as "LINE_A" vs "LINE_B". */
+static void first_difference(const char *a, const char *b, char *out, size_t size)
+{
+    while (*a && *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la) != 0) {
+            snprintf(out, size, "\"%.*s\" in the checkpoint, \"%.*s\" now",
+                     (int)(la < 200 ? la : 200), a, (int)(lb < 200 ? lb : 200), b);
+            return;
+        }
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+    }
+    snprintf(out, size, "one has more lines than the other");
+}
+
+bool checkpoint_matches(const checkpoint *c, const char *path, int run_number, uint64_t seed,
+                        uint64_t photons, const char *input, const char *physics, tm_error *err)
+{
+    char diff[512];
+    if (c->run_number != run_number) {
+        error_set(err, path, 0, "the checkpoint is of run %d, not run %d", c->run_number,
+                  run_number);
+        return false;
+    }
+    if (c->seed != seed) {
+        error_set(err, path, 0,
+                  "the checkpoint was made with seed %" PRIu64 ", this run has seed %" PRIu64
+                  ": resume with -S %" PRIu64,
+                  c->seed, seed, c->seed);
+        return false;
+    }
+    if (c->photons != photons) {
+        error_set(err, path, 0,
+                  "the checkpoint is of a run of %" PRIu64 " photons, this one has %" PRIu64,
+                  c->photons, photons);
+        return false;
+    }
+    if (strcmp(c->input, input) != 0) {
+        first_difference(c->input, input, diff, sizeof diff);
+        error_set(err, path, 0, "the input differs from the checkpoint's: %s", diff);
+        return false;
+    }
+    if (strcmp(c->physics, physics) != 0) {
+        error_set(err, path, 0,
+                  "the checkpoint was made by other physics code (%s; this tmcml: %s): its tallies "
+                  "could not be continued bit for bit",
+                  c->physics, physics);
+        return false;
+    }
+    return true;
+}
+
+void checkpoint_free(checkpoint *c)
+{
+    free(c->input);
+    free(c->physics);
+    tally_set_free(&c->tallies);
+    memset(c, 0, sizeof *c);
+}

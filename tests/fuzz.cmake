@@ -1,0 +1,9 @@
+# The fuzz harnesses (tests/fuzz/) replayed without libFuzzer, in every build:
+# each over its checked-in seed corpus and the inputs of the crashes it found
+# (tests/data/fuzz/HARNESS/, one file per fixed bug; tests/fuzz/README.md).
+foreach(harness mci profile run)
+  tmcml_test(replay_${harness} fuzz/replay.c fuzz/fuzz_${harness}.c)
+  add_test(NAME fuzz_replay_${harness} COMMAND replay_${harness}
+    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${harness} ${TMCML_TEST_DATA}/fuzz/${harness})
+  set_tests_properties(fuzz_replay_${harness} PROPERTIES LABELS fuzz)
+endforeach()

@@ -1,0 +1,153 @@
+#!/bin/sh
+# Checkpoint and resume, driven by real signals to a real process: a run
+# stopped by SIGINT, resumed and stopped again by SIGTERM, killed with -9
+# while writing periodic checkpoints, and resumed to the end gives the .mco
+# of an uninterrupted run, byte for byte.  Mismatched and corrupt
+# checkpoints are refused and left as they were.
+# usage: test_checkpoint.sh TMCML DATA_DIR [ENGINE]   (ENGINE: cpu, default, or gpu)
+tmcml=$1
+data=$2
+engine=${3:-cpu}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+check() { checks=$((checks + 1)); }
+export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+
+if [ "$engine" = gpu ]; then
+    "$tmcml" devices >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
+    photons=400000000
+    common="--engine gpu --tune never --cache $work/cache"
+else
+    photons=400000
+    common="--engine cpu --threads 2"
+fi
+mci=$data/reference/skin7_600nm.mci
+name=skin7_600nm
+
+# wait_for FILE: up to 120 s for FILE to appear (the run is then simulating,
+# past its start-up, with the signal handler in its graceful mode).
+wait_for() {
+    n=0
+    while [ ! -s "$1" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+    [ -s "$1" ]
+}
+# wait_for_change FILE COPY: up to 120 s for FILE to differ from COPY (a
+# new periodic checkpoint: the resumed run is simulating).
+wait_for_change() {
+    n=0
+    while cmp -s "$1" "$2" && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+    ! cmp -s "$1" "$2"
+}
+json_num() { tr -d ' \t\n' <"$1" | sed -n "s/.*\"$2\":\([0-9.e+]*\).*/\1/p"; }
+
+# The reference: one uninterrupted run.
+"$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/full" || fail "uninterrupted run failed"
+
+# 1. SIGINT: exit 130, a checkpoint and partial outputs that say so.
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.3 -o "$work/part" \
+    2>"$work/err1" &
+pid=$!
+check; wait_for "$work/part/$name.ckpt" || fail "no periodic checkpoint appeared"
+kill -INT $pid
+wait $pid
+rc=$?
+check; [ $rc -eq 130 ] || { fail "SIGINT: exit $rc, expected 130"; cat "$work/err1" >&2; }
+check; grep -q "stopped after [0-9]* of $photons photons" "$work/err1" || fail "SIGINT: no stop message"
+check; [ -s "$work/part/$name.partial.mco" ] || fail "SIGINT: no partial .mco"
+check; grep -q "PARTIAL: [0-9]* of $photons photons" "$work/part/$name.partial.mco" ||
+    fail "SIGINT: the partial .mco does not say it is partial"
+done1=$(json_num "$work/part/$name.partial.json" photons_done)
+check; [ -n "$done1" ] && [ "$(json_num "$work/part/$name.partial.json" photons_total)" = "$photons" ] ||
+    fail "SIGINT: the partial JSON lacks photons_done/photons_total"
+check; [ ! -e "$work/part/$name.mco" ] || fail "SIGINT: a final .mco was written"
+
+# 2. A fresh run over a checkpoint is refused (it would be lost).
+"$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/part" 2>"$work/err2"
+rc=$?
+check; [ $rc -eq 2 ] && grep -q "a checkpoint of run 1 exists" "$work/err2" ||
+    fail "fresh run over a checkpoint: exit $rc, $(cat "$work/err2")"
+
+# 3. Mismatches and corruption are refused; the checkpoint stays as it was.
+cp "$work/part/$name.ckpt" "$work/saved.ckpt"
+refused() { # description expected-text -- command...
+    what=$1 text=$2
+    shift 3
+    "$@" >"$work/out" 2>&1
+    rc=$?
+    check; [ $rc -ne 0 ] && grep -q -- "$text" "$work/out" ||
+        { fail "$what: exit $rc, output: $(cat "$work/out")"; }
+    check; cmp -s "$work/part/$name.ckpt" "$work/saved.ckpt" || fail "$what: the checkpoint changed"
+    check; [ ! -e "$work/part/$name.mco" ] || fail "$what: a .mco was written"
+}
+refused "other seed" "made with seed 5, this run has seed 6" -- \
+    "$tmcml" run "$mci" -N $photons -S 6 -q $common --resume -o "$work/part"
+sed 's/^1.4    0.7   300    0.8   0.01 /1.4    0.7   301    0.8   0.01 /' "$mci" >"$work/other.mci"
+check; grep -q " 301 " "$work/other.mci" || fail "could not make the altered input"
+refused "other input" 'the input differs from the checkpoint.s: "layer 3: n 1.3' -- \
+    "$tmcml" run "$work/other.mci" -N $photons -S 5 -q $common --resume -o "$work/part"
+refused "other photon count" "a run of $photons photons" -- \
+    "$tmcml" run "$mci" -N $((photons + 1)) -S 5 -q $common --resume -o "$work/part"
+size=$(wc -c <"$work/saved.ckpt")
+head -c $((size - 100)) "$work/saved.ckpt" >"$work/part/$name.ckpt"
+cp "$work/part/$name.ckpt" "$work/truncated.ckpt"
+cp "$work/truncated.ckpt" "$work/saved.ckpt.t"
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --resume -o "$work/part" >"$work/out" 2>&1
+rc=$?
+check; [ $rc -ne 0 ] && grep -q "not a valid tmcml checkpoint: truncated" "$work/out" ||
+    fail "truncated checkpoint: exit $rc, $(cat "$work/out")"
+check; cmp -s "$work/part/$name.ckpt" "$work/truncated.ckpt" || fail "truncated: the file changed"
+cp "$work/saved.ckpt" "$work/part/$name.ckpt"
+printf 'X' | dd of="$work/part/$name.ckpt" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --resume -o "$work/part" >"$work/out" 2>&1
+rc=$?
+check; [ $rc -ne 0 ] && grep -q "checksum mismatch" "$work/out" ||
+    fail "corrupt checkpoint: exit $rc, $(cat "$work/out")"
+cp "$work/saved.ckpt" "$work/part/$name.ckpt"
+
+# 4. Resumed, then SIGTERM: exit 143, more photons done than before.
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --resume --checkpoint-every 0.3 \
+    -o "$work/part" 2>"$work/err4" &
+pid=$!
+check; wait_for_change "$work/part/$name.ckpt" "$work/saved.ckpt" || fail "resume: no new checkpoint"
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: the resumed run ended before SIGTERM (a fast machine); step 4 is vacuous"
+else
+    check; [ $rc -eq 143 ] || { fail "SIGTERM: exit $rc, expected 143"; cat "$work/err4" >&2; }
+    done2=$(json_num "$work/part/$name.partial.json" photons_done)
+    check; awk "BEGIN{exit !($done2 > $done1)}" || fail "SIGTERM: $done2 photons done, not more than $done1"
+fi
+
+# 5. kill -9 while periodic checkpoints are written: the file is the old or
+#    the new checkpoint, never a broken one.
+if [ $rc -ne 0 ]; then
+    "$tmcml" run "$mci" -N $photons -S 5 -q $common --resume --checkpoint-every 0.05 \
+        -o "$work/part" 2>/dev/null &
+    pid=$!
+    sleep 0.8
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+fi
+
+# 6. Resumed to the end: bit-identical to the uninterrupted run.
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --resume -o "$work/part" 2>"$work/err6"
+rc=$?
+check; [ $rc -eq 0 ] || { fail "final resume: exit $rc"; cat "$work/err6" >&2; }
+check; cmp -s "$work/full/$name.mco" "$work/part/$name.mco" ||
+    fail "the resumed .mco differs from the uninterrupted run's"
+digest() { sed -n 's/.*"tallies_digest":[[:space:]]*"\(fnv1a64:[0-9a-f]*\)".*/\1/p' "$1"; }
+check; [ "$(digest "$work/full/$name.json")" = "$(digest "$work/part/$name.json")" ] ||
+    fail "the tallies digests differ"
+check; [ ! -e "$work/part/$name.ckpt" ] && [ ! -e "$work/part/$name.partial.mco" ] ||
+    fail "the checkpoint or partial outputs were left after the run ended"
+# A second --resume finds the run complete and leaves it alone.
+"$tmcml" run "$mci" -N $photons -S 5 $common --resume -o "$work/part" >"$work/out" 2>&1
+check; grep -q "is complete (no checkpoint): skipped" "$work/out" || fail "complete run not skipped"
+
+echo "checkpoint ($engine): $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
