@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checkpoint.h"
@@ -17,6 +16,7 @@
 #include "interrupt.h"
 #include "mci.h"
 #include "mco.h"
+#include "outputs.h"
 #include "progress.h"
 #include "resources.h"
 #include "result.h"
@@ -38,165 +38,6 @@ typedef struct engine {
     char *kernel; /* spec key of the last GPU kernel (malloc'd), or NULL */
     int threads;  /* CPU threads of the run being simulated (resources_check) */
 } engine;
-
-/* Every file a run may write, in slot order (run_path). */
-enum { PATH_MCO, PATH_JSON, PATH_CKPT, PATH_PARTIAL_MCO, PATH_PARTIAL_JSON, PATHS_PER_RUN };
-static const char *const path_kinds[PATHS_PER_RUN] = {".mco", "JSON summary", "checkpoint",
-                                                      "partial .mco", "partial JSON"};
-static const char *const path_suffixes[PATHS_PER_RUN] = {NULL, ".json", ".ckpt", ".partial.mco",
-                                                         ".partial.json"};
-
-typedef struct run_paths {
-    char *mco;
-    char *json;
-    char *ckpt;         /* the checkpoint: NAME.ckpt */
-    char *partial_mco;  /* what a stopped run had done: NAME.partial.mco */
-    char *partial_json; /* and its summary */
-} run_paths;
-
-static char **run_path(run_paths *p, int kind)
-{
-    char **all[PATHS_PER_RUN] = {&p->mco, &p->json, &p->ckpt, &p->partial_mco, &p->partial_json};
-    return all[kind];
-}
-
-static const char *run_path_c(const run_paths *p, int kind)
-{
-    return *run_path((run_paths *)p, kind);
-}
-
-/* "skin.mco" -> "skin" + suffix; other names get the suffix appended. */
-static char *with_suffix(const char *mco_path, const char *suffix)
-{
-    size_t n = strlen(mco_path), s = strlen(suffix);
-    size_t stem = n >= 4 && strcmp(mco_path + n - 4, ".mco") == 0 ? n - 4 : n;
-    char *p = malloc(stem + s + 1);
-    if (p) {
-        memcpy(p, mco_path, stem);
-        memcpy(p + stem, suffix, s + 1);
-    }
-    return p;
-}
-
-static void free_paths(run_paths *paths, int count)
-{
-    for (int i = 0; paths && i < count; i++)
-        for (int k = 0; k < PATHS_PER_RUN; k++)
-            free(*run_path(&paths[i], k));
-    free(paths);
-}
-
-/* One file a run writes: slot PATHS_PER_RUN i + kind. */
-typedef struct output_file {
-    char *resolved;
-    int slot;
-} output_file;
-
-static int by_path_then_slot(const void *pa, const void *pb)
-{
-    const output_file *a = pa, *b = pb;
-    int c = strcmp(a->resolved, b->resolved);
-    return c ? c : a->slot - b->slot;
-}
-
-static const char *slot_kind(int slot) { return path_kinds[slot % PATHS_PER_RUN]; }
-
-/* No two files a run writes may be one file, and none may be the input:
- * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
- * "./o.mco" would silently overwrite each other.  Paths are compared
- * resolved (fs_resolve), sorted, so a file of many runs costs n log n. */
-static bool check_collisions(const mci_file *file, const run_paths *paths, tm_error *err)
-{
-    int count = PATHS_PER_RUN * file->num_runs, made = 0;
-    output_file *out = calloc((size_t)count, sizeof *out);
-    bool ok = out != NULL;
-    if (!ok)
-        error_set(err, NULL, 0, "out of memory");
-    for (; ok && made < count; made++) {
-        const run_paths *p = &paths[made / PATHS_PER_RUN];
-        out[made].slot = made;
-        ok = (out[made].resolved = fs_resolve(run_path_c(p, made % PATHS_PER_RUN), err)) != NULL;
-    }
-    tm_error ignored;
-    char *input = ok ? fs_resolve(file->path, &ignored) : NULL;
-    for (int k = 0; ok && input && k < count; k++)
-        if (strcmp(out[k].resolved, input) == 0) {
-            error_set(err, file->path, 0,
-                      "run %d would write its %s over the input file itself (%s)",
-                      k / PATHS_PER_RUN + 1, slot_kind(k),
-                      run_path_c(&paths[k / PATHS_PER_RUN], k % PATHS_PER_RUN));
-            ok = false;
-        }
-    if (ok)
-        qsort(out, (size_t)count, sizeof *out, by_path_then_slot);
-    for (int k = 0; ok && k + 1 < count; k++)
-        if (strcmp(out[k].resolved, out[k + 1].resolved) == 0) {
-            int a = out[k].slot, b = out[k + 1].slot;
-            error_set(err, file->path, 0,
-                      "runs %d and %d would write the same file %s (run %d's %s, run %d's %s): "
-                      "give them different output names",
-                      a / PATHS_PER_RUN + 1, b / PATHS_PER_RUN + 1, out[k].resolved,
-                      a / PATHS_PER_RUN + 1, slot_kind(a), b / PATHS_PER_RUN + 1, slot_kind(b));
-            ok = false;
-        }
-    for (int k = 0; k < made; k++)
-        free(out[k].resolved);
-    free(out);
-    free(input);
-    return ok;
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* A fresh run would end by deleting a checkpoint left by an interrupted one
- * (hours of work, perhaps): that needs --resume, or the user deleting it. */
-static bool no_checkpoint_in_the_way(const cli_options *opt, int run, const run_paths *p,
-                                     tm_error *err)
-{
-    if (opt->resume || !exists(p->ckpt))
-        return true;
-    error_set(err, p->ckpt, 0,
-              "a checkpoint of run %d exists (an interrupted run): continue it with --resume, "
-              "or delete it to start over",
-              run);
-    return false;
-}
-
-/* Every output of every run must be creatable, and distinct, before anything
- * is simulated. */
-static run_paths *prepare_outputs(const cli_options *opt, const mci_file *file, tm_error *err)
-{
-    if (opt->out_dir && !fs_make_dirs(opt->out_dir, err)) /* created when missing */
-        return NULL;
-    run_paths *paths = calloc((size_t)file->num_runs, sizeof *paths);
-    if (!paths) {
-        error_set(err, NULL, 0, "out of memory");
-        return NULL;
-    }
-    bool ok = true;
-    for (int i = 0; ok && i < file->num_runs; i++) {
-        paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
-        for (int k = 1; k < PATHS_PER_RUN; k++)
-            *run_path(&paths[i], k) =
-                paths[i].mco ? with_suffix(paths[i].mco, path_suffixes[k]) : NULL;
-        for (int k = 0; ok && k < PATHS_PER_RUN; k++) {
-            if (!*run_path(&paths[i], k)) {
-                error_set(err, NULL, 0, "out of memory");
-                ok = false;
-            }
-            ok = ok && fs_check_output(*run_path(&paths[i], k), err);
-        }
-        ok = ok && no_checkpoint_in_the_way(opt, i + 1, &paths[i], err);
-    }
-    if (ok && check_collisions(file, paths, err))
-        return paths;
-    free_paths(paths, file->num_runs);
-    return NULL;
-}
 
 /* The GPU kernel variant of a run (a profile, the heuristic or a tuning). */
 static bool plan_gpu(const cli_options *opt, engine *eng, const mci_run *run, kernel_spec *spec,
@@ -419,7 +260,8 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
                    const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    if (opt->resume && !exists(paths->ckpt) && exists(paths->mco) && exists(paths->json)) {
+    if (opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
+        output_exists(paths->json)) {
         if (!opt->quiet)
             fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
                     paths->mco);
@@ -533,14 +375,14 @@ int run_input_file(const cli_options *opt)
         return RUN_BAD_INPUT;
     }
     apply_photon_override(opt, &file);
-    run_paths *paths = prepare_outputs(opt, &file, &err);
+    run_paths *paths = outputs_prepare(opt, &file, &err);
     engine eng = {0};
     int *threads = NULL;
     if (!paths || !choose_engine(opt, &eng, &err) ||
         !(threads = check_resources(opt, &eng, &file, paths, &err))) {
         error_print(stderr, &err);
         gpu_engine_close(eng.gpu);
-        free_paths(paths, file.num_runs);
+        outputs_free(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
@@ -567,7 +409,7 @@ int run_input_file(const cli_options *opt)
     free(threads);
     if (eng.gpu && opt->verbose)
         fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
-    free_paths(paths, file.num_runs);
+    outputs_free(paths, file.num_runs);
     mci_free(&file);
     return status;
 }

@@ -1,0 +1,30 @@
+/* The files each run of a .mci writes - NAME.mco, its JSON summary, and
+ * when it is stopped its checkpoint and partial outputs - all checked before
+ * anything is simulated: each must be creatable, none may be another's or
+ * the input, and no fresh run may start over a checkpoint (which would be
+ * lost). */
+#ifndef TMCML_OUTPUTS_H
+#define TMCML_OUTPUTS_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "error.h"
+#include "mci.h"
+
+typedef struct run_paths {
+    char *mco;
+    char *json;
+    char *ckpt;         /* the checkpoint: NAME.ckpt */
+    char *partial_mco;  /* what a stopped run had done: NAME.partial.mco */
+    char *partial_json; /* and its summary */
+} run_paths;
+
+/* The paths of every run (NULL with *err when one cannot be written, two
+ * collide, or a checkpoint is in the way without --resume). */
+run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_error *err);
+void outputs_free(run_paths *paths, int count);
+
+bool output_exists(const char *path);
+
+#endif
