@@ -66,3 +66,14 @@ set_tests_properties(gpu_checkpoint PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 if(TMCML_SANITIZE)
   set_tests_properties(gpu_checkpoint PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
 endif()
+tmcml_test(test_resume test_resume.c)
+add_test(NAME resume COMMAND test_resume)
+
+# Several processes through MPI (CPU engine): bit-identical to one process.
+add_test(NAME mpi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi.sh $<TARGET_FILE:tmcml>
+  ${TMCML_TEST_DATA})
+set_tests_properties(mpi PROPERTIES LABELS mpi SKIP_RETURN_CODE 77)
+if(TMCML_SANITIZE)
+  # Open MPI keeps its allocations to the end of the process.
+  set_tests_properties(mpi PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+endif()

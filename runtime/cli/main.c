@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "gen_command.h"
 #include "profiles_command.h"
+#include "ranks.h"
 #include "fixed_point.h"
 #include "rng.h"
 #include "run.h"
@@ -23,6 +24,11 @@ static void print_version(void)
            MWC_MULTIPLIER_COUNT);
     printf("fixed point: 2^%d units per unit weight\n", TALLY_UNITS_PER_WEIGHT_LOG2);
     printf("libraries: %s, cJSON %s\n", LUA_RELEASE, cJSON_Version());
+#ifdef TMCML_HAVE_MPI
+    printf("mpi: built in (mpirun -np R tmcml run ... shares each run's photons)\n");
+#else
+    printf("mpi: not built in\n");
+#endif
 }
 
 int main(int argc, char **argv)
@@ -44,5 +50,12 @@ int main(int argc, char **argv)
     case CLI_SWEEP: return sweep_command(&opt);
     case CLI_RUN: break;
     }
-    return run_input_file(&opt);
+    ranks world;
+    if (!ranks_start(&argc, &argv, &world, &err)) {
+        error_print(stderr, &err);
+        return 2;
+    }
+    int status = run_input_file(&opt, &world);
+    ranks_end(&world);
+    return status;
 }

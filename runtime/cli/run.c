@@ -18,6 +18,7 @@
 #include "mco.h"
 #include "outputs.h"
 #include "progress.h"
+#include "ranks.h"
 #include "resources.h"
 #include "result.h"
 #include "resume.h"
@@ -290,6 +291,60 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     return ok;
 }
 
+/* One chunk of a run shared by MPI ranks (ranks_share_range). */
+typedef struct rank_chunk {
+    const cli_options *opt;
+    engine *eng;
+    const mci_run *run;
+    const kernel_spec *spec;
+    tally_set *tallies;
+} rank_chunk;
+
+static bool simulate_chunk(uint64_t first, uint64_t count, void *ctx, tm_error *err)
+{
+    rank_chunk *c = ctx;
+    if (c->eng->gpu) {
+        gpu_options gopt = {.seed = c->opt->seed,
+                            .template_dir = c->opt->template_dir,
+                            .cache_dir = c->opt->cache_dir,
+                            .max_launch_photons = c->opt->launch_photons,
+                            .max_steps = c->opt->max_steps};
+        gpu_stats stats;
+        return gpu_simulate(c->eng->gpu, c->run, c->spec, &gopt, first, count, c->tallies, &stats,
+                            err);
+    }
+    cpu_options copt = {.seed = c->opt->seed,
+                        .threads = c->eng->threads,
+                        .score_absorption = c->opt->score_absorption,
+                        .max_steps = c->opt->max_steps};
+    return cpu_simulate(c->run, &copt, first, count, c->tallies, err);
+}
+
+/* A run under MPI: every rank simulates chunks of it, rank 0 sums and
+ * writes.  No checkpoints here yet (docs/scale.md): a signal ends the job. */
+static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                         const mci_file *file, int index, const run_paths *paths, tm_error *err)
+{
+    const mci_run *run = &file->runs[index];
+    char physics[256];
+    checkpoint ck;
+    bool resumed;
+    kernel_spec spec;
+    if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
+        !resume_begin(&ck, opt, run, index + 1, physics, "", &resumed, err))
+        return false;
+    bool ok = !eng->gpu || plan_gpu(opt, eng, run, &spec, err);
+    double start = progress_now();
+    rank_chunk ctx = {opt, eng, run, &spec, &ck.tallies};
+    ok = ok && ranks_share_range(world, 0, (uint64_t)run->photons, simulate_chunk, &ctx,
+                                 &ck.tallies, err);
+    if (ok && world->rank == 0)
+        ok = resume_add(&ck, 0, (uint64_t)run->photons, err) &&
+             write_result(opt, eng, file, index, paths, false, &ck, progress_now() - start, err);
+    checkpoint_free(&ck);
+    return ok;
+}
+
 /* --engine auto takes the GPU when one can be opened and says so when it
  * falls back; --engine gpu insists. */
 static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
@@ -366,22 +421,55 @@ static void apply_photon_override(const cli_options *opt, mci_file *file)
             file->runs[i].photons = opt->photons;
 }
 
-int run_input_file(const cli_options *opt)
+/* Under MPI, ranks other than 0 write nothing and check only what they
+ * use: their engine and threads. */
+static int *rank_threads(const cli_options *opt, const mci_file *file)
 {
+    int *threads = calloc((size_t)file->num_runs, sizeof *threads);
+    for (int i = 0; threads && i < file->num_runs; i++)
+        threads[i] = opt->threads > 0 ? opt->threads : cpu_count();
+    return threads;
+}
+
+/* Everything checked before anything is simulated (all ranks agree). */
+static bool prepare(const cli_options *opt, const ranks *world, const mci_file *file,
+                    run_paths **paths, engine *eng, int **threads, tm_error *err)
+{
+    bool lead = world->rank == 0, ok = true;
+    if (world->size > 1 && opt->resume) {
+        error_set(err, NULL, 0, "--resume with several MPI ranks is not supported yet");
+        ok = false;
+    }
+    ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
+         choose_engine(opt, eng, err);
+    if (ok)
+        *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
+    ok = ok && *threads;
+    if (!ok && lead)
+        error_print(stderr, err);
+    return ranks_all_ok(world, ok);
+}
+
+int run_input_file(const cli_options *given, const ranks *world)
+{
+    cli_options rank_opt = *given; /* ranks other than 0 say nothing but errors */
+    if (world->rank != 0)
+        rank_opt.quiet = true;
+    const cli_options *opt = &rank_opt;
     tm_error err = {0};
     mci_file file;
     if (!mci_read(opt->input, &file, &err)) {
-        error_print(stderr, &err);
+        if (world->rank == 0)
+            error_print(stderr, &err);
         return RUN_BAD_INPUT;
     }
     apply_photon_override(opt, &file);
-    run_paths *paths = outputs_prepare(opt, &file, &err);
+    run_paths *paths = NULL;
     engine eng = {0};
     int *threads = NULL;
-    if (!paths || !choose_engine(opt, &eng, &err) ||
-        !(threads = check_resources(opt, &eng, &file, paths, &err))) {
-        error_print(stderr, &err);
+    if (!prepare(opt, world, &file, &paths, &eng, &threads, &err)) {
         gpu_engine_close(eng.gpu);
+        free(threads);
         outputs_free(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
@@ -389,7 +477,10 @@ int run_input_file(const cli_options *opt)
     int status = RUN_OK;
     for (int i = 0; i < file.num_runs; i++) {
         eng.threads = threads[i];
-        if (!do_run(opt, &eng, &file, i, &paths[i], &err)) {
+        bool ok = world->size > 1
+                      ? do_run_ranks(opt, world, &eng, &file, i, paths ? &paths[i] : NULL, &err)
+                      : do_run(opt, &eng, &file, i, &paths[i], &err);
+        if (!ok) {
             fprintf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
             error_print(stderr, &err);
             status = RUN_FAILED;

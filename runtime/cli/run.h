@@ -3,10 +3,12 @@
 #define TMCML_RUN_H
 
 #include "cli.h"
+#include "ranks.h"
 
 /* Exit status of the whole command (see cli_print_usage). */
 enum { RUN_OK = 0, RUN_FAILED = 1, RUN_BAD_INPUT = 2 };
 
-int run_input_file(const cli_options *opt);
+/* world: the MPI ranks sharing the runs (ranks.h; one process: rank 0 of 1). */
+int run_input_file(const cli_options *opt, const ranks *world);
 
 #endif

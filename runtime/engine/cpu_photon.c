@@ -409,6 +409,9 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
     }
     double residue = FIXED_POINT_START_RESIDUE;
     uint64_t steps = 0;
+    /* In a local: tally stores (uint64_t too) could alias p->max_steps, which
+     * the loop would then reload at every step. */
+    const uint64_t max_steps = p->max_steps;
     const cpu_layer *l = &p->layers[ph.layer];
     for (;;) {
         steps++;
@@ -439,7 +442,7 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
             if (ph.dead)
                 break;
         }
-        if (__builtin_expect(steps >= p->max_steps, 0)) {
+        if (__builtin_expect(steps >= max_steps, 0)) {
             stop_trapped(&ph, b);
             break;
         }

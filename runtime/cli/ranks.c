@@ -1,0 +1,186 @@
+/* Several processes through MPI (runtime/cli/ranks.h). */
+#include "ranks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmcml_config.h"
+
+#define CHUNK_MIN      UINT64_C(4096)
+#define CHUNKS_PER_RANK 64
+
+uint64_t ranks_chunk_photons(uint64_t photons, int size)
+{
+    uint64_t share = photons / (uint64_t)(size > 0 ? size : 1) / CHUNKS_PER_RANK;
+    return share > CHUNK_MIN ? share : CHUNK_MIN;
+}
+
+#ifdef TMCML_HAVE_MPI
+#include <mpi.h>
+
+/* Whether a launcher started this process as one of several. */
+static bool launched_by_mpi(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i]))
+            return true;
+    return false;
+}
+
+bool ranks_start(int *argc, char ***argv, ranks *r, tm_error *err)
+{
+    r->rank = 0;
+    r->size = 1;
+    r->started = false;
+    if (!launched_by_mpi())
+        return true;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        error_set(err, NULL, 0, "MPI_Init failed");
+        return false;
+    }
+    r->started = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+    return true;
+}
+
+void ranks_end(ranks *r)
+{
+    if (r->started)
+        MPI_Finalize();
+    r->started = false;
+}
+
+bool ranks_all_ok(const ranks *r, bool ok)
+{
+    if (r->size < 2)
+        return ok;
+    int mine = ok ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all == 1;
+}
+
+/* The exact sum of 128-bit counts (MPI has no 128-bit integer type). */
+static void add_u128(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    tally_acc_t *a = in, *b = inout;
+    for (int i = 0; i < *len; i++) {
+        tally_acc_t x, y;
+        memcpy(&x, &a[i], sizeof x);
+        memcpy(&y, &b[i], sizeof y);
+        y += x;
+        memcpy(&b[i], &y, sizeof y);
+    }
+}
+
+/* Sums n 128-bit counts of every rank into rank 0's v, in place. */
+static void reduce_u128(tally_acc_t *v, size_t n, MPI_Datatype type, MPI_Op op, int rank)
+{
+    const size_t step = (size_t)1 << 24; /* counts per call stay well within an int */
+    for (size_t at = 0; at < n; at += step) {
+        int count = (int)(n - at < step ? n - at : step);
+        if (rank == 0)
+            MPI_Reduce(MPI_IN_PLACE, v + at, count, type, op, 0, MPI_COMM_WORLD);
+        else
+            MPI_Reduce(v + at, NULL, count, type, op, 0, MPI_COMM_WORLD);
+    }
+}
+
+static void reduce_tallies(const ranks *r, tally_set *acc)
+{
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Type_contiguous((int)sizeof(tally_acc_t), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(add_u128, 1, &op);
+    tally_acc_t head[4] = {(tally_acc_t)acc->photons, acc->steps,
+                           (tally_acc_t)acc->trapped_photons, acc->trapped_units};
+    reduce_u128(head, 4, type, op, r->rank);
+    reduce_u128(acc->a_rz, (size_t)acc->nr * acc->nz, type, op, r->rank);
+    reduce_u128(acc->rd_ra, (size_t)acc->nr * acc->na, type, op, r->rank);
+    reduce_u128(acc->tt_ra, (size_t)acc->nr * acc->na, type, op, r->rank);
+    if (r->rank == 0) {
+        acc->photons = (uint64_t)head[0];
+        acc->steps = head[1];
+        acc->trapped_photons = (uint64_t)head[2];
+        acc->trapped_units = head[3];
+    }
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+}
+
+static _Noreturn void abort_job(const ranks *r, const tm_error *err)
+{
+    char text[2048];
+    fprintf(stderr, "tmcml: rank %d of %d failed, ending the job: %s\n", r->rank, r->size,
+            error_format(err, text, sizeof text));
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1); /* not reached */
+}
+
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+                       void *ctx, tally_set *acc, tm_error *err)
+{
+    if (r->size < 2)
+        return chunk(begin, end - begin, ctx, err);
+    uint64_t *counter = NULL;
+    MPI_Win win;
+    MPI_Win_allocate(r->rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t),
+                     MPI_INFO_NULL, MPI_COMM_WORLD, &counter, &win);
+    if (r->rank == 0)
+        *counter = begin;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const char *fail = getenv("TMCML_TEST_FAIL_RANK"); /* tests: this rank fails */
+    bool ok = !(fail && atoi(fail) == r->rank);
+    if (!ok)
+        error_set(err, NULL, 0, "TMCML_TEST_FAIL_RANK=%d: a simulated failure", r->rank);
+    uint64_t size = ranks_chunk_photons(end - begin, r->size), first = 0;
+    MPI_Win_lock_all(0, win);
+    while (ok) {
+        MPI_Fetch_and_op(&size, &first, MPI_UINT64_T, 0, 0, MPI_SUM, win);
+        MPI_Win_flush(0, win);
+        if (first >= end)
+            break;
+        ok = chunk(first, end - first < size ? end - first : size, ctx, err);
+    }
+    MPI_Win_unlock_all(win);
+    if (!ok)
+        abort_job(r, err);
+    MPI_Win_free(&win);
+    reduce_tallies(r, acc);
+    return true;
+}
+
+#else /* one process */
+
+bool ranks_start(int *argc, char ***argv, ranks *r, tm_error *err)
+{
+    (void)argc;
+    (void)argv;
+    (void)err;
+    r->rank = 0;
+    r->size = 1;
+    r->started = false;
+    return true;
+}
+
+void ranks_end(ranks *r) { (void)r; }
+
+bool ranks_all_ok(const ranks *r, bool ok)
+{
+    (void)r;
+    return ok;
+}
+
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+                       void *ctx, tally_set *acc, tm_error *err)
+{
+    (void)r;
+    (void)acc;
+    return chunk(begin, end - begin, ctx, err);
+}
+
+#endif

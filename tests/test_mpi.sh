@@ -1,0 +1,49 @@
+#!/bin/sh
+# Several processes through MPI (runtime/cli/ranks.c), on the CPU engine:
+# `mpirun -np 2` and `-np 3 --oversubscribe` give the .mco of one process,
+# byte for byte, for a file of two runs; a failing rank ends the job with a
+# message naming it and no output; --resume is refused under MPI (not yet).
+# usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
+tmcml=$1
+data=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+check() { checks=$((checks + 1)); }
+command -v mpirun >/dev/null || { echo "mpirun not found: skipped"; exit 77; }
+"$tmcml" --version | grep -q "mpi: built in" || { echo "tmcml built without MPI: skipped"; exit 77; }
+# CI runs as root; Open MPI refuses that unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+mpi() { timeout 300 mpirun --oversubscribe "$@"; }
+
+# Two runs of different optics in one file.
+mci=$data/mci/multirun.mci
+runs=$(grep -c '\.mco' "$mci")
+check; [ "$runs" -ge 2 ] || fail "multirun.mci has $runs runs"
+opts="-N 30000 -S 9 -q --engine cpu --threads 1"
+"$tmcml" run "$mci" $opts -o "$work/one" || fail "one process failed"
+for np in 2 3; do
+    mpi -np $np "$tmcml" run "$mci" $opts -o "$work/np$np" >"$work/out$np" 2>&1
+    rc=$?
+    check; [ $rc -eq 0 ] || { fail "-np $np: exit $rc"; cat "$work/out$np" >&2; }
+    for f in "$work"/one/*.mco; do
+        check; cmp -s "$f" "$work/np$np/$(basename "$f")" ||
+            fail "-np $np: $(basename "$f") differs from one process's"
+    done
+done
+
+# A rank that fails ends the job: non-zero, a message naming it, no output.
+TMCML_TEST_FAIL_RANK=1 mpi -np 2 "$tmcml" run "$mci" $opts -o "$work/fail" >"$work/outf" 2>&1
+rc=$?
+check; [ $rc -ne 0 ] || fail "failing rank: exit 0"
+check; grep -q "rank 1 of 2 failed, ending the job" "$work/outf" || fail "failing rank: no message"
+check; [ -z "$(ls "$work/fail" 2>/dev/null | grep '\.mco$')" ] || fail "failing rank: outputs written"
+
+mpi -np 2 "$tmcml" run "$mci" $opts --resume -o "$work/res" >"$work/outr" 2>&1
+check; grep -q "resume with several MPI ranks is not supported" "$work/outr" || fail "--resume not refused"
+
+echo "mpi: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,144 @@
+/* Checkpoint files and a run's photon ranges (runtime/io/checkpoint.h,
+ * runtime/cli/resume.h): a round trip keeps every field and 128-bit count,
+ * a corrupt, truncated or foreign file is refused with a message naming it,
+ * mismatches name the difference, and ranges added in any order merge and
+ * leave the right gaps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "checkpoint.h"
+#include "resume.h"
+
+static const char *input_text = "grid nz 2 nr 3 na 2\nlayer 1: n 1.4 mua 1\nmax_steps 100\n";
+
+static void fill(checkpoint *c)
+{
+    memset(c, 0, sizeof *c);
+    c->run_number = 2;
+    c->seed = UINT64_C(0xfedcba9876543210);
+    c->photons = 1000;
+    c->input = strdup(input_text);
+    c->physics = strdup("cpu 0123456789abcdef");
+    CHECK(tally_set_init(&c->tallies, 3, 2, 2));
+    c->range_count = 2;
+    c->ranges[0] = (photon_range){0, 100};
+    c->ranges[1] = (photon_range){400, 450};
+    c->tallies.photons = 150;
+    c->tallies.steps = (tally_acc_t)UINT64_MAX * 3u + 7u; /* beyond 64 bits */
+    c->tallies.trapped_photons = 4;
+    c->tallies.trapped_units = 12345;
+    for (int i = 0; i < 6; i++)
+        c->tallies.a_rz[i] = ((tally_acc_t)i << 70) + (tally_acc_t)i * 1000u + 1u;
+    for (int i = 0; i < 6; i++) {
+        c->tallies.rd_ra[i] = (tally_acc_t)i * 77u;
+        c->tallies.tt_ra[i] = (tally_acc_t)i * 99u + 5u;
+    }
+}
+
+static bool same(const checkpoint *a, const checkpoint *b)
+{
+    return a->run_number == b->run_number && a->seed == b->seed && a->photons == b->photons &&
+           strcmp(a->input, b->input) == 0 && strcmp(a->physics, b->physics) == 0 &&
+           a->range_count == b->range_count &&
+           memcmp(a->ranges, b->ranges, (size_t)a->range_count * sizeof a->ranges[0]) == 0 &&
+           tally_set_equal(&a->tallies, &b->tallies);
+}
+
+static void write_bytes(const char *path, const unsigned char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, n, f) == n);
+    if (f)
+        fclose(f);
+}
+
+static void test_round_trip(const char *dir)
+{
+    char path[512], bad[512];
+    snprintf(path, sizeof path, "%s/run.ckpt", dir);
+    snprintf(bad, sizeof bad, "%s/bad.ckpt", dir);
+    checkpoint c, r;
+    fill(&c);
+    tm_error err = {0};
+    CHECK(checkpoint_write(path, &c, &err));
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    CHECK(same(&c, &r));
+    CHECK(checkpoint_done(&r) == 150);
+    checkpoint_free(&r);
+
+    size_t n = 0;
+    FILE *f = fopen(path, "rb");
+    unsigned char buf[4096];
+    if (f) {
+        n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+    }
+    CHECK(n > 100 && n < sizeof buf);
+    /* One byte changed anywhere: the checksum (or a field check) refuses it. */
+    for (size_t at = 8; at < n; at += 37) {
+        buf[at] ^= 0x20;
+        write_bytes(bad, buf, n);
+        buf[at] ^= 0x20;
+        CHECK_MSG(!checkpoint_read(bad, &r, &err), "byte %zu changed: accepted", at);
+        CHECK(strstr(err.message, "checkpoint") != NULL && strcmp(err.file, bad) == 0);
+    }
+    write_bytes(bad, buf, n - 9); /* truncated */
+    CHECK(!checkpoint_read(bad, &r, &err) && strstr(err.message, "truncated"));
+    write_bytes(bad, buf, 8);
+    CHECK(!checkpoint_read(bad, &r, &err));
+    write_bytes(bad, (const unsigned char *)"TMCMLCKX", 8); /* not ours */
+    CHECK(!checkpoint_read(bad, &r, &err) && strstr(err.message, "magic"));
+
+    /* Mismatches name what differs. */
+    CHECK(checkpoint_matches(&c, path, 2, c.seed, 1000, input_text, c.physics, &err));
+    CHECK(!checkpoint_matches(&c, path, 2, 7, 1000, input_text, c.physics, &err) &&
+          strstr(err.message, "seed"));
+    CHECK(!checkpoint_matches(&c, path, 3, c.seed, 1000, input_text, c.physics, &err) &&
+          strstr(err.message, "run 2, not run 3"));
+    CHECK(!checkpoint_matches(&c, path, 2, c.seed, 1000,
+                              "grid nz 2 nr 3 na 2\nlayer 1: n 1.5 mua 1\nmax_steps 100\n",
+                              c.physics, &err) &&
+          strstr(err.message, "\"layer 1: n 1.4 mua 1\" in the checkpoint, \"layer 1: n 1.5 "
+                              "mua 1\" now"));
+    CHECK(!checkpoint_matches(&c, path, 2, c.seed, 1000, input_text, "gpu generator=1", &err) &&
+          strstr(err.message, "other physics code"));
+    checkpoint_free(&c);
+    unlink(path);
+    unlink(bad);
+}
+
+static void test_ranges(void)
+{
+    checkpoint c;
+    memset(&c, 0, sizeof c);
+    c.photons = 100;
+    tm_error err;
+    uint64_t b, e;
+    CHECK(resume_next_gap(&c, &b, &e) && b == 0 && e == 100);
+    CHECK(resume_add(&c, 0, 30, &err));
+    CHECK(resume_next_gap(&c, &b, &e) && b == 30 && e == 100);
+    CHECK(resume_add(&c, 50, 60, &err)); /* out of order (a dispatcher's chunk) */
+    CHECK(c.range_count == 2 && resume_next_gap(&c, &b, &e) && b == 30 && e == 50);
+    CHECK(resume_add(&c, 30, 50, &err)); /* fills the gap: one range */
+    CHECK(c.range_count == 1 && c.ranges[0].begin == 0 && c.ranges[0].end == 60);
+    CHECK(resume_add(&c, 70, 80, &err) && resume_add(&c, 90, 100, &err));
+    CHECK(c.range_count == 3 && resume_next_gap(&c, &b, &e) && b == 60 && e == 70);
+    CHECK(resume_add(&c, 60, 70, &err) && resume_add(&c, 80, 90, &err));
+    CHECK(c.range_count == 1 && checkpoint_done(&c) == 100 && !resume_next_gap(&c, &b, &e));
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/tmcml-resume-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trip(dir);
+    test_ranges();
+    rmdir(dir);
+    return check_summary("resume");
+}
