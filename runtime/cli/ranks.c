@@ -7,7 +7,7 @@
 
 #include "tmcml_config.h"
 
-#define CHUNK_MIN      UINT64_C(4096)
+#define CHUNK_MIN       UINT64_C(4096)
 #define CHUNKS_PER_RANK 64
 
 uint64_t ranks_chunk_photons(uint64_t photons, int size)
@@ -96,8 +96,8 @@ static void reduce_tallies(const ranks *r, tally_set *acc)
     MPI_Type_contiguous((int)sizeof(tally_acc_t), MPI_BYTE, &type);
     MPI_Type_commit(&type);
     MPI_Op_create(add_u128, 1, &op);
-    tally_acc_t head[4] = {(tally_acc_t)acc->photons, acc->steps,
-                           (tally_acc_t)acc->trapped_photons, acc->trapped_units};
+    tally_acc_t head[4] = {(tally_acc_t)acc->photons, acc->steps, (tally_acc_t)acc->trapped_photons,
+                           acc->trapped_units};
     reduce_u128(head, 4, type, op, r->rank);
     reduce_u128(acc->a_rz, (size_t)acc->nr * acc->nz, type, op, r->rank);
     reduce_u128(acc->rd_ra, (size_t)acc->nr * acc->na, type, op, r->rank);
@@ -128,8 +128,8 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk
         return chunk(begin, end - begin, ctx, err);
     uint64_t *counter = NULL;
     MPI_Win win;
-    MPI_Win_allocate(r->rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t),
-                     MPI_INFO_NULL, MPI_COMM_WORLD, &counter, &win);
+    MPI_Win_allocate(r->rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &counter, &win);
     if (r->rank == 0)
         *counter = begin;
     MPI_Barrier(MPI_COMM_WORLD);
