@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
+#include "resume.h"
 #include "tmcml_config.h"
 
 #define CHUNK_MIN       UINT64_C(4096)
@@ -121,11 +123,39 @@ static _Noreturn void abort_job(const ranks *r, const tm_error *err)
     exit(1); /* not reached */
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, tally_set *acc, tm_error *err)
+bool ranks_any(const ranks *r, bool mine)
 {
     if (r->size < 2)
-        return chunk(begin, end - begin, ctx, err);
+        return mine;
+    int v = mine ? 1 : 0, any = 0;
+    MPI_Allreduce(&v, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any != 0;
+}
+
+int ranks_max(const ranks *r, int v)
+{
+    if (r->size < 2)
+        return v;
+    int max = v;
+    MPI_Allreduce(&v, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return max;
+}
+
+bool ranks_same_text(const ranks *r, const char *text)
+{
+    if (r->size < 2)
+        return true;
+    char buf[512] = "";
+    if (r->rank == 0)
+        snprintf(buf, sizeof buf, "%s", text);
+    MPI_Bcast(buf, (int)sizeof buf, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return ranks_all_ok(r, strncmp(buf, text, sizeof buf - 1) == 0);
+}
+
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+                       void *ctx, checkpoint *mine, bool *paused, tm_error *err)
+{
+    *paused = false;
     uint64_t *counter = NULL;
     MPI_Win win;
     MPI_Win_allocate(r->rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
@@ -139,19 +169,71 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk
         error_set(err, NULL, 0, "TMCML_TEST_FAIL_RANK=%d: a simulated failure", r->rank);
     uint64_t size = ranks_chunk_photons(end - begin, r->size), first = 0;
     MPI_Win_lock_all(0, win);
-    while (ok) {
+    while (ok && !*paused) {
         MPI_Fetch_and_op(&size, &first, MPI_UINT64_T, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
         if (first >= end)
             break;
-        ok = chunk(first, end - first < size ? end - first : size, ctx, err);
+        uint64_t count = end - first < size ? end - first : size, done = 0;
+        ok = chunk(first, count, &done, ctx, err) && resume_add(mine, first, first + done, err);
+        *paused = done < count;
     }
     MPI_Win_unlock_all(win);
     if (!ok)
         abort_job(r, err);
     MPI_Win_free(&win);
-    reduce_tallies(r, acc);
     return true;
+}
+
+bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err)
+{
+    reduce_tallies(r, &ck->tallies);
+    int count = mine->range_count, *counts = NULL, *offsets = NULL, total = 0;
+    if (r->rank == 0) {
+        counts = calloc((size_t)r->size, sizeof *counts);
+        offsets = calloc((size_t)r->size, sizeof *offsets);
+    }
+    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    uint64_t *all = NULL;
+    if (r->rank == 0) {
+        for (int i = 0; i < r->size; i++) {
+            counts[i] *= 2; /* begin, end */
+            offsets[i] = total;
+            total += counts[i];
+        }
+        all = malloc(((size_t)total + 1) * sizeof *all);
+    }
+    uint64_t pairs[2 * CHECKPOINT_MAX_RANGES];
+    for (int i = 0; i < count; i++) {
+        pairs[2 * i] = mine->ranges[i].begin;
+        pairs[2 * i + 1] = mine->ranges[i].end;
+    }
+    MPI_Gatherv(pairs, 2 * count, MPI_UINT64_T, all, counts, offsets, MPI_UINT64_T, 0,
+                MPI_COMM_WORLD);
+    bool ok = true;
+    for (int i = 0; r->rank == 0 && ok && i < total; i += 2)
+        ok = resume_add(ck, all[i], all[i + 1], err);
+    free(all);
+    free(counts);
+    free(offsets);
+    return ranks_all_ok(r, ok);
+}
+
+void ranks_share_ranges(const ranks *r, checkpoint *ck)
+{
+    if (r->size < 2)
+        return;
+    MPI_Bcast(&ck->range_count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(ck->ranges, 2 * ck->range_count, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
+
+void ranks_exit(const ranks *r, int sig, const char *kept)
+{
+    if (r->started)
+        MPI_Finalize();
+    if (r->rank == 0)
+        interrupt_exit(sig, kept);
+    exit(128 + sig);
 }
 
 #else /* one process */
@@ -175,12 +257,55 @@ bool ranks_all_ok(const ranks *r, bool ok)
     return ok;
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, tally_set *acc, tm_error *err)
+bool ranks_any(const ranks *r, bool mine)
 {
     (void)r;
-    (void)acc;
-    return chunk(begin, end - begin, ctx, err);
+    return mine;
+}
+
+int ranks_max(const ranks *r, int v)
+{
+    (void)r;
+    return v;
+}
+
+bool ranks_same_text(const ranks *r, const char *text)
+{
+    (void)r;
+    (void)text;
+    return true;
+}
+
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+                       void *ctx, checkpoint *mine, bool *paused, tm_error *err)
+{
+    (void)r;
+    uint64_t done = 0;
+    bool ok =
+        chunk(begin, end - begin, &done, ctx, err) && resume_add(mine, begin, begin + done, err);
+    *paused = done < end - begin;
+    return ok;
+}
+
+bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err)
+{
+    (void)r;
+    for (int i = 0; i < mine->range_count; i++)
+        if (!resume_add(ck, mine->ranges[i].begin, mine->ranges[i].end, err))
+            return false;
+    return true;
+}
+
+void ranks_share_ranges(const ranks *r, checkpoint *ck)
+{
+    (void)r;
+    (void)ck;
+}
+
+void ranks_exit(const ranks *r, int sig, const char *kept)
+{
+    (void)r;
+    interrupt_exit(sig, kept);
 }
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "checkpoint.h"
 #include "error.h"
 #include "tally.h"
 
@@ -30,13 +31,34 @@ void ranks_end(ranks *r);
 /* Every rank's ok, ANDed (a collective: all ranks call it). */
 bool ranks_all_ok(const ranks *r, bool ok);
 
-/* Simulates photons [begin, end) of a run across the ranks: chunk(first,
- * count, ctx, err) adds photons [first, first + count) to *acc; then every
- * rank's *acc is added into rank 0's (the others' are left as they were).
- * A rank that fails ends the whole job (MPI_Abort) after printing why. */
-typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, void *ctx, tm_error *err);
+/* Every rank's flag, ORed; the largest of every rank's v (collectives). */
+bool ranks_any(const ranks *r, bool mine);
+int ranks_max(const ranks *r, int v);
+
+/* Whether every rank has the same text as rank 0 (a collective). */
+bool ranks_same_text(const ranks *r, const char *text);
+
+/* Simulates photons [begin, end) of a run across the ranks: each rank takes
+ * chunks and calls chunk(first, count, &done, ctx, err), which simulates
+ * photons [first, first + done), done < count when a pause stopped it; the
+ * rank then takes no more chunks (*paused).  Every [first, first + done) is
+ * added to the rank's *mine.  A rank that fails ends the whole job
+ * (MPI_Abort) after printing why. */
+typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, uint64_t *done, void *ctx,
+                               tm_error *err);
 bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, tally_set *acc, tm_error *err);
+                       void *ctx, checkpoint *mine, bool *paused, tm_error *err);
+
+/* Every rank's tallies added into rank 0's, and every rank's photon ranges
+ * into rank 0's ck (the others' are left as they were). */
+bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err);
+
+/* Rank 0's photon ranges to every rank (a resumed run's gaps). */
+void ranks_share_ranges(const ranks *r, checkpoint *ck);
+
+/* Ends MPI (every rank calls it), then the process as interrupt_exit would;
+ * rank 0 says why (kept). */
+_Noreturn void ranks_exit(const ranks *r, int sig, const char *kept);
 
 /* The photons per chunk for a range shared by `size` ranks: 1/64 of a
  * rank's share (so faster ranks take more), at least 4096 (the dispatch is

@@ -226,26 +226,24 @@ static bool write_result(const cli_options *opt, const engine *eng, const mci_fi
     return ok;
 }
 
-/* A run stopped by a signal: its checkpoint and partial outputs, then the
- * exit status of the signal. */
-static _Noreturn void stop_run(const cli_options *opt, const engine *eng, const mci_file *file,
-                               int index, const run_paths *paths, const checkpoint *ck,
-                               double seconds)
+/* A run stopped by a signal: its checkpoint and partial outputs; *kept says
+ * what the exit message should. */
+static void save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                         const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
+                         size_t size)
 {
     tm_error err = {0};
-    int sig = interrupt_requested();
     if (!checkpoint_write(paths->ckpt, ck, &err) ||
         !write_result(opt, eng, file, index, paths, true, ck, seconds, &err)) {
         error_print(stderr, &err);
-        interrupt_exit(sig, "the checkpoint could not be written: the last one, if any, is kept");
+        snprintf(kept, size, "the checkpoint could not be written: the last one, if any, is kept");
+        return;
     }
-    char kept[1024];
-    snprintf(kept, sizeof kept,
+    snprintf(kept, size,
              "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
              "--resume)",
              index + 1, (unsigned long long)checkpoint_done(ck), (unsigned long long)ck->photons,
              paths->ckpt, paths->partial_mco, paths->partial_json);
-    interrupt_exit(sig, kept);
 }
 
 /* A run done: its checkpoint and partial outputs are of the past. */
@@ -281,8 +279,11 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     double start = progress_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
-    if (status == SIM_STOPPED)
-        stop_run(opt, eng, file, index, paths, &ck, seconds);
+    if (status == SIM_STOPPED) {
+        char kept[1024];
+        save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
+        interrupt_exit(interrupt_requested(), kept);
+    }
     bool ok =
         status == SIM_DONE && write_result(opt, eng, file, index, paths, false, &ck, seconds, err);
     if (ok)
@@ -298,49 +299,129 @@ typedef struct rank_chunk {
     const mci_run *run;
     const kernel_spec *spec;
     tally_set *tallies;
+    stopper *st;
 } rank_chunk;
 
-static bool simulate_chunk(uint64_t first, uint64_t count, void *ctx, tm_error *err)
+static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx, tm_error *err)
 {
     rank_chunk *c = ctx;
+    uint64_t before = c->tallies->photons;
+    bool ok;
     if (c->eng->gpu) {
         gpu_options gopt = {.seed = c->opt->seed,
                             .template_dir = c->opt->template_dir,
                             .cache_dir = c->opt->cache_dir,
                             .max_launch_photons = c->opt->launch_photons,
-                            .max_steps = c->opt->max_steps};
+                            .max_steps = c->opt->max_steps,
+                            .stop = &c->st->flag};
         gpu_stats stats;
-        return gpu_simulate(c->eng->gpu, c->run, c->spec, &gopt, first, count, c->tallies, &stats,
-                            err);
+        ok = gpu_simulate(c->eng->gpu, c->run, c->spec, &gopt, first, count, c->tallies, &stats,
+                          err);
+    } else {
+        cpu_options copt = {.seed = c->opt->seed,
+                            .threads = c->eng->threads,
+                            .score_absorption = c->opt->score_absorption,
+                            .max_steps = c->opt->max_steps,
+                            .stop = &c->st->flag};
+        ok = cpu_simulate(c->run, &copt, first, count, c->tallies, err);
     }
-    cpu_options copt = {.seed = c->opt->seed,
-                        .threads = c->eng->threads,
-                        .score_absorption = c->opt->score_absorption,
-                        .max_steps = c->opt->max_steps};
-    return cpu_simulate(c->run, &copt, first, count, c->tallies, err);
+    *done = c->tallies->photons - before;
+    return ok;
+}
+
+/* The gaps of ck's photon ranges, shared by every rank in order; a signal to
+ * any rank pauses them all.  *mine: the ranges this rank simulated. */
+static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, const mci_run *run,
+                       const kernel_spec *spec, checkpoint *ck, checkpoint *mine, bool *paused,
+                       tm_error *err)
+{
+    stopper st;
+    stopper_start(&st, 0); /* signals only: periodic checkpoints need all ranks at once */
+    interrupt_graceful(true);
+    rank_chunk ctx = {opt, eng, run, spec, &ck->tallies, &st};
+    photon_range gaps[CHECKPOINT_MAX_RANGES + 1];
+    int n = 0;
+    uint64_t at = 0;
+    for (int i = 0; i <= ck->range_count; i++) {
+        uint64_t next = i < ck->range_count ? ck->ranges[i].begin : ck->photons;
+        if (next > at)
+            gaps[n++] = (photon_range){at, next};
+        if (i < ck->range_count)
+            at = ck->ranges[i].end;
+    }
+    bool ok = true;
+    *paused = false;
+    for (int i = 0; ok && !*paused && i < n; i++) {
+        bool stopped = false;
+        ok = ranks_share_range(world, gaps[i].begin, gaps[i].end, simulate_chunk, &ctx, mine,
+                               &stopped, err);
+        *paused = ranks_any(world, stopped);
+    }
+    interrupt_graceful(false);
+    stopper_end(&st);
+    return ok;
 }
 
 /* A run under MPI: every rank simulates chunks of it, rank 0 sums and
- * writes.  No checkpoints here yet (docs/scale.md): a signal ends the job. */
+ * writes.  A signal to the ranks pauses them all: rank 0 writes the
+ * checkpoint and the partial outputs, which --resume continues with any
+ * number of ranks.  (No periodic checkpoints under MPI yet.) */
 static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
                          const mci_file *file, int index, const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
+    bool lead = world->rank == 0, resumed = false, paused = false;
     char physics[256];
-    checkpoint ck;
-    bool resumed;
+    checkpoint ck, mine;
     kernel_spec spec;
-    if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
-        !resume_begin(&ck, opt, run, index + 1, physics, "", &resumed, err))
+    bool complete = lead && opt->resume && !output_exists(paths->ckpt) &&
+                    output_exists(paths->mco) && output_exists(paths->json);
+    if (ranks_any(world, complete)) {
+        if (lead && !opt->quiet)
+            fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
+                    paths->mco);
+        return true;
+    }
+    cli_options rank_opt = *opt;
+    rank_opt.resume = lead && opt->resume;
+    bool ok = resume_physics(eng->gpu, physics, sizeof physics, err);
+    if (!ranks_all_ok(world, ok && ranks_same_text(world, physics))) {
+        error_set(err, NULL, 0, "the MPI ranks run different physics (engines): %s on rank %d",
+                  physics, world->rank);
         return false;
-    bool ok = !eng->gpu || plan_gpu(opt, eng, run, &spec, err);
+    }
+    ok = resume_begin(&ck, &rank_opt, run, index + 1, physics, lead ? paths->ckpt : "", &resumed,
+                      err);
+    if (!ranks_all_ok(world, ok)) {
+        if (ok)
+            checkpoint_free(&ck);
+        return false;
+    }
+    ranks_share_ranges(world, &ck);
+    memset(&mine, 0, sizeof mine);
+    mine.photons = ck.photons;
+    if (resumed && !opt->quiet)
+        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
+                paths->ckpt, (unsigned long long)checkpoint_done(&ck),
+                (unsigned long long)ck.photons);
+    ok = !eng->gpu || plan_gpu(opt, eng, run, &spec, err);
     double start = progress_now();
-    rank_chunk ctx = {opt, eng, run, &spec, &ck.tallies};
-    ok = ok && ranks_share_range(world, 0, (uint64_t)run->photons, simulate_chunk, &ctx,
-                                 &ck.tallies, err);
-    if (ok && world->rank == 0)
-        ok = resume_add(&ck, 0, (uint64_t)run->photons, err) &&
-             write_result(opt, eng, file, index, paths, false, &ck, progress_now() - start, err);
+    ok = ranks_all_ok(world, ok) &&
+         share_gaps(opt, world, eng, run, &spec, &ck, &mine, &paused, err) &&
+         ranks_gather(world, &ck, &mine, err);
+    int sig = ranks_max(world, interrupt_requested());
+    if (ok && paused) {
+        char kept[1024] = "";
+        if (lead)
+            save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
+                         sizeof kept);
+        ranks_exit(world, sig ? sig : SIGTERM, kept);
+    }
+    if (ok && lead) {
+        ok = write_result(opt, eng, file, index, paths, false, &ck, progress_now() - start, err);
+        if (ok)
+            remove_leftovers(paths);
+    }
     checkpoint_free(&ck);
     return ok;
 }
@@ -436,10 +517,6 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
                     run_paths **paths, engine *eng, int **threads, tm_error *err)
 {
     bool lead = world->rank == 0, ok = true;
-    if (world->size > 1 && opt->resume) {
-        error_set(err, NULL, 0, "--resume with several MPI ranks is not supported yet");
-        ok = false;
-    }
     ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
          choose_engine(opt, eng, err);
     if (ok)
