@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "textbuf.h"
 
 /* Floats in each layer of the shared-memory layer table: n, mua, mus, g,
  * z0, z1, cos_crit0, cos_crit1 (the fields of spec_layer). */
@@ -170,42 +171,10 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 
 /* ---- canonical key --------------------------------------------------------- */
 
-/* A growing buffer: a key has no length limit (64 immediate layers take
- * over 10 kB).  ok turns false, for good, when memory runs out. */
-typedef struct key_buf {
-    char *buf;
-    size_t size, len;
-    bool ok;
-} key_buf;
-
-__attribute__((format(printf, 2, 3))) static void key_add(key_buf *k, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (!k->ok || n < 0)
-        return;
-    if (k->len + (size_t)n + 1 > k->size) {
-        size_t size = 2 * (k->len + (size_t)n + 1);
-        char *grown = realloc(k->buf, size);
-        if (!grown) {
-            k->ok = false;
-            return;
-        }
-        k->buf = grown;
-        k->size = size;
-    }
-    va_start(ap, fmt);
-    vsnprintf(k->buf + k->len, k->size - k->len, fmt, ap);
-    va_end(ap);
-    k->len += (size_t)n;
-}
-
 /* x exactly, as %.17g, but without its noise digits: %.15g or %.16g when
  * that reads back as x ("0.01" rather than "0.010000000000000000").  Fewer
  * than 15 digits would turn 10 into "1e+01". */
-static void key_add_double(key_buf *k, double x)
+static void key_add_double(textbuf *k, double x)
 {
     char text[40];
     for (int digits = 15; digits <= 17; digits++) {
@@ -213,51 +182,47 @@ static void key_add_double(key_buf *k, double x)
         if (strtod(text, NULL) == x)
             break;
     }
-    key_add(k, "%s", text);
+    textbuf_add(k, "%s", text);
 }
 
 /* The values baked into an immediate layer table. */
-static void key_add_layers(key_buf *k, const kernel_spec *spec)
+static void key_add_layers(textbuf *k, const kernel_spec *spec)
 {
     if (spec->knobs.layer_placement != SPEC_LAYERS_IMMEDIATE)
         return;
-    key_add(k, " layers=");
+    textbuf_add(k, " layers=");
     int count = spec->num_layers + 2;
     if (count > SPEC_MAX_LAYERS + 2)
         count = SPEC_MAX_LAYERS + 2;
-    key_add(k, "[");
+    textbuf_add(k, "[");
     for (int i = 0; i < count; i++) {
         const double *v = &spec->layers[i].n;
         for (int j = 0; j < SPEC_LAYER_FLOATS; j++) {
-            key_add(k, j ? "," : (i ? ";" : ""));
+            textbuf_add(k, j ? "," : (i ? ";" : ""));
             key_add_double(k, v[j]);
         }
     }
-    key_add(k, "]");
+    textbuf_add(k, "]");
 }
 
 char *spec_key(const kernel_spec *spec)
 {
-    key_buf k = {NULL, 0, 0, true};
-    key_add(&k, "L%d grid=%dx%dx%d dr=", spec->num_layers, spec->nr, spec->nz, spec->na);
+    textbuf k = TEXTBUF_INIT; /* a key has no length limit: 64 immediate layers take 10 kB */
+    textbuf_add(&k, "L%d grid=%dx%dx%d dr=", spec->num_layers, spec->nr, spec->nz, spec->na);
     key_add_double(&k, spec->dr);
-    key_add(&k, " dz=");
+    textbuf_add(&k, " dz=");
     key_add_double(&k, spec->dz);
-    key_add(&k, " da=");
+    textbuf_add(&k, " da=");
     key_add_double(&k, spec->da);
     char knobs[KNOBS_TEXT_MAX];
     knobs_text(&spec->knobs, knobs, sizeof knobs);
-    key_add(&k, " A=%d %s sm_%d oob=%d", spec->score_absorption ? 1 : 0, knobs, spec->arch,
-            spec->debug_out_of_bounds ? 1 : 0);
+    textbuf_add(&k, " A=%d %s sm_%d oob=%d", spec->score_absorption ? 1 : 0, knobs, spec->arch,
+                spec->debug_out_of_bounds ? 1 : 0);
     key_add_layers(&k, spec);
     /* Pilot and test-only variants only: production keys stay as they were. */
     if (spec->count_deposits)
-        key_add(&k, " count=1");
+        textbuf_add(&k, " count=1");
     if (spec->debug_bias)
-        key_add(&k, " bias=1");
-    if (!k.ok) {
-        free(k.buf);
-        return NULL;
-    }
-    return k.buf;
+        textbuf_add(&k, " bias=1");
+    return textbuf_take(&k);
 }

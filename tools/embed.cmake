@@ -10,24 +10,9 @@
 
 cmake_minimum_required(VERSION 3.18) # policies of the project, in script mode too
 
-if(NOT OUTPUT)
-  message(FATAL_ERROR "embed.cmake: -DOUTPUT=<file.c> is required")
-endif()
-
 # The files are the arguments after "--".
-set(files "")
-set(after_dashes FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(after_dashes)
-    list(APPEND files "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "--")
-    set(after_dashes TRUE)
-  endif()
-endforeach()
-if(NOT files)
-  message(FATAL_ERROR "embed.cmake: no files given (after --)")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/script_args.cmake)
+script_files(files embed.cmake)
 
 # Sort by base name; two files of one base name could not be told apart.
 set(names "")

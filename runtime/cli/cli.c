@@ -152,35 +152,34 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
     return false;
 }
 
-/* --checkpoint-every SECONDS: 0 (only on SIGINT or SIGTERM) to a week. */
-static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
+/* A number of seconds in [lo, hi] (above lo when lo_excluded); range says
+ * what is expected in the message. */
+static bool parse_seconds(const char *option, const char *text, double lo, bool lo_excluded,
+                          double hi, const char *range, double *out, tm_error *err)
 {
     char *end = NULL;
-    double s = text ? strtod(text, &end) : -1;
-    if (!text || end == text || *end || !(s >= 0 && s <= 604800)) {
-        error_set(err, NULL, 0,
-                  "--checkpoint-every: expected seconds from 0 (only on a signal) to 604800 "
-                  "(got \"%s\")",
+    double v = text ? strtod(text, &end) : lo - 1;
+    bool above = lo_excluded ? v > lo : v >= lo;
+    if (!text || end == text || *end || !(above && v <= hi)) {
+        error_set(err, NULL, 0, "%s: expected seconds, %s (got \"%s\")", option, range,
                   text ? text : "");
         return false;
     }
-    opt->checkpoint_every = s;
+    *out = v;
     return true;
+}
+
+/* --checkpoint-every SECONDS: 0 (only on SIGINT or SIGTERM) to a week. */
+static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
+{
+    return parse_seconds("--checkpoint-every", text, 0, false, 604800,
+                         "from 0 (only on a signal) to 604800", &opt->checkpoint_every, err);
 }
 
 static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
 {
-    char *end = NULL;
-    double b = text ? strtod(text, &end) : 0;
-    if (!text || end == text || *end || !(b > 0 && b <= 86400)) {
-        error_set(err, NULL, 0,
-                  "--budget: expected seconds, more than 0 and at most 86400 "
-                  "(got \"%s\")",
-                  text ? text : "");
-        return false;
-    }
-    opt->budget = b;
-    return true;
+    return parse_seconds("--budget", text, 0, true, 86400, "more than 0 and at most 86400",
+                         &opt->budget, err);
 }
 
 int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,

@@ -9,27 +9,36 @@
 
 #define BYTES_TEXT 32
 
+/* A run whose host memory does not fit at its least: one CPU thread's batch,
+ * or the GPU engine's one launch batch.  Always false. */
+static bool refuse_host(const resource_request *req, int index, const machine_budget *host,
+                        const run_footprint *fp, bool gpu, tm_error *err)
+{
+    const mci_run *run = &req->file->runs[index];
+    char need[BYTES_TEXT], have[BYTES_TEXT], tallies[BYTES_TEXT], batch[BYTES_TEXT],
+        result[BYTES_TEXT];
+    uint64_t peak = footprint_host_peak(fp, gpu ? 0 : 1);
+    error_set(err, req->file->path, run->line,
+              "run %d needs %s of %s (a %dx%dx%d grid, nr x nz x na: tallies %s, %s %s, results "
+              "%s), %s available (%s): nothing was simulated",
+              index + 1, machine_format_bytes(peak, need, sizeof need),
+              gpu ? "host memory" : "memory even with one thread", run->nr, run->nz, run->na,
+              machine_format_bytes(fp->tallies, tallies, sizeof tallies),
+              gpu ? "a launch's batch" : "the thread's batch",
+              machine_format_bytes(fp->batch, batch, sizeof batch),
+              machine_format_bytes(fp->result + fp->json_text, result, sizeof result),
+              machine_format_bytes(host->bytes, have, sizeof have), host->source);
+    return false;
+}
+
 /* The host memory of one run on the CPU engine: *threads of the ones asked
  * for, as many as fit. */
 static bool check_cpu_run(const resource_request *req, int index, const machine_budget *host,
                           const run_footprint *fp, int *threads, tm_error *err)
 {
     const mci_run *run = &req->file->runs[index];
-    char need[BYTES_TEXT], have[BYTES_TEXT], tallies[BYTES_TEXT], batch[BYTES_TEXT],
-        result[BYTES_TEXT];
-    if (footprint_host_peak(fp, 1) > host->bytes) {
-        error_set(err, req->file->path, run->line,
-                  "run %d needs %s of memory even with one thread (a %dx%dx%d grid, nr x nz x "
-                  "na: tallies %s, the thread's batch %s, results %s), %s available (%s): "
-                  "nothing was simulated",
-                  index + 1, machine_format_bytes(footprint_host_peak(fp, 1), need, sizeof need),
-                  run->nr, run->nz, run->na,
-                  machine_format_bytes(fp->tallies, tallies, sizeof tallies),
-                  machine_format_bytes(fp->batch, batch, sizeof batch),
-                  machine_format_bytes(fp->result + fp->json_text, result, sizeof result),
-                  machine_format_bytes(host->bytes, have, sizeof have), host->source);
-        return false;
-    }
+    if (footprint_host_peak(fp, 1) > host->bytes)
+        return refuse_host(req, index, host, fp, false, err);
     uint64_t fit = (host->bytes - fp->tallies) / fp->batch; /* >= 1: checked above */
     int used = cpu_thread_count(req->threads, (uint64_t)run->photons);
     *threads = (uint64_t)used > fit ? (int)fit : req->threads;
@@ -61,8 +70,7 @@ static bool check_gpu_run(const resource_request *req, int index, const machine_
                           const machine_budget *gpu, const run_footprint *fp, tm_error *err)
 {
     const mci_run *run = &req->file->runs[index];
-    char need[BYTES_TEXT], have[BYTES_TEXT], tallies[BYTES_TEXT], batch[BYTES_TEXT],
-        result[BYTES_TEXT];
+    char need[BYTES_TEXT], have[BYTES_TEXT];
     if (fp->device > gpu->bytes) {
         error_set(err, req->file->path, run->line,
                   "run %d needs %s of GPU memory for its tallies (a %dx%dx%d grid, nr x nz x na), "
@@ -73,18 +81,8 @@ static bool check_gpu_run(const resource_request *req, int index, const machine_
                   gpu->source);
         return false;
     }
-    if (footprint_host_peak(fp, 0) > host->bytes) {
-        error_set(err, req->file->path, run->line,
-                  "run %d needs %s of host memory (a %dx%dx%d grid, nr x nz x na: tallies %s, a "
-                  "launch's batch %s, results %s), %s available (%s): nothing was simulated",
-                  index + 1, machine_format_bytes(footprint_host_peak(fp, 0), need, sizeof need),
-                  run->nr, run->nz, run->na,
-                  machine_format_bytes(fp->tallies, tallies, sizeof tallies),
-                  machine_format_bytes(fp->batch, batch, sizeof batch),
-                  machine_format_bytes(fp->result + fp->json_text, result, sizeof result),
-                  machine_format_bytes(host->bytes, have, sizeof have), host->source);
-        return false;
-    }
+    if (footprint_host_peak(fp, 0) > host->bytes)
+        return refuse_host(req, index, host, fp, true, err);
     return true;
 }
 

@@ -104,8 +104,14 @@ bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
 
 bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end)
 {
-    uint64_t at = 0;
+    return resume_gap_after(ck, 0, begin, end);
+}
+
+bool resume_gap_after(const checkpoint *ck, uint64_t at, uint64_t *begin, uint64_t *end)
+{
     for (int i = 0; i < ck->range_count; i++) {
+        if (ck->ranges[i].end <= at)
+            continue;
         if (ck->ranges[i].begin > at) {
             *begin = at;
             *end = ck->ranges[i].begin;

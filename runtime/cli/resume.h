@@ -28,5 +28,7 @@ bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err);
 
 /* The first photons not yet done, [*begin, *end); false when none are left. */
 bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end);
+/* The same from photon `at` on. */
+bool resume_gap_after(const checkpoint *ck, uint64_t at, uint64_t *begin, uint64_t *end);
 
 #endif

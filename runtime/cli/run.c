@@ -60,13 +60,15 @@ static bool plan_gpu(const cli_options *opt, engine *eng, const mci_run *run, ke
     return true;
 }
 
-/* One engine call over photons [begin, end), which the pause flag may cut
- * short; the photons done (a prefix) go into ck. */
-static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *run,
-                           const kernel_spec *spec, progress_meter *meter, stopper *st,
-                           checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+/* One engine call over photons [first, first + count) into *tallies, which
+ * the pause flag may cut short: *done gets the photons simulated (a prefix).
+ * meter may be NULL. */
+static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run *run,
+                             const kernel_spec *spec, progress_meter *meter, stopper *st,
+                             uint64_t first, uint64_t count, tally_set *tallies, uint64_t *done,
+                             tm_error *err)
 {
-    uint64_t before = ck->tallies.photons;
+    uint64_t before = tallies->photons;
     bool ok;
     if (eng->gpu) {
         gpu_options gopt = {.seed = opt->seed,
@@ -78,8 +80,7 @@ static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *r
                             .progress = meter,
                             .stop = &st->flag};
         gpu_stats stats;
-        ok =
-            gpu_simulate(eng->gpu, run, spec, &gopt, begin, end - begin, &ck->tallies, &stats, err);
+        ok = gpu_simulate(eng->gpu, run, spec, &gopt, first, count, tallies, &stats, err);
         if (ok && opt->verbose)
             fprintf(stderr,
                     "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
@@ -92,9 +93,21 @@ static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *r
                             .progress = meter,
                             .max_steps = opt->max_steps,
                             .stop = &st->flag};
-        ok = cpu_simulate(run, &copt, begin, end - begin, &ck->tallies, err);
+        ok = cpu_simulate(run, &copt, first, count, tallies, err);
     }
-    return ok && resume_add(ck, begin, begin + (ck->tallies.photons - before), err);
+    *done = tallies->photons - before;
+    return ok;
+}
+
+/* photons [begin, end) into ck, its ranges too. */
+static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *run,
+                           const kernel_spec *spec, progress_meter *meter, stopper *st,
+                           checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+{
+    uint64_t done = 0;
+    return simulate_photons(opt, eng, run, spec, meter, st, begin, end - begin, &ck->tallies, &done,
+                            err) &&
+           resume_add(ck, begin, begin + done, err);
 }
 
 typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
@@ -255,15 +268,45 @@ static void remove_leftovers(const run_paths *paths)
             fprintf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
+/* --resume and the run's outputs are there without a checkpoint: skip it. */
+static bool already_complete(const cli_options *opt, const run_paths *paths)
+{
+    return opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
+           output_exists(paths->json);
+}
+
+static void say_skipped(const cli_options *opt, int index, const run_paths *paths)
+{
+    if (!opt->quiet)
+        fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
+                paths->mco);
+}
+
+static void say_resumed(const cli_options *opt, int index, const run_paths *paths,
+                        const checkpoint *ck)
+{
+    if (!opt->quiet)
+        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
+                paths->ckpt, (unsigned long long)checkpoint_done(ck),
+                (unsigned long long)ck->photons);
+}
+
+/* The final outputs of a run done; its checkpoint and partial outputs go. */
+static bool finish_run(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                       const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
+{
+    if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err))
+        return false;
+    remove_leftovers(paths);
+    return true;
+}
+
 static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
                    const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    if (opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
-        output_exists(paths->json)) {
-        if (!opt->quiet)
-            fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
-                    paths->mco);
+    if (already_complete(opt, paths)) {
+        say_skipped(opt, index, paths);
         return true;
     }
     char physics[256];
@@ -272,10 +315,8 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
         !resume_begin(&ck, opt, run, index + 1, physics, paths->ckpt, &resumed, err))
         return false;
-    if (resumed && !opt->quiet)
-        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
-                paths->ckpt, (unsigned long long)checkpoint_done(&ck),
-                (unsigned long long)ck.photons);
+    if (resumed)
+        say_resumed(opt, index, paths, &ck);
     double start = progress_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
@@ -284,10 +325,7 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
         save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
         interrupt_exit(interrupt_requested(), kept);
     }
-    bool ok =
-        status == SIM_DONE && write_result(opt, eng, file, index, paths, false, &ck, seconds, err);
-    if (ok)
-        remove_leftovers(paths);
+    bool ok = status == SIM_DONE && finish_run(opt, eng, file, index, paths, &ck, seconds, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -305,28 +343,8 @@ typedef struct rank_chunk {
 static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx, tm_error *err)
 {
     rank_chunk *c = ctx;
-    uint64_t before = c->tallies->photons;
-    bool ok;
-    if (c->eng->gpu) {
-        gpu_options gopt = {.seed = c->opt->seed,
-                            .template_dir = c->opt->template_dir,
-                            .cache_dir = c->opt->cache_dir,
-                            .max_launch_photons = c->opt->launch_photons,
-                            .max_steps = c->opt->max_steps,
-                            .stop = &c->st->flag};
-        gpu_stats stats;
-        ok = gpu_simulate(c->eng->gpu, c->run, c->spec, &gopt, first, count, c->tallies, &stats,
-                          err);
-    } else {
-        cpu_options copt = {.seed = c->opt->seed,
-                            .threads = c->eng->threads,
-                            .score_absorption = c->opt->score_absorption,
-                            .max_steps = c->opt->max_steps,
-                            .stop = &c->st->flag};
-        ok = cpu_simulate(c->run, &copt, first, count, c->tallies, err);
-    }
-    *done = c->tallies->photons - before;
-    return ok;
+    return simulate_photons(c->opt, c->eng, c->run, c->spec, NULL, c->st, first, count, c->tallies,
+                            done, err);
 }
 
 /* The gaps of ck's photon ranges, shared by every rank in order; a signal to
@@ -339,22 +357,12 @@ static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, 
     stopper_start(&st, 0); /* signals only: periodic checkpoints need all ranks at once */
     interrupt_graceful(true);
     rank_chunk ctx = {opt, eng, run, spec, &ck->tallies, &st};
-    photon_range gaps[CHECKPOINT_MAX_RANGES + 1];
-    int n = 0;
-    uint64_t at = 0;
-    for (int i = 0; i <= ck->range_count; i++) {
-        uint64_t next = i < ck->range_count ? ck->ranges[i].begin : ck->photons;
-        if (next > at)
-            gaps[n++] = (photon_range){at, next};
-        if (i < ck->range_count)
-            at = ck->ranges[i].end;
-    }
     bool ok = true;
+    uint64_t begin = 0, end = 0;
     *paused = false;
-    for (int i = 0; ok && !*paused && i < n; i++) {
+    while (ok && !*paused && resume_gap_after(ck, end, &begin, &end)) {
         bool stopped = false;
-        ok = ranks_share_range(world, gaps[i].begin, gaps[i].end, simulate_chunk, &ctx, mine,
-                               &stopped, err);
+        ok = ranks_share_range(world, begin, end, simulate_chunk, &ctx, mine, &stopped, err);
         *paused = ranks_any(world, stopped);
     }
     interrupt_graceful(false);
@@ -374,12 +382,9 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     char physics[256];
     checkpoint ck, mine;
     kernel_spec spec;
-    bool complete = lead && opt->resume && !output_exists(paths->ckpt) &&
-                    output_exists(paths->mco) && output_exists(paths->json);
-    if (ranks_any(world, complete)) {
-        if (lead && !opt->quiet)
-            fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
-                    paths->mco);
+    if (ranks_any(world, lead && already_complete(opt, paths))) {
+        if (lead)
+            say_skipped(opt, index, paths);
         return true;
     }
     cli_options rank_opt = *opt;
@@ -400,10 +405,8 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     ranks_share_ranges(world, &ck);
     memset(&mine, 0, sizeof mine);
     mine.photons = ck.photons;
-    if (resumed && !opt->quiet)
-        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
-                paths->ckpt, (unsigned long long)checkpoint_done(&ck),
-                (unsigned long long)ck.photons);
+    if (resumed)
+        say_resumed(opt, index, paths, &ck);
     ok = !eng->gpu || plan_gpu(opt, eng, run, &spec, err);
     double start = progress_now();
     ok = ranks_all_ok(world, ok) &&
@@ -417,11 +420,8 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
                          sizeof kept);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
-    if (ok && lead) {
-        ok = write_result(opt, eng, file, index, paths, false, &ck, progress_now() - start, err);
-        if (ok)
-            remove_leftovers(paths);
-    }
+    if (ok && lead)
+        ok = finish_run(opt, eng, file, index, paths, &ck, progress_now() - start, err);
     checkpoint_free(&ck);
     return ok;
 }

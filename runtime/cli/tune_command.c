@@ -90,76 +90,65 @@ int tune_command(const cli_options *opt)
 
 /* ---- sweep -------------------------------------------------------------------- */
 
-/* sweep --entry W[,W]: each width as the knob table's --entry takes it. */
-static bool parse_entries(const char *text, sweep_options *s, tm_error *err)
+/* A sweep axis given as a list of one knob's values ("32,64", "1,2,4"), each
+ * as the knob's own option takes it, at most max of them, none twice;
+ * usage and empty say what is expected in the two kinds of error. */
+typedef struct knob_list {
+    const char *knob, *option;
+    int max;
+    const char *usage, *empty;
+} knob_list;
+
+static bool parse_knob_list(const knob_list *l, const char *text, int *values, int *count,
+                            tm_error *err)
 {
-    const knob *entry = knob_by_name("entry_bits");
-    s->entry_count = 0;
-    if (!text) {
-        s->entry_bits[s->entry_count++] = 32;
-        return true;
-    }
+    const knob *k = knob_by_name(l->knob);
     char list[64];
     snprintf(list, sizeof list, "%s", text);
     char *save = NULL;
+    *count = 0;
     for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
         kernel_knobs v;
         knobs_init(&v);
-        if (!knob_parse(entry, w, &v, err))
+        if (!knob_parse(k, w, &v, err))
             return false;
         bool seen = false;
-        for (int i = 0; i < s->entry_count; i++)
-            seen = seen || s->entry_bits[i] == v.entry_bits;
-        if (seen || s->entry_count == 2) {
-            error_set(err, NULL, 0,
-                      "--entry: expected one or two different widths, e.g. 32,64 "
-                      "(got \"%s\")",
-                      text);
+        for (int i = 0; i < *count; i++)
+            seen = seen || values[i] == knob_get(k, &v);
+        if (seen || *count == l->max) {
+            error_set(err, NULL, 0, "%s: expected %s (got \"%s\")", l->option, l->usage, text);
             return false;
         }
-        s->entry_bits[s->entry_count++] = v.entry_bits;
+        values[(*count)++] = knob_get(k, &v);
     }
-    if (s->entry_count == 0) {
-        error_set(err, NULL, 0, "--entry: expected 32, 64 or 32,64 (got \"%s\")", text);
+    if (*count == 0) {
+        error_set(err, NULL, 0, "%s: expected %s (got \"%s\")", l->option, l->empty, text);
         return false;
     }
     return true;
 }
 
-/* sweep --clusters N[,N...]: the cluster sizes, each as --cluster takes it;
- * without it, the launch's own (1 unless --cluster says otherwise). */
+/* sweep --entry W[,W] (default 32). */
+static bool parse_entries(const char *text, sweep_options *s, tm_error *err)
+{
+    static const knob_list entries = {"entry_bits", "--entry", 2,
+                                      "one or two different widths, e.g. 32,64", "32, 64 or 32,64"};
+    s->entry_count = 1;
+    s->entry_bits[0] = 32;
+    return !text || parse_knob_list(&entries, text, s->entry_bits, &s->entry_count, err);
+}
+
+/* sweep --clusters N[,N...]; without it, the launch's own cluster size (1
+ * unless --cluster says otherwise). */
 static bool parse_clusters(const char *text, int launch_cluster, sweep_options *s, tm_error *err)
 {
-    const knob *cluster = knob_by_name("cluster_size");
-    s->cluster_count = 0;
-    if (!text) {
-        s->clusters[s->cluster_count++] = launch_cluster;
-        return true;
-    }
-    char list[64];
-    snprintf(list, sizeof list, "%s", text);
-    char *save = NULL;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        kernel_knobs v;
-        knobs_init(&v);
-        if (!knob_parse(cluster, w, &v, err))
-            return false;
-        bool seen = false;
-        for (int i = 0; i < s->cluster_count; i++)
-            seen = seen || s->clusters[i] == v.cluster_size;
-        if (seen || s->cluster_count == SPEC_MAX_CLUSTER) {
-            error_set(err, NULL, 0,
-                      "--clusters: expected different sizes of 1..%d, e.g. 1,2,4 (got \"%s\")",
-                      SPEC_MAX_CLUSTER, text);
-            return false;
-        }
-        s->clusters[s->cluster_count++] = v.cluster_size;
-    }
-    if (s->cluster_count == 0) {
-        error_set(err, NULL, 0, "--clusters: expected sizes such as 1,2,4 (got \"%s\")", text);
-        return false;
-    }
-    return true;
+    char usage[64];
+    snprintf(usage, sizeof usage, "different sizes of 1..%d, e.g. 1,2,4", SPEC_MAX_CLUSTER);
+    const knob_list clusters = {"cluster_size", "--clusters", SPEC_MAX_CLUSTER, usage,
+                                "sizes such as 1,2,4"};
+    s->cluster_count = 1;
+    s->clusters[0] = launch_cluster;
+    return !text || parse_knob_list(&clusters, text, s->clusters, &s->cluster_count, err);
 }
 
 static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_options *s,

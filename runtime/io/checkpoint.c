@@ -2,13 +2,13 @@
 #include "checkpoint.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs.h"
 #include "hash.h"
+#include "textbuf.h"
 
 #define MAGIC    "TMCMLCKP"
 #define VERSION  1u
@@ -17,56 +17,21 @@
 
 /* ---- input text ------------------------------------------------------------ */
 
-typedef struct text_buf {
-    char *s;
-    size_t len, cap;
-    bool ok;
-} text_buf;
-
-__attribute__((format(printf, 2, 3))) static void add(text_buf *t, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (!t->ok || n < 0 || (size_t)n >= sizeof line) {
-        t->ok = false;
-        return;
-    }
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = 2 * (t->len + (size_t)n + 1);
-        char *grown = realloc(t->s, cap);
-        if (!grown) {
-            t->ok = false;
-            return;
-        }
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, line, (size_t)n + 1);
-    t->len += (size_t)n;
-}
-
 char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t max_steps)
 {
-    text_buf t = {NULL, 0, 0, true};
-    add(&t, "grid nz %d nr %d na %d dz %.17g dr %.17g\n", run->nz, run->nr, run->na, run->dz,
-        run->dr);
-    add(&t, "n above %.17g\n", run->layers[0].n);
+    textbuf t = TEXTBUF_INIT;
+    textbuf_add(&t, "grid nz %d nr %d na %d dz %.17g dr %.17g\n", run->nz, run->nr, run->na,
+                run->dz, run->dr);
+    textbuf_add(&t, "n above %.17g\n", run->layers[0].n);
     for (int i = 1; i <= run->num_layers; i++) {
         const mci_layer *l = &run->layers[i];
-        add(&t, "layer %d: n %.17g mua %.17g mus %.17g g %.17g d %.17g\n", i, l->n, l->mua, l->mus,
-            l->g, l->d);
+        textbuf_add(&t, "layer %d: n %.17g mua %.17g mus %.17g g %.17g d %.17g\n", i, l->n, l->mua,
+                    l->mus, l->g, l->d);
     }
-    add(&t, "n below %.17g\n", run->layers[run->num_layers + 1].n);
-    add(&t, "absorption %s\n", score_absorption ? "scored" : "not scored (-A)");
-    add(&t, "max_steps %" PRIu32 "\n", max_steps);
-    if (!t.ok) {
-        free(t.s);
-        return NULL;
-    }
-    return t.s;
+    textbuf_add(&t, "n below %.17g\n", run->layers[run->num_layers + 1].n);
+    textbuf_add(&t, "absorption %s\n", score_absorption ? "scored" : "not scored (-A)");
+    textbuf_add(&t, "max_steps %" PRIu32 "\n", max_steps);
+    return textbuf_take(&t);
 }
 
 uint64_t checkpoint_done(const checkpoint *c)
@@ -93,21 +58,17 @@ static void put(writer *w, const void *data, size_t n)
     w->ok = fwrite(data, 1, n, w->f) == n;
 }
 
-static void put_u32(writer *w, uint32_t v)
-{
-    unsigned char b[4];
-    for (int k = 0; k < 4; k++)
-        b[k] = (unsigned char)(v >> (8 * k));
-    put(w, b, 4);
-}
-
-static void put_u64(writer *w, uint64_t v)
+/* v as n little-endian bytes (n <= 8). */
+static void put_le(writer *w, uint64_t v, int n)
 {
     unsigned char b[8];
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < n; k++)
         b[k] = (unsigned char)(v >> (8 * k));
-    put(w, b, 8);
+    put(w, b, (size_t)n);
 }
+
+static void put_u32(writer *w, uint32_t v) { put_le(w, v, 4); }
+static void put_u64(writer *w, uint64_t v) { put_le(w, v, 8); }
 
 static void put_u128(writer *w, tally_acc_t v)
 {
@@ -195,25 +156,19 @@ static void get(reader *r, void *data, size_t n)
     r->sum = hash_fnv1a(r->sum, data, n);
 }
 
-static uint32_t get_u32(reader *r)
-{
-    unsigned char b[4];
-    get(r, b, 4);
-    uint32_t v = 0;
-    for (int k = 0; k < 4; k++)
-        v |= (uint32_t)b[k] << (8 * k);
-    return r->ok ? v : 0;
-}
-
-static uint64_t get_u64(reader *r)
+/* n little-endian bytes (n <= 8) as a number; 0 once the reader failed. */
+static uint64_t get_le(reader *r, int n)
 {
     unsigned char b[8];
-    get(r, b, 8);
+    get(r, b, (size_t)n);
     uint64_t v = 0;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < n; k++)
         v |= (uint64_t)b[k] << (8 * k);
     return r->ok ? v : 0;
 }
+
+static uint32_t get_u32(reader *r) { return (uint32_t)get_le(r, 4); }
+static uint64_t get_u64(reader *r) { return get_le(r, 8); }
 
 static tally_acc_t get_u128(reader *r)
 {

@@ -1,0 +1,22 @@
+# For the build's `cmake -P` scripts (embed.cmake, physics_hash.cmake):
+# script_files(VAR NAME) sets VAR to the arguments after "--", and stops with
+# an error naming the script NAME when there are none or -DOUTPUT is missing.
+function(script_files var name)
+  if(NOT OUTPUT)
+    message(FATAL_ERROR "${name}: -DOUTPUT=<file> is required")
+  endif()
+  set(files "")
+  set(after_dashes FALSE)
+  math(EXPR last "${CMAKE_ARGC} - 1")
+  foreach(i RANGE ${last})
+    if(after_dashes)
+      list(APPEND files "${CMAKE_ARGV${i}}")
+    elseif(CMAKE_ARGV${i} STREQUAL "--")
+      set(after_dashes TRUE)
+    endif()
+  endforeach()
+  if(NOT files)
+    message(FATAL_ERROR "${name}: no files given (after --)")
+  endif()
+  set(${var} "${files}" PARENT_SCOPE)
+endfunction()
