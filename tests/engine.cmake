@@ -66,6 +66,18 @@ set_tests_properties(gpu_checkpoint PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 if(TMCML_SANITIZE)
   set_tests_properties(gpu_checkpoint PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
 endif()
+add_test(NAME gpu_checkpoint_pool COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
+  $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} gpus)
+# Several GPUs (or, with one, two engines on it): bit-identical to one GPU.
+add_test(NAME gpu_multi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_multi_gpu.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+set_tests_properties(gpu_checkpoint_pool gpu_multi PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+if(TMCML_SANITIZE)
+  set_tests_properties(gpu_checkpoint_pool gpu_multi PROPERTIES
+    ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
+endif()
+tmcml_test(test_gpu_pool test_gpu_pool.c)
+add_test(NAME gpu_pool COMMAND test_gpu_pool)
 tmcml_test(test_resume test_resume.c)
 add_test(NAME resume COMMAND test_resume)
 

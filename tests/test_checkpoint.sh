@@ -4,7 +4,7 @@
 # while writing periodic checkpoints, and resumed to the end gives the .mco
 # of an uninterrupted run, byte for byte.  Mismatched and corrupt
 # checkpoints are refused and left as they were.
-# usage: test_checkpoint.sh TMCML DATA_DIR [ENGINE]   (ENGINE: cpu, default, or gpu)
+# usage: test_checkpoint.sh TMCML DATA_DIR [ENGINE]   (ENGINE: cpu, default, gpu, or gpus)
 tmcml=$1
 data=$2
 engine=${3:-cpu}
@@ -16,10 +16,13 @@ fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
 check() { checks=$((checks + 1)); }
 export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
 
-if [ "$engine" = gpu ]; then
+if [ "$engine" = gpu ] || [ "$engine" = gpus ]; then
     "$tmcml" devices >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
     photons=400000000
     common="--engine gpu --tune never --cache $work/cache"
+    # gpus: two engines on GPU 0 sharing chunks, so that a stop leaves
+    # photon ranges with holes between them (tests/test_multi_gpu.sh).
+    [ "$engine" = gpus ] && common="$common --gpus 0,0 --gpu-chunk 9999991"
 else
     photons=400000
     common="--engine cpu --threads 2"

@@ -28,8 +28,13 @@ void cli_print_usage(FILE *s)
           "  --threads N           CPU engine threads (default: all cores)\n"
           "  -o, --output DIR      directory for the output files (default: current)\n"
           "  -N, --photons N       simulate N photons per run instead of the file's count\n"
-          "  -G N                  number of GPUs (GPU-MCML form)\n"
-          "  --gpu K               use GPU K (tmcml devices lists them; default 0)\n"
+          "  -G N                  run on the first N GPUs (GPU-MCML's form)\n"
+          "  --gpus LIST           run on these GPUs, e.g. 0,2 (tmcml devices lists them);\n"
+          "                        the results do not depend on how many\n"
+          "  --gpu K               use GPU K (default 0)\n"
+          "  --gpu-chunk N         several GPUs: they take N photons at a time from one\n"
+          "                        counter (default: an equal share each, photons taken\n"
+          "                        back from a GPU that lags and shared out again)\n"
           "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
           "                        the results do not depend on it\n"
           "  --checkpoint-every S  write DIR/NAME.ckpt every S seconds of a run (default 600;\n"
@@ -245,6 +250,68 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
     return 0;
 }
 
+static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_error *err)
+{
+    uint64_t v;
+    if (!parse_u64(text, &v) || v >= CLI_MAX_GPU_NUMBER) {
+        error_set(err, NULL, 0, "%s: expected a GPU number (got \"%s\")", option, text ? text : "");
+        return false;
+    }
+    *gpu = (int)v;
+    return true;
+}
+
+/* --gpus 0,2: GPU numbers separated by commas (one may repeat: two
+ * engines then share that GPU). */
+static bool parse_gpu_list(const char *text, cli_options *opt, tm_error *err)
+{
+    char item[32];
+    opt->gpu_list_count = 0;
+    for (const char *p = text; p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (opt->gpu_list_count == CLI_MAX_GPUS || len >= sizeof item) {
+            error_set(err, NULL, 0,
+                      "--gpus: expected at most %d GPU numbers, e.g. 0,2 (got \"%s\")",
+                      CLI_MAX_GPUS, text);
+            return false;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!parse_gpu_number("--gpus", item, &opt->gpu_list[opt->gpu_list_count++], err))
+            return false;
+        p = comma ? comma + 1 : NULL;
+    }
+    return true;
+}
+
+/* The options that choose GPUs: 1 when parsed, 0 when not one of them, -1
+ * on error. */
+static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    const char *a = argv[*i];
+    uint64_t v;
+    bool ok = true;
+    if (is_long(a, "--gpu")) {
+        ok = parse_gpu_number("--gpu", option_value(argc, argv, i, 5), &opt->gpu_index, err);
+    } else if (is_short(a, "-G")) {
+        ok = parse_positive("-G", option_value(argc, argv, i, 2), CLI_MAX_GPUS, &v, err);
+        opt->gpus = (int)v;
+    } else if (is_long(a, "--gpus")) {
+        const char *text = option_value(argc, argv, i, 6);
+        ok = text && parse_gpu_list(text, opt, err);
+        if (!text)
+            error_set(err, NULL, 0, "--gpus: expected GPU numbers, e.g. 0,2");
+    } else if (is_long(a, "--gpu-chunk")) {
+        ok = parse_positive("--gpu-chunk", option_value(argc, argv, i, 11), UINT64_C(1) << 32,
+                            &opt->gpu_chunk, err);
+    } else {
+        return 0;
+    }
+    opt->gpu_chosen = true;
+    return ok ? 1 : -1;
+}
+
 static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
 {
     const char *a = argv[*i];
@@ -255,6 +322,9 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     int variant = variant_parse_option(argc, argv, i, &opt->variant, err);
     if (variant != 0)
         return variant > 0;
+    int gpus = parse_gpu_option(argc, argv, i, opt, err);
+    if (gpus != 0)
+        return gpus > 0;
     if (is_long(a, "-A")) {
         opt->score_absorption = false;
     } else if (is_long(a, "-q") || is_long(a, "--quiet")) {
@@ -284,13 +354,6 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         if (!parse_positive("--photons", text, INT64_MAX, &v, err))
             return false;
         opt->photons = (int64_t)v;
-    } else if (is_long(a, "--gpu")) {
-        const char *text = option_value(argc, argv, i, 5);
-        if (!parse_u64(text, &v) || v > 1023) {
-            error_set(err, NULL, 0, "--gpu: expected a GPU number (got \"%s\")", text ? text : "");
-            return false;
-        }
-        opt->gpu_index = (int)v;
     } else if (is_long(a, "--max-steps")) {
         if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
             return false;
@@ -320,15 +383,26 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         if (!parse_positive("--run", option_value(argc, argv, i, 5), 1000000, &v, err))
             return false;
         opt->run_number = (int)v;
-    } else if (is_short(a, "-G")) {
-        if (!parse_positive("-G", option_value(argc, argv, i, 2), 64, &v, err))
-            return false;
-        opt->gpus = (int)v;
     } else {
         error_set(err, NULL, 0, "unknown option \"%s\" (tmcml --help lists them)", a);
         return false;
     }
     return true;
+}
+
+int cli_gpu_devices(const cli_options *opt, int *devices)
+{
+    if (opt->gpu_list_count > 0) {
+        memcpy(devices, opt->gpu_list, (size_t)opt->gpu_list_count * sizeof *devices);
+        return opt->gpu_list_count;
+    }
+    if (opt->gpus > 1) {
+        for (int i = 0; i < opt->gpus; i++)
+            devices[i] = i;
+        return opt->gpus;
+    }
+    devices[0] = opt->gpu_index;
+    return 1;
 }
 
 static void set_defaults(cli_options *opt)

@@ -27,6 +27,16 @@ typedef enum cli_command {
     CLI_HELP,
     CLI_VERSION
 } cli_command;
+/* GPUs one run may use (gpu_pool.h's GPU_POOL_MAX), and the GPU numbers
+ * accepted. */
+#define CLI_MAX_GPUS       64
+#define CLI_MAX_GPU_NUMBER 1024
+
+/* The GPUs the options name, into devices[CLI_MAX_GPUS]: --gpus LIST, or
+ * -G N (0 .. N-1), or --gpu K; returns how many. */
+struct cli_options;
+int cli_gpu_devices(const struct cli_options *opt, int *devices);
+
 typedef enum cli_engine { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
 typedef struct cli_options {
@@ -38,17 +48,21 @@ typedef struct cli_options {
     int threads;         /* CPU threads; 0 = all cores */
     const char *out_dir; /* NULL: names are relative to the current directory */
     bool quiet;
-    int64_t photons;          /* 0: as in the file; else overrides every run */
-    int gpus;                 /* -G: number of GPUs (1 until multi-GPU exists) */
-    int gpu_index;            /* --gpu K */
-    uint64_t launch_photons;  /* --launch-photons N: GPU photons per launch (0: 2^32) */
-    uint32_t max_steps;       /* --max-steps N: steps before a photon is trapped (0: default) */
-    double checkpoint_every;  /* --checkpoint-every SECONDS (0: only on a signal) */
-    bool resume;              /* --resume: continue from the runs' checkpoints */
-    variant_options variant;  /* --tile, --entry, ... */
-    const char *template_dir; /* --templates DIR */
-    const char *cache_dir;    /* --cache DIR ("" disables) */
-    bool verbose;             /* --verbose: compile and launch details */
+    int64_t photons;            /* 0: as in the file; else overrides every run */
+    int gpus;                   /* -G N: the first N GPUs */
+    int gpu_index;              /* --gpu K */
+    int gpu_list[CLI_MAX_GPUS]; /* --gpus LIST */
+    int gpu_list_count;         /* 0: no --gpus */
+    uint64_t gpu_chunk;         /* --gpu-chunk N (0: shrinking chunks) */
+    bool gpu_chosen;            /* --gpu, -G or --gpus was given */
+    uint64_t launch_photons;    /* --launch-photons N: GPU photons per launch (0: 2^32) */
+    uint32_t max_steps;         /* --max-steps N: steps before a photon is trapped (0: default) */
+    double checkpoint_every;    /* --checkpoint-every SECONDS (0: only on a signal) */
+    bool resume;                /* --resume: continue from the runs' checkpoints */
+    variant_options variant;    /* --tile, --entry, ... */
+    const char *template_dir;   /* --templates DIR */
+    const char *cache_dir;      /* --cache DIR ("" disables) */
+    bool verbose;               /* --verbose: compile and launch details */
     /* gen */
     const char *gen_output; /* -o FILE (default: stdout) */
     bool gen_info;          /* --info: compile and report registers, spills */

@@ -153,7 +153,7 @@ bool ranks_same_text(const ranks *r, const char *text)
 }
 
 bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, checkpoint *mine, bool *paused, tm_error *err)
+                       void *ctx, bool *paused, tm_error *err)
 {
     *paused = false;
     uint64_t *counter = NULL;
@@ -175,7 +175,7 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk
         if (first >= end)
             break;
         uint64_t count = end - first < size ? end - first : size, done = 0;
-        ok = chunk(first, count, &done, ctx, err) && resume_add(mine, first, first + done, err);
+        ok = chunk(first, count, &done, ctx, err);
         *paused = done < count;
     }
     MPI_Win_unlock_all(win);
@@ -277,12 +277,11 @@ bool ranks_same_text(const ranks *r, const char *text)
 }
 
 bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, checkpoint *mine, bool *paused, tm_error *err)
+                       void *ctx, bool *paused, tm_error *err)
 {
     (void)r;
     uint64_t done = 0;
-    bool ok =
-        chunk(begin, end - begin, &done, ctx, err) && resume_add(mine, begin, begin + done, err);
+    bool ok = chunk(begin, end - begin, &done, ctx, err);
     *paused = done < end - begin;
     return ok;
 }

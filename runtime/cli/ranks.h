@@ -40,14 +40,14 @@ bool ranks_same_text(const ranks *r, const char *text);
 
 /* Simulates photons [begin, end) of a run across the ranks: each rank takes
  * chunks and calls chunk(first, count, &done, ctx, err), which simulates
- * photons [first, first + done), done < count when a pause stopped it; the
- * rank then takes no more chunks (*paused).  Every [first, first + done) is
- * added to the rank's *mine.  A rank that fails ends the whole job
- * (MPI_Abort) after printing why. */
+ * `done` photons of [first, first + count) and records which (the ranges
+ * are the caller's to gather: ranks_gather); done < count when a pause
+ * stopped it, and the rank then takes no more chunks (*paused).  A rank
+ * that fails ends the whole job (MPI_Abort) after printing why. */
 typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, uint64_t *done, void *ctx,
                                tm_error *err);
 bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
-                       void *ctx, checkpoint *mine, bool *paused, tm_error *err);
+                       void *ctx, bool *paused, tm_error *err);
 
 /* Every rank's tallies added into rank 0's, and every rank's photon ranges
  * into rank 0's ck (the others' are left as they were). */

@@ -13,6 +13,7 @@
 #include "cpu.h"
 #include "fs.h"
 #include "gpu.h"
+#include "gpu_pool.h"
 #include "interrupt.h"
 #include "mci.h"
 #include "mco.h"
@@ -32,27 +33,56 @@
 
 #define RNG_NAME "mwc-per-photon"
 
-/* The engine every run of the file uses: the GPU when one was opened. */
+/* The engine every run of the file uses: the GPUs when they were opened. */
 typedef struct engine {
-    gpu_engine *gpu; /* NULL: the CPU engine */
+    gpu_pool *pool;     /* NULL: the CPU engine */
+    gpu_engine *gpu;    /* the pool's first GPU (it names the run's device), or NULL */
+    kernel_spec *specs; /* each GPU's kernel variant for the current run */
+    run_gpu *shares;    /* what each GPU did in the current run */
     const char *name;
-    char *kernel; /* spec key of the last GPU kernel (malloc'd), or NULL */
+    char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
     int threads;  /* CPU threads of the run being simulated (resources_check) */
 } engine;
 
-/* The GPU kernel variant of a run (a profile, the heuristic or a tuning). */
-static bool plan_gpu(const cli_options *opt, engine *eng, const mci_run *run, kernel_spec *spec,
-                     tm_error *err)
+static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
+
+/* An earlier GPU of the same model, whose variant GPU i takes (so a run
+ * tunes once per model), or -1. */
+static int same_model(const engine *eng, int i)
+{
+    const char *name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name;
+    for (int j = 0; j < i; j++)
+        if (strcmp(gpu_engine_device(gpu_pool_engine(eng->pool, j))->name, name) == 0)
+            return j;
+    return -1;
+}
+
+/* Each GPU's kernel variant for a run (a profile, the heuristic or a
+ * tuning): GPUs of different models each get their own. */
+static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
     char source[PROFILE_SOURCE_MAX];
     plan_options plan;
     cli_plan_options(opt, &plan);
-    if (!plan_choose(&plan, eng->gpu, run, spec, source, sizeof source, err))
-        return false;
-    if (!opt->quiet)
-        fprintf(stderr, "tmcml: kernel variant: %s\n", source);
+    for (int i = 0; i < gpu_count(eng); i++) {
+        eng->shares[i] = (run_gpu){.device = gpu_pool_device(eng->pool, i),
+                                   .name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name};
+        int j = same_model(eng, i);
+        if (j >= 0) {
+            eng->specs[i] = eng->specs[j];
+            continue;
+        }
+        if (!plan_choose(&plan, gpu_pool_engine(eng->pool, i), run, &eng->specs[i], source,
+                         sizeof source, err))
+            return false;
+        if (!opt->quiet && gpu_count(eng) > 1)
+            fprintf(stderr, "tmcml: kernel variant for GPU %d: %s\n", gpu_pool_device(eng->pool, i),
+                    source);
+        else if (!opt->quiet)
+            fprintf(stderr, "tmcml: kernel variant: %s\n", source);
+    }
     free(eng->kernel);
-    eng->kernel = spec_key(spec);
+    eng->kernel = spec_key(&eng->specs[0]);
     if (!eng->kernel) {
         error_set(err, NULL, 0, "out of memory");
         return false;
@@ -60,54 +90,78 @@ static bool plan_gpu(const cli_options *opt, engine *eng, const mci_run *run, ke
     return true;
 }
 
-/* One engine call over photons [first, first + count) into *tallies, which
- * the pause flag may cut short: *done gets the photons simulated (a prefix).
- * meter may be NULL. */
-static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run *run,
-                             const kernel_spec *spec, progress_meter *meter, stopper *st,
-                             uint64_t first, uint64_t count, tally_set *tallies, uint64_t *done,
-                             tm_error *err)
+/* The photon ranges an engine call simulated go to a checkpoint's list. */
+static bool add_range(void *ctx, uint64_t first, uint64_t n, tm_error *err)
 {
-    uint64_t before = tallies->photons;
-    bool ok;
-    if (eng->gpu) {
-        gpu_options gopt = {.seed = opt->seed,
-                            .template_dir = opt->template_dir,
-                            .cache_dir = opt->cache_dir,
-                            .verbose = opt->verbose,
-                            .max_launch_photons = opt->launch_photons,
-                            .max_steps = opt->max_steps,
-                            .progress = meter,
-                            .stop = &st->flag};
-        gpu_stats stats;
-        ok = gpu_simulate(eng->gpu, run, spec, &gopt, first, count, tallies, &stats, err);
+    return resume_add(ctx, first, first + n, err);
+}
+
+/* The GPUs' part of simulate_photons. */
+static bool simulate_on_gpus(const cli_options *opt, engine *eng, const mci_run *run,
+                             progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
+                             tally_set *tallies, checkpoint *ranges, tm_error *err)
+{
+    gpu_options gopt = {.seed = opt->seed,
+                        .template_dir = opt->template_dir,
+                        .cache_dir = opt->cache_dir,
+                        .verbose = opt->verbose,
+                        .max_launch_photons = opt->launch_photons,
+                        .max_steps = opt->max_steps,
+                        .progress = meter,
+                        .stop = &st->flag};
+    gpu_pool_job job = {.run = run,
+                        .specs = eng->specs,
+                        .opt = &gopt,
+                        .first = first,
+                        .count = count,
+                        .chunk = opt->gpu_chunk,
+                        .done = add_range,
+                        .done_ctx = ranges};
+    gpu_share shares[GPU_POOL_MAX];
+    bool ok = gpu_pool_simulate(eng->pool, &job, tallies, shares, err);
+    for (int i = 0; i < gpu_count(eng); i++) {
+        eng->shares[i].photons += shares[i].photons;
+        eng->shares[i].chunks += shares[i].chunks;
         if (ok && opt->verbose)
             fprintf(stderr,
-                    "tmcml: %llu launches of %u x %u threads (%d blocks/SM), kernel %.3f s\n",
-                    (unsigned long long)stats.launches, stats.grid, stats.block,
-                    stats.blocks_per_sm, stats.kernel_seconds);
-    } else {
-        cpu_options copt = {.seed = opt->seed,
-                            .threads = eng->threads,
-                            .score_absorption = opt->score_absorption,
-                            .progress = meter,
-                            .max_steps = opt->max_steps,
-                            .stop = &st->flag};
-        ok = cpu_simulate(run, &copt, first, count, tallies, err);
+                    "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "
+                    "(%d blocks/SM), kernel %.3f s\n",
+                    gpu_pool_device(eng->pool, i), (unsigned long long)shares[i].photons,
+                    (unsigned long long)shares[i].chunks,
+                    (unsigned long long)shares[i].stats.launches, shares[i].stats.grid,
+                    shares[i].stats.block, shares[i].stats.blocks_per_sm,
+                    shares[i].stats.kernel_seconds);
     }
-    *done = tallies->photons - before;
     return ok;
+}
+
+/* One engine call over photons [first, first + count) into *tallies, which
+ * the pause flag may cut short; the ranges simulated go into *ranges.
+ * meter may be NULL. */
+static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run *run,
+                             progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
+                             tally_set *tallies, checkpoint *ranges, tm_error *err)
+{
+    if (eng->pool)
+        return simulate_on_gpus(opt, eng, run, meter, st, first, count, tallies, ranges, err);
+    cpu_options copt = {.seed = opt->seed,
+                        .threads = eng->threads,
+                        .score_absorption = opt->score_absorption,
+                        .progress = meter,
+                        .max_steps = opt->max_steps,
+                        .stop = &st->flag};
+    uint64_t before = tallies->photons;
+    /* Stopped, the CPU engine has simulated a prefix of the range. */
+    bool ok = cpu_simulate(run, &copt, first, count, tallies, err);
+    return ok && resume_add(ranges, first, first + (tallies->photons - before), err);
 }
 
 /* photons [begin, end) into ck, its ranges too. */
 static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *run,
-                           const kernel_spec *spec, progress_meter *meter, stopper *st,
-                           checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+                           progress_meter *meter, stopper *st, checkpoint *ck, uint64_t begin,
+                           uint64_t end, tm_error *err)
 {
-    uint64_t done = 0;
-    return simulate_photons(opt, eng, run, spec, meter, st, begin, end - begin, &ck->tallies, &done,
-                            err) &&
-           resume_add(ck, begin, begin + done, err);
+    return simulate_photons(opt, eng, run, meter, st, begin, end - begin, &ck->tallies, ck, err);
 }
 
 typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
@@ -118,8 +172,7 @@ typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
 static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
                            int count, const run_paths *paths, checkpoint *ck, tm_error *err)
 {
-    kernel_spec spec;
-    if (eng->gpu && !plan_gpu(opt, eng, run, &spec, err))
+    if (eng->pool && !plan_gpus(opt, eng, run, err))
         return SIM_FAILED;
     char label[64] = "";
     if (count > 1)
@@ -133,7 +186,7 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
     sim_status status = SIM_DONE;
     uint64_t begin, end;
     while (status == SIM_DONE && resume_next_gap(ck, &begin, &end)) {
-        if (!simulate_range(opt, eng, run, &spec, &meter, &st, ck, begin, end, err))
+        if (!simulate_range(opt, eng, run, &meter, &st, ck, begin, end, err))
             status = SIM_FAILED;
         else if (interrupt_requested())
             status = SIM_STOPPED;
@@ -216,6 +269,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .tallies_digest = tally_set_digest(tallies),
                       .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
                       .kernel = eng->gpu ? eng->kernel : NULL,
+                      .gpus = eng->shares,
+                      .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
                       .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL};
     return summary_write(json, &rep, err);
@@ -335,34 +390,36 @@ typedef struct rank_chunk {
     const cli_options *opt;
     engine *eng;
     const mci_run *run;
-    const kernel_spec *spec;
     tally_set *tallies;
+    checkpoint *mine; /* the ranges this rank simulated */
     stopper *st;
 } rank_chunk;
 
 static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx, tm_error *err)
 {
     rank_chunk *c = ctx;
-    return simulate_photons(c->opt, c->eng, c->run, c->spec, NULL, c->st, first, count, c->tallies,
-                            done, err);
+    uint64_t before = c->tallies->photons;
+    bool ok = simulate_photons(c->opt, c->eng, c->run, NULL, c->st, first, count, c->tallies,
+                               c->mine, err);
+    *done = c->tallies->photons - before;
+    return ok;
 }
 
 /* The gaps of ck's photon ranges, shared by every rank in order; a signal to
  * any rank pauses them all.  *mine: the ranges this rank simulated. */
 static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, const mci_run *run,
-                       const kernel_spec *spec, checkpoint *ck, checkpoint *mine, bool *paused,
-                       tm_error *err)
+                       checkpoint *ck, checkpoint *mine, bool *paused, tm_error *err)
 {
     stopper st;
     stopper_start(&st, 0); /* signals only: periodic checkpoints need all ranks at once */
     interrupt_graceful(true);
-    rank_chunk ctx = {opt, eng, run, spec, &ck->tallies, &st};
+    rank_chunk ctx = {opt, eng, run, &ck->tallies, mine, &st};
     bool ok = true;
     uint64_t begin = 0, end = 0;
     *paused = false;
     while (ok && !*paused && resume_gap_after(ck, end, &begin, &end)) {
         bool stopped = false;
-        ok = ranks_share_range(world, begin, end, simulate_chunk, &ctx, mine, &stopped, err);
+        ok = ranks_share_range(world, begin, end, simulate_chunk, &ctx, &stopped, err);
         *paused = ranks_any(world, stopped);
     }
     interrupt_graceful(false);
@@ -381,7 +438,6 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     bool lead = world->rank == 0, resumed = false, paused = false;
     char physics[256];
     checkpoint ck, mine;
-    kernel_spec spec;
     if (ranks_any(world, lead && already_complete(opt, paths))) {
         if (lead)
             say_skipped(opt, index, paths);
@@ -407,10 +463,9 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     mine.photons = ck.photons;
     if (resumed)
         say_resumed(opt, index, paths, &ck);
-    ok = !eng->gpu || plan_gpu(opt, eng, run, &spec, err);
+    ok = !eng->pool || plan_gpus(opt, eng, run, err);
     double start = progress_now();
-    ok = ranks_all_ok(world, ok) &&
-         share_gaps(opt, world, eng, run, &spec, &ck, &mine, &paused, err) &&
+    ok = ranks_all_ok(world, ok) && share_gaps(opt, world, eng, run, &ck, &mine, &paused, err) &&
          ranks_gather(world, &ck, &mine, err);
     int sig = ranks_max(world, interrupt_requested());
     if (ok && paused) {
@@ -426,30 +481,74 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     return ok;
 }
 
-/* --engine auto takes the GPU when one can be opened and says so when it
- * falls back; --engine gpu insists. */
-static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
+/* The node-local rank of an MPI process (Open MPI, Slurm, MPICH), or -1. */
+static int local_rank(void)
 {
-    eng->gpu = NULL;
-    eng->name = "cpu";
-    eng->kernel = NULL;
-    if (opt->gpus > 1) {
-        error_set(err, NULL, 0, "-G %d: several GPUs are not supported by this version", opt->gpus);
+    const char *names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v >= '0' && *v <= '9')
+            return atoi(v);
+    }
+    return -1;
+}
+
+/* The GPUs to open: those the options name; under MPI, without any, the
+ * node's GPU of the rank's local number (one rank per GPU, as Slurm's
+ * --gpus-per-task and mpirun's --map-by do it). */
+static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices)
+{
+    int n = cli_gpu_devices(opt, devices);
+    int local = local_rank(), count = 0;
+    if (world->size > 1 && !opt->gpu_chosen && local >= 0) {
+        tm_error ignored;
+        count = gpu_device_count(&ignored);
+        if (count > 0)
+            devices[0] = local % count;
+    }
+    return n;
+}
+
+static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
+{
+    if (opt->verbose)
+        fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier table)\n",
+                seconds);
+    for (int i = 0; !opt->quiet && i < gpu_count(eng); i++)
+        fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", gpu_pool_device(eng->pool, i),
+                gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
+}
+
+/* Each GPU's variant and share of the current run. */
+static bool engine_gpu_arrays(engine *eng, tm_error *err)
+{
+    int n = gpu_count(eng);
+    eng->specs = calloc((size_t)n, sizeof *eng->specs);
+    eng->shares = calloc((size_t)n, sizeof *eng->shares);
+    if (!eng->specs || !eng->shares) {
+        error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    eng->gpu = gpu_pool_engine(eng->pool, 0);
+    eng->name = "gpu";
+    return true;
+}
+
+/* --engine auto takes the GPUs when they can be opened and says so when it
+ * falls back; --engine gpu insists. */
+static bool choose_engine(const cli_options *opt, const ranks *world, engine *eng, tm_error *err)
+{
+    memset(eng, 0, sizeof *eng);
+    eng->name = "cpu";
     if (opt->engine == CLI_ENGINE_CPU)
         return true;
+    int devices[CLI_MAX_GPUS];
+    int n = chosen_gpus(opt, world, devices);
     tm_error why = {0};
     double t0 = progress_now();
-    if (gpu_engine_open(opt->gpu_index, &eng->gpu, &why)) {
-        eng->name = "gpu";
-        if (opt->verbose)
-            fprintf(stderr,
-                    "tmcml: GPU engine opened in %.3f s (driver, context, multiplier table)\n",
-                    progress_now() - t0);
-        if (!opt->quiet)
-            fprintf(stderr, "tmcml: GPU engine on %s\n", gpu_engine_device(eng->gpu)->name);
-        return true;
+    if (gpu_pool_open(devices, n, &eng->pool, &why)) {
+        say_gpus(opt, eng, progress_now() - t0);
+        return engine_gpu_arrays(eng, err);
     }
     if (opt->engine == CLI_ENGINE_GPU) {
         char text[2048];
@@ -463,6 +562,15 @@ static bool choose_engine(const cli_options *opt, engine *eng, tm_error *err)
                 error_format(&why, text, sizeof text));
     }
     return true;
+}
+
+static void engine_close(engine *eng)
+{
+    gpu_pool_close(eng->pool);
+    free(eng->specs);
+    free(eng->shares);
+    free(eng->kernel);
+    memset(eng, 0, sizeof *eng);
 }
 
 /* Every run's memory and the outputs' disk space against the machine,
@@ -518,7 +626,7 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
 {
     bool lead = world->rank == 0, ok = true;
     ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
-         choose_engine(opt, eng, err);
+         choose_engine(opt, world, eng, err);
     if (ok)
         *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
     ok = ok && *threads;
@@ -545,7 +653,7 @@ int run_input_file(const cli_options *given, const ranks *world)
     engine eng = {0};
     int *threads = NULL;
     if (!prepare(opt, world, &file, &paths, &eng, &threads, &err)) {
-        gpu_engine_close(eng.gpu);
+        engine_close(&eng);
         free(threads);
         outputs_free(paths, file.num_runs);
         mci_free(&file);
@@ -572,10 +680,10 @@ int run_input_file(const cli_options *given, const ranks *world)
         }
     }
     double t0 = progress_now();
-    gpu_engine_close(eng.gpu);
-    free(eng.kernel);
+    bool had_gpu = eng.pool != NULL;
+    engine_close(&eng);
     free(threads);
-    if (eng.gpu && opt->verbose)
+    if (had_gpu && opt->verbose)
         fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
     outputs_free(paths, file.num_runs);
     mci_free(&file);

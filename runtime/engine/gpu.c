@@ -2,17 +2,18 @@
  * the spec stays the same), layer table upload, and a loop of bounded
  * launches whose integer tallies are added on the host.
  *
- * Stream discipline (DESIGN.md section 11).  One stream, eng->stream, owns
- * every operation on the engine's device memory: the uploads of the
+ * Stream discipline (DESIGN.md section 11).  One stream, eng->slot.stream,
+ * owns every operation on the engine's device memory: the uploads of the
  * multiplier and layer tables, the zeroing of a run's tallies, the launches
  * and the downloads, in the order they are queued; so each sees the one
  * before it finished, whatever else runs on the GPU.  The host reads tallies
  * only through cuda_download on that stream, which returns after everything
  * queued before it, the kernel included.  The only other stream,
  * eng->monitor, reads nothing but the photon counter while a kernel runs,
- * for the progress line and the tuner's rate: its value never reaches a
- * tally.  Each gpu_simulate call allocates its own device tallies (gpu_run)
- * and frees them at its end, so no buffer is shared between runs.
+ * for the progress line, the tuner's rate and the feed's view of a launch
+ * (its value never reaches a tally), and writes the stop word.  Each
+ * gpu_simulate_feed call allocates its own device tallies (gpu_run) and
+ * frees them at its end, so no buffer is shared between runs.
  *
  * Why: until 2026-11 the tallies were zeroed with cuMemsetD8 on the legacy
  * stream 0, which returns before the device has done it and is not ordered
@@ -35,9 +36,11 @@
 #include "rng.h"
 
 #define KERNEL_NAME         "tmcml_kernel"
-/* One launch per batch of photons: every launch ends with a tail of a few
- * long-lived photons on an otherwise idle GPU (on the intralipid slab a lone
- * photon can take 10^6 steps, ~1 s), so launches are few and long. */
+/* Every launch ends with a tail: each block keeps its SM until its slowest
+ * photon ends, so the GPU empties slowly (on the intralipid slab this costs
+ * ~0.6 s per launch on an H100, measured; a photon can take 10^6 steps) and
+ * a launch queued behind it cannot start in the SMs it frees block by
+ * block.  So launches are few and long. */
 #define POLL_SECONDS        0.002
 #define STEADY_POLL_SECONDS 0.0002
 #define STEADY_FROM         0.2
@@ -54,8 +57,17 @@ typedef struct gpu_layer {
  * trapped photons and their weight in units. */
 enum { COUNT_STEPS, COUNT_TRAPPED_PHOTONS, COUNT_TRAPPED_UNITS, RUN_COUNTS };
 
-/* The device tallies of one gpu_simulate call, and its photon counter. */
+/* A stream and the events of the launches queued on it. */
+typedef struct gpu_slot {
+    cuda_stream *stream;        /* owns the slot's tallies (see the top) */
+    cuda_event *counter_zeroed; /* recorded after a launch's counter is zeroed */
+    cuda_event *launch_done;    /* recorded after each launch */
+} gpu_slot;
+
+/* The device tallies of one gpu_simulate_feed call, and the photon counter
+ * and stop word of the launch running. */
 typedef struct gpu_run {
+    gpu_slot *slot; /* its stream owns these buffers */
     cuda_ptr a_rz, rd_ra, tt_ra, counts;
     cuda_ptr next; /* photon indices handed out by the current launch */
     cuda_ptr stop; /* set (by the monitor stream) to stop handing them out */
@@ -66,10 +78,8 @@ struct gpu_engine {
     cuda_driver *drv;
     cuda_context *ctx;
     cuda_device_info dev;
-    cuda_stream *stream;        /* owns all device memory traffic (see the top) */
-    cuda_stream *monitor;       /* reads the photon counter while a kernel runs */
-    cuda_event *counter_zeroed; /* recorded after a launch's counter is zeroed */
-    cuda_event *launch_done;    /* recorded after each launch */
+    gpu_slot slot;
+    cuda_stream *monitor; /* reads photon counters while kernels run */
     cuda_ptr multipliers;
     cuda_module *mod; /* module of spec `key`, or NULL */
     char *key;        /* spec_key of the loaded module (malloc'd), or NULL */
@@ -79,6 +89,16 @@ struct gpu_engine {
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng) { return &eng->dev; }
 
 bool gpu_engine_usable(const gpu_engine *eng) { return !cuda_context_broken(eng->ctx); }
+
+int gpu_device_count(tm_error *err)
+{
+    cuda_driver *drv = NULL;
+    if (!cuda_open(&drv, err))
+        return 0;
+    int n = cuda_device_count(drv);
+    cuda_close(drv);
+    return n;
+}
 
 bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
 {
@@ -90,7 +110,8 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
     size_t table = sizeof rng_mwc_multipliers;
     bool ok = cuda_open(&eng->drv, err);
     if (ok && (device < 0 || device >= cuda_device_count(eng->drv))) {
-        error_set(err, NULL, 0, "--gpu %d: there are %d GPUs (tmcml devices lists them)", device,
+        error_set(err, NULL, 0,
+                  "GPU %d: no such GPU (the driver sees %d; tmcml devices lists them)", device,
                   cuda_device_count(eng->drv));
         ok = false;
     }
@@ -98,12 +119,12 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
      * destroying one of its own. */
     ok = ok && cuda_context_open(eng->drv, device, &eng->ctx, err) &&
          cuda_device_query(eng->drv, device, &eng->dev, err) &&
-         cuda_stream_create(eng->ctx, &eng->stream, err) &&
-         cuda_stream_create(eng->ctx, &eng->monitor, err) &&
-         cuda_event_create(eng->ctx, &eng->counter_zeroed, err) &&
-         cuda_event_create(eng->ctx, &eng->launch_done, err) &&
+         cuda_stream_create(eng->ctx, &eng->monitor, err);
+    ok = ok && cuda_stream_create(eng->ctx, &eng->slot.stream, err) &&
+         cuda_event_create(eng->ctx, &eng->slot.counter_zeroed, err) &&
+         cuda_event_create(eng->ctx, &eng->slot.launch_done, err) &&
          cuda_alloc(eng->ctx, table, &eng->multipliers, err) &&
-         cuda_upload(eng->stream, eng->multipliers, rng_mwc_multipliers, table, err);
+         cuda_upload(eng->slot.stream, eng->multipliers, rng_mwc_multipliers, table, err);
     if (!ok) {
         gpu_engine_close(eng);
         return false;
@@ -118,10 +139,10 @@ void gpu_engine_close(gpu_engine *eng)
         return;
     if (eng->ctx) {
         /* Streams first: destroying one waits for its work. */
-        cuda_stream_destroy(eng->stream);
+        cuda_stream_destroy(eng->slot.stream);
         cuda_stream_destroy(eng->monitor);
-        cuda_event_destroy(eng->counter_zeroed);
-        cuda_event_destroy(eng->launch_done);
+        cuda_event_destroy(eng->slot.counter_zeroed);
+        cuda_event_destroy(eng->slot.launch_done);
         if (eng->mod)
             cuda_module_unload(eng->mod);
         free(eng->key);
@@ -199,6 +220,13 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     return ok;
 }
 
+bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *opt, gpu_stats *stats,
+                 tm_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    return load_module(eng, spec, opt, stats, err);
+}
+
 static void to_gpu_layer(const mci_layer *l, gpu_layer *g)
 {
     double mut = l->mua + l->mus;
@@ -235,22 +263,24 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
                   size, bytes);
         return false;
     }
-    return cuda_upload(eng->stream, ptr, table, bytes, err);
+    return cuda_upload(eng->slot.stream, ptr, table, bytes, err);
 }
 
-/* Queues the zeroing of the run's tallies on the engine's stream: the next
- * launch, queued after it, cannot start before it is done. */
-static bool zero_tallies(gpu_engine *eng, const gpu_run *r, tm_error *err)
+/* Queues the zeroing of the slot's tallies on its stream: the next launch
+ * there, queued after it, cannot start before it is done. */
+static bool zero_tallies(const gpu_run *r, tm_error *err)
 {
-    return cuda_memset_zero(eng->stream, r->a_rz, r->rz_bytes, err) &&
-           cuda_memset_zero(eng->stream, r->rd_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(eng->stream, r->tt_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(eng->stream, r->counts, RUN_COUNTS * sizeof(uint64_t), err);
+    cuda_stream *st = r->slot->stream;
+    return cuda_memset_zero(st, r->a_rz, r->rz_bytes, err) &&
+           cuda_memset_zero(st, r->rd_ra, r->ra_bytes, err) &&
+           cuda_memset_zero(st, r->tt_ra, r->ra_bytes, err) &&
+           cuda_memset_zero(st, r->counts, RUN_COUNTS * sizeof(uint64_t), err);
 }
 
-static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
+static bool run_open(gpu_engine *eng, gpu_slot *slot, const mci_run *run, gpu_run *r, tm_error *err)
 {
     memset(r, 0, sizeof *r);
+    r->slot = slot;
     r->rz_bytes = (size_t)run->nr * run->nz * sizeof(uint64_t);
     r->ra_bytes = (size_t)run->nr * run->na * sizeof(uint64_t);
     return cuda_alloc(eng->ctx, r->rz_bytes, &r->a_rz, err) &&
@@ -258,35 +288,38 @@ static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *
            cuda_alloc(eng->ctx, r->ra_bytes, &r->tt_ra, err) &&
            cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &r->counts, err) &&
            cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) &&
-           cuda_alloc(eng->ctx, sizeof(uint32_t), &r->stop, err) && zero_tallies(eng, r, err);
+           cuda_alloc(eng->ctx, sizeof(uint32_t), &r->stop, err) && zero_tallies(r, err);
 }
 
-/* Frees the run's buffers once the engine's stream has finished with them. */
+/* Frees the slot's buffers once its stream has finished with them. */
 static void run_close(gpu_engine *eng, gpu_run *r)
 {
+    if (!r->slot)
+        return;
     tm_error ignored;
-    cuda_stream_wait(eng->stream, "the end of a run", &ignored);
+    cuda_stream_wait(r->slot->stream, "the end of a run", &ignored);
     cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->counts, r->next, r->stop};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         cuda_free(eng->ctx, all[i]);
     memset(r, 0, sizeof *r);
 }
 
-/* The device tallies of `photons` photons go into *acc (each download waits
- * for the launch before it); then they are zeroed for the next launch. */
-static bool collect(gpu_engine *eng, const mci_run *run, const gpu_run *r, uint64_t photons,
-                    tally_set *acc, tm_error *err)
+/* The slot's device tallies of `photons` photons go into *acc (each download
+ * waits for the launch before it); then they are zeroed for the next launch. */
+static bool collect(const mci_run *run, const gpu_run *r, uint64_t photons, tally_set *acc,
+                    tm_error *err)
 {
     tally_batch batch;
     if (!tally_batch_init(&batch, run->nr, run->nz, run->na)) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    cuda_stream *st = r->slot->stream;
     uint64_t counts[RUN_COUNTS];
-    bool ok = cuda_download(eng->stream, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
-              cuda_download(eng->stream, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
-              cuda_download(eng->stream, batch.tt_ra, r->tt_ra, r->ra_bytes, err) &&
-              cuda_download(eng->stream, counts, r->counts, sizeof counts, err);
+    bool ok = cuda_download(st, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
+              cuda_download(st, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
+              cuda_download(st, batch.tt_ra, r->tt_ra, r->ra_bytes, err) &&
+              cuda_download(st, counts, r->counts, sizeof counts, err);
     if (ok) {
         batch.steps = counts[COUNT_STEPS];
         batch.trapped_photons = counts[COUNT_TRAPPED_PHOTONS];
@@ -294,7 +327,7 @@ static bool collect(gpu_engine *eng, const mci_run *run, const gpu_run *r, uint6
         tally_set_add_batch(acc, &batch, photons);
     }
     tally_batch_free(&batch);
-    return ok && zero_tallies(eng, r, err);
+    return ok && zero_tallies(r, err);
 }
 
 typedef struct launch_plan {
@@ -334,14 +367,23 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned gri
     return true;
 }
 
-/* Queues: the photon counter zeroed, the kernel, the launch_done event.  The
- * monitor stream's reads of the counter wait for its zeroing (counter_zeroed),
- * so progress never shows the last launch's count or uninitialised memory. */
-static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
-                         const launch_plan *plan, const gpu_options *opt, uint64_t first,
-                         uint64_t count, tm_error *err)
+/* A launch: its photons and what the host knows of them. */
+typedef struct launch {
+    bool stopping;  /* asked to stop handing out photons */
+    uint64_t first; /* photons [first, first + count) */
+    uint64_t count;
+    uint64_t reported; /* photons handed out, as told to the progress meter */
+} launch;
+
+/* Queues: the photon counter and stop word zeroed, the kernel, the
+ * launch_done event.  The monitor stream's reads of the counter
+ * wait for its zeroing (counter_zeroed), so progress never shows the last
+ * launch's count or uninitialised memory. */
+static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r, launch *l,
+                         const launch_plan *plan, const gpu_options *opt, tm_error *err)
 {
-    uint64_t seed = opt->seed;
+    gpu_slot *slot = r->slot;
+    uint64_t first = l->first, count = l->count, seed = opt->seed;
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
     unsigned max_steps = opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON;
@@ -350,13 +392,15 @@ static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r,
     void *args[] = {
         &first, &count, &seed, &start_weight, &first_layer, &max_steps, &eng->multipliers,
         &next,  &stop,  &a_rz, &rd_ra,        &tt_ra,       &counts};
-    return cuda_memset_zero(eng->stream, r->next, sizeof(uint64_t), err) &&
-           cuda_memset_zero(eng->stream, r->stop, sizeof(uint32_t), err) &&
-           cuda_event_record(eng->counter_zeroed, eng->stream, err) &&
-           cuda_stream_wait_event(eng->monitor, eng->counter_zeroed, err) &&
+    l->stopping = false;
+    l->reported = 0;
+    return cuda_memset_zero(slot->stream, r->next, sizeof(uint64_t), err) &&
+           cuda_memset_zero(slot->stream, r->stop, sizeof(uint32_t), err) &&
+           cuda_event_record(slot->counter_zeroed, slot->stream, err) &&
+           cuda_stream_wait_event(eng->monitor, slot->counter_zeroed, err) &&
            cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
-                       eng->stream, err) &&
-           cuda_event_record(eng->launch_done, eng->stream, err);
+                       slot->stream, err) &&
+           cuda_event_record(slot->launch_done, slot->stream, err);
 }
 
 static void sleep_seconds(double s)
@@ -399,118 +443,176 @@ static double steady_rate(const steady_window *w, uint64_t count)
     return (STEADY_TO - STEADY_FROM) * (double)count / (w->t_to - w->t_from);
 }
 
-/* Asks the running launch to stop handing out photons: a copy to device
- * memory on the monitor stream (a copy engine's work, so it does not wait
- * for the kernel, which holds every SM). */
-static bool request_stop(gpu_engine *eng, const gpu_run *r, tm_error *err)
+/* Asks the launch to stop handing out photons: a copy to device memory on
+ * the monitor stream (a copy engine's work, so it does not wait for the
+ * kernel, which holds every SM). */
+static bool request_stop(gpu_engine *eng, const gpu_run *r, launch *l, tm_error *err)
 {
     static const uint32_t one = 1;
+    if (l->stopping)
+        return true;
+    l->stopping = true;
     return cuda_upload(eng->monitor, r->stop, &one, sizeof one, err);
 }
 
-/* Runs one launch of count photons to its end, reporting progress from the
- * kernel's photon counter (photons handed out) while it runs; *steady (may
- * be NULL) gets the steady-state rate.  *simulated: count, or fewer when
- * opt->stop asked the launch to stop (the photons handed out by then). */
-static bool run_launch(gpu_engine *eng, const mci_run *run, const gpu_run *r,
-                       const launch_plan *plan, const gpu_options *opt, uint64_t first,
-                       uint64_t count, double *steady, uint64_t *simulated, tm_error *err)
+/* The launch's photon counter: photons handed out so far (at most count).
+ * A read while the kernel adds to it, for display and rates only. */
+static bool handed_out(gpu_engine *eng, const gpu_run *r, const launch *l, uint64_t *handed,
+                       tm_error *err)
 {
-    if (!launch_async(eng, run, r, plan, opt, first, count, err))
+    *handed = 0;
+    if (!cuda_download(eng->monitor, handed, r->next, sizeof *handed, err))
         return false;
-    uint64_t reported = 0;
+    *handed = *handed < l->count ? *handed : l->count;
+    return true;
+}
+
+static bool stop_requested(const gpu_options *opt)
+{
+    return (opt->stop && *opt->stop) || (opt->yield && *opt->yield);
+}
+
+/* Waits for the launch to end, reporting progress from its photon counter
+ * while it runs (to the meter and the feed); *steady (may be NULL) gets the
+ * steady-state rate. */
+static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu_options *opt,
+                         const photon_feed *feed, double *steady, tm_error *err)
+{
     double last = progress_now();
     steady_window w = {last, 0, -1, -1};
-    bool done = false, stopping = false;
+    bool done = false;
+    bool watched = opt->progress || feed->running;
     while (!done) {
         sleep_seconds(steady ? STEADY_POLL_SECONDS : POLL_SECONDS);
-        if (!cuda_event_done(eng->launch_done, &done, err))
+        if (!cuda_event_done(r->slot->launch_done, &done, err))
             return false;
-        if (!done && !stopping && opt->stop && *opt->stop) {
-            if (!request_stop(eng, r, err))
-                return false;
-            stopping = true;
-        }
-        bool progress_due = opt->progress && progress_now() - last >= PROGRESS_SECONDS;
-        if (done || (!steady && !progress_due))
+        if (!done && stop_requested(opt) && !request_stop(eng, r, l, err))
+            return false;
+        bool due = watched && progress_now() - last >= PROGRESS_SECONDS;
+        if (done || (!steady && !due))
             continue;
-        uint64_t handed = 0;
-        /* A read while the kernel adds to it: only for display and rate. */
-        if (!cuda_download(eng->monitor, &handed, r->next, sizeof handed, err))
+        uint64_t handed;
+        if (!handed_out(eng, r, l, &handed, err))
             return false;
-        handed = handed < count ? handed : count;
         if (steady)
-            steady_sample(&w, progress_now(), handed, count);
-        if (progress_due && handed > reported) {
-            progress_add(opt->progress, handed - reported);
-            reported = handed;
+            steady_sample(&w, progress_now(), handed, l->count);
+        if (due && handed > l->reported) {
+            progress_add(opt->progress, handed - l->reported);
+            l->reported = handed;
         }
-        if (progress_due)
+        if (due && feed->running)
+            feed->running(feed->ctx, handed);
+        if (due)
             last = progress_now();
     }
     if (steady)
-        *steady = steady_rate(&w, count);
-    if (!cuda_event_wait(eng->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err))
-        return false;
-    *simulated = count;
-    if (stopping) { /* the counter, after the kernel: every index below it was simulated */
+        *steady = steady_rate(&w, l->count);
+    return cuda_event_wait(r->slot->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err);
+}
+
+/* A launch that has ended: its tallies into *acc and its photons to the
+ * feed.  Stopped, it simulated the photons its counter had handed out: a
+ * prefix of its range. */
+static bool finish_launch(const mci_run *run, const gpu_run *r, launch *l, const gpu_options *opt,
+                          const photon_feed *feed, tally_set *acc, tm_error *err)
+{
+    uint64_t simulated = l->count;
+    if (l->stopping) { /* the counter, after the kernel: every index below it was simulated */
         uint64_t handed = 0;
-        if (!cuda_download(eng->stream, &handed, r->next, sizeof handed, err))
+        if (!cuda_download(r->slot->stream, &handed, r->next, sizeof handed, err))
             return false;
-        *simulated = handed < count ? handed : count;
+        simulated = handed < l->count ? handed : l->count;
     }
-    progress_add(opt->progress, *simulated - reported);
-    return true;
+    progress_add(opt->progress, simulated - (l->reported < simulated ? l->reported : simulated));
+    return collect(run, r, simulated, acc, err) &&
+           (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 
 /* A stack that is one glass layer: every photon leaves straight through the
  * bottom with weight 1 - Rsp, as the CPU engine scores it. */
-static void glass_only(const mci_run *run, uint64_t count, tally_set *acc)
+static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_feed *feed,
+                       tally_set *acc, tm_error *err)
 {
-    acc->tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(1.0 - optics_specular(run));
-    acc->photons += count;
+    uint64_t first, count;
+    while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &first, &count)) {
+        acc->tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(1.0 - optics_specular(run));
+        acc->photons += count;
+        progress_add(opt->progress, count);
+        if (feed->done && !feed->done(feed->ctx, first, count, err))
+            return false;
+    }
+    return true;
+}
+
+/* The launch loop: a launch per range the feed hands out, each run to its
+ * end (or stopped) and collected before the next. */
+static bool run_launches(gpu_engine *eng, const mci_run *run, const gpu_run *r,
+                         const launch_plan *plan, const gpu_options *opt, const photon_feed *feed,
+                         tally_set *acc, gpu_stats *stats, tm_error *err)
+{
+    launch l;
+    while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &l.first, &l.count)) {
+        double *steady =
+            opt->measure_steady && stats->launches == 0 ? &stats->steady_photons_per_second : NULL;
+        if (!launch_async(eng, run, r, &l, plan, opt, err) ||
+            !await_launch(eng, r, &l, opt, feed, steady, err) ||
+            !finish_launch(run, r, &l, opt, feed, acc, err))
+            return false;
+        stats->launches++;
+    }
+    return true;
+}
+
+bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+                       const gpu_options *opt, const photon_feed *feed, tally_set *acc,
+                       gpu_stats *stats, tm_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    if (optics_first_layer(run) > run->num_layers)
+        return glass_only(run, opt, feed, acc, err);
+    launch_plan plan;
+    gpu_run r;
+    if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
+        !plan_launches(eng, spec, opt->grid, stats, &plan, err))
+        return false;
+    if (!run_open(eng, &eng->slot, run, &r, err)) {
+        run_close(eng, &r);
+        return false;
+    }
+    double start = progress_now();
+    bool ok = run_launches(eng, run, &r, &plan, opt, feed, acc, stats, err);
+    stats->kernel_seconds = progress_now() - start;
+    run_close(eng, &r);
+    return ok;
+}
+
+uint64_t gpu_launch_photons(const gpu_options *opt)
+{
+    uint64_t n = opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
+    return n < TALLY_BATCH_MAX_PHOTONS ? n : TALLY_BATCH_MAX_PHOTONS;
+}
+
+/* gpu_simulate's feed: one range, in launches of at most `per_launch`. */
+typedef struct range_feed {
+    uint64_t next, end, per_launch;
+} range_feed;
+
+static bool take_from_range(void *ctx, uint64_t *first, uint64_t *count)
+{
+    range_feed *f = ctx;
+    if (f->next >= f->end)
+        return false;
+    *first = f->next;
+    *count = f->end - f->next < f->per_launch ? f->end - f->next : f->per_launch;
+    f->next += *count;
+    return true;
 }
 
 bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                   const gpu_options *opt, uint64_t first, uint64_t count, tally_set *acc,
                   gpu_stats *stats, tm_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    if (optics_first_layer(run) > run->num_layers) {
-        glass_only(run, count, acc);
-        progress_add(opt->progress, count);
-        return true;
-    }
-    launch_plan plan;
-    gpu_run r;
-    if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
-        !plan_launches(eng, spec, opt->grid, stats, &plan, err))
-        return false;
-    if (!run_open(eng, run, &r, err)) {
-        run_close(eng, &r);
-        return false;
-    }
-    /* Launches of at most TALLY_BATCH_MAX_PHOTONS (or max_launch_photons),
-     * each collected into the 128-bit tallies: no 64-bit entry can overflow. */
-    uint64_t per_launch =
-        opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
-    if (per_launch > TALLY_BATCH_MAX_PHOTONS)
-        per_launch = TALLY_BATCH_MAX_PHOTONS;
-    double start = progress_now();
-    uint64_t done = 0;
-    bool ok = true;
-    while (ok && done < count && !(opt->stop && *opt->stop)) {
-        uint64_t n = count - done < per_launch ? count - done : per_launch, simulated = 0;
-        double *steady =
-            opt->measure_steady && done == 0 ? &stats->steady_photons_per_second : NULL;
-        ok = run_launch(eng, run, &r, &plan, opt, first + done, n, steady, &simulated, err) &&
-             collect(eng, run, &r, simulated, acc, err);
-        done += simulated;
-        stats->launches++;
-        if (simulated < n)
-            break; /* stopped */
-    }
-    stats->kernel_seconds = progress_now() - start;
-    run_close(eng, &r);
-    return ok;
+    range_feed range = {first, first + count, gpu_launch_photons(opt)};
+    photon_feed feed = {.take = take_from_range, .ctx = &range};
+    return gpu_simulate_feed(eng, run, spec, opt, &feed, acc, stats, err);
 }

@@ -26,9 +26,13 @@ typedef struct gpu_options {
     bool measure_steady;         /* the tuner: steady-state rate of the (first) launch */
     uint32_t max_steps;          /* steps after which a photon is trapped (0: the default) */
     /* May be NULL.  Once *stop is not 0, the launch stops handing out
-     * photons: gpu_simulate returns when those handed out are done, having
-     * simulated [first, first + k), k <= count (acc->photons grows by k). */
+     * photons and the call returns when those handed out are done. */
     const volatile sig_atomic_t *stop;
+    /* May be NULL.  Once *yield is not 0, the running launch stops handing
+     * out photons and, when those handed out are done, the engine asks the
+     * feed for more (the multi-GPU dispatcher taking photons back to share
+     * them out again: gpu_pool.c). */
+    const volatile int *yield;
 } gpu_options;
 
 typedef struct gpu_stats {
@@ -49,16 +53,57 @@ typedef struct gpu_stats {
 typedef struct gpu_engine gpu_engine;
 
 bool gpu_engine_open(int device, gpu_engine **eng, tm_error *err);
+/* The number of GPUs the driver sees (0 without a driver: *err says why). */
+int gpu_device_count(tm_error *err);
 void gpu_engine_close(gpu_engine *eng);
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng);
 /* False once a kernel fault (a sticky error) has made the GPU unusable. */
 bool gpu_engine_usable(const gpu_engine *eng);
 
-/* Simulates photons [first, first + count) of run with the kernel of spec and
- * adds their tallies to *acc.  The module of the last spec is kept, so runs
- * that differ only in optical properties do not recompile. */
+/* Loads the kernel of spec (rendered, compiled or found in the cubin cache)
+ * unless it is the module already loaded; gpu_simulate_feed does it too.
+ * Several engines prepare theirs one after the other (gpu_pool.c), so a
+ * cold cache compiles each variant once and its files are written from one
+ * thread. */
+bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *opt, gpu_stats *stats,
+                 tm_error *err);
+
+/* Where an engine's photons come from, one launch at a time, and where the
+ * ranges it simulated are reported (a dispatcher shared by several GPUs:
+ * gpu_pool.h).  Both are called from the thread running the engine. */
+typedef struct photon_feed {
+    /* The next photons to launch, [*first, *first + *count): false when
+     * there are none left. */
+    bool (*take)(void *ctx, uint64_t *first, uint64_t *count);
+    /* Photons [first, first + n) are simulated and in the tallies: n is the
+     * count taken, or fewer (a prefix) when opt->stop or opt->yield stopped
+     * the launch.  May be NULL; false (with *err) ends the simulation. */
+    bool (*done)(void *ctx, uint64_t first, uint64_t n, tm_error *err);
+    /* While a launch runs, every 0.1 s: the photons of the range handed out
+     * so far.  May be NULL. */
+    void (*running)(void *ctx, uint64_t handed);
+    void *ctx;
+} photon_feed;
+
+/* Simulates the photons feed hands out, a launch per range taken, with the
+ * kernel of spec and adds their tallies to *acc.  Each launch ends with a
+ * tail (gpu.c), so a feed hands out few, long ranges.  Once opt->stop is
+ * set, the running launch stops handing out photons and no more are taken.
+ * The module of the last spec is kept, so runs that differ only in optical
+ * properties do not recompile. */
+bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+                       const gpu_options *opt, const photon_feed *feed, tally_set *acc,
+                       gpu_stats *stats, tm_error *err);
+
+/* Photons [first, first + count) in launches of at most
+ * opt->max_launch_photons: gpu_simulate_feed with a feed of that range.
+ * Stopped, it has simulated [first, first + k) (acc->photons grows by k). */
 bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                   const gpu_options *opt, uint64_t first, uint64_t count, tally_set *acc,
                   gpu_stats *stats, tm_error *err);
+
+/* Photons per launch for opt: max_launch_photons, at most the tally batch
+ * limit (TALLY_BATCH_MAX_PHOTONS). */
+uint64_t gpu_launch_photons(const gpu_options *opt);
 
 #endif

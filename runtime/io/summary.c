@@ -178,6 +178,26 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     }
 }
 
+/* "gpus": each GPU's share of the run. */
+static void summary_add_gpus(bool *ok, cJSON *root, const run_report *r)
+{
+    if (r->gpu_count < 1)
+        return;
+    cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
+    for (int i = 0; *ok && i < r->gpu_count; i++) {
+        cJSON *g = cJSON_CreateObject();
+        if (!gpus || !g || !cJSON_AddItemToArray(gpus, g)) {
+            cJSON_Delete(g);
+            *ok = false;
+            return;
+        }
+        summary_num(ok, g, "device", r->gpus[i].device);
+        summary_str(ok, g, "name", r->gpus[i].name);
+        summary_num(ok, g, "photons", (double)r->gpus[i].photons);
+        summary_num(ok, g, "chunks", (double)r->gpus[i].chunks);
+    }
+}
+
 /* The whole summary as text (free with cJSON_free), or NULL. */
 static char *summary_render(const run_report *r)
 {
@@ -198,6 +218,7 @@ static char *summary_render(const run_report *r)
         summary_str(&ok, root, "device", r->device);
     if (r->kernel)
         summary_str(&ok, root, "kernel", r->kernel);
+    summary_add_gpus(&ok, root, r);
     if (!cJSON_AddBoolToObject(root, "score_absorption", r->score_absorption))
         ok = false;
     summary_num(&ok, root, "wall_seconds", r->wall_seconds);

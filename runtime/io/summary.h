@@ -10,6 +10,14 @@
 #include "mci.h"
 #include "result.h"
 
+/* What one GPU of a run did (the run report's "gpus"). */
+typedef struct run_gpu {
+    int device;       /* its number (tmcml devices) */
+    const char *name; /* its model */
+    uint64_t photons; /* photons it simulated in this process */
+    uint64_t chunks;  /* chunks of photons it took */
+} run_gpu;
+
 typedef struct run_report {
     const char *input_path; /* the .mci file */
     int run_index;          /* 1-based run number within the file */
@@ -26,7 +34,9 @@ typedef struct run_report {
     double trapped_weight;    /* their weight per launched photon, as Rd */
     const char *device;       /* GPU name, NULL for the CPU engine */
     const char *kernel;       /* GPU kernel spec key, NULL for the CPU engine */
-    uint64_t tallies_digest;  /* tally_set_digest of the run's integer tallies */
+    const run_gpu *gpus;      /* the GPUs that ran it (gpu_count of them), or NULL */
+    int gpu_count;
+    uint64_t tallies_digest; /* tally_set_digest of the run's integer tallies */
     /* A stopped run's partial summary: the run's photons (0: a complete run)
      * and its checkpoint's name. */
     uint64_t partial_of;
@@ -36,7 +46,9 @@ typedef struct run_report {
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
  * "run", "out_name", "photons", "dz", "dr", "nz", "nr", "na", "layers":
  * [{"n", "mua", "mus", "g", "d"}, ...], "n_above", "n_below"}, "rng", "seed",
- * "engine", "threads", "score_absorption", "wall_seconds", "photons",
+ * "engine", "threads", "device" and "kernel" (GPU: the first GPU's), "gpus":
+ * [{"device", "name", "photons", "chunks"}, ...] (GPU: what each simulated in
+ * this process), "score_absorption", "wall_seconds", "photons",
  * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...],
  * "trapped": {"photons", "weight"} (Rsp + Rd + A + Tt + weight = 1),
  * for a stopped run "partial": {"photons_done", "photons_total", "checkpoint"},

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Several GPUs share a run (gpu_pool.h): the .mco and the integer tallies
+# are bit-identical to one GPU's for any number of GPUs and any chunk size,
+# the JSON says which GPU ran how many photons, and a GPU that does not
+# exist is refused by number.  On a machine with one GPU the pool's engines
+# share GPU 0 (--gpus 0,0): the dispatcher, the exact sums and the report
+# are the same code as with several GPUs; with two or more, -G 2 and
+# --gpus 1,0 run too.  Exit 77 (skipped) without a GPU.
+# usage: test_multi_gpu.sh TMCML EXAMPLES_DIR
+tmcml=$1
+ex=$2
+if ! "$tmcml" devices >/dev/null 2>&1; then
+    echo "test_multi_gpu: no usable GPU (tmcml devices failed): skipped"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+failures=0
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+gpus=$("$tmcml" devices | grep -c '^GPU [0-9]*:')
+common="--engine gpu --tune never -q --cache $work/cache"
+json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
+# The photons of every entry of the JSON's "gpus" list, one per line.
+gpu_photons() {
+    tr -d ' \t\n' <"$1" | sed -n 's/.*"gpus":\[\([^]]*\)\].*/\1/p' | tr '}' '\n' |
+        sed -n 's/.*"photons":\([0-9.e+]*\).*/\1/p'
+}
+
+# case NAME INPUT PHOTONS OPTIONS...: a run whose .mco must equal the
+# one-GPU reference's (NAME/ref) byte for byte, with every GPU's photons in
+# the JSON adding up to PHOTONS, each GPU having taken some.
+run_case() {
+    name=$1 input=$2 photons=$3
+    shift 3
+    # shellcheck disable=SC2086 # common is a word list
+    "$tmcml" run "$ex/$input" -N "$photons" -S 9 $common "$@" -o "$work/$name" \
+        >"$work/$name.log" 2>&1 || { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
+    mco=$(ls "$work/$name"/*.mco) js=$(ls "$work/$name"/*.json)
+    ref=$work/ref-$input-$photons
+    [ -d "$ref" ] || reference "$input" "$photons"
+    cmp -s "$mco" "$(ls "$ref"/*.mco)" || fail "$name ($*): .mco differs from one GPU's"
+    [ "$(json "$js" tallies_digest)" = "$(json "$(ls "$ref"/*.json)" tallies_digest)" ] ||
+        fail "$name: tallies differ from one GPU's"
+    sum=0 n=0
+    for p in $(gpu_photons "$js"); do
+        n=$((n + 1)) sum=$((sum + p))
+        [ "$p" -gt 0 ] || fail "$name: a GPU simulated no photons ($(gpu_photons "$js" | tr '\n' ' '))"
+    done
+    [ "$sum" -eq "$photons" ] || fail "$name: the GPUs' photons add up to $sum, not $photons"
+    echo "$name ($*): $n GPUs, photons $(gpu_photons "$js" | tr '\n' ' ')"
+}
+
+# reference INPUT PHOTONS: the one-GPU run the cases are compared with.
+reference() {
+    # shellcheck disable=SC2086
+    "$tmcml" run "$ex/$1" -N "$2" -S 9 $common --gpu 0 -o "$work/ref-$1-$2" ||
+        fail "one-GPU reference of $1 failed"
+}
+run_case two_engines skin7_600nm.mci 3000000 --gpus 0,0 --gpu-chunk 77777
+run_case three_engines skin7_600nm.mci 3000000 --gpus 0,0,0 --gpu-chunk 1000003 --launch-photons 300001
+run_case shares intralipid_slab.mci 3000000 --gpus 0,0
+run_case slab_chunks intralipid_slab.mci 3000000 --gpus 0,0 --gpu-chunk 123457
+run_case more_launches skin7_600nm.mci 3000000 --gpus 0,0,0 --launch-photons 400000
+# Photons given back as often as the dispatcher allows: launches stopped
+# part-way and their rest shared out again.
+# (TMCML_TEST_STEAL_SECONDS=0: GPU 0's share is an eighth of GPU 1's, and
+# photons are taken back whenever any are left to take.)
+TMCML_TEST_STEAL_SECONDS=0 run_case given_back skin7_600nm.mci 100000000 --gpus 0,0
+chunks=$(tr -d ' \t\n' <"$(ls "$work/given_back/"*.json)" | grep -o '"chunks":[0-9]*' |
+    awk -F: '{s += $2} END {print s}')
+[ "${chunks:-0}" -gt 2 ] || fail "given_back: $chunks launches: no photons were given back"
+if [ "$gpus" -ge 2 ]; then
+    run_case dash_G skin7_600nm.mci 3000000 -G 2
+    run_case reversed skin7_600nm.mci 3000000 --gpus 1,0 --gpu-chunk 500009
+    run_case slab_two intralipid_slab.mci 3000000 -G 2
+else
+    echo "test_multi_gpu: one GPU: the two-GPU cases (-G 2, --gpus 1,0) need two"
+fi
+# Another seed must not equal the reference: the checks above would then
+# be blind.
+# shellcheck disable=SC2086
+"$tmcml" run "$ex/skin7_600nm.mci" -N 3000000 -S 10 $common --gpus 0,0 -o "$work/seed10" ||
+    fail "seed 10 run failed"
+cmp -s "$(ls "$work/seed10"/*.mco)" "$(ls "$work/ref-skin7_600nm.mci-3000000"/*.mco)" &&
+    fail "seed 10 gave seed 9's .mco: the comparison cannot tell runs apart"
+
+# A GPU that does not exist: refused by number, nothing written.
+"$tmcml" run "$ex/skin7_600nm.mci" -N 1000 $common --gpus 0,$gpus -o "$work/bad" \
+    2>"$work/bad.err" && fail "--gpus 0,$gpus (no such GPU) succeeded"
+grep -q "GPU $gpus: no such GPU" "$work/bad.err" || { fail "no message naming GPU $gpus"; cat "$work/bad.err" >&2; }
+[ -z "$(ls "$work/bad" 2>/dev/null)" ] || fail "a refused run left files: $(ls "$work/bad")"
+
+[ $failures -eq 0 ] || { echo "test_multi_gpu: $failures failures"; exit 1; }
+echo "test_multi_gpu: all passed ($gpus GPUs)"
