@@ -1,6 +1,7 @@
 /* A 5x7 bitmap font for printable ASCII (32..126) and text drawn with it on
  * an 8-bit RGB raster, scaled by whole pixels, horizontal or rotated to read
- * bottom to top.  Used for the labels of the heat maps (heatmap.c). */
+ * bottom to top.  The letters of every figure: the heat maps of `tmcml sweep`
+ * and the pictures of `tmcml plot` (through label.h). */
 #ifndef TMCML_FONT5X7_H
 #define TMCML_FONT5X7_H
 
@@ -17,7 +18,8 @@ bool font5x7_ink(char c, int col, int row);
 /* Length of text along its baseline at scale (no space after the last glyph). */
 int font5x7_text_width(const char *text, int scale);
 
-/* An RGB raster: width*height pixels of 3 bytes, rows top to bottom. */
+/* An RGB raster: width*height pixels of 3 bytes, rows top to bottom (the
+ * figures' canvas, canvas.h). */
 typedef struct font5x7_raster {
     unsigned char *rgb;
     int width, height;
