@@ -9,8 +9,8 @@
 int axis_pixel(double v, double a, double b, int from, int len)
 {
     double f = b != a ? (v - a) / (b - a) : 0.5;
-    long p = lround(f * (len - 1));
-    p = p < 0 ? 0 : p > len - 1 ? len - 1 : p;
+    double p = floor(f * len);
+    p = !(p >= 0) ? 0 : p > len - 1 ? len - 1 : p; /* NaN too */
     return from + (int)p;
 }
 

@@ -16,8 +16,8 @@ typedef struct axis_ticks {
 } axis_ticks;
 
 /* The pixel of v on an axis of len pixels starting at from, where the value
- * at from is a and at from + len - 1 is b (b < a for axes read upwards),
- * rounded to the nearest pixel and kept on the axis. */
+ * at from's outer edge is a and at the far edge (from + len) is b (b < a
+ * for axes read upwards): the pixel whose span holds v, kept on the axis. */
 int axis_pixel(double v, double a, double b, int from, int len);
 
 /* Ticks over [lo, hi] (lo < hi) on an axis of len pixels: multiples of the

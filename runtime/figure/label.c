@@ -51,6 +51,20 @@ void label_power10(int k, char *buf, size_t size) { snprintf(buf, size, "10^{%d}
 
 /* ---- text with scripts ----------------------------------------------------- */
 
+/* Appends the character at *t to p (UTF-8 mu as the font's FONT5X7_MU),
+ * moving *t past it; stops quietly when p is full. */
+static void take_char(const char **t, char *text, size_t *n, size_t size)
+{
+    char c = **t;
+    if ((unsigned char)c == 0xce && (unsigned char)(*t)[1] == 0xbc) {
+        c = FONT5X7_MU;
+        ++*t;
+    }
+    ++*t;
+    if (*n + 1 < size)
+        text[(*n)++] = c;
+}
+
 /* A run of text at one height: plain, raised or lowered. */
 typedef struct piece {
     char text[PIECE_MAX];
@@ -74,21 +88,16 @@ static bool next_piece(const char **s, int scale, piece *p)
         p->shift = t[0] == '^' ? -scale : 7 * scale - 4 * small;
         p->scale = small;
         t += 2;
-        while (*t && *t != '}') {
-            if (n + 1 < sizeof p->text)
-                p->text[n++] = *t;
-            t++;
-        }
+        while (*t && *t != '}')
+            take_char(&t, p->text, &n, sizeof p->text);
         if (*t == '}')
             t++;
     } else {
         p->shift = 0;
         p->scale = scale;
-        do {
-            if (n + 1 < sizeof p->text)
-                p->text[n++] = *t;
-            t++;
-        } while (*t && !((t[0] == '^' || t[0] == '_') && t[1] == '{'));
+        do
+            take_char(&t, p->text, &n, sizeof p->text);
+        while (*t && !((t[0] == '^' || t[0] == '_') && t[1] == '{'));
     }
     p->text[n] = '\0';
     *s = t;

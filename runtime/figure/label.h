@@ -19,7 +19,8 @@ void label_power10(int k, char *buf, size_t size);
 /* Text is drawn at scale (each font pixel a scale x scale square); "^{...}"
  * raises and "_{...}" lowers what the braces hold, at half the scale (at
  * least 1).  A '^' or '_' not followed by '{' is itself; scripts do not
- * nest. */
+ * nest.  UTF-8 "\u03bc" (mu) is the font's FONT5X7_MU; other bytes beyond
+ * ASCII draw as '?'. */
 
 /* Length along the baseline. */
 int label_width(const char *text, int scale);
