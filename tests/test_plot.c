@@ -450,6 +450,16 @@ static void test_made_up(void)
         free(img.rgb);
     }
 
+    /* A long file name does not stretch the figure. */
+    char name[201];
+    memset(name, 'n', 200);
+    name[200] = '\0';
+    plot_layout short_l;
+    CHECK(plot_layout_of(&m, "x.mco", &short_l, NULL) && plot_layout_of(&m, name, &l, NULL));
+    CHECK_MSG(l.title.w < 1300 && l.width < 1400, /* the name alone would take 2400 */
+              "title %d px, figure %d px with a 200-character name (%d px with x.mco)", l.title.w,
+              l.width, short_l.width);
+
     /* The grid ending inside the tissue: its last z bin is left out. */
     made_up_free(&m);
     CHECK(made_up(&m));

@@ -9,20 +9,21 @@
 #include "label.h"
 #include "plot_plan.h"
 
-#define MARGIN      24
-#define TICK_GAP    4   /* tick mark to its label */
-#define TITLE_GAP   14  /* a panel's title to its area */
-#define AXIS_GAP    10  /* tick labels to the axis title */
-#define MAP_W       800 /* even: the map is mirrored about its middle */
-#define MAP_H_MIN   260
-#define MAP_H_MAX   440
-#define BAR_GAP     28
-#define BAR_W       22
-#define PANEL_H     300
-#define ROW_GAP     40 /* the map's note to the lower panels' titles */
-#define PANEL_GAP   56 /* panel 2's right edge to panel 3's axis title */
-#define MAP_DECADES 8  /* the colour scale spans at most this many decades... */
-#define LOG_DECADES 10 /* ...and a log axis this many */
+#define MARGIN         24
+#define TICK_GAP       4   /* tick mark to its label */
+#define TITLE_GAP      14  /* a panel's title to its area */
+#define AXIS_GAP       10  /* tick labels to the axis title */
+#define MAP_W          800 /* even: the map is mirrored about its middle */
+#define MAP_H_MIN      260
+#define MAP_H_MAX      440
+#define BAR_GAP        28
+#define BAR_W          22
+#define PANEL_H        300
+#define ROW_GAP        40 /* the map's note to the lower panels' titles */
+#define PANEL_GAP      56 /* panel 2's right edge to panel 3's axis title */
+#define MAP_DECADES    8  /* the colour scale spans at most this many decades... */
+#define LOG_DECADES    10 /* ...and a log axis this many */
+#define NAME_MAX_SHOWN 48 /* characters of the file's name in the title */
 
 /* ---- what is shown -------------------------------------------------------------- */
 
@@ -160,16 +161,29 @@ static bool plan_values(plot_plan *p, const char *path, tm_error *err)
 
 /* ---- texts ----------------------------------------------------------------------- */
 
+/* The file's name for the title: its last NAME_MAX_SHOWN characters, so a
+ * long name does not stretch the figure. */
+static const char *shown_name(const char *name, char *buf, size_t size)
+{
+    if (!name || !*name)
+        return "(unnamed)";
+    size_t n = strlen(name);
+    if (n <= NAME_MAX_SHOWN)
+        return name;
+    snprintf(buf, size, "...%s", name + n - (NAME_MAX_SHOWN - 3));
+    return buf;
+}
+
 static void plan_texts(plot_plan *p, const char *name)
 {
     const mco_data *m = p->m;
-    char rd[32], a[32], tt[32];
+    char rd[32], a[32], tt[32], shortened[NAME_MAX_SHOWN + 1];
     label_format_number(m->result.rd, 4, rd, sizeof rd);
     label_format_number(m->result.a, 4, a, sizeof a);
     label_format_number(m->result.tt, 4, tt, sizeof tt);
     snprintf(p->title, sizeof p->title, "%s: %lld photons, %d layer%s;  R_{d} %s,  A %s,  T_{t} %s",
-             name && *name ? name : "(unnamed)", (long long)m->run.photons, m->run.num_layers,
-             m->run.num_layers == 1 ? "" : "s", rd, a, tt);
+             shown_name(name, shortened, sizeof shortened), (long long)m->run.photons,
+             m->run.num_layers, m->run.num_layers == 1 ? "" : "s", rd, a, tt);
     switch (p->lay.kind) {
     case PLOT_MAP_FLUENCE:
         snprintf(p->map_title, sizeof p->map_title,
@@ -272,11 +286,10 @@ static void x_tick_box(plot_panel *q, const axis_ticks *t)
 /* Room left of an area for its y title and tick labels of width y_w. */
 static int left_room(int y_w) { return PLOT_TEXT_H + AXIS_GAP + y_w + TICK_GAP + PLOT_TICK + 1; }
 
-static void plan_boxes(plot_plan *p)
+/* The vertical axes' ticks: their labels' widths place everything else. */
+static void plan_y_ticks(plot_plan *p, int map_h)
 {
-    plot_layout *l = &p->lay;
-    int map_h = map_height(l);
-    /* Vertical axes first: their labels' widths place everything else. */
+    const plot_layout *l = &p->lay;
     axis_linear_ticks(0, l->map.y_lo, map_h, false, PLOT_SCALE, &p->map_y);
     bar_ticks(p, map_h);
     p->rd_y.n = p->az_y.n = 0;
@@ -284,12 +297,13 @@ static void plan_boxes(plot_plan *p)
         axis_decade_ticks(l->rd.y_lo, l->rd.y_hi, PANEL_H, false, PLOT_SCALE, &p->rd_y);
     if (!p->az_empty)
         axis_decade_ticks(l->az.y_lo, l->az.y_hi, PANEL_H, false, PLOT_SCALE, &p->az_y);
-    int map_y_w = widest(&p->map_y), rd_y_w = widest(&p->rd_y), az_y_w = widest(&p->az_y);
-    int bar_w = widest(&p->bar);
-    if (l->kind == PLOT_MAP_NONE)
-        bar_w = 0;
+}
 
-    int x0 = MARGIN + left_room(map_y_w > rd_y_w ? map_y_w : rd_y_w);
+/* The title, the map and its colour bar, left edge x0; sets the width. */
+static void plan_top_row(plot_plan *p, int x0, int map_h)
+{
+    plot_layout *l = &p->lay;
+    int bar_w = widest(&p->bar);
     l->title = box(MARGIN, MARGIN, text_w(p->title), PLOT_TEXT_H);
     int map_y = MARGIN + PLOT_TEXT_H + 22 + PLOT_TEXT_H + TITLE_GAP;
     l->map.area = box(x0, map_y, MAP_W, map_h);
@@ -303,20 +317,37 @@ static void plan_boxes(plot_plan *p)
     if (l->width < 2 * MARGIN + l->title.w)
         l->width = 2 * MARGIN + l->title.w;
     l->title.x = (l->width - l->title.w) / 2;
-    panel_boxes(&l->map, p->map_title, "r [cm]", "z [cm]", map_y_w);
+    panel_boxes(&l->map, p->map_title, "r [cm]", "z [cm]", widest(&p->map_y));
     l->note = box(x0 + (MAP_W - text_w(p->note)) / 2, l->map.x_title.y + PLOT_TEXT_H + 12,
                   text_w(p->note), PLOT_TEXT_H);
+}
 
-    /* The lower panels share the width left, panel 3 ending with the bar's title. */
-    int az_left = left_room(az_y_w);
+/* R_d(r) from x0 and A(z) ending under the colour bar's title, sharing the
+ * width; sets the height.  Returns the panels' width. */
+static int plan_bottom_row(plot_plan *p, int x0)
+{
+    plot_layout *l = &p->lay;
+    int az_left = left_room(widest(&p->az_y));
     int pw = (l->width - MARGIN - x0 - PANEL_GAP - az_left) / 2;
     int panel_y = l->note.y + PLOT_TEXT_H + ROW_GAP + PLOT_TEXT_H + TITLE_GAP;
     l->rd.area = box(x0, panel_y, pw, PANEL_H);
     l->az.area = box(x0 + pw + PANEL_GAP + az_left, panel_y, pw, PANEL_H);
-    panel_boxes(&l->rd, p->rd_title, "r [cm]", p->rd_y_title, rd_y_w);
-    panel_boxes(&l->az, p->az_title, "z [cm]", p->az_y_title, az_y_w);
+    panel_boxes(&l->rd, p->rd_title, "r [cm]", p->rd_y_title, widest(&p->rd_y));
+    panel_boxes(&l->az, p->az_title, "z [cm]", p->az_y_title, widest(&p->az_y));
     l->height = l->rd.x_title.y + PLOT_TEXT_H + MARGIN;
+    return pw;
+}
 
+static void plan_boxes(plot_plan *p)
+{
+    plot_layout *l = &p->lay;
+    int map_h = map_height(l);
+    plan_y_ticks(p, map_h);
+    /* The map and R_d(r) share their left edge, room made for both labels. */
+    int map_y_w = widest(&p->map_y), rd_y_w = widest(&p->rd_y);
+    int x0 = MARGIN + left_room(map_y_w > rd_y_w ? map_y_w : rd_y_w);
+    plan_top_row(p, x0, map_h);
+    int pw = plan_bottom_row(p, x0);
     axis_linear_ticks(l->map.x_lo, l->map.x_hi, MAP_W, true, PLOT_SCALE, &p->map_x);
     axis_linear_ticks(l->rd.x_lo, l->rd.x_hi, pw, true, PLOT_SCALE, &p->rd_x);
     axis_linear_ticks(l->az.x_lo, l->az.x_hi, pw, true, PLOT_SCALE, &p->az_x);
