@@ -95,6 +95,8 @@ static bool distinct_files(const char *input, const char *output, tm_error *err)
     return !same;
 }
 
+/* The output is checked before the .mco is read, so a typo in -o costs
+ * nothing; the write itself is atomic all the same. */
 static int plot(const plot_args *a)
 {
     tm_error err = {0};
@@ -106,7 +108,7 @@ static int plot(const plot_args *a)
         error_set(&err, NULL, 0, "plot: out of memory");
     else if (!distinct_files(a->input, output, &err))
         status = 2;
-    else if (mco_read(a->input, &data, &err)) {
+    else if (fs_check_output(output, &err) && mco_read(a->input, &data, &err)) {
         if (plot_mco_write_png(output, &data, fs_base_name(a->input), &err))
             status = 0;
         mco_free(&data);
