@@ -4,7 +4,8 @@
  * are dashed rows where the layout says; the colour bar runs monotonically;
  * R_d(r) and A(z) pass through their bins and R_d falls with r; every text
  * has ink and no two text boxes overlap.  Made-up results cover zeros, the
- * mu_a = 0 and all-zero (-A) fallbacks, and bad arguments.
+ * mu_a = 0 and all-zero (-A) fallbacks, bad arguments and a write cut
+ * short (the older figure stays).
  *
  *   test_plot                                   the checks on made-up results
  *   test_plot --figure FIG.png OUT.mco [--none]  the checks on a figure that
@@ -12,8 +13,11 @@
 #include <dirent.h>
 #include <math.h>
 #include <png.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "axis.h"
@@ -497,6 +501,38 @@ static void test_invalid(void)
     made_up_free(&m);
 }
 
+/* A write cut short (the file size limit stops libpng) leaves the older
+ * figure as it was and no temporary file. */
+static void test_atomic(void)
+{
+    mco_data m;
+    CHECK(made_up(&m));
+    char *path = fs_join(tmpdir, "kept.png");
+    tm_error err = {0};
+    struct stat before, after;
+    CHECK(plot_mco_write_png(path, &m, "first", &err));
+    CHECK(stat(path, &before) == 0 && before.st_size > 4096);
+    struct rlimit old, small;
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    small = old;
+    small.rlim_cur = 2048;
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    bool ok = plot_mco_write_png(path, &m, "second, longer title", &err);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+    signal(SIGXFSZ, prev);
+    CHECK(!ok);
+    CHECK(strcmp(err.file, path) == 0);
+    CHECK(stat(path, &after) == 0 && after.st_size == before.st_size);
+    CHECK(count_temp_files(tmpdir) == 0);
+    image img;
+    CHECK(image_read(path, &img));
+    free(img.rgb);
+    unlink(path);
+    free(path);
+    made_up_free(&m);
+}
+
 static void test_labels(void)
 {
     /* Scripts at half the scale, one blank column after each piece. */
@@ -610,6 +646,7 @@ int main(int argc, char **argv)
     test_axis();
     test_made_up();
     test_invalid();
+    test_atomic();
     CHECK(count_temp_files(tmpdir) == 0);
     rmdir(tmpdir);
     return check_summary("test_plot");
