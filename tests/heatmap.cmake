@@ -1,4 +1,5 @@
-# Tests of the heat map writer of `tmcml sweep` (tuner/heatmap.c, tuner/font5x7.c).
+# Tests of the heat map writer of `tmcml sweep` (tuner/heatmap.c) and of the
+# figure room's font and colour map it draws with (runtime/figure/).
 # `test_heatmap --example FILE.png` writes a sample image to look at.
 tmcml_test(test_heatmap test_heatmap.c)
 add_test(NAME heatmap COMMAND test_heatmap)

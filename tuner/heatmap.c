@@ -1,16 +1,16 @@
 #include "heatmap.h"
 
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "canvas.h"
+#include "colour.h"
 #include "font5x7.h"
-#include "fs.h"
+#include "label.h"
 
 const unsigned char heatmap_background_rgb[3] = {255, 255, 255};
-const unsigned char heatmap_nan_rgb[3] = {200, 200, 200};
 const unsigned char heatmap_hatch_rgb[3] = {120, 120, 120};
 const unsigned char heatmap_mark_dark_rgb[3] = {0, 0, 0};
 const unsigned char heatmap_mark_light_rgb[3] = {255, 255, 255};
@@ -31,28 +31,13 @@ static const unsigned char frame_rgb[3] = {80, 80, 80};
 #define TOP           (MARGIN + TEXT_H + 18)                            /* image top to plot top */
 #define BOTTOM        (TICK + 4 + 3 * TEXT_H + GAP + NOTE_GAP + MARGIN) /* plot bottom to image bottom */
 
-/* ---- colour map ------------------------------------------------------------ */
+/* ---- the figure room's colour map and numbers, under the heat map's names ---- */
 
-/* Control points, evenly spaced in t.  Their luma (0.2126 R + 0.7152 G +
- * 0.0722 B: 25, 58, 98, 130, 176, 223) rises in nearly equal steps, and
- * luma is linear in R, G, B, so it rises all along the interpolated map:
- * the map reads as a lightness ramp in greyscale too. */
-static const unsigned char ramp[][3] = {
-    {40, 16, 72}, {62, 48, 140}, {38, 110, 160}, {30, 160, 130}, {130, 200, 70}, {250, 232, 60},
-};
+void heatmap_colour(double t, unsigned char rgb[3]) { colour_map(t, rgb); }
 
-void heatmap_colour(double t, unsigned char rgb[3])
+void heatmap_format_number(double v, int digits, char *buf, size_t size)
 {
-    if (isnan(t)) {
-        memcpy(rgb, heatmap_nan_rgb, 3);
-        return;
-    }
-    int n = (int)(sizeof ramp / sizeof ramp[0]) - 1;
-    double s = (t < 0 ? 0 : t > 1 ? 1 : t) * n;
-    int i = s >= n ? n - 1 : (int)s;
-    double f = s - i;
-    for (int c = 0; c < 3; c++)
-        rgb[c] = (unsigned char)lround(ramp[i][c] + f * (ramp[i + 1][c] - ramp[i][c]));
+    label_format_number(v, digits, buf, size);
 }
 
 /* ---- values and their labels ----------------------------------------------- */
@@ -84,44 +69,6 @@ static double range_t(const value_range *r, double v)
     if (!isfinite(v))
         return NAN;
     return r->hi > r->lo ? (v - r->lo) / (r->hi - r->lo) : 0.5;
-}
-
-static void trim_zeros(char *s)
-{
-    if (!strchr(s, '.'))
-        return;
-    size_t n = strlen(s);
-    while (s[n - 1] == '0')
-        s[--n] = '\0';
-    if (s[n - 1] == '.')
-        s[--n] = '\0';
-}
-
-void heatmap_format_number(double v, int digits, char *buf, size_t size)
-{
-    digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
-    if (!isfinite(v)) {
-        snprintf(buf, size, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
-        return;
-    }
-    if (v == 0)
-        v = 0; /* not "-0" */
-    if (v == floor(v) && fabs(v) < 1e6) {
-        snprintf(buf, size, "%.0f", v);
-        return;
-    }
-    char mant[48];
-    snprintf(mant, sizeof mant, "%.*e", digits - 1, v);
-    char *e = strchr(mant, 'e');
-    int exp10 = atoi(e + 1);
-    *e = '\0';
-    if (exp10 >= -3 && exp10 < 4) {
-        snprintf(buf, size, "%.*f", exp10 < digits - 1 ? digits - 1 - exp10 : 0, v);
-        trim_zeros(buf);
-        return;
-    }
-    trim_zeros(mant);
-    snprintf(buf, size, "%se%d", mant, exp10);
 }
 
 /* Labels for n values, with as few digits (3 to 8) as keep neighbours that
@@ -354,27 +301,6 @@ bool heatmap_layout_of(const heatmap *h, heatmap_layout *layout, tm_error *err)
 
 /* ---- drawing ------------------------------------------------------------------ */
 
-typedef font5x7_raster canvas;
-
-static void fill(const canvas *c, int x, int y, int w, int h, const unsigned char rgb[3])
-{
-    int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int x1 = x + w > c->width ? c->width : x + w, y1 = y + h > c->height ? c->height : y + h;
-    for (int py = y0; py < y1; py++)
-        for (int px = x0; px < x1; px++)
-            memcpy(c->rgb + 3 * ((size_t)py * (size_t)c->width + (size_t)px), rgb, 3);
-}
-
-/* A one-pixel rectangle `out` pixels outside b. */
-static void ring(const canvas *c, heatmap_box b, int out, const unsigned char rgb[3])
-{
-    int x = b.x - out, y = b.y - out, w = b.w + 2 * out, h = b.h + 2 * out;
-    fill(c, x, y, w, 1, rgb);
-    fill(c, x, y + h - 1, w, 1, rgb);
-    fill(c, x, y, 1, h, rgb);
-    fill(c, x + w - 1, y, 1, h, rgb);
-}
-
 static void text(const canvas *c, int x, int y, const char *s, bool rotated)
 {
     font5x7_draw(c, x, y, s, SCALE, rotated, ink_rgb);
@@ -389,11 +315,11 @@ static heatmap_box cell_box(const heatmap_layout *l, int ny, int ix, int iy)
 /* The hatch follows image coordinates, so neighbouring cells join up. */
 static void draw_hatched(const canvas *c, heatmap_box b)
 {
-    fill(c, b.x, b.y, b.w, b.h, heatmap_nan_rgb);
+    canvas_fill(c, b.x, b.y, b.w, b.h, heatmap_nan_rgb);
     for (int y = b.y; y < b.y + b.h; y++)
         for (int x = b.x; x < b.x + b.w; x++)
             if ((x + y) % HATCH == 0)
-                fill(c, x, y, 1, 1, heatmap_hatch_rgb);
+                canvas_fill(c, x, y, 1, 1, heatmap_hatch_rgb);
 }
 
 static void draw_cells(const plan *p, const canvas *c)
@@ -408,9 +334,9 @@ static void draw_cells(const plan *p, const canvas *c)
             if (isnan(t))
                 draw_hatched(c, b);
             else
-                fill(c, b.x, b.y, b.w, b.h, rgb);
+                canvas_fill(c, b.x, b.y, b.w, b.h, rgb);
         }
-    ring(c, p->lay.plot, 1, frame_rgb);
+    canvas_ring(c, p->lay.plot, 1, frame_rgb);
 }
 
 static void draw_axes(const plan *p, const canvas *c)
@@ -420,13 +346,13 @@ static void draw_axes(const plan *p, const canvas *c)
     for (int ix = 0; ix < p->h->nx; ix += p->x_stride) {
         int cx = l->plot.x + ix * l->cell_w + l->cell_w / 2;
         int w = font5x7_text_width(p->x_text[ix], SCALE);
-        fill(c, cx - 1, below, 2, TICK, frame_rgb);
+        canvas_fill(c, cx - 1, below, 2, TICK, frame_rgb);
         text(c, cx - w / 2, l->x_ticks.y, p->x_text[ix], false);
     }
     for (int iy = 0; iy < p->h->ny; iy += p->y_stride) {
         int cy = l->plot.y + (p->h->ny - 1 - iy) * l->cell_h + l->cell_h / 2;
         int w = font5x7_text_width(p->y_text[iy], SCALE);
-        fill(c, l->plot.x - 1 - TICK, cy - 1, TICK, 2, frame_rgb);
+        canvas_fill(c, l->plot.x - 1 - TICK, cy - 1, TICK, 2, frame_rgb);
         text(c, l->y_ticks.x + l->y_ticks.w - w, cy - TEXT_H / 2, p->y_text[iy], false);
     }
 }
@@ -434,18 +360,13 @@ static void draw_axes(const plan *p, const canvas *c)
 static void draw_bar(const plan *p, const canvas *c)
 {
     const heatmap_box *b = &p->lay.bar;
-    for (int row = 0; row < b->h; row++) {
-        unsigned char rgb[3];
-        heatmap_colour(b->h > 1 ? 1.0 - (double)row / (b->h - 1) : 0.5, rgb);
-        fill(c, b->x, b->y + row, b->w, 1, rgb);
-    }
-    ring(c, *b, 1, frame_rgb);
+    colour_bar_draw(c, *b, frame_rgb);
     if (p->bar_ticks == 0)
         text(c, p->lay.bar_ticks.x, b->y + (b->h - TEXT_H) / 2, p->bar_text[0], false);
     for (int i = 0; i < p->bar_ticks; i++) {
         double t = range_t(&p->range, p->bar_value[i]);
         int cy = b->y + (int)lround((1.0 - t) * (b->h - 1));
-        fill(c, b->x + b->w + 1, cy - 1, TICK, 2, frame_rgb);
+        canvas_fill(c, b->x + b->w + 1, cy - 1, TICK, 2, frame_rgb);
         text(c, p->lay.bar_ticks.x, cy - TEXT_H / 2, p->bar_text[i], false);
     }
 }
@@ -468,22 +389,16 @@ static void draw_mark(const plan *p, const canvas *c)
     if (!has_mark(p->h))
         return;
     heatmap_box b = cell_box(&p->lay, p->h->ny, p->h->mark_ix, p->h->mark_iy);
-    ring(c, b, 1, heatmap_mark_dark_rgb);
-    ring(c, b, 2, heatmap_mark_light_rgb);
-    ring(c, b, 3, heatmap_mark_light_rgb);
-    ring(c, b, 4, heatmap_mark_dark_rgb);
+    canvas_ring(c, b, 1, heatmap_mark_dark_rgb);
+    canvas_ring(c, b, 2, heatmap_mark_light_rgb);
+    canvas_ring(c, b, 3, heatmap_mark_light_rgb);
+    canvas_ring(c, b, 4, heatmap_mark_dark_rgb);
 }
 
 static bool render(const plan *p, canvas *c, const char *path, tm_error *err)
 {
-    c->width = p->lay.width;
-    c->height = p->lay.height;
-    c->rgb = malloc((size_t)c->width * (size_t)c->height * 3);
-    if (!c->rgb) {
-        error_set(err, path, 0, "heat map: out of memory for %d x %d pixels", c->width, c->height);
+    if (!canvas_init(c, p->lay.width, p->lay.height, heatmap_background_rgb, path, err))
         return false;
-    }
-    fill(c, 0, 0, c->width, c->height, heatmap_background_rgb);
     draw_cells(p, c);
     draw_axes(p, c);
     draw_bar(p, c);
@@ -493,24 +408,6 @@ static bool render(const plan *p, canvas *c, const char *path, tm_error *err)
 }
 
 /* ---- the file ------------------------------------------------------------------ */
-
-/* libpng's simplified API catches libpng's own errors (its setjmp is inside)
- * and leaves the text in image.message. */
-static bool write_png(FILE *stream, void *ctx, tm_error *err)
-{
-    const canvas *c = ctx;
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = (png_uint_32)c->width;
-    image.height = (png_uint_32)c->height;
-    image.format = PNG_FORMAT_RGB;
-    if (png_image_write_to_stdio(&image, stream, 0, c->rgb, 0, NULL))
-        return true;
-    error_set(err, NULL, 0, "libpng: %s", image.message);
-    png_image_free(&image);
-    return false;
-}
 
 bool heatmap_write_png(const char *path, const heatmap *h, tm_error *err)
 {
@@ -522,8 +419,8 @@ bool heatmap_write_png(const char *path, const heatmap *h, tm_error *err)
     if (!plan_make(h, path, &p, err))
         return false;
     canvas c = {NULL, 0, 0};
-    bool ok = render(&p, &c, path, err) && fs_write_atomic(path, write_png, &c, err);
-    free(c.rgb);
+    bool ok = render(&p, &c, path, err) && canvas_write_png(&c, path, err);
+    canvas_free(&c);
     plan_free(&p);
     return ok;
 }

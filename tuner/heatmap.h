@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "canvas.h"
+#include "colour.h"
 #include "error.h"
 
 typedef struct heatmap {
@@ -32,9 +34,7 @@ bool heatmap_write_png(const char *path, const heatmap *h, tm_error *err);
 
 /* Where things are, in pixels from the image's top-left corner; what
  * heatmap_write_png draws, exposed for tests. */
-typedef struct heatmap_box {
-    int x, y, w, h;
-} heatmap_box;
+typedef canvas_box heatmap_box;
 
 typedef struct heatmap_layout {
     int width, height;            /* the image */
@@ -64,18 +64,18 @@ typedef struct heatmap_layout {
 #define HEATMAP_SIDE_MAX 1600
 bool heatmap_layout_of(const heatmap *h, heatmap_layout *layout, tm_error *err);
 
-/* The colour map at t in [0, 1] (clamped): dark purple through blue, teal
- * and green to yellow, luminance rising monotonically.  NaN gives the
- * unmeasured grey. */
+/* The figures' colour map (colour_map in runtime/figure/colour.h) at t in
+ * [0, 1] (clamped): dark purple through blue, teal and green to yellow,
+ * luminance rising monotonically.  NaN gives the unmeasured grey. */
 void heatmap_colour(double t, unsigned char rgb[3]);
 
 /* v compactly in at most digits (1..17) significant digits, as the labels
- * write it: "16", "0.25", "1.23e9", "-4.5e-5"; integers below a million in
- * full. */
+ * write it (label_format_number in runtime/figure/label.h): "16", "0.25",
+ * "1.23e9", "-4.5e-5"; integers below a million in full. */
 void heatmap_format_number(double v, int digits, char *buf, size_t size);
 
 extern const unsigned char heatmap_background_rgb[3]; /* white */
-extern const unsigned char heatmap_nan_rgb[3];        /* unmeasured cells */
+#define heatmap_nan_rgb colour_no_data_rgb            /* unmeasured cells */
 extern const unsigned char heatmap_hatch_rgb[3];      /* their diagonal hatch */
 extern const unsigned char heatmap_mark_dark_rgb[3];  /* the marked cell's outline: rings */
 extern const unsigned char heatmap_mark_light_rgb[3]; /* 1 dark, 2 light, 1 dark px outside it */

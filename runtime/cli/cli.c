@@ -14,6 +14,7 @@ void cli_print_usage(FILE *s)
           "FILE]\n"
           "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64]\n"
           "                  [--clusters 1,2,4] [-o PREFIX]\n"
+          "       tmcml plot OUT.mco [-o FIG.png]   (a PNG figure: fluence map, Rd(r), A(z))\n"
           "       tmcml devices\n"
           "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
           "       tmcml --help | --version\n"
@@ -443,6 +444,9 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
     } else if (strcmp(w, "profiles") == 0) {
         opt->command = CLI_PROFILES; /* its words are profiles_command's to parse */
         ++*i;
+    } else if (strcmp(w, "plot") == 0) {
+        opt->command = CLI_PLOT; /* its words are plot_command's to parse */
+        ++*i;
     } else {
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
             if (strcmp(w, later[k]) == 0) {
@@ -459,7 +463,7 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     int i = 1;
     if (!parse_command(argc, argv, &i, opt, err))
         return false;
-    if (opt->command == CLI_PROFILES)
+    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT)
         return true;
     for (; i < argc; i++) {
         const char *a = argv[i];

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "gen_command.h"
+#include "plot_command.h"
 #include "profiles_command.h"
 #include "ranks.h"
 #include "fixed_point.h"
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
     case CLI_GEN: return gen_command(&opt);
     case CLI_DEVICES: return devices_command(&opt);
     case CLI_PROFILES: return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
+    case CLI_PLOT: return plot_command(argc - 1, argv + 1);         /* argv[1] is "plot" */
     case CLI_TUNE: return tune_command(&opt);
     case CLI_SWEEP: return sweep_command(&opt);
     case CLI_RUN: break;

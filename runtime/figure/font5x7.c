@@ -3,7 +3,7 @@
 #include <string.h>
 
 #define FIRST ' '
-#define LAST  '~'
+#define LAST  FONT5X7_MU
 
 /* Each glyph as rows of five columns, top row first, '#' for ink: seven
  * rows down to the baseline, then one for descenders (g j p q y , ; _). */
@@ -103,15 +103,17 @@ static const char glyphs[LAST - FIRST + 1][FONT5X7_ROWS][FONT5X7_W + 1] = {
     ['|' - FIRST] = {"..#..", "..#..", "..#..", "..#..", "..#..", "..#..", "..#..", "....."},
     ['}' - FIRST] = {".#...", "..#..", "..#..", "...#.", "..#..", "..#..", ".#...", "....."},
     ['~' - FIRST] = {".....", ".....", ".#...", "#.#.#", "...#.", ".....", ".....", "....."},
+    [FONT5X7_MU - FIRST] = {".....", ".....", "#...#", "#...#", "#...#", "#..##", "###.#", "#...."},
 };
 
 bool font5x7_ink(char c, int col, int row)
 {
     if (col < 0 || col >= FONT5X7_W || row < 0 || row >= FONT5X7_ROWS)
         return false;
-    if (c < FIRST || c > LAST)
-        c = '?';
-    return glyphs[c - FIRST][row][col] == '#';
+    unsigned char u = (unsigned char)c; /* bytes beyond 127 too, whatever char's sign */
+    if (u < FIRST || u > LAST)
+        u = '?';
+    return glyphs[u - FIRST][row][col] == '#';
 }
 
 int font5x7_text_width(const char *text, int scale)

@@ -1,6 +1,7 @@
-/* A 5x7 bitmap font for printable ASCII (32..126) and text drawn with it on
+/* A 5x7 bitmap font for printable ASCII (32..126) and Greek mu, and text drawn with it on
  * an 8-bit RGB raster, scaled by whole pixels, horizontal or rotated to read
- * bottom to top.  Used for the labels of the heat maps (heatmap.c). */
+ * bottom to top.  The letters of every figure: the heat maps of `tmcml sweep`
+ * and the pictures of `tmcml plot` (through label.h). */
 #ifndef TMCML_FONT5X7_H
 #define TMCML_FONT5X7_H
 
@@ -10,14 +11,19 @@
 #define FONT5X7_ROWS    8 /* 7 down to the baseline, 1 for descenders */
 #define FONT5X7_ADVANCE 6 /* glyph plus one column of space, at scale 1 */
 
+/* The one glyph beyond ASCII, at code 127: the Greek mu of mu_a and mu_s
+ * (label.c turns UTF-8 "\u03bc" into it). */
+#define FONT5X7_MU '\x7f'
+
 /* Whether pixel (col, row) of c's glyph is ink; row 0 is the top.
- * Characters outside 32..126 draw as '?'. */
+ * Characters outside 32..127 draw as '?'. */
 bool font5x7_ink(char c, int col, int row);
 
 /* Length of text along its baseline at scale (no space after the last glyph). */
 int font5x7_text_width(const char *text, int scale);
 
-/* An RGB raster: width*height pixels of 3 bytes, rows top to bottom. */
+/* An RGB raster: width*height pixels of 3 bytes, rows top to bottom (the
+ * figures' canvas, canvas.h). */
 typedef struct font5x7_raster {
     unsigned char *rgb;
     int width, height;

@@ -1,0 +1,15 @@
+/* `tmcml plot OUT.mco [-o FIG.png]`: one PNG figure of an MCML .mco
+ * (runtime/figure/plot_mco.h): the fluence map, R_d(r) and A(z). */
+#ifndef TMCML_PLOT_COMMAND_H
+#define TMCML_PLOT_COMMAND_H
+
+/* argv[0] is the word "plot".  Returns the exit status: 0 the figure is
+ * written; 1 the .mco could not be read or the figure not written (nothing
+ * left behind); 2 bad command line. */
+int plot_command(int argc, char **argv);
+
+/* The figure's default name: path with ".mco" replaced by ".png" (appended
+ * when path does not end in ".mco").  Malloc'd; NULL when out of memory. */
+char *plot_default_output(const char *path);
+
+#endif

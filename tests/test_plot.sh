@@ -1,0 +1,126 @@
+#!/bin/sh
+# `tmcml plot` as a user meets it: a figure of a CPU run (default name and
+# -o), of MCML's own outputs, of a -A run; each checked pixel by pixel by
+# `test_plot --figure`.  Bad files and unwritable outputs: a non-zero exit, a
+# message naming the file (and the line), no figure and no temporary file
+# left, an older figure untouched.
+#   test_plot.sh TMCML TEST_PLOT DATA_DIR
+set -u
+tmcml=$1
+test_plot=$2
+data=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+check() { checks=$((checks + 1)); }
+
+# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
+expect() {
+    want=$1; what=$2; shift 3
+    check
+    "$@" >"$work/out" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
+}
+contains() {
+    check
+    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
+}
+absent() {
+    check
+    [ ! -e "$2" ] || fail "$1: $2 was written"
+}
+no_temps() {
+    check
+    [ -z "$(find "$work" -name '*.tmp.*')" ] || fail "$1: temporary files left: $(find "$work" -name '*.tmp.*')"
+}
+# figure DESCRIPTION PNG MCO [--none]: test_plot's pixel checks
+figure() {
+    what=$1; shift
+    expect 0 "$what: pixel checks" -- "$test_plot" --figure "$@"
+}
+
+# A CPU run of MCML's example (three layers), its figure beside it.
+example=$data/reference/mcml_example.mci
+expect 0 "run" -- "$tmcml" run "$example" -N 40000 -o "$work/run" --engine cpu -q
+expect 0 "plot" -- "$tmcml" plot "$work/run/example.mco"
+check; [ -s "$work/run/example.png" ] || fail "plot: no example.png beside example.mco"
+figure "CPU run" "$work/run/example.png" "$work/run/example.mco"
+expect 0 "plot -o" -- "$tmcml" plot "$work/run/example.mco" -o "$work/fig.png"
+check; cmp -s "$work/run/example.png" "$work/fig.png" || fail "plot -o: another figure"
+expect 0 "plot --output=" -- "$tmcml" plot --output="$work/fig2.png" "$work/run/example.mco"
+check; [ -s "$work/fig2.png" ] || fail "--output=: not written"
+
+# MCML 1.2.2's own outputs: its example (3 layers) and the 7-layer skin.
+expect 0 "MCML example" -- "$tmcml" plot "$data/reference/mcml_example_1e6.mco" -o "$work/mcml.png"
+figure "MCML example" "$work/mcml.png" "$data/reference/mcml_example_1e6.mco"
+expect 0 "MCML skin" -- "$tmcml" plot "$data/reference/mcml_skin7_600nm_1e8.mco" -o "$work/skin.png"
+figure "MCML skin" "$work/skin.png" "$data/reference/mcml_skin7_600nm_1e8.mco"
+
+# -A: no absorption scored; the figure says so, R_d(r) is still drawn.
+expect 0 "run -A" -- "$tmcml" run "$example" -N 5000 -A -o "$work/a" --engine cpu -q
+expect 0 "plot -A" -- "$tmcml" plot "$work/a/example.mco"
+figure "-A run" "$work/a/example.png" "$work/a/example.mco" --none
+
+# A name not ending in .mco gets .png appended.
+cp "$work/run/example.mco" "$work/results.txt"
+expect 0 "other suffix" -- "$tmcml" plot "$work/results.txt"
+check; [ -s "$work/results.txt.png" ] || fail "other suffix: no results.txt.png"
+
+# Unreadable and corrupt files: exit 1, the file (and line) named, no figure.
+expect 1 "missing" -- "$tmcml" plot "$work/nothere.mco"
+contains "missing" "nothere.mco"
+absent "missing" "$work/nothere.png"
+printf 'garbage\n' >"$work/bad.mco"
+expect 1 "corrupt" -- "$tmcml" plot "$work/bad.mco"
+contains "corrupt" "bad.mco:1:"
+absent "corrupt" "$work/bad.png"
+head -c 12000 "$work/run/example.mco" >"$work/cut.mco"
+expect 1 "truncated" -- "$tmcml" plot "$work/cut.mco"
+contains "truncated" "cut.mco:[0-9][0-9]*:"
+absent "truncated" "$work/cut.png"
+mkdir "$work/dir.mco"
+expect 1 "directory" -- "$tmcml" plot "$work/dir.mco"
+contains "directory" "dir.mco"
+absent "directory" "$work/dir.png"
+# An older figure survives a failed plot.
+cp "$work/fig.png" "$work/keep.png"
+expect 1 "corrupt over a figure" -- "$tmcml" plot "$work/bad.mco" -o "$work/keep.png"
+check; cmp -s "$work/fig.png" "$work/keep.png" || fail "a failed plot changed the older figure"
+
+# Unwritable outputs: exit 1, the path named, nothing left.
+expect 1 "no such directory" -- "$tmcml" plot "$work/run/example.mco" -o "$work/none/fig.png"
+contains "no such directory" "$work/none/fig.png"
+touch "$work/plain"
+expect 1 "under a file" -- "$tmcml" plot "$work/run/example.mco" -o "$work/plain/fig.png"
+contains "under a file" "$work/plain/fig.png"
+mkdir -p "$work/isdir/x"
+expect 1 "a directory" -- "$tmcml" plot "$work/run/example.mco" -o "$work/isdir"
+contains "a directory" "$work/isdir"
+no_temps "unwritable"
+# The figure never replaces its data.
+cp "$work/run/example.mco" "$work/same.mco"
+expect 2 "onto the .mco" -- "$tmcml" plot "$work/same.mco" -o "$work/./same.mco"
+contains "onto the .mco" "overwrite"
+check; cmp -s "$work/run/example.mco" "$work/same.mco" || fail "onto the .mco: the .mco changed"
+
+# The command line.
+expect 2 "no file" -- "$tmcml" plot
+contains "no file" "no .mco file"
+expect 2 "two files" -- "$tmcml" plot a.mco b.mco
+contains "two files" "more than one"
+expect 2 "unknown option" -- "$tmcml" plot "$work/run/example.mco" --seed 3
+contains "unknown option" "unknown option"
+expect 2 "-o without a name" -- "$tmcml" plot "$work/run/example.mco" -o
+contains "-o without a name" "expected a file name"
+expect 0 "help" -- "$tmcml" plot --help
+contains "help" "usage: tmcml plot OUT.mco"
+expect 0 "usage lists plot" -- "$tmcml" --help
+contains "usage lists plot" "tmcml plot OUT.mco"
+no_temps "end"
+
+echo "test_plot.sh: $checks checks, $failures failed"
+[ "$failures" -eq 0 ]
