@@ -10,13 +10,13 @@
 /* Shares are given back and shared out again only in pieces of at least
  * this many photons: about four for each thread resident on an H100 (132
  * SMs x 2048), so that even the last launches fill a GPU. */
-#define MIN_PIECE (UINT64_C(1) << 20)
+#define MIN_PIECE     (UINT64_C(1) << 20)
 /* A launch is asked to give back its photons only when it still has more
  * than this many seconds to run: every launch ends with a tail (gpu.c;
  * ~0.6 s on the intralipid slab), and taking photons back costs two. */
 #define STEAL_SECONDS 2.0
 /* How long an idle GPU's thread waits for photons given back. */
-#define WAIT_SECONDS 0.05
+#define WAIT_SECONDS  0.05
 
 struct gpu_pool {
     int count;
@@ -121,11 +121,11 @@ typedef struct worker {
     gpu_share share;
     bool ok;
     tm_error err;
-    span own;         /* its share not yet launched */
-    bool busy;        /* a launch is running */
-    span launch;      /* its photons */
-    uint64_t handed;  /* of them, handed out (as last seen) */
-    double started;   /* when it was taken */
+    span own;        /* its share not yet launched */
+    bool busy;       /* a launch is running */
+    span launch;     /* its photons */
+    uint64_t handed; /* of them, handed out (as last seen) */
+    double started;  /* when it was taken */
 } worker;
 
 /* What the GPUs' threads share. */
@@ -136,8 +136,8 @@ struct dispatcher {
     int gpus;
     worker *workers;
     uint64_t max_chunk;
-    uint64_t next;             /* fixed chunks: the counter */
-    span given[GPU_POOL_MAX];  /* photons given back, for anyone */
+    uint64_t next;            /* fixed chunks: the counter */
+    span given[GPU_POOL_MAX]; /* photons given back, for anyone */
     int given_count;
     double steal_seconds; /* STEAL_SECONDS, or the tests' TMCML_TEST_STEAL_SECONDS */
     uint64_t min_piece;   /* MIN_PIECE (the tests: 1024) */
@@ -319,8 +319,8 @@ static void *work(void *arg)
     worker *w = arg;
     photon_feed feed = {.take = take, .done = done, .running = running, .ctx = w};
     gpu_stats stats;
-    w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, &w->tallies,
-                              &stats, &w->err);
+    w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, &w->tallies, &stats,
+                              &w->err);
     /* The preparation's compile figures, the simulation's launch figures. */
     w->share.stats.kernel_seconds = stats.kernel_seconds;
     w->share.stats.launches = stats.launches;
@@ -336,8 +336,7 @@ static void *work(void *arg)
 static bool prepare_all(gpu_pool *pool, const gpu_pool_job *job, worker *workers, tm_error *err)
 {
     for (int i = 0; i < pool->count; i++)
-        if (!gpu_prepare(pool->engines[i], &job->specs[i], job->opt, &workers[i].share.stats,
-                         err))
+        if (!gpu_prepare(pool->engines[i], &job->specs[i], job->opt, &workers[i].share.stats, err))
             return false;
     return true;
 }
@@ -370,8 +369,8 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tm_error *err)
         w->opt = *job->opt;
         w->opt.yield = &w->yield;
         if (!job->chunk)
-            w->own = (span){share_begin(d, i), i + 1 < pool->count ? share_begin(d, i + 1)
-                                                                    : job->first + job->count};
+            w->own = (span){share_begin(d, i),
+                            i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
         if (!tally_set_init(&w->tallies, job->run->nr, job->run->nz, job->run->na)) {
             error_set(err, NULL, 0, "out of memory");
             return false;
