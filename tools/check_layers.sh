@@ -1,16 +1,17 @@
 #!/bin/sh
 # Checks that the rooms depend on each other one way only (docs/architecture.md):
-#   cli -> tuner -> engine -> io -> gen -> base, and templates below gen
+#   cli -> api -> tuner -> engine -> io -> gen -> base, and templates below gen
 # (a room may include its own headers and those of any room below it).
 # Prints each include that points up and exits 1 if there is one.
 cd "$(dirname "$0")/.." || exit 2
 rank() {
     case $1 in
         gen/base) echo 0 ;; templates) echo 0 ;; gen) echo 1 ;; runtime/io) echo 2 ;;
-        runtime/engine) echo 3 ;; tuner) echo 4 ;; runtime/cli) echo 5 ;; *) echo 9 ;;
+        runtime/engine) echo 3 ;; tuner) echo 4 ;; runtime/api) echo 5 ;; runtime/cli) echo 6 ;;
+        *) echo 9 ;;
     esac
 }
-rooms="gen/base templates gen runtime/io runtime/engine tuner runtime/cli"
+rooms="gen/base templates gen runtime/io runtime/engine tuner runtime/api runtime/cli"
 room_of() { # header name -> its room
     for r in $rooms; do
         [ -f "$r/$1" ] && { echo "$r"; return; }
