@@ -102,13 +102,14 @@ tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r, tmcml
 
 void tmcml_result_info(const tmcml_result *r, tmcml_info *info) { *info = r->info; }
 
-/* The .mco and the JSON summary, as the run command writes them. */
+/* The .mco and the JSON summary, as the run command writes them.  A
+ * problem without a name gets the file's: a .mci of it names its output so. */
 static tmcml_status write_run(tmcml_session *s, const tmcml_result *r, const char *path)
 {
     const tmcml_info *in = &r->info;
     mci_run run = r->problem.run; /* shallow: the name may be the path's */
     if (!run.out_name)
-        run.out_name = (char *)path;
+        run.out_name = (char *)fs_base_name(path);
     char *json = fs_sibling(path, ".json");
     if (!json)
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
@@ -166,7 +167,8 @@ static tmcml_status read_result(tmcml_session *s, const char *path, tmcml_result
         mco_free(&data);
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     }
-    /* Moved out of data, which then keeps only its comment. */
+    /* Moved out of data, which then keeps nothing. */
+    double user_seconds = data.user_seconds;
     r->problem.run = data.run;
     r->res = data.result;
     r->comment = data.comment ? data.comment : strdup("");
@@ -186,7 +188,7 @@ static tmcml_status read_result(tmcml_session *s, const char *path, tmcml_result
                            .device = r->device,
                            .variant = r->variant,
                            .kernel = r->kernel,
-                           .wall_seconds = data.user_seconds,
+                           .wall_seconds = user_seconds,
                            .comment = r->comment};
     *out = r;
     return TMCML_OK;

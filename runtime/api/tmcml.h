@@ -296,7 +296,9 @@ TMCML_API void tmcml_result_info(const tmcml_result *r, tmcml_info *info);
 /* Writes r as MCML 1.2.2's .mco to path (atomically) and, for a run of this
  * library, its JSON summary beside it (NAME.json), exactly as the run
  * command writes them: equal runs and seeds give byte-identical .mco files.
- * A problem from arrays without a name is named path in the .mco's InParm. */
+ * A problem from arrays without a name is named after the file (path's last
+ * component) in the .mco's InParm, as a .mci written by tmcml_mci_write or
+ * save_mci names it by default. */
 TMCML_API tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r,
                                               const char *path);
 
