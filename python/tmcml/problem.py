@@ -79,7 +79,10 @@ class Problem:
 
     def __del__(self):
         if self._owned and self.handle:
-            lib.tmcml_problem_delete(self.handle)
+            try:
+                lib.tmcml_problem_delete(self.handle)
+            except Exception:  # interpreter shutdown
+                pass
             self.handle = None
 
     @classmethod

@@ -190,7 +190,9 @@ typedef enum tmcml_policy {
 
 /* Called on the thread that called tmcml_run, at most every
  * progress_interval seconds while the run goes and once at its end: photons
- * done of total.  A nonzero return cancels the run (TMCML_ERR_CANCELLED). */
+ * done of total.  A nonzero return cancels the run (TMCML_ERR_CANCELLED).
+ * It runs while the session is busy: of the session's functions it may call
+ * tmcml_session_cancel only. */
 typedef int (*tmcml_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 typedef struct tmcml_options {
