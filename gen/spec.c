@@ -171,20 +171,6 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 
 /* ---- canonical key --------------------------------------------------------- */
 
-/* x exactly, as %.17g, but without its noise digits: %.15g or %.16g when
- * that reads back as x ("0.01" rather than "0.010000000000000000").  Fewer
- * than 15 digits would turn 10 into "1e+01". */
-static void key_add_double(textbuf *k, double x)
-{
-    char text[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, x);
-        if (strtod(text, NULL) == x)
-            break;
-    }
-    textbuf_add(k, "%s", text);
-}
-
 /* The values baked into an immediate layer table. */
 static void key_add_layers(textbuf *k, const kernel_spec *spec)
 {
@@ -199,7 +185,7 @@ static void key_add_layers(textbuf *k, const kernel_spec *spec)
         const double *v = &spec->layers[i].n;
         for (int j = 0; j < SPEC_LAYER_FLOATS; j++) {
             textbuf_add(k, j ? "," : (i ? ";" : ""));
-            key_add_double(k, v[j]);
+            textbuf_add_double(k, v[j]);
         }
     }
     textbuf_add(k, "]");
@@ -209,11 +195,11 @@ char *spec_key(const kernel_spec *spec)
 {
     textbuf k = TEXTBUF_INIT; /* a key has no length limit: 64 immediate layers take 10 kB */
     textbuf_add(&k, "L%d grid=%dx%dx%d dr=", spec->num_layers, spec->nr, spec->nz, spec->na);
-    key_add_double(&k, spec->dr);
+    textbuf_add_double(&k, spec->dr);
     textbuf_add(&k, " dz=");
-    key_add_double(&k, spec->dz);
+    textbuf_add_double(&k, spec->dz);
     textbuf_add(&k, " da=");
-    key_add_double(&k, spec->da);
+    textbuf_add_double(&k, spec->da);
     char knobs[KNOBS_TEXT_MAX];
     knobs_text(&spec->knobs, knobs, sizeof knobs);
     textbuf_add(&k, " A=%d %s sm_%d oob=%d", spec->score_absorption ? 1 : 0, knobs, spec->arch,

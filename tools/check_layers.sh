@@ -1,17 +1,18 @@
 #!/bin/sh
 # Checks that the rooms depend on each other one way only (docs/architecture.md):
-#   cli -> tuner -> engine, figure -> io -> gen -> base, and templates below gen
-# (engine and figure share a rank: neither includes the other)
+#   cli -> api -> tuner -> engine, figure -> io -> gen -> base, and templates
+# below gen (engine and figure share a rank: neither includes the other)
 # (a room may include its own headers and those of any room below it).
 # Prints each include that points up and exits 1 if there is one.
 cd "$(dirname "$0")/.." || exit 2
 rank() {
     case $1 in
         gen/base) echo 0 ;; templates) echo 0 ;; gen) echo 1 ;; runtime/io) echo 2 ;;
-        runtime/engine) echo 3 ;; runtime/figure) echo 3 ;; tuner) echo 4 ;; runtime/cli) echo 5 ;; *) echo 9 ;;
+        runtime/engine) echo 3 ;; runtime/figure) echo 3 ;; tuner) echo 4 ;; runtime/api) echo 5 ;;
+        runtime/cli) echo 6 ;; *) echo 9 ;;
     esac
 }
-rooms="gen/base templates gen runtime/io runtime/engine runtime/figure tuner runtime/cli"
+rooms="gen/base templates gen runtime/io runtime/engine runtime/figure tuner runtime/api runtime/cli"
 room_of() { # header name -> its room
     for r in $rooms; do
         [ -f "$r/$1" ] && { echo "$r"; return; }

@@ -454,3 +454,15 @@ bool fs_xdg_dir(const char *xdg_var, const char *home_default, const char *sub, 
         return false;
     return n > 0 && (size_t)n < size;
 }
+
+char *fs_sibling(const char *mco_path, const char *suffix)
+{
+    size_t n = strlen(mco_path), s = strlen(suffix);
+    size_t stem = n >= 4 && strcmp(mco_path + n - 4, ".mco") == 0 ? n - 4 : n;
+    char *p = malloc(stem + s + 1);
+    if (p) {
+        memcpy(p, mco_path, stem);
+        memcpy(p + stem, suffix, s + 1);
+    }
+    return p;
+}

@@ -42,6 +42,10 @@ bool fs_make_parent(const char *path, tm_error *err);
  * Returns malloc'd string or NULL. */
 char *fs_join(const char *dir, const char *name);
 
+/* The path of a file beside an output: "skin.mco" -> "skin" + suffix
+ * ("skin.json"); other names get the suffix appended.  malloc'd, or NULL. */
+char *fs_sibling(const char *mco_path, const char *suffix);
+
 /* The part of path after its last '/'. */
 const char *fs_base_name(const char *path);
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void textbuf_add(textbuf *t, const char *fmt, ...)
 {
@@ -29,6 +30,19 @@ void textbuf_add(textbuf *t, const char *fmt, ...)
     vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
     t->len += (size_t)n;
+}
+
+/* %.15g or %.16g when that reads back as x, else %.17g: fewer than 15
+ * digits would turn 10 into "1e+01". */
+void textbuf_add_double(textbuf *t, double x)
+{
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, x);
+        if (strtod(text, NULL) == x)
+            break;
+    }
+    textbuf_add(t, "%s", text);
 }
 
 char *textbuf_take(textbuf *t)

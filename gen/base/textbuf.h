@@ -21,6 +21,11 @@ typedef struct textbuf {
 
 __attribute__((format(printf, 2, 3))) void textbuf_add(textbuf *t, const char *fmt, ...);
 
+/* x exactly, without noise digits: "0.01" rather than
+ * "0.010000000000000000" (%.17g only when fewer digits do not read back as
+ * x; NaN and infinities as printf writes them). */
+void textbuf_add_double(textbuf *t, double x);
+
 /* The text (malloc'd, "" when nothing was added), or NULL when memory ran
  * out; the buffer is empty afterwards. */
 char *textbuf_take(textbuf *t);

@@ -26,19 +26,6 @@ static const char *run_path_c(const run_paths *p, int kind)
     return *run_path((run_paths *)p, kind);
 }
 
-/* "skin.mco" -> "skin" + suffix; other names get the suffix appended. */
-static char *with_suffix(const char *mco_path, const char *suffix)
-{
-    size_t n = strlen(mco_path), s = strlen(suffix);
-    size_t stem = n >= 4 && strcmp(mco_path + n - 4, ".mco") == 0 ? n - 4 : n;
-    char *p = malloc(stem + s + 1);
-    if (p) {
-        memcpy(p, mco_path, stem);
-        memcpy(p + stem, suffix, s + 1);
-    }
-    return p;
-}
-
 void outputs_free(run_paths *paths, int count)
 {
     for (int i = 0; paths && i < count; i++)
@@ -143,7 +130,7 @@ run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_erro
         paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
         for (int k = 1; k < PATHS_PER_RUN; k++)
             *run_path(&paths[i], k) =
-                paths[i].mco ? with_suffix(paths[i].mco, path_suffixes[k]) : NULL;
+                paths[i].mco ? fs_sibling(paths[i].mco, path_suffixes[k]) : NULL;
         for (int k = 0; ok && k < PATHS_PER_RUN; k++) {
             if (!*run_path(&paths[i], k)) {
                 error_set(err, NULL, 0, "out of memory");

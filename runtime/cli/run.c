@@ -23,6 +23,7 @@
 #include "resources.h"
 #include "result.h"
 #include "resume.h"
+#include "rng.h"
 #include "stopper.h"
 #include "summary.h"
 #include "tally.h"
@@ -31,7 +32,7 @@
 
 #define PROFILE_SOURCE_MAX 5000
 
-#define RNG_NAME "mwc-per-photon"
+#define RNG_NAME RNG_MWC_NAME
 
 /* The engine every run of the file uses: the GPUs when they were opened. */
 typedef struct engine {
@@ -246,10 +247,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                  "from %s).",
                  (unsigned long long)tallies->photons, (unsigned long long)run->photons,
                  fs_base_name(paths->ckpt));
-    snprintf(comment, sizeof comment, "tmcml %s, %s engine, seed %llu, %s.%s Timings: %s.",
-             TMCML_VERSION, eng->name, (unsigned long long)opt->seed,
-             opt->score_absorption ? "absorption scored" : "-A: absorption not scored", part,
-             fs_base_name(json));
+    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, part,
+                   fs_base_name(json));
     if (!mco_write(mco, run, res, comment, err))
         return false;
     run_report rep = {.input_path = file->path,

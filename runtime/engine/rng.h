@@ -8,6 +8,9 @@
 
 #include "rng_mwc.h"
 
+/* The generator's name in JSON summaries. */
+#define RNG_MWC_NAME "mwc-per-photon"
+
 /* MWC_MULTIPLIER_COUNT safe-prime multipliers, generated at build time by
  * tools/mwc_multipliers.c (never a copied file). */
 extern const uint32_t rng_mwc_multipliers[MWC_MULTIPLIER_COUNT];

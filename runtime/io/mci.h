@@ -49,6 +49,15 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
 
 void mci_free(mci_file *file);
 
+/* runs as the text of an MCML 1.2.2 input file that mci_parse reads back as
+ * the same values (runtime/io/mci_write.c).  The file's order, one value a
+ * quantity; fields as given, not checked.  malloc'd; NULL when out of
+ * memory. */
+char *mci_format(const mci_run *runs, int count);
+
+/* That text written to path atomically. */
+bool mci_write(const char *path, const mci_run *runs, int count, tm_error *err);
+
 /* A glass layer (mua = mus = 0) is crossed without interaction. */
 static inline bool mci_layer_is_glass(const mci_layer *layer)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "tmcml_config.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -34,6 +35,15 @@ void mco_time_comment(double seconds, char *buf, size_t size)
 {
     snprintf(buf, size, "User time: %8.0f sec = %8.2f hr.   Simulation time of this run.", seconds,
              seconds / 3600.0);
+}
+
+void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,
+                    bool score_absorption, const char *partial, const char *json_name)
+{
+    snprintf(buf, size, "tmcml %s, %s engine, seed %llu, %s.%s Timings: %s.", TMCML_VERSION, engine,
+             (unsigned long long)seed,
+             score_absorption ? "absorption scored" : "-A: absorption not scored",
+             partial ? partial : "", json_name);
 }
 
 static void mco_write_inparm(FILE *f, const mci_run *run)

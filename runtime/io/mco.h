@@ -7,6 +7,8 @@
 #define TMCML_MCO_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "mci.h"
@@ -16,6 +18,14 @@
  * tmcml writes its provenance instead (version, seed, engine: see run.c), so
  * that equal seeds give byte-identical files; timings go to the JSON
  * summary.  comment is the line's text after "# ". */
+
+/* That comment: "tmcml VERSION, ENGINE engine, seed SEED, absorption scored.
+ * Timings: NAME.json." (or "-A: absorption not scored"); partial (may be
+ * NULL) is put before " Timings" for a stopped run's partial output.  The
+ * run command and the library (runtime/api) write the same line, so equal
+ * runs give byte-identical files whichever wrote them. */
+void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,
+                    bool score_absorption, const char *partial, const char *json_name);
 
 /* Writes res of run to path (temp file + rename).  The version line is "B1"
  * when run->out_format is 'B' (data still ASCII, as MCML).  Fails, writing

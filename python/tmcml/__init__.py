@@ -1,0 +1,24 @@
+"""tmcml: Monte Carlo simulation of light in layered tissue (MCML 1.2.2
+semantics) from Python, over libtmcml (ctypes) and numpy.
+
+    import tmcml
+    res = tmcml.run(layers=[[1.37, 1.0, 100.0, 0.9, 0.1]], photons=10**5,
+                    dz=0.01, dr=0.01, nz=40, nr=50, na=1)
+    print(res.Rd, res.A_rz.shape)
+    res.save_mco("example.mco")
+
+Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
+
+from ._lib import (CancelledError, NoGPUError, TmcmlArgumentError, TmcmlError,
+                   TmcmlFileError, lib as _lib_handle, path as library_path)
+from .api import devices, run
+from .mci import run_mci, save_mci
+from .mco import load_mco
+from .result import Result
+from .session import Session, default_session
+
+__version__ = _lib_handle.tmcml_version().decode()
+
+__all__ = ["run", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
+           "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
+           "NoGPUError", "CancelledError", "library_path"]

@@ -1,0 +1,189 @@
+"""The ctypes bindings of libtmcml (runtime/api/tmcml.h), and the one place
+that turns its status codes into Python exceptions.
+
+The library is looked for, in order: the file named by $TMCML_LIBRARY;
+beside this module (an installed package carries it); the build trees of a
+source checkout (build/, build-*/ at the top of the repository)."""
+
+import ctypes
+import glob
+import os
+
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int,
+                    c_int64, c_size_t, c_uint32, c_uint64, c_void_p)
+
+# tmcml_status
+OK, ERR_ARGUMENT, ERR_FILE, ERR_MEMORY, ERR_NO_GPU, ERR_ENGINE, ERR_CANCELLED, ERR_STATE = range(8)
+ENGINES = {"auto": 0, "cpu": 1, "gpu": 2}
+POLICIES = {"profile": 0, "heuristic": 1, "auto": 2, "tune": 3}
+# tmcml_array, in the header's order
+ARRAYS = ("A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz", "Rd_ra", "Tt_ra")
+KERNEL_ORIGINS = (None, "compiled", "cached", "warm")
+ABI_VERSION = 1
+
+
+class TmcmlError(RuntimeError):
+    """A failure of the library; .status is its tmcml_status."""
+
+    def __init__(self, message, status=ERR_ENGINE):
+        super().__init__(message)
+        self.status = status
+
+
+class TmcmlArgumentError(TmcmlError, ValueError):
+    """A bad parameter (the message names it)."""
+
+
+class TmcmlFileError(TmcmlError, OSError):
+    """A file that could not be read, parsed or written ("file:line: what")."""
+
+
+class NoGPUError(TmcmlError):
+    """The GPU engine was asked for and none can be used."""
+
+
+class CancelledError(TmcmlError):
+    """The run was cancelled (by tmcml_session_cancel from elsewhere)."""
+
+
+_ERRORS = {ERR_ARGUMENT: TmcmlArgumentError, ERR_FILE: TmcmlFileError, ERR_NO_GPU: NoGPUError,
+           ERR_CANCELLED: CancelledError}
+
+
+class Layer(Structure):
+    _fields_ = [("n", c_double), ("mua", c_double), ("mus", c_double), ("g", c_double),
+                ("d", c_double)]
+
+
+class Grid(Structure):
+    _fields_ = [("dz", c_double), ("dr", c_double), ("nz", c_int), ("nr", c_int), ("na", c_int)]
+
+
+PROGRESS_FN = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
+
+
+class Options(Structure):
+    _fields_ = [("photons", c_int64), ("seed", c_uint64), ("engine", c_int),
+                ("absorption", c_int), ("threads", c_int), ("gpu", c_int), ("policy", c_int),
+                ("cache_dir", c_char_p), ("profile_dir", c_char_p), ("max_steps", c_uint32),
+                ("progress", PROGRESS_FN), ("progress_user", c_void_p),
+                ("progress_interval", c_double)]
+
+
+class Info(Structure):
+    _fields_ = [("photons", c_uint64), ("seed", c_uint64), ("absorption", c_int),
+                ("has_tallies", c_int), ("engine", c_char_p), ("threads", c_int),
+                ("device", c_char_p), ("variant", c_char_p), ("kernel", c_char_p),
+                ("kernel_origin", c_int), ("wall_seconds", c_double),
+                ("plan_seconds", c_double), ("compile_seconds", c_double),
+                ("kernel_seconds", c_double), ("overhead_seconds", c_double),
+                ("steps", c_double), ("trapped_photons", c_uint64),
+                ("trapped_weight", c_double), ("tallies_digest", c_uint64),
+                ("comment", c_char_p)]
+
+
+class Rat(Structure):
+    _fields_ = [("rsp", c_double), ("rd", c_double), ("a", c_double), ("tt", c_double)]
+
+
+class Device(Structure):
+    _fields_ = [("index", c_int), ("name", c_char * 256), ("cc_major", c_int),
+                ("cc_minor", c_int), ("sm_count", c_int), ("total_memory", c_uint64),
+                ("free_memory", c_uint64), ("driver_version", c_int)]
+
+
+class SessionStats(Structure):
+    _fields_ = [("runs", c_uint64), ("gpu_runs", c_uint64), ("compiles", c_uint64),
+                ("module_loads", c_uint64), ("plans", c_uint64)]
+
+
+def _candidates():
+    env = os.environ.get("TMCML_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield from sorted(glob.glob(os.path.join(here, "libtmcml.so*")))
+    top = os.path.dirname(os.path.dirname(here))  # python/tmcml -> the repository
+    for build in ["build"] + sorted(os.path.basename(p) for p in glob.glob(os.path.join(top, "build-*"))):
+        path = os.path.join(top, build, "libtmcml.so")
+        if os.path.exists(path):
+            yield path
+
+
+def _declare(lib):
+    sig = {
+        "tmcml_version": (c_char_p, []),
+        "tmcml_status_name": (c_char_p, [c_int]),
+        "tmcml_session_new": (c_void_p, []),
+        "tmcml_session_delete": (None, [c_void_p]),
+        "tmcml_session_message": (c_char_p, [c_void_p]),
+        "tmcml_session_status": (c_int, [c_void_p]),
+        "tmcml_session_cancel": (None, [c_void_p]),
+        "tmcml_session_stats_get": (None, [c_void_p, POINTER(SessionStats)]),
+        "tmcml_devices": (c_int, [c_void_p, POINTER(Device), c_int, POINTER(c_int)]),
+        "tmcml_problem_new": (c_int, [c_void_p, POINTER(Layer), c_int, c_double, c_double,
+                                      POINTER(Grid), POINTER(c_void_p)]),
+        "tmcml_mci_read": (c_int, [c_void_p, c_char_p, POINTER(POINTER(c_void_p)),
+                                   POINTER(c_int)]),
+        "tmcml_mci_write": (c_int, [c_void_p, c_char_p, POINTER(c_void_p), c_int]),
+        "tmcml_problem_delete": (None, [c_void_p]),
+        "tmcml_problems_delete": (None, [POINTER(c_void_p), c_int]),
+        "tmcml_problem_set_photons": (c_int, [c_void_p, c_void_p, c_int64]),
+        "tmcml_problem_set_name": (c_int, [c_void_p, c_void_p, c_char_p]),
+        "tmcml_problem_num_layers": (c_int, [c_void_p]),
+        "tmcml_problem_layer": (c_int, [c_void_p, c_int, POINTER(Layer)]),
+        "tmcml_problem_grid": (None, [c_void_p, POINTER(Grid)]),
+        "tmcml_problem_photons": (c_int64, [c_void_p]),
+        "tmcml_problem_name": (c_char_p, [c_void_p]),
+        "tmcml_options_init": (None, [POINTER(Options)]),
+        "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
+        "tmcml_result_delete": (None, [c_void_p]),
+        "tmcml_result_problem": (c_void_p, [c_void_p]),
+        "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),
+        "tmcml_result_array": (POINTER(c_double), [c_void_p, c_int, POINTER(c_size_t)]),
+        "tmcml_result_tallies": (c_int, [c_void_p, c_void_p, c_int, POINTER(c_uint64),
+                                         POINTER(c_uint64), c_size_t]),
+        "tmcml_result_info": (None, [c_void_p, POINTER(Info)]),
+        "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
+        "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
+    }
+    for name, (restype, argtypes) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    return lib
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return _declare(ctypes.CDLL(path)), path
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise ImportError(
+        "tmcml: libtmcml.so not found%s; build it (cmake --build build) or set "
+        "TMCML_LIBRARY to its path" % (": tried " + ", ".join(tried) if tried else ""))
+
+
+lib, path = _load()
+
+
+def check(session, status):
+    """Raises the exception of a failed call on session (a raw handle)."""
+    if status == OK:
+        return
+    message = lib.tmcml_session_message(session).decode("utf-8", "replace")
+    if status == ERR_MEMORY:
+        raise MemoryError(message)
+    raise _ERRORS.get(status, TmcmlError)(message, status)
+
+
+def text(value):
+    """A C string (bytes or None) as str."""
+    return value.decode("utf-8", "replace") if value else ""
+
+
+def encode_path(path):
+    return os.fsencode(os.fspath(path))

@@ -1,0 +1,58 @@
+"""tmcml.run and tmcml.devices: the package's entry points over the library."""
+
+import ctypes
+
+from . import _lib
+from ._lib import lib
+from .problem import Problem
+from .result import Result
+from .runner import execute, options
+from .session import default_session
+
+
+def problem_from_arrays(session, layers, n_above=1.0, n_below=1.0, dz=0.01, dr=0.01, nz=200,
+                        nr=500, na=30):
+    return Problem.from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
+
+
+def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
+        na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
+        policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None):
+    """Simulates photons photons through layers (rows [n, mua, mus, g, d],
+    top first; cm and 1/cm) between media of indices n_above and n_below, on
+    MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
+
+    seed: equal seeds give bit-identical tallies (and the run command's .mco
+    for the same problem).  engine: 'auto' (the GPU when one is usable),
+    'cpu' or 'gpu'.  absorption=False is MCML's -A.  threads: CPU engine
+    threads (None: every core).  gpu: the GPU's index.  policy: how the GPU
+    kernel variant is chosen - 'profile' (a profile entry, else the
+    heuristic), 'heuristic', 'auto' (tune first when the run repays it) or
+    'tune'.  progress: a progress bar for runs longer than a second (tqdm
+    when installed).  session: a tmcml.Session (default: the process's, which
+    keeps the GPU context and kernel between calls: a loop that varies only
+    optical properties compiles once).  Ctrl-C stops the run and raises
+    KeyboardInterrupt.  Bad arguments raise ValueError naming the parameter."""
+    session = session or default_session()
+    opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
+                  profile_dir, max_steps)
+    problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
+    handle, seconds = execute(session, problem, opt, progress)
+    return Result(handle, session, seconds)
+
+
+def devices(session=None):
+    """The GPUs of this machine as dicts (index, name, compute_capability,
+    sm_count, total_memory, free_memory, driver_version); [] where there is no
+    driver or no GPU."""
+    session = session or default_session()
+    found = (_lib.Device * 64)()
+    n = ctypes.c_int()
+    status = lib.tmcml_devices(session.handle, found, 64, ctypes.byref(n))
+    if status == _lib.ERR_NO_GPU:
+        return []
+    session.check(status)
+    return [{"index": d.index, "name": d.name.decode("utf-8", "replace"),
+             "compute_capability": (d.cc_major, d.cc_minor), "sm_count": d.sm_count,
+             "total_memory": int(d.total_memory), "free_memory": int(d.free_memory),
+             "driver_version": d.driver_version} for d in found[:min(n.value, 64)]]

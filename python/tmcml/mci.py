@@ -1,0 +1,80 @@
+"""MCML input files: every run of a .mci simulated, and problems written as
+a .mci (through the library's writer, which the run command reads back)."""
+
+import ctypes
+import os
+
+from . import _lib
+from ._lib import lib
+from .problem import Problem, count
+from .result import Result
+from .runner import execute, options
+from .session import default_session
+
+
+class _ProblemArray:
+    """The array of problems tmcml_mci_read made, freed as a whole."""
+
+    def __init__(self, runs, n):
+        self.runs, self.n = runs, n
+
+    def __del__(self):
+        lib.tmcml_problems_delete(self.runs, self.n)
+
+
+def read_problems(session, path):
+    """The runs of a .mci file as Problems."""
+    runs = ctypes.POINTER(ctypes.c_void_p)()
+    n = ctypes.c_int()
+    session.check(lib.tmcml_mci_read(session.handle, _lib.encode_path(path), ctypes.byref(runs),
+                                     ctypes.byref(n)))
+    owner = _ProblemArray(runs, n.value)
+    return [Problem(runs[i], owned=False, keeper=owner) for i in range(n.value)]
+
+
+def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, threads=None,
+            progress=True, policy="profile", cache_dir=None, profile_dir=None, max_steps=None,
+            session=None):
+    """Simulates every run of the .mci file at path (photons: None for the
+    file's counts, else this many in every run) and returns their Results,
+    in the file's order."""
+    session = session or default_session()
+    problems = read_problems(session, path)
+    results = []
+    for i, p in enumerate(problems):
+        n = lib.tmcml_problem_photons(p.handle)
+        opt = options(n if photons is None else photons, seed, engine, absorption, threads, gpu,
+                      policy, cache_dir, profile_dir, max_steps)
+        label = "run %d/%d: " % (i + 1, len(problems)) if len(problems) > 1 else ""
+        handle, seconds = execute(session, p, opt, progress, label)
+        results.append(Result(handle, session, seconds))
+    return results
+
+
+def save_mci(path, layers=None, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
+             nz=200, nr=500, na=30, out_name=None, runs=None, session=None):
+    """Writes an MCML 1.2.2 input file: one run of these parameters, or
+    several (runs: a list of dicts of the same keywords).  out_name: the run's
+    .mco name (default: this file's name with .mco)."""
+    session = session or default_session()
+    from .api import problem_from_arrays
+
+    if runs is None:
+        runs = [dict(layers=layers, n_above=n_above, n_below=n_below, photons=photons, dz=dz,
+                     dr=dr, nz=nz, nr=nr, na=na, out_name=out_name)]
+    elif layers is not None:
+        raise ValueError("save_mci: give layers or runs, not both")
+    stem = os.path.splitext(os.path.basename(os.fspath(path)))[0]
+    problems = []
+    for i, run in enumerate(runs):
+        run = dict(run)
+        name = run.pop("out_name", None) or (stem + ".mco" if len(runs) == 1
+                                             else "%s_%d.mco" % (stem, i + 1))
+        n = count("photons", run.pop("photons", 10**6), 1, 2**63 - 1)
+        p = problem_from_arrays(session, **run)
+        session.check(lib.tmcml_problem_set_photons(session.handle, p.handle, n))
+        session.check(lib.tmcml_problem_set_name(session.handle, p.handle, name.encode()))
+        problems.append(p)
+    handles = (ctypes.c_void_p * len(problems))(*[p.handle for p in problems])
+    session.check(lib.tmcml_mci_write(session.handle, _lib.encode_path(path), handles,
+                                      len(problems)))

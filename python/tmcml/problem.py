@@ -1,0 +1,115 @@
+"""Problems (tmcml_problem): the parameters checked in Python first, so that
+a mistake is a ValueError naming the parameter; the library then checks
+them again with the rules of a .mci file (runtime/io/mci.c)."""
+
+import ctypes
+import math
+import numbers
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+
+LAYER_FIELDS = ("n", "mua", "mus", "g", "d")
+
+
+def _number(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError("%s: expected a number (got %r)" % (name, value))
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError("%s: not a finite number (%r)" % (name, value))
+    return value
+
+
+def positive_number(name, value):
+    value = _number(name, value)
+    if value <= 0:
+        raise ValueError("%s: must be positive (got %r)" % (name, value))
+    return value
+
+
+def count(name, value, low=1, high=2**31 - 1):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError("%s: expected a whole number (got %r)" % (name, value))
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError("%s: expected %d to %d (got %d)" % (name, low, high, value))
+    return value
+
+
+def layers_array(layers):
+    """layers as an n x 5 float array, every value checked."""
+    try:
+        a = np.array(layers, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("layers: expected rows of [n, mua, mus, g, d] numbers (got %r)"
+                         % (layers,)) from None
+    if a.ndim != 2 or a.shape[1] != 5 or a.shape[0] < 1:
+        raise ValueError("layers: expected rows of 5 values [n, mua, mus, g, d], one a layer "
+                         "(got shape %s)" % (a.shape,))
+    for i, row in enumerate(a):
+        for k, v in enumerate(row):
+            what = "layers[%d][%d] (%s of layer %d)" % (i, k, LAYER_FIELDS[k], i + 1)
+            if not math.isfinite(v):
+                raise ValueError("%s: not a finite number (%r)" % (what, v))
+        n, mua, mus, g, d = row
+        layer = "layers[%d] (layer %d)" % (i, i + 1)
+        if n <= 0:
+            raise ValueError("%s: n must be positive (got %r)" % (layer, n))
+        if mua < 0:
+            raise ValueError("%s: mua must not be negative (got %r)" % (layer, mua))
+        if mus < 0:
+            raise ValueError("%s: mus must not be negative (got %r)" % (layer, mus))
+        if not -1 <= g <= 1:
+            raise ValueError("%s: g must be between -1 and 1 (got %r)" % (layer, g))
+        if d < 0:
+            raise ValueError("%s: d (thickness) must not be negative (got %r)" % (layer, d))
+    return a
+
+
+class Problem:
+    """A checked problem in the library (owned: deleted with this object)."""
+
+    def __init__(self, handle, owned=True, keeper=None):
+        self.handle = handle
+        self._owned = owned
+        self._keeper = keeper  # what owns handle when this does not
+
+    def __del__(self):
+        if self._owned and self.handle:
+            try:
+                lib.tmcml_problem_delete(self.handle)
+            except Exception:  # interpreter shutdown
+                pass
+            self.handle = None
+
+    @classmethod
+    def from_arrays(cls, session, layers, n_above, n_below, dz, dr, nz, nr, na):
+        a = layers_array(layers)
+        n_above = positive_number("n_above", n_above)
+        n_below = positive_number("n_below", n_below)
+        grid = _lib.Grid(positive_number("dz", dz), positive_number("dr", dr),
+                         count("nz", nz), count("nr", nr), count("na", na))
+        rows = (_lib.Layer * len(a))(*[_lib.Layer(*map(float, row)) for row in a])
+        out = ctypes.c_void_p()
+        session.check(lib.tmcml_problem_new(session.handle, rows, len(a), n_above, n_below,
+                                            ctypes.byref(grid), ctypes.byref(out)))
+        return cls(out.value)
+
+
+def describe(handle):
+    """A problem's parameters as a dict (layers as an n x 5 array)."""
+    n = lib.tmcml_problem_num_layers(handle)
+    rows = []
+    for i in range(n + 2):
+        layer = _lib.Layer()
+        lib.tmcml_problem_layer(handle, i, ctypes.byref(layer))
+        rows.append([layer.n, layer.mua, layer.mus, layer.g, layer.d])
+    grid = _lib.Grid()
+    lib.tmcml_problem_grid(handle, ctypes.byref(grid))
+    return {"layers": np.array(rows[1:-1], dtype=float), "n_above": rows[0][0],
+            "n_below": rows[-1][0], "dz": grid.dz, "dr": grid.dr, "nz": grid.nz,
+            "nr": grid.nr, "na": grid.na, "photons": int(lib.tmcml_problem_photons(handle)),
+            "out_name": _lib.text(lib.tmcml_problem_name(handle))}

@@ -1,0 +1,147 @@
+"""Result: MCML's quantities of one run as numpy arrays (MCML's names, cm
+and 1/cm), with the bin-centre coordinates MCML's conventions give and how
+the run went."""
+
+import ctypes
+import math
+import weakref
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+from .problem import describe
+
+
+def _array(handle, index):
+    n = ctypes.c_size_t()
+    ptr = lib.tmcml_result_array(handle, index, ctypes.byref(n))
+    if not ptr or n.value == 0:
+        return np.zeros(0)
+    return np.ctypeslib.as_array(ptr, (n.value,)).copy()
+
+
+class Result:
+    """One run's results.
+
+    Scalars: Rsp, Rd, A, Tt.  Arrays: A_l [num_layers], A_z [nz], Rd_r, Tt_r
+    [nr], Rd_a, Tt_a [na], A_rz [nr, nz], Rd_ra, Tt_ra [nr, na], normalised
+    exactly as MCML 1.2.2.  Coordinates of the bin centres (MCML's: the
+    middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
+    The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
+    nz, nr, na.  The run: photons, seed, engine ('cpu', 'gpu'; None when read
+    from an .mco), variant (where the GPU kernel variant came from), kernel
+    (its spec key), timings (seconds and where the kernel came from), steps,
+    trapped_photons, trapped_weight, tallies_digest, comment."""
+
+    def __init__(self, handle, session, python_seconds=None):
+        self._session = session
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, lib.tmcml_result_delete, handle)
+        info = _lib.Info()
+        lib.tmcml_result_info(handle, ctypes.byref(info))
+        rat = _lib.Rat()
+        lib.tmcml_result_rat(handle, ctypes.byref(rat))
+        self.Rsp, self.Rd, self.A, self.Tt = rat.rsp, rat.rd, rat.a, rat.tt
+        p = describe(lib.tmcml_result_problem(handle))
+        self.layers, self.n_above, self.n_below = p["layers"], p["n_above"], p["n_below"]
+        self.dz, self.dr, self.nz, self.nr, self.na = p["dz"], p["dr"], p["nz"], p["nr"], p["na"]
+        self.out_name = p["out_name"] or None
+        arrays = {name: _array(handle, i) for i, name in enumerate(_lib.ARRAYS)}
+        self.A_l, self.A_z = arrays["A_l"], arrays["A_z"]
+        self.Rd_r, self.Rd_a = arrays["Rd_r"], arrays["Rd_a"]
+        self.Tt_r, self.Tt_a = arrays["Tt_r"], arrays["Tt_a"]
+        self.A_rz = arrays["A_rz"].reshape(self.nr, self.nz)
+        self.Rd_ra = arrays["Rd_ra"].reshape(self.nr, self.na)
+        self.Tt_ra = arrays["Tt_ra"].reshape(self.nr, self.na)
+        self.da = math.pi / (2 * self.na)
+        self.r = (np.arange(self.nr) + 0.5) * self.dr
+        self.z = (np.arange(self.nz) + 0.5) * self.dz
+        self.a = (np.arange(self.na) + 0.5) * self.da
+        self.photons = int(info.photons)
+        self.has_tallies = bool(info.has_tallies)
+        self.seed = int(info.seed) if self.has_tallies else None
+        self.absorption = bool(info.absorption)
+        self.engine = _lib.text(info.engine) or None
+        self.threads = int(info.threads)
+        self.device = _lib.text(info.device) or None
+        self.variant = _lib.text(info.variant) or None
+        self.kernel = _lib.text(info.kernel) or None
+        self.comment = _lib.text(info.comment)
+        origin = _lib.KERNEL_ORIGINS[info.kernel_origin]
+        self.timings = {
+            "wall": info.wall_seconds,  # the library call
+            "plan": info.plan_seconds,
+            "compile": info.compile_seconds,
+            "kernel": info.kernel_seconds,
+            "overhead": info.overhead_seconds,  # wall - compile - kernel
+            "python": python_seconds,  # the whole Python call, when it ran here
+            "kernel_origin": origin,  # None (CPU), 'compiled', 'cached' or 'warm'
+            "compiled": origin == "compiled",
+        }
+        self.steps = info.steps
+        self.trapped_photons = int(info.trapped_photons)
+        self.trapped_weight = info.trapped_weight
+        self.tallies_digest = int(info.tallies_digest) if self.has_tallies else None
+        self._tallies = None
+
+    def __repr__(self):
+        return ("<tmcml.Result %d photons, %d layers, grid %dx%dx%d: Rsp %.6g Rd %.6g A %.6g "
+                "Tt %.6g>" % (self.photons, len(self.layers), self.nr, self.nz, self.na,
+                              self.Rsp, self.Rd, self.A, self.Tt))
+
+    @property
+    def tallies(self):
+        """The integer tallies the arrays come from (2^24 units per unit
+        weight): {'A_rz': [nr, nz], 'Rd_ra': [nr, na], 'Tt_ra': [nr, na]},
+        uint64 arrays (Python ints, dtype object, for a count beyond 2^64).
+        None for a result read from an .mco."""
+        if not self.has_tallies:
+            return None
+        if self._tallies is None:
+            shapes = {"A_rz": (self.nr, self.nz), "Rd_ra": (self.nr, self.na),
+                      "Tt_ra": (self.nr, self.na)}
+            self._tallies = {}
+            for name, shape in shapes.items():
+                n = shape[0] * shape[1]
+                low = np.zeros(n, dtype=np.uint64)
+                high = np.zeros(n, dtype=np.uint64)
+                pointer = ctypes.POINTER(ctypes.c_uint64)
+                self._session.check(lib.tmcml_result_tallies(
+                    self._session.handle, self._handle, _lib.ARRAYS.index(name),
+                    low.ctypes.data_as(pointer), high.ctypes.data_as(pointer), n))
+                if high.any():
+                    counts = np.array([int(h) << 64 | int(lo) for lo, h in zip(low, high)],
+                                      dtype=object)
+                else:
+                    counts = low
+                self._tallies[name] = counts.reshape(shape)
+        return self._tallies
+
+    def layer_of_z(self):
+        """The 0-based layer index holding each depth bin's centre (MCML's
+        IzToLayer: bins below the stack count for the last layer)."""
+        bottoms = np.cumsum(self.layers[:, 4])
+        index = np.searchsorted(bottoms, self.z, side="right")
+        return np.minimum(index, len(self.layers) - 1)
+
+    def fluence(self):
+        """The fluence [1/cm2] of each (r, z) bin: A_rz divided by the mua of
+        the layer holding the bin's centre (as MCML's conv).  NaN in layers
+        with mua = 0 (glass), where A_rz holds nothing to divide."""
+        mua = self.layers[self.layer_of_z(), 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(mua > 0, self.A_rz / np.where(mua > 0, mua, 1.0), np.nan)
+
+    def save_mco(self, path):
+        """Writes MCML 1.2.2's .mco through the library's writer - the run
+        command's file, byte for byte, for the same run and seed - and, for a
+        run of this library, the JSON summary beside it (NAME.json)."""
+        self._session.check(lib.tmcml_result_write_mco(self._session.handle, self._handle,
+                                                       _lib.encode_path(path)))
+
+    def plot(self, **kwargs):
+        """A figure of Rd(r), A(z) and the fluence map (matplotlib)."""
+        from .plot import plot_result
+
+        return plot_result(self, **kwargs)

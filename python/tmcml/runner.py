@@ -1,0 +1,87 @@
+"""One run through tmcml_run, on a thread of its own so that Ctrl-C reaches
+the caller at once: a KeyboardInterrupt cancels the run in the library
+(tmcml_session_cancel, and the progress callback's answer), waits for it to
+stop - within a fraction of a second - and is raised again.  Nothing of the
+cancelled run is kept, and the session goes on working."""
+
+import ctypes
+import os
+import threading
+import time
+
+from . import _lib
+from ._lib import lib
+from .problem import count
+from .progress import Progress
+
+
+def options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir, profile_dir,
+            max_steps):
+    """A tmcml_options, every value checked (ValueError naming it)."""
+    opt = _lib.Options()
+    lib.tmcml_options_init(ctypes.byref(opt))
+    opt.photons = count("photons", photons, 1, 2**63 - 1)
+    opt.seed = count("seed", seed, 0, 2**64 - 1)
+    if engine not in _lib.ENGINES:
+        raise ValueError("engine: expected 'auto', 'cpu' or 'gpu' (got %r)" % (engine,))
+    opt.engine = _lib.ENGINES[engine]
+    if policy not in _lib.POLICIES:
+        raise ValueError("policy: expected one of %s (got %r)"
+                         % (", ".join(map(repr, _lib.POLICIES)), policy))
+    opt.policy = _lib.POLICIES[policy]
+    if not isinstance(absorption, bool):
+        raise ValueError("absorption: expected True or False (got %r)" % (absorption,))
+    opt.absorption = int(absorption)
+    opt.threads = 0 if threads is None else count("threads", threads, 1, 4096)
+    opt.gpu = count("gpu", gpu, 0, 1023)
+    opt.max_steps = 0 if max_steps is None else count("max_steps", max_steps, 1, 2**32 - 1)
+    opt.cache_dir = None if cache_dir is None else _lib.encode_path(cache_dir)
+    opt.profile_dir = None if profile_dir is None else _lib.encode_path(profile_dir)
+    return opt
+
+
+def execute(session, problem, opt, progress=True, label=""):
+    """tmcml_run of problem (a Problem) with opt: the result handle and the
+    seconds the call took, seen from Python."""
+    meter = Progress(progress, opt.photons, label)
+    cancel = threading.Event()
+
+    def report(done, total, user):
+        try:
+            meter.update(done, total)
+        except Exception:  # a display error must not stop the run
+            pass
+        return 1 if cancel.is_set() else 0
+
+    callback = _lib.PROGRESS_FN(report)  # referenced until the run returns
+    opt.progress = callback
+    opt.progress_interval = 0.1
+    out = ctypes.c_void_p()
+    box = {}
+
+    def work():
+        box["status"] = lib.tmcml_run(session.handle, problem.handle, ctypes.byref(opt),
+                                      ctypes.byref(out))
+
+    start = time.perf_counter()
+    worker = threading.Thread(target=work, name="tmcml-run", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+    except KeyboardInterrupt:
+        cancel.set()
+        lib.tmcml_session_cancel(session.handle)
+        while worker.is_alive():
+            try:
+                worker.join()
+            except KeyboardInterrupt:  # a second Ctrl-C: still wait, it is ending
+                pass
+        if box.get("status") == _lib.OK:
+            lib.tmcml_result_delete(out)
+        raise
+    finally:
+        meter.close()
+    seconds = time.perf_counter() - start
+    session.check(box["status"])
+    return out.value, seconds

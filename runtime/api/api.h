@@ -1,0 +1,54 @@
+/* The library's handles and its error discipline, shared by the files of
+ * runtime/api (not installed: tmcml.h is the public header). */
+#ifndef TMCML_API_H
+#define TMCML_API_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "error.h"
+#include "mci.h"
+#include "result.h"
+#include "session.h"
+#include "tally.h"
+#include "tmcml.h"
+
+struct tmcml_session {
+    pthread_mutex_t lock; /* held by every call on the session (not cancel) */
+    session eng;
+    volatile sig_atomic_t stop; /* the engines' pause flag: tmcml_session_cancel */
+    tmcml_status status;
+    char message[2048];
+};
+
+/* A checked run.  photons 0 and out_name NULL: not set (arrays). */
+struct tmcml_problem {
+    mci_run run;
+};
+
+struct tmcml_result {
+    tmcml_problem problem; /* as simulated: photons are the run's */
+    mcml_result res;
+    bool has_tallies;
+    tally_set tallies;
+    tmcml_info info; /* its strings point into the fields below */
+    char *variant, *kernel, *comment;
+    char engine[8], device[256];
+};
+
+/* Every call: api_enter locks the session and clears its error; api_leave
+ * unlocks and returns status.  s must not be NULL (callers check). */
+void api_enter(tmcml_session *s);
+tmcml_status api_leave(tmcml_session *s, tmcml_status status);
+
+/* Sets the session's error (err as "file:line: message") and returns
+ * status. */
+tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err);
+tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Frees what a result owns (not r itself). */
+void api_result_clear(tmcml_result *r);
+
+#endif

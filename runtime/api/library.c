@@ -1,0 +1,144 @@
+/* Sessions, errors and devices (tmcml.h). */
+#include "api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_driver.h"
+#include "tmcml_config.h"
+
+const char *tmcml_version(void) { return TMCML_VERSION; }
+
+const char *tmcml_status_name(tmcml_status status)
+{
+    static const char *const names[] = {"ok",
+                                        "bad argument",
+                                        "file error",
+                                        "out of memory",
+                                        "no usable GPU",
+                                        "simulation failed",
+                                        "cancelled",
+                                        "not available"};
+    if ((unsigned)status < sizeof names / sizeof *names)
+        return names[status];
+    return "unknown status";
+}
+
+tmcml_session *tmcml_session_new(void)
+{
+    tmcml_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        free(s);
+        return NULL;
+    }
+    session_init(&s->eng);
+    return s;
+}
+
+void tmcml_session_delete(tmcml_session *s)
+{
+    if (!s)
+        return;
+    session_close(&s->eng);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+const char *tmcml_session_message(const tmcml_session *s) { return s ? s->message : ""; }
+
+tmcml_status tmcml_session_status(const tmcml_session *s)
+{
+    return s ? s->status : TMCML_ERR_ARGUMENT;
+}
+
+void tmcml_session_cancel(tmcml_session *s)
+{
+    if (s)
+        s->stop = 1;
+}
+
+void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!s)
+        return;
+    const session_counts *c = &s->eng.counts;
+    *stats = (tmcml_session_stats){c->runs, c->gpu_runs, c->compiles, c->module_loads, c->plans};
+}
+
+void api_enter(tmcml_session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    s->status = TMCML_OK;
+    s->message[0] = '\0';
+}
+
+tmcml_status api_leave(tmcml_session *s, tmcml_status status)
+{
+    if (status != TMCML_OK && s->status == TMCML_OK) {
+        s->status = status; /* a failure without a message of its own */
+        snprintf(s->message, sizeof s->message, "%s", tmcml_status_name(status));
+    }
+    pthread_mutex_unlock(&s->lock);
+    return status;
+}
+
+tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err)
+{
+    s->status = status;
+    error_format(err, s->message, sizeof s->message);
+    return status;
+}
+
+tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    va_end(ap);
+    s->status = status;
+    return status;
+}
+
+static void device_from_info(const cuda_device_info *in, tmcml_device *out)
+{
+    *out = (tmcml_device){.index = in->index,
+                          .cc_major = in->cc_major,
+                          .cc_minor = in->cc_minor,
+                          .sm_count = in->sm_count,
+                          .total_memory = in->total_memory,
+                          .free_memory = in->free_memory,
+                          .driver_version = in->driver_version};
+    snprintf(out->name, sizeof out->name, "%s", in->name);
+}
+
+tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *count)
+{
+    if (!s || !count || (max > 0 && !out))
+        return TMCML_ERR_ARGUMENT;
+    api_enter(s);
+    *count = 0;
+    cuda_driver *drv;
+    tm_error err = {0};
+    if (!cuda_open(&drv, &err))
+        return api_leave(s, api_fail(s, TMCML_ERR_NO_GPU, &err));
+    int n = cuda_device_count(drv);
+    tmcml_status status = TMCML_OK;
+    for (int i = 0; i < n && i < max; i++) {
+        cuda_device_info info;
+        if (!cuda_device_query(drv, i, &info, &err)) {
+            status = api_fail(s, TMCML_ERR_NO_GPU, &err);
+            break;
+        }
+        device_from_info(&info, &out[i]);
+    }
+    cuda_close(drv);
+    if (status == TMCML_OK && n == 0)
+        status = api_failf(s, TMCML_ERR_NO_GPU, "the CUDA driver reports no GPU");
+    *count = status == TMCML_OK ? n : 0;
+    return api_leave(s, status);
+}

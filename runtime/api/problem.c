@@ -1,0 +1,271 @@
+/* Problems: from arrays, from and to .mci files (tmcml.h).
+ *
+ * A problem given as arrays is checked by the .mci reader itself: it is
+ * written as the text of a .mci file (mci_format) and read back
+ * (mci_parse), so that arrays and files obey the same rules with the same
+ * messages, and the run is the very one a .mci of these values gives the
+ * run command (the same doubles, depths and critical angles). */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The name a problem without one is checked under, and the photons. */
+#define UNNAMED "tmcml.mco"
+
+/* raw (fields as given) checked as a .mci run: *out gets the run read back,
+ * with photons 0 and out_name NULL where raw had none. */
+static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out)
+{
+    mci_run probe = *raw;
+    probe.out_name = raw->out_name ? raw->out_name : UNNAMED;
+    probe.photons = raw->photons ? raw->photons : 1;
+    char *text = mci_format(&probe, 1);
+    if (!text)
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    mci_file file;
+    tm_error err = {0};
+    bool ok = mci_parse(text, "", &file, &err);
+    free(text);
+    if (!ok) {
+        /* The parameter is named by the message; the line of a text nobody
+         * wrote would only confuse. */
+        err.file[0] = '\0';
+        err.line = 0;
+        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
+    }
+    *out = file.runs[0];
+    memset(&file.runs[0], 0, sizeof file.runs[0]);
+    mci_free(&file);
+    if (!raw->out_name) {
+        free(out->out_name);
+        out->out_name = NULL;
+    }
+    out->photons = raw->photons;
+    out->line = 0;
+    return TMCML_OK;
+}
+
+static tmcml_problem *problem_alloc(tmcml_session *s)
+{
+    tmcml_problem *p = calloc(1, sizeof *p);
+    if (!p)
+        api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    return p;
+}
+
+static tmcml_status new_problem(tmcml_session *s, const tmcml_layer *layers, int num_layers,
+                                double n_above, double n_below, const tmcml_grid *grid,
+                                tmcml_problem **out)
+{
+    if (!grid)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "grid: NULL");
+    if (num_layers > 0 && !layers)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "layers: NULL for %d layers", num_layers);
+    size_t count = (size_t)(num_layers > 0 ? num_layers : 0) + 2;
+    mci_run raw = {.out_format = 'A',
+                   .dz = grid->dz,
+                   .dr = grid->dr,
+                   .nz = grid->nz,
+                   .nr = grid->nr,
+                   .na = grid->na,
+                   .num_layers = num_layers};
+    raw.layers = calloc(count, sizeof *raw.layers);
+    tmcml_problem *p = raw.layers ? problem_alloc(s) : NULL;
+    if (!p) {
+        free(raw.layers);
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
+    raw.layers[0].n = n_above;
+    raw.layers[count - 1].n = n_below;
+    for (int i = 0; i < num_layers; i++)
+        raw.layers[i + 1] = (mci_layer){.n = layers[i].n,
+                                        .mua = layers[i].mua,
+                                        .mus = layers[i].mus,
+                                        .g = layers[i].g,
+                                        .d = layers[i].d};
+    tmcml_status status = check_run(s, &raw, &p->run);
+    free(raw.layers);
+    if (status != TMCML_OK) {
+        free(p);
+        return status;
+    }
+    *out = p;
+    return TMCML_OK;
+}
+
+tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers, int num_layers,
+                               double n_above, double n_below, const tmcml_grid *grid,
+                               tmcml_problem **out)
+{
+    if (!s || !out)
+        return TMCML_ERR_ARGUMENT;
+    *out = NULL;
+    api_enter(s);
+    return api_leave(s, new_problem(s, layers, num_layers, n_above, n_below, grid, out));
+}
+
+void tmcml_problem_delete(tmcml_problem *p)
+{
+    if (!p)
+        return;
+    mci_run_free(&p->run);
+    free(p);
+}
+
+void tmcml_problems_delete(tmcml_problem **runs, int count)
+{
+    for (int i = 0; runs && i < count; i++)
+        tmcml_problem_delete(runs[i]);
+    free(runs);
+}
+
+static tmcml_status read_problems(tmcml_session *s, const char *path, tmcml_problem ***runs,
+                                  int *count)
+{
+    mci_file file;
+    tm_error err = {0};
+    if (!mci_read(path, &file, &err))
+        return api_fail(s, TMCML_ERR_FILE, &err);
+    int n = file.num_runs;
+    tmcml_problem **list = calloc((size_t)n, sizeof *list);
+    bool ok = list != NULL;
+    for (int i = 0; ok && i < n; i++) {
+        list[i] = calloc(1, sizeof *list[i]);
+        ok = list[i] != NULL;
+        if (ok) { /* moved: the file keeps nothing of it */
+            list[i]->run = file.runs[i];
+            memset(&file.runs[i], 0, sizeof file.runs[i]);
+        }
+    }
+    mci_free(&file);
+    if (!ok) {
+        tmcml_problems_delete(list, n);
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
+    *runs = list;
+    *count = n;
+    return TMCML_OK;
+}
+
+tmcml_status tmcml_mci_read(tmcml_session *s, const char *path, tmcml_problem ***runs, int *count)
+{
+    if (!s || !runs || !count)
+        return TMCML_ERR_ARGUMENT;
+    *runs = NULL;
+    *count = 0;
+    api_enter(s);
+    if (!path)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
+    return api_leave(s, read_problems(s, path, runs, count));
+}
+
+static tmcml_status write_problems(tmcml_session *s, const char *path,
+                                   const tmcml_problem *const *runs, int count)
+{
+    if (!path)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL");
+    if (count < 1 || !runs)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "runs: expected at least one problem");
+    mci_run *list = calloc((size_t)count, sizeof *list);
+    if (!list)
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    tmcml_status status = TMCML_OK;
+    for (int i = 0; i < count && status == TMCML_OK; i++) {
+        if (!runs[i])
+            status = api_failf(s, TMCML_ERR_ARGUMENT, "run %d: NULL", i + 1);
+        else if (runs[i]->run.photons < 1)
+            status = api_failf(s, TMCML_ERR_ARGUMENT,
+                               "run %d: no photons (tmcml_problem_set_photons)", i + 1);
+        else if (!runs[i]->run.out_name)
+            status = api_failf(s, TMCML_ERR_ARGUMENT,
+                               "run %d: no output name (tmcml_problem_set_name)", i + 1);
+        else
+            list[i] = runs[i]->run; /* shallow: only read */
+    }
+    /* Read back before writing: two runs of one output name are refused as
+     * a .mci reader would. */
+    char *text = status == TMCML_OK ? mci_format(list, count) : NULL;
+    if (status == TMCML_OK && !text)
+        status = api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    mci_file back;
+    tm_error err = {0};
+    if (status == TMCML_OK && !mci_parse(text, path, &back, &err))
+        status = api_fail(s, TMCML_ERR_ARGUMENT, &err);
+    else if (status == TMCML_OK)
+        mci_free(&back);
+    if (status == TMCML_OK && !mci_write(path, list, count, &err))
+        status = api_fail(s, TMCML_ERR_FILE, &err);
+    free(text);
+    free(list);
+    return status;
+}
+
+tmcml_status tmcml_mci_write(tmcml_session *s, const char *path, const tmcml_problem *const *runs,
+                             int count)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    api_enter(s);
+    return api_leave(s, write_problems(s, path, runs, count));
+}
+
+/* p's run with photons and name replaced, checked again. */
+static tmcml_status set_run(tmcml_session *s, tmcml_problem *p, int64_t photons, const char *name)
+{
+    mci_run raw = p->run, checked;
+    raw.photons = photons;
+    raw.out_name = (char *)name;
+    tmcml_status status = check_run(s, &raw, &checked);
+    if (status == TMCML_OK) {
+        mci_run_free(&p->run);
+        p->run = checked;
+    }
+    return status;
+}
+
+tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64_t photons)
+{
+    if (!s || !p)
+        return TMCML_ERR_ARGUMENT;
+    api_enter(s);
+    if (photons < 1)
+        return api_leave(s,
+                         api_failf(s, TMCML_ERR_ARGUMENT,
+                                   "photons: expected 1 to 2^63-1 (got %lld)", (long long)photons));
+    return api_leave(s, set_run(s, p, photons, p->run.out_name));
+}
+
+tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
+{
+    if (!s || !p)
+        return TMCML_ERR_ARGUMENT;
+    api_enter(s);
+    if (!name || !*name)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "name: empty"));
+    return api_leave(s, set_run(s, p, p->run.photons, name));
+}
+
+int tmcml_problem_num_layers(const tmcml_problem *p) { return p ? p->run.num_layers : 0; }
+
+int tmcml_problem_layer(const tmcml_problem *p, int i, tmcml_layer *layer)
+{
+    if (!p || !layer || i < 0 || i > p->run.num_layers + 1)
+        return 0;
+    const mci_layer *l = &p->run.layers[i];
+    *layer = (tmcml_layer){l->n, l->mua, l->mus, l->g, l->d};
+    return 1;
+}
+
+void tmcml_problem_grid(const tmcml_problem *p, tmcml_grid *grid)
+{
+    const mci_run *r = &p->run;
+    *grid = (tmcml_grid){r->dz, r->dr, r->nz, r->nr, r->na};
+}
+
+int64_t tmcml_problem_photons(const tmcml_problem *p) { return p ? p->run.photons : 0; }
+
+const char *tmcml_problem_name(const tmcml_problem *p)
+{
+    return p && p->run.out_name ? p->run.out_name : "";
+}

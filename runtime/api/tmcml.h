@@ -1,0 +1,316 @@
+/* libtmcml: Monte Carlo simulation of light in layered tissue, with the
+ * semantics of MCML 1.2.2, from C (docs/library.md).
+ *
+ * Three opaque handles, each with its own delete:
+ *   tmcml_session  what stays alive across calls: the GPU context and the
+ *                  last kernel module, the kernel variant of each problem
+ *                  shape, and the last error.  A loop of runs that changes
+ *                  only optical properties compiles its kernel once.
+ *   tmcml_problem  what to simulate: layers and grid (from arrays or a .mci).
+ *   tmcml_result   what a run produced: every MCML quantity, the integer
+ *                  tallies and how the run went.
+ *
+ * Errors: every function that can fail returns a tmcml_status and leaves the
+ * message (naming the parameter, or file:line) in its session, to be read
+ * with tmcml_session_message.  The library never prints and never exits.
+ *
+ * Threads: a session serialises the calls made on it (one at a time; the
+ * others wait), so a message belongs to the last failed call of its session.
+ * Use one session per thread for parallel runs; tmcml_session_cancel may be
+ * called from any thread or from a signal handler.
+ *
+ * Units are MCML's: lengths in cm, coefficients in 1/cm.
+ *
+ *     tmcml_session *s = tmcml_session_new();
+ *     tmcml_layer layer = {1.37, 1.0, 100.0, 0.9, 0.1};
+ *     tmcml_grid grid = {0.01, 0.01, 40, 50, 1};
+ *     tmcml_problem *p;
+ *     tmcml_options opt;
+ *     tmcml_result *r;
+ *     tmcml_options_init(&opt);
+ *     opt.photons = 100000;
+ *     if (tmcml_problem_new(s, &layer, 1, 1.0, 1.0, &grid, &p) != TMCML_OK ||
+ *         tmcml_run(s, p, &opt, &r) != TMCML_OK)
+ *         fprintf(stderr, "%s\n", tmcml_session_message(s));
+ */
+#ifndef TMCML_H
+#define TMCML_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TMCML_API __attribute__((visibility("default")))
+#else
+#define TMCML_API
+#endif
+
+/* The library's version, and the interface's: a change of TMCML_ABI_VERSION
+ * (the shared library's SONAME, libtmcml.so.N) means recompiling callers. */
+#define TMCML_ABI_VERSION 1
+TMCML_API const char *tmcml_version(void);
+
+typedef enum tmcml_status {
+    TMCML_OK = 0,
+    TMCML_ERR_ARGUMENT = 1,  /* a bad parameter: the message names it */
+    TMCML_ERR_FILE = 2,      /* a file could not be read, parsed or written: "file:line: what" */
+    TMCML_ERR_MEMORY = 3,    /* out of memory */
+    TMCML_ERR_NO_GPU = 4,    /* the GPU engine was asked for and none can be used */
+    TMCML_ERR_ENGINE = 5,    /* the simulation failed (kernel compile, GPU fault, tuning) */
+    TMCML_ERR_CANCELLED = 6, /* the progress callback or tmcml_session_cancel stopped the run */
+    TMCML_ERR_STATE = 7      /* a call out of order (a result without tallies, ...) */
+} tmcml_status;
+
+/* "ok", "bad argument", ...: static text. */
+TMCML_API const char *tmcml_status_name(tmcml_status status);
+
+/* ---- sessions ------------------------------------------------------------------ */
+
+typedef struct tmcml_session tmcml_session;
+
+/* A new session (no GPU opened yet: that happens at its first GPU run).
+ * NULL only when out of memory.  The caller owns it: tmcml_session_delete. */
+TMCML_API tmcml_session *tmcml_session_new(void);
+/* Closes the GPU context, if one was opened, and frees s (NULL: nothing). */
+TMCML_API void tmcml_session_delete(tmcml_session *s);
+
+/* The message of the last failed call on s ("" when none failed); valid
+ * until the next call on s. */
+TMCML_API const char *tmcml_session_message(const tmcml_session *s);
+/* Its status (TMCML_OK when none failed). */
+TMCML_API tmcml_status tmcml_session_status(const tmcml_session *s);
+
+/* Asks the run under way on s to stop: it returns TMCML_ERR_CANCELLED soon
+ * (the photons already handed out are finished first).  Async-signal-safe
+ * and thread-safe; a run clears the request when it starts. */
+TMCML_API void tmcml_session_cancel(tmcml_session *s);
+
+/* What the session has done so far, for measuring warm starts. */
+typedef struct tmcml_session_stats {
+    uint64_t runs;         /* runs completed */
+    uint64_t gpu_runs;     /* of which on the GPU */
+    uint64_t compiles;     /* kernels compiled by NVRTC (not found in the cubin cache) */
+    uint64_t module_loads; /* kernels loaded onto the GPU (compiled or from the cache) */
+    uint64_t plans;        /* kernel variants chosen (once per problem shape and policy) */
+} tmcml_session_stats;
+TMCML_API void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats);
+
+/* ---- GPUs ------------------------------------------------------------------------ */
+
+typedef struct tmcml_device {
+    int index;
+    char name[256];
+    int cc_major, cc_minor; /* compute capability */
+    int sm_count;
+    uint64_t total_memory, free_memory; /* bytes */
+    int driver_version;                 /* e.g. 13000 */
+} tmcml_device;
+
+/* Fills up to max entries of out with the GPUs of this machine; *count gets
+ * how many there are.  TMCML_ERR_NO_GPU (with *count = 0 and the reason as
+ * the message) where there is no driver or no GPU. */
+TMCML_API tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *count);
+
+/* ---- problems -------------------------------------------------------------------- */
+
+typedef struct tmcml_problem tmcml_problem;
+
+/* One layer: refractive index, absorption and scattering coefficients
+ * [1/cm], anisotropy, thickness [cm].  Five doubles, so an n x 5 array of
+ * doubles is an array of layers. */
+typedef struct tmcml_layer {
+    double n, mua, mus, g, d;
+} tmcml_layer;
+
+/* MCML's grid: steps [cm] and bin counts in z, r and angle. */
+typedef struct tmcml_grid {
+    double dz, dr;
+    int nz, nr, na;
+} tmcml_grid;
+
+/* A problem from arrays: num_layers layers (top first) between media of
+ * indices n_above and n_below.  Checked with the rules of a .mci file
+ * (runtime/io/mci.c): TMCML_ERR_ARGUMENT names the parameter ("layer 2: mua
+ * must not be negative (-1)").  The caller owns *out: tmcml_problem_delete. */
+TMCML_API tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers,
+                                         int num_layers, double n_above, double n_below,
+                                         const tmcml_grid *grid, tmcml_problem **out);
+
+/* Every run of a .mci file: *runs gets an array of *count problems, which
+ * the caller owns (tmcml_problems_delete).  TMCML_ERR_FILE: "file:line: what". */
+TMCML_API tmcml_status tmcml_mci_read(tmcml_session *s, const char *path, tmcml_problem ***runs,
+                                      int *count);
+
+/* Writes problems as a .mci file (atomically).  Each needs its photons and
+ * output name (a problem read from a .mci has both; one from arrays gets
+ * them from tmcml_problem_set_photons and tmcml_problem_set_name). */
+TMCML_API tmcml_status tmcml_mci_write(tmcml_session *s, const char *path,
+                                       const tmcml_problem *const *runs, int count);
+
+TMCML_API void tmcml_problem_delete(tmcml_problem *p);
+/* Deletes each problem and the array (as tmcml_mci_read made them). */
+TMCML_API void tmcml_problems_delete(tmcml_problem **runs, int count);
+
+/* The photons of a run when tmcml_options.photons is 0 (1 to 2^63-1). */
+TMCML_API tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p,
+                                                 int64_t photons);
+/* The output name of the .mci (one word, no '#'). */
+TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name);
+
+TMCML_API int tmcml_problem_num_layers(const tmcml_problem *p);
+/* Layer i, 1 to num_layers; 0 is the medium above and num_layers + 1 the
+ * medium below (only n is meaningful there).  False outside that range. */
+TMCML_API int tmcml_problem_layer(const tmcml_problem *p, int i, tmcml_layer *layer);
+TMCML_API void tmcml_problem_grid(const tmcml_problem *p, tmcml_grid *grid);
+/* The photons set (or read from the .mci); 0 when none. */
+TMCML_API int64_t tmcml_problem_photons(const tmcml_problem *p);
+/* The output name set (or read from the .mci); "" when none.  Owned by p. */
+TMCML_API const char *tmcml_problem_name(const tmcml_problem *p);
+
+/* ---- running ------------------------------------------------------------------------ */
+
+typedef enum tmcml_engine {
+    TMCML_ENGINE_AUTO = 0, /* the GPU when one can be used, else the CPU */
+    TMCML_ENGINE_CPU = 1,  /* the double-precision CPU engine */
+    TMCML_ENGINE_GPU = 2   /* the GPU, or TMCML_ERR_NO_GPU */
+} tmcml_engine;
+
+/* How the GPU kernel variant is chosen (the run command's options). */
+typedef enum tmcml_policy {
+    TMCML_POLICY_PROFILE = 0,   /* a profile entry, else the heuristic (--tune never) */
+    TMCML_POLICY_HEURISTIC = 1, /* the heuristic only (--no-profile) */
+    TMCML_POLICY_AUTO = 2,      /* as PROFILE, but tune first when no entry applies and the
+                                   run is long enough to repay it (the command's default) */
+    TMCML_POLICY_TUNE = 3       /* tune and store a profile entry (--tune always) */
+} tmcml_policy;
+
+/* Called on the thread that called tmcml_run, at most every
+ * progress_interval seconds while the run goes and once at its end: photons
+ * done of total.  A nonzero return cancels the run (TMCML_ERR_CANCELLED).
+ * It runs while the session is busy: of the session's functions it may call
+ * tmcml_session_cancel only. */
+typedef int (*tmcml_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+typedef struct tmcml_options {
+    int64_t photons;            /* 0: the problem's (tmcml_problem_set_photons, the .mci) */
+    uint64_t seed;              /* equal seeds give bit-identical tallies (default 1) */
+    tmcml_engine engine;        /* default TMCML_ENGINE_AUTO */
+    int absorption;             /* 1: score absorption (default); 0: MCML's -A, A arrays zero */
+    int threads;                /* CPU engine threads; 0: every core (default) */
+    int gpu;                    /* GPU index (default 0) */
+    tmcml_policy policy;        /* default TMCML_POLICY_PROFILE */
+    const char *cache_dir;      /* cubin cache; NULL: the default, "": none */
+    const char *profile_dir;    /* profile directory searched first (tuning stores there); NULL */
+    uint32_t max_steps;         /* steps after which a photon is trapped; 0: the default */
+    tmcml_progress_fn progress; /* may be NULL */
+    void *progress_user;
+    double progress_interval; /* seconds (default 0.1) */
+} tmcml_options;
+
+/* The defaults above. */
+TMCML_API void tmcml_options_init(tmcml_options *opt);
+
+typedef struct tmcml_result tmcml_result;
+
+/* Simulates p with opt (NULL: the defaults).  The caller owns *out
+ * (tmcml_result_delete).  On failure *out is NULL and nothing is kept. */
+TMCML_API tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_options *opt,
+                                 tmcml_result **out);
+
+/* ---- results -------------------------------------------------------------------------- */
+
+TMCML_API void tmcml_result_delete(tmcml_result *r);
+
+/* The problem as simulated (its photons are the run's).  Owned by r. */
+TMCML_API const tmcml_problem *tmcml_result_problem(const tmcml_result *r);
+
+/* RAT: specular reflectance, diffuse reflectance, absorbed fraction,
+ * transmittance. */
+typedef struct tmcml_rat {
+    double rsp, rd, a, tt;
+} tmcml_rat;
+TMCML_API void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat);
+
+/* MCML's arrays, normalised as MCML 1.2.2 does.  2-D arrays are row-major
+ * with r first: A_rz[ir * nz + iz], Rd_ra[ir * na + ia]. */
+typedef enum tmcml_array {
+    TMCML_A_L = 0, /* [num_layers], layer 1 first [-] */
+    TMCML_A_Z,     /* [nz] [1/cm] */
+    TMCML_RD_R,    /* [nr] [1/cm2] */
+    TMCML_RD_A,    /* [na] [1/sr] */
+    TMCML_TT_R,    /* [nr] [1/cm2] */
+    TMCML_TT_A,    /* [na] [1/sr] */
+    TMCML_A_RZ,    /* [nr x nz] [1/cm3] */
+    TMCML_RD_RA,   /* [nr x na] [1/(cm2 sr)] */
+    TMCML_TT_RA    /* [nr x na] [1/(cm2 sr)] */
+} tmcml_array;
+/* The array (owned by r, valid until tmcml_result_delete) and its length in
+ * *count; NULL for an unknown array. */
+TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count);
+
+/* The integer tallies the arrays come from (2^24 units per unit of weight,
+ * docs/fixed-point.md): TMCML_A_RZ, TMCML_RD_RA or TMCML_TT_RA, each count
+ * as its low and high 64 bits (counts are 128-bit).  count must be the
+ * array's length.  TMCML_ERR_STATE for a result read from an .mco, which has
+ * none. */
+TMCML_API tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r,
+                                            tmcml_array which, uint64_t *low, uint64_t *high,
+                                            size_t count);
+
+/* Where the GPU kernel came from. */
+typedef enum tmcml_kernel_origin {
+    TMCML_KERNEL_NONE = 0,     /* the CPU engine, or a result read from an .mco */
+    TMCML_KERNEL_COMPILED = 1, /* compiled by NVRTC in this run */
+    TMCML_KERNEL_CACHED = 2,   /* loaded from the on-disk cubin cache */
+    TMCML_KERNEL_WARM = 3      /* the session's module, already loaded */
+} tmcml_kernel_origin;
+
+/* How the run went.  Strings are owned by r. */
+typedef struct tmcml_info {
+    uint64_t photons; /* photons simulated (the arrays' normalisation) */
+    uint64_t seed;
+    int absorption;      /* 0 for -A */
+    int has_tallies;     /* 0 for a result read from an .mco */
+    const char *engine;  /* "cpu", "gpu", or "" (read from an .mco) */
+    int threads;         /* CPU threads (0 on the GPU) */
+    const char *device;  /* GPU name, or "" */
+    const char *variant; /* where the kernel variant came from ("heuristic", "profile FILE,
+                            exact entry ..."), or "" */
+    const char *kernel;  /* the kernel's spec key, or "" */
+    tmcml_kernel_origin kernel_origin;
+    /* Seconds: the whole call; choosing the variant; NVRTC; the launches
+     * (with their tally downloads) or the CPU engine's work; the rest
+     * (wall - compile - kernel: engine start, module load, uploads,
+     * allocation, normalisation). */
+    double wall_seconds, plan_seconds, compile_seconds, kernel_seconds, overhead_seconds;
+    double steps;             /* hop-drop-spin steps of all photons */
+    uint64_t trapped_photons; /* photons stopped as never ending (docs/physics.md) */
+    double trapped_weight;    /* their weight per photon: Rsp + Rd + A + Tt + this = 1 */
+    uint64_t tallies_digest;  /* the JSON summary's tallies_digest (FNV-1a of every count) */
+    const char *comment;      /* the .mco's comment line (tmcml's provenance, or MCML's) */
+} tmcml_info;
+TMCML_API void tmcml_result_info(const tmcml_result *r, tmcml_info *info);
+
+/* Writes r as MCML 1.2.2's .mco to path (atomically) and, for a run of this
+ * library, its JSON summary beside it (NAME.json), exactly as the run
+ * command writes them: equal runs and seeds give byte-identical .mco files.
+ * A problem from arrays without a name is named after the file (path's last
+ * component) in the .mco's InParm, as a .mci written by tmcml_mci_write or
+ * save_mci names it by default. */
+TMCML_API tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r,
+                                              const char *path);
+
+/* Reads an MCML 1.2.2 .mco (MCML's, CUDAMCML's or tmcml's) into a result
+ * without tallies.  The caller owns *out. */
+TMCML_API tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path,
+                                             tmcml_result **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,388 @@
+/* libtmcml through its public header alone (runtime/api/tmcml.h), linked
+ * against the shared library:
+ *   test_api CLI EXAMPLES    arguments, errors, determinism, cancelling,
+ *                            .mco out and in, identity with the run command
+ *   test_api gpu             a loop of runs varying the optics: one compile
+ *                            (exit 77 without a GPU) */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tmcml.h"
+
+static const tmcml_layer example_layers[3] = {
+    {1.37, 1.0, 100.0, 0.90, 0.1},
+    {1.37, 1.0, 10.0, 0.0, 0.1},
+    {1.37, 2.0, 10.0, 0.70, 0.2},
+};
+static const tmcml_grid example_grid = {0.01, 0.01, 40, 50, 1};
+
+static tmcml_problem *example(tmcml_session *s)
+{
+    tmcml_problem *p = NULL;
+    CHECK(tmcml_problem_new(s, example_layers, 3, 1.0, 1.0, &example_grid, &p) == TMCML_OK);
+    return p;
+}
+
+/* A problem that should be refused with a message containing what. */
+static void refused(tmcml_session *s, const tmcml_layer *layers, int num_layers, double n_above,
+                    const tmcml_grid *grid, const char *what)
+{
+    tmcml_problem *p = NULL;
+    tmcml_status st = tmcml_problem_new(s, layers, num_layers, n_above, 1.0, grid, &p);
+    CHECK_MSG(st == TMCML_ERR_ARGUMENT, "%s: status %d", what, (int)st);
+    CHECK(p == NULL);
+    CHECK(tmcml_session_status(s) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), what);
+    tmcml_problem_delete(p);
+}
+
+static void test_bad_problems(tmcml_session *s)
+{
+    tmcml_layer l[3];
+    memcpy(l, example_layers, sizeof l);
+    l[0].d = -0.1;
+    refused(s, l, 3, 1.0, &example_grid, "layer 1: d must not be negative (-0.1)");
+    memcpy(l, example_layers, sizeof l);
+    l[1].mua = 0.0 / 0.0;
+    refused(s, l, 3, 1.0, &example_grid, "layer 2: mua: not a finite number");
+    memcpy(l, example_layers, sizeof l);
+    l[2].g = 1.5;
+    refused(s, l, 3, 1.0, &example_grid, "layer 3: g must be between -1 and 1 (1.5)");
+    refused(s, example_layers, 3, 0.0, &example_grid, "n of the medium above must be positive");
+    refused(s, example_layers, 0, 1.0, &example_grid, "number of layers must be positive (0)");
+    refused(s, NULL, 3, 1.0, &example_grid, "layers: NULL");
+    refused(s, example_layers, 3, 1.0, NULL, "grid: NULL");
+    tmcml_grid g = example_grid;
+    g.nz = 0;
+    refused(s, example_layers, 3, 1.0, &g, "nz must be positive (0)");
+    g = example_grid;
+    g.dr = -1;
+    refused(s, example_layers, 3, 1.0, &g, "dr must be positive (-1)");
+    /* A good call clears the message. */
+    tmcml_problem *p = example(s);
+    CHECK(tmcml_session_status(s) == TMCML_OK);
+    CHECK(strcmp(tmcml_session_message(s), "") == 0);
+    CHECK(tmcml_problem_set_photons(s, p, 0) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "photons");
+    CHECK(tmcml_problem_set_name(s, p, "two words.mco") == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_problem_set_name(s, p, "") == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_problem_set_name(s, p, "fine.mco") == TMCML_OK);
+    CHECK(strcmp(tmcml_problem_name(p), "fine.mco") == 0);
+    tmcml_problem_delete(p);
+}
+
+static void test_bad_options(tmcml_session *s)
+{
+    tmcml_problem *p = example(s);
+    tmcml_options opt;
+    tmcml_result *r = (tmcml_result *)&opt; /* set to NULL by a failing run */
+    tmcml_options_init(&opt);
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_CONTAINS(tmcml_session_message(s), "photons: none given");
+    opt.photons = 100;
+    opt.threads = -1;
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "threads");
+    opt.threads = 1;
+    opt.engine = (tmcml_engine)7;
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "engine");
+    opt.engine = TMCML_ENGINE_CPU;
+    opt.progress_interval = -1;
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "progress_interval");
+    CHECK(tmcml_run(s, NULL, NULL, &r) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "problem");
+    tmcml_problem_delete(p);
+}
+
+static tmcml_result *run_cpu(tmcml_session *s, const tmcml_problem *p, int64_t photons,
+                             uint64_t seed, int threads)
+{
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_CPU;
+    opt.photons = photons;
+    opt.seed = seed;
+    opt.threads = threads;
+    tmcml_result *r = NULL;
+    tmcml_status st = tmcml_run(s, p, &opt, &r);
+    CHECK_MSG(st == TMCML_OK, "%s", tmcml_session_message(s));
+    return r;
+}
+
+/* Equal seeds give equal tallies whatever the thread count; another seed
+ * does not. */
+static void test_determinism(tmcml_session *s)
+{
+    tmcml_problem *p = example(s);
+    tmcml_result *a = run_cpu(s, p, 5000, 3, 1), *b = run_cpu(s, p, 5000, 3, 2),
+                 *c = run_cpu(s, p, 5000, 4, 2);
+    tmcml_info ia, ib, ic;
+    tmcml_result_info(a, &ia);
+    tmcml_result_info(b, &ib);
+    tmcml_result_info(c, &ic);
+    CHECK(ia.tallies_digest == ib.tallies_digest);
+    CHECK(ia.tallies_digest != ic.tallies_digest);
+    CHECK(ia.photons == 5000 && ia.seed == 3 && ia.has_tallies);
+    CHECK(strcmp(ia.engine, "cpu") == 0 && ia.kernel_origin == TMCML_KERNEL_NONE);
+    CHECK(ia.wall_seconds >= ia.kernel_seconds && ia.kernel_seconds > 0);
+    size_t n, m;
+    const double *ra = tmcml_result_array(a, TMCML_RD_RA, &n);
+    const double *rb = tmcml_result_array(b, TMCML_RD_RA, &m);
+    CHECK(n == 50 && m == n && memcmp(ra, rb, n * sizeof *ra) == 0);
+    tmcml_result_array(a, TMCML_A_L, &n);
+    CHECK(n == 3);
+    CHECK(tmcml_result_array(a, (tmcml_array)99, &n) == NULL && n == 0);
+    /* Tallies: the array's length, and the A_z sum equals A. */
+    uint64_t lo[2000], hi[2000];
+    CHECK(tmcml_result_tallies(s, a, TMCML_A_RZ, lo, hi, 2000) == TMCML_OK);
+    CHECK(tmcml_result_tallies(s, a, TMCML_A_RZ, lo, hi, 10) == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_result_tallies(s, a, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);
+    uint64_t units = 0;
+    for (int i = 0; i < 2000; i++)
+        units += lo[i] + (hi[i] ? UINT64_MAX : 0);
+    tmcml_rat rat;
+    tmcml_result_rat(a, &rat);
+    CHECK_MSG(units > 0 && (double)units / 16777216.0 / 5000 <= rat.a + 1e-12 &&
+                  (double)units / 16777216.0 / 5000 >= rat.a - 1e-12,
+              "A %g from tallies %g", rat.a, (double)units / 16777216.0 / 5000);
+    tmcml_result_delete(a);
+    tmcml_result_delete(b);
+    tmcml_result_delete(c);
+    tmcml_problem_delete(p);
+}
+
+static int calls;
+static int cancel_second(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    CHECK(done <= total);
+    return ++calls >= 2;
+}
+
+typedef struct canceller {
+    tmcml_session *s;
+    double after;
+} canceller;
+
+static void *cancel_later(void *arg)
+{
+    canceller *c = arg;
+    struct timespec ts = {0, (long)(c->after * 1e9)};
+    nanosleep(&ts, NULL);
+    tmcml_session_cancel(c->s);
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A callback's nonzero answer, and tmcml_session_cancel from another
+ * thread, stop a long run soon; the next run works. */
+static void test_cancel(tmcml_session *s)
+{
+    tmcml_problem *p = example(s);
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_CPU;
+    opt.photons = INT64_C(1) << 40; /* days */
+    opt.threads = 2;
+    opt.progress = cancel_second;
+    opt.progress_interval = 0.05;
+    tmcml_result *r = NULL;
+    double t0 = now();
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_CANCELLED);
+    CHECK(r == NULL && calls == 2);
+    CHECK_CONTAINS(tmcml_session_message(s), "cancelled after");
+    CHECK_MSG(now() - t0 < 5, "%.1f s", now() - t0);
+
+    opt.progress = NULL;
+    canceller c = {s, 0.2};
+    pthread_t thread;
+    t0 = now();
+    CHECK(pthread_create(&thread, NULL, cancel_later, &c) == 0);
+    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_CANCELLED);
+    pthread_join(thread, NULL);
+    CHECK_MSG(now() - t0 < 5, "%.1f s", now() - t0);
+
+    tmcml_result_delete(run_cpu(s, p, 1000, 1, 2));
+    tmcml_problem_delete(p);
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    (void)n;
+    fclose(f);
+    return buf;
+}
+
+/* The library's .mco equals the run command's for the same .mci and seed,
+ * byte for byte; read back, its arrays are the printed values. */
+static void test_cli_identity(tmcml_session *s, const char *cli, const char *examples)
+{
+    char dir[] = "/tmp/test_api_XXXXXX", path[512], cmd[2048];
+    CHECK(mkdtemp(dir) != NULL);
+    tmcml_problem **runs = NULL;
+    int count = 0;
+    snprintf(path, sizeof path, "%s/mcml_example.mci", examples);
+    CHECK(tmcml_mci_read(s, path, &runs, &count) == TMCML_OK && count == 1);
+    CHECK(tmcml_problem_photons(runs[0]) == 1000000);
+    CHECK(strcmp(tmcml_problem_name(runs[0]), "example.mco") == 0);
+    tmcml_layer l;
+    CHECK(tmcml_problem_layer(runs[0], 3, &l) && l.mua == 2.0 && l.g == 0.7);
+    CHECK(!tmcml_problem_layer(runs[0], 5, &l));
+    CHECK(tmcml_problem_set_photons(s, runs[0], 3000) == TMCML_OK);
+    snprintf(path, sizeof path, "%s/in.mci", dir);
+    CHECK(tmcml_mci_write(s, path, (const tmcml_problem *const *)runs, 1) == TMCML_OK);
+    snprintf(cmd, sizeof cmd, "cd %s && %s run in.mci -q --engine cpu -S 11 --threads 2", dir, cli);
+    CHECK(system(cmd) == 0);
+
+    tmcml_result *r = run_cpu(s, runs[0], 0, 11, 1);
+    snprintf(path, sizeof path, "%s/lib", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(path, sizeof path, "%s/lib/example.mco", dir);
+    CHECK(tmcml_result_write_mco(s, r, path) == TMCML_OK);
+    char *got = read_all(path);
+    snprintf(path, sizeof path, "%s/example.mco", dir);
+    char *want = read_all(path);
+    CHECK(want && got && strcmp(want, got) == 0);
+    CHECK(got && strstr(got, "# tmcml ") &&
+          strstr(got, "cpu engine, seed 11, absorption scored. "
+                      "Timings: example.json."));
+    free(want);
+    free(got);
+    snprintf(path, sizeof path, "%s/lib/example.json", dir);
+    CHECK(access(path, R_OK) == 0);
+    snprintf(path, sizeof path, "%s/lib/example.mco", dir);
+
+    tmcml_result *back = NULL;
+    CHECK(tmcml_result_read_mco(s, path, &back) == TMCML_OK);
+    tmcml_info info;
+    tmcml_result_info(back, &info);
+    CHECK(!info.has_tallies && info.photons == 3000);
+    CHECK_CONTAINS(info.comment, "seed 11");
+    size_t n, m;
+    const double *a = tmcml_result_array(r, TMCML_A_Z, &n),
+                 *b = tmcml_result_array(back, TMCML_A_Z, &m);
+    CHECK(n == 40 && m == 40);
+    for (size_t i = 0; i < n && m == n; i++)
+        CHECK_MSG(b[i] == 0 ? a[i] == 0 : a[i] / b[i] > 1 - 1e-4 && a[i] / b[i] < 1 + 1e-4,
+                  "A_z[%zu] %g read back as %g", i, a[i], b[i]);
+    uint64_t lo[2], hi[2];
+    CHECK(tmcml_result_tallies(s, back, TMCML_RD_RA, lo, hi, 50) == TMCML_ERR_STATE);
+    tmcml_result *none = back;
+    CHECK(tmcml_result_read_mco(s, "/nonexistent.mco", &none) == TMCML_ERR_FILE && !none);
+    CHECK_CONTAINS(tmcml_session_message(s), "/nonexistent.mco");
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    CHECK(system(cmd) == 0);
+    tmcml_result_delete(back);
+    tmcml_result_delete(r);
+    tmcml_problems_delete(runs, count);
+}
+
+static void test_devices(tmcml_session *s)
+{
+    tmcml_device dev[8];
+    int count = -1;
+    tmcml_status st = tmcml_devices(s, dev, 8, &count);
+    CHECK(st == TMCML_OK ? count > 0 : st == TMCML_ERR_NO_GPU && count == 0);
+    CHECK(st == TMCML_OK || tmcml_session_message(s)[0] != '\0');
+}
+
+/* 20 runs that change mua and mus: one variant, one compile (a fresh
+ * cubin cache), the rest warm; equal optics and seed give equal tallies. */
+static int test_gpu(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    tmcml_device dev[8];
+    int count = 0;
+    if (tmcml_devices(s, dev, 8, &count) != TMCML_OK) {
+        printf("test_api gpu: skipped: %s\n", tmcml_session_message(s));
+        tmcml_session_delete(s);
+        return 77;
+    }
+    char cache[] = "/tmp/test_api_cache_XXXXXX", cmd[256];
+    CHECK(mkdtemp(cache) != NULL);
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_GPU;
+    opt.photons = 100000;
+    opt.cache_dir = cache;
+    tmcml_layer l[3];
+    memcpy(l, example_layers, sizeof l);
+    uint64_t first_digest = 0;
+    for (int i = 0; i < 20; i++) {
+        l[0].mua = 1.0 + 0.1 * (i % 10);
+        l[1].mus = 10.0 + (i % 10);
+        tmcml_problem *p = NULL;
+        tmcml_result *r = NULL;
+        CHECK(tmcml_problem_new(s, l, 3, 1.0, 1.0, &example_grid, &p) == TMCML_OK);
+        tmcml_status st = tmcml_run(s, p, &opt, &r);
+        CHECK_MSG(st == TMCML_OK, "run %d: %s", i + 1, tmcml_session_message(s));
+        if (r) {
+            tmcml_info info;
+            tmcml_result_info(r, &info);
+            CHECK(strcmp(info.engine, "gpu") == 0);
+            CHECK_MSG(info.kernel_origin == (i == 0 ? TMCML_KERNEL_COMPILED : TMCML_KERNEL_WARM),
+                      "run %d: kernel origin %d", i + 1, (int)info.kernel_origin);
+            printf("run %2d: wall %.4f s, kernel %.4f s, compile %.4f s, overhead %.4f s\n", i + 1,
+                   info.wall_seconds, info.kernel_seconds, info.compile_seconds,
+                   info.overhead_seconds);
+            if (i == 0)
+                first_digest = info.tallies_digest;
+            if (i == 10)
+                CHECK(info.tallies_digest == first_digest);
+        }
+        tmcml_result_delete(r);
+        tmcml_problem_delete(p);
+    }
+    tmcml_session_stats st;
+    tmcml_session_stats_get(s, &st);
+    CHECK_MSG(st.compiles == 1 && st.module_loads == 1 && st.plans == 1 && st.gpu_runs == 20,
+              "%llu compiles, %llu loads, %llu plans, %llu GPU runs",
+              (unsigned long long)st.compiles, (unsigned long long)st.module_loads,
+              (unsigned long long)st.plans, (unsigned long long)st.gpu_runs);
+    snprintf(cmd, sizeof cmd, "rm -r %s", cache);
+    CHECK(system(cmd) == 0);
+    tmcml_session_delete(s);
+    return check_summary("test_api gpu");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "gpu") == 0)
+        return test_gpu();
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_api CLI EXAMPLES | test_api gpu\n");
+        return 2;
+    }
+    tmcml_session *s = tmcml_session_new();
+    CHECK(s != NULL);
+    CHECK(tmcml_version()[0] != '\0');
+    CHECK(strcmp(tmcml_status_name(TMCML_ERR_CANCELLED), "cancelled") == 0);
+    test_bad_problems(s);
+    test_bad_options(s);
+    test_determinism(s);
+    test_cancel(s);
+    test_cli_identity(s, argv[1], argv[2]);
+    test_devices(s);
+    tmcml_session_delete(s);
+    return check_summary("test_api");
+}
