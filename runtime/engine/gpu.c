@@ -42,6 +42,7 @@
  * a launch queued behind it cannot start in the SMs it frees block by
  * block.  So launches are few and long. */
 #define POLL_SECONDS        0.002
+#define FIRST_POLL_SECONDS  0.00005
 #define STEADY_POLL_SECONDS 0.0002
 #define STEADY_FROM         0.2
 #define STEADY_TO           0.8
@@ -482,8 +483,12 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
     steady_window w = {last, 0, -1, -1};
     bool done = false;
     bool watched = opt->progress || feed->running;
+    /* Polls start at 50 us and double up to POLL_SECONDS: a short launch
+     * (a library loop of small runs) is not held for a whole poll. */
+    double poll = FIRST_POLL_SECONDS;
     while (!done) {
-        sleep_seconds(steady ? STEADY_POLL_SECONDS : POLL_SECONDS);
+        sleep_seconds(steady ? STEADY_POLL_SECONDS : poll);
+        poll = poll * 2 < POLL_SECONDS ? poll * 2 : POLL_SECONDS;
         if (!cuda_event_done(r->slot->launch_done, &done, err))
             return false;
         if (!done && stop_requested(opt) && !request_stop(eng, r, l, err))
