@@ -11,9 +11,10 @@
  * queued before it, the kernel included.  The only other stream,
  * eng->monitor, reads nothing but the photon counter while a kernel runs,
  * for the progress line, the tuner's rate and the feed's view of a launch
- * (its value never reaches a tally), and writes the stop word.  Each
- * gpu_simulate_feed call allocates its own device tallies (gpu_run) and
- * frees them at its end, so no buffer is shared between runs.
+ * (its value never reaches a tally), and writes the stop word.  The device
+ * tallies (gpu_run) are kept from call to call, so that a loop of small runs
+ * (the library) does not pay a dozen allocations each time; every call
+ * zeroes them on the stream before its first launch.
  *
  * Why: until 2026-11 the tallies were zeroed with cuMemsetD8 on the legacy
  * stream 0, which returns before the device has done it and is not ordered
@@ -82,14 +83,27 @@ struct gpu_engine {
     gpu_slot slot;
     cuda_stream *monitor; /* reads photon counters while kernels run */
     cuda_ptr multipliers;
-    cuda_module *mod; /* module of spec `key`, or NULL */
-    char *key;        /* spec_key of the loaded module (malloc'd), or NULL */
+    gpu_run kept;            /* device tallies, kept for the next call */
+    size_t kept_rz, kept_ra; /* their capacity in bytes */
+    cuda_module *mod;        /* module of spec `key`, or NULL */
+    char *key;               /* spec_key of the loaded module (malloc'd), or NULL */
     int registers, spill_bytes;
 };
 
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng) { return &eng->dev; }
 
 bool gpu_engine_usable(const gpu_engine *eng) { return !cuda_context_broken(eng->ctx); }
+
+static void free_kept(gpu_engine *eng)
+{
+    gpu_run *k = &eng->kept;
+    cuda_ptr all[] = {k->a_rz, k->rd_ra, k->tt_ra, k->counts, k->next, k->stop};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i])
+            cuda_free(eng->ctx, all[i]);
+    memset(k, 0, sizeof *k);
+    eng->kept_rz = eng->kept_ra = 0;
+}
 
 int gpu_device_count(tm_error *err)
 {
@@ -144,6 +158,7 @@ void gpu_engine_close(gpu_engine *eng)
         cuda_stream_destroy(eng->monitor);
         cuda_event_destroy(eng->slot.counter_zeroed);
         cuda_event_destroy(eng->slot.launch_done);
+        free_kept(eng);
         if (eng->mod)
             cuda_module_unload(eng->mod);
         free(eng->key);
@@ -278,31 +293,41 @@ static bool zero_tallies(const gpu_run *r, tm_error *err)
            cuda_memset_zero(st, r->counts, RUN_COUNTS * sizeof(uint64_t), err);
 }
 
+/* The run's device tallies: the kept ones when they are large enough, else
+ * new ones kept in their place; zeroed on the stream. */
 static bool run_open(gpu_engine *eng, gpu_slot *slot, const mci_run *run, gpu_run *r, tm_error *err)
 {
-    memset(r, 0, sizeof *r);
+    size_t rz = (size_t)run->nr * run->nz * sizeof(uint64_t);
+    size_t ra = (size_t)run->nr * run->na * sizeof(uint64_t);
+    if (!eng->kept.a_rz || eng->kept_rz < rz || eng->kept_ra < ra) {
+        free_kept(eng);
+        gpu_run *k = &eng->kept;
+        bool ok = cuda_alloc(eng->ctx, rz, &k->a_rz, err) &&
+                  cuda_alloc(eng->ctx, ra, &k->rd_ra, err) &&
+                  cuda_alloc(eng->ctx, ra, &k->tt_ra, err) &&
+                  cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &k->counts, err) &&
+                  cuda_alloc(eng->ctx, sizeof(uint64_t), &k->next, err) &&
+                  cuda_alloc(eng->ctx, sizeof(uint32_t), &k->stop, err);
+        if (!ok) {
+            free_kept(eng);
+            return false;
+        }
+        eng->kept_rz = rz;
+        eng->kept_ra = ra;
+    }
+    *r = eng->kept;
     r->slot = slot;
-    r->rz_bytes = (size_t)run->nr * run->nz * sizeof(uint64_t);
-    r->ra_bytes = (size_t)run->nr * run->na * sizeof(uint64_t);
-    return cuda_alloc(eng->ctx, r->rz_bytes, &r->a_rz, err) &&
-           cuda_alloc(eng->ctx, r->ra_bytes, &r->rd_ra, err) &&
-           cuda_alloc(eng->ctx, r->ra_bytes, &r->tt_ra, err) &&
-           cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &r->counts, err) &&
-           cuda_alloc(eng->ctx, sizeof(uint64_t), &r->next, err) &&
-           cuda_alloc(eng->ctx, sizeof(uint32_t), &r->stop, err) && zero_tallies(r, err);
+    r->rz_bytes = rz;
+    r->ra_bytes = ra;
+    return zero_tallies(r, err);
 }
 
-/* Frees the slot's buffers once its stream has finished with them. */
-static void run_close(gpu_engine *eng, gpu_run *r)
+/* The run is over once its stream has finished with its buffers (kept for
+ * the next run). */
+static void run_close(gpu_run *r)
 {
-    if (!r->slot)
-        return;
     tm_error ignored;
     cuda_stream_wait(r->slot->stream, "the end of a run", &ignored);
-    cuda_ptr all[] = {r->a_rz, r->rd_ra, r->tt_ra, r->counts, r->next, r->stop};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        cuda_free(eng->ctx, all[i]);
-    memset(r, 0, sizeof *r);
 }
 
 /* The slot's device tallies of `photons` photons go into *acc (each download
@@ -580,14 +605,12 @@ bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *s
     if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
         !plan_launches(eng, spec, opt->grid, stats, &plan, err))
         return false;
-    if (!run_open(eng, &eng->slot, run, &r, err)) {
-        run_close(eng, &r);
+    if (!run_open(eng, &eng->slot, run, &r, err))
         return false;
-    }
     double start = progress_now();
     bool ok = run_launches(eng, run, &r, &plan, opt, feed, acc, stats, err);
     stats->kernel_seconds = progress_now() - start;
-    run_close(eng, &r);
+    run_close(&r);
     return ok;
 }
 

@@ -193,24 +193,28 @@ static double seconds_left(const worker *v, double now)
 }
 
 /* Asks the launch with the most time left to give its photons back, when it
- * is worth it (STEAL_SECONDS); whether some launch is giving them back. */
+ * is worth it (steal_seconds); whether some launch is giving them back, or
+ * has run too briefly to tell (its photon counter not seen yet). */
 static bool ask_back(dispatcher *d)
 {
     double now = progress_now(), most = d->steal_seconds;
     worker *slow = NULL;
+    bool unknown = false;
     for (int i = 0; i < d->gpus; i++) {
         worker *v = &d->workers[i];
         if (v->yield && v->busy)
             return true; /* already asked */
+        bool big = span_size(v->launch) - v->handed >= 2 * d->min_piece;
+        unknown = unknown || (v->busy && v->handed == 0 && big);
         double t = seconds_left(v, now);
-        if (t > most && span_size(v->launch) - v->handed >= 2 * d->min_piece) {
+        if (t > most && big) {
             most = t;
             slow = v;
         }
     }
     if (slow)
         slow->yield = 1;
-    return slow != NULL;
+    return slow != NULL || unknown;
 }
 
 static void wait_a_little(dispatcher *d)
