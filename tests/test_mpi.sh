@@ -3,7 +3,8 @@
 # `mpirun -np 2` and `-np 3 --oversubscribe` give the .mco of one process,
 # byte for byte, for a file of three runs; a failing rank ends the job with
 # a message naming it and no output; ranks paused by SIGTERM leave a
-# checkpoint that --resume continues with another number of ranks.
+# checkpoint that --resume continues with another number of ranks;
+# periodic checkpoints under MPI, and a job killed with -9 resumed from one.
 # usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
 tmcml=$1
 data=$2
@@ -68,6 +69,39 @@ check; [ $rc -eq 0 ] || { fail "resume with 3 ranks: exit $rc"; cat "$work/outq"
 check; [ ! -e "$work/skinp/skin7_600nm.ckpt" ] || fail "the checkpoint was left after the run"
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skinp/skin7_600nm.mco" ||
     fail "paused and resumed under MPI: the .mco differs from one process's"
+
+# Periodic checkpoints under MPI (rank 0's timer pauses every rank, rank 0
+# writes, all go on): the run ends with one process's .mco; killed with -9
+# after a checkpoint, --resume with 3 ranks ends there too.
+mpi -np 2 "$tmcml" run "$skin" $sopts --checkpoint-every 0.2 -o "$work/skinc" >"$work/outc" 2>&1 &
+mpid=$!
+seen=no
+while kill -0 $mpid 2>/dev/null; do
+    [ -s "$work/skinc/skin7_600nm.ckpt" ] && seen=yes
+    sleep 0.05
+done
+wait $mpid
+rc=$?
+check; [ $rc -eq 0 ] || { fail "periodic checkpoints: exit $rc"; cat "$work/outc" >&2; }
+check; [ $seen = yes ] || fail "periodic checkpoints: no checkpoint appeared during the run"
+check; [ ! -e "$work/skinc/skin7_600nm.ckpt" ] || fail "periodic checkpoints: checkpoint left"
+check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skinc/skin7_600nm.mco" ||
+    fail "periodic checkpoints: the .mco differs from one process's"
+mpirun --oversubscribe -np 2 "$tmcml" run "$skin" $sopts --checkpoint-every 0.2 -o "$work/skink" \
+    >"$work/outk" 2>&1 &
+mpid=$!
+n=0
+while [ ! -s "$work/skink/skin7_600nm.ckpt" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+sleep 0.3
+pkill -KILL -P $mpid 2>/dev/null
+kill -KILL $mpid 2>/dev/null
+wait $mpid 2>/dev/null
+check; [ -s "$work/skink/skin7_600nm.ckpt" ] || fail "kill -9: no checkpoint to resume from"
+mpi -np 3 "$tmcml" run "$skin" $sopts --resume -o "$work/skink" >"$work/outr" 2>&1
+rc=$?
+check; [ $rc -eq 0 ] || { fail "kill -9, resume with 3 ranks: exit $rc"; cat "$work/outr" >&2; }
+check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skink/skin7_600nm.mco" ||
+    fail "killed and resumed under MPI: the .mco differs from one process's"
 
 echo "mpi: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

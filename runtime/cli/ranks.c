@@ -9,12 +9,17 @@
 #include "resume.h"
 #include "tmcml_config.h"
 
-#define CHUNK_MIN       UINT64_C(4096)
-#define CHUNKS_PER_RANK 64
+#define CHUNK_MIN           UINT64_C(4096)
+#define CHUNKS_PER_RANK     64
+/* A GPU rank's chunks: every launch ends with a tail (gpu.c; ~0.6 s on the
+ * intralipid slab), so a GPU rank takes its share in two (docs/scale.md has
+ * the model). */
+#define GPU_CHUNKS_PER_RANK 2
 
-uint64_t ranks_chunk_photons(uint64_t photons, int size)
+uint64_t ranks_chunk_photons(uint64_t photons, int size, bool gpu)
 {
-    uint64_t share = photons / (uint64_t)(size > 0 ? size : 1) / CHUNKS_PER_RANK;
+    uint64_t share =
+        photons / (uint64_t)(size > 0 ? size : 1) / (gpu ? GPU_CHUNKS_PER_RANK : CHUNKS_PER_RANK);
     return share > CHUNK_MIN ? share : CHUNK_MIN;
 }
 
@@ -152,7 +157,17 @@ bool ranks_same_text(const ranks *r, const char *text)
     return ranks_all_ok(r, strncmp(buf, text, sizeof buf - 1) == 0);
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+/* A rank that pauses sets the counter to the range's end: the others take
+ * no chunk after it, so they pause at once too.  The photons never taken
+ * stay in the checkpoint's gaps. */
+static void close_counter(MPI_Win win, uint64_t end)
+{
+    uint64_t old;
+    MPI_Fetch_and_op(&end, &old, MPI_UINT64_T, 0, 0, MPI_REPLACE, win);
+    MPI_Win_flush(0, win);
+}
+
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
                        void *ctx, bool *paused, tm_error *err)
 {
     *paused = false;
@@ -167,7 +182,7 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk
     bool ok = !(fail && atoi(fail) == r->rank);
     if (!ok)
         error_set(err, NULL, 0, "TMCML_TEST_FAIL_RANK=%d: a simulated failure", r->rank);
-    uint64_t size = ranks_chunk_photons(end - begin, r->size), first = 0;
+    uint64_t size = ranks_chunk_photons(end - begin, r->size, gpu), first = 0;
     MPI_Win_lock_all(0, win);
     while (ok && !*paused) {
         MPI_Fetch_and_op(&size, &first, MPI_UINT64_T, 0, 0, MPI_SUM, win);
@@ -177,6 +192,8 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk
         uint64_t count = end - first < size ? end - first : size, done = 0;
         ok = chunk(first, count, &done, ctx, err);
         *paused = done < count;
+        if (ok && *paused)
+            close_counter(win, end);
     }
     MPI_Win_unlock_all(win);
     if (!ok)
@@ -276,10 +293,11 @@ bool ranks_same_text(const ranks *r, const char *text)
     return true;
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
                        void *ctx, bool *paused, tm_error *err)
 {
     (void)r;
+    (void)gpu;
     uint64_t done = 0;
     bool ok = chunk(begin, end - begin, &done, ctx, err);
     *paused = done < end - begin;

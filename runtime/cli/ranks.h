@@ -42,11 +42,13 @@ bool ranks_same_text(const ranks *r, const char *text);
  * chunks and calls chunk(first, count, &done, ctx, err), which simulates
  * `done` photons of [first, first + count) and records which (the ranges
  * are the caller's to gather: ranks_gather); done < count when a pause
- * stopped it, and the rank then takes no more chunks (*paused).  A rank
- * that fails ends the whole job (MPI_Abort) after printing why. */
+ * stopped it, and the rank then takes no more chunks (*paused) and closes
+ * the counter, so that the other ranks pause at their next chunk.  gpu: the
+ * rank runs the GPU engine (ranks_chunk_photons).  A rank that fails ends
+ * the whole job (MPI_Abort) after printing why. */
 typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, uint64_t *done, void *ctx,
                                tm_error *err);
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, ranks_chunk_fn chunk,
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
                        void *ctx, bool *paused, tm_error *err);
 
 /* Every rank's tallies added into rank 0's, and every rank's photon ranges
@@ -62,7 +64,8 @@ _Noreturn void ranks_exit(const ranks *r, int sig, const char *kept);
 
 /* The photons per chunk for a range shared by `size` ranks: 1/64 of a
  * rank's share (so faster ranks take more), at least 4096 (the dispatch is
- * a round trip to rank 0). */
-uint64_t ranks_chunk_photons(uint64_t photons, int size);
+ * a round trip to rank 0); a GPU rank's, half its share (each launch ends
+ * with a tail: docs/scale.md). */
+uint64_t ranks_chunk_photons(uint64_t photons, int size, bool gpu);
 
 #endif

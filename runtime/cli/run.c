@@ -404,22 +404,60 @@ static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void 
     return ok;
 }
 
-/* The gaps of ck's photon ranges, shared by every rank in order; a signal to
- * any rank pauses them all.  *mine: the ranges this rank simulated. */
+/* The gaps of ck's photon ranges, shared by every rank in order, until they
+ * are done or a pause stops every rank (*paused): a signal to any rank, or
+ * rank 0's checkpoint timer.  *mine: the ranges this rank simulated. */
 static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, const mci_run *run,
-                       checkpoint *ck, checkpoint *mine, bool *paused, tm_error *err)
+                       stopper *st, checkpoint *ck, checkpoint *mine, bool *paused, tm_error *err)
 {
-    stopper st;
-    stopper_start(&st, 0); /* signals only: periodic checkpoints need all ranks at once */
-    interrupt_graceful(true);
-    rank_chunk ctx = {opt, eng, run, &ck->tallies, mine, &st};
+    rank_chunk ctx = {opt, eng, run, &ck->tallies, mine, st};
     bool ok = true;
     uint64_t begin = 0, end = 0;
     *paused = false;
     while (ok && !*paused && resume_gap_after(ck, end, &begin, &end)) {
         bool stopped = false;
-        ok = ranks_share_range(world, begin, end, simulate_chunk, &ctx, &stopped, err);
+        ok = ranks_share_range(world, begin, end, eng->pool != NULL, simulate_chunk, &ctx, &stopped,
+                               err);
         *paused = ranks_any(world, stopped);
+    }
+    return ok;
+}
+
+/* A periodic checkpoint under MPI: rank 0's ck, which the gathering made
+ * hold every rank's tallies and ranges, is written; the other ranks start
+ * their tallies again from zero (so nothing is summed twice), and every
+ * rank learns the gaps left. */
+static bool checkpoint_ranks(const ranks *world, const run_paths *paths, checkpoint *ck,
+                             checkpoint *mine, tm_error *err)
+{
+    bool ok = ranks_all_ok(world, world->rank != 0 || checkpoint_write(paths->ckpt, ck, err));
+    if (world->rank != 0)
+        tally_set_clear(&ck->tallies);
+    mine->range_count = 0;
+    ranks_share_ranges(world, ck);
+    return ok;
+}
+
+/* The photons of a run under MPI, with the periodic checkpoints: *paused
+ * when a signal stopped the ranks, ck (on rank 0) holding what was done. */
+static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                           const mci_run *run, const run_paths *paths, checkpoint *ck,
+                           checkpoint *mine, bool *paused, tm_error *err)
+{
+    stopper st; /* rank 0's timer pauses every rank (share_gaps) */
+    stopper_start(&st, world->rank == 0 ? opt->checkpoint_every : 0);
+    interrupt_graceful(true);
+    bool ok = true;
+    for (;;) {
+        ok = share_gaps(opt, world, eng, run, &st, ck, mine, paused, err) &&
+             ranks_gather(world, ck, mine, err);
+        if (!ok || !*paused || ranks_max(world, interrupt_requested()))
+            break;
+        if (!checkpoint_ranks(world, paths, ck, mine, err)) {
+            ok = false;
+            break;
+        }
+        stopper_rearm(&st);
     }
     interrupt_graceful(false);
     stopper_end(&st);
@@ -427,9 +465,9 @@ static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, 
 }
 
 /* A run under MPI: every rank simulates chunks of it, rank 0 sums and
- * writes.  A signal to the ranks pauses them all: rank 0 writes the
- * checkpoint and the partial outputs, which --resume continues with any
- * number of ranks.  (No periodic checkpoints under MPI yet.) */
+ * writes, and writes a checkpoint every --checkpoint-every seconds.  A
+ * signal to the ranks pauses them all: rank 0 writes the checkpoint and the
+ * partial outputs, which --resume continues with any number of ranks. */
 static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
                          const mci_file *file, int index, const run_paths *paths, tm_error *err)
 {
@@ -464,8 +502,8 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
         say_resumed(opt, index, paths, &ck);
     ok = !eng->pool || plan_gpus(opt, eng, run, err);
     double start = progress_now();
-    ok = ranks_all_ok(world, ok) && share_gaps(opt, world, eng, run, &ck, &mine, &paused, err) &&
-         ranks_gather(world, &ck, &mine, err);
+    ok = ranks_all_ok(world, ok) &&
+         simulate_ranks(opt, world, eng, run, paths, &ck, &mine, &paused, err);
     int sig = ranks_max(world, interrupt_requested());
     if (ok && paused) {
         char kept[1024] = "";

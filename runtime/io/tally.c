@@ -33,6 +33,17 @@ void tally_batch_clear(tally_batch *b)
     memset(b->tt_ra, 0, count_rz(b->nr, b->na) * sizeof *b->tt_ra);
 }
 
+void tally_set_clear(tally_set *t)
+{
+    t->photons = 0;
+    t->steps = 0;
+    t->trapped_photons = 0;
+    t->trapped_units = 0;
+    memset(t->a_rz, 0, count_rz(t->nr, t->nz) * sizeof *t->a_rz);
+    memset(t->rd_ra, 0, count_rz(t->nr, t->na) * sizeof *t->rd_ra);
+    memset(t->tt_ra, 0, count_rz(t->nr, t->na) * sizeof *t->tt_ra);
+}
+
 void tally_batch_free(tally_batch *b)
 {
     free(b->a_rz);

@@ -46,6 +46,8 @@ void tally_batch_free(tally_batch *b);
 
 bool tally_set_init(tally_set *t, int nr, int nz, int na);
 void tally_set_free(tally_set *t);
+/* Every count back to zero (the grid stays). */
+void tally_set_clear(tally_set *t);
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 bool tally_set_equal(const tally_set *a, const tally_set *b);
