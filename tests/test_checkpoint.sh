@@ -8,12 +8,7 @@
 tmcml=$1
 data=$2
 engine=${3:-cpu}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
+. "$(dirname "$0")/lib.sh"
 export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
 
 if [ "$engine" = gpu ] || [ "$engine" = gpus ]; then
@@ -152,5 +147,4 @@ check; [ ! -e "$work/part/$name.ckpt" ] && [ ! -e "$work/part/$name.partial.mco"
 "$tmcml" run "$mci" -N $photons -S 5 $common --resume -o "$work/part" >"$work/out" 2>&1
 check; grep -q "is complete (no checkpoint): skipped" "$work/out" || fail "complete run not skipped"
 
-echo "checkpoint ($engine): $((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish "checkpoint ($engine)"

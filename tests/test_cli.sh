@@ -4,26 +4,7 @@
 set -u
 tmcml=$1
 data=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
-
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
-
-# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
-expect() {
-    want=$1; what=$2; shift 3
-    check
-    "$@" >"$work/out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
-}
-contains() {
-    check
-    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
-}
+. "$(dirname "$0")/lib.sh"
 
 example=$data/reference/mcml_example.mci
 
@@ -210,5 +191,4 @@ EOF
     contains "gen, corrupt profile" "broken.json"
 fi
 
-echo "cli: $((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish cli

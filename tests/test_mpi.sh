@@ -8,12 +8,7 @@
 # usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
 tmcml=$1
 data=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
+. "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null || { echo "mpirun not found: skipped"; exit 77; }
 "$tmcml" --version | grep -q "mpi: built in" || { echo "tmcml built without MPI: skipped"; exit 77; }
 # CI runs as root; Open MPI refuses that unless told.
@@ -103,5 +98,4 @@ check; [ $rc -eq 0 ] || { fail "kill -9, resume with 3 ranks: exit $rc"; cat "$w
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skink/skin7_600nm.mco" ||
     fail "killed and resumed under MPI: the .mco differs from one process's"
 
-echo "mpi: $((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish mpi

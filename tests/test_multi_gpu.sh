@@ -13,11 +13,8 @@ if ! "$tmcml" devices >/dev/null 2>&1; then
     echo "test_multi_gpu: no usable GPU (tmcml devices failed): skipped"
     exit 77
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
-failures=0
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
 gpus=$("$tmcml" devices | grep -c '^GPU [0-9]*:')
 common="--engine gpu --tune never -q --cache $work/cache"
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
@@ -91,5 +88,5 @@ cmp -s "$(ls "$work/seed10"/*.mco)" "$(ls "$work/ref-skin7_600nm.mci-3000000"/*.
 grep -q "GPU $gpus: no such GPU" "$work/bad.err" || { fail "no message naming GPU $gpus"; cat "$work/bad.err" >&2; }
 [ -z "$(ls "$work/bad" 2>/dev/null)" ] || fail "a refused run left files: $(ls "$work/bad")"
 
-[ $failures -eq 0 ] || { echo "test_multi_gpu: $failures failures"; exit 1; }
-echo "test_multi_gpu: all passed ($gpus GPUs)"
+echo "test_multi_gpu: $gpus GPUs"
+finish test_multi_gpu

@@ -22,6 +22,7 @@
 
 #include "axis.h"
 #include "check.h"
+#include "png_image.h"
 #include "colour.h"
 #include "fs.h"
 #include "label.h"
@@ -29,60 +30,6 @@
 #include "plot_mco.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_plot.XXXXXX";
-
-/* ---- reading the PNG back ------------------------------------------------------ */
-
-typedef struct image {
-    int w, h;
-    unsigned char *rgb;
-} image;
-
-static bool image_read(const char *path, image *img)
-{
-    png_image pi;
-    memset(&pi, 0, sizeof pi);
-    pi.version = PNG_IMAGE_VERSION;
-    img->rgb = NULL;
-    if (!png_image_begin_read_from_file(&pi, path)) {
-        fprintf(stderr, "%s: %s\n", path, pi.message);
-        return false;
-    }
-    pi.format = PNG_FORMAT_RGB;
-    img->w = (int)pi.width;
-    img->h = (int)pi.height;
-    img->rgb = malloc(PNG_IMAGE_SIZE(pi));
-    if (!img->rgb || !png_image_finish_read(&pi, NULL, img->rgb, 0, NULL)) {
-        fprintf(stderr, "%s: %s\n", path, pi.message);
-        png_image_free(&pi);
-        free(img->rgb);
-        img->rgb = NULL;
-        return false;
-    }
-    return true;
-}
-
-static const unsigned char *px(const image *img, int x, int y)
-{
-    static const unsigned char outside[3] = {1, 2, 3};
-    if (x < 0 || y < 0 || x >= img->w || y >= img->h)
-        return outside;
-    return img->rgb + 3 * ((size_t)y * (size_t)img->w + (size_t)x);
-}
-
-static bool same(const unsigned char *a, const unsigned char *b) { return memcmp(a, b, 3) == 0; }
-
-static double luma(const unsigned char *c) { return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; }
-
-static int ink_in(const image *img, canvas_box b)
-{
-    int n = 0;
-    for (int y = b.y; y < b.y + b.h; y++)
-        for (int x = b.x; x < b.x + b.w; x++)
-            if (x >= 0 && y >= 0 && x < img->w && y < img->h &&
-                !same(px(img, x, y), plot_background_rgb))
-                n++;
-    return n;
-}
 
 static int count_temp_files(const char *dir)
 {
@@ -317,7 +264,7 @@ static void check_texts(const image *img, const plot_layout *l)
     b[n++] = (named_box){"bar", {l->bar.x - 1, l->bar.y - 1, l->bar.w + 8, l->bar.h + 2}};
     for (int i = 0; i < n; i++) {
         if (i < texts)
-            CHECK_MSG(b[i].b.w > 0 && b[i].b.h > 0 && ink_in(img, b[i].b) > 20,
+            CHECK_MSG(b[i].b.w > 0 && b[i].b.h > 0 && ink_in(img, b[i].b, plot_background_rgb) > 20,
                       "no text in %s (%d,%d %dx%d)", b[i].name, b[i].b.x, b[i].b.y, b[i].b.w,
                       b[i].b.h);
         CHECK_MSG(b[i].b.x >= 0 && b[i].b.y >= 0 && b[i].b.x + b[i].b.w <= img->w &&
@@ -328,7 +275,7 @@ static void check_texts(const image *img, const plot_layout *l)
                       b[i].name, b[i].b.x, b[i].b.y, b[i].b.w, b[i].b.h, b[j].name, b[j].b.x,
                       b[j].b.y, b[j].b.w, b[j].b.h);
     }
-    CHECK(ink_in(img, (canvas_box){0, 0, 12, 12}) == 0);
+    CHECK(ink_in(img, (canvas_box){0, 0, 12, 12}, plot_background_rgb) == 0);
 }
 
 static void check_figure(const char *png, const mco_data *m, const char *name)
@@ -450,7 +397,7 @@ static void test_made_up(void)
     memset(m.result.a_z, 0, sizeof *m.result.a_z * 5);
     if (render(&m, "none.png", &l, &img)) {
         CHECK(l.kind == PLOT_MAP_NONE);
-        CHECK(ink_in(&img, l.az.area) > 20); /* "all zero in this file" */
+        CHECK(ink_in(&img, l.az.area, plot_background_rgb) > 20); /* "all zero in this file" */
         free(img.rgb);
     }
 

@@ -9,26 +9,8 @@ set -u
 tmcml=$1
 test_plot=$2
 data=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
+. "$(dirname "$0")/lib.sh"
 
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
-
-# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
-expect() {
-    want=$1; what=$2; shift 3
-    check
-    "$@" >"$work/out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
-}
-contains() {
-    check
-    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
-}
 absent() {
     check
     [ ! -e "$2" ] || fail "$1: $2 was written"
@@ -122,5 +104,4 @@ expect 0 "usage lists plot" -- "$tmcml" --help
 contains "usage lists plot" "tmcml plot OUT.mco"
 no_temps "end"
 
-echo "test_plot.sh: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish test_plot.sh

@@ -8,28 +8,10 @@
 set -u
 tmcml=$1
 shipped=$(ls "${2:-/nonexistent}"/*.json 2>/dev/null | wc -l)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
+. "$(dirname "$0")/lib.sh"
 export HOME="$work/home"
 unset XDG_DATA_HOME TMCML_PROFILE_DIR
 
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
-
-# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
-expect() {
-    want=$1; what=$2; shift 3
-    check
-    "$@" >"$work/out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
-}
-contains() {
-    check
-    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
-}
 lacks() {
     check
     grep -q -- "$2" "$work/out" && { fail "$1: output has '$2'"; cat "$work/out" >&2; }
@@ -148,5 +130,4 @@ expect 2 "bad option" -- "$tmcml" profiles list --bogus
 expect 2 "no directory" -- "$tmcml" profiles list --profiles
 expect 2 "show without a name" -- "$tmcml" profiles show
 
-echo "test_profiles_cli: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish test_profiles_cli

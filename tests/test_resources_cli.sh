@@ -6,27 +6,9 @@
 set -u
 tmcml=$1
 data=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-checks=0
+. "$(dirname "$0")/lib.sh"
 unset TMCML_MEMORY_LIMIT TMCML_GPU_MEMORY_LIMIT TMCML_DISK_LIMIT
 
-fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
-check() { checks=$((checks + 1)); }
-
-# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
-expect() {
-    want=$1; what=$2; shift 3
-    check
-    "$@" >"$work/out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
-}
-contains() {
-    check
-    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
-}
 lacks() {
     check
     grep -q -- "$2" "$work/out" && { fail "$1: output has '$2'"; cat "$work/out" >&2; }
@@ -98,5 +80,4 @@ expect 2 "bad limit" -- env TMCML_MEMORY_LIMIT=lots "$tmcml" run "$example" -N 1
 contains "bad limit" 'TMCML_MEMORY_LIMIT: expected a byte count such as 4G, 512M or 1048576 (got "lots")'
 nothing_in "bad limit" "$work/bad"
 
-echo "test_resources_cli: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish test_resources_cli

@@ -1,0 +1,30 @@
+# The shell tests' common part, sourced first thing after their arguments
+# are read: a scratch directory removed on exit ($work), the failure and
+# check counters, and the assertions.  `finish NAME` prints the counts and
+# gives the exit status.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+fail() { failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+check() { checks=$((checks + 1)); }
+
+# expect STATUS DESCRIPTION -- command...: runs the command, output in $work/out
+expect() {
+    want=$1; what=$2; shift 3
+    check
+    "$@" >"$work/out" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { fail "$what: exit $got, expected $want"; cat "$work/out" >&2; }
+}
+# contains DESCRIPTION TEXT: the last expect's output has TEXT.
+contains() {
+    check
+    grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
+}
+
+finish() {
+    echo "$1: $checks checks, $failures failed"
+    [ "$failures" -eq 0 ]
+}
