@@ -3,6 +3,7 @@
 #ifndef TMCML_TESTS_CHECK_H
 #define TMCML_TESTS_CHECK_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,22 @@ static int check_count;
 #define CHECK_CONTAINS(haystack, needle)                                                           \
     CHECK_MSG(strstr((haystack), (needle)) != NULL, "\"%s\" does not contain \"%s\"", (haystack),  \
               (needle))
+
+/* Files in dir whose name holds ".tmp." (fs_write_atomic's temporaries)
+ * or `also` (may be NULL); -1 when dir cannot be read. */
+static inline int check_temp_files(const char *dir, const char *also)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp.") || (also && strstr(e->d_name, also)))
+            n++;
+    closedir(d);
+    return n;
+}
 
 static inline int check_summary(const char *name)
 {

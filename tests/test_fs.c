@@ -36,20 +36,6 @@ static bool fail_silently(FILE *stream, void *ctx, tm_error *err)
     return false;
 }
 
-static int count_temp_files(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, ".tmp.") || strstr(e->d_name, "probe"))
-            n++;
-    closedir(d);
-    return n;
-}
-
 static char *read_all(const char *path)
 {
     tm_error err;
@@ -80,7 +66,7 @@ static void test_success(void)
     CHECK(fs_write_atomic(path, write_text, "third\n", &err));
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
     umask(022);
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, "probe") == 0);
     unlink(path);
     free(path);
 }
@@ -97,7 +83,7 @@ static void test_writer_failure(void)
     char *text = read_all(path);
     CHECK(text && strcmp(text, "old contents\n") == 0);
     free(text);
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, "probe") == 0);
 
     /* A writer that fails without a message still gets one. */
     memset(&err, 0, sizeof err);
@@ -107,7 +93,7 @@ static void test_writer_failure(void)
     text = read_all(path);
     CHECK(text && strcmp(text, "old contents\n") == 0);
     free(text);
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, "probe") == 0);
 
     /* Failure before any byte is written: the destination's directory is
      * missing, so nothing at all is created. */
@@ -126,7 +112,7 @@ static void test_check_writable(void)
     tm_error err = {0};
     char *ok = fs_join(tmpdir, "result.mco");
     CHECK(fs_check_writable(ok, &err));
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, "probe") == 0);
     CHECK(access(ok, F_OK) != 0); /* nothing created */
     free(ok);
 

@@ -38,20 +38,6 @@ static const unsigned char *centre_px(const image *img, const heatmap_layout *l,
     return px(img, x, y);
 }
 
-static int count_temp_files(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, ".tmp."))
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* Writes h to tmpdir/name and reads it back, checking the size against the
  * layout.  Returns false (after a failed CHECK) when anything fails. */
 static bool render(const heatmap *h, const char *name, image *img, heatmap_layout *lay)
@@ -511,7 +497,7 @@ static void test_invalid(void)
     CHECK(!heatmap_write_png(NULL, &ok, &err));
     CHECK_CONTAINS(err.message, "path");
     CHECK(!heatmap_write_png("", &ok, &err));
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
 }
 
 /* A failure names the path, leaves no temporary file and the old file alone. */
@@ -525,7 +511,7 @@ static void expect_unwritable(const char *path, const char *dir)
     error_format(&err, msg, sizeof msg);
     CHECK_CONTAINS(msg, path);
     CHECK(strcmp(err.file, path) == 0);
-    CHECK_MSG(count_temp_files(dir) == 0, "temporary file left in %s", dir);
+    CHECK_MSG(check_temp_files(dir, NULL) == 0, "temporary file left in %s", dir);
 }
 
 static void test_unwritable(void)
@@ -591,7 +577,7 @@ static void test_libpng_error(void)
     CHECK(!ok);
     CHECK(strcmp(err.file, path) == 0);
     CHECK_CONTAINS(err.message, "libpng");
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
     CHECK(stat(path, &after) == 0 && after.st_size == before.st_size);
     image img;
     CHECK(image_read(path, &img));
@@ -630,7 +616,7 @@ int main(int argc, char **argv)
     test_invalid();
     test_unwritable();
     test_libpng_error();
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
     rmdir(tmpdir);
     return check_summary("test_heatmap");
 }

@@ -31,20 +31,6 @@
 
 static char tmpdir[] = "/tmp/tmcml_test_plot.XXXXXX";
 
-static int count_temp_files(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, ".tmp."))
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* ---- the figure, checked against the results it shows ---------------------------- */
 
 /* Computed here from plot_mco.h's documented geometry, not with the
@@ -443,7 +429,7 @@ static void test_invalid(void)
     CHECK(!plot_mco_write_png(path, &m, "x", &err));
     CHECK(strcmp(err.file, path) == 0);
     CHECK(access(path, F_OK) != 0);
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
     free(path);
     made_up_free(&m);
 }
@@ -471,7 +457,7 @@ static void test_atomic(void)
     CHECK(!ok);
     CHECK(strcmp(err.file, path) == 0);
     CHECK(stat(path, &after) == 0 && after.st_size == before.st_size);
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
     image img;
     CHECK(image_read(path, &img));
     free(img.rgb);
@@ -594,7 +580,7 @@ int main(int argc, char **argv)
     test_made_up();
     test_invalid();
     test_atomic();
-    CHECK(count_temp_files(tmpdir) == 0);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
     rmdir(tmpdir);
     return check_summary("test_plot");
 }
