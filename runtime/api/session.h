@@ -1,16 +1,17 @@
 /* The engine side of a session: what stays alive across the runs of one
- * process - the GPU engine (context, streams, the last kernel module) and
- * the kernel variant chosen for each problem shape - and a run's three
- * steps: the engine, the variant, the photons.
+ * process - the GPUs' engines (contexts, streams, the last kernel module:
+ * gpu_pool.h) and the kernel variants chosen for each problem shape - and
+ * a run's three steps: the engine, the variants, the photons.
  *
  *     session s;  session_init(&s);
- *     session_engine(&s, SESSION_AUTO, 0, &gpu, &err);       once per run
- *     session_plan(&s, &plan, run, &spec, &source, &err);    GPU runs
- *     session_simulate(&s, &sim, run, gpu ? &spec : NULL, first, count, &tallies, &st, &err);
+ *     session_engine(&s, SESSION_AUTO, devices, n, &pool, &err);     each run
+ *     session_plan(&s, &plan, run, &specs, &err);                     GPU runs
+ *     session_simulate(&s, &sim, run, specs, first, count, &tallies, &st, &err);
  *     ...
  *     session_close(&s);
  *
- * The library (tmcml.h) is built on it; the run command can be too. */
+ * The library (tmcml.h) and the run command (runtime/cli/run.c) are built
+ * on it. */
 #ifndef TMCML_SESSION_H
 #define TMCML_SESSION_H
 
@@ -19,7 +20,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "gpu.h"
+#include "gpu_pool.h"
 #include "mci.h"
 #include "plan.h"
 #include "progress.h"
@@ -40,36 +41,45 @@ typedef struct session_counts {
     uint64_t runs, gpu_runs, compiles, module_loads, plans;
 } session_counts;
 
+/* Where each GPU's variant came from ("profile X.json, exact entry ...",
+ * "heuristic"), as plan_choose says it. */
+typedef char session_source[4096];
+
 typedef struct session {
-    gpu_engine *gpu; /* NULL until a GPU run opens it */
-    int gpu_index;
-    /* auto: the GPU that could not be opened, not tried again (-1: none) */
-    int refused_index;
+    gpu_pool *pool; /* NULL until a GPU run opens it */
+    int devices[GPU_POOL_MAX], gpu_count;
+    /* auto: the GPUs that could not be opened, not tried again */
+    bool refused;
+    int refused_devices[GPU_POOL_MAX], refused_count;
     tm_error refused_why;
-    /* The variant of the last shape planned (session_plan). */
+    /* The variants of the last shape planned (session_plan), one per GPU
+     * (gpu_count of each, allocated with the pool). */
     char *plan_shape;
-    kernel_spec plan_spec;
-    char plan_source[1024];
-    char *kernel; /* spec key of the module the last GPU run used, or NULL */
+    kernel_spec *plan_specs;
+    session_source *sources;
+    char *kernel; /* spec key of the module the first GPU last used, or NULL */
     session_counts counts;
 } session;
 
 void session_init(session *s);
 void session_close(session *s);
 
-/* The engine of a run: *gpu gets the GPU engine (opened at the first GPU
- * run on gpu_index and kept) or NULL for the CPU engine.  SESSION_AUTO falls
- * back to the CPU when no GPU can be opened; SESSION_GPU fails, saying why. */
-bool session_engine(session *s, session_engine_choice choice, int gpu_index, gpu_engine **gpu,
-                    tm_error *err);
+/* The engine of a run: *pool gets the GPUs' engines (opened at the first
+ * GPU run on devices[0..count-1] and kept while they are asked for) or NULL
+ * for the CPU engine.  SESSION_AUTO falls back to the CPU when the GPUs
+ * cannot be opened (*fell_back, may be NULL, then says why, once);
+ * SESSION_GPU fails, saying why. */
+bool session_engine(session *s, session_engine_choice choice, const int *devices, int count,
+                    gpu_pool **pool, tm_error *fell_back, tm_error *err);
 
-/* The kernel variant of run (plan_choose: profile, heuristic, tuning), chosen
- * once per problem shape (layer count, grid, -A) and planner options, and
- * kept while they stay the same: optical properties are kernel data, so a
- * loop over them keeps one variant and one module.  *source: where the
- * variant came from (owned by s). */
-bool session_plan(session *s, const plan_options *opt, const mci_run *run, kernel_spec *spec,
-                  const char **source, tm_error *err);
+/* The kernel variant of run for each GPU (plan_choose: profile, heuristic,
+ * tuning; GPUs of one model share theirs), chosen once per problem shape
+ * (layer count, grid, -A) and planner options, and kept while they stay the
+ * same: optical properties are kernel data, so a loop over them keeps one
+ * variant and one module.  *specs: one per GPU (owned by s); s->sources
+ * say where they came from. */
+bool session_plan(session *s, const plan_options *opt, const mci_run *run,
+                  const kernel_spec **specs, tm_error *err);
 
 typedef struct session_sim {
     uint64_t seed;
@@ -77,20 +87,30 @@ typedef struct session_sim {
     int threads;        /* CPU engine */
     uint32_t max_steps; /* 0: the default */
     const char *cache_dir;
+    const char *template_dir;          /* NULL: the embedded templates */
+    bool verbose;                      /* GPU compile details on stderr */
+    uint64_t launch_photons;           /* GPU: photons per launch (0: the limit) */
+    uint64_t gpu_chunk;                /* several GPUs: gpu_pool_job's chunk */
     progress_meter *progress;          /* may be NULL */
     const volatile sig_atomic_t *stop; /* may be NULL: the engines' pause flag */
+    /* May be NULL: the photon ranges simulated, as they end (stopped, the
+     * GPUs' may leave holes; the CPU's is a prefix). */
+    gpu_pool_done_fn done;
+    void *done_ctx;
 } session_sim;
 
 typedef struct session_run_stats {
-    session_kernel kernel;
+    session_kernel kernel; /* the first GPU's */
     double compile_seconds, kernel_seconds;
+    gpu_share shares[GPU_POOL_MAX]; /* what each GPU did (gpu_count of them) */
 } session_run_stats;
 
-/* Photons [first, first + count) of run into *acc: on the session's GPU with
- * the kernel of spec, or on the CPU when spec is NULL.  A raised stop flag
- * cuts it short (acc->photons tells how many were done). */
+/* Photons [first, first + count) of run into *acc: on the session's GPUs
+ * with the kernels of specs (session_plan), or on the CPU when specs is
+ * NULL.  A raised stop flag cuts it short (acc->photons tells how many were
+ * done, sim->done which). */
 bool session_simulate(session *s, const session_sim *sim, const mci_run *run,
-                      const kernel_spec *spec, uint64_t first, uint64_t count, tally_set *acc,
+                      const kernel_spec *specs, uint64_t first, uint64_t count, tally_set *acc,
                       session_run_stats *stats, tm_error *err);
 
 #endif

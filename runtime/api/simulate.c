@@ -82,7 +82,7 @@ typedef struct job {
     session *eng;
     const session_sim *sim;
     const mci_run *run;
-    const kernel_spec *spec;
+    const kernel_spec *specs; /* NULL: the CPU engine */
     uint64_t count;
     tally_set *acc;
     session_run_stats *stats;
@@ -97,7 +97,7 @@ typedef struct job {
 static void job_run(job *j)
 {
     j->ok =
-        session_simulate(j->eng, j->sim, j->run, j->spec, 0, j->count, j->acc, j->stats, j->err);
+        session_simulate(j->eng, j->sim, j->run, j->specs, 0, j->count, j->acc, j->stats, j->err);
 }
 
 static void *job_main(void *arg)
@@ -179,9 +179,12 @@ static char *copy_text(const char *text) { return strdup(text ? text : ""); }
 
 /* The result's record of how the run went. */
 static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, const tmcml_options *o,
-                              const gpu_engine *gpu, const char *source, const kernel_spec *spec,
-                              const session_run_stats *st)
+                              const kernel_spec *specs, const session_run_stats *st)
 {
+    /* The library runs on one GPU: the session's first. */
+    const gpu_engine *gpu = specs ? gpu_pool_engine(s->eng.pool, 0) : NULL;
+    const char *source = specs ? s->eng.sources[0] : "";
+    const kernel_spec *spec = specs;
     static const tmcml_kernel_origin origins[] = {
         [SESSION_KERNEL_NONE] = TMCML_KERNEL_NONE,
         [SESSION_KERNEL_COMPILED] = TMCML_KERNEL_COMPILED,
@@ -219,10 +222,9 @@ static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, const tmcml_opt
     return TMCML_OK;
 }
 
-/* The engine and, on the GPU, the variant: *gpu NULL for the CPU. */
+/* The engine and, on the GPU, the variant: *specs NULL for the CPU. */
 static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_run *run,
-                           gpu_engine **gpu, kernel_spec *spec, const char **source,
-                           double *plan_seconds)
+                           const kernel_spec **specs, double *plan_seconds)
 {
     static const session_engine_choice engines[] = {
         [TMCML_ENGINE_AUTO] = SESSION_AUTO,
@@ -230,14 +232,16 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_r
         [TMCML_ENGINE_GPU] = SESSION_GPU,
     };
     tm_error err = {0};
-    if (!session_engine(&s->eng, engines[o->engine], o->gpu, gpu, &err))
+    gpu_pool *pool = NULL;
+    *specs = NULL;
+    if (!session_engine(&s->eng, engines[o->engine], &o->gpu, 1, &pool, NULL, &err))
         return api_fail(s, TMCML_ERR_NO_GPU, &err);
-    if (!*gpu)
+    if (!pool)
         return TMCML_OK;
     plan_options plan;
     plan_options_of(o, &plan);
     double t0 = progress_now();
-    bool ok = session_plan(&s->eng, &plan, run, spec, source, &err);
+    bool ok = session_plan(&s->eng, &plan, run, specs, &err);
     *plan_seconds = progress_now() - t0;
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
 }
@@ -259,11 +263,9 @@ static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const 
     mci_run *run = &r->problem.run;
     run->photons = photons;
     r->has_tallies = true;
-    gpu_engine *gpu = NULL;
-    kernel_spec spec;
-    const char *source = "";
+    const kernel_spec *specs = NULL;
     double plan_seconds = 0;
-    status = choose(s, o, run, &gpu, &spec, &source, &plan_seconds);
+    status = choose(s, o, run, &specs, &plan_seconds);
     progress_meter meter;
     progress_start(&meter, false, (uint64_t)photons, NULL);
     session_sim sim = {.seed = o->seed,
@@ -278,7 +280,7 @@ static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const 
     job j = {.eng = &s->eng,
              .sim = &sim,
              .run = run,
-             .spec = gpu ? &spec : NULL,
+             .specs = specs,
              .count = (uint64_t)photons,
              .acc = &r->tallies,
              .stats = &st,
@@ -294,7 +296,7 @@ static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const 
     if (status == TMCML_OK && !result_from_tallies(run, &r->tallies, &r->res, &err))
         status = api_fail(s, TMCML_ERR_MEMORY, &err);
     if (status == TMCML_OK)
-        status = fill_info(s, r, o, gpu, source, &spec, &st);
+        status = fill_info(s, r, o, specs, &st);
     if (status != TMCML_OK) {
         tmcml_result_delete(r);
         return status;

@@ -14,6 +14,7 @@
 #include "fs.h"
 #include "gpu.h"
 #include "gpu_pool.h"
+#include "session.h"
 #include "interrupt.h"
 #include "mci.h"
 #include "mco.h"
@@ -30,16 +31,16 @@
 #include "tmcml_config.h"
 #include "plan.h"
 
-#define PROFILE_SOURCE_MAX 5000
-
 #define RNG_NAME RNG_MWC_NAME
 
-/* The engine every run of the file uses: the GPUs when they were opened. */
+/* The engine every run of the file uses (the session layer, as the library
+ * uses it: runtime/api/session.h): the GPUs when they were opened. */
 typedef struct engine {
-    gpu_pool *pool;     /* NULL: the CPU engine */
-    gpu_engine *gpu;    /* the pool's first GPU (it names the run's device), or NULL */
-    kernel_spec *specs; /* each GPU's kernel variant for the current run */
-    run_gpu *shares;    /* what each GPU did in the current run */
+    session ses;
+    gpu_pool *pool;           /* the session's GPUs; NULL: the CPU engine */
+    gpu_engine *gpu;          /* the pool's first GPU (it names the run's device), or NULL */
+    const kernel_spec *specs; /* each GPU's kernel variant for the current run (session_plan) */
+    run_gpu *shares;          /* what each GPU did in the current run */
     const char *name;
     char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
     int threads;  /* CPU threads of the run being simulated (resources_check) */
@@ -47,40 +48,22 @@ typedef struct engine {
 
 static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
 
-/* An earlier GPU of the same model, whose variant GPU i takes (so a run
- * tunes once per model), or -1. */
-static int same_model(const engine *eng, int i)
-{
-    const char *name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name;
-    for (int j = 0; j < i; j++)
-        if (strcmp(gpu_engine_device(gpu_pool_engine(eng->pool, j))->name, name) == 0)
-            return j;
-    return -1;
-}
-
 /* Each GPU's kernel variant for a run (a profile, the heuristic or a
- * tuning): GPUs of different models each get their own. */
+ * tuning; GPUs of different models each get their own), said on stderr. */
 static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
-    char source[PROFILE_SOURCE_MAX];
     plan_options plan;
     cli_plan_options(opt, &plan);
+    if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
+        return false;
     for (int i = 0; i < gpu_count(eng); i++) {
         eng->shares[i] = (run_gpu){.device = gpu_pool_device(eng->pool, i),
                                    .name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name};
-        int j = same_model(eng, i);
-        if (j >= 0) {
-            eng->specs[i] = eng->specs[j];
-            continue;
-        }
-        if (!plan_choose(&plan, gpu_pool_engine(eng->pool, i), run, &eng->specs[i], source,
-                         sizeof source, err))
-            return false;
         if (!opt->quiet && gpu_count(eng) > 1)
             fprintf(stderr, "tmcml: kernel variant for GPU %d: %s\n", gpu_pool_device(eng->pool, i),
-                    source);
+                    eng->ses.sources[i]);
         else if (!opt->quiet)
-            fprintf(stderr, "tmcml: kernel variant: %s\n", source);
+            fprintf(stderr, "tmcml: kernel variant: %s\n", eng->ses.sources[i]);
     }
     free(eng->kernel);
     eng->kernel = spec_key(&eng->specs[0]);
@@ -97,43 +80,22 @@ static bool add_range(void *ctx, uint64_t first, uint64_t n, tm_error *err)
     return resume_add(ctx, first, first + n, err);
 }
 
-/* The GPUs' part of simulate_photons. */
-static bool simulate_on_gpus(const cli_options *opt, engine *eng, const mci_run *run,
-                             progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
-                             tally_set *tallies, checkpoint *ranges, tm_error *err)
+/* What each GPU did in an engine call: into the run's report, and with
+ * --verbose on stderr. */
+static void note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
 {
-    gpu_options gopt = {.seed = opt->seed,
-                        .template_dir = opt->template_dir,
-                        .cache_dir = opt->cache_dir,
-                        .verbose = opt->verbose,
-                        .max_launch_photons = opt->launch_photons,
-                        .max_steps = opt->max_steps,
-                        .progress = meter,
-                        .stop = &st->flag};
-    gpu_pool_job job = {.run = run,
-                        .specs = eng->specs,
-                        .opt = &gopt,
-                        .first = first,
-                        .count = count,
-                        .chunk = opt->gpu_chunk,
-                        .done = add_range,
-                        .done_ctx = ranges};
-    gpu_share shares[GPU_POOL_MAX];
-    bool ok = gpu_pool_simulate(eng->pool, &job, tallies, shares, err);
     for (int i = 0; i < gpu_count(eng); i++) {
-        eng->shares[i].photons += shares[i].photons;
-        eng->shares[i].chunks += shares[i].chunks;
-        if (ok && opt->verbose)
+        const gpu_share *g = &st->shares[i];
+        eng->shares[i].photons += g->photons;
+        eng->shares[i].chunks += g->chunks;
+        if (opt->verbose)
             fprintf(stderr,
                     "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "
                     "(%d blocks/SM), kernel %.3f s\n",
-                    gpu_pool_device(eng->pool, i), (unsigned long long)shares[i].photons,
-                    (unsigned long long)shares[i].chunks,
-                    (unsigned long long)shares[i].stats.launches, shares[i].stats.grid,
-                    shares[i].stats.block, shares[i].stats.blocks_per_sm,
-                    shares[i].stats.kernel_seconds);
+                    gpu_pool_device(eng->pool, i), (unsigned long long)g->photons,
+                    (unsigned long long)g->chunks, (unsigned long long)g->stats.launches,
+                    g->stats.grid, g->stats.block, g->stats.blocks_per_sm, g->stats.kernel_seconds);
     }
-    return ok;
 }
 
 /* One engine call over photons [first, first + count) into *tallies, which
@@ -143,18 +105,25 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
                              tally_set *tallies, checkpoint *ranges, tm_error *err)
 {
-    if (eng->pool)
-        return simulate_on_gpus(opt, eng, run, meter, st, first, count, tallies, ranges, err);
-    cpu_options copt = {.seed = opt->seed,
-                        .threads = eng->threads,
-                        .score_absorption = opt->score_absorption,
-                        .progress = meter,
-                        .max_steps = opt->max_steps,
-                        .stop = &st->flag};
-    uint64_t before = tallies->photons;
-    /* Stopped, the CPU engine has simulated a prefix of the range. */
-    bool ok = cpu_simulate(run, &copt, first, count, tallies, err);
-    return ok && resume_add(ranges, first, first + (tallies->photons - before), err);
+    session_sim sim = {.seed = opt->seed,
+                       .score_absorption = opt->score_absorption,
+                       .threads = eng->threads,
+                       .max_steps = opt->max_steps,
+                       .cache_dir = opt->cache_dir,
+                       .template_dir = opt->template_dir,
+                       .verbose = opt->verbose,
+                       .launch_photons = opt->launch_photons,
+                       .gpu_chunk = opt->gpu_chunk,
+                       .progress = meter,
+                       .stop = &st->flag,
+                       .done = add_range,
+                       .done_ctx = ranges};
+    session_run_stats stats;
+    bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
+                               tallies, &stats, err);
+    if (ok && eng->pool)
+        note_shares(opt, eng, &stats);
+    return ok;
 }
 
 /* photons [begin, end) into ck, its ranges too. */
@@ -556,13 +525,38 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
 }
 
-/* Each GPU's variant and share of the current run. */
-static bool engine_gpu_arrays(engine *eng, tm_error *err)
+/* --engine auto takes the GPUs when they can be opened and says so when it
+ * falls back; --engine gpu insists. */
+static bool choose_engine(const cli_options *opt, const ranks *world, engine *eng, tm_error *err)
 {
-    int n = gpu_count(eng);
-    eng->specs = calloc((size_t)n, sizeof *eng->specs);
+    memset(eng, 0, sizeof *eng);
+    session_init(&eng->ses);
+    eng->name = "cpu";
+    static const session_engine_choice choices[] = {[CLI_ENGINE_AUTO] = SESSION_AUTO,
+                                                    [CLI_ENGINE_CPU] = SESSION_CPU,
+                                                    [CLI_ENGINE_GPU] = SESSION_GPU};
+    int devices[CLI_MAX_GPUS];
+    int n = chosen_gpus(opt, world, devices);
+    tm_error why = {0};
+    double t0 = progress_now();
+    if (!session_engine(&eng->ses, choices[opt->engine], devices, n, &eng->pool, &why, err)) {
+        /* "engine gpu: ...": the option as the user wrote it */
+        char said[sizeof err->message];
+        memcpy(said, err->message, sizeof said);
+        error_set(err, NULL, 0, "--%.1000s", said);
+        return false;
+    }
+    if (!eng->pool) {
+        if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet) {
+            char text[2048];
+            fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
+                    error_format(&why, text, sizeof text));
+        }
+        return true;
+    }
+    say_gpus(opt, eng, progress_now() - t0);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
-    if (!eng->specs || !eng->shares) {
+    if (!eng->shares) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
@@ -571,40 +565,9 @@ static bool engine_gpu_arrays(engine *eng, tm_error *err)
     return true;
 }
 
-/* --engine auto takes the GPUs when they can be opened and says so when it
- * falls back; --engine gpu insists. */
-static bool choose_engine(const cli_options *opt, const ranks *world, engine *eng, tm_error *err)
-{
-    memset(eng, 0, sizeof *eng);
-    eng->name = "cpu";
-    if (opt->engine == CLI_ENGINE_CPU)
-        return true;
-    int devices[CLI_MAX_GPUS];
-    int n = chosen_gpus(opt, world, devices);
-    tm_error why = {0};
-    double t0 = progress_now();
-    if (gpu_pool_open(devices, n, &eng->pool, &why)) {
-        say_gpus(opt, eng, progress_now() - t0);
-        return engine_gpu_arrays(eng, err);
-    }
-    if (opt->engine == CLI_ENGINE_GPU) {
-        char text[2048];
-        error_set(err, NULL, 0, "--engine gpu: no usable GPU: %s",
-                  error_format(&why, text, sizeof text));
-        return false;
-    }
-    if (!opt->quiet) {
-        char text[2048];
-        fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
-                error_format(&why, text, sizeof text));
-    }
-    return true;
-}
-
 static void engine_close(engine *eng)
 {
-    gpu_pool_close(eng->pool);
-    free(eng->specs);
+    session_close(&eng->ses);
     free(eng->shares);
     free(eng->kernel);
     memset(eng, 0, sizeof *eng);

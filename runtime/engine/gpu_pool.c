@@ -117,7 +117,8 @@ typedef struct worker {
     const kernel_spec *spec;
     gpu_options opt; /* the job's, with yield */
     volatile int yield;
-    tally_set tallies;
+    tally_set own_tallies; /* several GPUs: each its own, summed at the end */
+    tally_set *tallies;    /* own_tallies, or (one GPU) the caller's */
     gpu_share share;
     bool ok;
     tm_error err;
@@ -323,7 +324,7 @@ static void *work(void *arg)
     worker *w = arg;
     photon_feed feed = {.take = take, .done = done, .running = running, .ctx = w};
     gpu_stats stats;
-    w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, &w->tallies, &stats,
+    w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, w->tallies, &stats,
                               &w->err);
     /* The preparation's compile figures, the simulation's launch figures. */
     w->share.stats.kernel_seconds = stats.kernel_seconds;
@@ -361,8 +362,8 @@ static uint64_t share_begin(const dispatcher *d, int i)
 }
 
 /* Each GPU's thread state, with its share of the photons (or none: fixed
- * chunks come from the counter). */
-static bool workers_init(gpu_pool *pool, dispatcher *d, tm_error *err)
+ * chunks come from the counter).  One GPU adds to acc itself. */
+static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
 {
     const gpu_pool_job *job = d->job;
     for (int i = 0; i < pool->count; i++) {
@@ -375,7 +376,9 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tm_error *err)
         if (!job->chunk)
             w->own = (span){share_begin(d, i),
                             i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
-        if (!tally_set_init(&w->tallies, job->run->nr, job->run->nz, job->run->na)) {
+        w->tallies = pool->count == 1 ? acc : &w->own_tallies;
+        if (pool->count > 1 &&
+            !tally_set_init(&w->own_tallies, job->run->nr, job->run->nz, job->run->na)) {
             error_set(err, NULL, 0, "out of memory");
             return false;
         }
@@ -383,9 +386,14 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tm_error *err)
     return true;
 }
 
-/* Runs a thread per GPU; false (with *err) when none could start. */
+/* Runs a thread per GPU (one GPU: the caller's); false (with *err) when
+ * none could start. */
 static bool run_workers(gpu_pool *pool, worker *workers, tm_error *err)
 {
+    if (pool->count == 1) {
+        work(&workers[0]);
+        return true;
+    }
     pthread_t threads[GPU_POOL_MAX];
     int started = 0;
     for (; started < pool->count; started++)
@@ -422,7 +430,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     }
     pthread_mutex_init(&d.lock, NULL);
     pthread_cond_init(&d.changed, NULL);
-    bool ok = workers_init(pool, &d, err) && prepare_all(pool, job, d.workers, err) &&
+    bool ok = workers_init(pool, &d, acc, err) && prepare_all(pool, job, d.workers, err) &&
               run_workers(pool, d.workers, err);
     if (ok && d.failed) {
         *err = d.err;
@@ -431,11 +439,12 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     /* Even after a failure each GPU's tallies are exactly the ranges its
      * done calls reported, so they are kept with them. */
     for (int i = 0; i < pool->count; i++) {
-        if (d.workers[i].tallies.a_rz)
-            tally_set_add(acc, &d.workers[i].tallies);
+        if (d.workers[i].own_tallies.a_rz) {
+            tally_set_add(acc, &d.workers[i].own_tallies);
+            tally_set_free(&d.workers[i].own_tallies);
+        }
         if (shares)
             shares[i] = d.workers[i].share;
-        tally_set_free(&d.workers[i].tallies);
     }
     pthread_cond_destroy(&d.changed);
     pthread_mutex_destroy(&d.lock);
