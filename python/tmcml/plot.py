@@ -11,8 +11,11 @@ def plot_result(result, fig=None, show=False):
         raise ImportError("Result.plot needs matplotlib (Debian: apt-get install "
                           "python3-matplotlib; pip: pip install matplotlib)") from None
     fig = fig or plt.figure(figsize=(12, 3.6))
+    # MCML's last r bin collects every photon beyond the grid: not a density
+    # at its radius, so it is left out (as `tmcml plot` does).
+    inner = slice(0, max(result.nr - 1, 1))
     ax = fig.add_subplot(1, 3, 1)
-    ax.semilogy(result.r, result.Rd_r)
+    ax.semilogy(result.r[inner], result.Rd_r[inner])
     ax.set_xlabel("r [cm]")
     ax.set_ylabel("Rd(r) [1/cm²]")
     ax = fig.add_subplot(1, 3, 2)
@@ -20,10 +23,10 @@ def plot_result(result, fig=None, show=False):
     ax.set_xlabel("z [cm]")
     ax.set_ylabel("A(z) [1/cm]")
     ax = fig.add_subplot(1, 3, 3)
-    phi = result.fluence()
+    phi = result.fluence()[inner]
     with np.errstate(divide="ignore", invalid="ignore"):
         image = np.log10(np.where(phi > 0, phi, np.nan)).T
-    extent = [0, result.nr * result.dr, result.nz * result.dz, 0]
+    extent = [0, (max(result.nr - 1, 1)) * result.dr, result.nz * result.dz, 0]
     shown = ax.imshow(image, extent=extent, aspect="auto")
     ax.set_xlabel("r [cm]")
     ax.set_ylabel("z [cm]")
