@@ -19,7 +19,8 @@ def plot_result(result, fig=None, show=False):
     ax.set_xlabel("r [cm]")
     ax.set_ylabel("Rd(r) [1/cm²]")
     ax = fig.add_subplot(1, 3, 2)
-    ax.plot(result.z, result.A_z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ax.semilogy(result.z, np.where(result.A_z > 0, result.A_z, np.nan))
     ax.set_xlabel("z [cm]")
     ax.set_ylabel("A(z) [1/cm]")
     ax = fig.add_subplot(1, 3, 3)
