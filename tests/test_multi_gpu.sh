@@ -30,13 +30,15 @@ gpu_photons() {
 run_case() {
     name=$1 input=$2 photons=$3
     shift 3
+    check
     # shellcheck disable=SC2086 # common is a word list
     "$tmcml" run "$ex/$input" -N "$photons" -S 9 $common "$@" -o "$work/$name" \
         >"$work/$name.log" 2>&1 || { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
     mco=$(ls "$work/$name"/*.mco) js=$(ls "$work/$name"/*.json)
     ref=$work/ref-$input-$photons
     [ -d "$ref" ] || reference "$input" "$photons"
-    cmp -s "$mco" "$(ls "$ref"/*.mco)" || fail "$name ($*): .mco differs from one GPU's"
+    check; cmp -s "$mco" "$(ls "$ref"/*.mco)" || fail "$name ($*): .mco differs from one GPU's"
+    check
     [ "$(json "$js" tallies_digest)" = "$(json "$(ls "$ref"/*.json)" tallies_digest)" ] ||
         fail "$name: tallies differ from one GPU's"
     sum=0 n=0
@@ -44,7 +46,7 @@ run_case() {
         n=$((n + 1)) sum=$((sum + p))
         [ "$p" -gt 0 ] || fail "$name: a GPU simulated no photons ($(gpu_photons "$js" | tr '\n' ' '))"
     done
-    [ "$sum" -eq "$photons" ] || fail "$name: the GPUs' photons add up to $sum, not $photons"
+    check; [ "$sum" -eq "$photons" ] || fail "$name: the GPUs' photons add up to $sum, not $photons"
     echo "$name ($*): $n GPUs, photons $(gpu_photons "$js" | tr '\n' ' ')"
 }
 
@@ -66,7 +68,7 @@ run_case more_launches skin7_600nm.mci 3000000 --gpus 0,0,0 --launch-photons 400
 TMCML_TEST_STEAL_SECONDS=0 run_case given_back skin7_600nm.mci 100000000 --gpus 0,0
 chunks=$(tr -d ' \t\n' <"$(ls "$work/given_back/"*.json)" | grep -o '"chunks":[0-9]*' |
     awk -F: '{s += $2} END {print s}')
-[ "${chunks:-0}" -gt 2 ] || fail "given_back: $chunks launches: no photons were given back"
+check; [ "${chunks:-0}" -gt 2 ] || fail "given_back: $chunks launches: no photons were given back"
 if [ "$gpus" -ge 2 ]; then
     run_case dash_G skin7_600nm.mci 3000000 -G 2
     run_case reversed skin7_600nm.mci 3000000 --gpus 1,0 --gpu-chunk 500009

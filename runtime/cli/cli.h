@@ -54,7 +54,7 @@ typedef struct cli_options {
     int gpu_index;              /* --gpu K */
     int gpu_list[CLI_MAX_GPUS]; /* --gpus LIST */
     int gpu_list_count;         /* 0: no --gpus */
-    uint64_t gpu_chunk;         /* --gpu-chunk N (0: shrinking chunks) */
+    uint64_t gpu_chunk;         /* --gpu-chunk N (0: equal shares, gpu_pool.h) */
     bool gpu_chosen;            /* --gpu, -G or --gpus was given */
     uint64_t launch_photons;    /* --launch-photons N: GPU photons per launch (0: 2^32) */
     uint32_t max_steps;         /* --max-steps N: steps before a photon is trapped (0: default) */
