@@ -4,8 +4,7 @@ add_executable(test_api test_api.c)
 target_link_libraries(test_api PRIVATE libtmcml tmcml_flags Threads::Threads)
 add_test(NAME api COMMAND test_api $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME gpu_api COMMAND test_api gpu)
-set_tests_properties(gpu_api PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu
-  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+tmcml_gpu_tests(gpu_api)
 
 # The library exports tmcml_* alone.
 add_test(NAME api_symbols COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:libtmcml>
@@ -18,5 +17,4 @@ target_link_libraries(library_example PRIVATE libtmcml tmcml_flags)
 add_test(NAME library_example COMMAND library_example 12 cpu
   ${CMAKE_CURRENT_BINARY_DIR}/library_example.mco)
 add_test(NAME gpu_library_example COMMAND library_example 100 gpu)
-set_tests_properties(gpu_library_example PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
-  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
+tmcml_gpu_tests(gpu_library_example)

@@ -23,22 +23,16 @@ add_test(NAME quantization COMMAND test_quantization)
 tmcml_test(test_gpu test_gpu.c)
 foreach(mode identity over2e32 fault layers64)
   add_test(NAME gpu_${mode} COMMAND test_gpu ${mode})
-  set_tests_properties(gpu_${mode} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+  tmcml_gpu_tests(gpu_${mode})
 endforeach()
 foreach(case vanhulst giovanelli example skin glass contrast index)
   add_test(NAME gpu_validation_${case} COMMAND test_validation ${case} gpu)
-  set_tests_properties(gpu_validation_${case} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
-endforeach()
-if(TMCML_SANITIZE)
-  # cuInit needs the address range ASan keeps as its shadow gap.
-  foreach(t gpu_identity gpu_over2e32 gpu_fault gpu_layers64)
-    set_tests_properties(${t} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
-  endforeach()
-  foreach(case vanhulst giovanelli example skin glass contrast index)
+  tmcml_gpu_tests(gpu_validation_${case})
+  if(TMCML_SANITIZE) # the sanitizer build checks the host side on fewer photons
     set_tests_properties(gpu_validation_${case} PROPERTIES
-      ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0;TMCML_VALIDATION_SCALE=0.1")
-  endforeach()
-endif()
+      ENVIRONMENT "${TMCML_GPU_TEST_ENV};TMCML_VALIDATION_SCALE=0.1")
+  endif()
+endforeach()
 
 # Every template family compiles with NVRTC to sm_90 without spilling (no GPU needed).
 tmcml_test(test_kernels test_kernels.c)
@@ -52,30 +46,19 @@ add_test(NAME cpu_math COMMAND test_cpu_math)
 tmcml_test(test_hostile test_hostile.c)
 add_test(NAME hostile COMMAND test_hostile cpu)
 add_test(NAME gpu_hostile COMMAND test_hostile gpu)
-set_tests_properties(gpu_hostile PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
-if(TMCML_SANITIZE)
-  set_tests_properties(gpu_hostile PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
-endif()
+tmcml_gpu_tests(gpu_hostile)
 
 # Checkpoint and resume under real signals (bit-identical .mco), both engines.
 add_test(NAME checkpoint COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
   $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} cpu)
 add_test(NAME gpu_checkpoint COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
   $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} gpu)
-set_tests_properties(gpu_checkpoint PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
-if(TMCML_SANITIZE)
-  set_tests_properties(gpu_checkpoint PROPERTIES ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
-endif()
 add_test(NAME gpu_checkpoint_pool COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_checkpoint.sh
   $<TARGET_FILE:tmcml> ${TMCML_TEST_DATA} gpus)
 # Several GPUs (or, with one, two engines on it): bit-identical to one GPU.
 add_test(NAME gpu_multi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_multi_gpu.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
-set_tests_properties(gpu_checkpoint_pool gpu_multi PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
-if(TMCML_SANITIZE)
-  set_tests_properties(gpu_checkpoint_pool gpu_multi PROPERTIES
-    ENVIRONMENT "ASAN_OPTIONS=protect_shadow_gap=0")
-endif()
+tmcml_gpu_tests(gpu_checkpoint gpu_checkpoint_pool gpu_multi)
 tmcml_test(test_gpu_pool test_gpu_pool.c)
 add_test(NAME gpu_pool COMMAND test_gpu_pool)
 tmcml_test(test_resume test_resume.c)

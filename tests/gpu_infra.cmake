@@ -1,16 +1,6 @@
 # NVRTC + cubin cache (gen/compile.c) and the driver API (runtime/engine/cuda_driver.c).
 # Exit code 77 = skipped (no NVRTC, no driver, or no GPU).
 
-# Under AddressSanitizer the CUDA driver needs the address range that ASan
-# protects as its shadow gap: without protect_shadow_gap=0, cuInit fails with
-# CUDA_ERROR_OUT_OF_MEMORY (seen on an H200, driver 580) and gpu_cuda would
-# only skip.  LeakSanitizer reported nothing inside libnvrtc or libcuda, so
-# there is no suppression file.
-set(TMCML_GPU_TEST_ENV "")
-if(TMCML_SANITIZE)
-  set(TMCML_GPU_TEST_ENV "ASAN_OPTIONS=protect_shadow_gap=0")
-endif()
-
 tmcml_test(test_compile test_compile.c)
 add_test(NAME compile COMMAND test_compile)
 add_test(NAME compile_no_nvrtc COMMAND test_compile no-nvrtc)
