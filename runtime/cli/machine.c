@@ -73,16 +73,18 @@ const char *machine_format_bytes(uint64_t bytes, char *buf, size_t size)
     return buf;
 }
 
-/* An environment variable's byte count: false with *err when malformed,
- * *set false when it is unset or empty. */
-static bool env_bytes(const char *name, uint64_t *bytes, bool *set, tm_error *err)
+/* A budget an environment variable sets, named after it: false with *err
+ * when malformed, *set false when it is unset or empty. */
+static bool env_budget(const char *name, machine_budget *out, bool *set, tm_error *err)
 {
     const char *text = getenv(name);
     *set = text && *text;
     if (!*set)
         return true;
-    if (machine_parse_bytes(text, bytes))
+    if (machine_parse_bytes(text, &out->bytes)) {
+        snprintf(out->source, sizeof out->source, "%s", name);
         return true;
+    }
     /* Only the start, without control bytes: a message for a terminal. */
     char shown[41];
     size_t n = 0;
@@ -121,12 +123,10 @@ static bool mem_available(uint64_t *bytes)
 bool machine_host_memory(machine_budget *out, tm_error *err)
 {
     bool set;
-    if (!env_bytes("TMCML_MEMORY_LIMIT", &out->bytes, &set, err))
+    if (!env_budget("TMCML_MEMORY_LIMIT", out, &set, err))
         return false;
-    if (set) {
-        snprintf(out->source, sizeof out->source, "TMCML_MEMORY_LIMIT");
+    if (set)
         return true;
-    }
     uint64_t detected;
     const char *what = "MemAvailable";
     if (!mem_available(&detected)) {
@@ -144,12 +144,10 @@ bool machine_host_memory(machine_budget *out, tm_error *err)
 bool machine_gpu_memory(uint64_t free_bytes, machine_budget *out, tm_error *err)
 {
     bool set;
-    if (!env_bytes("TMCML_GPU_MEMORY_LIMIT", &out->bytes, &set, err))
+    if (!env_budget("TMCML_GPU_MEMORY_LIMIT", out, &set, err))
         return false;
-    if (set) {
-        snprintf(out->source, sizeof out->source, "TMCML_GPU_MEMORY_LIMIT");
+    if (set)
         return true;
-    }
     char text[32];
     out->bytes = share(free_bytes);
     snprintf(out->source, sizeof out->source, "%d %% of the GPU's free %s", RESOURCE_MEMORY_PERCENT,
@@ -167,12 +165,10 @@ bool machine_disk_space(const char *dir, machine_budget *out, uint64_t *device, 
     }
     *device = (uint64_t)st.st_dev;
     bool set;
-    if (!env_bytes("TMCML_DISK_LIMIT", &out->bytes, &set, err))
+    if (!env_budget("TMCML_DISK_LIMIT", out, &set, err))
         return false;
-    if (set) {
-        snprintf(out->source, sizeof out->source, "TMCML_DISK_LIMIT");
+    if (set)
         return true;
-    }
     out->bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
     snprintf(out->source, sizeof out->source, "the free space of its file system");
     return true;
