@@ -2,7 +2,7 @@
  * the spec stays the same), layer table upload, and a loop of bounded
  * launches whose integer tallies are added on the host.
  *
- * Stream discipline (DESIGN.md section 11).  One stream, eng->slot.stream,
+ * Stream discipline (DESIGN.md section 11).  One stream, eng->queue.stream,
  * owns every operation on the engine's device memory: the uploads of the
  * multiplier and layer tables, the zeroing of a run's tallies, the launches
  * and the downloads, in the order they are queued; so each sees the one
@@ -59,17 +59,17 @@ typedef struct gpu_layer {
  * trapped photons and their weight in units. */
 enum { COUNT_STEPS, COUNT_TRAPPED_PHOTONS, COUNT_TRAPPED_UNITS, RUN_COUNTS };
 
-/* A stream and the events of the launches queued on it. */
-typedef struct gpu_slot {
-    cuda_stream *stream;        /* owns the slot's tallies (see the top) */
+/* The engine's stream and the events of the launches queued on it. */
+typedef struct gpu_queue {
+    cuda_stream *stream;        /* owns the device tallies (see the top) */
     cuda_event *counter_zeroed; /* recorded after a launch's counter is zeroed */
     cuda_event *launch_done;    /* recorded after each launch */
-} gpu_slot;
+} gpu_queue;
 
 /* The device tallies of one gpu_simulate_feed call, and the photon counter
  * and stop word of the launch running. */
 typedef struct gpu_run {
-    gpu_slot *slot; /* its stream owns these buffers */
+    gpu_queue *queue; /* the engine's: its stream owns these buffers */
     cuda_ptr a_rz, rd_ra, tt_ra, counts;
     cuda_ptr next; /* photon indices handed out by the current launch */
     cuda_ptr stop; /* set (by the monitor stream) to stop handing them out */
@@ -80,7 +80,7 @@ struct gpu_engine {
     cuda_driver *drv;
     cuda_context *ctx;
     cuda_device_info dev;
-    gpu_slot slot;
+    gpu_queue queue;
     cuda_stream *monitor; /* reads photon counters while kernels run */
     cuda_ptr multipliers;
     gpu_run kept;            /* device tallies, kept for the next call */
@@ -135,11 +135,11 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
     ok = ok && cuda_context_open(eng->drv, device, &eng->ctx, err) &&
          cuda_device_query(eng->drv, device, &eng->dev, err) &&
          cuda_stream_create(eng->ctx, &eng->monitor, err);
-    ok = ok && cuda_stream_create(eng->ctx, &eng->slot.stream, err) &&
-         cuda_event_create(eng->ctx, &eng->slot.counter_zeroed, err) &&
-         cuda_event_create(eng->ctx, &eng->slot.launch_done, err) &&
+    ok = ok && cuda_stream_create(eng->ctx, &eng->queue.stream, err) &&
+         cuda_event_create(eng->ctx, &eng->queue.counter_zeroed, err) &&
+         cuda_event_create(eng->ctx, &eng->queue.launch_done, err) &&
          cuda_alloc(eng->ctx, table, &eng->multipliers, err) &&
-         cuda_upload(eng->slot.stream, eng->multipliers, rng_mwc_multipliers, table, err);
+         cuda_upload(eng->queue.stream, eng->multipliers, rng_mwc_multipliers, table, err);
     if (!ok) {
         gpu_engine_close(eng);
         return false;
@@ -154,10 +154,10 @@ void gpu_engine_close(gpu_engine *eng)
         return;
     if (eng->ctx) {
         /* Streams first: destroying one waits for its work. */
-        cuda_stream_destroy(eng->slot.stream);
+        cuda_stream_destroy(eng->queue.stream);
         cuda_stream_destroy(eng->monitor);
-        cuda_event_destroy(eng->slot.counter_zeroed);
-        cuda_event_destroy(eng->slot.launch_done);
+        cuda_event_destroy(eng->queue.counter_zeroed);
+        cuda_event_destroy(eng->queue.launch_done);
         free_kept(eng);
         if (eng->mod)
             cuda_module_unload(eng->mod);
@@ -279,14 +279,14 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
                   size, bytes);
         return false;
     }
-    return cuda_upload(eng->slot.stream, ptr, table, bytes, err);
+    return cuda_upload(eng->queue.stream, ptr, table, bytes, err);
 }
 
-/* Queues the zeroing of the slot's tallies on its stream: the next launch
+/* Queues the zeroing of the run's tallies on the stream: the next launch
  * there, queued after it, cannot start before it is done. */
 static bool zero_tallies(const gpu_run *r, tm_error *err)
 {
-    cuda_stream *st = r->slot->stream;
+    cuda_stream *st = r->queue->stream;
     return cuda_memset_zero(st, r->a_rz, r->rz_bytes, err) &&
            cuda_memset_zero(st, r->rd_ra, r->ra_bytes, err) &&
            cuda_memset_zero(st, r->tt_ra, r->ra_bytes, err) &&
@@ -295,7 +295,7 @@ static bool zero_tallies(const gpu_run *r, tm_error *err)
 
 /* The run's device tallies: the kept ones when they are large enough, else
  * new ones kept in their place; zeroed on the stream. */
-static bool run_open(gpu_engine *eng, gpu_slot *slot, const mci_run *run, gpu_run *r, tm_error *err)
+static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
 {
     size_t rz = (size_t)run->nr * run->nz * sizeof(uint64_t);
     size_t ra = (size_t)run->nr * run->na * sizeof(uint64_t);
@@ -316,7 +316,7 @@ static bool run_open(gpu_engine *eng, gpu_slot *slot, const mci_run *run, gpu_ru
         eng->kept_ra = ra;
     }
     *r = eng->kept;
-    r->slot = slot;
+    r->queue = &eng->queue;
     r->rz_bytes = rz;
     r->ra_bytes = ra;
     return zero_tallies(r, err);
@@ -327,10 +327,10 @@ static bool run_open(gpu_engine *eng, gpu_slot *slot, const mci_run *run, gpu_ru
 static void run_close(gpu_run *r)
 {
     tm_error ignored;
-    cuda_stream_wait(r->slot->stream, "the end of a run", &ignored);
+    cuda_stream_wait(r->queue->stream, "the end of a run", &ignored);
 }
 
-/* The slot's device tallies of `photons` photons go into *acc (each download
+/* The run's device tallies of `photons` photons go into *acc (each download
  * waits for the launch before it); then they are zeroed for the next launch. */
 static bool collect(const mci_run *run, const gpu_run *r, uint64_t photons, tally_set *acc,
                     tm_error *err)
@@ -340,7 +340,7 @@ static bool collect(const mci_run *run, const gpu_run *r, uint64_t photons, tall
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    cuda_stream *st = r->slot->stream;
+    cuda_stream *st = r->queue->stream;
     uint64_t counts[RUN_COUNTS];
     bool ok = cuda_download(st, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
               cuda_download(st, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
@@ -408,7 +408,7 @@ typedef struct launch {
 static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r, launch *l,
                          const launch_plan *plan, const gpu_options *opt, tm_error *err)
 {
-    gpu_slot *slot = r->slot;
+    gpu_queue *q = r->queue;
     uint64_t first = l->first, count = l->count, seed = opt->seed;
     float start_weight = (float)(1.0 - optics_specular(run));
     int first_layer = optics_first_layer(run);
@@ -420,13 +420,13 @@ static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r, 
         &next,  &stop,  &a_rz, &rd_ra,        &tt_ra,       &counts};
     l->stopping = false;
     l->reported = 0;
-    return cuda_memset_zero(slot->stream, r->next, sizeof(uint64_t), err) &&
-           cuda_memset_zero(slot->stream, r->stop, sizeof(uint32_t), err) &&
-           cuda_event_record(slot->counter_zeroed, slot->stream, err) &&
-           cuda_stream_wait_event(eng->monitor, slot->counter_zeroed, err) &&
+    return cuda_memset_zero(q->stream, r->next, sizeof(uint64_t), err) &&
+           cuda_memset_zero(q->stream, r->stop, sizeof(uint32_t), err) &&
+           cuda_event_record(q->counter_zeroed, q->stream, err) &&
+           cuda_stream_wait_event(eng->monitor, q->counter_zeroed, err) &&
            cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
-                       slot->stream, err) &&
-           cuda_event_record(slot->launch_done, slot->stream, err);
+                       q->stream, err) &&
+           cuda_event_record(q->launch_done, q->stream, err);
 }
 
 static void sleep_seconds(double s)
@@ -514,7 +514,7 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
     while (!done) {
         sleep_seconds(steady ? STEADY_POLL_SECONDS : poll);
         poll = poll * 2 < POLL_SECONDS ? poll * 2 : POLL_SECONDS;
-        if (!cuda_event_done(r->slot->launch_done, &done, err))
+        if (!cuda_event_done(r->queue->launch_done, &done, err))
             return false;
         if (!done && stop_requested(opt) && !request_stop(eng, r, l, err))
             return false;
@@ -537,7 +537,7 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
     }
     if (steady)
         *steady = steady_rate(&w, l->count);
-    return cuda_event_wait(r->slot->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err);
+    return cuda_event_wait(r->queue->launch_done, "cuLaunchKernel(" KERNEL_NAME ")", err);
 }
 
 /* A launch that has ended: its tallies into *acc and its photons to the
@@ -549,7 +549,7 @@ static bool finish_launch(const mci_run *run, const gpu_run *r, launch *l, const
     uint64_t simulated = l->count;
     if (l->stopping) { /* the counter, after the kernel: every index below it was simulated */
         uint64_t handed = 0;
-        if (!cuda_download(r->slot->stream, &handed, r->next, sizeof handed, err))
+        if (!cuda_download(r->queue->stream, &handed, r->next, sizeof handed, err))
             return false;
         simulated = handed < l->count ? handed : l->count;
     }
@@ -605,7 +605,7 @@ bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *s
     if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
         !plan_launches(eng, spec, opt->grid, stats, &plan, err))
         return false;
-    if (!run_open(eng, &eng->slot, run, &r, err))
+    if (!run_open(eng, run, &r, err))
         return false;
     double start = progress_now();
     bool ok = run_launches(eng, run, &r, &plan, opt, feed, acc, stats, err);
