@@ -75,17 +75,6 @@ static double run_step(long n, unsigned long long *sink)
     return (double)n;
 }
 
-static double run_step_f(long n, unsigned long long *sink)
-{
-    mwc_state s;
-    float acc = 0.0f;
-    seed_one(&s, 12345);
-    for (long i = 0; i < n; i++)
-        acc += -logf(mwc_uniform_open0_f(&s));
-    *sink += (unsigned long long)acc;
-    return (double)n;
-}
-
 /* Seeding consecutive photons, as a thread taking photon after photon does. */
 static double run_seed(long n, unsigned long long *sink)
 {
@@ -128,7 +117,6 @@ int main(int argc, char **argv)
     measure("mwc_next (4 streams interleaved)", run_next_x4, n, &sink);
     measure("mwc_uniform", run_uniform, n, &sink);
     measure("-log(mwc_uniform_open0)", run_step, n, &sink);
-    measure("-logf(mwc_uniform_open0_f)", run_step_f, n, &sink);
     measure("mwc_seed (per photon)", run_seed, n / 10, &sink);
     printf("\n(checksum %llu: printed so that no loop can be optimised away)\n", sink);
     return 0;

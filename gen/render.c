@@ -9,6 +9,8 @@
  * a template of the template set. */
 #include "render.h"
 
+#include "layer_record.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -245,13 +247,35 @@ static void set_bool(lua_State *L, const char *field, bool value)
     lua_setfield(L, -2, field);
 }
 
+/* Names of the layer record's fields, in declaration order (layer_record.h). */
+static const char *const record_field_names[LAYER_RECORD_FIELDS] = {
+    "z0",   "z1",  "inv_mut",   "log2_scale", "mua_over_mut", "g",
+    "hg_h", "mut", "cos_crit0", "cos_crit1",  "eta0",         "eta1"};
+
+/* spec.layers[i].record: the kernel's layer record as the host derives it,
+ * so that baked-in values are the very floats an uploaded table holds. */
+static void push_record(lua_State *L, const layer_record *r)
+{
+    float v[LAYER_RECORD_FIELDS];
+    layer_record_values(r, v);
+    lua_createtable(L, 0, LAYER_RECORD_FIELDS);
+    for (int f = 0; f < LAYER_RECORD_FIELDS; f++)
+        set_number(L, record_field_names[f], (double)v[f]);
+    lua_setfield(L, -2, "record");
+}
+
 /* spec.layers[0 .. num_layers + 1]: the media above and below included. */
 static void push_layers(lua_State *L, const kernel_spec *spec)
 {
-    lua_createtable(L, spec->num_layers + 2, 1);
-    for (int i = 0; i < spec->num_layers + 2 && i < SPEC_MAX_LAYERS + 2; i++) {
+    int count = spec->num_layers + 2;
+    if (count > SPEC_MAX_LAYERS + 2)
+        count = SPEC_MAX_LAYERS + 2;
+    layer_record records[SPEC_MAX_LAYERS + 2];
+    layer_records_fill(spec->layers, count, records);
+    lua_createtable(L, count, 1);
+    for (int i = 0; i < count; i++) {
         const spec_layer *l = &spec->layers[i];
-        lua_createtable(L, 0, 8);
+        lua_createtable(L, 0, 9);
         set_number(L, "n", l->n);
         set_number(L, "mua", l->mua);
         set_number(L, "mus", l->mus);
@@ -260,6 +284,7 @@ static void push_layers(lua_State *L, const kernel_spec *spec)
         set_number(L, "z1", l->z1);
         set_number(L, "cos_crit0", l->cos_crit0);
         set_number(L, "cos_crit1", l->cos_crit1);
+        push_record(L, &records[i]);
         lua_rawseti(L, -2, i);
     }
 }

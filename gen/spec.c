@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "layer_record.h"
 #include "textbuf.h"
 
 /* Floats in each layer of the shared-memory layer table: n, mua, mus, g,
@@ -50,8 +51,8 @@ size_t spec_tile_slots(const kernel_spec *spec)
     return (bins + cluster - 1) / cluster;
 }
 
-/* layer_t of templates/layers.cu: nine floats and an int. */
-#define SPEC_GPU_LAYER_BYTES 40
+/* layer_t of templates/layers.cu (layer_record.h). */
+#define SPEC_GPU_LAYER_BYTES sizeof(layer_record)
 
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {

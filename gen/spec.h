@@ -65,7 +65,7 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 
 /* Shared memory a kernel of this spec needs, in bytes: the dynamic part
  * below and the static part (for SPEC_LAYERS_SHARED, the layer table:
- * num_layers + 2 entries of layer_t, 40 bytes each). */
+ * num_layers + 2 entries of layer_t, 48 bytes each, layer_record.h). */
 size_t spec_shared_bytes(const kernel_spec *spec);
 size_t spec_static_shared_bytes(const kernel_spec *spec);
 

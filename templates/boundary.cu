@@ -1,58 +1,55 @@
 // ---- boundaries: unpolarised Fresnel, all-or-none (MCML's default) ----------
 
-// Reflectance from medium n1 to n2 at incidence cosine ca1 > 0; *ca2 gets the
-// transmission cosine.  MCML's RFresnel.
-__device__ __forceinline__ float fresnel(float n1, float n2, float ca1, float *ca2)
+// Reflectance at incidence cosine ci > 0 into a medium of relative index
+// 1 / eta (eta = n_incident / n_transmitted, from the layer record); *ct gets
+// the transmission cosine.  The same reflectance as MCML's RFresnel, from
+// the amplitude form (rs^2 + rp^2) / 2 with
+//   rs = (eta ci - ct) / (eta ci + ct),  rp = (eta ct - ci) / (eta ct + ci),
+//   ct^2 = 1 - eta^2 (1 - ci^2) = (eta ci)^2 + (1 - eta^2),
+// which needs one square root and one reciprocal where MCML's sine form
+// needs two and a division, and has no 0/0 at normal incidence (MCML's
+// special case there is this formula's limit).  Total internal reflection
+// (ci <= cos_crit) is decided by the caller; equal indices reflect nothing
+// and keep the direction exactly, as in MCML.
+__device__ __forceinline__ float fresnel(float eta, float ci, float *ct)
 {
-    if (n1 == n2) {
-        *ca2 = ca1;
-        return 0.0f;
-    }
-    if (ca1 > COS_ZERO) {
-        *ca2 = ca1;
-        float r = __fdividef(n2 - n1, n2 + n1);
-        return r * r;
-    }
-    if (ca1 < COS_90D) {
-        *ca2 = 0.0f;
-        return 1.0f;
-    }
-    float sa1 = sqrtf(1.0f - ca1 * ca1);
-    float sa2 = __fdividef(n1 * sa1, n2);
-    if (sa2 >= 1.0f) {
-        *ca2 = 0.0f;
-        return 1.0f;
-    }
-    float c2 = sqrtf(1.0f - sa2 * sa2);
-    *ca2 = c2;
-    float cap = ca1 * c2 - sa1 * sa2;  // cos(a1 + a2)
-    float cam = ca1 * c2 + sa1 * sa2;  // cos(a1 - a2)
-    float sap = sa1 * c2 + ca1 * sa2;  // sin(a1 + a2)
-    float sam = sa1 * c2 - ca1 * sa2;  // sin(a1 - a2)
-    return __fdividef(0.5f * sam * sam * (cam * cam + cap * cap), sap * sap * cam * cam);
+    float a = __fmul_rn(eta, ci);
+    float c2 = sqrtf(fmaxf(__fmaf_rn(a, a, __fmaf_rn(-eta, eta, 1.0f)), 0.0f));
+    float b = __fmul_rn(eta, c2);
+    float s_num = __fsub_rn(a, c2), s_den = __fadd_rn(a, c2);
+    float p_num = __fsub_rn(b, ci), p_den = __fadd_rn(b, ci);
+    // (s_num/s_den)^2 + (p_num/p_den)^2 over one common denominator
+    float u = __fmul_rn(s_num, p_den), v = __fmul_rn(p_num, s_den);
+    float den = __fmul_rn(s_den, p_den);
+    float r = __fmul_rn(__fmaf_rn(u, u, __fmul_rn(v, v)),
+                        __fdividef(0.5f, __fmul_rn(den, den)));
+    bool same = eta == 1.0f;
+    *ct = same ? ci : c2;
+    return same ? 0.0f : r;
 }
 
 // At the top (uz < 0) or bottom (uz > 0) boundary of the photon's layer: one
 // code path for both directions, chosen by data (the critical cosine, the
-// next layer, the tally an escape goes to), so a warp whose lanes cross in
-// both directions issues it once.  MCML's CrossUpOrNot / CrossDnOrNot.
+// index ratio, the next layer, the tally an escape goes to), so a warp whose
+// lanes cross in both directions issues it once.  MCML's CrossUpOrNot /
+// CrossDnOrNot.
 __device__ __forceinline__ void cross_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
 {
     bool up = p.uz < 0.0f;
     int next = up ? p.layer - 1 : p.layer + 1;
-    float ni = l.n, nt = layer_at(next).n;
-    float uz = p.uz, ca = fabsf(uz), uz1 = 0.0f;
-    float r = ca <= (up ? l.cos_crit0 : l.cos_crit1) ? 1.0f : fresnel(ni, nt, ca, &uz1);
+    float ci = fabsf(p.uz), ct = 0.0f;
+    float eta = up ? l.eta0 : l.eta1;
+    float r = ci <= (up ? l.cos_crit0 : l.cos_crit1) ? 1.0f : fresnel(eta, ci, &ct);
     if (mwc_uniform_f(&p.rng) > r) {
         if (next == 0 || next == NUM_LAYERS + 1) {
-            score_escape(p, up ? rd_ra : tt_ra, uz1);
+            score_escape(p, up ? rd_ra : tt_ra, ct);
         } else {
             p.layer = next;
-            p.ux *= __fdividef(ni, nt);
-            p.uy *= __fdividef(ni, nt);
-            p.uz = up ? -uz1 : uz1;
+            p.ux = __fmul_rn(p.ux, eta);
+            p.uy = __fmul_rn(p.uy, eta);
+            p.uz = up ? -ct : ct;
         }
     } else {
-        p.uz = -uz;
+        p.uz = -p.uz;
     }
 }

@@ -54,12 +54,15 @@ __device__ __forceinline__ static unsigned long long fixed_point_from_weight_f(f
     return __float2ull_rn(w * 16777216.0f);
 }
 
-__device__ __forceinline__ static unsigned long long fixed_point_deposit_f(float w, float *residue)
+/* 32 bits: a deposit is at most the photon's weight, at most 1 (roulette
+ * raises only weights below 10^-4), so its units are at most 2^24.  w * 2^24 is exact, so the fused multiply-add rounds
+ * exactly as the product and the sum would. */
+__device__ __forceinline__ static unsigned int fixed_point_deposit_f(float w, float *residue)
 {
-    float u = w * 16777216.0f + *residue;
+    float u = __fmaf_rn(w, 16777216.0f, *residue);
     float whole = floorf(u);
     *residue = u - whole;
-    return (unsigned long long)whole;
+    return (unsigned int)whole;
 }
 #endif
 

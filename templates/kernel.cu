@@ -53,18 +53,17 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % end
 
     photon_t p;
-    p.alive = false;
-    p.w = 0.0f;  // not trapped (count_if_trapped)
+    p.w = 0.0f;  // no photon yet (and none trapped: count_if_trapped)
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;
-    p.cached_units = 0ull;
+    p.cached_units = 0u;
 % end
     // Steps of this thread's photon: the guard against photons that never end
     // (stop_trapped), then the block's count.  max_steps < 2^32.
     unsigned int photon_steps = 0u;
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
-        if (!p.alive) {
+        if (!photon_alive(p)) {
             // The lanes whose photon ended, together here, take consecutive
             // indices with one atomic.  The test costs the step loop one
             // predicate; a warp-wide ballot every step cost it six
@@ -92,7 +91,7 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
             photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
         }
         photon_step(p, TALLY_PASS);
-        if (++photon_steps >= max_steps && p.alive)
+        if (++photon_steps >= max_steps && photon_alive(p))
             stop_trapped(p);
     }
 

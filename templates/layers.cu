@@ -1,15 +1,23 @@
 // ---- layer table ------------------------------------------------------------
 // Index 0 is the medium above, 1..{{spec.num_layers}} the tissue layers,
 // {{spec.num_layers + 1}} the medium below.  Placement: {{spec.layer_placement}}.
-struct layer_t {
-    float n;
-    float mua_over_mut;  // fraction of the weight absorbed at each interaction
-    float mut;           // mua + mus [1/cm]
-    float inv_mut;       // 1 / mut; 0 for glass
-    float g;
+// The record is gen/layer_record.h's, field for field: the host derives every
+// value once (in double, rounded to float once), so a step recomputes none
+// and the placement cannot change a result.  Four floats per path, aligned,
+// so that a step's fields come in one 16-byte load.
+struct __align__(16) layer_t {
+    // every step
     float z0, z1;        // top and bottom boundary [cm]
-    float cos_crit0, cos_crit1;
-    int glass;           // mua = mus = 0: crossed without interaction
+    float inv_mut;       // 1 / mut [cm]; 0: glass, crossed without interaction
+    float log2_scale;    // -ln 2 / mut: a new step is log2(xi) * log2_scale
+    // an interaction
+    float mua_over_mut;  // fraction of the weight absorbed
+    float g;             // Henyey-Greenstein anisotropy
+    float hg_h;          // g (2 - 2 g^2) (spin_theta)
+    float mut;           // mua + mus [1/cm]
+    // a boundary: index 0 the top (moving up), 1 the bottom
+    float cos_crit0, cos_crit1;  // total internal reflection at or below
+    float eta0, eta1;            // n of this layer / n of the one beyond
 };
 
 #define NUM_LAYERS {{spec.num_layers}}
@@ -21,12 +29,11 @@ __device__ __forceinline__ layer_t layer_at(int i)
     layer_t l;
     switch (i) {
 %   for i = 0, spec.num_layers + 1 do
-%     local L = spec.layers[i]
-%     local glass = (L.mua == 0 and L.mus == 0)
-%     local mut = L.mua + L.mus
+%     local R = spec.layers[i].record
     case {{i}}:
-        l.n = {{f(L.n)}}; l.mua_over_mut = {{f(mut > 0 and L.mua / mut or 0)}}; l.mut = {{f(mut)}}; l.inv_mut = {{f(mut > 0 and 1 / mut or 0)}}; l.g = {{f(L.g)}};
-        l.z0 = {{f(L.z0)}}; l.z1 = {{f(L.z1)}}; l.cos_crit0 = {{f(L.cos_crit0)}}; l.cos_crit1 = {{f(L.cos_crit1)}}; l.glass = {{glass and 1 or 0}};
+        l.z0 = {{f(R.z0)}}; l.z1 = {{f(R.z1)}}; l.inv_mut = {{f(R.inv_mut)}}; l.log2_scale = {{f(R.log2_scale)}};
+        l.mua_over_mut = {{f(R.mua_over_mut)}}; l.g = {{f(R.g)}}; l.hg_h = {{f(R.hg_h)}}; l.mut = {{f(R.mut)}};
+        l.cos_crit0 = {{f(R.cos_crit0)}}; l.cos_crit1 = {{f(R.cos_crit1)}}; l.eta0 = {{f(R.eta0)}}; l.eta1 = {{f(R.eta1)}};
         break;
 %   end
     default:

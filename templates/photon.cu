@@ -2,9 +2,11 @@
 #define WEIGHT_THRESHOLD 1e-4f  // MCML's Wth
 #define ROULETTE_CHANCE 0.1f    // MCML's CHANCE
 #define COS_ZERO (1.0f - 1.0e-6f) // float: 1 - 1e-12 would round to 1
-#define COS_90D 1.0e-6f
 #define TWO_PI 6.28318530717958648f
 
+// The weight also says whether the photon lives: w > 0 alive, w == 0 ended
+// (escaped, or lost at roulette), w < 0 stopped as trapped (stop_trapped).
+// One float compare then tests what a separate flag would.
 struct photon_t {
     float x, y, z;
     float ux, uy, uz;
@@ -12,13 +14,14 @@ struct photon_t {
     float sleft;    // dimensionless step left over at a boundary (MCML's sleft * mut)
     float residue;  // fraction of a tally unit not yet scored (fixed_point.h)
     int layer;
-    bool alive;
     mwc_state rng;
 % if spec.last_bin_cache and spec.score_absorption then
     int cached_bin;                  // A_rz bin of the deposits summed in cached_units (-1: none)
-    unsigned long long cached_units;
+    unsigned int cached_units;       // at most 2^32 - 1: score_absorption flushes before a wrap
 % end
 };
+
+__device__ __forceinline__ bool photon_alive(const photon_t &p) { return p.w > 0.0f; }
 
 // start_weight = 1 - Rsp and first_layer (2 under a glass layer 1) are kernel
 // arguments: they depend on the optical properties, which are data.
@@ -34,19 +37,20 @@ __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long in
     p.residue = (float)FIXED_POINT_START_RESIDUE;
     p.layer = first_layer;
     p.z = layer_at(first_layer).z0;
-    p.alive = true;
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;
-    p.cached_units = 0ull;
+    p.cached_units = 0u;
 % end
     mwc_seed(&p.rng, seed, index, multipliers);
 }
 
-__device__ __forceinline__ void hop(photon_t &p, float s)
+// A straight flight of length s; z is given, because the caller has it
+// already (the end of the step, or the boundary it stops at exactly).
+__device__ __forceinline__ void hop_to(photon_t &p, float s, float z)
 {
-    p.x += s * p.ux;
-    p.y += s * p.uy;
-    p.z += s * p.uz;
+    p.x = __fmaf_rn(s, p.ux, p.x);
+    p.y = __fmaf_rn(s, p.uy, p.y);
+    p.z = z;
 }
 
 // Henyey-Greenstein deflection cosine, isotropic at g = 0 with no special
@@ -55,10 +59,12 @@ __device__ __forceinline__ void hop(photon_t &p, float s)
 // float); rearranged with s = 2 xi - 1 (cpu_hg_cos_theta in
 // runtime/engine/cpu_photon.h derives it):
 //   cos theta = (s + g) q + h xi (1 - xi) q^2,   q = 1 / (1 + g s),
-// h = 2g (1 - g^2) = g (2 - 2g^2).  s and xi (1 - xi) are exact for the 24-bit
-// xi.  h is computed here rather than read from the layer table: one more
-// field loaded made the kernel spill at its 32-register bound.  |g| = 1 is a
-// fixed deflection (the formula is 0/0 at xi = 0).
+// h = 2g (1 - g^2) = g (2 - 2g^2).  s and xi (1 - xi) are each rounded once
+// (no cancellation).  |g| = 1 is a fixed deflection (the formula is 0/0 at
+// xi = 0).  h is computed here although the layer record holds it: reading
+// it made the kernel spill at its 32-register bound (measured with the
+// constant and immediate placements), and three FP32 instructions cost less
+// than a spill.
 __device__ __forceinline__ float spin_theta(const layer_t &l, mwc_state *rng)
 {
     float xi = mwc_uniform_f(rng);
@@ -97,12 +103,18 @@ __device__ __forceinline__ void spin(photon_t &p, const layer_t &l)
     }
 }
 
-// Survival of the lightest: lives on with probability CHANCE and weight /
-// CHANCE, so weight is conserved on average.
+// Survival of the lightest (alive, w < Wth): lives on with probability
+// CHANCE and weight / CHANCE, so weight is conserved on average.
 __device__ __forceinline__ void roulette(photon_t &p)
 {
-    if (p.w == 0.0f || mwc_uniform_f(&p.rng) >= ROULETTE_CHANCE)
-        p.alive = false;
-    else
-        p.w *= 1.0f / ROULETTE_CHANCE;
+    p.w = mwc_uniform_f(&p.rng) < ROULETTE_CHANCE ? p.w * (1.0f / ROULETTE_CHANCE) : 0.0f;
+}
+
+// The end of every step (MCML's HopDropSpin): roulette for a photon alive
+// below the weight threshold.  A weight of exactly 0 is an ended photon, as
+// MCML's Roulette ends it without a draw.
+__device__ __forceinline__ void end_step(photon_t &p)
+{
+    if (p.w < WEIGHT_THRESHOLD && photon_alive(p))
+        roulette(p);
 }

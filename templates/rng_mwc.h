@@ -87,15 +87,27 @@ MWC_FN double mwc_uniform_open0(mwc_state *s)
     return ((double)mwc_next(s) + 1.0) * (1.0 / 4294967296.0);
 }
 
-/* float versions for the GPU kernels: 24 bits, exactly representable. */
-MWC_FN float mwc_uniform_f(mwc_state *s)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+/* float draws for the GPU kernels.  The 32-bit output is converted rounding
+ * toward zero (one I2F, no shift): every result is a float below 1, and for
+ * any float threshold t, P(xi < t) = t exactly, because rz(v) < T exactly
+ * when v < T for a float T = t * 2^32.  Small values keep more bits than a
+ * 24-bit grid would. */
+#define MWC_TWO_POW_M32 2.3283064365386962890625e-10f /* 2^-32 */
+#define MWC_TWO_POW_M33 1.16415321826934814453125e-10f /* 2^-33 */
+
+/* Uniform in [0, 1). */
+__device__ __forceinline__ static float mwc_uniform_f(mwc_state *s)
 {
-    return (float)(mwc_next(s) >> 8) * (1.0f / 16777216.0f);
+    return __uint2float_rz(mwc_next(s)) * MWC_TWO_POW_M32;
 }
 
-MWC_FN float mwc_uniform_open0_f(mwc_state *s)
+/* Uniform in (0, 1), for log(xi): shifted by half the finest spacing, so
+ * never 0 (and never 1: the largest value rounds to 1 - 2^-24). */
+__device__ __forceinline__ static float mwc_uniform_open0_f(mwc_state *s)
 {
-    return (float)((mwc_next(s) >> 8) + 1u) * (1.0f / 16777216.0f);
+    return __fmaf_rn(__uint2float_rz(mwc_next(s)), MWC_TWO_POW_M32, MWC_TWO_POW_M33);
 }
+#endif
 
 #endif

@@ -110,18 +110,24 @@ __device__ __forceinline__ long long slot_bin(int t, unsigned int rank)
     return t < NZ ? (long long)(NR - 1) * NZ + t : (long long)(t - NZ) * NZ + (NZ - 1);
 }
 
-__device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned long long q,
-                                         unsigned long long *global_bin)
+// Global address of A_rz[ir][iz].
+__device__ __forceinline__ unsigned long long *global_bin(unsigned long long *a_rz, int ir, int iz)
+{
+    return &a_rz[(size_t)ir * NZ + iz];
+}
+
+__device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned int q,
+                                         unsigned long long *a_rz, int ir, int iz)
 {
 %   if spec.entry_bits == 32 then
     // A 32-bit entry wraps past 2^32 units; each wrap is added to the global
     // bin at once, so the sum stays exact whatever the order of additions.
-    unsigned int old = atomicAdd(&tile[t], (unsigned int)q);
-    if (old + (unsigned int)q < old)
-        atomicAdd(global_bin, 1ull << 32);
+    unsigned int old = atomicAdd(&tile[t], q);
+    if (old + q < old)
+        atomicAdd(global_bin(a_rz, ir, iz), 1ull << 32);
 %   else
-    (void)global_bin;
-    atomicAdd(&tile[t], q);
+    (void)a_rz; (void)ir; (void)iz;
+    atomicAdd(&tile[t], (unsigned long long)q);
 %   end
 }
 %   if clustered then
@@ -129,8 +135,8 @@ __device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned lon
 // tile_add on slot t of the cluster's block `rank`: the slot's address in
 // that block's shared memory (mapa), then an atomic there.
 __device__ __forceinline__ void cluster_tile_add(tile_entry_t *tile, int t, unsigned int rank,
-                                                 unsigned long long q,
-                                                 unsigned long long *global_bin)
+                                                 unsigned int q, unsigned long long *a_rz,
+                                                 int ir, int iz)
 {
     unsigned int local = (unsigned int)__cvta_generic_to_shared(&tile[t]);
     unsigned int remote;
@@ -138,12 +144,13 @@ __device__ __forceinline__ void cluster_tile_add(tile_entry_t *tile, int t, unsi
 %     if spec.entry_bits == 32 then
     unsigned int old;
     asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;"
-                 : "=r"(old) : "r"(remote), "r"((unsigned int)q) : "memory");
-    if (old + (unsigned int)q < old)
-        atomicAdd(global_bin, 1ull << 32);
+                 : "=r"(old) : "r"(remote), "r"(q) : "memory");
+    if (old + q < old)
+        atomicAdd(global_bin(a_rz, ir, iz), 1ull << 32);
 %     else
-    (void)global_bin;
-    asm volatile("red.shared::cluster.add.u64 [%0], %1;" : : "r"(remote), "l"(q) : "memory");
+    (void)a_rz; (void)ir; (void)iz;
+    asm volatile("red.shared::cluster.add.u64 [%0], %1;"
+                 : : "r"(remote), "l"((unsigned long long)q) : "memory");
 %     end
 }
 
@@ -160,25 +167,24 @@ __device__ __forceinline__ void cluster_sync()
 % if spec.score_absorption then
 // Adds q units to A_rz[ir][iz]: the shared tile, the shared edge bins, or
 // global memory.
-__device__ __forceinline__ void deposit_units(int ir, int iz, unsigned long long q, TALLY_ARGS)
+__device__ __forceinline__ void deposit_units(int ir, int iz, unsigned int q, TALLY_ARGS)
 {
-    unsigned long long *bin = &a_rz[(size_t)ir * NZ + iz];
 %   if tiled then
     if (ir < TILE_NR && iz < TILE_NZ) {
 %   if clustered then
         int t = ir * TILE_NZ + iz;
-        cluster_tile_add(tile, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q, bin);
+        cluster_tile_add(tile, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q, a_rz, ir, iz);
 %   else
-        tile_add(tile, ir * TILE_NZ + iz, q, bin);
+        tile_add(tile, ir * TILE_NZ + iz, q, a_rz, ir, iz);
 %   end
         return;
     }
 %   end
     int slot = edge_slot(ir, iz);
     if (slot >= 0)
-        tile_add(tile, slot, q, bin);
+        tile_add(tile, slot, q, a_rz, ir, iz);
     else
-        atomicAdd(bin, q);
+        atomicAdd(global_bin(a_rz, ir, iz), (unsigned long long)q);
 }
 % end
 % if spec.last_bin_cache and spec.score_absorption then
@@ -187,9 +193,9 @@ __device__ __forceinline__ void deposit_units(int ir, int iz, unsigned long long
 // before the atomic changes no bit of the tally, only how often it is touched.
 __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 {
-    if (p.cached_units != 0ull)
+    if (p.cached_units != 0u)
         deposit_units(p.cached_bin / NZ, p.cached_bin % NZ, p.cached_units, TALLY_PASS);
-    p.cached_units = 0ull;
+    p.cached_units = 0u;
     p.cached_bin = -1;
 }
 % else
@@ -204,19 +210,19 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
 {
 % if spec.score_absorption and spec.count_deposits then
     // The tuner's pilot: one count per drop, wherever the weight goes.
-    unsigned long long q = 1ull;
+    unsigned int q = 1u;
     (void)dw;
 % elseif spec.score_absorption then
-    unsigned long long q = fixed_point_deposit_f(dw, &p.residue);
-    if (q == 0ull)
+    unsigned int q = fixed_point_deposit_f(dw, &p.residue);
+    if (q == 0u)
         return;
 % end
 % if spec.score_absorption then
     int iz = bin_of(p.z, INV_DZ, NZ);
-    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+    int ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
 %   if spec.last_bin_cache then
     int b = ir * NZ + iz;
-    if (b != p.cached_bin) {
+    if (b != p.cached_bin || p.cached_units + q < p.cached_units) {  // a new bin, or a full sum
         flush_cached_bin(p, TALLY_PASS);
         p.cached_bin = b;
     }
@@ -240,7 +246,6 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
 __device__ __forceinline__ void stop_trapped(photon_t &p)
 {
     p.w = -p.w;
-    p.alive = false;
 }
 
 __device__ __forceinline__ void count_if_trapped(const photon_t &p, unsigned long long *counts)
@@ -255,7 +260,7 @@ __device__ __forceinline__ void count_if_trapped(const photon_t &p, unsigned lon
 // angle outside the tissue.
 __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra, float exit_cos)
 {
-    int ir = bin_of(sqrtf(p.x * p.x + p.y * p.y), INV_DR, NR);
+    int ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
     int ia = bin_of(acosf(exit_cos), INV_DA, NA);
     size_t bin = (size_t)ir * NA + ia;
 % if spec.debug_out_of_bounds then
@@ -266,5 +271,5 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
 % end
-    p.alive = false;
+    p.w = 0.0f;  // ended
 }

@@ -1,5 +1,24 @@
 // ---- a step: hop, then drop and spin, or cross-or-not at a boundary ---------
 
+// The end of a flight of length s, in z; the photon hits the boundary it is
+// heading for when that end lies outside its layer.  (MCML compares s with
+// the distance to the boundary; this compare needs no division, and a photon
+// moving parallel to the boundaries never hits one.)
+__device__ __forceinline__ bool leaves_layer(float z_end, const layer_t &l)
+{
+    return z_end < l.z0 || z_end > l.z1;
+}
+
+// The boundary ahead and the distance along the direction to it.  The photon
+// is then put exactly on it, so it stays within its layer's [z0, z1]
+// whatever the rounding of the flight (the CPU engine does the same).
+__device__ __forceinline__ float boundary_ahead(const photon_t &p, const layer_t &l, float *distance)
+{
+    float zb = p.uz > 0.0f ? l.z1 : l.z0;
+    *distance = __fdividef(zb - p.z, p.uz);
+    return zb;
+}
+
 // One step of a photon in a tissue layer: a new step length (or the rest of
 // one cut at a boundary), then either hop to the boundary and cross or not,
 // or hop, drop and spin.
@@ -7,20 +26,22 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
 {
     float s;
     if (p.sleft == 0.0f) {
-        s = -__logf(mwc_uniform_open0_f(&p.rng)) * l.inv_mut;
+        s = __log2f(mwc_uniform_open0_f(&p.rng)) * l.log2_scale;  // -ln(xi) / mut
     } else {
         s = p.sleft * l.inv_mut;
         p.sleft = 0.0f;
     }
-    float gap = p.uz > 0.0f ? l.z1 - p.z : l.z0 - p.z;  // along z, same sign as uz
-    bool hits = p.uz != 0.0f && (p.uz > 0.0f ? s * p.uz > gap : s * p.uz < gap);
-    if (hits) {
-        float db = __fdividef(gap, p.uz);
-        p.sleft = (s - db) * l.mut;
-        hop(p, db);
+    float z_end = __fmaf_rn(s, p.uz, p.z);
+    if (leaves_layer(z_end, l)) {
+        float db;
+        float zb = boundary_ahead(p, l, &db);
+        // The rest of the step, dimensionless; never negative, where the
+        // rounding of db would make it so (the next step then draws anew).
+        p.sleft = fmaxf(__fmul_rn(s - db, l.mut), 0.0f);
+        hop_to(p, db, zb);
         cross_or_not(p, l, TALLY_PASS);
     } else {
-        hop(p, s);
+        hop_to(p, s, z_end);
         // _rn intrinsics: never fused into an FMA, so the weight is rounded
         // the same way whether or not dw is also scored (-A keeps Rd and Tt
         // bit-identical).
@@ -39,17 +60,18 @@ __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TAL
         stop_trapped(p);
         return;
     }
-    hop(p, __fdividef(p.uz > 0.0f ? l.z1 - p.z : l.z0 - p.z, p.uz));
+    float db;
+    float zb = boundary_ahead(p, l, &db);
+    hop_to(p, db, zb);
     cross_or_not(p, l, TALLY_PASS);
 }
 
 __device__ __forceinline__ void photon_step(photon_t &p, TALLY_ARGS)
 {
     layer_t l = layer_at(p.layer);
-    if (l.glass)
+    if (l.inv_mut == 0.0f)  // glass (layer_record.h)
         step_in_glass(p, l, TALLY_PASS);
     else
         step_in_tissue(p, l, TALLY_PASS);
-    if (p.alive && p.w < WEIGHT_THRESHOLD)
-        roulette(p);
+    end_step(p);
 }

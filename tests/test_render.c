@@ -16,6 +16,7 @@
 #define KEY_TEXT 4096
 
 #include "check.h"
+#include "layer_record.h"
 #include "render.h"
 #include "spec.h"
 
@@ -253,7 +254,7 @@ static void test_spec_table(const char *dir)
                        "{{f(spec.dr)}} {{f(spec.dz)}} {{f(spec.da)}}\n",
                        NULL, expected);
 
-    /* -A caches no A_rz bins: only the shared layer table, 5 layer_t of 40 bytes. */
+    /* -A caches no A_rz bins: only the shared layer table, 5 layer_t of 48 bytes. */
     spec.knobs.layer_placement = SPEC_LAYERS_SHARED;
     spec.score_absorption = false;
     spec.knobs.tile_nr = 8;
@@ -261,7 +262,7 @@ static void test_spec_table(const char *dir)
     spec.knobs.entry_bits = 32;
     expect_render_spec(dir, &spec,
                        "{{spec.layer_placement}} {{spec.score_absorption}} {{spec.shared_bytes}}\n",
-                       NULL, "shared false 200\n");
+                       NULL, "shared false 240\n");
     free(key);
 
     spec = base_spec();
@@ -282,7 +283,62 @@ static void test_spec_table(const char *dir)
                        "2: 1.20000005f 200.0f 0.0199999996f\n"
                        "3: 1.29999995f 300.0f 0.0299999993f\n"
                        "4: 1.39999998f 400.0f 0.0399999991f\n"
-                       "8\n");
+                       "9\n");
+}
+
+/* ---- the layer record: the same floats baked in as uploaded ---------------------- */
+
+/* An immediate kernel's literals are the host's layer records (gen/layer_record.c),
+ * bit for bit, so the layer_placement knob cannot change a result; and the
+ * derived fields are what templates/layers.cu says they are. */
+static void test_layer_record(const char *dir)
+{
+    static const char *const fields[LAYER_RECORD_FIELDS] = {
+        "z0",   "z1",  "inv_mut",   "log2_scale", "mua_over_mut", "g",
+        "hg_h", "mut", "cos_crit0", "cos_crit1",  "eta0",         "eta1"};
+    kernel_spec spec = base_spec();
+    spec.knobs.layer_placement = SPEC_LAYERS_IMMEDIATE;
+    spec.layers[2].mua = spec.layers[2].mus = 0.0; /* a glass layer */
+    spec.layers[3].cos_crit0 = 0.25;
+    char kernel[2048] = "% for i = 0, spec.num_layers + 1 do\n";
+    for (int f = 0; f < LAYER_RECORD_FIELDS; f++) {
+        size_t n = strlen(kernel);
+        snprintf(kernel + n, sizeof kernel - n, "{{f(spec.layers[i].record.%s)}}%s", fields[f],
+                 f + 1 < LAYER_RECORD_FIELDS ? " " : "\n");
+    }
+    strcat(kernel, "% end\n");
+    tm_error err;
+    char *body = render_with(dir, &spec, kernel, NULL, &err);
+    CHECK_MSG(body != NULL, "render failed: %s", err.message);
+    if (!body)
+        return;
+    layer_record records[SPEC_MAX_LAYERS + 2];
+    layer_records_fill(spec.layers, spec.num_layers + 2, records);
+    const char *at = body;
+    for (int i = 0; i < spec.num_layers + 2; i++) {
+        float want[LAYER_RECORD_FIELDS];
+        layer_record_values(&records[i], want);
+        for (int f = 0; f < LAYER_RECORD_FIELDS; f++) {
+            char *end;
+            float got = strtof(at, &end);
+            CHECK_MSG(end != at && *end == 'f', "layer %d %s: no float literal at \"%.20s\"", i,
+                      fields[f], at);
+            CHECK_MSG(memcmp(&got, &want[f], sizeof got) == 0,
+                      "layer %d %s: %.9g baked, %.9g uploaded", i, fields[f], (double)got,
+                      (double)want[f]);
+            at = end + 1;
+        }
+    }
+    free(body);
+    const layer_record *r = records;
+    CHECK(r[2].inv_mut == 0.0f && r[2].log2_scale == 0.0f); /* glass */
+    double mut = spec.layers[1].mua + spec.layers[1].mus;
+    CHECK(r[1].inv_mut == (float)(1.0 / mut) && r[1].mut == (float)mut);
+    CHECK(r[1].log2_scale == (float)(-log(2.0) / mut));
+    CHECK(r[1].mua_over_mut == (float)(spec.layers[1].mua / mut));
+    CHECK(r[1].hg_h == (float)(0.9 * (2.0 - 2.0 * 0.81)));
+    CHECK(r[3].eta0 == (float)(1.3 / 1.2) && r[3].eta1 == (float)(1.3 / 1.4));
+    CHECK(r[3].cos_crit0 == 0.25f && r[1].z1 == (float)spec.layers[1].z1);
 }
 
 /* ---- errors name the template and line ------------------------------------------- */
@@ -619,6 +675,7 @@ int main(void)
     test_syntax(dir);
     test_include(dir);
     test_spec_table(dir);
+    test_layer_record(dir);
     test_errors(dir);
     test_sandbox(dir);
     test_literals(dir);

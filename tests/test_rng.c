@@ -12,7 +12,9 @@
  *   - chi-square and correlation checks on interleaved streams, with
  *     thresholds taken from the chi-square / normal distributions at
  *     two-sided p = 1e-6 and fixed seeds (deterministic). */
+#include <fenv.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -476,13 +478,45 @@ static void test_uniform_ends(void)
     mwc_state lo = {0, a}, hi = {((a - 1u) << 32) | 0xFFFFFFFFu, a};
     CHECK(mwc_uniform(&lo) == 0.0);
     CHECK(mwc_uniform_open0(&lo) == 1.0 / 4294967296.0);
-    CHECK(mwc_uniform_f(&lo) == 0.0f);
-    CHECK(mwc_uniform_open0_f(&lo) == 1.0f / 16777216.0f);
     CHECK(mwc_uniform(&hi) == 1.0 - 1.0 / 4294967296.0);
     CHECK(mwc_uniform_open0(&hi) == 1.0);
-    CHECK(mwc_uniform_f(&hi) == 1.0f - 1.0f / 16777216.0f);
-    CHECK(mwc_uniform_open0_f(&hi) == 1.0f);
     CHECK(-log(mwc_uniform_open0(&lo)) < 23.0); /* finite step: -ln(2^-32) = 22.2 */
+}
+
+/* The GPU's float draws (rng_mwc.h, device only) convert the 32-bit output
+ * rounding toward zero and scale by 2^-32; mwc_uniform_open0_f adds 2^-33.
+ * Emulated here with the host's rounding modes: the ends are [0, 1 - 2^-24]
+ * and [2^-33, 1 - 2^-24], and a comparison with any float threshold t is
+ * exact: rz(v) * 2^-32 < t exactly when v < t * 2^32. */
+static float uint_to_float_rz(uint32_t v)
+{
+    /* Both volatile: converted at run time, between the two mode changes. */
+    volatile uint32_t in = v;
+    fesetround(FE_TOWARDZERO);
+    volatile float f = (float)in;
+    fesetround(FE_TONEAREST);
+    return f;
+}
+
+static void test_float_draws(void)
+{
+    const float scale = 2.3283064365386962890625e-10f, half = 1.16415321826934814453125e-10f;
+    CHECK(uint_to_float_rz(0u) * scale == 0.0f);
+    CHECK(uint_to_float_rz(0xFFFFFFFFu) * scale == 1.0f - 1.0f / 16777216.0f);
+    CHECK(fmaf(uint_to_float_rz(0u), scale, half) == half);
+    CHECK(fmaf(uint_to_float_rz(0xFFFFFFFFu), scale, half) == 1.0f - 1.0f / 16777216.0f);
+    const float thresholds[] = {0.1f, 1e-4f, 0.5f, 0.7f, 0.9999f, 3e-9f};
+    mwc_state s;
+    mwc_seed(&s, 5, 0, rng_mwc_multipliers);
+    for (int i = 0; i < 200000; i++) {
+        uint32_t v = mwc_next(&s);
+        v >>= (i % 32); /* every magnitude, down to the smallest */
+        for (size_t k = 0; k < sizeof thresholds / sizeof *thresholds; k++) {
+            float t = thresholds[k];
+            bool below = (double)v < (double)t * 4294967296.0;
+            CHECK_MSG((uint_to_float_rz(v) * scale < t) == below, "v %u t %g", v, (double)t);
+        }
+    }
 }
 
 static void test_uniform_ranges(void)
@@ -492,9 +526,7 @@ static void test_uniform_ranges(void)
     mwc_seed(&s, 42, 3, rng_mwc_multipliers);
     for (int i = 0; i < 4000000; i++) {
         double u = mwc_uniform(&s), v = mwc_uniform_open0(&s);
-        float f = mwc_uniform_f(&s), g = mwc_uniform_open0_f(&s);
         ok &= u >= 0.0 && u < 1.0 && v > 0.0 && v <= 1.0;
-        ok &= f >= 0.0f && f < 1.0f && g > 0.0f && g <= 1.0f;
     }
     CHECK(ok);
 }
@@ -642,6 +674,7 @@ int main(void)
     test_seeding();
     test_fixed_points();
     test_uniform_ends();
+    test_float_draws();
     test_uniform_ranges();
     test_interleaved(1, 0);
     test_interleaved(0xC0FFEE, MWC_MULTIPLIER_COUNT - NPHOTONS / 2u); /* across the wrap */

@@ -32,6 +32,7 @@
 
 #include "compile.h"
 #include "fixed_point.h"
+#include "layer_record.h"
 #include "optics.h"
 #include "render.h"
 #include "rng.h"
@@ -48,12 +49,6 @@
 #define STEADY_FROM         0.2
 #define STEADY_TO           0.8
 #define PROGRESS_SECONDS    0.1
-
-/* Mirrors layer_t in templates/layers.cu, field for field. */
-typedef struct gpu_layer {
-    float n, mua_over_mut, mut, inv_mut, g, z0, z1, cos_crit0, cos_crit1;
-    int glass;
-} gpu_layer;
 
 /* The kernel's scalar tallies (counts[], templates/score.cu): steps, then
  * trapped photons and their weight in units. */
@@ -243,31 +238,22 @@ bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *op
     return load_module(eng, spec, opt, stats, err);
 }
 
-static void to_gpu_layer(const mci_layer *l, gpu_layer *g)
-{
-    double mut = l->mua + l->mus;
-    g->n = (float)l->n;
-    g->mua_over_mut = mut > 0 ? (float)(l->mua / mut) : 0.0f;
-    g->mut = (float)mut;
-    g->inv_mut = mut > 0 ? (float)(1.0 / mut) : 0.0f;
-    g->g = (float)l->g;
-    g->z0 = (float)l->z0;
-    g->z1 = (float)l->z1;
-    g->cos_crit0 = (float)l->cos_crit0;
-    g->cos_crit1 = (float)l->cos_crit1;
-    g->glass = mci_layer_is_glass(l);
-}
-
 /* The optical properties are data: uploaded for every run. */
 static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                           tm_error *err)
 {
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
         return true;
-    gpu_layer table[SPEC_MAX_LAYERS + 2];
-    size_t bytes = (size_t)(run->num_layers + 2) * sizeof *table;
-    for (int i = 0; i < run->num_layers + 2; i++)
-        to_gpu_layer(&run->layers[i], &table[i]);
+    int count = run->num_layers + 2;
+    spec_layer layers[SPEC_MAX_LAYERS + 2];
+    for (int i = 0; i < count; i++) {
+        const mci_layer *l = &run->layers[i];
+        layers[i] =
+            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
+    }
+    layer_record table[SPEC_MAX_LAYERS + 2];
+    layer_records_fill(layers, count, table);
+    size_t bytes = (size_t)count * sizeof *table;
     cuda_ptr ptr;
     size_t size;
     if (!cuda_module_global(eng->mod, "tmcml_layers", &ptr, &size, err))
