@@ -63,36 +63,42 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     unsigned int photon_steps = 0u;
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
-        if (!photon_alive(p)) {
-            // The lanes whose photon ended, together here, take consecutive
-            // indices with one atomic.  The test costs the step loop one
-            // predicate; a warp-wide ballot every step cost it six
-            // instructions and a reconvergence.
-            unsigned int group = __activemask();
-            int leader = __ffs(group) - 1;
-            // Once the host sets *stop (a checkpoint), no index is handed out
-            // any more; every index handed out is simulated, so the photons
-            // done are [0, *next) of the launch.
-            unsigned long long base = 0;
-            if ((int)lane == leader)
-                base = *(const volatile unsigned int *)stop
-                           ? count
-                           : atomicAdd(next, (unsigned long long)__popc(group));
-            base = __shfl_sync(group, base, leader);
-            unsigned long long i = base + __popc(group & ((1u << lane) - 1u));
-            flush_cached_bin(p, TALLY_PASS);
-            count_if_trapped(p, counts);
-            if (photon_steps != 0u) {
-                atomicAdd(&block_steps, (unsigned long long)photon_steps);
-                photon_steps = 0u;
+        // One test a step for everything rare between steps: a weight below
+        // MCML's threshold (roulette), the step limit, an ended photon.  (As
+        // separate tests the compiler predicated the roulette into every
+        // step.)
+        if (!(p.w >= WEIGHT_THRESHOLD) || photon_steps >= max_steps) {
+            end_of_step(p, photon_steps, max_steps);
+            if (!photon_alive(p)) {
+                // The lanes whose photon ended, together here, take consecutive
+                // indices with one atomic.  The test costs the step loop one
+                // predicate; a warp-wide ballot every step cost it six
+                // instructions and a reconvergence.
+                unsigned int group = __activemask();
+                int leader = __ffs(group) - 1;
+                // Once the host sets *stop (a checkpoint), no index is handed out
+                // any more; every index handed out is simulated, so the photons
+                // done are [0, *next) of the launch.
+                unsigned long long base = 0;
+                if ((int)lane == leader)
+                    base = *(const volatile unsigned int *)stop
+                               ? count
+                               : atomicAdd(next, (unsigned long long)__popc(group));
+                base = __shfl_sync(group, base, leader);
+                unsigned long long i = base + __popc(group & ((1u << lane) - 1u));
+                flush_cached_bin(p, TALLY_PASS);
+                count_if_trapped(p, counts);
+                if (photon_steps != 0u) {
+                    atomicAdd(&block_steps, (unsigned long long)photon_steps);
+                    photon_steps = 0u;
+                }
+                if (i >= count)
+                    break;
+                photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
             }
-            if (i >= count)
-                break;
-            photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
         }
         photon_step(p, TALLY_PASS);
-        if (++photon_steps >= max_steps && photon_alive(p))
-            stop_trapped(p);
+        ++photon_steps;
     }
 
     // The block's cached bins and step count go into the global tallies.

@@ -23,24 +23,15 @@ struct __align__(16) layer_t {
 #define NUM_LAYERS {{spec.num_layers}}
 % if spec.layer_placement == "immediate" then
 
-// Values baked in (one cubin per optical properties).
-__device__ __forceinline__ layer_t layer_at(int i)
-{
-    layer_t l;
-    switch (i) {
+// Values baked in (one cubin per optical properties): a constant table
+// initialised in the source, read like the uploaded one.
+__constant__ layer_t tmcml_baked_layers[NUM_LAYERS + 2] = {
 %   for i = 0, spec.num_layers + 1 do
 %     local R = spec.layers[i].record
-    case {{i}}:
-        l.z0 = {{f(R.z0)}}; l.z1 = {{f(R.z1)}}; l.inv_mut = {{f(R.inv_mut)}}; l.log2_scale = {{f(R.log2_scale)}};
-        l.mua_over_mut = {{f(R.mua_over_mut)}}; l.g = {{f(R.g)}}; l.hg_h = {{f(R.hg_h)}}; l.mut = {{f(R.mut)}};
-        l.cos_crit0 = {{f(R.cos_crit0)}}; l.cos_crit1 = {{f(R.cos_crit1)}}; l.eta0 = {{f(R.eta0)}}; l.eta1 = {{f(R.eta1)}};
-        break;
+    { {{f(R.z0)}}, {{f(R.z1)}}, {{f(R.inv_mut)}}, {{f(R.log2_scale)}}, {{f(R.mua_over_mut)}}, {{f(R.g)}}, {{f(R.hg_h)}}, {{f(R.mut)}}, {{f(R.cos_crit0)}}, {{f(R.cos_crit1)}}, {{f(R.eta0)}}, {{f(R.eta1)}} },
 %   end
-    default:
-        l = layer_t();
-    }
-    return l;
-}
+};
+__device__ __forceinline__ layer_t layer_at(int i) { return tmcml_baked_layers[i]; }
 #define LAYERS_SETUP()
 % else
 

@@ -2,7 +2,6 @@
 #define WEIGHT_THRESHOLD 1e-4f  // MCML's Wth
 #define ROULETTE_CHANCE 0.1f    // MCML's CHANCE
 #define COS_ZERO (1.0f - 1.0e-6f) // float: 1 - 1e-12 would round to 1
-#define TWO_PI 6.28318530717958648f
 
 // The weight also says whether the photon lives: w > 0 alive, w == 0 ended
 // (escaped, or lost at roulette), w < 0 stopped as trapped (stop_trapped).
@@ -59,19 +58,15 @@ __device__ __forceinline__ void hop_to(photon_t &p, float s, float z)
 // float); rearranged with s = 2 xi - 1 (cpu_hg_cos_theta in
 // runtime/engine/cpu_photon.h derives it):
 //   cos theta = (s + g) q + h xi (1 - xi) q^2,   q = 1 / (1 + g s),
-// h = 2g (1 - g^2) = g (2 - 2g^2).  s and xi (1 - xi) are each rounded once
-// (no cancellation).  |g| = 1 is a fixed deflection (the formula is 0/0 at
-// xi = 0).  h is computed here although the layer record holds it: reading
-// it made the kernel spill at its 32-register bound (measured with the
-// constant and immediate placements), and three FP32 instructions cost less
-// than a spill.
+// h = 2g (1 - g^2) = g (2 - 2g^2), from the layer record.  s and xi (1 - xi)
+// are each rounded once (no cancellation).  |g| = 1 is a fixed deflection
+// (the formula is 0/0 at xi = 0).
 __device__ __forceinline__ float spin_theta(const layer_t &l, mwc_state *rng)
 {
     float xi = mwc_uniform_f(rng);
     float s = __fmaf_rn(2.0f, xi, -1.0f);
     float q = __fdividef(1.0f, __fmaf_rn(l.g, s, 1.0f));
-    float h = __fmul_rn(l.g, __fmaf_rn(-2.0f * l.g, l.g, 2.0f));
-    float spread = __fmul_rn(__fmul_rn(h, __fmaf_rn(-xi, xi, xi)), __fmul_rn(q, q));
+    float spread = __fmul_rn(__fmul_rn(l.hg_h, __fmaf_rn(-xi, xi, xi)), __fmul_rn(q, q));
     float cost = __fmaf_rn(__fadd_rn(s, l.g), q, spread);
     cost = fminf(fmaxf(cost, -1.0f), 1.0f);
     return fabsf(l.g) == 1.0f ? l.g : cost;
@@ -82,7 +77,7 @@ __device__ __forceinline__ void spin(photon_t &p, const layer_t &l)
     float cost = spin_theta(l, &p.rng);
     float sint = sqrtf(__fmaf_rn(-cost, cost, 1.0f));
     float sinp, cosp;
-    __sincosf(TWO_PI * mwc_uniform_f(&p.rng), &sinp, &cosp);
+    __sincosf(mwc_angle_f(&p.rng), &sinp, &cosp);
     float ux = p.ux, uy = p.uy, uz = p.uz;
     if (fabsf(uz) > COS_ZERO) {  // along z: the general formula divides by 0
         p.ux = sint * cosp;
@@ -108,13 +103,4 @@ __device__ __forceinline__ void spin(photon_t &p, const layer_t &l)
 __device__ __forceinline__ void roulette(photon_t &p)
 {
     p.w = mwc_uniform_f(&p.rng) < ROULETTE_CHANCE ? p.w * (1.0f / ROULETTE_CHANCE) : 0.0f;
-}
-
-// The end of every step (MCML's HopDropSpin): roulette for a photon alive
-// below the weight threshold.  A weight of exactly 0 is an ended photon, as
-// MCML's Roulette ends it without a draw.
-__device__ __forceinline__ void end_step(photon_t &p)
-{
-    if (p.w < WEIGHT_THRESHOLD && photon_alive(p))
-        roulette(p);
 }

@@ -102,6 +102,13 @@ __device__ __forceinline__ static float mwc_uniform_f(mwc_state *s)
     return __uint2float_rz(mwc_next(s)) * MWC_TWO_POW_M32;
 }
 
+/* Uniform in [0, 2 pi): the same floats as 2 pi * mwc_uniform_f (scaling by
+ * 2^-32 is exact), one multiplication fewer. */
+__device__ __forceinline__ static float mwc_angle_f(mwc_state *s)
+{
+    return __uint2float_rz(mwc_next(s)) * (6.28318530717958648f * MWC_TWO_POW_M32);
+}
+
 /* Uniform in (0, 1), for log(xi): shifted by half the finest spacing, so
  * never 0 (and never 1: the largest value rounds to 1 - 2^-24). */
 __device__ __forceinline__ static float mwc_uniform_open0_f(mwc_state *s)

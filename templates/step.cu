@@ -73,5 +73,15 @@ __device__ __forceinline__ void photon_step(photon_t &p, TALLY_ARGS)
         step_in_glass(p, l, TALLY_PASS);
     else
         step_in_tissue(p, l, TALLY_PASS);
-    end_step(p);
+}
+
+// Between two steps, in MCML's order: roulette for a photon alive below the
+// weight threshold (a weight of exactly 0 is an ended photon, as MCML's
+// Roulette ends it without a draw), then the trapped-photon guard.
+__device__ __forceinline__ void end_of_step(photon_t &p, unsigned int steps, unsigned int max_steps)
+{
+    if (photon_alive(p) && p.w < WEIGHT_THRESHOLD)
+        roulette(p);
+    if (steps >= max_steps && photon_alive(p))
+        stop_trapped(p);
 }

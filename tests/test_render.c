@@ -592,9 +592,11 @@ static void test_placeholder(void)
         /* -A: no absorption scoring, no tile. */
         CHECK(strstr(out.source, "fixed_point_deposit_f(dw") == NULL);
         CHECK(strstr(out.source, "extern __shared__") == NULL);
-        /* Immediate layers: values in the code, no constant table. */
-        CHECK(strstr(out.source, "__constant__ layer_t") == NULL);
-        CHECK_CONTAINS(out.source, "l.mut = 100.5f;");
+        /* Immediate layers: values baked into an initialised table, none
+         * uploaded (layer 1's record: ..., g 0.9, hg_h 0.342, mut 100.5). */
+        CHECK(strstr(out.source, "__constant__ layer_t tmcml_layers") == NULL);
+        CHECK_CONTAINS(out.source, "__constant__ layer_t tmcml_baked_layers[NUM_LAYERS + 2] = {");
+        CHECK_CONTAINS(out.source, ", 0.899999976f, 0.342000008f, 100.5f, ");
     }
     render_output_free(&out);
 
