@@ -228,11 +228,26 @@ static void wait_a_little(dispatcher *d)
     pthread_cond_timedwait(&d->changed, &d->lock, &until);
 }
 
+/* The tests' lopsided shares (several engines often on one GPU): the other
+ * engines launch once GPU 0's launch is seen running, so that it holds the
+ * SMs first and finishes first.  Launched together, a launch that fills the
+ * SMs (one block of 1024 threads per SM) could run wholly before GPU 0's,
+ * leaving nothing to give back. */
+static void wait_for_gpu0(dispatcher *d, const worker *w)
+{
+    const worker *first = &d->workers[0];
+    if (!d->lopsided || w == first || w->share.chunks > 0)
+        return;
+    while (!stopped(d) && !(first->share.chunks > 0 && (first->handed > 0 || !first->busy)))
+        wait_a_little(d);
+}
+
 /* Shares: w's own photons first, then photons given back, then the upper
  * half of a share not yet launched, then (waiting) a running launch's
  * photons given back; none left when no launch would gain by it. */
 static bool take_shared(dispatcher *d, worker *w, uint64_t *first, uint64_t *count)
 {
+    wait_for_gpu0(d, w);
     for (;;) {
         if (stopped(d))
             return false;
