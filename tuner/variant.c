@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "candidates.h"
+#include "gpu.h"
 
 /* The default heuristic (no profile), from what the tuner found on an H200
  * (bench/results_gpu.md, docs/tuning.md):
@@ -103,15 +104,6 @@ static void default_tile(const mci_run *run, const cuda_device_info *dev, kernel
     spec->knobs.tile_nz = nz;
     spec->knobs.tile_nr = nr < run->nr ? nr : run->nr;
     spec->knobs.entry_bits = DEFAULT_ENTRY_BITS;
-}
-
-static void bake_layers(const mci_run *run, kernel_spec *spec)
-{
-    for (int i = 0; i < run->num_layers + 2; i++) {
-        const mci_layer *l = &run->layers[i];
-        spec->layers[i] =
-            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
-    }
 }
 
 static bool given(const variant_options *v, const char *name)
@@ -214,6 +206,6 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
     if (!score_absorption) /* -A: nothing to cache, whatever the options said */
         knobs_without_absorption(&spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
-        bake_layers(run, spec);
+        gpu_run_layers(run, spec->layers);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }

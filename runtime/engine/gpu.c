@@ -238,6 +238,15 @@ bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *op
     return load_module(eng, spec, opt, stats, err);
 }
 
+void gpu_run_layers(const mci_run *run, spec_layer *layers)
+{
+    for (int i = 0; i < run->num_layers + 2; i++) {
+        const mci_layer *l = &run->layers[i];
+        layers[i] =
+            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
+    }
+}
+
 /* The optical properties are data: uploaded for every run. */
 static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                           tm_error *err)
@@ -246,11 +255,7 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
         return true;
     int count = run->num_layers + 2;
     spec_layer layers[SPEC_MAX_LAYERS + 2];
-    for (int i = 0; i < count; i++) {
-        const mci_layer *l = &run->layers[i];
-        layers[i] =
-            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
-    }
+    gpu_run_layers(run, layers);
     layer_record table[SPEC_MAX_LAYERS + 2];
     layer_records_fill(layers, count, table);
     size_t bytes = (size_t)count * sizeof *table;
