@@ -36,7 +36,7 @@ __device__ __forceinline__ float fresnel(float eta, float ci, float *ct)
 __device__ __forceinline__ void cross_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
 {
     bool up = p.uz < 0.0f;
-    int next = up ? p.layer - 1 : p.layer + 1;
+    int next = up ? photon_layer(p) - 1 : photon_layer(p) + 1;
     float ci = fabsf(p.uz), ct = 0.0f;
     float eta = up ? l.eta0 : l.eta1;
     float r = ci <= (up ? l.cos_crit0 : l.cos_crit1) ? 1.0f : fresnel(eta, ci, &ct);

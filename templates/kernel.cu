@@ -40,10 +40,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
         block_steps = 0ull;
 % if spec.score_absorption then
     extern __shared__ tile_entry_t tile[];  // the block's A_rz tile slots, then the edge bins
+    // tile[0]'s shared-memory address, opaque to the compiler (score.cu)
+    unsigned int tile_sh = (unsigned int)__cvta_generic_to_shared(tile);
+    asm volatile("" : "+r"(tile_sh));
     for (int t = threadIdx.x; t < TILE_SLOTS + EDGE_BINS; t += blockDim.x)
         tile[t] = 0;
 % else
     tile_entry_t *tile = 0;
+    unsigned int tile_sh = 0u;
 % end
     LAYERS_SETUP();
 % if clustered then

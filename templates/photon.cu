@@ -22,6 +22,15 @@ struct photon_t {
 
 __device__ __forceinline__ bool photon_alive(const photon_t &p) { return p.w > 0.0f; }
 
+// The photon's layer.  With one layer, a photon still in the kernel is in it
+// (one that leaves has ended), so the index is a constant: the step reads the
+// layer's fields at fixed addresses, and the compiler drops the crossing into
+// another layer.
+__device__ __forceinline__ int photon_layer(const photon_t &p)
+{
+    return NUM_LAYERS == 1 ? 1 : p.layer;
+}
+
 // start_weight = 1 - Rsp and first_layer (2 under a glass layer 1) are kernel
 // arguments: they depend on the optical properties, which are data.
 __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long index,

@@ -58,9 +58,13 @@ typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
 #define COUNT_TRAPPED_PHOTONS 1  // photons stopped by stop_trapped
 #define COUNT_TRAPPED_UNITS 2    // their weight, in tally units
 
+// tile_sh: the shared-memory address of tile[0], which the kernel computes
+// once and hides from the compiler (kernel.cu): rebuilt at each deposit, it
+// cost four instructions.
 #define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
-                   unsigned long long *tt_ra, unsigned long long *counts, tile_entry_t *tile
-#define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile
+                   unsigned long long *tt_ra, unsigned long long *counts, tile_entry_t *tile, \
+                   unsigned int tile_sh
+#define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile, tile_sh
 
 // MCML's binning: floor(v / step), clamped into the last bin (the float to int
 // conversion saturates, so huge distances land there too).
@@ -116,41 +120,55 @@ __device__ __forceinline__ unsigned long long *global_bin(unsigned long long *a_
     return &a_rz[(size_t)ir * NZ + iz];
 }
 
-__device__ __forceinline__ void tile_add(tile_entry_t *tile, int t, unsigned int q,
-                                         unsigned long long *a_rz, int ir, int iz)
+// A deposit of q units into a 32-bit entry that held `old` wrapped it past
+// 2^32 units; each wrap is added to the global bin (settle_wrap), so the sum
+// stays exact whatever the order of additions.
+__device__ __forceinline__ bool wrapped(unsigned int old, unsigned int q)
+{
+    return old + q < old;
+}
+
+__device__ __forceinline__ void settle_wrap(unsigned long long *a_rz, int ir, int iz)
+{
+    atomicAdd(global_bin(a_rz, ir, iz), 1ull << 32);
+}
+
+// Adds q to slot t; returns the entry's value before (0 for 64-bit entries,
+// which do not wrap).
+__device__ __forceinline__ unsigned int tile_add(tile_entry_t *tile, unsigned int tile_sh, int t,
+                                                 unsigned int q)
 {
 %   if spec.entry_bits == 32 then
-    // A 32-bit entry wraps past 2^32 units; each wrap is added to the global
-    // bin at once, so the sum stays exact whatever the order of additions.
-    unsigned int old = atomicAdd(&tile[t], q);
-    if (old + q < old)
-        atomicAdd(global_bin(a_rz, ir, iz), 1ull << 32);
+    (void)tile;
+    unsigned int old;
+    asm volatile("atom.shared.add.u32 %0, [%1], %2;"
+                 : "=r"(old) : "r"(tile_sh + 4u * (unsigned int)t), "r"(q) : "memory");
+    return old;
 %   else
-    (void)a_rz; (void)ir; (void)iz;
+    (void)tile_sh;
     atomicAdd(&tile[t], (unsigned long long)q);
+    return 0u;
 %   end
 }
 %   if clustered then
 
 // tile_add on slot t of the cluster's block `rank`: the slot's address in
 // that block's shared memory (mapa), then an atomic there.
-__device__ __forceinline__ void cluster_tile_add(tile_entry_t *tile, int t, unsigned int rank,
-                                                 unsigned int q, unsigned long long *a_rz,
-                                                 int ir, int iz)
+__device__ __forceinline__ unsigned int cluster_tile_add(unsigned int tile_sh, int t, unsigned int rank,
+                                                         unsigned int q)
 {
-    unsigned int local = (unsigned int)__cvta_generic_to_shared(&tile[t]);
+    unsigned int local = tile_sh + (unsigned int)sizeof(tile_entry_t) * (unsigned int)t;
     unsigned int remote;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
 %     if spec.entry_bits == 32 then
     unsigned int old;
     asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;"
                  : "=r"(old) : "r"(remote), "r"(q) : "memory");
-    if (old + q < old)
-        atomicAdd(global_bin(a_rz, ir, iz), 1ull << 32);
+    return old;
 %     else
-    (void)a_rz; (void)ir; (void)iz;
     asm volatile("red.shared::cluster.add.u64 [%0], %1;"
                  : : "r"(remote), "l"((unsigned long long)q) : "memory");
+    return 0u;
 %     end
 }
 
@@ -166,25 +184,33 @@ __device__ __forceinline__ void cluster_sync()
 
 % if spec.score_absorption then
 // Adds q units to A_rz[ir][iz]: the shared tile, the shared edge bins, or
-// global memory.
-__device__ __forceinline__ void deposit_units(int ir, int iz, unsigned int q, TALLY_ARGS)
+// global memory.  Returns the shared entry's value before (0 for a global
+// bin), for the caller to settle a wrap: as late as it can, so that the
+// atomic's round trip overlaps other work (score_absorption).
+__device__ __forceinline__ unsigned int deposit_units(int ir, int iz, unsigned int q, TALLY_ARGS)
 {
 %   if tiled then
     if (ir < TILE_NR && iz < TILE_NZ) {
 %   if clustered then
         int t = ir * TILE_NZ + iz;
-        cluster_tile_add(tile, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q, a_rz, ir, iz);
+        return cluster_tile_add(tile_sh, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q);
 %   else
-        tile_add(tile, ir * TILE_NZ + iz, q, a_rz, ir, iz);
+        return tile_add(tile, tile_sh, ir * TILE_NZ + iz, q);
 %   end
-        return;
     }
 %   end
     int slot = edge_slot(ir, iz);
     if (slot >= 0)
-        tile_add(tile, slot, q, a_rz, ir, iz);
-    else
-        atomicAdd(global_bin(a_rz, ir, iz), (unsigned long long)q);
+        return tile_add(tile, tile_sh, slot, q);
+    atomicAdd(global_bin(a_rz, ir, iz), (unsigned long long)q);
+    return 0u;
+}
+
+// deposit_units with its wrap settled at once.
+__device__ __forceinline__ void deposit_units_now(int ir, int iz, unsigned int q, TALLY_ARGS)
+{
+    if (wrapped(deposit_units(ir, iz, q, TALLY_PASS), q))
+        settle_wrap(a_rz, ir, iz);
 }
 % end
 % if spec.last_bin_cache and spec.score_absorption then
@@ -194,7 +220,7 @@ __device__ __forceinline__ void deposit_units(int ir, int iz, unsigned int q, TA
 __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 {
     if (p.cached_units != 0u)
-        deposit_units(p.cached_bin / NZ, p.cached_bin % NZ, p.cached_units, TALLY_PASS);
+        deposit_units_now(p.cached_bin / NZ, p.cached_bin % NZ, p.cached_units, TALLY_PASS);
     p.cached_units = 0u;
     p.cached_bin = -1;
 }
@@ -206,8 +232,24 @@ __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 }
 % end
 
-__device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_ARGS)
+// A deposit in flight: the shared entry's value before it and the units
+// added.  The step settles a wrap after the spin (settle_deposit), so that
+// the shared atomic's round trip overlaps the spin instead of stalling the
+// warp.
+struct deposit_t {
+    unsigned int old, q;
+};
+
+// The A_rz bin of the photon's position (MCML's r and z binning).
+__device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *iz)
 {
+    *iz = bin_of(p.z, INV_DZ, NZ);
+    *ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
+}
+
+__device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TALLY_ARGS)
+{
+    deposit_t d = {0u, 0u};
 % if spec.score_absorption and spec.count_deposits then
     // The tuner's pilot: one count per drop, wherever the weight goes.
     unsigned int q = 1u;
@@ -215,11 +257,11 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
 % elseif spec.score_absorption then
     unsigned int q = fixed_point_deposit_f(dw, &p.residue);
     if (q == 0u)
-        return;
+        return d;
 % end
 % if spec.score_absorption then
-    int iz = bin_of(p.z, INV_DZ, NZ);
-    int ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
+    int ir, iz;
+    absorption_bin(p, &ir, &iz);
 %   if spec.last_bin_cache then
     int b = ir * NZ + iz;
     if (b != p.cached_bin || p.cached_units + q < p.cached_units) {  // a new bin, or a full sum
@@ -228,11 +270,28 @@ __device__ __forceinline__ void score_absorption(photon_t &p, float dw, TALLY_AR
     }
     p.cached_units += q;
 %   else
-    deposit_units(ir, iz, q, TALLY_PASS);
+    d.old = deposit_units(ir, iz, q, TALLY_PASS);
+    d.q = q;
 %   end
 % else
     // -A: absorption is not scored (the weight still decreases).
-    (void)p; (void)dw; (void)a_rz; (void)tile;
+    (void)p; (void)dw; (void)a_rz; (void)tile; (void)tile_sh;
+% end
+    return d;
+}
+
+// A deposit that wrapped its 32-bit entry owes the global bin 2^32 units; the
+// bin is found again from the position, which the spin does not change.
+__device__ __forceinline__ void settle_deposit(const photon_t &p, deposit_t d, TALLY_ARGS)
+{
+% if spec.score_absorption and not spec.last_bin_cache then
+    if (wrapped(d.old, d.q)) {
+        int ir, iz;
+        absorption_bin(p, &ir, &iz);
+        settle_wrap(a_rz, ir, iz);
+    }
+% else
+    (void)p; (void)d; (void)a_rz;
 % end
 }
 

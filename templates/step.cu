@@ -47,8 +47,9 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         // bit-identical).
         float dw = __fmul_rn(p.w, l.mua_over_mut);
         p.w = __fsub_rn(p.w, dw);
-        score_absorption(p, dw, TALLY_PASS);
+        deposit_t d = score_absorption(p, dw, TALLY_PASS);
         spin(p, l);
+        settle_deposit(p, d, TALLY_PASS);
     }
 }
 
@@ -68,7 +69,7 @@ __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TAL
 
 __device__ __forceinline__ void photon_step(photon_t &p, TALLY_ARGS)
 {
-    layer_t l = layer_at(p.layer);
+    layer_t l = layer_at(photon_layer(p));
     if (l.inv_mut == 0.0f)  // glass (layer_record.h)
         step_in_glass(p, l, TALLY_PASS);
     else
