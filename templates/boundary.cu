@@ -32,15 +32,15 @@ __device__ __forceinline__ float fresnel(float eta, float ci, float *ct)
 // code path for both directions, chosen by data (the critical cosine, the
 // index ratio, the next layer, the tally an escape goes to), so a warp whose
 // lanes cross in both directions issues it once.  MCML's CrossUpOrNot /
-// CrossDnOrNot.
-__device__ __forceinline__ void cross_or_not(photon_t &p, const layer_t &l, TALLY_ARGS)
+// CrossDnOrNot; xi, the uniform that decides, is drawn by the caller.
+__device__ __forceinline__ void cross_or_not(photon_t &p, const layer_t &l, float xi, TALLY_ARGS)
 {
     bool up = p.uz < 0.0f;
     int next = up ? photon_layer(p) - 1 : photon_layer(p) + 1;
     float ci = fabsf(p.uz), ct = 0.0f;
     float eta = up ? l.eta0 : l.eta1;
     float r = ci <= (up ? l.cos_crit0 : l.cos_crit1) ? 1.0f : fresnel(eta, ci, &ct);
-    if (mwc_uniform_f(&p.rng) > r) {
+    if (xi > r) {
         if (next == 0 || next == NUM_LAYERS + 1) {
             score_escape(p, up ? rd_ra : tt_ra, ct);
         } else {

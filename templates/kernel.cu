@@ -57,6 +57,7 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % end
 
     photon_t p;
+    p.layer_table = layers_base();
     p.w = 0.0f;  // no photon yet (and none trapped: count_if_trapped)
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;

@@ -21,6 +21,9 @@ struct __align__(16) layer_t {
 };
 
 #define NUM_LAYERS {{spec.num_layers}}
+
+// Every placement gives layer_at(i), and layer_from(layers_base(), i), the
+// step's read: the same record; only the shared table uses the base address.
 % if spec.layer_placement == "immediate" then
 
 // Values baked in (one cubin per optical properties): a constant table
@@ -32,6 +35,8 @@ __constant__ layer_t tmcml_baked_layers[NUM_LAYERS + 2] = {
 %   end
 };
 __device__ __forceinline__ layer_t layer_at(int i) { return tmcml_baked_layers[i]; }
+__device__ __forceinline__ unsigned int layers_base() { return 0u; }
+__device__ __forceinline__ layer_t layer_from(unsigned int, int i) { return layer_at(i); }
 #define LAYERS_SETUP()
 % else
 
@@ -46,8 +51,34 @@ __shared__ layer_t s_layers[NUM_LAYERS + 2];
             s_layers[i] = tmcml_layers[i];                          \
     } while (0)
 __device__ __forceinline__ layer_t layer_at(int i) { return s_layers[i]; }
+// The table's shared address, computed once per thread and hidden from the
+// compiler, which rebuilt it (three instructions) at every step.
+__device__ __forceinline__ unsigned int layers_base()
+{
+    unsigned int a = (unsigned int)__cvta_generic_to_shared(s_layers);
+    asm volatile("" : "+r"(a));
+    return a;
+}
+// Layer i read through that address: three 16-byte loads, in layer_t's field
+// order.  volatile keeps them after the table is filled (LAYERS_SETUP and
+// the barrier that follows it).
+static_assert(sizeof(layer_t) == 48, "layer_from reads layer_t as three float4");
+__device__ __forceinline__ layer_t layer_from(unsigned int base, int i)
+{
+    layer_t l;
+    unsigned int a = base + (unsigned int)i * (unsigned int)sizeof(layer_t);
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(l.z0), "=f"(l.z1), "=f"(l.inv_mut), "=f"(l.log2_scale) : "r"(a));
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4+16];"
+                 : "=f"(l.mua_over_mut), "=f"(l.g), "=f"(l.hg_h), "=f"(l.mut) : "r"(a));
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4+32];"
+                 : "=f"(l.cos_crit0), "=f"(l.cos_crit1), "=f"(l.eta0), "=f"(l.eta1) : "r"(a));
+    return l;
+}
 %   else
 #define LAYERS_SETUP()
 __device__ __forceinline__ layer_t layer_at(int i) { return tmcml_layers[i]; }
+__device__ __forceinline__ unsigned int layers_base() { return 0u; }
+__device__ __forceinline__ layer_t layer_from(unsigned int, int i) { return layer_at(i); }
 %   end
 % end

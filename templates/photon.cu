@@ -13,6 +13,7 @@ struct photon_t {
     float sleft;    // dimensionless step left over at a boundary (MCML's sleft * mut)
     float residue;  // fraction of a tally unit not yet scored (fixed_point.h)
     int layer;
+    unsigned int layer_table;  // layers_base(): where the step reads its layer
     mwc_state rng;
 % if spec.last_bin_cache and spec.score_absorption then
     int cached_bin;                  // A_rz bin of the deposits summed in cached_units (-1: none)
@@ -69,10 +70,9 @@ __device__ __forceinline__ void hop_to(photon_t &p, float s, float z)
 //   cos theta = (s + g) q + h xi (1 - xi) q^2,   q = 1 / (1 + g s),
 // h = 2g (1 - g^2) = g (2 - 2g^2), from the layer record.  s and xi (1 - xi)
 // are each rounded once (no cancellation).  |g| = 1 is a fixed deflection
-// (the formula is 0/0 at xi = 0).
-__device__ __forceinline__ float spin_theta(const layer_t &l, mwc_state *rng)
+// (the formula is 0/0 at xi = 0).  xi is the step's uniform (step.cu).
+__device__ __forceinline__ float spin_theta(const layer_t &l, float xi)
 {
-    float xi = mwc_uniform_f(rng);
     float s = __fmaf_rn(2.0f, xi, -1.0f);
     float q = __fdividef(1.0f, __fmaf_rn(l.g, s, 1.0f));
     float spread = __fmul_rn(__fmul_rn(l.hg_h, __fmaf_rn(-xi, xi, xi)), __fmul_rn(q, q));
@@ -81,9 +81,9 @@ __device__ __forceinline__ float spin_theta(const layer_t &l, mwc_state *rng)
     return fabsf(l.g) == 1.0f ? l.g : cost;
 }
 
-__device__ __forceinline__ void spin(photon_t &p, const layer_t &l)
+__device__ __forceinline__ void spin(photon_t &p, const layer_t &l, float xi)
 {
-    float cost = spin_theta(l, &p.rng);
+    float cost = spin_theta(l, xi);
     float sint = sqrtf(__fmaf_rn(-cost, cost, 1.0f));
     float sinp, cosp;
     __sincosf(mwc_angle_f(&p.rng), &sinp, &cosp);

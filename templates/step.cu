@@ -32,6 +32,10 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         p.sleft = 0.0f;
     }
     float z_end = __fmaf_rn(s, p.uz, p.z);
+    // The flight's next draw decides a crossing or gives the deflection's
+    // cos theta: the first draw of either case, so it is drawn once, before
+    // the branch, and the divergent paths do not each carry a copy.
+    float xi = mwc_uniform_f(&p.rng);
     if (leaves_layer(z_end, l)) {
         float db;
         float zb = boundary_ahead(p, l, &db);
@@ -39,7 +43,7 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         // rounding of db would make it so (the next step then draws anew).
         p.sleft = fmaxf(__fmul_rn(s - db, l.mut), 0.0f);
         hop_to(p, db, zb);
-        cross_or_not(p, l, TALLY_PASS);
+        cross_or_not(p, l, xi, TALLY_PASS);
     } else {
         hop_to(p, s, z_end);
         // _rn intrinsics: never fused into an FMA, so the weight is rounded
@@ -48,7 +52,7 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         float dw = __fmul_rn(p.w, l.mua_over_mut);
         p.w = __fsub_rn(p.w, dw);
         deposit_t d = score_absorption(p, dw, TALLY_PASS);
-        spin(p, l);
+        spin(p, l, xi);
         settle_deposit(p, d, TALLY_PASS);
     }
 }
@@ -64,12 +68,12 @@ __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TAL
     float db;
     float zb = boundary_ahead(p, l, &db);
     hop_to(p, db, zb);
-    cross_or_not(p, l, TALLY_PASS);
+    cross_or_not(p, l, mwc_uniform_f(&p.rng), TALLY_PASS);
 }
 
 __device__ __forceinline__ void photon_step(photon_t &p, TALLY_ARGS)
 {
-    layer_t l = layer_at(photon_layer(p));
+    layer_t l = layer_from(p.layer_table, photon_layer(p));
     if (l.inv_mut == 0.0f)  // glass (layer_record.h)
         step_in_glass(p, l, TALLY_PASS);
     else
