@@ -11,9 +11,9 @@
  *
  * So that one input takes milliseconds, each of the file's first
  * FUZZ_MAX_RUNS runs is cut down before it is simulated: at most
- * FUZZ_MAX_PHOTONS photons and a grid of at most FUZZ_MAX_BINS bins per
- * array (nr at most FUZZ_MAX_NR); a run whose photons could take very many
- * steps is skipped (see run_affordable).  The seed and -A come from a hash
+ * FUZZ_MAX_PHOTONS photons of at most FUZZ_MAX_STEPS steps each and a grid
+ * of at most FUZZ_MAX_BINS bins per array (nr at most FUZZ_MAX_NR); a run
+ * whose photons could take very many steps is skipped (see run_affordable).  The seed and -A come from a hash
  * of the input. */
 #include <math.h>
 
@@ -40,6 +40,12 @@
  * interactions. */
 #define FUZZ_MAX_TAU     30.0
 #define FUZZ_MIN_TAU     1e-3
+/* And a photon is stopped as trapped after this many steps (the engine's
+ * guard, cpu_options.max_steps): a lossless slab that traps at both faces
+ * (n = 1 between media of n = 0.01) kept its photons to the default 10^7
+ * steps, seconds of an input.  It also puts the guard's path under the
+ * fuzzer. */
+#define FUZZ_MAX_STEPS   20000u
 /* Whether a few photons of run finish in milliseconds.  This is the
  * harness's budget, not a property of valid inputs: the engine must handle
  * the others too, only more slowly. */
@@ -146,7 +152,8 @@ static void simulate(const mci_file *file, int index, uint64_t seed, bool absorb
 
     tally_set t;
     FUZZ_CHECK(tally_set_init(&t, run.nr, run.nz, run.na), "tally_set_init");
-    cpu_options opt = {.seed = seed, .threads = 1, .score_absorption = absorb};
+    cpu_options opt = {
+        .seed = seed, .threads = 1, .score_absorption = absorb, .max_steps = FUZZ_MAX_STEPS};
     tm_error err = {0};
     FUZZ_CHECK(cpu_simulate(&run, &opt, 0, (uint64_t)run.photons, &t, &err), "cpu_simulate: %s",
                err.message);
