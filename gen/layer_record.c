@@ -3,8 +3,6 @@
 
 #include <math.h>
 
-static bool is_glass(const spec_layer *l) { return l->mua == 0.0 && l->mus == 0.0; }
-
 /* n_i / n_j, 1 where the media are outside the tissue (never crossed from). */
 static float index_ratio(const spec_layer *from, const spec_layer *to)
 {
@@ -15,7 +13,7 @@ static void fill_one(const spec_layer *l, const spec_layer *above, const spec_la
                      layer_record *r)
 {
     double mut = l->mua + l->mus;
-    bool glass = is_glass(l) || !(mut > 0.0);
+    bool glass = !(mut > 0.0); /* mua = mus = 0: crossed without interaction */
     r->z0 = (float)l->z0;
     r->z1 = (float)l->z1;
     r->inv_mut = glass ? 0.0f : (float)(1.0 / mut);
@@ -36,6 +34,10 @@ void layer_records_fill(const spec_layer *layers, int count, layer_record *recor
         fill_one(&layers[i], i > 0 ? &layers[i - 1] : NULL, i + 1 < count ? &layers[i + 1] : NULL,
                  &records[i]);
 }
+
+const char *const layer_record_field_names[LAYER_RECORD_FIELDS] = {
+    "z0",   "z1",  "inv_mut",   "log2_scale", "mua_over_mut", "g",
+    "hg_h", "mut", "cos_crit0", "cos_crit1",  "eta0",         "eta1"};
 
 void layer_record_values(const layer_record *r, float out[LAYER_RECORD_FIELDS])
 {

@@ -32,7 +32,9 @@ typedef struct layer_record {
  * the tissue layers, the medium below). */
 void layer_records_fill(const spec_layer *layers, int count, layer_record *records);
 
-/* The record's fields in declaration order (for the immediate template). */
+/* The record's field names and values in declaration order (for the
+ * immediate template, which reads spec.layers[i].record.NAME). */
+extern const char *const layer_record_field_names[LAYER_RECORD_FIELDS];
 void layer_record_values(const layer_record *r, float out[LAYER_RECORD_FIELDS]);
 
 #endif

@@ -247,11 +247,6 @@ static void set_bool(lua_State *L, const char *field, bool value)
     lua_setfield(L, -2, field);
 }
 
-/* Names of the layer record's fields, in declaration order (layer_record.h). */
-static const char *const record_field_names[LAYER_RECORD_FIELDS] = {
-    "z0",   "z1",  "inv_mut",   "log2_scale", "mua_over_mut", "g",
-    "hg_h", "mut", "cos_crit0", "cos_crit1",  "eta0",         "eta1"};
-
 /* spec.layers[i].record: the kernel's layer record as the host derives it,
  * so that baked-in values are the very floats an uploaded table holds. */
 static void push_record(lua_State *L, const layer_record *r)
@@ -260,7 +255,7 @@ static void push_record(lua_State *L, const layer_record *r)
     layer_record_values(r, v);
     lua_createtable(L, 0, LAYER_RECORD_FIELDS);
     for (int f = 0; f < LAYER_RECORD_FIELDS; f++)
-        set_number(L, record_field_names[f], (double)v[f]);
+        set_number(L, layer_record_field_names[f], (double)v[f]);
     lua_setfield(L, -2, "record");
 }
 

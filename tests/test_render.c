@@ -293,9 +293,7 @@ static void test_spec_table(const char *dir)
  * derived fields are what templates/layers.cu says they are. */
 static void test_layer_record(const char *dir)
 {
-    static const char *const fields[LAYER_RECORD_FIELDS] = {
-        "z0",   "z1",  "inv_mut",   "log2_scale", "mua_over_mut", "g",
-        "hg_h", "mut", "cos_crit0", "cos_crit1",  "eta0",         "eta1"};
+    const char *const *fields = layer_record_field_names;
     kernel_spec spec = base_spec();
     spec.knobs.layer_placement = SPEC_LAYERS_IMMEDIATE;
     spec.layers[2].mua = spec.layers[2].mus = 0.0; /* a glass layer */

@@ -154,7 +154,7 @@ static void test_shared_bytes(void)
     CHECK(spec_shared_bytes(&s) == (tile + edges) * 4);
     CHECK(spec_dynamic_shared_bytes(&s) == (tile + edges) * 4);
     s.knobs.layer_placement = SPEC_LAYERS_SHARED;
-    CHECK(spec_shared_bytes(&s) == (tile + edges) * 4 + 9 * 48); /* layer_t: 40 bytes */
+    CHECK(spec_shared_bytes(&s) == (tile + edges) * 4 + 9 * 48); /* layer_t: 48 bytes */
     CHECK(spec_static_shared_bytes(&s) == 9 * 48);
     CHECK(spec_dynamic_shared_bytes(&s) == (tile + edges) * 4);
     s.score_absorption = false; /* -A caches nothing */
