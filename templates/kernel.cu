@@ -46,7 +46,6 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     for (int t = threadIdx.x; t < TILE_SLOTS + EDGE_BINS; t += blockDim.x)
         tile[t] = 0;
 % else
-    tile_entry_t *tile = 0;
     unsigned int tile_sh = 0u;
 % end
     LAYERS_SETUP();

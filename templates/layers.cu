@@ -35,15 +35,16 @@ __constant__ layer_t tmcml_baked_layers[NUM_LAYERS + 2] = {
 %   end
 };
 __device__ __forceinline__ layer_t layer_at(int i) { return tmcml_baked_layers[i]; }
-__device__ __forceinline__ unsigned int layers_base() { return 0u; }
-__device__ __forceinline__ layer_t layer_from(unsigned int, int i) { return layer_at(i); }
-#define LAYERS_SETUP()
 % else
 
 // Filled by the host before each run (cuModuleGetGlobal "tmcml_layers"), so a
 // loop of runs that varies optical properties reuses this cubin.
 __constant__ layer_t tmcml_layers[NUM_LAYERS + 2];
-%   if spec.layer_placement == "shared" then
+%   if spec.layer_placement == "constant" then
+__device__ __forceinline__ layer_t layer_at(int i) { return tmcml_layers[i]; }
+%   end
+% end
+% if spec.layer_placement == "shared" then
 __shared__ layer_t s_layers[NUM_LAYERS + 2];
 #define LAYERS_SETUP()                                              \
     do {                                                            \
@@ -75,10 +76,10 @@ __device__ __forceinline__ layer_t layer_from(unsigned int base, int i)
                  : "=f"(l.cos_crit0), "=f"(l.cos_crit1), "=f"(l.eta0), "=f"(l.eta1) : "r"(a));
     return l;
 }
-%   else
+% else
+// A constant table needs no setup and no base address: the step reads it
+// directly (layer_at).
 #define LAYERS_SETUP()
-__device__ __forceinline__ layer_t layer_at(int i) { return tmcml_layers[i]; }
 __device__ __forceinline__ unsigned int layers_base() { return 0u; }
 __device__ __forceinline__ layer_t layer_from(unsigned int, int i) { return layer_at(i); }
-%   end
 % end

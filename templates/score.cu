@@ -58,13 +58,13 @@ typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
 #define COUNT_TRAPPED_PHOTONS 1  // photons stopped by stop_trapped
 #define COUNT_TRAPPED_UNITS 2    // their weight, in tally units
 
-// tile_sh: the shared-memory address of tile[0], which the kernel computes
-// once and hides from the compiler (kernel.cu): rebuilt at each deposit, it
-// cost four instructions.
+// tile_sh: the shared-memory address of the block's tile (tile[0] in
+// kernel.cu), which the kernel computes once and hides from the compiler:
+// rebuilt at each deposit, it cost four instructions.  Deposits reach the
+// tile through it alone; only the kernel zeroes and flushes tile[].
 #define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
-                   unsigned long long *tt_ra, unsigned long long *counts, tile_entry_t *tile, \
-                   unsigned int tile_sh
-#define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile, tile_sh
+                   unsigned long long *tt_ra, unsigned long long *counts, unsigned int tile_sh
+#define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile_sh
 
 // MCML's binning: floor(v / step), clamped into the last bin (the float to int
 // conversion saturates, so huge distances land there too).
@@ -135,18 +135,16 @@ __device__ __forceinline__ void settle_wrap(unsigned long long *a_rz, int ir, in
 
 // Adds q to slot t; returns the entry's value before (0 for 64-bit entries,
 // which do not wrap).
-__device__ __forceinline__ unsigned int tile_add(tile_entry_t *tile, unsigned int tile_sh, int t,
-                                                 unsigned int q)
+__device__ __forceinline__ unsigned int tile_add(unsigned int tile_sh, int t, unsigned int q)
 {
+    unsigned int slot = tile_sh + (unsigned int)sizeof(tile_entry_t) * (unsigned int)t;
 %   if spec.entry_bits == 32 then
-    (void)tile;
     unsigned int old;
-    asm volatile("atom.shared.add.u32 %0, [%1], %2;"
-                 : "=r"(old) : "r"(tile_sh + 4u * (unsigned int)t), "r"(q) : "memory");
+    asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(slot), "r"(q) : "memory");
     return old;
 %   else
-    (void)tile_sh;
-    atomicAdd(&tile[t], (unsigned long long)q);
+    asm volatile("red.shared.add.u64 [%0], %1;"
+                 : : "r"(slot), "l"((unsigned long long)q) : "memory");
     return 0u;
 %   end
 }
@@ -195,13 +193,13 @@ __device__ __forceinline__ unsigned int deposit_units(int ir, int iz, unsigned i
         int t = ir * TILE_NZ + iz;
         return cluster_tile_add(tile_sh, t / CLUSTER_SIZE, (unsigned int)(t % CLUSTER_SIZE), q);
 %   else
-        return tile_add(tile, tile_sh, ir * TILE_NZ + iz, q);
+        return tile_add(tile_sh, ir * TILE_NZ + iz, q);
 %   end
     }
 %   end
     int slot = edge_slot(ir, iz);
     if (slot >= 0)
-        return tile_add(tile, tile_sh, slot, q);
+        return tile_add(tile_sh, slot, q);
     atomicAdd(global_bin(a_rz, ir, iz), (unsigned long long)q);
     return 0u;
 }
@@ -228,7 +226,7 @@ __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 
 __device__ __forceinline__ void flush_cached_bin(photon_t &p, TALLY_ARGS)
 {
-    (void)p; (void)a_rz; (void)tile;  // nothing cached in this variant
+    (void)p; (void)a_rz; (void)tile_sh;  // nothing cached in this variant
 }
 % end
 
@@ -255,9 +253,16 @@ __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TAL
     unsigned int q = 1u;
     (void)dw;
 % elseif spec.score_absorption then
+    // A deposit under one unit adds 0 (its weight stays in the residue).
+    // A 32-bit entry takes that no-op atomic: testing for it cost the step a
+    // branch and its reconvergence (~7 instructions; 2-3 % on skin and the
+    // slab).  A 64-bit entry adds through a compare-and-swap loop, which
+    // costs more than the test (and without it spills at 32 registers).
     unsigned int q = fixed_point_deposit_f(dw, &p.residue);
+%   if spec.entry_bits == 64 then
     if (q == 0u)
         return d;
+%   end
 % end
 % if spec.score_absorption then
     int ir, iz;
@@ -275,7 +280,7 @@ __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TAL
 %   end
 % else
     // -A: absorption is not scored (the weight still decreases).
-    (void)p; (void)dw; (void)a_rz; (void)tile; (void)tile_sh;
+    (void)p; (void)dw; (void)a_rz; (void)tile_sh;
 % end
     return d;
 }
