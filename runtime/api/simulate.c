@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cpu.h"
 #include "progress.h"
+#include "timed_wait.h"
 #include "variant.h"
 
 #define DEFAULT_PROGRESS_INTERVAL 0.1
@@ -114,15 +114,7 @@ static void *job_main(void *arg)
 /* Waits up to seconds for the job's end; true once it has ended. */
 static bool job_wait(job *j, double seconds)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    double whole = floor(seconds);
-    until.tv_sec += (time_t)whole;
-    until.tv_nsec += (long)((seconds - whole) * 1e9);
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = timed_wait_deadline(seconds);
     pthread_mutex_lock(&j->lock);
     int rc = 0;
     while (!j->done && rc != ETIMEDOUT)
@@ -134,13 +126,7 @@ static bool job_wait(job *j, double seconds)
 
 static bool job_start(job *j)
 {
-    pthread_condattr_t attr;
-    if (pthread_condattr_init(&attr) != 0)
-        return false;
-    bool ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-              pthread_cond_init(&j->done_cond, &attr) == 0;
-    pthread_condattr_destroy(&attr);
-    if (!ok)
+    if (!timed_wait_cond_init(&j->done_cond))
         return false;
     if (pthread_mutex_init(&j->lock, NULL) != 0) {
         pthread_cond_destroy(&j->done_cond);

@@ -1,27 +1,13 @@
 /* The pause flag's watch thread (runtime/cli/stopper.h). */
 #include "stopper.h"
 
-#include <time.h>
-
 #include "interrupt.h"
 #include "progress.h"
+#include "timed_wait.h"
 
 /* How often the flag is updated: well under a second, so a signal is seen
  * at once; the engines add their own latency (a CPU chunk, a GPU poll). */
-#define STOPPER_TICK_NANOSECONDS 20000000L
-
-/* Now + one tick on CLOCK_MONOTONIC, the clock the condition waits on. */
-static struct timespec next_tick(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    t.tv_nsec += STOPPER_TICK_NANOSECONDS;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec += 1;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
+#define STOPPER_TICK_SECONDS 0.02
 
 /* Ticks on a timed wait rather than a sleep, so that stopper_end wakes it at
  * once: a sleeping watch held every run's end for up to a tick (20 ms, ~7 %
@@ -33,7 +19,7 @@ static void *watch(void *arg)
     while (!s->quit) {
         if (interrupt_requested() || (s->every > 0 && progress_now() >= s->due))
             s->flag = 1;
-        struct timespec until = next_tick();
+        struct timespec until = timed_wait_deadline(STOPPER_TICK_SECONDS);
         pthread_cond_timedwait(&s->wake, &s->lock, &until);
     }
     pthread_mutex_unlock(&s->lock);
@@ -47,13 +33,7 @@ bool stopper_start(stopper *s, double every)
     s->every = every;
     s->due = progress_now() + every;
     s->running = false;
-    pthread_condattr_t attr;
-    if (pthread_condattr_init(&attr) != 0)
-        return false;
-    bool ready = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
-                 pthread_cond_init(&s->wake, &attr) == 0;
-    pthread_condattr_destroy(&attr);
-    if (!ready)
+    if (!timed_wait_cond_init(&s->wake))
         return false;
     if (pthread_mutex_init(&s->lock, NULL) != 0) {
         pthread_cond_destroy(&s->wake);
