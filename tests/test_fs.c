@@ -1,6 +1,9 @@
 /* gen/base/fs.c: atomic writes leave either the new file or the old one, never a
  * half-written file or a stray temporary; unwritable places are named. */
 #include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -8,11 +11,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdatomic.h>
+
 #include "check.h"
 #include "fs.h"
 #include "interrupt.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_fs.XXXXXX";
+
+/* Every call of umask() in this program, gen/base/fs.c's included (the
+ * executable's definition wins over the C library's), so a test can see
+ * that a write never sets the umask: setting it, even to put it back at
+ * once, changes it for every other thread of a host program (issue 21). */
+static atomic_int umask_calls;
+mode_t umask(mode_t mask)
+{
+    atomic_fetch_add(&umask_calls, 1);
+    return (mode_t)syscall(SYS_umask, mask);
+}
 
 static bool write_text(FILE *stream, void *ctx, tm_error *err)
 {
@@ -69,6 +85,53 @@ static void test_success(void)
     CHECK(check_temp_files(tmpdir, "probe") == 0);
     unlink(path);
     free(path);
+}
+
+/* One session per thread, as tmcml.h recommends: writes from several
+ * threads at once leave the process umask as it was, never call umask(), and
+ * every file gets the mode the umask gives. */
+#define UMASK_THREADS 6
+#define UMASK_WRITES  40
+static void *write_many(void *arg)
+{
+    long id = (long)(intptr_t)arg;
+    char path[512];
+    tm_error err;
+    bool ok = true;
+    for (int i = 0; i < UMASK_WRITES; i++) {
+        snprintf(path, sizeof path, "%s/thread%ld_%d.txt", tmpdir, id, i % 4);
+        ok = fs_write_atomic(path, write_text, "x\n", &err) && ok;
+        struct stat st;
+        ok = stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && ok;
+    }
+    return ok ? arg : NULL;
+}
+
+static void test_umask_untouched(void)
+{
+    umask(077);
+    int before = atomic_load(&umask_calls);
+    pthread_t t[UMASK_THREADS];
+    for (long i = 0; i < UMASK_THREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, write_many, (void *)(intptr_t)(i + 1)) == 0);
+    for (long i = 0; i < UMASK_THREADS; i++) {
+        void *got = NULL;
+        CHECK(pthread_join(t[i], &got) == 0);
+        CHECK_MSG(got == (void *)(intptr_t)(i + 1),
+                  "thread %ld: a write failed or a file's mode "
+                  "was not 0600 under umask 077",
+                  i + 1);
+    }
+    CHECK_MSG(atomic_load(&umask_calls) == before, "the writes called umask() %d times",
+              atomic_load(&umask_calls) - before);
+    CHECK_MSG(umask(022) == 077, "the process umask changed");
+    char path[512];
+    for (int id = 1; id <= UMASK_THREADS; id++)
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/thread%d_%d.txt", tmpdir, id, i);
+            unlink(path);
+        }
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
 }
 
 static void test_writer_failure(void)
@@ -313,6 +376,7 @@ int main(void)
         return 1;
     }
     test_success();
+    test_umask_untouched();
     test_writer_failure();
     test_check_writable();
     test_join();

@@ -1,13 +1,17 @@
 #include "fs.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "hash.h"
 
 /* The directory part of path ("." when path has none), malloc'd. */
 static char *fs_dir_of(const char *path)
@@ -26,44 +30,39 @@ static const char *fs_base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* mkstemp creates files with mode 0600; a result file should get the mode
- * any other new file would (0666 less the umask).  umask can only be read by
- * setting it, so it is set back at once; nothing else in tmcml creates files
- * concurrently with the writers. */
-static mode_t fs_new_file_mode(void)
-{
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
-
 /* The temp files that exist right now, so that an interrupted run can remove
- * them (fs_remove_temps, from a signal handler: no allocation, no locks; the
- * program writes its files from one thread).  A slot is copied in before it
- * is marked live and marked dead before it is reused. */
+ * them (fs_remove_temps, from a signal handler: no allocation, no locks).
+ * Library sessions write from several threads at once, so a slot is claimed
+ * by an atomic exchange (FREE -> FILLING), its name copied in, then marked
+ * LIVE; only LIVE slots are read, and only the writer that claimed a slot
+ * frees it. */
 #define FS_TEMP_SLOTS 16
 #define FS_TEMP_NAME  4096
+enum { FS_SLOT_FREE, FS_SLOT_FILLING, FS_SLOT_LIVE };
 static char fs_temp_names[FS_TEMP_SLOTS][FS_TEMP_NAME];
-static volatile sig_atomic_t fs_temp_live[FS_TEMP_SLOTS];
+static atomic_int fs_temp_state[FS_TEMP_SLOTS];
 
 static void fs_temp_remember(const char *name)
 {
     if (strlen(name) >= FS_TEMP_NAME)
         return;
-    for (int i = 0; i < FS_TEMP_SLOTS; i++)
-        if (!fs_temp_live[i]) {
+    for (int i = 0; i < FS_TEMP_SLOTS; i++) {
+        int free_slot = FS_SLOT_FREE;
+        if (atomic_compare_exchange_strong(&fs_temp_state[i], &free_slot, FS_SLOT_FILLING)) {
             memcpy(fs_temp_names[i], name, strlen(name) + 1);
-            fs_temp_live[i] = 1;
+            atomic_store(&fs_temp_state[i], FS_SLOT_LIVE);
             return;
         }
+    }
 }
 
-/* The temp file is gone (renamed or removed): forget and free its name. */
+/* The temp file is gone (renamed or removed): forget and free its name.
+ * Names are unique, so the slot that matches is this writer's own. */
 static void fs_temp_forget(char *name)
 {
     for (int i = 0; name && i < FS_TEMP_SLOTS; i++)
-        if (fs_temp_live[i] && strcmp(fs_temp_names[i], name) == 0) {
-            fs_temp_live[i] = 0;
+        if (atomic_load(&fs_temp_state[i]) == FS_SLOT_LIVE && strcmp(fs_temp_names[i], name) == 0) {
+            atomic_store(&fs_temp_state[i], FS_SLOT_FREE);
             break;
         }
     free(name);
@@ -71,19 +70,42 @@ static void fs_temp_forget(char *name)
 
 void fs_remove_temps(void)
 {
-    for (int i = 0; i < FS_TEMP_SLOTS; i++)
-        if (fs_temp_live[i]) {
+    for (int i = 0; i < FS_TEMP_SLOTS; i++) {
+        int live = FS_SLOT_LIVE;
+        if (atomic_compare_exchange_strong(&fs_temp_state[i], &live, FS_SLOT_FREE))
             unlink(fs_temp_names[i]);
-            fs_temp_live[i] = 0;
-        }
+    }
+}
+
+/* Six characters for a temp file's name, as mkstemp's XXXXXX: from the
+ * kernel's random bytes, or (should getrandom fail) from the time, the
+ * process and a counter.  O_EXCL, not the name, keeps the file ours. */
+static void fs_temp_letters(char out[6])
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static atomic_uint_fast64_t counter;
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        uint64_t parts[3] = {(uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec,
+                             (uint64_t)getpid(), atomic_fetch_add(&counter, 1)};
+        r = hash_mix(parts, sizeof parts);
+    }
+    for (int i = 0; i < 6; i++, r /= 62)
+        out[i] = letters[r % 62];
 }
 
 /* Creates an empty temporary file named "<dir>/.<base>.tmp.XXXXXX"; returns
  * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno.
+ * It is created with mode 0666, so the kernel applies the umask (and a
+ * directory's default ACL) as for any new file: the umask is never read by
+ * setting it, which would race with every other thread of a host program.
  * Only the first TEMP_BASE_MAX bytes of base go into the name, so that an
  * output name near the file system's 255-byte limit still gets a temp file
  * (the rename gives it its whole name). */
-#define TEMP_BASE_MAX 200
+#define TEMP_BASE_MAX   200
+#define TEMP_NAME_TRIES 100
 static int fs_make_temp(const char *path, char **tmp)
 {
     char *dir = fs_dir_of(path);
@@ -99,7 +121,14 @@ static int fs_make_temp(const char *path, char **tmp)
     }
     snprintf(name, size, "%s/.%.*s.tmp.XXXXXX", dir, TEMP_BASE_MAX, base);
     free(dir);
-    int fd = mkstemp(name);
+    char *letters = name + strlen(name) - 6;
+    int fd = -1;
+    for (int i = 0; fd < 0 && i < TEMP_NAME_TRIES; i++) {
+        fs_temp_letters(letters);
+        fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
         int saved = errno;
         free(name);
@@ -157,7 +186,7 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
         return false;
     }
     FILE *stream = NULL;
-    if (fchmod(fd, fs_new_file_mode()) != 0 || !(stream = fdopen(fd, "w"))) {
+    if (!(stream = fdopen(fd, "w"))) {
         error_set(err, path, 0, "%s", strerror(errno));
         close(fd);
         unlink(tmp);
