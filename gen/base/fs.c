@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fs_target.h"
 #include "hash.h"
 
-/* The directory part of path ("." when path has none), malloc'd. */
-static char *fs_dir_of(const char *path)
+char *fs_dir_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -22,12 +22,6 @@ static char *fs_dir_of(const char *path)
     if (slash == path)
         return strdup("/");
     return strndup(path, (size_t)(slash - path));
-}
-
-static const char *fs_base_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
 }
 
 /* The temp files that exist right now, so that an interrupted run can remove
@@ -108,8 +102,8 @@ static void fs_temp_letters(char out[6])
 #define TEMP_NAME_TRIES 100
 static int fs_make_temp(const char *path, char **tmp)
 {
-    char *dir = fs_dir_of(path);
-    const char *base = fs_base_of(path);
+    char *dir = fs_dir_name(path);
+    const char *base = fs_base_name(path);
     *tmp = NULL;
     if (!dir)
         return -1;
@@ -140,16 +134,19 @@ static int fs_make_temp(const char *path, char **tmp)
     return fd;
 }
 
-/* Runs write on the open temp file and makes sure every byte reached the
- * disk; closes the stream in every case.  On failure *why holds the message. */
-static bool fs_fill_temp(FILE *stream, bool (*write)(FILE *, void *, tm_error *), void *ctx,
-                         tm_error *why)
+/* Runs write on the open stream and makes sure every byte reached the file
+ * (and, with sync, the disk); closes the stream in every case.  On failure
+ * *why holds the message. */
+static bool fs_fill(FILE *stream, bool sync, bool (*write)(FILE *, void *, tm_error *), void *ctx,
+                    tm_error *why)
 {
     why->message[0] = '\0';
+    why->file[0] = '\0';
+    errno = 0;
     bool ok = write(stream, ctx, why);
     if (ok && (fflush(stream) != 0 || ferror(stream)))
         ok = false;
-    if (ok && fsync(fileno(stream)) != 0)
+    if (ok && sync && fsync(fileno(stream)) != 0)
         ok = false;
     int saved = errno;
     if (fclose(stream) != 0 && ok) {
@@ -161,11 +158,22 @@ static bool fs_fill_temp(FILE *stream, bool (*write)(FILE *, void *, tm_error *)
     return ok;
 }
 
+/* The writer's failure as the caller's error: the writer's own file and
+ * line when it named one, else path. */
+static void fs_fill_failed(const char *path, const tm_error *why, tm_error *err)
+{
+    if (why->file[0]) {
+        if (err)
+            *err = *why;
+    } else
+        error_set(err, path, why->line, "%s", why->message);
+}
+
 /* Makes the rename itself durable; failure only weakens the guarantee
  * against power loss, so it is not reported. */
 static void fs_sync_dir(const char *path)
 {
-    char *dir = fs_dir_of(path);
+    char *dir = fs_dir_name(path);
     if (!dir)
         return;
     FILE *d = fopen(dir, "r");
@@ -176,50 +184,101 @@ static void fs_sync_dir(const char *path)
     free(dir);
 }
 
+/* A system error about writing path, whose file is target (the end of its
+ * symbolic links): both named when they differ. */
+static void fs_write_error(const char *path, const char *target, int errnum, tm_error *err)
+{
+    if (strcmp(path, target) == 0)
+        error_set(err, path, 0, "%s", strerror(errnum));
+    else
+        error_set(err, path, 0, "%s (writing %s, the file its link leads to)", strerror(errnum),
+                  target);
+}
+
+/* The temp file beside target, renamed over it: target is never seen
+ * half-written, and path (a symbolic link to it) stays a link. */
+static bool fs_replace(const char *path, const char *target,
+                       bool (*write)(FILE *, void *, tm_error *), void *ctx, tm_error *err)
+{
+    char *tmp = NULL;
+    int fd = fs_make_temp(target, &tmp);
+    if (fd < 0) {
+        fs_write_error(path, target, errno, err);
+        return false;
+    }
+    FILE *stream = fdopen(fd, "w");
+    tm_error why;
+    bool ok = stream != NULL;
+    if (!ok) {
+        fs_write_error(path, target, errno, err);
+        close(fd);
+    } else if (!(ok = fs_fill(stream, true, write, ctx, &why)))
+        fs_fill_failed(path, &why, err);
+    else if (!(ok = rename(tmp, target) == 0))
+        fs_write_error(path, target, errno, err);
+    if (!ok)
+        unlink(tmp);
+    fs_temp_forget(tmp);
+    if (ok)
+        fs_sync_dir(target);
+    return ok;
+}
+
+/* A character device or a FIFO, written in place: there is nothing to
+ * rename over (a file renamed over /dev/null would take its place for the
+ * whole machine).  A FIFO waits for its reader, as a shell's > does. */
+static bool fs_write_through(const char *path, bool (*write)(FILE *, void *, tm_error *), void *ctx,
+                             tm_error *err)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        error_set(err, path, 0, "changed while being opened: not written");
+        close(fd);
+        return false;
+    }
+    FILE *stream = fdopen(fd, "w");
+    if (!stream) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        close(fd);
+        return false;
+    }
+    tm_error why;
+    bool ok = fs_fill(stream, false, write, ctx, &why);
+    if (!ok)
+        fs_fill_failed(path, &why, err);
+    return ok;
+}
+
 bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
                      void *ctx, tm_error *err)
 {
-    char *tmp = NULL;
-    int fd = fs_make_temp(path, &tmp);
-    if (fd < 0) {
-        error_set(err, path, 0, "%s", strerror(errno));
+    fs_target t;
+    if (!fs_target_find(path, &t, err))
         return false;
-    }
-    FILE *stream = NULL;
-    if (!(stream = fdopen(fd, "w"))) {
-        error_set(err, path, 0, "%s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    errno = 0;
-    tm_error why;
-    if (!fs_fill_temp(stream, write, ctx, &why)) {
-        /* Keep the writer's own file/line when it named one. */
-        if (why.file[0]) {
-            if (err)
-                *err = why;
-        } else
-            error_set(err, path, why.line, "%s", why.message);
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    if (rename(tmp, path) != 0) {
-        error_set(err, path, 0, "%s", strerror(errno));
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    fs_temp_forget(tmp);
-    fs_sync_dir(path);
-    return true;
+    bool ok = t.through ? fs_write_through(path, write, ctx, err)
+                        : fs_replace(path, t.path, write, ctx, err);
+    fs_target_free(&t);
+    return ok;
 }
 
+/* The end of path's symbolic links when it has any that resolve, else the
+ * real path of its directory and its base name. */
 char *fs_resolve(const char *path, tm_error *err)
 {
-    char *dir = fs_dir_of(path);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real)
+            return real;
+    }
+    char *dir = fs_dir_name(path);
     char *real = dir ? realpath(dir, NULL) : NULL;
     char *out = NULL;
     if (real) {
@@ -237,46 +296,50 @@ char *fs_resolve(const char *path, tm_error *err)
     return out;
 }
 
-bool fs_check_output(const char *path, tm_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        error_set(err, path, 0, "is a directory: the output file cannot go there");
-        return false;
-    }
-    return fs_check_writable(path, err);
-}
+bool fs_check_output(const char *path, tm_error *err) { return fs_check_writable(path, err); }
 
-bool fs_check_writable(const char *path, tm_error *err)
+/* A temp file can be made beside target (and is removed at once). */
+static bool fs_check_dir(const char *path, const char *target, tm_error *err)
 {
-    char *dir = fs_dir_of(path);
+    char *dir = fs_dir_name(target);
     if (!dir) {
         error_set(err, path, 0, "out of memory");
         return false;
     }
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
-        free(dir);
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(ENOTDIR));
-        free(dir);
-        return false;
-    }
+    int fd = -1;
     char *tmp = NULL;
-    int fd = fs_make_temp(path, &tmp);
-    if (fd < 0) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
-        free(dir);
-        return false;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            fd = fs_make_temp(target, &tmp);
+        else
+            errno = ENOTDIR;
     }
-    close(fd);
-    unlink(tmp);
-    fs_temp_forget(tmp);
+    if (fd < 0)
+        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
+    else {
+        close(fd);
+        unlink(tmp);
+        fs_temp_forget(tmp);
+    }
     free(dir);
-    return true;
+    return fd >= 0;
+}
+
+bool fs_check_writable(const char *path, tm_error *err)
+{
+    fs_target t;
+    if (!fs_target_find(path, &t, err))
+        return false;
+    bool ok = true;
+    if (!t.through)
+        ok = fs_check_dir(path, t.path, err);
+    else if (access(path, W_OK) != 0) {
+        error_set(err, path, 0, "cannot write: %s", strerror(errno));
+        ok = false;
+    }
+    fs_target_free(&t);
+    return ok;
 }
 
 char *fs_join(const char *dir, const char *name)
