@@ -153,6 +153,23 @@ expect 2 "link to nothing" -- "$tmcml" run "$work/dangling.mci" -N 200 -o "$work
 contains "link to nothing" "dangling.mco: is a symbolic link to ../keep/missing.mco, which does not exist"
 check; [ -e "$work/keep/missing.mco" ] && fail "link to nothing: the target was created"
 
+# With -o DIR, an output name that leaves DIR (absolute, or climbing out with
+# '..') is refused, naming the file, line and run, unless
+# --allow-outside-output-dir; without -o an absolute name is MCML's usage.
+sed 's|^example.mco|../escaped.mco|' "$example" >"$work/escape.mci"
+expect 2 "name climbs out of -o" -- "$tmcml" run "$work/escape.mci" -N 200 -o "$work/in" -q
+contains "name climbs out of -o" "escape.mci:[0-9]*: run 1: output name \"../escaped.mco\" climbs out of -o"
+check; [ -e "$work/escaped.mco" ] && fail "name climbs out of -o: written outside"
+expect 0 "--allow-outside-output-dir" -- "$tmcml" run "$work/escape.mci" -N 200 -o "$work/in" -q \
+    --allow-outside-output-dir
+check; [ -s "$work/escaped.mco" ] || fail "--allow-outside-output-dir: not written"
+sed "s|^example.mco|$work/abs.mco|" "$example" >"$work/abs.mci"
+expect 2 "absolute name with -o" -- "$tmcml" run "$work/abs.mci" -N 200 -o "$work/in" -q
+contains "absolute name with -o" "abs.mci:[0-9]*: run 1: output name \"$work/abs.mco\" is an absolute path"
+check; [ -e "$work/abs.mco" ] && fail "absolute name with -o: written"
+expect 0 "absolute name without -o" -- "$tmcml" run "$work/abs.mci" -N 200 -q
+check; [ -s "$work/abs.mco" ] || fail "absolute name without -o: not written"
+
 # A photon that never ends is stopped after --max-steps steps and counted as
 # trapped: a warning names the count, the JSON has it, and the weight adds up
 # (Rsp + Rd + A + Tt + trapped = 1).

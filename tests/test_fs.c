@@ -228,6 +228,18 @@ static void test_join(void)
     }
 }
 
+/* Names that fs_join would carry out of its directory. */
+static void test_leaves_dir(void)
+{
+    const char *out[] = {"/etc/passwd", "../x.mco", "a/../../x.mco", "./../x", "a//..//../x", ".."};
+    const char *in[] = {"x.mco",       "a/x.mco", "a/../x.mco", "./x.mco",
+                        "a/b/../../x", "..x.mco", "x..",        "a/..b/x"};
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+        CHECK_MSG(fs_name_leaves_dir(out[i]), "%s stays inside?", out[i]);
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        CHECK_MSG(!fs_name_leaves_dir(in[i]), "%s leaves?", in[i]);
+}
+
 static void test_read_text(void)
 {
     tm_error err = {0};
@@ -564,6 +576,7 @@ int main(void)
     test_writer_failure();
     test_check_writable();
     test_join();
+    test_leaves_dir();
     test_read_text();
     test_read_exact();
     test_xdg();

@@ -342,6 +342,23 @@ bool fs_check_writable(const char *path, tm_error *err)
     return ok;
 }
 
+bool fs_name_leaves_dir(const char *name)
+{
+    if (name[0] == '/')
+        return true;
+    int depth = 0;
+    for (const char *p = name; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (--depth < 0)
+                return true;
+        } else if (n > 0 && !(n == 1 && p[0] == '.'))
+            depth++;
+        p += n + strspn(p + n, "/");
+    }
+    return false;
+}
+
 char *fs_join(const char *dir, const char *name)
 {
     if (!dir || !dir[0] || name[0] == '/')

@@ -50,6 +50,12 @@ bool fs_make_parent(const char *path, tm_error *err);
  * Returns malloc'd string or NULL. */
 char *fs_join(const char *dir, const char *name);
 
+/* Whether name, joined to a directory by fs_join, would name something
+ * outside it: an absolute name, or ".." components that climb above it
+ * ("../x", "a/../../x"; "a/../x" stays inside).  By name only: a symbolic
+ * link inside the directory may still lead elsewhere. */
+bool fs_name_leaves_dir(const char *name);
+
 /* The path of a file beside an output: "skin.mco" -> "skin" + suffix
  * ("skin.json"); other names get the suffix appended.  malloc'd, or NULL. */
 char *fs_sibling(const char *mco_path, const char *suffix);
