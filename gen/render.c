@@ -21,6 +21,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "c_locale.h"
 #include "fs.h"
 #include "hash.h"
 #include "tmcml_config.h"
@@ -527,7 +528,11 @@ bool render_kernel(const kernel_spec *spec, const char *template_dir, render_out
     }
     open_safe_libs(L);
     template_set set = {template_dir, HASH_FNV1A_START};
+    /* Lua reads and prints numbers (string.format, tostring, the templates'
+     * literals) in the thread's locale: "1,909f" is not CUDA. */
+    locale_t previous = c_locale_enter();
     bool ok = render_in_state(L, spec, &set, out, err);
+    c_locale_leave(previous);
     lua_close(L);
     if (!ok)
         render_output_free(out);

@@ -18,3 +18,14 @@ add_test(NAME library_example COMMAND library_example 12 cpu
   ${CMAKE_CURRENT_BINARY_DIR}/library_example.mco)
 add_test(NAME gpu_library_example COMMAND library_example 100 gpu)
 tmcml_gpu_tests(gpu_library_example)
+
+# Numbers in files whatever the host's locale (gen/base/c_locale.c): a
+# German locale made in the build tree (tests/make_locale.sh) for LOCPATH;
+# python/CMakeLists.txt's python_locale uses it too.
+add_test(NAME locale_setup COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/make_locale.sh
+  ${CMAKE_BINARY_DIR}/locale)
+set_tests_properties(locale_setup PROPERTIES FIXTURES_SETUP de_locale)
+tmcml_test(test_locale test_locale.c)
+add_test(NAME locale COMMAND test_locale)
+set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_CODE 77
+  ENVIRONMENT "LOCPATH=${CMAKE_BINARY_DIR}/locale")

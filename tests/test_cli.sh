@@ -119,6 +119,57 @@ contains "output over the input" "over the input file itself"
 check; cmp -s "$work/self.mci" "$example" && fail "output over the input: the input was not the renamed copy"
 check; grep -q '^self.mci' "$work/self.mci" || fail "output over the input: the input was overwritten"
 
+# What stands at an output's path (docs/outputs.md): a character device or a
+# FIFO is written through and stays what it was (as root, a temp file renamed
+# over `-o /dev/null` made /dev/null a regular file); a symbolic link is
+# followed and stays a link; a link to nothing is refused before anything
+# runs.  Private device nodes, never the real /dev/null.
+if mknod "$work/null" c 1 3 2>/dev/null && : >"$work/null" 2>/dev/null; then
+    expect 0 "gen -o device" -- "$tmcml" gen "$example" -o "$work/null"
+    check; [ -c "$work/null" ] || fail "gen -o device: the device node was replaced by a file"
+    mkdir "$work/dev" && mknod "$work/dev/null" c 1 3
+    sed 's/^example.mco/null/' "$example" >"$work/null.mci"
+    expect 0 "run into a device" -- "$tmcml" run "$work/null.mci" -N 200 -o "$work/dev" -q
+    check; [ -c "$work/dev/null" ] || fail "run into a device: the device node was replaced"
+else
+    echo "cli: no device-node cases (mknod refused: not root, or $work is on a nodev mount)"
+fi
+mkdir "$work/fifo" && mkfifo "$work/fifo/example.mco"
+timeout 60 cat "$work/fifo/example.mco" >"$work/fifo.out" &
+reader=$!
+expect 0 "run into a FIFO" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/fifo" -q
+wait $reader
+check; [ -p "$work/fifo/example.mco" ] || fail "run into a FIFO: the FIFO was replaced"
+check; cmp -s "$work/a/example.mco" "$work/fifo.out" || fail "run into a FIFO: the reader got another file"
+mkdir "$work/keep" "$work/ln" && : >"$work/keep/example.mco"
+ln -s ../keep/example.mco "$work/ln/example.mco"
+expect 0 "run through a link" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/ln" -q
+check; [ -L "$work/ln/example.mco" ] || fail "run through a link: the link was replaced by a file"
+check; cmp -s "$work/a/example.mco" "$work/keep/example.mco" ||
+    fail "run through a link: the target does not hold the result"
+ln -s ../keep/missing.mco "$work/ln/dangling.mco"
+sed 's/^example.mco/dangling.mco/' "$example" >"$work/dangling.mci"
+expect 2 "link to nothing" -- "$tmcml" run "$work/dangling.mci" -N 200 -o "$work/ln" -q
+contains "link to nothing" "dangling.mco: is a symbolic link to ../keep/missing.mco, which does not exist"
+check; [ -e "$work/keep/missing.mco" ] && fail "link to nothing: the target was created"
+
+# With -o DIR, an output name that leaves DIR (absolute, or climbing out with
+# '..') is refused, naming the file, line and run, unless
+# --allow-outside-output-dir; without -o an absolute name is MCML's usage.
+sed 's|^example.mco|../escaped.mco|' "$example" >"$work/escape.mci"
+expect 2 "name climbs out of -o" -- "$tmcml" run "$work/escape.mci" -N 200 -o "$work/in" -q
+contains "name climbs out of -o" "escape.mci:[0-9]*: run 1: output name \"../escaped.mco\" climbs out of -o"
+check; [ -e "$work/escaped.mco" ] && fail "name climbs out of -o: written outside"
+expect 0 "--allow-outside-output-dir" -- "$tmcml" run "$work/escape.mci" -N 200 -o "$work/in" -q \
+    --allow-outside-output-dir
+check; [ -s "$work/escaped.mco" ] || fail "--allow-outside-output-dir: not written"
+sed "s|^example.mco|$work/abs.mco|" "$example" >"$work/abs.mci"
+expect 2 "absolute name with -o" -- "$tmcml" run "$work/abs.mci" -N 200 -o "$work/in" -q
+contains "absolute name with -o" "abs.mci:[0-9]*: run 1: output name \"$work/abs.mco\" is an absolute path"
+check; [ -e "$work/abs.mco" ] && fail "absolute name with -o: written"
+expect 0 "absolute name without -o" -- "$tmcml" run "$work/abs.mci" -N 200 -q
+check; [ -s "$work/abs.mco" ] || fail "absolute name without -o: not written"
+
 # A photon that never ends is stopped after --max-steps steps and counted as
 # trapped: a warning names the count, the JSON has it, and the weight adds up
 # (Rsp + Rd + A + Tt + trapped = 1).

@@ -1,6 +1,14 @@
 /* gen/base/fs.c: atomic writes leave either the new file or the old one, never a
  * half-written file or a stray temporary; unwritable places are named. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -8,11 +16,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdatomic.h>
+
 #include "check.h"
 #include "fs.h"
 #include "interrupt.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_fs.XXXXXX";
+
+/* Every call of umask() in this program, gen/base/fs.c's included (the
+ * executable's definition wins over the C library's), so a test can see
+ * that a write never sets the umask: setting it, even to put it back at
+ * once, changes it for every other thread of a host program (issue 21). */
+static atomic_int umask_calls;
+mode_t umask(mode_t mask)
+{
+    atomic_fetch_add(&umask_calls, 1);
+    return (mode_t)syscall(SYS_umask, mask);
+}
 
 static bool write_text(FILE *stream, void *ctx, tm_error *err)
 {
@@ -69,6 +90,53 @@ static void test_success(void)
     CHECK(check_temp_files(tmpdir, "probe") == 0);
     unlink(path);
     free(path);
+}
+
+/* One session per thread, as tmcml.h recommends: writes from several
+ * threads at once leave the process umask as it was, never call umask(), and
+ * every file gets the mode the umask gives. */
+#define UMASK_THREADS 6
+#define UMASK_WRITES  40
+static void *write_many(void *arg)
+{
+    long id = (long)(intptr_t)arg;
+    char path[512];
+    tm_error err;
+    bool ok = true;
+    for (int i = 0; i < UMASK_WRITES; i++) {
+        snprintf(path, sizeof path, "%s/thread%ld_%d.txt", tmpdir, id, i % 4);
+        ok = fs_write_atomic(path, write_text, "x\n", &err) && ok;
+        struct stat st;
+        ok = stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && ok;
+    }
+    return ok ? arg : NULL;
+}
+
+static void test_umask_untouched(void)
+{
+    umask(077);
+    int before = atomic_load(&umask_calls);
+    pthread_t t[UMASK_THREADS];
+    for (long i = 0; i < UMASK_THREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, write_many, (void *)(intptr_t)(i + 1)) == 0);
+    for (long i = 0; i < UMASK_THREADS; i++) {
+        void *got = NULL;
+        CHECK(pthread_join(t[i], &got) == 0);
+        CHECK_MSG(got == (void *)(intptr_t)(i + 1),
+                  "thread %ld: a write failed or a file's mode "
+                  "was not 0600 under umask 077",
+                  i + 1);
+    }
+    CHECK_MSG(atomic_load(&umask_calls) == before, "the writes called umask() %d times",
+              atomic_load(&umask_calls) - before);
+    CHECK_MSG(umask(022) == 077, "the process umask changed");
+    char path[512];
+    for (int id = 1; id <= UMASK_THREADS; id++)
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/thread%d_%d.txt", tmpdir, id, i);
+            unlink(path);
+        }
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
 }
 
 static void test_writer_failure(void)
@@ -159,6 +227,18 @@ static void test_join(void)
                   cases[i].dir ? cases[i].dir : "NULL", cases[i].name, got ? got : "NULL");
         free(got);
     }
+}
+
+/* Names that fs_join would carry out of its directory. */
+static void test_leaves_dir(void)
+{
+    const char *out[] = {"/etc/passwd", "../x.mco", "a/../../x.mco", "./../x", "a//..//../x", ".."};
+    const char *in[] = {"x.mco",       "a/x.mco", "a/../x.mco", "./x.mco",
+                        "a/b/../../x", "..x.mco", "x..",        "a/..b/x"};
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+        CHECK_MSG(fs_name_leaves_dir(out[i]), "%s stays inside?", out[i]);
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        CHECK_MSG(!fs_name_leaves_dir(in[i]), "%s leaves?", in[i]);
 }
 
 static void test_read_text(void)
@@ -284,6 +364,190 @@ static void test_interrupted_write(void)
     CHECK_MSG(!temp_left, "a temp file was left in %s", tmpdir);
 }
 
+/* A character device is written through, never replaced: as root, renaming
+ * a temp file over `-o /dev/null` made /dev/null a regular file for the
+ * whole machine (issue 21).  A private node of the same device (1, 3) in the
+ * temp directory stands in for it; without the right to make one (not
+ * root), the case is skipped with a note. */
+static void test_device_written_through(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/null", tmpdir);
+    int fd = -1;
+    if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) != 0 || (fd = open(path, O_WRONLY)) < 0) {
+        /* Not root, or a file system mounted nodev. */
+        printf("test_fs: no character device case (%s)\n", strerror(errno));
+        unlink(path);
+        return;
+    }
+    close(fd);
+    tm_error err = {0};
+    CHECK(fs_check_output(path, &err));
+    CHECK(fs_write_atomic(path, write_text, "into the void\n", &err));
+    CHECK(fs_write_bytes_atomic(path, "abc", 3, &err));
+    struct stat st;
+    CHECK_MSG(lstat(path, &st) == 0 && S_ISCHR(st.st_mode), "the device node became mode %o",
+              (unsigned)st.st_mode);
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
+    /* Through a symbolic link too (as /dev/stdout leads to a device). */
+    char link[512];
+    snprintf(link, sizeof link, "%s/null_link", tmpdir);
+    CHECK(symlink("null", link) == 0);
+    CHECK(fs_write_atomic(link, write_text, "x", &err));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+    unlink(link);
+    unlink(path);
+
+    /* A block device is refused before anything is opened. */
+    snprintf(path, sizeof path, "%s/disk", tmpdir);
+    CHECK(mknod(path, S_IFBLK | 0600, makedev(7, 250)) == 0);
+    CHECK(!fs_check_output(path, &err));
+    CHECK_CONTAINS(err.message, "block device");
+    CHECK(!fs_write_atomic(path, write_text, "x", &err));
+    CHECK(lstat(path, &st) == 0 && S_ISBLK(st.st_mode));
+    unlink(path);
+}
+
+/* A FIFO is written through to its reader, and stays a FIFO. */
+static void *read_fifo(void *arg)
+{
+    FILE *f = fopen(arg, "r"); /* blocks until the writer opens */
+    char *text = calloc(1, 256);
+    if (f && text && fread(text, 1, 255, f) == 0)
+        text[0] = '\0';
+    if (f)
+        fclose(f);
+    return text;
+}
+
+static void test_fifo_written_through(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/pipe.mco", tmpdir);
+    CHECK(mkfifo(path, 0600) == 0);
+    tm_error err = {0};
+    CHECK(fs_check_output(path, &err)); /* checked without blocking */
+    pthread_t reader;
+    CHECK(pthread_create(&reader, NULL, read_fifo, path) == 0);
+    CHECK(fs_write_atomic(path, write_text, "through the pipe\n", &err));
+    char *got = NULL;
+    CHECK(pthread_join(reader, (void **)&got) == 0);
+    CHECK_MSG(got && strcmp(got, "through the pipe\n") == 0, "the reader got \"%s\"",
+              got ? got : "(nothing)");
+    free(got);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK(check_temp_files(tmpdir, NULL) == 0);
+    unlink(path);
+
+    /* A socket cannot be opened: refused with a message. */
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s/sock", tmpdir);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0);
+    CHECK(!fs_write_atomic(addr.sun_path, write_text, "x", &err));
+    CHECK_CONTAINS(err.message, "socket");
+    CHECK(lstat(addr.sun_path, &st) == 0 && S_ISSOCK(st.st_mode));
+    close(fd);
+    unlink(addr.sun_path);
+}
+
+static bool is_link_to(const char *link, const char *want)
+{
+    char to[512];
+    ssize_t n = readlink(link, to, sizeof to - 1);
+    if (n < 0)
+        return false;
+    to[n] = '\0';
+    return strcmp(to, want) == 0;
+}
+
+/* A symbolic link is followed: its final target is replaced atomically
+ * (temp file beside the target) and the links stay links (`plot -o LINK`
+ * replaced the link with a file).  A link to nothing, a loop, and another
+ * user's link in a sticky world-writable directory are refused. */
+static void test_symlinks(void)
+{
+    char sub[256], target[512], link[512], link2[512];
+    snprintf(sub, sizeof sub, "%s/data", tmpdir);
+    CHECK(mkdir(sub, 0755) == 0);
+    snprintf(target, sizeof target, "%s/result.mco", sub);
+    snprintf(link, sizeof link, "%s/result.mco", tmpdir);
+    snprintf(link2, sizeof link2, "%s/latest.mco", tmpdir);
+    tm_error err = {0};
+    CHECK(fs_write_atomic(target, write_text, "old\n", &err));
+    CHECK(symlink("data/result.mco", link) == 0); /* relative to the link's directory */
+    CHECK(symlink(link, link2) == 0);             /* a chain of two */
+    CHECK(fs_check_output(link2, &err));
+    CHECK(fs_write_atomic(link2, write_text, "new\n", &err));
+    CHECK(is_link_to(link, "data/result.mco") && is_link_to(link2, link));
+    char *text = read_all(target);
+    CHECK(text && strcmp(text, "new\n") == 0);
+    free(text);
+    CHECK(check_temp_files(tmpdir, NULL) == 0 && check_temp_files(sub, NULL) == 0);
+    char *a = fs_resolve(link2, &err), *b = fs_resolve(target, &err);
+    CHECK_MSG(a && b && strcmp(a, b) == 0, "fs_resolve: %s and %s", a ? a : "NULL", b ? b : "NULL");
+    free(a);
+    free(b);
+    unlink(link2);
+    unlink(link);
+    unlink(target);
+
+    /* A link to nothing: refused, nothing created at either end. */
+    CHECK(symlink("data/missing.mco", link) == 0);
+    CHECK(!fs_check_output(link, &err));
+    CHECK_CONTAINS(err.message, "does not exist");
+    CHECK(!fs_write_atomic(link, write_text, "x", &err));
+    CHECK_CONTAINS(err.message, "data/missing.mco");
+    CHECK(is_link_to(link, "data/missing.mco"));
+    snprintf(target, sizeof target, "%s/missing.mco", sub);
+    CHECK(access(target, F_OK) != 0);
+    unlink(link);
+    /* A loop. */
+    CHECK(symlink("result.mco", link) == 0);
+    CHECK(!fs_write_atomic(link, write_text, "x", &err));
+    CHECK_CONTAINS(err.message, "symbolic links");
+    CHECK(is_link_to(link, "result.mco"));
+    unlink(link);
+    rmdir(sub);
+}
+
+/* The kernel's protected_symlinks rule: in a sticky world-writable
+ * directory a link owned by someone else (neither us nor the directory's
+ * owner) is not followed, so a planted link cannot aim a result at a file
+ * of ours.  Needs root to give a link to another user. */
+static void test_foreign_link_in_sticky_dir(void)
+{
+    char shared[256], victim[512], link[512];
+    snprintf(shared, sizeof shared, "%s/shared", tmpdir);
+    snprintf(victim, sizeof victim, "%s/precious", tmpdir);
+    snprintf(link, sizeof link, "%s/out.mco", shared);
+    tm_error err = {0};
+    CHECK(mkdir(shared, 0777) == 0 && chmod(shared, 01777) == 0);
+    CHECK(fs_write_atomic(victim, write_text, "keep me\n", &err));
+    CHECK(symlink(victim, link) == 0);
+    if (geteuid() != 0 || lchown(link, 4242, 4242) != 0) {
+        printf("test_fs: no foreign-link case (not root)\n");
+    } else {
+        CHECK(!fs_check_output(link, &err));
+        CHECK(!fs_write_atomic(link, write_text, "overwritten\n", &err));
+        CHECK_CONTAINS(err.message, "belongs to another user");
+        char *text = read_all(victim);
+        CHECK(text && strcmp(text, "keep me\n") == 0);
+        free(text);
+        /* Our own link there is followed. */
+        CHECK(lchown(link, geteuid(), getegid()) == 0);
+        CHECK(fs_write_atomic(link, write_text, "ours\n", &err));
+        text = read_all(victim);
+        CHECK(text && strcmp(text, "ours\n") == 0);
+        free(text);
+    }
+    unlink(link);
+    unlink(victim);
+    rmdir(shared);
+}
+
 /* A FIFO is refused at once where a regular file is needed (a profile
  * directory with a FIFO named x.json once hung `profiles list`). */
 static void test_read_fifo(void)
@@ -313,15 +577,21 @@ int main(void)
         return 1;
     }
     test_success();
+    test_umask_untouched();
     test_writer_failure();
     test_check_writable();
     test_join();
+    test_leaves_dir();
     test_read_text();
     test_read_exact();
     test_xdg();
     test_resolve();
     test_interrupted_write();
     test_read_fifo();
+    test_device_written_through();
+    test_fifo_written_through();
+    test_symlinks();
+    test_foreign_link_in_sticky_dir();
     rmdir(tmpdir);
     return check_summary("test_fs");
 }

@@ -35,6 +35,11 @@ expect 0 "plot -o" -- "$tmcml" plot "$work/run/example.mco" -o "$work/fig.png"
 check; cmp -s "$work/run/example.png" "$work/fig.png" || fail "plot -o: another figure"
 expect 0 "plot --output=" -- "$tmcml" plot --output="$work/fig2.png" "$work/run/example.mco"
 check; [ -s "$work/fig2.png" ] || fail "--output=: not written"
+# -o LINK: the file the link leads to gets the figure, the link stays a link.
+mkdir "$work/figs" && : >"$work/figs/latest.png" && ln -s figs/latest.png "$work/latest.png"
+expect 0 "plot -o LINK" -- "$tmcml" plot "$work/run/example.mco" -o "$work/latest.png"
+check; [ -L "$work/latest.png" ] || fail "plot -o LINK: the link was replaced by a file"
+check; cmp -s "$work/run/example.png" "$work/figs/latest.png" || fail "plot -o LINK: the target does not hold the figure"
 
 # MCML 1.2.2's own outputs: its example (3 layers) and the 7-layer skin.
 expect 0 "MCML example" -- "$tmcml" plot "$data/reference/mcml_example_1e6.mco" -o "$work/mcml.png"
@@ -88,6 +93,10 @@ cp "$work/run/example.mco" "$work/same.mco"
 expect 2 "onto the .mco" -- "$tmcml" plot "$work/same.mco" -o "$work/./same.mco"
 contains "onto the .mco" "overwrite"
 check; cmp -s "$work/run/example.mco" "$work/same.mco" || fail "onto the .mco: the .mco changed"
+ln -s same.mco "$work/same_link.png"
+expect 2 "onto the .mco through a link" -- "$tmcml" plot "$work/same.mco" -o "$work/same_link.png"
+contains "onto the .mco through a link" "overwrite"
+check; cmp -s "$work/run/example.mco" "$work/same.mco" || fail "onto the .mco through a link: the .mco changed"
 
 # The command line.
 expect 2 "no file" -- "$tmcml" plot

@@ -1,16 +1,20 @@
 #include "fs.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-/* The directory part of path ("." when path has none), malloc'd. */
-static char *fs_dir_of(const char *path)
+#include "fs_target.h"
+#include "hash.h"
+
+char *fs_dir_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -20,50 +24,39 @@ static char *fs_dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-static const char *fs_base_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* mkstemp creates files with mode 0600; a result file should get the mode
- * any other new file would (0666 less the umask).  umask can only be read by
- * setting it, so it is set back at once; nothing else in tmcml creates files
- * concurrently with the writers. */
-static mode_t fs_new_file_mode(void)
-{
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
-
 /* The temp files that exist right now, so that an interrupted run can remove
- * them (fs_remove_temps, from a signal handler: no allocation, no locks; the
- * program writes its files from one thread).  A slot is copied in before it
- * is marked live and marked dead before it is reused. */
+ * them (fs_remove_temps, from a signal handler: no allocation, no locks).
+ * Library sessions write from several threads at once, so a slot is claimed
+ * by an atomic exchange (FREE -> FILLING), its name copied in, then marked
+ * LIVE; only LIVE slots are read, and only the writer that claimed a slot
+ * frees it. */
 #define FS_TEMP_SLOTS 16
 #define FS_TEMP_NAME  4096
+enum { FS_SLOT_FREE, FS_SLOT_FILLING, FS_SLOT_LIVE };
 static char fs_temp_names[FS_TEMP_SLOTS][FS_TEMP_NAME];
-static volatile sig_atomic_t fs_temp_live[FS_TEMP_SLOTS];
+static atomic_int fs_temp_state[FS_TEMP_SLOTS];
 
 static void fs_temp_remember(const char *name)
 {
     if (strlen(name) >= FS_TEMP_NAME)
         return;
-    for (int i = 0; i < FS_TEMP_SLOTS; i++)
-        if (!fs_temp_live[i]) {
+    for (int i = 0; i < FS_TEMP_SLOTS; i++) {
+        int free_slot = FS_SLOT_FREE;
+        if (atomic_compare_exchange_strong(&fs_temp_state[i], &free_slot, FS_SLOT_FILLING)) {
             memcpy(fs_temp_names[i], name, strlen(name) + 1);
-            fs_temp_live[i] = 1;
+            atomic_store(&fs_temp_state[i], FS_SLOT_LIVE);
             return;
         }
+    }
 }
 
-/* The temp file is gone (renamed or removed): forget and free its name. */
+/* The temp file is gone (renamed or removed): forget and free its name.
+ * Names are unique, so the slot that matches is this writer's own. */
 static void fs_temp_forget(char *name)
 {
     for (int i = 0; name && i < FS_TEMP_SLOTS; i++)
-        if (fs_temp_live[i] && strcmp(fs_temp_names[i], name) == 0) {
-            fs_temp_live[i] = 0;
+        if (atomic_load(&fs_temp_state[i]) == FS_SLOT_LIVE && strcmp(fs_temp_names[i], name) == 0) {
+            atomic_store(&fs_temp_state[i], FS_SLOT_FREE);
             break;
         }
     free(name);
@@ -71,23 +64,46 @@ static void fs_temp_forget(char *name)
 
 void fs_remove_temps(void)
 {
-    for (int i = 0; i < FS_TEMP_SLOTS; i++)
-        if (fs_temp_live[i]) {
+    for (int i = 0; i < FS_TEMP_SLOTS; i++) {
+        int live = FS_SLOT_LIVE;
+        if (atomic_compare_exchange_strong(&fs_temp_state[i], &live, FS_SLOT_FREE))
             unlink(fs_temp_names[i]);
-            fs_temp_live[i] = 0;
-        }
+    }
+}
+
+/* Six characters for a temp file's name, as mkstemp's XXXXXX: from the
+ * kernel's random bytes, or (should getrandom fail) from the time, the
+ * process and a counter.  O_EXCL, not the name, keeps the file ours. */
+static void fs_temp_letters(char out[6])
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static atomic_uint_fast64_t counter;
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        uint64_t parts[3] = {(uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec,
+                             (uint64_t)getpid(), atomic_fetch_add(&counter, 1)};
+        r = hash_mix(parts, sizeof parts);
+    }
+    for (int i = 0; i < 6; i++, r /= 62)
+        out[i] = letters[r % 62];
 }
 
 /* Creates an empty temporary file named "<dir>/.<base>.tmp.XXXXXX"; returns
  * its descriptor and leaves the name in *tmp (malloc'd), or -1 with errno.
+ * It is created with mode 0666, so the kernel applies the umask (and a
+ * directory's default ACL) as for any new file: the umask is never read by
+ * setting it, which would race with every other thread of a host program.
  * Only the first TEMP_BASE_MAX bytes of base go into the name, so that an
  * output name near the file system's 255-byte limit still gets a temp file
  * (the rename gives it its whole name). */
-#define TEMP_BASE_MAX 200
+#define TEMP_BASE_MAX   200
+#define TEMP_NAME_TRIES 100
 static int fs_make_temp(const char *path, char **tmp)
 {
-    char *dir = fs_dir_of(path);
-    const char *base = fs_base_of(path);
+    char *dir = fs_dir_name(path);
+    const char *base = fs_base_name(path);
     *tmp = NULL;
     if (!dir)
         return -1;
@@ -99,7 +115,14 @@ static int fs_make_temp(const char *path, char **tmp)
     }
     snprintf(name, size, "%s/.%.*s.tmp.XXXXXX", dir, TEMP_BASE_MAX, base);
     free(dir);
-    int fd = mkstemp(name);
+    char *letters = name + strlen(name) - 6;
+    int fd = -1;
+    for (int i = 0; fd < 0 && i < TEMP_NAME_TRIES; i++) {
+        fs_temp_letters(letters);
+        fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
         int saved = errno;
         free(name);
@@ -111,16 +134,19 @@ static int fs_make_temp(const char *path, char **tmp)
     return fd;
 }
 
-/* Runs write on the open temp file and makes sure every byte reached the
- * disk; closes the stream in every case.  On failure *why holds the message. */
-static bool fs_fill_temp(FILE *stream, bool (*write)(FILE *, void *, tm_error *), void *ctx,
-                         tm_error *why)
+/* Runs write on the open stream and makes sure every byte reached the file
+ * (and, with sync, the disk); closes the stream in every case.  On failure
+ * *why holds the message. */
+static bool fs_fill(FILE *stream, bool sync, bool (*write)(FILE *, void *, tm_error *), void *ctx,
+                    tm_error *why)
 {
     why->message[0] = '\0';
+    why->file[0] = '\0';
+    errno = 0;
     bool ok = write(stream, ctx, why);
     if (ok && (fflush(stream) != 0 || ferror(stream)))
         ok = false;
-    if (ok && fsync(fileno(stream)) != 0)
+    if (ok && sync && fsync(fileno(stream)) != 0)
         ok = false;
     int saved = errno;
     if (fclose(stream) != 0 && ok) {
@@ -132,11 +158,22 @@ static bool fs_fill_temp(FILE *stream, bool (*write)(FILE *, void *, tm_error *)
     return ok;
 }
 
+/* The writer's failure as the caller's error: the writer's own file and
+ * line when it named one, else path. */
+static void fs_fill_failed(const char *path, const tm_error *why, tm_error *err)
+{
+    if (why->file[0]) {
+        if (err)
+            *err = *why;
+    } else
+        error_set(err, path, why->line, "%s", why->message);
+}
+
 /* Makes the rename itself durable; failure only weakens the guarantee
  * against power loss, so it is not reported. */
 static void fs_sync_dir(const char *path)
 {
-    char *dir = fs_dir_of(path);
+    char *dir = fs_dir_name(path);
     if (!dir)
         return;
     FILE *d = fopen(dir, "r");
@@ -147,50 +184,101 @@ static void fs_sync_dir(const char *path)
     free(dir);
 }
 
+/* A system error about writing path, whose file is target (the end of its
+ * symbolic links): both named when they differ. */
+static void fs_write_error(const char *path, const char *target, int errnum, tm_error *err)
+{
+    if (strcmp(path, target) == 0)
+        error_set(err, path, 0, "%s", strerror(errnum));
+    else
+        error_set(err, path, 0, "%s (writing %s, the file its link leads to)", strerror(errnum),
+                  target);
+}
+
+/* The temp file beside target, renamed over it: target is never seen
+ * half-written, and path (a symbolic link to it) stays a link. */
+static bool fs_replace(const char *path, const char *target,
+                       bool (*write)(FILE *, void *, tm_error *), void *ctx, tm_error *err)
+{
+    char *tmp = NULL;
+    int fd = fs_make_temp(target, &tmp);
+    if (fd < 0) {
+        fs_write_error(path, target, errno, err);
+        return false;
+    }
+    FILE *stream = fdopen(fd, "w");
+    tm_error why;
+    bool ok = stream != NULL;
+    if (!ok) {
+        fs_write_error(path, target, errno, err);
+        close(fd);
+    } else if (!(ok = fs_fill(stream, true, write, ctx, &why)))
+        fs_fill_failed(path, &why, err);
+    else if (!(ok = rename(tmp, target) == 0))
+        fs_write_error(path, target, errno, err);
+    if (!ok)
+        unlink(tmp);
+    fs_temp_forget(tmp);
+    if (ok)
+        fs_sync_dir(target);
+    return ok;
+}
+
+/* A character device or a FIFO, written in place: there is nothing to
+ * rename over (a file renamed over /dev/null would take its place for the
+ * whole machine).  A FIFO waits for its reader, as a shell's > does. */
+static bool fs_write_through(const char *path, bool (*write)(FILE *, void *, tm_error *), void *ctx,
+                             tm_error *err)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        error_set(err, path, 0, "changed while being opened: not written");
+        close(fd);
+        return false;
+    }
+    FILE *stream = fdopen(fd, "w");
+    if (!stream) {
+        error_set(err, path, 0, "%s", strerror(errno));
+        close(fd);
+        return false;
+    }
+    tm_error why;
+    bool ok = fs_fill(stream, false, write, ctx, &why);
+    if (!ok)
+        fs_fill_failed(path, &why, err);
+    return ok;
+}
+
 bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
                      void *ctx, tm_error *err)
 {
-    char *tmp = NULL;
-    int fd = fs_make_temp(path, &tmp);
-    if (fd < 0) {
-        error_set(err, path, 0, "%s", strerror(errno));
+    fs_target t;
+    if (!fs_target_find(path, &t, err))
         return false;
-    }
-    FILE *stream = NULL;
-    if (fchmod(fd, fs_new_file_mode()) != 0 || !(stream = fdopen(fd, "w"))) {
-        error_set(err, path, 0, "%s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    errno = 0;
-    tm_error why;
-    if (!fs_fill_temp(stream, write, ctx, &why)) {
-        /* Keep the writer's own file/line when it named one. */
-        if (why.file[0]) {
-            if (err)
-                *err = why;
-        } else
-            error_set(err, path, why.line, "%s", why.message);
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    if (rename(tmp, path) != 0) {
-        error_set(err, path, 0, "%s", strerror(errno));
-        unlink(tmp);
-        fs_temp_forget(tmp);
-        return false;
-    }
-    fs_temp_forget(tmp);
-    fs_sync_dir(path);
-    return true;
+    bool ok = t.through ? fs_write_through(path, write, ctx, err)
+                        : fs_replace(path, t.path, write, ctx, err);
+    fs_target_free(&t);
+    return ok;
 }
 
+/* The end of path's symbolic links when it has any that resolve, else the
+ * real path of its directory and its base name. */
 char *fs_resolve(const char *path, tm_error *err)
 {
-    char *dir = fs_dir_of(path);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real)
+            return real;
+    }
+    char *dir = fs_dir_name(path);
     char *real = dir ? realpath(dir, NULL) : NULL;
     char *out = NULL;
     if (real) {
@@ -208,46 +296,67 @@ char *fs_resolve(const char *path, tm_error *err)
     return out;
 }
 
-bool fs_check_output(const char *path, tm_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        error_set(err, path, 0, "is a directory: the output file cannot go there");
-        return false;
-    }
-    return fs_check_writable(path, err);
-}
+bool fs_check_output(const char *path, tm_error *err) { return fs_check_writable(path, err); }
 
-bool fs_check_writable(const char *path, tm_error *err)
+/* A temp file can be made beside target (and is removed at once). */
+static bool fs_check_dir(const char *path, const char *target, tm_error *err)
 {
-    char *dir = fs_dir_of(path);
+    char *dir = fs_dir_name(target);
     if (!dir) {
         error_set(err, path, 0, "out of memory");
         return false;
     }
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
-        free(dir);
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(ENOTDIR));
-        free(dir);
-        return false;
-    }
+    int fd = -1;
     char *tmp = NULL;
-    int fd = fs_make_temp(path, &tmp);
-    if (fd < 0) {
-        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
-        free(dir);
-        return false;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            fd = fs_make_temp(target, &tmp);
+        else
+            errno = ENOTDIR;
     }
-    close(fd);
-    unlink(tmp);
-    fs_temp_forget(tmp);
+    if (fd < 0)
+        error_set(err, path, 0, "cannot write to directory '%s': %s", dir, strerror(errno));
+    else {
+        close(fd);
+        unlink(tmp);
+        fs_temp_forget(tmp);
+    }
     free(dir);
-    return true;
+    return fd >= 0;
+}
+
+bool fs_check_writable(const char *path, tm_error *err)
+{
+    fs_target t;
+    if (!fs_target_find(path, &t, err))
+        return false;
+    bool ok = true;
+    if (!t.through)
+        ok = fs_check_dir(path, t.path, err);
+    else if (access(path, W_OK) != 0) {
+        error_set(err, path, 0, "cannot write: %s", strerror(errno));
+        ok = false;
+    }
+    fs_target_free(&t);
+    return ok;
+}
+
+bool fs_name_leaves_dir(const char *name)
+{
+    if (name[0] == '/')
+        return true;
+    int depth = 0;
+    for (const char *p = name; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (--depth < 0)
+                return true;
+        } else if (n > 0 && !(n == 1 && p[0] == '.'))
+            depth++;
+        p += n + strspn(p + n, "/");
+    }
+    return false;
 }
 
 char *fs_join(const char *dir, const char *name)

@@ -1,5 +1,6 @@
 /* Files written so that nothing is ever half-written: a temporary file in
- * the destination's directory, flushed, then renamed over the destination. */
+ * the destination's directory, flushed, then renamed over the destination
+ * (docs/outputs.md). */
 #ifndef TMCML_FS_H
 #define TMCML_FS_H
 
@@ -11,7 +12,12 @@
 /* Calls write(stream, ctx) on a temporary file next to path and renames it to
  * path when write returns true and every byte reached the disk; otherwise
  * removes the temporary file and leaves path untouched.  write may set *err;
- * if it returns false without doing so a generic message is set. */
+ * if it returns false without doing so a generic message is set.
+ * Where path is a symbolic link to a file, the temp file goes beside that
+ * file and replaces it: the link stays.  A character device (/dev/null) or
+ * a FIFO is written in place, never replaced.  A directory, a block device,
+ * a socket and a link to nothing are refused (fs_target.h).  The new file
+ * gets mode 0666 less the umask, which is never changed. */
 bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm_error *err),
                      void *ctx, tm_error *err);
 
@@ -19,16 +25,18 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
  * the handler of SIGINT and SIGTERM (gen/base/interrupt.c). */
 void fs_remove_temps(void);
 
-/* Checks, before any work, that a file can be created in the directory that
- * will hold path (creating nothing that stays). */
+/* Checks, before any work, that fs_write_atomic(path) would not be refused
+ * and that a file can be created in the directory that will hold it (or,
+ * for a device or FIFO, that it is writable), creating nothing that stays. */
 bool fs_check_writable(const char *path, tm_error *err);
-/* fs_check_writable, and path is not a directory (a file will go there). */
+/* The same (kept for the callers that check an output file). */
 bool fs_check_output(const char *path, tm_error *err);
 
 /* The absolute path a file name refers to, whether or not the file exists:
- * the real path of its directory (symbolic links, "." and ".." resolved) and
- * its base name; so "o.mco", "./o.mco" and "dir/../o.mco" give one answer.
- * Malloc'd; NULL with *err when the directory does not exist. */
+ * the end of its symbolic links when they lead to a file, else the real
+ * path of its directory (symbolic links, "." and ".." resolved) and its base
+ * name; so "o.mco", "./o.mco", "dir/../o.mco" and a link to o.mco give one
+ * answer.  Malloc'd; NULL with *err when the directory does not exist. */
 char *fs_resolve(const char *path, tm_error *err);
 
 /* mkdir -p dir.  The error names the directory that could not be made
@@ -42,9 +50,19 @@ bool fs_make_parent(const char *path, tm_error *err);
  * Returns malloc'd string or NULL. */
 char *fs_join(const char *dir, const char *name);
 
+/* Whether name, joined to a directory by fs_join, would name something
+ * outside it: an absolute name, or ".." components that climb above it
+ * ("../x", "a/../../x"; "a/../x" stays inside).  By name only: a symbolic
+ * link inside the directory may still lead elsewhere. */
+bool fs_name_leaves_dir(const char *name);
+
 /* The path of a file beside an output: "skin.mco" -> "skin" + suffix
  * ("skin.json"); other names get the suffix appended.  malloc'd, or NULL. */
 char *fs_sibling(const char *mco_path, const char *suffix);
+
+/* The directory part of path ("." when path has none, "/" for "/x"),
+ * malloc'd or NULL. */
+char *fs_dir_name(const char *path);
 
 /* The part of path after its last '/'. */
 const char *fs_base_name(const char *path);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "c_locale.h"
 #include "error.h"
 #include "mci.h"
 #include "result.h"
@@ -20,6 +21,7 @@ struct tmcml_session {
     volatile sig_atomic_t stop; /* the engines' pause flag: tmcml_session_cancel */
     tmcml_status status;
     char message[2048];
+    locale_t caller_locale; /* the calling thread's, while a call works in C's (api_enter) */
 };
 
 /* A checked run.  photons 0 and out_name NULL: not set (arrays). */
@@ -37,8 +39,11 @@ struct tmcml_result {
     char engine[8], device[256];
 };
 
-/* Every call: api_enter locks the session and clears its error; api_leave
- * unlocks and returns status.  s must not be NULL (callers check). */
+/* Every call: api_enter locks the session, clears its error and switches
+ * the calling thread to the C locale (gen/base/c_locale.h: numbers in files
+ * and messages whatever the host's locale); api_leave gives the thread its
+ * locale back, unlocks and returns status.  s must not be NULL (callers
+ * check). */
 void api_enter(tmcml_session *s);
 tmcml_status api_leave(tmcml_session *s, tmcml_status status);
 

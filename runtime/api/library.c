@@ -73,6 +73,7 @@ void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats)
 void api_enter(tmcml_session *s)
 {
     pthread_mutex_lock(&s->lock);
+    s->caller_locale = c_locale_enter();
     s->status = TMCML_OK;
     s->message[0] = '\0';
 }
@@ -83,6 +84,7 @@ tmcml_status api_leave(tmcml_session *s, tmcml_status status)
         s->status = status; /* a failure without a message of its own */
         snprintf(s->message, sizeof s->message, "%s", tmcml_status_name(status));
     }
+    c_locale_leave(s->caller_locale);
     pthread_mutex_unlock(&s->lock);
     return status;
 }

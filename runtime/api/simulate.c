@@ -103,6 +103,7 @@ static void job_run(job *j)
 static void *job_main(void *arg)
 {
     job *j = arg;
+    c_locale_enter(); /* a new thread starts in the process's locale */
     job_run(j);
     pthread_mutex_lock(&j->lock);
     j->done = true;
@@ -139,6 +140,15 @@ static bool job_start(job *j)
     return false;
 }
 
+/* The host's callback, in the host's locale (the call runs in C's). */
+static int host_progress(tmcml_session *s, const tmcml_options *o, uint64_t done, uint64_t total)
+{
+    c_locale_leave(s->caller_locale);
+    int answer = o->progress(done, total, o->progress_user);
+    c_locale_enter();
+    return answer;
+}
+
 /* The job, with the callback called every interval on this thread; a
  * nonzero answer raises the session's stop flag. */
 static void job_watch(tmcml_session *s, job *j, const tmcml_options *o, progress_meter *meter)
@@ -149,14 +159,14 @@ static void job_watch(tmcml_session *s, job *j, const tmcml_options *o, progress
         double interval =
             o->progress_interval > 0 ? o->progress_interval : DEFAULT_PROGRESS_INTERVAL;
         while (!job_wait(j, interval))
-            if (o->progress(atomic_load(&meter->done), j->count, o->progress_user) != 0)
+            if (host_progress(s, o, atomic_load(&meter->done), j->count) != 0)
                 s->stop = 1;
         pthread_join(j->thread, NULL);
         pthread_mutex_destroy(&j->lock);
         pthread_cond_destroy(&j->done_cond);
     }
     if (o->progress && j->ok && j->acc->photons == j->count)
-        o->progress(j->count, j->count, o->progress_user);
+        host_progress(s, o, j->count, j->count);
 }
 
 /* ---- the run ----------------------------------------------------------------------- */

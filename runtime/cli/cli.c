@@ -27,7 +27,11 @@ void cli_print_usage(FILE *s)
           "  -A                    do not score absorption (A arrays written as zeros)\n"
           "  --engine cpu|gpu|auto engine (default auto: the GPU if one is usable, else CPU)\n"
           "  --threads N           CPU engine threads (default: all cores)\n"
-          "  -o, --output DIR      directory for the output files (default: current)\n"
+          "  -o, --output DIR      directory for the output files (default: current); an\n"
+          "                        output name that is absolute or climbs out of DIR with\n"
+          "                        '..' is refused (docs/outputs.md)\n"
+          "  --allow-outside-output-dir\n"
+          "                        with -o, write such names where they point all the same\n"
           "  -N, --photons N       simulate N photons per run instead of the file's count\n"
           "  -G N                  run on the first N GPUs (GPU-MCML's form)\n"
           "  --gpus LIST           run on these GPUs, e.g. 0,2 (tmcml devices lists them);\n"
@@ -364,6 +368,8 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             return false;
     } else if (is_long(a, "--resume")) {
         opt->resume = true;
+    } else if (is_long(a, "--allow-outside-output-dir")) {
+        opt->allow_outside_out_dir = true;
     } else if (is_long(a, "--launch-photons")) {
         if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
                             &v, err))

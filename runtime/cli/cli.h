@@ -48,6 +48,8 @@ typedef struct cli_options {
     cli_engine engine;
     int threads;         /* CPU threads; 0 = all cores */
     const char *out_dir; /* NULL: names are relative to the current directory */
+    bool
+        allow_outside_out_dir; /* --allow-outside-output-dir: -o DIR, yet .mci names may leave it */
     bool quiet;
     int64_t photons;            /* 0: as in the file; else overrides every run */
     int gpus;                   /* -G N: the first N GPUs */

@@ -114,6 +114,24 @@ static bool no_checkpoint_in_the_way(const cli_options *opt, int run, const run_
     return false;
 }
 
+/* With -o DIR a run's files stay in DIR: an .mci from elsewhere whose output
+ * name is "/etc/passwd" or "../../x" would otherwise write there silently.
+ * --allow-outside-output-dir lets it; without -o, names are MCML's,
+ * relative to the current directory or absolute. */
+static bool inside_out_dir(const cli_options *opt, const mci_file *file, int i, tm_error *err)
+{
+    const mci_run *run = &file->runs[i];
+    if (!opt->out_dir || opt->allow_outside_out_dir || !fs_name_leaves_dir(run->out_name))
+        return true;
+    error_set(err, file->path, run->line,
+              "run %d: output name \"%s\" %s -o %s: name a file inside it, or pass "
+              "--allow-outside-output-dir",
+              i + 1, run->out_name,
+              run->out_name[0] == '/' ? "is an absolute path, outside" : "climbs out of",
+              opt->out_dir);
+    return false;
+}
+
 /* Every output of every run must be creatable, and distinct, before anything
  * is simulated. */
 run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_error *err)
@@ -127,6 +145,8 @@ run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_erro
     }
     bool ok = true;
     for (int i = 0; ok && i < file->num_runs; i++) {
+        if (!(ok = inside_out_dir(opt, file, i, err)))
+            break;
         paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
         for (int k = 1; k < PATHS_PER_RUN; k++)
             *run_path(&paths[i], k) =

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "c_locale.h"
 #include "progress.h"
 
 /* Shares are given back and shared out again only in pieces of at least
@@ -33,10 +34,14 @@ typedef struct opener {
     tm_error err;
 } opener;
 
+/* Threads of the pool work in the C locale (gen/base/c_locale.h): a new
+ * thread starts in the process's, which a host program may have set. */
 static void *open_one(void *arg)
 {
     opener *o = arg;
+    locale_t previous = c_locale_enter();
     o->ok = gpu_engine_open(o->device, &o->eng, &o->err);
+    c_locale_leave(previous);
     return NULL;
 }
 
@@ -339,8 +344,10 @@ static void *work(void *arg)
     worker *w = arg;
     photon_feed feed = {.take = take, .done = done, .running = running, .ctx = w};
     gpu_stats stats;
+    locale_t previous = c_locale_enter();
     w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, w->tallies, &stats,
                               &w->err);
+    c_locale_leave(previous);
     /* The preparation's compile figures, the simulation's launch figures. */
     w->share.stats.kernel_seconds = stats.kernel_seconds;
     w->share.stats.launches = stats.launches;
