@@ -96,7 +96,8 @@ tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r, tmcml
 {
     if (!s || !r)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     return api_leave(s, copy_tallies(s, r, which, low, high, count));
 }
 
@@ -150,7 +151,8 @@ tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r, con
 {
     if (!s || !r)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (!path || !*path)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: empty"));
     return api_leave(s, r->has_tallies ? write_run(s, r, path) : write_loaded(s, r, path));
@@ -199,7 +201,8 @@ tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path, tmcml_res
     if (!s || !out)
         return TMCML_ERR_ARGUMENT;
     *out = NULL;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (!path)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
     return api_leave(s, read_result(s, path, out));

@@ -101,7 +101,8 @@ tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers, int 
     if (!s || !out)
         return TMCML_ERR_ARGUMENT;
     *out = NULL;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     return api_leave(s, new_problem(s, layers, num_layers, n_above, n_below, grid, out));
 }
 
@@ -154,7 +155,8 @@ tmcml_status tmcml_mci_read(tmcml_session *s, const char *path, tmcml_problem **
         return TMCML_ERR_ARGUMENT;
     *runs = NULL;
     *count = 0;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (!path)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
     return api_leave(s, read_problems(s, path, runs, count));
@@ -206,7 +208,8 @@ tmcml_status tmcml_mci_write(tmcml_session *s, const char *path, const tmcml_pro
 {
     if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     return api_leave(s, write_problems(s, path, runs, count));
 }
 
@@ -228,7 +231,8 @@ tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64
 {
     if (!s || !p)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (photons < 1)
         return api_leave(s,
                          api_failf(s, TMCML_ERR_ARGUMENT,
@@ -240,7 +244,8 @@ tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const ch
 {
     if (!s || !p)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (!name || !*name)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "name: empty"));
     return api_leave(s, set_run(s, p, p->run.photons, name));

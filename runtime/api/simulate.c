@@ -301,8 +301,8 @@ tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_opt
     if (!s || !out)
         return TMCML_ERR_ARGUMENT;
     *out = NULL;
-    api_enter(s);
-    s->stop = 0;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     if (!p)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     tmcml_options defaults;
