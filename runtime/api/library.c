@@ -79,6 +79,8 @@ void tmcml_session_cancel(tmcml_session *s)
 
 void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats)
 {
+    if (!stats)
+        return;
     memset(stats, 0, sizeof *stats);
     if (!s)
         return;
@@ -152,11 +154,16 @@ static void device_from_info(const cuda_device_info *in, tmcml_device *out)
 
 tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *count)
 {
-    if (!s || !count || (max > 0 && !out))
+    if (count)
+        *count = 0;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
     if (!api_enter(s))
         return TMCML_ERR_CANCELLED;
-    *count = 0;
+    if (!count)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "count: NULL"));
+    if (max > 0 && !out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL for max %d", max));
     cuda_driver *drv;
     tm_error err = {0};
     if (!cuda_open(&drv, &err))

@@ -12,7 +12,12 @@
  *
  * Errors: every function that can fail returns a tmcml_status and leaves the
  * message (naming the parameter, or file:line) in its session, to be read
- * with tmcml_session_message.  The library never prints and never exits.
+ * with tmcml_session_message; every call replaces the message of the call
+ * before.  A NULL pointer where the call needs one is TMCML_ERR_ARGUMENT
+ * naming it ("out: NULL"); a NULL session is TMCML_ERR_ARGUMENT alone, with
+ * nowhere to keep a message.  The functions that cannot fail read a NULL
+ * handle as an empty one (0, "", zeros, NULL) and write nothing through a
+ * NULL output pointer.  The library never prints and never exits.
  *
  * Threads: a session serialises the calls made on it (one at a time; the
  * others wait), so a message belongs to the last failed call of its session.
@@ -177,6 +182,7 @@ TMCML_API int tmcml_problem_num_layers(const tmcml_problem *p);
 /* Layer i, 1 to num_layers; 0 is the medium above and num_layers + 1 the
  * medium below (only n is meaningful there).  False outside that range. */
 TMCML_API int tmcml_problem_layer(const tmcml_problem *p, int i, tmcml_layer *layer);
+/* The grid (all zeros for a NULL p). */
 TMCML_API void tmcml_problem_grid(const tmcml_problem *p, tmcml_grid *grid);
 /* The photons set (or read from the .mci); 0 when none. */
 TMCML_API int64_t tmcml_problem_photons(const tmcml_problem *p);
@@ -305,6 +311,7 @@ typedef struct tmcml_info {
     uint64_t tallies_digest;  /* the JSON summary's tallies_digest (FNV-1a of every count) */
     const char *comment;      /* the .mco's comment line (tmcml's provenance, or MCML's) */
 } tmcml_info;
+/* A NULL r gives zeros and "" strings. */
 TMCML_API void tmcml_result_info(const tmcml_result *r, tmcml_info *info);
 
 /* Writes r as MCML 1.2.2's .mco to path (atomically) and, for a run of this
