@@ -1,5 +1,7 @@
-"""Sessions closed while another thread runs on them (issue 21, item 2)."""
+"""Sessions closed while another thread runs on them, and paths the library
+would read cut short at a NUL (issue 21, items 2 and 9)."""
 
+import os
 import threading
 import time
 
@@ -80,3 +82,28 @@ def test_results_outlive_their_session(tmp_path):
 def test_a_closed_default_session_is_made_again():
     tmcml.default_session().close()
     assert not tmcml.default_session().closed
+
+
+@pytest.mark.parametrize("bad", ["in\0.mci", b"in\0.mci"])
+def test_paths_with_a_nul_are_refused(tmp_path, bad):
+    res = tmcml.run(**EXAMPLE, photons=100, engine="cpu", progress=False)
+    here = os.getcwd()
+    os.chdir(tmp_path)  # a path cut at the NUL would be "in" here
+    try:
+        calls = [
+            lambda: tmcml.run_mci(bad),
+            lambda: tmcml.load_mco(bad),
+            lambda: tmcml.save_mci(bad, **EXAMPLE, photons=100),
+            lambda: tmcml.save_mci("ok.mci", **EXAMPLE, photons=100, out_name="a\0b.mco"),
+            lambda: res.save_mco(bad),
+            lambda: tmcml.run(**EXAMPLE, photons=100, engine="cpu", progress=False,
+                              cache_dir=bad),
+            lambda: tmcml.run(**EXAMPLE, photons=100, engine="cpu", progress=False,
+                              profile_dir=bad),
+        ]
+        for call in calls:
+            with pytest.raises(ValueError, match="embedded null byte"):
+                call()
+        assert os.listdir(".") == []
+    finally:
+        os.chdir(here)

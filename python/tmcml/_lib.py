@@ -194,4 +194,9 @@ def text(value):
 
 
 def encode_path(path):
-    return os.fsencode(os.fspath(path))
+    """path (str, bytes or os.PathLike) as the bytes of a C string; a NUL
+    inside would cut it short there, so it is refused as open() refuses it."""
+    data = os.fsencode(os.fspath(path))
+    if b"\0" in data:
+        raise ValueError("embedded null byte")
+    return data

@@ -56,6 +56,7 @@ def save_mci(path, layers=None, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01
     several (runs: a list of dicts of the same keywords).  out_name: the run's
     .mco name (default: this file's name with .mco)."""
     session = session or default_session()
+    encoded = _lib.encode_path(path)  # a bad path refused before any work
     from .api import problem_from_arrays
 
     if runs is None:
@@ -72,7 +73,7 @@ def save_mci(path, layers=None, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01
         n = count("photons", run.pop("photons", 10**6), 1, 2**63 - 1)
         p = problem_from_arrays(session, **run)
         session.call(lib.tmcml_problem_set_photons, p.handle, n)
-        session.call(lib.tmcml_problem_set_name, p.handle, name.encode())
+        session.call(lib.tmcml_problem_set_name, p.handle, _lib.encode_path(name))
         problems.append(p)
     handles = (ctypes.c_void_p * len(problems))(*[p.handle for p in problems])
-    session.call(lib.tmcml_mci_write, _lib.encode_path(path), handles, len(problems))
+    session.call(lib.tmcml_mci_write, encoded, handles, len(problems))
