@@ -118,6 +118,81 @@ static tmcml_result *run_cpu(tmcml_session *s, const tmcml_problem *p, int64_t p
     return r;
 }
 
+/* A call that fails on a NULL argument names it, replacing the previous
+ * call's message. */
+static void null_named(tmcml_session *s, tmcml_problem *p, tmcml_status st, const char *what)
+{
+    CHECK_MSG(st == TMCML_ERR_ARGUMENT, "%s: status %d", what, (int)st);
+    CHECK(tmcml_session_status(s) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), what);
+    /* The next must not find this message left over. */
+    CHECK(tmcml_problem_set_name(s, p, "") == TMCML_ERR_ARGUMENT);
+}
+
+/* NULL where a pointer is needed: a status and a message naming it, never
+ * a crash; the getters read a NULL handle as an empty one. */
+static void test_null_arguments(tmcml_session *s)
+{
+    tmcml_problem *p = example(s), *none = NULL;
+    tmcml_result *r = run_cpu(s, p, 1000, 1, 1), *r2 = NULL;
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_CPU;
+    opt.photons = 100;
+    uint64_t lo[50], hi[50];
+    tmcml_problem **runs = NULL;
+    int count = 0;
+    tmcml_device dev;
+    CHECK(tmcml_problem_set_name(s, p, "") == TMCML_ERR_ARGUMENT); /* a message to replace */
+    null_named(s, p, tmcml_run(s, p, &opt, NULL), "out: NULL");
+    null_named(s, p, tmcml_problem_new(s, example_layers, 3, 1.0, 1.0, &example_grid, NULL),
+               "out: NULL");
+    null_named(s, p, tmcml_mci_read(s, "x.mci", NULL, &count), "runs: NULL");
+    null_named(s, p, tmcml_mci_read(s, "x.mci", &runs, NULL), "count: NULL");
+    null_named(s, p, tmcml_problem_set_name(s, NULL, "a.mco"), "problem: NULL");
+    null_named(s, p, tmcml_problem_set_photons(s, NULL, 10), "problem: NULL");
+    null_named(s, p, tmcml_result_tallies(s, NULL, TMCML_RD_RA, lo, hi, 50), "result: NULL");
+    null_named(s, p, tmcml_result_write_mco(s, NULL, "/tmp/x.mco"), "result: NULL");
+    null_named(s, p, tmcml_result_read_mco(s, "/tmp/x.mco", NULL), "out: NULL");
+    null_named(s, p, tmcml_result_write_mco(s, r, NULL), "path: NULL");
+    null_named(s, p, tmcml_result_read_mco(s, NULL, &r2), "path: NULL");
+    null_named(s, p, tmcml_mci_read(s, NULL, &runs, &count), "path: NULL");
+    null_named(s, p, tmcml_mci_write(s, NULL, (const tmcml_problem *const *)&p, 1), "path: NULL");
+    null_named(s, p, tmcml_mci_write(s, "/tmp/x.mci", NULL, 1), "runs: expected");
+    null_named(s, p, tmcml_devices(s, &dev, 1, NULL), "count: NULL");
+    null_named(s, p, tmcml_devices(s, NULL, 4, &count), "out: NULL for max 4");
+    /* No session: nowhere to keep a message, but no crash. */
+    CHECK(tmcml_run(NULL, p, &opt, &r2) == TMCML_ERR_ARGUMENT && r2 == NULL);
+    CHECK(tmcml_problem_new(NULL, example_layers, 3, 1.0, 1.0, &example_grid, &none) ==
+              TMCML_ERR_ARGUMENT &&
+          none == NULL);
+    /* The getters. */
+    tmcml_rat rat = {1, 1, 1, 1};
+    tmcml_result_rat(NULL, &rat);
+    CHECK(rat.rsp == 0 && rat.rd == 0 && rat.a == 0 && rat.tt == 0);
+    tmcml_result_rat(r, NULL);
+    tmcml_info info;
+    memset(&info, 0xff, sizeof info);
+    tmcml_result_info(NULL, &info);
+    CHECK(info.photons == 0 && info.has_tallies == 0);
+    CHECK(info.engine && !*info.engine && info.kernel && !*info.kernel && info.comment &&
+          !*info.comment && info.device && !*info.device && info.variant && !*info.variant);
+    tmcml_result_info(r, NULL);
+    tmcml_grid g = example_grid;
+    tmcml_problem_grid(NULL, &g);
+    CHECK(g.nz == 0 && g.nr == 0 && g.na == 0 && g.dz == 0 && g.dr == 0);
+    tmcml_problem_grid(p, NULL);
+    size_t n = 7;
+    CHECK(tmcml_result_array(NULL, TMCML_A_Z, &n) == NULL && n == 0);
+    CHECK(tmcml_result_problem(NULL) == NULL);
+    tmcml_options_init(NULL);
+    tmcml_session_stats_get(s, NULL);
+    CHECK(tmcml_problem_num_layers(NULL) == 0 && tmcml_problem_photons(NULL) == 0);
+    CHECK(strcmp(tmcml_problem_name(NULL), "") == 0);
+    tmcml_result_delete(r);
+    tmcml_problem_delete(p);
+}
+
 /* Equal seeds give equal tallies whatever the thread count; another seed
  * does not. */
 static void test_determinism(tmcml_session *s)
@@ -379,6 +454,7 @@ int main(int argc, char **argv)
     CHECK(strcmp(tmcml_status_name(TMCML_ERR_CANCELLED), "cancelled") == 0);
     test_bad_problems(s);
     test_bad_options(s);
+    test_null_arguments(s);
     test_determinism(s);
     test_cancel(s);
     test_cli_identity(s, argv[1], argv[2]);

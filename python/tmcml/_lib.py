@@ -170,14 +170,22 @@ def _load():
 lib, path = _load()
 
 
+def error(session, status, context=""):
+    """The exception of a failed call on session (a raw handle, still open:
+    the message lives in it), or None when status is OK."""
+    if status == OK:
+        return None
+    message = context + lib.tmcml_session_message(session).decode("utf-8", "replace")
+    if status == ERR_MEMORY:
+        return MemoryError(message)
+    return _ERRORS.get(status, TmcmlError)(message, status)
+
+
 def check(session, status):
     """Raises the exception of a failed call on session (a raw handle)."""
-    if status == OK:
-        return
-    message = lib.tmcml_session_message(session).decode("utf-8", "replace")
-    if status == ERR_MEMORY:
-        raise MemoryError(message)
-    raise _ERRORS.get(status, TmcmlError)(message, status)
+    e = error(session, status)
+    if e is not None:
+        raise e
 
 
 def text(value):
@@ -186,4 +194,9 @@ def text(value):
 
 
 def encode_path(path):
-    return os.fsencode(os.fspath(path))
+    """path (str, bytes or os.PathLike) as the bytes of a C string; a NUL
+    inside would cut it short there, so it is refused as open() refuses it."""
+    data = os.fsencode(os.fspath(path))
+    if b"\0" in data:
+        raise ValueError("embedded null byte")
+    return data

@@ -48,10 +48,10 @@ def devices(session=None):
     session = session or default_session()
     found = (_lib.Device * 64)()
     n = ctypes.c_int()
-    status = lib.tmcml_devices(session.handle, found, 64, ctypes.byref(n))
-    if status == _lib.ERR_NO_GPU:
+    try:
+        session.call(lib.tmcml_devices, found, 64, ctypes.byref(n))
+    except _lib.NoGPUError:
         return []
-    session.check(status)
     return [{"index": d.index, "name": d.name.decode("utf-8", "replace"),
              "compute_capability": (d.cc_major, d.cc_minor), "sm_count": d.sm_count,
              "total_memory": int(d.total_memory), "free_memory": int(d.free_memory),

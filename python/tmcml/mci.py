@@ -26,8 +26,7 @@ def read_problems(session, path):
     """The runs of a .mci file as Problems."""
     runs = ctypes.POINTER(ctypes.c_void_p)()
     n = ctypes.c_int()
-    session.check(lib.tmcml_mci_read(session.handle, _lib.encode_path(path), ctypes.byref(runs),
-                                     ctypes.byref(n)))
+    session.call(lib.tmcml_mci_read, _lib.encode_path(path), ctypes.byref(runs), ctypes.byref(n))
     owner = _ProblemArray(runs, n.value)
     return [Problem(runs[i], owned=False, keeper=owner) for i in range(n.value)]
 
@@ -57,6 +56,7 @@ def save_mci(path, layers=None, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01
     several (runs: a list of dicts of the same keywords).  out_name: the run's
     .mco name (default: this file's name with .mco)."""
     session = session or default_session()
+    encoded = _lib.encode_path(path)  # a bad path refused before any work
     from .api import problem_from_arrays
 
     if runs is None:
@@ -72,9 +72,8 @@ def save_mci(path, layers=None, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01
                                              else "%s_%d.mco" % (stem, i + 1))
         n = count("photons", run.pop("photons", 10**6), 1, 2**63 - 1)
         p = problem_from_arrays(session, **run)
-        session.check(lib.tmcml_problem_set_photons(session.handle, p.handle, n))
-        session.check(lib.tmcml_problem_set_name(session.handle, p.handle, name.encode()))
+        session.call(lib.tmcml_problem_set_photons, p.handle, n)
+        session.call(lib.tmcml_problem_set_name, p.handle, _lib.encode_path(name))
         problems.append(p)
     handles = (ctypes.c_void_p * len(problems))(*[p.handle for p in problems])
-    session.check(lib.tmcml_mci_write(session.handle, _lib.encode_path(path), handles,
-                                      len(problems)))
+    session.call(lib.tmcml_mci_write, encoded, handles, len(problems))

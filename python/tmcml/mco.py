@@ -13,6 +13,5 @@ def load_mco(path, session=None):
     None; seed and engine are None; the comment line is result.comment)."""
     session = session or default_session()
     out = ctypes.c_void_p()
-    session.check(lib.tmcml_result_read_mco(session.handle, _lib.encode_path(path),
-                                            ctypes.byref(out)))
+    session.call(lib.tmcml_result_read_mco, _lib.encode_path(path), ctypes.byref(out))
     return Result(out.value, session)

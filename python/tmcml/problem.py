@@ -94,8 +94,8 @@ class Problem:
                          count("nz", nz), count("nr", nr), count("na", na))
         rows = (_lib.Layer * len(a))(*[_lib.Layer(*map(float, row)) for row in a])
         out = ctypes.c_void_p()
-        session.check(lib.tmcml_problem_new(session.handle, rows, len(a), n_above, n_below,
-                                            ctypes.byref(grid), ctypes.byref(out)))
+        session.call(lib.tmcml_problem_new, rows, len(a), n_above, n_below, ctypes.byref(grid),
+                     ctypes.byref(out))
         return cls(out.value)
 
 

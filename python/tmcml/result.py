@@ -11,6 +11,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 from .problem import describe
+from .session import open_session
 
 
 def _array(handle, index):
@@ -107,9 +108,9 @@ class Result:
                 low = np.zeros(n, dtype=np.uint64)
                 high = np.zeros(n, dtype=np.uint64)
                 pointer = ctypes.POINTER(ctypes.c_uint64)
-                self._session.check(lib.tmcml_result_tallies(
-                    self._session.handle, self._handle, _lib.ARRAYS.index(name),
-                    low.ctypes.data_as(pointer), high.ctypes.data_as(pointer), n))
+                open_session(self._session).call(
+                    lib.tmcml_result_tallies, self._handle, _lib.ARRAYS.index(name),
+                    low.ctypes.data_as(pointer), high.ctypes.data_as(pointer), n)
                 if high.any():
                     counts = np.array([int(h) << 64 | int(lo) for lo, h in zip(low, high)],
                                       dtype=object)
@@ -137,8 +138,8 @@ class Result:
         """Writes MCML 1.2.2's .mco through the library's writer - the run
         command's file, byte for byte, for the same run and seed - and, for a
         run of this library, the JSON summary beside it (NAME.json)."""
-        self._session.check(lib.tmcml_result_write_mco(self._session.handle, self._handle,
-                                                       _lib.encode_path(path)))
+        open_session(self._session).call(lib.tmcml_result_write_mco, self._handle,
+                                         _lib.encode_path(path))
 
     def plot(self, **kwargs):
         """A figure of Rd(r), A(z) and the fluence map (matplotlib)."""

@@ -60,8 +60,10 @@ def execute(session, problem, opt, progress=True, label=""):
     box = {}
 
     def work():
-        box["status"] = lib.tmcml_run(session.handle, problem.handle, ctypes.byref(opt),
-                                      ctypes.byref(out))
+        try:  # session.call: a close() on another thread cancels and waits for it
+            session.call(lib.tmcml_run, problem.handle, ctypes.byref(opt), ctypes.byref(out))
+        except BaseException as e:  # raised on the caller's thread
+            box["error"] = e
 
     start = time.perf_counter()
     worker = threading.Thread(target=work, name="tmcml-run", daemon=True)
@@ -71,17 +73,18 @@ def execute(session, problem, opt, progress=True, label=""):
             worker.join(0.25)
     except KeyboardInterrupt:
         cancel.set()
-        lib.tmcml_session_cancel(session.handle)
+        session.cancel()
         while worker.is_alive():
             try:
                 worker.join()
             except KeyboardInterrupt:  # a second Ctrl-C: still wait, it is ending
                 pass
-        if box.get("status") == _lib.OK:
+        if out.value:
             lib.tmcml_result_delete(out)
         raise
     finally:
         meter.close()
     seconds = time.perf_counter() - start
-    session.check(box["status"])
+    if "error" in box:
+        raise box["error"]
     return out.value, seconds

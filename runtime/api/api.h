@@ -15,8 +15,16 @@
 #include "tally.h"
 #include "tmcml.h"
 
+/* Calls take turns: each waits for its turn under lock, holds the session
+ * (busy) while it works, and counts in calls from its entry to its end, so
+ * that tmcml_session_delete can wait for every call already entered (the one
+ * under way, cancelled, and those waiting for their turn, refused). */
 struct tmcml_session {
-    pthread_mutex_t lock; /* held by every call on the session (not cancel) */
+    pthread_mutex_t lock; /* guards busy, calls and closing; held briefly */
+    pthread_cond_t turn;  /* signalled when a call ends */
+    bool busy;            /* a call is under way */
+    int calls;            /* calls entered and not yet left */
+    bool closing;         /* tmcml_session_delete has begun: no new turns */
     session eng;
     volatile sig_atomic_t stop; /* the engines' pause flag: tmcml_session_cancel */
     tmcml_status status;
@@ -39,12 +47,14 @@ struct tmcml_result {
     char engine[8], device[256];
 };
 
-/* Every call: api_enter locks the session, clears its error and switches
+/* Every call: api_enter waits for the session's turn, clears its error and
+ * its stop flag (a cancel asked before this call is not for it) and switches
  * the calling thread to the C locale (gen/base/c_locale.h: numbers in files
  * and messages whatever the host's locale); api_leave gives the thread its
- * locale back, unlocks and returns status.  s must not be NULL (callers
- * check). */
-void api_enter(tmcml_session *s);
+ * locale back, gives the turn back and returns status.  False from api_enter: the session
+ * is being deleted, and the call returns TMCML_ERR_CANCELLED without touching
+ * s again.  s must not be NULL (callers check). */
+bool api_enter(tmcml_session *s);
 tmcml_status api_leave(tmcml_session *s, tmcml_status status);
 
 /* Sets the session's error (err as "file:line: message") and returns

@@ -35,15 +35,31 @@ tmcml_session *tmcml_session_new(void)
         free(s);
         return NULL;
     }
+    if (pthread_cond_init(&s->turn, NULL) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+        return NULL;
+    }
     session_init(&s->eng);
     return s;
 }
 
+/* The calls already entered end before s is freed: the one under way is
+ * cancelled (its engine's threads read s->stop and s->eng) and those
+ * waiting for their turn are refused. */
 void tmcml_session_delete(tmcml_session *s)
 {
     if (!s)
         return;
+    pthread_mutex_lock(&s->lock);
+    s->closing = true;
+    s->stop = 1;
+    pthread_cond_broadcast(&s->turn);
+    while (s->calls > 0)
+        pthread_cond_wait(&s->turn, &s->lock);
+    pthread_mutex_unlock(&s->lock);
     session_close(&s->eng);
+    pthread_cond_destroy(&s->turn);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -63,6 +79,8 @@ void tmcml_session_cancel(tmcml_session *s)
 
 void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats)
 {
+    if (!stats)
+        return;
     memset(stats, 0, sizeof *stats);
     if (!s)
         return;
@@ -70,12 +88,25 @@ void tmcml_session_stats_get(const tmcml_session *s, tmcml_session_stats *stats)
     *stats = (tmcml_session_stats){c->runs, c->gpu_runs, c->compiles, c->module_loads, c->plans};
 }
 
-void api_enter(tmcml_session *s)
+bool api_enter(tmcml_session *s)
 {
     pthread_mutex_lock(&s->lock);
-    s->caller_locale = c_locale_enter();
+    s->calls++;
+    while (s->busy && !s->closing)
+        pthread_cond_wait(&s->turn, &s->lock);
+    if (s->closing) {
+        s->calls--;
+        pthread_cond_broadcast(&s->turn);
+        pthread_mutex_unlock(&s->lock);
+        return false;
+    }
+    s->busy = true;
+    s->stop = 0; /* under the lock: a delete's request is never lost */
+    pthread_mutex_unlock(&s->lock);
+    s->caller_locale = c_locale_enter(); /* this call's own: it has the turn */
     s->status = TMCML_OK;
     s->message[0] = '\0';
+    return true;
 }
 
 tmcml_status api_leave(tmcml_session *s, tmcml_status status)
@@ -85,7 +116,12 @@ tmcml_status api_leave(tmcml_session *s, tmcml_status status)
         snprintf(s->message, sizeof s->message, "%s", tmcml_status_name(status));
     }
     c_locale_leave(s->caller_locale);
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&s->lock);
+    s->busy = false;
+    s->calls--;
+    /* Broadcast: the waiting calls and a waiting delete all look again. */
+    pthread_cond_broadcast(&s->turn);
+    pthread_mutex_unlock(&s->lock); /* s may be freed from here on */
     return status;
 }
 
@@ -120,10 +156,16 @@ static void device_from_info(const cuda_device_info *in, tmcml_device *out)
 
 tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *count)
 {
-    if (!s || !count || (max > 0 && !out))
+    if (count)
+        *count = 0;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
-    *count = 0;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!count)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "count: NULL"));
+    if (max > 0 && !out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL for max %d", max));
     cuda_driver *drv;
     tm_error err = {0};
     if (!cuda_open(&drv, &err))

@@ -29,15 +29,21 @@ void tmcml_result_delete(tmcml_result *r)
     free(r);
 }
 
-const tmcml_problem *tmcml_result_problem(const tmcml_result *r) { return &r->problem; }
+const tmcml_problem *tmcml_result_problem(const tmcml_result *r) { return r ? &r->problem : NULL; }
 
 void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat)
 {
-    *rat = (tmcml_rat){r->res.rsp, r->res.rd, r->res.a, r->res.tt};
+    if (rat)
+        *rat =
+            r ? (tmcml_rat){r->res.rsp, r->res.rd, r->res.a, r->res.tt} : (tmcml_rat){0, 0, 0, 0};
 }
 
 const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count)
 {
+    if (count)
+        *count = 0;
+    if (!r)
+        return NULL;
     const mcml_result *m = &r->res;
     size_t nr = (size_t)m->nr, nz = (size_t)m->nz, na = (size_t)m->na;
     const struct {
@@ -94,13 +100,25 @@ static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_
 tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r, tmcml_array which,
                                   uint64_t *low, uint64_t *high, size_t count)
 {
-    if (!s || !r)
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!r)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
     return api_leave(s, copy_tallies(s, r, which, low, high, count));
 }
 
-void tmcml_result_info(const tmcml_result *r, tmcml_info *info) { *info = r->info; }
+void tmcml_result_info(const tmcml_result *r, tmcml_info *info)
+{
+    if (!info)
+        return;
+    if (r)
+        *info = r->info;
+    else /* every string "", as for a result read from an .mco */
+        *info =
+            (tmcml_info){.engine = "", .device = "", .variant = "", .kernel = "", .comment = ""};
+}
 
 /* The .mco and the JSON summary, as the run command writes them.  A
  * problem without a name gets the file's: a .mci of it names its output so. */
@@ -148,11 +166,14 @@ static tmcml_status write_loaded(tmcml_session *s, const tmcml_result *r, const 
 
 tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r, const char *path)
 {
-    if (!s || !r)
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!r)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
     if (!path || !*path)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: empty"));
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: %s", path ? "empty" : "NULL"));
     return api_leave(s, r->has_tallies ? write_run(s, r, path) : write_loaded(s, r, path));
 }
 
@@ -196,10 +217,14 @@ static tmcml_status read_result(tmcml_session *s, const char *path, tmcml_result
 
 tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path, tmcml_result **out)
 {
-    if (!s || !out)
+    if (out)
+        *out = NULL;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    *out = NULL;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
     if (!path)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
     return api_leave(s, read_result(s, path, out));

@@ -98,10 +98,14 @@ tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers, int 
                                double n_above, double n_below, const tmcml_grid *grid,
                                tmcml_problem **out)
 {
-    if (!s || !out)
+    if (out)
+        *out = NULL;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    *out = NULL;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
     return api_leave(s, new_problem(s, layers, num_layers, n_above, n_below, grid, out));
 }
 
@@ -150,11 +154,16 @@ static tmcml_status read_problems(tmcml_session *s, const char *path, tmcml_prob
 
 tmcml_status tmcml_mci_read(tmcml_session *s, const char *path, tmcml_problem ***runs, int *count)
 {
-    if (!s || !runs || !count)
+    if (runs)
+        *runs = NULL;
+    if (count)
+        *count = 0;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    *runs = NULL;
-    *count = 0;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!runs || !count)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s: NULL", !runs ? "runs" : "count"));
     if (!path)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
     return api_leave(s, read_problems(s, path, runs, count));
@@ -206,7 +215,8 @@ tmcml_status tmcml_mci_write(tmcml_session *s, const char *path, const tmcml_pro
 {
     if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
     return api_leave(s, write_problems(s, path, runs, count));
 }
 
@@ -226,9 +236,12 @@ static tmcml_status set_run(tmcml_session *s, tmcml_problem *p, int64_t photons,
 
 tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64_t photons)
 {
-    if (!s || !p)
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     if (photons < 1)
         return api_leave(s,
                          api_failf(s, TMCML_ERR_ARGUMENT,
@@ -238,9 +251,12 @@ tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
 {
-    if (!s || !p)
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    api_enter(s);
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     if (!name || !*name)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "name: empty"));
     return api_leave(s, set_run(s, p, p->run.photons, name));
@@ -259,6 +275,12 @@ int tmcml_problem_layer(const tmcml_problem *p, int i, tmcml_layer *layer)
 
 void tmcml_problem_grid(const tmcml_problem *p, tmcml_grid *grid)
 {
+    if (!grid)
+        return;
+    if (!p) {
+        *grid = (tmcml_grid){0, 0, 0, 0, 0};
+        return;
+    }
     const mci_run *r = &p->run;
     *grid = (tmcml_grid){r->dz, r->dr, r->nz, r->nr, r->na};
 }

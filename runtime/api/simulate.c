@@ -18,6 +18,8 @@
 
 void tmcml_options_init(tmcml_options *opt)
 {
+    if (!opt)
+        return;
     memset(opt, 0, sizeof *opt);
     opt->seed = 1;
     opt->engine = TMCML_ENGINE_AUTO;
@@ -308,11 +310,14 @@ static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const 
 tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_options *opt,
                        tmcml_result **out)
 {
-    if (!s || !out)
+    if (out)
+        *out = NULL;
+    if (!s)
         return TMCML_ERR_ARGUMENT;
-    *out = NULL;
-    api_enter(s);
-    s->stop = 0;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
     if (!p)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     tmcml_options defaults;

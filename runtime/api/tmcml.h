@@ -12,12 +12,23 @@
  *
  * Errors: every function that can fail returns a tmcml_status and leaves the
  * message (naming the parameter, or file:line) in its session, to be read
- * with tmcml_session_message.  The library never prints and never exits.
+ * with tmcml_session_message; every call replaces the message of the call
+ * before.  A NULL pointer where the call needs one is TMCML_ERR_ARGUMENT
+ * naming it ("out: NULL"); a NULL session is TMCML_ERR_ARGUMENT alone, with
+ * nowhere to keep a message.  The functions that cannot fail read a NULL
+ * handle as an empty one (0, "", zeros, NULL) and write nothing through a
+ * NULL output pointer.  The library never prints and never exits.
  *
  * Threads: a session serialises the calls made on it (one at a time; the
  * others wait), so a message belongs to the last failed call of its session.
  * Use one session per thread for parallel runs; tmcml_session_cancel may be
- * called from any thread or from a signal handler.
+ * called from any thread or from a signal handler.  tmcml_session_delete
+ * may be called while another thread's call on the session is under way or
+ * waiting for its turn: it cancels the first, refuses the others
+ * (TMCML_ERR_CANCELLED, no message) and waits for them all to return before
+ * it frees the session.  A call made after the delete has begun is the
+ * caller's race to avoid: it would touch a freed session.  The results and
+ * problems of a session are not tied to it and outlive it.
  *
  * Units are MCML's: lengths in cm, coefficients in 1/cm.
  *
@@ -75,18 +86,24 @@ typedef struct tmcml_session tmcml_session;
 /* A new session (no GPU opened yet: that happens at its first GPU run).
  * NULL only when out of memory.  The caller owns it: tmcml_session_delete. */
 TMCML_API tmcml_session *tmcml_session_new(void);
-/* Closes the GPU context, if one was opened, and frees s (NULL: nothing). */
+/* Closes the GPU context, if one was opened, and frees s (NULL: nothing).
+ * A call on s under way on another thread is cancelled as by
+ * tmcml_session_cancel and returns TMCML_ERR_CANCELLED (a run within a
+ * fraction of a second; a kernel being compiled, or a tuning under way, ends
+ * first); calls waiting for their turn return TMCML_ERR_CANCELLED at once.
+ * Returns once they have all returned.  Not from a progress callback of a
+ * run on s (it would wait for itself). */
 TMCML_API void tmcml_session_delete(tmcml_session *s);
 
 /* The message of the last failed call on s ("" when none failed); valid
- * until the next call on s. */
+ * until the next call on s, or its delete. */
 TMCML_API const char *tmcml_session_message(const tmcml_session *s);
 /* Its status (TMCML_OK when none failed). */
 TMCML_API tmcml_status tmcml_session_status(const tmcml_session *s);
 
 /* Asks the run under way on s to stop: it returns TMCML_ERR_CANCELLED soon
  * (the photons already handed out are finished first).  Async-signal-safe
- * and thread-safe; a run clears the request when it starts. */
+ * and thread-safe; a call on s (a run) clears the request when it starts. */
 TMCML_API void tmcml_session_cancel(tmcml_session *s);
 
 /* What the session has done so far, for measuring warm starts. */
@@ -165,6 +182,7 @@ TMCML_API int tmcml_problem_num_layers(const tmcml_problem *p);
 /* Layer i, 1 to num_layers; 0 is the medium above and num_layers + 1 the
  * medium below (only n is meaningful there).  False outside that range. */
 TMCML_API int tmcml_problem_layer(const tmcml_problem *p, int i, tmcml_layer *layer);
+/* The grid (all zeros for a NULL p). */
 TMCML_API void tmcml_problem_grid(const tmcml_problem *p, tmcml_grid *grid);
 /* The photons set (or read from the .mci); 0 when none. */
 TMCML_API int64_t tmcml_problem_photons(const tmcml_problem *p);
@@ -293,6 +311,7 @@ typedef struct tmcml_info {
     uint64_t tallies_digest;  /* the JSON summary's tallies_digest (FNV-1a of every count) */
     const char *comment;      /* the .mco's comment line (tmcml's provenance, or MCML's) */
 } tmcml_info;
+/* A NULL r gives zeros and "" strings. */
 TMCML_API void tmcml_result_info(const tmcml_result *r, tmcml_info *info);
 
 /* Writes r as MCML 1.2.2's .mco to path (atomically) and, for a run of this
