@@ -1,0 +1,84 @@
+/* The ground floor's pieces that have no room of their own to be tested
+ * with: SHA-256 (gen/base/sha256.c). */
+#include "check.h"
+#include "sha256.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* FIPS 180-4's examples (NIST's "SHA256.pdf", "SHA2_Additional.pdf"), and
+ * lengths about the padding's boundaries (digests from sha256sum). */
+static void test_sha256_vectors(void)
+{
+    static const struct {
+        const char *text;
+        const char *digest;
+    } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrl"
+         "mnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    };
+    char hex[SHA256_HEX];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        sha256_hex(v[i].text, strlen(v[i].text), hex);
+        CHECK_MSG(strcmp(hex, v[i].digest) == 0, "\"%.20s...\": %s", v[i].text, hex);
+    }
+    /* one million 'a' */
+    char *a = malloc(1000000);
+    CHECK(a != NULL);
+    if (a) {
+        memset(a, 'a', 1000000);
+        sha256_hex(a, 1000000, hex);
+        CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+        free(a);
+    }
+    /* bytes (7 i + 3) mod 256, 55, 56, 63 and 64 of them */
+    unsigned char d[64];
+    for (int i = 0; i < 64; i++)
+        d[i] = (unsigned char)(i * 7 + 3);
+    static const struct {
+        size_t n;
+        const char *digest;
+    } b[] = {
+        {55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b"},
+        {56, "4324d65f3c103567f5589c710bc08f8523f929a9272e3af36fc968e52abc6c27"},
+        {63, "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055"},
+        {64, "39e3d7b6b5d075d37d053ad89b24b41bef4f3c29760c84447cab3f3be1882241"},
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        sha256_hex(d, b[i].n, hex);
+        CHECK_MSG(strcmp(hex, b[i].digest) == 0, "%zu bytes: %s", b[i].n, hex);
+    }
+}
+
+/* Fed in two pieces, split anywhere: the digest of the whole. */
+static void test_sha256_pieces(void)
+{
+    unsigned char data[200], whole[SHA256_BYTES], parts[SHA256_BYTES];
+    for (int i = 0; i < 200; i++)
+        data[i] = (unsigned char)(i * 31 + 1);
+    sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, data, sizeof data);
+    sha256_final(&c, whole);
+    int differ = 0;
+    for (size_t cut = 0; cut <= sizeof data; cut++) {
+        sha256_init(&c);
+        sha256_update(&c, data, cut);
+        sha256_update(&c, data + cut, sizeof data - cut);
+        sha256_final(&c, parts);
+        differ += memcmp(whole, parts, sizeof whole) != 0;
+    }
+    CHECK_MSG(differ == 0, "%d splits differ from the whole", differ);
+}
+
+int main(void)
+{
+    test_sha256_vectors();
+    test_sha256_pieces();
+    return check_summary("test_base");
+}
