@@ -13,10 +13,12 @@
  * <key>.info names its key and holds the cubin's size and SHA-256, the ptxas
  * figures and the log, so a cubin and .info moved under another key are
  * refused; <key>.cubin is the binary.  Every file is read as a regular file
- * of bounded size.  Each file is written atomically (temporary file +
- * rename).  Anything wrong with an entry means "rebuild", never an error:
- * the cache is an optimisation. */
+ * of bounded size, and only from a directory that no other user can write
+ * (gen/base/dir_trust.h): the hashes catch accidents, not forgers.  Each
+ * file is written atomically (temporary file + rename).  Anything wrong with
+ * an entry means "rebuild", never an error: the cache is an optimisation. */
 #include "compile.h"
+#include "dir_trust.h"
 #include "fs.h"
 #include "hash.h"
 #include "sha256.h"
@@ -523,6 +525,15 @@ static bool cache_dir_resolve(const compile_options *opt, char *dir, size_t size
     return dir[0] != '\0';
 }
 
+bool compile_cache_check(const compile_options *opt, char *dir, size_t size, tm_error *err)
+{
+    char resolved[PATH_MAX];
+    bool on = cache_dir_resolve(opt, resolved, sizeof resolved);
+    if (size)
+        snprintf(dir, size, "%s", on ? resolved : "");
+    return !on || dir_trust_check(resolved, err);
+}
+
 /* ---- the cache ------------------------------------------------------------------- */
 
 typedef struct cache_entry {
@@ -530,22 +541,28 @@ typedef struct cache_entry {
     char key[33];
 } cache_entry;
 
+/* The room for "<dir>/<key>.<ext>". */
+#define ENTRY_PATH_MAX (PATH_MAX + 48)
+
 static void entry_path(const cache_entry *e, const char *ext, char *path, size_t size)
 {
     snprintf(path, size, "%s/%s.%s", e->dir, e->key, ext);
 }
 
 /* One file of the entry, whole: a regular file of at most max bytes (a link
- * to /dev/zero or a FIFO is not read at all).  NULL when it is missing
- * (*missing) or anything else is wrong with it. */
+ * to /dev/zero or a FIFO is not read at all), owned by this user or root (a
+ * sticky cache directory may hold other users' files).  NULL when it is
+ * missing (*missing) or anything else is wrong with it. */
 static char *cache_read(const cache_entry *e, const char *ext, size_t max, size_t *size,
                         bool *missing)
 {
-    char path[sizeof e->dir + sizeof e->key + 8];
+    char path[ENTRY_PATH_MAX];
     entry_path(e, ext, path, sizeof path);
     tm_error ignored;
     *missing = access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
-    return *missing ? NULL : fs_read_file(path, max, true, size, &ignored);
+    if (*missing || !dir_trust_file(path))
+        return NULL;
+    return fs_read_file(path, max, true, size, &ignored);
 }
 
 static bool info_write(const cache_entry *e, const compile_result *r, double seconds, tm_error *err)
@@ -565,7 +582,7 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     size_t log_len = r->log ? strlen(r->log) : 0;
     sb_printf(&sb, "log_bytes %zu\n", log_len);
     sb_append(&sb, r->log ? r->log : "", log_len);
-    char path[PATH_MAX];
+    char path[ENTRY_PATH_MAX];
     entry_path(e, "info", path, sizeof path);
     if (sb.failed)
         error_set(err, path, 0, "out of memory");
@@ -658,10 +675,10 @@ fail:
 static void cache_store(const cache_entry *e, const strbuf *material, const compile_result *r,
                         bool verbose)
 {
-    char path[PATH_MAX];
+    char path[ENTRY_PATH_MAX];
     tm_error err = {0};
     entry_path(e, "cubin", path, sizeof path);
-    bool ok = fs_make_dirs(e->dir, &err) &&
+    bool ok = dir_trust_make(e->dir, &err) &&
               fs_write_bytes_atomic(path, r->cubin, r->cubin_size, &err) &&
               info_write(e, r, r->seconds, &err);
     if (ok) {
@@ -796,7 +813,16 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
     }
 
     cache_entry e;
+    tm_error refused;
     bool cached = cache_dir_resolve(opt, e.dir, sizeof e.dir);
+    if (cached && !dir_trust_check(e.dir, &refused)) {
+        cached = false;
+        if (opt->verbose) {
+            char text[sizeof refused.file + sizeof refused.message + 8];
+            fprintf(stderr, "tmcml: cubin cache %s not used: %s\n", e.dir,
+                    error_format(&refused, text, sizeof text));
+        }
+    }
     if (cached) {
         snprintf(e.key, sizeof e.key, "%016llx%016llx",
                  (unsigned long long)hash_fnv1a(HASH_FNV1A_START, material.data, material.len),

@@ -1,10 +1,14 @@
 /* The ground floor's pieces that have no room of their own to be tested
- * with: SHA-256 (gen/base/sha256.c). */
+ * with: SHA-256 (gen/base/sha256.c), the trust in a directory
+ * (gen/base/dir_trust.c). */
 #include "check.h"
+#include "dir_trust.h"
 #include "sha256.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* FIPS 180-4's examples (NIST's "SHA256.pdf", "SHA2_Additional.pdf"), and
  * lengths about the padding's boundaries (digests from sha256sum). */
@@ -76,9 +80,80 @@ static void test_sha256_pieces(void)
     CHECK_MSG(differ == 0, "%d splits differ from the whole", differ);
 }
 
+/* A uid that is neither this user nor root, for chown (root only). */
+#define OTHER_UID 54321
+
+static void test_dir_trust(void)
+{
+    char base[] = "/tmp/tmcml_test_base.XXXXXX", sub[64], deep[96], file[96];
+    tm_error err = {0};
+    CHECK(mkdtemp(base) != NULL);
+    snprintf(sub, sizeof sub, "%s/sub", base);
+    snprintf(deep, sizeof deep, "%s/a/b", sub);
+    snprintf(file, sizeof file, "%s/f", base);
+
+    /* a private directory under /tmp (root's, sticky) and its missing
+     * children, by the nearest existing directory */
+    CHECK_MSG(dir_trust_check(base, &err), "%s", err.message);
+    CHECK(dir_trust_check(deep, &err));
+    /* made 0700 whatever the umask */
+    mode_t old = umask(002);
+    CHECK(dir_trust_make(deep, &err));
+    umask(old);
+    struct stat st;
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0700);
+    CHECK(stat(deep, &st) == 0 && (st.st_mode & 0777) == 0700);
+    CHECK(dir_trust_check(deep, &err));
+
+    /* writable by others: refused, naming the directory and the mode, also
+     * from below it */
+    static const struct {
+        mode_t mode;
+        const char *says;
+    } bad[] = {{0775, "writable by its group (mode 0775, not sticky)"},
+               {0757, "writable by everyone (mode 0757, not sticky)"},
+               {02777, "writable by its group and everyone (mode 2777, not sticky)"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(chmod(sub, bad[i].mode) == 0);
+        memset(&err, 0, sizeof err);
+        CHECK(!dir_trust_check(sub, &err));
+        CHECK_CONTAINS(err.file, sub);
+        CHECK_CONTAINS(err.message, bad[i].says);
+        CHECK(!dir_trust_check(deep, &err));
+        CHECK_CONTAINS(err.file, sub);
+    }
+    /* sticky, as /tmp: accepted (others cannot replace this user's files) */
+    CHECK(chmod(sub, 01777) == 0);
+    CHECK(dir_trust_check(sub, &err) && dir_trust_check(deep, &err));
+    CHECK(chmod(sub, 0700) == 0);
+
+    /* files: this user's are trusted, another's not, a missing one is */
+    FILE *f = fopen(file, "w");
+    CHECK(f && fclose(f) == 0);
+    CHECK(dir_trust_file(file));
+    snprintf(file, sizeof file, "%s/none", base);
+    CHECK(dir_trust_file(file));
+    snprintf(file, sizeof file, "%s/f", base);
+
+    /* owned by another user (root can make one) */
+    if (chown(sub, OTHER_UID, OTHER_UID) == 0 && chown(file, OTHER_UID, OTHER_UID) == 0) {
+        CHECK(!dir_trust_check(deep, &err));
+        CHECK_CONTAINS(err.file, sub);
+        CHECK_CONTAINS(err.message, "owned by uid 54321");
+        CHECK(!dir_trust_file(file));
+        CHECK(chown(sub, geteuid(), getegid()) == 0);
+    } else {
+        printf("chown: the cases of another owner skipped (they need root)\n");
+    }
+    CHECK(remove(file) == 0 && rmdir(deep) == 0);
+    snprintf(deep, sizeof deep, "%s/a", sub);
+    CHECK(rmdir(deep) == 0 && rmdir(sub) == 0 && rmdir(base) == 0);
+}
+
 int main(void)
 {
     test_sha256_vectors();
     test_sha256_pieces();
+    test_dir_trust();
     return check_summary("test_base");
 }

@@ -1,6 +1,7 @@
 /* gen/compile.c: NVRTC to an sm_90 cubin (no GPU needed) and the cubin
- * cache: hits, corrupt, mismatching and swapped entries rebuilt, files
- * that are links to a device, unwritable directories, compile errors quoting the generated source, spill figures,
+ * cache: hits, corrupt, mismatching and swapped entries rebuilt, files that
+ * are links to a device, unwritable directories and directories other users
+ * can write, compile errors quoting the generated source, spill figures,
  * parallel compiles.  Exits 77 when NVRTC is not available. */
 #include "check.h"
 #include "fs.h"
@@ -329,6 +330,7 @@ static void test_cache_device(const char *base, const char *stem, const compile_
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        check_failures = 0; /* the child's own, reported by its exit status */
         long pages = 0;
         FILE *f = fopen("/proc/self/statm", "r");
         if (f && fscanf(f, "%ld", &pages) == 1) {
@@ -404,6 +406,39 @@ static void test_cache_locations(const char *base)
     compile_result_free(&r);
     CHECK(compile(&src, &o, &r) && !r.from_cache);
     compile_result_free(&r);
+
+    /* a directory other users can write is not used: every kernel compiled,
+     * nothing written there, and compile_cache_check says why */
+    snprintf(dir, sizeof dir, "%s/shared", base);
+    CHECK(mkdir(dir, 0700) == 0 && chmod(dir, 0775) == 0);
+    o = options(dir);
+    for (int i = 0; i < 2; i++) {
+        CHECK(compile(&src, &o, &r) && !r.from_cache);
+        compile_result_free(&r);
+    }
+    CHECK(find_entry(dir, ".cubin", NULL, 0) == 0);
+    char where[4096];
+    tm_error why = {0};
+    CHECK(!compile_cache_check(&o, where, sizeof where, &why) && strcmp(where, dir) == 0);
+    CHECK_CONTAINS(why.message, "writable by its group (mode 0775, not sticky)");
+    CHECK(chmod(dir, 0700) == 0 && compile_cache_check(&o, where, sizeof where, &why));
+    CHECK(compile(&src, &o, &r) && !r.from_cache);
+    compile_result_free(&r);
+    CHECK(compile(&src, &o, &r) && r.from_cache);
+    compile_result_free(&r);
+    /* sticky, as /tmp: used, but an entry file of another user is not read
+     * (chown needs root) */
+    CHECK(chmod(dir, 01777) == 0);
+    CHECK(compile(&src, &o, &r) && r.from_cache);
+    compile_result_free(&r);
+    char cubin[4096];
+    CHECK(find_entry(dir, ".cubin", cubin, sizeof cubin) == 1);
+    if (chown(cubin, 54321, 54321) == 0) {
+        CHECK(compile(&src, &o, &r) && !r.from_cache);
+        compile_result_free(&r);
+        CHECK(compile(&src, &o, &r) && r.from_cache); /* replaced by this user's */
+        compile_result_free(&r);
+    }
 
     /* "" disables the cache */
     o = options("");

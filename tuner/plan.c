@@ -128,6 +128,15 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
         say(c, msg);
         return true;
     }
+    tm_error why;
+    if (opt->tune_mode == PLAN_TUNE_AUTO && !plan_can_store(opt, &why)) {
+        char text[sizeof why.file + sizeof why.message + 8], line[sizeof text + 256];
+        snprintf(line, sizeof line,
+                 "no profile entry for %s on this GPU: heuristic variant (not tuned: %s)", cls,
+                 error_format(&why, text, sizeof text));
+        say(c, line);
+        return true;
+    }
     if (opt->tune_mode == PLAN_TUNE_AUTO) {
         double est;
         if (!estimate_seconds(c, &est, err))

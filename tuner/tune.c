@@ -50,6 +50,18 @@ static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_
     return true;
 }
 
+bool plan_can_store(const plan_options *opt, tm_error *err)
+{
+    char dir[PROFILE_PATH_MAX];
+    tm_error why;
+    if (!profile_write_dir(opt->profile_dir, dir, sizeof dir, err))
+        return false;
+    if (profile_dir_trusted(dir, &why))
+        return true;
+    error_set(err, dir, 0, "profiles would not be stored here: %s: %s", why.file, why.message);
+    return false;
+}
+
 static void summary_line(FILE *f, const tune_result *res, const profile_entry *e)
 {
     char text[256], cls[128];
@@ -74,6 +86,8 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     tune_options t;
     plan_tune_options(opt, budget, &t);
     t.log = print_table && !opt->quiet ? stdout : NULL;
+    if (!plan_can_store(opt, err))
+        return false;
     tune_result res;
     bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
     if (ok && res.winner < 0) {

@@ -37,6 +37,7 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
         .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
     compile_result r = {0};
     tm_error err = {0};
+    cli_warn_cache(opt);
     if (!compile_cubin(src, &copt, &r, &err)) {
         error_print(stderr, &err);
         return;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "dir_trust.h"
 #include "fs.h"
 #include "profile.h"
 
@@ -128,10 +129,20 @@ typedef struct profiles_file {
 
 /* Loads path into f->p and judges it.  A file that does not read whole but
  * whose header does and is stale counts as stale (another generator may
- * write other fields): f->p then holds the header only.  Free f->p. */
-static void profiles_examine(const char *path, const profiles_self *self, profiles_file *f)
+ * write other fields): f->p then holds the header only.  A file found in a
+ * directory (scanned) that belongs to another user is not read, as lookups
+ * do not read it (a sticky directory).  Free f->p. */
+static void profiles_examine(const char *path, bool scanned, const profiles_self *self,
+                             profiles_file *f)
 {
     tm_error err = {0};
+    if (scanned && !dir_trust_file(path)) {
+        profile_init(&f->p);
+        f->whole = false;
+        f->state = PROFILES_BAD;
+        snprintf(f->why, sizeof f->why, "not read: owned by another user");
+        return;
+    }
     profile_status st = profile_load(path, false, &f->p, &err);
     f->whole = st == PROFILE_OK;
     if (f->whole) {
@@ -207,7 +218,7 @@ static void profiles_print_self(const profiles_self *self)
 static void profiles_list_file(const char *path, const profiles_self *self)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
+    profiles_examine(path, true, self, &f);
     if (f.state == PROFILES_BAD) {
         printf("  %s  %s\n", path, f.why);
         return;
@@ -230,6 +241,12 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
         if (n < 0) {
             printf("%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
                    errno == ENOENT ? "no such directory" : strerror(errno));
+            continue;
+        }
+        tm_error why;
+        if (!profile_dir_trusted(sp.dirs[i], &why)) {
+            printf("%s: %s (not read: %s: %s)\n", sp.origin[i], sp.dirs[i], why.file, why.message);
+            profiles_free_names(names, n);
             continue;
         }
         printf("%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n, n == 1 ? "" : "s");
@@ -263,10 +280,10 @@ static void profiles_print_entry(const profile_entry *e)
 }
 
 /* Prints one file; false when it cannot be read whole. */
-static bool profiles_show_file(const char *path, const profiles_self *self)
+static bool profiles_show_file(const char *path, bool scanned, const profiles_self *self)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
+    profiles_examine(path, scanned, self, &f);
     printf("%s\n", path);
     if (f.state == PROFILES_BAD) {
         printf("  %s\n", f.why);
@@ -314,14 +331,21 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
     const char *name = a->names[0];
     struct stat st;
     if (stat(name, &st) == 0 && !S_ISDIR(st.st_mode))
-        return profiles_show_file(name, self) ? 0 : 1;
+        return profiles_show_file(name, false, self) ? 0 : 1;
     profile_search_path sp;
     profile_search_dirs(a->dir, &sp);
     int shown = 0;
     bool ok = true;
     for (int i = 0; i < sp.count; i++) {
         struct dirent **names;
+        tm_error why;
         int n = profiles_scan(sp.dirs[i], &names);
+        if (n >= 0 && !profile_dir_trusted(sp.dirs[i], &why)) {
+            fprintf(stderr, "tmcml: profiles in %s not read: %s: %s\n", sp.dirs[i], why.file,
+                    why.message);
+            profiles_free_names(names, n);
+            continue;
+        }
         for (int k = 0; k < n; k++) {
             if (!profiles_name_matches(names[k]->d_name, name) &&
                 strcmp(names[k]->d_name, name) != 0)
@@ -329,7 +353,7 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
             char *path = fs_join(sp.dirs[i], names[k]->d_name);
             if (path) {
                 printf("%s", shown++ ? "\n" : "");
-                ok = profiles_show_file(path, self) && ok;
+                ok = profiles_show_file(path, true, self) && ok;
             }
             free(path);
         }
@@ -352,10 +376,11 @@ typedef struct profiles_tally {
     int files, current, stale, unknown, bad;
 } profiles_tally;
 
-static void profiles_check_file(const char *path, const profiles_self *self, profiles_tally *t)
+static void profiles_check_file(const char *path, bool scanned, const profiles_self *self,
+                                profiles_tally *t)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
+    profiles_examine(path, scanned, self, &f);
     t->files++;
     if (f.state == PROFILES_BAD) {
         t->bad++;
@@ -391,10 +416,17 @@ static void profiles_check_dir(const char *dir, const profiles_self *self, profi
         }
         return;
     }
+    tm_error why;
+    if (!profile_dir_trusted(dir, &why)) {
+        printf("%s: not read: %s: %s\n", dir, why.file, why.message);
+        t->bad++;
+        profiles_free_names(names, n);
+        return;
+    }
     for (int k = 0; k < n; k++) {
         char *path = fs_join(dir, names[k]->d_name);
         if (path)
-            profiles_check_file(path, self, t);
+            profiles_check_file(path, true, self, t);
         free(path);
     }
     profiles_free_names(names, n);
@@ -405,7 +437,7 @@ static int profiles_check(const profiles_args *a, const profiles_self *self)
     profiles_tally t = {0};
     if (a->num_names) {
         for (int i = 0; i < a->num_names; i++)
-            profiles_check_file(a->names[i], self, &t);
+            profiles_check_file(a->names[i], false, self, &t);
     } else {
         profile_search_path sp;
         profile_search_dirs(a->dir, &sp);

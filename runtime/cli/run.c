@@ -555,6 +555,7 @@ static bool choose_engine(const cli_options *opt, const ranks *world, engine *en
         return true;
     }
     say_gpus(opt, eng, progress_now() - t0);
+    cli_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
     if (!eng->shares) {
         error_set(err, NULL, 0, "out of memory");
