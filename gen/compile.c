@@ -22,6 +22,7 @@
 #include "fs.h"
 #include "hash.h"
 #include "sha256.h"
+#include "text_escape.h"
 #include "tm_limits.h"
 
 #include "tmcml_config.h"
@@ -687,8 +688,9 @@ static void cache_store(const cache_entry *e, const strbuf *material, const comp
     }
     if (!ok && verbose) {
         char text[1024];
-        fprintf(stderr, "tmcml: cubin cache: cannot write to %s (%s); compiled without caching\n",
-                e->dir, error_format(&err, text, sizeof text));
+        text_printf(stderr,
+                    "tmcml: cubin cache: cannot write to %s (%s); compiled without caching\n",
+                    e->dir, error_format(&err, text, sizeof text));
     }
 }
 
@@ -819,8 +821,8 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
         cached = false;
         if (opt->verbose) {
             char text[sizeof refused.file + sizeof refused.message + 8];
-            fprintf(stderr, "tmcml: cubin cache %s not used: %s\n", e.dir,
-                    error_format(&refused, text, sizeof text));
+            text_printf(stderr, "tmcml: cubin cache %s not used: %s\n", e.dir,
+                        error_format(&refused, text, sizeof text));
         }
     }
     if (cached) {
@@ -833,7 +835,8 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
             return true;
         }
         if (why && opt->verbose)
-            fprintf(stderr, "tmcml: cubin cache: %s/%s: %s; rebuilding it\n", e.dir, e.key, why);
+            text_printf(stderr, "tmcml: cubin cache: %s/%s: %s; rebuilding it\n", e.dir, e.key,
+                        why);
     }
     bool ok = run_nvrtc(src, program, &o, opt->arch, out, err);
     if (ok && cached)

@@ -1,9 +1,12 @@
 /* The ground floor's pieces that have no room of their own to be tested
  * with: SHA-256 (gen/base/sha256.c), the trust in a directory
- * (gen/base/dir_trust.c). */
+ * (gen/base/dir_trust.c), text on its way to a terminal
+ * (gen/base/text_escape.c, and error_set through it). */
 #include "check.h"
 #include "dir_trust.h"
+#include "error.h"
 #include "sha256.h"
+#include "text_escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +153,62 @@ static void test_dir_trust(void)
     CHECK(rmdir(deep) == 0 && rmdir(sub) == 0 && rmdir(base) == 0);
 }
 
+static void test_text_escape(void)
+{
+    static const struct {
+        const char *in, *out;
+        bool keep_lines;
+    } v[] = {
+        /* a shared profile's device name that would retitle the terminal */
+        {"GPU\x1b]0;pwned\x07", "GPU\\x1b]0;pwned\\x07", false},
+        {"red \x1b[31m", "red \\x1b[31m", true},
+        {"a\nb\tc\rd", "a\\x0ab\\x09c\\x0dd", false},
+        {"a\nb\tc\rd", "a\nb\tc\\x0dd", true},
+        {"del\x7f", "del\\x7f", true},
+        /* C1 controls: U+009B (CSI) in UTF-8, and a lone 0x9b byte */
+        {"csi\xc2\x9b"
+         "2J",
+         "csi\\xc2\\x9b2J", true},
+        {"csi\x9b"
+         "2J",
+         "csi\\x9b2J", true},
+        /* UTF-8 kept: U+00B5, U+00E9, U+20AC, U+1F600, U+00A0 */
+        {"\xc2\xb5m caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0",
+         "\xc2\xb5m caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", true},
+        /* not UTF-8: an overlong '/', a surrogate, a cut sequence, Latin-1 */
+        {"\xc0\xaf", "\\xc0\\xaf", true},
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80", true},
+        {"\xe2\x82", "\\xe2\\x82", true},
+        {"caf\xe9", "caf\\xe9", true},
+        {"", "", true},
+    };
+    char buf[128];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        text_escape(v[i].in, v[i].keep_lines, buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, v[i].out) == 0, "case %zu: \"%s\"", i, buf);
+        CHECK(text_escape_size(v[i].in, v[i].keep_lines) == strlen(v[i].out) + 1);
+    }
+    /* cut at a character, never inside an escape or a UTF-8 sequence */
+    text_escape("ab\x1b", true, buf, 5);
+    CHECK(strcmp(buf, "ab") == 0);
+    text_escape("a\xe2\x82\xac", true, buf, 4);
+    CHECK(strcmp(buf, "a") == 0);
+    text_escape("a\xe2\x82\xac", true, buf, 5);
+    CHECK(strcmp(buf, "a\xe2\x82\xac") == 0);
+
+    /* error_set shows the file and the message escaped, lines kept */
+    tm_error err;
+    error_set(&err, "in\x1b[2J.mci", 3, "bad token \"%s\"\nsecond line", "x\x07");
+    CHECK(strcmp(err.file, "in\\x1b[2J.mci") == 0);
+    CHECK(strcmp(err.message, "bad token \"x\\x07\"\nsecond line") == 0);
+    /* the file may be the error's own (escaping again changes nothing) */
+    error_set(&err, err.file, 0, "again");
+    CHECK(strcmp(err.file, "in\\x1b[2J.mci") == 0);
+}
+
 int main(void)
 {
+    test_text_escape();
     test_sha256_vectors();
     test_sha256_pieces();
     test_dir_trust();

@@ -133,6 +133,22 @@ contains "show, group-writable" "profiles in $g not read"
 chmod 755 "$g"
 expect 0 "show, private again" -- "$tmcml" profiles show "test gpu x" --profiles "$g"
 
+# A shared profile whose device name holds a terminal escape (it would
+# retitle the terminal): shown escaped, the bytes never printed raw.
+ev="$work/evil"
+mkdir -p "$ev"
+profile 'Evil\u001b]0;pwned\u0007 GPU' 9 "$generator" "$file_nvrtc" "$(entry 7 500 200 true 256)" \
+    >"$ev/Evil_GPU.sm_90.json"
+esc=$(printf '\033')
+bel=$(printf '\007')
+for action in list check "show evil"; do
+    # shellcheck disable=SC2086 # the action's words
+    expect 0 "escape, $action" -- "$tmcml" profiles $action --profiles "$ev"
+    contains "escape, $action" 'Evil\\x1b]0;pwned\\x07 GPU'
+    lacks "escape, $action" "$esc"
+    lacks "escape, $action" "$bel"
+done
+
 # the command line
 expect 0 "help" -- "$tmcml" profiles --help
 contains "help" "usage: tmcml profiles list"

@@ -1,5 +1,6 @@
 /* The planner: where a run's GPU kernel variant is chosen (tuner/plan.h). */
 #include "plan.h"
+#include "text_escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,7 @@ typedef struct choice {
 static void say(const choice *c, const char *msg)
 {
     if (!c->opt->quiet)
-        fprintf(stderr, "tmcml: %s\n", msg);
+        text_printf(stderr, "tmcml: %s\n", msg);
 }
 
 static void note(void *ctx, const char *msg) { say(ctx, msg); }

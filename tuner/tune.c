@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "text_escape.h"
 #include "profile.h"
 #include "search.h"
 
@@ -46,7 +47,7 @@ static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_
     if (!profile_store_entry(path, &dev, &tc, e, note, sizeof note, err))
         return false;
     if (note[0] && !opt->quiet)
-        fprintf(stderr, "tmcml: %s\n", note);
+        text_printf(stderr, "tmcml: %s\n", note);
     return true;
 }
 
@@ -107,9 +108,9 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     if (ok && !opt->quiet) {
         summary_line(print_table ? stdout : stderr, &res, &out->entry);
         if (csv_path)
-            fprintf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
-        fprintf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
-                out->profile_path);
+            text_printf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
+        text_printf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
+                    out->profile_path);
     }
     tune_result_free(&res);
     return ok;

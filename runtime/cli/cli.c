@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "compile.h"
+#include "text_escape.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -523,6 +524,7 @@ void cli_warn_cache(const cli_options *opt)
     char dir[PATH_MAX], text[sizeof(tm_error) + 8];
     tm_error why;
     if (!opt->quiet && !compile_cache_check(&c, dir, sizeof dir, &why))
-        fprintf(stderr, "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
-                dir, error_format(&why, text, sizeof text));
+        text_printf(stderr,
+                    "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
+                    dir, error_format(&why, text, sizeof text));
 }

@@ -1,4 +1,5 @@
 #include "gen_command.h"
+#include "text_escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +79,7 @@ int gen_command(const cli_options *opt)
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)
-        fprintf(stderr, "tmcml: kernel variant: %s\n", source);
+        text_printf(stderr, "tmcml: kernel variant: %s\n", source);
     if (status == RUN_OK && opt->gen_output)
         status =
             fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK : RUN_FAILED;

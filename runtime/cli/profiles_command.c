@@ -1,4 +1,5 @@
 #include "profiles_command.h"
+#include "text_escape.h"
 #include "tm_limits.h"
 
 #include <dirent.h>
@@ -207,10 +208,11 @@ static void profiles_free_names(struct dirent **names, int n)
 static void profiles_print_self(const profiles_self *self)
 {
     if (self->nvrtc)
-        printf("this tmcml: generator %s, NVRTC %s\n", self->tc.generator, self->tc.nvrtc_version);
+        text_printf(stdout, "this tmcml: generator %s, NVRTC %s\n", self->tc.generator,
+                    self->tc.nvrtc_version);
     else
-        printf("this tmcml: generator %s, NVRTC not available (toolchain unknown)\n",
-               self->tc.generator);
+        text_printf(stdout, "this tmcml: generator %s, NVRTC not available (toolchain unknown)\n",
+                    self->tc.generator);
 }
 
 /* ---- list ------------------------------------------------------------------------ */
@@ -220,13 +222,13 @@ static void profiles_list_file(const char *path, const profiles_self *self)
     profiles_file f;
     profiles_examine(path, true, self, &f);
     if (f.state == PROFILES_BAD) {
-        printf("  %s  %s\n", path, f.why);
+        text_printf(stdout, "  %s  %s\n", path, f.why);
         return;
     }
     char count[32];
     profiles_count_text(&f, count, sizeof count);
-    printf("  %s  %s  sm_%d%d  %s  %s\n", path, f.p.device.name, f.p.device.cc_major,
-           f.p.device.cc_minor, count, f.why);
+    text_printf(stdout, "  %s  %s  sm_%d%d  %s  %s\n", path, f.p.device.name, f.p.device.cc_major,
+                f.p.device.cc_minor, count, f.why);
     profile_free(&f.p);
 }
 
@@ -239,17 +241,19 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
         struct dirent **names;
         int n = profiles_scan(sp.dirs[i], &names);
         if (n < 0) {
-            printf("%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
-                   errno == ENOENT ? "no such directory" : strerror(errno));
+            text_printf(stdout, "%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
+                        errno == ENOENT ? "no such directory" : strerror(errno));
             continue;
         }
         tm_error why;
         if (!profile_dir_trusted(sp.dirs[i], &why)) {
-            printf("%s: %s (not read: %s: %s)\n", sp.origin[i], sp.dirs[i], why.file, why.message);
+            text_printf(stdout, "%s: %s (not read: %s: %s)\n", sp.origin[i], sp.dirs[i], why.file,
+                        why.message);
             profiles_free_names(names, n);
             continue;
         }
-        printf("%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n, n == 1 ? "" : "s");
+        text_printf(stdout, "%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n,
+                    n == 1 ? "" : "s");
         for (int k = 0; k < n; k++) {
             char *path = fs_join(sp.dirs[i], names[k]->d_name);
             if (path)
@@ -270,13 +274,13 @@ static void profiles_print_entry(const profile_entry *e)
     if (e->heuristic_photons_per_second > 0)
         snprintf(speedup, sizeof speedup, "%.2fx",
                  e->photons_per_second / e->heuristic_photons_per_second);
-    printf("%-20s", cls);
+    text_printf(stdout, "%-20s", cls);
     for (int i = 0; i < knob_count; i++) {
         char value[64];
         knob_format(&knob_table[i], &e->config, value, sizeof value);
-        printf(" %-*s", knob_column_width(&knob_table[i]), value);
+        text_printf(stdout, " %-*s", knob_column_width(&knob_table[i]), value);
     }
-    printf(" %11.4g %7s  %s\n", e->photons_per_second, speedup, e->date);
+    text_printf(stdout, " %11.4g %7s  %s\n", e->photons_per_second, speedup, e->date);
 }
 
 /* Prints one file; false when it cannot be read whole. */
@@ -284,24 +288,25 @@ static bool profiles_show_file(const char *path, bool scanned, const profiles_se
 {
     profiles_file f;
     profiles_examine(path, scanned, self, &f);
-    printf("%s\n", path);
+    text_printf(stdout, "%s\n", path);
     if (f.state == PROFILES_BAD) {
-        printf("  %s\n", f.why);
+        text_printf(stdout, "  %s\n", f.why);
         return false;
     }
     const profile *p = &f.p;
     const profile_device *d = &p->device;
-    printf("  device: %s, sm_%d%d, %d SMs, %zu bytes shared per block, driver %d\n", d->name,
-           d->cc_major, d->cc_minor, d->sm_count, d->shared_per_block_optin, d->driver_version);
-    printf("  toolchain: generator %s, NVRTC %s: %s\n", p->toolchain.generator,
-           p->toolchain.nvrtc_version, f.why);
+    text_printf(stdout, "  device: %s, sm_%d%d, %d SMs, %zu bytes shared per block, driver %d\n",
+                d->name, d->cc_major, d->cc_minor, d->sm_count, d->shared_per_block_optin,
+                d->driver_version);
+    text_printf(stdout, "  toolchain: generator %s, NVRTC %s: %s\n", p->toolchain.generator,
+                p->toolchain.nvrtc_version, f.why);
     if (!f.whole) {
-        printf("  (entries not read: the file is from another generator)\n");
+        text_printf(stdout, "  (entries not read: the file is from another generator)\n");
     } else {
-        printf("%-20s", "class");
+        text_printf(stdout, "%-20s", "class");
         for (int i = 0; i < knob_count; i++)
-            printf(" %-*s", knob_column_width(&knob_table[i]), knob_table[i].name);
-        printf(" %11s %7s  %s\n", "photons/s", "speedup", "date");
+            text_printf(stdout, " %-*s", knob_column_width(&knob_table[i]), knob_table[i].name);
+        text_printf(stdout, " %11s %7s  %s\n", "photons/s", "speedup", "date");
         for (int i = 0; i < p->num_entries; i++)
             profiles_print_entry(&p->entries[i]);
     }
@@ -341,8 +346,8 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
         tm_error why;
         int n = profiles_scan(sp.dirs[i], &names);
         if (n >= 0 && !profile_dir_trusted(sp.dirs[i], &why)) {
-            fprintf(stderr, "tmcml: profiles in %s not read: %s: %s\n", sp.dirs[i], why.file,
-                    why.message);
+            text_printf(stderr, "tmcml: profiles in %s not read: %s: %s\n", sp.dirs[i], why.file,
+                        why.message);
             profiles_free_names(names, n);
             continue;
         }
@@ -352,7 +357,7 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
                 continue;
             char *path = fs_join(sp.dirs[i], names[k]->d_name);
             if (path) {
-                printf("%s", shown++ ? "\n" : "");
+                text_printf(stdout, "%s", shown++ ? "\n" : "");
                 ok = profiles_show_file(path, true, self) && ok;
             }
             free(path);
@@ -361,10 +366,10 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
             profiles_free_names(names, n);
     }
     if (shown == 0) {
-        fprintf(stderr,
-                "tmcml: no profile file or device matches \"%s\" on the search path "
-                "(tmcml profiles list shows them)\n",
-                name);
+        text_printf(stderr,
+                    "tmcml: no profile file or device matches \"%s\" on the search path "
+                    "(tmcml profiles list shows them)\n",
+                    name);
         return 2;
     }
     return ok ? 0 : 1;
@@ -384,7 +389,7 @@ static void profiles_check_file(const char *path, bool scanned, const profiles_s
     t->files++;
     if (f.state == PROFILES_BAD) {
         t->bad++;
-        printf("%s: %s\n", path, f.why);
+        text_printf(stdout, "%s: %s\n", path, f.why);
         return;
     }
     t->current += f.state == PROFILES_CURRENT;
@@ -392,16 +397,18 @@ static void profiles_check_file(const char *path, bool scanned, const profiles_s
     t->unknown += f.state == PROFILES_UNKNOWN;
     char count[32];
     profiles_count_text(&f, count, sizeof count);
-    printf("%s: %s, %s (%s, sm_%d%d)\n", path, f.state == PROFILES_STALE ? f.why : "ok", count,
-           f.p.device.name, f.p.device.cc_major, f.p.device.cc_minor);
+    text_printf(stdout, "%s: %s, %s (%s, sm_%d%d)\n", path,
+                f.state == PROFILES_STALE ? f.why : "ok", count, f.p.device.name,
+                f.p.device.cc_major, f.p.device.cc_minor);
     if (f.state == PROFILES_UNKNOWN)
-        printf("%s: %s\n", path, f.why);
+        text_printf(stdout, "%s: %s\n", path, f.why);
     char want[512];
     profiles_name_mismatch(path, &f.p, want, sizeof want);
     if (want[0])
-        printf("%s: warning: its device's profiles are named %s: lookups will not find this "
-               "file\n",
-               path, want);
+        text_printf(stdout,
+                    "%s: warning: its device's profiles are named %s: lookups will not find this "
+                    "file\n",
+                    path, want);
     profile_free(&f.p);
 }
 
@@ -411,14 +418,14 @@ static void profiles_check_dir(const char *dir, const profiles_self *self, profi
     int n = profiles_scan(dir, &names);
     if (n < 0) {
         if (errno != ENOENT) {
-            printf("%s: unreadable directory: %s\n", dir, strerror(errno));
+            text_printf(stdout, "%s: unreadable directory: %s\n", dir, strerror(errno));
             t->bad++;
         }
         return;
     }
     tm_error why;
     if (!profile_dir_trusted(dir, &why)) {
-        printf("%s: not read: %s: %s\n", dir, why.file, why.message);
+        text_printf(stdout, "%s: not read: %s: %s\n", dir, why.file, why.message);
         t->bad++;
         profiles_free_names(names, n);
         return;
@@ -444,9 +451,10 @@ static int profiles_check(const profiles_args *a, const profiles_self *self)
         for (int i = 0; i < sp.count; i++)
             profiles_check_dir(sp.dirs[i], self, &t);
     }
-    printf("%d profile file%s: %d current, %d stale, %d toolchain unknown, %d corrupt or "
-           "unreadable\n",
-           t.files, t.files == 1 ? "" : "s", t.current, t.stale, t.unknown, t.bad);
+    text_printf(stdout,
+                "%d profile file%s: %d current, %d stale, %d toolchain unknown, %d corrupt or "
+                "unreadable\n",
+                t.files, t.files == 1 ? "" : "s", t.current, t.stale, t.unknown, t.bad);
     return t.bad ? 1 : 0;
 }
 
