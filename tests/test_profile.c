@@ -269,6 +269,52 @@ static void test_file_name(void)
     CHECK(!profile_file_name(&d, buf, sizeof buf));
 }
 
+/* Duplicate classes in a profile of 36,000 entries: the first entry (in
+ * file order) whose class came before is named, with the first of its
+ * class, as the pairwise check named them (it took 3 s; the sort, a few
+ * milliseconds). */
+static void test_many_entries(void)
+{
+    enum { N = 36000 };
+    profile p = {.device = test_device(), .toolchain = test_toolchain(GEN), .num_entries = N};
+    p.entries = malloc(N * sizeof *p.entries);
+    CHECK(p.entries != NULL);
+    if (!p.entries)
+        return;
+    for (int i = 0; i < N; i++) /* distinct classes, not in sorted order */
+        p.entries[i] = test_entry(cls(1 + i % 7, 100 + (i * 7919) % N, 20, 30, i % 2), 256);
+    tm_error err = {0};
+    CHECK_MSG(profile_validate(&p, "big.json", &err), "%s", err.message);
+    static const struct {
+        int at, copy_of;
+        const char *says;
+    } cases[] = {
+        {30000, 123, "entries[30000].class: "},
+        {35999, 0, "entries[35999].class: "},
+        {1, 0, "entries[1].class: "},
+    };
+    char want[96];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        profile_entry keep = p.entries[cases[k].at];
+        p.entries[cases[k].at].cls = p.entries[cases[k].copy_of].cls;
+        memset(&err, 0, sizeof err);
+        CHECK(!profile_validate(&p, "big.json", &err));
+        CHECK_CONTAINS(err.message, cases[k].says);
+        snprintf(want, sizeof want, "is also the class of entries[%d]", cases[k].copy_of);
+        CHECK_CONTAINS(err.message, want);
+        p.entries[cases[k].at] = keep;
+    }
+    /* several duplicates: the earliest in file order is named, with the
+     * first entry of its class (three of one class: the second is named) */
+    p.entries[20000].cls = p.entries[40].cls;
+    p.entries[9000].cls = p.entries[35000].cls;
+    p.entries[500].cls = p.entries[35000].cls;
+    CHECK(!profile_validate(&p, "big.json", &err));
+    CHECK_CONTAINS(err.message, "entries[9000].class: ");
+    CHECK_CONTAINS(err.message, "is also the class of entries[500]");
+    free(p.entries);
+}
+
 /* ---- lookup ------------------------------------------------------------------------ */
 
 static void test_lookup(void)
@@ -919,6 +965,7 @@ int main(void)
 
     test_round_trip();
     test_file_name();
+    test_many_entries();
     test_lookup();
     test_is_current();
     test_search_dirs();

@@ -97,6 +97,10 @@ bool profile_is_current(const profile *p, const profile_device *dev, const profi
 
 bool profile_class_equal(const profile_class *a, const profile_class *b);
 
+/* The order of classes in a written file: layers, then A before -A, then nr,
+ * nz, na.  0 exactly when profile_class_equal. */
+int profile_class_compare(const profile_class *a, const profile_class *b);
+
 /* "L7 500x200x30" or "L7 500x200x30 -A". */
 void profile_class_text(const profile_class *c, char *buf, size_t size);
 
