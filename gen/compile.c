@@ -10,13 +10,20 @@
  * goes into the cubin (the "key material": source, headers, NVRTC build,
  * options):  <key>.cu holds the key material itself and is compared byte for
  * byte on load, so a hash collision cannot hand back a wrong cubin;
- * <key>.info holds the ptxas figures and log, and the cubin's size and hash;
- * <key>.cubin is the binary.  Each file is written atomically (temporary
- * file + rename).  Anything wrong with an entry means "rebuild", never an
- * error: the cache is an optimisation. */
+ * <key>.info names its key and holds the cubin's size and SHA-256, the ptxas
+ * figures and the log, so a cubin and .info moved under another key are
+ * refused; <key>.cubin is the binary.  Every file is read as a regular file
+ * of bounded size, and only from a directory that no other user can write
+ * (gen/base/dir_trust.h): the hashes catch accidents, not forgers.  Each
+ * file is written atomically (temporary file + rename).  Anything wrong with
+ * an entry means "rebuild", never an error: the cache is an optimisation. */
 #include "compile.h"
+#include "dir_trust.h"
 #include "fs.h"
 #include "hash.h"
+#include "sha256.h"
+#include "text_escape.h"
+#include "tm_limits.h"
 
 #include "tmcml_config.h"
 
@@ -57,8 +64,9 @@ static void result_init(compile_result *out)
 }
 
 /* Bump when the layout of the entry files or the key material changes:
- * old entries then simply stop matching. */
-#define CACHE_FORMAT 1
+ * old entries then simply stop matching.  2: the .info names its key and
+ * the cubin's SHA-256. */
+#define CACHE_FORMAT 2
 
 /* ---- loading NVRTC ------------------------------------------------------- */
 
@@ -501,6 +509,8 @@ static void compile_error(const render_output *src, const char *program, int arc
 
 /* ---- files ------------------------------------------------------------------------ */
 
+static bool elf_magic(const void *p, size_t n) { return n >= 64 && memcmp(p, "\177ELF", 4) == 0; }
+
 /* The cache directory into dir; false when caching is off.  --cache DIR,
  * else $TMCML_CACHE_DIR, else the user's cache directory by the XDG rules
  * ($XDG_CACHE_HOME/tmcml when absolute, else ~/.cache/tmcml). */
@@ -516,11 +526,13 @@ static bool cache_dir_resolve(const compile_options *opt, char *dir, size_t size
     return dir[0] != '\0';
 }
 
-/* A cache file, whole, or NULL (a missing or unreadable entry is a miss). */
-static char *read_whole(const char *path, size_t *size)
+bool compile_cache_check(const compile_options *opt, char *dir, size_t size, tm_error *err)
 {
-    tm_error ignored;
-    return fs_read_text(path, size, &ignored);
+    char resolved[PATH_MAX];
+    bool on = cache_dir_resolve(opt, resolved, sizeof resolved);
+    if (size)
+        snprintf(dir, size, "%s", on ? resolved : "");
+    return !on || dir_trust_check(resolved, err);
 }
 
 /* ---- the cache ------------------------------------------------------------------- */
@@ -530,18 +542,39 @@ typedef struct cache_entry {
     char key[33];
 } cache_entry;
 
+/* The room for "<dir>/<key>.<ext>". */
+#define ENTRY_PATH_MAX (PATH_MAX + 48)
+
 static void entry_path(const cache_entry *e, const char *ext, char *path, size_t size)
 {
     snprintf(path, size, "%s/%s.%s", e->dir, e->key, ext);
 }
 
+/* One file of the entry, whole: a regular file of at most max bytes (a link
+ * to /dev/zero or a FIFO is not read at all), owned by this user or root (a
+ * sticky cache directory may hold other users' files).  NULL when it is
+ * missing (*missing) or anything else is wrong with it. */
+static char *cache_read(const cache_entry *e, const char *ext, size_t max, size_t *size,
+                        bool *missing)
+{
+    char path[ENTRY_PATH_MAX];
+    entry_path(e, ext, path, sizeof path);
+    tm_error ignored;
+    *missing = access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR);
+    if (*missing || !dir_trust_file(path))
+        return NULL;
+    return fs_read_file(path, max, true, size, &ignored);
+}
+
 static bool info_write(const cache_entry *e, const compile_result *r, double seconds, tm_error *err)
 {
     strbuf sb = {0};
+    char digest[SHA256_HEX];
+    sha256_hex(r->cubin, r->cubin_size, digest);
     sb_printf(&sb, "tmcml cubin info %d\n", CACHE_FORMAT);
+    sb_printf(&sb, "key %s\n", e->key);
     sb_printf(&sb, "cubin_bytes %zu\n", r->cubin_size);
-    sb_printf(&sb, "cubin_fnv %016llx\n",
-              (unsigned long long)hash_fnv1a(HASH_FNV1A_START, r->cubin, r->cubin_size));
+    sb_printf(&sb, "cubin_sha256 %s\n", digest);
     sb_printf(&sb, "registers %d\n", r->registers);
     sb_printf(&sb, "stack_bytes %d\n", r->stack_bytes);
     sb_printf(&sb, "spill_stores %d\n", r->spill_stores);
@@ -550,7 +583,7 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     size_t log_len = r->log ? strlen(r->log) : 0;
     sb_printf(&sb, "log_bytes %zu\n", log_len);
     sb_append(&sb, r->log ? r->log : "", log_len);
-    char path[PATH_MAX];
+    char path[ENTRY_PATH_MAX];
     entry_path(e, "info", path, sizeof path);
     if (sb.failed)
         error_set(err, path, 0, "out of memory");
@@ -559,59 +592,75 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     return ok;
 }
 
-/* Parses <key>.info into r (and the expected cubin size and hash). */
-static bool info_parse(const char *text, compile_result *r, size_t *cubin_bytes,
-                       unsigned long long *cubin_fnv)
+/* What <key>.info says about its cubin. */
+typedef struct info_cubin {
+    char key[33];            /* the entry it was written for */
+    size_t bytes;            /* the cubin's size */
+    char sha256[SHA256_HEX]; /* and digest */
+} info_cubin;
+
+/* Parses <key>.info into r and *c. */
+static bool info_parse(const char *text, compile_result *r, info_cubin *c)
 {
     int format;
     size_t log_bytes;
     int used = 0;
     if (sscanf(text,
-               "tmcml cubin info %d\ncubin_bytes %zu\ncubin_fnv %llx\nregisters %d\n"
-               "stack_bytes %d\nspill_stores %d\nspill_loads %d\ncompile_seconds %*f\n"
-               "log_bytes %zu%n",
-               &format, cubin_bytes, cubin_fnv, &r->registers, &r->stack_bytes, &r->spill_stores,
-               &r->spill_loads, &log_bytes, &used) != 8 ||
+               "tmcml cubin info %d\nkey %32[0-9a-f]\ncubin_bytes %zu\ncubin_sha256 %64[0-9a-f]\n"
+               "registers %d\nstack_bytes %d\nspill_stores %d\nspill_loads %d\n"
+               "compile_seconds %*f\nlog_bytes %zu%n",
+               &format, c->key, &c->bytes, c->sha256, &r->registers, &r->stack_bytes,
+               &r->spill_stores, &r->spill_loads, &log_bytes, &used) != 9 ||
         format != CACHE_FORMAT || text[used] != '\n' || strlen(text + used + 1) != log_bytes)
         return false;
     r->log = strdup(text + used + 1);
     return r->log != NULL;
 }
 
-static bool elf_magic(const void *p, size_t n) { return n >= 64 && memcmp(p, "\177ELF", 4) == 0; }
+/* Whether cubin is the one info describes. */
+static bool info_matches(const info_cubin *c, const void *cubin, size_t size)
+{
+    char digest[SHA256_HEX];
+    if (size != c->bytes || !elf_magic(cubin, size))
+        return false;
+    sha256_hex(cubin, size, digest);
+    return strcmp(digest, c->sha256) == 0;
+}
 
-/* A hit fills *out; anything else leaves it empty and says why (NULL: no
- * entry, which needs no note). */
+/* The entry's files, each checked against what this entry must hold: the
+ * key material byte for byte, an .info naming this key, the cubin it
+ * describes.  A hit fills *out; anything else leaves it empty and says why
+ * (NULL: no entry, which needs no note). */
 static bool cache_load(const cache_entry *e, const strbuf *material, compile_result *out,
                        const char **why)
 {
-    char path[PATH_MAX];
-    size_t size = 0, cubin_bytes = 0;
-    unsigned long long cubin_fnv = 0;
+    size_t size = 0;
+    bool missing;
+    info_cubin c;
     *why = NULL;
-    entry_path(e, "cu", path, sizeof path);
-    char *stored = read_whole(path, &size);
-    if (!stored)
-        return false;
-    bool same = size == material->len && memcmp(stored, material->data, size) == 0;
+    char *stored = cache_read(e, "cu", material->len, &size, &missing);
+    bool same = stored && size == material->len && memcmp(stored, material->data, size) == 0;
     free(stored);
     if (!same) {
-        *why = "the stored source differs from this one";
+        *why = missing ? NULL : "the stored source differs from this one";
         return false;
     }
-    entry_path(e, "info", path, sizeof path);
-    char *info = read_whole(path, &size);
-    bool ok = info && info_parse(info, out, &cubin_bytes, &cubin_fnv);
+    char *info = cache_read(e, "info", CACHE_MAX_INFO_BYTES, &size, &missing);
+    bool ok = info && info_parse(info, out, &c);
     free(info);
     if (!ok) {
         *why = "the .info file is missing or unreadable";
         goto fail;
     }
-    entry_path(e, "cubin", path, sizeof path);
-    out->cubin = read_whole(path, &out->cubin_size);
-    if (!out->cubin || out->cubin_size != cubin_bytes || !elf_magic(out->cubin, cubin_bytes) ||
-        hash_fnv1a(HASH_FNV1A_START, out->cubin, cubin_bytes) != cubin_fnv) {
-        *why = "the cubin is missing or corrupt";
+    if (strcmp(c.key, e->key) != 0) {
+        *why = "the .info file is another entry's";
+        goto fail;
+    }
+    out->cubin = c.bytes <= CACHE_MAX_CUBIN_BYTES
+                     ? cache_read(e, "cubin", c.bytes, &out->cubin_size, &missing)
+                     : NULL;
+    if (!out->cubin || !info_matches(&c, out->cubin, out->cubin_size)) {
+        *why = "the cubin is missing, corrupt or not the one its .info describes";
         goto fail;
     }
     out->from_cache = true;
@@ -627,10 +676,10 @@ fail:
 static void cache_store(const cache_entry *e, const strbuf *material, const compile_result *r,
                         bool verbose)
 {
-    char path[PATH_MAX];
+    char path[ENTRY_PATH_MAX];
     tm_error err = {0};
     entry_path(e, "cubin", path, sizeof path);
-    bool ok = fs_make_dirs(e->dir, &err) &&
+    bool ok = dir_trust_make(e->dir, &err) &&
               fs_write_bytes_atomic(path, r->cubin, r->cubin_size, &err) &&
               info_write(e, r, r->seconds, &err);
     if (ok) {
@@ -639,8 +688,9 @@ static void cache_store(const cache_entry *e, const strbuf *material, const comp
     }
     if (!ok && verbose) {
         char text[1024];
-        fprintf(stderr, "tmcml: cubin cache: cannot write to %s (%s); compiled without caching\n",
-                e->dir, error_format(&err, text, sizeof text));
+        text_printf(stderr,
+                    "tmcml: cubin cache: cannot write to %s (%s); compiled without caching\n",
+                    e->dir, error_format(&err, text, sizeof text));
     }
 }
 
@@ -765,7 +815,16 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
     }
 
     cache_entry e;
+    tm_error refused;
     bool cached = cache_dir_resolve(opt, e.dir, sizeof e.dir);
+    if (cached && !dir_trust_check(e.dir, &refused)) {
+        cached = false;
+        if (opt->verbose) {
+            char text[sizeof refused.file + sizeof refused.message + 8];
+            text_printf(stderr, "tmcml: cubin cache %s not used: %s\n", e.dir,
+                        error_format(&refused, text, sizeof text));
+        }
+    }
     if (cached) {
         snprintf(e.key, sizeof e.key, "%016llx%016llx",
                  (unsigned long long)hash_fnv1a(HASH_FNV1A_START, material.data, material.len),
@@ -776,7 +835,8 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
             return true;
         }
         if (why && opt->verbose)
-            fprintf(stderr, "tmcml: cubin cache: %s/%s: %s; rebuilding it\n", e.dir, e.key, why);
+            text_printf(stderr, "tmcml: cubin cache: %s/%s: %s; rebuilding it\n", e.dir, e.key,
+                        why);
     }
     bool ok = run_nvrtc(src, program, &o, opt->arch, out, err);
     if (ok && cached)

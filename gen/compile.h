@@ -53,4 +53,11 @@ bool compile_cubin(const render_output *src, const compile_options *opt, compile
                    tm_error *err);
 void compile_result_free(compile_result *r);
 
+/* Whether the cache directory opt leads to (into dir, "" when the cache is
+ * off) may be used: false, with *err naming the directory and its mode or
+ * owner, when another user could write it (gen/base/dir_trust.h).
+ * compile_cubin then compiles without the cache, saying so only when
+ * verbose; a command calls this once to warn the user. */
+bool compile_cache_check(const compile_options *opt, char *dir, size_t size, tm_error *err);
+
 #endif

@@ -61,6 +61,13 @@ printf '1.0\n1\nx.mco A\n12\033[31mred\n' >"$work/esc.mci"
 expect 2 "escape in a token" -- "$tmcml" run "$work/esc.mci" -o "$work/esc"
 contains "escape in a token" "esc.mci:4:"
 check; grep -q "$(printf '\033')" "$work/out" && fail "escape in a token: the ESC byte was echoed"
+# An output name that would retitle the terminal: the run's report shows it
+# escaped (whether or not such a name is accepted).
+printf '1.0\n1\nx\033]0;pwned\007.mco A\n200\n0.01 0.01\n10 10 10\n1\n1.0\n1.37 1 100 0.9 0.1\n1.0\n' \
+    >"$work/title.mci"
+"$tmcml" run "$work/title.mci" -o "$work/title" --engine cpu >"$work/out" 2>&1
+check; grep -q "$(printf '\033')" "$work/out" && fail "escape in an output name: the ESC byte was printed"
+check; grep -q "$(printf '\007')" "$work/out" && fail "escape in an output name: the BEL byte was printed"
 # Numbers: digits only (a leading blank does not hide a minus sign).
 expect 2 "seed ' -1'" -- "$tmcml" run "$example" -S " -1"
 contains "seed ' -1'" "seed: expected a whole number"

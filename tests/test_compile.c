@@ -1,6 +1,7 @@
 /* gen/compile.c: NVRTC to an sm_90 cubin (no GPU needed) and the cubin
- * cache: hits, corrupt and mismatching entries rebuilt, unwritable
- * directories, compile errors quoting the generated source, spill figures,
+ * cache: hits, corrupt, mismatching and swapped entries rebuilt, files that
+ * are links to a device, unwritable directories and directories other users
+ * can write, compile errors quoting the generated source, spill figures,
  * parallel compiles.  Exits 77 when NVRTC is not available. */
 #include "check.h"
 #include "fs.h"
@@ -14,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char kernel_source[] =
@@ -243,6 +247,149 @@ static void test_cache(const char *dir)
     compile_result_free(&first);
 }
 
+/* The entry of dir whose .cu holds text: its path without the extension
+ * into stem. */
+static bool entry_stem(const char *dir, const char *text, char *stem, size_t size)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.' || n < 4 || strcmp(e->d_name + n - 3, ".cu") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *cu = fs_read_text(path, NULL, NULL);
+        if (cu && strstr(cu, text)) {
+            snprintf(stem, size, "%.*s", (int)(strlen(path) - 3), path);
+            found = true;
+        }
+        free(cu);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static bool swap_files(const char *a, const char *b, const char *tmp)
+{
+    return rename(a, tmp) == 0 && rename(b, a) == 0 && rename(tmp, b) == 0;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* Each file of the entry stem (the test kernel's, whose cubin is *want) a
+ * link to a device that never ends (a private /dev/zero made with mknod; the
+ * real one is never touched): read no further than the bound, the entry
+ * rebuilt and the links replaced by files.  In a child whose address space
+ * is limited to 1 GiB more than it has, so that a reader without a bound
+ * fills that and shows in its peak memory, instead of filling the machine
+ * (not under AddressSanitizer, whose shadow needs terabytes of addresses). */
+static void device_cases(const char *zero, const char *stem, const compile_result *want)
+{
+    static const char *const exts[] = {".cu", ".info", ".cubin"};
+    render_output src = make_source(kernel_source, "tmcml_test_kernel");
+    compile_options o = options(NULL);
+    char dir[4200], path[4200];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(stem, '/') - stem), stem);
+    o.cache_dir = dir;
+    for (int i = 0; i < 3; i++) {
+        compile_result r;
+        snprintf(path, sizeof path, "%s%s", stem, exts[i]);
+        CHECK(remove(path) == 0 && symlink(zero, path) == 0);
+        CHECK(compile(&src, &o, &r) && !r.from_cache);
+        CHECK(r.cubin_size == want->cubin_size && memcmp(r.cubin, want->cubin, r.cubin_size) == 0);
+        compile_result_free(&r);
+        struct stat st;
+        CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+        CHECK(compile(&src, &o, &r) && r.from_cache);
+        compile_result_free(&r);
+    }
+}
+
+static void test_cache_device(const char *base, const char *stem, const compile_result *want)
+{
+    char zero[4200];
+    snprintf(zero, sizeof zero, "%s/zero", base);
+    if (mknod(zero, S_IFCHR | 0600, makedev(1, 5)) != 0) {
+        printf("mknod: %s: the /dev/zero cases skipped (they need root)\n", strerror(errno));
+        return;
+    }
+#ifdef UNDER_ASAN
+    device_cases(zero, stem, want);
+#else
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        check_failures = 0; /* the child's own, reported by its exit status */
+        long pages = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (f && fscanf(f, "%ld", &pages) == 1) {
+            rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 30);
+            setrlimit(RLIMIT_AS, &(struct rlimit){limit, limit});
+        }
+        if (f)
+            fclose(f);
+        device_cases(zero, stem, want);
+        _exit(check_failures ? 1 : 0);
+    }
+    int status = 0;
+    CHECK(pid > 0 && wait4(pid, &status, 0, &after) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the /dev/zero cases failed");
+    CHECK_MSG(after.ru_maxrss < before.ru_maxrss + 256 * 1024,
+              "reading the entry took %ld kB (the test before: %ld kB)", after.ru_maxrss,
+              before.ru_maxrss);
+#endif
+    remove(zero);
+}
+
+/* An entry's files put in place of another's: never loaded. */
+static void test_cache_mixups(const char *base)
+{
+    char dir[4096], a[4096], b[4096];
+    snprintf(dir, sizeof dir, "%s/mixups", base);
+    render_output src = make_source(kernel_source, "tmcml_test_kernel");
+    render_output other = make_source(spill_source, "spill");
+    compile_options o = options(dir);
+    compile_result ra, rb, r;
+    CHECK(compile(&src, &o, &ra) && compile(&other, &o, &rb));
+    CHECK(ra.cubin_size != rb.cubin_size || memcmp(ra.cubin, rb.cubin, ra.cubin_size) != 0);
+    CHECK(entry_stem(dir, "tmcml_test_kernel", a, sizeof a) &&
+          entry_stem(dir, "spill", b, sizeof b));
+
+    /* the .cubin and .info of the two entries swapped: each key rebuilds its
+     * own kernel (before, each loaded the other's as "cached") */
+    char pa[4200], pb[4200], tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s/swap.tmp", dir);
+    const char *const exts[] = {".cubin", ".info"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(pa, sizeof pa, "%s%s", a, exts[i]);
+        snprintf(pb, sizeof pb, "%s%s", b, exts[i]);
+        CHECK(swap_files(pa, pb, tmp));
+    }
+    CHECK(compile(&src, &o, &r) && !r.from_cache);
+    CHECK(r.cubin_size == ra.cubin_size && memcmp(r.cubin, ra.cubin, r.cubin_size) == 0);
+    compile_result_free(&r);
+    CHECK(compile(&other, &o, &r) && !r.from_cache);
+    CHECK(r.cubin_size == rb.cubin_size && memcmp(r.cubin, rb.cubin, r.cubin_size) == 0);
+    compile_result_free(&r);
+    CHECK(compile(&src, &o, &r) && r.from_cache);
+    compile_result_free(&r);
+
+    test_cache_device(base, a, &ra);
+    compile_result_free(&ra);
+    compile_result_free(&rb);
+}
+
 static void test_cache_locations(const char *base)
 {
     render_output src = make_source(kernel_source, "tmcml_test_kernel");
@@ -259,6 +406,39 @@ static void test_cache_locations(const char *base)
     compile_result_free(&r);
     CHECK(compile(&src, &o, &r) && !r.from_cache);
     compile_result_free(&r);
+
+    /* a directory other users can write is not used: every kernel compiled,
+     * nothing written there, and compile_cache_check says why */
+    snprintf(dir, sizeof dir, "%s/shared", base);
+    CHECK(mkdir(dir, 0700) == 0 && chmod(dir, 0775) == 0);
+    o = options(dir);
+    for (int i = 0; i < 2; i++) {
+        CHECK(compile(&src, &o, &r) && !r.from_cache);
+        compile_result_free(&r);
+    }
+    CHECK(find_entry(dir, ".cubin", NULL, 0) == 0);
+    char where[4096];
+    tm_error why = {0};
+    CHECK(!compile_cache_check(&o, where, sizeof where, &why) && strcmp(where, dir) == 0);
+    CHECK_CONTAINS(why.message, "writable by its group (mode 0775, not sticky)");
+    CHECK(chmod(dir, 0700) == 0 && compile_cache_check(&o, where, sizeof where, &why));
+    CHECK(compile(&src, &o, &r) && !r.from_cache);
+    compile_result_free(&r);
+    CHECK(compile(&src, &o, &r) && r.from_cache);
+    compile_result_free(&r);
+    /* sticky, as /tmp: used, but an entry file of another user is not read
+     * (chown needs root) */
+    CHECK(chmod(dir, 01777) == 0);
+    CHECK(compile(&src, &o, &r) && r.from_cache);
+    compile_result_free(&r);
+    char cubin[4096];
+    CHECK(find_entry(dir, ".cubin", cubin, sizeof cubin) == 1);
+    if (chown(cubin, 54321, 54321) == 0) {
+        CHECK(compile(&src, &o, &r) && !r.from_cache);
+        compile_result_free(&r);
+        CHECK(compile(&src, &o, &r) && r.from_cache); /* replaced by this user's */
+        compile_result_free(&r);
+    }
 
     /* "" disables the cache */
     o = options("");
@@ -436,6 +616,7 @@ int main(int argc, char **argv)
 
     test_cache(dir);
     test_cache_locations(base);
+    test_cache_mixups(base);
     test_errors();
     test_spill();
     test_parallel(base);

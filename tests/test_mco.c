@@ -290,6 +290,25 @@ static void test_errors(void)
     expect_error("extra_value.mco", t, rd_a + 2, "unexpected '1.0E-02'");
     free(t);
 
+    /* dz and dr: at least MCI_MIN_STEP, as in a .mci (a dz of 0 made `tmcml
+     * plot` say the grid was not the input's, naming the same grid twice) */
+    int steps = line_of(orig, "0.01\t0.01\t\t# dz, dr [cm]");
+    t = replace_line(orig, steps, "0\t0.01\n");
+    expect_error("dz0.mco", t, steps, "dz = 0 in InParm: it must be at least 1e-09 cm");
+    free(t);
+    t = replace_line(orig, steps, "0.01 -0.01\n");
+    expect_error("dr_negative.mco", t, steps, "dr = -0.01 in InParm");
+    free(t);
+    t = replace_line(orig, steps, "nan 0.01\n");
+    expect_error("dz_nan.mco", t, steps, "dz = nan in InParm");
+    free(t);
+    t = replace_line(orig, steps, "0.01 inf\n");
+    expect_error("dr_inf.mco", t, steps, "dr = inf in InParm");
+    free(t);
+    t = replace_line(orig, steps, "0.01 wide\n");
+    expect_error("dr_word.mco", t, steps, "bad number 'wide' for dr in InParm");
+    free(t);
+
     t = replace_line(orig, line_of(orig, "40\t50\t1"), "40\tfifty\t1\t# No. of dz, dr, da.\n");
     expect_error("bad_nr.mco", t, 16, "bad nr 'fifty'");
     free(t);

@@ -423,6 +423,10 @@ static void test_invalid(void)
     CHECK(!plot_layout_of(&m, "x", &l, &err));
     CHECK_CONTAINS(err.message, "grid");
     m.result.nz = 5;
+    m.run.dz = 0; /* a step of 0: said so, not a grid that differs from itself */
+    CHECK(!plot_layout_of(&m, "x", &l, &err));
+    CHECK_CONTAINS(err.message, "the grid's steps must be positive (dz = 0, dr = 0.1)");
+    m.run.dz = 0.05;
 
     /* Unwritable: the error names the path, nothing is left behind. */
     char *path = fs_join(tmpdir, "no_such_dir/fig.png");

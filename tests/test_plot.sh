@@ -69,6 +69,13 @@ head -c 12000 "$work/run/example.mco" >"$work/cut.mco"
 expect 1 "truncated" -- "$tmcml" plot "$work/cut.mco"
 contains "truncated" "cut.mco:[0-9][0-9]*:"
 absent "truncated" "$work/cut.png"
+# A step of 0 (dz = 0): the file, the line and the value named.
+sed 's/^0\.01\t0\.01\t\t# dz, dr/0\t0.01\t\t# dz, dr/' "$data/reference/mcml_example_1e6.mco" \
+    >"$work/dz0.mco"
+expect 1 "dz = 0" -- "$tmcml" plot "$work/dz0.mco"
+contains "dz = 0" "dz0.mco:15: dz = 0 in InParm: it must be at least 1e-09 cm"
+check; grep -q "is not the input's" "$work/out" && fail "dz = 0: said the grid differs from itself"
+absent "dz = 0" "$work/dz0.png"
 mkdir "$work/dir.mco"
 expect 1 "directory" -- "$tmcml" plot "$work/dir.mco"
 contains "directory" "dir.mco"

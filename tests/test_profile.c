@@ -1,7 +1,8 @@
 /* The profile store (tuner/profile.h): files read back as written, lookups
  * follow the documented rule, the search path its order, corrupt and stale
- * files are skipped with a note, concurrent tuners lose no entry, and a
- * failed store leaves the old file as it was.  No GPU needed.  HOME,
+ * files are skipped with a note, and so are directories other users can
+ * write, concurrent tuners lose no entry, and a failed store leaves the old
+ * file as it was.  No GPU needed.  HOME,
  * XDG_DATA_HOME and TMCML_PROFILE_DIR are set to temporary places, so the
  * user's real profiles are never touched. */
 #include <dirent.h>
@@ -266,6 +267,52 @@ static void test_file_name(void)
     CHECK(!profile_file_name(&d, buf, 10) && buf[0] == '\0');
     d.name[0] = '\0';
     CHECK(!profile_file_name(&d, buf, sizeof buf));
+}
+
+/* Duplicate classes in a profile of 36,000 entries: the first entry (in
+ * file order) whose class came before is named, with the first of its
+ * class, as the pairwise check named them (it took 3 s; the sort, a few
+ * milliseconds). */
+static void test_many_entries(void)
+{
+    enum { N = 36000 };
+    profile p = {.device = test_device(), .toolchain = test_toolchain(GEN), .num_entries = N};
+    p.entries = malloc(N * sizeof *p.entries);
+    CHECK(p.entries != NULL);
+    if (!p.entries)
+        return;
+    for (int i = 0; i < N; i++) /* distinct classes, not in sorted order */
+        p.entries[i] = test_entry(cls(1 + i % 7, 100 + (i * 7919) % N, 20, 30, i % 2), 256);
+    tm_error err = {0};
+    CHECK_MSG(profile_validate(&p, "big.json", &err), "%s", err.message);
+    static const struct {
+        int at, copy_of;
+        const char *says;
+    } cases[] = {
+        {30000, 123, "entries[30000].class: "},
+        {35999, 0, "entries[35999].class: "},
+        {1, 0, "entries[1].class: "},
+    };
+    char want[96];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        profile_entry keep = p.entries[cases[k].at];
+        p.entries[cases[k].at].cls = p.entries[cases[k].copy_of].cls;
+        memset(&err, 0, sizeof err);
+        CHECK(!profile_validate(&p, "big.json", &err));
+        CHECK_CONTAINS(err.message, cases[k].says);
+        snprintf(want, sizeof want, "is also the class of entries[%d]", cases[k].copy_of);
+        CHECK_CONTAINS(err.message, want);
+        p.entries[cases[k].at] = keep;
+    }
+    /* several duplicates: the earliest in file order is named, with the
+     * first entry of its class (three of one class: the second is named) */
+    p.entries[20000].cls = p.entries[40].cls;
+    p.entries[9000].cls = p.entries[35000].cls;
+    p.entries[500].cls = p.entries[35000].cls;
+    CHECK(!profile_validate(&p, "big.json", &err));
+    CHECK_CONTAINS(err.message, "entries[9000].class: ");
+    CHECK_CONTAINS(err.message, "is also the class of entries[500]");
+    free(p.entries);
 }
 
 /* ---- lookup ------------------------------------------------------------------------ */
@@ -650,6 +697,38 @@ static void test_corrupt(void)
     clear_dirs();
 }
 
+/* A directory other users can write is passed over with a note naming it
+ * and its mode; in a sticky one, another user's file is (chown: root). */
+static void test_find_trust(void)
+{
+    profile_class c = cls(7, 500, 200, 30, true);
+    profile_entry ce = test_entry(c, 128), cu = test_entry(c, 512);
+    notes n;
+    clear_dirs();
+    put_in(dir_e, &ce, 1, GEN);
+    put_in(dir_u, &cu, 1, GEN);
+    CHECK(chmod(dir_e, 0775) == 0);
+    profile_found f = find(c, &n);
+    CHECK(f.match == PROFILE_MATCH_EXACT && f.entry.config.block_size == 512 && n.count == 1);
+    CHECK_CONTAINS(n.text, "not read");
+    CHECK_CONTAINS(n.text, dir_e);
+    CHECK_CONTAINS(n.text, "writable by its group (mode 0775, not sticky)");
+    tm_error err = {0};
+    CHECK(!profile_dir_trusted(dir_e, &err));
+    CHECK(chmod(dir_e, 01777) == 0 && profile_dir_trusted(dir_e, &err));
+    f = find(c, &n);
+    CHECK(f.match == PROFILE_MATCH_EXACT && f.entry.config.block_size == 128 && n.count == 0);
+    char *path = device_path(dir_e);
+    if (chown(path, 54321, 54321) == 0) {
+        f = find(c, &n);
+        CHECK(f.match == PROFILE_MATCH_EXACT && f.entry.config.block_size == 512);
+        CHECK_CONTAINS(n.text, "owned by another user: not read");
+    }
+    free(path);
+    CHECK(chmod(dir_e, 0755) == 0);
+    clear_dirs();
+}
+
 /* ---- storing --------------------------------------------------------------------- */
 
 static bool store(const char *path, const char *generator, const profile_entry *e, char *note,
@@ -711,6 +790,34 @@ static void test_store(void)
     CHECK(count_files_with(dir, ".tmp.") == 0);
     free(aside);
     free(aside_path);
+    free(before);
+    free(path);
+    free(dir);
+}
+
+/* The store makes its directories private, and refuses a directory that
+ * other users can write, leaving the file as it was. */
+static void test_store_trust(void)
+{
+    char *dir = path_in(tmpdir, "private/profiles");
+    char *path = device_path(dir);
+    char note[1024];
+    tm_error err = {0};
+    profile_entry a = test_entry(cls(7, 500, 200, 30, true), 256);
+    profile_entry b = test_entry(cls(3, 500, 200, 30, true), 128);
+    mode_t old = umask(002);
+    CHECK_MSG(store(path, GEN, &a, note, sizeof note, &err), "%s", err.message);
+    umask(old);
+    struct stat st;
+    CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
+    char *before = read_file(path);
+    CHECK(chmod(dir, 0770) == 0);
+    CHECK(!store(path, GEN, &b, note, sizeof note, &err));
+    CHECK_CONTAINS(err.message, "not stored");
+    CHECK_CONTAINS(err.message, "writable by its group (mode 0770, not sticky)");
+    char *after = read_file(path);
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(after);
     free(before);
     free(path);
     free(dir);
@@ -858,13 +965,16 @@ int main(void)
 
     test_round_trip();
     test_file_name();
+    test_many_entries();
     test_lookup();
     test_is_current();
     test_search_dirs();
     test_find_order();
     test_find_stale();
+    test_find_trust();
     test_corrupt();
     test_store();
+    test_store_trust();
     test_concurrent();
     test_unwritable();
 

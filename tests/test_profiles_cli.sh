@@ -117,6 +117,38 @@ cp "$a/Test_GPU_X.sm_90.json" "$b/Renamed.sm_90.json"
 expect 0 "check a renamed file" -- "$tmcml" profiles check --profiles "$b"
 contains "check a renamed file" "warning: its device's profiles are named Test_GPU_X.sm_90.json"
 
+# A directory other users can write is not read (as ssh refuses such a
+# ~/.ssh): list says so naming it and its mode, check counts it, show skips it.
+g="$work/g"
+mkdir -p "$g"
+cp "$a/Test_GPU_X.sm_90.json" "$g/"
+chmod 775 "$g"
+expect 0 "list, group-writable" -- "$tmcml" profiles list --profiles "$g"
+contains "list, group-writable" "--profiles: $g (not read: $g: writable by its group (mode 0775, not sticky)"
+lacks "list, group-writable" "Test_GPU_X.sm_90.json  Test GPU X"
+expect 1 "check, group-writable" -- "$tmcml" profiles check --profiles "$g"
+contains "check, group-writable" "$g: not read: $g: writable by its group (mode 0775"
+expect 2 "show, group-writable" -- "$tmcml" profiles show "test gpu x" --profiles "$g"
+contains "show, group-writable" "profiles in $g not read"
+chmod 755 "$g"
+expect 0 "show, private again" -- "$tmcml" profiles show "test gpu x" --profiles "$g"
+
+# A shared profile whose device name holds a terminal escape (it would
+# retitle the terminal): shown escaped, the bytes never printed raw.
+ev="$work/evil"
+mkdir -p "$ev"
+profile 'Evil\u001b]0;pwned\u0007 GPU' 9 "$generator" "$file_nvrtc" "$(entry 7 500 200 true 256)" \
+    >"$ev/Evil_GPU.sm_90.json"
+esc=$(printf '\033')
+bel=$(printf '\007')
+for action in list check "show evil"; do
+    # shellcheck disable=SC2086 # the action's words
+    expect 0 "escape, $action" -- "$tmcml" profiles $action --profiles "$ev"
+    contains "escape, $action" 'Evil\\x1b]0;pwned\\x07 GPU'
+    lacks "escape, $action" "$esc"
+    lacks "escape, $action" "$bel"
+done
+
 # the command line
 expect 0 "help" -- "$tmcml" profiles --help
 contains "help" "usage: tmcml profiles list"

@@ -1,5 +1,6 @@
 /* The planner: where a run's GPU kernel variant is chosen (tuner/plan.h). */
 #include "plan.h"
+#include "text_escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,7 @@ typedef struct choice {
 static void say(const choice *c, const char *msg)
 {
     if (!c->opt->quiet)
-        fprintf(stderr, "tmcml: %s\n", msg);
+        text_printf(stderr, "tmcml: %s\n", msg);
 }
 
 static void note(void *ctx, const char *msg) { say(ctx, msg); }
@@ -126,6 +127,15 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
                  "(--tune never)",
                  cls);
         say(c, msg);
+        return true;
+    }
+    tm_error why;
+    if (opt->tune_mode == PLAN_TUNE_AUTO && !plan_can_store(opt, &why)) {
+        char text[sizeof why.file + sizeof why.message + 8], line[sizeof text + 256];
+        snprintf(line, sizeof line,
+                 "no profile entry for %s on this GPU: heuristic variant (not tuned: %s)", cls,
+                 error_format(&why, text, sizeof text));
+        say(c, line);
         return true;
     }
     if (opt->tune_mode == PLAN_TUNE_AUTO) {

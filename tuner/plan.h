@@ -74,8 +74,14 @@ typedef struct tune_outcome {
 /* The search's options (tuner/search.h) of these plan options and budget. */
 void plan_tune_options(const plan_options *opt, double budget, tune_options *t);
 
+/* Whether a tuned entry could be stored: the profile directory a tuner
+ * writes to is known and no other user can write it (profile_dir_trusted).
+ * Checked before tuning, so that minutes of tuning are not thrown away. */
+bool plan_can_store(const plan_options *opt, tm_error *err);
+
 /* csv_path: NULL for no CSV.  print_table: the table of candidates on
- * stdout (`tune`), else a one-line summary on stderr (`run --tune`). */
+ * stdout (`tune`), else a one-line summary on stderr (`run --tune`).  Fails
+ * at once when !plan_can_store. */
 bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err);

@@ -26,6 +26,16 @@ bool profile_class_equal(const profile_class *a, const profile_class *b)
            a->score_absorption == b->score_absorption;
 }
 
+int profile_class_compare(const profile_class *a, const profile_class *b)
+{
+    int ka[5] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na};
+    int kb[5] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na};
+    for (int i = 0; i < 5; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
 bool profile_put(profile *p, const profile_entry *e)
 {
     for (int i = 0; i < p->num_entries; i++)
@@ -260,21 +270,62 @@ static bool profile_validate_header(const profile *p, const char *file, tm_error
     return true;
 }
 
+/* Entries in class order, and among equal classes in file order. */
+static int profile_index_order(const void *pa, const void *pb, void *ctx)
+{
+    const profile_entry *e = ctx;
+    int a = *(const int *)pa, b = *(const int *)pb;
+    int c = profile_class_compare(&e[a].cls, &e[b].cls);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* The first entry (in file order) whose class an earlier entry has, into
+ * *dup, and the first entry of that class into *first; *dup = -1 when the
+ * classes are distinct.  Sorting the indices makes this O(n log n): the
+ * pairwise check took 3 s for a profile of 36,000 entries.  False when out
+ * of memory. */
+static bool profile_find_duplicate(const profile *p, int *dup, int *first)
+{
+    *dup = *first = -1;
+    if (p->num_entries < 2)
+        return true;
+    int *order = malloc((size_t)p->num_entries * sizeof *order);
+    if (!order)
+        return false;
+    for (int i = 0; i < p->num_entries; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)p->num_entries, sizeof *order, profile_index_order, p->entries);
+    for (int k = 1, start = 0; k < p->num_entries; k++) {
+        if (profile_class_compare(&p->entries[order[k]].cls, &p->entries[order[start]].cls) != 0)
+            start = k;
+        else if (k == start + 1 && (*dup < 0 || order[k] < *dup)) {
+            *dup = order[k]; /* the second of its class in file order */
+            *first = order[start];
+        }
+    }
+    free(order);
+    return true;
+}
+
 bool profile_validate(const profile *p, const char *file, tm_error *err)
 {
     if (!profile_validate_header(p, file, err))
         return false;
+    int dup, first;
+    if (!profile_find_duplicate(p, &dup, &first)) {
+        error_set(err, file, 0, "out of memory checking %d entries", p->num_entries);
+        return false;
+    }
     for (int i = 0; i < p->num_entries; i++) {
         char where[32];
         snprintf(where, sizeof where, "entries[%d]", i);
         if (!profile_validate_entry(&p->entries[i], file, where, err))
             return false;
-        for (int j = 0; j < i; j++)
-            if (profile_class_equal(&p->entries[j].cls, &p->entries[i].cls)) {
-                char c[64];
-                profile_class_text(&p->entries[i].cls, c, sizeof c);
-                PROFILE_FAIL(file, where, "class", "%s is also the class of entries[%d]", c, j);
-            }
+        if (i == dup) {
+            char c[64];
+            profile_class_text(&p->entries[i].cls, c, sizeof c);
+            PROFILE_FAIL(file, where, "class", "%s is also the class of entries[%d]", c, first);
+        }
     }
     return true;
 }

@@ -97,6 +97,10 @@ bool profile_is_current(const profile *p, const profile_device *dev, const profi
 
 bool profile_class_equal(const profile_class *a, const profile_class *b);
 
+/* The order of classes in a written file: layers, then A before -A, then nr,
+ * nz, na.  0 exactly when profile_class_equal. */
+int profile_class_compare(const profile_class *a, const profile_class *b);
+
 /* "L7 500x200x30" or "L7 500x200x30 -A". */
 void profile_class_text(const profile_class *c, char *buf, size_t size);
 
@@ -175,7 +179,9 @@ double profile_round_timing(double x);
  * "<path>.corrupt" and a fresh one started; an existing file of another
  * device or toolchain loses its entries; either is said in note (a line, ""
  * when nothing was dropped; note may be NULL).  dev and tc become the file's
- * header.  On error the existing file is untouched. */
+ * header.  The directory is made with mode 0700 when missing, and refused
+ * when it is not profile_dir_trusted.  On error the existing file is
+ * untouched. */
 bool profile_store_entry(const char *path, const profile_device *dev, const profile_toolchain *tc,
                          const profile_entry *e, char *note, size_t note_size, tm_error *err);
 
@@ -196,6 +202,13 @@ typedef struct profile_search_path {
 /* explicit_dir: NULL or "" for none. */
 void profile_search_dirs(const char *explicit_dir, profile_search_path *out);
 
+/* Whether the profiles in dir may be read, or stored there: false, with
+ * *err naming the directory at fault and its mode or owner, when another
+ * user could write it or a directory above it (gen/base/dir_trust.h).  The
+ * shipped directory is trusted as the program is: it is installed with it,
+ * by whoever installed the program. */
+bool profile_dir_trusted(const char *dir, tm_error *err);
+
 /* Where a tuner stores: the explicit directory, else $TMCML_PROFILE_DIR, else
  * the user's data directory; never the shipped one.  False when none is
  * known (no HOME) or it does not fit in size. */
@@ -215,7 +228,9 @@ typedef struct profile_found {
  * retune").  The first file with an EXACT entry wins; when no file has one,
  * the first NEAREST entry in search order is used (an exact entry in a later
  * directory beats a nearest one in an earlier directory: it was measured on
- * this very class).  Returns true with out->match NONE when nothing applies;
+ * this very class).  A directory that is not profile_dir_trusted, and in a
+ * sticky one a file of another user, is passed over with a note.  Returns
+ * true with out->match NONE when nothing applies;
  * false only on a real error (out of memory, no file name for dev).  note
  * may be NULL. */
 bool profile_find(const char *explicit_dir, const profile_device *dev, const profile_toolchain *tc,

@@ -482,14 +482,8 @@ static bool profile_json_entry(cJSON *list, const profile_entry *e)
 /* Layers, then A before -A, then the grid. */
 static int profile_class_order(const void *pa, const void *pb)
 {
-    const profile_class *a = &(*(const profile_entry *const *)pa)->cls;
-    const profile_class *b = &(*(const profile_entry *const *)pb)->cls;
-    int ka[5] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na};
-    int kb[5] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na};
-    for (int i = 0; i < 5; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i] ? -1 : 1;
-    return 0;
+    return profile_class_compare(&(*(const profile_entry *const *)pa)->cls,
+                                 &(*(const profile_entry *const *)pb)->cls);
 }
 
 static bool profile_json_entries(cJSON *root, const profile *p)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dir_trust.h"
 #include "fs.h"
 #include "tmcml_config.h"
 
@@ -30,6 +31,11 @@ static void profile_add_dir(profile_search_path *sp, const char *dir, const char
             return;
     snprintf(sp->dirs[sp->count], PROFILE_PATH_MAX, "%s", dir);
     sp->origin[sp->count++] = origin;
+}
+
+bool profile_dir_trusted(const char *dir, tm_error *err)
+{
+    return profile_same_dir(dir, TMCML_SHIPPED_PROFILE_DIR) || dir_trust_check(dir, err);
 }
 
 /* $XDG_DATA_HOME/tmcml/profiles, else ~/.local/share/tmcml/profiles. */
@@ -142,6 +148,10 @@ static bool profile_consider(const char *path, const profile_device *dev,
 {
     profile p;
     tm_error why = {0};
+    if (!dir_trust_file(path)) {
+        profile_say(n, "%s: owned by another user: not read", path);
+        return false;
+    }
     profile_status status = profile_load(path, false, &p, &why);
     if (status == PROFILE_MISSING)
         return false;
@@ -181,6 +191,11 @@ bool profile_find(const char *explicit_dir, const profile_device *dev, const pro
     profile_search_path sp;
     profile_search_dirs(explicit_dir, &sp);
     for (int i = 0; i < sp.count; i++) {
+        tm_error why;
+        if (!profile_dir_trusted(sp.dirs[i], &why)) {
+            profile_say(&n, "profiles in %s not read: %s: %s", sp.dirs[i], why.file, why.message);
+            continue;
+        }
         char *path = fs_join(sp.dirs[i], name);
         if (!path) {
             error_set(err, NULL, 0, "out of memory");

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dir_trust.h"
 #include "fs.h"
 
 static pthread_mutex_t profile_store_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -87,6 +88,22 @@ static bool profile_copy_bytes(FILE *stream, void *ctx, tm_error *err)
     const profile_bytes *b = ctx;
     (void)err;
     return fwrite(b->data, 1, b->size, stream) == b->size;
+}
+
+/* The directory that will hold path, made when missing (0700, as
+ * dir_trust_make does) and one that no other user can write. */
+static bool profile_store_dir(const char *path, tm_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    tm_error why;
+    bool ok = dir && dir_trust_make(dir, err);
+    if (ok && !(ok = profile_dir_trusted(dir, &why)))
+        error_set(err, path, 0, "not stored: %s: %s", why.file, why.message);
+    if (!dir)
+        error_set(err, path, 0, "out of memory");
+    free(dir);
+    return ok;
 }
 
 /* Copies the corrupt file to "<path>.corrupt" (replacing an older copy) and
@@ -169,7 +186,7 @@ bool profile_store_entry(const char *path, const profile_device *dev, const prof
         error_set(err, path, 0, "not stored: %s", why.message);
         return false;
     }
-    if (!fs_make_parent(path, err))
+    if (!profile_store_dir(path, err))
         return false;
     pthread_mutex_lock(&profile_store_mutex);
     int fd = profile_lock(path, err);

@@ -1,5 +1,6 @@
 /* `tmcml sweep` (tuner/sweep.h). */
 #include "sweep.h"
+#include "text_escape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -165,7 +166,7 @@ static bool write_heatmap(const sweep_options *opt, const sweep_result *res, int
             sprintf(path, "%s.e%d.png", opt->out_prefix, bits);
         ok = heatmap_write_png(path, &h, err);
         if (ok && opt->tune.log)
-            fprintf(opt->tune.log, "heat map: %s\n", path);
+            text_printf(opt->tune.log, "heat map: %s\n", path);
     } else {
         error_set(err, NULL, 0, "out of memory");
     }
@@ -188,7 +189,7 @@ bool sweep_write_outputs(const sweep_options *opt, const sweep_result *res, cons
     snprintf(csv, n, "%s.csv", opt->out_prefix);
     bool ok = tune_write_csv(csv, &res->cells, err);
     if (ok && opt->tune.log)
-        fprintf(opt->tune.log, "measurements: %s\n", csv);
+        text_printf(opt->tune.log, "measurements: %s\n", csv);
     free(csv);
     int cells = sweep_range_count(&opt->nr) * sweep_range_count(&opt->nz);
     for (int p = 0; ok && p < sweep_plane_count(opt); p++) {

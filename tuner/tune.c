@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "text_escape.h"
 #include "profile.h"
 #include "search.h"
 
@@ -46,8 +47,20 @@ static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_
     if (!profile_store_entry(path, &dev, &tc, e, note, sizeof note, err))
         return false;
     if (note[0] && !opt->quiet)
-        fprintf(stderr, "tmcml: %s\n", note);
+        text_printf(stderr, "tmcml: %s\n", note);
     return true;
+}
+
+bool plan_can_store(const plan_options *opt, tm_error *err)
+{
+    char dir[PROFILE_PATH_MAX];
+    tm_error why;
+    if (!profile_write_dir(opt->profile_dir, dir, sizeof dir, err))
+        return false;
+    if (profile_dir_trusted(dir, &why))
+        return true;
+    error_set(err, dir, 0, "profiles would not be stored here: %s: %s", why.file, why.message);
+    return false;
 }
 
 static void summary_line(FILE *f, const tune_result *res, const profile_entry *e)
@@ -74,6 +87,8 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     tune_options t;
     plan_tune_options(opt, budget, &t);
     t.log = print_table && !opt->quiet ? stdout : NULL;
+    if (!plan_can_store(opt, err))
+        return false;
     tune_result res;
     bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
     if (ok && res.winner < 0) {
@@ -93,9 +108,9 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     if (ok && !opt->quiet) {
         summary_line(print_table ? stdout : stderr, &res, &out->entry);
         if (csv_path)
-            fprintf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
-        fprintf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
-                out->profile_path);
+            text_printf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
+        text_printf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
+                    out->profile_path);
     }
     tune_result_free(&res);
     return ok;

@@ -1,30 +1,25 @@
 #include "error.h"
+#include "text_escape.h"
 
 #include <stdarg.h>
 #include <string.h>
-
-/* Control bytes from a file or a command line (an escape sequence in a
- * token, say) must not reach the terminal: each becomes '?'.  Newlines and
- * tabs stay (compiler logs are several lines). */
-static void scrub(char *s)
-{
-    for (; *s; s++)
-        if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
-            *s = '?';
-}
 
 void error_set(tm_error *err, const char *file, int line, const char *fmt, ...)
 {
     if (!err)
         return;
-    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-    err->line = line;
+    /* Names from files and command lines (an escape sequence in a token,
+     * say) must not reach the terminal raw: control characters are shown
+     * as \xNN.  Newlines and tabs stay (compiler logs are several lines). */
+    char raw[sizeof err->message], where[sizeof err->file];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    scrub(err->file);
-    scrub(err->message);
+    text_escape(file ? file : "", false, where, sizeof where); /* file may be err->file */
+    memcpy(err->file, where, sizeof where);
+    err->line = line;
+    text_escape(raw, true, err->message, sizeof err->message);
 }
 
 const char *error_format(const tm_error *err, char *buf, size_t size)

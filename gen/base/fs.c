@@ -457,7 +457,9 @@ const char *fs_base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-bool fs_make_dirs(const char *dir, tm_error *err)
+bool fs_make_dirs(const char *dir, tm_error *err) { return fs_make_dirs_mode(dir, 0777, err); }
+
+bool fs_make_dirs_mode(const char *dir, unsigned mode, tm_error *err)
 {
     char *path = strdup(dir);
     if (!path) {
@@ -470,7 +472,7 @@ bool fs_make_dirs(const char *dir, tm_error *err)
         if (*p != '/' && !end)
             continue;
         *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(path, (mode_t)mode) != 0 && errno != EEXIST) {
             error_set(err, path, 0, "cannot create directory: %s", strerror(errno));
             ok = false;
         }

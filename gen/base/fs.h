@@ -42,6 +42,8 @@ char *fs_resolve(const char *path, tm_error *err);
 /* mkdir -p dir.  The error names the directory that could not be made
  * ("cannot create directory: Permission denied"). */
 bool fs_make_dirs(const char *dir, tm_error *err);
+/* The same, the directories it makes given mode (before the umask). */
+bool fs_make_dirs_mode(const char *dir, unsigned mode, tm_error *err);
 
 /* mkdir -p of the directory that holds path (nothing when path has no '/'). */
 bool fs_make_parent(const char *path, tm_error *err);

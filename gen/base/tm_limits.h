@@ -62,6 +62,15 @@
 /* Bytes of a profile file: a few kB per entry. */
 #define PROFILE_MAX_FILE_BYTES ((size_t)16 << 20)
 
+/* Bytes of a cubin cache entry's files (docs/cache.md), read back only up
+ * to these, so that a file swapped for a huge one or a link to a device
+ * (/dev/zero) ends in a rebuilt entry, not a full memory.  A cubin of the
+ * 64-layer kernel is 50 kB; 64 MiB is a thousand times that.  The .info is
+ * 500 bytes and NVRTC's log: a kernel full of warnings writes kilobytes.
+ * (The .cu is read up to the length of the source it must equal.) */
+#define CACHE_MAX_CUBIN_BYTES ((size_t)64 << 20)
+#define CACHE_MAX_INFO_BYTES  ((size_t)1 << 20)
+
 /* Photons of one 64-bit tally batch (one GPU launch at most): 2^32 photons
  * times at most 2^26 units each (weight <= 1 plus roulette gains) < 2^63. */
 #define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)

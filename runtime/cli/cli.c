@@ -1,4 +1,6 @@
 #include "cli.h"
+#include "compile.h"
+#include "text_escape.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -520,4 +522,15 @@ void cli_plan_options(const cli_options *opt, plan_options *plan)
                            .repeats = opt->repeats,
                            .debug_wrong_candidate = opt->debug_wrong_candidate,
                            .variant = opt->variant};
+}
+
+void cli_warn_cache(const cli_options *opt)
+{
+    compile_options c = {.cache_dir = opt->cache_dir};
+    char dir[PATH_MAX], text[sizeof(tm_error) + 8];
+    tm_error why;
+    if (!opt->quiet && !compile_cache_check(&c, dir, sizeof dir, &why))
+        text_printf(stderr,
+                    "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
+                    dir, error_format(&why, text, sizeof text));
 }

@@ -101,4 +101,9 @@ int cli_long_value(int argc, char **argv, int *i, const char *name, const char *
 /* The planner's share of the options (tuner/plan.h). */
 void cli_plan_options(const cli_options *opt, plan_options *plan);
 
+/* Before the first kernel is compiled: a warning on stderr (unless --quiet)
+ * when the cubin cache is not used because other users could write it
+ * (compile_cache_check); the commands then compile every kernel. */
+void cli_warn_cache(const cli_options *opt);
+
 #endif

@@ -1,4 +1,5 @@
 #include "gen_command.h"
+#include "text_escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
         .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
     compile_result r = {0};
     tm_error err = {0};
+    cli_warn_cache(opt);
     if (!compile_cubin(src, &copt, &r, &err)) {
         error_print(stderr, &err);
         return;
@@ -77,7 +79,7 @@ int gen_command(const cli_options *opt)
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)
-        fprintf(stderr, "tmcml: kernel variant: %s\n", source);
+        text_printf(stderr, "tmcml: kernel variant: %s\n", source);
     if (status == RUN_OK && opt->gen_output)
         status =
             fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK : RUN_FAILED;

@@ -1,4 +1,5 @@
 #include "profiles_command.h"
+#include "text_escape.h"
 #include "tm_limits.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "dir_trust.h"
 #include "fs.h"
 #include "profile.h"
 
@@ -128,10 +130,20 @@ typedef struct profiles_file {
 
 /* Loads path into f->p and judges it.  A file that does not read whole but
  * whose header does and is stale counts as stale (another generator may
- * write other fields): f->p then holds the header only.  Free f->p. */
-static void profiles_examine(const char *path, const profiles_self *self, profiles_file *f)
+ * write other fields): f->p then holds the header only.  A file found in a
+ * directory (scanned) that belongs to another user is not read, as lookups
+ * do not read it (a sticky directory).  Free f->p. */
+static void profiles_examine(const char *path, bool scanned, const profiles_self *self,
+                             profiles_file *f)
 {
     tm_error err = {0};
+    if (scanned && !dir_trust_file(path)) {
+        profile_init(&f->p);
+        f->whole = false;
+        f->state = PROFILES_BAD;
+        snprintf(f->why, sizeof f->why, "not read: owned by another user");
+        return;
+    }
     profile_status st = profile_load(path, false, &f->p, &err);
     f->whole = st == PROFILE_OK;
     if (f->whole) {
@@ -196,10 +208,11 @@ static void profiles_free_names(struct dirent **names, int n)
 static void profiles_print_self(const profiles_self *self)
 {
     if (self->nvrtc)
-        printf("this tmcml: generator %s, NVRTC %s\n", self->tc.generator, self->tc.nvrtc_version);
+        text_printf(stdout, "this tmcml: generator %s, NVRTC %s\n", self->tc.generator,
+                    self->tc.nvrtc_version);
     else
-        printf("this tmcml: generator %s, NVRTC not available (toolchain unknown)\n",
-               self->tc.generator);
+        text_printf(stdout, "this tmcml: generator %s, NVRTC not available (toolchain unknown)\n",
+                    self->tc.generator);
 }
 
 /* ---- list ------------------------------------------------------------------------ */
@@ -207,15 +220,15 @@ static void profiles_print_self(const profiles_self *self)
 static void profiles_list_file(const char *path, const profiles_self *self)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
+    profiles_examine(path, true, self, &f);
     if (f.state == PROFILES_BAD) {
-        printf("  %s  %s\n", path, f.why);
+        text_printf(stdout, "  %s  %s\n", path, f.why);
         return;
     }
     char count[32];
     profiles_count_text(&f, count, sizeof count);
-    printf("  %s  %s  sm_%d%d  %s  %s\n", path, f.p.device.name, f.p.device.cc_major,
-           f.p.device.cc_minor, count, f.why);
+    text_printf(stdout, "  %s  %s  sm_%d%d  %s  %s\n", path, f.p.device.name, f.p.device.cc_major,
+                f.p.device.cc_minor, count, f.why);
     profile_free(&f.p);
 }
 
@@ -228,11 +241,19 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
         struct dirent **names;
         int n = profiles_scan(sp.dirs[i], &names);
         if (n < 0) {
-            printf("%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
-                   errno == ENOENT ? "no such directory" : strerror(errno));
+            text_printf(stdout, "%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
+                        errno == ENOENT ? "no such directory" : strerror(errno));
             continue;
         }
-        printf("%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n, n == 1 ? "" : "s");
+        tm_error why;
+        if (!profile_dir_trusted(sp.dirs[i], &why)) {
+            text_printf(stdout, "%s: %s (not read: %s: %s)\n", sp.origin[i], sp.dirs[i], why.file,
+                        why.message);
+            profiles_free_names(names, n);
+            continue;
+        }
+        text_printf(stdout, "%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n,
+                    n == 1 ? "" : "s");
         for (int k = 0; k < n; k++) {
             char *path = fs_join(sp.dirs[i], names[k]->d_name);
             if (path)
@@ -253,38 +274,39 @@ static void profiles_print_entry(const profile_entry *e)
     if (e->heuristic_photons_per_second > 0)
         snprintf(speedup, sizeof speedup, "%.2fx",
                  e->photons_per_second / e->heuristic_photons_per_second);
-    printf("%-20s", cls);
+    text_printf(stdout, "%-20s", cls);
     for (int i = 0; i < knob_count; i++) {
         char value[64];
         knob_format(&knob_table[i], &e->config, value, sizeof value);
-        printf(" %-*s", knob_column_width(&knob_table[i]), value);
+        text_printf(stdout, " %-*s", knob_column_width(&knob_table[i]), value);
     }
-    printf(" %11.4g %7s  %s\n", e->photons_per_second, speedup, e->date);
+    text_printf(stdout, " %11.4g %7s  %s\n", e->photons_per_second, speedup, e->date);
 }
 
 /* Prints one file; false when it cannot be read whole. */
-static bool profiles_show_file(const char *path, const profiles_self *self)
+static bool profiles_show_file(const char *path, bool scanned, const profiles_self *self)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
-    printf("%s\n", path);
+    profiles_examine(path, scanned, self, &f);
+    text_printf(stdout, "%s\n", path);
     if (f.state == PROFILES_BAD) {
-        printf("  %s\n", f.why);
+        text_printf(stdout, "  %s\n", f.why);
         return false;
     }
     const profile *p = &f.p;
     const profile_device *d = &p->device;
-    printf("  device: %s, sm_%d%d, %d SMs, %zu bytes shared per block, driver %d\n", d->name,
-           d->cc_major, d->cc_minor, d->sm_count, d->shared_per_block_optin, d->driver_version);
-    printf("  toolchain: generator %s, NVRTC %s: %s\n", p->toolchain.generator,
-           p->toolchain.nvrtc_version, f.why);
+    text_printf(stdout, "  device: %s, sm_%d%d, %d SMs, %zu bytes shared per block, driver %d\n",
+                d->name, d->cc_major, d->cc_minor, d->sm_count, d->shared_per_block_optin,
+                d->driver_version);
+    text_printf(stdout, "  toolchain: generator %s, NVRTC %s: %s\n", p->toolchain.generator,
+                p->toolchain.nvrtc_version, f.why);
     if (!f.whole) {
-        printf("  (entries not read: the file is from another generator)\n");
+        text_printf(stdout, "  (entries not read: the file is from another generator)\n");
     } else {
-        printf("%-20s", "class");
+        text_printf(stdout, "%-20s", "class");
         for (int i = 0; i < knob_count; i++)
-            printf(" %-*s", knob_column_width(&knob_table[i]), knob_table[i].name);
-        printf(" %11s %7s  %s\n", "photons/s", "speedup", "date");
+            text_printf(stdout, " %-*s", knob_column_width(&knob_table[i]), knob_table[i].name);
+        text_printf(stdout, " %11s %7s  %s\n", "photons/s", "speedup", "date");
         for (int i = 0; i < p->num_entries; i++)
             profiles_print_entry(&p->entries[i]);
     }
@@ -314,22 +336,29 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
     const char *name = a->names[0];
     struct stat st;
     if (stat(name, &st) == 0 && !S_ISDIR(st.st_mode))
-        return profiles_show_file(name, self) ? 0 : 1;
+        return profiles_show_file(name, false, self) ? 0 : 1;
     profile_search_path sp;
     profile_search_dirs(a->dir, &sp);
     int shown = 0;
     bool ok = true;
     for (int i = 0; i < sp.count; i++) {
         struct dirent **names;
+        tm_error why;
         int n = profiles_scan(sp.dirs[i], &names);
+        if (n >= 0 && !profile_dir_trusted(sp.dirs[i], &why)) {
+            text_printf(stderr, "tmcml: profiles in %s not read: %s: %s\n", sp.dirs[i], why.file,
+                        why.message);
+            profiles_free_names(names, n);
+            continue;
+        }
         for (int k = 0; k < n; k++) {
             if (!profiles_name_matches(names[k]->d_name, name) &&
                 strcmp(names[k]->d_name, name) != 0)
                 continue;
             char *path = fs_join(sp.dirs[i], names[k]->d_name);
             if (path) {
-                printf("%s", shown++ ? "\n" : "");
-                ok = profiles_show_file(path, self) && ok;
+                text_printf(stdout, "%s", shown++ ? "\n" : "");
+                ok = profiles_show_file(path, true, self) && ok;
             }
             free(path);
         }
@@ -337,10 +366,10 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
             profiles_free_names(names, n);
     }
     if (shown == 0) {
-        fprintf(stderr,
-                "tmcml: no profile file or device matches \"%s\" on the search path "
-                "(tmcml profiles list shows them)\n",
-                name);
+        text_printf(stderr,
+                    "tmcml: no profile file or device matches \"%s\" on the search path "
+                    "(tmcml profiles list shows them)\n",
+                    name);
         return 2;
     }
     return ok ? 0 : 1;
@@ -352,14 +381,15 @@ typedef struct profiles_tally {
     int files, current, stale, unknown, bad;
 } profiles_tally;
 
-static void profiles_check_file(const char *path, const profiles_self *self, profiles_tally *t)
+static void profiles_check_file(const char *path, bool scanned, const profiles_self *self,
+                                profiles_tally *t)
 {
     profiles_file f;
-    profiles_examine(path, self, &f);
+    profiles_examine(path, scanned, self, &f);
     t->files++;
     if (f.state == PROFILES_BAD) {
         t->bad++;
-        printf("%s: %s\n", path, f.why);
+        text_printf(stdout, "%s: %s\n", path, f.why);
         return;
     }
     t->current += f.state == PROFILES_CURRENT;
@@ -367,16 +397,18 @@ static void profiles_check_file(const char *path, const profiles_self *self, pro
     t->unknown += f.state == PROFILES_UNKNOWN;
     char count[32];
     profiles_count_text(&f, count, sizeof count);
-    printf("%s: %s, %s (%s, sm_%d%d)\n", path, f.state == PROFILES_STALE ? f.why : "ok", count,
-           f.p.device.name, f.p.device.cc_major, f.p.device.cc_minor);
+    text_printf(stdout, "%s: %s, %s (%s, sm_%d%d)\n", path,
+                f.state == PROFILES_STALE ? f.why : "ok", count, f.p.device.name,
+                f.p.device.cc_major, f.p.device.cc_minor);
     if (f.state == PROFILES_UNKNOWN)
-        printf("%s: %s\n", path, f.why);
+        text_printf(stdout, "%s: %s\n", path, f.why);
     char want[512];
     profiles_name_mismatch(path, &f.p, want, sizeof want);
     if (want[0])
-        printf("%s: warning: its device's profiles are named %s: lookups will not find this "
-               "file\n",
-               path, want);
+        text_printf(stdout,
+                    "%s: warning: its device's profiles are named %s: lookups will not find this "
+                    "file\n",
+                    path, want);
     profile_free(&f.p);
 }
 
@@ -386,15 +418,22 @@ static void profiles_check_dir(const char *dir, const profiles_self *self, profi
     int n = profiles_scan(dir, &names);
     if (n < 0) {
         if (errno != ENOENT) {
-            printf("%s: unreadable directory: %s\n", dir, strerror(errno));
+            text_printf(stdout, "%s: unreadable directory: %s\n", dir, strerror(errno));
             t->bad++;
         }
+        return;
+    }
+    tm_error why;
+    if (!profile_dir_trusted(dir, &why)) {
+        text_printf(stdout, "%s: not read: %s: %s\n", dir, why.file, why.message);
+        t->bad++;
+        profiles_free_names(names, n);
         return;
     }
     for (int k = 0; k < n; k++) {
         char *path = fs_join(dir, names[k]->d_name);
         if (path)
-            profiles_check_file(path, self, t);
+            profiles_check_file(path, true, self, t);
         free(path);
     }
     profiles_free_names(names, n);
@@ -405,16 +444,17 @@ static int profiles_check(const profiles_args *a, const profiles_self *self)
     profiles_tally t = {0};
     if (a->num_names) {
         for (int i = 0; i < a->num_names; i++)
-            profiles_check_file(a->names[i], self, &t);
+            profiles_check_file(a->names[i], false, self, &t);
     } else {
         profile_search_path sp;
         profile_search_dirs(a->dir, &sp);
         for (int i = 0; i < sp.count; i++)
             profiles_check_dir(sp.dirs[i], self, &t);
     }
-    printf("%d profile file%s: %d current, %d stale, %d toolchain unknown, %d corrupt or "
-           "unreadable\n",
-           t.files, t.files == 1 ? "" : "s", t.current, t.stale, t.unknown, t.bad);
+    text_printf(stdout,
+                "%d profile file%s: %d current, %d stale, %d toolchain unknown, %d corrupt or "
+                "unreadable\n",
+                t.files, t.files == 1 ? "" : "s", t.current, t.stale, t.unknown, t.bad);
     return t.bad ? 1 : 0;
 }
 

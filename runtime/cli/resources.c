@@ -1,4 +1,5 @@
 #include "resources.h"
+#include "text_escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +56,13 @@ static void note_fewer_threads(const resource_request *req, const machine_budget
         if (threads[i] >= used)
             continue;
         char need[BYTES_TEXT], have[BYTES_TEXT];
-        fprintf(req->notes,
-                "tmcml: run %d (%s:%d): %d threads need %s of tallies, %s available (%s): "
-                "using %d thread%s\n",
-                i + 1, req->file->path, run->line, used,
-                machine_format_bytes(footprint_host_tallies(&fps[i], used), need, sizeof need),
-                machine_format_bytes(host->bytes, have, sizeof have), host->source, threads[i],
-                threads[i] == 1 ? "" : "s");
+        text_printf(req->notes,
+                    "tmcml: run %d (%s:%d): %d threads need %s of tallies, %s available (%s): "
+                    "using %d thread%s\n",
+                    i + 1, req->file->path, run->line, used,
+                    machine_format_bytes(footprint_host_tallies(&fps[i], used), need, sizeof need),
+                    machine_format_bytes(host->bytes, have, sizeof have), host->source, threads[i],
+                    threads[i] == 1 ? "" : "s");
     }
 }
 

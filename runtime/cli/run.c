@@ -2,6 +2,7 @@
  * location, choose the engine, then simulate the runs in order.  A run that
  * fails is reported and the next one still runs. */
 #include "run.h"
+#include "text_escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,10 +61,10 @@ static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, t
         eng->shares[i] = (run_gpu){.device = gpu_pool_device(eng->pool, i),
                                    .name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name};
         if (!opt->quiet && gpu_count(eng) > 1)
-            fprintf(stderr, "tmcml: kernel variant for GPU %d: %s\n", gpu_pool_device(eng->pool, i),
-                    eng->ses.sources[i]);
+            text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n",
+                        gpu_pool_device(eng->pool, i), eng->ses.sources[i]);
         else if (!opt->quiet)
-            fprintf(stderr, "tmcml: kernel variant: %s\n", eng->ses.sources[i]);
+            text_printf(stderr, "tmcml: kernel variant: %s\n", eng->ses.sources[i]);
     }
     free(eng->kernel);
     eng->kernel = spec_key(&eng->specs[0]);
@@ -178,9 +179,10 @@ static void report_run(const cli_options *opt, const run_paths *paths, const mcm
 {
     if (opt->quiet)
         return;
-    printf("%s: %llu photons in %.2f s (%.3g photons/s): Rsp %.6g  Rd %.6g  A %.6g  Tt %.6g\n",
-           paths->mco, (unsigned long long)res->photons, seconds,
-           seconds > 0 ? (double)res->photons / seconds : 0.0, res->rsp, res->rd, res->a, res->tt);
+    text_printf(
+        stdout, "%s: %llu photons in %.2f s (%.3g photons/s): Rsp %.6g  Rd %.6g  A %.6g  Tt %.6g\n",
+        paths->mco, (unsigned long long)res->photons, seconds,
+        seconds > 0 ? (double)res->photons / seconds : 0.0, res->rsp, res->rd, res->a, res->tt);
 }
 
 /* Trapped photons are a property of the input (or of a --max-steps too
@@ -189,14 +191,14 @@ static void warn_trapped(const cli_options *opt, const run_paths *paths, const t
 {
     if (t->trapped_photons == 0)
         return;
-    fprintf(stderr,
-            "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, or "
-            "parallel to a glass layer) and were stopped; their weight, %.3g per launched "
-            "photon, is in neither Rd, A nor Tt (\"trapped\" in %s; docs/physics.md)\n",
-            paths->mco, (unsigned long long)t->trapped_photons,
-            (unsigned long)(opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON),
-            tally_weight(t->trapped_units) / (double)(t->photons ? t->photons : 1),
-            fs_base_name(paths->json));
+    text_printf(stderr,
+                "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, or "
+                "parallel to a glass layer) and were stopped; their weight, %.3g per launched "
+                "photon, is in neither Rd, A nor Tt (\"trapped\" in %s; docs/physics.md)\n",
+                paths->mco, (unsigned long long)t->trapped_photons,
+                (unsigned long)(opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON),
+                tally_weight(t->trapped_units) / (double)(t->photons ? t->photons : 1),
+                fs_base_name(paths->json));
 }
 
 /* The .mco and JSON of a run: the final ones, or (partial set) the partial
@@ -288,7 +290,7 @@ static void remove_leftovers(const run_paths *paths)
     const char *gone[] = {paths->ckpt, paths->partial_mco, paths->partial_json};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
         if (unlink(gone[i]) != 0 && errno != ENOENT)
-            fprintf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
+            text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
 /* --resume and the run's outputs are there without a checkpoint: skip it. */
@@ -301,17 +303,17 @@ static bool already_complete(const cli_options *opt, const run_paths *paths)
 static void say_skipped(const cli_options *opt, int index, const run_paths *paths)
 {
     if (!opt->quiet)
-        fprintf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
-                paths->mco);
+        text_printf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
+                    paths->mco);
 }
 
 static void say_resumed(const cli_options *opt, int index, const run_paths *paths,
                         const checkpoint *ck)
 {
     if (!opt->quiet)
-        fprintf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n", index + 1,
-                paths->ckpt, (unsigned long long)checkpoint_done(ck),
-                (unsigned long long)ck->photons);
+        text_printf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n",
+                    index + 1, paths->ckpt, (unsigned long long)checkpoint_done(ck),
+                    (unsigned long long)ck->photons);
 }
 
 /* The final outputs of a run done; its checkpoint and partial outputs go. */
@@ -555,6 +557,7 @@ static bool choose_engine(const cli_options *opt, const ranks *world, engine *en
         return true;
     }
     say_gpus(opt, eng, progress_now() - t0);
+    cli_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
     if (!eng->shares) {
         error_set(err, NULL, 0, "out of memory");
@@ -666,7 +669,7 @@ int run_input_file(const cli_options *given, const ranks *world)
                       ? do_run_ranks(opt, world, &eng, &file, i, paths ? &paths[i] : NULL, &err)
                       : do_run(opt, &eng, &file, i, &paths[i], &err);
         if (!ok) {
-            fprintf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
+            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
             error_print(stderr, &err);
             status = RUN_FAILED;
         }

@@ -48,6 +48,7 @@ static int open_job(const cli_options *opt, tuning_job *job)
     }
     if (!opt->quiet)
         fprintf(stderr, "tmcml: tuning on %s\n", gpu_engine_device(job->eng)->name);
+    cli_warn_cache(opt);
     return RUN_OK;
 }
 

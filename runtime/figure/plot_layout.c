@@ -365,10 +365,14 @@ static bool check_args(const mco_data *m, const char *path, tm_error *err)
         error_set(err, path, 0, "plot: no results to draw");
         return false;
     }
-    if (r->nr != m->run.nr || r->nz != m->run.nz || r->nr < 1 || r->nz < 1 || !(m->run.dr > 0) ||
-        !(m->run.dz > 0)) {
+    if (r->nr != m->run.nr || r->nz != m->run.nz || r->nr < 1 || r->nz < 1) {
         error_set(err, path, 0, "plot: the results' grid (%d x %d) is not the input's (%d x %d)",
                   r->nr, r->nz, m->run.nr, m->run.nz);
+        return false;
+    }
+    if (!(m->run.dr > 0) || !(m->run.dz > 0) || !isfinite(m->run.dr) || !isfinite(m->run.dz)) {
+        error_set(err, path, 0, "plot: the grid's steps must be positive (dz = %g, dr = %g)",
+                  m->run.dz, m->run.dr);
         return false;
     }
     return true;

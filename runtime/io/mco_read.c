@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "tm_limits.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -165,6 +166,29 @@ static bool mco_read_count(mco_cursor *c, const char *what, int64_t min, int64_t
     return true;
 }
 
+/* dz or dr: the .mci's rule (MCI_MIN_STEP), since the arrays are binned
+ * and normalised by them (a dz of 0 divides by zero). */
+static bool mco_read_step(mco_cursor *c, const char *what, double *out)
+{
+    mco_token t;
+    if (!mco_next(c, &t)) {
+        error_set(c->err, c->path, mco_last_line(c), "file ends before %s in InParm (truncated?)",
+                  what);
+        return false;
+    }
+    if (!mco_parse_double(&t, out)) {
+        error_set(c->err, c->path, t.line, "bad number '%.*s' for %s in InParm", (int)t.len, t.s,
+                  what);
+        return false;
+    }
+    if (!(*out >= MCI_MIN_STEP) || !isfinite(*out)) {
+        error_set(c->err, c->path, t.line, "%s = %.*s in InParm: it must be at least %g cm", what,
+                  (int)t.len, t.s, MCI_MIN_STEP);
+        return false;
+    }
+    return true;
+}
+
 static bool mco_read_int(mco_cursor *c, const char *what, int *out)
 {
     int64_t v;
@@ -225,15 +249,12 @@ static void mco_fill_layers(mci_run *run)
 static bool mco_read_inparm(mco_cursor *c, mci_run *run)
 {
     int64_t photons;
-    double grid[2];
     if (!mco_read_name(c, run) || !mco_read_count(c, "photon count", 1, INT64_MAX, &photons) ||
-        !mco_read_numbers(c, "InParm (dz, dr)", grid, 2) || !mco_read_int(c, "nz", &run->nz) ||
-        !mco_read_int(c, "nr", &run->nr) || !mco_read_int(c, "na", &run->na) ||
-        !mco_read_int(c, "number of layers", &run->num_layers))
+        !mco_read_step(c, "dz", &run->dz) || !mco_read_step(c, "dr", &run->dr) ||
+        !mco_read_int(c, "nz", &run->nz) || !mco_read_int(c, "nr", &run->nr) ||
+        !mco_read_int(c, "na", &run->na) || !mco_read_int(c, "number of layers", &run->num_layers))
         return false;
     run->photons = photons;
-    run->dz = grid[0];
-    run->dr = grid[1];
     run->da = 0.5 * M_PI / run->na;
     run->layers = calloc((size_t)run->num_layers + 2, sizeof *run->layers);
     if (!run->layers) {

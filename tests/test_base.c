@@ -1,0 +1,216 @@
+/* The ground floor's pieces that have no room of their own to be tested
+ * with: SHA-256 (gen/base/sha256.c), the trust in a directory
+ * (gen/base/dir_trust.c), text on its way to a terminal
+ * (gen/base/text_escape.c, and error_set through it). */
+#include "check.h"
+#include "dir_trust.h"
+#include "error.h"
+#include "sha256.h"
+#include "text_escape.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* FIPS 180-4's examples (NIST's "SHA256.pdf", "SHA2_Additional.pdf"), and
+ * lengths about the padding's boundaries (digests from sha256sum). */
+static void test_sha256_vectors(void)
+{
+    static const struct {
+        const char *text;
+        const char *digest;
+    } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrl"
+         "mnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    };
+    char hex[SHA256_HEX];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        sha256_hex(v[i].text, strlen(v[i].text), hex);
+        CHECK_MSG(strcmp(hex, v[i].digest) == 0, "\"%.20s...\": %s", v[i].text, hex);
+    }
+    /* one million 'a' */
+    char *a = malloc(1000000);
+    CHECK(a != NULL);
+    if (a) {
+        memset(a, 'a', 1000000);
+        sha256_hex(a, 1000000, hex);
+        CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+        free(a);
+    }
+    /* bytes (7 i + 3) mod 256, 55, 56, 63 and 64 of them */
+    unsigned char d[64];
+    for (int i = 0; i < 64; i++)
+        d[i] = (unsigned char)(i * 7 + 3);
+    static const struct {
+        size_t n;
+        const char *digest;
+    } b[] = {
+        {55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b"},
+        {56, "4324d65f3c103567f5589c710bc08f8523f929a9272e3af36fc968e52abc6c27"},
+        {63, "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055"},
+        {64, "39e3d7b6b5d075d37d053ad89b24b41bef4f3c29760c84447cab3f3be1882241"},
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        sha256_hex(d, b[i].n, hex);
+        CHECK_MSG(strcmp(hex, b[i].digest) == 0, "%zu bytes: %s", b[i].n, hex);
+    }
+}
+
+/* Fed in two pieces, split anywhere: the digest of the whole. */
+static void test_sha256_pieces(void)
+{
+    unsigned char data[200], whole[SHA256_BYTES], parts[SHA256_BYTES];
+    for (int i = 0; i < 200; i++)
+        data[i] = (unsigned char)(i * 31 + 1);
+    sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, data, sizeof data);
+    sha256_final(&c, whole);
+    int differ = 0;
+    for (size_t cut = 0; cut <= sizeof data; cut++) {
+        sha256_init(&c);
+        sha256_update(&c, data, cut);
+        sha256_update(&c, data + cut, sizeof data - cut);
+        sha256_final(&c, parts);
+        differ += memcmp(whole, parts, sizeof whole) != 0;
+    }
+    CHECK_MSG(differ == 0, "%d splits differ from the whole", differ);
+}
+
+/* A uid that is neither this user nor root, for chown (root only). */
+#define OTHER_UID 54321
+
+static void test_dir_trust(void)
+{
+    char base[] = "/tmp/tmcml_test_base.XXXXXX", sub[64], deep[96], file[96];
+    tm_error err = {0};
+    CHECK(mkdtemp(base) != NULL);
+    snprintf(sub, sizeof sub, "%s/sub", base);
+    snprintf(deep, sizeof deep, "%s/a/b", sub);
+    snprintf(file, sizeof file, "%s/f", base);
+
+    /* a private directory under /tmp (root's, sticky) and its missing
+     * children, by the nearest existing directory */
+    CHECK_MSG(dir_trust_check(base, &err), "%s", err.message);
+    CHECK(dir_trust_check(deep, &err));
+    /* made 0700 whatever the umask */
+    mode_t old = umask(002);
+    CHECK(dir_trust_make(deep, &err));
+    umask(old);
+    struct stat st;
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 0777) == 0700);
+    CHECK(stat(deep, &st) == 0 && (st.st_mode & 0777) == 0700);
+    CHECK(dir_trust_check(deep, &err));
+
+    /* writable by others: refused, naming the directory and the mode, also
+     * from below it */
+    static const struct {
+        mode_t mode;
+        const char *says;
+    } bad[] = {{0775, "writable by its group (mode 0775, not sticky)"},
+               {0757, "writable by everyone (mode 0757, not sticky)"},
+               {02777, "writable by its group and everyone (mode 2777, not sticky)"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(chmod(sub, bad[i].mode) == 0);
+        memset(&err, 0, sizeof err);
+        CHECK(!dir_trust_check(sub, &err));
+        CHECK_CONTAINS(err.file, sub);
+        CHECK_CONTAINS(err.message, bad[i].says);
+        CHECK(!dir_trust_check(deep, &err));
+        CHECK_CONTAINS(err.file, sub);
+    }
+    /* sticky, as /tmp: accepted (others cannot replace this user's files) */
+    CHECK(chmod(sub, 01777) == 0);
+    CHECK(dir_trust_check(sub, &err) && dir_trust_check(deep, &err));
+    CHECK(chmod(sub, 0700) == 0);
+
+    /* files: this user's are trusted, another's not, a missing one is */
+    FILE *f = fopen(file, "w");
+    CHECK(f && fclose(f) == 0);
+    CHECK(dir_trust_file(file));
+    snprintf(file, sizeof file, "%s/none", base);
+    CHECK(dir_trust_file(file));
+    snprintf(file, sizeof file, "%s/f", base);
+
+    /* owned by another user (root can make one) */
+    if (chown(sub, OTHER_UID, OTHER_UID) == 0 && chown(file, OTHER_UID, OTHER_UID) == 0) {
+        CHECK(!dir_trust_check(deep, &err));
+        CHECK_CONTAINS(err.file, sub);
+        CHECK_CONTAINS(err.message, "owned by uid 54321");
+        CHECK(!dir_trust_file(file));
+        CHECK(chown(sub, geteuid(), getegid()) == 0);
+    } else {
+        printf("chown: the cases of another owner skipped (they need root)\n");
+    }
+    CHECK(remove(file) == 0 && rmdir(deep) == 0);
+    snprintf(deep, sizeof deep, "%s/a", sub);
+    CHECK(rmdir(deep) == 0 && rmdir(sub) == 0 && rmdir(base) == 0);
+}
+
+static void test_text_escape(void)
+{
+    static const struct {
+        const char *in, *out;
+        bool keep_lines;
+    } v[] = {
+        /* a shared profile's device name that would retitle the terminal */
+        {"GPU\x1b]0;pwned\x07", "GPU\\x1b]0;pwned\\x07", false},
+        {"red \x1b[31m", "red \\x1b[31m", true},
+        {"a\nb\tc\rd", "a\\x0ab\\x09c\\x0dd", false},
+        {"a\nb\tc\rd", "a\nb\tc\\x0dd", true},
+        {"del\x7f", "del\\x7f", true},
+        /* C1 controls: U+009B (CSI) in UTF-8, and a lone 0x9b byte */
+        {"csi\xc2\x9b"
+         "2J",
+         "csi\\xc2\\x9b2J", true},
+        {"csi\x9b"
+         "2J",
+         "csi\\x9b2J", true},
+        /* UTF-8 kept: U+00B5, U+00E9, U+20AC, U+1F600, U+00A0 */
+        {"\xc2\xb5m caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0",
+         "\xc2\xb5m caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", true},
+        /* not UTF-8: an overlong '/', a surrogate, a cut sequence, Latin-1 */
+        {"\xc0\xaf", "\\xc0\\xaf", true},
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80", true},
+        {"\xe2\x82", "\\xe2\\x82", true},
+        {"caf\xe9", "caf\\xe9", true},
+        {"", "", true},
+    };
+    char buf[128];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        text_escape(v[i].in, v[i].keep_lines, buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, v[i].out) == 0, "case %zu: \"%s\"", i, buf);
+        CHECK(text_escape_size(v[i].in, v[i].keep_lines) == strlen(v[i].out) + 1);
+    }
+    /* cut at a character, never inside an escape or a UTF-8 sequence */
+    text_escape("ab\x1b", true, buf, 5);
+    CHECK(strcmp(buf, "ab") == 0);
+    text_escape("a\xe2\x82\xac", true, buf, 4);
+    CHECK(strcmp(buf, "a") == 0);
+    text_escape("a\xe2\x82\xac", true, buf, 5);
+    CHECK(strcmp(buf, "a\xe2\x82\xac") == 0);
+
+    /* error_set shows the file and the message escaped, lines kept */
+    tm_error err;
+    error_set(&err, "in\x1b[2J.mci", 3, "bad token \"%s\"\nsecond line", "x\x07");
+    CHECK(strcmp(err.file, "in\\x1b[2J.mci") == 0);
+    CHECK(strcmp(err.message, "bad token \"x\\x07\"\nsecond line") == 0);
+    /* the file may be the error's own (escaping again changes nothing) */
+    error_set(&err, err.file, 0, "again");
+    CHECK(strcmp(err.file, "in\\x1b[2J.mci") == 0);
+}
+
+int main(void)
+{
+    test_text_escape();
+    test_sha256_vectors();
+    test_sha256_pieces();
+    test_dir_trust();
+    return check_summary("test_base");
+}
