@@ -31,27 +31,14 @@
 #include "tally.h"
 #include "tmcml_config.h"
 #include "plan.h"
+#include "run_batch.h"
+#include "run_steps.h"
 
 #define RNG_NAME RNG_MWC_NAME
 
-/* The engine every run of the file uses (the session layer, as the library
- * uses it: runtime/api/session.h): the GPUs when they were opened. */
-typedef struct engine {
-    session ses;
-    gpu_pool *pool;           /* the session's GPUs; NULL: the CPU engine */
-    gpu_engine *gpu;          /* the pool's first GPU (it names the run's device), or NULL */
-    const kernel_spec *specs; /* each GPU's kernel variant for the current run (session_plan) */
-    run_gpu *shares;          /* what each GPU did in the current run */
-    const char *name;
-    char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
-    int threads;  /* CPU threads of the run being simulated (resources_check) */
-} engine;
-
 static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
 
-/* Each GPU's kernel variant for a run (a profile, the heuristic or a
- * tuning; GPUs of different models each get their own), said on stderr. */
-static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
+bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
     plan_options plan;
     cli_plan_options(opt, &plan);
@@ -75,15 +62,15 @@ static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, t
     return true;
 }
 
-/* The photon ranges an engine call simulated go to a checkpoint's list. */
-static bool add_range(void *ctx, uint64_t first, uint64_t n, tm_error *err)
+/* The photon ranges an engine call simulated go to a checkpoint's list (one
+ * run: part 0). */
+static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
+    (void)part;
     return resume_add(ctx, first, first + n, err);
 }
 
-/* What each GPU did in an engine call: into the run's report, and with
- * --verbose on stderr. */
-static void note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
+void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
 {
     for (int i = 0; i < gpu_count(eng); i++) {
         const gpu_share *g = &st->shares[i];
@@ -123,7 +110,7 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
                                tallies, &stats, err);
     if (ok && eng->pool)
-        note_shares(opt, eng, &stats);
+        run_note_shares(opt, eng, &stats);
     return ok;
 }
 
@@ -143,7 +130,7 @@ typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
 static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
                            int count, const run_paths *paths, checkpoint *ck, tm_error *err)
 {
-    if (eng->pool && !plan_gpus(opt, eng, run, err))
+    if (eng->pool && !run_plan_gpus(opt, eng, run, err))
         return SIM_FAILED;
     char label[64] = "";
     if (count > 1)
@@ -264,11 +251,9 @@ static bool write_result(const cli_options *opt, const engine *eng, const mci_fi
     return ok;
 }
 
-/* A run stopped by a signal: its checkpoint and partial outputs; *kept says
- * what the exit message should. */
-static void save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                         const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
-                         size_t size)
+void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
+                      size_t size)
 {
     tm_error err = {0};
     if (!checkpoint_write(paths->ckpt, ck, &err) ||
@@ -293,22 +278,21 @@ static void remove_leftovers(const run_paths *paths)
             text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
-/* --resume and the run's outputs are there without a checkpoint: skip it. */
-static bool already_complete(const cli_options *opt, const run_paths *paths)
+bool run_already_complete(const cli_options *opt, const run_paths *paths)
 {
     return opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
            output_exists(paths->json);
 }
 
-static void say_skipped(const cli_options *opt, int index, const run_paths *paths)
+void run_say_skipped(const cli_options *opt, int index, const run_paths *paths)
 {
     if (!opt->quiet)
         text_printf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
                     paths->mco);
 }
 
-static void say_resumed(const cli_options *opt, int index, const run_paths *paths,
-                        const checkpoint *ck)
+void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
+                     const checkpoint *ck)
 {
     if (!opt->quiet)
         text_printf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n",
@@ -316,9 +300,8 @@ static void say_resumed(const cli_options *opt, int index, const run_paths *path
                     (unsigned long long)ck->photons);
 }
 
-/* The final outputs of a run done; its checkpoint and partial outputs go. */
-static bool finish_run(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                       const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
+bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
 {
     if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err))
         return false;
@@ -330,8 +313,8 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
                    const run_paths *paths, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    if (already_complete(opt, paths)) {
-        say_skipped(opt, index, paths);
+    if (run_already_complete(opt, paths)) {
+        run_say_skipped(opt, index, paths);
         return true;
     }
     char physics[256];
@@ -341,16 +324,16 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
         !resume_begin(&ck, opt, run, index + 1, physics, paths->ckpt, &resumed, err))
         return false;
     if (resumed)
-        say_resumed(opt, index, paths, &ck);
+        run_say_resumed(opt, index, paths, &ck);
     double start = progress_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
     if (status == SIM_STOPPED) {
         char kept[1024];
-        save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
+        run_save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
         interrupt_exit(interrupt_requested(), kept);
     }
-    bool ok = status == SIM_DONE && finish_run(opt, eng, file, index, paths, &ck, seconds, err);
+    bool ok = status == SIM_DONE && run_finish(opt, eng, file, index, paths, &ck, seconds, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -446,9 +429,9 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     bool lead = world->rank == 0, resumed = false, paused = false;
     char physics[256];
     checkpoint ck, mine;
-    if (ranks_any(world, lead && already_complete(opt, paths))) {
+    if (ranks_any(world, lead && run_already_complete(opt, paths))) {
         if (lead)
-            say_skipped(opt, index, paths);
+            run_say_skipped(opt, index, paths);
         return true;
     }
     cli_options rank_opt = *opt;
@@ -470,8 +453,8 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     memset(&mine, 0, sizeof mine);
     mine.photons = ck.photons;
     if (resumed)
-        say_resumed(opt, index, paths, &ck);
-    ok = !eng->pool || plan_gpus(opt, eng, run, err);
+        run_say_resumed(opt, index, paths, &ck);
+    ok = !eng->pool || run_plan_gpus(opt, eng, run, err);
     double start = progress_now();
     ok = ranks_all_ok(world, ok) &&
          simulate_ranks(opt, world, eng, run, paths, &ck, &mine, &paused, err);
@@ -479,12 +462,12 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
     if (ok && paused) {
         char kept[1024] = "";
         if (lead)
-            save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
-                         sizeof kept);
+            run_save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
+                             sizeof kept);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
     if (ok && lead)
-        ok = finish_run(opt, eng, file, index, paths, &ck, progress_now() - start, err);
+        ok = run_finish(opt, eng, file, index, paths, &ck, progress_now() - start, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -623,6 +606,98 @@ static int *rank_threads(const cli_options *opt, const mci_file *file)
     return threads;
 }
 
+/* Between runs: a signal ends the command once the run it came in is done. */
+static void exit_if_stopped(int done, int count)
+{
+    if (!interrupt_requested() || done >= count)
+        return;
+    char kept[256];
+    snprintf(kept, sizeof kept,
+             "stopped after %d of %d runs (their outputs are written; --resume runs the rest)",
+             done, count);
+    interrupt_exit(interrupt_requested(), kept);
+}
+
+/* The runs of the file in order, each alone (--no-batch, and MPI ranks,
+ * which share one run at a time). */
+static int run_one_by_one(const cli_options *opt, const ranks *world, engine *eng,
+                          const mci_file *file, const run_paths *paths, const int *threads)
+{
+    int status = RUN_OK;
+    for (int i = 0; i < file->num_runs; i++) {
+        tm_error err = {0};
+        eng->threads = threads[i];
+        bool ok = world->size > 1
+                      ? do_run_ranks(opt, world, eng, file, i, paths ? &paths[i] : NULL, &err)
+                      : do_run(opt, eng, file, i, &paths[i], &err);
+        if (!ok) {
+            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file->path);
+            error_print(stderr, &err);
+            status = RUN_FAILED;
+        }
+        exit_if_stopped(i + 1, file->num_runs);
+    }
+    return status;
+}
+
+static void say_batches(const engine *eng, const run_batch_totals *t, int runs)
+{
+    char launches[64] = "";
+    if (eng->pool)
+        snprintf(launches, sizeof launches, " (%llu kernel launch%s)",
+                 (unsigned long long)t->launches, t->launches == 1 ? "" : "es");
+    fprintf(stderr, "tmcml: %d of %d runs simulated together in %d batch%s%s\n", t->runs, runs,
+            t->batches, t->batches == 1 ? "" : "es", launches);
+}
+
+/* The runs of the file by kernel shape, in the order of each shape's first
+ * run: the runs of a shape batched (run_batch.h), a run of its own shape
+ * alone. */
+static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *file,
+                        const run_paths *paths, const int *threads)
+{
+    int n = file->num_runs, status = RUN_OK, done = 0;
+    int *group = calloc((size_t)n, sizeof *group), *members = calloc((size_t)n, sizeof *members);
+    if (!group || !members) {
+        free(group);
+        free(members);
+        fprintf(stderr, "tmcml: out of memory\n");
+        return RUN_FAILED;
+    }
+    run_batch_groups(file, group);
+    run_batch_totals totals = {0};
+    for (int i = 0; i < n; i++) {
+        if (group[i] >= 0 && group[i] != i)
+            continue; /* batched with the first run of its shape */
+        int count = 0, failed = 0;
+        eng->threads = threads[i];
+        for (int j = i; j < n; j++)
+            if (j == i || (group[i] >= 0 && group[j] == i)) {
+                members[count++] = j;
+                eng->threads = threads[j] < eng->threads ? threads[j] : eng->threads;
+            }
+        tm_error err = {0};
+        if (count == 1 && !do_run(opt, eng, file, i, &paths[i], &err)) {
+            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file->path);
+            error_print(stderr, &err);
+            failed = 1;
+        } else if (count > 1 &&
+                   !run_batches(opt, eng, file, members, count, paths, &totals, &failed, &err)) {
+            text_printf(stderr, "tmcml: runs %d, %d, ... of %s failed: ", members[0] + 1,
+                    members[1] + 1, file->path);
+            error_print(stderr, &err);
+        }
+        status = failed ? RUN_FAILED : status;
+        done += count;
+        exit_if_stopped(done, n);
+    }
+    if (!opt->quiet && totals.batches > 0)
+        say_batches(eng, &totals, n);
+    free(group);
+    free(members);
+    return status;
+}
+
 /* Everything checked before anything is simulated (all ranks agree). */
 static bool prepare(const cli_options *opt, const ranks *world, const mci_file *file,
                     run_paths **paths, engine *eng, int **threads, tm_error *err)
@@ -662,26 +737,9 @@ int run_input_file(const cli_options *given, const ranks *world)
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
-    int status = RUN_OK;
-    for (int i = 0; i < file.num_runs; i++) {
-        eng.threads = threads[i];
-        bool ok = world->size > 1
-                      ? do_run_ranks(opt, world, &eng, &file, i, paths ? &paths[i] : NULL, &err)
-                      : do_run(opt, &eng, &file, i, &paths[i], &err);
-        if (!ok) {
-            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
-            error_print(stderr, &err);
-            status = RUN_FAILED;
-        }
-        if (interrupt_requested() && i + 1 < file.num_runs) {
-            char kept[256];
-            snprintf(kept, sizeof kept,
-                     "stopped after run %d of %d (its outputs are written; --resume runs the "
-                     "rest)",
-                     i + 1, file.num_runs);
-            interrupt_exit(interrupt_requested(), kept);
-        }
-    }
+    int status = world->size > 1 || opt->no_batch
+                     ? run_one_by_one(opt, world, &eng, &file, paths, threads)
+                     : run_by_shape(opt, &eng, &file, paths, threads);
     double t0 = progress_now();
     bool had_gpu = eng.pool != NULL;
     engine_close(&eng);
