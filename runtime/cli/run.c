@@ -309,6 +309,28 @@ bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file,
     return true;
 }
 
+bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, run_final *f)
+{
+    memset(f, 0, sizeof *f);
+    f->ok =
+        result_from_tallies(&file->runs[index], &ck->tallies, &f->res, &f->err) &&
+        write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
+    if (f->ok)
+        remove_leftovers(paths);
+    return f->ok;
+}
+
+void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
+                       double seconds, run_final *f)
+{
+    if (f->ok) {
+        report_run(opt, paths, &f->res, seconds);
+        warn_trapped(opt, paths, &ck->tallies);
+    }
+    result_free(&f->res);
+}
+
 static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
                    const run_paths *paths, tm_error *err)
 {

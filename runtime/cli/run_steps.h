@@ -11,6 +11,7 @@
 #include "gpu_pool.h"
 #include "mci.h"
 #include "outputs.h"
+#include "result.h"
 #include "session.h"
 #include "summary.h"
 
@@ -50,5 +51,18 @@ void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file 
 /* The final outputs of a run done; its checkpoint and partial outputs go. */
 bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
                 const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err);
+
+/* run_finish in two steps, for runs finished together: the outputs written
+ * (from any thread: nothing shared is written), then the run's line on
+ * stdout and its warnings (in the runs' order), which frees f. */
+typedef struct run_final {
+    bool ok;
+    tm_error err;
+    mcml_result res;
+} run_final;
+bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, run_final *f);
+void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
+                       double seconds, run_final *f);
 
 #endif
