@@ -706,7 +706,7 @@ static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *fil
         } else if (count > 1 &&
                    !run_batches(opt, eng, file, members, count, paths, &totals, &failed, &err)) {
             text_printf(stderr, "tmcml: runs %d, %d, ... of %s failed: ", members[0] + 1,
-                    members[1] + 1, file->path);
+                        members[1] + 1, file->path);
             error_print(stderr, &err);
         }
         status = failed ? RUN_FAILED : status;

@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "resume.h"
 #include "stopper.h"
+#include "text_escape.h"
 #include "tm_limits.h"
 
 /* Runs share a kernel shape when they share the layer count and the grid;
@@ -292,10 +293,10 @@ static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_r
 static void say_failed(const mci_file *file, const batch_run *br, int n, const tm_error *err)
 {
     if (n == 1)
-        fprintf(stderr, "tmcml: run %d of %s failed: ", br[0].index + 1, file->path);
+        text_printf(stderr, "tmcml: run %d of %s failed: ", br[0].index + 1, file->path);
     else
-        fprintf(stderr, "tmcml: a batch of %d runs of %s (runs %d, %d, ...) failed: ", n,
-                file->path, br[0].index + 1, br[1].index + 1);
+        text_printf(stderr, "tmcml: a batch of %d runs of %s (runs %d, %d, ...) failed: ", n,
+                    file->path, br[0].index + 1, br[1].index + 1);
     error_print(stderr, err);
 }
 
