@@ -5,8 +5,10 @@
  *           alone, in any order, thread count, and with a run split in two
  *           parts of one slot
  *   gpu     the GPU engine (label gpu; exit 77 without one): the batch
- *           kernel, several launches per batch and two engines sharing it,
- *           bit-identical to each run alone with its own kernel; -A too */
+ *           kernel as batches choose it (one launch, one engine) and bare
+ *           (no register cache, launches of 1234 indices, two engines sharing
+ *           the batch), bit-identical to each run alone with its own kernel;
+ *           -A too */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +191,8 @@ static void test_cpu(void)
 
 /* ---- the GPU engine ------------------------------------------------------ */
 
-/* Run alone on its own kernel (the heuristic variant of its shape). */
+/* Run alone on its own kernel (the heuristic variant of its shape: an A_rz
+ * tile, the edge bins, constant or shared layers). */
 static bool gpu_alone(gpu_engine *eng, const mci_run *run, bool absorb, tally_set *t)
 {
     variant_options none;
@@ -206,10 +209,10 @@ static bool gpu_alone(gpu_engine *eng, const mci_run *run, bool absorb, tally_se
 }
 
 /* The parts on a pool of `engines` engines of GPU 0, with the batch kernel
- * of the first run's heuristic variant, in launches of at most launch
- * indices. */
+ * of the first run's heuristic variant (as batches choose it, or bare:
+ * spec_for_batch), in launches of at most launch indices. */
 static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t launch, bool absorb,
-                      tally_set *t)
+                      bool bare, tally_set *t)
 {
     int devices[2] = {0, 0};
     gpu_pool *pool = NULL;
@@ -222,8 +225,12 @@ static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t 
         photon_batch_init(&b, parts, count, &err) && gpu_pool_open(devices, engines, &pool, &err) &&
         variant_spec_for_run(parts[0].run, absorb, gpu_engine_device(gpu_pool_engine(pool, 0)),
                              &none, &specs[0], &err);
-    if (ok) {
+    const cuda_device_info *dev = ok ? gpu_engine_device(gpu_pool_engine(pool, 0)) : NULL;
+    if (ok && bare)
         spec_for_batch(&specs[0]);
+    else if (ok)
+        ok = variant_batch_spec(&specs[0], &none, dev, &err);
+    if (ok) {
         specs[1] = specs[0];
         ok = gpu_batch_fits(gpu_pool_engine(pool, 0), &specs[0], b.slots, b.count);
         if (!ok)
@@ -264,13 +271,13 @@ static int test_gpu(void)
             in_order[i] = (batch_part){&r[i], 0, (uint64_t)r[i].photons, i};
         /* One engine, one launch; then two engines, launches of 1234
          * indices, run 0 split around the others. */
-        CHECK(gpu_batch(in_order, RUNS, 1, 0, absorb, one));
+        CHECK(gpu_batch(in_order, RUNS, 1, 0, absorb, false, one));
         batch_part mixed[] = {{&r[0], 1000, 2000, 0},
                               {&r[3], 0, 1500, 3},
                               {&r[2], 0, 2000, 2},
                               {&r[1], 0, 2500, 1},
                               {&r[0], 0, 1000, 0}};
-        CHECK(gpu_batch(mixed, 5, 2, 1234, absorb, two));
+        CHECK(gpu_batch(mixed, 5, 2, 1234, absorb, true, two));
         for (int i = 0; i < RUNS; i++) {
             CHECK_MSG(tally_set_equal(&alone[i], &one[i]), "run %d, one launch, -A %d", i, !absorb);
             CHECK_MSG(tally_set_equal(&alone[i], &two[i]), "run %d, two engines, -A %d", i,

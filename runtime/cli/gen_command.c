@@ -61,8 +61,7 @@ static bool for_batch(const cli_options *opt, kernel_spec *spec, const cuda_devi
 {
     if (!opt->gen_batch)
         return true;
-    spec_for_batch(spec);
-    return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
+    return variant_batch_spec(spec, &opt->variant, dev, err);
 }
 
 int gen_command(const cli_options *opt)

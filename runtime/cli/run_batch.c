@@ -16,6 +16,7 @@
 #include "stopper.h"
 #include "text_escape.h"
 #include "tm_limits.h"
+#include "variant.h"
 
 /* Runs share a kernel shape when they share the layer count and the grid;
  * the variant, chosen by shape (tuner/plan.h), follows. */
@@ -282,7 +283,11 @@ static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_r
     }
     for (int g = 0; g < gpus; g++) {
         specs[g] = eng->specs[g];
-        spec_for_batch(&specs[g]);
+        const cuda_device_info *dev = gpu_engine_device(gpu_pool_engine(eng->pool, g));
+        if (!variant_batch_spec(&specs[g], &opt->variant, dev, err)) {
+            free(specs);
+            return NULL;
+        }
     }
     free(eng->kernel);
     eng->kernel = spec_key(&specs[0]);
