@@ -5,6 +5,7 @@
 #include "text_escape.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,10 +533,27 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
 }
 
-/* --engine auto takes the GPUs when they can be opened and says so when it
- * falls back; --engine gpu insists. */
-static bool choose_engine(const cli_options *opt, const ranks *world, engine *eng, tm_error *err)
+/* The engine's opening: the GPUs' driver and contexts take ~0.2 s, so a
+ * run of one process opens them in a thread of its own while the input is
+ * read and its outputs checked (engine_open_start), and says what it opened
+ * once it is needed (engine_open_finish). */
+typedef struct engine_opening {
+    const cli_options *opt;
+    const ranks *world;
+    engine *eng;
+    int gpus;     /* devices asked for */
+    bool ok;      /* session_engine's answer */
+    tm_error why; /* why auto fell back to the CPU */
+    tm_error err;
+    double seconds;
+    pthread_t thread;
+    bool threaded;
+} engine_opening;
+
+static void *engine_open(void *arg)
 {
+    engine_opening *o = arg;
+    engine *eng = o->eng;
     memset(eng, 0, sizeof *eng);
     session_init(&eng->ses);
     eng->name = "cpu";
@@ -543,25 +561,55 @@ static bool choose_engine(const cli_options *opt, const ranks *world, engine *en
                                                     [CLI_ENGINE_CPU] = SESSION_CPU,
                                                     [CLI_ENGINE_GPU] = SESSION_GPU};
     int devices[CLI_MAX_GPUS];
-    int n = chosen_gpus(opt, world, devices);
-    tm_error why = {0};
+    o->gpus = chosen_gpus(o->opt, o->world, devices);
     double t0 = progress_now();
-    if (!session_engine(&eng->ses, choices[opt->engine], devices, n, &eng->pool, &why, err)) {
+    o->ok = session_engine(&eng->ses, choices[o->opt->engine], devices, o->gpus, &eng->pool,
+                           &o->why, &o->err);
+    o->seconds = progress_now() - t0;
+    return NULL;
+}
+
+/* The opening begun, in a thread when one process runs the file (MPI ranks
+ * open theirs in step). */
+static void engine_open_start(engine_opening *o, const cli_options *opt, const ranks *world,
+                              engine *eng)
+{
+    *o = (engine_opening){.opt = opt, .world = world, .eng = eng};
+    o->threaded = world->size == 1 && opt->engine != CLI_ENGINE_CPU &&
+                  pthread_create(&o->thread, NULL, engine_open, o) == 0;
+    if (!o->threaded)
+        engine_open(o);
+}
+
+static void engine_open_join(engine_opening *o)
+{
+    if (o->threaded)
+        pthread_join(o->thread, NULL);
+    o->threaded = false;
+}
+
+/* --engine auto takes the GPUs when they can be opened and says so when it
+ * falls back; --engine gpu insists. */
+static bool engine_open_finish(engine_opening *o, tm_error *err)
+{
+    engine_open_join(o);
+    const cli_options *opt = o->opt;
+    engine *eng = o->eng;
+    int n = o->gpus;
+    if (!o->ok) {
         /* "engine gpu: ...": the option as the user wrote it */
-        char said[sizeof err->message];
-        memcpy(said, err->message, sizeof said);
-        error_set(err, NULL, 0, "--%.1000s", said);
+        error_set(err, NULL, 0, "--%.1000s", o->err.message);
         return false;
     }
     if (!eng->pool) {
         if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet) {
             char text[2048];
             fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
-                    error_format(&why, text, sizeof text));
+                    error_format(&o->why, text, sizeof text));
         }
         return true;
     }
-    say_gpus(opt, eng, progress_now() - t0);
+    say_gpus(opt, eng, o->seconds);
     cli_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
     if (!eng->shares) {
@@ -720,13 +768,20 @@ static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *fil
     return status;
 }
 
-/* Everything checked before anything is simulated (all ranks agree). */
+/* Everything checked before anything is simulated (all ranks agree), the
+ * engine's opening finished. */
 static bool prepare(const cli_options *opt, const ranks *world, const mci_file *file,
-                    run_paths **paths, engine *eng, int **threads, tm_error *err)
+                    run_paths **paths, engine_opening *opening, int **threads, tm_error *err)
 {
     bool lead = world->rank == 0, ok = true;
-    ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
-         choose_engine(opt, world, eng, err);
+    engine *eng = opening->eng;
+    ok = !lead || (*paths = outputs_prepare(opt, file, err)) != NULL;
+    tm_error engine_err = {0};
+    bool opened = engine_open_finish(opening, &engine_err);
+    if (ok && !opened) {
+        *err = engine_err;
+        ok = false;
+    }
     if (ok)
         *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
     ok = ok && *threads;
@@ -741,24 +796,32 @@ int run_input_file(const cli_options *given, const ranks *world)
     if (world->rank != 0)
         rank_opt.quiet = true;
     const cli_options *opt = &rank_opt;
+    double started = progress_now();
     tm_error err = {0};
+    engine eng = {0};
+    engine_opening opening;
+    engine_open_start(&opening, opt, world, &eng);
     mci_file file;
     if (!mci_read(opt->input, &file, &err)) {
+        engine_open_join(&opening); /* nothing said of an engine not used */
+        engine_close(&eng);
         if (world->rank == 0)
             error_print(stderr, &err);
         return RUN_BAD_INPUT;
     }
     apply_photon_override(opt, &file);
     run_paths *paths = NULL;
-    engine eng = {0};
     int *threads = NULL;
-    if (!prepare(opt, world, &file, &paths, &eng, &threads, &err)) {
+    if (!prepare(opt, world, &file, &paths, &opening, &threads, &err)) {
         engine_close(&eng);
         free(threads);
         outputs_free(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
+    if (opt->verbose)
+        fprintf(stderr, "tmcml: input read, outputs checked and engine ready in %.3f s\n",
+                progress_now() - started);
     int status = world->size > 1 || opt->no_batch
                      ? run_one_by_one(opt, world, &eng, &file, paths, threads)
                      : run_by_shape(opt, &eng, &file, paths, threads);

@@ -390,8 +390,15 @@ static void run_open_batches(const cli_options *opt, engine *eng, const mci_file
             totals->batches += size > 1;
             totals->runs += size > 1 ? size : 0;
         }
-        if (status == BATCH_DONE)
+        if (status == BATCH_DONE) {
+            double t0 = progress_now();
             *failed += finish_runs(opt, eng, file, paths, &br[first], size, seconds);
+            if (opt->verbose)
+                fprintf(stderr,
+                        "tmcml: a batch of %d runs simulated in %.3f s, its outputs "
+                        "written in %.3f s\n",
+                        size, seconds, progress_now() - t0);
+        }
         first += size;
     }
 }
