@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "compile.h"
 #include "cpu.h"
 #include "fs.h"
 #include "gpu.h"
@@ -37,7 +38,7 @@
 
 #define RNG_NAME RNG_MWC_NAME
 
-static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
+static int gpu_count(const engine *eng) { return eng->gpus; }
 
 bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
@@ -46,8 +47,8 @@ bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_e
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
     for (int i = 0; i < gpu_count(eng); i++) {
-        eng->shares[i] = (run_gpu){.device = gpu_pool_device(eng->pool, i),
-                                   .name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name};
+        eng->shares[i] =
+            (run_gpu){.device = gpu_pool_device(eng->pool, i), .name = eng->device_names[i]};
         if (!opt->quiet && gpu_count(eng) > 1)
             text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n",
                         gpu_pool_device(eng->pool, i), eng->ses.sources[i]);
@@ -216,7 +217,7 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .result = res,
                       .seed = opt->seed,
                       .engine = eng->name,
-                      .threads = eng->gpu ? 0 : eng->threads,
+                      .threads = eng->gpus ? 0 : eng->threads,
                       .wall_seconds = seconds,
                       .score_absorption = opt->score_absorption,
                       .rng = RNG_NAME,
@@ -225,8 +226,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .trapped_weight = tally_weight(tallies->trapped_units) /
                                         (res->photons ? (double)res->photons : 1.0),
                       .tallies_digest = tally_set_digest(tallies),
-                      .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
-                      .kernel = eng->gpu ? eng->kernel : NULL,
+                      .device = eng->gpus ? eng->device_names[0] : NULL,
+                      .kernel = eng->gpus ? eng->kernel : NULL,
                       .gpus = eng->shares,
                       .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
@@ -351,6 +352,8 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     double start = progress_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
+    if (eng->last_runs)
+        run_release_gpus(eng);
     if (status == SIM_STOPPED) {
         char kept[1024];
         run_save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
@@ -566,6 +569,11 @@ static void *engine_open(void *arg)
     o->ok = session_engine(&eng->ses, choices[o->opt->engine], devices, o->gpus, &eng->pool,
                            &o->why, &o->err);
     o->seconds = progress_now() - t0;
+    /* NVRTC too (its version keys the cubin cache): a library of ~100 MB
+     * loaded here, not on the way to the first launch. */
+    tm_error ignored;
+    if (o->ok && eng->pool)
+        compile_nvrtc_available(NULL, 0, &ignored);
     return NULL;
 }
 
@@ -616,14 +624,44 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    eng->device_names = calloc((size_t)n, sizeof *eng->device_names);
+    if (!eng->device_names) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        snprintf(eng->device_names[i], sizeof eng->device_names[i], "%s",
+                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
+    eng->gpus = n;
     eng->gpu = gpu_pool_engine(eng->pool, 0);
     eng->name = "gpu";
     return true;
 }
 
+static void *close_session(void *arg)
+{
+    session_close(arg);
+    return NULL;
+}
+
+void run_release_gpus(engine *eng)
+{
+    if (!eng->pool || eng->closing)
+        return;
+    eng->pool = NULL;
+    eng->gpu = NULL;
+    eng->closing = pthread_create(&eng->closer, NULL, close_session, &eng->ses) == 0;
+    if (!eng->closing)
+        session_close(&eng->ses);
+}
+
 static void engine_close(engine *eng)
 {
-    session_close(&eng->ses);
+    if (eng->closing)
+        pthread_join(eng->closer, NULL);
+    else
+        session_close(&eng->ses);
+    free(eng->device_names);
     free(eng->shares);
     free(eng->kernel);
     memset(eng, 0, sizeof *eng);
@@ -720,6 +758,15 @@ static void say_batches(const engine *eng, const run_batch_totals *t, int runs)
             t->batches, t->batches == 1 ? "" : "es", launches);
 }
 
+/* Whether the runs of group i are the file's last. */
+static bool last_group(const int *group, int i, int n)
+{
+    for (int j = i + 1; j < n; j++)
+        if (group[j] < 0 || group[j] == j)
+            return false;
+    return true;
+}
+
 /* The runs of the file by kernel shape, in the order of each shape's first
  * run: the runs of a shape batched (run_batch.h), a run of its own shape
  * alone. */
@@ -741,6 +788,7 @@ static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *fil
             continue; /* batched with the first run of its shape */
         int count = 0, failed = 0;
         eng->threads = threads[i];
+        eng->last_runs = last_group(group, i, n);
         for (int j = i; j < n; j++)
             if (j == i || (group[i] >= 0 && group[j] == i)) {
                 members[count++] = j;
@@ -826,7 +874,7 @@ int run_input_file(const cli_options *given, const ranks *world)
                      ? run_one_by_one(opt, world, &eng, &file, paths, threads)
                      : run_by_shape(opt, &eng, &file, paths, threads);
     double t0 = progress_now();
-    bool had_gpu = eng.pool != NULL;
+    bool had_gpu = eng.gpus > 0;
     engine_close(&eng);
     free(threads);
     if (had_gpu && opt->verbose)

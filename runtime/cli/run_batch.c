@@ -381,6 +381,8 @@ static void run_open_batches(const cli_options *opt, engine *eng, const mci_file
         batch_status status =
             simulate_batch(opt, eng, file, specs, paths, &br[first], size, totals, &err);
         double seconds = progress_now() - start;
+        if (eng->last_runs && first + size == n)
+            run_release_gpus(eng); /* closed while the last outputs are written */
         if (status == BATCH_STOPPED)
             stop_batch(opt, eng, file, paths, &br[first], size, seconds);
         if (status == BATCH_FAILED) {

@@ -4,6 +4,7 @@
 #ifndef TMCML_RUN_STEPS_H
 #define TMCML_RUN_STEPS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "checkpoint.h"
@@ -19,14 +20,27 @@
  * uses it: runtime/api/session.h): the GPUs when they were opened. */
 typedef struct engine {
     session ses;
-    gpu_pool *pool;           /* the session's GPUs; NULL: the CPU engine */
-    gpu_engine *gpu;          /* the pool's first GPU (it names the run's device), or NULL */
-    const kernel_spec *specs; /* each GPU's kernel variant for the current run (session_plan) */
-    run_gpu *shares;          /* what each GPU did in the current run */
+    gpu_pool *pool;            /* the session's GPUs; NULL: the CPU engine (or released) */
+    gpu_engine *gpu;           /* the pool's first GPU (it names the run's device), or NULL */
+    const kernel_spec *specs;  /* each GPU's kernel variant for the current run (session_plan) */
+    run_gpu *shares;           /* what each GPU did in the current run */
+    int gpus;                  /* GPUs opened (they name themselves in the outputs) */
+    char (*device_names)[256]; /* the GPUs' models, kept for the outputs (shares[i].name) */
     const char *name;
     char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
     int threads;  /* CPU threads of the run being simulated (resources_check) */
+    /* The GPUs closed in a thread of their own once the last run needs them
+     * no more (run_release_gpus): their teardown takes ~0.06 s, while the
+     * last outputs are written. */
+    pthread_t closer;
+    bool closing;
+    bool last_runs; /* the runs being simulated are the file's last: release after them */
 } engine;
+
+/* The GPUs are needed no more: closed in a thread while what is left (the
+ * outputs, which need nothing of them) is done; the engine keeps saying
+ * which GPUs ran (gpus, device_names, kernel). */
+void run_release_gpus(engine *eng);
 
 /* Each GPU's kernel variant for a run (a profile, the heuristic or a
  * tuning; GPUs of different models each get their own), said on stderr. */
