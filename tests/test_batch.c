@@ -171,6 +171,15 @@ static void test_cpu(void)
     for (int i = 0; i < RUNS; i++)
         in_order[i] = (batch_part){&r[i], 0, (uint64_t)r[i].photons, i};
     CHECK(cpu_batch(in_order, RUNS, 3, forward));
+    /* Runs 0 and 2 alone in slots 1 and 3 of a batch whose slots 0 and 2
+     * have no parts (the runs a checkpoint found done). */
+    tally_set sparse[RUNS];
+    CHECK(init_all(sparse, RUNS, r));
+    batch_part gaps[] = {{&r[2], 0, 2000, 3}, {&r[0], 0, 3000, 1}};
+    CHECK(cpu_batch(gaps, 2, 2, sparse));
+    CHECK(tally_set_equal(&alone[0], &sparse[1]) && tally_set_equal(&alone[2], &sparse[3]));
+    CHECK(sparse[0].photons == 0 && sparse[2].photons == 0);
+    free_all(sparse, RUNS);
     /* Reversed, run 0 split in two parts around the others, one thread. */
     batch_part mixed[] = {{&r[0], 1000, 2000, 0},
                           {&r[3], 0, 1500, 3},

@@ -258,17 +258,25 @@ void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file 
                       size_t size)
 {
     tm_error err = {0};
+    /* A run with no photons done (a batch stopped before it reached this
+     * run's) has nothing to normalise: its checkpoint alone. */
+    bool none = checkpoint_done(ck) == 0;
     if (!checkpoint_write(paths->ckpt, ck, &err) ||
-        !write_result(opt, eng, file, index, paths, true, ck, seconds, &err)) {
+        (!none && !write_result(opt, eng, file, index, paths, true, ck, seconds, &err))) {
         error_print(stderr, &err);
         snprintf(kept, size, "the checkpoint could not be written: the last one, if any, is kept");
         return;
     }
-    snprintf(kept, size,
-             "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
-             "--resume)",
-             index + 1, (unsigned long long)checkpoint_done(ck), (unsigned long long)ck->photons,
-             paths->ckpt, paths->partial_mco, paths->partial_json);
+    if (none)
+        snprintf(kept, size, "run %d stopped before any of its photons; kept %s", index + 1,
+                 paths->ckpt);
+    else
+        snprintf(kept, size,
+                 "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
+                 "--resume)",
+                 index + 1, (unsigned long long)checkpoint_done(ck),
+                 (unsigned long long)ck->photons, paths->ckpt, paths->partial_mco,
+                 paths->partial_json);
 }
 
 /* A run done: its checkpoint and partial outputs are of the past. */

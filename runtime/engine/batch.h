@@ -47,7 +47,8 @@ void photon_batch_free(photon_batch *b);
 uint64_t photon_batch_size(const photon_batch *b);
 /* The part holding batch index i (< photon_batch_size). */
 int photon_batch_part_at(const photon_batch *b, uint64_t i);
-/* The run of slot s (the run of its parts). */
+/* The run of slot s (the run of its parts), or NULL when no part of the
+ * batch scores into it (the slots of runs already done, say). */
 const mci_run *photon_batch_slot_run(const photon_batch *b, int s);
 
 /* Batch indices [first, first + n) as the photon ranges of the parts they

@@ -163,8 +163,10 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
 {
     cpu_problem *problems = calloc((size_t)b->slots, sizeof *problems);
     for (int s = 0; problems && s < b->slots; s++) {
-        if (!cpu_problem_init(&problems[s], photon_batch_slot_run(b, s), opt->seed,
-                              opt->score_absorption)) {
+        const mci_run *run = photon_batch_slot_run(b, s);
+        if (!run)
+            continue; /* a slot no part of this batch scores into */
+        if (!cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption)) {
             for (int t = 0; t < s; t++)
                 cpu_problem_free(&problems[t]);
             free(problems);
@@ -179,7 +181,8 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
 static void problems_free(cpu_problem *problems, int count)
 {
     for (int s = 0; problems && s < count; s++)
-        cpu_problem_free(&problems[s]);
+        if (problems[s].layers)
+            cpu_problem_free(&problems[s]);
     free(problems);
 }
 

@@ -335,7 +335,8 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
     for (int s = 0; ok && s < b->slots; s++)
-        run_records(photon_batch_slot_run(b, s), &layers[(size_t)s * (size_t)per_slot]);
+        if (photon_batch_slot_run(b, s)) /* else no part scores into it: zeros */
+            run_records(photon_batch_slot_run(b, s), &layers[(size_t)s * (size_t)per_slot]);
     for (int k = 0; ok && k < b->count; k++) {
         const batch_part *p = &b->parts[k];
         parts[k] = (gpu_batch_part){.offset = b->offsets[k],
