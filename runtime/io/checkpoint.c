@@ -1,7 +1,6 @@
 /* Checkpoint files (runtime/io/checkpoint.h). */
 #include "checkpoint.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +48,6 @@ typedef struct writer {
     FILE *f;
     uint64_t sum;
     bool ok;
-    int error; /* errno of the first failed write */
 } writer;
 
 static void put(writer *w, const void *data, size_t n)
@@ -57,10 +55,7 @@ static void put(writer *w, const void *data, size_t n)
     if (!w->ok)
         return;
     w->sum = hash_fnv1a(w->sum, data, n);
-    errno = 0;
     w->ok = fwrite(data, 1, n, w->f) == n;
-    if (!w->ok)
-        w->error = errno;
 }
 
 /* v as n little-endian bytes (n <= 8). */
@@ -97,7 +92,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
 {
     const checkpoint *c = ctx;
     const tally_set *t = &c->tallies;
-    writer w = {f, HASH_FNV1A_START, true, 0};
+    writer w = {f, HASH_FNV1A_START, true};
     put(&w, MAGIC, 8);
     put_u32(&w, VERSION);
     put_u32(&w, (uint32_t)c->run_number);
@@ -122,9 +117,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     put_array(&w, t->rd_ra, ra);
     put_array(&w, t->tt_ra, ra);
     put_u64(&w, w.sum);
-    if (!w.ok)
-        error_set(err, NULL, 0, "cannot write the checkpoint: %s",
-                  w.error ? strerror(w.error) : "write error");
+    (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
 }
 
