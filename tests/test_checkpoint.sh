@@ -107,6 +107,39 @@ if [ "$engine" = cpu ]; then
         fail "ulimit -f: files left: $(ls -A "$work/fsize")"
 fi
 
+# 1c. A periodic checkpoint that cannot be written (a directory in its
+#     place: no rename goes over it, even as root) is said and retried; the
+#     run goes on, and a later period writes it again.
+dir=$work/retry
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.2 -o "$dir" \
+    2>"$work/errr" &
+pid=$!
+check; wait_for "$dir/$name.ckpt" || fail "retry: no periodic checkpoint appeared"
+n=0
+until mkdir "$dir/$name.ckpt" 2>/dev/null || [ $n -ge 100 ]; do
+    rm -f "$dir/$name.ckpt"
+    n=$((n + 1))
+done
+n=0
+while ! grep -q "checkpoint not written: .*; retrying in 0.2 s" "$work/errr" && [ $n -lt 1200 ] &&
+    kill -0 $pid 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+done
+check; grep -q "checkpoint not written" "$work/errr" ||
+    { fail "retry: no warning of the failed checkpoint"; cat "$work/errr" >&2; }
+rmdir "$dir/$name.ckpt"
+n=0
+while [ ! -f "$dir/$name.ckpt" ] && [ $n -lt 1200 ] && kill -0 $pid 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+done
+check; [ -f "$dir/$name.ckpt" ] || fail "retry: the checkpoint was not written again"
+kill -TERM $pid
+wait $pid
+rc=$?
+check; [ $rc -eq 143 ] || { fail "retry: exit $rc, expected 143 (still running)"; cat "$work/errr" >&2; }
+
 # 2. A fresh run over a checkpoint is refused (it would be lost).
 "$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/part" 2>"$work/err2"
 rc=$?

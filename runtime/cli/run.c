@@ -136,6 +136,19 @@ static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *r
 
 typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
 
+/* A periodic checkpoint.  One that cannot be written (a disk full for a
+ * moment) is said and tried again a period later: the run goes on, and the
+ * previous checkpoint, if any, stays as it was. */
+static void periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck)
+{
+    tm_error err = {0};
+    if (checkpoint_write(path, ck, &err))
+        return;
+    char text[2048];
+    fprintf(stderr, "tmcml: warning: checkpoint not written: %s; retrying in %g s\n",
+            error_format(&err, text, sizeof text), opt->checkpoint_every);
+}
+
 /* Simulates what is left of the run into ck, writing ck to the checkpoint
  * file whenever --checkpoint-every says so; SIM_STOPPED when a signal
  * stopped it (ck then holds exactly what was done). */
@@ -160,10 +173,10 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
             status = SIM_FAILED;
         else if (interrupt_requested())
             status = SIM_STOPPED;
-        else if (st.flag && !checkpoint_write(paths->ckpt, ck, err))
-            status = SIM_FAILED;
-        else if (st.flag)
+        else if (st.flag) {
+            periodic_checkpoint(opt, paths->ckpt, ck);
             stopper_rearm(&st);
+        }
     }
     interrupt_graceful(false);
     stopper_end(&st);
@@ -393,18 +406,18 @@ static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, 
 }
 
 /* A periodic checkpoint under MPI: rank 0's ck, which the gathering made
- * hold every rank's tallies and ranges, is written; the other ranks start
- * their tallies again from zero (so nothing is summed twice), and every
- * rank learns the gaps left. */
-static bool checkpoint_ranks(const ranks *world, const run_paths *paths, checkpoint *ck,
-                             checkpoint *mine, tm_error *err)
+ * hold every rank's tallies and ranges, is written (or said not to be); the
+ * other ranks start their tallies again from zero (so nothing is summed
+ * twice), and every rank learns the gaps left. */
+static void checkpoint_ranks(const cli_options *opt, const ranks *world, const run_paths *paths,
+                             checkpoint *ck, checkpoint *mine)
 {
-    bool ok = ranks_all_ok(world, world->rank != 0 || checkpoint_write(paths->ckpt, ck, err));
-    if (world->rank != 0)
+    if (world->rank == 0)
+        periodic_checkpoint(opt, paths->ckpt, ck);
+    else
         tally_set_clear(&ck->tallies);
     mine->range_count = 0;
     ranks_share_ranges(world, ck);
-    return ok;
 }
 
 /* The photons of a run under MPI, with the periodic checkpoints: *paused
@@ -422,10 +435,7 @@ static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *e
              ranks_gather(world, ck, mine, err);
         if (!ok || !*paused || ranks_max(world, interrupt_requested()))
             break;
-        if (!checkpoint_ranks(world, paths, ck, mine, err)) {
-            ok = false;
-            break;
-        }
+        checkpoint_ranks(opt, world, paths, ck, mine);
         stopper_rearm(&st);
     }
     interrupt_graceful(false);
