@@ -25,6 +25,7 @@
 #include "result.h"
 #include "resume.h"
 #include "rng.h"
+#include "run_lock.h"
 #include "stopper.h"
 #include "summary.h"
 #include "tally.h"
@@ -337,8 +338,10 @@ static bool finish_run(const cli_options *opt, const engine *eng, const mci_file
     return true;
 }
 
-static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
-                   const run_paths *paths, tm_error *err)
+/* A run simulated and written while its output lock is held; a stop
+ * releases the lock before the process exits. */
+static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+                          const run_paths *paths, run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
     if (already_complete(opt, paths)) {
@@ -359,10 +362,24 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     if (status == SIM_STOPPED) {
         char kept[1024];
         save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
+        run_lock_release(lock);
         interrupt_exit(interrupt_requested(), kept);
     }
     bool ok = status == SIM_DONE && finish_run(opt, eng, file, index, paths, &ck, seconds, err);
     checkpoint_free(&ck);
+    return ok;
+}
+
+/* One run, its outputs locked against other processes from its start until
+ * they, its checkpoint and partial outputs are settled (run_lock.h). */
+static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+                   const run_paths *paths, tm_error *err)
+{
+    run_lock lock;
+    if (!run_lock_take(&lock, paths->lock, paths->mco, err))
+        return false;
+    bool ok = do_locked_run(opt, eng, file, index, paths, &lock, err);
+    run_lock_release(&lock);
     return ok;
 }
 
@@ -447,8 +464,9 @@ static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *e
  * writes, and writes a checkpoint every --checkpoint-every seconds.  A
  * signal to the ranks pauses them all: rank 0 writes the checkpoint and the
  * partial outputs, which --resume continues with any number of ranks. */
-static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
-                         const mci_file *file, int index, const run_paths *paths, tm_error *err)
+static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                                const mci_file *file, int index, const run_paths *paths,
+                                run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
     bool lead = world->rank == 0, resumed = false, paused = false;
@@ -489,11 +507,25 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
         if (lead)
             save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
                          sizeof kept);
+        run_lock_release(lock);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
     if (ok && lead)
         ok = finish_run(opt, eng, file, index, paths, &ck, progress_now() - start, err);
     checkpoint_free(&ck);
+    return ok;
+}
+
+/* A run under MPI: rank 0, the only writer, holds its output lock. */
+static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                         const mci_file *file, int index, const run_paths *paths, tm_error *err)
+{
+    bool lead = world->rank == 0;
+    run_lock lock = {.fd = -1};
+    if (!ranks_all_ok(world, !lead || run_lock_take(&lock, paths->lock, paths->mco, err)))
+        return false;
+    bool ok = do_locked_run_ranks(opt, world, eng, file, index, paths, &lock, err);
+    run_lock_release(&lock);
     return ok;
 }
 
