@@ -43,7 +43,54 @@ expect 0 "resume after the lock" -- "$tmcml" run "$mci" -N 400000 -S 5 -q $commo
 check; [ -s "$work/o/$name.mco" ] && [ ! -e "$work/o/$name.lock" ] && [ ! -e "$work/o/$name.ckpt" ] ||
     fail "resume after the lock: files: $(ls -A "$work/o")"
 
-# 2. A job array that forgot to vary the name: four runs, four seeds, one
+# 2. --resume and a finished run (no checkpoint): skipped only when its .mco
+#    and JSON are one pair and this run's (seed, photons, input, physics);
+#    another run's is refused, saying what differs, and left as it was.
+cp "$work/o/$name.mco" "$work/o.mco"
+cp "$work/o/$name.json" "$work/o.json"
+unchanged() { # DESCRIPTION
+    check; cmp -s "$work/o/$name.mco" "$work/o.mco" && cmp -s "$work/o/$name.json" "$work/o.json" ||
+        fail "$1: the finished outputs changed"
+}
+expect 0 "this run" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+contains "this run" "$name.mco is complete (no checkpoint): skipped"
+unchanged "this run"
+expect 1 "other seed" -- "$tmcml" run "$mci" -N 400000 -S 6 $common --resume -o "$work/o"
+contains "other seed" "$work/o/$name.json: holds a finished run of seed 5, this run has seed 6: --resume leaves it alone"
+unchanged "other seed"
+expect 1 "other photons" -- "$tmcml" run "$mci" -N 400001 -S 5 $common --resume -o "$work/o"
+contains "other photons" "of 400000 photons, this run has 400001"
+unchanged "other photons"
+expect 1 "-A" -- "$tmcml" run "$mci" -N 400000 -S 5 -A $common --resume -o "$work/o"
+contains "-A" "of another input (its layers, grid, -A or --max-steps differ)"
+sed 's/^1.4    0.7   300    0.8   0.01 /1.4    0.7   301    0.8   0.01 /' "$mci" >"$work/other.mci"
+expect 1 "other input" -- "$tmcml" run "$work/other.mci" -N 400000 -S 5 $common --resume -o "$work/o"
+contains "other input" "of another input"
+unchanged "other input"
+sed 's/"cpu [0-9a-f]*"/"cpu 0123"/' "$work/o.json" >"$work/o/$name.json"
+expect 1 "other physics" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+contains "other physics" "of other physics code (cpu 0123; this tmcml: cpu "
+echo '{"seed": "5"}' >"$work/o/$name.json"
+expect 1 "no identity" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+contains "no identity" "$name.json: does not say which run made it"
+cp "$work/o.json" "$work/o/$name.json"
+unchanged "restored"
+
+# The .mco of one run beside the JSON of another (two processes before
+# locks): not a pair, refused.
+example=$data/reference/mcml_example.mci
+"$tmcml" run "$example" -N 1000 -S 7 -q $common -o "$work/e7" &&
+    "$tmcml" run "$example" -N 1000 -S 8 -q $common -o "$work/e8" || fail "example runs"
+cp "$work/e8/example.json" "$work/e7/example.json"
+expect 1 "mixed pair" -- "$tmcml" run "$example" -N 1000 -S 8 $common --resume -o "$work/e7"
+contains "mixed pair" "$work/e7/example.mco and this summary are not of one run (tallies fnv1a64:"
+# An .mco without its JSON (cut short between the two): simulated again.
+rm "$work/e7/example.json"
+expect 0 "mco alone" -- "$tmcml" run "$example" -N 1000 -S 8 $common --resume -o "$work/e7"
+contains "mco alone" "$work/e7/example.mco without $work/e7/example.json (a run cut short between the two): simulating it again"
+check; cmp -s "$work/e7/example.mco" "$work/e8/example.mco" || fail "mco alone: not simulated again"
+
+# 3. A job array that forgot to vary the name: four runs, four seeds, one
 #    directory, at once, three times.  Each either writes its .mco and JSON
 #    or is refused; the pair left is always one run's.
 round=0

@@ -11,6 +11,7 @@
 
 #include "checkpoint.h"
 #include "cpu.h"
+#include "finished.h"
 #include "fs.h"
 #include "gpu.h"
 #include "gpu_pool.h"
@@ -43,8 +44,9 @@ typedef struct engine {
     const kernel_spec *specs; /* each GPU's kernel variant for the current run (session_plan) */
     run_gpu *shares;          /* what each GPU did in the current run */
     const char *name;
-    char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
-    int threads;  /* CPU threads of the run being simulated (resources_check) */
+    char *kernel;      /* spec key of the first GPU's kernel (malloc'd), or NULL */
+    int threads;       /* CPU threads of the run being simulated (resources_check) */
+    char physics[256]; /* resume_physics: what checkpoints and summaries record */
 } engine;
 
 static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
@@ -230,8 +232,18 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                  "from %s).",
                  (unsigned long long)tallies->photons, (unsigned long long)run->photons,
                  fs_base_name(paths->ckpt));
-    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, part,
-                   fs_base_name(json));
+    uint64_t digest = tally_set_digest(tallies);
+    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, digest,
+                   part, fs_base_name(json));
+    summary_identity id;
+    if (!finished_identity(opt, run, eng->physics, &id, err))
+        return false;
+    /* The JSON is the pair's last word (finished.h): an old one must not
+     * stay beside a new .mco if the process dies between the two. */
+    if (unlink(json) != 0 && errno != ENOENT) {
+        error_set(err, json, 0, "cannot replace: %s", strerror(errno));
+        return false;
+    }
     if (!mco_write(mco, run, res, comment, err))
         return false;
     run_report rep = {.input_path = file->path,
@@ -248,13 +260,15 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .trapped_photons = tallies->trapped_photons,
                       .trapped_weight = tally_weight(tallies->trapped_units) /
                                         (res->photons ? (double)res->photons : 1.0),
-                      .tallies_digest = tally_set_digest(tallies),
+                      .tallies_digest = digest,
                       .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
                       .kernel = eng->gpu ? eng->kernel : NULL,
                       .gpus = eng->shares,
                       .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
-                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL};
+                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL,
+                      .physics = eng->physics,
+                      .input_digest = id.input_digest};
     return summary_write(json, &rep, err);
 }
 
@@ -305,11 +319,17 @@ static void remove_leftovers(const run_paths *paths)
             fprintf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
-/* --resume and the run's outputs are there without a checkpoint: skip it. */
-static bool already_complete(const cli_options *opt, const run_paths *paths)
+/* --resume without a checkpoint: *done when the run's finished outputs are
+ * there and are this run's; false when they are another run's (finished.h). */
+static bool already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+                             const run_paths *paths, bool *done, tm_error *err)
 {
-    return opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
-           output_exists(paths->json);
+    *done = false;
+    if (!opt->resume || output_exists(paths->ckpt))
+        return true;
+    summary_identity id;
+    return finished_identity(opt, run, eng->physics, &id, err) &&
+           finished_check(paths, &id, opt->quiet ? NULL : stderr, done, err);
 }
 
 static void say_skipped(const cli_options *opt, int index, const run_paths *paths)
@@ -344,15 +364,16 @@ static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *f
                           const run_paths *paths, run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    if (already_complete(opt, paths)) {
+    bool done;
+    if (!already_finished(opt, eng, run, paths, &done, err))
+        return false;
+    if (done) {
         say_skipped(opt, index, paths);
         return true;
     }
-    char physics[256];
     checkpoint ck;
     bool resumed;
-    if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
-        !resume_begin(&ck, opt, run, index + 1, physics, paths->ckpt, &resumed, err))
+    if (!resume_begin(&ck, opt, run, index + 1, eng->physics, paths->ckpt, &resumed, err))
         return false;
     if (resumed)
         say_resumed(opt, index, paths, &ck);
@@ -469,24 +490,24 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
                                 run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    bool lead = world->rank == 0, resumed = false, paused = false;
-    char physics[256];
+    bool lead = world->rank == 0, resumed = false, paused = false, done = false;
     checkpoint ck, mine;
-    if (ranks_any(world, lead && already_complete(opt, paths))) {
+    if (!ranks_all_ok(world, !lead || already_finished(opt, eng, run, paths, &done, err)))
+        return false;
+    if (ranks_any(world, done)) {
         if (lead)
             say_skipped(opt, index, paths);
         return true;
     }
     cli_options rank_opt = *opt;
     rank_opt.resume = lead && opt->resume;
-    bool ok = resume_physics(eng->gpu, physics, sizeof physics, err);
-    if (!ranks_all_ok(world, ok && ranks_same_text(world, physics))) {
+    if (!ranks_all_ok(world, ranks_same_text(world, eng->physics))) {
         error_set(err, NULL, 0, "the MPI ranks run different physics (engines): %s on rank %d",
-                  physics, world->rank);
+                  eng->physics, world->rank);
         return false;
     }
-    ok = resume_begin(&ck, &rank_opt, run, index + 1, physics, lead ? paths->ckpt : "", &resumed,
-                      err);
+    bool ok = resume_begin(&ck, &rank_opt, run, index + 1, eng->physics, lead ? paths->ckpt : "",
+                           &resumed, err);
     if (!ranks_all_ok(world, ok)) {
         if (ok)
             checkpoint_free(&ck);
@@ -668,7 +689,8 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
 {
     bool lead = world->rank == 0, ok = true;
     ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
-         choose_engine(opt, world, eng, err);
+         choose_engine(opt, world, eng, err) &&
+         resume_physics(eng->gpu, eng->physics, sizeof eng->physics, err);
     if (ok)
         *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
     ok = ok && *threads;
