@@ -13,7 +13,10 @@
  * removed when the run ends (while still locked: a process that opened the
  * old file then finds, once it holds the lock, that the file at NAME.lock
  * is no longer the one it locked, and tries again).  A process killed with
- * -9 leaves it unlocked: the next run takes it over.  Only `tmcml run`
+ * -9 leaves it unlocked: the next run takes it over.  fcntl locks belong to
+ * the process, and closing any descriptor of the file drops them: while it
+ * holds a lock the process opens that file no other way (run_lock_free is
+ * for the checks before any run starts).  Only `tmcml run`
  * locks (under MPI, rank 0, the only writer); the library (runtime/api)
  * writes an .mco only when its caller saves one, and locks nothing. */
 #ifndef TMCML_RUN_LOCK_H
