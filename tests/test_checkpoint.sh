@@ -84,6 +84,18 @@ stops_like_term() { # SIGNAL NUMBER (Linux's)
     check; no_temps "$dir" || fail "SIG$1: temp files left: $(ls -A "$dir")"
 }
 stops_like_term HUP 1
+# The same with stderr into a pipe whose reader is gone (`| tee log` of an
+# ssh session that closed): the stop message must not kill the run.
+dir=$work/sigpipe
+( "$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.3 -o "$dir" 2>&1 &
+    echo $! >"$work/pid"
+    wait $!
+    echo $? >"$work/rc" ) | true &
+check; wait_for "$dir/$name.ckpt" || fail "SIGHUP, broken pipe: no periodic checkpoint appeared"
+kill -HUP "$(cat "$work/pid")"
+wait
+check; [ "$(cat "$work/rc")" = 129 ] && [ -s "$dir/$name.partial.mco" ] ||
+    fail "SIGHUP, broken pipe: exit $(cat "$work/rc"), files: $(ls -A "$dir")"
 stops_like_term USR1 10
 stops_like_term USR2 12
 stops_like_term XCPU 24

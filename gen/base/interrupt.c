@@ -78,6 +78,11 @@ void interrupt_install(void)
      * its temp file left; ignored, the write fails with EFBIG and the writer
      * removes the temp file and says so, as for a full disk. */
     signal(SIGXFSZ, SIG_IGN);
+    /* An ssh session that closes takes a `| tee log` with it: the stop
+     * message (or any later line) would then raise SIGPIPE and kill the
+     * run before its checkpoint.  Ignored, the write fails with EPIPE and
+     * the run writes its files, which are what it is for. */
+    signal(SIGPIPE, SIG_IGN);
 }
 
 void interrupt_graceful(bool on) { graceful = on; }

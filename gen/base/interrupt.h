@@ -4,7 +4,9 @@
  * time limit): a run stopped by one leaves no temp file behind, says so, and
  * exits with 128 + the signal (130, 143, 129, 152, 138, 140).  One handler
  * for the whole program.  SIGXFSZ (a file beyond ulimit -f) is ignored, so
- * that the write fails with EFBIG and is handled like a full disk.
+ * that the write fails with EFBIG and is handled like a full disk, and so
+ * is SIGPIPE: a reader of stdout or stderr that went away (a `| tee` of a
+ * closed ssh session) leaves lines unwritten, not the run killed.
  *
  * While a simulation that can be checkpointed runs (interrupt_graceful on),
  * the first signal only asks it to stop: the engines see interrupt_flag(),
