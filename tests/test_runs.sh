@@ -20,60 +20,62 @@ seed_of() { sed -n 's/.*seed[": \t]*\([0-9][0-9]*\).*/\1/p' "$1" | head -1; }
 
 # 1. A run in progress holds NAME.lock (its pid inside); a second run into
 #    the same directory, another seed, is refused before it simulates,
-#    naming the first process, and touches none of its files.
-"$tmcml" run "$mci" -N 400000 -S 5 -q $common --checkpoint-every 0.2 -o "$work/o" \
+#    naming the first process, and touches none of its files.  (The first
+#    run is long: it is stopped, never finished.)
+"$tmcml" run "$mci" -N 40000000 -S 5 -q $common --checkpoint-every 0.2 -o "$work/o" \
     2>"$work/err_a" &
 pid=$!
 check; wait_for "$work/o/$name.ckpt" || fail "no periodic checkpoint appeared"
 check; grep -q "^pid $pid$" "$work/o/$name.lock" || fail "the lock file lacks pid $pid"
-cp "$work/o/$name.ckpt" "$work/saved.ckpt"
-expect 2 "second writer" -- "$tmcml" run "$mci" -N 400000 -S 6 -q $common -o "$work/o"
+expect 2 "second writer" -- "$tmcml" run "$mci" -N 40000000 -S 6 -q $common -o "$work/o"
 contains "second writer" "$work/o/$name.mco is being written by process $pid on .* (started "
 check; [ ! -e "$work/o/$name.mco" ] && [ ! -e "$work/o/$name.json" ] ||
     fail "second writer: outputs written"
-expect 2 "second writer, --resume" -- "$tmcml" run "$mci" -N 400000 -S 5 -q $common --resume -o "$work/o"
+expect 2 "second writer, --resume" -- "$tmcml" run "$mci" -N 40000000 -S 5 -q $common --resume -o "$work/o"
 contains "second writer, --resume" "is being written by process $pid"
 kill -TERM $pid
 wait $pid
 rc=$?
 check; [ $rc -eq 143 ] || { fail "first run: exit $rc, expected 143"; cat "$work/err_a" >&2; }
 check; [ ! -e "$work/o/$name.lock" ] || fail "the lock file was left after the run stopped"
-# Free again: the interrupted run resumes.
-expect 0 "resume after the lock" -- "$tmcml" run "$mci" -N 400000 -S 5 -q $common --resume -o "$work/o"
-check; [ -s "$work/o/$name.mco" ] && [ ! -e "$work/o/$name.lock" ] && [ ! -e "$work/o/$name.ckpt" ] ||
-    fail "resume after the lock: files: $(ls -A "$work/o")"
+# Free again: what stands in the way now is the checkpoint, not a process.
+expect 2 "after the lock" -- "$tmcml" run "$mci" -N 40000000 -S 6 -q $common -o "$work/o"
+contains "after the lock" "a checkpoint of run 1 exists"
 
 # 2. --resume and a finished run (no checkpoint): skipped only when its .mco
 #    and JSON are one pair and this run's (seed, photons, input, physics);
 #    another run's is refused, saying what differs, and left as it was.
-cp "$work/o/$name.mco" "$work/o.mco"
-cp "$work/o/$name.json" "$work/o.json"
+n=20000
+"$tmcml" run "$mci" -N $n -S 5 -q $common -o "$work/f" || fail "the finished run"
+cp "$work/f/$name.mco" "$work/f.mco"
+cp "$work/f/$name.json" "$work/f.json"
 unchanged() { # DESCRIPTION
-    check; cmp -s "$work/o/$name.mco" "$work/o.mco" && cmp -s "$work/o/$name.json" "$work/o.json" ||
+    check; cmp -s "$work/f/$name.mco" "$work/f.mco" && cmp -s "$work/f/$name.json" "$work/f.json" ||
         fail "$1: the finished outputs changed"
 }
-expect 0 "this run" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+expect 0 "this run" -- "$tmcml" run "$mci" -N $n -S 5 $common --resume -o "$work/f"
 contains "this run" "$name.mco is complete (no checkpoint): skipped"
 unchanged "this run"
-expect 1 "other seed" -- "$tmcml" run "$mci" -N 400000 -S 6 $common --resume -o "$work/o"
-contains "other seed" "$work/o/$name.json: holds a finished run of seed 5, this run has seed 6: --resume leaves it alone"
+expect 1 "other seed" -- "$tmcml" run "$mci" -N $n -S 6 $common --resume -o "$work/f"
+contains "other seed" "$work/f/$name.json: holds a finished run of seed 5, this run has seed 6: --resume leaves it alone"
 unchanged "other seed"
-expect 1 "other photons" -- "$tmcml" run "$mci" -N 400001 -S 5 $common --resume -o "$work/o"
-contains "other photons" "of 400000 photons, this run has 400001"
+expect 1 "other photons" -- "$tmcml" run "$mci" -N $((n + 1)) -S 5 $common --resume -o "$work/f"
+contains "other photons" "of $n photons, this run has $((n + 1))"
 unchanged "other photons"
-expect 1 "-A" -- "$tmcml" run "$mci" -N 400000 -S 5 -A $common --resume -o "$work/o"
+expect 1 "-A" -- "$tmcml" run "$mci" -N $n -S 5 -A $common --resume -o "$work/f"
 contains "-A" "of another input (its layers, grid, -A or --max-steps differ)"
 sed 's/^1.4    0.7   300    0.8   0.01 /1.4    0.7   301    0.8   0.01 /' "$mci" >"$work/other.mci"
-expect 1 "other input" -- "$tmcml" run "$work/other.mci" -N 400000 -S 5 $common --resume -o "$work/o"
+check; grep -q " 301 " "$work/other.mci" || fail "could not make the altered input"
+expect 1 "other input" -- "$tmcml" run "$work/other.mci" -N $n -S 5 $common --resume -o "$work/f"
 contains "other input" "of another input"
 unchanged "other input"
-sed 's/"cpu [0-9a-f]*"/"cpu 0123"/' "$work/o.json" >"$work/o/$name.json"
-expect 1 "other physics" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+sed 's/"cpu [0-9a-f]*"/"cpu 0123"/' "$work/f.json" >"$work/f/$name.json"
+expect 1 "other physics" -- "$tmcml" run "$mci" -N $n -S 5 $common --resume -o "$work/f"
 contains "other physics" "of other physics code (cpu 0123; this tmcml: cpu "
-echo '{"seed": "5"}' >"$work/o/$name.json"
-expect 1 "no identity" -- "$tmcml" run "$mci" -N 400000 -S 5 $common --resume -o "$work/o"
+echo '{"seed": "5"}' >"$work/f/$name.json"
+expect 1 "no identity" -- "$tmcml" run "$mci" -N $n -S 5 $common --resume -o "$work/f"
 contains "no identity" "$name.json: does not say which run made it"
-cp "$work/o.json" "$work/o/$name.json"
+cp "$work/f.json" "$work/f/$name.json"
 unchanged "restored"
 
 # The .mco of one run beside the JSON of another (two processes before
