@@ -64,11 +64,14 @@ check; [ ! -e "$work/part/$name.mco" ] || fail "SIGINT: a final .mco was written
 
 # 1b. SIGHUP (an ssh session closing), SIGUSR1/2 (a batch system's warning)
 #     and SIGXCPU (a CPU time limit) stop a run as SIGTERM does: checkpoint,
-#     partial outputs, exit 128 + the signal, no temp file left.
+#     partial outputs, exit 128 + the signal, no temp file left.  These runs
+#     are stopped, never finished: ten times the photons keeps them running
+#     until the signal on any machine.
+long=$((photons * 10))
 no_temps() { ! ls -A "$1" | grep -q '\.tmp\.'; }
 stops_like_term() { # SIGNAL NUMBER (Linux's)
     dir=$work/sig$1
-    "$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.3 -o "$dir" \
+    "$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.3 -o "$dir" \
         2>"$work/errs" &
     pid=$!
     check; wait_for "$dir/$name.ckpt" || fail "SIG$1: no periodic checkpoint appeared"
@@ -77,7 +80,7 @@ stops_like_term() { # SIGNAL NUMBER (Linux's)
     rc=$?
     want=$((128 + $2))
     check; [ $rc -eq $want ] || { fail "SIG$1: exit $rc, expected $want"; cat "$work/errs" >&2; }
-    check; grep -q "SIG$1.*stopped after [0-9]* of $photons photons" "$work/errs" ||
+    check; grep -q "SIG$1.*stopped after [0-9]* of $long photons" "$work/errs" ||
         { fail "SIG$1: no stop message"; cat "$work/errs" >&2; }
     check; [ -s "$dir/$name.partial.mco" ] && [ -s "$dir/$name.partial.json" ] ||
         fail "SIG$1: no partial outputs"
@@ -87,7 +90,7 @@ stops_like_term HUP 1
 # The same with stderr into a pipe whose reader is gone (`| tee log` of an
 # ssh session that closed): the stop message must not kill the run.
 dir=$work/sigpipe
-( "$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.3 -o "$dir" 2>&1 &
+( "$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.3 -o "$dir" 2>&1 &
     echo $! >"$work/pid"
     wait $!
     echo $? >"$work/rc" ) | true &
@@ -102,7 +105,7 @@ stops_like_term XCPU 24
 if [ "$engine" = cpu ]; then
     # A real CPU time limit: the soft limit's SIGXCPU (the kernel repeats it
     # every CPU second; the repeats must not cut the checkpoint short).
-    (ulimit -S -t 2 && exec "$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/xcpu") \
+    (ulimit -S -t 2 && exec "$tmcml" run "$mci" -N $long -S 5 -q $common -o "$work/xcpu") \
         2>"$work/errs"
     rc=$?
     check; [ $rc -eq 152 ] && [ -s "$work/xcpu/$name.ckpt" ] &&
@@ -123,7 +126,7 @@ fi
 #     place: no rename goes over it, even as root) is said and retried; the
 #     run goes on, and a later period writes it again.
 dir=$work/retry
-"$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.2 -o "$dir" \
+"$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.2 -o "$dir" \
     2>"$work/errr" &
 pid=$!
 check; wait_for "$dir/$name.ckpt" || fail "retry: no periodic checkpoint appeared"
