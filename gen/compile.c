@@ -74,6 +74,7 @@ typedef struct nvrtc_api {
     void *lib;
     int major, minor;
     char identity[PATH_MAX + 96]; /* file, size and mtime of the library: part of the key */
+    char release[96];             /* major.minor, size and mtime: compile_nvrtc_release */
     char error[900];              /* why loading failed ("" when it did not) */
     nvrtcResult (*Version)(int *, int *);
     const char *(*GetErrorString)(nvrtcResult);
@@ -137,11 +138,16 @@ static void nvrtc_identify(void)
     void *sym;
     memcpy(&sym, &nvrtc.Version, sizeof sym);
     struct stat st;
-    if (dladdr(sym, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
+    if (dladdr(sym, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0) {
         snprintf(nvrtc.identity, sizeof nvrtc.identity, "%s, %lld bytes, mtime %lld",
                  info.dli_fname, (long long)st.st_size, (long long)st.st_mtime);
-    else
+        snprintf(nvrtc.release, sizeof nvrtc.release, "%d.%d (%lld bytes, mtime %lld)", nvrtc.major,
+                 nvrtc.minor, (long long)st.st_size, (long long)st.st_mtime);
+    } else {
         snprintf(nvrtc.identity, sizeof nvrtc.identity, "(library file unknown)");
+        snprintf(nvrtc.release, sizeof nvrtc.release, "%d.%d (library file unknown)", nvrtc.major,
+                 nvrtc.minor);
+    }
 }
 
 static void *nvrtc_try(const char *name, char *first_error, size_t size)
@@ -223,6 +229,17 @@ bool compile_nvrtc_available(char *version, size_t size, tm_error *err)
         return false;
     if (version && size)
         snprintf(version, size, "%d.%d", nvrtc.major, nvrtc.minor);
+    return true;
+}
+
+bool compile_nvrtc_release(char *release, size_t size, tm_error *err)
+{
+    if (release && size)
+        release[0] = '\0';
+    if (!nvrtc_ready(err))
+        return false;
+    if (release && size)
+        snprintf(release, size, "%s", nvrtc.release);
     return true;
 }
 
