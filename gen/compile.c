@@ -74,6 +74,7 @@ typedef struct nvrtc_api {
     void *lib;
     int major, minor;
     char identity[PATH_MAX + 96]; /* file, size and mtime of the library: part of the key */
+    char release[96];             /* major.minor, size and mtime: compile_nvrtc_release */
     char error[900];              /* why loading failed ("" when it did not) */
     nvrtcResult (*Version)(int *, int *);
     const char *(*GetErrorString)(nvrtcResult);
@@ -137,11 +138,16 @@ static void nvrtc_identify(void)
     void *sym;
     memcpy(&sym, &nvrtc.Version, sizeof sym);
     struct stat st;
-    if (dladdr(sym, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0)
+    if (dladdr(sym, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0) {
         snprintf(nvrtc.identity, sizeof nvrtc.identity, "%s, %lld bytes, mtime %lld",
                  info.dli_fname, (long long)st.st_size, (long long)st.st_mtime);
-    else
+        snprintf(nvrtc.release, sizeof nvrtc.release, "%d.%d (%lld bytes, mtime %lld)", nvrtc.major,
+                 nvrtc.minor, (long long)st.st_size, (long long)st.st_mtime);
+    } else {
         snprintf(nvrtc.identity, sizeof nvrtc.identity, "(library file unknown)");
+        snprintf(nvrtc.release, sizeof nvrtc.release, "%d.%d (library file unknown)", nvrtc.major,
+                 nvrtc.minor);
+    }
 }
 
 static void *nvrtc_try(const char *name, char *first_error, size_t size)
@@ -223,6 +229,17 @@ bool compile_nvrtc_available(char *version, size_t size, tm_error *err)
         return false;
     if (version && size)
         snprintf(version, size, "%d.%d", nvrtc.major, nvrtc.minor);
+    return true;
+}
+
+bool compile_nvrtc_release(char *release, size_t size, tm_error *err)
+{
+    if (release && size)
+        release[0] = '\0';
+    if (!nvrtc_ready(err))
+        return false;
+    if (release && size)
+        snprintf(release, size, "%s", nvrtc.release);
     return true;
 }
 
@@ -550,6 +567,18 @@ static void entry_path(const cache_entry *e, const char *ext, char *path, size_t
     snprintf(path, size, "%s/%s.%s", e->dir, e->key, ext);
 }
 
+/* A file of the cache written atomically.  The cache's files are its own:
+ * whatever else stands at the path (a symbolic link, a device) is removed
+ * first, never followed or written through as fs_write_atomic does for a
+ * user's outputs, so a link to /dev/zero becomes a cache entry again. */
+static bool cache_write(const char *path, const void *data, size_t size, tm_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        (void)unlink(path);
+    return fs_write_bytes_atomic(path, data, size, err);
+}
+
 /* One file of the entry, whole: a regular file of at most max bytes (a link
  * to /dev/zero or a FIFO is not read at all), owned by this user or root (a
  * sticky cache directory may hold other users' files).  NULL when it is
@@ -587,7 +616,7 @@ static bool info_write(const cache_entry *e, const compile_result *r, double sec
     entry_path(e, "info", path, sizeof path);
     if (sb.failed)
         error_set(err, path, 0, "out of memory");
-    bool ok = !sb.failed && fs_write_bytes_atomic(path, sb.data, sb.len, err);
+    bool ok = !sb.failed && cache_write(path, sb.data, sb.len, err);
     free(sb.data);
     return ok;
 }
@@ -679,12 +708,11 @@ static void cache_store(const cache_entry *e, const strbuf *material, const comp
     char path[ENTRY_PATH_MAX];
     tm_error err = {0};
     entry_path(e, "cubin", path, sizeof path);
-    bool ok = dir_trust_make(e->dir, &err) &&
-              fs_write_bytes_atomic(path, r->cubin, r->cubin_size, &err) &&
+    bool ok = dir_trust_make(e->dir, &err) && cache_write(path, r->cubin, r->cubin_size, &err) &&
               info_write(e, r, r->seconds, &err);
     if (ok) {
         entry_path(e, "cu", path, sizeof path);
-        ok = fs_write_bytes_atomic(path, material->data, material->len, &err);
+        ok = cache_write(path, material->data, material->len, &err);
     }
     if (!ok && verbose) {
         char text[1024];

@@ -37,6 +37,14 @@ typedef struct compile_result {
 /* Whether NVRTC could be loaded; *version gets "13.0" etc. */
 bool compile_nvrtc_available(char *version, size_t size, tm_error *err);
 
+/* The NVRTC release as the cubin cache tells them apart, without the
+ * library's path: "13.0 (109338064 bytes, mtime 1760564160)".  NVRTC
+ * reports only major.minor; a patch release of it (which may generate other
+ * code) is another library file.  What a GPU checkpoint records
+ * (runtime/cli/resume.c), so that it resumes on another node with the same
+ * installation but not under another patch release. */
+bool compile_nvrtc_release(char *release, size_t size, tm_error *err);
+
 /* The generator's identity for profiles: the embedded templates
  * (render_generator_hash) and the options every kernel is compiled with. */
 uint64_t compile_generator_hash(void);

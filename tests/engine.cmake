@@ -63,6 +63,12 @@ tmcml_test(test_gpu_pool test_gpu_pool.c)
 add_test(NAME gpu_pool COMMAND test_gpu_pool)
 tmcml_test(test_resume test_resume.c)
 add_test(NAME resume COMMAND test_resume)
+# One writer per output (issue 21): the lock, and runs sharing an output
+# directory (the lock, the .mco and JSON as one unit, --resume's checks).
+tmcml_test(test_run_lock test_run_lock.c)
+add_test(NAME run_lock COMMAND test_run_lock)
+add_test(NAME runs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_runs.sh $<TARGET_FILE:tmcml>
+  ${TMCML_TEST_DATA})
 
 # Several processes through MPI (CPU engine): bit-identical to one process.
 add_test(NAME mpi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mpi.sh $<TARGET_FILE:tmcml>

@@ -418,8 +418,8 @@ static void test_cli_identity(tmcml_session *s, const char *cli, const char *exa
     char *want = read_all(path);
     CHECK(want && got && strcmp(want, got) == 0);
     CHECK(got && strstr(got, "# tmcml ") &&
-          strstr(got, "cpu engine, seed 11, absorption scored. "
-                      "Timings: example.json."));
+          strstr(got, "cpu engine, seed 11, absorption scored, tallies fnv1a64:") &&
+          strstr(got, ". Timings: example.json."));
     free(want);
     free(got);
     snprintf(path, sizeof path, "%s/lib/example.json", dir);

@@ -62,6 +62,99 @@ check; [ -n "$done1" ] && [ "$(json_num "$work/part/$name.partial.json" photons_
     fail "SIGINT: the partial JSON lacks photons_done/photons_total"
 check; [ ! -e "$work/part/$name.mco" ] || fail "SIGINT: a final .mco was written"
 
+# 1b. SIGHUP (an ssh session closing), SIGUSR1/2 (a batch system's warning)
+#     and SIGXCPU (a CPU time limit) stop a run as SIGTERM does: checkpoint,
+#     partial outputs, exit 128 + the signal, no temp file left.  These runs
+#     are stopped, never finished: ten times the photons keeps them running
+#     until the signal on any machine.
+long=$((photons * 10))
+no_temps() { ! ls -A "$1" | grep -q '\.tmp\.'; }
+stops_like_term() { # SIGNAL NUMBER (Linux's)
+    dir=$work/sig$1
+    "$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.3 -o "$dir" \
+        2>"$work/errs" &
+    pid=$!
+    check; wait_for "$dir/$name.ckpt" || fail "SIG$1: no periodic checkpoint appeared"
+    kill -"$1" $pid
+    wait $pid
+    rc=$?
+    want=$((128 + $2))
+    check; [ $rc -eq $want ] || { fail "SIG$1: exit $rc, expected $want"; cat "$work/errs" >&2; }
+    check; grep -q "SIG$1.*stopped after [0-9]* of $long photons" "$work/errs" ||
+        { fail "SIG$1: no stop message"; cat "$work/errs" >&2; }
+    check; [ -s "$dir/$name.partial.mco" ] && [ -s "$dir/$name.partial.json" ] ||
+        fail "SIG$1: no partial outputs"
+    check; no_temps "$dir" || fail "SIG$1: temp files left: $(ls -A "$dir")"
+}
+stops_like_term HUP 1
+# The same with stderr into a pipe whose reader is gone (`| tee log` of an
+# ssh session that closed): the stop message must not kill the run.
+dir=$work/sigpipe
+( "$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.3 -o "$dir" 2>&1 &
+    echo $! >"$work/pid"
+    wait $!
+    echo $? >"$work/rc" ) | true &
+check; wait_for "$dir/$name.ckpt" || fail "SIGHUP, broken pipe: no periodic checkpoint appeared"
+kill -HUP "$(cat "$work/pid")"
+wait
+check; [ "$(cat "$work/rc")" = 129 ] && [ -s "$dir/$name.partial.mco" ] ||
+    fail "SIGHUP, broken pipe: exit $(cat "$work/rc"), files: $(ls -A "$dir")"
+stops_like_term USR1 10
+stops_like_term USR2 12
+stops_like_term XCPU 24
+if [ "$engine" = cpu ]; then
+    # A real CPU time limit: the soft limit's SIGXCPU (the kernel repeats it
+    # every CPU second; the repeats must not cut the checkpoint short).
+    (ulimit -S -t 2 && exec "$tmcml" run "$mci" -N $long -S 5 -q $common -o "$work/xcpu") \
+        2>"$work/errs"
+    rc=$?
+    check; [ $rc -eq 152 ] && [ -s "$work/xcpu/$name.ckpt" ] &&
+        [ -s "$work/xcpu/$name.partial.mco" ] ||
+        { fail "ulimit -t: exit $rc, files: $(ls -A "$work/xcpu")"; cat "$work/errs" >&2; }
+    # A file size limit (ulimit -f): the .mco cannot be written; said like a
+    # full disk, no temp file left, the run fails (exit 1).
+    (ulimit -f 64 && exec "$tmcml" run "$mci" -N 2000 -S 5 -q $common -o "$work/fsize") \
+        2>"$work/errs"
+    rc=$?
+    check; [ $rc -eq 1 ] && grep -q "$name.mco: File too large.*ulimit -f" "$work/errs" ||
+        { fail "ulimit -f: exit $rc"; cat "$work/errs" >&2; }
+    check; no_temps "$work/fsize" && [ ! -e "$work/fsize/$name.mco" ] ||
+        fail "ulimit -f: files left: $(ls -A "$work/fsize")"
+fi
+
+# 1c. A periodic checkpoint that cannot be written (a directory in its
+#     place: no rename goes over it, even as root) is said and retried; the
+#     run goes on, and a later period writes it again.
+dir=$work/retry
+"$tmcml" run "$mci" -N $long -S 5 -q $common --checkpoint-every 0.2 -o "$dir" \
+    2>"$work/errr" &
+pid=$!
+check; wait_for "$dir/$name.ckpt" || fail "retry: no periodic checkpoint appeared"
+n=0
+until mkdir "$dir/$name.ckpt" 2>/dev/null || [ $n -ge 100 ]; do
+    rm -f "$dir/$name.ckpt"
+    n=$((n + 1))
+done
+n=0
+while ! grep -q "checkpoint not written: .*; retrying in 0.2 s" "$work/errr" && [ $n -lt 1200 ] &&
+    kill -0 $pid 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+done
+check; grep -q "checkpoint not written" "$work/errr" ||
+    { fail "retry: no warning of the failed checkpoint"; cat "$work/errr" >&2; }
+rmdir "$dir/$name.ckpt"
+n=0
+while [ ! -f "$dir/$name.ckpt" ] && [ $n -lt 1200 ] && kill -0 $pid 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+done
+check; [ -f "$dir/$name.ckpt" ] || fail "retry: the checkpoint was not written again"
+kill -TERM $pid
+wait $pid
+rc=$?
+check; [ $rc -eq 143 ] || { fail "retry: exit $rc, expected 143 (still running)"; cat "$work/errr" >&2; }
+
 # 2. A fresh run over a checkpoint is refused (it would be lost).
 "$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/part" 2>"$work/err2"
 rc=$?

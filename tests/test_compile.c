@@ -570,6 +570,27 @@ static void test_parallel(const char *base)
     compile_result_free(&r);
 }
 
+/* A GPU checkpoint names NVRTC as the cache key does (issue 21): the
+ * release carries the library's size and mtime that the key material of an
+ * entry in dir records, so a patch release of the same major.minor is
+ * another release. */
+static void test_release(const char *dir, const char *version)
+{
+    char release[96], cu[4096], want[128];
+    tm_error err = {0};
+    CHECK(compile_nvrtc_release(release, sizeof release, &err));
+    printf("NVRTC release: %s\n", release);
+    CHECK(strncmp(release, version, strlen(version)) == 0);
+    char *open = strchr(release, '(');
+    CHECK(open && strstr(release, " bytes, mtime "));
+    CHECK(find_entry(dir, ".cu", cu, sizeof cu) > 0);
+    char *material = fs_read_text(cu, NULL, &err);
+    snprintf(want, sizeof want, ", %.*s\n", open ? (int)strcspn(open + 1, ")") : 0,
+             open ? open + 1 : "");
+    CHECK_MSG(material && strstr(material, want), "the key material lacks \"%s\"", want);
+    free(material);
+}
+
 static int no_nvrtc(void)
 {
     setenv("TMCML_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
@@ -615,6 +636,7 @@ int main(int argc, char **argv)
     snprintf(dir, sizeof dir, "%s/cache", base);
 
     test_cache(dir);
+    test_release(dir, version);
     test_cache_locations(base);
     test_cache_mixups(base);
     test_errors();

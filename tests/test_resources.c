@@ -97,6 +97,90 @@ static void test_env(void)
     CHECK(strcmp(err.file, "/nonexistent_dir") == 0);
 }
 
+static char tmpdir[] = "/tmp/tmcml_test_resources.XXXXXX";
+
+/* Writes text to root/rel, making the directories on the way. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+    char path[1024], cmd[1100];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    CHECK(system(cmd) == 0);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The memory cgroups of a process, in fake trees under tmpdir: v2 with the
+ * limit on the job above the step, v1 beside a v2 hierarchy, a container's
+ * v1 whose path names the host's hierarchy, none, and the budget that
+ * follows (issue 21: a 2 GiB Slurm job on a 500 GiB node was OOM-killed). */
+static void test_cgroup(void)
+{
+    const uint64_t mib = (uint64_t)1 << 20;
+    char root[256], what[96] = "";
+    uint64_t bytes = 0;
+    /* v2: the step unlimited, the job 1 GiB with 200 MiB used, 100 MiB of
+     * them inactive page cache. */
+    snprintf(root, sizeof root, "%s/v2", tmpdir);
+    put_file(root, "proc/self/cgroup", "0::/job/step\n");
+    put_file(root, "sys/fs/cgroup/job/step/memory.max", "max\n");
+    put_file(root, "sys/fs/cgroup/job/step/memory.current", "5000\n");
+    put_file(root, "sys/fs/cgroup/job/memory.max", "1073741824\n");
+    put_file(root, "sys/fs/cgroup/job/memory.current", "209715200\n");
+    put_file(root, "sys/fs/cgroup/job/memory.stat",
+             "anon 7\nactive_file 9\ninactive_file 104857600\n");
+    CHECK(machine_cgroup_memory(root, &bytes, what, sizeof what));
+    CHECK_MSG(bytes == 924 * mib, "%llu", (unsigned long long)bytes);
+    CHECK_CONTAINS(what, "the memory cgroup's limit 1.0 GiB less 100.0 MiB in use");
+    /* The budget: 80 % of it, named, since it is less than MemAvailable. */
+    machine_budget b;
+    tm_error err = {0};
+    setenv("TMCML_CGROUP_ROOT", root, 1);
+    CHECK(machine_host_memory(&b, &err));
+    CHECK_MSG(b.bytes == 924 * mib * 80 / 100, "%llu", (unsigned long long)b.bytes);
+    CHECK_CONTAINS(b.source, "80 % of the memory cgroup's limit 1.0 GiB");
+    unsetenv("TMCML_CGROUP_ROOT");
+
+    /* v1 (a memory line) is preferred to the v2 line; the root's "no limit"
+     * (2^63 rounded to a page) does not hide the job's. */
+    snprintf(root, sizeof root, "%s/v1", tmpdir);
+    put_file(root, "proc/self/cgroup", "0::/\n4:memory:/slurm/uid_1/job_2\n3:cpu,cpuacct:/x\n");
+    put_file(root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    put_file(root, "sys/fs/cgroup/memory/slurm/uid_1/job_2/memory.limit_in_bytes", "2147483648\n");
+    put_file(root, "sys/fs/cgroup/memory/slurm/uid_1/job_2/memory.usage_in_bytes", "1073741824\n");
+    put_file(root, "sys/fs/cgroup/memory/slurm/uid_1/job_2/memory.stat",
+             "cache 5\ntotal_inactive_file 0\n");
+    CHECK(machine_cgroup_memory(root, &bytes, what, sizeof what) && bytes == 1024 * mib);
+
+    /* A container's v1 without a cgroup namespace: the path is the host's,
+     * the mount's root the container's own. */
+    snprintf(root, sizeof root, "%s/docker", tmpdir);
+    put_file(root, "proc/self/cgroup", "9:memory:/docker/0123abcd\n");
+    put_file(root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "536870912\n");
+    put_file(root, "sys/fs/cgroup/memory/memory.usage_in_bytes", "12582912\n");
+    CHECK(machine_cgroup_memory(root, &bytes, what, sizeof what) && bytes == 500 * mib);
+
+    /* More in use than the limit: nothing left. */
+    put_file(root, "sys/fs/cgroup/memory/memory.usage_in_bytes", "636870912\n");
+    CHECK(machine_cgroup_memory(root, &bytes, what, sizeof what) && bytes == 0);
+
+    /* No limit anywhere, or no cgroup file: none. */
+    snprintf(root, sizeof root, "%s/none", tmpdir);
+    put_file(root, "proc/self/cgroup", "0::/user.slice\n");
+    put_file(root, "sys/fs/cgroup/user.slice/memory.max", "max\n");
+    CHECK(!machine_cgroup_memory(root, &bytes, what, sizeof what));
+    snprintf(root, sizeof root, "%s/nothing", tmpdir);
+    CHECK(!machine_cgroup_memory(root, &bytes, what, sizeof what));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'/v2 '%s'/v1 '%s'/docker '%s'/none", tmpdir, tmpdir,
+             tmpdir, tmpdir);
+    CHECK(system(cmd) == 0);
+}
+
 /* An input of `runs` runs of one grid and photon count. */
 static bool parse_runs(mci_file *file, int runs, int nr, int nz, int na, long photons)
 {
@@ -112,8 +196,6 @@ static bool parse_runs(mci_file *file, int runs, int nr, int nz, int na, long ph
         error_print(stderr, &err);
     return ok;
 }
-
-static char tmpdir[] = "/tmp/tmcml_test_resources.XXXXXX";
 
 /* The CPU engine: as many threads as fit, said once; refused when one does
  * not fit. */
@@ -273,9 +355,11 @@ int main(void)
     unsetenv("TMCML_MEMORY_LIMIT");
     unsetenv("TMCML_GPU_MEMORY_LIMIT");
     unsetenv("TMCML_DISK_LIMIT");
+    unsetenv("TMCML_CGROUP_ROOT");
     test_parse_bytes();
     test_format_bytes();
     test_env();
+    test_cgroup();
     test_cpu_threads();
     test_gpu();
     test_disk();

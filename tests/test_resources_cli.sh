@@ -7,7 +7,7 @@ set -u
 tmcml=$1
 data=$2
 . "$(dirname "$0")/lib.sh"
-unset TMCML_MEMORY_LIMIT TMCML_GPU_MEMORY_LIMIT TMCML_DISK_LIMIT
+unset TMCML_MEMORY_LIMIT TMCML_GPU_MEMORY_LIMIT TMCML_DISK_LIMIT TMCML_CGROUP_ROOT
 
 lacks() {
     check
@@ -62,6 +62,16 @@ lacks "fewer threads, -q" "threads need"
 # Without the limit (this machine has far more than 19 MiB): no message.
 expect 0 "enough memory" -- "$tmcml" run "$work/mid.mci" --engine cpu --threads 8 -N 9000 -o "$work/all"
 lacks "enough memory" "threads need"
+
+# A memory cgroup (Slurm's --mem, docker --memory) limits the run however
+# much the node has free: 80 % of its limit is the 10041000 bytes above.
+# Faked under TMCML_CGROUP_ROOT (a directory standing in for /).
+mkdir -p "$work/cg/proc/self" "$work/cg/sys/fs/cgroup/job"
+echo "0::/job" >"$work/cg/proc/self/cgroup"
+echo 12551250 >"$work/cg/sys/fs/cgroup/job/memory.max"
+echo 0 >"$work/cg/sys/fs/cgroup/job/memory.current"
+expect 0 "cgroup" -- env TMCML_CGROUP_ROOT="$work/cg" "$tmcml" run "$work/mid.mci" --engine cpu --threads 8 -N 9000 -o "$work/cg/out"
+contains "cgroup" "8 threads need 19.1 MiB of tallies, 9.6 MiB available (80 % of the memory cgroup's limit 12.0 MiB less 0 bytes in use): using 3 threads"
 
 # Disk: one run's outputs (the .mco bound is about 43 KiB with its JSON, a
 # little more for a longer input path, which the JSON echoes) do not fit in

@@ -12,26 +12,30 @@
 #include "checkpoint.h"
 #include "resume.h"
 
-static const char *input_text = "grid nz 2 nr 3 na 2\nlayer 1: n 1.4 mua 1\nmax_steps 100\n";
+static const char *input_text = "grid nz 2 nr 3 na 2\nlayer 1: n 1.4 mua 1\nmax_steps 100000000\n";
+#define DONE ((UINT64_C(1) << 41) + 50)
 
+/* A checkpoint of 2^41 + 50 photons done: enough for tallies beyond 64 bits
+ * that are still plausible (checkpoint_read's invariants). */
 static void fill(checkpoint *c)
 {
     memset(c, 0, sizeof *c);
     c->run_number = 2;
     c->seed = UINT64_C(0xfedcba9876543210);
-    c->photons = 1000;
+    c->photons = UINT64_C(1) << 62;
     c->input = strdup(input_text);
     c->physics = strdup("cpu 0123456789abcdef");
     CHECK(tally_set_init(&c->tallies, 3, 2, 2));
     c->range_count = 2;
-    c->ranges[0] = (photon_range){0, 100};
-    c->ranges[1] = (photon_range){400, 450};
-    c->tallies.photons = 150;
+    c->ranges[0] = (photon_range){0, UINT64_C(1) << 41};
+    c->ranges[1] = (photon_range){UINT64_C(1) << 42, (UINT64_C(1) << 42) + 50};
+    c->tallies.photons = DONE;
     c->tallies.steps = (tally_acc_t)UINT64_MAX * 3u + 7u; /* beyond 64 bits */
     c->tallies.trapped_photons = 4;
     c->tallies.trapped_units = 12345;
     for (int i = 0; i < 6; i++)
-        c->tallies.a_rz[i] = ((tally_acc_t)i << 70) + (tally_acc_t)i * 1000u + 1u;
+        c->tallies.a_rz[i] = (tally_acc_t)i * 1000u + 1u;
+    c->tallies.a_rz[5] += (tally_acc_t)1 << 64; /* beyond 64 bits */
     for (int i = 0; i < 6; i++) {
         c->tallies.rd_ra[i] = (tally_acc_t)i * 77u;
         c->tallies.tt_ra[i] = (tally_acc_t)i * 99u + 5u;
@@ -66,7 +70,7 @@ static void test_round_trip(const char *dir)
     CHECK(checkpoint_write(path, &c, &err));
     CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
     CHECK(same(&c, &r));
-    CHECK(checkpoint_done(&r) == 150);
+    CHECK(checkpoint_done(&r) == DONE);
     checkpoint_free(&r);
 
     size_t n = 0;
@@ -93,21 +97,81 @@ static void test_round_trip(const char *dir)
     CHECK(!checkpoint_read(bad, &r, &err) && strstr(err.message, "magic"));
 
     /* Mismatches name what differs. */
-    CHECK(checkpoint_matches(&c, path, 2, c.seed, 1000, input_text, c.physics, &err));
-    CHECK(!checkpoint_matches(&c, path, 2, 7, 1000, input_text, c.physics, &err) &&
+    CHECK(checkpoint_matches(&c, path, 2, c.seed, c.photons, input_text, c.physics, &err));
+    CHECK(!checkpoint_matches(&c, path, 2, 7, c.photons, input_text, c.physics, &err) &&
           strstr(err.message, "seed"));
-    CHECK(!checkpoint_matches(&c, path, 3, c.seed, 1000, input_text, c.physics, &err) &&
+    CHECK(!checkpoint_matches(&c, path, 3, c.seed, c.photons, input_text, c.physics, &err) &&
           strstr(err.message, "run 2, not run 3"));
-    CHECK(!checkpoint_matches(&c, path, 2, c.seed, 1000,
-                              "grid nz 2 nr 3 na 2\nlayer 1: n 1.5 mua 1\nmax_steps 100\n",
+    CHECK(!checkpoint_matches(&c, path, 2, c.seed, c.photons,
+                              "grid nz 2 nr 3 na 2\nlayer 1: n 1.5 mua 1\nmax_steps 100000000\n",
                               c.physics, &err) &&
           strstr(err.message, "\"layer 1: n 1.4 mua 1\" in the checkpoint, \"layer 1: n 1.5 "
                               "mua 1\" now"));
-    CHECK(!checkpoint_matches(&c, path, 2, c.seed, 1000, input_text, "gpu generator=1", &err) &&
-          strstr(err.message, "other physics code"));
+    CHECK(
+        !checkpoint_matches(&c, path, 2, c.seed, c.photons, input_text, "gpu generator=1", &err) &&
+        strstr(err.message, "other physics code"));
     checkpoint_free(&c);
     unlink(path);
     unlink(bad);
+}
+
+/* Tallies edited and the checksum recomputed (checkpoint_write does both):
+ * refused by the invariants, each with what is wrong. */
+static void test_implausible(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/edited.ckpt", dir);
+    tm_error err = {0};
+    checkpoint c, r;
+    const tally_acc_t unit = (tally_acc_t)1 << TALLY_UNITS_PER_WEIGHT_LOG2;
+    static const char *const cases[] = {"trapped", "trapped weight", "steps",     "wrapped",
+                                        "A = 1.4", "sum wraps",      "no photons"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        fill(&c);
+        tally_set *t = &c.tallies;
+        const char *want = "implausible tallies";
+        switch (k) {
+        case 0:
+            t->trapped_photons = DONE + 1;
+            want = "trapped photons of";
+            break;
+        case 1: t->trapped_units = (tally_acc_t)t->trapped_photons * unit * 2; break;
+        case 2:
+            t->steps = (tally_acc_t)DONE * 100000001u;
+            want = "steps for";
+            break;
+        case 3: t->rd_ra[2] = (tally_acc_t)0 - 5u; break; /* a wrapped sum */
+        case 4: t->a_rz[0] = (tally_acc_t)DONE * unit * 14 / 10; break;
+        case 5: /* entries each below 2^128 whose sum wraps to a small number */
+            t->a_rz[0] = (tally_acc_t)1 << 127;
+            t->a_rz[1] = (tally_acc_t)1 << 127;
+            break;
+        case 6: /* the ranges and photons emptied, the tallies kept */
+            c.range_count = 0;
+            t->photons = 0;
+            t->trapped_photons = 0;
+            t->steps = 0;
+            break;
+        }
+        CHECK(checkpoint_write(path, &c, &err));
+        CHECK_MSG(!checkpoint_read(path, &r, &err), "%s: accepted", cases[k]);
+        CHECK_MSG(strstr(err.message, want) && !strstr(err.message, "checksum"), "%s: %s", cases[k],
+                  err.message);
+        checkpoint_free(&c);
+    }
+    /* At the edge of the plausible: every photon's whole weight absorbed,
+     * none escaped (a glass-free absorber), is accepted. */
+    fill(&c);
+    memset(c.tallies.rd_ra, 0, 6 * sizeof(tally_acc_t));
+    memset(c.tallies.tt_ra, 0, 6 * sizeof(tally_acc_t));
+    memset(c.tallies.a_rz, 0, 6 * sizeof(tally_acc_t));
+    c.tallies.trapped_units = 0;
+    c.tallies.a_rz[3] = (tally_acc_t)DONE * unit + DONE; /* plus rounding */
+    CHECK(checkpoint_write(path, &c, &err));
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    checkpoint_free(&r);
+    checkpoint_free(&c);
+    unlink(path);
 }
 
 static void test_ranges(void)
@@ -138,6 +202,7 @@ int main(void)
         return 1;
     }
     test_round_trip(dir);
+    test_implausible(dir);
     test_ranges();
     rmdir(dir);
     return check_summary("resume");

@@ -110,6 +110,26 @@ static void test_write_and_parse(void)
         cJSON_Delete(root);
     }
     free(text);
+
+    /* Without a physics identity (the library's): nothing to read back. */
+    summary_identity id;
+    CHECK(!summary_read_identity(path, &id, &err));
+    CHECK_CONTAINS(err.message, "does not say which run made it");
+    /* With it: the seed, photons, digests and physics come back exactly
+     * (64-bit values, which JSON numbers would round). */
+    rep.physics = "gpu generator=0123456789abcdef nvrtc=13.0 (1 bytes, mtime 2) sm_90";
+    rep.input_digest = UINT64_C(0xfedcba9876543210);
+    rep.tallies_digest = UINT64_C(0x8000000000000001);
+    run.photons = INT64_MAX;
+    CHECK(summary_write(path, &rep, &err));
+    CHECK_MSG(summary_read_identity(path, &id, &err), "%s", err.message);
+    CHECK(id.seed == UINT64_MAX && id.photons == (uint64_t)INT64_MAX);
+    CHECK(id.input_digest == rep.input_digest && id.tallies_digest == rep.tallies_digest);
+    CHECK(strcmp(id.physics, rep.physics) == 0 && !id.partial);
+    rep.partial_of = 7;
+    CHECK(summary_write(path, &rep, &err) && summary_read_identity(path, &id, &err) && id.partial);
+    CHECK(fs_write_bytes_atomic(path, "{\"seed\": 5", 11, &err));
+    CHECK(!summary_read_identity(path, &id, &err) && strstr(err.message, "not a JSON file"));
     unlink(path);
     free(path);
 

@@ -134,6 +134,15 @@ static int fs_make_temp(const char *path, char **tmp)
     return fd;
 }
 
+/* What a failed write's errno means to a user: EFBIG is the process's file
+ * size limit (SIGXFSZ is ignored: gen/base/interrupt.c), not the disk. */
+static const char *fs_write_failure(int e)
+{
+    if (e == EFBIG)
+        return "File too large: beyond this process's file size limit (ulimit -f)";
+    return e ? strerror(e) : "could not write the file";
+}
+
 /* Runs write on the open stream and makes sure every byte reached the file
  * (and, with sync, the disk); closes the stream in every case.  On failure
  * *why holds the message. */
@@ -154,7 +163,7 @@ static bool fs_fill(FILE *stream, bool sync, bool (*write)(FILE *, void *, tm_er
         ok = false;
     }
     if (!ok && !why->message[0])
-        error_set(why, NULL, 0, "%s", saved ? strerror(saved) : "could not write the file");
+        error_set(why, NULL, 0, "%s", fs_write_failure(saved));
     return ok;
 }
 

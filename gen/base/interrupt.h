@@ -1,12 +1,20 @@
-/* SIGINT and SIGTERM: a run stopped by Ctrl-C or `kill` leaves no temp file
- * behind, says so, and exits with 130 or 143 (128 + the signal).  One
- * handler for the whole program.
+/* The signals that stop a run - SIGINT, SIGTERM, and as SIGTERM: SIGHUP (a
+ * terminal or ssh session closed), SIGXCPU (a CPU time limit: ulimit -t,
+ * a batch system's), SIGUSR1 and SIGUSR2 (batch systems' warnings before a
+ * time limit): a run stopped by one leaves no temp file behind, says so, and
+ * exits with 128 + the signal (130, 143, 129, 152, 138, 140).  One handler
+ * for the whole program.  SIGXFSZ (a file beyond ulimit -f) is ignored, so
+ * that the write fails with EFBIG and is handled like a full disk, and so
+ * is SIGPIPE: a reader of stdout or stderr that went away (a `| tee` of a
+ * closed ssh session) leaves lines unwritten, not the run killed.
  *
  * While a simulation that can be checkpointed runs (interrupt_graceful on),
  * the first signal only asks it to stop: the engines see interrupt_flag(),
  * finish the photons already handed out, and the run writes its checkpoint
  * and partial outputs before exiting with the same status (runtime/cli/run.c).
- * A second signal, or one outside such a simulation, exits at once. */
+ * A second signal, or one outside such a simulation, exits at once; repeats
+ * of SIGXCPU (the kernel sends one every CPU second past the limit) are not
+ * a second signal. */
 #ifndef TMCML_INTERRUPT_H
 #define TMCML_INTERRUPT_H
 

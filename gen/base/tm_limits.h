@@ -59,6 +59,10 @@
 /* Bytes of a .mci file: MCML's inputs are a few kB even with hundreds of
  * runs; more is not an input file (tmcml run /dev/zero). */
 #define MCI_MAX_FILE_BYTES     ((size_t)64 << 20)
+/* Bytes of a JSON summary read back (--resume's check of a finished run):
+ * JSON_TEXT_BYTES_BOUND plus JSON_LAYER_BYTES_BOUND per layer, and a few
+ * lines per GPU. */
+#define JSON_MAX_FILE_BYTES    ((size_t)16 << 20)
 /* Bytes of a profile file: a few kB per entry. */
 #define PROFILE_MAX_FILE_BYTES ((size_t)16 << 20)
 
@@ -123,8 +127,9 @@
  * about 1.3 kB; tests/test_footprint.c checks the bound against mco.c. */
 #define MCO_TEXT_BYTES_BOUND   4096
 /* Bytes of a JSON summary besides its names and layers: about 1 kB of keys
- * and numbers, a device name (255 bytes at most) and a kernel spec key
- * (knobs within KNOBS_TEXT_MAX, the grid); 8 KiB bounds them.  Each layer
+ * and numbers, a device name (255 bytes at most), a kernel spec key
+ * (knobs within KNOBS_TEXT_MAX, the grid) and the run's identity (its
+ * physics text within 255 bytes); 8 KiB bounds them.  Each layer
  * adds five numbers and keys in the input echo, an A_l number and, for the
  * immediate layer table, its values in the kernel key. */
 #define JSON_TEXT_BYTES_BOUND  8192

@@ -132,8 +132,8 @@ static tmcml_status write_run(tmcml_session *s, const tmcml_result *r, const cha
     if (!json)
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     char comment[512];
-    mco_provenance(comment, sizeof comment, in->engine, in->seed, in->absorption, NULL,
-                   fs_base_name(json));
+    mco_provenance(comment, sizeof comment, in->engine, in->seed, in->absorption,
+                   in->tallies_digest, NULL, fs_base_name(json));
     run_report rep = {.run_index = 1,
                       .run = &run,
                       .result = &r->res,

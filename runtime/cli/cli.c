@@ -45,11 +45,14 @@ void cli_print_usage(FILE *s)
           "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
           "                        the results do not depend on it\n"
           "  --checkpoint-every S  write DIR/NAME.ckpt every S seconds of a run (default 600;\n"
-          "                        0: only when SIGINT or SIGTERM stops the run, which also\n"
-          "                        writes NAME.partial.mco and .partial.json)\n"
+          "                        0: only when a signal (SIGINT, SIGTERM, SIGHUP, ...) stops\n"
+          "                        the run, which also writes NAME.partial.mco and\n"
+          "                        .partial.json)\n"
           "  --resume              continue each run from its DIR/NAME.ckpt (same input, seed\n"
           "                        and engine): the .mco is bit-identical to an\n"
-          "                        uninterrupted run's; runs whose outputs exist are skipped\n"
+          "                        uninterrupted run's; a run whose .mco and JSON are this\n"
+          "                        run's (input, seed, photons, engine) is skipped, another\n"
+          "                        run's refused\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
@@ -184,7 +187,7 @@ static bool parse_seconds(const char *option, const char *text, double lo, bool 
     return true;
 }
 
-/* --checkpoint-every SECONDS: 0 (only on SIGINT or SIGTERM) to a week. */
+/* --checkpoint-every SECONDS: 0 (only when a signal stops the run) to a week. */
 static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
 {
     return parse_seconds("--checkpoint-every", text, 0, false, 604800,

@@ -6,6 +6,9 @@
  *   TMCML_MEMORY_LIMIT      host memory tmcml may use
  *   TMCML_GPU_MEMORY_LIMIT  GPU memory the device tallies may use
  *   TMCML_DISK_LIMIT        free space of every output directory
+ *   TMCML_CGROUP_ROOT       a directory that stands in for / where the
+ *                           memory cgroup is read (/proc/self/cgroup,
+ *                           /sys/fs/cgroup): for tests
  *
  * each a byte count with an optional suffix K, M, G or T (powers of 1024,
  * "KiB" and "KB" read alike): 4G, 512M, 1.5G, 1048576. */
@@ -23,10 +26,22 @@ typedef struct machine_budget {
     char source[128]; /* where the figure comes from, for messages */
 } machine_budget;
 
-/* $TMCML_MEMORY_LIMIT when set, else RESOURCE_MEMORY_PERCENT of MemAvailable
- * (/proc/meminfo), else of the physical memory.  False with *err when the
- * variable is not a byte count. */
+/* $TMCML_MEMORY_LIMIT when set, else RESOURCE_MEMORY_PERCENT of the smaller
+ * of MemAvailable (/proc/meminfo; else the physical memory) and what the
+ * process's memory cgroup leaves (machine_cgroup_memory).  out->source says
+ * which.  False with *err when the variable is not a byte count. */
 bool machine_host_memory(machine_budget *out, tm_error *err);
+
+/* What the memory cgroups of this process leave it: for its cgroup and
+ * every one above it that sets a limit, the limit less the usage less the
+ * inactive file pages (page cache the kernel reclaims first, as container
+ * runtimes count a working set); the smallest.  cgroup v1
+ * (memory.limit_in_bytes, memory.usage_in_bytes, total_inactive_file) when
+ * /proc/self/cgroup names a memory controller, else v2 (memory.max,
+ * memory.current, inactive_file).  root stands in for / ("" on a real
+ * system).  *what: "the memory cgroup's limit 2.0 GiB less 300.0 MiB in
+ * use".  False when no cgroup sets a limit. */
+bool machine_cgroup_memory(const char *root, uint64_t *bytes, char *what, size_t size);
 
 /* $TMCML_GPU_MEMORY_LIMIT when set, else RESOURCE_MEMORY_PERCENT of
  * free_bytes (the GPU's free memory, measured by the engine). */

@@ -7,17 +7,27 @@
 #include <sys/stat.h>
 
 #include "fs.h"
+#include "run_lock.h"
 
 /* Every file a run may write, in slot order (run_path). */
-enum { PATH_MCO, PATH_JSON, PATH_CKPT, PATH_PARTIAL_MCO, PATH_PARTIAL_JSON, PATHS_PER_RUN };
-static const char *const path_kinds[PATHS_PER_RUN] = {".mco", "JSON summary", "checkpoint",
-                                                      "partial .mco", "partial JSON"};
-static const char *const path_suffixes[PATHS_PER_RUN] = {NULL, ".json", ".ckpt", ".partial.mco",
-                                                         ".partial.json"};
+enum {
+    PATH_MCO,
+    PATH_JSON,
+    PATH_CKPT,
+    PATH_PARTIAL_MCO,
+    PATH_PARTIAL_JSON,
+    PATH_LOCK,
+    PATHS_PER_RUN
+};
+static const char *const path_kinds[PATHS_PER_RUN] = {".mco",         "JSON summary", "checkpoint",
+                                                      "partial .mco", "partial JSON", "lock file"};
+static const char *const path_suffixes[PATHS_PER_RUN] = {NULL,           ".json",         ".ckpt",
+                                                         ".partial.mco", ".partial.json", ".lock"};
 
 static char **run_path(run_paths *p, int kind)
 {
-    char **all[PATHS_PER_RUN] = {&p->mco, &p->json, &p->ckpt, &p->partial_mco, &p->partial_json};
+    char **all[PATHS_PER_RUN] = {&p->mco,         &p->json,         &p->ckpt,
+                                 &p->partial_mco, &p->partial_json, &p->lock};
     return all[kind];
 }
 
@@ -158,7 +168,10 @@ run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_erro
             }
             ok = ok && fs_check_output(*run_path(&paths[i], k), err);
         }
-        ok = ok && no_checkpoint_in_the_way(opt, i + 1, &paths[i], err);
+        /* Another process writing this output now: said before its
+         * checkpoint is taken for an interrupted run's. */
+        ok = ok && run_lock_free(paths[i].lock, paths[i].mco, err) &&
+             no_checkpoint_in_the_way(opt, i + 1, &paths[i], err);
     }
     if (ok && check_collisions(file, paths, err))
         return paths;

@@ -16,8 +16,8 @@ bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err
         snprintf(buf, size, "cpu %s", cpu_physics_hash);
         return true;
     }
-    char nvrtc[64];
-    if (!compile_nvrtc_available(nvrtc, sizeof nvrtc, err))
+    char nvrtc[96];
+    if (!compile_nvrtc_release(nvrtc, sizeof nvrtc, err))
         return false;
     const cuda_device_info *dev = gpu_engine_device(gpu);
     snprintf(buf, size, "gpu generator=%016llx nvrtc=%s sm_%d%d",

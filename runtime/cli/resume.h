@@ -13,7 +13,8 @@
 #include "gpu.h"
 
 /* The physics identity of an engine: "cpu <hash of its sources>" or "gpu
- * generator=<hash> nvrtc=<version> sm_<cc>" (gpu: NULL for the CPU). */
+ * generator=<hash> nvrtc=<release> sm_<cc>" (gpu: NULL for the CPU), the
+ * release as compile_nvrtc_release gives it (patch releases told apart). */
 bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err);
 
 /* *ck for run `number` (1-based) of photons run->photons: fresh (no

@@ -14,6 +14,7 @@
 #include "checkpoint.h"
 #include "compile.h"
 #include "cpu.h"
+#include "finished.h"
 #include "fs.h"
 #include "gpu.h"
 #include "gpu_pool.h"
@@ -28,6 +29,7 @@
 #include "result.h"
 #include "resume.h"
 #include "rng.h"
+#include "run_lock.h"
 #include "stopper.h"
 #include "summary.h"
 #include "tally.h"
@@ -126,6 +128,19 @@ static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *r
 
 typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
 
+/* A periodic checkpoint.  One that cannot be written (a disk full for a
+ * moment) is said and tried again a period later: the run goes on, and the
+ * previous checkpoint, if any, stays as it was. */
+static void periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck)
+{
+    tm_error err = {0};
+    if (checkpoint_write(path, ck, &err))
+        return;
+    char text[2048];
+    fprintf(stderr, "tmcml: warning: checkpoint not written: %s; retrying in %g s\n",
+            error_format(&err, text, sizeof text), opt->checkpoint_every);
+}
+
 /* Simulates what is left of the run into ck, writing ck to the checkpoint
  * file whenever --checkpoint-every says so; SIM_STOPPED when a signal
  * stopped it (ck then holds exactly what was done). */
@@ -150,10 +165,10 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
             status = SIM_FAILED;
         else if (interrupt_requested())
             status = SIM_STOPPED;
-        else if (st.flag && !checkpoint_write(paths->ckpt, ck, err))
-            status = SIM_FAILED;
-        else if (st.flag)
+        else if (st.flag) {
+            periodic_checkpoint(opt, paths->ckpt, ck);
             stopper_rearm(&st);
+        }
     }
     interrupt_graceful(false);
     stopper_end(&st);
@@ -207,8 +222,18 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                  "from %s).",
                  (unsigned long long)tallies->photons, (unsigned long long)run->photons,
                  fs_base_name(paths->ckpt));
-    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, part,
-                   fs_base_name(json));
+    uint64_t digest = tally_set_digest(tallies);
+    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, digest,
+                   part, fs_base_name(json));
+    summary_identity id;
+    if (!finished_identity(opt, run, eng->physics, &id, err))
+        return false;
+    /* The JSON is the pair's last word (finished.h): an old one must not
+     * stay beside a new .mco if the process dies between the two. */
+    if (unlink(json) != 0 && errno != ENOENT) {
+        error_set(err, json, 0, "cannot replace: %s", strerror(errno));
+        return false;
+    }
     if (!mco_write(mco, run, res, comment, err))
         return false;
     run_report rep = {.input_path = file->path,
@@ -225,13 +250,15 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .trapped_photons = tallies->trapped_photons,
                       .trapped_weight = tally_weight(tallies->trapped_units) /
                                         (res->photons ? (double)res->photons : 1.0),
-                      .tallies_digest = tally_set_digest(tallies),
+                      .tallies_digest = digest,
                       .device = eng->gpus ? eng->device_names[0] : NULL,
                       .kernel = eng->gpus ? eng->kernel : NULL,
                       .gpus = eng->shares,
                       .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
-                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL};
+                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL,
+                      .physics = eng->physics,
+                      .input_digest = id.input_digest};
     return summary_write(json, &rep, err);
 }
 
@@ -288,10 +315,15 @@ static void remove_leftovers(const run_paths *paths)
             text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
-bool run_already_complete(const cli_options *opt, const run_paths *paths)
+bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+                          const run_paths *paths, bool *done, tm_error *err)
 {
-    return opt->resume && !output_exists(paths->ckpt) && output_exists(paths->mco) &&
-           output_exists(paths->json);
+    *done = false;
+    if (!opt->resume || output_exists(paths->ckpt))
+        return true;
+    summary_identity id;
+    return finished_identity(opt, run, eng->physics, &id, err) &&
+           finished_check(paths, &id, opt->quiet ? NULL : stderr, done, err);
 }
 
 void run_say_skipped(const cli_options *opt, int index, const run_paths *paths)
@@ -341,19 +373,22 @@ void run_finish_report(const cli_options *opt, const run_paths *paths, const che
     result_free(&f->res);
 }
 
-static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
-                   const run_paths *paths, tm_error *err)
+/* A run simulated and written while its output lock is held; a stop
+ * releases the lock before the process exits. */
+static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+                          const run_paths *paths, run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    if (run_already_complete(opt, paths)) {
+    bool done;
+    if (!run_already_finished(opt, eng, run, paths, &done, err))
+        return false;
+    if (done) {
         run_say_skipped(opt, index, paths);
         return true;
     }
-    char physics[256];
     checkpoint ck;
     bool resumed;
-    if (!resume_physics(eng->gpu, physics, sizeof physics, err) ||
-        !resume_begin(&ck, opt, run, index + 1, physics, paths->ckpt, &resumed, err))
+    if (!resume_begin(&ck, opt, run, index + 1, eng->physics, paths->ckpt, &resumed, err))
         return false;
     if (resumed)
         run_say_resumed(opt, index, paths, &ck);
@@ -365,10 +400,24 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
     if (status == SIM_STOPPED) {
         char kept[1024];
         run_save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
+        run_lock_release(lock);
         interrupt_exit(interrupt_requested(), kept);
     }
     bool ok = status == SIM_DONE && run_finish(opt, eng, file, index, paths, &ck, seconds, err);
     checkpoint_free(&ck);
+    return ok;
+}
+
+/* One run, its outputs locked against other processes from its start until
+ * they, its checkpoint and partial outputs are settled (run_lock.h). */
+static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+                   const run_paths *paths, tm_error *err)
+{
+    run_lock lock;
+    if (!run_lock_take(&lock, paths->lock, paths->mco, err))
+        return false;
+    bool ok = do_locked_run(opt, eng, file, index, paths, &lock, err);
+    run_lock_release(&lock);
     return ok;
 }
 
@@ -412,18 +461,18 @@ static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, 
 }
 
 /* A periodic checkpoint under MPI: rank 0's ck, which the gathering made
- * hold every rank's tallies and ranges, is written; the other ranks start
- * their tallies again from zero (so nothing is summed twice), and every
- * rank learns the gaps left. */
-static bool checkpoint_ranks(const ranks *world, const run_paths *paths, checkpoint *ck,
-                             checkpoint *mine, tm_error *err)
+ * hold every rank's tallies and ranges, is written (or said not to be); the
+ * other ranks start their tallies again from zero (so nothing is summed
+ * twice), and every rank learns the gaps left. */
+static void checkpoint_ranks(const cli_options *opt, const ranks *world, const run_paths *paths,
+                             checkpoint *ck, checkpoint *mine)
 {
-    bool ok = ranks_all_ok(world, world->rank != 0 || checkpoint_write(paths->ckpt, ck, err));
-    if (world->rank != 0)
+    if (world->rank == 0)
+        periodic_checkpoint(opt, paths->ckpt, ck);
+    else
         tally_set_clear(&ck->tallies);
     mine->range_count = 0;
     ranks_share_ranges(world, ck);
-    return ok;
 }
 
 /* The photons of a run under MPI, with the periodic checkpoints: *paused
@@ -441,10 +490,7 @@ static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *e
              ranks_gather(world, ck, mine, err);
         if (!ok || !*paused || ranks_max(world, interrupt_requested()))
             break;
-        if (!checkpoint_ranks(world, paths, ck, mine, err)) {
-            ok = false;
-            break;
-        }
+        checkpoint_ranks(opt, world, paths, ck, mine);
         stopper_rearm(&st);
     }
     interrupt_graceful(false);
@@ -456,28 +502,29 @@ static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *e
  * writes, and writes a checkpoint every --checkpoint-every seconds.  A
  * signal to the ranks pauses them all: rank 0 writes the checkpoint and the
  * partial outputs, which --resume continues with any number of ranks. */
-static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
-                         const mci_file *file, int index, const run_paths *paths, tm_error *err)
+static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                                const mci_file *file, int index, const run_paths *paths,
+                                run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
-    bool lead = world->rank == 0, resumed = false, paused = false;
-    char physics[256];
+    bool lead = world->rank == 0, resumed = false, paused = false, done = false;
     checkpoint ck, mine;
-    if (ranks_any(world, lead && run_already_complete(opt, paths))) {
+    if (!ranks_all_ok(world, !lead || run_already_finished(opt, eng, run, paths, &done, err)))
+        return false;
+    if (ranks_any(world, done)) {
         if (lead)
             run_say_skipped(opt, index, paths);
         return true;
     }
     cli_options rank_opt = *opt;
     rank_opt.resume = lead && opt->resume;
-    bool ok = resume_physics(eng->gpu, physics, sizeof physics, err);
-    if (!ranks_all_ok(world, ok && ranks_same_text(world, physics))) {
+    if (!ranks_all_ok(world, ranks_same_text(world, eng->physics))) {
         error_set(err, NULL, 0, "the MPI ranks run different physics (engines): %s on rank %d",
-                  physics, world->rank);
+                  eng->physics, world->rank);
         return false;
     }
-    ok = resume_begin(&ck, &rank_opt, run, index + 1, physics, lead ? paths->ckpt : "", &resumed,
-                      err);
+    bool ok = resume_begin(&ck, &rank_opt, run, index + 1, eng->physics, lead ? paths->ckpt : "",
+                           &resumed, err);
     if (!ranks_all_ok(world, ok)) {
         if (ok)
             checkpoint_free(&ck);
@@ -498,11 +545,25 @@ static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng
         if (lead)
             run_save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
                              sizeof kept);
+        run_lock_release(lock);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
     if (ok && lead)
         ok = run_finish(opt, eng, file, index, paths, &ck, progress_now() - start, err);
     checkpoint_free(&ck);
+    return ok;
+}
+
+/* A run under MPI: rank 0, the only writer, holds its output lock. */
+static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+                         const mci_file *file, int index, const run_paths *paths, tm_error *err)
+{
+    bool lead = world->rank == 0;
+    run_lock lock = {.fd = -1};
+    if (!ranks_all_ok(world, !lead || run_lock_take(&lock, paths->lock, paths->mco, err)))
+        return false;
+    bool ok = do_locked_run_ranks(opt, world, eng, file, index, paths, &lock, err);
+    run_lock_release(&lock);
     return ok;
 }
 
@@ -838,6 +899,7 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
         *err = engine_err;
         ok = false;
     }
+    ok = ok && resume_physics(eng->gpu, eng->physics, sizeof eng->physics, err);
     if (ok)
         *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
     ok = ok && *threads;

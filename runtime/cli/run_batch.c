@@ -13,6 +13,7 @@
 #include "optics.h"
 #include "progress.h"
 #include "resume.h"
+#include "run_lock.h"
 #include "stopper.h"
 #include "text_escape.h"
 #include "tm_limits.h"
@@ -39,45 +40,64 @@ void run_batch_groups(const mci_file *file, int *group)
 
 /* ---- the runs of a batch ---------------------------------------------------- */
 
-/* One run of a batch: its place in the file and its checkpoint, whose
- * tallies the engine adds to. */
+/* One run of a batch: its place in the file, its output lock (held from
+ * its start until its outputs are settled: run_lock.h) and its checkpoint,
+ * whose tallies the engine adds to. */
 typedef struct batch_run {
     int index; /* in the file */
+    run_lock lock;
     checkpoint ck;
 } batch_run;
 
-/* The runs of runs[] not yet complete, each with its checkpoint: fresh, or
- * resumed (--resume).  *open: how many. */
+/* Run i locked and opened into *r: false with *err, or *open false when its
+ * finished outputs are there (--resume: skipped, unlocked). */
+static bool open_run(const cli_options *opt, engine *eng, const mci_file *file, int i,
+                     const run_paths *paths, batch_run *r, bool *open, tm_error *err)
+{
+    const mci_run *run = &file->runs[i];
+    bool done = false, resumed = false;
+    *open = false;
+    r->index = i;
+    if (!run_lock_take(&r->lock, paths[i].lock, paths[i].mco, err))
+        return false;
+    if (!run_already_finished(opt, eng, run, &paths[i], &done, err) ||
+        (!done &&
+         !resume_begin(&r->ck, opt, run, i + 1, eng->physics, paths[i].ckpt, &resumed, err))) {
+        run_lock_release(&r->lock);
+        return false;
+    }
+    if (done) {
+        run_say_skipped(opt, i, &paths[i]);
+        run_lock_release(&r->lock);
+        return true;
+    }
+    if (resumed)
+        run_say_resumed(opt, i, &paths[i], &r->ck);
+    *open = true;
+    return true;
+}
+
+/* The runs of runs[] not yet finished, each locked with its checkpoint:
+ * fresh, or resumed (--resume).  *open: how many. */
 static bool open_runs(const cli_options *opt, engine *eng, const mci_file *file, const int *runs,
                       int n, const run_paths *paths, batch_run *br, int *open, tm_error *err)
 {
-    char physics[256];
     *open = 0;
-    if (!resume_physics(eng->gpu, physics, sizeof physics, err))
-        return false;
     for (int k = 0; k < n; k++) {
-        int i = runs[k];
-        if (run_already_complete(opt, &paths[i])) {
-            run_say_skipped(opt, i, &paths[i]);
-            continue;
-        }
-        bool resumed;
-        batch_run *r = &br[*open];
-        r->index = i;
-        if (!resume_begin(&r->ck, opt, &file->runs[i], i + 1, physics, paths[i].ckpt, &resumed,
-                          err))
+        bool opened;
+        if (!open_run(opt, eng, file, runs[k], paths, &br[*open], &opened, err))
             return false;
-        ++*open;
-        if (resumed)
-            run_say_resumed(opt, i, &paths[i], &r->ck);
+        *open += opened;
     }
     return true;
 }
 
 static void close_runs(batch_run *br, int n)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         checkpoint_free(&br[k].ck);
+        run_lock_release(&br[k].lock);
+    }
 }
 
 static uint64_t photons_left(const batch_run *br, int n)
@@ -251,10 +271,12 @@ static batch_status simulate_batch(const cli_options *opt, engine *eng, const mc
     return status;
 }
 
-/* A signal stopped the batch: every run's checkpoint and partial outputs,
+/* A signal stopped the batch br[0 .. n-1]: every run's checkpoint and
+ * partial outputs, every lock of the open runs (all[0 .. count-1]) released,
  * then the exit of a stopped run. */
 static void stop_batch(const cli_options *opt, const engine *eng, const mci_file *file,
-                       const run_paths *paths, const batch_run *br, int n, double seconds)
+                       const run_paths *paths, const batch_run *br, int n, batch_run *all,
+                       int count, double seconds)
 {
     char kept[1024] = "", said[1024];
     for (int k = 0; k < n; k++)
@@ -264,6 +286,8 @@ static void stop_batch(const cli_options *opt, const engine *eng, const mci_file
              "a batch of %d runs stopped; each run's checkpoint and partial outputs are kept "
              "beside its outputs (continue with --resume)",
              n);
+    for (int k = 0; k < count; k++)
+        run_lock_release(&all[k].lock);
     interrupt_exit(interrupt_requested(), kept);
 }
 
@@ -384,7 +408,7 @@ static void run_open_batches(const cli_options *opt, engine *eng, const mci_file
         if (eng->last_runs && first + size == n)
             run_release_gpus(eng); /* closed while the last outputs are written */
         if (status == BATCH_STOPPED)
-            stop_batch(opt, eng, file, paths, &br[first], size, seconds);
+            stop_batch(opt, eng, file, paths, &br[first], size, br, n, seconds);
         if (status == BATCH_FAILED) {
             say_failed(file, &br[first], size, &err);
             *failed += size;

@@ -27,8 +27,9 @@ typedef struct engine {
     int gpus;                  /* GPUs opened (they name themselves in the outputs) */
     char (*device_names)[256]; /* the GPUs' models, kept for the outputs (shares[i].name) */
     const char *name;
-    char *kernel; /* spec key of the first GPU's kernel (malloc'd), or NULL */
-    int threads;  /* CPU threads of the run being simulated (resources_check) */
+    char *kernel;      /* spec key of the first GPU's kernel (malloc'd), or NULL */
+    int threads;       /* CPU threads of the run being simulated (resources_check) */
+    char physics[256]; /* resume_physics: what checkpoints and summaries record */
     /* The GPUs closed in a thread of their own once the last run needs them
      * no more (run_release_gpus): their teardown takes ~0.06 s, while the
      * last outputs are written. */
@@ -50,8 +51,10 @@ bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_e
  * --verbose on stderr. */
 void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st);
 
-/* --resume and the run's outputs are there without a checkpoint: skip it. */
-bool run_already_complete(const cli_options *opt, const run_paths *paths);
+/* --resume without a checkpoint: *done when the run's finished outputs are
+ * there and are this run's; false when they are another run's (finished.h). */
+bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+                          const run_paths *paths, bool *done, tm_error *err);
 void run_say_skipped(const cli_options *opt, int index, const run_paths *paths);
 void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
                      const checkpoint *ck);

@@ -117,8 +117,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     put_array(&w, t->rd_ra, ra);
     put_array(&w, t->tt_ra, ra);
     put_u64(&w, w.sum);
-    if (!w.ok)
-        error_set(err, NULL, 0, "cannot write the checkpoint (disk full?)");
+    (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
 }
 
@@ -264,6 +263,92 @@ static void read_tallies(reader *r, checkpoint *c)
     get_array(r, t->tt_ra, ra);
 }
 
+/* ---- plausibility ------------------------------------------------------------ */
+
+/* The most tally units N photons can score, all arrays and the trapped
+ * weight together (checkpoint.h): each photon its start weight, at most 1,
+ * i.e. 2^24 units; plus 2^18 units (1/64 weight) each for the roulette's
+ * gains and the GPU's float32 rounding; plus 2 units each for rounding to
+ * fixed point; plus 2^20 units (1/16 weight) for the roulettes the photons
+ * as a whole may survive beyond N/2.  At most about 2^88 for 2^64 photons:
+ * sums of entries below it cannot wrap 128 bits. */
+#define UNITS_PER_WEIGHT ((tally_acc_t)1 << TALLY_UNITS_PER_WEIGHT_LOG2)
+
+static tally_acc_t most_units(uint64_t photons)
+{
+    if (photons == 0)
+        return 0;
+    return (tally_acc_t)photons * (UNITS_PER_WEIGHT + UNITS_PER_WEIGHT / 64 + 2) +
+           UNITS_PER_WEIGHT / 16;
+}
+
+/* Adds a[0..n) to *sum; false at the first entry, or sum, above limit (so
+ * nothing wraps). */
+static bool add_within(const tally_acc_t *a, size_t n, tally_acc_t limit, tally_acc_t *sum)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] > limit)
+            return false;
+        *sum += a[i];
+        if (*sum > limit)
+            return false;
+    }
+    return true;
+}
+
+/* The per-photon step limit the input text names ("max_steps N"), or 0. */
+static uint64_t input_max_steps(const char *input)
+{
+    const char *at = input ? strstr(input, "max_steps ") : NULL;
+    return at ? strtoull(at + strlen("max_steps "), NULL, 10) : 0;
+}
+
+/* Tallies that no run could have made from the photons done: an edited
+ * file (the checksum is recomputed by anyone who edits one) or one written
+ * by a broken tmcml.  Cheap invariants, not a proof of authenticity. */
+static void check_plausible(reader *r, const checkpoint *c)
+{
+    const tally_set *t = &c->tallies;
+    char msg[256];
+    if (!r->ok)
+        return;
+    if (t->trapped_photons > t->photons) {
+        snprintf(msg, sizeof msg,
+                 "implausible tallies: %" PRIu64 " trapped photons of %" PRIu64 " done",
+                 t->trapped_photons, t->photons);
+        bad(r, msg);
+        return;
+    }
+    /* A trapped photon's weight is at most its start weight, 1. */
+    if (t->trapped_units > (tally_acc_t)t->trapped_photons * (UNITS_PER_WEIGHT + 1)) {
+        snprintf(msg, sizeof msg,
+                 "implausible tallies: %" PRIu64 " trapped photons hold %.6g "
+                 "unit weights",
+                 t->trapped_photons, tally_weight(t->trapped_units));
+        bad(r, msg);
+        return;
+    }
+    uint64_t max_steps = input_max_steps(c->input);
+    if (max_steps > 0 && t->steps > (tally_acc_t)t->photons * max_steps) {
+        snprintf(msg, sizeof msg,
+                 "implausible tallies: %.6g steps for %" PRIu64 " photons of at "
+                 "most %" PRIu64 " steps",
+                 tally_count(t->steps), t->photons, max_steps);
+        bad(r, msg);
+        return;
+    }
+    tally_acc_t limit = most_units(t->photons), sum = t->trapped_units;
+    size_t rz = (size_t)t->nr * t->nz, ra = (size_t)t->nr * t->na;
+    if (sum > limit || !add_within(t->a_rz, rz, limit, &sum) ||
+        !add_within(t->rd_ra, ra, limit, &sum) || !add_within(t->tt_ra, ra, limit, &sum)) {
+        snprintf(msg, sizeof msg,
+                 "implausible tallies: A_rz, Rd_ra, Tt_ra and the trapped "
+                 "weight add up to more than %" PRIu64 " photons can deposit (%.6g unit weights)",
+                 t->photons, tally_weight(limit));
+        bad(r, msg);
+    }
+}
+
 bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -277,10 +362,12 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
     read_tallies(&r, c);
     uint64_t expected = r.sum, stored = get_u64(&r);
     if (r.ok && stored != expected)
-        bad(&r, "checksum mismatch (a corrupt or altered file)");
+        bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "
+                "error, or a partial overwrite)");
     char extra;
     if (r.ok && fread(&extra, 1, 1, f) == 1)
         bad(&r, "data after the checksum");
+    check_plausible(&r, c);
     fclose(f);
     if (!r.ok)
         checkpoint_free(c);

@@ -14,9 +14,23 @@
  * bytes physics text, i32 nr nz na, u64 photons done, u128 steps, u64
  * trapped photons, u128 trapped units, u32 range count + (u64 begin, u64 end)
  * each, then A_rz, Rd_ra, Tt_ra as u128, and a u64 FNV-1a of every byte
- * before it, which catches truncation and corruption.  Written atomically
+ * before it, which catches truncation and accidental damage (a disk or copy
+ * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file
- * or the new one. */
+ * or the new one.
+ *
+ * Read back, the tallies must also be ones the photons done could have
+ * made (cheap invariants, docs/runs.md): trapped photons <= photons done, a
+ * trapped photon's weight <= 1, steps <= done x the input's max_steps, and
+ * A_rz, Rd_ra, Tt_ra and the trapped weight together at most
+ * done x (2^24 + 2^18 + 2) + 2^20 units.  A photon scores its start weight
+ * (<= 1, 2^24 units) plus 9w for each roulette it survives (w < 10^-4, one
+ * in ten survive): N photons survive fewer than N/2 + 64 roulettes except
+ * with probability below 10^-44, so their gains stay below 4.5 10^-4 N +
+ * 0.06 weights; 2^18 units (1/64 weight) a photon cover those gains and the
+ * GPU's float32 rounding with room to spare, 2 units its rounding to fixed
+ * point.  An entry or sum beyond that (A = 1.4, a wrapped 128-bit value)
+ * could only come from an edited or broken file. */
 #ifndef TMCML_CHECKPOINT_H
 #define TMCML_CHECKPOINT_H
 
@@ -54,7 +68,8 @@ uint64_t checkpoint_done(const checkpoint *c);
 
 bool checkpoint_write(const char *path, const checkpoint *c, tm_error *err);
 
-/* Reads and checks a checkpoint (magic, version, sizes, ranges, checksum);
+/* Reads and checks a checkpoint (magic, version, sizes, ranges, checksum,
+ * the tallies' invariants);
  * on failure *c is empty and err names the file and the problem. */
 bool checkpoint_read(const char *path, checkpoint *c, tm_error *err);
 

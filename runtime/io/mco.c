@@ -38,12 +38,14 @@ void mco_time_comment(double seconds, char *buf, size_t size)
 }
 
 void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,
-                    bool score_absorption, const char *partial, const char *json_name)
+                    bool score_absorption, uint64_t tallies_digest, const char *partial,
+                    const char *json_name)
 {
-    snprintf(buf, size, "tmcml %s, %s engine, seed %llu, %s.%s Timings: %s.", TMCML_VERSION, engine,
-             (unsigned long long)seed,
+    snprintf(buf, size,
+             "tmcml %s, %s engine, seed %llu, %s, " MCO_DIGEST_WORD "%016llx.%s Timings: %s.",
+             TMCML_VERSION, engine, (unsigned long long)seed,
              score_absorption ? "absorption scored" : "-A: absorption not scored",
-             partial ? partial : "", json_name);
+             (unsigned long long)tallies_digest, partial ? partial : "", json_name);
 }
 
 static void mco_write_inparm(FILE *f, const mci_run *run)

@@ -19,13 +19,22 @@
  * that equal seeds give byte-identical files; timings go to the JSON
  * summary.  comment is the line's text after "# ". */
 
-/* That comment: "tmcml VERSION, ENGINE engine, seed SEED, absorption scored.
- * Timings: NAME.json." (or "-A: absorption not scored"); partial (may be
- * NULL) is put before " Timings" for a stopped run's partial output.  The
+/* That comment: "tmcml VERSION, ENGINE engine, seed SEED, absorption scored,
+ * tallies fnv1a64:DIGEST. Timings: NAME.json." (or "-A: absorption not
+ * scored"); partial (may be NULL) is put before " Timings" for a stopped
+ * run's partial output.  DIGEST is tally_set_digest, as the JSON's
+ * "tallies_digest" has it: an .mco and a JSON of one run name the same.  The
  * run command and the library (runtime/api) write the same line, so equal
  * runs give byte-identical files whichever wrote them. */
+#define MCO_DIGEST_WORD "tallies fnv1a64:"
 void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,
-                    bool score_absorption, const char *partial, const char *json_name);
+                    bool score_absorption, uint64_t tallies_digest, const char *partial,
+                    const char *json_name);
+
+/* The tallies digest an .mco's provenance comment names (MCO_DIGEST_WORD),
+ * reading only the lines before InParm.  False when the file cannot be read
+ * (*err) or names none (*err: "names no tallies digest"). */
+bool mco_read_digest(const char *path, uint64_t *digest, tm_error *err);
 
 /* Writes res of run to path (temp file + rename).  The version line is "B1"
  * when run->out_format is 'B' (data still ASCII, as MCML).  Fails, writing

@@ -355,6 +355,35 @@ static char *mco_comment(char *const *raw, int nlines)
     return last ? strdup(last) : NULL;
 }
 
+bool mco_read_digest(const char *path, uint64_t *digest, tm_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        error_set(err, path, 0, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    /* Our head is a dozen short lines; MCML's a few more. */
+    char line[4096];
+    bool found = false;
+    for (int i = 0; !found && i < 64 && fgets(line, sizeof line, f); i++) {
+        const char *data = line + strspn(line, " \t");
+        if (strncmp(data, "InParm", 6) == 0)
+            break;
+        const char *word = data[0] == '#' ? strstr(data, MCO_DIGEST_WORD) : NULL;
+        char *end = NULL;
+        if (word) {
+            errno = 0;
+            unsigned long long v = strtoull(word + strlen(MCO_DIGEST_WORD), &end, 16);
+            found = errno == 0 && end == word + strlen(MCO_DIGEST_WORD) + 16;
+            *digest = (uint64_t)v;
+        }
+    }
+    fclose(f);
+    if (!found)
+        error_set(err, path, 0, "names no tallies digest (not written by this tmcml)");
+    return found;
+}
+
 /* "# User time: <seconds> sec = ..." anywhere before InParm; 0 when absent. */
 static double mco_user_time(char *const *raw, int nlines)
 {

@@ -1,12 +1,15 @@
 #include "summary.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs.h"
+#include "tm_limits.h"
 #include "tmcml_config.h"
 
 /* Every item is attached to a parent owned by the root, so one
@@ -198,6 +201,25 @@ static void summary_add_gpus(bool *ok, cJSON *root, const run_report *r)
     }
 }
 
+/* "identity": what the tallies depend on besides the seed, as strings (64-bit
+ * numbers survive JSON readers that hold doubles). */
+static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
+{
+    if (!r->physics)
+        return;
+    cJSON *id = cJSON_AddObjectToObject(root, "identity");
+    if (!id) {
+        *ok = false;
+        return;
+    }
+    char text[32];
+    snprintf(text, sizeof text, "fnv1a64:%016" PRIx64, r->input_digest);
+    summary_str(ok, id, "input_digest", text);
+    snprintf(text, sizeof text, "%" PRId64, r->run->photons);
+    summary_str(ok, id, "photons", text);
+    summary_str(ok, id, "physics", r->physics);
+}
+
 /* The whole summary as text (free with cJSON_free), or NULL. */
 static char *summary_render(const run_report *r)
 {
@@ -226,6 +248,7 @@ static char *summary_render(const run_report *r)
     char digest[32];
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
+    summary_add_identity(&ok, root, r);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;
@@ -248,5 +271,54 @@ bool summary_write(const char *path, const run_report *report, tm_error *err)
     }
     bool ok = fs_write_atomic(path, summary_write_cb, text, err);
     cJSON_free(text);
+    return ok;
+}
+
+/* ---- reading back --------------------------------------------------------- */
+
+/* A decimal or "fnv1a64:"-prefixed hex string member of o as a number. */
+static bool summary_get_u64(const cJSON *o, const char *key, const char *prefix, int base,
+                            uint64_t *v)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    const char *s = cJSON_IsString(item) ? item->valuestring : NULL;
+    size_t n = prefix ? strlen(prefix) : 0;
+    if (!s || (n && strncmp(s, prefix, n) != 0) || !isxdigit((unsigned char)s[n]))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s + n, &end, base);
+    *v = (uint64_t)x;
+    return errno == 0 && *end == '\0';
+}
+
+bool summary_read_identity(const char *path, summary_identity *id, tm_error *err)
+{
+    memset(id, 0, sizeof *id);
+    char *text = fs_read_file(path, JSON_MAX_FILE_BYTES, true, NULL, err);
+    if (!text)
+        return false;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) {
+        error_set(err, path, 0, "not a JSON file");
+        return false;
+    }
+    const cJSON *ident = cJSON_GetObjectItemCaseSensitive(root, "identity");
+    const cJSON *physics = cJSON_GetObjectItemCaseSensitive(ident, "physics");
+    bool ok = cJSON_IsObject(ident) && cJSON_IsString(physics) &&
+              summary_get_u64(root, "seed", NULL, 10, &id->seed) &&
+              summary_get_u64(root, "tallies_digest", "fnv1a64:", 16, &id->tallies_digest) &&
+              summary_get_u64(ident, "input_digest", "fnv1a64:", 16, &id->input_digest) &&
+              summary_get_u64(ident, "photons", NULL, 10, &id->photons);
+    if (ok) {
+        snprintf(id->physics, sizeof id->physics, "%s", physics->valuestring);
+        id->partial = cJSON_GetObjectItemCaseSensitive(root, "partial") != NULL;
+    } else {
+        error_set(err, path, 0,
+                  "does not say which run made it (no \"identity\", \"seed\" or "
+                  "\"tallies_digest\": written by the library or an older tmcml)");
+    }
+    cJSON_Delete(root);
     return ok;
 }

@@ -41,7 +41,23 @@ typedef struct run_report {
      * and its checkpoint's name. */
     uint64_t partial_of;
     const char *checkpoint;
+    /* What the tallies depend on besides the seed, for --resume's check of
+     * a finished run (runtime/cli/finished.c): the physics identity
+     * (resume_physics; NULL: no "identity" is written) and an FNV-1a of the
+     * run's canonical input text (checkpoint_input_text). */
+    const char *physics;
+    uint64_t input_digest;
 } run_report;
+
+/* What a JSON summary says made its tallies (summary_read_identity). */
+typedef struct summary_identity {
+    uint64_t seed;
+    uint64_t photons;        /* the run's (identity), exact */
+    uint64_t input_digest;   /* FNV-1a of checkpoint_input_text */
+    uint64_t tallies_digest; /* tally_set_digest */
+    char physics[256];
+    bool partial; /* a stopped run's partial summary */
+} summary_identity;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",
  * "run", "out_name", "photons", "dz", "dr", "nz", "nr", "na", "layers":
@@ -52,12 +68,20 @@ typedef struct run_report {
  * "photons_per_second", "RAT": {"Rsp", "Rd", "A", "Tt"}, "A_l": [layer 1, ...],
  * "trapped": {"photons", "weight"} (Rsp + Rd + A + Tt + weight = 1),
  * for a stopped run "partial": {"photons_done", "photons_total", "checkpoint"},
- * "tallies_digest": "fnv1a64:<16 hex digits>"}: the digest is equal for equal
+ * "tallies_digest": "fnv1a64:<16 hex digits>", and when report->physics is
+ * set "identity": {"input_digest": "fnv1a64:<16 hex digits>", "photons":
+ * "<decimal>", "physics": "..."}}: the tallies digest is equal for equal
  * integer tallies, whatever engine variant, split or machine produced them.
  * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold
  * numbers as doubles.  Every other number is printed with the fewest digits
  * that read back to the identical double (photon counts above 2^53 are
  * therefore rounded); NaN and infinity become null. */
 bool summary_write(const char *path, const run_report *report, tm_error *err);
+
+/* Reads back what made a summary's tallies: "seed", "tallies_digest",
+ * "identity" and whether it is "partial".  False with *err ("path: what")
+ * when the file cannot be read or parsed, or lacks one of them (a summary of
+ * the library or an older tmcml has no "identity"). */
+bool summary_read_identity(const char *path, summary_identity *id, tm_error *err);
 
 #endif
