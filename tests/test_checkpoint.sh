@@ -259,6 +259,10 @@ each=$((photons / 3))
     >"$work/out7" 2>"$work/err7" &
 pid=$!
 check; wait_for "$work/batch3/batch3.ckpt" || fail "batch: no periodic checkpoint appeared"
+for i in 1 2 3; do # every run of the batch locked by it
+    check; grep -q "^pid $pid$" "$work/batch3/batch$i.lock" 2>/dev/null ||
+        [ ! -e "$work/batch3/batch$i.ckpt" ] || fail "batch: run $i is not locked by the batch"
+done
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -280,7 +284,8 @@ fi
 for i in 1 2 3; do
     check; cmp -s "$work/alone3/batch$i.mco" "$work/batch3/batch$i.mco" ||
         fail "batch: run $i's .mco differs from the run alone"
-    check; [ ! -e "$work/batch3/batch$i.ckpt" ] || fail "batch: run $i's checkpoint was left"
+    check; [ ! -e "$work/batch3/batch$i.ckpt" ] && [ ! -e "$work/batch3/batch$i.lock" ] ||
+        fail "batch: run $i's checkpoint or lock was left"
 done
 
 finish "checkpoint ($engine)"
