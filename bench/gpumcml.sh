@@ -4,7 +4,9 @@
 # bench/bench_gpu.sh times tmcml.  GPU-MCML is GPL: it is built and run, never
 # copied into tmcml.  (-include array: its main.cu uses std::array without
 # including <array>, which newer host compilers refuse.)
-# usage: bench/gpumcml.sh GPUMCML_SOURCE_DIR OUT_DIR [SCALE] [MULTIPLIER_FILE]
+# usage: [GPUMCML_FILES="a.mci b.mci"] bench/gpumcml.sh GPUMCML_SOURCE_DIR OUT_DIR [SCALE]
+#        [MULTIPLIER_FILE]
+#   GPUMCML_FILES: time these inputs as they are instead of the cases.
 #   SCALE divides every photon count; MULTIPLIER_FILE is its
 #   safeprimes_base32.txt (made by bench/gpumcml_multipliers.c when absent:
 #   1 + SMs x 1024 lines).
@@ -52,6 +54,20 @@ run_case() { # name file photons flags
     printf '| %s | %s | %s | %.3f | %.4g |\n' "$1" "$n" "$([ -n "$4" ] && echo yes || echo no)" \
         "$wall" "$(awk "BEGIN{print $n / $wall}")"
 }
+if [ -n "${GPUMCML_FILES:-}" ]; then # other inputs as they are (bench/bench_batch.sh)
+    for f in $GPUMCML_FILES; do
+        name=$(basename "$f" .mci)
+        cp "$f" "$out/$name.mci"
+        t0=$(now)
+        (cd "$out" && ./MCML -i "$name.mci" -O "$name.mco" -S 1 >"$name.log" 2>&1) || {
+            cat "$out/$name.log"
+            exit 1
+        }
+        t1=$(now)
+        printf '| %s | file | no | %.3f | |\n' "$name" "$(awk "BEGIN{print $t1 - $t0}")"
+    done
+    exit 0
+fi
 run_case skin_1e8 skin7_600nm.mci 100000000 ""
 run_case skin_1e8_A skin7_600nm.mci 100000000 "-A"
 run_case skin_1e9 skin7_600nm.mci 1000000000 ""

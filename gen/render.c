@@ -319,6 +319,7 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_number(L, "dz", spec->dz);
     set_number(L, "da", spec->da);
     set_bool(L, "score_absorption", spec->score_absorption);
+    set_bool(L, "batch", spec->batch);
     push_knobs(L, &spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE) {
         push_layers(L, spec);

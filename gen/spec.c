@@ -30,7 +30,7 @@ void spec_init(kernel_spec *spec)
  * templates/score.cu) in shared memory. */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
 {
-    if (!spec->score_absorption || spec->knobs.entry_bits <= 0)
+    if (spec->batch || !spec->score_absorption || spec->knobs.entry_bits <= 0)
         return 0;
     size_t entries = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
     return (entries + spec_tile_slots(spec)) * (size_t)(spec->knobs.entry_bits / 8);
@@ -56,7 +56,7 @@ size_t spec_tile_slots(const kernel_spec *spec)
 
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
-    if (spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
+    if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
         return 0;
     return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES;
 }
@@ -64,6 +64,39 @@ size_t spec_static_shared_bytes(const kernel_spec *spec)
 size_t spec_shared_bytes(const kernel_spec *spec)
 {
     return spec_dynamic_shared_bytes(spec) + spec_static_shared_bytes(spec);
+}
+
+size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts)
+{
+    return (size_t)slots * (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES +
+           (size_t)parts * SPEC_BATCH_PART_BYTES;
+}
+
+/* Shared memory the driver reserves for each resident block (1 KB on sm_80
+ * and later: CUDA C++ Programming Guide, "Shared Memory" of the compute
+ * capabilities). */
+#define SPEC_RESERVED_SHARED_PER_BLOCK 1024
+
+size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_threads_per_sm)
+{
+    if (max_threads_per_sm <= 0 || spec->knobs.block_size <= 0)
+        return 0;
+    size_t share = shared_per_sm * (size_t)spec->knobs.block_size / (size_t)max_threads_per_sm;
+    return share > SPEC_RESERVED_SHARED_PER_BLOCK ? share - SPEC_RESERVED_SHARED_PER_BLOCK : 0;
+}
+
+void spec_for_batch(kernel_spec *spec)
+{
+    spec->batch = true;
+    spec->knobs.layer_placement = SPEC_LAYERS_SHARED;
+    spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
+    spec->knobs.edge_cache = false;
+    spec->knobs.cluster_size = 1;
+    /* nothing in shared memory uses the entry width: the neutral one, so
+     * that one batch shape has one key */
+    kernel_knobs neutral;
+    knobs_init(&neutral);
+    spec->knobs.entry_bits = neutral.entry_bits;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -133,6 +166,27 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* What a batch kernel does not do (spec_for_batch makes a spec so). */
+static bool validate_batch(const kernel_spec *spec, tm_error *err)
+{
+    if (!spec->batch)
+        return true;
+    if (spec->knobs.layer_placement != SPEC_LAYERS_SHARED) {
+        error_set(err, NULL, 0,
+                  "a batch kernel reads its runs' layer tables from shared memory "
+                  "(layer_placement shared)");
+        return false;
+    }
+    if (spec->knobs.tile_nr || spec->knobs.tile_nz || spec->knobs.edge_cache ||
+        spec->knobs.cluster_size > 1) {
+        error_set(err, NULL, 0,
+                  "a batch kernel caches no A_rz bins in shared memory (tile 0x0, "
+                  "edge_cache off, cluster_size 1)");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_layers(const kernel_spec *spec, tm_error *err)
 {
     if (spec->knobs.layer_placement != SPEC_LAYERS_IMMEDIATE)
@@ -154,7 +208,7 @@ static bool validate_layers(const kernel_spec *spec, tm_error *err)
 bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err)
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
-        !validate_tile(spec, err) || !validate_layers(spec, err))
+        !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max) {
@@ -207,6 +261,8 @@ char *spec_key(const kernel_spec *spec)
                 spec->debug_out_of_bounds ? 1 : 0);
     key_add_layers(&k, spec);
     /* Pilot and test-only variants only: production keys stay as they were. */
+    if (spec->batch)
+        textbuf_add(&k, " batch=1");
     if (spec->count_deposits)
         textbuf_add(&k, " count=1");
     if (spec->debug_bias)

@@ -33,6 +33,11 @@ typedef struct kernel_spec {
     int nr, nz, na;        /* grid counts */
     double dr, dz, da;     /* grid steps */
     bool score_absorption; /* false: the -A variant, no A_rz scoring at all */
+    /* a batch kernel: the photons of several runs of this shape in one launch,
+     * each with its run's layer table and tallies (templates/batch.cu); its
+     * layer tables are in shared memory, and it caches no A_rz bins there
+     * (spec_for_batch) */
+    bool batch;
     /* variant knobs (gen/knob.h: one table declares them) */
     kernel_knobs knobs;
     /* only with SPEC_LAYERS_IMMEDIATE: the values baked in */
@@ -56,6 +61,12 @@ typedef struct kernel_spec {
  * tuner's documented heuristic, not this function's.) */
 void spec_init(kernel_spec *spec);
 
+/* The batch kernel of spec's variant: batch set, the layer tables in shared
+ * memory, and no A_rz bins cached in shared memory (a block's photons belong
+ * to many runs at once); block size, launch bounds and the register cache of
+ * the last bin are spec's. */
+void spec_for_batch(kernel_spec *spec);
+
 /* Checks ranges and consistency (tile within grid and shared-memory budget
  * given, block size multiple of 32, ...).  shared_bytes_max: the device's
  * opt-in shared memory per block (0: unknown, not checked).  The message
@@ -65,7 +76,8 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 
 /* Shared memory a kernel of this spec needs, in bytes: the dynamic part
  * below and the static part (for SPEC_LAYERS_SHARED, the layer table:
- * num_layers + 2 entries of layer_t, 48 bytes each, layer_record.h). */
+ * num_layers + 2 entries of layer_t, 48 bytes each, layer_record.h).  A
+ * batch kernel's tables are dynamic, sized per launch (spec_batch_bytes). */
 size_t spec_shared_bytes(const kernel_spec *spec);
 size_t spec_static_shared_bytes(const kernel_spec *spec);
 
@@ -73,6 +85,16 @@ size_t spec_static_shared_bytes(const kernel_spec *spec);
  * block's tile slots (spec_tile_slots, entries of entry_bits) and the last
  * row and column of A_rz, nr + nz - 1 entries (templates/score.cu). */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
+/* A batch launch's dynamic shared memory: the layer tables of its slots
+ * runs and the records of its parts (templates/batch.cu). */
+size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts);
+#define SPEC_BATCH_PART_BYTES 32
+/* The most a batch launch's tables may take of a block's shared memory: the
+ * block's share of an SM (shared_per_sm) at full thread occupancy
+ * (max_threads_per_sm), less what the system reserves for each block, so
+ * that the tables never cost the variant its resident blocks. */
+size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_threads_per_sm);
+
 /* Shared-memory entries of the A_rz tile in each block: the whole tile, or
  * a 1/cluster_size share of it when a cluster holds it (rounded up). */
 size_t spec_tile_slots(const kernel_spec *spec);

@@ -8,6 +8,10 @@
 
 
 % include("layers.cu")
+% if spec.batch then
+
+% include("batch.cu")
+% end
 
 % include("photon.cu")
 
@@ -18,8 +22,13 @@
 % include("step.cu")
 
 // ---- the kernel --------------------------------------------------------------
+% if spec.batch then
+// Simulates indices [first, first + count) of the batch; *next counts the
+// indices handed out so far (zero before the launch).
+% else
 // Simulates photons [first, first + count) of the run; *next counts the indices
 // handed out so far (zero before the launch).
+% end
 % local clustered = spec.score_absorption and spec.tile_nr > 0 and spec.cluster_size > 1
 % local cluster_dims = clustered and ("__cluster_dims__(" .. spec.cluster_size .. ", 1, 1) ") or ""
 % if spec.min_blocks_per_sm > 0 then
@@ -27,6 +36,28 @@ extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}
 % else
 extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}})
 % end
+% if spec.batch then
+tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
+             const batch_part_t *parts_in, unsigned int num_parts,
+             const layer_t *batch_layers, unsigned int num_slots, unsigned int max_steps,
+             const unsigned int *multipliers, unsigned long long *next,
+             const unsigned int *stop,
+             unsigned long long *a_rz_all, unsigned long long *rd_ra_all,
+             unsigned long long *tt_ra_all, unsigned long long *counts_all)
+{
+    // The batch's tables in the block's shared memory (batch_shared): every
+    // slot's layer table, then the parts.
+    layer_t *tables = (layer_t *)batch_shared;
+    for (unsigned int i = threadIdx.x; i < num_slots * (NUM_LAYERS + 2); i += blockDim.x)
+        tables[i] = batch_layers[i];
+    for (unsigned int i = threadIdx.x; i < num_parts; i += blockDim.x)
+        batch_parts(num_slots)[i] = parts_in[i];
+%   if spec.score_absorption then
+    unsigned int slot = 0u;     // the run of this thread's photon (RUN_SLOT)
+%   end
+    unsigned int tile_sh = 0u;  // no tile
+    __syncthreads();
+% else
 tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
              float start_weight, int first_layer, unsigned int max_steps,
              const unsigned int *multipliers, unsigned long long *next,
@@ -38,25 +69,33 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     __shared__ unsigned long long block_steps;
     if (threadIdx.x == 0)
         block_steps = 0ull;
-% if spec.score_absorption then
+%   if spec.score_absorption then
     extern __shared__ tile_entry_t tile[];  // the block's A_rz tile slots, then the edge bins
     // tile[0]'s shared-memory address, opaque to the compiler (score.cu)
     unsigned int tile_sh = (unsigned int)__cvta_generic_to_shared(tile);
     asm volatile("" : "+r"(tile_sh));
     for (int t = threadIdx.x; t < TILE_SLOTS + EDGE_BINS; t += blockDim.x)
         tile[t] = 0;
-% else
+%   else
     unsigned int tile_sh = 0u;
-% end
+%   end
     LAYERS_SETUP();
-% if clustered then
+%   if clustered then
     cluster_sync();  // every share of the tile zeroed (and this block's layers set up)
-% else
+%   else
     __syncthreads();
+%   end
 % end
 
+% -- where the loop scores: the kernel's tallies, or those of the photon's run
+% local tallies = spec.batch and "RUN_TALLIES" or "TALLY_PASS"
+% local counts = spec.batch and "RUN_COUNTS" or "counts"
     photon_t p;
+% if spec.batch then
+    p.layer_table = batch_table_of(0u);  // each photon's run's table, from its launch on
+% else
     p.layer_table = layers_base();
+% end
     p.w = 0.0f;  // no photon yet (and none trapped: count_if_trapped)
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;
@@ -90,20 +129,39 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                                : atomicAdd(next, (unsigned long long)__popc(group));
                 base = __shfl_sync(group, base, leader);
                 unsigned long long i = base + __popc(group & ((1u << lane) - 1u));
-                flush_cached_bin(p, TALLY_PASS);
-                count_if_trapped(p, counts);
+                flush_cached_bin(p, {{tallies}});
+                count_if_trapped(p, {{counts}});
                 if (photon_steps != 0u) {
+% if spec.batch then
+                    atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
+% else
                     atomicAdd(&block_steps, (unsigned long long)photon_steps);
+% end
                     photon_steps = 0u;
                 }
                 if (i >= count)
                     break;
+% if spec.batch then
+                // The photon's part of the batch: its run's tallies, table,
+                // start weight, and its index in the run (its random stream).
+                unsigned long long g = first + i;
+                const batch_part_t *parts = batch_parts(num_slots);
+                batch_part_t part = parts[batch_part_of(parts, num_parts, g)];
+%   if spec.score_absorption then
+                slot = part.slot;
+%   end
+                p.layer_table = batch_table_of(part.slot);
+                photon_launch(p, part.base + g, seed, part.start_weight, part.first_layer,
+                              multipliers);
+% else
                 photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
+% end
             }
         }
-        photon_step(p, TALLY_PASS);
+        photon_step(p, {{tallies}});
         ++photon_steps;
     }
+% if not spec.batch then
 
     // The block's cached bins and step count go into the global tallies.
 % if clustered then
@@ -121,4 +179,5 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % end
     if (threadIdx.x == 0)
         atomicAdd(&counts[COUNT_STEPS], block_steps);
+% end
 }

@@ -24,7 +24,12 @@ struct __align__(16) layer_t {
 
 // Every placement gives layer_at(i), and layer_from(layers_base(), i), the
 // step's read: the same record; only the shared table uses the base address.
-% if spec.layer_placement == "immediate" then
+% if spec.batch then
+
+// A batch: the tables of its runs, one after the other, in the block's
+// dynamic shared memory (the kernel copies them there at its start); each
+// photon reads its run's through the table's address (photon_t.layer_table).
+% elseif spec.layer_placement == "immediate" then
 
 // Values baked in (one cubin per optical properties): a constant table
 // initialised in the source, read like the uploaded one.
@@ -44,7 +49,7 @@ __constant__ layer_t tmcml_layers[NUM_LAYERS + 2];
 __device__ __forceinline__ layer_t layer_at(int i) { return tmcml_layers[i]; }
 %   end
 % end
-% if spec.layer_placement == "shared" then
+% if spec.layer_placement == "shared" and not spec.batch then
 __shared__ layer_t s_layers[NUM_LAYERS + 2];
 #define LAYERS_SETUP()                                              \
     do {                                                            \
@@ -60,6 +65,8 @@ __device__ __forceinline__ unsigned int layers_base()
     asm volatile("" : "+r"(a));
     return a;
 }
+% end
+% if spec.layer_placement == "shared" then
 // Layer i read through that address: three 16-byte loads, in layer_t's field
 // order.  volatile keeps them after the table is filled (LAYERS_SETUP and
 // the barrier that follows it).

@@ -45,7 +45,11 @@ __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long in
     p.sleft = 0.0f;
     p.residue = (float)FIXED_POINT_START_RESIDUE;
     p.layer = first_layer;
+% if spec.batch then
+    p.z = layer_from(p.layer_table, first_layer).z0;  // the run's table (batch.cu)
+% else
     p.z = layer_at(first_layer).z0;
+% end
 % if spec.last_bin_cache and spec.score_absorption then
     p.cached_bin = -1;
     p.cached_units = 0u;

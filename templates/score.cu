@@ -324,6 +324,9 @@ __device__ __forceinline__ void count_if_trapped(const photon_t &p, unsigned lon
 // angle outside the tissue.
 __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra, float exit_cos)
 {
+% if spec.batch then
+    ra += batch_slot_of(p.layer_table) * SLOT_RA;  // the photon's run's (batch.cu)
+% end
     int ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
     int ia = bin_of(acosf(exit_cos), INV_DA, NA);
     size_t bin = (size_t)ir * NA + ia;

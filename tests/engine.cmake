@@ -78,3 +78,12 @@ if(TMCML_SANITIZE)
   # Open MPI keeps its allocations to the end of the process.
   set_tests_properties(mpi PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
+
+# Batches: the index space, and every run of a batch bit-identical to the run
+# alone (CPU here; the batch kernel on a GPU).
+tmcml_test(test_batch test_batch.c)
+foreach(mode index cpu)
+  add_test(NAME batch_${mode} COMMAND test_batch ${mode})
+endforeach()
+add_test(NAME gpu_batch COMMAND test_batch gpu)
+tmcml_gpu_tests(gpu_batch)

@@ -235,6 +235,85 @@ static void test_determinism(tmcml_session *s)
     tmcml_problem_delete(p);
 }
 
+/* Problems of the example's shape with other optics: problem i, i < count;
+ * the fourth's first layer is glass, the last is one glass layer alone
+ * (which no batch kernel runs). */
+static void batch_problems(tmcml_session *s, tmcml_problem **p, int count)
+{
+    for (int i = 0; i < count; i++) {
+        tmcml_layer l[3];
+        memcpy(l, example_layers, sizeof l);
+        l[0].mua = 0.2 + 0.5 * i;
+        l[1].mus = 10.0 + 7 * i;
+        if (i == 3)
+            l[0].mua = l[0].mus = 0;
+        if (i == count - 1)
+            l[0].mua = l[0].mus = l[1].mua = l[1].mus = l[2].mua = l[2].mus = 0;
+        CHECK(tmcml_problem_new(s, l, 3, 1.0, 1.0, &example_grid, &p[i]) == TMCML_OK);
+        CHECK(tmcml_problem_set_photons(s, p[i], 1000 + 500 * i) == TMCML_OK);
+    }
+}
+
+/* tmcml_run_batch: every result bit-identical to tmcml_run of its problem
+ * (photons from each problem, or the options'), the refusals named. */
+static void test_batch(tmcml_session *s, tmcml_engine engine)
+{
+    enum { COUNT = 6 };
+    tmcml_problem *p[COUNT];
+    tmcml_result *batch[COUNT];
+    batch_problems(s, p, COUNT);
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = engine;
+    opt.seed = 11;
+    tmcml_status st = tmcml_run_batch(s, (const tmcml_problem *const *)p, COUNT, &opt, batch);
+    CHECK_MSG(st == TMCML_OK, "run_batch: %s", tmcml_session_message(s));
+    for (int i = 0; st == TMCML_OK && i < COUNT; i++) {
+        tmcml_result *alone = NULL;
+        CHECK(tmcml_run(s, p[i], &opt, &alone) == TMCML_OK);
+        tmcml_info a, b;
+        tmcml_result_info(alone, &a);
+        tmcml_result_info(batch[i], &b);
+        CHECK_MSG(a.tallies_digest == b.tallies_digest && a.photons == b.photons &&
+                      b.photons == (uint64_t)(1000 + 500 * i),
+                  "problem %d: digest %llx alone, %llx batched; %llu photons", i,
+                  (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest,
+                  (unsigned long long)b.photons);
+        tmcml_result_delete(alone);
+        tmcml_result_delete(batch[i]);
+    }
+    /* The options' photon count is every problem's. */
+    opt.photons = 700;
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)p, 2, &opt, batch) == TMCML_OK);
+    tmcml_info info;
+    tmcml_result_info(batch[1], &info);
+    CHECK(info.photons == 700);
+    tmcml_result_delete(batch[0]);
+    tmcml_result_delete(batch[1]);
+    /* Refused: another shape (named), no problems, NULL out, a NULL problem. */
+    tmcml_problem *other = NULL;
+    tmcml_grid grid = example_grid;
+    grid.nz = 41;
+    CHECK(tmcml_problem_new(s, example_layers, 3, 1.0, 1.0, &grid, &other) == TMCML_OK);
+    tmcml_problem *mixed[3] = {p[0], p[1], other};
+    batch[2] = (tmcml_result *)1;
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)mixed, 3, &opt, batch) ==
+          TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "problems[2]");
+    CHECK(batch[0] == NULL && batch[2] == NULL);
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)p, 0, &opt, batch) ==
+          TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "count");
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)p, 2, &opt, NULL) == TMCML_ERR_ARGUMENT);
+    mixed[1] = NULL;
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)mixed, 2, &opt, batch) ==
+          TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "problems[1]: NULL");
+    tmcml_problem_delete(other);
+    for (int i = 0; i < COUNT; i++)
+        tmcml_problem_delete(p[i]);
+}
+
 static int calls;
 static int cancel_second(uint64_t done, uint64_t total, void *user)
 {
@@ -430,6 +509,7 @@ static int test_gpu(void)
     }
     tmcml_session_stats st;
     tmcml_session_stats_get(s, &st);
+    test_batch(s, TMCML_ENGINE_GPU);
     CHECK_MSG(st.compiles == 1 && st.module_loads == 1 && st.plans == 1 && st.gpu_runs == 20,
               "%llu compiles, %llu loads, %llu plans, %llu GPU runs",
               (unsigned long long)st.compiles, (unsigned long long)st.module_loads,
@@ -456,6 +536,7 @@ int main(int argc, char **argv)
     test_bad_options(s);
     test_null_arguments(s);
     test_determinism(s);
+    test_batch(s, TMCML_ENGINE_CPU);
     test_cancel(s);
     test_cli_identity(s, argv[1], argv[2]);
     test_devices(s);

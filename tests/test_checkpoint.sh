@@ -240,4 +240,52 @@ check; [ ! -e "$work/part/$name.ckpt" ] && [ ! -e "$work/part/$name.partial.mco"
 "$tmcml" run "$mci" -N $photons -S 5 $common --resume -o "$work/part" >"$work/out" 2>&1
 check; grep -q "is complete (no checkpoint): skipped" "$work/out" || fail "complete run not skipped"
 
+# 7. A batch (three runs of one shape, simulated together): SIGTERM stops
+#    them all, each with its checkpoint and partial outputs; resumed, every
+#    .mco is the one each run gives alone (--no-batch), byte for byte.
+three=$work/three.mci
+{
+    printf '1.0\n3\n'
+    for i in 1 2 3; do
+        sed -n '/^skin7_600nm.mco/,$p' "$mci" | sed "s/^skin7_600nm.mco/batch$i.mco/" |
+            sed "s/^1.53   0.2 /1.53   0.$i /"
+    done
+} >"$three"
+check; [ "$(grep -c '^batch[123].mco' "$three")" -eq 3 ] || fail "could not make the batch input"
+each=$((photons / 3))
+"$tmcml" run "$three" -N $each -S 5 -q $common --no-batch -o "$work/alone3" ||
+    fail "the runs alone failed"
+"$tmcml" run "$three" -N $each -S 5 $common --checkpoint-every 0.3 -o "$work/batch3" \
+    >"$work/out7" 2>"$work/err7" &
+pid=$!
+check; wait_for "$work/batch3/batch3.ckpt" || fail "batch: no periodic checkpoint appeared"
+for i in 1 2 3; do # every run of the batch locked by it
+    check; grep -q "^pid $pid$" "$work/batch3/batch$i.lock" 2>/dev/null ||
+        [ ! -e "$work/batch3/batch$i.ckpt" ] || fail "batch: run $i is not locked by the batch"
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: the batch ended before SIGTERM (a fast machine); the stop is vacuous"
+else
+    check; [ $rc -eq 143 ] || { fail "batch SIGTERM: exit $rc, expected 143"; cat "$work/err7" >&2; }
+    # Every run its checkpoint; partial outputs where photons were done (the
+    # longest-lived run's first: the batch stopped before the others'
+    # perhaps).
+    for i in 1 2 3; do
+        check; [ -s "$work/batch3/batch$i.ckpt" ] || fail "batch SIGTERM: run $i has no checkpoint"
+    done
+    check; ls "$work/batch3"/batch*.partial.mco >/dev/null 2>&1 ||
+        fail "batch SIGTERM: no run has partial outputs"
+    "$tmcml" run "$three" -N $each -S 5 -q $common --resume -o "$work/batch3" 2>"$work/err7" ||
+        { fail "batch resume failed"; cat "$work/err7" >&2; }
+fi
+for i in 1 2 3; do
+    check; cmp -s "$work/alone3/batch$i.mco" "$work/batch3/batch$i.mco" ||
+        fail "batch: run $i's .mco differs from the run alone"
+    check; [ ! -e "$work/batch3/batch$i.ckpt" ] && [ ! -e "$work/batch3/batch$i.lock" ] ||
+        fail "batch: run $i's checkpoint or lock was left"
+done
+
 finish "checkpoint ($engine)"

@@ -76,6 +76,35 @@ if [ "$gpus" -ge 2 ]; then
 else
     echo "test_multi_gpu: one GPU: the two-GPU cases (-G 2, --gpus 1,0) need two"
 fi
+# A batch (runs of one shape in one launch) shared by the GPUs: every .mco
+# the one of its run alone on one GPU (--no-batch), byte for byte.
+batch=$work/batch.mci
+{
+    printf '1.0\n4\n'
+    for i in 1 2 3 4; do
+        sed -n '/^skin7_600nm.mco/,$p' "$ex/skin7_600nm.mci" | sed "s/^skin7_600nm.mco/b$i.mco/" |
+            sed "s/^1.4    0.7   300 /1.4    0.$i   30$i /"
+    done
+} >"$batch"
+check; [ "$(grep -c '^b[1234].mco' "$batch")" -eq 4 ] || fail "could not make the batch input"
+# shellcheck disable=SC2086
+"$tmcml" run "$batch" -N 500000 -S 9 $common --gpu 0 --no-batch -o "$work/batch_alone" ||
+    fail "the batch's runs alone failed"
+batch_case() { # NAME OPTIONS...
+    name=$1
+    shift
+    # shellcheck disable=SC2086
+    "$tmcml" run "$batch" -N 500000 -S 9 $common "$@" -o "$work/$name" >"$work/$name.log" 2>&1 ||
+        { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
+    for i in 1 2 3 4; do
+        check; cmp -s "$work/$name/b$i.mco" "$work/batch_alone/b$i.mco" ||
+            fail "$name ($*): run $i's .mco differs from the run alone"
+    done
+    echo "$name ($*): 4 runs batched, each as alone"
+}
+batch_case batch_two_engines --gpus 0,0
+batch_case batch_chunks --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
+[ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2
 # Another seed must not equal the reference: the checks above would then
 # be blind.
 # shellcheck disable=SC2086

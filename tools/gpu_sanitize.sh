@@ -2,8 +2,9 @@
 # compute-sanitizer over the GPU engine: memcheck, racecheck, synccheck and
 # initcheck, each on small runs of several kernel variants (tile or none,
 # 32- and 64-bit shared entries, -A, every layer placement, the last-bin
-# cache, thread-block clusters) split over several launches, two in flight,
-# and two engines sharing chunks on one GPU.  Part of the GPU test protocol
+# cache, thread-block clusters, a batch of eight runs in one launch) split
+# over several launches, two in flight, and two engines sharing chunks on one
+# GPU.  Part of the GPU test protocol
 # (CONTRIBUTING.md); ctest runs it as `gpu_sanitizer` (label sanitizer).
 #
 # usage: tools/gpu_sanitize.sh TMCML [EXAMPLES_DIR] [LOG_DIR]
@@ -42,7 +43,9 @@ skin_shared_last_bin|skin7_600nm.mci|3000|1000|--layers shared --last-bin on --t
 skin_cluster4|skin7_600nm.mci|3000|1000|--tile 60x150 --cluster 4
 example_cluster3_e64|mcml_example.mci|6000|2500|--tile 17x23 --entry 64 --cluster 3
 skin_immediate_e32|skin7_600nm.mci|3000|3000|--tile 48x128 --entry 32 --layers immediate --block 512
-example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500"
+example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500
+lut_batch|lookup_table.mci|1500|4000|
+lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the

@@ -130,6 +130,34 @@ static void apply_options(const variant_options *v, kernel_spec *spec)
 
 bool variant_options_given(const variant_options *v) { return v->given != 0; }
 
+/* The batch kernel of a variant (measured on an H100, lut100: 100 runs of
+ * 10^5 photons of one low-absorbing layer, bench/results_gpu.md):
+ *  - its deposits all go to global memory (no tile), so consecutive ones
+ *    into one bin are summed in a register (last_bin_cache): 1.30 -> 0.24 s
+ *    of kernel; -A, no deposits at all, took 0.17 s;
+ *  - no minimum residency: the register cache needs 38 registers, and held
+ *    to 32 (8 blocks of 256) it spilled and took 0.32 s; -A keeps 8 blocks
+ *    of 256 at 32 registers (34 without the bound);
+ *  - blocks of 256 (512: the same time).
+ * Of the explicit options, those a batch kernel has keep their values. */
+bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const cuda_device_info *dev,
+                        tm_error *err)
+{
+    spec->knobs.block_size = DEFAULT_BLOCK;
+    spec->knobs.min_blocks_per_sm = spec->score_absorption ? 0 : DEFAULT_RESIDENCY;
+    spec->knobs.last_bin_cache = spec->score_absorption;
+    static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache"};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        if (given(v, kept[i])) {
+            const knob *k = knob_by_name(kept[i]);
+            knob_set(k, &spec->knobs, knob_get(k, &v->knobs));
+        }
+    if (!spec->score_absorption)
+        knobs_without_absorption(&spec->knobs);
+    spec_for_batch(spec);
+    return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
+}
+
 static void apply_tuned(const kernel_knobs *c, const mci_run *run, kernel_spec *spec)
 {
     spec->knobs = *c;

@@ -45,6 +45,12 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
                         const struct kernel_knobs *tuned, const variant_options *v,
                         kernel_spec *spec, tm_error *err);
 
+/* The batch kernel (spec_for_batch) of a run's variant, with the batch
+ * heuristic's knobs and the explicit options that a batch kernel has (block
+ * size, residency, the last-bin cache); validated for dev (may be NULL). */
+bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const cuda_device_info *dev,
+                        tm_error *err);
+
 /* Whether v sets any knob of the kernel (then a profile's entry is not
  * looked up: the user chose). */
 bool variant_options_given(const variant_options *v);

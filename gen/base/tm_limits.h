@@ -79,6 +79,15 @@
  * times at most 2^26 units each (weight <= 1 plus roulette gains) < 2^63. */
 #define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)
 
+/* Runs of one batch (runtime/cli/run_batch.c): their tally sets (128-bit
+ * bins) and checkpoints live together until the batch ends, so a batch
+ * holds at most this many bytes of them (1 GiB: a lookup table of 100 runs
+ * on a 100 x 100 grid takes 16 MB, 600 runs of the 500 x 200 skin grid 1
+ * GiB) and at most this many runs (beyond a few thousand a launch gains
+ * nothing: its tables no longer fit a block's shared memory). */
+#define TM_BATCH_MAX_TALLY_BYTES ((uint64_t)1 << 30)
+#define TM_BATCH_MAX_RUNS        4096
+
 /* The longest knobs_text (gen/knob.h): the table's names and values are
  * short; tests/test_knob.c checks the longest fits in half of it. */
 #define KNOBS_TEXT_MAX 512

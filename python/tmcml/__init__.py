@@ -12,6 +12,7 @@ Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
 from ._lib import (CancelledError, NoGPUError, TmcmlArgumentError, TmcmlError,
                    TmcmlFileError, lib as _lib_handle, path as library_path)
 from .api import devices, run
+from .batch import BatchResult, run_batch
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
@@ -19,6 +20,6 @@ from .session import Session, default_session
 
 __version__ = _lib_handle.tmcml_version().decode()
 
-__all__ = ["run", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
+__all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

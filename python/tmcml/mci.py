@@ -6,9 +6,9 @@ import os
 
 from . import _lib
 from ._lib import lib
-from .problem import Problem, count
+from .problem import Problem, count, describe
 from .result import Result
-from .runner import execute, options
+from .runner import execute_batch, options
 from .session import default_session
 
 
@@ -31,22 +31,37 @@ def read_problems(session, path):
     return [Problem(runs[i], owned=False, keeper=owner) for i in range(n.value)]
 
 
+def _shape(problem):
+    """What the runs of a batch share: the layer count and the grid."""
+    d = describe(problem.handle)
+    return (len(d["layers"]), d["dz"], d["dr"], d["nz"], d["nr"], d["na"])
+
+
 def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, threads=None,
             progress=True, policy="profile", cache_dir=None, profile_dir=None, max_steps=None,
             session=None):
     """Simulates every run of the .mci file at path (photons: None for the
     file's counts, else this many in every run) and returns their Results,
-    in the file's order."""
+    in the file's order.  Runs of one layer count and grid are simulated
+    together, as the run command does: each Result is the run's alone."""
     session = session or default_session()
     problems = read_problems(session, path)
-    results = []
+    opt = options(1 if photons is None else photons, seed, engine, absorption, threads, gpu,
+                  policy, cache_dir, profile_dir, max_steps)
+    if photons is None:
+        opt.photons = 0  # each run's own count
+    groups = {}
     for i, p in enumerate(problems):
-        n = lib.tmcml_problem_photons(p.handle)
-        opt = options(n if photons is None else photons, seed, engine, absorption, threads, gpu,
-                      policy, cache_dir, profile_dir, max_steps)
-        label = "run %d/%d: " % (i + 1, len(problems)) if len(problems) > 1 else ""
-        handle, seconds = execute(session, p, opt, progress, label)
-        results.append(Result(handle, session, seconds))
+        groups.setdefault(_shape(p), []).append(i)
+    results = [None] * len(problems)
+    for members in groups.values():
+        batch = [problems[i] for i in members]
+        total = sum(lib.tmcml_problem_photons(p.handle) if photons is None else photons
+                    for p in batch)
+        label = "%d runs: " % len(batch) if len(batch) > 1 else ""
+        handles, seconds = execute_batch(session, batch, opt, total, progress, label)
+        for i, h in zip(members, handles):
+            results[i] = Result(h, session, seconds)
     return results
 
 

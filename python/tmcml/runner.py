@@ -43,7 +43,28 @@ def options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir, 
 def execute(session, problem, opt, progress=True, label=""):
     """tmcml_run of problem (a Problem) with opt: the result handle and the
     seconds the call took, seen from Python."""
-    meter = Progress(progress, opt.photons, label)
+    out = ctypes.c_void_p()
+    seconds = _watched(session, opt, progress, label, opt.photons, lib.tmcml_run,
+                       (problem.handle, ctypes.byref(opt), ctypes.byref(out)), [out])
+    return out.value, seconds
+
+
+def execute_batch(session, problems, opt, total, progress=True, label=""):
+    """tmcml_run_batch of problems (Problems of one shape) with opt: their
+    result handles and the seconds the call took, seen from Python."""
+    n = len(problems)
+    handles = (ctypes.c_void_p * n)(*[p.handle for p in problems])
+    out = (ctypes.c_void_p * n)()
+    seconds = _watched(session, opt, progress, label, total, lib.tmcml_run_batch,
+                       (handles, n, ctypes.byref(opt), out), out)
+    return list(out), seconds
+
+
+def _watched(session, opt, progress, label, total, function, args, outs):
+    """function(session, *args) on a thread of its own with a progress bar;
+    on Ctrl-C the call is cancelled, the results in outs deleted and the
+    KeyboardInterrupt raised again."""
+    meter = Progress(progress, total, label)
     cancel = threading.Event()
 
     def report(done, total, user):
@@ -56,12 +77,11 @@ def execute(session, problem, opt, progress=True, label=""):
     callback = _lib.PROGRESS_FN(report)  # referenced until the run returns
     opt.progress = callback
     opt.progress_interval = 0.1
-    out = ctypes.c_void_p()
     box = {}
 
     def work():
         try:  # session.call: a close() on another thread cancels and waits for it
-            session.call(lib.tmcml_run, problem.handle, ctypes.byref(opt), ctypes.byref(out))
+            session.call(function, *args)
         except BaseException as e:  # raised on the caller's thread
             box["error"] = e
 
@@ -79,12 +99,14 @@ def execute(session, problem, opt, progress=True, label=""):
                 worker.join()
             except KeyboardInterrupt:  # a second Ctrl-C: still wait, it is ending
                 pass
-        if out.value:
-            lib.tmcml_result_delete(out)
+        for i, handle in enumerate(outs):
+            value = handle.value if isinstance(handle, ctypes.c_void_p) else handle
+            if value:
+                lib.tmcml_result_delete(value)
         raise
     finally:
         meter.close()
     seconds = time.perf_counter() - start
     if "error" in box:
         raise box["error"]
-    return out.value, seconds
+    return seconds

@@ -203,9 +203,27 @@ static void note_kernel(session *s, const kernel_spec *spec, const gpu_share *fi
     s->kernel = key;
 }
 
-static bool simulate_gpus(session *s, const session_sim *sim, const mci_run *run,
-                          const kernel_spec *specs, uint64_t first, uint64_t count, tally_set *acc,
-                          session_run_stats *stats, tm_error *err)
+/* The pool's batch index ranges, as sim->done's photon ranges of parts. */
+typedef struct done_relay {
+    const session_sim *sim;
+    const photon_batch *batch;
+} done_relay;
+
+static bool relay_part(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    const session_sim *sim = ctx;
+    return sim->done(sim->done_ctx, part, first, n, err);
+}
+
+static bool relay_done(void *ctx, uint64_t first, uint64_t n, tm_error *err)
+{
+    done_relay *r = ctx;
+    return photon_batch_ranges(r->batch, first, n, relay_part, (void *)r->sim, err);
+}
+
+static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch *batch,
+                          const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                          tm_error *err)
 {
     gpu_options g = {.seed = sim->seed,
                      .template_dir = sim->template_dir,
@@ -215,14 +233,15 @@ static bool simulate_gpus(session *s, const session_sim *sim, const mci_run *run
                      .max_steps = sim->max_steps,
                      .progress = sim->progress,
                      .stop = sim->stop};
-    gpu_pool_job job = {.run = run,
+    done_relay relay = {sim, batch};
+    gpu_pool_job job = {.batch = batch,
                         .specs = specs,
                         .opt = &g,
-                        .first = first,
-                        .count = count,
+                        .first = 0,
+                        .count = photon_batch_size(batch),
                         .chunk = sim->gpu_chunk,
-                        .done = sim->done,
-                        .done_ctx = sim->done_ctx};
+                        .done = sim->done ? relay_done : NULL,
+                        .done_ctx = &relay};
     if (!gpu_pool_simulate(s->pool, &job, acc, stats->shares, err)) {
         forget_kernel(s); /* the engines' modules are not known any more */
         return false;
@@ -232,14 +251,15 @@ static bool simulate_gpus(session *s, const session_sim *sim, const mci_run *run
     for (int i = 0; i < s->gpu_count; i++)
         if (stats->shares[i].stats.kernel_seconds > stats->kernel_seconds)
             stats->kernel_seconds = stats->shares[i].stats.kernel_seconds;
-    if (optics_first_layer(run) <= run->num_layers) /* else glass only: no kernel ran */
+    const mci_run *run = batch->parts[0].run;
+    if (specs[0].batch || optics_first_layer(run) <= run->num_layers) /* else glass only */
         note_kernel(s, &specs[0], lead, stats);
     return true;
 }
 
-/* The CPU engine: stopped, it has simulated a prefix of the range. */
-static bool simulate_cpu(const session_sim *sim, const mci_run *run, uint64_t first, uint64_t count,
-                         tally_set *acc, session_run_stats *stats, tm_error *err)
+/* The CPU engine: stopped, it has simulated a prefix of the batch. */
+static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tally_set *acc,
+                         session_run_stats *stats, tm_error *err)
 {
     cpu_options c = {.seed = sim->seed,
                      .threads = sim->threads > 0 ? sim->threads : cpu_count(),
@@ -248,24 +268,47 @@ static bool simulate_cpu(const session_sim *sim, const mci_run *run, uint64_t fi
                      .max_steps = sim->max_steps,
                      .stop = sim->stop};
     double t0 = progress_now();
-    uint64_t before = acc->photons;
-    bool ok = cpu_simulate(run, &c, first, count, acc, err);
+    uint64_t before = 0;
+    for (int i = 0; i < batch->slots; i++)
+        before += acc[i].photons;
+    bool ok = cpu_simulate_batch(batch, &c, acc, err);
     stats->kernel_seconds = progress_now() - t0;
-    return ok && (!sim->done || sim->done(sim->done_ctx, first, acc->photons - before, err));
+    uint64_t done = 0;
+    for (int i = 0; i < batch->slots; i++)
+        done += acc[i].photons;
+    return ok && (!sim->done ||
+                  photon_batch_ranges(batch, 0, done - before, relay_part, (void *)sim, err));
+}
+
+bool session_simulate_batch(session *s, const session_sim *sim, const photon_batch *batch,
+                            const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                            tm_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    bool ok;
+    if (specs) {
+        ok = simulate_gpus(s, sim, batch, specs, acc, stats, err);
+        s->counts.gpu_runs += ok ? (uint64_t)batch->slots : 0;
+    } else {
+        ok = simulate_cpu(sim, batch, acc, stats, err);
+    }
+    s->counts.runs += ok ? (uint64_t)batch->slots : 0;
+    s->counts.batches += ok;
+    return ok;
 }
 
 bool session_simulate(session *s, const session_sim *sim, const mci_run *run,
                       const kernel_spec *specs, uint64_t first, uint64_t count, tally_set *acc,
                       session_run_stats *stats, tm_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    bool ok;
-    if (specs) {
-        ok = simulate_gpus(s, sim, run, specs, first, count, acc, stats, err);
-        s->counts.gpu_runs += ok;
-    } else {
-        ok = simulate_cpu(sim, run, first, count, acc, stats, err);
+    if (count == 0) {
+        memset(stats, 0, sizeof *stats);
+        return true;
     }
-    s->counts.runs += ok;
+    photon_batch batch;
+    if (!photon_batch_single(&batch, run, first, count, err))
+        return false;
+    bool ok = session_simulate_batch(s, sim, &batch, specs, acc, stats, err);
+    photon_batch_free(&batch);
     return ok;
 }

@@ -7,6 +7,7 @@
  *     session_engine(&s, SESSION_AUTO, devices, n, &pool, &err);     each run
  *     session_plan(&s, &plan, run, &specs, &err);                     GPU runs
  *     session_simulate(&s, &sim, run, specs, first, count, &tallies, &st, &err);
+ *     session_simulate_batch(&s, &sim, &batch, specs, tallies, &st, &err);  a batch
  *     ...
  *     session_close(&s);
  *
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "batch.h"
 #include "error.h"
 #include "gpu_pool.h"
 #include "mci.h"
@@ -39,6 +41,7 @@ typedef enum session_kernel {
 
 typedef struct session_counts {
     uint64_t runs, gpu_runs, compiles, module_loads, plans;
+    uint64_t batches; /* engine calls (session_simulate_batch: one per batch) */
 } session_counts;
 
 /* Where each GPU's variant came from ("profile X.json, exact entry ...",
@@ -81,6 +84,10 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 bool session_plan(session *s, const plan_options *opt, const mci_run *run,
                   const kernel_spec **specs, tm_error *err);
 
+/* The photon ranges simulated, as they end: photons [first, first + n) of
+ * part `part` of the batch (part 0, session_simulate's run). */
+typedef bool (*session_done_fn)(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err);
+
 typedef struct session_sim {
     uint64_t seed;
     bool score_absorption;
@@ -94,8 +101,8 @@ typedef struct session_sim {
     progress_meter *progress;          /* may be NULL */
     const volatile sig_atomic_t *stop; /* may be NULL: the engines' pause flag */
     /* May be NULL: the photon ranges simulated, as they end (stopped, the
-     * GPUs' may leave holes; the CPU's is a prefix). */
-    gpu_pool_done_fn done;
+     * GPUs' may leave holes; the CPU's is a prefix of the batch). */
+    session_done_fn done;
     void *done_ctx;
 } session_sim;
 
@@ -112,5 +119,14 @@ typedef struct session_run_stats {
 bool session_simulate(session *s, const session_sim *sim, const mci_run *run,
                       const kernel_spec *specs, uint64_t first, uint64_t count, tally_set *acc,
                       session_run_stats *stats, tm_error *err);
+
+/* Every index of batch (runtime/engine/batch.h) into acc[slot] of each
+ * part's slot: on the GPUs with the kernels of specs (batch kernels,
+ * spec_for_batch, unless the batch has one part), or on the CPU when specs
+ * is NULL.  A raised stop flag cuts it short (sim->done says which photons
+ * were done). */
+bool session_simulate_batch(session *s, const session_sim *sim, const photon_batch *batch,
+                            const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                            tm_error *err);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "cpu.h"
+#include "optics.h"
 #include "progress.h"
 #include "timed_wait.h"
 #include "variant.h"
@@ -78,16 +80,23 @@ static void plan_options_of(const tmcml_options *o, plan_options *plan)
 
 /* ---- the photons, watched ------------------------------------------------------ */
 
-/* One engine call, on a thread of its own while the caller's thread calls
+/* What one call simulates: its problems in engine calls (one run alone, or
+ * batches of several), each into the results' tallies. */
+typedef struct work {
+    int calls;
+    photon_batch *batches;    /* one per engine call */
+    const kernel_spec *specs; /* per call: the GPUs' (NULL: the CPU engine) */
+    tally_set *acc;           /* every result's tallies, lent (slot = result) */
+    session_run_stats *stats; /* per call */
+} work;
+
+/* The engine calls, on a thread of its own while the caller's thread calls
  * the progress callback. */
 typedef struct job {
     session *eng;
     const session_sim *sim;
-    const mci_run *run;
-    const kernel_spec *specs; /* NULL: the CPU engine */
-    uint64_t count;
-    tally_set *acc;
-    session_run_stats *stats;
+    const work *w;
+    uint64_t count; /* photons of every call */
     tm_error *err;
     bool ok;
     pthread_t thread;
@@ -98,8 +107,13 @@ typedef struct job {
 
 static void job_run(job *j)
 {
-    j->ok =
-        session_simulate(j->eng, j->sim, j->run, j->specs, 0, j->count, j->acc, j->stats, j->err);
+    const work *w = j->w;
+    j->ok = true;
+    for (int c = 0; j->ok && c < w->calls && !*j->sim->stop; c++) {
+        const kernel_spec *specs = w->specs ? &w->specs[c] : NULL; /* the library's one GPU */
+        j->ok = session_simulate_batch(j->eng, j->sim, &w->batches[c], specs, w->acc, &w->stats[c],
+                                       j->err);
+    }
 }
 
 static void *job_main(void *arg)
@@ -167,7 +181,7 @@ static void job_watch(tmcml_session *s, job *j, const tmcml_options *o, progress
         pthread_mutex_destroy(&j->lock);
         pthread_cond_destroy(&j->done_cond);
     }
-    if (o->progress && j->ok && j->acc->photons == j->count)
+    if (o->progress && j->ok && !s->stop)
         host_progress(s, o, j->count, j->count);
 }
 
@@ -177,12 +191,11 @@ static char *copy_text(const char *text) { return strdup(text ? text : ""); }
 
 /* The result's record of how the run went. */
 static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, const tmcml_options *o,
-                              const kernel_spec *specs, const session_run_stats *st)
+                              const kernel_spec *spec, const session_run_stats *st)
 {
     /* The library runs on one GPU: the session's first. */
-    const gpu_engine *gpu = specs ? gpu_pool_engine(s->eng.pool, 0) : NULL;
-    const char *source = specs ? s->eng.sources[0] : "";
-    const kernel_spec *spec = specs;
+    const gpu_engine *gpu = spec ? gpu_pool_engine(s->eng.pool, 0) : NULL;
+    const char *source = spec ? s->eng.sources[0] : "";
     static const tmcml_kernel_origin origins[] = {
         [SESSION_KERNEL_NONE] = TMCML_KERNEL_NONE,
         [SESSION_KERNEL_COMPILED] = TMCML_KERNEL_COMPILED,
@@ -244,28 +257,146 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_r
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
 }
 
-static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const tmcml_options *o,
-                                tmcml_result **out)
+/* ---- one call's problems ------------------------------------------------------ */
+
+/* The problems of one batch share a kernel shape (the run command's
+ * batches: layer count and grid). */
+static tmcml_status check_shapes(tmcml_session *s, const tmcml_problem *const *p, int count)
 {
-    double start = progress_now();
-    int64_t photons = 0;
-    tmcml_status status = check_options(s, p, o, &photons);
-    if (status != TMCML_OK)
-        return status;
-    tmcml_result *r = calloc(1, sizeof *r);
-    if (!r || !mci_run_copy(&r->problem.run, &p->run) ||
-        !tally_set_init(&r->tallies, p->run.nr, p->run.nz, p->run.na)) {
-        tmcml_result_delete(r);
-        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    const mci_run *a = &p[0]->run;
+    for (int i = 1; i < count; i++) {
+        if (!p[i])
+            return api_failf(s, TMCML_ERR_ARGUMENT, "problems[%d]: NULL", i);
+        const mci_run *b = &p[i]->run;
+        if (a->num_layers != b->num_layers || a->nr != b->nr || a->nz != b->nz || a->na != b->na ||
+            a->dr != b->dr || a->dz != b->dz)
+            return api_failf(s, TMCML_ERR_ARGUMENT,
+                             "problems[%d]: its layer count and grid (%d layers, %dx%dx%d, dr %g, "
+                             "dz %g) are not problems[0]'s (%d layers, %dx%dx%d, dr %g, dz %g): "
+                             "a batch has one kernel shape",
+                             i, b->num_layers, b->nr, b->nz, b->na, b->dr, b->dz, a->num_layers,
+                             a->nr, a->nz, a->na, a->dr, a->dz);
     }
-    mci_run *run = &r->problem.run;
-    run->photons = photons;
-    r->has_tallies = true;
-    const kernel_spec *specs = NULL;
-    double plan_seconds = 0;
-    status = choose(s, o, run, &specs, &plan_seconds);
+    return TMCML_OK;
+}
+
+/* Each problem's result, its tallies empty (photons: the options', else the
+ * problem's). */
+static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p, int count,
+                                const tmcml_options *o, tmcml_result **r)
+{
+    for (int i = 0; i < count; i++) {
+        int64_t photons = 0;
+        tmcml_status status = check_options(s, p[i], o, &photons);
+        if (status != TMCML_OK)
+            return status;
+        r[i] = calloc(1, sizeof *r[i]);
+        if (!r[i] || !mci_run_copy(&r[i]->problem.run, &p[i]->run) ||
+            !tally_set_init(&r[i]->tallies, p[i]->run.nr, p[i]->run.nz, p[i]->run.na))
+            return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+        r[i]->problem.run.photons = photons;
+        r[i]->has_tallies = true;
+    }
+    return TMCML_OK;
+}
+
+static bool glass_alone(const mci_run *run) { return optics_first_layer(run) > run->num_layers; }
+
+/* Appends the engine call of one part (a run alone, or a batch of one). */
+static bool add_single(work *w, tmcml_result *r, int slot, tm_error *err)
+{
+    batch_part part = {&r->problem.run, 0, (uint64_t)r->problem.run.photons, slot};
+    return photon_batch_init(&w->batches[w->calls++], &part, 1, err);
+}
+
+/* The engine calls of the results: on the GPU, the batch kernel's
+ * (bspec, NULL for a single problem) in as few calls as its shared memory
+ * allows, the longest-lived problems first; a stack of glass alone, which no
+ * batch kernel runs, by itself.  On the CPU, one batch of every problem. */
+static bool plan_work(session *eng, tmcml_result **r, int count, const kernel_spec *specs,
+                      const kernel_spec *bspec, work *w, tm_error *err)
+{
+    batch_part *parts = malloc((size_t)count * sizeof *parts);
+    w->batches = calloc((size_t)count, sizeof *w->batches);
+    w->specs = NULL;
+    kernel_spec *call_specs = specs ? calloc((size_t)count, sizeof *call_specs) : NULL;
+    bool ok = parts && w->batches && (!specs || call_specs);
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory");
+    int n = 0;
+    for (int i = 0; ok && i < count; i++) {
+        if (specs && (!bspec || glass_alone(&r[i]->problem.run))) {
+            call_specs[w->calls] = specs[0];
+            ok = add_single(w, r[i], i, err);
+        } else {
+            parts[n++] =
+                (batch_part){&r[i]->problem.run, 0, (uint64_t)r[i]->problem.run.photons, i};
+        }
+    }
+    if (ok && n > 0)
+        batch_order_longest_first(parts, n);
+    const gpu_engine *gpu = specs ? gpu_pool_engine(eng->pool, 0) : NULL;
+    for (int first = 0; ok && first < n;) {
+        int size = n - first;
+        while (gpu && size > 1 && !gpu_batch_fits(gpu, bspec, size, size))
+            size /= 2;
+        if (specs)
+            call_specs[w->calls] = size > 1 ? *bspec : specs[0];
+        ok = photon_batch_init(&w->batches[w->calls++], &parts[first], size, err);
+        first += size;
+    }
+    free(parts);
+    w->specs = call_specs;
+    return ok;
+}
+
+static void free_work(work *w)
+{
+    for (int c = 0; w->batches && c < w->calls; c++)
+        photon_batch_free(&w->batches[c]);
+    free(w->batches);
+    free((void *)w->specs);
+    free(w->acc);
+    free(w->stats);
+}
+
+/* The batch kernel of the session's variant for the problems' shape, with
+ * every problem's layers checked for the GPU (session_plan). */
+static tmcml_status batch_spec(tmcml_session *s, const tmcml_options *o, tmcml_result **r,
+                               int count, const kernel_spec *specs, kernel_spec *bspec)
+{
+    plan_options plan;
+    plan_options_of(o, &plan);
+    tm_error err = {0};
+    const kernel_spec *again;
+    for (int i = 1; i < count; i++)
+        if (!session_plan(&s->eng, &plan, &r[i]->problem.run, &again, &err))
+            return api_fail(s, TMCML_ERR_ENGINE, &err);
+    *bspec = specs[0];
+    const cuda_device_info *dev = gpu_engine_device(gpu_pool_engine(s->eng.pool, 0));
+    if (!variant_batch_spec(bspec, &plan.variant, dev, &err))
+        return api_fail(s, TMCML_ERR_ENGINE, &err);
+    return TMCML_OK;
+}
+
+/* Simulates every result's photons, watched by the caller's callback. */
+static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml_result **r,
+                                 int count, const kernel_spec *specs, const kernel_spec *bspec,
+                                 work *w)
+{
+    tm_error err = {0};
+    uint64_t total = 0;
+    w->acc = calloc((size_t)count, sizeof *w->acc);
+    w->stats = calloc((size_t)count, sizeof *w->stats);
+    if (!w->acc || !w->stats || !plan_work(&s->eng, r, count, specs, bspec, w, &err))
+        return err.message[0] ? api_fail(s, TMCML_ERR_MEMORY, &err)
+                              : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    for (int i = 0; i < count; i++) {
+        w->acc[i] = r[i]->tallies; /* lent: the counts come back below */
+        total += (uint64_t)r[i]->problem.run.photons;
+    }
     progress_meter meter;
-    progress_start(&meter, false, (uint64_t)photons, NULL);
+    progress_start(&meter, false, total, NULL);
     session_sim sim = {.seed = o->seed,
                        .score_absorption = o->absorption != 0,
                        .threads = o->threads,
@@ -273,38 +404,83 @@ static tmcml_status run_problem(tmcml_session *s, const tmcml_problem *p, const 
                        .cache_dir = o->cache_dir,
                        .progress = &meter,
                        .stop = &s->stop};
-    session_run_stats st;
-    tm_error err = {0};
-    job j = {.eng = &s->eng,
-             .sim = &sim,
-             .run = run,
-             .specs = specs,
-             .count = (uint64_t)photons,
-             .acc = &r->tallies,
-             .stats = &st,
-             .err = &err};
-    if (status == TMCML_OK) {
-        job_watch(s, &j, o, &meter);
-        if (!j.ok)
-            status = api_fail(s, TMCML_ERR_ENGINE, &err);
-        else if (r->tallies.photons < (uint64_t)photons)
-            status = api_failf(s, TMCML_ERR_CANCELLED, "cancelled after %llu of %lld photons",
-                               (unsigned long long)r->tallies.photons, (long long)photons);
+    job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
+    job_watch(s, &j, o, &meter);
+    uint64_t done = 0;
+    for (int i = 0; i < count; i++) {
+        r[i]->tallies = w->acc[i];
+        done += r[i]->tallies.photons;
     }
-    if (status == TMCML_OK && !result_from_tallies(run, &r->tallies, &r->res, &err))
-        status = api_fail(s, TMCML_ERR_MEMORY, &err);
-    if (status == TMCML_OK)
-        status = fill_info(s, r, o, specs, &st);
-    if (status != TMCML_OK) {
-        tmcml_result_delete(r);
-        return status;
-    }
-    r->info.plan_seconds = plan_seconds;
-    r->info.wall_seconds = progress_now() - start;
-    r->info.overhead_seconds =
-        r->info.wall_seconds - r->info.compile_seconds - r->info.kernel_seconds;
-    *out = r;
+    if (!j.ok)
+        return api_fail(s, TMCML_ERR_ENGINE, &err);
+    if (done < total)
+        return api_failf(s, TMCML_ERR_CANCELLED, "cancelled after %llu of %llu photons",
+                         (unsigned long long)done, (unsigned long long)total);
     return TMCML_OK;
+}
+
+/* The call of each result, for its record. */
+static int call_of(const work *w, int slot)
+{
+    for (int c = 0; c < w->calls; c++)
+        for (int k = 0; k < w->batches[c].count; k++)
+            if (w->batches[c].parts[k].slot == slot)
+                return c;
+    return 0;
+}
+
+static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmcml_result **r,
+                                   int count, const work *w, double plan_seconds, double start)
+{
+    for (int i = 0; i < count; i++) {
+        tm_error err = {0};
+        if (!result_from_tallies(&r[i]->problem.run, &r[i]->tallies, &r[i]->res, &err))
+            return api_fail(s, TMCML_ERR_MEMORY, &err);
+        int c = call_of(w, i);
+        tmcml_status status = fill_info(s, r[i], o, w->specs ? &w->specs[c] : NULL, &w->stats[c]);
+        if (status != TMCML_OK)
+            return status;
+        r[i]->info.plan_seconds = plan_seconds;
+    }
+    double wall = progress_now() - start;
+    for (int i = 0; i < count; i++) {
+        r[i]->info.wall_seconds = wall;
+        r[i]->info.overhead_seconds = wall - r[i]->info.compile_seconds - r[i]->info.kernel_seconds;
+    }
+    return TMCML_OK;
+}
+
+/* One call's problems: p[0 .. count-1] of one shape into out[0 .. count-1]
+ * (all or none). */
+static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
+                                 const tmcml_options *o, tmcml_result **out)
+{
+    double start = progress_now();
+    tmcml_result **r = calloc((size_t)count, sizeof *r);
+    work w = {0};
+    const kernel_spec *specs = NULL;
+    kernel_spec bspec;
+    double plan_seconds = 0;
+    tmcml_status status =
+        r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    if (status == TMCML_OK)
+        status = new_results(s, p, count, o, r);
+    if (status == TMCML_OK)
+        status = choose(s, o, &r[0]->problem.run, &specs, &plan_seconds);
+    if (status == TMCML_OK && specs && count > 1)
+        status = batch_spec(s, o, r, count, specs, &bspec);
+    if (status == TMCML_OK)
+        status = simulate_all(s, o, r, count, specs, specs && count > 1 ? &bspec : NULL, &w);
+    if (status == TMCML_OK)
+        status = finish_results(s, o, r, count, &w, plan_seconds, start);
+    free_work(&w);
+    for (int i = 0; r && i < count; i++) {
+        if (status != TMCML_OK)
+            tmcml_result_delete(r[i]);
+        out[i] = status == TMCML_OK ? r[i] : NULL;
+    }
+    free(r);
+    return status;
 }
 
 tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_options *opt,
@@ -322,5 +498,28 @@ tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_opt
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     tmcml_options defaults;
     tmcml_options_init(&defaults);
-    return api_leave(s, run_problem(s, p, opt ? opt : &defaults, out));
+    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, out));
+}
+
+tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
+                             const tmcml_options *opt, tmcml_result **out)
+{
+    for (int i = 0; out && i < count; i++)
+        out[i] = NULL;
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
+    if (!problems)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problems: NULL"));
+    if (count < 1 || count > TMCML_BATCH_MAX)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "count: expected 1 to %d (got %d)",
+                                      TMCML_BATCH_MAX, count));
+    if (!problems[0])
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problems[0]: NULL"));
+    tmcml_options defaults;
+    tmcml_options_init(&defaults);
+    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, out));
 }

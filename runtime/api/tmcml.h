@@ -239,6 +239,20 @@ typedef struct tmcml_result tmcml_result;
 TMCML_API tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_options *opt,
                                  tmcml_result **out);
 
+/* The most problems of one tmcml_run_batch call. */
+#define TMCML_BATCH_MAX 1000000
+
+/* Simulates problems[0 .. count-1], which share one kernel shape (layer
+ * count and grid: TMCML_ERR_ARGUMENT names the first that does not), with
+ * opt (NULL: the defaults; opt->photons, when set, is each problem's), in as
+ * few launches as the GPU allows (DESIGN.md section 13), and gives
+ * out[i], problem i's result, equal bit for bit to tmcml_run of problem i
+ * with the same options.  The caller owns out[0 .. count-1]; on failure all
+ * are NULL and nothing is kept.  The progress callback counts the photons of
+ * every problem. */
+TMCML_API tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *problems,
+                                       int count, const tmcml_options *opt, tmcml_result **out);
+
 /* ---- results -------------------------------------------------------------------------- */
 
 TMCML_API void tmcml_result_delete(tmcml_result *r);

@@ -53,6 +53,8 @@ void cli_print_usage(FILE *s)
           "                        uninterrupted run's; a run whose .mco and JSON are this\n"
           "                        run's (input, seed, photons, engine) is skipped, another\n"
           "                        run's refused\n"
+          "  --no-batch            simulate the runs one at a time (default: runs of one\n"
+          "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
           "                        weight as trapped (default 10^7; docs/physics.md)\n"
           "  -q, --quiet           no progress line and no per-run report\n"
@@ -63,7 +65,8 @@ void cli_print_usage(FILE *s)
           "  --version             version and build configuration\n"
           "\n"
           "gen: writes the generated CUDA source of run K (default 1) for reading;\n"
-          "  --info compiles it with NVRTC and reports registers, spills and stack.\n"
+          "  --info compiles it with NVRTC and reports registers, spills and stack;\n"
+          "  --batch gives the kernel that simulates runs of K's shape together.\n"
           "\n"
           "profiles and tuning (GPU engine):\n"
           "  --profiles DIR        profile directory searched first (tune stores there)\n"
@@ -375,6 +378,10 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->resume = true;
     } else if (is_long(a, "--allow-outside-output-dir")) {
         opt->allow_outside_out_dir = true;
+    } else if (is_long(a, "--no-batch")) {
+        opt->no_batch = true;
+    } else if (is_long(a, "--batch")) {
+        opt->gen_batch = true;
     } else if (is_long(a, "--launch-photons")) {
         if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
                             &v, err))

@@ -62,6 +62,7 @@ typedef struct cli_options {
     uint32_t max_steps;         /* --max-steps N: steps before a photon is trapped (0: default) */
     double checkpoint_every;    /* --checkpoint-every SECONDS (0: only on a signal) */
     bool resume;                /* --resume: continue from the runs' checkpoints */
+    bool no_batch;              /* --no-batch: one run at a time (run_batches.c) */
     variant_options variant;    /* --tile, --entry, ... */
     const char *template_dir;   /* --templates DIR */
     const char *cache_dir;      /* --cache DIR ("" disables) */
@@ -69,6 +70,7 @@ typedef struct cli_options {
     /* gen */
     const char *gen_output; /* -o FILE (default: stdout) */
     bool gen_info;          /* --info: compile and report registers, spills */
+    bool gen_batch;         /* --batch: the batch kernel of the run's shape */
     int run_number;         /* --run K (1-based) */
     /* profiles and tuning (run, tune, sweep) */
     const char *profile_dir;         /* --profiles DIR: searched first, tuners store there */

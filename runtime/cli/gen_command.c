@@ -55,6 +55,15 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
     compile_result_free(&r);
 }
 
+/* --batch: the batch kernel of the variant chosen for the run. */
+static bool for_batch(const cli_options *opt, kernel_spec *spec, const cuda_device_info *dev,
+                      tm_error *err)
+{
+    if (!opt->gen_batch)
+        return true;
+    return variant_batch_spec(spec, &opt->variant, dev, err);
+}
+
 int gen_command(const cli_options *opt)
 {
     tm_error err = {0};
@@ -76,6 +85,7 @@ int gen_command(const cli_options *opt)
                   file.num_runs);
     else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
+             for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)

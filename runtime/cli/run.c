@@ -5,12 +5,14 @@
 #include "text_escape.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "compile.h"
 #include "cpu.h"
 #include "finished.h"
 #include "fs.h"
@@ -33,36 +35,22 @@
 #include "tally.h"
 #include "tmcml_config.h"
 #include "plan.h"
+#include "run_batch.h"
+#include "run_steps.h"
 
 #define RNG_NAME RNG_MWC_NAME
 
-/* The engine every run of the file uses (the session layer, as the library
- * uses it: runtime/api/session.h): the GPUs when they were opened. */
-typedef struct engine {
-    session ses;
-    gpu_pool *pool;           /* the session's GPUs; NULL: the CPU engine */
-    gpu_engine *gpu;          /* the pool's first GPU (it names the run's device), or NULL */
-    const kernel_spec *specs; /* each GPU's kernel variant for the current run (session_plan) */
-    run_gpu *shares;          /* what each GPU did in the current run */
-    const char *name;
-    char *kernel;      /* spec key of the first GPU's kernel (malloc'd), or NULL */
-    int threads;       /* CPU threads of the run being simulated (resources_check) */
-    char physics[256]; /* resume_physics: what checkpoints and summaries record */
-} engine;
+static int gpu_count(const engine *eng) { return eng->gpus; }
 
-static int gpu_count(const engine *eng) { return eng->pool ? gpu_pool_size(eng->pool) : 0; }
-
-/* Each GPU's kernel variant for a run (a profile, the heuristic or a
- * tuning; GPUs of different models each get their own), said on stderr. */
-static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
+bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
     plan_options plan;
     cli_plan_options(opt, &plan);
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
     for (int i = 0; i < gpu_count(eng); i++) {
-        eng->shares[i] = (run_gpu){.device = gpu_pool_device(eng->pool, i),
-                                   .name = gpu_engine_device(gpu_pool_engine(eng->pool, i))->name};
+        eng->shares[i] =
+            (run_gpu){.device = gpu_pool_device(eng->pool, i), .name = eng->device_names[i]};
         if (!opt->quiet && gpu_count(eng) > 1)
             text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n",
                         gpu_pool_device(eng->pool, i), eng->ses.sources[i]);
@@ -78,15 +66,15 @@ static bool plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, t
     return true;
 }
 
-/* The photon ranges an engine call simulated go to a checkpoint's list. */
-static bool add_range(void *ctx, uint64_t first, uint64_t n, tm_error *err)
+/* The photon ranges an engine call simulated go to a checkpoint's list (one
+ * run: part 0). */
+static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
+    (void)part;
     return resume_add(ctx, first, first + n, err);
 }
 
-/* What each GPU did in an engine call: into the run's report, and with
- * --verbose on stderr. */
-static void note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
+void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
 {
     for (int i = 0; i < gpu_count(eng); i++) {
         const gpu_share *g = &st->shares[i];
@@ -126,7 +114,7 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
                                tallies, &stats, err);
     if (ok && eng->pool)
-        note_shares(opt, eng, &stats);
+        run_note_shares(opt, eng, &stats);
     return ok;
 }
 
@@ -159,7 +147,7 @@ static void periodic_checkpoint(const cli_options *opt, const char *path, const 
 static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
                            int count, const run_paths *paths, checkpoint *ck, tm_error *err)
 {
-    if (eng->pool && !plan_gpus(opt, eng, run, err))
+    if (eng->pool && !run_plan_gpus(opt, eng, run, err))
         return SIM_FAILED;
     char label[64] = "";
     if (count > 1)
@@ -254,7 +242,7 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .result = res,
                       .seed = opt->seed,
                       .engine = eng->name,
-                      .threads = eng->gpu ? 0 : eng->threads,
+                      .threads = eng->gpus ? 0 : eng->threads,
                       .wall_seconds = seconds,
                       .score_absorption = opt->score_absorption,
                       .rng = RNG_NAME,
@@ -263,8 +251,8 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
                       .trapped_weight = tally_weight(tallies->trapped_units) /
                                         (res->photons ? (double)res->photons : 1.0),
                       .tallies_digest = digest,
-                      .device = eng->gpu ? gpu_engine_device(eng->gpu)->name : NULL,
-                      .kernel = eng->gpu ? eng->kernel : NULL,
+                      .device = eng->gpus ? eng->device_names[0] : NULL,
+                      .kernel = eng->gpus ? eng->kernel : NULL,
                       .gpus = eng->shares,
                       .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
@@ -292,24 +280,30 @@ static bool write_result(const cli_options *opt, const engine *eng, const mci_fi
     return ok;
 }
 
-/* A run stopped by a signal: its checkpoint and partial outputs; *kept says
- * what the exit message should. */
-static void save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                         const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
-                         size_t size)
+void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
+                      size_t size)
 {
     tm_error err = {0};
+    /* A run with no photons done (a batch stopped before it reached this
+     * run's) has nothing to normalise: its checkpoint alone. */
+    bool none = checkpoint_done(ck) == 0;
     if (!checkpoint_write(paths->ckpt, ck, &err) ||
-        !write_result(opt, eng, file, index, paths, true, ck, seconds, &err)) {
+        (!none && !write_result(opt, eng, file, index, paths, true, ck, seconds, &err))) {
         error_print(stderr, &err);
         snprintf(kept, size, "the checkpoint could not be written: the last one, if any, is kept");
         return;
     }
-    snprintf(kept, size,
-             "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
-             "--resume)",
-             index + 1, (unsigned long long)checkpoint_done(ck), (unsigned long long)ck->photons,
-             paths->ckpt, paths->partial_mco, paths->partial_json);
+    if (none)
+        snprintf(kept, size, "run %d stopped before any of its photons; kept %s", index + 1,
+                 paths->ckpt);
+    else
+        snprintf(kept, size,
+                 "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
+                 "--resume)",
+                 index + 1, (unsigned long long)checkpoint_done(ck),
+                 (unsigned long long)ck->photons, paths->ckpt, paths->partial_mco,
+                 paths->partial_json);
 }
 
 /* A run done: its checkpoint and partial outputs are of the past. */
@@ -321,10 +315,8 @@ static void remove_leftovers(const run_paths *paths)
             text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
-/* --resume without a checkpoint: *done when the run's finished outputs are
- * there and are this run's; false when they are another run's (finished.h). */
-static bool already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
-                             const run_paths *paths, bool *done, tm_error *err)
+bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+                          const run_paths *paths, bool *done, tm_error *err)
 {
     *done = false;
     if (!opt->resume || output_exists(paths->ckpt))
@@ -334,15 +326,15 @@ static bool already_finished(const cli_options *opt, const engine *eng, const mc
            finished_check(paths, &id, opt->quiet ? NULL : stderr, done, err);
 }
 
-static void say_skipped(const cli_options *opt, int index, const run_paths *paths)
+void run_say_skipped(const cli_options *opt, int index, const run_paths *paths)
 {
     if (!opt->quiet)
         text_printf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
                     paths->mco);
 }
 
-static void say_resumed(const cli_options *opt, int index, const run_paths *paths,
-                        const checkpoint *ck)
+void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
+                     const checkpoint *ck)
 {
     if (!opt->quiet)
         text_printf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n",
@@ -350,14 +342,35 @@ static void say_resumed(const cli_options *opt, int index, const run_paths *path
                     (unsigned long long)ck->photons);
 }
 
-/* The final outputs of a run done; its checkpoint and partial outputs go. */
-static bool finish_run(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                       const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
+bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
 {
     if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err))
         return false;
     remove_leftovers(paths);
     return true;
+}
+
+bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, run_final *f)
+{
+    memset(f, 0, sizeof *f);
+    f->ok =
+        result_from_tallies(&file->runs[index], &ck->tallies, &f->res, &f->err) &&
+        write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
+    if (f->ok)
+        remove_leftovers(paths);
+    return f->ok;
+}
+
+void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
+                       double seconds, run_final *f)
+{
+    if (f->ok) {
+        report_run(opt, paths, &f->res, seconds);
+        warn_trapped(opt, paths, &ck->tallies);
+    }
+    result_free(&f->res);
 }
 
 /* A run simulated and written while its output lock is held; a stop
@@ -367,10 +380,10 @@ static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *f
 {
     const mci_run *run = &file->runs[index];
     bool done;
-    if (!already_finished(opt, eng, run, paths, &done, err))
+    if (!run_already_finished(opt, eng, run, paths, &done, err))
         return false;
     if (done) {
-        say_skipped(opt, index, paths);
+        run_say_skipped(opt, index, paths);
         return true;
     }
     checkpoint ck;
@@ -378,17 +391,19 @@ static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *f
     if (!resume_begin(&ck, opt, run, index + 1, eng->physics, paths->ckpt, &resumed, err))
         return false;
     if (resumed)
-        say_resumed(opt, index, paths, &ck);
+        run_say_resumed(opt, index, paths, &ck);
     double start = progress_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
     double seconds = progress_now() - start;
+    if (eng->last_runs)
+        run_release_gpus(eng);
     if (status == SIM_STOPPED) {
         char kept[1024];
-        save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
+        run_save_stopped(opt, eng, file, index, paths, &ck, seconds, kept, sizeof kept);
         run_lock_release(lock);
         interrupt_exit(interrupt_requested(), kept);
     }
-    bool ok = status == SIM_DONE && finish_run(opt, eng, file, index, paths, &ck, seconds, err);
+    bool ok = status == SIM_DONE && run_finish(opt, eng, file, index, paths, &ck, seconds, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -494,11 +509,11 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
     const mci_run *run = &file->runs[index];
     bool lead = world->rank == 0, resumed = false, paused = false, done = false;
     checkpoint ck, mine;
-    if (!ranks_all_ok(world, !lead || already_finished(opt, eng, run, paths, &done, err)))
+    if (!ranks_all_ok(world, !lead || run_already_finished(opt, eng, run, paths, &done, err)))
         return false;
     if (ranks_any(world, done)) {
         if (lead)
-            say_skipped(opt, index, paths);
+            run_say_skipped(opt, index, paths);
         return true;
     }
     cli_options rank_opt = *opt;
@@ -519,8 +534,8 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
     memset(&mine, 0, sizeof mine);
     mine.photons = ck.photons;
     if (resumed)
-        say_resumed(opt, index, paths, &ck);
-    ok = !eng->pool || plan_gpus(opt, eng, run, err);
+        run_say_resumed(opt, index, paths, &ck);
+    ok = !eng->pool || run_plan_gpus(opt, eng, run, err);
     double start = progress_now();
     ok = ranks_all_ok(world, ok) &&
          simulate_ranks(opt, world, eng, run, paths, &ck, &mine, &paused, err);
@@ -528,13 +543,13 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
     if (ok && paused) {
         char kept[1024] = "";
         if (lead)
-            save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
-                         sizeof kept);
+            run_save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
+                             sizeof kept);
         run_lock_release(lock);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
     if (ok && lead)
-        ok = finish_run(opt, eng, file, index, paths, &ck, progress_now() - start, err);
+        ok = run_finish(opt, eng, file, index, paths, &ck, progress_now() - start, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -590,10 +605,27 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
 }
 
-/* --engine auto takes the GPUs when they can be opened and says so when it
- * falls back; --engine gpu insists. */
-static bool choose_engine(const cli_options *opt, const ranks *world, engine *eng, tm_error *err)
+/* The engine's opening: the GPUs' driver and contexts take ~0.2 s, so a
+ * run of one process opens them in a thread of its own while the input is
+ * read and its outputs checked (engine_open_start), and says what it opened
+ * once it is needed (engine_open_finish). */
+typedef struct engine_opening {
+    const cli_options *opt;
+    const ranks *world;
+    engine *eng;
+    int gpus;     /* devices asked for */
+    bool ok;      /* session_engine's answer */
+    tm_error why; /* why auto fell back to the CPU */
+    tm_error err;
+    double seconds;
+    pthread_t thread;
+    bool threaded;
+} engine_opening;
+
+static void *engine_open(void *arg)
 {
+    engine_opening *o = arg;
+    engine *eng = o->eng;
     memset(eng, 0, sizeof *eng);
     session_init(&eng->ses);
     eng->name = "cpu";
@@ -601,39 +633,104 @@ static bool choose_engine(const cli_options *opt, const ranks *world, engine *en
                                                     [CLI_ENGINE_CPU] = SESSION_CPU,
                                                     [CLI_ENGINE_GPU] = SESSION_GPU};
     int devices[CLI_MAX_GPUS];
-    int n = chosen_gpus(opt, world, devices);
-    tm_error why = {0};
+    o->gpus = chosen_gpus(o->opt, o->world, devices);
     double t0 = progress_now();
-    if (!session_engine(&eng->ses, choices[opt->engine], devices, n, &eng->pool, &why, err)) {
+    o->ok = session_engine(&eng->ses, choices[o->opt->engine], devices, o->gpus, &eng->pool,
+                           &o->why, &o->err);
+    o->seconds = progress_now() - t0;
+    /* NVRTC too (its version keys the cubin cache): a library of ~100 MB
+     * loaded here, not on the way to the first launch. */
+    tm_error ignored;
+    if (o->ok && eng->pool)
+        compile_nvrtc_available(NULL, 0, &ignored);
+    return NULL;
+}
+
+/* The opening begun, in a thread when one process runs the file (MPI ranks
+ * open theirs in step). */
+static void engine_open_start(engine_opening *o, const cli_options *opt, const ranks *world,
+                              engine *eng)
+{
+    *o = (engine_opening){.opt = opt, .world = world, .eng = eng};
+    o->threaded = world->size == 1 && opt->engine != CLI_ENGINE_CPU &&
+                  pthread_create(&o->thread, NULL, engine_open, o) == 0;
+    if (!o->threaded)
+        engine_open(o);
+}
+
+static void engine_open_join(engine_opening *o)
+{
+    if (o->threaded)
+        pthread_join(o->thread, NULL);
+    o->threaded = false;
+}
+
+/* --engine auto takes the GPUs when they can be opened and says so when it
+ * falls back; --engine gpu insists. */
+static bool engine_open_finish(engine_opening *o, tm_error *err)
+{
+    engine_open_join(o);
+    const cli_options *opt = o->opt;
+    engine *eng = o->eng;
+    int n = o->gpus;
+    if (!o->ok) {
         /* "engine gpu: ...": the option as the user wrote it */
-        char said[sizeof err->message];
-        memcpy(said, err->message, sizeof said);
-        error_set(err, NULL, 0, "--%.1000s", said);
+        error_set(err, NULL, 0, "--%.1000s", o->err.message);
         return false;
     }
     if (!eng->pool) {
         if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet) {
             char text[2048];
             fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
-                    error_format(&why, text, sizeof text));
+                    error_format(&o->why, text, sizeof text));
         }
         return true;
     }
-    say_gpus(opt, eng, progress_now() - t0);
+    say_gpus(opt, eng, o->seconds);
     cli_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
     if (!eng->shares) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    eng->device_names = calloc((size_t)n, sizeof *eng->device_names);
+    if (!eng->device_names) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        snprintf(eng->device_names[i], sizeof eng->device_names[i], "%s",
+                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
+    eng->gpus = n;
     eng->gpu = gpu_pool_engine(eng->pool, 0);
     eng->name = "gpu";
     return true;
 }
 
+static void *close_session(void *arg)
+{
+    session_close(arg);
+    return NULL;
+}
+
+void run_release_gpus(engine *eng)
+{
+    if (!eng->pool || eng->closing)
+        return;
+    eng->pool = NULL;
+    eng->gpu = NULL;
+    eng->closing = pthread_create(&eng->closer, NULL, close_session, &eng->ses) == 0;
+    if (!eng->closing)
+        session_close(&eng->ses);
+}
+
 static void engine_close(engine *eng)
 {
-    session_close(&eng->ses);
+    if (eng->closing)
+        pthread_join(eng->closer, NULL);
+    else
+        session_close(&eng->ses);
+    free(eng->device_names);
     free(eng->shares);
     free(eng->kernel);
     memset(eng, 0, sizeof *eng);
@@ -686,14 +783,123 @@ static int *rank_threads(const cli_options *opt, const mci_file *file)
     return threads;
 }
 
-/* Everything checked before anything is simulated (all ranks agree). */
+/* Between runs: a signal ends the command once the run it came in is done. */
+static void exit_if_stopped(int done, int count)
+{
+    if (!interrupt_requested() || done >= count)
+        return;
+    char kept[256];
+    snprintf(kept, sizeof kept,
+             "stopped after %d of %d runs (their outputs are written; --resume runs the rest)",
+             done, count);
+    interrupt_exit(interrupt_requested(), kept);
+}
+
+/* The runs of the file in order, each alone (--no-batch, and MPI ranks,
+ * which share one run at a time). */
+static int run_one_by_one(const cli_options *opt, const ranks *world, engine *eng,
+                          const mci_file *file, const run_paths *paths, const int *threads)
+{
+    int status = RUN_OK;
+    for (int i = 0; i < file->num_runs; i++) {
+        tm_error err = {0};
+        eng->threads = threads[i];
+        bool ok = world->size > 1
+                      ? do_run_ranks(opt, world, eng, file, i, paths ? &paths[i] : NULL, &err)
+                      : do_run(opt, eng, file, i, &paths[i], &err);
+        if (!ok) {
+            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file->path);
+            error_print(stderr, &err);
+            status = RUN_FAILED;
+        }
+        exit_if_stopped(i + 1, file->num_runs);
+    }
+    return status;
+}
+
+static void say_batches(const engine *eng, const run_batch_totals *t, int runs)
+{
+    char launches[64] = "";
+    if (eng->pool)
+        snprintf(launches, sizeof launches, " (%llu kernel launch%s)",
+                 (unsigned long long)t->launches, t->launches == 1 ? "" : "es");
+    fprintf(stderr, "tmcml: %d of %d runs simulated together in %d batch%s%s\n", t->runs, runs,
+            t->batches, t->batches == 1 ? "" : "es", launches);
+}
+
+/* Whether the runs of group i are the file's last. */
+static bool last_group(const int *group, int i, int n)
+{
+    for (int j = i + 1; j < n; j++)
+        if (group[j] < 0 || group[j] == j)
+            return false;
+    return true;
+}
+
+/* The runs of the file by kernel shape, in the order of each shape's first
+ * run: the runs of a shape batched (run_batch.h), a run of its own shape
+ * alone. */
+static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *file,
+                        const run_paths *paths, const int *threads)
+{
+    int n = file->num_runs, status = RUN_OK, done = 0;
+    int *group = calloc((size_t)n, sizeof *group), *members = calloc((size_t)n, sizeof *members);
+    if (!group || !members) {
+        free(group);
+        free(members);
+        fprintf(stderr, "tmcml: out of memory\n");
+        return RUN_FAILED;
+    }
+    run_batch_groups(file, group);
+    run_batch_totals totals = {0};
+    for (int i = 0; i < n; i++) {
+        if (group[i] >= 0 && group[i] != i)
+            continue; /* batched with the first run of its shape */
+        int count = 0, failed = 0;
+        eng->threads = threads[i];
+        eng->last_runs = last_group(group, i, n);
+        for (int j = i; j < n; j++)
+            if (j == i || (group[i] >= 0 && group[j] == i)) {
+                members[count++] = j;
+                eng->threads = threads[j] < eng->threads ? threads[j] : eng->threads;
+            }
+        tm_error err = {0};
+        if (count == 1 && !do_run(opt, eng, file, i, &paths[i], &err)) {
+            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file->path);
+            error_print(stderr, &err);
+            failed = 1;
+        } else if (count > 1 &&
+                   !run_batches(opt, eng, file, members, count, paths, &totals, &failed, &err)) {
+            text_printf(stderr, "tmcml: runs %d, %d, ... of %s failed: ", members[0] + 1,
+                        members[1] + 1, file->path);
+            error_print(stderr, &err);
+        }
+        status = failed ? RUN_FAILED : status;
+        done += count;
+        exit_if_stopped(done, n);
+    }
+    if (!opt->quiet && totals.batches > 0)
+        say_batches(eng, &totals, n);
+    free(group);
+    free(members);
+    return status;
+}
+
+/* Everything checked before anything is simulated (all ranks agree), the
+ * engine's opening finished. */
 static bool prepare(const cli_options *opt, const ranks *world, const mci_file *file,
-                    run_paths **paths, engine *eng, int **threads, tm_error *err)
+                    run_paths **paths, engine_opening *opening, int **threads, tm_error *err)
 {
     bool lead = world->rank == 0, ok = true;
-    ok = ok && (!lead || (*paths = outputs_prepare(opt, file, err)) != NULL) &&
-         choose_engine(opt, world, eng, err) &&
-         resume_physics(eng->gpu, eng->physics, sizeof eng->physics, err);
+    engine *eng = opening->eng;
+    ok = !lead || (*paths = outputs_prepare(opt, file, err)) != NULL;
+    tm_error engine_err = {0};
+    bool opened = engine_open_finish(opening, &engine_err);
+    if (ok && !opened) {
+        *err = engine_err;
+        ok = false;
+    }
+    ok = ok && resume_physics(eng->gpu, eng->physics, sizeof eng->physics, err);
     if (ok)
         *threads = lead ? check_resources(opt, eng, file, *paths, err) : rank_threads(opt, file);
     ok = ok && *threads;
@@ -708,46 +914,37 @@ int run_input_file(const cli_options *given, const ranks *world)
     if (world->rank != 0)
         rank_opt.quiet = true;
     const cli_options *opt = &rank_opt;
+    double started = progress_now();
     tm_error err = {0};
+    engine eng = {0};
+    engine_opening opening;
+    engine_open_start(&opening, opt, world, &eng);
     mci_file file;
     if (!mci_read(opt->input, &file, &err)) {
+        engine_open_join(&opening); /* nothing said of an engine not used */
+        engine_close(&eng);
         if (world->rank == 0)
             error_print(stderr, &err);
         return RUN_BAD_INPUT;
     }
     apply_photon_override(opt, &file);
     run_paths *paths = NULL;
-    engine eng = {0};
     int *threads = NULL;
-    if (!prepare(opt, world, &file, &paths, &eng, &threads, &err)) {
+    if (!prepare(opt, world, &file, &paths, &opening, &threads, &err)) {
         engine_close(&eng);
         free(threads);
         outputs_free(paths, file.num_runs);
         mci_free(&file);
         return RUN_BAD_INPUT;
     }
-    int status = RUN_OK;
-    for (int i = 0; i < file.num_runs; i++) {
-        eng.threads = threads[i];
-        bool ok = world->size > 1
-                      ? do_run_ranks(opt, world, &eng, &file, i, paths ? &paths[i] : NULL, &err)
-                      : do_run(opt, &eng, &file, i, &paths[i], &err);
-        if (!ok) {
-            text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file.path);
-            error_print(stderr, &err);
-            status = RUN_FAILED;
-        }
-        if (interrupt_requested() && i + 1 < file.num_runs) {
-            char kept[256];
-            snprintf(kept, sizeof kept,
-                     "stopped after run %d of %d (its outputs are written; --resume runs the "
-                     "rest)",
-                     i + 1, file.num_runs);
-            interrupt_exit(interrupt_requested(), kept);
-        }
-    }
+    if (opt->verbose)
+        fprintf(stderr, "tmcml: input read, outputs checked and engine ready in %.3f s\n",
+                progress_now() - started);
+    int status = world->size > 1 || opt->no_batch
+                     ? run_one_by_one(opt, world, &eng, &file, paths, threads)
+                     : run_by_shape(opt, &eng, &file, paths, threads);
     double t0 = progress_now();
-    bool had_gpu = eng.pool != NULL;
+    bool had_gpu = eng.gpus > 0;
     engine_close(&eng);
     free(threads);
     if (had_gpu && opt->verbose)

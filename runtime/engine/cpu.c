@@ -1,8 +1,10 @@
-/* The CPU engine's work split: threads take chunks of consecutive photon
- * indices from a shared counter and score into private 64-bit batches, which
- * are added into the 128-bit tallies at the end of each round.  Because
- * photon i always uses stream i and integer addition is associative, the
- * result is the same for any thread count and any chunking. */
+/* The CPU engine's work split: threads take chunks of consecutive indices of
+ * a batch (runtime/engine/batch.h; one run is a batch of one part) from a
+ * shared counter and score into private 64-bit tallies, which are added into
+ * the 128-bit tallies of the chunk's run when a thread moves to another run
+ * and at the end of each round.  Because photon i of a run always uses
+ * stream i and integer addition is associative, the result is the same for
+ * any thread count, chunking and batch. */
 #include "cpu.h"
 
 #include <pthread.h>
@@ -20,11 +22,14 @@
 #define CPU_CACHE_LINE 64
 
 typedef struct cpu_round {
-    const cpu_problem *problem;
-    uint64_t first, end;   /* photon index range of this round */
-    _Atomic uint64_t next; /* next unclaimed index */
+    const photon_batch *batch;
+    const cpu_problem *problems; /* one per slot */
+    uint64_t first, end;         /* batch index range of this round */
+    _Atomic uint64_t next;       /* next unclaimed index */
     progress_meter *progress;
     const volatile sig_atomic_t *stop; /* may be NULL */
+    tally_set *acc;                    /* per slot */
+    pthread_mutex_t *acc_lock;         /* threads add into acc under it */
 } cpu_round;
 
 /* One cache line or more each (and allocated on a line boundary), so that
@@ -34,6 +39,7 @@ typedef struct cpu_worker {
     _Alignas(CPU_CACHE_LINE) pthread_t thread;
     cpu_round *round;
     tally_batch batch;
+    int slot; /* the slot whose photons batch holds (-1: none) */
 } cpu_worker;
 
 int cpu_count(void)
@@ -51,6 +57,37 @@ int cpu_thread_count(int threads, uint64_t count)
     return threads;
 }
 
+/* The worker's tallies into its slot's (photons are counted per round). */
+static void flush_worker(cpu_worker *w)
+{
+    if (w->slot < 0)
+        return;
+    cpu_round *r = w->round;
+    pthread_mutex_lock(r->acc_lock);
+    tally_set_add_batch(&r->acc[w->slot], &w->batch, 0);
+    pthread_mutex_unlock(r->acc_lock);
+    tally_batch_clear(&w->batch);
+    w->slot = -1;
+}
+
+/* Batch indices [begin, end), part by part. */
+static void simulate_chunk(cpu_worker *w, uint64_t begin, uint64_t end)
+{
+    const photon_batch *b = w->round->batch;
+    for (int k = photon_batch_part_at(b, begin); begin < end; k++) {
+        const batch_part *part = &b->parts[k];
+        uint64_t stop = b->offsets[k + 1] < end ? b->offsets[k + 1] : end;
+        if (part->slot != w->slot) {
+            flush_worker(w);
+            w->slot = part->slot;
+        }
+        const cpu_problem *problem = &w->round->problems[part->slot];
+        for (uint64_t i = begin; i < stop; i++)
+            cpu_photon_simulate(problem, part->first + (i - b->offsets[k]), &w->batch);
+        begin = stop;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     cpu_worker *w = arg;
@@ -64,10 +101,10 @@ static void *worker_main(void *arg)
         if (begin >= r->end)
             break;
         uint64_t end = r->end - begin < CPU_CHUNK ? r->end : begin + CPU_CHUNK;
-        for (uint64_t i = begin; i < end; i++)
-            cpu_photon_simulate(r->problem, i, &w->batch);
+        simulate_chunk(w, begin, end);
         progress_add(r->progress, end - begin);
     }
+    flush_worker(w);
     return NULL;
 }
 
@@ -82,6 +119,7 @@ static bool start_workers(cpu_worker *workers, int count, cpu_round *round, tm_e
 {
     for (int t = 0; t < count; t++) {
         workers[t].round = round;
+        workers[t].slot = -1;
         if (pthread_create(&workers[t].thread, NULL, worker_main, &workers[t]) != 0) {
             /* Run what could not be started in the threads that did start. */
             if (t == 0) {
@@ -97,62 +135,121 @@ static bool start_workers(cpu_worker *workers, int count, cpu_round *round, tm_e
 }
 
 /* One round: at most TALLY_BATCH_MAX_PHOTONS photons, so no 64-bit batch
- * entry can overflow. */
-static bool run_round(cpu_worker *workers, int count, cpu_round *round, tally_set *acc,
+ * entry can overflow.  Stopped, it did the prefix [first, next). */
+static bool run_round(cpu_worker *workers, int count, cpu_round *round, uint64_t *done,
                       tm_error *err)
 {
-    for (int t = 0; t < count; t++)
-        tally_batch_clear(&workers[t].batch);
     if (!start_workers(workers, count, round, err))
         return false;
     for (int t = 0; t < count; t++)
         if (workers[t].round)
             pthread_join(workers[t].thread, NULL);
-    for (int t = 0; t < count; t++)
-        tally_set_add_batch(acc, &workers[t].batch, 0);
     uint64_t next = atomic_load(&round->next);
-    acc->photons += (next < round->end ? next : round->end) - round->first;
-    return true;
-}
-
-bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
-                  tally_set *acc, tm_error *err)
-{
-    cpu_problem problem;
-    if (!cpu_problem_init(&problem, run, opt->seed, opt->score_absorption)) {
+    *done = (next < round->end ? next : round->end) - round->first;
+    uint64_t *photons = calloc((size_t)round->batch->slots, sizeof *photons);
+    if (!photons) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    if (opt->max_steps)
-        problem.max_steps = opt->max_steps;
-    int threads = cpu_thread_count(opt->threads, count);
+    photon_batch_slot_photons(round->batch, round->first, *done, photons);
+    for (int s = 0; s < round->batch->slots; s++)
+        round->acc[s].photons += photons[s];
+    free(photons);
+    return true;
+}
+
+/* One problem per slot (the run of its parts). */
+static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
+{
+    cpu_problem *problems = calloc((size_t)b->slots, sizeof *problems);
+    for (int s = 0; problems && s < b->slots; s++) {
+        const mci_run *run = photon_batch_slot_run(b, s);
+        if (!run)
+            continue; /* a slot no part of this batch scores into */
+        if (!cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption)) {
+            for (int t = 0; t < s; t++)
+                cpu_problem_free(&problems[t]);
+            free(problems);
+            return NULL;
+        }
+        if (opt->max_steps)
+            problems[s].max_steps = opt->max_steps;
+    }
+    return problems;
+}
+
+static void problems_free(cpu_problem *problems, int count)
+{
+    for (int s = 0; problems && s < count; s++)
+        if (problems[s].layers)
+            cpu_problem_free(&problems[s]);
+    free(problems);
+}
+
+static cpu_worker *workers_init(const mci_run *grid, int threads, tm_error *err)
+{
     cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
     if (ok)
         memset(workers, 0, (size_t)threads * sizeof *workers);
     for (int t = 0; ok && t < threads; t++)
-        ok = tally_batch_init(&workers[t].batch, run->nr, run->nz, run->na);
-    if (!ok)
+        ok = tally_batch_init(&workers[t].batch, grid->nr, grid->nz, grid->na);
+    if (!ok) {
+        if (workers)
+            free_workers(workers, threads);
         error_set(err, NULL, 0, "out of memory for %d thread tallies", threads);
+        return NULL;
+    }
+    return workers;
+}
 
+bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
+                        tm_error *err)
+{
+    uint64_t count = photon_batch_size(batch);
+    cpu_problem *problems = problems_init(batch, opt);
+    if (!problems) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    int threads = cpu_thread_count(opt->threads, count);
+    cpu_worker *workers = workers_init(batch->parts[0].run, threads, err);
+    bool ok = workers != NULL;
+    pthread_mutex_t acc_lock = PTHREAD_MUTEX_INITIALIZER;
     uint64_t done = 0;
     while (ok && done < count) {
         uint64_t n =
             count - done < TALLY_BATCH_MAX_PHOTONS ? count - done : TALLY_BATCH_MAX_PHOTONS;
-        cpu_round round = {.problem = &problem,
-                           .first = first + done,
-                           .end = first + done + n,
+        cpu_round round = {.batch = batch,
+                           .problems = problems,
+                           .first = done,
+                           .end = done + n,
                            .progress = opt->progress,
-                           .stop = opt->stop};
+                           .stop = opt->stop,
+                           .acc = acc,
+                           .acc_lock = &acc_lock};
         atomic_store(&round.next, round.first);
-        uint64_t before = acc->photons;
-        ok = run_round(workers, threads, &round, acc, err);
-        if (acc->photons - before < n)
+        uint64_t did = 0;
+        ok = run_round(workers, threads, &round, &did, err);
+        if (did < n)
             break; /* stopped */
         done += n;
     }
     if (workers)
         free_workers(workers, threads);
-    cpu_problem_free(&problem);
+    problems_free(problems, batch->slots);
+    return ok;
+}
+
+bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
+                  tally_set *acc, tm_error *err)
+{
+    if (count == 0)
+        return true;
+    photon_batch batch;
+    if (!photon_batch_single(&batch, run, first, count, err))
+        return false;
+    bool ok = cpu_simulate_batch(&batch, opt, acc, err);
+    photon_batch_free(&batch);
     return ok;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "batch.h"
 #include "error.h"
 #include "mci.h"
 #include "progress.h"
@@ -31,6 +32,13 @@ typedef struct cpu_options {
  * them) and adds their tallies to *acc (initialised for the run's grid). */
 bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
                   tally_set *acc, tm_error *err);
+
+/* Simulates the batch's indices [0, photon_batch_size) (or, stopped, a
+ * prefix [0, k): acc's photons grow by the parts' shares of it) and adds
+ * each slot's tallies to acc[slot].  The threads take chunks of indices
+ * across the parts: the tails of small runs overlap. */
+bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
+                        tm_error *err);
 
 /* The identity of this build's CPU physics: a hash of its sources
  * (tools/physics_hash.cmake), recorded in checkpoints. */

@@ -61,15 +61,27 @@ typedef struct gpu_queue {
     cuda_event *launch_done;    /* recorded after each launch */
 } gpu_queue;
 
-/* The device tallies of one gpu_simulate_feed call, and the photon counter
- * and stop word of the launch running. */
+/* The device tallies of one gpu_simulate_feed call (each slot's arrays one
+ * after the other: templates/batch.cu), a batch kernel's tables, and the
+ * photon counter and stop word of the launch running. */
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
+    const photon_batch *batch;
     cuda_ptr a_rz, rd_ra, tt_ra, counts;
-    cuda_ptr next; /* photon indices handed out by the current launch */
-    cuda_ptr stop; /* set (by the monitor stream) to stop handing them out */
-    size_t rz_bytes, ra_bytes;
+    cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
+    cuda_ptr next;          /* photon indices handed out by the current launch */
+    cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
+    size_t rz_bytes, ra_bytes, counts_bytes; /* of all the slots */
 } gpu_run;
+
+/* A device buffer kept from call to call, grown when a call needs more. */
+typedef struct kept_buffer {
+    cuda_ptr ptr;
+    size_t bytes;
+} kept_buffer;
+
+/* The buffers of gpu_run, in one order (free_kept, run_open). */
+enum { KEPT_A_RZ, KEPT_RD_RA, KEPT_TT_RA, KEPT_COUNTS, KEPT_PARTS, KEPT_LAYERS, KEPT_COUNT };
 
 struct gpu_engine {
     cuda_driver *drv;
@@ -78,10 +90,10 @@ struct gpu_engine {
     gpu_queue queue;
     cuda_stream *monitor; /* reads photon counters while kernels run */
     cuda_ptr multipliers;
-    gpu_run kept;            /* device tallies, kept for the next call */
-    size_t kept_rz, kept_ra; /* their capacity in bytes */
-    cuda_module *mod;        /* module of spec `key`, or NULL */
-    char *key;               /* spec_key of the loaded module (malloc'd), or NULL */
+    kept_buffer kept[KEPT_COUNT]; /* device tallies and tables, kept for the next call */
+    cuda_ptr next, stop;          /* the launches' photon counter and stop word */
+    cuda_module *mod;             /* module of spec `key`, or NULL */
+    char *key;                    /* spec_key of the loaded module (malloc'd), or NULL */
     int registers, spill_bytes;
 };
 
@@ -91,13 +103,29 @@ bool gpu_engine_usable(const gpu_engine *eng) { return !cuda_context_broken(eng-
 
 static void free_kept(gpu_engine *eng)
 {
-    gpu_run *k = &eng->kept;
-    cuda_ptr all[] = {k->a_rz, k->rd_ra, k->tt_ra, k->counts, k->next, k->stop};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (all[i])
-            cuda_free(eng->ctx, all[i]);
-    memset(k, 0, sizeof *k);
-    eng->kept_rz = eng->kept_ra = 0;
+    for (int i = 0; i < KEPT_COUNT; i++)
+        if (eng->kept[i].ptr)
+            cuda_free(eng->ctx, eng->kept[i].ptr);
+    memset(eng->kept, 0, sizeof eng->kept);
+}
+
+/* Kept buffer i with at least bytes (its contents are not kept). */
+static bool kept_at_least(gpu_engine *eng, int i, size_t bytes, cuda_ptr *ptr, tm_error *err)
+{
+    kept_buffer *k = &eng->kept[i];
+    if (k->ptr && k->bytes >= bytes) {
+        *ptr = k->ptr;
+        return true;
+    }
+    if (k->ptr)
+        cuda_free(eng->ctx, k->ptr);
+    k->ptr = 0;
+    k->bytes = 0;
+    if (!cuda_alloc(eng->ctx, bytes ? bytes : 1, &k->ptr, err))
+        return false;
+    k->bytes = bytes;
+    *ptr = k->ptr;
+    return true;
 }
 
 int gpu_device_count(tm_error *err)
@@ -134,7 +162,9 @@ bool gpu_engine_open(int device, gpu_engine **out, tm_error *err)
          cuda_event_create(eng->ctx, &eng->queue.counter_zeroed, err) &&
          cuda_event_create(eng->ctx, &eng->queue.launch_done, err) &&
          cuda_alloc(eng->ctx, table, &eng->multipliers, err) &&
-         cuda_upload(eng->queue.stream, eng->multipliers, rng_mwc_multipliers, table, err);
+         cuda_upload(eng->queue.stream, eng->multipliers, rng_mwc_multipliers, table, err) &&
+         cuda_alloc(eng->ctx, sizeof(uint64_t), &eng->next, err) &&
+         cuda_alloc(eng->ctx, sizeof(uint32_t), &eng->stop, err);
     if (!ok) {
         gpu_engine_close(eng);
         return false;
@@ -154,6 +184,10 @@ void gpu_engine_close(gpu_engine *eng)
         cuda_event_destroy(eng->queue.counter_zeroed);
         cuda_event_destroy(eng->queue.launch_done);
         free_kept(eng);
+        if (eng->next)
+            cuda_free(eng->ctx, eng->next);
+        if (eng->stop)
+            cuda_free(eng->ctx, eng->stop);
         if (eng->mod)
             cuda_module_unload(eng->mod);
         free(eng->key);
@@ -247,6 +281,14 @@ void gpu_run_layers(const mci_run *run, spec_layer *layers)
     }
 }
 
+/* The kernel's layer records of run: table[0 .. num_layers + 1]. */
+static void run_records(const mci_run *run, layer_record *table)
+{
+    spec_layer layers[SPEC_MAX_LAYERS + 2];
+    gpu_run_layers(run, layers);
+    layer_records_fill(layers, run->num_layers + 2, table);
+}
+
 /* The optical properties are data: uploaded for every run. */
 static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                           tm_error *err)
@@ -254,10 +296,8 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
         return true;
     int count = run->num_layers + 2;
-    spec_layer layers[SPEC_MAX_LAYERS + 2];
-    gpu_run_layers(run, layers);
     layer_record table[SPEC_MAX_LAYERS + 2];
-    layer_records_fill(layers, count, table);
+    run_records(run, table);
     size_t bytes = (size_t)count * sizeof *table;
     cuda_ptr ptr;
     size_t size;
@@ -273,6 +313,47 @@ static bool upload_layers(gpu_engine *eng, const mci_run *run, const kernel_spec
     return cuda_upload(eng->queue.stream, ptr, table, bytes, err);
 }
 
+/* batch_part_t of templates/batch.cu, field for field. */
+typedef struct gpu_batch_part {
+    uint64_t offset, base;
+    float start_weight;
+    int32_t first_layer;
+    uint32_t slot, pad;
+} gpu_batch_part;
+_Static_assert(sizeof(gpu_batch_part) == SPEC_BATCH_PART_BYTES,
+               "templates/batch.cu's batch_part_t");
+
+/* A batch kernel's tables: each slot's layer records and each part's
+ * record, uploaded on the stream. */
+static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *r, tm_error *err)
+{
+    int per_slot = b->parts[0].run->num_layers + 2;
+    size_t layer_bytes = (size_t)b->slots * (size_t)per_slot * sizeof(layer_record);
+    layer_record *layers = calloc((size_t)b->slots * (size_t)per_slot, sizeof *layers);
+    gpu_batch_part *parts = calloc((size_t)b->count, sizeof *parts);
+    bool ok = layers && parts;
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory");
+    for (int s = 0; ok && s < b->slots; s++)
+        if (photon_batch_slot_run(b, s)) /* else no part scores into it: zeros */
+            run_records(photon_batch_slot_run(b, s), &layers[(size_t)s * (size_t)per_slot]);
+    for (int k = 0; ok && k < b->count; k++) {
+        const batch_part *p = &b->parts[k];
+        parts[k] = (gpu_batch_part){.offset = b->offsets[k],
+                                    .base = p->first - b->offsets[k], /* mod 2^64 */
+                                    .start_weight = (float)(1.0 - optics_specular(p->run)),
+                                    .first_layer = optics_first_layer(p->run),
+                                    .slot = (uint32_t)p->slot};
+    }
+    ok = ok && cuda_upload(eng->queue.stream, r->layers, layers, layer_bytes, err) &&
+         cuda_upload(eng->queue.stream, r->parts, parts, (size_t)b->count * sizeof *parts, err);
+    /* The copies are queued: cuda_upload returns once the host buffers may go
+     * (cuda_driver.h). */
+    free(layers);
+    free(parts);
+    return ok;
+}
+
 /* Queues the zeroing of the run's tallies on the stream: the next launch
  * there, queued after it, cannot start before it is done. */
 static bool zero_tallies(const gpu_run *r, tm_error *err)
@@ -281,36 +362,34 @@ static bool zero_tallies(const gpu_run *r, tm_error *err)
     return cuda_memset_zero(st, r->a_rz, r->rz_bytes, err) &&
            cuda_memset_zero(st, r->rd_ra, r->ra_bytes, err) &&
            cuda_memset_zero(st, r->tt_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(st, r->counts, RUN_COUNTS * sizeof(uint64_t), err);
+           cuda_memset_zero(st, r->counts, r->counts_bytes, err);
 }
 
-/* The run's device tallies: the kept ones when they are large enough, else
- * new ones kept in their place; zeroed on the stream. */
-static bool run_open(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
+/* The device tallies of every slot of the batch (and a batch kernel's
+ * tables): the kept buffers when they are large enough, else new ones kept
+ * in their place; the tallies zeroed on the stream. */
+static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *spec, gpu_run *r,
+                     tm_error *err)
 {
-    size_t rz = (size_t)run->nr * run->nz * sizeof(uint64_t);
-    size_t ra = (size_t)run->nr * run->na * sizeof(uint64_t);
-    if (!eng->kept.a_rz || eng->kept_rz < rz || eng->kept_ra < ra) {
-        free_kept(eng);
-        gpu_run *k = &eng->kept;
-        bool ok = cuda_alloc(eng->ctx, rz, &k->a_rz, err) &&
-                  cuda_alloc(eng->ctx, ra, &k->rd_ra, err) &&
-                  cuda_alloc(eng->ctx, ra, &k->tt_ra, err) &&
-                  cuda_alloc(eng->ctx, RUN_COUNTS * sizeof(uint64_t), &k->counts, err) &&
-                  cuda_alloc(eng->ctx, sizeof(uint64_t), &k->next, err) &&
-                  cuda_alloc(eng->ctx, sizeof(uint32_t), &k->stop, err);
-        if (!ok) {
-            free_kept(eng);
-            return false;
-        }
-        eng->kept_rz = rz;
-        eng->kept_ra = ra;
-    }
-    *r = eng->kept;
+    const mci_run *run = b->parts[0].run;
+    size_t slots = (size_t)b->slots;
+    memset(r, 0, sizeof *r);
     r->queue = &eng->queue;
-    r->rz_bytes = rz;
-    r->ra_bytes = ra;
-    return zero_tallies(r, err);
+    r->batch = b;
+    r->rz_bytes = slots * (size_t)run->nr * (size_t)run->nz * sizeof(uint64_t);
+    r->ra_bytes = slots * (size_t)run->nr * (size_t)run->na * sizeof(uint64_t);
+    r->counts_bytes = slots * RUN_COUNTS * sizeof(uint64_t);
+    r->next = eng->next;
+    r->stop = eng->stop;
+    size_t parts = spec->batch ? (size_t)b->count * sizeof(gpu_batch_part) : 0;
+    size_t layers = spec->batch ? slots * (size_t)(run->num_layers + 2) * sizeof(layer_record) : 0;
+    bool ok = kept_at_least(eng, KEPT_A_RZ, r->rz_bytes, &r->a_rz, err) &&
+              kept_at_least(eng, KEPT_RD_RA, r->ra_bytes, &r->rd_ra, err) &&
+              kept_at_least(eng, KEPT_TT_RA, r->ra_bytes, &r->tt_ra, err) &&
+              kept_at_least(eng, KEPT_COUNTS, r->counts_bytes, &r->counts, err) &&
+              kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
+              kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
+    return ok && (!spec->batch || upload_batch(eng, b, r, err)) && zero_tallies(r, err);
 }
 
 /* The run is over once its stream has finished with its buffers (kept for
@@ -321,29 +400,64 @@ static void run_close(gpu_run *r)
     cuda_stream_wait(r->queue->stream, "the end of a run", &ignored);
 }
 
-/* The run's device tallies of `photons` photons go into *acc (each download
- * waits for the launch before it); then they are zeroed for the next launch. */
-static bool collect(const mci_run *run, const gpu_run *r, uint64_t photons, tally_set *acc,
-                    tm_error *err)
+/* Host copies of every slot's device tallies. */
+typedef struct host_tallies {
+    uint64_t *a_rz, *rd_ra, *tt_ra, *counts;
+    uint64_t *photons; /* per slot: photons of the launch */
+} host_tallies;
+
+static void host_tallies_free(host_tallies *h)
 {
-    tally_batch batch;
-    if (!tally_batch_init(&batch, run->nr, run->nz, run->na)) {
+    free(h->a_rz);
+    free(h->rd_ra);
+    free(h->tt_ra);
+    free(h->counts);
+    free(h->photons);
+}
+
+/* Slot s's share of the downloaded tallies into acc[s]. */
+static void add_slot(const gpu_run *r, const host_tallies *h, int s, tally_set *acc)
+{
+    const mci_run *run = r->batch->parts[0].run;
+    size_t rz = (size_t)run->nr * (size_t)run->nz, ra = (size_t)run->nr * (size_t)run->na;
+    const uint64_t *counts = &h->counts[(size_t)s * RUN_COUNTS];
+    tally_batch view = {.nr = run->nr,
+                        .nz = run->nz,
+                        .na = run->na,
+                        .a_rz = &h->a_rz[(size_t)s * rz],
+                        .rd_ra = &h->rd_ra[(size_t)s * ra],
+                        .tt_ra = &h->tt_ra[(size_t)s * ra],
+                        .steps = counts[COUNT_STEPS],
+                        .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
+                        .trapped_units = counts[COUNT_TRAPPED_UNITS]};
+    tally_set_add_batch(&acc[s], &view, h->photons[s]);
+}
+
+/* The device tallies of the launch's simulated indices [first, first + n)
+ * go into acc[slot] (each download waits for the launch before it); then
+ * they are zeroed for the next launch. */
+static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc, tm_error *err)
+{
+    const photon_batch *b = r->batch;
+    host_tallies h = {malloc(r->rz_bytes ? r->rz_bytes : 1), malloc(r->ra_bytes),
+                      malloc(r->ra_bytes), malloc(r->counts_bytes),
+                      calloc((size_t)b->slots, sizeof(uint64_t))};
+    if (!h.a_rz || !h.rd_ra || !h.tt_ra || !h.counts || !h.photons) {
+        host_tallies_free(&h);
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
     cuda_stream *st = r->queue->stream;
-    uint64_t counts[RUN_COUNTS];
-    bool ok = cuda_download(st, batch.a_rz, r->a_rz, r->rz_bytes, err) &&
-              cuda_download(st, batch.rd_ra, r->rd_ra, r->ra_bytes, err) &&
-              cuda_download(st, batch.tt_ra, r->tt_ra, r->ra_bytes, err) &&
-              cuda_download(st, counts, r->counts, sizeof counts, err);
+    bool ok = cuda_download(st, h.a_rz, r->a_rz, r->rz_bytes, err) &&
+              cuda_download(st, h.rd_ra, r->rd_ra, r->ra_bytes, err) &&
+              cuda_download(st, h.tt_ra, r->tt_ra, r->ra_bytes, err) &&
+              cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
     if (ok) {
-        batch.steps = counts[COUNT_STEPS];
-        batch.trapped_photons = counts[COUNT_TRAPPED_PHOTONS];
-        batch.trapped_units = counts[COUNT_TRAPPED_UNITS];
-        tally_set_add_batch(acc, &batch, photons);
+        photon_batch_slot_photons(b, first, n, h.photons);
+        for (int s = 0; s < b->slots; s++)
+            add_slot(r, &h, s, acc);
     }
-    tally_batch_free(&batch);
+    host_tallies_free(&h);
     return ok && zero_tallies(r, err);
 }
 
@@ -352,13 +466,14 @@ typedef struct launch_plan {
     size_t shared;
 } launch_plan;
 
-static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, unsigned grid, gpu_stats *stats,
-                          launch_plan *plan, tm_error *err)
+static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon_batch *b,
+                          unsigned grid, gpu_stats *stats, launch_plan *plan, tm_error *err)
 {
     plan->block = (unsigned)spec->knobs.block_size;
     /* Dynamic shared memory: the tile and the edge bins (the shared layer
-     * table is static). */
-    plan->shared = spec_dynamic_shared_bytes(spec);
+     * table is static), or a batch's tables. */
+    plan->shared =
+        spec->batch ? spec_batch_bytes(spec, b->slots, b->count) : spec_dynamic_shared_bytes(spec);
     int per_sm = 0;
     if (!cuda_occupancy(eng->mod, KERNEL_NAME, plan->block, plan->shared, &per_sm, err))
         return false;
@@ -396,26 +511,78 @@ typedef struct launch {
  * launch_done event.  The monitor stream's reads of the counter
  * wait for its zeroing (counter_zeroed), so progress never shows the last
  * launch's count or uninitialised memory. */
-static bool launch_async(gpu_engine *eng, const mci_run *run, const gpu_run *r, launch *l,
+/* The launch's kernel arguments, in templates/kernel.cu's order: a run's
+ * kernel takes photon indices of its run, a batch kernel batch indices and
+ * the batch's tables. */
+typedef struct launch_args {
+    uint64_t first, count, seed;
+    float start_weight;
+    int first_layer;
+    unsigned num_parts, num_slots, max_steps;
+    cuda_ptr parts, layers, multipliers, next, stop, a_rz, rd_ra, tt_ra, counts;
+    void *list[16];
+} launch_args;
+
+static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
+                             const launch *l, const kernel_spec *spec, const gpu_options *opt)
+{
+    const photon_batch *b = r->batch;
+    *a = (launch_args){.first = l->first,
+                       .count = l->count,
+                       .seed = opt->seed,
+                       .num_parts = (unsigned)b->count,
+                       .num_slots = (unsigned)b->slots,
+                       .max_steps = opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON,
+                       .parts = r->parts,
+                       .layers = r->layers,
+                       .multipliers = eng->multipliers,
+                       .next = r->next,
+                       .stop = r->stop,
+                       .a_rz = r->a_rz,
+                       .rd_ra = r->rd_ra,
+                       .tt_ra = r->tt_ra,
+                       .counts = r->counts};
+    int n = 0;
+    void **v = a->list;
+    v[n++] = &a->first;
+    v[n++] = &a->count;
+    v[n++] = &a->seed;
+    if (spec->batch) {
+        v[n++] = &a->parts;
+        v[n++] = &a->num_parts;
+        v[n++] = &a->layers;
+        v[n++] = &a->num_slots;
+    } else {
+        const batch_part *p = &b->parts[0];
+        a->first += p->first; /* one part: batch index j is photon first + j */
+        a->start_weight = (float)(1.0 - optics_specular(p->run));
+        a->first_layer = optics_first_layer(p->run);
+        v[n++] = &a->start_weight;
+        v[n++] = &a->first_layer;
+    }
+    v[n++] = &a->max_steps;
+    v[n++] = &a->multipliers;
+    v[n++] = &a->next;
+    v[n++] = &a->stop;
+    v[n++] = &a->a_rz;
+    v[n++] = &a->rd_ra;
+    v[n++] = &a->tt_ra;
+    v[n++] = &a->counts;
+}
+
+static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
                          const launch_plan *plan, const gpu_options *opt, tm_error *err)
 {
     gpu_queue *q = r->queue;
-    uint64_t first = l->first, count = l->count, seed = opt->seed;
-    float start_weight = (float)(1.0 - optics_specular(run));
-    int first_layer = optics_first_layer(run);
-    unsigned max_steps = opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON;
-    cuda_ptr next = r->next, stop = r->stop, a_rz = r->a_rz, rd_ra = r->rd_ra, tt_ra = r->tt_ra,
-             counts = r->counts;
-    void *args[] = {
-        &first, &count, &seed, &start_weight, &first_layer, &max_steps, &eng->multipliers,
-        &next,  &stop,  &a_rz, &rd_ra,        &tt_ra,       &counts};
+    launch_args args;
+    launch_args_fill(&args, eng, r, l, spec, opt);
     l->stopping = false;
     l->reported = 0;
     return cuda_memset_zero(q->stream, r->next, sizeof(uint64_t), err) &&
            cuda_memset_zero(q->stream, r->stop, sizeof(uint32_t), err) &&
            cuda_event_record(q->counter_zeroed, q->stream, err) &&
            cuda_stream_wait_event(eng->monitor, q->counter_zeroed, err) &&
-           cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args,
+           cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args.list,
                        q->stream, err) &&
            cuda_event_record(q->launch_done, q->stream, err);
 }
@@ -534,7 +701,7 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
 /* A launch that has ended: its tallies into *acc and its photons to the
  * feed.  Stopped, it simulated the photons its counter had handed out: a
  * prefix of its range. */
-static bool finish_launch(const mci_run *run, const gpu_run *r, launch *l, const gpu_options *opt,
+static bool finish_launch(const gpu_run *r, launch *l, const gpu_options *opt,
                           const photon_feed *feed, tally_set *acc, tm_error *err)
 {
     uint64_t simulated = l->count;
@@ -545,12 +712,13 @@ static bool finish_launch(const mci_run *run, const gpu_run *r, launch *l, const
         simulated = handed < l->count ? handed : l->count;
     }
     progress_add(opt->progress, simulated - (l->reported < simulated ? l->reported : simulated));
-    return collect(run, r, simulated, acc, err) &&
+    return collect(r, l->first, simulated, acc, err) &&
            (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 
 /* A stack that is one glass layer: every photon leaves straight through the
- * bottom with weight 1 - Rsp, as the CPU engine scores it. */
+ * bottom with weight 1 - Rsp, as the CPU engine scores it.  (A run's kernel
+ * only: a batch holds no such run, gpu_simulate_feed.) */
 static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_feed *feed,
                        tally_set *acc, tm_error *err)
 {
@@ -567,7 +735,7 @@ static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_
 
 /* The launch loop: a launch per range the feed hands out, each run to its
  * end (or stopped) and collected before the next. */
-static bool run_launches(gpu_engine *eng, const mci_run *run, const gpu_run *r,
+static bool run_launches(gpu_engine *eng, const gpu_run *r, const kernel_spec *spec,
                          const launch_plan *plan, const gpu_options *opt, const photon_feed *feed,
                          tally_set *acc, gpu_stats *stats, tm_error *err)
 {
@@ -575,34 +743,63 @@ static bool run_launches(gpu_engine *eng, const mci_run *run, const gpu_run *r,
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &l.first, &l.count)) {
         double *steady =
             opt->measure_steady && stats->launches == 0 ? &stats->steady_photons_per_second : NULL;
-        if (!launch_async(eng, run, r, &l, plan, opt, err) ||
+        if (!launch_async(eng, r, &l, spec, plan, opt, err) ||
             !await_launch(eng, r, &l, opt, feed, steady, err) ||
-            !finish_launch(run, r, &l, opt, feed, acc, err))
+            !finish_launch(r, &l, opt, feed, acc, err))
             return false;
         stats->launches++;
     }
     return true;
 }
 
-bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+/* What a batch kernel cannot run, and a run's kernel more than one part
+ * of: said before anything is launched. */
+static bool check_batch(const photon_batch *b, const kernel_spec *spec, tm_error *err)
+{
+    if (!spec->batch && b->count != 1) {
+        error_set(err, NULL, 0, "%d runs in one launch need a batch kernel (spec_for_batch)",
+                  b->count);
+        return false;
+    }
+    for (int k = 0; spec->batch && k < b->count; k++)
+        if (optics_first_layer(b->parts[k].run) > b->parts[k].run->num_layers) {
+            error_set(err, NULL, 0,
+                      "a batch kernel cannot run a stack of glass alone (run it "
+                      "by itself)");
+            return false;
+        }
+    return true;
+}
+
+bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (optics_first_layer(run) > run->num_layers)
+    if (!check_batch(batch, spec, err))
+        return false;
+    const mci_run *run = batch->parts[0].run;
+    if (!spec->batch && optics_first_layer(run) > run->num_layers)
         return glass_only(run, opt, feed, acc, err);
     launch_plan plan;
     gpu_run r;
-    if (!load_module(eng, spec, opt, stats, err) || !upload_layers(eng, run, spec, err) ||
-        !plan_launches(eng, spec, opt->grid, stats, &plan, err))
+    if (!load_module(eng, spec, opt, stats, err) ||
+        (!spec->batch && !upload_layers(eng, run, spec, err)) ||
+        !plan_launches(eng, spec, batch, opt->grid, stats, &plan, err))
         return false;
-    if (!run_open(eng, run, &r, err))
+    if (!run_open(eng, batch, spec, &r, err))
         return false;
     double start = progress_now();
-    bool ok = run_launches(eng, run, &r, &plan, opt, feed, acc, stats, err);
+    bool ok = run_launches(eng, &r, spec, &plan, opt, feed, acc, stats, err);
     stats->kernel_seconds = progress_now() - start;
     run_close(&r);
     return ok;
+}
+
+bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, int parts)
+{
+    return spec_batch_bytes(spec, slots, parts) <=
+           spec_batch_budget(spec, eng->dev.shared_per_sm, eng->dev.max_threads_per_sm);
 }
 
 uint64_t gpu_launch_photons(const gpu_options *opt)
@@ -631,7 +828,12 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                   const gpu_options *opt, uint64_t first, uint64_t count, tally_set *acc,
                   gpu_stats *stats, tm_error *err)
 {
-    range_feed range = {first, first + count, gpu_launch_photons(opt)};
+    photon_batch batch;
+    if (!photon_batch_single(&batch, run, first, count, err))
+        return false;
+    range_feed range = {0, count, gpu_launch_photons(opt)};
     photon_feed feed = {.take = take_from_range, .ctx = &range};
-    return gpu_simulate_feed(eng, run, spec, opt, &feed, acc, stats, err);
+    bool ok = gpu_simulate_feed(eng, &batch, spec, opt, &feed, acc, stats, err);
+    photon_batch_free(&batch);
+    return ok;
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "batch.h"
 #include "cuda_driver.h"
 #include "error.h"
 #include "mci.h"
@@ -74,9 +75,10 @@ bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *op
 
 /* Where an engine's photons come from, one launch at a time, and where the
  * ranges it simulated are reported (a dispatcher shared by several GPUs:
- * gpu_pool.h).  Both are called from the thread running the engine. */
+ * gpu_pool.h).  Both are called from the thread running the engine.  The
+ * ranges are indices of the batch simulated (runtime/engine/batch.h). */
 typedef struct photon_feed {
-    /* The next photons to launch, [*first, *first + *count): false when
+    /* The next indices to launch, [*first, *first + *count): false when
      * there are none left. */
     bool (*take)(void *ctx, uint64_t *first, uint64_t *count);
     /* Photons [first, first + n) are simulated and in the tallies: n is the
@@ -89,19 +91,28 @@ typedef struct photon_feed {
     void *ctx;
 } photon_feed;
 
-/* Simulates the photons feed hands out, a launch per range taken, with the
- * kernel of spec and adds their tallies to *acc.  Each launch ends with a
- * tail (gpu.c), so a feed hands out few, long ranges.  Once opt->stop is
- * set, the running launch stops handing out photons and no more are taken.
- * The module of the last spec is kept, so runs that differ only in optical
- * properties do not recompile. */
-bool gpu_simulate_feed(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+/* Simulates the batch indices feed hands out, a launch per range taken,
+ * with the kernel of spec, and adds their tallies to acc[slot] of each
+ * part's slot (initialised for the batch's grid).  A batch of one part runs
+ * the run's own kernel (spec->batch false); a batch kernel (spec->batch:
+ * spec_for_batch) runs any number of parts, whose tables must fit its
+ * shared memory (gpu_batch_fits).  Each launch ends with a tail (gpu.c), so
+ * a feed hands out few, long ranges.  Once opt->stop is set, the running
+ * launch stops handing out photons and no more are taken.  The module of
+ * the last spec is kept, so runs that differ only in optical properties do
+ * not recompile. */
+bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err);
 
-/* Photons [first, first + count) in launches of at most
- * opt->max_launch_photons: gpu_simulate_feed with a feed of that range.
- * Stopped, it has simulated [first, first + k) (acc->photons grows by k). */
+/* Whether a batch kernel of spec runs `slots` runs and `parts` parts in
+ * one launch on this GPU: their tables in a block's shared memory, at the
+ * occupancy the variant is tuned for (its launch bounds). */
+bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, int parts);
+
+/* Photons [first, first + count) of run in launches of at most
+ * opt->max_launch_photons: gpu_simulate_feed of a one-part batch.  Stopped,
+ * it has simulated [first, first + k) (acc->photons grows by k). */
 bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                   const gpu_options *opt, uint64_t first, uint64_t count, tally_set *acc,
                   gpu_stats *stats, tm_error *err);

@@ -122,8 +122,8 @@ typedef struct worker {
     const kernel_spec *spec;
     gpu_options opt; /* the job's, with yield */
     volatile int yield;
-    tally_set own_tallies; /* several GPUs: each its own, summed at the end */
-    tally_set *tallies;    /* own_tallies, or (one GPU) the caller's */
+    tally_set *own_tallies; /* several GPUs: each its own, per slot, summed at the end */
+    tally_set *tallies;     /* own_tallies, or (one GPU) the caller's */
     gpu_share share;
     bool ok;
     tm_error err;
@@ -345,7 +345,7 @@ static void *work(void *arg)
     photon_feed feed = {.take = take, .done = done, .running = running, .ctx = w};
     gpu_stats stats;
     locale_t previous = c_locale_enter();
-    w->ok = gpu_simulate_feed(w->eng, w->d->job->run, w->spec, &w->opt, &feed, w->tallies, &stats,
+    w->ok = gpu_simulate_feed(w->eng, w->d->job->batch, w->spec, &w->opt, &feed, w->tallies, &stats,
                               &w->err);
     c_locale_leave(previous);
     /* The preparation's compile figures, the simulation's launch figures. */
@@ -383,6 +383,32 @@ static uint64_t share_begin(const dispatcher *d, int i)
     return job->first + job->count / parts * before + job->count % parts * before / parts;
 }
 
+/* Several GPUs: a GPU's own tallies, one per slot of the batch. */
+static bool own_tallies_init(worker *w, const photon_batch *b)
+{
+    const mci_run *run = b->parts[0].run;
+    w->own_tallies = calloc((size_t)b->slots, sizeof *w->own_tallies);
+    for (int s = 0; w->own_tallies && s < b->slots; s++)
+        if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na))
+            return false;
+    w->tallies = w->own_tallies;
+    return w->own_tallies != NULL;
+}
+
+/* Adds w's own tallies to acc and frees them. */
+static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
+{
+    if (!w->own_tallies)
+        return;
+    for (int s = 0; s < b->slots; s++) {
+        if (w->own_tallies[s].a_rz)
+            tally_set_add(&acc[s], &w->own_tallies[s]);
+        tally_set_free(&w->own_tallies[s]);
+    }
+    free(w->own_tallies);
+    w->own_tallies = NULL;
+}
+
 /* Each GPU's thread state, with its share of the photons (or none: fixed
  * chunks come from the counter).  One GPU adds to acc itself. */
 static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
@@ -398,9 +424,8 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error
         if (!job->chunk)
             w->own = (span){share_begin(d, i),
                             i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
-        w->tallies = pool->count == 1 ? acc : &w->own_tallies;
-        if (pool->count > 1 &&
-            !tally_set_init(&w->own_tallies, job->run->nr, job->run->nz, job->run->na)) {
+        w->tallies = pool->count == 1 ? acc : NULL;
+        if (pool->count > 1 && !own_tallies_init(w, job->batch)) {
             error_set(err, NULL, 0, "out of memory");
             return false;
         }
@@ -461,10 +486,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     /* Even after a failure each GPU's tallies are exactly the ranges its
      * done calls reported, so they are kept with them. */
     for (int i = 0; i < pool->count; i++) {
-        if (d.workers[i].own_tallies.a_rz) {
-            tally_set_add(acc, &d.workers[i].own_tallies);
-            tally_set_free(&d.workers[i].own_tallies);
-        }
+        own_tallies_sum(&d.workers[i], job->batch, acc);
         if (shares)
             shares[i] = d.workers[i].share;
     }

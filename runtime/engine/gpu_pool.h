@@ -1,4 +1,4 @@
-/* Several GPUs sharing one run (`tmcml run -G N`, `--gpus LIST`).
+/* Several GPUs sharing one run or batch (`tmcml run -G N`, `--gpus LIST`).
  *
  * One host thread per GPU runs that GPU's engine (gpu.h) on a feed from
  * one dispatcher.  Each GPU starts with an equal share of the photons, one
@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "batch.h"
 #include "gpu.h"
-#include "mci.h"
 #include "spec.h"
 #include "tally.h"
 
@@ -45,24 +45,24 @@ typedef struct gpu_share {
     gpu_stats stats;  /* its engine's (compile figures from its preparation) */
 } gpu_share;
 
-/* The ranges simulated, as they end (one call at a time, from any of the
- * pool's threads): false (with *err) stops every GPU. */
+/* The batch index ranges simulated, as they end (one call at a time, from
+ * any of the pool's threads): false (with *err) stops every GPU. */
 typedef bool (*gpu_pool_done_fn)(void *ctx, uint64_t first, uint64_t n, tm_error *err);
 
 typedef struct gpu_pool_job {
-    const mci_run *run;
-    const kernel_spec *specs; /* one per GPU of the pool: each its own variant */
-    const gpu_options *opt;   /* opt->stop stops them all */
-    uint64_t first, count;    /* photons [first, first + count) */
-    uint64_t chunk;           /* photons per chunk; 0: shares (above) */
-    gpu_pool_done_fn done;    /* may be NULL */
+    const photon_batch *batch; /* one run is a batch of one part */
+    const kernel_spec *specs;  /* one per GPU of the pool: each its own variant */
+    const gpu_options *opt;    /* opt->stop stops them all */
+    uint64_t first, count;     /* batch indices [first, first + count) */
+    uint64_t chunk;            /* indices per chunk; 0: shares (above) */
+    gpu_pool_done_fn done;     /* may be NULL */
     void *done_ctx;
 } gpu_pool_job;
 
 /* Simulates the job's photons on every GPU of the pool and adds their
- * tallies, summed exactly, to *acc; shares[i] (may be NULL) gets GPU i's
- * part.  Stopped (job->opt->stop), the photons simulated are those the done
- * calls reported. */
+ * tallies, summed exactly, to acc[slot] of each slot of the batch;
+ * shares[i] (may be NULL) gets GPU i's part.  Stopped (job->opt->stop), the
+ * photons simulated are those the done calls reported. */
 bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, gpu_share *shares,
                        tm_error *err);
 

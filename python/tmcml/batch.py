@@ -1,0 +1,105 @@
+"""tmcml.run_batch and BatchResult: many problems of one shape (layer count
+and grid) in as few GPU launches as the library can (DESIGN.md section 13),
+each result equal bit for bit to tmcml.run of its problem with the same
+seed."""
+
+import numpy as np
+
+from .api import problem_from_arrays
+from .problem import count
+from .result import Result
+from .runner import execute_batch, options
+from .session import default_session
+
+# The stacked arrays and scalars of a BatchResult: Result's names.
+_STACKED = ("Rsp", "Rd", "A", "Tt", "A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz",
+            "Rd_ra", "Tt_ra", "layers", "n_above", "n_below", "photons", "steps",
+            "trapped_photons", "trapped_weight")
+# What every result of a batch shares: the grid and how it ran.
+_SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "seed", "absorption", "engine",
+           "device", "kernel", "variant")
+
+
+class BatchResult:
+    """The results of run_batch: each of Result's quantities stacked on a first
+    axis of B (Rd has shape (B,), A_rz (B, nr, nz), layers (B, L, 5), ...);
+    the grid and how the batch ran (dz, dr, nz, nr, na, r, z, a, seed, engine,
+    kernel, ...) as one value.  batch[b] is problem b's Result; len() and
+    iteration go over them."""
+
+    def __init__(self, results):
+        if not results:
+            raise ValueError("a BatchResult needs at least one result")
+        self.results = list(results)
+        for name in _STACKED:
+            setattr(self, name, np.stack([np.asarray(getattr(r, name)) for r in self.results]))
+        for name in _SHARED:
+            setattr(self, name, getattr(self.results[0], name))
+
+    def __len__(self):
+        return len(self.results)
+
+    def __getitem__(self, b):
+        if isinstance(b, slice):
+            return BatchResult(self.results[b])
+        return self.results[b]
+
+    def __iter__(self):
+        return iter(self.results)
+
+    def __repr__(self):
+        return "<tmcml.BatchResult of %d runs, grid %dx%dx%d>" % (len(self), self.nr, self.nz,
+                                                                 self.na)
+
+    def fluence(self):
+        """Each result's fluence [1/cm2], stacked: shape (B, nr, nz)."""
+        return np.stack([r.fluence() for r in self.results])
+
+
+def _per_problem(name, value, b):
+    """A keyword given once for every problem, or once per problem."""
+    if np.ndim(value) == 0:
+        return [value] * b
+    values = list(value)
+    if len(values) != b:
+        raise ValueError("%s: expected one value or %d (one per problem), got %d"
+                         % (name, b, len(values)))
+    return values
+
+
+def _layer_lists(layers):
+    if isinstance(layers, np.ndarray):
+        if layers.ndim != 3 or layers.shape[2] != 5:
+            raise ValueError("layers: expected shape (B, L, 5) (got %s)" % (layers.shape,))
+        return list(layers)
+    try:
+        lists = list(layers)
+    except TypeError:
+        raise ValueError("layers: expected B layer lists or an array of shape (B, L, 5)")
+    if not lists:
+        raise ValueError("layers: no problems")
+    return lists
+
+
+def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
+              na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
+              policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None):
+    """Simulates B problems that share a layer count and a grid: layers has
+    shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
+    top first; cm and 1/cm); n_above and n_below are one value or B.  The
+    other keywords are tmcml.run's, for every problem.  Returns a
+    BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
+    same seed.  One call is one batch: a lookup table costs its photons, not
+    its number of runs."""
+    session = session or default_session()
+    lists = _layer_lists(layers)
+    b = len(lists)
+    count("layers (problems)", b, 1, 1000000)
+    above = _per_problem("n_above", n_above, b)
+    below = _per_problem("n_below", n_below, b)
+    opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
+                  profile_dir, max_steps)
+    problems = [problem_from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
+                for i in range(b)]
+    handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
+    return BatchResult([Result(h, session, seconds) for h in handles])

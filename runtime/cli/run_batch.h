@@ -1,0 +1,37 @@
+/* `tmcml run` with batches (DESIGN.md section 13): the runs of a file that
+ * share a kernel shape (layer count, grid) are simulated together, in as few
+ * launches as the GPU's shared memory and a host-memory bound allow, the
+ * longest-lived runs first.  Every run keeps its own checkpoint, partial
+ * outputs and final outputs, and its .mco is bit-identical to the run's
+ * alone (--no-batch). */
+#ifndef TMCML_RUN_BATCH_H
+#define TMCML_RUN_BATCH_H
+
+#include <stdbool.h>
+
+#include "mci.h"
+#include "outputs.h"
+#include "run_steps.h"
+
+/* group[i]: the first run of run i's shape in the file (runs of equal
+ * group are batched together), or -1 for a run simulated alone (a stack of
+ * glass alone, which no batch kernel runs). */
+void run_batch_groups(const mci_file *file, int *group);
+
+/* What the batches of a file did, for the closing line. */
+typedef struct run_batch_totals {
+    int batches; /* engine calls that simulated several runs together */
+    int runs;    /* runs in them */
+    uint64_t launches;
+} run_batch_totals;
+
+/* Simulates runs[0 .. n-1] of file (one shape, n >= 2) as batches and writes
+ * each run's outputs; a run whose outputs are complete (--resume) is
+ * skipped.  A signal stops every run of the batch with its checkpoint and
+ * partial outputs, and exits.  *failed: the runs that failed, each said on
+ * stderr.  False with *err when the batches could not even start (a
+ * checkpoint refused, the GPUs' variants): every run failed. */
+bool run_batches(const cli_options *opt, engine *eng, const mci_file *file, const int *runs, int n,
+                 const run_paths *paths, run_batch_totals *totals, int *failed, tm_error *err);
+
+#endif
