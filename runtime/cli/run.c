@@ -90,6 +90,24 @@ void run_note_shares(const cli_options *opt, engine *eng, const session_run_stat
     }
 }
 
+session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,
+                            stopper *st, session_done_fn done, void *done_ctx)
+{
+    return (session_sim){.seed = opt->seed,
+                         .score_absorption = opt->score_absorption,
+                         .threads = eng->threads,
+                         .max_steps = opt->max_steps,
+                         .cache_dir = opt->cache_dir,
+                         .template_dir = opt->template_dir,
+                         .verbose = opt->verbose,
+                         .launch_photons = opt->launch_photons,
+                         .gpu_chunk = opt->gpu_chunk,
+                         .progress = meter,
+                         .stop = &st->flag,
+                         .done = done,
+                         .done_ctx = done_ctx};
+}
+
 /* One engine call over photons [first, first + count) into *tallies, which
  * the pause flag may cut short; the ranges simulated go into *ranges.
  * meter may be NULL. */
@@ -97,19 +115,7 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
                              tally_set *tallies, checkpoint *ranges, tm_error *err)
 {
-    session_sim sim = {.seed = opt->seed,
-                       .score_absorption = opt->score_absorption,
-                       .threads = eng->threads,
-                       .max_steps = opt->max_steps,
-                       .cache_dir = opt->cache_dir,
-                       .template_dir = opt->template_dir,
-                       .verbose = opt->verbose,
-                       .launch_photons = opt->launch_photons,
-                       .gpu_chunk = opt->gpu_chunk,
-                       .progress = meter,
-                       .stop = &st->flag,
-                       .done = add_range,
-                       .done_ctx = ranges};
+    session_sim sim = run_session_sim(opt, eng, meter, st, add_range, ranges);
     session_run_stats stats;
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
                                tallies, &stats, err);

@@ -186,19 +186,7 @@ static bool simulate_once(const cli_options *opt, engine *eng, const mci_file *f
     for (int k = 0; k < n; k++)
         acc[k] = br[k].ck.tallies;
     range_sink sink = {&batch, br};
-    session_sim sim = {.seed = opt->seed,
-                       .score_absorption = opt->score_absorption,
-                       .threads = eng->threads,
-                       .max_steps = opt->max_steps,
-                       .cache_dir = opt->cache_dir,
-                       .template_dir = opt->template_dir,
-                       .verbose = opt->verbose,
-                       .launch_photons = opt->launch_photons,
-                       .gpu_chunk = opt->gpu_chunk,
-                       .progress = meter,
-                       .stop = &st->flag,
-                       .done = add_part_range,
-                       .done_ctx = &sink};
+    session_sim sim = run_session_sim(opt, eng, meter, st, add_part_range, &sink);
     session_run_stats stats;
     ok =
         session_simulate_batch(&eng->ses, &sim, &batch, eng->pool ? specs : NULL, acc, &stats, err);

@@ -14,6 +14,7 @@
 #include "outputs.h"
 #include "result.h"
 #include "session.h"
+#include "stopper.h"
 #include "summary.h"
 
 /* The engine every run of the file uses (the session layer, as the library
@@ -46,6 +47,11 @@ void run_release_gpus(engine *eng);
 /* Each GPU's kernel variant for a run (a profile, the heuristic or a
  * tuning; GPUs of different models each get their own), said on stderr. */
 bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err);
+
+/* The engine call's options of the command's (the engine's threads, the
+ * pause flag of st, the photon ranges done to done(done_ctx)). */
+session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,
+                            stopper *st, session_done_fn done, void *done_ctx);
 
 /* What each GPU did in an engine call: into the run's report, and with
  * --verbose on stderr. */
