@@ -98,4 +98,42 @@ check; [ $rc -eq 0 ] || { fail "kill -9, resume with 3 ranks: exit $rc"; cat "$w
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skink/skin7_600nm.mco" ||
     fail "killed and resumed under MPI: the .mco differs from one process's"
 
+# A batch (the runs of one shape, simulated together) shared by the ranks:
+# every .mco one process's; periodic checkpoints pause every rank and
+# write every run's; SIGTERM stops the batch with every run's checkpoint,
+# and --resume with another number of ranks ends with one process's files.
+lut=$(dirname "$data")/../examples/lookup_table.mci
+lopts="-N 40000 -S 6 -q --engine cpu --threads 1"
+"$tmcml" run "$lut" $lopts --no-batch -o "$work/lut1" || fail "lookup table, one process"
+lut_same() { # DIR WHAT
+    for f in "$work"/lut1/*.mco; do
+        check; cmp -s "$f" "$1/$(basename "$f")" || fail "$2: $(basename "$f") differs from one process's"
+    done
+}
+mpi -np 3 "$tmcml" run "$lut" $lopts --checkpoint-every 0.1 -o "$work/lut3" >"$work/outl" 2>&1
+rc=$?
+check; [ $rc -eq 0 ] || { fail "batch, 3 ranks: exit $rc"; cat "$work/outl" >&2; }
+lut_same "$work/lut3" "batch, 3 ranks"
+mpirun --oversubscribe -np 2 "$tmcml" run "$lut" $lopts --checkpoint-every 0.1 -o "$work/lutp" \
+    >"$work/outlp" 2>&1 &
+mpid=$!
+n=0
+while [ -z "$(ls "$work/lutp"/*.ckpt 2>/dev/null)" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+pkill -TERM -P $mpid 2>/dev/null
+wait $mpid
+rc=$?
+if [ -n "$(ls "$work/lutp"/*.ckpt 2>/dev/null)" ]; then
+    check; [ $rc -ne 0 ] || fail "paused batch: mpirun exit 0"
+    check; [ "$(ls "$work/lutp"/*.ckpt | wc -l)" -eq "$(ls "$work"/lut1/*.mco | wc -l)" ] ||
+        fail "paused batch: not every run has its checkpoint"
+else
+    echo "note: the batch ended before SIGTERM (rc $rc)"
+fi
+mpi -np 3 "$tmcml" run "$lut" $lopts --resume -o "$work/lutp" >"$work/outlr" 2>&1
+rc=$?
+check; [ $rc -eq 0 ] || { fail "batch resumed with 3 ranks: exit $rc"; cat "$work/outlr" >&2; }
+lut_same "$work/lutp" "batch paused and resumed under MPI"
+check; [ -z "$(ls "$work/lutp"/*.ckpt "$work/lutp"/*.lock 2>/dev/null)" ] ||
+    fail "batch under MPI: checkpoints or locks left"
+
 finish mpi

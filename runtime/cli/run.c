@@ -801,8 +801,7 @@ static void exit_if_stopped(int done, int count)
     interrupt_exit(interrupt_requested(), kept);
 }
 
-/* The runs of the file in order, each alone (--no-batch, and MPI ranks,
- * which share one run at a time). */
+/* The runs of the file in order, each alone (--no-batch). */
 static int run_one_by_one(const cli_options *opt, const ranks *world, engine *eng,
                           const mci_file *file, const run_paths *paths, const int *threads)
 {
@@ -845,8 +844,8 @@ static bool last_group(const int *group, int i, int n)
 /* The runs of the file by kernel shape, in the order of each shape's first
  * run: the runs of a shape batched (run_batch.h), a run of its own shape
  * alone. */
-static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *file,
-                        const run_paths *paths, const int *threads)
+static int run_by_shape(const cli_options *opt, const ranks *world, engine *eng,
+                        const mci_file *file, const run_paths *paths, const int *threads)
 {
     int n = file->num_runs, status = RUN_OK, done = 0;
     int *group = calloc((size_t)n, sizeof *group), *members = calloc((size_t)n, sizeof *members);
@@ -870,12 +869,14 @@ static int run_by_shape(const cli_options *opt, engine *eng, const mci_file *fil
                 eng->threads = threads[j] < eng->threads ? threads[j] : eng->threads;
             }
         tm_error err = {0};
-        if (count == 1 && !do_run(opt, eng, file, i, &paths[i], &err)) {
+        if (count == 1 && !(world->size > 1 ? do_run_ranks(opt, world, eng, file, i,
+                                                           paths ? &paths[i] : NULL, &err)
+                                            : do_run(opt, eng, file, i, &paths[i], &err))) {
             text_printf(stderr, "tmcml: run %d of %s failed: ", i + 1, file->path);
             error_print(stderr, &err);
             failed = 1;
-        } else if (count > 1 &&
-                   !run_batches(opt, eng, file, members, count, paths, &totals, &failed, &err)) {
+        } else if (count > 1 && !run_batches(opt, world, eng, file, members, count, paths, &totals,
+                                             &failed, &err)) {
             text_printf(stderr, "tmcml: runs %d, %d, ... of %s failed: ", members[0] + 1,
                         members[1] + 1, file->path);
             error_print(stderr, &err);
@@ -946,9 +947,8 @@ int run_input_file(const cli_options *given, const ranks *world)
     if (opt->verbose)
         fprintf(stderr, "tmcml: input read, outputs checked and engine ready in %.3f s\n",
                 progress_now() - started);
-    int status = world->size > 1 || opt->no_batch
-                     ? run_one_by_one(opt, world, &eng, &file, paths, threads)
-                     : run_by_shape(opt, &eng, &file, paths, threads);
+    int status = opt->no_batch ? run_one_by_one(opt, world, &eng, &file, paths, threads)
+                               : run_by_shape(opt, world, &eng, &file, paths, threads);
     double t0 = progress_now();
     bool had_gpu = eng.gpus > 0;
     engine_close(&eng);

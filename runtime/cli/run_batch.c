@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "optics.h"
 #include "progress.h"
+#include "ranks.h"
 #include "resume.h"
 #include "run_lock.h"
 #include "stopper.h"
@@ -38,54 +39,98 @@ void run_batch_groups(const mci_file *file, int *group)
     }
 }
 
+/* ---- one call of run_batches ------------------------------------------------ */
+
+/* What every step of a group's batches shares.  Under MPI the ranks simulate
+ * together and rank 0 (the lead), the only one with paths, writes. */
+typedef struct batch_call {
+    const cli_options *opt;
+    const ranks *world;
+    engine *eng;
+    const mci_file *file;
+    const run_paths *paths; /* NULL on the ranks other than 0 */
+    const kernel_spec *specs;
+    run_batch_totals *totals;
+} batch_call;
+
+static bool lead(const batch_call *c) { return c->world->rank == 0; }
+
 /* ---- the runs of a batch ---------------------------------------------------- */
 
 /* One run of a batch: its place in the file, its output lock (held from
- * its start until its outputs are settled: run_lock.h) and its checkpoint,
- * whose tallies the engine adds to. */
+ * its start until its outputs are settled: run_lock.h; the lead's) and its
+ * checkpoint, whose tallies the engine adds to; under MPI, mine holds the
+ * photon ranges this rank simulated since they were last gathered. */
 typedef struct batch_run {
     int index; /* in the file */
     run_lock lock;
     checkpoint ck;
+    checkpoint mine;
 } batch_run;
 
-/* Run i locked and opened into *r: false with *err, or *open false when its
- * finished outputs are there (--resume: skipped, unlocked). */
-static bool open_run(const cli_options *opt, engine *eng, const mci_file *file, int i,
-                     const run_paths *paths, batch_run *r, bool *open, tm_error *err)
+/* The lead's share of opening run i: its lock, and whether its finished
+ * outputs are there (--resume). */
+static bool lead_opens(const batch_call *c, int i, batch_run *r, bool *done, tm_error *err)
 {
-    const mci_run *run = &file->runs[i];
+    const run_paths *p = &c->paths[i];
+    if (!run_lock_take(&r->lock, p->lock, p->mco, err))
+        return false;
+    if (run_already_finished(c->opt, c->eng, &c->file->runs[i], p, done, err))
+        return true;
+    run_lock_release(&r->lock);
+    return false;
+}
+
+/* Run i opened into *r on every rank, or *open false when its finished
+ * outputs are there (skipped, unlocked): its checkpoint fresh, or the
+ * lead's resumed (--resume) and its gaps shared with the other ranks. */
+static bool open_run(const batch_call *c, int i, batch_run *r, bool *open, tm_error *err)
+{
+    const mci_run *run = &c->file->runs[i];
     bool done = false, resumed = false;
     *open = false;
     r->index = i;
-    if (!run_lock_take(&r->lock, paths[i].lock, paths[i].mco, err))
+    r->lock.fd = -1;
+    if (!ranks_all_ok(c->world, !lead(c) || lead_opens(c, i, r, &done, err)))
         return false;
-    if (!run_already_finished(opt, eng, run, &paths[i], &done, err) ||
-        (!done &&
-         !resume_begin(&r->ck, opt, run, i + 1, eng->physics, paths[i].ckpt, &resumed, err))) {
-        run_lock_release(&r->lock);
-        return false;
-    }
-    if (done) {
-        run_say_skipped(opt, i, &paths[i]);
+    if (ranks_any(c->world, done)) {
+        if (lead(c))
+            run_say_skipped(c->opt, i, &c->paths[i]);
         run_lock_release(&r->lock);
         return true;
     }
+    cli_options rank_opt = *c->opt;
+    rank_opt.resume = lead(c) && c->opt->resume;
+    bool ok = resume_begin(&r->ck, &rank_opt, run, i + 1, c->eng->physics,
+                           lead(c) ? c->paths[i].ckpt : "", &resumed, err);
+    if (!ranks_all_ok(c->world, ok)) {
+        if (ok)
+            checkpoint_free(&r->ck);
+        run_lock_release(&r->lock);
+        return false;
+    }
+    ranks_share_ranges(c->world, &r->ck);
+    r->mine = (checkpoint){.photons = r->ck.photons};
     if (resumed)
-        run_say_resumed(opt, i, &paths[i], &r->ck);
+        run_say_resumed(c->opt, i, &c->paths[i], &r->ck);
     *open = true;
     return true;
 }
 
-/* The runs of runs[] not yet finished, each locked with its checkpoint:
- * fresh, or resumed (--resume).  *open: how many. */
-static bool open_runs(const cli_options *opt, engine *eng, const mci_file *file, const int *runs,
-                      int n, const run_paths *paths, batch_run *br, int *open, tm_error *err)
+/* The runs of runs[] not yet finished, each locked with its checkpoint.
+ * *open: how many. */
+static bool open_runs(const batch_call *c, const int *runs, int n, batch_run *br, int *open,
+                      tm_error *err)
 {
     *open = 0;
+    if (!ranks_all_ok(c->world, ranks_same_text(c->world, c->eng->physics))) {
+        error_set(err, NULL, 0, "the MPI ranks run different physics (engines): %s on rank %d",
+                  c->eng->physics, c->world->rank);
+        return false;
+    }
     for (int k = 0; k < n; k++) {
         bool opened;
-        if (!open_run(opt, eng, file, runs[k], paths, &br[*open], &opened, err))
+        if (!open_run(c, runs[k], &br[*open], &opened, err))
             return false;
         *open += opened;
     }
@@ -109,7 +154,8 @@ static uint64_t photons_left(const batch_run *br, int n)
 }
 
 /* The gaps of runs br[0 .. n-1] as the parts of a batch, run k in slot k,
- * the longest-lived runs first.  *count 0: nothing left. */
+ * the longest-lived runs first (the same on every rank).  *count 0:
+ * nothing left. */
 static batch_part *gaps_as_parts(const mci_file *file, const batch_run *br, int n, int *count)
 {
     int cap = 0;
@@ -130,75 +176,184 @@ static batch_part *gaps_as_parts(const mci_file *file, const batch_run *br, int 
 /* ---- how many runs a batch takes ---------------------------------------------- */
 
 /* Runs br[first ..] that one engine call takes: their tables fit a block's
- * shared memory (each GPU's batch kernel), their tallies the host bound. */
-static int batch_size(const mci_file *file, const engine *eng, const kernel_spec *specs,
-                      const batch_run *br, int first, int n)
+ * shared memory (each GPU's batch kernel, every rank's), their tallies the
+ * host bound. */
+static int batch_size(const batch_call *c, const batch_run *br, int first, int n)
 {
+    const engine *eng = c->eng;
     uint64_t bytes = 0;
     int parts = 0, k = first;
     for (; k < n && k - first < TM_BATCH_MAX_RUNS; k++) {
         run_footprint fp;
-        footprint_of_run(&file->runs[br[k].index], file->path, &fp);
+        footprint_of_run(&c->file->runs[br[k].index], c->file->path, &fp);
         parts += br[k].ck.range_count + 1;
         bytes += fp.tallies;
         bool fits = bytes <= TM_BATCH_MAX_TALLY_BYTES;
         for (int g = 0; fits && eng->pool && g < gpu_pool_size(eng->pool); g++)
-            fits = gpu_batch_fits(gpu_pool_engine(eng->pool, g), &specs[g], k - first + 1, parts);
+            fits =
+                gpu_batch_fits(gpu_pool_engine(eng->pool, g), &c->specs[g], k - first + 1, parts);
         if (!fits)
             break;
     }
-    return k > first ? k - first : 1; /* one run always goes, alone if need be */
+    int size = k > first ? k - first : 1; /* one run always goes, alone if need be */
+    return -ranks_max(c->world, -size);   /* the smallest of every rank's */
 }
 
 /* ---- simulating a batch ------------------------------------------------------- */
 
-/* Where the engine's photon ranges go: the checkpoint of the part's run. */
+/* Where the engine's photon ranges go: the checkpoint of each slot's run
+ * (one process), or the ranges this rank simulated (MPI). */
 typedef struct range_sink {
     const photon_batch *batch;
-    batch_run *br;
+    checkpoint **cks; /* per slot */
 } range_sink;
 
 static bool add_part_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
     range_sink *s = ctx;
-    return resume_add(&s->br[s->batch->parts[part].slot].ck, first, first + n, err);
+    return resume_add(s->cks[s->batch->parts[part].slot], first, first + n, err);
 }
 
-/* One engine call over every gap of br[0 .. n-1] (a pause or a signal may cut
- * it short: the checkpoints then hold what was done). */
-static bool simulate_once(const cli_options *opt, engine *eng, const mci_file *file,
-                          const kernel_spec *specs, batch_run *br, int n, progress_meter *meter,
-                          stopper *st, run_batch_totals *totals, tm_error *err)
+/* One engine call over batch into the runs' tallies, its ranges into
+ * cks[slot]; *done: the photons it simulated (a pause may cut it short). */
+static bool engine_call(const batch_call *c, const photon_batch *batch, batch_run *br, int n,
+                        checkpoint **cks, progress_meter *meter, stopper *st, uint64_t *done,
+                        tm_error *err)
 {
-    int count;
-    batch_part *parts = gaps_as_parts(file, br, n, &count);
+    engine *eng = c->eng;
     tally_set *acc = calloc((size_t)n, sizeof *acc);
-    photon_batch batch;
-    bool ok = parts && acc && photon_batch_init(&batch, parts, count, err);
-    if (!parts || !acc)
+    if (!acc) {
         error_set(err, NULL, 0, "out of memory");
-    free(parts);
-    if (!ok) {
-        free(acc);
         return false;
     }
     /* The engines add into an array of tally sets: the runs' own, lent. */
-    for (int k = 0; k < n; k++)
+    uint64_t before = 0;
+    for (int k = 0; k < n; k++) {
         acc[k] = br[k].ck.tallies;
-    range_sink sink = {&batch, br};
-    session_sim sim = run_session_sim(opt, eng, meter, st, add_part_range, &sink);
+        before += acc[k].photons;
+    }
+    range_sink sink = {batch, cks};
+    session_sim sim = run_session_sim(c->opt, eng, meter, st, add_part_range, &sink);
     session_run_stats stats;
-    ok =
-        session_simulate_batch(&eng->ses, &sim, &batch, eng->pool ? specs : NULL, acc, &stats, err);
-    for (int k = 0; k < n; k++)
+    bool ok = session_simulate_batch(&eng->ses, &sim, batch, eng->pool ? c->specs : NULL, acc,
+                                     &stats, err);
+    *done = 0;
+    for (int k = 0; k < n; k++) {
         br[k].ck.tallies = acc[k];
+        *done += acc[k].photons;
+    }
+    *done -= before;
     if (ok && eng->pool) {
-        run_note_shares(opt, eng, &stats);
+        run_note_shares(c->opt, eng, &stats);
         for (int g = 0; g < gpu_pool_size(eng->pool); g++)
-            totals->launches += stats.shares[g].stats.launches;
+            c->totals->launches += stats.shares[g].stats.launches;
     }
     free(acc);
-    photon_batch_free(&batch);
+    return ok;
+}
+
+/* The current gaps of br[0 .. n-1] as a batch. */
+static bool gaps_batch(const batch_call *c, const batch_run *br, int n, photon_batch *batch,
+                       tm_error *err)
+{
+    int count;
+    batch_part *parts = gaps_as_parts(c->file, br, n, &count);
+    if (!parts) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    bool ok = photon_batch_init(batch, parts, count, err);
+    free(parts);
+    return ok;
+}
+
+/* One process: one engine call over every gap (the pool shares it between
+ * the GPUs). */
+static bool simulate_alone(const batch_call *c, batch_run *br, int n, progress_meter *meter,
+                           stopper *st, tm_error *err)
+{
+    photon_batch batch;
+    checkpoint **cks = calloc((size_t)n, sizeof *cks);
+    bool ok = cks && gaps_batch(c, br, n, &batch, err);
+    if (!cks)
+        error_set(err, NULL, 0, "out of memory");
+    for (int k = 0; ok && k < n; k++)
+        cks[k] = &br[k].ck;
+    uint64_t done;
+    ok = ok && engine_call(c, &batch, br, n, cks, meter, st, &done, err);
+    if (cks && batch.parts)
+        photon_batch_free(&batch);
+    free(cks);
+    return ok;
+}
+
+/* MPI: a chunk of the batch's indices that this rank took (ranks_share_range). */
+typedef struct shared_chunk {
+    const batch_call *c;
+    const photon_batch *batch;
+    batch_run *br;
+    checkpoint **mine; /* per slot: this rank's ranges */
+    int n;
+    stopper *st;
+} shared_chunk;
+
+typedef struct part_list {
+    const photon_batch *batch;
+    batch_part *parts;
+    int count;
+} part_list;
+
+static bool list_part(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    (void)err;
+    part_list *l = ctx;
+    batch_part p = l->batch->parts[part];
+    l->parts[l->count++] = (batch_part){p.run, first, n, p.slot};
+    return true;
+}
+
+static bool simulate_shared_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx,
+                                  tm_error *err)
+{
+    shared_chunk *s = ctx;
+    part_list list = {s->batch, malloc((size_t)s->batch->count * sizeof *list.parts), 0};
+    photon_batch chunk;
+    bool ok = list.parts && photon_batch_ranges(s->batch, first, count, list_part, &list, err) &&
+              photon_batch_init(&chunk, list.parts, list.count, err);
+    if (!list.parts)
+        error_set(err, NULL, 0, "out of memory");
+    free(list.parts);
+    *done = 0;
+    if (ok) {
+        ok = engine_call(s->c, &chunk, s->br, s->n, s->mine, NULL, s->st, done, err);
+        photon_batch_free(&chunk);
+    }
+    return ok;
+}
+
+/* MPI: the gaps of every run shared by the ranks in chunks until they are
+ * done or a pause stops every rank (*paused); every rank's tallies and
+ * ranges then gathered into the lead's checkpoints. */
+static bool simulate_shared(const batch_call *c, batch_run *br, int n, stopper *st, bool *paused,
+                            tm_error *err)
+{
+    photon_batch batch;
+    checkpoint **mine = calloc((size_t)n, sizeof *mine);
+    bool ok = mine && gaps_batch(c, br, n, &batch, err), stopped = false;
+    if (!mine)
+        error_set(err, NULL, 0, "out of memory");
+    for (int k = 0; ok && k < n; k++)
+        mine[k] = &br[k].mine;
+    shared_chunk ctx = {c, &batch, br, mine, n, st};
+    ok = ranks_all_ok(c->world, ok) &&
+         ranks_share_range(c->world, 0, photon_batch_size(&batch), c->eng->pool != NULL,
+                           simulate_shared_chunk, &ctx, &stopped, err);
+    *paused = ranks_any(c->world, ok && stopped);
+    for (int k = 0; ok && k < n; k++)
+        ok = ranks_gather(c->world, &br[k].ck, &br[k].mine, err);
+    if (mine && batch.parts)
+        photon_batch_free(&batch);
+    free(mine);
     return ok;
 }
 
@@ -213,73 +368,91 @@ static bool any_left(const batch_run *br, int n)
     return false;
 }
 
-/* Every run's checkpoint (a periodic one: a failure is said and the batch
- * goes on, its runs' earlier checkpoints kept). */
-static void write_checkpoints(const run_paths *paths, const batch_run *br, int n)
+/* A periodic checkpoint of every run, written by the lead (a failure is
+ * said and the batch goes on, the run's earlier checkpoint kept); under MPI
+ * the other ranks start their tallies again from zero (so nothing is summed
+ * twice), and every rank learns the gaps left. */
+static void write_checkpoints(const batch_call *c, batch_run *br, int n)
 {
     for (int k = 0; k < n; k++) {
         tm_error err = {0};
-        if (!checkpoint_write(paths[br[k].index].ckpt, &br[k].ck, &err)) {
+        if (lead(c) && !checkpoint_write(c->paths[br[k].index].ckpt, &br[k].ck, &err)) {
             char text[2048];
             fprintf(stderr, "tmcml: warning: checkpoint not written: %s\n",
                     error_format(&err, text, sizeof text));
         }
+        if (c->world->size == 1)
+            continue;
+        if (!lead(c))
+            tally_set_clear(&br[k].ck.tallies);
+        br[k].mine.range_count = 0;
+        ranks_share_ranges(c->world, &br[k].ck);
     }
 }
 
-/* The photons of br[0 .. n-1], paused for the periodic checkpoints. */
-static batch_status simulate_batch(const cli_options *opt, engine *eng, const mci_file *file,
-                                   const kernel_spec *specs, const run_paths *paths, batch_run *br,
-                                   int n, run_batch_totals *totals, tm_error *err)
+/* The photons of br[0 .. n-1], paused for the periodic checkpoints (the
+ * lead's timer pauses every rank). */
+static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, tm_error *err)
 {
+    const cli_options *opt = c->opt;
+    bool shared = c->world->size > 1;
     char label[64];
     snprintf(label, sizeof label, "batch of %d runs: ", n);
-    uint64_t left = photons_left(br, n);
     progress_meter meter;
-    progress_start(&meter, !opt->quiet, left, label);
+    progress_start(&meter, !opt->quiet && !shared, photons_left(br, n), label);
     stopper st;
-    stopper_start(&st, opt->checkpoint_every);
+    stopper_start(&st, lead(c) ? opt->checkpoint_every : 0);
     interrupt_graceful(true);
     batch_status status = BATCH_DONE;
-    while (status == BATCH_DONE && any_left(br, n)) {
-        if (!simulate_once(opt, eng, file, specs, br, n, &meter, &st, totals, err))
+    /* Every rank knows the gaps left at the start and after each pause
+     * (ranks_share_ranges); a round that no pause stopped did them all. */
+    bool more = true;
+    while (status == BATCH_DONE && more && any_left(br, n)) {
+        bool paused = false;
+        bool ok = shared ? simulate_shared(c, br, n, &st, &paused, err)
+                         : simulate_alone(c, br, n, &meter, &st, err);
+        paused = shared ? paused : st.flag || interrupt_requested();
+        if (!ok)
             status = BATCH_FAILED;
-        else if (interrupt_requested())
+        else if (ranks_max(c->world, interrupt_requested()))
             status = BATCH_STOPPED;
-        else if (st.flag) {
-            write_checkpoints(paths, br, n);
+        else if (paused) {
+            write_checkpoints(c, br, n);
             stopper_rearm(&st);
-        }
+        } else
+            more = !shared;
     }
     interrupt_graceful(false);
     stopper_end(&st);
     progress_finish(&meter);
-    if (status == BATCH_STOPPED && !any_left(br, n))
-        status = BATCH_DONE; /* the signal came as the last photons ended */
+    /* The signal came as the last photons ended: the lead's checkpoints
+     * (holding every rank's ranges) say so. */
+    if (status == BATCH_STOPPED && !ranks_any(c->world, lead(c) && any_left(br, n)))
+        status = BATCH_DONE;
     return status;
 }
 
 /* A signal stopped the batch br[0 .. n-1]: every run's checkpoint and
- * partial outputs, every lock of the open runs (all[0 .. count-1]) released,
- * then the exit of a stopped run. */
-static void stop_batch(const cli_options *opt, const engine *eng, const mci_file *file,
-                       const run_paths *paths, const batch_run *br, int n, batch_run *all,
-                       int count, double seconds)
+ * partial outputs (the lead's), every lock of the open runs (all[0 ..
+ * count-1]) released, then the exit of a stopped run. */
+static void stop_batch(const batch_call *c, const batch_run *br, int n, batch_run *all, int count,
+                       double seconds)
 {
     char kept[1024] = "", said[1024];
-    for (int k = 0; k < n; k++)
-        run_save_stopped(opt, eng, file, br[k].index, &paths[br[k].index], &br[k].ck, seconds, said,
-                         sizeof said);
+    for (int k = 0; lead(c) && k < n; k++)
+        run_save_stopped(c->opt, c->eng, c->file, br[k].index, &c->paths[br[k].index], &br[k].ck,
+                         seconds, said, sizeof said);
     snprintf(kept, sizeof kept,
              "a batch of %d runs stopped; each run's checkpoint and partial outputs are kept "
              "beside its outputs (continue with --resume)",
              n);
     for (int k = 0; k < count; k++)
         run_lock_release(&all[k].lock);
-    interrupt_exit(interrupt_requested(), kept);
+    ranks_exit(c->world, ranks_max(c->world, interrupt_requested()), kept);
 }
 
-/* The batch kernel of each GPU's variant for the batch's shape. */
+/* The batch kernel of each GPU's variant for the batch's shape (every rank
+ * its own GPUs'). */
 static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_run *run,
                                 tm_error *err)
 {
@@ -380,34 +553,32 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
 }
 
 /* Simulates br[0 .. n-1] in engine calls of batch_size runs and writes each
- * run's outputs once its call is over; *failed counts the runs that failed
- * (each said). */
-static void run_open_batches(const cli_options *opt, engine *eng, const mci_file *file,
-                             const kernel_spec *specs, const run_paths *paths, batch_run *br, int n,
-                             run_batch_totals *totals, int *failed)
+ * run's outputs (the lead) once its call is over; *failed counts the runs
+ * that failed (each said). */
+static void run_open_batches(const batch_call *c, batch_run *br, int n, int *failed)
 {
+    engine *eng = c->eng;
     for (int first = 0; first < n;) {
-        int size = batch_size(file, eng, specs, br, first, n);
+        int size = batch_size(c, br, first, n);
         tm_error err = {0};
         double start = progress_now();
-        batch_status status =
-            simulate_batch(opt, eng, file, specs, paths, &br[first], size, totals, &err);
+        batch_status status = simulate_batch(c, &br[first], size, &err);
         double seconds = progress_now() - start;
         if (eng->last_runs && first + size == n)
             run_release_gpus(eng); /* closed while the last outputs are written */
         if (status == BATCH_STOPPED)
-            stop_batch(opt, eng, file, paths, &br[first], size, br, n, seconds);
+            stop_batch(c, &br[first], size, br, n, seconds);
         if (status == BATCH_FAILED) {
-            say_failed(file, &br[first], size, &err);
+            say_failed(c->file, &br[first], size, &err);
             *failed += size;
         } else {
-            totals->batches += size > 1;
-            totals->runs += size > 1 ? size : 0;
+            c->totals->batches += size > 1;
+            c->totals->runs += size > 1 ? size : 0;
         }
-        if (status == BATCH_DONE) {
+        if (status == BATCH_DONE && lead(c)) {
             double t0 = progress_now();
-            *failed += finish_runs(opt, eng, file, paths, &br[first], size, seconds);
-            if (opt->verbose)
+            *failed += finish_runs(c->opt, eng, c->file, c->paths, &br[first], size, seconds);
+            if (c->opt->verbose)
                 fprintf(stderr,
                         "tmcml: a batch of %d runs simulated in %.3f s, its outputs "
                         "written in %.3f s\n",
@@ -417,8 +588,9 @@ static void run_open_batches(const cli_options *opt, engine *eng, const mci_file
     }
 }
 
-bool run_batches(const cli_options *opt, engine *eng, const mci_file *file, const int *runs, int n,
-                 const run_paths *paths, run_batch_totals *totals, int *failed, tm_error *err)
+bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
+                 const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
+                 int *failed, tm_error *err)
 {
     batch_run *br = calloc((size_t)n, sizeof *br);
     int open = 0;
@@ -428,14 +600,19 @@ bool run_batches(const cli_options *opt, engine *eng, const mci_file *file, cons
         *failed = n;
         return false;
     }
+    batch_call c = {opt, world, eng, file, paths, NULL, totals};
     kernel_spec *specs = NULL;
-    bool ok = open_runs(opt, eng, file, runs, n, paths, br, &open, err) &&
-              (open == 0 || !eng->pool ||
-               (specs = batch_specs(opt, eng, &file->runs[br[0].index], err)) != NULL);
+    bool ok = open_runs(&c, runs, n, br, &open, err);
+    if (ok && open > 0 && eng->pool) {
+        specs = batch_specs(opt, eng, &file->runs[br[0].index], err);
+        ok = specs != NULL;
+    }
+    ok = ranks_all_ok(world, ok);
+    c.specs = specs;
     if (!ok)
         *failed = n;
     else if (open > 0)
-        run_open_batches(opt, eng, file, specs, paths, br, open, totals, failed);
+        run_open_batches(&c, br, open, failed);
     free(specs);
     close_runs(br, open);
     free(br);

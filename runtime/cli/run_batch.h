@@ -3,7 +3,8 @@
  * launches as the GPU's shared memory and a host-memory bound allow, the
  * longest-lived runs first.  Every run keeps its own checkpoint, partial
  * outputs and final outputs, and its .mco is bit-identical to the run's
- * alone (--no-batch). */
+ * alone (--no-batch).  Under MPI the ranks share each batch's photons, as
+ * they share a run's, and rank 0 writes. */
 #ifndef TMCML_RUN_BATCH_H
 #define TMCML_RUN_BATCH_H
 
@@ -11,6 +12,7 @@
 
 #include "mci.h"
 #include "outputs.h"
+#include "ranks.h"
 #include "run_steps.h"
 
 /* group[i]: the first run of run i's shape in the file (runs of equal
@@ -26,12 +28,13 @@ typedef struct run_batch_totals {
 } run_batch_totals;
 
 /* Simulates runs[0 .. n-1] of file (one shape, n >= 2) as batches and writes
- * each run's outputs; a run whose outputs are complete (--resume) is
- * skipped.  A signal stops every run of the batch with its checkpoint and
+ * each run's outputs (rank 0 of world; paths is NULL on the other ranks); a
+ * run whose outputs are complete (--resume) is skipped.  A signal stops every run of the batch with its checkpoint and
  * partial outputs, and exits.  *failed: the runs that failed, each said on
  * stderr.  False with *err when the batches could not even start (a
  * checkpoint refused, the GPUs' variants): every run failed. */
-bool run_batches(const cli_options *opt, engine *eng, const mci_file *file, const int *runs, int n,
-                 const run_paths *paths, run_batch_totals *totals, int *failed, tm_error *err);
+bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
+                 const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
+                 int *failed, tm_error *err);
 
 #endif
