@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "example_spec.h"
 #include "fs.h"
 #include "render.h"
 #include "spec.h"
@@ -69,23 +70,7 @@ static double json_dz(const char *path)
  * optics, so the source holds many decimals. */
 static char *rendered_source(void)
 {
-    kernel_spec s;
-    spec_init(&s);
-    s.num_layers = 3;
-    s.nr = 50;
-    s.nz = 40;
-    s.na = 30;
-    s.dr = 0.01;
-    s.dz = 0.002;
-    s.da = 3.14159265358979323846 / 60;
-    for (int i = 0; i < s.num_layers + 2; i++) {
-        s.layers[i].n = 1.0 + 0.1 * i;
-        s.layers[i].mua = 0.5 * i;
-        s.layers[i].mus = 100.0 * i;
-        s.layers[i].g = 0.9;
-        s.layers[i].z0 = 0.01 * (i - 1);
-        s.layers[i].z1 = 0.01 * i;
-    }
+    kernel_spec s = example_spec();
     render_output out;
     tm_error err;
     char *source = NULL;

@@ -16,6 +16,7 @@
 #define KEY_TEXT 4096
 
 #include "check.h"
+#include "example_spec.h"
 #include "layer_record.h"
 #include "render.h"
 #include "spec.h"
@@ -23,28 +24,6 @@
 /* Appended to every engine-test kernel: render_kernel requires the entry
  * point's name in the source. */
 #define ENTRY_MARK "// tmcml_kernel\n"
-
-static kernel_spec base_spec(void)
-{
-    kernel_spec s;
-    spec_init(&s);
-    s.num_layers = 3;
-    s.nr = 50;
-    s.nz = 40;
-    s.na = 30;
-    s.dr = 0.01;
-    s.dz = 0.002;
-    s.da = 3.14159265358979323846 / 60;
-    for (int i = 0; i < s.num_layers + 2; i++) {
-        s.layers[i].n = 1.0 + 0.1 * i;
-        s.layers[i].mua = 0.5 * i;
-        s.layers[i].mus = 100.0 * i;
-        s.layers[i].g = 0.9;
-        s.layers[i].z0 = 0.01 * (i - 1);
-        s.layers[i].z1 = 0.01 * i;
-    }
-    return s;
-}
 
 /* ---- a temporary template directory --------------------------------------------- */
 
@@ -146,7 +125,7 @@ static void expect_render_spec(const char *dir, const kernel_spec *spec, const c
 static void expect_render(const char *dir, const char *kernel, const char *part,
                           const char *expected)
 {
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     expect_render_spec(dir, &spec, kernel, part, expected);
 }
 
@@ -155,7 +134,7 @@ static void expect_render(const char *dir, const char *kernel, const char *part,
 static void expect_error(const char *dir, const char *kernel, const char *part, const char *file,
                          int line, const char *needle)
 {
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     tm_error err;
     char *body = render_with(dir, &spec, kernel, part, &err);
     CHECK_MSG(body == NULL, "template:\n%s\nrendered, expected an error \"%s\"", kernel, needle);
@@ -238,7 +217,7 @@ static void test_include(const char *dir)
 
 static void test_spec_table(const char *dir)
 {
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     char *key = spec_key(&spec), expected[KEY_TEXT + 256];
     snprintf(expected, sizeof expected,
              "3 50 40 30 true 256 0 64 0x0 constant 90 false nil 712\n%s\n0.00999999978f "
@@ -265,7 +244,7 @@ static void test_spec_table(const char *dir)
                        NULL, "shared false 240\n");
     free(key);
 
-    spec = base_spec();
+    spec = example_spec();
     spec.knobs.layer_placement = SPEC_LAYERS_IMMEDIATE;
     expect_render_spec(dir, &spec,
                        "{{spec.layer_placement}} {{#spec.layers}}\n"
@@ -294,7 +273,7 @@ static void test_spec_table(const char *dir)
 static void test_layer_record(const char *dir)
 {
     const char *const *fields = layer_record_field_names;
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     spec.knobs.layer_placement = SPEC_LAYERS_IMMEDIATE;
     spec.layers[2].mua = spec.layers[2].mus = 0.0; /* a glass layer */
     spec.layers[3].cos_crit0 = 0.25;
@@ -378,7 +357,7 @@ static void test_errors(const char *dir)
     expect_error(dir, "% include('kernel.cu')\n", NULL, K, 1, "nested deeper than 32");
     expect_error(dir, "% include()\n", NULL, K, 1, "include(): expected a template name");
     /* The entry point must exist. */
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     tm_error err;
     write_file(dir, "kernel.cu", "// no entry point\n");
     render_output out;
@@ -472,7 +451,7 @@ static void test_literals(const char *dir)
         snprintf(line, sizeof line, "{{f(%a)}} {{d(%a)}}\n", awkward[i], awkward[i]);
         strcat(kernel, line);
     }
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     tm_error err;
     char *body = render_with(dir, &spec, kernel, NULL, &err);
     CHECK_MSG(body != NULL, "%s", err.message);
@@ -544,7 +523,7 @@ static void test_embedded(void)
 
 static void test_placeholder(void)
 {
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     spec.knobs.min_blocks_per_sm = 2;
     render_output out, again;
     tm_error err;
@@ -611,7 +590,7 @@ static void test_template_dir(void)
 {
     char dir[512];
     CHECK(make_template_dir(dir, sizeof dir));
-    kernel_spec spec = base_spec();
+    kernel_spec spec = example_spec();
     render_output embedded, fromdir;
     tm_error err;
     CHECK(render_kernel(&spec, NULL, &embedded, &err));
