@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "number_text.h"
 #include "tmcml_config.h"
 
 #ifndef M_PI
@@ -76,11 +77,31 @@ static void mco_write_rat(FILE *f, const mcml_result *res)
     fprintf(f, "\n");
 }
 
-static void mco_write_1d(FILE *f, const char *header, const char *fmt, const double *v, int n)
+/* The numbers v[0 .. n-1] as "%12.4E", each followed by after (a space or
+ * a newline) and, in a 2-D array, a newline after every fifth (MCML counts
+ * them over the whole array); built in blocks and written with fwrite, the
+ * text printf's (runtime/io/number_text.h). */
+static void mco_write_numbers(FILE *f, const double *v, long n, char after, bool fives)
+{
+    char block[8192];
+    size_t used = 0;
+    for (long i = 0; i < n; i++) {
+        if (used > sizeof block - 2 * NUMBER_TEXT_SIZE) {
+            fwrite(block, 1, used, f);
+            used = 0;
+        }
+        used += (size_t)number_e12_4(v[i], block + used);
+        block[used++] = after;
+        if (fives && (i + 1) % 5 == 0)
+            block[used++] = '\n';
+    }
+    fwrite(block, 1, used, f);
+}
+
+static void mco_write_1d(FILE *f, const char *header, const double *v, int n)
 {
     fprintf(f, "%s\n", header);
-    for (int i = 0; i < n; i++)
-        fprintf(f, fmt, v[i]);
+    mco_write_numbers(f, v, n, '\n', false);
     fprintf(f, "\n");
 }
 
@@ -89,12 +110,7 @@ static void mco_write_2d(FILE *f, const char *const header[6], const double *v, 
 {
     for (int i = 0; i < 6; i++)
         fprintf(f, "%s\n", header[i]);
-    long n = (long)rows * cols;
-    for (long i = 0; i < n; i++) {
-        fprintf(f, "%12.4E ", v[i]);
-        if ((i + 1) % 5 == 0)
-            fprintf(f, "\n");
-    }
+    mco_write_numbers(f, v, (long)rows * cols, ' ', true);
     fprintf(f, "\n");
 }
 
@@ -136,11 +152,11 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
     for (int i = 1; i <= run->num_layers; i++)
         fprintf(stream, "%12.4G\n", res->a_l[i]);
     fprintf(stream, "\n");
-    mco_write_1d(stream, "A_z #A[0], [1],..A[nz-1]. [1/cm]", "%12.4E\n", res->a_z, run->nz);
-    mco_write_1d(stream, "Rd_r #Rd[0], [1],..Rd[nr-1]. [1/cm2]", "%12.4E\n", res->rd_r, run->nr);
-    mco_write_1d(stream, "Rd_a #Rd[0], [1],..Rd[na-1]. [sr-1]", "%12.4E\n", res->rd_a, run->na);
-    mco_write_1d(stream, "Tt_r #Tt[0], [1],..Tt[nr-1]. [1/cm2]", "%12.4E\n", res->tt_r, run->nr);
-    mco_write_1d(stream, "Tt_a #Tt[0], [1],..Tt[na-1]. [sr-1]", "%12.4E\n", res->tt_a, run->na);
+    mco_write_1d(stream, "A_z #A[0], [1],..A[nz-1]. [1/cm]", res->a_z, run->nz);
+    mco_write_1d(stream, "Rd_r #Rd[0], [1],..Rd[nr-1]. [1/cm2]", res->rd_r, run->nr);
+    mco_write_1d(stream, "Rd_a #Rd[0], [1],..Rd[na-1]. [sr-1]", res->rd_a, run->na);
+    mco_write_1d(stream, "Tt_r #Tt[0], [1],..Tt[nr-1]. [1/cm2]", res->tt_r, run->nr);
+    mco_write_1d(stream, "Tt_a #Tt[0], [1],..Tt[na-1]. [sr-1]", res->tt_a, run->na);
     mco_write_2d(stream, mco_a_rz_header, res->a_rz, run->nr, run->nz);
     mco_write_2d(stream, mco_rd_ra_header, res->rd_ra, run->nr, run->na);
     mco_write_2d(stream, mco_tt_ra_header, res->tt_ra, run->nr, run->na);
