@@ -105,9 +105,9 @@ static void exact_values(void)
 
 static void special_values(void)
 {
-    const double v[] = {0.0,       -0.0,     INFINITY, -INFINITY,      NAN,     -NAN,
-                        DBL_MIN,   DBL_MAX,  -DBL_MAX, DBL_TRUE_MIN,   1e-17,   1e22,
-                        9.9999e21, 1e-17 / 2, 1.0,     1.23455,        0.5,     99999.5};
+    const double v[] = {0.0,       -0.0,      INFINITY, -INFINITY,    NAN,   -NAN,
+                        DBL_MIN,   DBL_MAX,   -DBL_MAX, DBL_TRUE_MIN, 1e-17, 1e22,
+                        9.9999e21, 1e-17 / 2, 1.0,      1.23455,      0.5,   99999.5};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         expect_printf(v[i]);
 }
