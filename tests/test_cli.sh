@@ -79,6 +79,25 @@ expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
 contains "--profiles= empty" "--profiles: expected a directory"
 expect 2 "unknown option" -- "$tmcml" run "$example" --bogus
 contains "unknown option" "unknown option \"--bogus\""
+# A misspelt option or command is named with the nearest real one; a bare
+# tmcml shows the usage; --threads 0 is every core, as in the library.
+expect 2 "misspelt option" -- "$tmcml" run "$example" --seeed 3
+contains "misspelt option" "did you mean --seed?"
+expect 2 "misspelt variant option" -- "$tmcml" gen "$example" --tiel 8x8
+contains "misspelt variant option" "did you mean --tile?"
+expect 2 "misspelt command" -- "$tmcml" rn "$example"
+contains "misspelt command" "unknown command \"rn\": did you mean \"tmcml run\"?"
+expect 2 "command prefix" -- "$tmcml" tun "$example"
+contains "command prefix" "did you mean \"tmcml tune\"?"
+expect 2 "no command" -- "$tmcml" fluence "$example"
+contains "no command" "unknown command \"fluence\" (commands: run, gen"
+expect 2 "bare tmcml" -- "$tmcml"
+contains "bare tmcml" "usage: tmcml run FILE.mci"
+expect 0 "threads 0" -- "$tmcml" run "$example" -N 3000 -o "$work/t0" --threads 0 -q
+check; cmp -s "$work/a/example.mco" "$work/t0/example.mco" || fail "--threads 0: another file"
+printf 'mcmli2.0\n' >"$work/mcml2.mci"
+expect 2 "MCML 2.0 input" -- "$tmcml" run "$work/mcml2.mci"
+contains "MCML 2.0 input" "mcml2.mci:1: an MCML 2.0 input file"
 expect 2 "missing file" -- "$tmcml" run "$work/none.mci"
 contains "missing file" "none.mci"
 expect 2 "gpu engine" -- "$tmcml" run "$example" --engine gpu

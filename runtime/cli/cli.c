@@ -1,11 +1,13 @@
 #include "cli.h"
 #include "compile.h"
+#include "suggest.h"
 #include "text_escape.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_print_usage(FILE *s)
 {
@@ -28,7 +30,7 @@ void cli_print_usage(FILE *s)
           "  -S, --seed SEED       random seed (default 1): equal seeds give identical files\n"
           "  -A                    do not score absorption (A arrays written as zeros)\n"
           "  --engine cpu|gpu|auto engine (default auto: the GPU if one is usable, else CPU)\n"
-          "  --threads N           CPU engine threads (default: all cores)\n"
+          "  --threads N           CPU engine threads (default 0: every core)\n"
           "  -o, --output DIR      directory for the output files (default: current); an\n"
           "                        output name that is absolute or climbs out of DIR with\n"
           "                        '..' is refused (docs/outputs.md)\n"
@@ -122,6 +124,22 @@ static bool parse_positive(const char *name, const char *text, uint64_t max, uin
         return false;
     }
     return true;
+}
+
+/* An option nobody knows, with the nearest one the usage names. */
+static void unknown_option(const char *a, tm_error *err)
+{
+    char *storage = NULL;
+    const char **options = NULL;
+    int n = suggest_usage_options(cli_print_usage, &storage, &options);
+    const char *near = n > 0 ? suggest_nearest(a, options, n) : NULL;
+    if (near)
+        error_set(err, NULL, 0, "unknown option \"%s\": did you mean %s? (tmcml --help lists them)",
+                  a, near);
+    else
+        error_set(err, NULL, 0, "unknown option \"%s\" (tmcml --help lists them)", a);
+    free(options);
+    free(storage);
 }
 
 /* Value of an option given as "-S12" (attached) or "-S 12" (next word). */
@@ -353,8 +371,14 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     } else if (is_long(a, "--engine")) {
         return parse_engine(option_value(argc, argv, i, 8), opt, err);
     } else if (is_long(a, "--threads")) {
-        if (!parse_positive("--threads", option_value(argc, argv, i, 9), 4096, &v, err))
+        /* 0: every core, as the library's tmcml_options.threads */
+        const char *text = option_value(argc, argv, i, 9);
+        if (!parse_u64(text, &v) || v > 4096) {
+            error_set(err, NULL, 0,
+                      "--threads: expected a whole number from 0 (every core) to 4096 (got \"%s\")",
+                      text ? text : "");
             return false;
+        }
         opt->threads = (int)v;
     } else if (is_long(a, "-o") || is_long(a, "--output")) {
         opt->out_dir = option_value(argc, argv, i, strlen(a));
@@ -403,7 +427,7 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             return false;
         opt->run_number = (int)v;
     } else {
-        error_set(err, NULL, 0, "unknown option \"%s\" (tmcml --help lists them)", a);
+        unknown_option(a, err);
         return false;
     }
     return true;
@@ -435,6 +459,26 @@ static void set_defaults(cli_options *opt)
     opt->run_number = 1;
     opt->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
     variant_options_init(&opt->variant);
+}
+
+/* A first word that names no command and no file, and looks like a
+ * command rather than a file name (no '.' or '/'): "tmcml rn x.mci" is a
+ * misspelt command, not two input files. */
+static bool unknown_command(const char *w, tm_error *err)
+{
+    static const char *const commands[] = {"run",  "gen",     "tune",    "sweep",
+                                           "plot", "devices", "profiles"};
+    if (w[0] == '-' || strpbrk(w, "./") || access(w, F_OK) == 0)
+        return false;
+    const char *near = suggest_nearest(w, commands, (int)(sizeof commands / sizeof *commands));
+    if (near)
+        error_set(err, NULL, 0, "unknown command \"%s\": did you mean \"tmcml %s\"?", w, near);
+    else
+        error_set(err, NULL, 0,
+                  "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, devices, "
+                  "profiles; or an input file FILE.mci; tmcml --help shows the usage)",
+                  w);
+    return true;
 }
 
 /* The first word may name a command; words of commands still to come are
@@ -471,6 +515,7 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
                 error_set(err, NULL, 0, "tmcml %s is not available in this version", w);
                 return false;
             }
+        return !unknown_command(w, err);
     }
     return true;
 }

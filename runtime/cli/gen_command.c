@@ -110,6 +110,8 @@ int devices_command(const cli_options *opt)
     tm_error err = {0};
     if (!cuda_describe_devices(stdout, &err)) {
         error_print(stderr, &err);
+        fprintf(stderr, "tmcml: no GPU can be used here; tmcml run simulates on the CPU engine "
+                        "(double precision, every core; --engine cpu)\n");
         return RUN_FAILED;
     }
     return RUN_OK;

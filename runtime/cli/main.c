@@ -35,6 +35,10 @@ static void print_version(void)
 int main(int argc, char **argv)
 {
     interrupt_install();
+    if (argc < 2) { /* a bare "tmcml": what it does and how */
+        cli_print_usage(stderr);
+        return 2;
+    }
     cli_options opt;
     tm_error err = {0};
     if (!cli_parse(argc, argv, &opt, &err)) {

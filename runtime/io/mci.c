@@ -273,6 +273,13 @@ static bool read_version(reader *r, mci_file *f)
     }
     if (!expect_count(r, &dl, 1, "file version", "version"))
         return false;
+    if (strncmp(dl.tok[0], "mcmli", 5) == 0) {
+        error_set(r->err, r->name, dl.line,
+                  "an MCML 2.0 input file (\"%.60s\"): tmcml reads MCML 1.x input files, "
+                  "which begin with the file version 1.0",
+                  dl.tok[0]);
+        return false;
+    }
     if (!parse_double(r, dl.line, dl.tok[0], "file version", &f->version))
         return false;
     if (f->version != 1.0) {
