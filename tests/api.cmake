@@ -9,7 +9,7 @@ tmcml_gpu_tests(gpu_api)
 # tmcml_session_delete while other threads' calls are on the session (a use
 # after free that the sanitizer build reports).  Linked with the core, not
 # the shared library: it reads the session's count of calls (api.h).
-tmcml_test(test_api_threads test_api_threads.c)
+tmcml_test(test_api_threads api test_api_threads.c)
 add_test(NAME api_threads COMMAND test_api_threads)
 set_tests_properties(api_threads PROPERTIES TIMEOUT 120)
 
@@ -32,7 +32,7 @@ tmcml_gpu_tests(gpu_library_example)
 add_test(NAME locale_setup COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/make_locale.sh
   ${CMAKE_BINARY_DIR}/locale)
 set_tests_properties(locale_setup PROPERTIES FIXTURES_SETUP de_locale)
-tmcml_test(test_locale test_locale.c)
+tmcml_test(test_locale api test_locale.c)
 add_test(NAME locale COMMAND test_locale)
 set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_CODE 77
   ENVIRONMENT "LOCPATH=${CMAKE_BINARY_DIR}/locale")
