@@ -9,6 +9,7 @@
 #include "profile.h"
 #include "run.h"
 #include "sweep.h"
+#include "tune.h"
 
 /* ---- shared by both commands ------------------------------------------------ */
 
