@@ -1,11 +1,24 @@
 #include "cli.h"
 #include "compile.h"
+#include "knob.h"
 #include "text_escape.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The kernel variant options: the knob table's and --arch. */
+static void print_variant_usage(FILE *out)
+{
+    char knobs[4096];
+    knobs_usage(knobs, sizeof knobs);
+    fprintf(
+        out,
+        "kernel variant (GPU engine, `gen`, `tune`, `sweep`):\n%s"
+        "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n",
+        knobs);
+}
 
 void cli_print_usage(FILE *s)
 {
@@ -85,7 +98,7 @@ void cli_print_usage(FILE *s)
           "  shared by a thread-block cluster); explicit variant options fix the launch.\n"
           "\n",
           s);
-    variant_print_usage(s);
+    print_variant_usage(s);
     fputs("\n"
           "environment: TMCML_MEMORY_LIMIT, TMCML_GPU_MEMORY_LIMIT, TMCML_DISK_LIMIT\n"
           "  (bytes, e.g. 8G) replace the available host memory, GPU memory and disk\n"
@@ -325,6 +338,40 @@ static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_
     return ok ? 1 : -1;
 }
 
+static bool parse_arch(const char *text, int *arch)
+{
+    if (!text || strncmp(text, "sm_", 3) != 0 || !text[3])
+        return false;
+    char *end;
+    long x = strtol(text + 3, &end, 10);
+    if (*end || x < 50 || x > 200)
+        return false;
+    *arch = (int)x;
+    return true;
+}
+
+/* The kernel variant options (the knob table's, --arch and the test-only
+ * --debug-out-of-bounds): 1 when parsed, 0 when not one of them, -1 on a
+ * bad value. */
+static int parse_variant_option(int argc, char **argv, int *i, variant_options *v, tm_error *err)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--debug-out-of-bounds") == 0) {
+        v->debug_out_of_bounds = true; /* test-only variant (tests/test_gpu.c fault) */
+        return 1;
+    }
+    bool arch = strcmp(a, "--arch") == 0;
+    if (!arch && !knob_by_option(a))
+        return 0;
+    const char *val = *i + 1 < argc ? argv[++*i] : NULL;
+    if (!arch)
+        return variant_options_set(v, a, val, err) ? 1 : -1;
+    if (parse_arch(val, &v->arch))
+        return 1;
+    error_set(err, NULL, 0, "--arch: expected sm_XY, e.g. sm_90 (got \"%s\")", val ? val : "");
+    return -1;
+}
+
 static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
 {
     const char *a = argv[*i];
@@ -332,7 +379,7 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     int tuning = parse_tuning_option(argc, argv, i, opt, err);
     if (tuning != 0)
         return tuning > 0;
-    int variant = variant_parse_option(argc, argv, i, &opt->variant, err);
+    int variant = parse_variant_option(argc, argv, i, &opt->variant, err);
     if (variant != 0)
         return variant > 0;
     int gpus = parse_gpu_option(argc, argv, i, opt, err);
