@@ -1,5 +1,5 @@
 /* The library's handles and its error discipline, shared by the files of
- * runtime/api (not installed: tmcml.h is the public header). */
+ * api/ (not installed: tmcml.h is the public header). */
 #ifndef TMCML_API_H
 #define TMCML_API_H
 
@@ -49,7 +49,7 @@ struct tmcml_result {
 
 /* Every call: api_enter waits for the session's turn, clears its error and
  * its stop flag (a cancel asked before this call is not for it) and switches
- * the calling thread to the C locale (gen/base/c_locale.h: numbers in files
+ * the calling thread to the C locale (base/c_locale.h: numbers in files
  * and messages whatever the host's locale); api_leave gives the thread its
  * locale back, gives the turn back and returns status.  False from api_enter: the session
  * is being deleted, and the call returns TMCML_ERR_CANCELLED without touching

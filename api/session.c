@@ -1,4 +1,4 @@
-/* The engine side of a session (runtime/api/session.h). */
+/* The engine side of a session (api/session.h). */
 #include "session.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* The C locale for the calling thread (gen/base/c_locale.h). */
+/* The C locale for the calling thread (base/c_locale.h). */
 #include "c_locale.h"
 
 #include <pthread.h>

@@ -135,7 +135,7 @@ static int fs_make_temp(const char *path, char **tmp)
 }
 
 /* What a failed write's errno means to a user: EFBIG is the process's file
- * size limit (SIGXFSZ is ignored: gen/base/interrupt.c), not the disk. */
+ * size limit (SIGXFSZ is ignored: base/interrupt.c), not the disk. */
 static const char *fs_write_failure(int e)
 {
     if (e == EFBIG)

@@ -22,7 +22,7 @@ bool fs_write_atomic(const char *path, bool (*write)(FILE *stream, void *ctx, tm
                      void *ctx, tm_error *err);
 
 /* Removes every temp file of a write in progress.  Async-signal-safe: for
- * the handler of SIGINT and SIGTERM (gen/base/interrupt.c). */
+ * the handler of SIGINT and SIGTERM (base/interrupt.c). */
 void fs_remove_temps(void);
 
 /* Checks, before any work, that fs_write_atomic(path) would not be refused

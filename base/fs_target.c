@@ -1,4 +1,4 @@
-/* Where a write lands (gen/base/fs_target.h). */
+/* Where a write lands (base/fs_target.h). */
 #include "fs_target.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* Where a write to a path lands (gen/base/fs.c's writers): a new or regular
+/* Where a write to a path lands (base/fs.c's writers): a new or regular
  * file is replaced atomically, through its symbolic links (the links stay);
  * a character device or a FIFO is written in place; anything else is
  * refused.  docs/outputs.md tells users the same. */

@@ -1,4 +1,4 @@
-/* The handler of the signals that stop a run (gen/base/interrupt.h). */
+/* The handler of the signals that stop a run (base/interrupt.h). */
 #include "interrupt.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Growing text buffers (gen/base/textbuf.h). */
+/* Growing text buffers (base/textbuf.h). */
 #include "textbuf.h"
 
 #include <stdarg.h>

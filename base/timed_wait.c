@@ -1,4 +1,4 @@
-/* Timed waits against CLOCK_MONOTONIC (gen/base/timed_wait.h). */
+/* Timed waits against CLOCK_MONOTONIC (base/timed_wait.h). */
 #include "timed_wait.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* A finished run's outputs as one unit (runtime/cli/finished.h). */
+/* A finished run's outputs as one unit (cli/finished.h). */
 #include "finished.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* Where a run's files go, checked before anything is simulated
- * (runtime/cli/outputs.h). */
+ * (cli/outputs.h). */
 #include "outputs.h"
 
 #include <stdlib.h>

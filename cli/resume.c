@@ -1,4 +1,4 @@
-/* A run's progress as a checkpoint (runtime/cli/resume.h). */
+/* A run's progress as a checkpoint (cli/resume.h). */
 #include "resume.h"
 
 #include <stdio.h>

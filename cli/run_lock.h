@@ -17,7 +17,7 @@
  * the process, and closing any descriptor of the file drops them: while it
  * holds a lock the process opens that file no other way (run_lock_free is
  * for the checks before any run starts).  Only `tmcml run`
- * locks (under MPI, rank 0, the only writer); the library (runtime/api)
+ * locks (under MPI, rank 0, the only writer); the library (api/)
  * writes an .mco only when its caller saves one, and locks nothing. */
 #ifndef TMCML_RUN_LOCK_H
 #define TMCML_RUN_LOCK_H

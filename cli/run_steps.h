@@ -18,7 +18,7 @@
 #include "summary.h"
 
 /* The engine every run of the file uses (the session layer, as the library
- * uses it: runtime/api/session.h): the GPUs when they were opened. */
+ * uses it: api/session.h): the GPUs when they were opened. */
 typedef struct engine {
     session ses;
     gpu_pool *pool;            /* the session's GPUs; NULL: the CPU engine (or released) */

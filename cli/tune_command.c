@@ -1,4 +1,4 @@
-/* `tmcml tune` and `tmcml sweep` (runtime/cli/tune_command.h). */
+/* `tmcml tune` and `tmcml sweep` (cli/tune_command.h). */
 #include "tune_command.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-# Tests of runtime/api (libtmcml through tmcml.h alone, linked against the
+# Tests of api/ (libtmcml through tmcml.h alone, linked against the
 # shared library) and of the C example that CI builds and runs.
 add_executable(test_api test_api.c)
 target_link_libraries(test_api PRIVATE libtmcml tmcml_flags Threads::Threads)
@@ -26,7 +26,7 @@ add_test(NAME library_example COMMAND library_example 12 cpu
 add_test(NAME gpu_library_example COMMAND library_example 100 gpu)
 tmcml_gpu_tests(gpu_library_example)
 
-# Numbers in files whatever the host's locale (gen/base/c_locale.c): a
+# Numbers in files whatever the host's locale (base/c_locale.c): a
 # German locale made in the build tree (tests/make_locale.sh) for LOCPATH;
 # python/CMakeLists.txt's python_locale uses it too.
 add_test(NAME locale_setup COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/make_locale.sh

@@ -1,4 +1,4 @@
-# Tests of the output rooms: files (gen/base/fs.c), result, mco, summary.
+# Tests of the output rooms: files (base/fs.c), result, mco, summary.
 tmcml_test(test_fs base test_fs.c)
 add_test(NAME fs COMMAND test_fs)
 tmcml_test(test_result io test_result.c)

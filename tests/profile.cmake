@@ -1,4 +1,4 @@
-# The profile store (tuner/profile*.c) and `tmcml profiles` (runtime/cli/profiles_command.c).
+# The profile store (tuner/profile*.c) and `tmcml profiles` (cli/profiles_command.c).
 # No GPU: every test runs in CI.
 tmcml_test(test_profile tuner test_profile.c)
 add_test(NAME profile COMMAND test_profile)

@@ -1,6 +1,6 @@
 # What a run needs against what the machine has (issue 11): the estimate
 # (runtime/engine/footprint.c), the machine and the policy
-# (runtime/cli/machine.c, resources.c) and `tmcml run` under
+# (cli/machine.c, resources.c) and `tmcml run` under
 # TMCML_MEMORY_LIMIT and TMCML_DISK_LIMIT.  No GPU, a few seconds.
 tmcml_test(test_footprint engine test_footprint.c)
 add_test(NAME footprint COMMAND test_footprint)
