@@ -7,7 +7,7 @@ add_test(NAME gpu_api COMMAND test_api gpu)
 tmcml_gpu_tests(gpu_api)
 
 # tmcml_session_delete while other threads' calls are on the session (a use
-# after free that the sanitizer build reports).  Linked with the core, not
+# after free that the sanitizer build reports).  Linked with the api room, not
 # the shared library: it reads the session's count of calls (api.h).
 tmcml_test(test_api_threads api test_api_threads.c)
 add_test(NAME api_threads COMMAND test_api_threads)
