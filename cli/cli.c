@@ -1,3 +1,5 @@
+/* The command line (cli.h): every option of the commands into one cli_options,
+ * the kernel variant's among them, and the usage text. */
 #include "cli.h"
 #include "compile.h"
 #include "knob.h"
