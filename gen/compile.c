@@ -14,7 +14,7 @@
  * figures and the log, so a cubin and .info moved under another key are
  * refused; <key>.cubin is the binary.  Every file is read as a regular file
  * of bounded size, and only from a directory that no other user can write
- * (gen/base/dir_trust.h): the hashes catch accidents, not forgers.  Each
+ * (base/dir_trust.h): the hashes catch accidents, not forgers.  Each
  * file is written atomically (temporary file + rename).  Anything wrong with
  * an entry means "rebuild", never an error: the cache is an optimisation. */
 #include "compile.h"

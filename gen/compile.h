@@ -41,7 +41,7 @@ bool compile_nvrtc_available(char *version, size_t size, tm_error *err);
  * library's path: "13.0 (109338064 bytes, mtime 1760564160)".  NVRTC
  * reports only major.minor; a patch release of it (which may generate other
  * code) is another library file.  What a GPU checkpoint records
- * (runtime/cli/resume.c), so that it resumes on another node with the same
+ * (cli/resume.c), so that it resumes on another node with the same
  * installation but not under another patch release. */
 bool compile_nvrtc_release(char *release, size_t size, tm_error *err);
 
@@ -63,7 +63,7 @@ void compile_result_free(compile_result *r);
 
 /* Whether the cache directory opt leads to (into dir, "" when the cache is
  * off) may be used: false, with *err naming the directory and its mode or
- * owner, when another user could write it (gen/base/dir_trust.h).
+ * owner, when another user could write it (base/dir_trust.h).
  * compile_cubin then compiles without the cache, saying so only when
  * verbose; a command calls this once to warn the user. */
 bool compile_cache_check(const compile_options *opt, char *dir, size_t size, tm_error *err);

@@ -99,7 +99,7 @@ bool knobs_check(const kernel_knobs *v, tm_error *err);
 bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b);
 
 /* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order;
- * a buffer of KNOBS_TEXT_MAX (gen/base/tm_limits.h) holds it whole. */
+ * a buffer of KNOBS_TEXT_MAX (base/tm_limits.h) holds it whole. */
 void knobs_text(const kernel_knobs *v, char *buf, size_t size);
 /* The help lines of the options, one per knob, into buf (NUL-terminated). */
 void knobs_usage(char *buf, size_t size);

@@ -1,4 +1,4 @@
-# Tests of runtime/api (libtmcml through tmcml.h alone, linked against the
+# Tests of api/ (libtmcml through tmcml.h alone, linked against the
 # shared library) and of the C example that CI builds and runs.
 add_executable(test_api test_api.c)
 target_link_libraries(test_api PRIVATE libtmcml tmcml_flags Threads::Threads)
@@ -7,9 +7,9 @@ add_test(NAME gpu_api COMMAND test_api gpu)
 tmcml_gpu_tests(gpu_api)
 
 # tmcml_session_delete while other threads' calls are on the session (a use
-# after free that the sanitizer build reports).  Linked with the core, not
+# after free that the sanitizer build reports).  Linked with the api room, not
 # the shared library: it reads the session's count of calls (api.h).
-tmcml_test(test_api_threads test_api_threads.c)
+tmcml_test(test_api_threads api test_api_threads.c)
 add_test(NAME api_threads COMMAND test_api_threads)
 set_tests_properties(api_threads PROPERTIES TIMEOUT 120)
 
@@ -26,13 +26,13 @@ add_test(NAME library_example COMMAND library_example 12 cpu
 add_test(NAME gpu_library_example COMMAND library_example 100 gpu)
 tmcml_gpu_tests(gpu_library_example)
 
-# Numbers in files whatever the host's locale (gen/base/c_locale.c): a
+# Numbers in files whatever the host's locale (base/c_locale.c): a
 # German locale made in the build tree (tests/make_locale.sh) for LOCPATH;
 # python/CMakeLists.txt's python_locale uses it too.
 add_test(NAME locale_setup COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/make_locale.sh
   ${CMAKE_BINARY_DIR}/locale)
 set_tests_properties(locale_setup PROPERTIES FIXTURES_SETUP de_locale)
-tmcml_test(test_locale test_locale.c)
+tmcml_test(test_locale api test_locale.c)
 add_test(NAME locale COMMAND test_locale)
 set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_CODE 77
   ENVIRONMENT "LOCPATH=${CMAKE_BINARY_DIR}/locale")

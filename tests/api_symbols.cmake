@@ -1,5 +1,5 @@
 # Fails when libtmcml (LIBRARY) exports a function or object that is not
-# tmcml_* (runtime/api/tmcml.map): nm -D --defined-only.
+# tmcml_* (api/tmcml.map): nm -D --defined-only.
 find_program(NM nm REQUIRED)
 execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols
   RESULT_VARIABLE rc)

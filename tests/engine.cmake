@@ -1,8 +1,8 @@
 # The CPU engine: contracts, statistical validation, the command line.
-tmcml_test(test_cpu test_cpu.c)
+tmcml_test(test_cpu engine test_cpu.c)
 add_test(NAME cpu_determinism COMMAND test_cpu)
 
-tmcml_test(test_validation test_validation.c stats.c)
+tmcml_test(test_validation tuner test_validation.c stats.c)
 foreach(case vanhulst giovanelli example skin glass contrast index)
   add_test(NAME validation_${case} COMMAND test_validation ${case})
   set_tests_properties(validation_${case} PROPERTIES LABELS "validation")
@@ -16,11 +16,11 @@ endforeach()
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
 
-tmcml_test(test_quantization test_quantization.c)
+tmcml_test(test_quantization engine test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)
 
 # The GPU engine (label gpu: run on a GPU machine; exit 77 = skipped without one).
-tmcml_test(test_gpu test_gpu.c)
+tmcml_test(test_gpu tuner test_gpu.c)
 foreach(mode identity over2e32 fault layers64)
   add_test(NAME gpu_${mode} COMMAND test_gpu ${mode})
   tmcml_gpu_tests(gpu_${mode})
@@ -35,15 +35,15 @@ foreach(case vanhulst giovanelli example skin glass contrast index)
 endforeach()
 
 # Every template family compiles with NVRTC to sm_90 without spilling (no GPU needed).
-tmcml_test(test_kernels test_kernels.c)
+tmcml_test(test_kernels tuner test_kernels.c)
 add_test(NAME kernels COMMAND test_kernels)
 set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
 
-tmcml_test(test_cpu_math test_cpu_math.c)
+tmcml_test(test_cpu_math engine test_cpu_math.c)
 add_test(NAME cpu_math COMMAND test_cpu_math)
 
 # Numerically hostile inputs the reader accepts: trapped photons, g -> 0.
-tmcml_test(test_hostile test_hostile.c)
+tmcml_test(test_hostile tuner test_hostile.c)
 add_test(NAME hostile COMMAND test_hostile cpu)
 add_test(NAME gpu_hostile COMMAND test_hostile gpu)
 tmcml_gpu_tests(gpu_hostile)
@@ -59,13 +59,13 @@ add_test(NAME gpu_checkpoint_pool COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_ch
 add_test(NAME gpu_multi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_multi_gpu.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 tmcml_gpu_tests(gpu_checkpoint gpu_checkpoint_pool gpu_multi)
-tmcml_test(test_gpu_pool test_gpu_pool.c)
+tmcml_test(test_gpu_pool engine test_gpu_pool.c)
 add_test(NAME gpu_pool COMMAND test_gpu_pool)
-tmcml_test(test_resume test_resume.c)
+tmcml_test(test_resume cli test_resume.c)
 add_test(NAME resume COMMAND test_resume)
 # One writer per output (issue 21): the lock, and runs sharing an output
 # directory (the lock, the .mco and JSON as one unit, --resume's checks).
-tmcml_test(test_run_lock test_run_lock.c)
+tmcml_test(test_run_lock cli test_run_lock.c)
 add_test(NAME run_lock COMMAND test_run_lock)
 add_test(NAME runs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_runs.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
@@ -81,7 +81,7 @@ endif()
 
 # Batches: the index space, and every run of a batch bit-identical to the run
 # alone (CPU here; the batch kernel on a GPU).
-tmcml_test(test_batch test_batch.c)
+tmcml_test(test_batch tuner test_batch.c)
 foreach(mode index cpu)
   add_test(NAME batch_${mode} COMMAND test_batch ${mode})
 endforeach()

@@ -1,13 +1,13 @@
 # NVRTC + cubin cache (gen/compile.c) and the driver API (runtime/engine/cuda_driver.c).
 # Exit code 77 = skipped (no NVRTC, no driver, or no GPU).
 
-tmcml_test(test_compile test_compile.c)
+tmcml_test(test_compile gen test_compile.c)
 add_test(NAME compile COMMAND test_compile)
 add_test(NAME compile_no_nvrtc COMMAND test_compile no-nvrtc)
 set_tests_properties(compile compile_no_nvrtc PROPERTIES SKIP_RETURN_CODE 77 LABELS "nvrtc"
   ENVIRONMENT "${TMCML_GPU_TEST_ENV}")
 
-tmcml_test(test_cuda test_cuda.c)
+tmcml_test(test_cuda engine test_cuda.c)
 add_test(NAME cuda_no_driver COMMAND test_cuda no-driver)
 set_tests_properties(cuda_no_driver PROPERTIES SKIP_RETURN_CODE 77
   ENVIRONMENT "${TMCML_GPU_TEST_ENV}")

@@ -1,11 +1,11 @@
-# Tests of the output rooms: files (gen/base/fs.c), result, mco, summary.
-tmcml_test(test_fs test_fs.c)
+# Tests of the output rooms: files (base/fs.c), result, mco, summary.
+tmcml_test(test_fs base test_fs.c)
 add_test(NAME fs COMMAND test_fs)
-tmcml_test(test_result test_result.c)
+tmcml_test(test_result io test_result.c)
 add_test(NAME result COMMAND test_result)
-tmcml_test(test_mco test_mco.c)
+tmcml_test(test_mco io test_mco.c)
 add_test(NAME mco COMMAND test_mco)
-tmcml_test(test_number_text test_number_text.c)
+tmcml_test(test_number_text io test_number_text.c)
 add_test(NAME number_text COMMAND test_number_text)
-tmcml_test(test_summary test_summary.c)
+tmcml_test(test_summary io test_summary.c)
 add_test(NAME summary COMMAND test_summary)

@@ -1,6 +1,6 @@
-# The profile store (tuner/profile*.c) and `tmcml profiles` (runtime/cli/profiles_command.c).
+# The profile store (tuner/profile*.c) and `tmcml profiles` (cli/profiles_command.c).
 # No GPU: every test runs in CI.
-tmcml_test(test_profile test_profile.c)
+tmcml_test(test_profile tuner test_profile.c)
 add_test(NAME profile COMMAND test_profile)
 add_test(NAME profiles_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_profiles_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/profiles)

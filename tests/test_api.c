@@ -1,4 +1,4 @@
-/* libtmcml through its public header alone (runtime/api/tmcml.h), linked
+/* libtmcml through its public header alone (api/tmcml.h), linked
  * against the shared library:
  *   test_api CLI EXAMPLES    arguments, errors, determinism, cancelling,
  *                            .mco out and in, identity with the run command

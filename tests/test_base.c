@@ -1,7 +1,7 @@
 /* The ground floor's pieces that have no room of their own to be tested
- * with: SHA-256 (gen/base/sha256.c), the trust in a directory
- * (gen/base/dir_trust.c), text on its way to a terminal
- * (gen/base/text_escape.c, and error_set through it). */
+ * with: SHA-256 (base/sha256.c), the trust in a directory
+ * (base/dir_trust.c), text on its way to a terminal
+ * (base/text_escape.c, and error_set through it). */
 #include "check.h"
 #include "dir_trust.h"
 #include "error.h"

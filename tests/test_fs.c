@@ -1,4 +1,4 @@
-/* gen/base/fs.c: atomic writes leave either the new file or the old one, never a
+/* base/fs.c: atomic writes leave either the new file or the old one, never a
  * half-written file or a stray temporary; unwritable places are named. */
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,7 @@
 
 static char tmpdir[] = "/tmp/tmcml_test_fs.XXXXXX";
 
-/* Every call of umask() in this program, gen/base/fs.c's included (the
+/* Every call of umask() in this program, base/fs.c's included (the
  * executable's definition wins over the C library's), so a test can see
  * that a write never sets the umask: setting it, even to put it back at
  * once, changes it for every other thread of a host program (issue 21). */
@@ -328,7 +328,7 @@ static void test_resolve(void)
 }
 
 /* A write interrupted by SIGTERM leaves neither the file nor its temp file,
- * and the program exits with 143 (gen/base/interrupt.c). */
+ * and the program exits with 143 (base/interrupt.c). */
 static bool raise_term(FILE *stream, void *ctx, tm_error *err)
 {
     (void)ctx;

@@ -1,5 +1,5 @@
 /* Checkpoint files and a run's photon ranges (runtime/io/checkpoint.h,
- * runtime/cli/resume.h): a round trip keeps every field and 128-bit count,
+ * cli/resume.h): a round trip keeps every field and 128-bit count,
  * a corrupt, truncated or foreign file is refused with a message naming it,
  * mismatches name the difference, and ranges added in any order merge and
  * leave the right gaps. */

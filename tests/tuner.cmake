@@ -1,6 +1,6 @@
 # The tuner (tuner/candidates.c, tuner/sweep.c ranges; variant order with a
 # profile entry) without a GPU.
-tmcml_test(test_candidates test_candidates.c)
+tmcml_test(test_candidates tuner test_candidates.c)
 add_test(NAME candidates COMMAND test_candidates)
 set_tests_properties(candidates PROPERTIES LABELS "tuner")
 

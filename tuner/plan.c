@@ -7,6 +7,7 @@
 
 #include "measure.h"
 #include "profile.h"
+#include "tune.h"
 #include "variant.h"
 
 typedef struct choice {

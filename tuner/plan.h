@@ -19,7 +19,6 @@
 #include "gpu.h"
 #include "mci.h"
 #include "profile.h"
-#include "search.h"
 #include "spec.h"
 #include "variant.h"
 
@@ -61,29 +60,5 @@ bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, k
  * applies, checked against this toolchain alone). */
 bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
                          kernel_spec *spec, char *source, size_t source_size, tm_error *err);
-
-/* Tunes run on eng and stores the winner in the profile directory
- * (profile_dir, else $TMCML_PROFILE_DIR, else the user's).  Used by `tune`
- * and by plan_choose. */
-typedef struct tune_outcome {
-    profile_entry entry;     /* the winner */
-    char profile_path[4096]; /* where it was stored */
-    int mismatches;          /* candidates that failed the bit-identity gate */
-} tune_outcome;
-
-/* The search's options (tuner/search.h) of these plan options and budget. */
-void plan_tune_options(const plan_options *opt, double budget, tune_options *t);
-
-/* Whether a tuned entry could be stored: the profile directory a tuner
- * writes to is known and no other user can write it (profile_dir_trusted).
- * Checked before tuning, so that minutes of tuning are not thrown away. */
-bool plan_can_store(const plan_options *opt, tm_error *err);
-
-/* csv_path: NULL for no CSV.  print_table: the table of candidates on
- * stdout (`tune`), else a one-line summary on stderr (`run --tune`).  Fails
- * at once when !plan_can_store. */
-bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
-                         double budget, const char *csv_path, bool print_table, tune_outcome *out,
-                         tm_error *err);
 
 #endif

@@ -1,10 +1,11 @@
-/* The tuner's results as a table and a CSV (tuner/search.h). */
+/* The tuner's results as a table and a CSV (tuner/report.h). */
+#include "report.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs.h"
-#include "search.h"
 
 static int by_speed(const void *pa, const void *pb)
 {

@@ -96,12 +96,6 @@ tune_candidate *tune_result_add(tune_result *res, const kernel_knobs *config, co
 void tune_result_entry(const tune_result *res, const mci_run *run, bool score_absorption,
                        profile_entry *e);
 
-/* Every candidate, one row each (CSV with a header), written atomically. */
-bool tune_write_csv(const char *path, const tune_result *res, tm_error *err);
-
-/* The table of candidates, fastest first, then the ones not measured. */
-void tune_print_table(FILE *f, const tune_result *res);
-
 const char *tune_status_name(tune_status s);
 
 #endif

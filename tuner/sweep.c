@@ -8,6 +8,7 @@
 
 #include "heatmap.h"
 #include "measure.h"
+#include "report.h"
 #include "variant.h"
 
 bool sweep_parse_range(const char *text, sweep_range *r)

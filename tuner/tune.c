@@ -1,11 +1,13 @@
-/* Tuning a run and storing the winner in the GPU's profile (tuner/plan.h):
+/* Tuning a run and storing the winner in the GPU's profile (tuner/tune.h):
  * the search (search.c), its table and CSV (report.c), the profile store. */
+#include "tune.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "plan.h"
 #include "text_escape.h"
 #include "profile.h"
+#include "report.h"
 #include "search.h"
 
 void plan_tune_options(const plan_options *opt, double budget, tune_options *t)

@@ -1,6 +1,5 @@
 #include "variant.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "candidates.h"
@@ -27,17 +26,6 @@
 #define DEFAULT_SHARED_PER_SM (228 * 1024)
 #define DEFAULT_SHARED_OPTIN  (227 * 1024)
 
-void variant_print_usage(FILE *out)
-{
-    char knobs[4096];
-    knobs_usage(knobs, sizeof knobs);
-    fprintf(
-        out,
-        "kernel variant (GPU engine, `gen`, `tune`, `sweep`):\n%s"
-        "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n",
-        knobs);
-}
-
 void variant_options_init(variant_options *v)
 {
     memset(v, 0, sizeof *v);
@@ -55,37 +43,6 @@ bool variant_options_set(variant_options *v, const char *option, const char *tex
         return false;
     v->given |= 1u << knob_index(k);
     return true;
-}
-
-static bool parse_arch(const char *text, int *arch)
-{
-    if (!text || strncmp(text, "sm_", 3) != 0 || !text[3])
-        return false;
-    char *end;
-    long x = strtol(text + 3, &end, 10);
-    if (*end || x < 50 || x > 200)
-        return false;
-    *arch = (int)x;
-    return true;
-}
-
-int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_error *err)
-{
-    const char *a = argv[*i];
-    if (strcmp(a, "--debug-out-of-bounds") == 0) {
-        v->debug_out_of_bounds = true; /* test-only variant (tests/test_gpu.c fault) */
-        return 1;
-    }
-    bool arch = strcmp(a, "--arch") == 0;
-    if (!arch && !knob_by_option(a))
-        return 0;
-    const char *val = *i + 1 < argc ? argv[++*i] : NULL;
-    if (!arch)
-        return variant_options_set(v, a, val, err) ? 1 : -1;
-    if (parse_arch(val, &v->arch))
-        return 1;
-    error_set(err, NULL, 0, "--arch: expected sm_XY, e.g. sm_90 (got \"%s\")", val ? val : "");
-    return -1;
 }
 
 static void default_tile(const mci_run *run, const cuda_device_info *dev, kernel_spec *spec)

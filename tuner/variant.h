@@ -1,11 +1,11 @@
 /* Where a kernel variant is made: the documented default heuristic, a
- * profile's winner (tuner/profile.h), then whatever the user asked for on the
- * command line (the knob table's options, gen/knob.h, and --arch). */
+ * profile's winner (tuner/profile.h), then what the user asked for (the knob
+ * table's options, gen/knob.h, and the architecture; cli/cli.c parses them
+ * from the command line). */
 #ifndef TMCML_VARIANT_H
 #define TMCML_VARIANT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "cuda_driver.h"
 #include "error.h"
@@ -23,10 +23,6 @@ typedef struct variant_options {
 
 void variant_options_init(variant_options *v);
 
-/* Parses one variant option at argv[*i] (advancing *i past its value).
- * Returns 1 when consumed, 0 when argv[*i] is not a variant option, -1 on a
- * bad value (*err set). */
-int variant_parse_option(int argc, char **argv, int *i, variant_options *v, tm_error *err);
 /* Sets one knob by its option and value text, as the command line would
  * ("--tile", "48x128"); false with *err on a bad value or option. */
 bool variant_options_set(variant_options *v, const char *option, const char *text, tm_error *err);
@@ -54,8 +50,5 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const cuda_
 /* Whether v sets any knob of the kernel (then a profile's entry is not
  * looked up: the user chose). */
 bool variant_options_given(const variant_options *v);
-
-/* Help text of the variant options. */
-void variant_print_usage(FILE *out);
 
 #endif

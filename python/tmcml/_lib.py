@@ -1,4 +1,4 @@
-"""The ctypes bindings of libtmcml (runtime/api/tmcml.h), and the one place
+"""The ctypes bindings of libtmcml (api/tmcml.h), and the one place
 that turns its status codes into Python exceptions.
 
 The library is looked for, in order: the file named by $TMCML_LIBRARY;

@@ -34,7 +34,7 @@ typedef struct opener {
     tm_error err;
 } opener;
 
-/* Threads of the pool work in the C locale (gen/base/c_locale.h): a new
+/* Threads of the pool work in the C locale (base/c_locale.h): a new
  * thread starts in the process's, which a host program may have set. */
 static void *open_one(void *arg)
 {

@@ -3,7 +3,7 @@
  * Two users: the library's save_mci, and the library's check of a problem
  * given as arrays, which is written as this text and read back through
  * mci_parse, so that arrays obey the very rules and messages of a .mci file
- * (runtime/api/problem.c).  Every number is written so that it reads back as
+ * (api/problem.c).  Every number is written so that it reads back as
  * the same double (textbuf_add_double). */
 #include "mci.h"
 

@@ -24,7 +24,7 @@
  * scored"); partial (may be NULL) is put before " Timings" for a stopped
  * run's partial output.  DIGEST is tally_set_digest, as the JSON's
  * "tallies_digest" has it: an .mco and a JSON of one run name the same.  The
- * run command and the library (runtime/api) write the same line, so equal
+ * run command and the library (api/) write the same line, so equal
  * runs give byte-identical files whichever wrote them. */
 #define MCO_DIGEST_WORD "tallies fnv1a64:"
 void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,

@@ -1,0 +1,69 @@
+/* The library's handles and its error discipline, shared by the files of
+ * api/ (not installed: tmcml.h is the public header). */
+#ifndef TMCML_API_H
+#define TMCML_API_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "c_locale.h"
+#include "error.h"
+#include "mci.h"
+#include "result.h"
+#include "session.h"
+#include "tally.h"
+#include "tmcml.h"
+
+/* Calls take turns: each waits for its turn under lock, holds the session
+ * (busy) while it works, and counts in calls from its entry to its end, so
+ * that tmcml_session_delete can wait for every call already entered (the one
+ * under way, cancelled, and those waiting for their turn, refused). */
+struct tmcml_session {
+    pthread_mutex_t lock; /* guards busy, calls and closing; held briefly */
+    pthread_cond_t turn;  /* signalled when a call ends */
+    bool busy;            /* a call is under way */
+    int calls;            /* calls entered and not yet left */
+    bool closing;         /* tmcml_session_delete has begun: no new turns */
+    session eng;
+    volatile sig_atomic_t stop; /* the engines' pause flag: tmcml_session_cancel */
+    tmcml_status status;
+    char message[2048];
+    locale_t caller_locale; /* the calling thread's, while a call works in C's (api_enter) */
+};
+
+/* A checked run.  photons 0 and out_name NULL: not set (arrays). */
+struct tmcml_problem {
+    mci_run run;
+};
+
+struct tmcml_result {
+    tmcml_problem problem; /* as simulated: photons are the run's */
+    mcml_result res;
+    bool has_tallies;
+    tally_set tallies;
+    tmcml_info info; /* its strings point into the fields below */
+    char *variant, *kernel, *comment;
+    char engine[8], device[256];
+};
+
+/* Every call: api_enter waits for the session's turn, clears its error and
+ * its stop flag (a cancel asked before this call is not for it) and switches
+ * the calling thread to the C locale (base/c_locale.h: numbers in files
+ * and messages whatever the host's locale); api_leave gives the thread its
+ * locale back, gives the turn back and returns status.  False from api_enter: the session
+ * is being deleted, and the call returns TMCML_ERR_CANCELLED without touching
+ * s again.  s must not be NULL (callers check). */
+bool api_enter(tmcml_session *s);
+tmcml_status api_leave(tmcml_session *s, tmcml_status status);
+
+/* Sets the session's error (err as "file:line: message") and returns
+ * status. */
+tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err);
+tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Frees what a result owns (not r itself). */
+void api_result_clear(tmcml_result *r);
+
+#endif

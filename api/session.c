@@ -1,0 +1,314 @@
+/* The engine side of a session (api/session.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "optics.h"
+#include "textbuf.h"
+#include "variant.h"
+
+void session_init(session *s) { memset(s, 0, sizeof *s); }
+
+static void forget_kernel(session *s)
+{
+    free(s->kernel);
+    s->kernel = NULL;
+}
+
+static void forget_plan(session *s)
+{
+    free(s->plan_shape);
+    s->plan_shape = NULL;
+}
+
+static void close_gpus(session *s)
+{
+    gpu_pool_close(s->pool);
+    s->pool = NULL;
+    s->gpu_count = 0;
+    free(s->plan_specs);
+    free(s->sources);
+    s->plan_specs = NULL;
+    s->sources = NULL;
+    forget_kernel(s);
+    forget_plan(s);
+}
+
+void session_close(session *s)
+{
+    close_gpus(s);
+    session_init(s);
+}
+
+static bool same_devices(const int *a, int na, const int *b, int nb)
+{
+    return na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0;
+}
+
+/* The GPUs on devices, opened once: other devices close the ones open (and
+ * their modules). */
+static bool open_gpus(session *s, const int *devices, int count, tm_error *err)
+{
+    if (s->pool && same_devices(s->devices, s->gpu_count, devices, count))
+        return true;
+    close_gpus(s);
+    if (count < 1 || count > GPU_POOL_MAX) {
+        error_set(err, NULL, 0, "%d GPUs: one process drives 1 to %d", count, GPU_POOL_MAX);
+        return false;
+    }
+    s->plan_specs = calloc((size_t)count, sizeof *s->plan_specs);
+    s->sources = calloc((size_t)count, sizeof *s->sources);
+    if (!s->plan_specs || !s->sources) {
+        close_gpus(s);
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (!gpu_pool_open(devices, count, &s->pool, err)) {
+        s->pool = NULL;
+        close_gpus(s);
+        return false;
+    }
+    memcpy(s->devices, devices, (size_t)count * sizeof *devices);
+    s->gpu_count = count;
+    return true;
+}
+
+bool session_engine(session *s, session_engine_choice choice, const int *devices, int count,
+                    gpu_pool **pool, tm_error *fell_back, tm_error *err)
+{
+    *pool = NULL;
+    if (choice == SESSION_CPU)
+        return true;
+    if (choice == SESSION_AUTO && s->refused &&
+        same_devices(s->refused_devices, s->refused_count, devices, count))
+        return true; /* said once; the CPU from then on */
+    tm_error why = {0};
+    if (open_gpus(s, devices, count, &why)) {
+        *pool = s->pool;
+        return true;
+    }
+    if (choice == SESSION_GPU) {
+        char text[sizeof why.message + sizeof why.file + 16];
+        error_set(err, NULL, 0, "engine gpu: no usable GPU: %s",
+                  error_format(&why, text, sizeof text));
+        return false;
+    }
+    s->refused = true;
+    s->refused_count = count < GPU_POOL_MAX ? count : GPU_POOL_MAX;
+    memcpy(s->refused_devices, devices, (size_t)s->refused_count * sizeof *devices);
+    s->refused_why = why;
+    if (fell_back)
+        *fell_back = why;
+    return true;
+}
+
+/* What plan_choose's answer depends on besides the optical properties:
+ * the problem's shape, the planner's options and the devices. */
+static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
+{
+    textbuf t = TEXTBUF_INIT;
+    textbuf_add(&t, "L%d nr%d nz%d na%d dr%a dz%a A%d tune%d noprof%d", run->num_layers, run->nr,
+                run->nz, run->na, run->dr, run->dz, opt->score_absorption, (int)opt->tune_mode,
+                opt->no_profile);
+    for (int i = 0; i < s->gpu_count; i++)
+        textbuf_add(&t, " gpu%d", s->devices[i]);
+    const char *dirs[] = {opt->profile_dir, opt->profile_file, opt->cache_dir, opt->template_dir};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        textbuf_add(&t, "\n%d%s", dirs[i] != NULL, dirs[i] ? dirs[i] : "");
+    return textbuf_take(&t);
+}
+
+/* An earlier GPU of the same model, whose variant GPU i takes (so a run
+ * tunes once per model), or -1. */
+static int same_model(const session *s, int i)
+{
+    const char *name = gpu_engine_device(gpu_pool_engine(s->pool, i))->name;
+    for (int j = 0; j < i; j++)
+        if (strcmp(gpu_engine_device(gpu_pool_engine(s->pool, j))->name, name) == 0)
+            return j;
+    return -1;
+}
+
+/* Every GPU's variant for a new shape. */
+static bool plan_all(session *s, const plan_options *opt, const mci_run *run, tm_error *err)
+{
+    /* A tuning loads its candidates' modules: the engine's module is no
+     * longer the last run's. */
+    if (!opt->no_profile && opt->tune_mode != PLAN_TUNE_NEVER)
+        forget_kernel(s);
+    for (int i = 0; i < s->gpu_count; i++) {
+        int j = same_model(s, i);
+        if (j >= 0) {
+            s->plan_specs[i] = s->plan_specs[j];
+            memcpy(s->sources[i], s->sources[j], sizeof s->sources[i]);
+        } else if (!plan_choose(opt, gpu_pool_engine(s->pool, i), run, &s->plan_specs[i],
+                                s->sources[i], sizeof s->sources[i], err)) {
+            return false;
+        }
+    }
+    s->counts.plans++;
+    return true;
+}
+
+bool session_plan(session *s, const plan_options *opt, const mci_run *run,
+                  const kernel_spec **specs, tm_error *err)
+{
+    *specs = s->plan_specs;
+    char *shape = plan_shape(s, opt, run);
+    if (!shape) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    /* The same shape: the variants' knobs again, with this run's layers
+     * checked (and baked, for immediate layers, which then recompile). */
+    if (s->plan_shape && strcmp(shape, s->plan_shape) == 0) {
+        free(shape);
+        variant_options none;
+        variant_options_init(&none);
+        for (int i = 0; i < s->gpu_count; i++) {
+            kernel_knobs knobs = s->plan_specs[i].knobs;
+            if (!variant_spec_tuned(run, opt->score_absorption,
+                                    gpu_engine_device(gpu_pool_engine(s->pool, i)), &knobs, &none,
+                                    &s->plan_specs[i], err))
+                return false;
+        }
+        return true;
+    }
+    forget_plan(s);
+    if (!plan_all(s, opt, run, err)) {
+        free(shape);
+        return false;
+    }
+    s->plan_shape = shape;
+    return true;
+}
+
+/* The first GPU's kernel origin, and the session's counts. */
+static void note_kernel(session *s, const kernel_spec *spec, const gpu_share *first,
+                        session_run_stats *stats)
+{
+    char *key = spec_key(spec);
+    if (!first->stats.cubin_cached)
+        stats->kernel = SESSION_KERNEL_COMPILED;
+    else if (key && s->kernel && strcmp(s->kernel, key) == 0)
+        stats->kernel = SESSION_KERNEL_WARM;
+    else
+        stats->kernel = SESSION_KERNEL_CACHED;
+    s->counts.compiles += stats->kernel == SESSION_KERNEL_COMPILED;
+    s->counts.module_loads += stats->kernel != SESSION_KERNEL_WARM;
+    free(s->kernel);
+    s->kernel = key;
+}
+
+/* The pool's batch index ranges, as sim->done's photon ranges of parts. */
+typedef struct done_relay {
+    const session_sim *sim;
+    const photon_batch *batch;
+} done_relay;
+
+static bool relay_part(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    const session_sim *sim = ctx;
+    return sim->done(sim->done_ctx, part, first, n, err);
+}
+
+static bool relay_done(void *ctx, uint64_t first, uint64_t n, tm_error *err)
+{
+    done_relay *r = ctx;
+    return photon_batch_ranges(r->batch, first, n, relay_part, (void *)r->sim, err);
+}
+
+static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch *batch,
+                          const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                          tm_error *err)
+{
+    gpu_options g = {.seed = sim->seed,
+                     .template_dir = sim->template_dir,
+                     .cache_dir = sim->cache_dir,
+                     .verbose = sim->verbose,
+                     .max_launch_photons = sim->launch_photons,
+                     .max_steps = sim->max_steps,
+                     .progress = sim->progress,
+                     .stop = sim->stop};
+    done_relay relay = {sim, batch};
+    gpu_pool_job job = {.batch = batch,
+                        .specs = specs,
+                        .opt = &g,
+                        .first = 0,
+                        .count = photon_batch_size(batch),
+                        .chunk = sim->gpu_chunk,
+                        .done = sim->done ? relay_done : NULL,
+                        .done_ctx = &relay};
+    if (!gpu_pool_simulate(s->pool, &job, acc, stats->shares, err)) {
+        forget_kernel(s); /* the engines' modules are not known any more */
+        return false;
+    }
+    const gpu_share *lead = &stats->shares[0];
+    stats->compile_seconds = lead->stats.compile_seconds;
+    for (int i = 0; i < s->gpu_count; i++)
+        if (stats->shares[i].stats.kernel_seconds > stats->kernel_seconds)
+            stats->kernel_seconds = stats->shares[i].stats.kernel_seconds;
+    const mci_run *run = batch->parts[0].run;
+    if (specs[0].batch || optics_first_layer(run) <= run->num_layers) /* else glass only */
+        note_kernel(s, &specs[0], lead, stats);
+    return true;
+}
+
+/* The CPU engine: stopped, it has simulated a prefix of the batch. */
+static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tally_set *acc,
+                         session_run_stats *stats, tm_error *err)
+{
+    cpu_options c = {.seed = sim->seed,
+                     .threads = sim->threads > 0 ? sim->threads : cpu_count(),
+                     .score_absorption = sim->score_absorption,
+                     .progress = sim->progress,
+                     .max_steps = sim->max_steps,
+                     .stop = sim->stop};
+    double t0 = progress_now();
+    uint64_t before = 0;
+    for (int i = 0; i < batch->slots; i++)
+        before += acc[i].photons;
+    bool ok = cpu_simulate_batch(batch, &c, acc, err);
+    stats->kernel_seconds = progress_now() - t0;
+    uint64_t done = 0;
+    for (int i = 0; i < batch->slots; i++)
+        done += acc[i].photons;
+    return ok && (!sim->done ||
+                  photon_batch_ranges(batch, 0, done - before, relay_part, (void *)sim, err));
+}
+
+bool session_simulate_batch(session *s, const session_sim *sim, const photon_batch *batch,
+                            const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                            tm_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    bool ok;
+    if (specs) {
+        ok = simulate_gpus(s, sim, batch, specs, acc, stats, err);
+        s->counts.gpu_runs += ok ? (uint64_t)batch->slots : 0;
+    } else {
+        ok = simulate_cpu(sim, batch, acc, stats, err);
+    }
+    s->counts.runs += ok ? (uint64_t)batch->slots : 0;
+    s->counts.batches += ok;
+    return ok;
+}
+
+bool session_simulate(session *s, const session_sim *sim, const mci_run *run,
+                      const kernel_spec *specs, uint64_t first, uint64_t count, tally_set *acc,
+                      session_run_stats *stats, tm_error *err)
+{
+    if (count == 0) {
+        memset(stats, 0, sizeof *stats);
+        return true;
+    }
+    photon_batch batch;
+    if (!photon_batch_single(&batch, run, first, count, err))
+        return false;
+    bool ok = session_simulate_batch(s, sim, &batch, specs, acc, stats, err);
+    photon_batch_free(&batch);
+    return ok;
+}

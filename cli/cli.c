@@ -1,0 +1,640 @@
+/* The command line (cli.h): every option of the commands into one cli_options,
+ * the kernel variant's among them, and the usage text. */
+#include "cli.h"
+#include "compile.h"
+#include "knob.h"
+#include "suggest.h"
+#include "text_escape.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The kernel variant options: the knob table's and --arch. */
+static void print_variant_usage(FILE *out)
+{
+    char knobs[4096];
+    knobs_usage(knobs, sizeof knobs);
+    fprintf(
+        out,
+        "kernel variant (GPU engine, `gen`, `tune`, `sweep`):\n%s"
+        "  --arch sm_XY          compile for this architecture (default: the GPU's, else sm_90)\n",
+        knobs);
+}
+
+void cli_print_usage(FILE *s)
+{
+    fputs("usage: tmcml run FILE.mci [options]\n"
+          "       tmcml FILE.mci [-S SEED] [-A] [-G N]      (CUDAMCML/GPU-MCML form)\n"
+          "       tmcml gen FILE.mci [variant options] [--run K] [-o KERNEL.cu] [--info]\n"
+          "       tmcml tune FILE.mci [--run K] [-A] [--budget SECONDS] [--profiles DIR] [--csv "
+          "FILE]\n"
+          "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64]\n"
+          "                  [--clusters 1,2,4] [-o PREFIX]\n"
+          "       tmcml plot OUT.mco [-o FIG.png]   (a PNG figure: fluence map, Rd(r), A(z))\n"
+          "       tmcml devices\n"
+          "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
+          "       tmcml --help | --version\n"
+          "\n"
+          "Simulates every run of an MCML input file and writes, for each run, the\n"
+          "MCML 1.2.2 output file named in the .mci and a JSON summary beside it.\n"
+          "\n"
+          "options:\n"
+          "  -S, --seed SEED       random seed (default 1): equal seeds give identical files\n"
+          "  -A                    do not score absorption (A arrays written as zeros)\n"
+          "  --engine cpu|gpu|auto engine (default auto: the GPU if one is usable, else CPU)\n"
+          "  --threads N           CPU engine threads (default 0: every core)\n"
+          "  -o, --output DIR      directory for the output files (default: current); an\n"
+          "                        output name that is absolute or climbs out of DIR with\n"
+          "                        '..' is refused (docs/outputs.md)\n"
+          "  --allow-outside-output-dir\n"
+          "                        with -o, write such names where they point all the same\n"
+          "  -N, --photons N       simulate N photons per run instead of the file's count\n"
+          "  -G N                  run on the first N GPUs (GPU-MCML's form)\n"
+          "  --gpus LIST           run on these GPUs, e.g. 0,2 (tmcml devices lists them);\n"
+          "                        the results do not depend on how many\n"
+          "  --gpu K               use GPU K (default 0)\n"
+          "  --gpu-chunk N         several GPUs: they take N photons at a time from one\n"
+          "                        counter (default: an equal share each, photons taken\n"
+          "                        back from a GPU that lags and shared out again)\n"
+          "  --launch-photons N    GPU: at most N photons per kernel launch (default 2^32);\n"
+          "                        the results do not depend on it\n"
+          "  --checkpoint-every S  write DIR/NAME.ckpt every S seconds of a run (default 600;\n"
+          "                        0: only when a signal (SIGINT, SIGTERM, SIGHUP, ...) stops\n"
+          "                        the run, which also writes NAME.partial.mco and\n"
+          "                        .partial.json)\n"
+          "  --resume              continue each run from its DIR/NAME.ckpt (same input, seed\n"
+          "                        and engine): the .mco is bit-identical to an\n"
+          "                        uninterrupted run's; a run whose .mco and JSON are this\n"
+          "                        run's (input, seed, photons, engine) is skipped, another\n"
+          "                        run's refused\n"
+          "  --no-batch            simulate the runs one at a time (default: runs of one\n"
+          "                        kernel shape share launches; the outputs are the same)\n"
+          "  --max-steps N         stop a photon still alive after N steps and count its\n"
+          "                        weight as trapped (default 10^7; docs/physics.md)\n"
+          "  -q, --quiet           no progress line and no per-run report\n"
+          "  --verbose             kernel compile and launch details on stderr\n"
+          "  --templates DIR       read the kernel templates from DIR (experiments)\n"
+          "  --cache DIR           cubin cache directory (\"\" disables the cache)\n"
+          "  -h, --help            this text\n"
+          "  --version             version and build configuration\n"
+          "\n"
+          "gen: writes the generated CUDA source of run K (default 1) for reading;\n"
+          "  --info compiles it with NVRTC and reports registers, spills and stack;\n"
+          "  --batch gives the kernel that simulates runs of K's shape together.\n"
+          "\n"
+          "profiles and tuning (GPU engine):\n"
+          "  --profiles DIR        profile directory searched first (tune stores there)\n"
+          "  --profile FILE        take the kernel variant from this profile file only\n"
+          "  --no-profile          no profile: the heuristic variant (and explicit options)\n"
+          "  --tune never|auto|always\n"
+          "                        run: tune first when no profile entry applies (auto:\n"
+          "                        when the run is long enough to repay it; default auto)\n"
+          "  --budget SECONDS      tuning time (tune: 60; run --tune: 20)\n"
+          "  --repeats N           timings per candidate, the median is kept (default 3)\n"
+          "  --csv FILE            tune: every measurement (default tune-STEM.csv)\n"
+          "tune: measures kernel variants of run K on this GPU and stores the fastest\n"
+          "  in the GPU's profile; sweep: times every tile NR x NZ of a grid and writes\n"
+          "  PREFIX.csv and a heat map PREFIX.eBITS.png per entry width (default\n"
+          "  PREFIX sweep-STEM), PREFIX.eBITS.cN.png per cluster size N > 1 (the tile\n"
+          "  shared by a thread-block cluster); explicit variant options fix the launch.\n"
+          "\n",
+          s);
+    print_variant_usage(s);
+    fputs("\n"
+          "environment: TMCML_MEMORY_LIMIT, TMCML_GPU_MEMORY_LIMIT, TMCML_DISK_LIMIT\n"
+          "  (bytes, e.g. 8G) replace the available host memory, GPU memory and disk\n"
+          "  space that runs are checked against before they start; TMCML_PROFILE_DIR\n"
+          "  is a profile directory searched after --profiles.\n"
+          "\n"
+          "exit status: 0 all runs written; 1 a run failed (the others are still\n"
+          "written); 2 bad command line or input file, or a run that does not fit in\n"
+          "memory or on disk: nothing simulated; 130/143 interrupted.\n",
+          s);
+}
+
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    /* Digits only from the first character: strtoull would skip leading
+     * blanks and accept " -1" as 2^64 - 1. */
+    if (!text || *text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_positive(const char *name, const char *text, uint64_t max, uint64_t *out,
+                           tm_error *err)
+{
+    if (!parse_u64(text, out) || *out == 0 || *out > max) {
+        error_set(err, NULL, 0, "%s: expected a whole number from 1 to %llu (got \"%s\")", name,
+                  (unsigned long long)max, text ? text : "");
+        return false;
+    }
+    return true;
+}
+
+/* An option nobody knows, with the nearest one the usage names. */
+static void unknown_option(const char *a, tm_error *err)
+{
+    char *storage = NULL;
+    const char **options = NULL;
+    int n = suggest_usage_options(cli_print_usage, &storage, &options);
+    const char *near = n > 0 ? suggest_nearest(a, options, n) : NULL;
+    if (near)
+        error_set(err, NULL, 0, "unknown option \"%s\": did you mean %s? (tmcml --help lists them)",
+                  a, near);
+    else
+        error_set(err, NULL, 0, "unknown option \"%s\" (tmcml --help lists them)", a);
+    free(options);
+    free(storage);
+}
+
+/* Value of an option given as "-S12" (attached) or "-S 12" (next word). */
+static const char *option_value(int argc, char **argv, int *i, size_t name_len)
+{
+    if (argv[*i][name_len])
+        return argv[*i] + name_len;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static bool parse_engine(const char *text, cli_options *opt, tm_error *err)
+{
+    if (text && strcmp(text, "cpu") == 0)
+        opt->engine = CLI_ENGINE_CPU;
+    else if (text && strcmp(text, "gpu") == 0)
+        opt->engine = CLI_ENGINE_GPU;
+    else if (text && strcmp(text, "auto") == 0)
+        opt->engine = CLI_ENGINE_AUTO;
+    else {
+        error_set(err, NULL, 0, "--engine: expected cpu, gpu or auto (got \"%s\")",
+                  text ? text : "");
+        return false;
+    }
+    return true;
+}
+
+static bool is_long(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
+
+static bool is_short(const char *arg, const char *name)
+{
+    return strncmp(arg, name, strlen(name)) == 0;
+}
+
+static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
+{
+    static const char *const names[] = {"auto", "never", "always"};
+    for (int k = 0; k < 3; k++)
+        if (text && strcmp(text, names[k]) == 0) {
+            opt->tune_mode = (plan_tune_mode)k;
+            return true;
+        }
+    error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")",
+              text ? text : "");
+    return false;
+}
+
+/* A number of seconds in [lo, hi] (above lo when lo_excluded); range says
+ * what is expected in the message. */
+static bool parse_seconds(const char *option, const char *text, double lo, bool lo_excluded,
+                          double hi, const char *range, double *out, tm_error *err)
+{
+    char *end = NULL;
+    double v = text ? strtod(text, &end) : lo - 1;
+    bool above = lo_excluded ? v > lo : v >= lo;
+    if (!text || end == text || *end || !(above && v <= hi)) {
+        error_set(err, NULL, 0, "%s: expected seconds, %s (got \"%s\")", option, range,
+                  text ? text : "");
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* --checkpoint-every SECONDS: 0 (only when a signal stops the run) to a week. */
+static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
+{
+    return parse_seconds("--checkpoint-every", text, 0, false, 604800,
+                         "from 0 (only on a signal) to 604800", &opt->checkpoint_every, err);
+}
+
+static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
+{
+    return parse_seconds("--budget", text, 0, true, 86400, "more than 0 and at most 86400",
+                         &opt->budget, err);
+}
+
+int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,
+                   const char **value, tm_error *err)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+        return 0;
+    const char *v = a[n] == '=' ? a + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (!v || !*v) {
+        error_set(err, NULL, 0, "%s: expected %s", name, what);
+        return -1;
+    }
+    *value = v;
+    return 1;
+}
+
+/* Options of profiles, tune and sweep: 1 consumed, 0 not one of them, -1 bad. */
+static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    const char *a = argv[*i];
+    if (is_long(a, "--no-profile")) {
+        opt->no_profile = true;
+        return 1;
+    }
+    if (is_long(a, "--debug-wrong-candidate")) {
+        opt->debug_wrong_candidate = true; /* test-only (tests/test_tuner_gpu.sh) */
+        return 1;
+    }
+    if (is_long(a, "--tune"))
+        return parse_tune_mode(option_value(argc, argv, i, 6), opt, err) ? 1 : -1;
+    if (is_long(a, "--budget"))
+        return parse_budget(option_value(argc, argv, i, 8), opt, err) ? 1 : -1;
+    if (is_long(a, "--repeats")) {
+        uint64_t v;
+        if (!parse_positive("--repeats", option_value(argc, argv, i, 9), 9, &v, err))
+            return -1;
+        opt->repeats = (int)v;
+        return 1;
+    }
+    const struct {
+        const char *name, *what;
+        const char **text;
+        bool sweep_only;
+    } valued[] = {
+        {"--profiles", "a directory", &opt->profile_dir, false},
+        {"--profile", "a profile file", &opt->profile_file, false},
+        {"--csv", "a file name", &opt->csv_path, false},
+        {"--nr", "A:B:STEP", &opt->sweep_nr, true},
+        {"--nz", "A:B:STEP", &opt->sweep_nz, true},
+        {"--entry", "32, 64 or 32,64", &opt->sweep_entries, true},
+        {"--clusters", "cluster sizes such as 1,2,4", &opt->sweep_clusters, true},
+    };
+    for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
+        if (valued[k].sweep_only && opt->command != CLI_SWEEP)
+            continue;
+        int got =
+            cli_long_value(argc, argv, i, valued[k].name, valued[k].what, valued[k].text, err);
+        if (got != 0)
+            return got;
+    }
+    return 0;
+}
+
+static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_error *err)
+{
+    uint64_t v;
+    if (!parse_u64(text, &v) || v >= CLI_MAX_GPU_NUMBER) {
+        error_set(err, NULL, 0, "%s: expected a GPU number (got \"%s\")", option, text ? text : "");
+        return false;
+    }
+    *gpu = (int)v;
+    return true;
+}
+
+/* --gpus 0,2: GPU numbers separated by commas (one may repeat: two
+ * engines then share that GPU). */
+static bool parse_gpu_list(const char *text, cli_options *opt, tm_error *err)
+{
+    char item[32];
+    opt->gpu_list_count = 0;
+    for (const char *p = text; p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (opt->gpu_list_count == CLI_MAX_GPUS || len >= sizeof item) {
+            error_set(err, NULL, 0,
+                      "--gpus: expected at most %d GPU numbers, e.g. 0,2 (got \"%s\")",
+                      CLI_MAX_GPUS, text);
+            return false;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!parse_gpu_number("--gpus", item, &opt->gpu_list[opt->gpu_list_count++], err))
+            return false;
+        p = comma ? comma + 1 : NULL;
+    }
+    return true;
+}
+
+/* The options that choose GPUs: 1 when parsed, 0 when not one of them, -1
+ * on error. */
+static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    const char *a = argv[*i];
+    uint64_t v;
+    bool ok = true;
+    if (is_long(a, "--gpu")) {
+        ok = parse_gpu_number("--gpu", option_value(argc, argv, i, 5), &opt->gpu_index, err);
+    } else if (is_short(a, "-G")) {
+        ok = parse_positive("-G", option_value(argc, argv, i, 2), CLI_MAX_GPUS, &v, err);
+        opt->gpus = (int)v;
+    } else if (is_long(a, "--gpus")) {
+        const char *text = option_value(argc, argv, i, 6);
+        ok = text && parse_gpu_list(text, opt, err);
+        if (!text)
+            error_set(err, NULL, 0, "--gpus: expected GPU numbers, e.g. 0,2");
+    } else if (is_long(a, "--gpu-chunk")) {
+        ok = parse_positive("--gpu-chunk", option_value(argc, argv, i, 11), UINT64_C(1) << 32,
+                            &opt->gpu_chunk, err);
+    } else {
+        return 0;
+    }
+    opt->gpu_chosen = true;
+    return ok ? 1 : -1;
+}
+
+static bool parse_arch(const char *text, int *arch)
+{
+    if (!text || strncmp(text, "sm_", 3) != 0 || !text[3])
+        return false;
+    char *end;
+    long x = strtol(text + 3, &end, 10);
+    if (*end || x < 50 || x > 200)
+        return false;
+    *arch = (int)x;
+    return true;
+}
+
+/* The kernel variant options (the knob table's, --arch and the test-only
+ * --debug-out-of-bounds): 1 when parsed, 0 when not one of them, -1 on a
+ * bad value. */
+static int parse_variant_option(int argc, char **argv, int *i, variant_options *v, tm_error *err)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--debug-out-of-bounds") == 0) {
+        v->debug_out_of_bounds = true; /* test-only variant (tests/test_gpu.c fault) */
+        return 1;
+    }
+    bool arch = strcmp(a, "--arch") == 0;
+    if (!arch && !knob_by_option(a))
+        return 0;
+    const char *val = *i + 1 < argc ? argv[++*i] : NULL;
+    if (!arch)
+        return variant_options_set(v, a, val, err) ? 1 : -1;
+    if (parse_arch(val, &v->arch))
+        return 1;
+    error_set(err, NULL, 0, "--arch: expected sm_XY, e.g. sm_90 (got \"%s\")", val ? val : "");
+    return -1;
+}
+
+static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    const char *a = argv[*i];
+    uint64_t v;
+    int tuning = parse_tuning_option(argc, argv, i, opt, err);
+    if (tuning != 0)
+        return tuning > 0;
+    int variant = parse_variant_option(argc, argv, i, &opt->variant, err);
+    if (variant != 0)
+        return variant > 0;
+    int gpus = parse_gpu_option(argc, argv, i, opt, err);
+    if (gpus != 0)
+        return gpus > 0;
+    if (is_long(a, "-A")) {
+        opt->score_absorption = false;
+    } else if (is_long(a, "-q") || is_long(a, "--quiet")) {
+        opt->quiet = true;
+    } else if (is_long(a, "--seed") || is_short(a, "-S")) {
+        const char *text = option_value(argc, argv, i, is_long(a, "--seed") ? 6 : 2);
+        if (!parse_u64(text, &v)) {
+            error_set(err, NULL, 0, "seed: expected a whole number from 0 to 2^64-1 (got \"%s\")",
+                      text ? text : "");
+            return false;
+        }
+        opt->seed = v;
+    } else if (is_long(a, "--engine")) {
+        return parse_engine(option_value(argc, argv, i, 8), opt, err);
+    } else if (is_long(a, "--threads")) {
+        /* 0: every core, as the library's tmcml_options.threads */
+        const char *text = option_value(argc, argv, i, 9);
+        if (!parse_u64(text, &v) || v > 4096) {
+            error_set(err, NULL, 0,
+                      "--threads: expected a whole number from 0 (every core) to 4096 (got \"%s\")",
+                      text ? text : "");
+            return false;
+        }
+        opt->threads = (int)v;
+    } else if (is_long(a, "-o") || is_long(a, "--output")) {
+        opt->out_dir = option_value(argc, argv, i, strlen(a));
+        if (!opt->out_dir || !*opt->out_dir) {
+            error_set(err, NULL, 0, "%s: expected a directory", a);
+            return false;
+        }
+    } else if (is_long(a, "--photons") || is_short(a, "-N")) {
+        const char *text = option_value(argc, argv, i, is_long(a, "--photons") ? 9 : 2);
+        if (!parse_positive("--photons", text, INT64_MAX, &v, err))
+            return false;
+        opt->photons = (int64_t)v;
+    } else if (is_long(a, "--max-steps")) {
+        if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
+            return false;
+        opt->max_steps = (uint32_t)v;
+    } else if (is_long(a, "--checkpoint-every")) {
+        if (!parse_checkpoint_every(option_value(argc, argv, i, 18), opt, err))
+            return false;
+    } else if (is_long(a, "--resume")) {
+        opt->resume = true;
+    } else if (is_long(a, "--allow-outside-output-dir")) {
+        opt->allow_outside_out_dir = true;
+    } else if (is_long(a, "--no-batch")) {
+        opt->no_batch = true;
+    } else if (is_long(a, "--batch")) {
+        opt->gen_batch = true;
+    } else if (is_long(a, "--launch-photons")) {
+        if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
+                            &v, err))
+            return false;
+        opt->launch_photons = v;
+    } else if (is_long(a, "--templates") || is_long(a, "--cache")) {
+        const char *dir = option_value(argc, argv, i, strlen(a));
+        if (!dir) {
+            error_set(err, NULL, 0, "%s: expected a directory", a);
+            return false;
+        }
+        *(is_long(a, "--cache") ? &opt->cache_dir : &opt->template_dir) = dir;
+    } else if (is_long(a, "--verbose")) {
+        opt->verbose = true;
+    } else if (is_long(a, "--info")) {
+        opt->gen_info = true;
+    } else if (is_long(a, "--run")) {
+        if (!parse_positive("--run", option_value(argc, argv, i, 5), 1000000, &v, err))
+            return false;
+        opt->run_number = (int)v;
+    } else {
+        unknown_option(a, err);
+        return false;
+    }
+    return true;
+}
+
+int cli_gpu_devices(const cli_options *opt, int *devices)
+{
+    if (opt->gpu_list_count > 0) {
+        memcpy(devices, opt->gpu_list, (size_t)opt->gpu_list_count * sizeof *devices);
+        return opt->gpu_list_count;
+    }
+    if (opt->gpus > 1) {
+        for (int i = 0; i < opt->gpus; i++)
+            devices[i] = i;
+        return opt->gpus;
+    }
+    devices[0] = opt->gpu_index;
+    return 1;
+}
+
+static void set_defaults(cli_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->command = CLI_RUN;
+    opt->seed = CLI_DEFAULT_SEED;
+    opt->score_absorption = true;
+    opt->engine = CLI_ENGINE_AUTO;
+    opt->gpus = 1;
+    opt->run_number = 1;
+    opt->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
+    variant_options_init(&opt->variant);
+}
+
+/* A first word that names no command and no file, and looks like a
+ * command rather than a file name (no '.' or '/'): "tmcml rn x.mci" is a
+ * misspelt command, not two input files. */
+static bool unknown_command(const char *w, tm_error *err)
+{
+    static const char *const commands[] = {"run",  "gen",     "tune",    "sweep",
+                                           "plot", "devices", "profiles"};
+    if (w[0] == '-' || strpbrk(w, "./") || access(w, F_OK) == 0)
+        return false;
+    const char *near = suggest_nearest(w, commands, (int)(sizeof commands / sizeof *commands));
+    if (near)
+        error_set(err, NULL, 0, "unknown command \"%s\": did you mean \"tmcml %s\"?", w, near);
+    else
+        error_set(err, NULL, 0,
+                  "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, devices, "
+                  "profiles; or an input file FILE.mci; tmcml --help shows the usage)",
+                  w);
+    return true;
+}
+
+/* The first word may name a command; words of commands still to come are
+ * refused rather than taken for an input file. */
+static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_error *err)
+{
+    static const char *const later[] = {"bench"};
+    if (*i >= argc)
+        return true;
+    const char *w = argv[*i];
+    if (strcmp(w, "run") == 0) {
+        ++*i;
+    } else if (strcmp(w, "gen") == 0) {
+        opt->command = CLI_GEN;
+        ++*i;
+    } else if (strcmp(w, "tune") == 0) {
+        opt->command = CLI_TUNE;
+        ++*i;
+    } else if (strcmp(w, "sweep") == 0) {
+        opt->command = CLI_SWEEP;
+        ++*i;
+    } else if (strcmp(w, "devices") == 0) {
+        opt->command = CLI_DEVICES;
+        ++*i;
+    } else if (strcmp(w, "profiles") == 0) {
+        opt->command = CLI_PROFILES; /* its words are profiles_command's to parse */
+        ++*i;
+    } else if (strcmp(w, "plot") == 0) {
+        opt->command = CLI_PLOT; /* its words are plot_command's to parse */
+        ++*i;
+    } else {
+        for (size_t k = 0; k < sizeof later / sizeof *later; k++)
+            if (strcmp(w, later[k]) == 0) {
+                error_set(err, NULL, 0, "tmcml %s is not available in this version", w);
+                return false;
+            }
+        return !unknown_command(w, err);
+    }
+    return true;
+}
+
+bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
+{
+    set_defaults(opt);
+    int i = 1;
+    if (!parse_command(argc, argv, &i, opt, err))
+        return false;
+    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT)
+        return true;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (is_long(a, "-h") || is_long(a, "--help")) {
+            opt->command = CLI_HELP;
+            return true;
+        }
+        if (is_long(a, "--version")) {
+            opt->command = CLI_VERSION;
+            return true;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            if (!parse_option(argc, argv, &i, opt, err))
+                return false;
+        } else if (!opt->input) {
+            opt->input = a;
+        } else {
+            error_set(err, NULL, 0, "more than one input file (\"%s\" and \"%s\")", opt->input, a);
+            return false;
+        }
+    }
+    if (opt->command == CLI_GEN)
+        opt->gen_output = opt->out_dir; /* gen -o names the source file */
+    if (opt->command == CLI_SWEEP && (!opt->sweep_nr || !opt->sweep_nz)) {
+        error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
+        return false;
+    }
+    if (!opt->input && opt->command != CLI_DEVICES) {
+        error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
+        return false;
+    }
+    return true;
+}
+
+void cli_plan_options(const cli_options *opt, plan_options *plan)
+{
+    *plan = (plan_options){.seed = opt->seed,
+                           .score_absorption = opt->score_absorption,
+                           .quiet = opt->quiet,
+                           .verbose = opt->verbose,
+                           .template_dir = opt->template_dir,
+                           .cache_dir = opt->cache_dir,
+                           .profile_dir = opt->profile_dir,
+                           .profile_file = opt->profile_file,
+                           .no_profile = opt->no_profile,
+                           .tune_mode = opt->tune_mode,
+                           .budget = opt->budget,
+                           .repeats = opt->repeats,
+                           .debug_wrong_candidate = opt->debug_wrong_candidate,
+                           .variant = opt->variant};
+}
+
+void cli_warn_cache(const cli_options *opt)
+{
+    compile_options c = {.cache_dir = opt->cache_dir};
+    char dir[PATH_MAX], text[sizeof(tm_error) + 8];
+    tm_error why;
+    if (!opt->quiet && !compile_cache_check(&c, dir, sizeof dir, &why))
+        text_printf(stderr,
+                    "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
+                    dir, error_format(&why, text, sizeof text));
+}

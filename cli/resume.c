@@ -1,0 +1,127 @@
+/* A run's progress as a checkpoint (cli/resume.h). */
+#include "resume.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compile.h"
+#include "cpu.h"
+#include "gpu.h"
+
+bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err)
+{
+    if (!gpu) {
+        snprintf(buf, size, "cpu %s", cpu_physics_hash);
+        return true;
+    }
+    char nvrtc[96];
+    if (!compile_nvrtc_release(nvrtc, sizeof nvrtc, err))
+        return false;
+    const cuda_device_info *dev = gpu_engine_device(gpu);
+    snprintf(buf, size, "gpu generator=%016llx nvrtc=%s sm_%d%d",
+             (unsigned long long)compile_generator_hash(), nvrtc, dev->cc_major, dev->cc_minor);
+    return true;
+}
+
+static bool fresh(checkpoint *ck, const mci_run *run, int number, uint64_t seed, char *input,
+                  const char *physics, tm_error *err)
+{
+    memset(ck, 0, sizeof *ck);
+    ck->run_number = number;
+    ck->seed = seed;
+    ck->photons = (uint64_t)run->photons;
+    ck->input = input;
+    ck->physics = strdup(physics);
+    if (!ck->physics || !tally_set_init(&ck->tallies, run->nr, run->nz, run->na)) {
+        checkpoint_free(ck);
+        error_set(err, NULL, 0, "out of memory for the tallies of a %dx%d grid", run->nr, run->nz);
+        return false;
+    }
+    return true;
+}
+
+bool resume_begin(checkpoint *ck, const cli_options *opt, const mci_run *run, int number,
+                  const char *physics, const char *ckpt_path, bool *resumed, tm_error *err)
+{
+    *resumed = false;
+    char *input = checkpoint_input_text(run, opt->score_absorption,
+                                        opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON);
+    if (!input) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    struct stat st;
+    if (!opt->resume || stat(ckpt_path, &st) != 0)
+        return fresh(ck, run, number, opt->seed, input, physics, err);
+    bool ok = checkpoint_read(ckpt_path, ck, err) &&
+              checkpoint_matches(ck, ckpt_path, number, opt->seed, (uint64_t)run->photons, input,
+                                 physics, err);
+    if (ok &&
+        (ck->tallies.nr != run->nr || ck->tallies.nz != run->nz || ck->tallies.na != run->na)) {
+        error_set(err, ckpt_path, 0, "the checkpoint's grid differs from the run's");
+        ok = false;
+    }
+    free(input);
+    if (!ok) {
+        checkpoint_free(ck);
+        return false;
+    }
+    *resumed = true;
+    return true;
+}
+
+bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+{
+    if (begin == end)
+        return true;
+    int i = 0;
+    while (i < ck->range_count && ck->ranges[i].end < begin)
+        i++;
+    /* Ranges are added at the start of a gap: they touch the one before. */
+    if (i < ck->range_count && ck->ranges[i].end == begin) {
+        ck->ranges[i].end = end;
+    } else {
+        if (ck->range_count == CHECKPOINT_MAX_RANGES) {
+            error_set(err, NULL, 0, "more than %d separate photon ranges", CHECKPOINT_MAX_RANGES);
+            return false;
+        }
+        memmove(&ck->ranges[i + 1], &ck->ranges[i],
+                (size_t)(ck->range_count - i) * sizeof ck->ranges[0]);
+        ck->ranges[i] = (photon_range){begin, end};
+        ck->range_count++;
+    }
+    /* Merge with the next range when they now touch. */
+    if (i + 1 < ck->range_count && ck->ranges[i].end == ck->ranges[i + 1].begin) {
+        ck->ranges[i].end = ck->ranges[i + 1].end;
+        memmove(&ck->ranges[i + 1], &ck->ranges[i + 2],
+                (size_t)(ck->range_count - i - 2) * sizeof ck->ranges[0]);
+        ck->range_count--;
+    }
+    return true;
+}
+
+bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end)
+{
+    return resume_gap_after(ck, 0, begin, end);
+}
+
+bool resume_gap_after(const checkpoint *ck, uint64_t at, uint64_t *begin, uint64_t *end)
+{
+    for (int i = 0; i < ck->range_count; i++) {
+        if (ck->ranges[i].end <= at)
+            continue;
+        if (ck->ranges[i].begin > at) {
+            *begin = at;
+            *end = ck->ranges[i].begin;
+            return true;
+        }
+        at = ck->ranges[i].end;
+    }
+    if (at >= ck->photons)
+        return false;
+    *begin = at;
+    *end = ck->photons;
+    return true;
+}

@@ -1,0 +1,91 @@
+/* The steps of `tmcml run` that a run alone (run.c) and a batch of runs
+ * (run_batch.c) share: the engine of the file, a run's kernel variants,
+ * its skip, resume, stop and finish. */
+#ifndef TMCML_RUN_STEPS_H
+#define TMCML_RUN_STEPS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "checkpoint.h"
+#include "cli.h"
+#include "gpu_pool.h"
+#include "mci.h"
+#include "outputs.h"
+#include "result.h"
+#include "session.h"
+#include "stopper.h"
+#include "summary.h"
+
+/* The engine every run of the file uses (the session layer, as the library
+ * uses it: api/session.h): the GPUs when they were opened. */
+typedef struct engine {
+    session ses;
+    gpu_pool *pool;            /* the session's GPUs; NULL: the CPU engine (or released) */
+    gpu_engine *gpu;           /* the pool's first GPU (it names the run's device), or NULL */
+    const kernel_spec *specs;  /* each GPU's kernel variant for the current run (session_plan) */
+    run_gpu *shares;           /* what each GPU did in the current run */
+    int gpus;                  /* GPUs opened (they name themselves in the outputs) */
+    char (*device_names)[256]; /* the GPUs' models, kept for the outputs (shares[i].name) */
+    const char *name;
+    char *kernel;      /* spec key of the first GPU's kernel (malloc'd), or NULL */
+    int threads;       /* CPU threads of the run being simulated (resources_check) */
+    char physics[256]; /* resume_physics: what checkpoints and summaries record */
+    /* The GPUs closed in a thread of their own once the last run needs them
+     * no more (run_release_gpus): their teardown takes ~0.06 s, while the
+     * last outputs are written. */
+    pthread_t closer;
+    bool closing;
+    bool last_runs; /* the runs being simulated are the file's last: release after them */
+} engine;
+
+/* The GPUs are needed no more: closed in a thread while what is left (the
+ * outputs, which need nothing of them) is done; the engine keeps saying
+ * which GPUs ran (gpus, device_names, kernel). */
+void run_release_gpus(engine *eng);
+
+/* Each GPU's kernel variant for a run (a profile, the heuristic or a
+ * tuning; GPUs of different models each get their own), said on stderr. */
+bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err);
+
+/* The engine call's options of the command's (the engine's threads, the
+ * pause flag of st, the photon ranges done to done(done_ctx)). */
+session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,
+                            stopper *st, session_done_fn done, void *done_ctx);
+
+/* What each GPU did in an engine call: into the run's report, and with
+ * --verbose on stderr. */
+void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st);
+
+/* --resume without a checkpoint: *done when the run's finished outputs are
+ * there and are this run's; false when they are another run's (finished.h). */
+bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+                          const run_paths *paths, bool *done, tm_error *err);
+void run_say_skipped(const cli_options *opt, int index, const run_paths *paths);
+void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
+                     const checkpoint *ck);
+
+/* A run stopped by a signal: its checkpoint and partial outputs; *kept says
+ * what the exit message should. */
+void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
+                      size_t size);
+
+/* The final outputs of a run done; its checkpoint and partial outputs go. */
+bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err);
+
+/* run_finish in two steps, for runs finished together: the outputs written
+ * (from any thread: nothing shared is written), then the run's line on
+ * stdout and its warnings (in the runs' order), which frees f. */
+typedef struct run_final {
+    bool ok;
+    tm_error err;
+    mcml_result res;
+} run_final;
+bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+                      const run_paths *paths, const checkpoint *ck, double seconds, run_final *f);
+void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
+                       double seconds, run_final *f);
+
+#endif

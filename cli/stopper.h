@@ -1,0 +1,31 @@
+/* When a simulation should pause: a thread that raises one flag, which the
+ * engines poll (cpu_options.stop, gpu_options.stop), when a signal asks the
+ * run to stop (base/interrupt.h) or when a periodic checkpoint is due.
+ * The engines then finish the photons handed out and return; the caller
+ * tells the two apart with interrupt_requested(). */
+#ifndef TMCML_STOPPER_H
+#define TMCML_STOPPER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+typedef struct stopper {
+    volatile sig_atomic_t flag; /* what the engines poll */
+    double every;               /* seconds between checkpoints (<= 0: none) */
+    double due;                 /* when the next one is due (progress_now); under lock */
+    bool quit;                  /* asks the thread to end; under lock */
+    pthread_mutex_t lock;
+    pthread_cond_t wake; /* the watch's tick, or stopper_end at once */
+    pthread_t thread;
+    bool running;
+} stopper;
+
+/* Starts the watch; every <= 0: signals only.  false when no thread could
+ * be started (the run then only stops at its end or on a second signal). */
+bool stopper_start(stopper *s, double every);
+/* After a periodic checkpoint: lower the flag, the next one due in `every`. */
+void stopper_rearm(stopper *s);
+void stopper_end(stopper *s);
+
+#endif
