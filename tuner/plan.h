@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu.h"
 #include "mci.h"
 #include "profile.h"
+#include "runner.h"
 #include "search.h"
 #include "spec.h"
 #include "variant.h"
@@ -51,18 +51,19 @@ typedef struct plan_options {
 /* `tmcml tune`'s budget when none is given. */
 #define PLAN_TUNE_BUDGET           60.0
 
-/* The spec for run on eng.  source: a short description of where the
- * variant came from ("profile X.json, exact entry ...", "heuristic"). */
-bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
-                 char *source, size_t source_size, tm_error *err);
+/* The spec for run on runner's device (tuning through runner when no entry
+ * applies).  source: a short description of where the variant came from
+ * ("profile X.json, exact entry ...", "heuristic"). */
+bool plan_choose(const plan_options *opt, const tune_runner *runner, const mci_run *run,
+                 kernel_spec *spec, char *source, size_t source_size, tm_error *err);
 
 /* The same for `tmcml gen`, which runs nothing: the profile entry is looked
  * up but never tuned for; dev may be NULL (no GPU here: only profile_file
  * applies, checked against this toolchain alone). */
-bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
+bool plan_choose_for_gen(const plan_options *opt, const tune_device *dev, const mci_run *run,
                          kernel_spec *spec, char *source, size_t source_size, tm_error *err);
 
-/* Tunes run on eng and stores the winner in the profile directory
+/* Tunes run through runner and stores the winner in the profile directory
  * (profile_dir, else $TMCML_PROFILE_DIR, else the user's).  Used by `tune`
  * and by plan_choose. */
 typedef struct tune_outcome {
@@ -82,7 +83,7 @@ bool plan_can_store(const plan_options *opt, tm_error *err);
 /* csv_path: NULL for no CSV.  print_table: the table of candidates on
  * stdout (`tune`), else a one-line summary on stderr (`run --tune`).  Fails
  * at once when !plan_can_store. */
-bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err);
 

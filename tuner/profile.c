@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda_driver.h"
 #include "compile.h"
 #include "render.h"
+#include "runner.h"
 
 void profile_init(profile *p) { memset(p, 0, sizeof *p); }
 
@@ -72,7 +72,7 @@ bool profile_file_name(const profile_device *dev, char *buf, size_t size)
     return true;
 }
 
-void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev)
+void profile_device_from_info(const tune_device *info, profile_device *dev)
 {
     memset(dev, 0, sizeof *dev);
     snprintf(dev->name, sizeof dev->name, "%s", info->name);

@@ -77,10 +77,10 @@ bool profile_put(profile *p, const profile_entry *e);
  * when it does not fit in size (buf then holds "") or the name is empty. */
 bool profile_file_name(const profile_device *dev, char *buf, size_t size);
 
-/* The device fields of a queried GPU (runtime/engine/cuda_driver.h; declared here by tag
- * only, so that this header does not pull in the driver API). */
-struct cuda_device_info;
-void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev);
+/* The device fields of a runner's device (tuner/runner.h; declared here by
+ * tag only). */
+struct tune_device;
+void profile_device_from_info(const struct tune_device *info, profile_device *dev);
 
 /* The toolchain of this program: the generator hash always, the NVRTC
  * version when NVRTC can be loaded.  False (with *err, tc->nvrtc_version "")

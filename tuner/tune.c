@@ -15,17 +15,14 @@ void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
     t->budget_seconds = budget;
     if (opt->repeats > 0)
         t->repeats = opt->repeats;
-    t->template_dir = opt->template_dir;
-    t->cache_dir = opt->cache_dir;
-    t->verbose = opt->verbose;
     t->debug_wrong_candidate = opt->debug_wrong_candidate;
 }
 
-static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_entry *e,
+static bool store_entry(const plan_options *opt, const tune_device *device, const profile_entry *e,
                         char *path, size_t size, tm_error *err)
 {
     profile_device dev;
-    profile_device_from_info(gpu_engine_device(eng), &dev);
+    profile_device_from_info(device, &dev);
     profile_toolchain tc;
     tm_error why = {0};
     if (!profile_toolchain_current(&tc, &why)) {
@@ -79,7 +76,7 @@ static void summary_line(FILE *f, const tune_result *res, const profile_entry *e
             e->heuristic_photons_per_second);
 }
 
-bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err)
 {
@@ -90,7 +87,7 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     if (!plan_can_store(opt, err))
         return false;
     tune_result res;
-    bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
+    bool ok = tune_search(runner, run, opt->score_absorption, &t, &res, err);
     if (ok && res.winner < 0) {
         error_set(err, NULL, 0, "no kernel variant could be measured");
         ok = false;
@@ -103,7 +100,8 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
             tune_print_table(stdout, &res);
         }
         ok = (!csv_path || tune_write_csv(csv_path, &res, err)) &&
-             store_entry(opt, eng, &out->entry, out->profile_path, sizeof out->profile_path, err);
+             store_entry(opt, runner->device, &out->entry, out->profile_path,
+                         sizeof out->profile_path, err);
     }
     if (ok && !opt->quiet) {
         summary_line(print_table ? stdout : stderr, &res, &out->entry);

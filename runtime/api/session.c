@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "gpu_runner.h"
 #include "optics.h"
 #include "textbuf.h"
 #include "variant.h"
@@ -144,9 +145,14 @@ static bool plan_all(session *s, const plan_options *opt, const mci_run *run, tm
         if (j >= 0) {
             s->plan_specs[i] = s->plan_specs[j];
             memcpy(s->sources[i], s->sources[j], sizeof s->sources[i]);
-        } else if (!plan_choose(opt, gpu_pool_engine(s->pool, i), run, &s->plan_specs[i],
-                                s->sources[i], sizeof s->sources[i], err)) {
-            return false;
+        } else {
+            gpu_runner g;
+            tune_runner runner;
+            gpu_runner_init(&g, gpu_pool_engine(s->pool, i), opt->template_dir, opt->cache_dir,
+                            opt->verbose, &runner);
+            if (!plan_choose(opt, &runner, run, &s->plan_specs[i], s->sources[i],
+                             sizeof s->sources[i], err))
+                return false;
         }
     }
     s->counts.plans++;
@@ -170,8 +176,9 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
         variant_options_init(&none);
         for (int i = 0; i < s->gpu_count; i++) {
             kernel_knobs knobs = s->plan_specs[i].knobs;
-            if (!variant_spec_tuned(run, opt->score_absorption,
-                                    gpu_engine_device(gpu_pool_engine(s->pool, i)), &knobs, &none,
+            tune_device dev;
+            gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->pool, i)), &dev);
+            if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
                                     &s->plan_specs[i], err))
                 return false;
         }
