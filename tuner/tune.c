@@ -1,12 +1,15 @@
 /* Tuning a run and storing the winner in the GPU's profile (tuner/plan.h):
  * the search (search.c), its table and CSV (report.c), the profile store. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fs_target.h"
 #include "plan.h"
-#include "text_escape.h"
 #include "profile.h"
+#include "recorder.h"
 #include "search.h"
+#include "text_escape.h"
 
 void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
 {
@@ -76,6 +79,21 @@ static void summary_line(FILE *f, const tune_result *res, const profile_entry *e
             e->heuristic_photons_per_second);
 }
 
+/* The recording beside a CSV written to a file (none beside /dev/null or a
+ * FIFO, which are written in place). */
+static char *recording_path(const char *csv_path, tm_error *err)
+{
+    fs_target target;
+    if (!fs_target_find(csv_path, &target, err))
+        return NULL;
+    bool through = target.through;
+    fs_target_free(&target);
+    char *path = through ? strdup("") : tune_recording_path(csv_path);
+    if (!path)
+        error_set(err, csv_path, 0, "out of memory");
+    return path;
+}
+
 bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err)
@@ -86,8 +104,16 @@ bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, con
     t.log = print_table && !opt->quiet ? stdout : NULL;
     if (!plan_can_store(opt, err))
         return false;
+    /* With a CSV, every measurement is recorded beside it (recording.h). */
+    char *recording = csv_path ? recording_path(csv_path, err) : NULL;
+    if (csv_path && !recording)
+        return false;
+    tune_recorder recorder;
+    tune_runner recorded;
+    tune_recorder_init(&recorder, runner, &recorded);
     tune_result res;
-    bool ok = tune_search(runner, run, opt->score_absorption, &t, &res, err);
+    bool ok = tune_search(recording && *recording ? &recorded : runner, run, opt->score_absorption,
+                          &t, &res, err);
     if (ok && res.winner < 0) {
         error_set(err, NULL, 0, "no kernel variant could be measured");
         ok = false;
@@ -100,6 +126,8 @@ bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, con
             tune_print_table(stdout, &res);
         }
         ok = (!csv_path || tune_write_csv(csv_path, &res, err)) &&
+             (!recording || !*recording ||
+              tune_recorder_write(&recorder, recording, run, opt->score_absorption, &t, err)) &&
              store_entry(opt, runner->device, &out->entry, out->profile_path,
                          sizeof out->profile_path, err);
     }
@@ -107,9 +135,14 @@ bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, con
         summary_line(print_table ? stdout : stderr, &res, &out->entry);
         if (csv_path)
             text_printf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
+        if (recording && *recording)
+            text_printf(print_table ? stdout : stderr,
+                        "tmcml: their recording (for replay) in %s\n", recording);
         text_printf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
                     out->profile_path);
     }
     tune_result_free(&res);
+    tune_recorder_free(&recorder);
+    free(recording);
     return ok;
 }
