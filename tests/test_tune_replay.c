@@ -29,6 +29,7 @@
 #include "measure.h"
 #include "plan.h"
 #include "replay_runner.h"
+#include "run_view.h"
 
 static const char suffix[] = ".replay.json";
 
@@ -165,7 +166,7 @@ static void check_store(const char *path, const tune_options *opt, const tune_re
     CHECK_MSG(ok, "%s: %s", path, err.message);
     profile p;
     if (ok && profile_read(out.profile_path, &p, &err)) {
-        profile_class cls = {run->num_layers, run->nr, run->nz, run->na, rr.rec.score_absorption};
+        profile_class cls = run_view_shape(run, rr.rec.score_absorption);
         const profile_entry *e;
         CHECK(profile_lookup(&p, &cls, &e) == PROFILE_MATCH_EXACT);
         CHECK(knobs_equal(&e->config, &recorded->candidates[recorded->winner].config));

@@ -7,6 +7,7 @@
 
 #include "measure.h"
 #include "profile.h"
+#include "run_view.h"
 #include "variant.h"
 
 typedef struct choice {
@@ -111,7 +112,7 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
     const plan_options *opt = c->opt;
     double budget = opt->budget > 0 ? opt->budget : PLAN_AUTO_TUNE_BUDGET;
     char msg[512], cls[128];
-    profile_class_text(&c->cls, cls, sizeof cls);
+    problem_shape_text(&c->cls, cls, sizeof cls);
     if (opt->tune_mode == PLAN_TUNE_AUTO && variant_options_given(&opt->variant)) {
         snprintf(msg, sizeof msg,
                  "no profile entry for %s on this GPU: heuristic variant with "
@@ -180,7 +181,7 @@ static void describe(const choice *c, const profile_found *found, char *source, 
         return;
     }
     char cls[128], text[256];
-    profile_class_text(&found->entry.cls, cls, sizeof cls);
+    problem_shape_text(&found->entry.cls, cls, sizeof cls);
     knobs_text(&found->entry.config, text, sizeof text);
     snprintf(source, size, "profile %s, %s entry %s (%s)", found->path,
              profile_match_name(found->match), cls, text);
@@ -190,7 +191,7 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
 {
     const plan_options *opt = c->opt;
     const mci_run *run = c->run;
-    c->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
+    c->cls = run_view_shape(run, opt->score_absorption);
     if (c->info)
         profile_device_from_info(c->info, &c->dev);
     tm_error ignored;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "measure.h"
+#include "run_view.h"
 #include "variant.h"
 
 #define COMPILE_ESTIMATE_SECONDS 0.3
@@ -437,7 +438,7 @@ void tune_result_entry(const tune_result *res, const mci_run *run, bool score_ab
                        profile_entry *e)
 {
     memset(e, 0, sizeof *e);
-    e->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, score_absorption};
+    e->cls = run_view_shape(run, score_absorption);
     const tune_candidate *w = &res->candidates[res->winner];
     e->config = w->config;
     e->photons_per_second = w->photons_per_second;

@@ -67,7 +67,7 @@ static void summary_line(FILE *f, const tune_result *res, const profile_entry *e
 {
     char text[256], cls[128];
     knobs_text(&e->config, text, sizeof text);
-    profile_class_text(&e->cls, cls, sizeof cls);
+    problem_shape_text(&e->cls, cls, sizeof cls);
     fprintf(f,
             "tmcml: tuned %s in %.1f s: %d candidates measured (pilot %llu photons); winner %s, "
             "%.4g photons/s = %.3fx the heuristic's %.4g\n",

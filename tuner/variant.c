@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "candidates.h"
-#include "spec_layers.h"
+#include "run_view.h"
 
 /* The default heuristic (no profile), from what the tuner found on an H200
  * (bench/results_gpu.md, docs/tuning.md):
@@ -213,14 +213,10 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
         return false;
     }
     spec_init(spec);
-    spec->num_layers = run->num_layers;
-    spec->nr = run->nr;
-    spec->nz = run->nz;
-    spec->na = run->na;
+    spec->shape = run_view_shape(run, score_absorption);
     spec->dr = run->dr;
     spec->dz = run->dz;
     spec->da = run->da;
-    spec->score_absorption = score_absorption;
     spec->knobs.block_size = DEFAULT_BLOCK;
     spec->knobs.min_blocks_per_sm = DEFAULT_RESIDENCY;
     spec->knobs.layer_placement = run->num_layers > 1 ? SPEC_LAYERS_SHARED : SPEC_LAYERS_CONSTANT;
@@ -234,6 +230,6 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
     if (!score_absorption) /* -A: nothing to cache, whatever the options said */
         knobs_without_absorption(&spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
-        spec_layers_of_run(run, spec->layers);
+        run_view_layers(run, spec->layers);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }

@@ -8,6 +8,7 @@
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "optics.h"
+#include "run_view.h"
 #include "textbuf.h"
 #include "variant.h"
 
@@ -107,13 +108,18 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 }
 
 /* What plan_choose's answer depends on besides the optical properties:
- * the problem's shape, the planner's options and the devices. */
+ * the problem's shape (gen/shape.h), the grid's steps, the planner's
+ * options and the devices. */
 static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
 {
+    problem_shape shape = run_view_shape(run, opt->score_absorption);
+    char *key = problem_shape_key(&shape);
+    if (!key)
+        return NULL;
     textbuf t = TEXTBUF_INIT;
-    textbuf_add(&t, "L%d nr%d nz%d na%d dr%a dz%a A%d tune%d noprof%d", run->num_layers, run->nr,
-                run->nz, run->na, run->dr, run->dz, opt->score_absorption, (int)opt->tune_mode,
+    textbuf_add(&t, "%s dr%a dz%a tune%d noprof%d", key, run->dr, run->dz, (int)opt->tune_mode,
                 opt->no_profile);
+    free(key);
     for (int i = 0; i < s->gpu_count; i++)
         textbuf_add(&t, " gpu%d", s->devices[i]);
     const char *dirs[] = {opt->profile_dir, opt->profile_file, opt->cache_dir, opt->template_dir};

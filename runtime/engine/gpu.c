@@ -35,7 +35,7 @@
 #include "layer_record.h"
 #include "optics.h"
 #include "render.h"
-#include "spec_layers.h"
+#include "run_view.h"
 #include "rng.h"
 
 #define KERNEL_NAME         "tmcml_kernel"
@@ -277,7 +277,7 @@ bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *op
 static void run_records(const mci_run *run, layer_record *table)
 {
     spec_layer layers[SPEC_MAX_LAYERS + 2];
-    spec_layers_of_run(run, layers);
+    run_view_layers(run, layers);
     layer_records_fill(layers, run->num_layers + 2, table);
 }
 
