@@ -7,12 +7,13 @@
  * (runtime/api/session.c).
  *
  * Adding a member (a source kind, ...): a line in PROBLEM_SHAPE_MEMBERS, a
- * row in shape_field_table[] (gen/shape.c: its name in profiles, its range,
- * how a nearest class treats it), what the run gives it (run_view_shape,
- * runtime/io/run_view.c), problem_shape_text and problem_shape_compare when
- * it shows in messages or orders profile entries, and the templates that
- * read it.  The spec, profile files (read, written, validated), the lookup
- * and the session loop over the table. */
+ * row at the end of shape_field_table[] (gen/shape.c: its name in
+ * profiles, its range, how a nearest class treats it), what the run gives
+ * it (run_view_shape, runtime/io/run_view.c), problem_shape_text and
+ * problem_shape_compare when it shows in messages or orders profile
+ * entries, and the templates that read it (`spec.NAME`).  The spec and its
+ * key, the templates' spec table, profile files (read, written,
+ * validated), the lookup and the session loop over the table. */
 #ifndef TMCML_SHAPE_H
 #define TMCML_SHAPE_H
 
@@ -45,7 +46,11 @@ typedef struct shape_field {
 } shape_field;
 
 /* ORDER SHAPE: the order of a profile class's JSON fields and of their
- * checks (messages name the first bad one). */
+ * checks (messages name the first bad one).  A new member goes at the end:
+ * spec_key writes the first PROBLEM_SHAPE_KEYED in its own words ("L7
+ * grid=200x500x30 ... A=1") and appends the later ones as " name=value",
+ * so that the keys (and cached cubins) of today's shapes stay as they are. */
+#define PROBLEM_SHAPE_KEYED 5
 extern const shape_field shape_field_table[];
 extern const int shape_field_count;
 
