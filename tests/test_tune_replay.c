@@ -9,6 +9,8 @@
  * tune):
  *   search  the search run again from the recorded options gives the
  *           recorded CSV byte for byte and asks for every recorded run;
+ *   record  the replayed search recorded again (tuner/recorder.h) gives the
+ *           recording byte for byte;
  *   unknown a query the recording has no answer for (another seed) stops
  *           the search with an error naming the candidate;
  *   gate    a measured refine candidate given another digest and a 1000x
@@ -17,7 +19,9 @@
  *   store   plan_tune_and_store writes the winner into a profile in a
  *           temporary folder, read back with the same class and knobs
  *           (needs NVRTC for the toolchain's version: said and skipped
- *           without it). */
+ *           without it).
+ * And once: a recording with a field missing or mistyped is refused with
+ * the file and the field named. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,7 @@
 #include "fs.h"
 #include "measure.h"
 #include "plan.h"
+#include "recorder.h"
 #include "replay_runner.h"
 #include "run_view.h"
 
@@ -77,6 +82,32 @@ static void check_search(const char *path, const char *csv, const tune_options *
     CHECK_MSG(same_file(out, csv), "%s: the replayed search's CSV differs from %s", path, csv);
     CHECK_MSG(unused == 0, "%s: %d recorded runs never asked for", path, unused);
     CHECK_MSG(res->winner >= 0 && res->candidates[res->winner].status == TUNE_MEASURED, "%s", path);
+}
+
+/* The replay recorded again: the same file. */
+static void check_record(const char *path)
+{
+    replay_runner rr;
+    tune_runner runner, recorded;
+    tm_error err = {0};
+    if (!replay_runner_open(&rr, path, &runner, &err)) {
+        CHECK_MSG(false, "%s", err.message);
+        return;
+    }
+    tune_recorder rec;
+    tune_recorder_init(&rec, &runner, &recorded);
+    tune_options opt = rr.rec.options;
+    tune_result res;
+    char out[sizeof tmp + 32];
+    snprintf(out, sizeof out, "%s/again.replay.json", tmp);
+    const mci_run *run = replay_runner_problem(&rr);
+    CHECK_MSG(tune_search(&recorded, run, rr.rec.score_absorption, &opt, &res, &err) &&
+                  tune_recorder_write(&rec, out, run, rr.rec.score_absorption, &opt, &err),
+              "%s: %s", path, err.message);
+    CHECK_MSG(same_file(out, path), "%s: recorded again, it differs (%s)", path, out);
+    tune_result_free(&res);
+    tune_recorder_free(&rec);
+    replay_runner_close(&rr);
 }
 
 /* Another seed: the first query has no recorded answer. */
@@ -195,6 +226,7 @@ static void check_recording(const char *dir, const char *name)
         tune_result res;
         memset(&res, 0, sizeof res);
         check_search(path, csv, &opt, &res);
+        check_record(path);
         if (res.winner >= 0) {
             check_unknown(path, &opt);
             check_gate(path, &opt, &res);
@@ -205,6 +237,45 @@ static void check_recording(const char *dir, const char *name)
     }
     free(path);
     free(csv);
+}
+
+/* A recording with `from` replaced by `to` is refused, naming `field`. */
+static void check_bad(const char *path, const char *from, const char *to, const char *field)
+{
+    size_t size;
+    tm_error err = {0};
+    char *text = fs_read_text(path, &size, &err);
+    char *at = text ? strstr(text, from) : NULL;
+    CHECK_MSG(at != NULL, "%s: no \"%s\"", path, from);
+    if (!at) {
+        free(text);
+        return;
+    }
+    char bad[sizeof tmp + 32];
+    snprintf(bad, sizeof bad, "%s/bad.replay.json", tmp);
+    FILE *f = fopen(bad, "w");
+    CHECK(f && fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) > 0);
+    if (f)
+        fclose(f);
+    free(text);
+    replay_runner rr;
+    tune_runner runner;
+    CHECK(!replay_runner_open(&rr, bad, &runner, &err));
+    CHECK_CONTAINS(err.file, "bad.replay.json");
+    CHECK_CONTAINS(err.message, field);
+}
+
+static void check_bad_recordings(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/synthetic_mcml_example.replay.json", dir);
+    check_bad(path, "\"runs\":", "\"rums\":", "runs: missing");
+    check_bad(path,
+              "\"sm_count\":", "\"sm_count\": \"x\", \"y\":", "device.sm_count: expected a number");
+    check_bad(path, "\"digest\":\t\"fnv1a64:", "\"digest\":\t\"fnv1a65:",
+              "runs[0].digest: expected fnv1a64");
+    check_bad(path, "\"version\":\t1", "\"version\":\t2", "not a tune recording of version 1");
+    check_bad(path, "\"events\":\t\"", "\"events\":\t\"7 ", "deposits.events");
 }
 
 int main(int argc, char **argv)
@@ -226,6 +297,7 @@ int main(int argc, char **argv)
     if (d)
         closedir(d);
     CHECK_MSG(count > 0, "no recordings in %s", argv[1]);
+    check_bad_recordings(argv[1]);
     char cmd[sizeof tmp + 16];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (system(cmd) != 0)
