@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "gpu_runner.h"
 #include "optics.h"
+#include "run_view.h"
 #include "textbuf.h"
 #include "variant.h"
 
@@ -106,13 +108,18 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 }
 
 /* What plan_choose's answer depends on besides the optical properties:
- * the problem's shape, the planner's options and the devices. */
+ * the problem's shape (gen/shape.h), the grid's steps, the planner's
+ * options and the devices. */
 static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
 {
+    problem_shape shape = run_view_shape(run, opt->score_absorption);
+    char *key = problem_shape_key(&shape);
+    if (!key)
+        return NULL;
     textbuf t = TEXTBUF_INIT;
-    textbuf_add(&t, "L%d nr%d nz%d na%d dr%a dz%a A%d tune%d noprof%d", run->num_layers, run->nr,
-                run->nz, run->na, run->dr, run->dz, opt->score_absorption, (int)opt->tune_mode,
+    textbuf_add(&t, "%s dr%a dz%a tune%d noprof%d", key, run->dr, run->dz, (int)opt->tune_mode,
                 opt->no_profile);
+    free(key);
     for (int i = 0; i < s->gpu_count; i++)
         textbuf_add(&t, " gpu%d", s->devices[i]);
     const char *dirs[] = {opt->profile_dir, opt->profile_file, opt->cache_dir, opt->template_dir};
@@ -144,9 +151,14 @@ static bool plan_all(session *s, const plan_options *opt, const mci_run *run, tm
         if (j >= 0) {
             s->plan_specs[i] = s->plan_specs[j];
             memcpy(s->sources[i], s->sources[j], sizeof s->sources[i]);
-        } else if (!plan_choose(opt, gpu_pool_engine(s->pool, i), run, &s->plan_specs[i],
-                                s->sources[i], sizeof s->sources[i], err)) {
-            return false;
+        } else {
+            gpu_runner g;
+            tune_runner runner;
+            gpu_runner_init(&g, gpu_pool_engine(s->pool, i), opt->template_dir, opt->cache_dir,
+                            opt->verbose, &runner);
+            if (!plan_choose(opt, &runner, run, &s->plan_specs[i], s->sources[i],
+                             sizeof s->sources[i], err))
+                return false;
         }
     }
     s->counts.plans++;
@@ -170,8 +182,9 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
         variant_options_init(&none);
         for (int i = 0; i < s->gpu_count; i++) {
             kernel_knobs knobs = s->plan_specs[i].knobs;
-            if (!variant_spec_tuned(run, opt->score_absorption,
-                                    gpu_engine_device(gpu_pool_engine(s->pool, i)), &knobs, &none,
+            tune_device dev;
+            gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->pool, i)), &dev);
+            if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
                                     &s->plan_specs[i], err))
                 return false;
         }

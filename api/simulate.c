@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "cpu.h"
+#include "gpu_runner.h"
 #include "optics.h"
 #include "progress.h"
 #include "timed_wait.h"
@@ -376,8 +377,9 @@ static tmcml_status batch_spec(tmcml_session *s, const tmcml_options *o, tmcml_r
         if (!session_plan(&s->eng, &plan, &r[i]->problem.run, &again, &err))
             return api_fail(s, TMCML_ERR_ENGINE, &err);
     *bspec = specs[0];
-    const cuda_device_info *dev = gpu_engine_device(gpu_pool_engine(s->eng.pool, 0));
-    if (!variant_batch_spec(bspec, &plan.variant, dev, &err))
+    tune_device dev;
+    gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->eng.pool, 0)), &dev);
+    if (!variant_batch_spec(bspec, &plan.variant, &dev, &err))
         return api_fail(s, TMCML_ERR_ENGINE, &err);
     return TMCML_OK;
 }

@@ -8,6 +8,7 @@
 #include "compile.h"
 #include "cuda_driver.h"
 #include "fs.h"
+#include "gpu_runner.h"
 #include "mci.h"
 #include "render.h"
 #include "run.h"
@@ -15,14 +16,17 @@
 #include "plan.h"
 
 /* The GPU the source is meant for, when there is one; else sm_90 defaults. */
-static bool query_device(const cli_options *opt, cuda_device_info *info)
+static bool query_device(const cli_options *opt, tune_device *dev)
 {
     cuda_driver *drv;
     tm_error ignored;
     if (!cuda_open(&drv, &ignored))
         return false;
-    bool ok = cuda_device_query(drv, opt->gpu_index, info, &ignored);
+    cuda_device_info info;
+    bool ok = cuda_device_query(drv, opt->gpu_index, &info, &ignored);
     cuda_close(drv);
+    if (ok)
+        gpu_runner_device(&info, dev);
     return ok;
 }
 
@@ -56,7 +60,7 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
 }
 
 /* --batch: the batch kernel of the variant chosen for the run. */
-static bool for_batch(const cli_options *opt, kernel_spec *spec, const cuda_device_info *dev,
+static bool for_batch(const cli_options *opt, kernel_spec *spec, const tune_device *dev,
                       tm_error *err)
 {
     if (!opt->gen_batch)
@@ -73,7 +77,7 @@ int gen_command(const cli_options *opt)
         return RUN_BAD_INPUT;
     }
     int status = RUN_BAD_INPUT;
-    cuda_device_info dev;
+    tune_device dev;
     bool have_dev = query_device(opt, &dev);
     kernel_spec spec;
     char source[5000];

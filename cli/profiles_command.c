@@ -270,7 +270,7 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
 static void profiles_print_entry(const profile_entry *e)
 {
     char cls[64], speedup[32] = "-";
-    profile_class_text(&e->cls, cls, sizeof cls);
+    problem_shape_text(&e->cls, cls, sizeof cls);
     if (e->heuristic_photons_per_second > 0)
         snprintf(speedup, sizeof speedup, "%.2fx",
                  e->photons_per_second / e->heuristic_photons_per_second);

@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "footprint.h"
+#include "gpu_runner.h"
 #include "interrupt.h"
 #include "optics.h"
 #include "progress.h"
@@ -468,8 +469,9 @@ static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_r
     }
     for (int g = 0; g < gpus; g++) {
         specs[g] = eng->specs[g];
-        const cuda_device_info *dev = gpu_engine_device(gpu_pool_engine(eng->pool, g));
-        if (!variant_batch_spec(&specs[g], &opt->variant, dev, err)) {
+        tune_device dev;
+        gpu_runner_device(gpu_engine_device(gpu_pool_engine(eng->pool, g)), &dev);
+        if (!variant_batch_spec(&specs[g], &opt->variant, &dev, err)) {
             free(specs);
             return NULL;
         }

@@ -1,4 +1,4 @@
-/* "Did you mean" (runtime/cli/suggest.h): optimal string alignment distance,
+/* "Did you mean" (cli/suggest.h): optimal string alignment distance,
  * which counts a swap of neighbouring letters ("--seeed", "--tiel") as one
  * edit. */
 #include "suggest.h"

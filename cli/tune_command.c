@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "gpu_runner.h"
 #include "profile.h"
 #include "run.h"
 #include "sweep.h"
@@ -17,7 +18,9 @@ typedef struct tuning_job {
     mci_file file;
     const mci_run *run;
     gpu_engine *eng;
-    char stem[256]; /* the input's name without directory and .mci */
+    gpu_runner gpu;     /* the tuner's runner over eng */
+    tune_runner runner; /* ctx: &gpu (the job stays where open_job filled it) */
+    char stem[256];     /* the input's name without directory and .mci */
 } tuning_job;
 
 static int open_job(const cli_options *opt, tuning_job *job)
@@ -47,6 +50,8 @@ static int open_job(const cli_options *opt, tuning_job *job)
         mci_free(&job->file);
         return RUN_FAILED;
     }
+    gpu_runner_init(&job->gpu, job->eng, opt->template_dir, opt->cache_dir, opt->verbose,
+                    &job->runner);
     if (!opt->quiet)
         fprintf(stderr, "tmcml: tuning on %s\n", gpu_engine_device(job->eng)->name);
     cli_warn_cache(opt);
@@ -74,7 +79,7 @@ int tune_command(const cli_options *opt)
     plan_options plan;
     cli_plan_options(opt, &plan);
     if (!csv || !fs_check_writable(csv, &err) ||
-        !plan_tune_and_store(&plan, job.eng, job.run, budget, csv, true, &out, &err)) {
+        !plan_tune_and_store(&plan, &job.runner, job.run, budget, csv, true, &out, &err)) {
         error_print(stderr, &err);
         status = RUN_FAILED;
     } else if (out.mismatches > 0) {
@@ -176,8 +181,7 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
     }
     /* The launch configuration: the heuristic's, with the explicit options. */
     kernel_spec spec;
-    if (!variant_spec_for_run(job->run, true, gpu_engine_device(job->eng), &opt->variant, &spec,
-                              err))
+    if (!variant_spec_for_run(job->run, true, job->runner.device, &opt->variant, &spec, err))
         return false;
     s->launch = spec.knobs;
     return parse_clusters(opt->sweep_clusters, spec.knobs.cluster_size, s, err);
@@ -203,7 +207,7 @@ int sweep_command(const cli_options *opt)
         s.out_prefix = prefix;
         char check[4200];
         snprintf(check, sizeof check, "%s.csv", prefix);
-        ok = fs_check_writable(check, &err) && sweep_run(job.eng, job.run, &s, &res, &err) &&
+        ok = fs_check_writable(check, &err) && sweep_run(&job.runner, job.run, &s, &res, &err) &&
              sweep_write_outputs(&s, &res, title, &err);
     }
     if (!ok) {

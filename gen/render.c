@@ -311,14 +311,17 @@ static void push_knobs(lua_State *L, const kernel_knobs *v)
 static void push_spec(lua_State *L, const kernel_spec *spec)
 {
     lua_createtable(L, 0, 20);
-    set_int(L, "num_layers", spec->num_layers);
-    set_int(L, "nr", spec->nr);
-    set_int(L, "nz", spec->nz);
-    set_int(L, "na", spec->na);
+    for (int i = 0; i < shape_field_count; i++) {
+        const shape_field *f = &shape_field_table[i];
+        int v = shape_field_get(f, &spec->shape);
+        if (f->kind == SHAPE_BOOL)
+            set_bool(L, f->name, v != 0);
+        else
+            set_int(L, f->name, v);
+    }
     set_number(L, "dr", spec->dr);
     set_number(L, "dz", spec->dz);
     set_number(L, "da", spec->da);
-    set_bool(L, "score_absorption", spec->score_absorption);
     set_bool(L, "batch", spec->batch);
     push_knobs(L, &spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE) {

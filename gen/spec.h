@@ -15,6 +15,7 @@
 #include "error.h"
 #include "tm_limits.h"
 #include "knob.h"
+#include "shape.h"
 
 typedef enum spec_layer_placement {
     SPEC_LAYERS_CONSTANT, /* __constant__ table, filled per run (default) */
@@ -28,11 +29,15 @@ typedef struct spec_layer {
 } spec_layer;
 
 typedef struct kernel_spec {
-    /* problem shape: baked */
-    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */
-    int nr, nz, na;        /* grid counts */
-    double dr, dz, da;     /* grid steps */
-    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */
+    /* the problem's shape (gen/shape.h), baked: its members by name
+     * (spec->nr) or all at once (spec->shape) */
+    union {
+        problem_shape shape;
+        struct {
+            PROBLEM_SHAPE_MEMBERS
+        };
+    };
+    double dr, dz, da; /* grid steps, baked */
     /* a batch kernel: the photons of several runs of this shape in one launch,
      * each with its run's layer table and tallies (templates/batch.cu); its
      * layer tables are in shared memory, and it caches no A_rz bins there

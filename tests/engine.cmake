@@ -2,7 +2,7 @@
 tmcml_test(test_cpu engine test_cpu.c)
 add_test(NAME cpu_determinism COMMAND test_cpu)
 
-tmcml_test(test_validation tuner test_validation.c stats.c)
+tmcml_test(test_validation api test_validation.c stats.c)
 foreach(case vanhulst giovanelli example skin glass contrast index)
   add_test(NAME validation_${case} COMMAND test_validation ${case})
   set_tests_properties(validation_${case} PROPERTIES LABELS "validation")
@@ -20,7 +20,7 @@ tmcml_test(test_quantization engine test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)
 
 # The GPU engine (label gpu: run on a GPU machine; exit 77 = skipped without one).
-tmcml_test(test_gpu tuner test_gpu.c)
+tmcml_test(test_gpu api test_gpu.c)
 foreach(mode identity over2e32 fault layers64)
   add_test(NAME gpu_${mode} COMMAND test_gpu ${mode})
   tmcml_gpu_tests(gpu_${mode})
@@ -43,7 +43,7 @@ tmcml_test(test_cpu_math engine test_cpu_math.c)
 add_test(NAME cpu_math COMMAND test_cpu_math)
 
 # Numerically hostile inputs the reader accepts: trapped photons, g -> 0.
-tmcml_test(test_hostile tuner test_hostile.c)
+tmcml_test(test_hostile api test_hostile.c)
 add_test(NAME hostile COMMAND test_hostile cpu)
 add_test(NAME gpu_hostile COMMAND test_hostile gpu)
 tmcml_gpu_tests(gpu_hostile)
@@ -81,7 +81,7 @@ endif()
 
 # Batches: the index space, and every run of a batch bit-identical to the run
 # alone (CPU here; the batch kernel on a GPU).
-tmcml_test(test_batch tuner test_batch.c)
+tmcml_test(test_batch api test_batch.c)
 foreach(mode index cpu)
   add_test(NAME batch_${mode} COMMAND test_batch ${mode})
 endforeach()

@@ -17,9 +17,18 @@
 #include "check.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "gpu_runner.h"
 #include "gpu_pool.h"
 #include "mci.h"
 #include "variant.h"
+
+/* The engine's device as the tuner sees it (api/gpu_runner.h). */
+static const tune_device *device_of(const gpu_engine *eng)
+{
+    static _Thread_local tune_device dev;
+    gpu_runner_device(gpu_engine_device(eng), &dev);
+    return &dev;
+}
 
 #define SKIP 77
 #define SEED 99u
@@ -210,7 +219,7 @@ static bool gpu_alone(gpu_engine *eng, const mci_run *run, bool absorb, tally_se
     gpu_options opt = {.seed = SEED};
     gpu_stats stats;
     tm_error err;
-    bool ok = variant_spec_for_run(run, absorb, gpu_engine_device(eng), &none, &spec, &err) &&
+    bool ok = variant_spec_for_run(run, absorb, device_of(eng), &none, &spec, &err) &&
               gpu_simulate(eng, run, &spec, &opt, 0, (uint64_t)run->photons, t, &stats, &err);
     if (!ok)
         error_print(stderr, &err);
@@ -230,11 +239,11 @@ static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t 
     variant_options none;
     variant_options_init(&none);
     kernel_spec specs[2];
-    bool ok =
-        photon_batch_init(&b, parts, count, &err) && gpu_pool_open(devices, engines, &pool, &err) &&
-        variant_spec_for_run(parts[0].run, absorb, gpu_engine_device(gpu_pool_engine(pool, 0)),
-                             &none, &specs[0], &err);
-    const cuda_device_info *dev = ok ? gpu_engine_device(gpu_pool_engine(pool, 0)) : NULL;
+    bool ok = photon_batch_init(&b, parts, count, &err) &&
+              gpu_pool_open(devices, engines, &pool, &err) &&
+              variant_spec_for_run(parts[0].run, absorb, device_of(gpu_pool_engine(pool, 0)), &none,
+                                   &specs[0], &err);
+    const tune_device *dev = ok ? device_of(gpu_pool_engine(pool, 0)) : NULL;
     if (ok && bare)
         spec_for_batch(&specs[0]);
     else if (ok)

@@ -16,9 +16,18 @@
 #include "check.h"
 #include "fixed_point.h"
 #include "gpu.h"
+#include "gpu_runner.h"
 #include "mci.h"
 #include "optics.h"
 #include "variant.h"
+
+/* The engine's device as the tuner sees it (api/gpu_runner.h). */
+static const tune_device *device_of(const gpu_engine *eng)
+{
+    static _Thread_local tune_device dev;
+    gpu_runner_device(gpu_engine_device(eng), &dev);
+    return &dev;
+}
 
 #define SKIP 77
 #define SEED 4242u
@@ -83,7 +92,7 @@ static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case 
     gpu_options opt = {.seed = SEED, .grid = c->grid, .max_launch_photons = 70001};
     gpu_stats stats;
     bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
-              variant_spec_for_run(run, absorb, gpu_engine_device(eng), &v, &spec, &err) &&
+              variant_spec_for_run(run, absorb, device_of(eng), &v, &spec, &err) &&
               gpu_simulate(eng, run, &spec, &opt, 0, photons, t, &stats, &err);
     char *key = ok ? spec_key(&spec) : NULL;
     if (!ok)
@@ -176,7 +185,7 @@ static int test_over_2e32(gpu_engine *eng)
     tally_set t;
     uint64_t count = (UINT64_C(1) << 32) + 1;
     CHECK(tally_set_init(&t, run->nr, run->nz, run->na));
-    CHECK(variant_spec_for_run(run, true, gpu_engine_device(eng), &v, &spec, &err));
+    CHECK(variant_spec_for_run(run, true, device_of(eng), &v, &spec, &err));
     bool ok = gpu_simulate(eng, run, &spec, &opt, 0, count, &t, &stats, &err);
     if (!ok)
         error_print(stderr, &err);
@@ -226,7 +235,7 @@ static int test_fault(gpu_engine *eng)
     tally_set t;
     tm_error err = {0};
     CHECK(tally_set_init(&t, f.runs[0].nr, f.runs[0].nz, f.runs[0].na));
-    CHECK(variant_spec_for_run(&f.runs[0], true, gpu_engine_device(eng), &v, &spec, &err));
+    CHECK(variant_spec_for_run(&f.runs[0], true, device_of(eng), &v, &spec, &err));
     bool ok = gpu_simulate(eng, &f.runs[0], &spec, &opt, 0, 100000, &t, &stats, &err);
     char text[4096];
     printf("out-of-bounds variant: %s\n",
@@ -269,7 +278,7 @@ static int test_layers64(gpu_engine *eng)
         gpu_options opt = {.seed = SEED, .cache_dir = ""}; /* no disk cache: compiled or reused */
         tally_set t;
         CHECK(tally_set_init(&t, f.runs[0].nr, f.runs[0].nz, f.runs[0].na));
-        bool ok = variant_spec_for_run(&f.runs[0], true, gpu_engine_device(eng), &v, &spec, &err) &&
+        bool ok = variant_spec_for_run(&f.runs[0], true, device_of(eng), &v, &spec, &err) &&
                   gpu_simulate(eng, &f.runs[0], &spec, &opt, 0, 1000, &t, &stats, &err);
         if (!ok)
             error_print(stderr, &err);

@@ -20,9 +20,18 @@
 #include "check.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "gpu_runner.h"
 #include "mci.h"
 #include "optics.h"
 #include "variant.h"
+
+/* The engine's device as the tuner sees it (api/gpu_runner.h). */
+static const tune_device *device_of(const gpu_engine *eng)
+{
+    static _Thread_local tune_device dev;
+    gpu_runner_device(gpu_engine_device(eng), &dev);
+    return &dev;
+}
 
 #define SKIP 77
 
@@ -41,7 +50,7 @@ static bool simulate(engine *e, const mci_run *run, uint64_t seed, uint32_t max_
         kernel_spec spec;
         gpu_options opt = {.seed = seed, .max_steps = max_steps};
         gpu_stats stats;
-        ok = variant_spec_for_run(run, true, gpu_engine_device(e->gpu), &v, &spec, &err) &&
+        ok = variant_spec_for_run(run, true, device_of(e->gpu), &v, &spec, &err) &&
              gpu_simulate(e->gpu, run, &spec, &opt, first, count, t, &stats, &err);
     } else {
         cpu_options opt = {

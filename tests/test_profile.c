@@ -146,7 +146,7 @@ static void write_profile(const char *path, const char *generator, const profile
 static bool entry_equal(const profile_entry *a, const profile_entry *b)
 {
     const kernel_knobs *x = &a->config, *y = &b->config;
-    return profile_class_equal(&a->cls, &b->cls) && x->tile_nr == y->tile_nr &&
+    return problem_shape_equal(&a->cls, &b->cls) && x->tile_nr == y->tile_nr &&
            x->tile_nz == y->tile_nz && x->entry_bits == y->entry_bits &&
            x->block_size == y->block_size && x->min_blocks_per_sm == y->min_blocks_per_sm &&
            x->layer_placement == y->layer_placement && x->last_bin_cache == y->last_bin_cache &&
@@ -161,7 +161,7 @@ static bool entry_equal(const profile_entry *a, const profile_entry *b)
 static const profile_entry *entry_of(const profile *p, profile_class c)
 {
     for (int i = 0; i < p->num_entries; i++)
-        if (profile_class_equal(&p->entries[i].cls, &c))
+        if (problem_shape_equal(&p->entries[i].cls, &c))
             return &p->entries[i];
     return NULL;
 }
@@ -346,7 +346,7 @@ static void test_lookup(void)
     q = cls(3, 500, 200, 30, false);
     CHECK(profile_lookup(&p, &q, &f) == PROFILE_MATCH_NONE);
     profile_class a = cls(7, 100, 50, 30, true), b = cls(7, 200, 100, 30, true);
-    CHECK(profile_class_distance(&a, &b) > 1.386 && profile_class_distance(&a, &b) < 1.387);
+    CHECK(problem_shape_distance(&a, &b) > 1.386 && problem_shape_distance(&a, &b) < 1.387);
     /* profile_put replaces the entry of the same class. */
     profile_entry again = test_entry(cls(7, 500, 200, 30, true), 992);
     CHECK(profile_put(&p, &again) && p.num_entries == 6);
@@ -530,7 +530,7 @@ static void test_find_order(void)
     put_in(dir_v, &nv, 1, GEN);
     f = find(c, &n);
     CHECK(f.match == PROFILE_MATCH_NEAREST && f.entry.config.block_size == 64);
-    CHECK(profile_class_equal(&f.entry.cls, &near) && strstr(f.path, dir_e) == f.path);
+    CHECK(problem_shape_equal(&f.entry.cls, &near) && strstr(f.path, dir_e) == f.path);
 
     /* Nothing of this layer count or mode: NONE, and still success. */
     f = find(cls(2, 500, 200, 30, true), &n);

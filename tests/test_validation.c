@@ -23,11 +23,20 @@
 #include "check.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "gpu_runner.h"
 #include "mci.h"
 #include "variant.h"
 #include "mco.h"
 #include "result.h"
 #include "stats.h"
+
+/* The engine's device as the tuner sees it (api/gpu_runner.h). */
+static const tune_device *device_of(const gpu_engine *eng)
+{
+    static _Thread_local tune_device dev;
+    gpu_runner_device(gpu_engine_device(eng), &dev);
+    return &dev;
+}
 
 #define BATCHES     64
 #define SEED        20261121u
@@ -61,7 +70,7 @@ static bool simulate_range(const mci_run *run, uint64_t seed, uint64_t first, ui
     kernel_spec spec;
     gpu_options opt = {.seed = seed};
     gpu_stats stats;
-    return variant_spec_for_run(run, true, gpu_engine_device(gpu), &v, &spec, err) &&
+    return variant_spec_for_run(run, true, device_of(gpu), &v, &spec, err) &&
            gpu_simulate(gpu, run, &spec, &opt, first, count, t, &stats, err);
 }
 

@@ -12,8 +12,8 @@
 #include "profile.h"
 #include "spec.h"
 
-/* What the candidate space needs of a GPU (runtime/engine/cuda_driver.h's
- * cuda_device_info has all of it). */
+/* What the candidate space needs of a GPU (tuner/runner.h's tune_device
+ * has all of it). */
 typedef struct candidate_limits {
     size_t shared_per_sm;          /* bytes an SM's blocks share */
     size_t shared_per_block_optin; /* the most one block may opt in to */

@@ -10,33 +10,21 @@
 bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug_bias,
                   kernel_spec *spec, tm_error *err)
 {
-    const cuda_device_info *dev = gpu_engine_device(m->eng);
     variant_options none;
     variant_options_init(&none);
     /* Validated there against the device's shared memory; the bias changes
      * no size. */
-    if (!variant_spec_tuned(m->run, m->score_absorption, dev, config, &none, spec, err))
+    if (!variant_spec_tuned(m->run, m->score_absorption, m->runner->device, config, &none, spec,
+                            err))
         return false;
     spec->debug_bias = debug_bias;
     return true;
 }
 
 bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t photons,
-                      tally_set *t, gpu_stats *stats, tm_error *err)
+                      tune_measurement *out, tm_error *err)
 {
-    if (!tally_set_init(t, m->run->nr, m->run->nz, m->run->na)) {
-        error_set(err, NULL, 0, "out of memory for the pilot's tallies");
-        return false;
-    }
-    gpu_options gopt = {.seed = m->opt->seed,
-                        .template_dir = m->opt->template_dir,
-                        .cache_dir = m->opt->cache_dir,
-                        .verbose = m->opt->verbose,
-                        .measure_steady = true};
-    if (gpu_simulate(m->eng, m->run, spec, &gopt, 0, photons, t, stats, err))
-        return true;
-    tally_set_free(t);
-    return false;
+    return tune_runner_run(m->runner, m->run, spec, photons, m->opt->seed, out, err);
 }
 
 /* A pilot gives every thread slot of the GPU at least this many photons, so
@@ -49,16 +37,15 @@ bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t 
 bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_t *photons,
                         double *steps_per_photon, double *kernel_seconds, tm_error *err)
 {
-    const cuda_device_info *dev = gpu_engine_device(m->eng);
+    const tune_device *dev = m->runner->device;
     uint64_t n = (uint64_t)PILOT_PHOTONS_PER_THREAD * (uint64_t)dev->sm_count *
                  (uint64_t)(dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
     for (;;) {
-        tally_set t;
-        gpu_stats stats;
-        if (!measure_run_once(m, spec, n, &t, &stats, err))
+        tune_measurement stats;
+        if (!measure_run_once(m, spec, n, &stats, err))
             return false;
-        *steps_per_photon = tally_count(t.steps) / (double)n;
-        tally_set_free(&t);
+        *steps_per_photon = stats.steps / (double)n;
+        tune_measurement_free(&stats);
         double want = m->opt->min_kernel_seconds;
         if (stats.kernel_seconds >= want || n >= TUNE_MAX_PILOT_PHOTONS) {
             *photons = n;
@@ -90,7 +77,7 @@ static double median(const double *v, int n)
 
 /* The rate of one timing: steady state, or the whole launch when it was
  * too short to tell. */
-static double rate_of(const measure_setup *m, const gpu_stats *stats)
+static double rate_of(const measure_setup *m, const tune_measurement *stats)
 {
     if (stats->steady_photons_per_second > 0)
         return stats->steady_photons_per_second;
@@ -103,7 +90,7 @@ static bool candidate_failed(const measure_setup *m, tune_candidate *c, tune_sta
 {
     c->status = status;
     error_format(why, c->why, sizeof c->why);
-    if (gpu_engine_usable(m->eng))
+    if (tune_runner_usable(m->runner))
         return true;
     *err = *why;
     return false;
@@ -111,20 +98,18 @@ static bool candidate_failed(const measure_setup *m, tune_candidate *c, tune_sta
 
 /* The repeats after the first: timings, and the gate on every one. */
 static bool time_repeats(const measure_setup *m, tune_candidate *c, const kernel_spec *spec,
-                         const tally_set *expect, tm_error *err)
+                         uint64_t expect, tm_error *err)
 {
     int repeats = m->opt->repeats < 1 ? 1 : m->opt->repeats;
     if (repeats > TUNE_MAX_REPEATS)
         repeats = TUNE_MAX_REPEATS;
     while (c->timings < repeats) {
-        tally_set t;
-        gpu_stats stats;
+        tune_measurement stats;
         tm_error why = {0};
-        if (!measure_run_once(m, spec, m->photons, &t, &stats, &why))
+        if (!measure_run_once(m, spec, m->photons, &stats, &why))
             return candidate_failed(m, c, TUNE_FAILED, &why, err);
-        bool same = tally_set_equal(&t, expect);
-        tally_set_free(&t);
-        if (!same) {
+        tune_measurement_free(&stats); /* nothing malloc'd: no deposits counted */
+        if (stats.digest != expect) {
             c->status = TUNE_MISMATCH;
             snprintf(c->why, sizeof c->why, "repeat %d: tallies differ from the first run",
                      c->timings + 1);
@@ -136,7 +121,7 @@ static bool time_repeats(const measure_setup *m, tune_candidate *c, const kernel
     return true;
 }
 
-bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bias, tally_set *keep,
+bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bias, uint64_t *keep,
                        tm_error *err)
 {
     kernel_spec spec;
@@ -147,9 +132,8 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
         error_format(&why, c->why, sizeof c->why);
         return true;
     }
-    tally_set first;
-    gpu_stats stats;
-    if (!measure_run_once(m, &spec, m->photons, &first, &stats, &why))
+    tune_measurement stats;
+    if (!measure_run_once(m, &spec, m->photons, &stats, &why))
         return candidate_failed(m, c, TUNE_FAILED, &why, err);
     c->compile_seconds = stats.compile_seconds;
     c->registers = stats.registers;
@@ -157,26 +141,24 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
     if (stats.spill_bytes > 0) {
         c->status = TUNE_SKIPPED;
         snprintf(c->why, sizeof c->why, "spills %d bytes to local memory", stats.spill_bytes);
-        tally_set_free(&first);
         return true;
     }
     c->rates[c->timings] = rate_of(m, &stats);
     c->seconds[c->timings++] = stats.kernel_seconds;
     /* The gate: the same photons must give the same integers, bit for bit. */
-    if (m->reference && !tally_set_equal(&first, m->reference)) {
+    uint64_t first = stats.digest;
+    tune_measurement_free(&stats);
+    if (m->reference && first != *m->reference) {
         c->status = TUNE_MISMATCH;
         snprintf(c->why, sizeof c->why,
                  "tallies differ from the reference kernel's for the same seed and photons "
                  "(bit-identity gate): a bug in this variant");
-        tally_set_free(&first);
         return true;
     }
     c->status = TUNE_MEASURED;
-    bool ok = time_repeats(m, c, &spec, &first, err);
+    bool ok = time_repeats(m, c, &spec, first, err);
     if (keep && c->status == TUNE_MEASURED)
         *keep = first;
-    else
-        tally_set_free(&first);
     if (c->status == TUNE_MEASURED) {
         c->median_seconds = median(c->seconds, c->timings);
         c->photons_per_second = median(c->rates, c->timings);

@@ -8,18 +8,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpu.h"
 #include "mci.h"
+#include "runner.h"
 #include "search.h"
-#include "tally.h"
 
 typedef struct measure_setup {
-    gpu_engine *eng;
+    const tune_runner *runner;
     const mci_run *run;
     bool score_absorption;
     const tune_options *opt;
-    uint64_t photons;           /* the pilot */
-    const tally_set *reference; /* NULL: this is the reference (its tallies go to *keep) */
+    uint64_t photons;          /* the pilot */
+    const uint64_t *reference; /* the reference's tallies digest; NULL: this is the reference */
 } measure_setup;
 
 /* The spec of a configuration for this run and device, validated (false,
@@ -28,10 +27,10 @@ bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug
                   kernel_spec *spec, tm_error *err);
 
 /* Measures c->config into c (status, timings, registers, ...).  keep: when
- * not NULL, receives the first run's tallies (initialised here; the caller
- * frees them).  False only on an error that leaves the GPU unusable (a
- * sticky fault): a candidate's own failure is its status. */
-bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bias, tally_set *keep,
+ * not NULL, receives the first run's tallies digest.  False only on an
+ * error that leaves the GPU unusable (a sticky fault): a candidate's own
+ * failure is its status. */
+bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bias, uint64_t *keep,
                        tm_error *err);
 
 /* The pilot size: photons that give spec's kernel at least the options'
@@ -40,8 +39,9 @@ bool measure_candidate(const measure_setup *m, tune_candidate *c, bool debug_bia
 bool measure_pilot_size(const measure_setup *m, const kernel_spec *spec, uint64_t *photons,
                         double *steps_per_photon, double *kernel_seconds, tm_error *err);
 
-/* Runs spec once for photons and returns its tallies (initialised here). */
+/* Runs spec once for photons with the options' seed (the runner's run):
+ * *out is the caller's to free (tune_measurement_free). */
 bool measure_run_once(const measure_setup *m, const kernel_spec *spec, uint64_t photons,
-                      tally_set *t, gpu_stats *stats, tm_error *err);
+                      tune_measurement *out, tm_error *err);
 
 #endif

@@ -8,12 +8,13 @@
 #include "measure.h"
 #include "profile.h"
 #include "tune.h"
+#include "run_view.h"
 #include "variant.h"
 
 typedef struct choice {
     const plan_options *opt;
-    gpu_engine *eng;              /* NULL for `gen`: lookup only, no tuning */
-    const cuda_device_info *info; /* NULL for `gen` on a machine without a GPU */
+    const tune_runner *runner; /* NULL for `gen`: lookup only, no tuning */
+    const tune_device *info;   /* NULL for `gen` on a machine without a GPU */
     const mci_run *run;
     profile_class cls;
     profile_device dev;
@@ -80,7 +81,7 @@ static bool lookup(const choice *c, profile_found *found, tm_error *err)
  * would be too small to time. */
 static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
 {
-    const cuda_device_info *dev = gpu_engine_device(c->eng);
+    const tune_device *dev = c->info;
     double slots =
         (double)dev->sm_count * (dev->max_threads_per_sm > 0 ? dev->max_threads_per_sm : 2048);
     *seconds = 0;
@@ -89,20 +90,19 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     tune_options t;
     tune_options_init(&t);
     t.seed = c->opt->seed;
-    t.template_dir = c->opt->template_dir;
-    t.cache_dir = c->opt->cache_dir;
-    measure_setup m = {
-        .eng = c->eng, .run = c->run, .score_absorption = c->opt->score_absorption, .opt = &t};
+    measure_setup m = {.runner = c->runner,
+                       .run = c->run,
+                       .score_absorption = c->opt->score_absorption,
+                       .opt = &t};
     kernel_spec spec;
     variant_options none;
     variant_options_init(&none);
     uint64_t photons = (uint64_t)(c->run->photons / 100);
-    tally_set pilot;
-    gpu_stats stats;
+    tune_measurement stats;
     if (!variant_spec_for_run(c->run, c->opt->score_absorption, dev, &none, &spec, err) ||
-        !measure_run_once(&m, &spec, photons, &pilot, &stats, err))
+        !measure_run_once(&m, &spec, photons, &stats, err))
         return false;
-    tally_set_free(&pilot);
+    tune_measurement_free(&stats);
     *seconds = stats.kernel_seconds * (double)c->run->photons / (double)photons;
     return true;
 }
@@ -113,7 +113,7 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
     const plan_options *opt = c->opt;
     double budget = opt->budget > 0 ? opt->budget : PLAN_AUTO_TUNE_BUDGET;
     char msg[512], cls[128];
-    profile_class_text(&c->cls, cls, sizeof cls);
+    problem_shape_text(&c->cls, cls, sizeof cls);
     if (opt->tune_mode == PLAN_TUNE_AUTO && variant_options_given(&opt->variant)) {
         snprintf(msg, sizeof msg,
                  "no profile entry for %s on this GPU: heuristic variant with "
@@ -167,7 +167,7 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
         say(c, msg);
     }
     tune_outcome out;
-    if (!plan_tune_and_store(opt, c->eng, c->run, budget, NULL, false, &out, err))
+    if (!plan_tune_and_store(opt, c->runner, c->run, budget, NULL, false, &out, err))
         return false;
     found->match = PROFILE_MATCH_EXACT;
     found->entry = out.entry;
@@ -182,7 +182,7 @@ static void describe(const choice *c, const profile_found *found, char *source, 
         return;
     }
     char cls[128], text[256];
-    profile_class_text(&found->entry.cls, cls, sizeof cls);
+    problem_shape_text(&found->entry.cls, cls, sizeof cls);
     knobs_text(&found->entry.config, text, sizeof text);
     snprintf(source, size, "profile %s, %s entry %s (%s)", found->path,
              profile_match_name(found->match), cls, text);
@@ -192,7 +192,7 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
 {
     const plan_options *opt = c->opt;
     const mci_run *run = c->run;
-    c->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, opt->score_absorption};
+    c->cls = run_view_shape(run, opt->score_absorption);
     if (c->info)
         profile_device_from_info(c->info, &c->dev);
     tm_error ignored;
@@ -201,10 +201,10 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     memset(&found, 0, sizeof found);
     found.match = PROFILE_MATCH_NONE;
     if (!opt->no_profile) {
-        bool tune_always = c->eng && opt->tune_mode == PLAN_TUNE_ALWAYS;
+        bool tune_always = c->runner && opt->tune_mode == PLAN_TUNE_ALWAYS;
         if (!tune_always && !lookup(c, &found, err))
             return false;
-        if (c->eng && found.match == PROFILE_MATCH_NONE && !maybe_tune(c, &found, err))
+        if (c->runner && found.match == PROFILE_MATCH_NONE && !maybe_tune(c, &found, err))
             return false;
     }
     describe(c, &found, source, source_size);
@@ -216,16 +216,16 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     return variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err);
 }
 
-bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
-                 char *source, size_t source_size, tm_error *err)
+bool plan_choose(const plan_options *opt, const tune_runner *runner, const mci_run *run,
+                 kernel_spec *spec, char *source, size_t source_size, tm_error *err)
 {
-    choice c = {.opt = opt, .eng = eng, .info = gpu_engine_device(eng), .run = run};
+    choice c = {.opt = opt, .runner = runner, .info = runner->device, .run = run};
     return choose(&c, source, source_size, spec, err);
 }
 
-bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
+bool plan_choose_for_gen(const plan_options *opt, const tune_device *dev, const mci_run *run,
                          kernel_spec *spec, char *source, size_t source_size, tm_error *err)
 {
-    choice c = {.opt = opt, .eng = NULL, .info = dev, .run = run};
+    choice c = {.opt = opt, .runner = NULL, .info = dev, .run = run};
     return choose(&c, source, source_size, spec, err);
 }

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu.h"
 #include "mci.h"
 #include "profile.h"
+#include "runner.h"
 #include "spec.h"
 #include "variant.h"
 
@@ -50,15 +50,16 @@ typedef struct plan_options {
 /* `tmcml tune`'s budget when none is given. */
 #define PLAN_TUNE_BUDGET           60.0
 
-/* The spec for run on eng.  source: a short description of where the
- * variant came from ("profile X.json, exact entry ...", "heuristic"). */
-bool plan_choose(const plan_options *opt, gpu_engine *eng, const mci_run *run, kernel_spec *spec,
-                 char *source, size_t source_size, tm_error *err);
+/* The spec for run on runner's device (tuning through runner when no entry
+ * applies).  source: a short description of where the variant came from
+ * ("profile X.json, exact entry ...", "heuristic"). */
+bool plan_choose(const plan_options *opt, const tune_runner *runner, const mci_run *run,
+                 kernel_spec *spec, char *source, size_t source_size, tm_error *err);
 
 /* The same for `tmcml gen`, which runs nothing: the profile entry is looked
  * up but never tuned for; dev may be NULL (no GPU here: only profile_file
  * applies, checked against this toolchain alone). */
-bool plan_choose_for_gen(const plan_options *opt, const cuda_device_info *dev, const mci_run *run,
+bool plan_choose_for_gen(const plan_options *opt, const tune_device *dev, const mci_run *run,
                          kernel_spec *spec, char *source, size_t source_size, tm_error *err);
 
 #endif

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda_driver.h"
 #include "compile.h"
 #include "render.h"
+#include "runner.h"
 
 void profile_init(profile *p) { memset(p, 0, sizeof *p); }
 
@@ -20,26 +20,10 @@ void profile_free(profile *p)
     profile_init(p);
 }
 
-bool profile_class_equal(const profile_class *a, const profile_class *b)
-{
-    return a->num_layers == b->num_layers && a->nr == b->nr && a->nz == b->nz && a->na == b->na &&
-           a->score_absorption == b->score_absorption;
-}
-
-int profile_class_compare(const profile_class *a, const profile_class *b)
-{
-    int ka[5] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na};
-    int kb[5] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na};
-    for (int i = 0; i < 5; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i] ? -1 : 1;
-    return 0;
-}
-
 bool profile_put(profile *p, const profile_entry *e)
 {
     for (int i = 0; i < p->num_entries; i++)
-        if (profile_class_equal(&p->entries[i].cls, &e->cls)) {
+        if (problem_shape_equal(&p->entries[i].cls, &e->cls)) {
             p->entries[i] = *e;
             return true;
         }
@@ -72,7 +56,7 @@ bool profile_file_name(const profile_device *dev, char *buf, size_t size)
     return true;
 }
 
-void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev)
+void profile_device_from_info(const tune_device *info, profile_device *dev)
 {
     memset(dev, 0, sizeof *dev);
     snprintf(dev->name, sizeof dev->name, "%s", info->name);
@@ -101,12 +85,6 @@ bool profile_is_current(const profile *p, const profile_device *dev, const profi
     return tc->nvrtc_version[0] && profile_toolchain_equal(&p->toolchain, tc) &&
            strcmp(p->device.name, dev->name) == 0 && p->device.cc_major == dev->cc_major &&
            p->device.cc_minor == dev->cc_minor;
-}
-
-void profile_class_text(const profile_class *c, char *buf, size_t size)
-{
-    snprintf(buf, size, "L%d %dx%dx%d%s", c->num_layers, c->nr, c->nz, c->na,
-             c->score_absorption ? "" : " -A");
 }
 
 void profile_date_now(char *buf, size_t size)
@@ -156,10 +134,13 @@ static bool profile_validate_class(const profile_class *c, const char *file, con
 {
     char w[96];
     snprintf(w, sizeof w, "%s.class", where);
-    return profile_check_range(file, w, "num_layers", c->num_layers, 1, SPEC_MAX_LAYERS, err) &&
-           profile_check_range(file, w, "nr", c->nr, 1, 1 << 24, err) &&
-           profile_check_range(file, w, "nz", c->nz, 1, 1 << 24, err) &&
-           profile_check_range(file, w, "na", c->na, 1, 1 << 24, err);
+    for (int i = 0; i < shape_field_count; i++) {
+        const shape_field *f = &shape_field_table[i];
+        if (f->kind == SHAPE_INT &&
+            !profile_check_range(file, w, f->name, shape_field_get(f, c), f->lo, f->hi, err))
+            return false;
+    }
+    return true;
 }
 
 static bool profile_validate_tile(const profile_entry *e, const char *file, const char *w,
@@ -275,7 +256,7 @@ static int profile_index_order(const void *pa, const void *pb, void *ctx)
 {
     const profile_entry *e = ctx;
     int a = *(const int *)pa, b = *(const int *)pb;
-    int c = profile_class_compare(&e[a].cls, &e[b].cls);
+    int c = problem_shape_compare(&e[a].cls, &e[b].cls);
     return c ? c : (a > b) - (a < b);
 }
 
@@ -296,7 +277,7 @@ static bool profile_find_duplicate(const profile *p, int *dup, int *first)
         order[i] = i;
     qsort_r(order, (size_t)p->num_entries, sizeof *order, profile_index_order, p->entries);
     for (int k = 1, start = 0; k < p->num_entries; k++) {
-        if (profile_class_compare(&p->entries[order[k]].cls, &p->entries[order[start]].cls) != 0)
+        if (problem_shape_compare(&p->entries[order[k]].cls, &p->entries[order[start]].cls) != 0)
             start = k;
         else if (k == start + 1 && (*dup < 0 || order[k] < *dup)) {
             *dup = order[k]; /* the second of its class in file order */
@@ -323,7 +304,7 @@ bool profile_validate(const profile *p, const char *file, tm_error *err)
             return false;
         if (i == dup) {
             char c[64];
-            profile_class_text(&p->entries[i].cls, c, sizeof c);
+            problem_shape_text(&p->entries[i].cls, c, sizeof c);
             PROFILE_FAIL(file, where, "class", "%s is also the class of entries[%d]", c, first);
         }
     }
@@ -332,25 +313,17 @@ bool profile_validate(const profile *p, const char *file, tm_error *err)
 
 /* ---- lookup -------------------------------------------------------------- */
 
-double profile_class_distance(const profile_class *a, const profile_class *b)
-{
-    return fabs(log((double)a->nr / b->nr)) + fabs(log((double)a->nz / b->nz)) +
-           0.25 * fabs(log((double)a->na / b->na));
-}
-
 profile_match profile_lookup(const profile *p, const profile_class *c, const profile_entry **found)
 {
     const profile_entry *best = NULL;
     double best_d = INFINITY;
     for (int i = 0; i < p->num_entries; i++) {
         const profile_entry *e = &p->entries[i];
-        if (profile_class_equal(&e->cls, c)) {
+        if (problem_shape_equal(&e->cls, c)) {
             *found = e;
             return PROFILE_MATCH_EXACT;
         }
-        if (e->cls.num_layers != c->num_layers || e->cls.score_absorption != c->score_absorption)
-            continue;
-        double d = profile_class_distance(&e->cls, c);
+        double d = problem_shape_distance(&e->cls, c); /* INFINITY: another layer count or mode */
         if (d < best_d) {
             best_d = d;
             best = e;

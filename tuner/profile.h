@@ -18,8 +18,9 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "tm_limits.h"
+#include "shape.h"
 #include "spec.h"
+#include "tm_limits.h"
 
 /* The "format" field of the files this code reads and writes. */
 #define PROFILE_FORMAT 1
@@ -38,11 +39,10 @@ typedef struct profile_toolchain {
 } profile_toolchain;
 
 /* The problem class: what a kernel is specialised for, apart from the knobs
- * and the optical properties (which are kernel data). */
-typedef struct profile_class {
-    int num_layers, nr, nz, na;
-    bool score_absorption; /* false: -A */
-} profile_class;
+ * and the optical properties (which are kernel data): the problem's shape
+ * (gen/shape.h: equal, compare, text and the nearest distance are
+ * problem_shape_*'s). */
+typedef problem_shape profile_class;
 
 typedef struct profile_entry {
     profile_class cls;
@@ -77,10 +77,10 @@ bool profile_put(profile *p, const profile_entry *e);
  * when it does not fit in size (buf then holds "") or the name is empty. */
 bool profile_file_name(const profile_device *dev, char *buf, size_t size);
 
-/* The device fields of a queried GPU (runtime/engine/cuda_driver.h; declared here by tag
- * only, so that this header does not pull in the driver API). */
-struct cuda_device_info;
-void profile_device_from_info(const struct cuda_device_info *info, profile_device *dev);
+/* The device fields of a runner's device (tuner/runner.h; declared here by
+ * tag only). */
+struct tune_device;
+void profile_device_from_info(const struct tune_device *info, profile_device *dev);
 
 /* The toolchain of this program: the generator hash always, the NVRTC
  * version when NVRTC can be loaded.  False (with *err, tc->nvrtc_version "")
@@ -94,15 +94,6 @@ bool profile_toolchain_equal(const profile_toolchain *a, const profile_toolchain
  * (same NVRTC version and generator hash).  An empty NVRTC version (no
  * NVRTC) is never current. */
 bool profile_is_current(const profile *p, const profile_device *dev, const profile_toolchain *tc);
-
-bool profile_class_equal(const profile_class *a, const profile_class *b);
-
-/* The order of classes in a written file: layers, then A before -A, then nr,
- * nz, na.  0 exactly when profile_class_equal. */
-int profile_class_compare(const profile_class *a, const profile_class *b);
-
-/* "L7 500x200x30" or "L7 500x200x30 -A". */
-void profile_class_text(const profile_class *c, char *buf, size_t size);
 
 /* The current time as ISO 8601 UTC ("2026-11-22T10:00:00Z"). */
 void profile_date_now(char *buf, size_t size);
@@ -121,6 +112,7 @@ bool profile_validate_entry(const profile_entry *e, const char *file, const char
  * EXACT: an entry of the same class.  NEAREST: else, among the entries of the
  * same num_layers and score_absorption, the one of least
  *     d = |ln(nr/nr')| + |ln(nz/nz')| + 0.25 |ln(na/na')|
+ * (problem_shape_distance, weights in gen/shape.c's table)
  * (grid ratios, not differences: 100 vs 200 is as far as 250 vs 500; na
  * weighs less because it sizes global arrays only, never the shared tile);
  * ties go to the entry that comes first in the file.  NONE: no entry of the
@@ -133,10 +125,6 @@ typedef enum profile_match {
 } profile_match;
 
 profile_match profile_lookup(const profile *p, const profile_class *c, const profile_entry **found);
-
-/* The distance above (0 for equal grids); a and b of the same layer count and
- * mode. */
-double profile_class_distance(const profile_class *a, const profile_class *b);
 
 const char *profile_match_name(profile_match m); /* "none", "exact", "nearest" */
 

@@ -168,10 +168,16 @@ static bool profile_read_class(profile_reader *rd, const cJSON *entry, const cha
     char w[64];
     snprintf(w, sizeof w, "%s.class", where);
     const cJSON *o = profile_object(rd, entry, where, "class");
-    return o && profile_get_int(rd, o, w, "num_layers", &c->num_layers) &&
-           profile_get_int(rd, o, w, "nr", &c->nr) && profile_get_int(rd, o, w, "nz", &c->nz) &&
-           profile_get_int(rd, o, w, "na", &c->na) &&
-           profile_get_bool(rd, o, w, "score_absorption", &c->score_absorption);
+    for (int i = 0; o && i < shape_field_count; i++) {
+        const shape_field *f = &shape_field_table[i];
+        int v = 0;
+        bool b = false;
+        if (f->kind == SHAPE_BOOL ? !profile_get_bool(rd, o, w, f->name, &b)
+                                  : !profile_get_int(rd, o, w, f->name, &v))
+            return false;
+        shape_field_set(f, c, f->kind == SHAPE_BOOL ? b : v);
+    }
+    return o != NULL;
 }
 
 /* One knob of the table from its JSON field(s) (gen/knob.h); its range is
@@ -451,10 +457,13 @@ static bool profile_json_class_config(cJSON *o, const profile_entry *e)
     const profile_class *c = &e->cls;
     cJSON *cls = cJSON_AddObjectToObject(o, "class");
     cJSON *cfg = cls ? cJSON_AddObjectToObject(o, "config") : NULL;
-    bool ok = cfg && profile_put_number(cls, "num_layers", c->num_layers) &&
-              profile_put_number(cls, "nr", c->nr) && profile_put_number(cls, "nz", c->nz) &&
-              profile_put_number(cls, "na", c->na) &&
-              profile_put_bool(cls, "score_absorption", c->score_absorption);
+    bool ok = cfg != NULL;
+    for (int i = 0; ok && i < shape_field_count; i++) {
+        const shape_field *f = &shape_field_table[i];
+        int v = shape_field_get(f, c);
+        ok = f->kind == SHAPE_BOOL ? profile_put_bool(cls, f->name, v)
+                                   : profile_put_number(cls, f->name, v);
+    }
     for (int i = 0; ok && i < knob_count; i++)
         ok = profile_json_knob(cfg, &knob_table[i], &e->config);
     return ok;
@@ -482,7 +491,7 @@ static bool profile_json_entry(cJSON *list, const profile_entry *e)
 /* Layers, then A before -A, then the grid. */
 static int profile_class_order(const void *pa, const void *pb)
 {
-    return profile_class_compare(&(*(const profile_entry *const *)pa)->cls,
+    return problem_shape_compare(&(*(const profile_entry *const *)pa)->cls,
                                  &(*(const profile_entry *const *)pb)->cls);
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "measure.h"
-#include "progress.h"
+#include "run_view.h"
 #include "variant.h"
 
 #define COMPILE_ESTIMATE_SECONDS 0.3
@@ -46,12 +46,12 @@ typedef struct search {
     candidate_limits lim;
     fluence_map map; /* pilot deposit events (absorption scored only) */
     bool have_map;
-    tally_set reference;
+    uint64_t reference; /* the reference's tallies digest */
     double start;
     tm_error *err;
 } search;
 
-static double elapsed(const search *s) { return progress_now() - s->start; }
+static double elapsed(const search *s) { return tune_runner_now(s->m.runner) - s->start; }
 
 /* Time one more candidate would take, from the reference's. */
 static bool budget_allows(const search *s)
@@ -164,21 +164,17 @@ static bool pilot_fluence(search *s, const kernel_spec *reference_spec)
 {
     kernel_spec spec = *reference_spec;
     spec.count_deposits = true;
-    tally_set t;
-    gpu_stats stats;
+    tune_measurement t;
     uint64_t photons = s->m.photons / 4 > 1000 ? s->m.photons / 4 : s->m.photons;
-    if (!measure_run_once(&s->m, &spec, photons, &t, &stats, s->err))
+    if (!measure_run_once(&s->m, &spec, photons, &t, s->err))
         return false;
-    size_t bins = (size_t)t.nr * (size_t)t.nz;
-    uint64_t *events = malloc(bins * sizeof *events);
-    bool ok = events != NULL;
-    for (size_t i = 0; ok && i < bins; i++)
-        events[i] = (uint64_t)t.a_rz[i];
-    ok = ok && fluence_map_init(&s->map, t.nr, t.nz, events);
-    free(events);
-    tally_set_free(&t);
+    bool ok = t.deposits && t.nr == s->m.run->nr && t.nz == s->m.run->nz;
     if (!ok)
+        error_set(s->err, NULL, 0, "the pilot's deposit map is missing or not %dx%d", s->m.run->nr,
+                  s->m.run->nz);
+    else if (!(ok = fluence_map_init(&s->map, t.nr, t.nz, t.deposits)))
         error_set(s->err, NULL, 0, "out of memory for the pilot's deposit map");
+    tune_measurement_free(&t);
     s->have_map = ok;
     s->res->candidates[s->res->reference].captured =
         ok ? captured_fraction(s, &s->res->candidates[s->res->reference].config) : 0;
@@ -272,7 +268,7 @@ static bool stage_tile(search *s)
  * that captures most pilot events in it. */
 static bool stage_cluster(search *s)
 {
-    if (!s->m.score_absorption || !s->have_map || gpu_engine_device(s->m.eng)->cc_major < 9)
+    if (!s->m.score_absorption || !s->have_map || s->m.runner->device->cc_major < 9)
         return true;
     kernel_knobs best = s->res->candidates[s->res->winner].config;
     int residency = best.min_blocks_per_sm > 0 ? best.min_blocks_per_sm : 1;
@@ -389,7 +385,7 @@ static bool stage_wrong(search *s)
     return true;
 }
 
-static void limits_of(const cuda_device_info *dev, candidate_limits *lim)
+static void limits_of(const tune_device *dev, candidate_limits *lim)
 {
     lim->shared_per_sm = dev->shared_per_sm;
     lim->shared_per_block_optin = dev->shared_per_block_optin;
@@ -399,7 +395,7 @@ static void limits_of(const cuda_device_info *dev, candidate_limits *lim)
 
 static bool run_stages(search *s)
 {
-    const cuda_device_info *dev = gpu_engine_device(s->m.eng);
+    const tune_device *dev = s->m.runner->device;
     variant_options none;
     variant_options_init(&none);
     kernel_spec heuristic;
@@ -418,21 +414,20 @@ static bool run_stages(search *s)
     return stage_launch(s, &base) && stage_tile(s) && stage_cluster(s) && stage_refine(s);
 }
 
-bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,
+bool tune_search(const tune_runner *runner, const mci_run *run, bool score_absorption,
                  const tune_options *opt, tune_result *res, tm_error *err)
 {
     memset(res, 0, sizeof *res);
     res->reference = res->winner = -1;
-    search s = {.m = {.eng = eng, .run = run, .score_absorption = score_absorption, .opt = opt},
-                .res = res,
-                .start = progress_now(),
-                .err = err};
-    limits_of(gpu_engine_device(eng), &s.lim);
+    search s = {
+        .m = {.runner = runner, .run = run, .score_absorption = score_absorption, .opt = opt},
+        .res = res,
+        .start = tune_runner_now(runner),
+        .err = err};
+    limits_of(runner->device, &s.lim);
     bool ok = run_stages(&s);
     res->pilot_photons = s.m.photons;
     res->seconds = elapsed(&s);
-    if (s.m.reference)
-        tally_set_free(&s.reference);
     fluence_map_free(&s.map);
     return ok;
 }
@@ -443,7 +438,7 @@ void tune_result_entry(const tune_result *res, const mci_run *run, bool score_ab
                        profile_entry *e)
 {
     memset(e, 0, sizeof *e);
-    e->cls = (profile_class){run->num_layers, run->nr, run->nz, run->na, score_absorption};
+    e->cls = run_view_shape(run, score_absorption);
     const tune_candidate *w = &res->candidates[res->winner];
     e->config = w->config;
     e->photons_per_second = w->photons_per_second;

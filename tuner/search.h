@@ -31,18 +31,15 @@
 #include "candidates.h"
 #include "tm_limits.h"
 #include "error.h"
-#include "gpu.h"
 #include "mci.h"
 #include "profile.h"
+#include "runner.h"
 
 typedef struct tune_options {
     uint64_t seed;
-    double budget_seconds;     /* wall time for the whole search (compiles included) */
-    double min_kernel_seconds; /* a timing's kernel time at least this (0.1) */
-    int repeats;               /* timings per candidate, median taken (3, <= TUNE_MAX_REPEATS) */
-    const char *template_dir;  /* NULL: embedded */
-    const char *cache_dir;     /* NULL: default cubin cache */
-    bool verbose;
+    double budget_seconds;      /* wall time for the whole search (compiles included) */
+    double min_kernel_seconds;  /* a timing's kernel time at least this (0.1) */
+    int repeats;                /* timings per candidate, median taken (3, <= TUNE_MAX_REPEATS) */
     bool debug_wrong_candidate; /* test-only: one candidate with a wrong kernel */
     FILE *log;                  /* a line per candidate as it is measured; NULL: quiet */
 } tune_options;
@@ -62,7 +59,7 @@ typedef struct tune_candidate {
     tune_status status;
     char why[512];                    /* for the ones not measured */
     double seconds[TUNE_MAX_REPEATS]; /* whole kernel time of each timing */
-    double rates[TUNE_MAX_REPEATS];   /* steady-state photons/s of each (gpu_stats) */
+    double rates[TUNE_MAX_REPEATS];   /* steady-state photons/s of each (runner.h) */
     int timings;
     double median_seconds;     /* kernel time of the pilot (median) */
     double photons_per_second; /* the median steady-state rate: what a long run gets */
@@ -82,9 +79,10 @@ typedef struct tune_result {
 } tune_result;
 
 /* Runs the search for run (its photon count is not used: the pilot sets its
- * own).  False on a problem that stops the search (the reference kernel
- * fails, a GPU fault); a candidate's own failure is recorded, not fatal. */
-bool tune_search(gpu_engine *eng, const mci_run *run, bool score_absorption,
+ * own), measuring through runner only.  False on a problem that stops the
+ * search (the reference kernel fails, a GPU fault); a candidate's own
+ * failure is recorded, not fatal. */
+bool tune_search(const tune_runner *runner, const mci_run *run, bool score_absorption,
                  const tune_options *opt, tune_result *res, tm_error *err);
 void tune_result_free(tune_result *res);
 

@@ -52,17 +52,18 @@ static void log_cell(FILE *f, const tune_candidate *c)
 }
 
 /* The reference: the heuristic kernel sets the pilot and the tallies. */
-static bool sweep_reference(measure_setup *m, tally_set *ref, tune_result *r, tm_error *err)
+static bool sweep_reference(measure_setup *m, uint64_t *ref, tune_result *r, tm_error *err)
 {
     variant_options none;
     variant_options_init(&none);
     kernel_spec spec;
-    if (!variant_spec_for_run(m->run, true, gpu_engine_device(m->eng), &none, &spec, err) ||
+    if (!variant_spec_for_run(m->run, true, m->runner->device, &none, &spec, err) ||
         !measure_pilot_size(m, &spec, &m->photons, &r->steps_per_photon, NULL, err))
         return false;
-    gpu_stats stats;
-    if (!measure_run_once(m, &spec, m->photons, ref, &stats, err))
+    tune_measurement stats;
+    if (!measure_run_once(m, &spec, m->photons, &stats, err))
         return false;
+    *ref = stats.digest;
     r->pilot_photons = m->photons;
     m->reference = ref;
     return true;
@@ -103,14 +104,14 @@ static bool sweep_cell(const measure_setup *m, const sweep_options *opt, const k
     return ok;
 }
 
-bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sweep_result *res,
-               tm_error *err)
+bool sweep_run(const tune_runner *runner, const mci_run *run, const sweep_options *opt,
+               sweep_result *res, tm_error *err)
 {
     memset(res, 0, sizeof *res);
     res->best_index = res->worst_index = res->cells.reference = res->cells.winner = -1;
-    measure_setup m = {.eng = eng, .run = run, .score_absorption = true, .opt = &opt->tune};
-    tally_set ref;
-    double start = progress_now();
+    measure_setup m = {.runner = runner, .run = run, .score_absorption = true, .opt = &opt->tune};
+    uint64_t ref;
+    double start = tune_runner_now(runner);
     if (!sweep_reference(&m, &ref, &res->cells, err))
         return false;
     bool ok = true;
@@ -125,8 +126,7 @@ bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sw
                 ok = sweep_cell(&m, opt, &c, res, err);
             }
     res->cells.winner = res->best_index;
-    res->cells.seconds = progress_now() - start;
-    tally_set_free(&ref);
+    res->cells.seconds = tune_runner_now(runner) - start;
     return ok;
 }
 

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "gpu.h"
 #include "mci.h"
+#include "runner.h"
 #include "search.h"
 
 /* A range "A:B:STEP" (B included when reached), or a single value "A". */
@@ -41,8 +41,8 @@ typedef struct sweep_result {
 /* Heat-map planes: entry widths x cluster sizes (entry-major). */
 int sweep_plane_count(const sweep_options *opt);
 
-bool sweep_run(gpu_engine *eng, const mci_run *run, const sweep_options *opt, sweep_result *res,
-               tm_error *err);
+bool sweep_run(const tune_runner *runner, const mci_run *run, const sweep_options *opt,
+               sweep_result *res, tm_error *err);
 void sweep_result_free(sweep_result *res);
 
 /* PREFIX.csv and one PNG heat map per entry width and cluster size

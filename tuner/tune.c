@@ -3,12 +3,16 @@
 #include "tune.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "text_escape.h"
+#include "fs_target.h"
+#include "plan.h"
 #include "profile.h"
+#include "recorder.h"
 #include "report.h"
 #include "search.h"
+#include "text_escape.h"
 
 void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
 {
@@ -17,17 +21,14 @@ void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
     t->budget_seconds = budget;
     if (opt->repeats > 0)
         t->repeats = opt->repeats;
-    t->template_dir = opt->template_dir;
-    t->cache_dir = opt->cache_dir;
-    t->verbose = opt->verbose;
     t->debug_wrong_candidate = opt->debug_wrong_candidate;
 }
 
-static bool store_entry(const plan_options *opt, gpu_engine *eng, const profile_entry *e,
+static bool store_entry(const plan_options *opt, const tune_device *device, const profile_entry *e,
                         char *path, size_t size, tm_error *err)
 {
     profile_device dev;
-    profile_device_from_info(gpu_engine_device(eng), &dev);
+    profile_device_from_info(device, &dev);
     profile_toolchain tc;
     tm_error why = {0};
     if (!profile_toolchain_current(&tc, &why)) {
@@ -69,7 +70,7 @@ static void summary_line(FILE *f, const tune_result *res, const profile_entry *e
 {
     char text[256], cls[128];
     knobs_text(&e->config, text, sizeof text);
-    profile_class_text(&e->cls, cls, sizeof cls);
+    problem_shape_text(&e->cls, cls, sizeof cls);
     fprintf(f,
             "tmcml: tuned %s in %.1f s: %d candidates measured (pilot %llu photons); winner %s, "
             "%.4g photons/s = %.3fx the heuristic's %.4g\n",
@@ -81,7 +82,22 @@ static void summary_line(FILE *f, const tune_result *res, const profile_entry *e
             e->heuristic_photons_per_second);
 }
 
-bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+/* The recording beside a CSV written to a file (none beside /dev/null or a
+ * FIFO, which are written in place). */
+static char *recording_path(const char *csv_path, tm_error *err)
+{
+    fs_target target;
+    if (!fs_target_find(csv_path, &target, err))
+        return NULL;
+    bool through = target.through;
+    fs_target_free(&target);
+    char *path = through ? strdup("") : tune_recording_path(csv_path);
+    if (!path)
+        error_set(err, csv_path, 0, "out of memory");
+    return path;
+}
+
+bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err)
 {
@@ -91,8 +107,16 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
     t.log = print_table && !opt->quiet ? stdout : NULL;
     if (!plan_can_store(opt, err))
         return false;
+    /* With a CSV, every measurement is recorded beside it (recording.h). */
+    char *recording = csv_path ? recording_path(csv_path, err) : NULL;
+    if (csv_path && !recording)
+        return false;
+    tune_recorder recorder;
+    tune_runner recorded;
+    tune_recorder_init(&recorder, runner, &recorded);
     tune_result res;
-    bool ok = tune_search(eng, run, opt->score_absorption, &t, &res, err);
+    bool ok = tune_search(recording && *recording ? &recorded : runner, run, opt->score_absorption,
+                          &t, &res, err);
     if (ok && res.winner < 0) {
         error_set(err, NULL, 0, "no kernel variant could be measured");
         ok = false;
@@ -105,15 +129,23 @@ bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run
             tune_print_table(stdout, &res);
         }
         ok = (!csv_path || tune_write_csv(csv_path, &res, err)) &&
-             store_entry(opt, eng, &out->entry, out->profile_path, sizeof out->profile_path, err);
+             (!recording || !*recording ||
+              tune_recorder_write(&recorder, recording, run, opt->score_absorption, &t, err)) &&
+             store_entry(opt, runner->device, &out->entry, out->profile_path,
+                         sizeof out->profile_path, err);
     }
     if (ok && !opt->quiet) {
         summary_line(print_table ? stdout : stderr, &res, &out->entry);
         if (csv_path)
             text_printf(print_table ? stdout : stderr, "tmcml: measurements in %s\n", csv_path);
+        if (recording && *recording)
+            text_printf(print_table ? stdout : stderr,
+                        "tmcml: their recording (for replay) in %s\n", recording);
         text_printf(print_table ? stdout : stderr, "tmcml: profile entry stored in %s\n",
                     out->profile_path);
     }
     tune_result_free(&res);
+    tune_recorder_free(&recorder);
+    free(recording);
     return ok;
 }

@@ -7,13 +7,13 @@
 #include <stdbool.h>
 
 #include "error.h"
-#include "gpu.h"
 #include "mci.h"
 #include "plan.h"
 #include "profile.h"
+#include "runner.h"
 #include "search.h"
 
-/* Tunes run on eng and stores the winner in the profile directory
+/* Tunes run through runner and stores the winner in the profile directory
  * (profile_dir, else $TMCML_PROFILE_DIR, else the user's).  Used by `tune`
  * and by plan_choose. */
 typedef struct tune_outcome {
@@ -33,7 +33,7 @@ bool plan_can_store(const plan_options *opt, tm_error *err);
 /* csv_path: NULL for no CSV.  print_table: the table of candidates on
  * stdout (`tune`), else a one-line summary on stderr (`run --tune`).  Fails
  * at once when !plan_can_store. */
-bool plan_tune_and_store(const plan_options *opt, gpu_engine *eng, const mci_run *run,
+bool plan_tune_and_store(const plan_options *opt, const tune_runner *runner, const mci_run *run,
                          double budget, const char *csv_path, bool print_table, tune_outcome *out,
                          tm_error *err);
 

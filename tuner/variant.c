@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "candidates.h"
-#include "gpu.h"
+#include "run_view.h"
 
 /* The default heuristic (no profile), from what the tuner found on an H200
  * (bench/results_gpu.md, docs/tuning.md):
@@ -45,7 +45,7 @@ bool variant_options_set(variant_options *v, const char *option, const char *tex
     return true;
 }
 
-static void default_tile(const mci_run *run, const cuda_device_info *dev, kernel_spec *spec)
+static void default_tile(const mci_run *run, const tune_device *dev, kernel_spec *spec)
 {
     candidate_limits lim = {DEFAULT_SHARED_PER_SM, DEFAULT_SHARED_OPTIN, 2048, 65536};
     if (dev && dev->shared_per_sm > 0) {
@@ -97,7 +97,7 @@ bool variant_options_given(const variant_options *v) { return v->given != 0; }
  *    of 256 at 32 registers (34 without the bound);
  *  - blocks of 256 (512: the same time).
  * Of the explicit options, those a batch kernel has keep their values. */
-bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const cuda_device_info *dev,
+bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_device *dev,
                         tm_error *err)
 {
     spec->knobs.block_size = DEFAULT_BLOCK;
@@ -152,13 +152,13 @@ static bool gpu_resolves_layers(const mci_run *run, tm_error *err)
     return true;
 }
 
-bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+bool variant_spec_for_run(const mci_run *run, bool score_absorption, const tune_device *dev,
                           const variant_options *v, kernel_spec *spec, tm_error *err)
 {
     return variant_spec_tuned(run, score_absorption, dev, NULL, v, spec, err);
 }
 
-bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_device *dev,
                         const kernel_knobs *tuned, const variant_options *v, kernel_spec *spec,
                         tm_error *err)
 {
@@ -170,14 +170,10 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
         return false;
     }
     spec_init(spec);
-    spec->num_layers = run->num_layers;
-    spec->nr = run->nr;
-    spec->nz = run->nz;
-    spec->na = run->na;
+    spec->shape = run_view_shape(run, score_absorption);
     spec->dr = run->dr;
     spec->dz = run->dz;
     spec->da = run->da;
-    spec->score_absorption = score_absorption;
     spec->knobs.block_size = DEFAULT_BLOCK;
     spec->knobs.min_blocks_per_sm = DEFAULT_RESIDENCY;
     spec->knobs.layer_placement = run->num_layers > 1 ? SPEC_LAYERS_SHARED : SPEC_LAYERS_CONSTANT;
@@ -191,6 +187,6 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_de
     if (!score_absorption) /* -A: nothing to cache, whatever the options said */
         knobs_without_absorption(&spec->knobs);
     if (spec->knobs.layer_placement == SPEC_LAYERS_IMMEDIATE)
-        gpu_run_layers(run, spec->layers);
+        run_view_layers(run, spec->layers);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }

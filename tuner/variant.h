@@ -7,9 +7,9 @@
 
 #include <stdbool.h>
 
-#include "cuda_driver.h"
 #include "error.h"
 #include "mci.h"
+#include "runner.h"
 #include "spec.h"
 
 /* Knobs given explicitly (--tile, --entry, ...: the options of the knob
@@ -27,24 +27,25 @@ void variant_options_init(variant_options *v);
  * ("--tile", "48x128"); false with *err on a bad value or option. */
 bool variant_options_set(variant_options *v, const char *option, const char *text, tm_error *err);
 
-/* The spec for a run: the heuristic default for the device (dev may be NULL:
+/* The spec for a run: the heuristic default for the device (tuner/runner.h:
+ * the GPU runner fills it from the engine's; dev may be NULL:
  * sm_90 and no shared-memory limit, as for `tmcml gen` without a GPU), then
  * the explicit options.  Validated against the device's shared memory. */
-bool variant_spec_for_run(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+bool variant_spec_for_run(const mci_run *run, bool score_absorption, const tune_device *dev,
                           const variant_options *v, kernel_spec *spec, tm_error *err);
 
 /* The same with a tuned configuration (a profile's entry, tuner/profile.h)
  * between the heuristic and the explicit options; tuned may be NULL.  Its
  * tile is clamped to the grid (a nearest-class entry may be larger). */
 struct kernel_knobs;
-bool variant_spec_tuned(const mci_run *run, bool score_absorption, const cuda_device_info *dev,
+bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_device *dev,
                         const struct kernel_knobs *tuned, const variant_options *v,
                         kernel_spec *spec, tm_error *err);
 
 /* The batch kernel (spec_for_batch) of a run's variant, with the batch
  * heuristic's knobs and the explicit options that a batch kernel has (block
  * size, residency, the last-bin cache); validated for dev (may be NULL). */
-bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const cuda_device_info *dev,
+bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_device *dev,
                         tm_error *err);
 
 /* Whether v sets any knob of the kernel (then a profile's entry is not

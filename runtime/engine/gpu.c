@@ -35,6 +35,7 @@
 #include "layer_record.h"
 #include "optics.h"
 #include "render.h"
+#include "run_view.h"
 #include "rng.h"
 
 #define KERNEL_NAME         "tmcml_kernel"
@@ -272,20 +273,11 @@ bool gpu_prepare(gpu_engine *eng, const kernel_spec *spec, const gpu_options *op
     return load_module(eng, spec, opt, stats, err);
 }
 
-void gpu_run_layers(const mci_run *run, spec_layer *layers)
-{
-    for (int i = 0; i < run->num_layers + 2; i++) {
-        const mci_layer *l = &run->layers[i];
-        layers[i] =
-            (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
-    }
-}
-
 /* The kernel's layer records of run: table[0 .. num_layers + 1]. */
 static void run_records(const mci_run *run, layer_record *table)
 {
     spec_layer layers[SPEC_MAX_LAYERS + 2];
-    gpu_run_layers(run, layers);
+    run_view_layers(run, layers);
     layer_records_fill(layers, run->num_layers + 2, table);
 }
 

@@ -54,10 +54,6 @@ typedef struct gpu_stats {
 typedef struct gpu_engine gpu_engine;
 
 bool gpu_engine_open(int device, gpu_engine **eng, tm_error *err);
-/* run->layers as the kernels see them, the media above and below included:
- * layers[0 .. num_layers + 1] (the layer table uploaded for a run, and the
- * values an immediate variant bakes in). */
-void gpu_run_layers(const mci_run *run, spec_layer *layers);
 /* The number of GPUs the driver sees (0 without a driver: *err says why). */
 int gpu_device_count(tm_error *err);
 void gpu_engine_close(gpu_engine *eng);

@@ -33,7 +33,7 @@ static bool knob_fields_equal(const kernel_knobs *a, const kernel_knobs *b)
 /* b is a read back of a written: the timings rounded as profile_write rounds. */
 static bool entries_equal(const profile_entry *a, const profile_entry *b)
 {
-    return profile_class_equal(&a->cls, &b->cls) && knob_fields_equal(&a->config, &b->config) &&
+    return problem_shape_equal(&a->cls, &b->cls) && knob_fields_equal(&a->config, &b->config) &&
            profile_round_timing(a->photons_per_second) == b->photons_per_second &&
            profile_round_timing(a->steps_per_second) == b->steps_per_second &&
            profile_round_timing(a->heuristic_photons_per_second) ==
@@ -53,7 +53,7 @@ static void check_same(const profile *p, const profile *q)
     for (int i = 0; i < p->num_entries; i++) {
         const profile_entry *e = &p->entries[i], *back = NULL;
         char c[64];
-        profile_class_text(&e->cls, c, sizeof c);
+        problem_shape_text(&e->cls, c, sizeof c);
         FUZZ_CHECK(profile_lookup(q, &e->cls, &back) == PROFILE_MATCH_EXACT,
                    "entry %d (%s) not read back", i, c);
         FUZZ_CHECK(entries_equal(e, back), "entry %d (%s) read back differently", i, c);
@@ -116,7 +116,7 @@ static void check_store(const char *path, const profile *old)
         int kept = 0;
         for (int i = 0; i < old->num_entries; i++) {
             const profile_entry *o = &old->entries[i];
-            if (profile_class_equal(&o->cls, &e.cls))
+            if (problem_shape_equal(&o->cls, &e.cls))
                 continue;
             kept++;
             FUZZ_CHECK(profile_lookup(&r, &o->cls, &found) == PROFILE_MATCH_EXACT &&

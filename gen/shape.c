@@ -1,0 +1,92 @@
+/* A problem's shape, its table of members (gen/shape.h). */
+#include "shape.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "textbuf.h"
+#include "tm_limits.h"
+
+#define SHAPE_INT_FIELD(name, lo, hi, weight)                                                      \
+    {                                                                                              \
+#name, SHAPE_INT, offsetof(problem_shape, name), lo, hi, weight                            \
+    }
+#define SHAPE_BOOL_FIELD(name)                                                                     \
+    {                                                                                              \
+#name, SHAPE_BOOL, offsetof(problem_shape, name), 0, 1, 0                                  \
+    }
+
+/* ORDER SHAPE (gen/shape.h).  The grid's counts are at most 2^24 in a
+ * profile, the layers SPEC_MAX_LAYERS; a nearest class has the same layer
+ * count and mode, the angles weigh a quarter of r and z. */
+const shape_field shape_field_table[] = {
+    SHAPE_INT_FIELD(num_layers, 1, SPEC_MAX_LAYERS, 0),
+    SHAPE_INT_FIELD(nr, 1, 1 << 24, 1),
+    SHAPE_INT_FIELD(nz, 1, 1 << 24, 1),
+    SHAPE_INT_FIELD(na, 1, 1 << 24, 0.25),
+    SHAPE_BOOL_FIELD(score_absorption),
+};
+const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
+
+int shape_field_get(const shape_field *f, const problem_shape *s)
+{
+    const char *p = (const char *)s + f->offset;
+    return f->kind == SHAPE_BOOL ? *(const bool *)p : *(const int *)p;
+}
+
+void shape_field_set(const shape_field *f, problem_shape *s, int value)
+{
+    char *p = (char *)s + f->offset;
+    if (f->kind == SHAPE_BOOL)
+        *(bool *)p = value != 0;
+    else
+        *(int *)p = value;
+}
+
+bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
+{
+    for (int i = 0; i < shape_field_count; i++)
+        if (shape_field_get(&shape_field_table[i], a) != shape_field_get(&shape_field_table[i], b))
+            return false;
+    return true;
+}
+
+int problem_shape_compare(const problem_shape *a, const problem_shape *b)
+{
+    int ka[5] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na};
+    int kb[5] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na};
+    for (int i = 0; i < 5; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+void problem_shape_text(const problem_shape *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "L%d %dx%dx%d%s", s->num_layers, s->nr, s->nz, s->na,
+             s->score_absorption ? "" : " -A");
+}
+
+char *problem_shape_key(const problem_shape *s)
+{
+    textbuf t = TEXTBUF_INIT;
+    for (int i = 0; i < shape_field_count; i++)
+        textbuf_add(&t, "%s%s=%d", i ? " " : "", shape_field_table[i].name,
+                    shape_field_get(&shape_field_table[i], s));
+    return textbuf_take(&t);
+}
+
+double problem_shape_distance(const problem_shape *a, const problem_shape *b)
+{
+    double d = 0;
+    for (int i = 0; i < shape_field_count; i++) {
+        const shape_field *f = &shape_field_table[i];
+        int x = shape_field_get(f, a), y = shape_field_get(f, b);
+        if (f->nearest_weight == 0 && x != y)
+            return INFINITY;
+        if (f->nearest_weight != 0)
+            d += f->nearest_weight * fabs(log((double)x / y));
+    }
+    return d;
+}

@@ -1,0 +1,79 @@
+/* A problem's shape: what a kernel bakes in, besides its variant knobs and
+ * the optical data, and what a tuned variant is chosen for (FFTW's problem,
+ * less its data): the layer count, the grid's counts and whether A_rz is
+ * scored.  Declared once, here; the spec's members are these (gen/spec.h),
+ * a profile entry's class is one (tuner/profile.h), the planner looks one
+ * up (tuner/plan.c) and a session plans again when it changes
+ * (api/session.c).
+ *
+ * Adding a member (a source kind, ...): a line in PROBLEM_SHAPE_MEMBERS, a
+ * row at the end of shape_field_table[] (gen/shape.c: its name in
+ * profiles, its range, how a nearest class treats it), what the run gives
+ * it (run_view_shape, runtime/io/run_view.c), problem_shape_text and
+ * problem_shape_compare when it shows in messages or orders profile
+ * entries, and the templates that read it (`spec.NAME`).  The spec and its
+ * key, the templates' spec table, profile files (read, written,
+ * validated), the lookup and the session loop over the table. */
+#ifndef TMCML_SHAPE_H
+#define TMCML_SHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ORDER SHAPE: the members, in the order of shape_field_table[]. */
+#define PROBLEM_SHAPE_MEMBERS                                                                      \
+    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                              \
+    int nr, nz, na;        /* grid counts */                                                       \
+    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */
+
+typedef struct problem_shape {
+    PROBLEM_SHAPE_MEMBERS
+} problem_shape;
+
+typedef enum shape_kind {
+    SHAPE_INT, /* an int in lo..hi */
+    SHAPE_BOOL /* a bool (JSON true | false) */
+} shape_kind;
+
+typedef struct shape_field {
+    const char *name; /* member, profile JSON field of an entry's class, key word */
+    shape_kind kind;
+    size_t offset; /* in problem_shape */
+    int lo, hi;    /* SHAPE_INT: the range a profile's class may hold */
+    /* A nearest profile class (tuner/profile.c): 0, the same value only;
+     * else the weight of |log(a/b)| in the distance. */
+    double nearest_weight;
+} shape_field;
+
+/* ORDER SHAPE: the order of a profile class's JSON fields and of their
+ * checks (messages name the first bad one).  A new member goes at the end:
+ * spec_key writes the first PROBLEM_SHAPE_KEYED in its own words ("L7
+ * grid=200x500x30 ... A=1") and appends the later ones as " name=value",
+ * so that the keys (and cached cubins) of today's shapes stay as they are. */
+#define PROBLEM_SHAPE_KEYED 5
+extern const shape_field shape_field_table[];
+extern const int shape_field_count;
+
+int shape_field_get(const shape_field *f, const problem_shape *s);
+void shape_field_set(const shape_field *f, problem_shape *s, int value);
+
+bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
+
+/* The order of profile entries in a written file: layers, then A before
+ * -A, then nr, nz, na.  0 exactly when problem_shape_equal. */
+int problem_shape_compare(const problem_shape *a, const problem_shape *b);
+
+/* For messages: "L7 200x500x30" or "L7 200x500x30 -A" (nr x nz x na). */
+void problem_shape_text(const problem_shape *s, char *buf, size_t size);
+
+/* Every member by name ("num_layers=7 nr=200 nz=500 na=30
+ * score_absorption=1"), for equality of shapes as text; malloc'd, NULL when
+ * out of memory. */
+char *problem_shape_key(const problem_shape *s);
+
+/* How far b is from a for a nearest profile class: the weighted |log|
+ * ratios of the grid's counts; INFINITY when a member that must match
+ * differs. */
+double problem_shape_distance(const problem_shape *a, const problem_shape *b);
+
+#endif
