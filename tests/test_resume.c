@@ -194,6 +194,19 @@ static void test_ranges(void)
     CHECK(c.range_count == 1 && checkpoint_done(&c) == 100 && !resume_next_gap(&c, &b, &e));
 }
 
+/* Physics identities: equal ones, and an earlier build's listed as giving
+ * this one's tallies (resume.c), in that direction only and only for the
+ * later identity it names. */
+static void test_same_physics(void)
+{
+    CHECK(resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdef"));
+    CHECK(!resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdee"));
+    CHECK(resume_physics_same("cpu dff8cc904f1a6ac6", "cpu c50a4d99eb9a6803"));
+    CHECK(!resume_physics_same("cpu c50a4d99eb9a6803", "cpu dff8cc904f1a6ac6"));
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 0123456789abcdef"));
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "gpu generator=0 nvrtc=13.0 sm_90"));
+}
+
 int main(void)
 {
     char dir[] = "/tmp/tmcml-resume-XXXXXX";
@@ -204,6 +217,7 @@ int main(void)
     test_round_trip(dir);
     test_implausible(dir);
     test_ranges();
+    test_same_physics();
     rmdir(dir);
     return check_summary("resume");
 }
