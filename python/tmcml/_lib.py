@@ -167,7 +167,7 @@ def _load():
     for path in _candidates():
         try:
             return _declare(ctypes.CDLL(path)), path
-        except OSError as e:
+        except (OSError, AttributeError) as e:  # AttributeError: an older library
             tried.append("%s (%s)" % (path, e))
     raise ImportError(
         "tmcml: libtmcml.so not found%s; build it (cmake --build build) or set "
