@@ -312,8 +312,7 @@ static void test_array_shapes(tmcml_session *s)
                   tmcml_array_name(i), nonzero);
     }
     size_t shape[TMCML_ARRAY_MAX_DIMS];
-    CHECK(tmcml_result_array_shape(r, TMCML_A_RZ, shape) == 2 && shape[0] == 50 &&
-          shape[1] == 40);
+    CHECK(tmcml_result_array_shape(r, TMCML_A_RZ, shape) == 2 && shape[0] == 50 && shape[1] == 40);
     CHECK(tmcml_result_array_shape(r, TMCML_A_L, NULL) == 1);
     uint64_t lo[40], hi[40];
     CHECK(tmcml_result_tallies(s, r, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);

@@ -35,8 +35,7 @@ static void test_rows(void)
         CHECK_MSG(o->tallied == (t == o), "%s: tallied, yet not its tally's row", o->name);
         CHECK_MSG(t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R, "%s: a tally runs along r first",
                   t->name);
-        CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not",
-                  o->name);
+        CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);
         CHECK_MSG((o->total != 0) == o->tallied, "%s: a tally, and only a tally, has a total",
                   o->name);
         for (int d = 0; d < o->rank; d++)

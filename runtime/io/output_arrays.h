@@ -70,12 +70,12 @@ typedef enum output_axis {
  * are taken on the integers first.  runtime/io/result.c computes them in
  * MCML's order of operations. */
 typedef enum output_norm {
-    OUTPUT_NORM_RA,    /* bin / (4 pi^2 dr^2 sin(da/2) (ir + 1/2) sin(2 (ia + 1/2) da) N) */
-    OUTPUT_NORM_R,     /* sum over the second axis / (2 pi (ir + 1/2) dr^2 N) */
-    OUTPUT_NORM_A,     /* sum over r / (2 pi da sin((ia + 1/2) da) N) */
-    OUTPUT_NORM_RZ,    /* bin / (2 pi (ir + 1/2) dr^2 dz N) */
-    OUTPUT_NORM_Z,     /* sum over r / (dz N) */
-    OUTPUT_NORM_LAYER  /* sum of the depth bins whose centre lies in the layer / N */
+    OUTPUT_NORM_RA,   /* bin / (4 pi^2 dr^2 sin(da/2) (ir + 1/2) sin(2 (ia + 1/2) da) N) */
+    OUTPUT_NORM_R,    /* sum over the second axis / (2 pi (ir + 1/2) dr^2 N) */
+    OUTPUT_NORM_A,    /* sum over r / (2 pi da sin((ia + 1/2) da) N) */
+    OUTPUT_NORM_RZ,   /* bin / (2 pi (ir + 1/2) dr^2 dz N) */
+    OUTPUT_NORM_Z,    /* sum over r / (dz N) */
+    OUTPUT_NORM_LAYER /* sum of the depth bins whose centre lies in the layer / N */
 } output_norm;
 
 typedef struct output_array {
@@ -83,16 +83,19 @@ typedef struct output_array {
     int rank;
     output_axis axes[OUTPUT_MAX_RANK]; /* slowest first: A_rz[ir * nz + iz] */
     const char *unit;                  /* "1/(cm2 sr)"; "-" for none */
-    int tally;         /* OUTPUT_TALLY_...: the integer tally it is or is summed from */
-    bool tallied;      /* it is that tally, bin for bin (tmcml_result_tallies gives it) */
-    output_norm norm;  /* how its tally becomes MCML's quantity */
-    size_t total;      /* a tally's whole sum / N is this RAT scalar: offsetof(mcml_result, rd)
-                          and so on; 0 for none */
-    bool absorption;   /* scored only with absorption: zero under -A */
-    const char *mco_title;  /* the section's lines before its numbers (without the last
-                               newline): its name and MCML's comments */
-    const char *mco_number; /* printf format of one number */
-    int mco_per_line;       /* numbers a line: 1, or MCML's 5 for a 2-D array */
+    int tally;                         /* OUTPUT_TALLY_...: the tally it is or is summed from */
+    bool tallied;     /* it is that tally, bin for bin (tmcml_result_tallies gives it) */
+    output_norm norm; /* how its tally becomes MCML's quantity */
+    /* A tally's whole sum / N is this RAT scalar: offsetof(mcml_result, rd)
+     * and so on; 0 for none. */
+    size_t total;
+    bool absorption; /* scored only with absorption: zero under -A */
+    /* The .mco section: the lines before its numbers (its name last, after
+     * MCML's comments; no final newline), the printf format of one number,
+     * and numbers a line (1, or MCML's 5 for a 2-D array). */
+    const char *mco_title;
+    const char *mco_number;
+    int mco_per_line;
 } output_array;
 
 extern const output_array output_table[OUTPUT_ARRAYS];
