@@ -2,11 +2,14 @@
  * the run, and .mco files out and in (tmcml.h). */
 #include "api.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs.h"
 #include "mco.h"
+#include "output_arrays.h"
 #include "rng.h"
 #include "summary.h"
 
@@ -38,51 +41,119 @@ void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat)
             r ? (tmcml_rat){r->res.rsp, r->res.rd, r->res.a, r->res.tt} : (tmcml_rat){0, 0, 0, 0};
 }
 
+/* ORDER OUTPUT: tmcml_array is output_table's order (runtime/io/output_arrays.h),
+ * and tmcml_axis output_axis's; tests/test_api.c checks every name. */
+_Static_assert(TMCML_TT_RA + 1 == OUTPUT_ARRAYS, "tmcml_array: one constant per output_table row");
+_Static_assert(TMCML_AXIS_LAYER == (int)OUTPUT_AXIS_LAYER && TMCML_AXIS_R == (int)OUTPUT_AXIS_R &&
+                   TMCML_AXIS_Z == (int)OUTPUT_AXIS_Z && TMCML_AXIS_A == (int)OUTPUT_AXIS_A,
+               "tmcml_axis: output_axis's values");
+_Static_assert(OUTPUT_MAX_RANK <= TMCML_ARRAY_MAX_DIMS, "TMCML_ARRAY_MAX_DIMS");
+
+/* The row of which, or NULL for an unknown array. */
+static const output_array *row_of(tmcml_array which)
+{
+    return (unsigned)which < OUTPUT_ARRAYS ? &output_table[which] : NULL;
+}
+
+int tmcml_array_count(void) { return OUTPUT_ARRAYS; }
+
+const char *tmcml_array_name(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o ? o->name : NULL;
+}
+
+const char *tmcml_array_unit(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o ? o->unit : NULL;
+}
+
+int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS])
+{
+    const output_array *o = row_of(which);
+    if (!o)
+        return 0;
+    for (int d = 0; axes && d < o->rank; d++)
+        axes[d] = (tmcml_axis)o->axes[d];
+    return o->rank;
+}
+
+int tmcml_array_has_tallies(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o && o->tallied;
+}
+
+int tmcml_array_absorption(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o && o->absorption;
+}
+
+int tmcml_result_array_shape(const tmcml_result *r, tmcml_array which,
+                             size_t shape[TMCML_ARRAY_MAX_DIMS])
+{
+    const output_array *o = row_of(which);
+    if (!r || !o)
+        return 0;
+    output_grid g = result_grid(&r->res);
+    for (int d = 0; shape && d < o->rank; d++)
+        shape[d] = (size_t)output_axis_length(o->axes[d], &g);
+    return o->rank;
+}
+
 const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count)
 {
     if (count)
         *count = 0;
-    if (!r)
+    const output_array *o = row_of(which);
+    if (!r || !o)
         return NULL;
-    const mcml_result *m = &r->res;
-    size_t nr = (size_t)m->nr, nz = (size_t)m->nz, na = (size_t)m->na;
-    const struct {
-        const double *data;
-        size_t count;
-    } arrays[] = {
-        [TMCML_A_L] = {m->a_l + 1, (size_t)m->num_layers}, /* a_l[0]: the medium above */
-        [TMCML_A_Z] = {m->a_z, nz},
-        [TMCML_RD_R] = {m->rd_r, nr},
-        [TMCML_RD_A] = {m->rd_a, na},
-        [TMCML_TT_R] = {m->tt_r, nr},
-        [TMCML_TT_A] = {m->tt_a, na},
-        [TMCML_A_RZ] = {m->a_rz, nr * nz},
-        [TMCML_RD_RA] = {m->rd_ra, nr * na},
-        [TMCML_TT_RA] = {m->tt_ra, nr * na},
-    };
-    if ((unsigned)which >= sizeof arrays / sizeof *arrays) {
-        if (count)
-            *count = 0;
-        return NULL;
-    }
+    output_grid g = result_grid(&r->res);
     if (count)
-        *count = arrays[which].count;
-    return arrays[which].data;
+        *count = (size_t)output_bins(o, &g);
+    /* a_l[0]: the medium above (output_first) */
+    return r->res.array[which] + output_first(o);
+}
+
+/* The constants of the arrays with tallies, as "TMCML_X, TMCML_Y and
+ * TMCML_Z". */
+static void tallied_names(char *buf, size_t size)
+{
+    char name[OUTPUT_ARRAYS][32];
+    int n = 0;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!output_table[i].tallied)
+            continue;
+        snprintf(name[n], sizeof name[n], "TMCML_%s", output_table[i].name);
+        for (char *c = name[n]; *c; c++)
+            *c = (char)toupper((unsigned char)*c);
+        n++;
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < n && at < size; k++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s",
+                               k == 0       ? ""
+                               : k == n - 1 ? " and "
+                                            : ", ",
+                               name[k]);
 }
 
 static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_array which,
                                  uint64_t *low, uint64_t *high, size_t count)
 {
-    const tally_set *t = &r->tallies;
-    if (which != TMCML_A_RZ && which != TMCML_RD_RA && which != TMCML_TT_RA)
-        return api_failf(s, TMCML_ERR_ARGUMENT,
-                         "which: the tallies are TMCML_A_RZ, TMCML_RD_RA and TMCML_TT_RA (got %d)",
+    const output_array *o = row_of(which);
+    if (!o || !o->tallied) {
+        char names[128];
+        tallied_names(names, sizeof names);
+        return api_failf(s, TMCML_ERR_ARGUMENT, "which: the tallies are %s (got %d)", names,
                          (int)which);
+    }
     if (!r->has_tallies)
         return api_failf(s, TMCML_ERR_STATE, "this result has no tallies (read from an .mco)");
-    const tally_acc_t *src = which == TMCML_A_RZ    ? t->a_rz
-                             : which == TMCML_RD_RA ? t->rd_ra
-                                                    : t->tt_ra;
+    const tally_acc_t *src = r->tallies.tally[o->tally];
     size_t n;
     tmcml_result_array(r, which, &n);
     if (count != n)

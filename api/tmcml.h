@@ -268,7 +268,9 @@ typedef struct tmcml_rat {
 TMCML_API void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat);
 
 /* MCML's arrays, normalised as MCML 1.2.2 does.  2-D arrays are row-major
- * with r first: A_rz[ir * nz + iz], Rd_ra[ir * na + ia]. */
+ * with r first: A_rz[ir * nz + iz], Rd_ra[ir * na + ia].  The functions
+ * tmcml_array_* below describe each (a caller may list them all without
+ * naming any: 0 .. tmcml_array_count() - 1, this order). */
 typedef enum tmcml_array {
     TMCML_A_L = 0, /* [num_layers], layer 1 first [-] */
     TMCML_A_Z,     /* [nz] [1/cm] */
@@ -292,6 +294,35 @@ TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array wh
 TMCML_API tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r,
                                             tmcml_array which, uint64_t *low, uint64_t *high,
                                             size_t count);
+
+/* The arrays described, from the library's table of them (so that a
+ * caller, the Python package for one, needs no copy of the list): how many
+ * there are (later versions may add some at the end), and of each its name
+ * (MCML's: "Rd_ra", the .mco section), its unit ("1/(cm2 sr)"; "-" for
+ * none), the grid axes it runs along, whether tmcml_result_tallies gives
+ * its integer tallies, and whether it is absorption, left zero by a run
+ * without absorption scoring (options.absorption = 0, -A).  An unknown
+ * array has a NULL name and unit, no axes and 0 for the others. */
+TMCML_API int tmcml_array_count(void);
+TMCML_API const char *tmcml_array_name(tmcml_array which);
+TMCML_API const char *tmcml_array_unit(tmcml_array which);
+typedef enum tmcml_axis {
+    TMCML_AXIS_LAYER = 0, /* the layers, layer 1 first: the problem's layer count */
+    TMCML_AXIS_R = 1,     /* grid.nr */
+    TMCML_AXIS_Z = 2,     /* grid.nz */
+    TMCML_AXIS_A = 3      /* grid.na */
+} tmcml_axis;
+#define TMCML_ARRAY_MAX_DIMS 4
+/* The number of axes (1 or 2 today), each into axes[] (may be NULL), the
+ * slowest-varying first; 0 for an unknown array. */
+TMCML_API int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS]);
+TMCML_API int tmcml_array_has_tallies(tmcml_array which);
+TMCML_API int tmcml_array_absorption(tmcml_array which);
+/* The array's shape in r's grid: the number of axes, and each axis's
+ * length into shape[] (may be NULL); their product is tmcml_result_array's
+ * count.  0 for an unknown array or a NULL r. */
+TMCML_API int tmcml_result_array_shape(const tmcml_result *r, tmcml_array which,
+                                       size_t shape[TMCML_ARRAY_MAX_DIMS]);
 
 /* Where the GPU kernel came from. */
 typedef enum tmcml_kernel_origin {

@@ -18,8 +18,9 @@
  * be schedulable at all). */
 #define SPEC_MAX_CLUSTER 8
 
-/* Bins of one 2-D tally array (A_rz, Rd_ra, Tt_ra): 2^27 64-bit bins are
- * already 1 GiB per array on the GPU, and 2 GiB of 128-bit accumulators. */
+/* Bins of one 2-D tally array (runtime/io/output_arrays.c): 2^27 64-bit
+ * bins are already 1 GiB per array on the GPU, and 2 GiB of 128-bit
+ * accumulators. */
 #define MCI_MAX_BINS ((int64_t)1 << 27)
 
 /* Refractive indices a .mci may give: no material lies outside; beyond

@@ -8,6 +8,7 @@
 #include "checkpoint.h"
 #include "hash.h"
 #include "mco.h"
+#include "resume.h"
 #include "tm_limits.h"
 
 bool finished_identity(const cli_options *opt, const mci_run *run, const char *physics,
@@ -40,7 +41,7 @@ static bool differs(const summary_identity *had, const summary_identity *id, cha
                  id->photons);
     else if (had->input_digest != id->input_digest)
         snprintf(what, size, "of another input (its layers, grid, -A or --max-steps differ)");
-    else if (strcmp(had->physics, id->physics) != 0)
+    else if (!resume_physics_same(had->physics, id->physics))
         snprintf(what, size, "of other physics code (%s; this tmcml: %s)", had->physics,
                  id->physics);
     else

@@ -17,6 +17,11 @@
  * release as compile_nvrtc_release gives it (patch releases told apart). */
 bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err);
 
+/* Whether what a build of physics `recorded` left (a checkpoint, a finished
+ * run's JSON) is this build's (`now`): the same identity, or an earlier
+ * one known to give the same tallies bit for bit (resume.c lists them). */
+bool resume_physics_same(const char *recorded, const char *now);
+
 /* *ck for run `number` (1-based) of photons run->photons: fresh (no
  * photons done), or read from ckpt_path when resume is set and the file
  * exists (*resumed then true), checked against this run, seed, input and

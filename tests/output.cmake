@@ -1,6 +1,9 @@
-# Tests of the output rooms: files (base/fs.c), result, mco, summary.
+# Tests of the output rooms: files (base/fs.c), the table of output arrays,
+# result, mco, summary.
 tmcml_test(test_fs base test_fs.c)
 add_test(NAME fs COMMAND test_fs)
+tmcml_test(test_output_arrays io test_output_arrays.c)
+add_test(NAME output_arrays COMMAND test_output_arrays)
 tmcml_test(test_result io test_result.c)
 add_test(NAME result COMMAND test_result)
 tmcml_test(test_mco io test_mco.c)

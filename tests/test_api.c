@@ -235,6 +235,93 @@ static void test_determinism(tmcml_session *s)
     tmcml_problem_delete(p);
 }
 
+/* The arrays as the library's table describes them: every tmcml_array
+ * constant is its row (ORDER OUTPUT), with MCML's name, its unit, axes and
+ * kind; unknown ones are refused. */
+static const struct {
+    tmcml_array which;
+    const char *name, *unit;
+    int rank;
+    tmcml_axis axes[2];
+    int tallies, absorption;
+} want_arrays[] = {
+    {TMCML_A_L, "A_l", "-", 1, {TMCML_AXIS_LAYER}, 0, 1},
+    {TMCML_A_Z, "A_z", "1/cm", 1, {TMCML_AXIS_Z}, 0, 1},
+    {TMCML_RD_R, "Rd_r", "1/cm2", 1, {TMCML_AXIS_R}, 0, 0},
+    {TMCML_RD_A, "Rd_a", "1/sr", 1, {TMCML_AXIS_A}, 0, 0},
+    {TMCML_TT_R, "Tt_r", "1/cm2", 1, {TMCML_AXIS_R}, 0, 0},
+    {TMCML_TT_A, "Tt_a", "1/sr", 1, {TMCML_AXIS_A}, 0, 0},
+    {TMCML_A_RZ, "A_rz", "1/cm3", 2, {TMCML_AXIS_R, TMCML_AXIS_Z}, 1, 1},
+    {TMCML_RD_RA, "Rd_ra", "1/(cm2 sr)", 2, {TMCML_AXIS_R, TMCML_AXIS_A}, 1, 0},
+    {TMCML_TT_RA, "Tt_ra", "1/(cm2 sr)", 2, {TMCML_AXIS_R, TMCML_AXIS_A}, 1, 0},
+};
+
+static void test_array_table(void)
+{
+    int n = (int)(sizeof want_arrays / sizeof want_arrays[0]);
+    CHECK(tmcml_array_count() == n);
+    for (int i = 0; i < n; i++) {
+        tmcml_array w = want_arrays[i].which;
+        const char *name = tmcml_array_name(w), *unit = tmcml_array_unit(w);
+        CHECK_MSG((int)w == i && name && strcmp(name, want_arrays[i].name) == 0, "%d: %s", i,
+                  name ? name : "NULL");
+        CHECK_MSG(unit && strcmp(unit, want_arrays[i].unit) == 0, "%s: unit %s",
+                  want_arrays[i].name, unit ? unit : "NULL");
+        tmcml_axis axes[TMCML_ARRAY_MAX_DIMS];
+        int rank = tmcml_array_dims(w, axes);
+        CHECK_MSG(rank == want_arrays[i].rank && axes[0] == want_arrays[i].axes[0] &&
+                      (rank < 2 || axes[1] == want_arrays[i].axes[1]),
+                  "%s: dims", want_arrays[i].name);
+        CHECK(tmcml_array_dims(w, NULL) == rank);
+        CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);
+        CHECK(tmcml_array_absorption(w) == want_arrays[i].absorption);
+    }
+    tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
+    for (int i = 0; i < 2; i++) {
+        CHECK(tmcml_array_name(unknown[i]) == NULL && tmcml_array_unit(unknown[i]) == NULL);
+        CHECK(tmcml_array_dims(unknown[i], NULL) == 0 && !tmcml_array_has_tallies(unknown[i]) &&
+              !tmcml_array_absorption(unknown[i]));
+        CHECK(tmcml_result_array_shape(NULL, unknown[i], NULL) == 0);
+    }
+}
+
+/* A run without absorption scoring (-A) leaves exactly the arrays the
+ * table marks as absorption zero; every shape's product is the array's
+ * length; tmcml_result_tallies names the arrays it takes. */
+static void test_array_shapes(tmcml_session *s)
+{
+    tmcml_problem *p = example(s);
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_CPU;
+    opt.photons = 2000;
+    opt.absorption = 0;
+    tmcml_result *r = NULL;
+    CHECK_MSG(tmcml_run(s, p, &opt, &r) == TMCML_OK, "%s", tmcml_session_message(s));
+    for (int i = 0; r && i < tmcml_array_count(); i++) {
+        size_t count, shape[TMCML_ARRAY_MAX_DIMS], product = 1;
+        const double *v = tmcml_result_array(r, (tmcml_array)i, &count);
+        int rank = tmcml_result_array_shape(r, (tmcml_array)i, shape);
+        for (int d = 0; d < rank; d++)
+            product *= shape[d];
+        CHECK_MSG(rank >= 1 && product == count && count > 0, "%s", tmcml_array_name(i));
+        int nonzero = 0;
+        for (size_t k = 0; v && k < count; k++)
+            nonzero += v[k] != 0;
+        CHECK_MSG((nonzero == 0) == tmcml_array_absorption(i), "%s: %d non-zero entries under -A",
+                  tmcml_array_name(i), nonzero);
+    }
+    size_t shape[TMCML_ARRAY_MAX_DIMS];
+    CHECK(tmcml_result_array_shape(r, TMCML_A_RZ, shape) == 2 && shape[0] == 50 && shape[1] == 40);
+    CHECK(tmcml_result_array_shape(r, TMCML_A_L, NULL) == 1);
+    uint64_t lo[40], hi[40];
+    CHECK(tmcml_result_tallies(s, r, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);
+    CHECK(strcmp(tmcml_session_message(s),
+                 "which: the tallies are TMCML_A_RZ, TMCML_RD_RA and TMCML_TT_RA (got 1)") == 0);
+    tmcml_result_delete(r);
+    tmcml_problem_delete(p);
+}
+
 /* Problems of the example's shape with other optics: problem i, i < count;
  * the fourth's first layer is glass, the last is one glass layer alone
  * (which no batch kernel runs). */
@@ -536,6 +623,8 @@ int main(int argc, char **argv)
     test_bad_options(s);
     test_null_arguments(s);
     test_determinism(s);
+    test_array_table();
+    test_array_shapes(s);
     test_batch(s, TMCML_ENGINE_CPU);
     test_cancel(s);
     test_cli_identity(s, argv[1], argv[2]);

@@ -194,6 +194,31 @@ static void test_ranges(void)
     CHECK(c.range_count == 1 && checkpoint_done(&c) == 100 && !resume_next_gap(&c, &b, &e));
 }
 
+/* Physics identities: equal ones, and an earlier build's listed as giving
+ * this one's tallies (resume.c), in that direction only and only for the
+ * later identity it names. */
+static void test_same_physics(void)
+{
+    CHECK(resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdef"));
+    CHECK(!resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdee"));
+    CHECK(resume_physics_same("cpu dff8cc904f1a6ac6", "cpu d06a8c7221db59c7"));
+    CHECK(!resume_physics_same("cpu d06a8c7221db59c7", "cpu dff8cc904f1a6ac6"));
+    /* This build takes 6b4eeb8's checkpoints: a change of the hashed
+     * sources' bytes fails here until it is checked (tools/compare_builds.sh,
+     * an old checkpoint resumed) and resume.c's entry names the new identity. */
+    char id[64];
+    tm_error err;
+    CHECK(resume_physics(NULL, id, sizeof id, &err));
+    CHECK_MSG(resume_physics_same("cpu dff8cc904f1a6ac6", id),
+              "this build's CPU physics identity \"%s\" is not listed in cli/resume.c as giving "
+              "6b4eeb8's tallies (cpu dff8cc904f1a6ac6): if the hashed sources changed bytes, not "
+              "arithmetic, check it with tools/compare_builds.sh and an old checkpoint resumed, "
+              "then update the entry",
+              id);
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 0123456789abcdef"));
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "gpu generator=0 nvrtc=13.0 sm_90"));
+}
+
 int main(void)
 {
     char dir[] = "/tmp/tmcml-resume-XXXXXX";
@@ -204,6 +229,7 @@ int main(void)
     test_round_trip(dir);
     test_implausible(dir);
     test_ranges();
+    test_same_physics();
     rmdir(dir);
     return check_summary("resume");
 }

@@ -1,5 +1,6 @@
 """tmcml.run, Result and the arguments' checks, on the CPU engine."""
 
+import ctypes
 import math
 
 import numpy as np
@@ -32,6 +33,27 @@ def test_result_shapes_and_coordinates():
     assert r.Rsp == pytest.approx(((1.37 - 1) / 2.37) ** 2)
     assert r.A == pytest.approx(r.A_l.sum(), rel=1e-12)
     assert r.A == pytest.approx(r.A_z.sum() * r.dz, rel=1e-12)
+
+
+def test_arrays_come_from_the_library():
+    # The names and their order are the library's table (tmcml_array_*),
+    # not a copy: each is an attribute of a Result, shaped by the grid.
+    lib = tmcml._lib.lib
+    names = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
+    assert tmcml.ARRAYS == names
+    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 9
+    assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra")
+    r = run(photons=1000)
+    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na}
+    for i, name in enumerate(names):
+        dims = (ctypes.c_int * 4)()
+        rank = lib.tmcml_array_dims(i, dims)
+        assert getattr(r, name).shape == tuple(axes[d] for d in dims[:rank]), name
+    assert set(r.tallies) == set(tmcml.TALLIED)
+    batch = tmcml.run_batch(layers=[EXAMPLE["layers"]] * 2, photons=500, engine="cpu", seed=5,
+                            progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1)
+    for name in names:
+        assert getattr(batch, name).shape == (2,) + getattr(batch[0], name).shape
 
 
 def test_fluence_divides_by_the_layer_mua():

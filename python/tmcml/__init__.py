@@ -9,8 +9,8 @@ semantics) from Python, over libtmcml (ctypes) and numpy.
 
 Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
 
-from ._lib import (CancelledError, NoGPUError, TmcmlArgumentError, TmcmlError,
-                   TmcmlFileError, lib as _lib_handle, path as library_path)
+from ._lib import (ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentError,
+                   TmcmlError, TmcmlFileError, lib as _lib_handle, path as library_path)
 from .api import devices, run
 from .batch import BatchResult, run_batch
 from .mci import run_mci, save_mci
@@ -21,5 +21,6 @@ from .session import Session, default_session
 __version__ = _lib_handle.tmcml_version().decode()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
+           "ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

@@ -16,8 +16,6 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c
 OK, ERR_ARGUMENT, ERR_FILE, ERR_MEMORY, ERR_NO_GPU, ERR_ENGINE, ERR_CANCELLED, ERR_STATE = range(8)
 ENGINES = {"auto": 0, "cpu": 1, "gpu": 2}
 POLICIES = {"profile": 0, "heuristic": 1, "auto": 2, "tune": 3}
-# tmcml_array, in the header's order
-ARRAYS = ("A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz", "Rd_ra", "Tt_ra")
 KERNEL_ORIGINS = (None, "compiled", "cached", "warm")
 ABI_VERSION = 1
 
@@ -147,6 +145,13 @@ def _declare(lib):
         "tmcml_result_tallies": (c_int, [c_void_p, c_void_p, c_int, POINTER(c_uint64),
                                          POINTER(c_uint64), c_size_t]),
         "tmcml_result_info": (None, [c_void_p, POINTER(Info)]),
+        "tmcml_array_count": (c_int, []),
+        "tmcml_array_name": (c_char_p, [c_int]),
+        "tmcml_array_unit": (c_char_p, [c_int]),
+        "tmcml_array_dims": (c_int, [c_int, POINTER(c_int)]),
+        "tmcml_array_has_tallies": (c_int, [c_int]),
+        "tmcml_array_absorption": (c_int, [c_int]),
+        "tmcml_result_array_shape": (c_int, [c_void_p, c_int, POINTER(c_size_t)]),
         "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
         "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
     }
@@ -162,7 +167,7 @@ def _load():
     for path in _candidates():
         try:
             return _declare(ctypes.CDLL(path)), path
-        except OSError as e:
+        except (OSError, AttributeError) as e:  # AttributeError: an older library
             tried.append("%s (%s)" % (path, e))
     raise ImportError(
         "tmcml: libtmcml.so not found%s; build it (cmake --build build) or set "
@@ -170,6 +175,14 @@ def _load():
 
 
 lib, path = _load()
+
+# The output arrays as the library's table has them (tmcml_array: a name's
+# index is its constant): Result and BatchResult have an attribute of each.
+ARRAYS = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
+# Those whose integer tallies tmcml_result_tallies gives (Result.tallies).
+TALLIED = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_has_tallies(i))
+# Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).
+ARRAY_MAX_DIMS = 4
 
 
 def error(session, status, context=""):

@@ -5,16 +5,18 @@ seed."""
 
 import numpy as np
 
+from . import _lib
 from .api import problem_from_arrays
 from .problem import count
 from .result import Result
 from .runner import execute_batch, options
 from .session import default_session
 
-# The stacked arrays and scalars of a BatchResult: Result's names.
-_STACKED = ("Rsp", "Rd", "A", "Tt", "A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz",
-            "Rd_ra", "Tt_ra", "layers", "n_above", "n_below", "photons", "steps",
-            "trapped_photons", "trapped_weight")
+# The stacked arrays and scalars of a BatchResult: Result's names (its
+# arrays as the library lists them).
+_STACKED = (("Rsp", "Rd", "A", "Tt") + _lib.ARRAYS +
+            ("layers", "n_above", "n_below", "photons", "steps", "trapped_photons",
+             "trapped_weight"))
 # What every result of a batch shares: the grid and how it ran.
 _SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "seed", "absorption", "engine",
            "device", "kernel", "variant")

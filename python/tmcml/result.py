@@ -14,20 +14,27 @@ from .problem import describe
 from .session import open_session
 
 
+def _shape(handle, index):
+    dims = (ctypes.c_size_t * _lib.ARRAY_MAX_DIMS)()
+    return tuple(dims[:lib.tmcml_result_array_shape(handle, index, dims)])
+
+
 def _array(handle, index):
     n = ctypes.c_size_t()
     ptr = lib.tmcml_result_array(handle, index, ctypes.byref(n))
     if not ptr or n.value == 0:
         return np.zeros(0)
-    return np.ctypeslib.as_array(ptr, (n.value,)).copy()
+    return np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(_shape(handle, index))
 
 
 class Result:
     """One run's results.
 
-    Scalars: Rsp, Rd, A, Tt.  Arrays: A_l [num_layers], A_z [nz], Rd_r, Tt_r
-    [nr], Rd_a, Tt_a [na], A_rz [nr, nz], Rd_ra, Tt_ra [nr, na], normalised
-    exactly as MCML 1.2.2.  Coordinates of the bin centres (MCML's: the
+    Scalars: Rsp, Rd, A, Tt.  Arrays: one attribute per array of the
+    library, named as MCML names it (tmcml.ARRAYS, in the library's order:
+    A_l [num_layers], A_z [nz], A_rz [nr, nz], ...; docs/outputs.md lists
+    them), shaped by the grid and normalised exactly as MCML 1.2.2.
+    Coordinates of the bin centres (MCML's: the
     middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
     The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
     nz, nr, na.  The run: photons, seed, engine ('cpu', 'gpu'; None when read
@@ -48,13 +55,8 @@ class Result:
         self.layers, self.n_above, self.n_below = p["layers"], p["n_above"], p["n_below"]
         self.dz, self.dr, self.nz, self.nr, self.na = p["dz"], p["dr"], p["nz"], p["nr"], p["na"]
         self.out_name = p["out_name"] or None
-        arrays = {name: _array(handle, i) for i, name in enumerate(_lib.ARRAYS)}
-        self.A_l, self.A_z = arrays["A_l"], arrays["A_z"]
-        self.Rd_r, self.Rd_a = arrays["Rd_r"], arrays["Rd_a"]
-        self.Tt_r, self.Tt_a = arrays["Tt_r"], arrays["Tt_a"]
-        self.A_rz = arrays["A_rz"].reshape(self.nr, self.nz)
-        self.Rd_ra = arrays["Rd_ra"].reshape(self.nr, self.na)
-        self.Tt_ra = arrays["Tt_ra"].reshape(self.nr, self.na)
+        for i, name in enumerate(_lib.ARRAYS):
+            setattr(self, name, _array(handle, i))
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr
         self.z = (np.arange(self.nz) + 0.5) * self.dz
@@ -94,17 +96,16 @@ class Result:
     @property
     def tallies(self):
         """The integer tallies the arrays come from (2^24 units per unit
-        weight): {'A_rz': [nr, nz], 'Rd_ra': [nr, na], 'Tt_ra': [nr, na]},
-        uint64 arrays (Python ints, dtype object, for a count beyond 2^64).
-        None for a result read from an .mco."""
+        weight): {name: array} for each array that has them (tmcml.TALLIED,
+        e.g. 'A_rz': [nr, nz]), uint64 arrays (Python ints, dtype object, for
+        a count beyond 2^64).  None for a result read from an .mco."""
         if not self.has_tallies:
             return None
         if self._tallies is None:
-            shapes = {"A_rz": (self.nr, self.nz), "Rd_ra": (self.nr, self.na),
-                      "Tt_ra": (self.nr, self.na)}
             self._tallies = {}
-            for name, shape in shapes.items():
-                n = shape[0] * shape[1]
+            for name in _lib.TALLIED:
+                shape = _shape(self._handle, _lib.ARRAYS.index(name))
+                n = int(np.prod(shape))
                 low = np.zeros(n, dtype=np.uint64)
                 high = np.zeros(n, dtype=np.uint64)
                 pointer = ctypes.POINTER(ctypes.c_uint64)

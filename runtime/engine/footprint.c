@@ -6,18 +6,14 @@
 #include "tally.h"
 #include "tm_limits.h"
 
-/* The size of one element of an array field of a struct, from its
- * declaration (sizeof does not evaluate its operand). */
-#define ELEMENT_BYTES(type, field) ((uint64_t)sizeof(*((type *)0)->field))
-
 /* Every number of an .mco array takes 12 characters (%12.4E and %12.4G in
  * mco.c pad to 12, and no double needs more: "-1.2345E+308") and one blank
  * or newline after it. */
 #define MCO_NUMBER_BYTES 13
 
 /* One layer's line of InParm (five %G numbers of at most 13 characters,
- * tabs, "# layer N") and its A_l line. */
-#define MCO_LAYER_BYTES (5 * 14 + 24 + MCO_NUMBER_BYTES)
+ * tabs, "# layer N"); its A_l line is an array's (mco_array_bytes). */
+#define MCO_LAYER_BYTES (5 * 14 + 24)
 
 /* cJSON writes a byte of a name or path as at most 6 bytes ("\u001b"; an
  * invalid UTF-8 byte becomes the 3 bytes of U+FFFD). */
@@ -32,18 +28,26 @@
  * trapped photons and weight, the next photon index, 64-bit each). */
 #define GPU_COUNTER_BYTES 64
 
-static uint64_t bins(int a, int b) { return (uint64_t)a * (uint64_t)b; }
+static output_grid grid_of(const mci_run *run)
+{
+    return (output_grid){run->nr, run->nz, run->na, run->num_layers};
+}
 
-/* A 2-D array of mco.c: numbers five a line, then a newline. */
-static uint64_t mco_2d_bytes(uint64_t n) { return n * MCO_NUMBER_BYTES + n / 5 + 1; }
+/* A section of mco.c: its numbers, a line each or five a line then a
+ * newline (its title is in MCO_TEXT_BYTES_BOUND). */
+static uint64_t mco_array_bytes(const output_array *o, uint64_t n)
+{
+    return o->mco_per_line == 1 ? n * MCO_NUMBER_BYTES : n * MCO_NUMBER_BYTES + n / 5 + 1;
+}
 
 uint64_t footprint_mco_bound(const mci_run *run)
 {
-    uint64_t layers = (uint64_t)run->num_layers;
-    uint64_t one_d = (uint64_t)run->nz + 2 * (uint64_t)run->nr + 2 * (uint64_t)run->na;
-    return MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + layers * MCO_LAYER_BYTES +
-           one_d * MCO_NUMBER_BYTES + mco_2d_bytes(bins(run->nr, run->nz)) +
-           2 * mco_2d_bytes(bins(run->nr, run->na));
+    output_grid g = grid_of(run);
+    uint64_t bytes =
+        MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + (uint64_t)run->num_layers * MCO_LAYER_BYTES;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
+    return bytes;
 }
 
 static uint64_t json_bound(const mci_run *run, const char *input_path)
@@ -55,20 +59,22 @@ static uint64_t json_bound(const mci_run *run, const char *input_path)
 
 void footprint_of_run(const mci_run *run, const char *input_path, run_footprint *fp)
 {
-    uint64_t rz = bins(run->nr, run->nz), ra = bins(run->nr, run->na);
+    output_grid g = grid_of(run);
     uint64_t nl = (uint64_t)run->num_layers + 2; /* with the media above and below */
+    /* Entry sizes from the declarations (sizeof does not evaluate these). */
+    const tally_batch *b = NULL;
+    const tally_set *t = NULL;
+    const mcml_result *res = NULL;
     memset(fp, 0, sizeof *fp);
-    fp->batch = rz * ELEMENT_BYTES(tally_batch, a_rz) + ra * ELEMENT_BYTES(tally_batch, rd_ra) +
-                ra * ELEMENT_BYTES(tally_batch, tt_ra);
-    fp->tallies = rz * ELEMENT_BYTES(tally_set, a_rz) + ra * ELEMENT_BYTES(tally_set, rd_ra) +
-                  ra * ELEMENT_BYTES(tally_set, tt_ra);
-    /* The arrays of result_alloc, and result_absorption's per-layer sums. */
-    fp->result =
-        nl * ELEMENT_BYTES(mcml_result, a_l) + (uint64_t)run->nz * ELEMENT_BYTES(mcml_result, a_z) +
-        (uint64_t)run->nr * (ELEMENT_BYTES(mcml_result, rd_r) + ELEMENT_BYTES(mcml_result, tt_r)) +
-        (uint64_t)run->na * (ELEMENT_BYTES(mcml_result, rd_a) + ELEMENT_BYTES(mcml_result, tt_a)) +
-        rz * ELEMENT_BYTES(mcml_result, a_rz) + ra * ELEMENT_BYTES(mcml_result, rd_ra) +
-        ra * ELEMENT_BYTES(mcml_result, tt_ra) + nl * ELEMENT_BYTES(tally_set, a_rz);
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        uint64_t bins = output_tally_bins(k, run->nr, run->nz, run->na);
+        fp->batch += bins * sizeof *b->tally[k];
+        fp->tallies += bins * sizeof *t->tally[k];
+    }
+    /* The arrays of result_alloc, and result.c's per-layer sums. */
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        fp->result += output_stored(&output_table[i], &g) * sizeof *res->array[i];
+    fp->result += nl * sizeof *t->tally[0];
     /* The GPU engine downloads its device tallies into a tally_batch byte
      * for byte, so they have its entries; plus its counters. */
     fp->device = fp->batch + GPU_COUNTER_BYTES;

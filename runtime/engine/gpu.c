@@ -64,15 +64,16 @@ typedef struct gpu_queue {
 
 /* The device tallies of one gpu_simulate_feed call (each slot's arrays one
  * after the other: templates/batch.cu), a batch kernel's tables, and the
- * photon counter and stop word of the launch running. */
+ * photon counter and stop word of the launch running.  The tally arrays are
+ * output_table's (runtime/io/output_arrays.h), in its order. */
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
     const photon_batch *batch;
-    cuda_ptr a_rz, rd_ra, tt_ra, counts;
+    cuda_ptr tally[OUTPUT_TALLIES], counts;
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
     cuda_ptr next;          /* photon indices handed out by the current launch */
     cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
-    size_t rz_bytes, ra_bytes, counts_bytes; /* of all the slots */
+    size_t tally_bytes[OUTPUT_TALLIES], counts_bytes; /* of all the slots */
 } gpu_run;
 
 /* A device buffer kept from call to call, grown when a call needs more. */
@@ -81,8 +82,9 @@ typedef struct kept_buffer {
     size_t bytes;
 } kept_buffer;
 
-/* The buffers of gpu_run, in one order (free_kept, run_open). */
-enum { KEPT_A_RZ, KEPT_RD_RA, KEPT_TT_RA, KEPT_COUNTS, KEPT_PARTS, KEPT_LAYERS, KEPT_COUNT };
+/* The buffers of gpu_run, in one order (free_kept, run_open): the tally
+ * arrays first (kept[k] is tally k), then the others. */
+enum { KEPT_COUNTS = OUTPUT_TALLIES, KEPT_PARTS, KEPT_LAYERS, KEPT_COUNT };
 
 struct gpu_engine {
     cuda_driver *drv;
@@ -351,10 +353,10 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
 static bool zero_tallies(const gpu_run *r, tm_error *err)
 {
     cuda_stream *st = r->queue->stream;
-    return cuda_memset_zero(st, r->a_rz, r->rz_bytes, err) &&
-           cuda_memset_zero(st, r->rd_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(st, r->tt_ra, r->ra_bytes, err) &&
-           cuda_memset_zero(st, r->counts, r->counts_bytes, err);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        if (!cuda_memset_zero(st, r->tally[k], r->tally_bytes[k], err))
+            return false;
+    return cuda_memset_zero(st, r->counts, r->counts_bytes, err);
 }
 
 /* The device tallies of every slot of the batch (and a batch kernel's
@@ -368,19 +370,20 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     memset(r, 0, sizeof *r);
     r->queue = &eng->queue;
     r->batch = b;
-    r->rz_bytes = slots * (size_t)run->nr * (size_t)run->nz * sizeof(uint64_t);
-    r->ra_bytes = slots * (size_t)run->nr * (size_t)run->na * sizeof(uint64_t);
+    bool ok = true;
+    for (int k = 0; ok && k < OUTPUT_TALLIES; k++) {
+        r->tally_bytes[k] =
+            slots * (size_t)output_tally_bins(k, run->nr, run->nz, run->na) * sizeof(uint64_t);
+        ok = kept_at_least(eng, k, r->tally_bytes[k], &r->tally[k], err);
+    }
     r->counts_bytes = slots * RUN_COUNTS * sizeof(uint64_t);
     r->next = eng->next;
     r->stop = eng->stop;
     size_t parts = spec->batch ? (size_t)b->count * sizeof(gpu_batch_part) : 0;
     size_t layers = spec->batch ? slots * (size_t)(run->num_layers + 2) * sizeof(layer_record) : 0;
-    bool ok = kept_at_least(eng, KEPT_A_RZ, r->rz_bytes, &r->a_rz, err) &&
-              kept_at_least(eng, KEPT_RD_RA, r->ra_bytes, &r->rd_ra, err) &&
-              kept_at_least(eng, KEPT_TT_RA, r->ra_bytes, &r->tt_ra, err) &&
-              kept_at_least(eng, KEPT_COUNTS, r->counts_bytes, &r->counts, err) &&
-              kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
-              kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
+    ok = ok && kept_at_least(eng, KEPT_COUNTS, r->counts_bytes, &r->counts, err) &&
+         kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
+         kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) && zero_tallies(r, err);
 }
 
@@ -394,15 +397,14 @@ static void run_close(gpu_run *r)
 
 /* Host copies of every slot's device tallies. */
 typedef struct host_tallies {
-    uint64_t *a_rz, *rd_ra, *tt_ra, *counts;
+    uint64_t *tally[OUTPUT_TALLIES], *counts;
     uint64_t *photons; /* per slot: photons of the launch */
 } host_tallies;
 
 static void host_tallies_free(host_tallies *h)
 {
-    free(h->a_rz);
-    free(h->rd_ra);
-    free(h->tt_ra);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        free(h->tally[k]);
     free(h->counts);
     free(h->photons);
 }
@@ -411,17 +413,16 @@ static void host_tallies_free(host_tallies *h)
 static void add_slot(const gpu_run *r, const host_tallies *h, int s, tally_set *acc)
 {
     const mci_run *run = r->batch->parts[0].run;
-    size_t rz = (size_t)run->nr * (size_t)run->nz, ra = (size_t)run->nr * (size_t)run->na;
     const uint64_t *counts = &h->counts[(size_t)s * RUN_COUNTS];
     tally_batch view = {.nr = run->nr,
                         .nz = run->nz,
                         .na = run->na,
-                        .a_rz = &h->a_rz[(size_t)s * rz],
-                        .rd_ra = &h->rd_ra[(size_t)s * ra],
-                        .tt_ra = &h->tt_ra[(size_t)s * ra],
                         .steps = counts[COUNT_STEPS],
                         .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
                         .trapped_units = counts[COUNT_TRAPPED_UNITS]};
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        view.tally[k] =
+            &h->tally[k][(size_t)s * (size_t)output_tally_bins(k, run->nr, run->nz, run->na)];
     tally_set_add_batch(&acc[s], &view, h->photons[s]);
 }
 
@@ -431,19 +432,22 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int s, tally_set *
 static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc, tm_error *err)
 {
     const photon_batch *b = r->batch;
-    host_tallies h = {malloc(r->rz_bytes ? r->rz_bytes : 1), malloc(r->ra_bytes),
-                      malloc(r->ra_bytes), malloc(r->counts_bytes),
-                      calloc((size_t)b->slots, sizeof(uint64_t))};
-    if (!h.a_rz || !h.rd_ra || !h.tt_ra || !h.counts || !h.photons) {
+    host_tallies h = {.counts = malloc(r->counts_bytes),
+                      .photons = calloc((size_t)b->slots, sizeof(uint64_t))};
+    bool ok = h.counts && h.photons;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        h.tally[k] = malloc(r->tally_bytes[k] ? r->tally_bytes[k] : 1);
+        ok = ok && h.tally[k];
+    }
+    if (!ok) {
         host_tallies_free(&h);
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
     cuda_stream *st = r->queue->stream;
-    bool ok = cuda_download(st, h.a_rz, r->a_rz, r->rz_bytes, err) &&
-              cuda_download(st, h.rd_ra, r->rd_ra, r->ra_bytes, err) &&
-              cuda_download(st, h.tt_ra, r->tt_ra, r->ra_bytes, err) &&
-              cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
+    for (int k = 0; ok && k < OUTPUT_TALLIES; k++)
+        ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
+    ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
     if (ok) {
         photon_batch_slot_photons(b, first, n, h.photons);
         for (int s = 0; s < b->slots; s++)
@@ -505,14 +509,17 @@ typedef struct launch {
  * launch's count or uninitialised memory. */
 /* The launch's kernel arguments, in templates/kernel.cu's order: a run's
  * kernel takes photon indices of its run, a batch kernel batch indices and
- * the batch's tables. */
+ * the batch's tables; both end with the tally arrays and the counts.  The
+ * host follows the template here: templates/kernel.cu's parameters list the
+ * tally arrays in output_table's order of tallies (ORDER OUTPUT), so they
+ * are passed in that order.  At most 12 other arguments (a batch kernel's). */
 typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
     unsigned num_parts, num_slots, max_steps;
-    cuda_ptr parts, layers, multipliers, next, stop, a_rz, rd_ra, tt_ra, counts;
-    void *list[16];
+    cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES], counts;
+    void *list[12 + OUTPUT_TALLIES];
 } launch_args;
 
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
@@ -530,9 +537,6 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .multipliers = eng->multipliers,
                        .next = r->next,
                        .stop = r->stop,
-                       .a_rz = r->a_rz,
-                       .rd_ra = r->rd_ra,
-                       .tt_ra = r->tt_ra,
                        .counts = r->counts};
     int n = 0;
     void **v = a->list;
@@ -556,9 +560,10 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     v[n++] = &a->multipliers;
     v[n++] = &a->next;
     v[n++] = &a->stop;
-    v[n++] = &a->a_rz;
-    v[n++] = &a->rd_ra;
-    v[n++] = &a->tt_ra;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        a->tally[k] = r->tally[k];
+        v[n++] = &a->tally[k];
+    }
     v[n++] = &a->counts;
 }
 

@@ -112,10 +112,8 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
         put_u64(&w, c->ranges[i].begin);
         put_u64(&w, c->ranges[i].end);
     }
-    size_t rz = (size_t)t->nr * t->nz, ra = (size_t)t->nr * t->na;
-    put_array(&w, t->a_rz, rz);
-    put_array(&w, t->rd_ra, ra);
-    put_array(&w, t->tt_ra, ra);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        put_array(&w, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
     put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
@@ -257,10 +255,8 @@ static void read_tallies(reader *r, checkpoint *c)
     }
     if (r->ok && (!ranges_valid(c) || checkpoint_done(c) != t->photons))
         bad(r, "inconsistent photon ranges");
-    size_t rz = (size_t)nr * nz, ra = (size_t)nr * na;
-    get_array(r, t->a_rz, rz);
-    get_array(r, t->rd_ra, ra);
-    get_array(r, t->tt_ra, ra);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        get_array(r, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
 }
 
 /* ---- plausibility ------------------------------------------------------------ */
@@ -294,6 +290,15 @@ static bool add_within(const tally_acc_t *a, size_t n, tally_acc_t limit, tally_
             return false;
     }
     return true;
+}
+
+/* The tally arrays' names, in the table's order, ", " between them. */
+static void tally_names(char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < OUTPUT_TALLIES && at < size; k++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "", output_tally(k)->name);
 }
 
 /* The per-photon step limit the input text names ("max_steps N"), or 0. */
@@ -338,13 +343,17 @@ static void check_plausible(reader *r, const checkpoint *c)
         return;
     }
     tally_acc_t limit = most_units(t->photons), sum = t->trapped_units;
-    size_t rz = (size_t)t->nr * t->nz, ra = (size_t)t->nr * t->na;
-    if (sum > limit || !add_within(t->a_rz, rz, limit, &sum) ||
-        !add_within(t->rd_ra, ra, limit, &sum) || !add_within(t->tt_ra, ra, limit, &sum)) {
+    bool within = sum <= limit;
+    for (int k = 0; within && k < OUTPUT_TALLIES; k++)
+        within =
+            add_within(t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na), limit, &sum);
+    if (!within) {
+        char names[128];
+        tally_names(names, sizeof names);
         snprintf(msg, sizeof msg,
-                 "implausible tallies: A_rz, Rd_ra, Tt_ra and the trapped "
+                 "implausible tallies: %s and the trapped "
                  "weight add up to more than %" PRIu64 " photons can deposit (%.6g unit weights)",
-                 t->photons, tally_weight(limit));
+                 names, t->photons, tally_weight(limit));
         bad(r, msg);
     }
 }

@@ -13,7 +13,8 @@
  * number, u64 seed, u64 photons of the run, u32 + bytes input text, u32 +
  * bytes physics text, i32 nr nz na, u64 photons done, u128 steps, u64
  * trapped photons, u128 trapped units, u32 range count + (u64 begin, u64 end)
- * each, then A_rz, Rd_ra, Tt_ra as u128, and a u64 FNV-1a of every byte
+ * each, then each tally array (output_table's tallies in its order,
+ * runtime/io/output_arrays.h) as u128, and a u64 FNV-1a of every byte
  * before it, which catches truncation and accidental damage (a disk or copy
  * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file
@@ -22,7 +23,7 @@
  * Read back, the tallies must also be ones the photons done could have
  * made (cheap invariants, docs/runs.md): trapped photons <= photons done, a
  * trapped photon's weight <= 1, steps <= done x the input's max_steps, and
- * A_rz, Rd_ra, Tt_ra and the trapped weight together at most
+ * the tally arrays and the trapped weight together at most
  * done x (2^24 + 2^18 + 2) + 2^20 units.  A photon scores its start weight
  * (<= 1, 2^24 units) plus 9w for each roulette it survives (w < 10^-4, one
  * in ten survive): N photons survive fewer than N/2 + 64 roulettes except

@@ -25,8 +25,19 @@ static void mco_write_version(FILE *f, char format)
     fprintf(f, "%s \t# Version number of the file format.\n\n", binary ? "B1" : "A1");
     fprintf(f, "####\n# Data categories include: \n");
     fprintf(f, "# InParm, RAT, \n");
-    fprintf(f, "# A_l, A_z, Rd_r, Rd_a, Tt_r, Tt_a, \n");
-    fprintf(f, "# A_rz, Rd_ra, Tt_ra \n####\n\n");
+    /* MCML's two lines: the 1-D arrays, then the 2-D ones. */
+    fprintf(f, "# ");
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].rank == 1)
+            fprintf(f, "%s, ", output_table[i].name);
+    fprintf(f, "\n# ");
+    const char *sep = "";
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].rank > 1) {
+            fprintf(f, "%s%s", sep, output_table[i].name);
+            sep = ", ";
+        }
+    fprintf(f, " \n####\n\n");
 }
 
 /* MCML builds this text in PunchTime ("User time: %8.0lf sec = %8.2lf hr.  %s"
@@ -77,67 +88,34 @@ static void mco_write_rat(FILE *f, const mcml_result *res)
     fprintf(f, "\n");
 }
 
-/* The numbers v[0 .. n-1] as "%12.4E", each followed by after (a space or
- * a newline) and, in a 2-D array, a newline after every fifth (MCML counts
- * them over the whole array); built in blocks and written with fwrite, the
- * text printf's (runtime/io/number_text.h). */
-static void mco_write_numbers(FILE *f, const double *v, long n, char after, bool fives)
+/* A section of output_table[]: its title lines, its numbers (a line each,
+ * or five a line counted over the whole array as MCML does), a blank line.
+ * The arrays' "%12.4E" is printed by number_text.c (printf's text at a
+ * quarter of its cost), in blocks written with fwrite. */
+static void mco_write_array(FILE *f, const output_array *o, const double *v, uint64_t n)
 {
+    fprintf(f, "%s\n", o->mco_title);
+    bool fast = strcmp(o->mco_number, "%12.4E") == 0;
     char block[8192];
     size_t used = 0;
-    for (long i = 0; i < n; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         if (used > sizeof block - 2 * NUMBER_TEXT_SIZE) {
             fwrite(block, 1, used, f);
             used = 0;
         }
-        used += (size_t)number_e12_4(v[i], block + used);
-        block[used++] = after;
-        if (fives && (i + 1) % 5 == 0)
+        if (fast) {
+            used += (size_t)number_e12_4(v[i], block + used);
+        } else {
+            int len = snprintf(block + used, NUMBER_TEXT_SIZE, o->mco_number, v[i]);
+            used += len < 0 ? 0 : len < NUMBER_TEXT_SIZE ? (size_t)len : NUMBER_TEXT_SIZE - 1;
+        }
+        block[used++] = o->mco_per_line == 1 ? '\n' : ' ';
+        if (o->mco_per_line > 1 && (i + 1) % (uint64_t)o->mco_per_line == 0)
             block[used++] = '\n';
     }
     fwrite(block, 1, used, f);
-}
-
-static void mco_write_1d(FILE *f, const char *header, const double *v, int n)
-{
-    fprintf(f, "%s\n", header);
-    mco_write_numbers(f, v, n, '\n', false);
     fprintf(f, "\n");
 }
-
-/* Five numbers a line, counted over the whole array as MCML does. */
-static void mco_write_2d(FILE *f, const char *const header[6], const double *v, int rows, int cols)
-{
-    for (int i = 0; i < 6; i++)
-        fprintf(f, "%s\n", header[i]);
-    mco_write_numbers(f, v, (long)rows * cols, ' ', true);
-    fprintf(f, "\n");
-}
-
-static const char *const mco_a_rz_header[6] = {
-    "# A[r][z]. [1/cm3]",
-    "# A[0][0], [0][1],..[0][nz-1]",
-    "# A[1][0], [1][1],..[1][nz-1]",
-    "# ...",
-    "# A[nr-1][0], [nr-1][1],..[nr-1][nz-1]",
-    "A_rz",
-};
-static const char *const mco_rd_ra_header[6] = {
-    "# Rd[r][angle]. [1/(cm2sr)].",
-    "# Rd[0][0], [0][1],..[0][na-1]",
-    "# Rd[1][0], [1][1],..[1][na-1]",
-    "# ...",
-    "# Rd[nr-1][0], [nr-1][1],..[nr-1][na-1]",
-    "Rd_ra",
-};
-static const char *const mco_tt_ra_header[6] = {
-    "# Tt[r][angle]. [1/(cm2sr)].",
-    "# Tt[0][0], [0][1],..[0][na-1]",
-    "# Tt[1][0], [1][1],..[1][na-1]",
-    "# ...",
-    "# Tt[nr-1][0], [nr-1][1],..[nr-1][na-1]",
-    "Tt_ra",
-};
 
 bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, const char *comment)
 {
@@ -148,18 +126,11 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
     fprintf(stream, "# %s\n\n", comment ? comment : "");
     mco_write_inparm(stream, run);
     mco_write_rat(stream, res);
-    fprintf(stream, "A_l #Absorption as a function of layer. [-]\n");
-    for (int i = 1; i <= run->num_layers; i++)
-        fprintf(stream, "%12.4G\n", res->a_l[i]);
-    fprintf(stream, "\n");
-    mco_write_1d(stream, "A_z #A[0], [1],..A[nz-1]. [1/cm]", res->a_z, run->nz);
-    mco_write_1d(stream, "Rd_r #Rd[0], [1],..Rd[nr-1]. [1/cm2]", res->rd_r, run->nr);
-    mco_write_1d(stream, "Rd_a #Rd[0], [1],..Rd[na-1]. [sr-1]", res->rd_a, run->na);
-    mco_write_1d(stream, "Tt_r #Tt[0], [1],..Tt[nr-1]. [1/cm2]", res->tt_r, run->nr);
-    mco_write_1d(stream, "Tt_a #Tt[0], [1],..Tt[na-1]. [sr-1]", res->tt_a, run->na);
-    mco_write_2d(stream, mco_a_rz_header, res->a_rz, run->nr, run->nz);
-    mco_write_2d(stream, mco_rd_ra_header, res->rd_ra, run->nr, run->na);
-    mco_write_2d(stream, mco_tt_ra_header, res->tt_ra, run->nr, run->na);
+    output_grid g = result_grid(res);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        const output_array *o = &output_table[i];
+        mco_write_array(stream, o, res->array[i] + output_first(o), output_bins(o, &g));
+    }
     return !ferror(stream);
 }
 

@@ -62,9 +62,9 @@ typedef struct mco_data {
 /* Reads an MCML .mco (MCML's own, CUDAMCML's or ours).  '#' starts a comment;
  * numbers are whitespace-separated and may be laid out in any lines.  The
  * file must start with "A1" or "B1" (out_format becomes 'A' or 'B') and then
- * InParm; the ten data sections (RAT, A_l, A_z, Rd_r, Rd_a, Tt_r, Tt_a,
- * A_rz, Rd_ra, Tt_ra) follow in any order, each exactly once, each with
- * exactly the number of values InParm's grid implies.
+ * InParm; the data sections (RAT and one per row of output_table[],
+ * runtime/io/output_arrays.h) follow in any order, each exactly once, each
+ * with exactly the number of values InParm's grid implies.
  *   run: out_name (everything before the format letter on its line, so it
  *   may hold spaces, not '#'), photons, grid, da = pi/(2 na), layers with
  *   z0/z1 summed from the printed thicknesses and the critical-angle cosines

@@ -41,10 +41,13 @@ typedef struct mco_token {
     bool first; /* first token of its line */
 } mco_token;
 
-enum { MCO_NUM_SECTIONS = 10 };
-static const char *const mco_section_names[MCO_NUM_SECTIONS] = {
-    "RAT", "A_l", "A_z", "Rd_r", "Rd_a", "Tt_r", "Tt_a", "A_rz", "Rd_ra", "Tt_ra",
-};
+/* The sections: RAT, then output_table[]'s rows (section i is row i - 1). */
+enum { MCO_RAT, MCO_NUM_SECTIONS = 1 + OUTPUT_ARRAYS };
+
+static const char *mco_section_name(int i)
+{
+    return i == MCO_RAT ? "RAT" : output_table[i - 1].name;
+}
 
 static bool mco_tok_is(const mco_token *t, const char *word)
 {
@@ -54,7 +57,7 @@ static bool mco_tok_is(const mco_token *t, const char *word)
 static int mco_section_index(const mco_token *t)
 {
     for (int i = 0; i < MCO_NUM_SECTIONS; i++)
-        if (mco_tok_is(t, mco_section_names[i]))
+        if (mco_tok_is(t, mco_section_name(i)))
             return i;
     return -1;
 }
@@ -275,30 +278,14 @@ static bool mco_read_inparm(mco_cursor *c, mci_run *run)
     return true;
 }
 
-/* Where section i's values go and how many there are. */
-static long mco_section_target(mcml_result *res, int i, double **out)
-{
-    long nr = res->nr, nz = res->nz, na = res->na;
-    switch (i) {
-    case 0: *out = NULL; return 4; /* RAT: scattered fields, read separately */
-    case 1: *out = res->a_l + 1; return res->num_layers;
-    case 2: *out = res->a_z; return nz;
-    case 3: *out = res->rd_r; return nr;
-    case 4: *out = res->rd_a; return na;
-    case 5: *out = res->tt_r; return nr;
-    case 6: *out = res->tt_a; return na;
-    case 7: *out = res->a_rz; return nr * nz;
-    case 8: *out = res->rd_ra; return nr * na;
-    default: *out = res->tt_ra; return nr * na;
-    }
-}
-
 static bool mco_read_section(mco_cursor *c, int i, mcml_result *res)
 {
-    double *out;
-    long n = mco_section_target(res, i, &out);
-    if (i != 0)
-        return mco_read_numbers(c, mco_section_names[i], out, n);
+    if (i != MCO_RAT) {
+        const output_array *o = &output_table[i - 1];
+        output_grid g = result_grid(res);
+        return mco_read_numbers(c, o->name, res->array[i - 1] + output_first(o),
+                                (long)output_bins(o, &g));
+    }
     double rat[4];
     if (!mco_read_numbers(c, "RAT", rat, 4))
         return false;
@@ -322,7 +309,7 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
             return false;
         }
         if (seen[i]) {
-            error_set(c->err, c->path, t.line, "section %s appears twice", mco_section_names[i]);
+            error_set(c->err, c->path, t.line, "section %s appears twice", mco_section_name(i));
             return false;
         }
         seen[i] = true;
@@ -334,7 +321,7 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
     for (int i = 0; i < MCO_NUM_SECTIONS; i++)
         if (!seen[i]) {
             error_set(c->err, c->path, mco_last_line(c),
-                      "file ends without section %s (truncated?)", mco_section_names[i]);
+                      "file ends without section %s (truncated?)", mco_section_name(i));
             return false;
         }
     return true;
@@ -467,8 +454,10 @@ static bool mco_read_header(mco_cursor *c, mci_run *run)
  * so before allocating keeps a corrupt count from asking for terabytes. */
 static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
 {
-    double nr = run->nr, nz = run->nz, na = run->na;
-    double values = 4 + run->num_layers + nz + 2 * nr + 2 * na + nr * nz + 2 * nr * na;
+    const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    double values = 4; /* RAT */
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        values += (double)output_bins(&output_table[i], &g);
     if (values * 2 <= (double)size)
         return true;
     error_set(c->err, c->path, mco_last_line(c),

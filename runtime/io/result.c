@@ -9,21 +9,21 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+output_grid result_grid(const mcml_result *res)
+{
+    return (output_grid){res->nr, res->nz, res->na, res->num_layers};
+}
+
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
 {
     *res = (mcml_result){.nr = nr, .nz = nz, .na = na, .num_layers = num_layers};
-    size_t r = (size_t)nr, z = (size_t)nz, a = (size_t)na;
-    res->a_l = calloc((size_t)num_layers + 2, sizeof *res->a_l);
-    res->a_z = calloc(z, sizeof *res->a_z);
-    res->rd_r = calloc(r, sizeof *res->rd_r);
-    res->tt_r = calloc(r, sizeof *res->tt_r);
-    res->rd_a = calloc(a, sizeof *res->rd_a);
-    res->tt_a = calloc(a, sizeof *res->tt_a);
-    res->a_rz = calloc(r * z, sizeof *res->a_rz);
-    res->rd_ra = calloc(r * a, sizeof *res->rd_ra);
-    res->tt_ra = calloc(r * a, sizeof *res->tt_ra);
-    if (res->a_l && res->a_z && res->rd_r && res->tt_r && res->rd_a && res->tt_a && res->a_rz &&
-        res->rd_ra && res->tt_ra)
+    output_grid g = result_grid(res);
+    bool ok = true;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i]);
+        ok = ok && res->array[i];
+    }
+    if (ok)
         return true;
     result_free(res);
     return false;
@@ -31,17 +31,10 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
 
 void result_free(mcml_result *res)
 {
-    free(res->a_l);
-    free(res->a_z);
-    free(res->rd_r);
-    free(res->tt_r);
-    free(res->rd_a);
-    free(res->tt_a);
-    free(res->a_rz);
-    free(res->rd_ra);
-    free(res->tt_ra);
-    res->a_l = res->a_z = res->rd_r = res->tt_r = res->rd_a = res->tt_a = NULL;
-    res->a_rz = res->rd_ra = res->tt_ra = NULL;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        free(res->array[i]);
+        res->array[i] = NULL;
+    }
 }
 
 /* MCML's IzToLayer: the layer holding the centre of depth bin iz; bins
@@ -54,75 +47,116 @@ static int result_iz_to_layer(const mci_run *run, int iz)
     return i;
 }
 
-/* Sum2DRd / Sum2DTt on integers, then ScaleRdTt's scalings in MCML's
- * order of operations (so the doubles match MCML's for equal sums). */
-static void result_radial_angular(const mci_run *run, const tally_acc_t *ra, double n,
-                                  double *out_ra, double *out_r, double *out_a, double *total)
+/* A tally's entries in row ir (of cols), and in column ic (of rows). */
+static tally_acc_t result_row_sum(const tally_acc_t *v, int ir, int cols)
+{
+    tally_acc_t sum = 0;
+    for (int ic = 0; ic < cols; ic++)
+        sum += v[ir * cols + ic];
+    return sum;
+}
+
+static tally_acc_t result_column_sum(const tally_acc_t *v, int ic, int rows, int cols)
+{
+    tally_acc_t sum = 0;
+    for (int ir = 0; ir < rows; ir++)
+        sum += v[ir * cols + ic];
+    return sum;
+}
+
+/* Each normalisation of output_norm, in MCML's order of operations
+ * (ScaleRdTt, ScaleA), so the doubles match MCML's for equal sums.  v is the
+ * tally, (nr, cols) as its row of output_table[] says; out its array. */
+
+static void result_ra(const mci_run *run, const tally_acc_t *v, double n, double *out)
 {
     int nr = run->nr, na = run->na;
     double dr = run->dr, da = run->da;
-    tally_acc_t sum_all = 0;
-
     double scale1 = 4.0 * M_PI * M_PI * dr * sin(da / 2) * dr * n;
     for (int ir = 0; ir < nr; ir++)
         for (int ia = 0; ia < na; ia++) {
             double scale2 = 1.0 / ((ir + 0.5) * sin(2.0 * (ia + 0.5) * da) * scale1);
-            out_ra[ir * na + ia] = tally_weight(ra[ir * na + ia]) * scale2;
+            out[ir * na + ia] = tally_weight(v[ir * na + ia]) * scale2;
         }
-
-    scale1 = 2.0 * M_PI * dr * dr * n;
-    for (int ir = 0; ir < nr; ir++) {
-        tally_acc_t sum = 0;
-        for (int ia = 0; ia < na; ia++)
-            sum += ra[ir * na + ia];
-        sum_all += sum;
-        out_r[ir] = tally_weight(sum) * (1.0 / ((ir + 0.5) * scale1));
-    }
-
-    scale1 = 2.0 * M_PI * da * n;
-    for (int ia = 0; ia < na; ia++) {
-        tally_acc_t sum = 0;
-        for (int ir = 0; ir < nr; ir++)
-            sum += ra[ir * na + ia];
-        out_a[ia] = tally_weight(sum) * (1.0 / (sin((ia + 0.5) * da) * scale1));
-    }
-
-    *total = tally_weight(sum_all) * (1.0 / n);
 }
 
-/* Sum2DA then ScaleA.  The per-layer and total sums stay integers until the
- * end: MCML adds A_z[iz] into A_l[IzToLayer(iz)] and A, which in integers is
- * the same as summing the bins of each layer. */
-static bool result_absorption(const mci_run *run, const tally_set *t, double n, mcml_result *res)
+static void result_r(const mci_run *run, const tally_acc_t *v, int cols, double n, double *out)
 {
-    int nr = run->nr, nz = run->nz, nl = run->num_layers;
-    double dr = run->dr, dz = run->dz;
-    tally_acc_t *layer = calloc((size_t)nl + 2, sizeof *layer);
-    if (!layer)
-        return false;
-    tally_acc_t total = 0;
+    double dr = run->dr;
+    double scale1 = 2.0 * M_PI * dr * dr * n;
+    for (int ir = 0; ir < run->nr; ir++)
+        out[ir] = tally_weight(result_row_sum(v, ir, cols)) * (1.0 / ((ir + 0.5) * scale1));
+}
 
+static void result_a(const mci_run *run, const tally_acc_t *v, int cols, double n, double *out)
+{
+    double da = run->da;
+    double scale1 = 2.0 * M_PI * da * n;
+    for (int ia = 0; ia < run->na; ia++)
+        out[ia] = tally_weight(result_column_sum(v, ia, run->nr, cols)) *
+                  (1.0 / (sin((ia + 0.5) * da) * scale1));
+}
+
+static void result_rz(const mci_run *run, const tally_acc_t *v, double n, double *out)
+{
+    int nr = run->nr, nz = run->nz;
+    double dr = run->dr, dz = run->dz;
     double scale1 = 2.0 * M_PI * dr * dr * dz * n;
     for (int iz = 0; iz < nz; iz++)
         for (int ir = 0; ir < nr; ir++)
-            res->a_rz[ir * nz + iz] = tally_weight(t->a_rz[ir * nz + iz]) / ((ir + 0.5) * scale1);
+            out[ir * nz + iz] = tally_weight(v[ir * nz + iz]) / ((ir + 0.5) * scale1);
+}
 
-    scale1 = 1.0 / (dz * n);
-    for (int iz = 0; iz < nz; iz++) {
-        tally_acc_t sum = 0;
-        for (int ir = 0; ir < nr; ir++)
-            sum += t->a_rz[ir * nz + iz];
-        res->a_z[iz] = tally_weight(sum) * scale1;
-        layer[result_iz_to_layer(run, iz)] += sum;
-        total += sum;
-    }
+static void result_z(const mci_run *run, const tally_acc_t *v, int cols, double n, double *out)
+{
+    double scale1 = 1.0 / (run->dz * n);
+    for (int iz = 0; iz < run->nz; iz++)
+        out[iz] = tally_weight(result_column_sum(v, iz, run->nr, cols)) * scale1;
+}
 
-    scale1 = 1.0 / n;
+/* Sum2DA's A_l: MCML adds A_z[iz] into A_l[IzToLayer(iz)], which in
+ * integers is the same as summing the bins of each layer.  out has
+ * num_layers + 2 entries (the media above and below stay 0). */
+static bool result_layer(const mci_run *run, const tally_acc_t *v, int cols, double n, double *out)
+{
+    int nl = run->num_layers;
+    tally_acc_t *layer = calloc((size_t)nl + 2, sizeof *layer);
+    if (!layer)
+        return false;
+    for (int iz = 0; iz < run->nz; iz++)
+        layer[result_iz_to_layer(run, iz)] += result_column_sum(v, iz, run->nr, cols);
+    double scale1 = 1.0 / n;
     for (int il = 0; il <= nl + 1; il++)
-        res->a_l[il] = tally_weight(layer[il]) * scale1;
-    res->a = tally_weight(total) * scale1;
+        out[il] = tally_weight(layer[il]) * scale1;
     free(layer);
     return true;
+}
+
+/* Array o from its tally v, whose rows are r (output_table[]: every tally
+ * runs along r first); false when out of memory. */
+static bool result_array(const mci_run *run, const output_array *o, const tally_acc_t *v, double n,
+                         double *out)
+{
+    const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    int cols = (int)output_axis_length(output_tally(o->tally)->axes[1], &g);
+    switch (o->norm) {
+    case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
+    case OUTPUT_NORM_R: result_r(run, v, cols, n, out); return true;
+    case OUTPUT_NORM_A: result_a(run, v, cols, n, out); return true;
+    case OUTPUT_NORM_RZ: result_rz(run, v, n, out); return true;
+    case OUTPUT_NORM_Z: result_z(run, v, cols, n, out); return true;
+    case OUTPUT_NORM_LAYER: return result_layer(run, v, cols, n, out);
+    }
+    return false;
+}
+
+/* A tally's whole sum / N: the RAT scalar of its row (Rd, A, Tt). */
+static double result_total(const tally_acc_t *v, size_t bins, double n)
+{
+    tally_acc_t sum = 0;
+    for (size_t i = 0; i < bins; i++)
+        sum += v[i];
+    return tally_weight(sum) * (1.0 / n);
 }
 
 bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
@@ -144,12 +178,17 @@ bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *re
     double n = (double)t->photons;
     res->photons = t->photons;
     res->rsp = optics_specular(run);
-    result_radial_angular(run, t->rd_ra, n, res->rd_ra, res->rd_r, res->rd_a, &res->rd);
-    result_radial_angular(run, t->tt_ra, n, res->tt_ra, res->tt_r, res->tt_a, &res->tt);
-    if (!result_absorption(run, t, n, res)) {
-        result_free(res);
-        error_set(err, NULL, 0, "out of memory for the result arrays");
-        return false;
+    output_grid g = result_grid(res);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        const output_array *o = &output_table[i];
+        const tally_acc_t *v = t->tally[o->tally];
+        if (!result_array(run, o, v, n, res->array[i])) {
+            result_free(res);
+            error_set(err, NULL, 0, "out of memory for the result arrays");
+            return false;
+        }
+        if (o->total)
+            *(double *)((char *)res + o->total) = result_total(v, output_bins(o, &g), n);
     }
     return true;
 }

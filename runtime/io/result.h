@@ -11,19 +11,23 @@
 
 #include "error.h"
 #include "mci.h"
+#include "output_arrays.h"
 #include "tally.h"
 
+/* The arrays are output_table[]'s (runtime/io/output_arrays.h: dimensions,
+ * units, normalisation), by name (a_l, a_z, ...) and as array[row]; each
+ * holds output_stored() entries, output_first() on: a_l[i] is layer i
+ * (1-based, as MCML), a_l[0] and a_l[num_layers + 1] the media above and
+ * below. */
 typedef struct mcml_result {
     int nr, nz, na, num_layers;
     uint64_t photons;      /* photons the quantities are normalised by */
     double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
-    double *a_l;           /* [num_layers + 2], layer i at a_l[i] (1-based, as MCML) [-] */
-    double *a_z;           /* [nz]  [1/cm] */
-    double *rd_r, *tt_r;   /* [nr]  [1/cm2] */
-    double *rd_a, *tt_a;   /* [na]  [1/sr] */
-    double *a_rz;          /* [ir * nz + iz]  [1/cm3] */
-    double *rd_ra, *tt_ra; /* [ir * na + ia]  [1/(cm2 sr)] */
+    OUTPUT_RESULT_FIELDS;
 } mcml_result;
+
+/* The grid of res, as output_bins() takes it. */
+output_grid result_grid(const mcml_result *res);
 
 /* Allocates zeroed arrays for the given grid. */
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers);

@@ -5,7 +5,8 @@
 
 #include "hash.h"
 
-static size_t count_rz(int nr, int nz) { return (size_t)nr * (size_t)nz; }
+/* Entries of tally array k on the grid of t (a tally_batch or tally_set). */
+#define BINS(t, k) ((size_t)output_tally_bins((k), (t)->nr, (t)->nz, (t)->na))
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
 {
@@ -15,10 +16,12 @@ bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
     b->steps = 0;
     b->trapped_photons = b->trapped_units = 0;
     b->a_rz_exact = NULL;
-    b->a_rz = calloc(count_rz(nr, nz), sizeof *b->a_rz);
-    b->rd_ra = calloc(count_rz(nr, na), sizeof *b->rd_ra);
-    b->tt_ra = calloc(count_rz(nr, na), sizeof *b->tt_ra);
-    if (b->a_rz && b->rd_ra && b->tt_ra)
+    bool ok = true;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k]);
+        ok = ok && b->tally[k];
+    }
+    if (ok)
         return true;
     tally_batch_free(b);
     return false;
@@ -28,9 +31,8 @@ void tally_batch_clear(tally_batch *b)
 {
     b->steps = 0;
     b->trapped_photons = b->trapped_units = 0;
-    memset(b->a_rz, 0, count_rz(b->nr, b->nz) * sizeof *b->a_rz);
-    memset(b->rd_ra, 0, count_rz(b->nr, b->na) * sizeof *b->rd_ra);
-    memset(b->tt_ra, 0, count_rz(b->nr, b->na) * sizeof *b->tt_ra);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        memset(b->tally[k], 0, BINS(b, k) * sizeof *b->tally[k]);
 }
 
 void tally_set_clear(tally_set *t)
@@ -39,17 +41,16 @@ void tally_set_clear(tally_set *t)
     t->steps = 0;
     t->trapped_photons = 0;
     t->trapped_units = 0;
-    memset(t->a_rz, 0, count_rz(t->nr, t->nz) * sizeof *t->a_rz);
-    memset(t->rd_ra, 0, count_rz(t->nr, t->na) * sizeof *t->rd_ra);
-    memset(t->tt_ra, 0, count_rz(t->nr, t->na) * sizeof *t->tt_ra);
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        memset(t->tally[k], 0, BINS(t, k) * sizeof *t->tally[k]);
 }
 
 void tally_batch_free(tally_batch *b)
 {
-    free(b->a_rz);
-    free(b->rd_ra);
-    free(b->tt_ra);
-    b->a_rz = b->rd_ra = b->tt_ra = NULL;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        free(b->tally[k]);
+        b->tally[k] = NULL;
+    }
 }
 
 bool tally_set_init(tally_set *t, int nr, int nz, int na)
@@ -61,10 +62,12 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
     t->steps = 0;
     t->trapped_photons = 0;
     t->trapped_units = 0;
-    t->a_rz = calloc(count_rz(nr, nz), sizeof *t->a_rz);
-    t->rd_ra = calloc(count_rz(nr, na), sizeof *t->rd_ra);
-    t->tt_ra = calloc(count_rz(nr, na), sizeof *t->tt_ra);
-    if (t->a_rz && t->rd_ra && t->tt_ra)
+    bool ok = true;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k]);
+        ok = ok && t->tally[k];
+    }
+    if (ok)
         return true;
     tally_set_free(t);
     return false;
@@ -72,10 +75,10 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
 
 void tally_set_free(tally_set *t)
 {
-    free(t->a_rz);
-    free(t->rd_ra);
-    free(t->tt_ra);
-    t->a_rz = t->rd_ra = t->tt_ra = NULL;
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        free(t->tally[k]);
+        t->tally[k] = NULL;
+    }
 }
 
 static void add_u64(tally_acc_t *dst, const uint64_t *src, size_t n)
@@ -92,9 +95,8 @@ static void add_acc(tally_acc_t *dst, const tally_acc_t *src, size_t n)
 
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
 {
-    add_u64(t->a_rz, b->a_rz, count_rz(t->nr, t->nz));
-    add_u64(t->rd_ra, b->rd_ra, count_rz(t->nr, t->na));
-    add_u64(t->tt_ra, b->tt_ra, count_rz(t->nr, t->na));
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        add_u64(t->tally[k], b->tally[k], BINS(t, k));
     t->photons += photons;
     t->steps += b->steps;
     t->trapped_photons += b->trapped_photons;
@@ -103,9 +105,8 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
 
 void tally_set_add(tally_set *t, const tally_set *other)
 {
-    add_acc(t->a_rz, other->a_rz, count_rz(t->nr, t->nz));
-    add_acc(t->rd_ra, other->rd_ra, count_rz(t->nr, t->na));
-    add_acc(t->tt_ra, other->tt_ra, count_rz(t->nr, t->na));
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        add_acc(t->tally[k], other->tally[k], BINS(t, k));
     t->photons += other->photons;
     t->steps += other->steps;
     t->trapped_photons += other->trapped_photons;
@@ -118,9 +119,10 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
         a->steps != b->steps || a->trapped_photons != b->trapped_photons ||
         a->trapped_units != b->trapped_units)
         return false;
-    return memcmp(a->a_rz, b->a_rz, count_rz(a->nr, a->nz) * sizeof *a->a_rz) == 0 &&
-           memcmp(a->rd_ra, b->rd_ra, count_rz(a->nr, a->na) * sizeof *a->rd_ra) == 0 &&
-           memcmp(a->tt_ra, b->tt_ra, count_rz(a->nr, a->na) * sizeof *a->tt_ra) == 0;
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        if (memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0)
+            return false;
+    return true;
 }
 
 /* Each count as 16 little-endian bytes, so the digest is the same on every
@@ -143,9 +145,9 @@ uint64_t tally_set_digest(const tally_set *t)
                           t->steps,           (tally_acc_t)t->trapped_photons,
                           t->trapped_units};
     uint64_t h = digest_counts(HASH_FNV1A_START, head, sizeof head / sizeof head[0]);
-    h = digest_counts(h, t->a_rz, count_rz(t->nr, t->nz));
-    h = digest_counts(h, t->rd_ra, count_rz(t->nr, t->na));
-    return digest_counts(h, t->tt_ra, count_rz(t->nr, t->na));
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        h = digest_counts(h, t->tally[k], BINS(t, k));
+    return h;
 }
 
 double tally_count(tally_acc_t v)

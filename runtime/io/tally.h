@@ -11,15 +11,17 @@
 #include <stdint.h>
 
 #include "fixed_point.h"
+#include "output_arrays.h"
 #include "tm_limits.h"
 
 typedef unsigned __int128 tally_acc_t;
 
-/* Arrays are indexed as MCML's: a_rz[ir * nz + iz], rd_ra[ir * na + ia],
- * tt_ra[ir * na + ia]. */
+/* The integer tally arrays of output_table[] (runtime/io/output_arrays.h),
+ * by name and as tally[OUTPUT_TALLY_...]; each indexed as MCML's arrays,
+ * r first (output_table's axes). */
 typedef struct tally_batch {
     int nr, nz, na;
-    uint64_t *a_rz, *rd_ra, *tt_ra;
+    OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
      * run's limit, or parallel to a glass layer), and their weight in units:
@@ -37,7 +39,7 @@ typedef struct tally_set {
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
     tally_acc_t trapped_units;
-    tally_acc_t *a_rz, *rd_ra, *tt_ra;
+    OUTPUT_TALLY_FIELDS(tally_acc_t);
 } tally_set;
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na);
@@ -52,7 +54,7 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 bool tally_set_equal(const tally_set *a, const tally_set *b);
 /* A fingerprint of every count (grid, photons, steps, trapped photons and
- * weight, A_rz, Rd_ra, Tt_ra):
+ * weight, then each tally array in the table's order):
  * equal tallies give equal digests on any host, so two runs can be compared
  * from their JSON summaries (FNV-1a 64; not cryptographic). */
 uint64_t tally_set_digest(const tally_set *t);

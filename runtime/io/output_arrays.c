@@ -1,0 +1,184 @@
+/* The table of output arrays and what is read from it (output_arrays.h). */
+#include "output_arrays.h"
+
+#include <string.h>
+
+#include "result.h"
+#include "tally.h"
+
+#define TOTAL(field) offsetof(mcml_result, field)
+
+/* ORDER OUTPUT (output_arrays.h): append new arrays at the end.  The .mco
+ * titles and number formats are MCML 1.2.2's (WriteResult in mcmlio.c),
+ * character for character. */
+const output_array output_table[OUTPUT_ARRAYS] = {
+    {.name = "A_l",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_LAYER},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_A_RZ,
+     .norm = OUTPUT_NORM_LAYER,
+     .absorption = true,
+     .mco_title = "A_l #Absorption as a function of layer. [-]",
+     .mco_number = "%12.4G",
+     .mco_per_line = 1},
+    {.name = "A_z",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_Z},
+     .unit = "1/cm",
+     .tally = OUTPUT_TALLY_A_RZ,
+     .norm = OUTPUT_NORM_Z,
+     .absorption = true,
+     .mco_title = "A_z #A[0], [1],..A[nz-1]. [1/cm]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Rd_r",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_R},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_RD_RA,
+     .norm = OUTPUT_NORM_R,
+     .mco_title = "Rd_r #Rd[0], [1],..Rd[nr-1]. [1/cm2]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Rd_a",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_A},
+     .unit = "1/sr",
+     .tally = OUTPUT_TALLY_RD_RA,
+     .norm = OUTPUT_NORM_A,
+     .mco_title = "Rd_a #Rd[0], [1],..Rd[na-1]. [sr-1]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Tt_r",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_R},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_TT_RA,
+     .norm = OUTPUT_NORM_R,
+     .mco_title = "Tt_r #Tt[0], [1],..Tt[nr-1]. [1/cm2]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Tt_a",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_A},
+     .unit = "1/sr",
+     .tally = OUTPUT_TALLY_TT_RA,
+     .norm = OUTPUT_NORM_A,
+     .mco_title = "Tt_a #Tt[0], [1],..Tt[na-1]. [sr-1]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "A_rz",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_Z},
+     .unit = "1/cm3",
+     .tally = OUTPUT_TALLY_A_RZ,
+     .tallied = true,
+     .norm = OUTPUT_NORM_RZ,
+     .total = TOTAL(a),
+     .absorption = true,
+     .mco_title = "# A[r][z]. [1/cm3]\n"
+                  "# A[0][0], [0][1],..[0][nz-1]\n"
+                  "# A[1][0], [1][1],..[1][nz-1]\n"
+                  "# ...\n"
+                  "# A[nr-1][0], [nr-1][1],..[nr-1][nz-1]\n"
+                  "A_rz",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Rd_ra",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_A},
+     .unit = "1/(cm2 sr)",
+     .tally = OUTPUT_TALLY_RD_RA,
+     .tallied = true,
+     .norm = OUTPUT_NORM_RA,
+     .total = TOTAL(rd),
+     .mco_title = "# Rd[r][angle]. [1/(cm2sr)].\n"
+                  "# Rd[0][0], [0][1],..[0][na-1]\n"
+                  "# Rd[1][0], [1][1],..[1][na-1]\n"
+                  "# ...\n"
+                  "# Rd[nr-1][0], [nr-1][1],..[nr-1][na-1]\n"
+                  "Rd_ra",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Tt_ra",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_A},
+     .unit = "1/(cm2 sr)",
+     .tally = OUTPUT_TALLY_TT_RA,
+     .tallied = true,
+     .norm = OUTPUT_NORM_RA,
+     .total = TOTAL(tt),
+     .mco_title = "# Tt[r][angle]. [1/(cm2sr)].\n"
+                  "# Tt[0][0], [0][1],..[0][na-1]\n"
+                  "# Tt[1][0], [1][1],..[1][na-1]\n"
+                  "# ...\n"
+                  "# Tt[nr-1][0], [nr-1][1],..[nr-1][na-1]\n"
+                  "Tt_ra",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+};
+
+/* The fields by name and by number are one and the same (the unions of
+ * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
+ * each, since the names are consecutive pointers of one type. */
+_Static_assert(offsetof(tally_set, tt_ra) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_RA]),
+               "ORDER OUTPUT: tally_set's named tallies");
+_Static_assert(offsetof(tally_batch, tt_ra) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_RA]),
+               "ORDER OUTPUT: tally_batch's named tallies");
+_Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
+               "ORDER OUTPUT: tally_set's named tallies");
+_Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
+                   offsetof(mcml_result, tt_ra) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
+               "ORDER OUTPUT: mcml_result's named arrays");
+
+uint64_t output_axis_length(output_axis axis, const output_grid *g)
+{
+    switch (axis) {
+    case OUTPUT_AXIS_LAYER: return (uint64_t)g->num_layers;
+    case OUTPUT_AXIS_R: return (uint64_t)g->nr;
+    case OUTPUT_AXIS_Z: return (uint64_t)g->nz;
+    case OUTPUT_AXIS_A: return (uint64_t)g->na;
+    }
+    return 0;
+}
+
+uint64_t output_bins(const output_array *o, const output_grid *g)
+{
+    uint64_t n = 1;
+    for (int d = 0; d < o->rank; d++)
+        n *= output_axis_length(o->axes[d], g);
+    return n;
+}
+
+int output_first(const output_array *o)
+{
+    return o->rank == 1 && o->axes[0] == OUTPUT_AXIS_LAYER ? 1 : 0;
+}
+
+uint64_t output_stored(const output_array *o, const output_grid *g)
+{
+    return output_bins(o, g) + 2 * (uint64_t)output_first(o);
+}
+
+const output_array *output_tally(int k)
+{
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].tallied && output_table[i].tally == k)
+            return &output_table[i];
+    return NULL;
+}
+
+uint64_t output_tally_bins(int k, int nr, int nz, int na)
+{
+    const output_grid g = {nr, nz, na, 0};
+    return output_bins(output_tally(k), &g);
+}
+
+const output_array *output_by_name(const char *name)
+{
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (strcmp(output_table[i].name, name) == 0)
+            return &output_table[i];
+    return NULL;
+}

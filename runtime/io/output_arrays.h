@@ -1,0 +1,127 @@
+/* The output arrays: every array a run produces is declared once, as a row
+ * of output_table[] (runtime/io/output_arrays.c), in the spirit of the knob
+ * table (gen/knob.c) and Lua's ltm.c.  A row gives the array's name (MCML's
+ * .mco section, the library's and Python's name), its dimensions from the
+ * grid, its unit, the integer tally it comes from, MCML 1.2.2's
+ * normalisation, its .mco section and whether -A leaves it zero.
+ *
+ * The rooms loop over the table instead of naming arrays: the tallies'
+ * allocation, sums, comparison and digest (tally.c), the normalisation
+ * (result.c), the .mco writer and reader (mco.c, mco_read.c), the
+ * checkpoint (checkpoint.c), the footprint (runtime/engine/footprint.c), the
+ * GPU engine's device tallies (runtime/engine/gpu.c), the MPI reduction
+ * (cli/ranks.c), the library's arrays and their enumeration
+ * (api/outcome.c) and the Python package, which reads the names
+ * from the library.  docs/outputs.md: how to add an array. */
+#ifndef TMCML_OUTPUT_ARRAYS_H
+#define TMCML_OUTPUT_ARRAYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ORDER OUTPUT: the rows of output_table[], which is also the order of
+ * tmcml.h's tmcml_array (the library's ABI: a row's index is its
+ * TMCML_ constant), of the .mco's sections after RAT (MCML 1.2.2's), and of
+ * the fields below.  The rows that are tallies (tallied), in the table's
+ * order, are the integer tally arrays: their order is the checkpoint file's,
+ * the tallies digest's and the GPU kernel's arguments' (templates/kernel.cu
+ * takes a_rz, rd_ra, tt_ra, counts).  A new array goes at the end; a new
+ * tally changes the checkpoint format (its version) and every digest. */
+enum {
+    OUTPUT_TALLY_A_RZ,
+    OUTPUT_TALLY_RD_RA,
+    OUTPUT_TALLY_TT_RA,
+    OUTPUT_TALLIES /* the number of integer tally arrays */
+};
+#define OUTPUT_ARRAYS 9 /* rows of output_table[] */
+
+/* The arrays as fields of tally_batch, tally_set (TYPE: their integer
+ * entries) and mcml_result (double), each twice: by name, for code that
+ * means one array (an engine scores Rd_ra, the figure draws A_rz), and by
+ * number, for code that loops over the table (tally[OUTPUT_TALLY_...],
+ * array[row]).  ORDER OUTPUT. */
+#define OUTPUT_TALLY_FIELDS(TYPE)                                                                  \
+    union {                                                                                        \
+        struct {                                                                                   \
+            TYPE *a_rz, *rd_ra, *tt_ra;                                                            \
+        };                                                                                         \
+        TYPE *tally[OUTPUT_TALLIES];                                                               \
+    }
+#define OUTPUT_RESULT_FIELDS                                                                       \
+    union {                                                                                        \
+        struct {                                                                                   \
+            double *a_l, *a_z, *rd_r, *rd_a, *tt_r, *tt_a, *a_rz, *rd_ra, *tt_ra;                  \
+        };                                                                                         \
+        double *array[OUTPUT_ARRAYS];                                                              \
+    }
+
+/* The grid axes an array runs along.  ORDER as tmcml.h's tmcml_axis. */
+typedef enum output_axis {
+    OUTPUT_AXIS_LAYER, /* num_layers entries, layer 1 first */
+    OUTPUT_AXIS_R,     /* nr */
+    OUTPUT_AXIS_Z,     /* nz */
+    OUTPUT_AXIS_A      /* na */
+} output_axis;
+#define OUTPUT_MAX_RANK 2
+
+/* MCML 1.2.2's normalisations (mcmlio.c: Sum2DRd, Sum2DA, Sum2DTt, ScaleRdTt,
+ * ScaleA), N photons, each entry's tally as weight (tally_weight); the sums
+ * are taken on the integers first.  runtime/io/result.c computes them in
+ * MCML's order of operations. */
+typedef enum output_norm {
+    OUTPUT_NORM_RA,   /* bin / (4 pi^2 dr^2 sin(da/2) (ir + 1/2) sin(2 (ia + 1/2) da) N) */
+    OUTPUT_NORM_R,    /* sum over the second axis / (2 pi (ir + 1/2) dr^2 N) */
+    OUTPUT_NORM_A,    /* sum over r / (2 pi da sin((ia + 1/2) da) N) */
+    OUTPUT_NORM_RZ,   /* bin / (2 pi (ir + 1/2) dr^2 dz N) */
+    OUTPUT_NORM_Z,    /* sum over r / (dz N) */
+    OUTPUT_NORM_LAYER /* sum of the depth bins whose centre lies in the layer / N */
+} output_norm;
+
+typedef struct output_array {
+    const char *name; /* MCML's: the .mco section, the library's and Python's name */
+    int rank;
+    output_axis axes[OUTPUT_MAX_RANK]; /* slowest first: A_rz[ir * nz + iz] */
+    const char *unit;                  /* "1/(cm2 sr)"; "-" for none */
+    int tally;                         /* OUTPUT_TALLY_...: the tally it is or is summed from */
+    bool tallied;     /* it is that tally, bin for bin (tmcml_result_tallies gives it) */
+    output_norm norm; /* how its tally becomes MCML's quantity */
+    /* A tally's whole sum / N is this RAT scalar: offsetof(mcml_result, rd)
+     * and so on; 0 for none. */
+    size_t total;
+    bool absorption; /* scored only with absorption: zero under -A */
+    /* The .mco section: the lines before its numbers (its name last, after
+     * MCML's comments; no final newline), the printf format of one number,
+     * and numbers a line (1, or MCML's 5 for a 2-D array). */
+    const char *mco_title;
+    const char *mco_number;
+    int mco_per_line;
+} output_array;
+
+extern const output_array output_table[OUTPUT_ARRAYS];
+
+/* The grid the arrays are sized by. */
+typedef struct output_grid {
+    int nr, nz, na, num_layers;
+} output_grid;
+
+/* Entries along an axis. */
+uint64_t output_axis_length(output_axis axis, const output_grid *g);
+/* Entries of the array: its dimensions multiplied. */
+uint64_t output_bins(const output_array *o, const output_grid *g);
+/* Entries it is kept in (mcml_result): a layer array also keeps the media
+ * above and below, MCML's A_l[0] and A_l[num_layers + 1], which no output
+ * shows. */
+uint64_t output_stored(const output_array *o, const output_grid *g);
+/* Where its first shown entry is in what is kept: 1 for a layer array. */
+int output_first(const output_array *o);
+
+/* The row that is integer tally k (0 <= k < OUTPUT_TALLIES), and its bins
+ * (a tally's grid has no layers). */
+const output_array *output_tally(int k);
+uint64_t output_tally_bins(int k, int nr, int nz, int na);
+
+/* The row named name (MCML's spelling), or NULL. */
+const output_array *output_by_name(const char *name);
+
+#endif

@@ -1,0 +1,96 @@
+/* output_arrays: the table of output arrays (runtime/io/output_arrays.h) is
+ * whole and agrees with itself: unique names, each integer tally exactly one
+ * tallied row, in the table's order (ORDER OUTPUT: the checkpoint's, the
+ * digest's and the kernel's order), derived rows summed from a tally whose
+ * axes hold theirs, .mco titles ending in the section's name, and the
+ * fields by name and by number one and the same. */
+#include <string.h>
+
+#include "check.h"
+#include "output_arrays.h"
+#include "result.h"
+#include "tally.h"
+
+static bool holds_axis(const output_array *o, output_axis axis)
+{
+    for (int d = 0; d < o->rank; d++)
+        if (o->axes[d] == axis)
+            return true;
+    return false;
+}
+
+static void test_rows(void)
+{
+    int last_tally = -1;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        const output_array *o = &output_table[i];
+        CHECK_MSG(o->name && *o->name && o->unit && *o->unit, "row %d", i);
+        CHECK_MSG(output_by_name(o->name) == o, "%s: a second row of that name", o->name);
+        CHECK_MSG(o->rank >= 1 && o->rank <= OUTPUT_MAX_RANK, "%s: rank %d", o->name, o->rank);
+        CHECK_MSG(o->tally >= 0 && o->tally < OUTPUT_TALLIES, "%s: tally %d", o->name, o->tally);
+        const output_array *t = output_tally(o->tally);
+        CHECK_MSG(t != NULL, "%s: tally %d has no row", o->name, o->tally);
+        if (!t)
+            continue;
+        CHECK_MSG(o->tallied == (t == o), "%s: tallied, yet not its tally's row", o->name);
+        CHECK_MSG(t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R, "%s: a tally runs along r first",
+                  t->name);
+        CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);
+        CHECK_MSG((o->total != 0) == o->tallied, "%s: a tally, and only a tally, has a total",
+                  o->name);
+        for (int d = 0; d < o->rank; d++)
+            CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER ? holds_axis(t, OUTPUT_AXIS_Z)
+                                                      : holds_axis(t, o->axes[d]),
+                      "%s: axis %d is not its tally's", o->name, d);
+        if (o->tallied) {
+            CHECK_MSG(o->tally > last_tally, "%s: tallies out of the table's order", o->name);
+            last_tally = o->tally;
+        }
+        /* The .mco section: MCML's name ends its title, as mco_read finds it. */
+        const char *line = strrchr(o->mco_title, '\n');
+        line = line ? line + 1 : o->mco_title;
+        CHECK_MSG(strncmp(line, o->name, strlen(o->name)) == 0 &&
+                      (line[strlen(o->name)] == '\0' || line[strlen(o->name)] == ' '),
+                  "%s: title line \"%s\"", o->name, line);
+        CHECK_MSG(o->mco_per_line == 1 || o->mco_per_line == 5, "%s: %d a line", o->name,
+                  o->mco_per_line);
+    }
+    CHECK(last_tally == OUTPUT_TALLIES - 1);
+    CHECK(output_by_name("RAT") == NULL && output_by_name("rd_ra") == NULL);
+}
+
+static void test_sizes(void)
+{
+    const output_grid g = {.nr = 3, .nz = 5, .na = 2, .num_layers = 4};
+    const output_array *a_l = output_by_name("A_l"), *a_rz = output_by_name("A_rz");
+    CHECK(a_l && output_bins(a_l, &g) == 4 && output_stored(a_l, &g) == 6 &&
+          output_first(a_l) == 1);
+    CHECK(a_rz && output_bins(a_rz, &g) == 15 && output_stored(a_rz, &g) == 15 &&
+          output_first(a_rz) == 0);
+    CHECK(output_tally_bins(OUTPUT_TALLY_A_RZ, 3, 5, 2) == 15);
+    CHECK(output_tally_bins(OUTPUT_TALLY_TT_RA, 3, 5, 2) == 6);
+}
+
+/* The named fields and the numbered ones are the same pointers. */
+static void test_fields(void)
+{
+    tally_set t;
+    CHECK(tally_set_init(&t, 3, 5, 2));
+    CHECK(t.a_rz == t.tally[OUTPUT_TALLY_A_RZ] && t.rd_ra == t.tally[OUTPUT_TALLY_RD_RA] &&
+          t.tt_ra == t.tally[OUTPUT_TALLY_TT_RA]);
+    tally_set_free(&t);
+    mcml_result res;
+    CHECK(result_alloc(&res, 3, 5, 2, 4));
+    CHECK(res.a_l == res.array[0] && res.tt_ra == res.array[OUTPUT_ARRAYS - 1]);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        CHECK(res.array[i] != NULL);
+    result_free(&res);
+}
+
+int main(void)
+{
+    test_rows();
+    test_sizes();
+    test_fields();
+    return check_summary("output_arrays");
+}
