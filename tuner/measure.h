@@ -10,7 +10,7 @@
 
 #include "mci.h"
 #include "runner.h"
-#include "search.h"
+#include "candidate.h"
 
 typedef struct measure_setup {
     const tune_runner *runner;

@@ -18,27 +18,10 @@
 
 #include "mci.h"
 #include "profile.h"
+#include "plan_options.h"
 #include "runner.h"
 #include "spec.h"
 #include "variant.h"
-
-typedef enum plan_tune_mode { PLAN_TUNE_AUTO, PLAN_TUNE_NEVER, PLAN_TUNE_ALWAYS } plan_tune_mode;
-
-typedef struct plan_options {
-    uint64_t seed;
-    bool score_absorption; /* false: -A */
-    bool quiet, verbose;
-    const char *template_dir; /* NULL: embedded templates */
-    const char *cache_dir;    /* NULL: the default cubin cache; "": none */
-    const char *profile_dir;  /* searched first; tuners store there (NULL: default) */
-    const char *profile_file; /* this profile file only (NULL: the search path) */
-    bool no_profile;          /* the heuristic and the explicit options only */
-    plan_tune_mode tune_mode;
-    double budget;              /* tuning seconds (0: the default of the caller) */
-    int repeats;                /* timings per candidate (0: default) */
-    bool debug_wrong_candidate; /* test-only: a kernel the bit-identity gate must reject */
-    variant_options variant;    /* explicit knobs, --arch */
-} plan_options;
 
 /* The auto mode tunes when the run, timed on the heuristic kernel, is
  * estimated at more than this many times the tuning budget. */

@@ -33,40 +33,10 @@
 #include "error.h"
 #include "mci.h"
 #include "profile.h"
+#include "candidate.h"
 #include "runner.h"
 
-typedef struct tune_options {
-    uint64_t seed;
-    double budget_seconds;      /* wall time for the whole search (compiles included) */
-    double min_kernel_seconds;  /* a timing's kernel time at least this (0.1) */
-    int repeats;                /* timings per candidate, median taken (3, <= TUNE_MAX_REPEATS) */
-    bool debug_wrong_candidate; /* test-only: one candidate with a wrong kernel */
-    FILE *log;                  /* a line per candidate as it is measured; NULL: quiet */
-} tune_options;
-
 void tune_options_init(tune_options *opt);
-
-typedef enum tune_status {
-    TUNE_MEASURED, /* timed, tallies identical to the reference's */
-    TUNE_SKIPPED,  /* invalid: too much shared memory, spills, no launch */
-    TUNE_FAILED,   /* compile or launch error */
-    TUNE_MISMATCH  /* tallies differ from the reference's: a bug, reported */
-} tune_status;
-
-typedef struct tune_candidate {
-    kernel_knobs config;
-    const char *stage;
-    tune_status status;
-    char why[512];                    /* for the ones not measured */
-    double seconds[TUNE_MAX_REPEATS]; /* whole kernel time of each timing */
-    double rates[TUNE_MAX_REPEATS];   /* steady-state photons/s of each (runner.h) */
-    int timings;
-    double median_seconds;     /* kernel time of the pilot (median) */
-    double photons_per_second; /* the median steady-state rate: what a long run gets */
-    double compile_seconds;    /* 0 from the cubin cache */
-    int registers, blocks_per_sm;
-    double captured; /* fraction of pilot deposit events in shared memory */
-} tune_candidate;
 
 typedef struct tune_result {
     tune_candidate *candidates;

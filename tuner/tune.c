@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "fs_target.h"
-#include "plan.h"
 #include "profile.h"
 #include "recorder.h"
 #include "report.h"

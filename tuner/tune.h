@@ -8,7 +8,7 @@
 
 #include "error.h"
 #include "mci.h"
-#include "plan.h"
+#include "plan_options.h"
 #include "profile.h"
 #include "runner.h"
 #include "search.h"
