@@ -14,16 +14,6 @@
 #include "fs_target.h"
 #include "hash.h"
 
-char *fs_dir_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
 /* The temp files that exist right now, so that an interrupted run can remove
  * them (fs_remove_temps, from a signal handler: no allocation, no locks).
  * Library sessions write from several threads at once, so a slot is claimed
@@ -351,36 +341,6 @@ bool fs_check_writable(const char *path, tm_error *err)
     return ok;
 }
 
-bool fs_name_leaves_dir(const char *name)
-{
-    if (name[0] == '/')
-        return true;
-    int depth = 0;
-    for (const char *p = name; *p;) {
-        size_t n = strcspn(p, "/");
-        if (n == 2 && p[0] == '.' && p[1] == '.') {
-            if (--depth < 0)
-                return true;
-        } else if (n > 0 && !(n == 1 && p[0] == '.'))
-            depth++;
-        p += n + strspn(p + n, "/");
-    }
-    return false;
-}
-
-char *fs_join(const char *dir, const char *name)
-{
-    if (!dir || !dir[0] || name[0] == '/')
-        return strdup(name);
-    size_t dl = strlen(dir);
-    bool slash = dir[dl - 1] == '/';
-    size_t size = dl + strlen(name) + 2;
-    char *out = malloc(size);
-    if (out)
-        snprintf(out, size, "%s%s%s", dir, slash ? "" : "/", name);
-    return out;
-}
-
 /* Opens path for reading without blocking on a FIFO, then (when allowed)
  * reads it blocking as usual; -1 with *err set. */
 static int fs_open_input(const char *path, bool regular_only, tm_error *err)
@@ -458,12 +418,6 @@ char *fs_read_file(const char *path, size_t max, bool regular_only, size_t *size
 char *fs_read_text(const char *path, size_t *size, tm_error *err)
 {
     return fs_read_file(path, SIZE_MAX - 1, false, size, err);
-}
-
-const char *fs_base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
 }
 
 bool fs_make_dirs(const char *dir, tm_error *err) { return fs_make_dirs_mode(dir, 0777, err); }
@@ -573,16 +527,4 @@ bool fs_xdg_dir(const char *xdg_var, const char *home_default, const char *sub, 
     else
         return false;
     return n > 0 && (size_t)n < size;
-}
-
-char *fs_sibling(const char *mco_path, const char *suffix)
-{
-    size_t n = strlen(mco_path), s = strlen(suffix);
-    size_t stem = n >= 4 && strcmp(mco_path + n - 4, ".mco") == 0 ? n - 4 : n;
-    char *p = malloc(stem + s + 1);
-    if (p) {
-        memcpy(p, mco_path, stem);
-        memcpy(p + stem, suffix, s + 1);
-    }
-    return p;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "path_name.h"
 
 /* Calls write(stream, ctx) on a temporary file next to path and renames it to
  * path when write returns true and every byte reached the disk; otherwise
@@ -47,27 +48,6 @@ bool fs_make_dirs_mode(const char *dir, unsigned mode, tm_error *err);
 
 /* mkdir -p of the directory that holds path (nothing when path has no '/'). */
 bool fs_make_parent(const char *path, tm_error *err);
-
-/* dir + "/" + name (name alone when dir is NULL or empty, or name is absolute).
- * Returns malloc'd string or NULL. */
-char *fs_join(const char *dir, const char *name);
-
-/* Whether name, joined to a directory by fs_join, would name something
- * outside it: an absolute name, or ".." components that climb above it
- * ("../x", "a/../../x"; "a/../x" stays inside).  By name only: a symbolic
- * link inside the directory may still lead elsewhere. */
-bool fs_name_leaves_dir(const char *name);
-
-/* The path of a file beside an output: "skin.mco" -> "skin" + suffix
- * ("skin.json"); other names get the suffix appended.  malloc'd, or NULL. */
-char *fs_sibling(const char *mco_path, const char *suffix);
-
-/* The directory part of path ("." when path has none, "/" for "/x"),
- * malloc'd or NULL. */
-char *fs_dir_name(const char *path);
-
-/* The part of path after its last '/'. */
-const char *fs_base_name(const char *path);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer (binary files
  * too: *size counts the bytes, the NUL is extra). */

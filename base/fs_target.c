@@ -1,5 +1,6 @@
 /* Where a write lands (base/fs_target.h). */
 #include "fs_target.h"
+#include "path_name.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fs.h"
 
 /* Links followed before giving up, as the kernel's MAXSYMLINKS. */
 #define FS_TARGET_MAX_LINKS 40

@@ -2,69 +2,31 @@
  * location, choose the engine, then simulate the runs in order.  A run that
  * fails is reported and the next one still runs. */
 #include "run.h"
-#include "text_escape.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "checkpoint.h"
 #include "compile.h"
 #include "cpu.h"
-#include "finished.h"
-#include "fs.h"
 #include "gpu.h"
 #include "gpu_pool.h"
-#include "session.h"
 #include "interrupt.h"
 #include "mci.h"
-#include "mco.h"
 #include "outputs.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resources.h"
-#include "result.h"
 #include "resume.h"
-#include "rng.h"
-#include "run_lock.h"
-#include "stopper.h"
-#include "summary.h"
-#include "tally.h"
-#include "tmcml_config.h"
-#include "plan.h"
 #include "run_batch.h"
+#include "run_lock.h"
 #include "run_steps.h"
-
-#define RNG_NAME RNG_MWC_NAME
-
-static int gpu_count(const engine *eng) { return eng->gpus; }
-
-bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
-{
-    plan_options plan;
-    cli_plan_options(opt, &plan);
-    if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
-        return false;
-    for (int i = 0; i < gpu_count(eng); i++) {
-        eng->shares[i] =
-            (run_gpu){.device = gpu_pool_device(eng->pool, i), .name = eng->device_names[i]};
-        if (!opt->quiet && gpu_count(eng) > 1)
-            text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n",
-                        gpu_pool_device(eng->pool, i), eng->ses.sources[i]);
-        else if (!opt->quiet)
-            text_printf(stderr, "tmcml: kernel variant: %s\n", eng->ses.sources[i]);
-    }
-    free(eng->kernel);
-    eng->kernel = spec_key(&eng->specs[0]);
-    if (!eng->kernel) {
-        error_set(err, NULL, 0, "out of memory");
-        return false;
-    }
-    return true;
-}
+#include "session.h"
+#include "stopper.h"
+#include "tally.h"
+#include "text_escape.h"
 
 /* The photon ranges an engine call simulated go to a checkpoint's list (one
  * run: part 0). */
@@ -72,40 +34,6 @@ static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error 
 {
     (void)part;
     return resume_add(ctx, first, first + n, err);
-}
-
-void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
-{
-    for (int i = 0; i < gpu_count(eng); i++) {
-        const gpu_share *g = &st->shares[i];
-        eng->shares[i].photons += g->photons;
-        eng->shares[i].chunks += g->chunks;
-        if (opt->verbose)
-            fprintf(stderr,
-                    "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "
-                    "(%d blocks/SM), kernel %.3f s\n",
-                    gpu_pool_device(eng->pool, i), (unsigned long long)g->photons,
-                    (unsigned long long)g->chunks, (unsigned long long)g->stats.launches,
-                    g->stats.grid, g->stats.block, g->stats.blocks_per_sm, g->stats.kernel_seconds);
-    }
-}
-
-session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,
-                            stopper *st, session_done_fn done, void *done_ctx)
-{
-    return (session_sim){.seed = opt->seed,
-                         .score_absorption = opt->score_absorption,
-                         .threads = eng->threads,
-                         .max_steps = opt->max_steps,
-                         .cache_dir = opt->cache_dir,
-                         .template_dir = opt->template_dir,
-                         .verbose = opt->verbose,
-                         .launch_photons = opt->launch_photons,
-                         .gpu_chunk = opt->gpu_chunk,
-                         .progress = meter,
-                         .stop = &st->flag,
-                         .done = done,
-                         .done_ctx = done_ctx};
 }
 
 /* One engine call over photons [first, first + count) into *tallies, which
@@ -182,201 +110,6 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
     if (status == SIM_STOPPED && !resume_next_gap(ck, &begin, &end))
         status = SIM_DONE; /* the signal came as the last photons ended */
     return status;
-}
-
-static void report_run(const cli_options *opt, const run_paths *paths, const mcml_result *res,
-                       double seconds)
-{
-    if (opt->quiet)
-        return;
-    text_printf(
-        stdout, "%s: %llu photons in %.2f s (%.3g photons/s): Rsp %.6g  Rd %.6g  A %.6g  Tt %.6g\n",
-        paths->mco, (unsigned long long)res->photons, seconds,
-        seconds > 0 ? (double)res->photons / seconds : 0.0, res->rsp, res->rd, res->a, res->tt);
-}
-
-/* Trapped photons are a property of the input (or of a --max-steps too
- * small for it): said even with -q, since the .mco cannot show them. */
-static void warn_trapped(const cli_options *opt, const run_paths *paths, const tally_set *t)
-{
-    if (t->trapped_photons == 0)
-        return;
-    text_printf(stderr,
-                "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, or "
-                "parallel to a glass layer) and were stopped; their weight, %.3g per launched "
-                "photon, is in neither Rd, A nor Tt (\"trapped\" in %s; docs/physics.md)\n",
-                paths->mco, (unsigned long long)t->trapped_photons,
-                (unsigned long)(opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON),
-                tally_weight(t->trapped_units) / (double)(t->photons ? t->photons : 1),
-                fs_base_name(paths->json));
-}
-
-/* The .mco and JSON of a run: the final ones, or (partial set) the partial
- * ones of a stopped run, normalised by the photons done and saying so. */
-static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
-                          int index, const run_paths *paths, bool partial, const tally_set *tallies,
-                          const mcml_result *res, double seconds, tm_error *err)
-{
-    const mci_run *run = &file->runs[index];
-    const char *mco = partial ? paths->partial_mco : paths->mco;
-    const char *json = partial ? paths->partial_json : paths->json;
-    /* No time and no thread count here: equal seeds give identical files. */
-    char comment[512], part[200] = "";
-    if (partial)
-        snprintf(part, sizeof part,
-                 " PARTIAL: %llu of %llu photons, normalised by those done (--resume goes on "
-                 "from %s).",
-                 (unsigned long long)tallies->photons, (unsigned long long)run->photons,
-                 fs_base_name(paths->ckpt));
-    uint64_t digest = tally_set_digest(tallies);
-    mco_provenance(comment, sizeof comment, eng->name, opt->seed, opt->score_absorption, digest,
-                   part, fs_base_name(json));
-    summary_identity id;
-    if (!finished_identity(opt, run, eng->physics, &id, err))
-        return false;
-    /* The JSON is the pair's last word (finished.h): an old one must not
-     * stay beside a new .mco if the process dies between the two. */
-    if (unlink(json) != 0 && errno != ENOENT) {
-        error_set(err, json, 0, "cannot replace: %s", strerror(errno));
-        return false;
-    }
-    if (!mco_write(mco, run, res, comment, err))
-        return false;
-    run_report rep = {.input_path = file->path,
-                      .run_index = index + 1,
-                      .run = run,
-                      .result = res,
-                      .seed = opt->seed,
-                      .engine = eng->name,
-                      .threads = eng->gpus ? 0 : eng->threads,
-                      .wall_seconds = seconds,
-                      .score_absorption = opt->score_absorption,
-                      .rng = RNG_NAME,
-                      .steps = tally_count(tallies->steps),
-                      .trapped_photons = tallies->trapped_photons,
-                      .trapped_weight = tally_weight(tallies->trapped_units) /
-                                        (res->photons ? (double)res->photons : 1.0),
-                      .tallies_digest = digest,
-                      .device = eng->gpus ? eng->device_names[0] : NULL,
-                      .kernel = eng->gpus ? eng->kernel : NULL,
-                      .gpus = eng->shares,
-                      .gpu_count = gpu_count(eng),
-                      .partial_of = partial ? (uint64_t)run->photons : 0,
-                      .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL,
-                      .physics = eng->physics,
-                      .input_digest = id.input_digest};
-    return summary_write(json, &rep, err);
-}
-
-/* The outputs of ck's tallies: final, or partial. */
-static bool write_result(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                         const run_paths *paths, bool partial, const checkpoint *ck, double seconds,
-                         tm_error *err)
-{
-    const mci_run *run = &file->runs[index];
-    mcml_result res = {0};
-    bool ok =
-        result_from_tallies(run, &ck->tallies, &res, err) &&
-        write_outputs(opt, eng, file, index, paths, partial, &ck->tallies, &res, seconds, err);
-    if (ok && !partial) {
-        report_run(opt, paths, &res, seconds);
-        warn_trapped(opt, paths, &ck->tallies);
-    }
-    result_free(&res);
-    return ok;
-}
-
-void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                      const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
-                      size_t size)
-{
-    tm_error err = {0};
-    /* A run with no photons done (a batch stopped before it reached this
-     * run's) has nothing to normalise: its checkpoint alone. */
-    bool none = checkpoint_done(ck) == 0;
-    if (!checkpoint_write(paths->ckpt, ck, &err) ||
-        (!none && !write_result(opt, eng, file, index, paths, true, ck, seconds, &err))) {
-        error_print(stderr, &err);
-        snprintf(kept, size, "the checkpoint could not be written: the last one, if any, is kept");
-        return;
-    }
-    if (none)
-        snprintf(kept, size, "run %d stopped before any of its photons; kept %s", index + 1,
-                 paths->ckpt);
-    else
-        snprintf(kept, size,
-                 "run %d stopped after %llu of %llu photons; kept %s, %s and %s (continue with "
-                 "--resume)",
-                 index + 1, (unsigned long long)checkpoint_done(ck),
-                 (unsigned long long)ck->photons, paths->ckpt, paths->partial_mco,
-                 paths->partial_json);
-}
-
-/* A run done: its checkpoint and partial outputs are of the past. */
-static void remove_leftovers(const run_paths *paths)
-{
-    const char *gone[] = {paths->ckpt, paths->partial_mco, paths->partial_json};
-    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
-        if (unlink(gone[i]) != 0 && errno != ENOENT)
-            text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
-}
-
-bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
-                          const run_paths *paths, bool *done, tm_error *err)
-{
-    *done = false;
-    if (!opt->resume || output_exists(paths->ckpt))
-        return true;
-    summary_identity id;
-    return finished_identity(opt, run, eng->physics, &id, err) &&
-           finished_check(paths, &id, opt->quiet ? NULL : stderr, done, err);
-}
-
-void run_say_skipped(const cli_options *opt, int index, const run_paths *paths)
-{
-    if (!opt->quiet)
-        text_printf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
-                    paths->mco);
-}
-
-void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
-                     const checkpoint *ck)
-{
-    if (!opt->quiet)
-        text_printf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n",
-                    index + 1, paths->ckpt, (unsigned long long)checkpoint_done(ck),
-                    (unsigned long long)ck->photons);
-}
-
-bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
-{
-    if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err))
-        return false;
-    remove_leftovers(paths);
-    return true;
-}
-
-bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                      const run_paths *paths, const checkpoint *ck, double seconds, run_final *f)
-{
-    memset(f, 0, sizeof *f);
-    f->ok =
-        result_from_tallies(&file->runs[index], &ck->tallies, &f->res, &f->err) &&
-        write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
-    if (f->ok)
-        remove_leftovers(paths);
-    return f->ok;
-}
-
-void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
-                       double seconds, run_final *f)
-{
-    if (f->ok) {
-        report_run(opt, paths, &f->res, seconds);
-        warn_trapped(opt, paths, &ck->tallies);
-    }
-    result_free(&f->res);
 }
 
 /* A run simulated and written while its output lock is held; a stop
@@ -606,7 +339,7 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
     if (opt->verbose)
         fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier table)\n",
                 seconds);
-    for (int i = 0; !opt->quiet && i < gpu_count(eng); i++)
+    for (int i = 0; !opt->quiet && i < eng->gpus; i++)
         fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", gpu_pool_device(eng->pool, i),
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
 }
@@ -711,23 +444,6 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
     eng->gpu = gpu_pool_engine(eng->pool, 0);
     eng->name = "gpu";
     return true;
-}
-
-static void *close_session(void *arg)
-{
-    session_close(arg);
-    return NULL;
-}
-
-void run_release_gpus(engine *eng)
-{
-    if (!eng->pool || eng->closing)
-        return;
-    eng->pool = NULL;
-    eng->gpu = NULL;
-    eng->closing = pthread_create(&eng->closer, NULL, close_session, &eng->ses) == 0;
-    if (!eng->closing)
-        session_close(&eng->ses);
 }
 
 static void engine_close(engine *eng)
