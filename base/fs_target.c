@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /* Links followed before giving up, as the kernel's MAXSYMLINKS. */
 #define FS_TARGET_MAX_LINKS 40
 
