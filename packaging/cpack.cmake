@@ -17,12 +17,15 @@ set(CPACK_GENERATOR DEB)
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
-# The libraries tmcml links (Debian 12's names); dpkg-shlibdeps, where
-# present, adds the C library's and, when MPI is built in, the MPI library's.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcjson1, liblua5.4-0, libpng16-16")
+# The libraries tmcml links: dpkg-shlibdeps (dpkg-dev) names their packages
+# with the versions the build saw (Debian 12: libc6, libcjson1, liblua5.4-0,
+# libpng16-16 and, when MPI is built in, libopenmpi3); without it, the
+# three named here.
 find_program(TMCML_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(TMCML_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libcjson1, liblua5.4-0, libpng16-16")
 endif()
 # The shlibs file and ldconfig trigger of a package that holds a library.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
