@@ -60,8 +60,10 @@ extern "C" {
 #define TMCML_API
 #endif
 
-/* The library's version, and the interface's: a change of TMCML_ABI_VERSION
- * (the shared library's SONAME, libtmcml.so.N) means recompiling callers. */
+/* tmcml_version(): tmcml's version ("0.1.0"), the one `tmcml --version`,
+ * tmcml.pc and Python's tmcml.__version__ report (docs/install.md).  The
+ * interface's: a change of TMCML_ABI_VERSION (the shared library's SONAME,
+ * libtmcml.so.N) means recompiling callers. */
 #define TMCML_ABI_VERSION 1
 TMCML_API const char *tmcml_version(void);
 

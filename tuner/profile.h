@@ -177,7 +177,7 @@ bool profile_store_entry(const char *path, const profile_device *dev, const prof
  * In order: the explicit directory (--profiles DIR), $TMCML_PROFILE_DIR, the
  * user's data directory ($XDG_DATA_HOME/tmcml/profiles when XDG_DATA_HOME is
  * an absolute path, else $HOME/.local/share/tmcml/profiles), then the
- * profiles shipped with tmcml (TMCML_SHIPPED_PROFILE_DIR).  Unset or empty
+ * profiles shipped with tmcml (profile_shipped_dir).  Unset or empty
  * variables are skipped, and a directory already listed is not listed twice. */
 
 typedef struct profile_search_path {
@@ -186,6 +186,12 @@ typedef struct profile_search_path {
     /* "--profiles", "$TMCML_PROFILE_DIR", "user" or "shipped" */
     const char *origin[PROFILE_MAX_DIRS];
 } profile_search_path;
+
+/* The profiles shipped with tmcml: DATADIR/tmcml/profiles of the prefix
+ * the program or library was installed into, found relative to its own
+ * file (the prefix may be moved); in the build tree, the sources'
+ * profiles/.  False when neither can be named (no /proc). */
+bool profile_shipped_dir(char *buf, size_t size);
 
 /* explicit_dir: NULL or "" for none. */
 void profile_search_dirs(const char *explicit_dir, profile_search_path *out);

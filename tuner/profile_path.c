@@ -9,6 +9,7 @@
 
 #include "dir_trust.h"
 #include "fs.h"
+#include "self_path.h"
 #include "tmcml_config.h"
 
 /* Equal up to trailing slashes ("a/b/" is "a/b"). */
@@ -33,9 +34,30 @@ static void profile_add_dir(profile_search_path *sp, const char *dir, const char
     sp->origin[sp->count++] = origin;
 }
 
+bool profile_shipped_dir(char *buf, size_t size)
+{
+    char self[PROFILE_PATH_MAX];
+    self_kind kind;
+    if (!self_path_dir(self, sizeof self, &kind))
+        return false;
+    const char *rel =
+        kind == SELF_LIBRARY ? TMCML_PROFILES_FROM_LIBDIR : TMCML_PROFILES_FROM_BINDIR;
+    if (!self_path_join(self, rel, buf, size))
+        return false;
+    /* In the build tree the sources' profiles, unless this build was
+     * installed into a prefix inside its own build tree. */
+    if (self_path_below(self, TMCML_BUILD_DIR) && !self_path_below(buf, TMCML_BUILD_DIR)) {
+        int n = snprintf(buf, size, "%s", TMCML_SOURCE_PROFILE_DIR);
+        return n >= 0 && (size_t)n < size;
+    }
+    return true;
+}
+
 bool profile_dir_trusted(const char *dir, tm_error *err)
 {
-    return profile_same_dir(dir, TMCML_SHIPPED_PROFILE_DIR) || dir_trust_check(dir, err);
+    char shipped[PROFILE_PATH_MAX];
+    return (profile_shipped_dir(shipped, sizeof shipped) && profile_same_dir(dir, shipped)) ||
+           dir_trust_check(dir, err);
 }
 
 /* $XDG_DATA_HOME/tmcml/profiles, else ~/.local/share/tmcml/profiles. */
@@ -52,7 +74,9 @@ void profile_search_dirs(const char *explicit_dir, profile_search_path *out)
     char user[PROFILE_PATH_MAX];
     if (profile_user_dir(user, sizeof user))
         profile_add_dir(out, user, "user");
-    profile_add_dir(out, TMCML_SHIPPED_PROFILE_DIR, "shipped");
+    char shipped[PROFILE_PATH_MAX];
+    if (profile_shipped_dir(shipped, sizeof shipped))
+        profile_add_dir(out, shipped, "shipped");
 }
 
 bool profile_write_dir(const char *explicit_dir, char *buf, size_t size, tm_error *err)
