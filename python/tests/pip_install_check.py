@@ -1,10 +1,16 @@
-"""The package installed as a user installs it (issue 24): pip into a fresh
-venv of this Python (--system-site-packages, for its numpy), offline
-(--no-index --no-build-isolation), from a copy of the source tree with no
-build folder - so setup.py builds the library itself - then imported from
-another directory: it must load the copy of the library installed beside
-it, report the project's version and run.  Exit 77 (skipped) when this
-Python has no venv, pip, setuptools or wheel.  Slow: it builds libtmcml."""
+"""The package installed as a user installs it (issue 24), from a copy of
+the source tree with no build folder - so build_backend.py builds the
+library itself - offline (--no-index), then imported from another
+directory:
+  1. pip into a venv of this Python with --system-site-packages (its
+     numpy) and --no-build-isolation: it loads the copy of the library
+     installed beside it, reports the project's version and runs; its
+     wheel is tagged for this platform, not py3-none-any;
+  2. pip into a bare venv (no wheel, no numpy, build isolation on, as a
+     pyenv or conda Python offline): it installs (--no-deps: no numpy to
+     fetch) and its import says to install numpy.
+Exit 77 (skipped) when this Python has no venv or ensurepip (Debian:
+python3-venv).  A minute or two: it builds libtmcml."""
 
 import os
 import shutil
@@ -30,15 +36,15 @@ def ignored(folder, names):
 
 
 def main():
-    for module in ("venv", "ensurepip", "setuptools", "wheel"):
+    for module in ("venv", "ensurepip"):
         try:
             __import__(module)
         except ImportError:
-            skip("%s has no %s (Debian: python3-venv, python3-setuptools, python3-wheel)"
-                 % (sys.executable, module))
+            skip("%s has no %s (Debian: python3-venv)" % (sys.executable, module))
     work = tempfile.mkdtemp(prefix="tmcml-pip-")
     try:
-        tree, venv, elsewhere = (os.path.join(work, n) for n in ("src", "venv", "elsewhere"))
+        tree, venv, bare, elsewhere = (os.path.join(work, n)
+                                       for n in ("src", "venv", "bare", "elsewhere"))
         shutil.copytree(ROOT, tree, ignore=ignored, symlinks=True)
         assert not os.path.exists(os.path.join(tree, "build"))
         os.mkdir(elsewhere)
@@ -49,6 +55,10 @@ def main():
         env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
         subprocess.run([python, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation",
                         os.path.join(tree, "python")], check=True, env=env)
+        subprocess.run([sys.executable, "-m", "venv", bare], check=True)
+        subprocess.run([os.path.join(bare, "bin", "python"), "-m", "pip", "install", "-q",
+                        "--no-index", "--no-deps", os.path.join(tree, "python")], check=True,
+                       env=env)
         shutil.rmtree(tree)  # the installed package must not need its source
         check = ("import os, tmcml, numpy\n"
                  "here = os.path.dirname(tmcml.__file__)\n"
@@ -71,6 +81,10 @@ def main():
         with open(info) as f:
             tags = f.read()
         assert "Root-Is-Purelib: false" in tags and "none-any" not in tags, tags
+        failed = subprocess.run([os.path.join(bare, "bin", "python"), "-c",
+                                 "import sys; sys.modules['numpy'] = None; import tmcml"],
+                                cwd=elsewhere, env=env, capture_output=True, text=True)
+        assert failed.returncode != 0 and "tmcml needs numpy" in failed.stderr, failed.stderr
         print("pip_install_check: installed and imported: " + out.strip())
     finally:
         shutil.rmtree(work, ignore_errors=True)
