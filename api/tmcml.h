@@ -370,6 +370,14 @@ TMCML_API void tmcml_result_info(const tmcml_result *r, tmcml_info *info);
 TMCML_API tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r,
                                               const char *path);
 
+/* Draws r as `tmcml plot` draws an .mco (one design: the fluence map in r-z
+ * mirrored about r = 0 with the layer interfaces, R_d(r) and A(z) on log
+ * axes; README.md, Pictures) and writes the PNG to path (atomically: on failure
+ * nothing is left).  name goes into the figure's title; NULL or "": the
+ * problem's output name, else path's last component.  New in TMCML_1.1. */
+TMCML_API tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r, const char *path,
+                                         const char *name);
+
 /* Reads an MCML 1.2.2 .mco (MCML's, CUDAMCML's or tmcml's) into a result
  * without tallies.  The caller owns *out. */
 TMCML_API tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path,

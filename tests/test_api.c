@@ -1,7 +1,8 @@
 /* libtmcml through its public header alone (api/tmcml.h), linked
  * against the shared library:
  *   test_api CLI EXAMPLES    arguments, errors, determinism, cancelling,
- *                            .mco out and in, identity with the run command
+ *                            .mco out and in, identity with the run command,
+ *                            the figure of `tmcml plot`
  *   test_api gpu             a loop of runs varying the optics: one compile
  *                            (exit 77 without a GPU) */
 #include <pthread.h>
@@ -155,6 +156,9 @@ static void test_null_arguments(tmcml_session *s)
     null_named(s, p, tmcml_result_write_mco(s, NULL, "/tmp/x.mco"), "result: NULL");
     null_named(s, p, tmcml_result_read_mco(s, "/tmp/x.mco", NULL), "out: NULL");
     null_named(s, p, tmcml_result_write_mco(s, r, NULL), "path: NULL");
+    null_named(s, p, tmcml_result_plot(s, NULL, "/tmp/x.png", NULL), "result: NULL");
+    null_named(s, p, tmcml_result_plot(s, r, NULL, NULL), "path: NULL");
+    CHECK(tmcml_result_plot(NULL, r, "/tmp/x.png", NULL) == TMCML_ERR_ARGUMENT);
     null_named(s, p, tmcml_result_read_mco(s, NULL, &r2), "path: NULL");
     null_named(s, p, tmcml_mci_read(s, NULL, &runs, &count), "path: NULL");
     null_named(s, p, tmcml_mci_write(s, NULL, (const tmcml_problem *const *)&p, 1), "path: NULL");
@@ -474,6 +478,56 @@ static char *read_all(const char *path)
     return buf;
 }
 
+/* A whole file's bytes (NULL if unreadable); its length in *size. */
+static unsigned char *read_bytes(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = f ? malloc(1 << 22) : NULL;
+    *size = buf ? fread(buf, 1, 1 << 22, f) : 0;
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A PNG's width and height from its IHDR chunk (big-endian, bytes 16-23). */
+static void png_size(const unsigned char *png, size_t size, unsigned *w, unsigned *h)
+{
+    *w = *h = 0;
+    if (size < 24 || memcmp(png + 1, "PNG", 3) != 0 || memcmp(png + 12, "IHDR", 4) != 0)
+        return;
+    *w = (unsigned)png[16] << 24 | (unsigned)png[17] << 16 | (unsigned)png[18] << 8 | png[19];
+    *h = (unsigned)png[20] << 24 | (unsigned)png[21] << 16 | (unsigned)png[22] << 8 | png[23];
+}
+
+/* tmcml_result_plot draws `tmcml plot`'s figure: from a result read from the
+ * .mco the command plotted, the same bytes; from the run itself, a figure
+ * of the same size (its values are not rounded to the .mco's digits). */
+static void test_plot(tmcml_session *s, const char *cli, const char *dir, const tmcml_result *run,
+                      const tmcml_result *back)
+{
+    char cmd[2048], want_path[512], got_path[512];
+    snprintf(cmd, sizeof cmd, "%s plot %s/example.mco -o %s/cli.png", cli, dir, dir);
+    CHECK(system(cmd) == 0);
+    snprintf(want_path, sizeof want_path, "%s/cli.png", dir);
+    snprintf(got_path, sizeof got_path, "%s/back.png", dir);
+    CHECK(tmcml_result_plot(s, back, got_path, "example.mco") == TMCML_OK);
+    size_t n_want, n_got;
+    unsigned char *want = read_bytes(want_path, &n_want), *got = read_bytes(got_path, &n_got);
+    CHECK(want && got && n_want > 1000 && n_want == n_got && memcmp(want, got, n_got) == 0);
+    free(got);
+    snprintf(got_path, sizeof got_path, "%s/run.png", dir);
+    CHECK(tmcml_result_plot(s, run, got_path, NULL) == TMCML_OK);
+    got = read_bytes(got_path, &n_got);
+    unsigned ww, wh, gw, gh;
+    png_size(want, n_want, &ww, &wh);
+    png_size(got, n_got, &gw, &gh);
+    CHECK_MSG(ww > 0 && ww == gw && wh == gh, "%ux%u, the command's %ux%u", gw, gh, ww, wh);
+    free(want);
+    free(got);
+    CHECK(tmcml_result_plot(s, run, "/nonexistent/dir/x.png", NULL) == TMCML_ERR_FILE);
+    CHECK_CONTAINS(tmcml_session_message(s), "/nonexistent/dir/x.png");
+}
+
 /* The library's .mco equals the run command's for the same .mci and seed,
  * byte for byte; read back, its arrays are the printed values. */
 static void test_cli_identity(tmcml_session *s, const char *cli, const char *examples)
@@ -531,6 +585,7 @@ static void test_cli_identity(tmcml_session *s, const char *cli, const char *exa
     tmcml_result *none = back;
     CHECK(tmcml_result_read_mco(s, "/nonexistent.mco", &none) == TMCML_ERR_FILE && !none);
     CHECK_CONTAINS(tmcml_session_message(s), "/nonexistent.mco");
+    test_plot(s, cli, dir, r, back);
     snprintf(cmd, sizeof cmd, "rm -r %s", dir);
     CHECK(system(cmd) == 0);
     tmcml_result_delete(back);

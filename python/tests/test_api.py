@@ -171,17 +171,3 @@ def test_session_keeps_counts():
             tmcml.run(layers=layers, photons=500, nz=10, nr=10, na=1, engine="cpu",
                       progress=False, session=s)
         assert s.stats()["runs"] == 3 and s.stats()["gpu_runs"] == 0
-
-
-def test_plot_needs_matplotlib():
-    r = run(photons=200)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError) as e:
-            r.plot()
-        assert "matplotlib" in str(e.value)
-    else:
-        import matplotlib
-        matplotlib.use("Agg")
-        assert r.plot() is not None

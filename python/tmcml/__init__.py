@@ -9,8 +9,19 @@ semantics) from Python, over libtmcml (ctypes) and numpy.
 
 Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
 
+import sys
+
+try:
+    import numpy  # noqa: F401 (every result is numpy arrays)
+except ImportError:
+    raise ImportError(
+        "tmcml needs numpy, which this Python (%s) lacks: install it (Debian: apt-get install "
+        "python3-numpy, then use /usr/bin/python3 or a venv made with --system-site-packages; "
+        "pip: pip install numpy; conda: conda install numpy)" % sys.executable
+    ) from None
+
 from ._lib import (ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentError,
-                   TmcmlError, TmcmlFileError, lib as _lib_handle, path as library_path)
+                   TmcmlError, TmcmlFileError, path as library_path, version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
 from .mci import run_mci, save_mci
@@ -18,7 +29,8 @@ from .mco import load_mco
 from .result import Result
 from .session import Session, default_session
 
-__version__ = _lib_handle.tmcml_version().decode()
+# The library's version (tmcml_version), else the package's as installed.
+__version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
            "ARRAYS", "TALLIED",

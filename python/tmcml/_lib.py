@@ -1,16 +1,17 @@
 """The ctypes bindings of libtmcml (api/tmcml.h), and the one place
 that turns its status codes into Python exceptions.
 
-The library is looked for, in order: the file named by $TMCML_LIBRARY;
-beside this module (an installed package carries it); the build trees of a
-source checkout (build/, build-*/ at the top of the repository)."""
+The library is looked for as _find.py says: $TMCML_LIBRARY; beside this
+module (an installed package carries it); the installed prefix; the build
+trees of a source checkout - a sanitizer build never but by $TMCML_LIBRARY."""
 
 import ctypes
-import glob
 import os
 
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int,
                     c_int64, c_size_t, c_uint32, c_uint64, c_void_p)
+
+from . import _find
 
 # tmcml_status
 OK, ERR_ARGUMENT, ERR_FILE, ERR_MEMORY, ERR_NO_GPU, ERR_ENGINE, ERR_CANCELLED, ERR_STATE = range(8)
@@ -95,20 +96,6 @@ class SessionStats(Structure):
                 ("module_loads", c_uint64), ("plans", c_uint64)]
 
 
-def _candidates():
-    env = os.environ.get("TMCML_LIBRARY")
-    if env:
-        yield env
-        return
-    here = os.path.dirname(os.path.abspath(__file__))
-    yield from sorted(glob.glob(os.path.join(here, "libtmcml.so*")))
-    top = os.path.dirname(os.path.dirname(here))  # python/tmcml -> the repository
-    for build in ["build"] + sorted(os.path.basename(p) for p in glob.glob(os.path.join(top, "build-*"))):
-        path = os.path.join(top, build, "libtmcml.so")
-        if os.path.exists(path):
-            yield path
-
-
 def _declare(lib):
     sig = {
         "tmcml_version": (c_char_p, []),
@@ -154,27 +141,54 @@ def _declare(lib):
         "tmcml_result_array_shape": (c_int, [c_void_p, c_int, POINTER(c_size_t)]),
         "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
         "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
+        "tmcml_result_plot": (c_int, [c_void_p, c_void_p, c_char_p, c_char_p]),
     }
     for name, (restype, argtypes) in sig.items():
-        fn = getattr(lib, name)
+        fn = getattr(lib, name, None)
+        if fn is None and name in _OPTIONAL:
+            setattr(lib, name, None)
+            continue
+        if fn is None:
+            raise AttributeError("%s is missing (an older library)" % name)
         fn.restype = restype
         fn.argtypes = argtypes
     return lib
 
 
+# Functions the package does without, in a library older than them (their
+# callers say what is missing): the version string and the figure.
+_OPTIONAL = ("tmcml_version", "tmcml_result_plot")
+
+
 def _load():
     tried = []
-    for path in _candidates():
+    for path, skipped in _find.candidates():
+        if skipped:
+            tried.append("%s (%s)" % (path, skipped))
+            continue
         try:
             return _declare(ctypes.CDLL(path)), path
         except (OSError, AttributeError) as e:  # AttributeError: an older library
             tried.append("%s (%s)" % (path, e))
     raise ImportError(
-        "tmcml: libtmcml.so not found%s; build it (cmake --build build) or set "
-        "TMCML_LIBRARY to its path" % (": tried " + ", ".join(tried) if tried else ""))
+        "tmcml: no usable libtmcml.so%s; build it (cmake -S . -B build && cmake --build build), "
+        "install the package with it (docs/library.md) or set TMCML_LIBRARY to its path"
+        % (": tried " + "; ".join(tried) if tried else ""))
 
 
 lib, path = _load()
+
+
+def version():
+    """The library's version (tmcml_version), else the one recorded when the
+    package was installed, else None."""
+    if lib.tmcml_version:
+        return lib.tmcml_version().decode()
+    try:
+        from ._installed import VERSION
+    except ImportError:
+        return None
+    return VERSION
 
 # The output arrays as the library's table has them (tmcml_array: a name's
 # index is its constant): Result and BatchResult have an attribute of each.

@@ -8,7 +8,7 @@ import numpy as np
 from . import _lib
 from .api import problem_from_arrays
 from .problem import count
-from .result import Result
+from .result import KEYS, Result
 from .runner import execute_batch, options
 from .session import default_session
 
@@ -26,8 +26,9 @@ class BatchResult:
     """The results of run_batch: each of Result's quantities stacked on a first
     axis of B (Rd has shape (B,), A_rz (B, nr, nz), layers (B, L, 5), ...);
     the grid and how the batch ran (dz, dr, nz, nr, na, r, z, a, seed, engine,
-    kernel, ...) as one value.  batch[b] is problem b's Result; len() and
-    iteration go over them."""
+    kernel, ...) as one value.  batch[b] is problem b's Result (which reads
+    like a dict); len() and iteration go over them.  batch['Rd'] and
+    to_dict() give the stacked quantities by name (Result's keys())."""
 
     def __init__(self, results):
         if not results:
@@ -42,6 +43,10 @@ class BatchResult:
         return len(self.results)
 
     def __getitem__(self, b):
+        if isinstance(b, str):
+            if b not in KEYS:
+                raise KeyError("%r: a BatchResult has %s" % (b, ", ".join(KEYS)))
+            return getattr(self, b)
         if isinstance(b, slice):
             return BatchResult(self.results[b])
         return self.results[b]
@@ -52,6 +57,14 @@ class BatchResult:
     def __repr__(self):
         return "<tmcml.BatchResult of %d runs, grid %dx%dx%d>" % (len(self), self.nr, self.nz,
                                                                  self.na)
+
+    def keys(self):
+        return list(KEYS)
+
+    def to_dict(self):
+        """{name: stacked array} of every quantity (Result.keys()): Rd of
+        shape (B,), A_rz (B, nr, nz), ..."""
+        return {k: getattr(self, k) for k in KEYS}
 
     def fluence(self):
         """Each result's fluence [1/cm2], stacked: shape (B, nr, nz)."""

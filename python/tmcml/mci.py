@@ -56,7 +56,7 @@ def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, t
     results = [None] * len(problems)
     for members in groups.values():
         batch = [problems[i] for i in members]
-        total = sum(lib.tmcml_problem_photons(p.handle) if photons is None else photons
+        total = sum(lib.tmcml_problem_photons(p.handle) if photons is None else opt.photons
                     for p in batch)
         label = "%d runs: " % len(batch) if len(batch) > 1 else ""
         handles, seconds = execute_batch(session, batch, opt, total, progress, label)

@@ -1,40 +1,65 @@
-"""Result.plot: Rd(r), A(z) and the fluence map, with matplotlib (imported
-only here, so the package works without it)."""
+"""Result.plot: `tmcml plot`'s figure, drawn by the library itself
+(tmcml_result_plot), so that the command and the package have one design
+and one piece of code; matplotlib is needed only to show it in a window."""
 
-import numpy as np
+import os
+import tempfile
+
+from . import _lib
+from ._lib import lib
+from .session import open_session
 
 
-def plot_result(result, fig=None, show=False):
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("Result.plot needs matplotlib (Debian: apt-get install "
-                          "python3-matplotlib; pip: pip install matplotlib)") from None
-    fig = fig or plt.figure(figsize=(12, 3.6))
-    # MCML's last r bin collects every photon beyond the grid: not a density
-    # at its radius, so it is left out (as `tmcml plot` does).
-    inner = slice(0, max(result.nr - 1, 1))
-    ax = fig.add_subplot(1, 3, 1)
-    ax.semilogy(result.r[inner], result.Rd_r[inner])
-    ax.set_xlabel("r [cm]")
-    ax.set_ylabel("Rd(r) [1/cm²]")
-    ax = fig.add_subplot(1, 3, 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ax.semilogy(result.z, np.where(result.A_z > 0, result.A_z, np.nan))
-    ax.set_xlabel("z [cm]")
-    ax.set_ylabel("A(z) [1/cm]")
-    ax = fig.add_subplot(1, 3, 3)
-    phi = result.fluence()[inner]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        image = np.log10(np.where(phi > 0, phi, np.nan)).T
-    extent = [0, (max(result.nr - 1, 1)) * result.dr, result.nz * result.dz, 0]
-    shown = ax.imshow(image, extent=extent, aspect="auto")
-    ax.set_xlabel("r [cm]")
-    ax.set_ylabel("z [cm]")
-    fig.colorbar(shown, ax=ax, label="log10 fluence [1/cm²]")
-    fig.suptitle("%d photons: Rsp %.4g  Rd %.4g  A %.4g  Tt %.4g"
-                 % (result.photons, result.Rsp, result.Rd, result.A, result.Tt))
-    fig.tight_layout()
-    if show:
+class Figure:
+    """A figure written as a PNG: path (str; os.fspath works on it), data (the
+    PNG's bytes), show().  Jupyter displays it inline (_repr_png_)."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+
+    def __fspath__(self):
+        return self.path
+
+    def __repr__(self):
+        return "<tmcml.Figure %s>" % self.path
+
+    @property
+    def data(self):
+        with open(self.path, "rb") as f:
+            return f.read()
+
+    def _repr_png_(self):
+        return self.data
+
+    def show(self):
+        """Shows the PNG in a matplotlib window, else in the desktop's image
+        viewer (webbrowser)."""
+        try:
+            import matplotlib.image
+            import matplotlib.pyplot as plt
+        except ImportError:
+            import webbrowser
+
+            webbrowser.open("file://" + os.path.abspath(self.path))
+            return
+        image = matplotlib.image.imread(self.path)
+        dpi = 100.0
+        fig = plt.figure(figsize=(image.shape[1] / dpi, image.shape[0] / dpi), dpi=dpi)
+        fig.figimage(image)
         plt.show()
-    return fig
+
+
+def plot_result(result, path=None, show=False, name=None):
+    if lib.tmcml_result_plot is None:
+        raise _lib.TmcmlError("Result.plot: %s predates tmcml_result_plot (TMCML_1.1): use a "
+                              "newer libtmcml, or save_mco() and `tmcml plot`" % _lib.path)
+    if path is None:
+        fd, path = tempfile.mkstemp(prefix="tmcml-", suffix=".png")
+        os.close(fd)
+    open_session(result._session).call(lib.tmcml_result_plot, result._handle,
+                                       _lib.encode_path(path),
+                                       None if name is None else name.encode("utf-8"))
+    figure = Figure(path)
+    if show:
+        figure.show()
+    return figure

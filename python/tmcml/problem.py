@@ -12,6 +12,10 @@ from . import _lib
 from ._lib import lib
 
 LAYER_FIELDS = ("n", "mua", "mus", "g", "d")
+# The thickness [cm] of a semi-infinite last layer (d = inf), as MCML users
+# write one: no photon crosses 10^8 cm of tissue, so nothing is transmitted;
+# the .mco's InParm prints this number (docs/library.md).
+SEMI_INFINITE_D = 1e8
 
 
 def _number(name, value):
@@ -31,8 +35,15 @@ def positive_number(name, value):
 
 
 def count(name, value, low=1, high=2**31 - 1):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """value as an int in [low, high]: an integer, or a float with no
+    fraction (photons=1e6, as pmcx takes it)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError("%s: expected a whole number (got %r)" % (name, value))
+    if not isinstance(value, numbers.Integral):
+        value = float(value)
+        if not math.isfinite(value) or not value.is_integer():
+            raise ValueError("%s: expected a whole number (got %r, which has a fraction or "
+                             "is not finite)" % (name, value))
     value = int(value)
     if not low <= value <= high:
         raise ValueError("%s: expected %d to %d (got %d)" % (name, low, high, value))
@@ -40,7 +51,8 @@ def count(name, value, low=1, high=2**31 - 1):
 
 
 def layers_array(layers):
-    """layers as an n x 5 float array, every value checked."""
+    """layers as an n x 5 float array, every value checked; the last
+    layer's d may be inf (semi-infinite: SEMI_INFINITE_D)."""
     try:
         a = np.array(layers, dtype=float)
     except (TypeError, ValueError):
@@ -49,10 +61,16 @@ def layers_array(layers):
     if a.ndim != 2 or a.shape[1] != 5 or a.shape[0] < 1:
         raise ValueError("layers: expected rows of 5 values [n, mua, mus, g, d], one a layer "
                          "(got shape %s)" % (a.shape,))
+    last = len(a) - 1
     for i, row in enumerate(a):
         for k, v in enumerate(row):
             what = "layers[%d][%d] (%s of layer %d)" % (i, k, LAYER_FIELDS[k], i + 1)
-            if not math.isfinite(v):
+            if k == 4 and v == math.inf:
+                if i != last:
+                    raise ValueError("%s: inf (semi-infinite) is allowed for the last layer "
+                                     "alone" % what)
+                row[4] = SEMI_INFINITE_D
+            elif not math.isfinite(v):
                 raise ValueError("%s: not a finite number (%r)" % (what, v))
         n, mua, mus, g, d = row
         layer = "layers[%d] (layer %d)" % (i, i + 1)

@@ -19,6 +19,11 @@ def _shape(handle, index):
     return tuple(dims[:lib.tmcml_result_array_shape(handle, index, dims)])
 
 
+# A result's quantities by name, as a dict has them (r['Rd'], r.keys(),
+# r.to_dict()): the scalars of RAT, then the arrays as the library names them.
+KEYS = ("Rsp", "Rd", "A", "Tt") + _lib.ARRAYS
+
+
 def _array(handle, index):
     n = ctypes.c_size_t()
     ptr = lib.tmcml_result_array(handle, index, ctypes.byref(n))
@@ -40,7 +45,12 @@ class Result:
     nz, nr, na.  The run: photons, seed, engine ('cpu', 'gpu'; None when read
     from an .mco), variant (where the GPU kernel variant came from), kernel
     (its spec key), timings (seconds and where the kernel came from), steps,
-    trapped_photons, trapped_weight, tallies_digest, comment."""
+    trapped_photons, trapped_weight, tallies_digest, comment.
+
+    It also reads like a dict of its quantities (as pmcx's results do):
+    r['Rd'], r['A_rz'], r.keys() (tmcml.result.KEYS: Rsp, Rd, A, Tt, then
+    tmcml.ARRAYS), values(), items(), get(), 'Rd' in r, len(r), iteration
+    over the names, and r.to_dict() (a new dict of the same objects)."""
 
     def __init__(self, handle, session, python_seconds=None):
         self._session = session
@@ -93,6 +103,37 @@ class Result:
                 "Tt %.6g>" % (self.photons, len(self.layers), self.nr, self.nz, self.na,
                               self.Rsp, self.Rd, self.A, self.Tt))
 
+    def __getitem__(self, name):
+        if name not in KEYS:
+            raise KeyError("%r: a Result has %s" % (name, ", ".join(KEYS)))
+        return getattr(self, name)
+
+    def __contains__(self, name):
+        return name in KEYS
+
+    def __iter__(self):
+        return iter(KEYS)
+
+    def __len__(self):
+        return len(KEYS)
+
+    def keys(self):
+        return list(KEYS)
+
+    def values(self):
+        return [getattr(self, k) for k in KEYS]
+
+    def items(self):
+        return [(k, getattr(self, k)) for k in KEYS]
+
+    def get(self, name, default=None):
+        return self[name] if name in KEYS else default
+
+    def to_dict(self):
+        """{name: value} of every quantity (keys()): the scalars as floats,
+        the arrays as numpy arrays (the Result's own, not copies)."""
+        return dict(self.items())
+
     @property
     def tallies(self):
         """The integer tallies the arrays come from (2^24 units per unit
@@ -142,8 +183,15 @@ class Result:
         open_session(self._session).call(lib.tmcml_result_write_mco, self._handle,
                                          _lib.encode_path(path))
 
-    def plot(self, **kwargs):
-        """A figure of Rd(r), A(z) and the fluence map (matplotlib)."""
+    def plot(self, path=None, show=False, name=None):
+        """`tmcml plot`'s figure of this result, drawn by the library with the
+        same code (tmcml_result_plot): the fluence in r-z mirrored about r = 0
+        with the layer interfaces, Rd(r) and A(z) on log axes.  Writes the
+        PNG to path (default: a new temporary file) and returns a
+        tmcml.plot.Figure (its path, its bytes; Jupyter shows it inline).
+        name goes into the title (default: the problem's output name, else
+        the file's).  show=True also opens it (matplotlib, else the desktop's
+        image viewer)."""
         from .plot import plot_result
 
-        return plot_result(self, **kwargs)
+        return plot_result(self, path, show, name)

@@ -1,0 +1,36 @@
+/* A result's figure: `tmcml plot`'s, drawn from the result in memory (tmcml.h),
+ * so that the Python package's Result.plot() and the command draw one design. */
+#include "api.h"
+
+#include "fs.h"
+#include "plot_mco.h"
+
+/* The figure's title names the run: the caller's name, else the problem's
+ * output name (a .mci's or an .mco's), else the PNG's file name. */
+static const char *figure_name(const tmcml_result *r, const char *path, const char *name)
+{
+    if (name && *name)
+        return name;
+    if (r->problem.run.out_name && *r->problem.run.out_name)
+        return r->problem.run.out_name;
+    return fs_base_name(path);
+}
+
+tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r, const char *path,
+                               const char *name)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!r)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
+    if (!path || !*path)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: %s", path ? "empty" : "NULL"));
+    /* A shallow view: the figure reads the problem and the arrays alone. */
+    mco_data view = {.run = r->problem.run, .comment = NULL, .result = r->res};
+    tm_error err = {0};
+    if (!plot_mco_write_png(path, &view, figure_name(r, path, name), &err))
+        return api_leave(s, api_fail(s, TMCML_ERR_FILE, &err));
+    return api_leave(s, TMCML_OK);
+}
