@@ -16,4 +16,8 @@ uint64_t hash_fnv1a(uint64_t h, const void *data, size_t size);
  * splitmix64's finaliser): the two together name an entry with 128 bits. */
 uint64_t hash_mix(const void *data, size_t size);
 
+/* CRC-32 as zip and PNG use it, continuing from crc (0 to begin):
+ * hash_crc32(0, "123456789", 9) is 0xcbf43926. */
+uint32_t hash_crc32(uint32_t crc, const void *data, size_t size);
+
 #endif

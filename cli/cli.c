@@ -70,6 +70,8 @@ void cli_print_usage(FILE *s)
           "                        uninterrupted run's; a run whose .mco and JSON are this\n"
           "                        run's (input, seed, photons, engine) is skipped, another\n"
           "                        run's refused\n"
+          "  --npz                 also write NAME.npz beside each .mco: every array, the\n"
+          "                        RAT, the grid and their units for numpy.load\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
@@ -451,6 +453,8 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->resume = true;
     } else if (is_long(a, "--allow-outside-output-dir")) {
         opt->allow_outside_out_dir = true;
+    } else if (is_long(a, "--npz")) {
+        opt->npz = true;
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;
     } else if (is_long(a, "--batch")) {

@@ -63,6 +63,7 @@ typedef struct cli_options {
     double checkpoint_every;    /* --checkpoint-every SECONDS (0: only on a signal) */
     bool resume;                /* --resume: continue from the runs' checkpoints */
     bool no_batch;              /* --no-batch: one run at a time (run_batches.c) */
+    bool npz;                   /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     variant_options variant;    /* --tile, --entry, ... */
     const char *template_dir;   /* --templates DIR */
     const char *cache_dir;      /* --cache DIR ("" disables) */

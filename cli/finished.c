@@ -84,6 +84,13 @@ bool finished_check(const run_paths *paths, const summary_identity *id, FILE *no
                   what, paths->mco);
         return false;
     }
+    /* --npz: a finished pair without its .npz is simulated again for it
+     * (the .mco's 5 digits cannot make it; the .mco comes out the same). */
+    if (paths->npz && !output_exists(paths->npz)) {
+        if (notes)
+            fprintf(notes, "tmcml: %s is missing (--npz): simulating its run again\n", paths->npz);
+        return true;
+    }
     *done = true;
     return true;
 }

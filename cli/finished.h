@@ -27,7 +27,8 @@ bool finished_identity(const cli_options *opt, const mci_run *run, const char *p
 
 /* For --resume without a checkpoint: *done when paths hold this run's
  * finished .mco and JSON (skip it); not done when neither is there, or only
- * one (said on notes, which may be NULL: run it again).  False with *err
+ * one (said on notes, which may be NULL: run it again), nor when --npz
+ * asks for NAME.npz and it is missing.  False with *err
  * when they are another run's, or not one run's pair. */
 bool finished_check(const run_paths *paths, const summary_identity *id, FILE *notes, bool *done,
                     tm_error *err);

@@ -12,6 +12,7 @@
 #include "mci.h"
 #include "render.h"
 #include "run.h"
+#include "standalone.h"
 #include "variant.h"
 #include "plan.h"
 
@@ -94,11 +95,18 @@ int gen_command(const cli_options *opt)
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)
         text_printf(stderr, "tmcml: kernel variant: %s\n", source);
+    /* What is written has its headers inlined (gen/standalone.h): it
+     * compiles without templates/; NVRTC still gets src as it is. */
+    char *text = status == RUN_OK ? standalone_source(&src) : NULL;
+    if (status == RUN_OK && !text) {
+        error_set(&err, NULL, 0, "out of memory");
+        status = RUN_FAILED;
+    }
     if (status == RUN_OK && opt->gen_output)
-        status =
-            fs_write_atomic(opt->gen_output, write_source, src.source, &err) ? RUN_OK : RUN_FAILED;
+        status = fs_write_atomic(opt->gen_output, write_source, text, &err) ? RUN_OK : RUN_FAILED;
     else if (status == RUN_OK)
-        fputs(src.source, stdout);
+        fputs(text, stdout);
+    free(text);
     if (status == RUN_OK && opt->gen_info)
         print_info(&spec, &src, opt);
     if (status != RUN_OK)

@@ -17,19 +17,25 @@ enum {
     PATH_PARTIAL_MCO,
     PATH_PARTIAL_JSON,
     PATH_LOCK,
+    PATH_NPZ, /* the --npz paths last: without it they are NULL */
+    PATH_PARTIAL_NPZ,
     PATHS_PER_RUN
 };
 static const char *const path_kinds[PATHS_PER_RUN] = {".mco",         "JSON summary", "checkpoint",
-                                                      "partial .mco", "partial JSON", "lock file"};
-static const char *const path_suffixes[PATHS_PER_RUN] = {NULL,           ".json",         ".ckpt",
-                                                         ".partial.mco", ".partial.json", ".lock"};
+                                                      "partial .mco", "partial JSON", "lock file",
+                                                      ".npz",         "partial .npz"};
+static const char *const path_suffixes[PATHS_PER_RUN] = {
+    NULL, ".json", ".ckpt", ".partial.mco", ".partial.json", ".lock", ".npz", ".partial.npz"};
 
 static char **run_path(run_paths *p, int kind)
 {
-    char **all[PATHS_PER_RUN] = {&p->mco,         &p->json,         &p->ckpt,
-                                 &p->partial_mco, &p->partial_json, &p->lock};
+    char **all[PATHS_PER_RUN] = {&p->mco,          &p->json, &p->ckpt, &p->partial_mco,
+                                 &p->partial_json, &p->lock, &p->npz,  &p->partial_npz};
     return all[kind];
 }
+
+/* The kinds of path a run of this command writes. */
+static int paths_used(const cli_options *opt) { return opt->npz ? PATHS_PER_RUN : PATH_NPZ; }
 
 static const char *run_path_c(const run_paths *p, int kind)
 {
@@ -63,26 +69,31 @@ static const char *slot_kind(int slot) { return path_kinds[slot % PATHS_PER_RUN]
  * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
  * "./o.mco" would silently overwrite each other.  Paths are compared
  * resolved (fs_resolve), sorted, so a file of many runs costs n log n. */
-static bool check_collisions(const mci_file *file, const run_paths *paths, tm_error *err)
+static bool check_collisions(const cli_options *opt, const mci_file *file, const run_paths *paths,
+                             tm_error *err)
 {
-    int count = PATHS_PER_RUN * file->num_runs, made = 0;
+    int used = paths_used(opt), count = PATHS_PER_RUN * file->num_runs, made = 0;
     output_file *out = calloc((size_t)count, sizeof *out);
     bool ok = out != NULL;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
-    for (; ok && made < count; made++) {
-        const run_paths *p = &paths[made / PATHS_PER_RUN];
-        out[made].slot = made;
-        ok = (out[made].resolved = fs_resolve(run_path_c(p, made % PATHS_PER_RUN), err)) != NULL;
+    for (int slot = 0; ok && slot < count; slot++) {
+        if (slot % PATHS_PER_RUN >= used)
+            continue;
+        const run_paths *p = &paths[slot / PATHS_PER_RUN];
+        out[made].slot = slot;
+        ok = (out[made++].resolved = fs_resolve(run_path_c(p, slot % PATHS_PER_RUN), err)) != NULL;
     }
+    count = made;
     tm_error ignored;
     char *input = ok ? fs_resolve(file->path, &ignored) : NULL;
     for (int k = 0; ok && input && k < count; k++)
         if (strcmp(out[k].resolved, input) == 0) {
+            int s = out[k].slot;
             error_set(err, file->path, 0,
                       "run %d would write its %s over the input file itself (%s)",
-                      k / PATHS_PER_RUN + 1, slot_kind(k),
-                      run_path_c(&paths[k / PATHS_PER_RUN], k % PATHS_PER_RUN));
+                      s / PATHS_PER_RUN + 1, slot_kind(s),
+                      run_path_c(&paths[s / PATHS_PER_RUN], s % PATHS_PER_RUN));
             ok = false;
         }
     if (ok)
@@ -158,10 +169,10 @@ run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_erro
         if (!(ok = inside_out_dir(opt, file, i, err)))
             break;
         paths[i].mco = fs_join(opt->out_dir, file->runs[i].out_name);
-        for (int k = 1; k < PATHS_PER_RUN; k++)
+        for (int k = 1; k < paths_used(opt); k++)
             *run_path(&paths[i], k) =
                 paths[i].mco ? fs_sibling(paths[i].mco, path_suffixes[k]) : NULL;
-        for (int k = 0; ok && k < PATHS_PER_RUN; k++) {
+        for (int k = 0; ok && k < paths_used(opt); k++) {
             if (!*run_path(&paths[i], k)) {
                 error_set(err, NULL, 0, "out of memory");
                 ok = false;
@@ -173,7 +184,7 @@ run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_erro
         ok = ok && run_lock_free(paths[i].lock, paths[i].mco, err) &&
              no_checkpoint_in_the_way(opt, i + 1, &paths[i], err);
     }
-    if (ok && check_collisions(file, paths, err))
+    if (ok && check_collisions(opt, file, paths, err))
         return paths;
     outputs_free(paths, file->num_runs);
     return NULL;

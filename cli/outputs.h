@@ -1,6 +1,7 @@
 /* The files each run of a .mci writes - NAME.mco, its JSON summary, and
  * when it is stopped its checkpoint and partial outputs; NAME.lock while it
- * runs - all checked before anything is simulated: each must be creatable,
+ * runs, with --npz NAME.npz (and NAME.partial.npz) - all checked before
+ * anything is simulated: each must be creatable,
  * none may be another's or the input, none may be another process's output
  * now, and no fresh run may start over a checkpoint (which would be lost). */
 #ifndef TMCML_OUTPUTS_H
@@ -19,6 +20,10 @@ typedef struct run_paths {
     char *partial_mco;  /* what a stopped run had done: NAME.partial.mco */
     char *partial_json; /* and its summary */
     char *lock;         /* NAME.lock while a process writes them (run_lock.h) */
+    /* With --npz, the arrays for NumPy: NAME.npz and a stopped run's
+     * NAME.partial.npz; NULL without it. */
+    char *npz;
+    char *partial_npz;
 } run_paths;
 
 /* The paths of every run (NULL with *err when one cannot be written, two

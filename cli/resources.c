@@ -148,18 +148,20 @@ static bool check_disk(const resource_request *req, const run_footprint *fps, tm
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
     for (int i = 0; ok && i < n; i++)
-        ok = add_disk_use(uses, &count, req->mco_paths[i], fps[i].mco_file + fps[i].json_file, err);
+        ok = add_disk_use(uses, &count, req->mco_paths[i],
+                          fps[i].mco_file + fps[i].json_file + (req->npz ? fps[i].npz_file : 0),
+                          err);
     for (int k = 0; ok && k < count; k++) {
         if (uses[k].need <= uses[k].space.bytes)
             continue;
         char need[BYTES_TEXT], have[BYTES_TEXT];
-        error_set(err, uses[k].dir, 0,
-                  "the outputs of %s need up to %s here (%d run%s: .mco and JSON), %s free (%s): "
-                  "nothing was simulated",
-                  req->file->path, machine_format_bytes(uses[k].need, need, sizeof need),
-                  uses[k].runs, uses[k].runs == 1 ? "" : "s",
-                  machine_format_bytes(uses[k].space.bytes, have, sizeof have),
-                  uses[k].space.source);
+        error_set(
+            err, uses[k].dir, 0,
+            "the outputs of %s need up to %s here (%d run%s: %s), %s free (%s): "
+            "nothing was simulated",
+            req->file->path, machine_format_bytes(uses[k].need, need, sizeof need), uses[k].runs,
+            uses[k].runs == 1 ? "" : "s", req->npz ? ".mco, JSON and .npz" : ".mco and JSON",
+            machine_format_bytes(uses[k].space.bytes, have, sizeof have), uses[k].space.source);
         ok = false;
     }
     for (int k = 0; k < count; k++)

@@ -26,6 +26,7 @@
 typedef struct resource_request {
     const mci_file *file;
     const char *const *mco_paths; /* each run's .mco; its JSON goes beside it */
+    bool npz;                     /* and its .npz (--npz) */
     int threads;                  /* CPU engine: the threads asked for (>= 1); 0: GPU engine */
     int gpu_index;                /* GPU engine: the device, */
     uint64_t gpu_free;            /* and its free memory */

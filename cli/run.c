@@ -474,6 +474,7 @@ static int *check_resources(const cli_options *opt, const engine *eng, const mci
         mco[i] = paths[i].mco;
     resource_request req = {.file = file,
                             .mco_paths = mco,
+                            .npz = opt->npz,
                             .threads =
                                 eng->gpu ? 0 : (opt->threads > 0 ? opt->threads : cpu_count()),
                             .gpu_index = opt->gpu_index,

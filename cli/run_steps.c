@@ -17,6 +17,7 @@
 #include "gpu_pool.h"
 #include "mci.h"
 #include "mco.h"
+#include "npz.h"
 #include "outputs.h"
 #include "progress.h"
 #include "result.h"
@@ -125,6 +126,7 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
     const mci_run *run = &file->runs[index];
     const char *mco = partial ? paths->partial_mco : paths->mco;
     const char *json = partial ? paths->partial_json : paths->json;
+    const char *npz = partial ? paths->partial_npz : paths->npz; /* NULL: no --npz */
     /* No time and no thread count here: equal seeds give identical files. */
     char comment[512], part[200] = "";
     if (partial)
@@ -145,7 +147,7 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
         error_set(err, json, 0, "cannot replace: %s", strerror(errno));
         return false;
     }
-    if (!mco_write(mco, run, res, comment, err))
+    if (!mco_write(mco, run, res, comment, err) || (npz && !npz_write(npz, run, res, err)))
         return false;
     run_report rep = {.input_path = file->path,
                       .run_index = index + 1,
@@ -220,9 +222,9 @@ void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file 
 /* A run done: its checkpoint and partial outputs are of the past. */
 static void remove_leftovers(const run_paths *paths)
 {
-    const char *gone[] = {paths->ckpt, paths->partial_mco, paths->partial_json};
+    const char *gone[] = {paths->ckpt, paths->partial_mco, paths->partial_json, paths->partial_npz};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
-        if (unlink(gone[i]) != 0 && errno != ENOENT)
+        if (gone[i] && unlink(gone[i]) != 0 && errno != ENOENT)
             text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 

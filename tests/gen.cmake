@@ -9,3 +9,10 @@ set_tests_properties(spec render PROPERTIES LABELS "gen")
 tmcml_test(test_knob gen test_knob.c)
 add_test(NAME knob COMMAND test_knob)
 set_tests_properties(knob PROPERTIES LABELS "gen")
+# gen/standalone.c: `tmcml gen -o K.cu` writes the headers inlined, so the
+# file compiles (NVRTC, no headers given) in a directory without templates/.
+tmcml_test(test_standalone gen test_standalone.c)
+add_test(NAME gen_standalone COMMAND test_standalone $<TARGET_FILE:tmcml>
+  ${PROJECT_SOURCE_DIR}/examples/skin7_600nm.mci)
+set_tests_properties(gen_standalone PROPERTIES LABELS "gen;nvrtc" SKIP_RETURN_CODE 77
+  ENVIRONMENT "${TMCML_GPU_TEST_ENV}")

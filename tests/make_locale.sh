@@ -7,7 +7,7 @@
 dir=$1
 [ -f "$dir/de_DE.UTF-8/LC_NUMERIC" ] && exit 0
 if ! command -v localedef >/dev/null 2>&1 || [ ! -f /usr/share/i18n/locales/de_DE ]; then
-    echo "make_locale: no localedef or no /usr/share/i18n/locales/de_DE (tools/deps.sh installs" \
+    echo "make_locale: no localedef or no /usr/share/i18n/locales/de_DE (tools/deps.sh --tests installs" \
         "locales): the locale tests skip"
     exit 0
 fi

@@ -41,8 +41,9 @@ wait_for_change() {
 }
 json_num() { tr -d ' \t\n' <"$1" | sed -n "s/.*\"$2\":\([0-9.e+]*\).*/\1/p"; }
 
-# The reference: one uninterrupted run.
-"$tmcml" run "$mci" -N $photons -S 5 -q $common -o "$work/full" || fail "uninterrupted run failed"
+# The reference: one uninterrupted run (with its .npz, for 1a).
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --npz -o "$work/full" ||
+    fail "uninterrupted run failed"
 
 # 1. SIGINT: exit 130, a checkpoint and partial outputs that say so.
 "$tmcml" run "$mci" -N $photons -S 5 -q $common --checkpoint-every 0.3 -o "$work/part" \
@@ -61,6 +62,23 @@ done1=$(json_num "$work/part/$name.partial.json" photons_done)
 check; [ -n "$done1" ] && [ "$(json_num "$work/part/$name.partial.json" photons_total)" = "$photons" ] ||
     fail "SIGINT: the partial JSON lacks photons_done/photons_total"
 check; [ ! -e "$work/part/$name.mco" ] || fail "SIGINT: a final .mco was written"
+
+# 1a. --npz: a stopped run writes NAME.partial.npz too; resumed, NAME.npz is
+#     the uninterrupted run's byte for byte and the partial one is removed.
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --npz --checkpoint-every 0.3 -o "$work/npz" \
+    2>"$work/errn" &
+pid=$!
+check; wait_for "$work/npz/$name.ckpt" || fail "--npz: no periodic checkpoint appeared"
+kill -INT $pid
+wait $pid
+rc=$?
+check; [ $rc -eq 130 ] && [ -s "$work/npz/$name.partial.npz" ] ||
+    { fail "--npz, SIGINT: exit $rc, or no partial .npz"; cat "$work/errn" >&2; }
+"$tmcml" run "$mci" -N $photons -S 5 -q $common --npz --resume -o "$work/npz" ||
+    fail "--npz: the resumed run failed"
+check; cmp -s "$work/full/$name.npz" "$work/npz/$name.npz" ||
+    fail "--npz: the resumed .npz differs from the uninterrupted run's"
+check; [ ! -e "$work/npz/$name.partial.npz" ] || fail "--npz: the partial .npz was left"
 
 # 1b. SIGHUP (an ssh session closing), SIGUSR1/2 (a batch system's warning)
 #     and SIGXCPU (a CPU time limit) stop a run as SIGTERM does: checkpoint,

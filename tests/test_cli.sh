@@ -125,19 +125,36 @@ check; ls -a "$work/g" | grep -q '\.tmp\.' && fail "directory as output: temp fi
 
 # Output collisions are refused before anything is simulated: two runs that
 # would write one file, or a run that would overwrite the input.
-collide() { # description name1 name2 expected-text
+two_runs() { # name1 name2: $work/c.mci, the example's run under each name
     sed -n '/^example.mco/,$p' "$example" | sed "s|^example.mco|$2|" >"$work/c2.mci.tail"
     sed -e 's/^1[[:space:]]*# number of runs/2 # number of runs/' -e "s|^example.mco|$1|" \
         "$example" >"$work/c.mci"
     cat "$work/c2.mci.tail" >>"$work/c.mci"
     rm -rf "$work/c"
-    expect 2 "$3" -- "$tmcml" run "$work/c.mci" -N 200 -o "$work/c" -q
-    contains "$3" "$4"
-    check; [ -n "$(ls -A "$work/c" 2>/dev/null)" ] && fail "$3: something was written"
+}
+collide() { # name1 name2 description expected-text [options]
+    two_runs "$1" "$2"
+    what=$3 text=$4
+    shift 4
+    expect 2 "$what" -- "$tmcml" run "$work/c.mci" -N 200 -o "$work/c" -q "$@"
+    contains "$what" "$text"
+    check; [ -n "$(ls -A "$work/c" 2>/dev/null)" ] && fail "$what: something was written"
 }
 collide x x.mco "x and x.mco" "runs 1 and 2 would write the same file"
 collide y.mco y.json "y.mco and y.json" "run 1's JSON summary, run 2's .mco"
 collide o.mco ./o.mco "o.mco and ./o.mco" "runs 1 and 2 would write the same file"
+# --npz: NAME.npz and NAME.partial.npz are checked as the other outputs; without
+# --npz they are not written, and the same names run.
+collide a.mco a.npz "--npz: a.mco and a.npz" "run 1's .npz, run 2's .mco" --npz
+collide b.mco b.partial.npz "--npz: b.mco and b.partial.npz" "run 1's partial .npz, run 2's .mco" \
+    --npz
+two_runs a.mco a.npz
+expect 0 "a.mco and a.npz without --npz" -- "$tmcml" run "$work/c.mci" -N 200 -o "$work/c" -q
+check; [ "$(ls "$work/c" | tr '\n' ' ')" = "a.json a.mco a.npz a.npz.json " ] || fail "without --npz: $(ls "$work/c")"
+mkdir -p "$work/npzdir/n.npz"
+sed 's/^example.mco/n.mco/' "$example" >"$work/n.mci"
+expect 2 "--npz onto a directory" -- "$tmcml" run "$work/n.mci" -N 200 -o "$work/npzdir" -q --npz
+contains "--npz onto a directory" "n.npz: is a directory"
 cp "$example" "$work/self.mci"
 sed -i 's/^example.mco/self.mci/' "$work/self.mci"
 expect 2 "output over the input" -- "$tmcml" run "$work/self.mci" -N 200 -o "$work" -q

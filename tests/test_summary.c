@@ -27,6 +27,45 @@ static const char *str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The member a "units" key names: "input.layers[].mua" is the first layer's
+ * mua (NULL when there is none). */
+static const cJSON *by_path(const cJSON *root, const char *path)
+{
+    char key[64];
+    const cJSON *o = root;
+    for (const char *p = path; o && *p;) {
+        size_t n = strcspn(p, ".");
+        snprintf(key, sizeof key, "%.*s", (int)n, p);
+        size_t k = strlen(key);
+        bool each = k > 2 && strcmp(key + k - 2, "[]") == 0;
+        if (each)
+            key[k - 2] = '\0';
+        o = cJSON_GetObjectItemCaseSensitive(o, key);
+        if (each)
+            o = cJSON_IsArray(o) ? cJSON_GetArrayItem(o, 0) : NULL;
+        p += n + (p[n] == '.');
+    }
+    return o;
+}
+
+/* Every unit names a number (or an array of them) of the summary. */
+static void check_units(const cJSON *root)
+{
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(root, "units");
+    CHECK(cJSON_IsObject(units) && cJSON_GetArraySize(units) >= 19);
+    const cJSON *u;
+    cJSON_ArrayForEach(u, units)
+    {
+        const cJSON *v = by_path(root, u->string);
+        CHECK_MSG(cJSON_IsString(u) && (cJSON_IsNumber(v) || cJSON_IsArray(v)), "units: %s",
+                  u->string);
+    }
+    CHECK(strcmp(str(units, "input.dz"), "cm") == 0);
+    CHECK(strcmp(str(units, "input.layers[].mua"), "1/cm") == 0);
+    CHECK(strcmp(str(units, "wall_seconds"), "s") == 0);
+    CHECK(strcmp(str(units, "RAT.Rd"), "-") == 0 && strcmp(str(units, "A_l"), "-") == 0);
+}
+
 static void test_write_and_parse(void)
 {
     enum { NL = 2 };
@@ -107,6 +146,7 @@ static void test_write_and_parse(void)
         CHECK(cJSON_GetArraySize(al) == NL);
         CHECK(cJSON_GetArrayItem(al, 0) && cJSON_GetArrayItem(al, 0)->valuedouble == 0.26123456789);
         CHECK(cJSON_GetArrayItem(al, 1) && cJSON_GetArrayItem(al, 1)->valuedouble == 0.1);
+        check_units(root);
         cJSON_Delete(root);
     }
     free(text);

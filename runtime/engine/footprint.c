@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "npz.h"
 #include "result.h"
 #include "tally.h"
 #include "tm_limits.h"
@@ -80,6 +81,7 @@ void footprint_of_run(const mci_run *run, const char *input_path, run_footprint 
     fp->device = fp->batch + GPU_COUNTER_BYTES;
     fp->mco_file = footprint_mco_bound(run);
     fp->json_file = json_bound(run, input_path);
+    fp->npz_file = npz_size_bound(run);
     fp->json_text = JSON_MEMORY_FACTOR * fp->json_file;
 }
 

@@ -24,6 +24,7 @@ typedef struct run_footprint {
     uint64_t device;    /* the GPU engine's device tallies and counters */
     uint64_t mco_file;  /* the .mco (upper bound) */
     uint64_t json_file; /* the JSON summary (upper bound) */
+    uint64_t npz_file;  /* the .npz of --npz (upper bound) */
 } run_footprint;
 
 /* The footprint of run, read from input_path (the JSON echoes the path). */

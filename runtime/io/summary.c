@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "output_arrays.h"
 #include "tm_limits.h"
 #include "tmcml_config.h"
 
@@ -220,6 +221,42 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
     summary_str(ok, id, "physics", r->physics);
 }
 
+/* "units": the unit of each quantity above that has one, by its path
+ * ("input.layers[].mua": every layer's mua), "-" for a fraction or ratio;
+ * counts (photons, bins, threads) have none.  A_l's is the output table's. */
+static void summary_add_units(bool *ok, cJSON *root)
+{
+    static const char *const units[][2] = {
+        {"input.dz", "cm"},
+        {"input.dr", "cm"},
+        {"input.layers[].n", "-"},
+        {"input.layers[].mua", "1/cm"},
+        {"input.layers[].mus", "1/cm"},
+        {"input.layers[].g", "-"},
+        {"input.layers[].d", "cm"},
+        {"input.n_above", "-"},
+        {"input.n_below", "-"},
+        {"wall_seconds", "s"},
+        {"photons_per_second", "1/s"},
+        {"steps_per_photon", "-"},
+        {"steps_per_second", "1/s"},
+        {"RAT.Rsp", "-"},
+        {"RAT.Rd", "-"},
+        {"RAT.A", "-"},
+        {"RAT.Tt", "-"},
+        {"trapped.weight", "-"},
+        {"A_l", NULL}, /* output_table's */
+    };
+    cJSON *u = cJSON_AddObjectToObject(root, "units");
+    if (!u) {
+        *ok = false;
+        return;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        summary_str(ok, u, units[i][0],
+                    units[i][1] ? units[i][1] : output_by_name(units[i][0])->unit);
+}
+
 /* The whole summary as text (free with cJSON_free), or NULL. */
 static char *summary_render(const run_report *r)
 {
@@ -249,6 +286,7 @@ static char *summary_render(const run_report *r)
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
     summary_add_identity(&ok, root, r);
+    summary_add_units(&ok, root);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;

@@ -70,7 +70,10 @@ typedef struct summary_identity {
  * for a stopped run "partial": {"photons_done", "photons_total", "checkpoint"},
  * "tallies_digest": "fnv1a64:<16 hex digits>", and when report->physics is
  * set "identity": {"input_digest": "fnv1a64:<16 hex digits>", "photons":
- * "<decimal>", "physics": "..."}}: the tallies digest is equal for equal
+ * "<decimal>", "physics": "..."}, and "units": {"input.dz": "cm", ...,
+ * "input.layers[].mua": "1/cm", ..., "wall_seconds": "s", ..., "RAT.Rd": "-",
+ * ..., "A_l": "-"}: each quantity with a unit by its path, "-" for none
+ * (fractions); counts have no entry}: the tallies digest is equal for equal
  * integer tallies, whatever engine variant, split or machine produced them.
  * "seed" is a decimal string, so 64-bit seeds survive JSON readers that hold
  * numbers as doubles.  Every other number is printed with the fewest digits

@@ -1,0 +1,65 @@
+"""tmcml run --npz (runtime/io/npz.c): NAME.npz, read with numpy.load, holds
+every array of the library (tmcml.ARRAYS) bit for bit, the .mco's within the
+digits it prints, the RAT, the grid and their units."""
+
+import os
+import subprocess
+import zipfile
+
+import numpy as np
+
+import tmcml
+from tmcml._lib import lib
+
+PHOTONS, SEED = 3000, 5
+
+
+def run_cli(cli, mci, out, *more):
+    subprocess.run([cli, "run", mci, "-o", str(out), "-N", str(PHOTONS), "-S", str(SEED),
+                    "--engine", "cpu", "-q", *more], check=True)
+
+
+def test_npz_is_the_library_arrays(cli, root, tmp_path):
+    mci = os.path.join(root, "examples", "mcml_example.mci")
+    run_cli(cli, mci, tmp_path, "--npz")
+    path = tmp_path / "example.npz"
+    with zipfile.ZipFile(path) as z:  # every CRC right, nothing compressed
+        assert z.testzip() is None
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_STORED}
+    npz = np.load(path, allow_pickle=False)
+    lib_result = tmcml.run_mci(mci, photons=PHOTONS, seed=SEED, engine="cpu", progress=False)[0]
+    mco = tmcml.load_mco(tmp_path / "example.mco")
+    units = dict(npz["units"])
+    for i, name in enumerate(tmcml.ARRAYS):
+        a, want = npz[name], getattr(lib_result, name)
+        assert a.dtype == np.dtype("<f8") and a.shape == want.shape, name
+        np.testing.assert_array_equal(a, want, err_msg=name)
+        # The .mco prints %12.4E (5 significant digits), A_l %12.4G (4).
+        rtol = 5e-4 if name == "A_l" else 5e-5
+        np.testing.assert_allclose(a, getattr(mco, name), rtol=rtol, atol=0, err_msg=name)
+        assert units[name] == lib.tmcml_array_unit(i).decode(), name
+    for name in ("Rsp", "Rd", "A", "Tt", "dr", "dz", "da", "r", "z", "a"):
+        np.testing.assert_array_equal(npz[name], getattr(lib_result, name), err_msg=name)
+    assert npz["Rd"].shape == () and npz["r"].shape == (lib_result.nr,)
+    assert units["Rd"] == "-" and units["r"] == "cm" and units["da"] == "rad"
+    assert set(units) == set(npz.files) - {"units"}
+
+
+def test_without_npz_nothing_more(cli, root, tmp_path):
+    run_cli(cli, os.path.join(root, "examples", "mcml_example.mci"), tmp_path)
+    assert sorted(os.listdir(tmp_path)) == ["example.json", "example.mco"]
+
+
+def test_resume_writes_a_missing_npz(cli, root, tmp_path):
+    """A finished run whose .npz is missing is simulated again for it."""
+    mci = os.path.join(root, "examples", "mcml_example.mci")
+    run_cli(cli, mci, tmp_path)
+    before = (tmp_path / "example.mco").read_bytes()
+    run_cli(cli, mci, tmp_path, "--npz", "--resume")
+    assert (tmp_path / "example.mco").read_bytes() == before
+    npz = np.load(tmp_path / "example.npz")
+    assert npz["A_rz"].shape == (50, 40)
+    # Now complete: skipped, nothing rewritten.
+    stamp = os.stat(tmp_path / "example.npz").st_mtime_ns
+    run_cli(cli, mci, tmp_path, "--npz", "--resume")
+    assert os.stat(tmp_path / "example.npz").st_mtime_ns == stamp

@@ -1,0 +1,214 @@
+/* A run's arrays as NumPy's .npz (runtime/io/npz.h). */
+#include "npz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs.h"
+#include "output_arrays.h"
+#include "zip.h"
+
+#define NPY_MAGIC           "\x93NUMPY\x01\x00" /* format version 1.0 */
+#define NPY_MAGIC_BYTES     8
+#define NPY_ALIGN           64 /* NumPy pads its header so that the data start on this */
+#define NPY_HEADER_MAX      256
+/* Members beside the output table's: the RAT scalars, the grid, units. */
+#define NPZ_RAT             4
+#define NPZ_GRID            6
+#define NPZ_MEMBERS         (OUTPUT_ARRAYS + NPZ_RAT + NPZ_GRID + 1)
+/* A member's bytes besides its data: local and central headers with their
+ * ZIP64 fields, its name twice, its .npy header. */
+#define NPZ_MEMBER_OVERHEAD (30 + 20 + 46 + 28 + 2 * 32 + NPY_HEADER_MAX)
+#define NPZ_END_BYTES       (56 + 20 + 22)
+#define NPZ_UNIT_CHARS      16 /* at least the widest unit ("1/(cm2 sr)") or name */
+
+/* One float64 member: name (without .npy), shape, values, unit. */
+typedef struct npz_array {
+    const char *name;
+    int rank;
+    uint64_t dims[2];
+    const double *values;
+    const char *unit;
+} npz_array;
+
+static bool host_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+/* The .npy header of descr and shape, padded as NumPy pads it; its length. */
+static size_t npy_header(char *h, const char *descr, int rank, const uint64_t *dims)
+{
+    char shape[64] = "";
+    if (rank == 1)
+        snprintf(shape, sizeof shape, "%llu,", (unsigned long long)dims[0]);
+    else if (rank == 2)
+        snprintf(shape, sizeof shape, "%llu, %llu", (unsigned long long)dims[0],
+                 (unsigned long long)dims[1]);
+    char dict[160];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
+                     descr, shape);
+    size_t total = NPY_MAGIC_BYTES + 2 + (size_t)n + 1;
+    size_t padded = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
+    size_t len = padded - NPY_MAGIC_BYTES - 2; /* the dict, blanks and '\n' */
+    memcpy(h, NPY_MAGIC, NPY_MAGIC_BYTES);
+    h[NPY_MAGIC_BYTES] = (char)(len & 0xff);
+    h[NPY_MAGIC_BYTES + 1] = (char)(len >> 8);
+    memcpy(h + NPY_MAGIC_BYTES + 2, dict, (size_t)n);
+    memset(h + NPY_MAGIC_BYTES + 2 + n, ' ', len - (size_t)n - 1);
+    h[padded - 1] = '\n';
+    return padded;
+}
+
+/* values as little-endian float64 bytes: themselves on such a host, else a
+ * swapped copy in *copy (free it). */
+static const void *le_doubles(const double *values, uint64_t n, unsigned char **copy)
+{
+    *copy = NULL;
+    if (host_little_endian())
+        return values;
+    if (!(*copy = malloc(n * 8 + 1)))
+        return NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &values[i], 8);
+        for (int b = 0; b < 8; b++)
+            (*copy)[8 * i + (uint64_t)b] = (unsigned char)(bits >> (8 * b));
+    }
+    return *copy;
+}
+
+static bool npz_add_array(zip_writer *z, const npz_array *a)
+{
+    uint64_t n = 1;
+    for (int d = 0; d < a->rank; d++)
+        n *= a->dims[d];
+    char header[NPY_HEADER_MAX], name[64];
+    unsigned char *copy;
+    const void *data = le_doubles(a->values, n, &copy);
+    if (!data) {
+        z->ok = false;
+        z->no_memory = true;
+        return false;
+    }
+    snprintf(name, sizeof name, "%s.npy", a->name);
+    zip_piece pieces[2] = {{header, npy_header(header, "<f8", a->rank, a->dims)},
+                           {data, (size_t)(n * 8)}};
+    bool ok = zip_add(z, name, pieces, 2);
+    free(copy);
+    return ok;
+}
+
+/* units.npy: [name, unit] rows as NumPy's '<UW' strings (UCS-4,
+ * little-endian), W the longest name or unit. */
+static bool npz_add_units(zip_writer *z, const npz_array *arrays, int count)
+{
+    size_t w = 1;
+    for (int i = 0; i < count; i++) {
+        size_t a = strlen(arrays[i].name), b = strlen(arrays[i].unit);
+        w = a > w ? a : w;
+        w = b > w ? b : w;
+    }
+    size_t bytes = (size_t)count * 2 * w * 4;
+    unsigned char *text = calloc(bytes, 1);
+    if (!text) {
+        z->ok = false;
+        z->no_memory = true;
+        return false;
+    }
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < 2; k++) {
+            const char *s = k ? arrays[i].unit : arrays[i].name;
+            for (size_t c = 0; s[c]; c++)
+                text[((size_t)(2 * i + k) * w + c) * 4] = (unsigned char)s[c];
+        }
+    char header[NPY_HEADER_MAX], descr[32];
+    snprintf(descr, sizeof descr, "<U%zu", w);
+    const uint64_t dims[2] = {(uint64_t)count, 2};
+    zip_piece pieces[2] = {{header, npy_header(header, descr, 2, dims)}, {text, bytes}};
+    bool ok = zip_add(z, "units.npy", pieces, 2);
+    free(text);
+    return ok;
+}
+
+typedef struct npz_job {
+    const mci_run *run;
+    const mcml_result *res;
+} npz_job;
+
+/* The grid's bin centres: r (nr), z (nz), a (na) one after the other. */
+static double *npz_centres(const mci_run *run)
+{
+    double *c = malloc(((size_t)run->nr + (size_t)run->nz + (size_t)run->na) * sizeof *c);
+    if (!c)
+        return NULL;
+    for (int i = 0; i < run->nr; i++)
+        c[i] = (i + 0.5) * run->dr;
+    for (int i = 0; i < run->nz; i++)
+        c[run->nr + i] = (i + 0.5) * run->dz;
+    for (int i = 0; i < run->na; i++)
+        c[run->nr + run->nz + i] = (i + 0.5) * run->da;
+    return c;
+}
+
+static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
+{
+    const npz_job *job = ctx;
+    const mci_run *run = job->run;
+    const mcml_result *res = job->res;
+    output_grid g = result_grid(res);
+    double *centres = npz_centres(run);
+    if (!centres) {
+        error_set(err, NULL, 0, "out of memory writing the .npz");
+        return false;
+    }
+    npz_array a[NPZ_MEMBERS];
+    int n = 0;
+    for (int row = 0; row < OUTPUT_ARRAYS; row++) {
+        const output_array *o = &output_table[row];
+        npz_array *m = &a[n++];
+        *m = (npz_array){.name = o->name,
+                         .rank = o->rank,
+                         .values = res->array[row] + output_first(o),
+                         .unit = o->unit};
+        for (int d = 0; d < o->rank; d++)
+            m->dims[d] = output_axis_length(o->axes[d], &g);
+    }
+    a[n++] = (npz_array){.name = "Rsp", .values = &res->rsp, .unit = "-"};
+    a[n++] = (npz_array){.name = "Rd", .values = &res->rd, .unit = "-"};
+    a[n++] = (npz_array){.name = "A", .values = &res->a, .unit = "-"};
+    a[n++] = (npz_array){.name = "Tt", .values = &res->tt, .unit = "-"};
+    a[n++] = (npz_array){.name = "dr", .values = &run->dr, .unit = "cm"};
+    a[n++] = (npz_array){.name = "dz", .values = &run->dz, .unit = "cm"};
+    a[n++] = (npz_array){.name = "da", .values = &run->da, .unit = "rad"};
+    a[n++] = (npz_array){"r", 1, {(uint64_t)run->nr}, centres, "cm"};
+    a[n++] = (npz_array){"z", 1, {(uint64_t)run->nz}, centres + run->nr, "cm"};
+    a[n++] = (npz_array){"a", 1, {(uint64_t)run->na}, centres + run->nr + run->nz, "rad"};
+    zip_writer z;
+    zip_begin(&z, stream);
+    for (int i = 0; i < n; i++)
+        npz_add_array(&z, &a[i]);
+    npz_add_units(&z, a, n);
+    bool ok = zip_end(&z);
+    if (!ok && z.no_memory)
+        error_set(err, NULL, 0, "out of memory writing the .npz");
+    free(centres);
+    return ok;
+}
+
+bool npz_write(const char *path, const mci_run *run, const mcml_result *res, tm_error *err)
+{
+    npz_job job = {run, res};
+    return fs_write_atomic(path, npz_write_cb, &job, err);
+}
+
+uint64_t npz_size_bound(const mci_run *run)
+{
+    output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        values += output_bins(&output_table[i], &g);
+    return 8 * values + (uint64_t)NPZ_MEMBERS * NPZ_MEMBER_OVERHEAD +
+           (uint64_t)NPZ_MEMBERS * 2 * NPZ_UNIT_CHARS * 4 + NPZ_END_BYTES;
+}
