@@ -39,9 +39,14 @@ const char *suggest_nearest(const char *word, const char *const *words, int n)
     bool best_extends = false;
     for (int i = 0; i < n; i++) {
         int e = edits(word, words[i]);
-        /* between equals, one the word begins: "tun" is "tune", not "run" */
+        /* between equals, one the word begins ("tun" is "tune", not "run"),
+         * else one of its length ("--nzp" is "--npz", a swap, not "--nz") */
         bool extends = strncmp(words[i], word, strlen(word)) == 0;
-        if (e < best_edits || (e == best_edits && extends && !best_extends)) {
+        bool same_length = strlen(words[i]) == strlen(word);
+        bool better =
+            e < best_edits || (best && e == best_edits && !best_extends &&
+                               (extends || (same_length && strlen(best) != strlen(word))));
+        if (better) {
             best = words[i];
             best_edits = e;
             best_extends = extends;

@@ -83,6 +83,8 @@ contains "unknown option" "unknown option \"--bogus\""
 # tmcml shows the usage; --threads 0 is every core, as in the library.
 expect 2 "misspelt option" -- "$tmcml" run "$example" --seeed 3
 contains "misspelt option" "did you mean --seed?"
+expect 2 "swapped letters" -- "$tmcml" run "$example" --nzp
+contains "swapped letters" "did you mean --npz?"
 expect 2 "misspelt variant option" -- "$tmcml" gen "$example" --tiel 8x8
 contains "misspelt variant option" "did you mean --tile?"
 expect 2 "misspelt command" -- "$tmcml" rn "$example"
