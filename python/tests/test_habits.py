@@ -53,6 +53,8 @@ def test_counts_as_integral_floats():
     r = run(photons=2e3, nr=50.0, nz=np.float64(40), na=1.0, seed=5.0, threads=2.0)
     assert r.photons == 2000 and (r.nr, r.nz, r.na) == (50, 40, 1)
     assert r.tallies_digest == run().tallies_digest
+    # threads=0 is every core, as the library's and `tmcml run --threads 0`
+    assert run(threads=0).tallies_digest == run().tallies_digest
     runs = tmcml.run_mci(os.path.join(ROOT, "examples", "mcml_example.mci"), photons=1e3,
                          engine="cpu", progress=False, threads=2)
     assert runs[0].photons == 1000

@@ -25,7 +25,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     seed: equal seeds give bit-identical tallies (and the run command's .mco
     for the same problem).  engine: 'auto' (the GPU when one is usable),
     'cpu' or 'gpu'.  absorption=False is MCML's -A.  threads: CPU engine
-    threads (None: every core).  gpu: the GPU's index.  policy: how the GPU
+    threads (None or 0: every core).  gpu: the GPU's index.  policy: how the GPU
     kernel variant is chosen - 'profile' (a profile entry, else the
     heuristic), 'heuristic', 'auto' (tune first when the run repays it) or
     'tune'.  progress: a progress bar for runs longer than a second (tqdm

@@ -32,7 +32,7 @@ def options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir, 
     if not isinstance(absorption, bool):
         raise ValueError("absorption: expected True or False (got %r)" % (absorption,))
     opt.absorption = int(absorption)
-    opt.threads = 0 if threads is None else count("threads", threads, 1, 4096)
+    opt.threads = 0 if threads is None else count("threads", threads, 0, 4096)  # 0: every core
     opt.gpu = count("gpu", gpu, 0, 1023)
     opt.max_steps = 0 if max_steps is None else count("max_steps", max_steps, 1, 2**32 - 1)
     opt.cache_dir = None if cache_dir is None else _lib.encode_path(cache_dir)
