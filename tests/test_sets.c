@@ -30,7 +30,7 @@
  * the mean z^2 test, every layer-3 bin of every set moved together by 2.2
  * sd (one history serves all sets, and the light reaching layer 3
  * fluctuates as one). */
-#define SEED 20261121u
+#define SEED        20261121u
 #define ALPHA       1e-3
 #define MAX_REL_SEM (0.2 / 8.0) /* as test_validation.c: each batch measures a bin to 20 % */
 #define MAX_SETS    8
@@ -207,8 +207,7 @@ static void check_bins(int set, const char *name, const batch_vec *s, const batc
 /* Per-photon standard deviations of set k's Rd and A beside the independent
  * run's, and the photons the sets need for the same error (the ratio of the
  * variances). */
-static void report_variance(int k, const set_stats *s, const set_stats *a, double m,
-                            double factor)
+static void report_variance(int k, const set_stats *s, const set_stats *a, double m, double factor)
 {
     for (size_t i = 0; i < 2; i++) {
         double vs = s->rat.var[i] * m, va = a->rat.var[i] * m;
@@ -233,8 +232,8 @@ static void compare_sets(int num_sets, const set_stats *sets, const set_stats *a
     }
 }
 
-static int scattering_case(const char *name, const char *text, int num_sets, const double *mua, int far_set,
-                           double far_factor)
+static int scattering_case(const char *name, const char *text, int num_sets, const double *mua,
+                           int far_set, double far_factor)
 {
     mci_file f;
     if (!parse_run(text, &f))
@@ -308,8 +307,8 @@ static void check_beer_lambert(const mci_run *run, int num_sets, const double *m
         stats_finish(&sets[k]);
         double depth = 0.0;
         for (int i = 1; i <= run->num_layers; i++)
-            depth += mua[(size_t)k * run->num_layers + i - 1] *
-                     (run->layers[i].z1 - run->layers[i].z0);
+            depth +=
+                mua[(size_t)k * run->num_layers + i - 1] * (run->layers[i].z1 - run->layers[i].z0);
         double want = exp(-depth), tt = sets[k].rat.mean[2];
         double sd = sqrt(sets[k].rat.var[2] / BATCHES);
         printf("  set %d  Tt %.8f  exp(-mua d) %.8f  sigma %.2e\n", k, tt, want, sd);
