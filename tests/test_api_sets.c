@@ -32,8 +32,7 @@ static void test_reference_set(tmcml_session *s, const tmcml_problem *p)
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_AUTO);
     tmcml_result *out[3] = {NULL, NULL, NULL}, *plain = NULL;
-    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s",
-              tmcml_session_message(s));
+    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
     opt.engine = TMCML_ENGINE_CPU;
     CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
     tmcml_info a, b;
