@@ -15,7 +15,7 @@ endforeach()
 
 # Absorption sets (docs/physics.md): against Beer-Lambert and independent runs.
 tmcml_test(test_sets engine test_sets.c stats.c)
-foreach(case beer_lambert two_layers three_layers)
+foreach(case beer_lambert two_layers three_layers determinism)
   add_test(NAME sets_${case} COMMAND test_sets ${case})
   set_tests_properties(sets_${case} PROPERTIES LABELS "validation")
 endforeach()

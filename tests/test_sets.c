@@ -11,6 +11,9 @@
  * consistent with N(0, 1) (tests/stats.h), both sides' variances from 64
  * batches each.  Then the per-photon variance of the set at 10x the
  * reference mua beside the independent run's (docs/physics.md quotes it).
+ *   determinism   the sets' tallies are bit-identical for 1 and 2 threads
+ *                 and for the run split in two calls (the contract of
+ *                 DESIGN.md section 4, for every set)
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -350,6 +353,56 @@ static int case_beer_lambert(void)
     return check_summary(name);
 }
 
+/* num_sets sets of photons [0, n) of run with threads threads, in calls
+ * split at `split`, into t[0 .. num_sets-1]. */
+static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, int threads,
+                         uint64_t n, uint64_t split, tally_set *t)
+{
+    tm_error err = {0};
+    for (int k = 0; k < num_sets; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
+            return false;
+    cpu_options opt = {.seed = SEED,
+                       .threads = threads,
+                       .score_absorption = true,
+                       .num_sets = num_sets,
+                       .set_layers = run->num_layers,
+                       .set_mua = mua};
+    bool ok = cpu_simulate(run, &opt, split, n - split, t, &err) &&
+              cpu_simulate(run, &opt, 0, split, t, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+static int case_determinism(void)
+{
+    const char *name = "determinism";
+    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
+                              "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
+    static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
+    mci_file f;
+    if (!parse_run(text, &f))
+        return 1;
+    tally_set a[3], b[3];
+    uint64_t n = 20000;
+    CHECK(sets_tallies(&f.runs[0], 3, mua, 1, n, 0, a));
+    CHECK(sets_tallies(&f.runs[0], 3, mua, 2, n, 7777, b));
+    for (int k = 0; k < 3 && check_failures == 0; k++) {
+        CHECK_MSG(tally_set_equal(&a[k], &b[k]),
+                  "set %d differs between 1 thread and 2 threads "
+                  "in two calls",
+                  k);
+        CHECK(a[k].photons == n && b[k].photons == n && a[k].steps == b[k].steps);
+    }
+    for (int k = 0; k < 3; k++) {
+        tally_set_free(&a[k]);
+        tally_set_free(&b[k]);
+    }
+    mci_free(&f);
+    return check_summary(name);
+}
+
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
@@ -359,6 +412,8 @@ int main(int argc, char **argv)
         return case_two_layers();
     if (strcmp(name, "three_layers") == 0)
         return case_three_layers();
-    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers\n");
+    if (strcmp(name, "determinism") == 0)
+        return case_determinism();
+    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism\n");
     return 2;
 }
