@@ -279,16 +279,20 @@ static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tall
                      .score_absorption = sim->score_absorption,
                      .progress = sim->progress,
                      .max_steps = sim->max_steps,
-                     .stop = sim->stop};
+                     .stop = sim->stop,
+                     .num_sets = sim->num_sets,
+                     .set_layers = sim->set_layers,
+                     .set_mua = sim->set_mua};
+    int stride = sim->num_sets > 0 ? sim->num_sets : 1; /* tally sets a slot */
     double t0 = progress_now();
     uint64_t before = 0;
     for (int i = 0; i < batch->slots; i++)
-        before += acc[i].photons;
+        before += acc[i * stride].photons;
     bool ok = cpu_simulate_batch(batch, &c, acc, err);
     stats->kernel_seconds = progress_now() - t0;
     uint64_t done = 0;
     for (int i = 0; i < batch->slots; i++)
-        done += acc[i].photons;
+        done += acc[i * stride].photons;
     return ok && (!sim->done ||
                   photon_batch_ranges(batch, 0, done - before, relay_part, (void *)sim, err));
 }
@@ -298,6 +302,12 @@ bool session_simulate_batch(session *s, const session_sim *sim, const photon_bat
                             tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
+    if (specs && sim->num_sets > 0) {
+        error_set(err, NULL, 0,
+                  "absorption sets run on the CPU engine only (the GPU kernel has none yet): use "
+                  "--engine cpu");
+        return false;
+    }
     bool ok;
     if (specs) {
         ok = simulate_gpus(s, sim, batch, specs, acc, stats, err);

@@ -104,6 +104,11 @@ typedef struct session_sim {
      * GPUs' may leave holes; the CPU's is a prefix of the batch). */
     session_done_fn done;
     void *done_ctx;
+    /* Absorption sets (cpu_options): 0, or num_sets sets of set_layers mua
+     * each; acc then holds num_sets tally sets a slot.  The CPU engine's
+     * only, for now: a GPU call with sets fails, saying so. */
+    int num_sets, set_layers;
+    const double *set_mua;
 } session_sim;
 
 typedef struct session_run_stats {

@@ -12,10 +12,13 @@
 #include "batch.h"
 #include "cpu.h"
 #include "gpu_runner.h"
+#include "mua_sets.h"
 #include "optics.h"
 #include "progress.h"
 #include "timed_wait.h"
 #include "variant.h"
+
+_Static_assert(TMCML_MUA_SETS_MAX == TM_MAX_ABSORPTION_SETS, "tmcml.h's limit is tm_limits.h's");
 
 #define DEFAULT_PROGRESS_INTERVAL 0.1
 #define MAX_THREADS               4096
@@ -82,6 +85,13 @@ static void plan_options_of(const tmcml_options *o, plan_options *plan)
 }
 
 /* ---- the photons, watched ------------------------------------------------------ */
+
+/* The absorption sets of a call (tmcml_run_sets): count 0 for none.  Then
+ * the call's results are the sets', of one problem, in one engine call. */
+typedef struct call_sets {
+    int count, layers;
+    const double *mua;
+} call_sets;
 
 /* What one call simulates: its problems in engine calls (one run alone, or
  * batches of several), each into the results' tallies. */
@@ -385,21 +395,38 @@ static tmcml_status batch_spec(tmcml_session *s, const tmcml_options *o, tmcml_r
 }
 
 /* Simulates every result's photons, watched by the caller's callback. */
+/* The engine calls: plan_work's, or with sets the one call of the sets'
+ * problem (set 0's run: the engine takes the sets' mua, not the run's). */
+static bool plan_calls(session *eng, tmcml_result **r, int count, const kernel_spec *specs,
+                       const kernel_spec *bspec, const call_sets *sets, work *w, tm_error *err)
+{
+    if (sets->count == 0)
+        return plan_work(eng, r, count, specs, bspec, w, err);
+    w->batches = calloc(1, sizeof *w->batches);
+    if (!w->batches) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    return add_single(w, r[0], 0, err);
+}
+
 static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml_result **r,
                                  int count, const kernel_spec *specs, const kernel_spec *bspec,
-                                 work *w)
+                                 const call_sets *sets, work *w)
 {
     tm_error err = {0};
     uint64_t total = 0;
     w->acc = calloc((size_t)count, sizeof *w->acc);
     w->stats = calloc((size_t)count, sizeof *w->stats);
-    if (!w->acc || !w->stats || !plan_work(&s->eng, r, count, specs, bspec, w, &err))
+    if (!w->acc || !w->stats || !plan_calls(&s->eng, r, count, specs, bspec, sets, w, &err))
         return err.message[0] ? api_fail(s, TMCML_ERR_MEMORY, &err)
                               : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     for (int i = 0; i < count; i++) {
         w->acc[i] = r[i]->tallies; /* lent: the counts come back below */
         total += (uint64_t)r[i]->problem.run.photons;
     }
+    int per_history = sets->count > 0 ? count : 1; /* results one photon scores into */
+    total /= (uint64_t)per_history;
     progress_meter meter;
     progress_start(&meter, false, total, NULL);
     session_sim sim = {.seed = o->seed,
@@ -408,7 +435,10 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
                        .max_steps = o->max_steps,
                        .cache_dir = o->cache_dir,
                        .progress = &meter,
-                       .stop = &s->stop};
+                       .stop = &s->stop,
+                       .num_sets = sets->count,
+                       .set_layers = sets->layers,
+                       .set_mua = sets->mua};
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = 0;
@@ -416,6 +446,7 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
         r[i]->tallies = w->acc[i];
         done += r[i]->tallies.photons;
     }
+    done /= (uint64_t)per_history;
     if (!j.ok)
         return api_fail(s, TMCML_ERR_ENGINE, &err);
     if (done < total)
@@ -526,7 +557,7 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
 /* One call's problems: p[0 .. count-1] of one shape into out[0 .. count-1]
  * (all or none). */
 static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
-                                 const tmcml_options *o, tmcml_result **out)
+                                 const tmcml_options *o, const call_sets *sets, tmcml_result **out)
 {
     double start = progress_now();
     tmcml_result **r = calloc((size_t)count, sizeof *r);
@@ -538,12 +569,17 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
-    if (status == TMCML_OK)
+    if (status == TMCML_OK && sets->count > 0 && o->engine == TMCML_ENGINE_GPU)
+        status =
+            api_failf(s, TMCML_ERR_ARGUMENT,
+                      "engine: absorption sets run on the CPU engine only (the GPU kernel "
+                      "has none yet): TMCML_ENGINE_CPU, or AUTO, which takes the CPU for them");
+    if (status == TMCML_OK && sets->count == 0)
         status = choose(s, o, &r[0]->problem.run, &specs, &plan_seconds);
     if (status == TMCML_OK && specs && count > 1)
         status = batch_spec(s, o, r, count, specs, &bspec);
     if (status == TMCML_OK)
-        status = simulate_all(s, o, r, count, specs, specs && count > 1 ? &bspec : NULL, &w);
+        status = simulate_all(s, o, r, count, specs, specs && count > 1 ? &bspec : NULL, sets, &w);
     if (status == TMCML_OK)
         status = finish_results(s, o, r, count, &w, plan_seconds, start);
     free_work(&w);
@@ -571,7 +607,8 @@ tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_opt
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
     tmcml_options defaults;
     tmcml_options_init(&defaults);
-    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, out));
+    call_sets none = {0};
+    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, &none, out));
 }
 
 tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
@@ -594,5 +631,54 @@ tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *probl
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problems[0]: NULL"));
     tmcml_options defaults;
     tmcml_options_init(&defaults);
-    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, out));
+    call_sets none = {0};
+    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, &none, out));
+}
+
+/* The sets' problems: p with each set's mua (*list, num_sets of them). */
+static tmcml_status set_problems(tmcml_session *s, const tmcml_problem *p, const double *mua,
+                                 int num_sets, tmcml_problem ***list)
+{
+    tm_error err = {0};
+    if (!mua_sets_check(mua, num_sets, p->run.num_layers, &err))
+        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
+    *list = calloc((size_t)num_sets, sizeof **list);
+    for (int k = 0; *list && k < num_sets; k++) {
+        (*list)[k] = calloc(1, sizeof *(*list)[k]);
+        if (!(*list)[k] || !mua_sets_run(&p->run, mua, k, &(*list)[k]->run))
+            return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
+    return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+}
+
+tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
+                            int num_sets, const tmcml_options *opt, tmcml_result **out)
+{
+    for (int k = 0; out && k < num_sets && k < TM_MAX_ABSORPTION_SETS; k++)
+        out[k] = NULL;
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    if (!mua_sets)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "mua_sets: NULL"));
+    if (num_sets < 1 || num_sets > TM_MAX_ABSORPTION_SETS)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "num_sets: expected 1 to %d (got %d)",
+                                      TM_MAX_ABSORPTION_SETS, num_sets));
+    tmcml_options defaults;
+    tmcml_options_init(&defaults);
+    tmcml_problem **list = NULL;
+    tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
+    call_sets sets = {num_sets, p->run.num_layers, mua_sets};
+    if (status == TMCML_OK)
+        status = run_problems(s, (const tmcml_problem *const *)list, num_sets,
+                              opt ? opt : &defaults, &sets, out);
+    for (int k = 0; list && k < num_sets; k++)
+        tmcml_problem_delete(list[k]);
+    free(list);
+    return api_leave(s, status);
 }

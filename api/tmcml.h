@@ -255,6 +255,23 @@ TMCML_API tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const
 TMCML_API tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *problems,
                                        int count, const tmcml_options *opt, tmcml_result **out);
 
+/* Absorption sets (docs/physics.md, "Absorption sets"): simulates p once
+ * and scores num_sets sets of per-layer absorption coefficients from the
+ * same photon histories, exact in expectation.  mua_sets[k * L + i - 1] is
+ * set k's mua [1/cm] of layer i (L = tmcml_problem_num_layers(p); p's own
+ * mua are not used), each 0 or within the .mci's range; 1 to
+ * TMCML_MUA_SETS_MAX sets.  out[k] (the caller owns out[0 .. num_sets-1]) is
+ * set k's result: its problem is p with set k's mua, its photons and seed
+ * the run's, so it writes and reads like any result.  A set far above the
+ * per-layer minimum costs variance (docs/physics.md has figures).  The CPU
+ * engine runs them: TMCML_ENGINE_GPU is TMCML_ERR_ARGUMENT until the GPU
+ * kernel has sets, and TMCML_ENGINE_AUTO takes the CPU.  On failure all
+ * out[k] are NULL.  New in TMCML_1.1. */
+#define TMCML_MUA_SETS_MAX 256
+TMCML_API tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p,
+                                      const double *mua_sets, int num_sets,
+                                      const tmcml_options *opt, tmcml_result **out);
+
 /* ---- results -------------------------------------------------------------------------- */
 
 TMCML_API void tmcml_result_delete(tmcml_result *r);

@@ -80,6 +80,12 @@
  * times at most 2^26 units each (weight <= 1 plus roulette gains) < 2^63. */
 #define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)
 
+/* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
+ * photon of the CPU engine carries two doubles a set on its stack, 4 kB
+ * at this count; the issue's use (a spectrum of 64 to 128 wavelengths) fits
+ * twice.  Sets share one tally set each, like the runs of a batch. */
+#define TM_MAX_ABSORPTION_SETS 256
+
 /* Runs of one batch (cli/run_batch.c): their tally sets (128-bit
  * bins) and checkpoints live together until the batch ends, so a batch
  * holds at most this many bytes of them (1 GiB: a lookup table of 100 runs

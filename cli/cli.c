@@ -72,6 +72,10 @@ void cli_print_usage(FILE *s)
           "                        run's refused\n"
           "  --npz                 also write NAME.npz beside each .mco: every array, the\n"
           "                        RAT, the grid and their units for numpy.load\n"
+          "  --mua-sets FILE       score several absorption sets from one simulation: FILE\n"
+          "                        has a line per set, a mua [1/cm] per layer; each set is\n"
+          "                        written as NAME.setK.mco (K from 1; CPU engine; no\n"
+          "                        checkpoint; docs/outputs.md)\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
@@ -455,6 +459,12 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->allow_outside_out_dir = true;
     } else if (is_long(a, "--npz")) {
         opt->npz = true;
+    } else if (is_long(a, "--mua-sets")) {
+        opt->mua_sets = option_value(argc, argv, i, 10);
+        if (!opt->mua_sets || !*opt->mua_sets) {
+            error_set(err, NULL, 0, "--mua-sets: expected a file of absorption sets");
+            return false;
+        }
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;
     } else if (is_long(a, "--batch")) {

@@ -22,6 +22,7 @@
 #include "resume.h"
 #include "run_batch.h"
 #include "run_lock.h"
+#include "run_sets.h"
 #include "run_steps.h"
 #include "session.h"
 #include "stopper.h"
@@ -632,12 +633,40 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
     return ranks_all_ok(world, ok);
 }
 
+/* What --mua-sets cannot go with, said before anything is read; the
+ * engine it takes is the CPU's (auto says so). */
+static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
+{
+    if (!opt->mua_sets)
+        return true;
+    const char *no = opt->engine == CLI_ENGINE_GPU
+                         ? "the GPU engine has no absorption sets yet: use --engine cpu"
+                     : opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
+                     : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
+                                       : NULL;
+    if (no) {
+        error_set(err, NULL, 0, "--mua-sets: %s", no);
+        return false;
+    }
+    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: --mua-sets: absorption sets run on the CPU engine (the GPU kernel "
+                        "has none yet)\n");
+    opt->engine = CLI_ENGINE_CPU;
+    return true;
+}
+
 int run_input_file(const cli_options *given, const ranks *world)
 {
     cli_options rank_opt = *given; /* ranks other than 0 say nothing but errors */
     if (world->rank != 0)
         rank_opt.quiet = true;
     const cli_options *opt = &rank_opt;
+    tm_error sets_err = {0};
+    if (!sets_options(&rank_opt, world, &sets_err)) {
+        if (world->rank == 0)
+            error_print(stderr, &sets_err);
+        return RUN_BAD_INPUT;
+    }
     double started = progress_now();
     tm_error err = {0};
     engine eng = {0};
@@ -652,9 +681,18 @@ int run_input_file(const cli_options *given, const ranks *world)
         return RUN_BAD_INPUT;
     }
     apply_photon_override(opt, &file);
+    mua_sets sets = {0};
+    if (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err)) {
+        engine_open_join(&opening);
+        engine_close(&eng);
+        error_print(stderr, &err);
+        mci_free(&file);
+        return RUN_BAD_INPUT;
+    }
     run_paths *paths = NULL;
     int *threads = NULL;
     if (!prepare(opt, world, &file, &paths, &opening, &threads, &err)) {
+        mua_sets_free(&sets);
         engine_close(&eng);
         free(threads);
         outputs_free(paths, file.num_runs);
@@ -664,8 +702,11 @@ int run_input_file(const cli_options *given, const ranks *world)
     if (opt->verbose)
         fprintf(stderr, "tmcml: input read, outputs checked and engine ready in %.3f s\n",
                 progress_now() - started);
-    int status = opt->no_batch ? run_one_by_one(opt, world, &eng, &file, paths, threads)
-                               : run_by_shape(opt, world, &eng, &file, paths, threads);
+    eng.threads = threads[0];
+    int status = opt->mua_sets   ? run_sets_all(opt, &eng, &file, paths, &sets)
+                 : opt->no_batch ? run_one_by_one(opt, world, &eng, &file, paths, threads)
+                                 : run_by_shape(opt, world, &eng, &file, paths, threads);
+    mua_sets_free(&sets);
     double t0 = progress_now();
     bool had_gpu = eng.gpus > 0;
     engine_close(&eng);

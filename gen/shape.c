@@ -26,6 +26,8 @@ const shape_field shape_field_table[] = {
     SHAPE_INT_FIELD(nz, 1, 1 << 24, 1),
     SHAPE_INT_FIELD(na, 1, 1 << 24, 0.25),
     SHAPE_BOOL_FIELD(score_absorption),
+    SHAPE_INT_FIELD(num_sets, 0, TM_MAX_ABSORPTION_SETS, 0),
+    SHAPE_BOOL_FIELD(sets_2d),
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -54,9 +56,9 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[5] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na};
-    int kb[5] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na};
-    for (int i = 0; i < 5; i++)
+    int ka[7] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na, a->num_sets, a->sets_2d};
+    int kb[7] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na, b->num_sets, b->sets_2d};
+    for (int i = 0; i < 7; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -64,8 +66,11 @@ int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 
 void problem_shape_text(const problem_shape *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "L%d %dx%dx%d%s", s->num_layers, s->nr, s->nz, s->na,
-             s->score_absorption ? "" : " -A");
+    char sets[48] = "";
+    if (s->num_sets > 0)
+        snprintf(sets, sizeof sets, " sets=%d%s", s->num_sets, s->sets_2d ? " 2-D" : "");
+    snprintf(buf, size, "L%d %dx%dx%d%s%s", s->num_layers, s->nr, s->nz, s->na,
+             s->score_absorption ? "" : " -A", sets);
 }
 
 char *problem_shape_key(const problem_shape *s)

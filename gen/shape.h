@@ -24,7 +24,13 @@
 #define PROBLEM_SHAPE_MEMBERS                                                                      \
     int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                              \
     int nr, nz, na;        /* grid counts */                                                       \
-    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */
+    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */                     \
+    /* Absorption sets (docs/physics.md): 0 for none, else the sets a photon                  \
+     * scores (1 .. TM_MAX_ABSORPTION_SETS), and whether each scores the 2-D                  \
+     * arrays (A_rz, Rd_ra, Tt_ra) or only RAT and the 1-D ones.  The CPU                     \
+     * engine takes sets from its options; a GPU kernel will read these. */    \
+    int num_sets;                                                                                  \
+    bool sets_2d;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -46,10 +52,13 @@ typedef struct shape_field {
 } shape_field;
 
 /* ORDER SHAPE: the order of a profile class's JSON fields and of their
- * checks (messages name the first bad one).  A new member goes at the end:
- * spec_key writes the first PROBLEM_SHAPE_KEYED in its own words ("L7
- * grid=200x500x30 ... A=1") and appends the later ones as " name=value",
- * so that the keys (and cached cubins) of today's shapes stay as they are. */
+ * checks (messages name the first bad one).  A new member goes at the end,
+ * and its 0 (false) is what shapes before it were: spec_key writes the
+ * first PROBLEM_SHAPE_KEYED in its own words ("L7 grid=200x500x30 ...
+ * A=1") and appends a later one as " name=value" only when it is not 0, and
+ * a profile class names a later one only when it is not 0 (a class that
+ * does not name it has 0), so that the keys (and cached cubins) and profile
+ * files of the shapes that had none stay as they are. */
 #define PROBLEM_SHAPE_KEYED 5
 extern const shape_field shape_field_table[];
 extern const int shape_field_count;

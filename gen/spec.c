@@ -260,11 +260,13 @@ char *spec_key(const kernel_spec *spec)
     textbuf_add(&k, " A=%d %s sm_%d oob=%d", spec->score_absorption ? 1 : 0, knobs, spec->arch,
                 spec->debug_out_of_bounds ? 1 : 0);
     key_add_layers(&k, spec);
-    /* Shape members after the first PROBLEM_SHAPE_KEYED, by name: keys of
-     * the shapes that had none stay as they were. */
-    for (int i = PROBLEM_SHAPE_KEYED; i < shape_field_count; i++)
-        textbuf_add(&k, " %s=%d", shape_field_table[i].name,
-                    shape_field_get(&shape_field_table[i], &spec->shape));
+    /* Shape members after the first PROBLEM_SHAPE_KEYED, by name, when not
+     * 0: keys of the shapes that had none stay as they were. */
+    for (int i = PROBLEM_SHAPE_KEYED; i < shape_field_count; i++) {
+        int v = shape_field_get(&shape_field_table[i], &spec->shape);
+        if (v != 0)
+            textbuf_add(&k, " %s=%d", shape_field_table[i].name, v);
+    }
     /* Pilot and test-only variants only: production keys stay as they were. */
     if (spec->batch)
         textbuf_add(&k, " batch=1");

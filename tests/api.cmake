@@ -5,6 +5,9 @@ target_link_libraries(test_api PRIVATE libtmcml tmcml_flags Threads::Threads)
 add_test(NAME api COMMAND test_api $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME gpu_api COMMAND test_api gpu)
 tmcml_gpu_tests(gpu_api)
+add_executable(test_api_sets test_api_sets.c)
+target_link_libraries(test_api_sets PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_sets COMMAND test_api_sets)
 
 # tmcml_session_delete while other threads' calls are on the session (a use
 # after free that the sanitizer build reports).  Linked with the api room, not

@@ -13,6 +13,15 @@ foreach(case vanhulst giovanelli example skin glass contrast index)
   endif()
 endforeach()
 
+# Absorption sets (docs/physics.md): against Beer-Lambert and independent runs.
+tmcml_test(test_sets engine test_sets.c stats.c)
+foreach(case beer_lambert two_layers three_layers determinism)
+  add_test(NAME sets_${case} COMMAND test_sets ${case})
+  set_tests_properties(sets_${case} PROPERTIES LABELS "validation")
+endforeach()
+add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
 

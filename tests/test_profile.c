@@ -6,6 +6,7 @@
  * XDG_DATA_HOME and TMCML_PROFILE_DIR are set to temporary places, so the
  * user's real profiles are never touched. */
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static profile_toolchain test_toolchain(const char *generator)
 
 static profile_class cls(int layers, int nr, int nz, int na, bool a)
 {
-    profile_class c = {layers, nr, nz, na, a};
+    profile_class c = {layers, nr, nz, na, a, 0, false};
     return c;
 }
 
@@ -247,6 +248,46 @@ static void test_round_trip(void)
     CHECK(before && after && strcmp(before, after) == 0);
     free(before);
     free(after);
+    unlink(path);
+    free(path);
+    profile_free(&p);
+}
+
+/* The absorption sets' members (gen/shape.h): a class without sets is
+ * written without them, as before they existed, and one with them
+ * round-trips; a class that does not name them has none. */
+static void test_sets_members(void)
+{
+    profile p;
+    profile_init(&p);
+    p.device = test_device();
+    p.toolchain = test_toolchain(GEN);
+    profile_class with = cls(7, 500, 200, 30, true);
+    with.num_sets = 64;
+    with.sets_2d = true;
+    profile_entry e[2] = {test_entry(cls(7, 500, 200, 30, true), 256), test_entry(with, 256)};
+    CHECK(profile_put(&p, &e[0]) && profile_put(&p, &e[1]));
+    char *path = path_in(tmpdir, "sets.json");
+    tm_error err = {0};
+    CHECK_MSG(profile_write(path, &p, &err), "%s", err.message);
+    char *text = read_file(path);
+    CHECK(text && strstr(text, "\"num_sets\":\t64") && strstr(text, "\"sets_2d\":\ttrue"));
+    /* Only the entry with sets names them: one occurrence each. */
+    CHECK(text && strstr(strstr(text, "num_sets") + 1, "num_sets") == NULL);
+    profile q;
+    CHECK_MSG(profile_read(path, &q, &err), "%s", err.message);
+    CHECK(q.num_entries == 2);
+    for (int i = 0; i < 2; i++) {
+        const profile_entry *r = entry_of(&q, e[i].cls);
+        CHECK_MSG(r && entry_equal(r, &e[i]), "entry %d differs after the round trip", i);
+    }
+    char text_a[64], text_b[64];
+    problem_shape_text(&e[0].cls, text_a, sizeof text_a);
+    problem_shape_text(&with, text_b, sizeof text_b);
+    CHECK(strcmp(text_a, "L7 500x200x30") == 0 && strcmp(text_b, "L7 500x200x30 sets=64 2-D") == 0);
+    CHECK(isinf(problem_shape_distance(&e[0].cls, &with))); /* no nearest across set counts */
+    free(text);
+    profile_free(&q);
     unlink(path);
     free(path);
     profile_free(&p);
@@ -964,6 +1005,7 @@ int main(void)
     set_env(NULL, NULL);
 
     test_round_trip();
+    test_sets_members();
     test_file_name();
     test_many_entries();
     test_lookup();

@@ -233,13 +233,19 @@ static void m_edge(kernel_spec *s) { s->knobs.edge_cache = false; }
 static void m_cluster(kernel_spec *s) { s->knobs.cluster_size = 2; }
 static void m_count(kernel_spec *s) { s->count_deposits = true; }
 static void m_bias(kernel_spec *s) { s->debug_bias = true; }
+static void m_sets(kernel_spec *s) { s->num_sets = 8; }
+static void m_sets_2d(kernel_spec *s)
+{
+    s->num_sets = 8;
+    s->sets_2d = true;
+}
 
 static void test_key_distinct(void)
 {
     const mutation mutations[] = {
-        m_layers,  m_nr,       m_nz,    m_na,    m_dr,        m_dz,     m_da,        m_absorb,
-        m_tile_nr, m_tile_nz,  m_entry, m_block, m_minblocks, m_shared, m_immediate, m_arch,
-        m_oob,     m_last_bin, m_count, m_bias,  m_edge,      m_cluster};
+        m_layers,  m_nr,       m_nz,    m_na,    m_dr,        m_dz,      m_da,        m_absorb,
+        m_tile_nr, m_tile_nz,  m_entry, m_block, m_minblocks, m_shared,  m_immediate, m_arch,
+        m_oob,     m_last_bin, m_count, m_bias,  m_edge,      m_cluster, m_sets,      m_sets_2d};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][KEY_TEXT];
     kernel_spec base = skin();

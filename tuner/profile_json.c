@@ -172,6 +172,9 @@ static bool profile_read_class(profile_reader *rd, const cJSON *entry, const cha
         const shape_field *f = &shape_field_table[i];
         int v = 0;
         bool b = false;
+        /* A later member a class does not name is 0 (gen/shape.h). */
+        if (i >= PROBLEM_SHAPE_KEYED && !cJSON_GetObjectItemCaseSensitive(o, f->name))
+            continue;
         if (f->kind == SHAPE_BOOL ? !profile_get_bool(rd, o, w, f->name, &b)
                                   : !profile_get_int(rd, o, w, f->name, &v))
             return false;
@@ -461,6 +464,8 @@ static bool profile_json_class_config(cJSON *o, const profile_entry *e)
     for (int i = 0; ok && i < shape_field_count; i++) {
         const shape_field *f = &shape_field_table[i];
         int v = shape_field_get(f, c);
+        if (i >= PROBLEM_SHAPE_KEYED && v == 0)
+            continue; /* what a class without it means (gen/shape.h) */
         ok = f->kind == SHAPE_BOOL ? profile_put_bool(cls, f->name, v)
                                    : profile_put_number(cls, f->name, v);
     }

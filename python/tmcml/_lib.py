@@ -125,6 +125,8 @@ def _declare(lib):
         "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_batch": (c_int, [c_void_p, POINTER(c_void_p), c_int, POINTER(Options),
                                     POINTER(c_void_p)]),
+        "tmcml_run_sets": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int,
+                                   POINTER(Options), POINTER(c_void_p)]),
         "tmcml_result_delete": (None, [c_void_p]),
         "tmcml_result_problem": (c_void_p, [c_void_p]),
         "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),

@@ -2,11 +2,13 @@
 
 import ctypes
 
+import numpy as np
+
 from . import _lib
 from ._lib import lib
 from .problem import Problem
 from .result import Result
-from .runner import execute, options
+from .runner import execute, execute_sets, options
 from .session import default_session
 
 
@@ -17,7 +19,8 @@ def problem_from_arrays(session, layers, n_above=1.0, n_below=1.0, dz=0.01, dr=0
 
 def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
         na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
-        policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None):
+        policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
+        mua_sets=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -32,13 +35,37 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     when installed).  session: a tmcml.Session (default: the process's, which
     keeps the GPU context and kernel between calls: a loop that varies only
     optical properties compiles once).  Ctrl-C stops the run and raises
-    KeyboardInterrupt.  Bad arguments raise ValueError naming the parameter."""
+    KeyboardInterrupt.  Bad arguments raise ValueError naming the parameter.
+
+    mua_sets: an array of shape (K, L), K absorption sets of the L layers' mua
+    [1/cm] (the layers' own mua are then not used), scored from one
+    simulation (docs/physics.md, "Absorption sets"; exact in expectation, on
+    the CPU engine: engine='auto' takes it, 'gpu' is refused for now).
+    Returns a BatchResult of the K sets: Rd of shape (K,), A_rz (K, nr, nz),
+    ...; [k] is set k's Result."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
+    if mua_sets is not None:
+        return _run_sets(session, problem, mua_sets, opt, progress)
     handle, seconds = execute(session, problem, opt, progress)
     return Result(handle, session, seconds)
+
+
+def _run_sets(session, problem, mua_sets, opt, progress):
+    from .batch import BatchResult  # batch.py imports this module
+
+    layers = lib.tmcml_problem_num_layers(problem.handle)
+    try:
+        table = np.array(mua_sets, dtype=np.float64, order="C")
+    except (TypeError, ValueError):
+        raise ValueError("mua_sets: expected numbers, an array of shape (K, %d)" % layers)
+    if table.ndim != 2 or table.shape[1] != layers or not 1 <= table.shape[0] <= 256:
+        raise ValueError("mua_sets: expected shape (K, %d), 1 <= K <= 256: a row of the %d "
+                         "layers' mua a set (got %s)" % (layers, layers, table.shape))
+    handles, seconds = execute_sets(session, problem, table, opt, progress)
+    return BatchResult([Result(h, session, seconds) for h in handles])
 
 
 def devices(session=None):

@@ -60,6 +60,17 @@ def execute_batch(session, problems, opt, total, progress=True, label=""):
     return list(out), seconds
 
 
+def execute_sets(session, problem, mua_sets, opt, progress=True, label=""):
+    """tmcml_run_sets of problem with mua_sets (a C-ordered float64 array of
+    shape (K, L)): the K result handles and the seconds the call took."""
+    k = mua_sets.shape[0]
+    out = (ctypes.c_void_p * k)()
+    table = mua_sets.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    seconds = _watched(session, opt, progress, label, opt.photons, lib.tmcml_run_sets,
+                       (problem.handle, table, k, ctypes.byref(opt), out), out)
+    return list(out), seconds
+
+
 def _watched(session, opt, progress, label, total, function, args, outs):
     """function(session, *args) on a thread of its own with a progress bar;
     on Ctrl-C the call is cancelled, the results in outs deleted and the

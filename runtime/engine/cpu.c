@@ -7,6 +7,7 @@
  * any thread count, chunking and batch. */
 #include "cpu.h"
 
+#include <float.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -28,7 +29,8 @@ typedef struct cpu_round {
     _Atomic uint64_t next;       /* next unclaimed index */
     progress_meter *progress;
     const volatile sig_atomic_t *stop; /* may be NULL */
-    tally_set *acc;                    /* per slot */
+    tally_set *acc;                    /* per slot, or per slot and set */
+    int slot_sets;                     /* tally sets a slot: 1, or the absorption sets */
     pthread_mutex_t *acc_lock;         /* threads add into acc under it */
 } cpu_round;
 
@@ -39,7 +41,8 @@ typedef struct cpu_worker {
     _Alignas(CPU_CACHE_LINE) pthread_t thread;
     cpu_round *round;
     tally_batch batch;
-    int slot; /* the slot whose photons batch holds (-1: none) */
+    tally_batch *sets; /* with absorption sets, theirs (batch stays unused) */
+    int slot;          /* the slot whose photons batch holds (-1: none) */
 } cpu_worker;
 
 int cpu_count(void)
@@ -64,9 +67,16 @@ static void flush_worker(cpu_worker *w)
         return;
     cpu_round *r = w->round;
     pthread_mutex_lock(r->acc_lock);
-    tally_set_add_batch(&r->acc[w->slot], &w->batch, 0);
+    if (w->sets) {
+        for (int k = 0; k < r->slot_sets; k++) {
+            tally_set_add_batch(&r->acc[w->slot * r->slot_sets + k], &w->sets[k], 0);
+            tally_batch_clear(&w->sets[k]);
+        }
+    } else {
+        tally_set_add_batch(&r->acc[w->slot], &w->batch, 0);
+        tally_batch_clear(&w->batch);
+    }
     pthread_mutex_unlock(r->acc_lock);
-    tally_batch_clear(&w->batch);
     w->slot = -1;
 }
 
@@ -82,8 +92,12 @@ static void simulate_chunk(cpu_worker *w, uint64_t begin, uint64_t end)
             w->slot = part->slot;
         }
         const cpu_problem *problem = &w->round->problems[part->slot];
-        for (uint64_t i = begin; i < stop; i++)
-            cpu_photon_simulate(problem, part->first + (i - b->offsets[k]), &w->batch);
+        if (w->sets)
+            for (uint64_t i = begin; i < stop; i++)
+                cpu_photon_simulate_sets(problem, part->first + (i - b->offsets[k]), w->sets);
+        else
+            for (uint64_t i = begin; i < stop; i++)
+                cpu_photon_simulate(problem, part->first + (i - b->offsets[k]), &w->batch);
         begin = stop;
     }
 }
@@ -108,10 +122,19 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static void free_workers(cpu_worker *workers, int count)
+static void free_sets(tally_batch *sets, int count)
 {
-    for (int t = 0; t < count; t++)
+    for (int k = 0; sets && k < count; k++)
+        tally_batch_free(&sets[k]);
+    free(sets);
+}
+
+static void free_workers(cpu_worker *workers, int count, int num_sets)
+{
+    for (int t = 0; t < count; t++) {
         tally_batch_free(&workers[t].batch);
+        free_sets(workers[t].sets, num_sets);
+    }
     free(workers);
 }
 
@@ -153,7 +176,8 @@ static bool run_round(cpu_worker *workers, int count, cpu_round *round, uint64_t
     }
     photon_batch_slot_photons(round->batch, round->first, *done, photons);
     for (int s = 0; s < round->batch->slots; s++)
-        round->acc[s].photons += photons[s];
+        for (int k = 0; k < round->slot_sets; k++)
+            round->acc[s * round->slot_sets + k].photons += photons[s];
     free(photons);
     return true;
 }
@@ -166,7 +190,11 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
         const mci_run *run = photon_batch_slot_run(b, s);
         if (!run)
             continue; /* a slot no part of this batch scores into */
-        if (!cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption)) {
+        bool ok = opt->num_sets > 0
+                      ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
+                                              opt->num_sets, opt->set_mua)
+                      : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
+        if (!ok) {
             for (int t = 0; t < s; t++)
                 cpu_problem_free(&problems[t]);
             free(problems);
@@ -186,34 +214,82 @@ static void problems_free(cpu_problem *problems, int count)
     free(problems);
 }
 
-static cpu_worker *workers_init(const mci_run *grid, int threads, tm_error *err)
+/* num_sets batches on grid's grid, or NULL when out of memory. */
+static tally_batch *sets_init(const mci_run *grid, int num_sets)
+{
+    tally_batch *sets = calloc((size_t)num_sets, sizeof *sets);
+    for (int k = 0; sets && k < num_sets; k++)
+        if (!tally_batch_init(&sets[k], grid->nr, grid->nz, grid->na)) {
+            free_sets(sets, k);
+            return NULL;
+        }
+    return sets;
+}
+
+static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, tm_error *err)
 {
     cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
     if (ok)
         memset(workers, 0, (size_t)threads * sizeof *workers);
-    for (int t = 0; ok && t < threads; t++)
+    for (int t = 0; ok && t < threads; t++) {
         ok = tally_batch_init(&workers[t].batch, grid->nr, grid->nz, grid->na);
+        if (ok && num_sets > 0)
+            ok = (workers[t].sets = sets_init(grid, num_sets)) != NULL;
+    }
     if (!ok) {
         if (workers)
-            free_workers(workers, threads);
+            free_workers(workers, threads, num_sets);
         error_set(err, NULL, 0, "out of memory for %d thread tallies", threads);
         return NULL;
     }
     return workers;
 }
 
+/* Absorption sets the engine can take: a count in range, every run with the
+ * table's layer count, every mua finite and >= 0 (the library and the
+ * command line check what users give; this guards the engine's own
+ * callers). */
+static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_error *err)
+{
+    if (opt->num_sets == 0)
+        return true;
+    if (opt->num_sets < 0 || opt->num_sets > TM_MAX_ABSORPTION_SETS || !opt->set_mua) {
+        error_set(err, NULL, 0, "%d absorption sets: 1 to %d are possible", opt->num_sets,
+                  TM_MAX_ABSORPTION_SETS);
+        return false;
+    }
+    for (int s = 0; s < batch->slots; s++) {
+        const mci_run *run = photon_batch_slot_run(batch, s);
+        if (run && run->num_layers != opt->set_layers) {
+            error_set(err, NULL, 0, "absorption sets of %d layers for a run of %d layers",
+                      opt->set_layers, run->num_layers);
+            return false;
+        }
+    }
+    for (size_t j = 0; j < (size_t)opt->num_sets * (size_t)opt->set_layers; j++)
+        if (!(opt->set_mua[j] >= 0.0 && opt->set_mua[j] <= DBL_MAX)) {
+            error_set(err, NULL, 0, "absorption set %zu, layer %zu: mua %g is not >= 0 and finite",
+                      j / (size_t)opt->set_layers + 1, j % (size_t)opt->set_layers + 1,
+                      opt->set_mua[j]);
+            return false;
+        }
+    return true;
+}
+
 bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
                         tm_error *err)
 {
     uint64_t count = photon_batch_size(batch);
+    if (!sets_check(batch, opt, err))
+        return false;
     cpu_problem *problems = problems_init(batch, opt);
     if (!problems) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    cpu_worker *workers = workers_init(batch->parts[0].run, threads, err);
+    cpu_worker *workers = workers_init(batch->parts[0].run, threads, opt->num_sets, err);
     bool ok = workers != NULL;
     pthread_mutex_t acc_lock = PTHREAD_MUTEX_INITIALIZER;
     uint64_t done = 0;
@@ -227,6 +303,7 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
                            .progress = opt->progress,
                            .stop = opt->stop,
                            .acc = acc,
+                           .slot_sets = opt->num_sets > 0 ? opt->num_sets : 1,
                            .acc_lock = &acc_lock};
         atomic_store(&round.next, round.first);
         uint64_t did = 0;
@@ -236,7 +313,7 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         done += n;
     }
     if (workers)
-        free_workers(workers, threads);
+        free_workers(workers, threads, opt->num_sets);
     problems_free(problems, batch->slots);
     return ok;
 }

@@ -26,10 +26,20 @@ typedef struct cpu_options {
      * call returns when the ones taken are done, having simulated photons
      * [first, first + k) for some k <= count (acc->photons grows by k). */
     const volatile sig_atomic_t *stop;
+    /* Absorption sets (docs/physics.md, "Absorption sets"): 0 for none, or
+     * 1 .. TM_MAX_ABSORPTION_SETS sets of per-layer mua scored from each
+     * history, set_mua[k * num_layers + i - 1] set k's mua of layer i
+     * (1-based) for every run (the runs of a batch then have set_layers
+     * layers).  The runs' own mua are not used, and acc holds num_sets tally
+     * sets a slot: set k of slot s is acc[s * num_sets + k]. */
+    int num_sets;
+    int set_layers;
+    const double *set_mua;
 } cpu_options;
 
 /* Simulates photons [first, first + count) of run (or, stopped, a prefix of
- * them) and adds their tallies to *acc (initialised for the run's grid). */
+ * them) and adds their tallies to *acc (initialised for the run's grid; with
+ * absorption sets, opt->num_sets tally sets). */
 bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
                   tally_set *acc, tm_error *err);
 

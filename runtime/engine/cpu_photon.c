@@ -55,6 +55,7 @@ typedef struct photon {
     double cos_psi, sin_psi; /* its azimuth */
     int layer;
     bool dead;
+    double exit_cos; /* dead by leaving the stack: the cosine of its exit direction */
     mwc_state rng;
 } photon;
 
@@ -108,7 +109,54 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
 void cpu_problem_free(cpu_problem *p)
 {
     free(p->layers);
+    free(p->set_extra_mua);
+    free(p->set_fraction);
     p->layers = NULL;
+    p->set_extra_mua = p->set_fraction = NULL;
+}
+
+static double min_of_sets(double a, double b) { return a < b ? a : b; }
+
+/* The reference of absorption sets: each layer's smallest mua over the sets,
+ * so that every set's factor exp(-sum (mua_k,i - mua_ref,i) L_i) is <= 1. */
+static void reference_mua(mci_run *ref, int num_sets, const double *set_mua)
+{
+    for (int i = 1; i <= ref->num_layers; i++) {
+        double least = set_mua[i - 1];
+        for (int k = 1; k < num_sets; k++)
+            least = min_of_sets(least, set_mua[(size_t)k * ref->num_layers + i - 1]);
+        ref->layers[i].mua = least;
+    }
+}
+
+bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption,
+                           int num_sets, const double *set_mua)
+{
+    mci_run ref;
+    if (!mci_run_copy(&ref, run))
+        return false;
+    reference_mua(&ref, num_sets, set_mua);
+    bool ok = cpu_problem_init(p, &ref, seed, score_absorption);
+    mci_run_free(&ref);
+    if (!ok)
+        return false;
+    size_t entries = ((size_t)run->num_layers + 2) * (size_t)num_sets;
+    p->num_sets = num_sets;
+    p->set_extra_mua = calloc(entries, sizeof *p->set_extra_mua);
+    p->set_fraction = calloc(entries, sizeof *p->set_fraction);
+    if (!p->set_extra_mua || !p->set_fraction) {
+        cpu_problem_free(p);
+        return false;
+    }
+    for (int i = 1; i <= run->num_layers; i++)
+        for (int k = 0; k < num_sets; k++) {
+            const cpu_layer *l = &p->layers[i];
+            double mua = set_mua[(size_t)k * run->num_layers + i - 1];
+            size_t at = (size_t)i * num_sets + k;
+            p->set_extra_mua[at] = mua - l->mua;
+            p->set_fraction[at] = l->mut > 0.0 ? mua / l->mut : 0.0;
+        }
+    return true;
 }
 
 /* Two operations written as SSE2 instructions where there are some (every
@@ -180,15 +228,29 @@ static inline photon launch(const cpu_problem *p, uint64_t index)
     return ph;
 }
 
+/* The r-angle bin of an escape at (x, y) with exit direction cosine
+ * exit_cos. */
+static size_t escape_bin(const cpu_problem *p, double x, double y, double exit_cos)
+{
+    size_t ir = bin_index(root(x * x + y * y), p->inv_dr, p->last_ir);
+    size_t ia = bin_index(acos(exit_cos), p->inv_da, p->last_ia);
+    return ir * (size_t)p->na + ia;
+}
+
 /* Escape through the top (reflectance) or bottom (transmittance) surface at
  * (x, y): the whole weight w goes into the r-angle bin of the exit
  * direction. */
 static void record_escape(const cpu_problem *p, uint64_t *ra, double x, double y, double w,
                           double exit_cos)
 {
-    size_t ir = bin_index(root(x * x + y * y), p->inv_dr, p->last_ir);
-    size_t ia = bin_index(acos(exit_cos), p->inv_da, p->last_ia);
-    ra[ir * (size_t)p->na + ia] += fixed_point_from_weight(w);
+    ra[escape_bin(p, x, y, exit_cos)] += fixed_point_from_weight(w);
+}
+
+/* The escape of a photon that has left the stack (leave): through the top
+ * when moving up. */
+static void score_escape(const cpu_problem *p, const photon *ph, tally_batch *b)
+{
+    record_escape(p, ph->uz < 0.0 ? b->rd_ra : b->tt_ra, ph->x, ph->y, ph->w, ph->exit_cos);
 }
 
 static inline void hop(photon *ph, double s)
@@ -302,8 +364,16 @@ static double fresnel(double n1, double n2, double ca1, double *ca2)
     return 0.5 * sam * sam * (cam * cam + cap * cap) / (sap * sap * cam * cam);
 }
 
+/* The photon leaves the stack with exit direction cosine exit_cos; the
+ * caller scores it (score_escape), for the run or for each absorption set. */
+static inline void leave(photon *ph, double exit_cos)
+{
+    ph->exit_cos = exit_cos;
+    ph->dead = true;
+}
+
 /* At the top boundary of the photon's layer, moving up (uz < 0). */
-static inline void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+static inline void cross_up_or_not(const cpu_problem *p, photon *ph)
 {
     const cpu_layer *l = &p->layers[ph->layer];
     double ni = l->n, nt = p->layers[ph->layer - 1].n;
@@ -311,8 +381,7 @@ static inline void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch
     double r = -uz <= l->cos_crit0 ? 1.0 : fresnel(ni, nt, -uz, &uz1);
     if (mwc_uniform(&ph->rng) > r) {
         if (ph->layer == 1) {
-            record_escape(p, b->rd_ra, ph->x, ph->y, ph->w, uz1);
-            ph->dead = true;
+            leave(ph, uz1);
         } else {
             ph->layer--;
             ph->ux *= ni / nt;
@@ -325,7 +394,7 @@ static inline void cross_up_or_not(const cpu_problem *p, photon *ph, tally_batch
 }
 
 /* At the bottom boundary of the photon's layer, moving down (uz > 0). */
-static inline void cross_down_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+static inline void cross_down_or_not(const cpu_problem *p, photon *ph)
 {
     const cpu_layer *l = &p->layers[ph->layer];
     double ni = l->n, nt = p->layers[ph->layer + 1].n;
@@ -333,8 +402,7 @@ static inline void cross_down_or_not(const cpu_problem *p, photon *ph, tally_bat
     double r = uz <= l->cos_crit1 ? 1.0 : fresnel(ni, nt, uz, &uz1);
     if (mwc_uniform(&ph->rng) > r) {
         if (ph->layer == p->num_layers) {
-            record_escape(p, b->tt_ra, ph->x, ph->y, ph->w, uz1);
-            ph->dead = true;
+            leave(ph, uz1);
         } else {
             ph->layer++;
             ph->ux *= ni / nt;
@@ -351,14 +419,14 @@ static inline void cross_down_or_not(const cpu_problem *p, photon *ph, tally_bat
  * z, and a photon back from a very deep layer (a 1e300 cm glass layer below)
  * carried an error of 1e284 cm into the thin layers above (the fuzzer found
  * it: results depended on the thickness of a glass layer at the bottom). */
-static inline void cross_or_not(const cpu_problem *p, photon *ph, tally_batch *b)
+static inline void cross_or_not(const cpu_problem *p, photon *ph)
 {
     int layer = ph->layer;
     ph->z = ph->uz < 0.0 ? p->layers[layer].z0 : p->layers[layer].z1;
     if (ph->uz < 0.0)
-        cross_up_or_not(p, ph, b);
+        cross_up_or_not(p, ph);
     else
-        cross_down_or_not(p, ph, b);
+        cross_down_or_not(p, ph);
     if (ph->layer != layer) /* the deflection drawn ahead, in the new layer */
         ph->cos_theta = spin_theta(&p->layers[ph->layer], ph->u_theta);
 }
@@ -374,18 +442,19 @@ static void stop_trapped(photon *ph, tally_batch *b)
     ph->dead = true;
 }
 
-/* Glass: no interaction, straight to the next boundary.  A photon moving
- * parallel to the boundaries of a glass layer never leaves it (MCML drops
- * it without a trace). */
-static inline void hop_in_glass(const cpu_problem *p, photon *ph, tally_batch *b)
+/* Glass: no interaction, straight to the next boundary, and across it or
+ * not.  Returns the distance hopped, or -1 for a photon moving parallel to
+ * the boundaries, which never leaves the layer (MCML drops it without a
+ * trace; the caller stops it as trapped). */
+static inline double hop_in_glass(const cpu_problem *p, photon *ph)
 {
     const cpu_layer *l = &p->layers[ph->layer];
-    if (ph->uz == 0.0) {
-        stop_trapped(ph, b);
-        return;
-    }
-    hop(ph, ph->uz > 0.0 ? (l->z1 - ph->z) / ph->uz : (l->z0 - ph->z) / ph->uz);
-    cross_or_not(p, ph, b);
+    if (ph->uz == 0.0)
+        return -1.0;
+    double s = ph->uz > 0.0 ? (l->z1 - ph->z) / ph->uz : (l->z0 - ph->z) / ph->uz;
+    hop(ph, s);
+    cross_or_not(p, ph);
+    return s;
 }
 
 /* Survival of the lightest: below the threshold a photon lives on with
@@ -416,9 +485,14 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
     for (;;) {
         steps++;
         if (l->glass) {
-            hop_in_glass(p, &ph, b);
-            if (ph.dead)
+            if (hop_in_glass(p, &ph) < 0.0) {
+                stop_trapped(&ph, b);
                 break;
+            }
+            if (ph.dead) {
+                score_escape(p, &ph, b);
+                break;
+            }
             l = &p->layers[ph.layer];
         } else {
             double s = ph.step_mfp * l->inv_mut;
@@ -426,9 +500,11 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
              * hint keeps the crossing code out of the common path. */
             if (__builtin_expect(hit_boundary(l, &ph, &s), 0)) {
                 hop(&ph, s);
-                cross_or_not(p, &ph, b);
-                if (ph.dead)
+                cross_or_not(p, &ph);
+                if (ph.dead) {
+                    score_escape(p, &ph, b);
                     break;
+                }
                 l = &p->layers[ph.layer];
             } else {
                 hop(&ph, s);
@@ -448,4 +524,136 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
         }
     }
     b->steps += steps;
+}
+
+/* ---- Absorption sets (docs/physics.md, "Absorption sets").  The history is
+ * the reference's (the layers' mua are the per-layer minimum over the sets);
+ * set k's weight is the reference weight times exp(-extra[k]), extra[k] =
+ * sum_i (mua_k,i - mua_ref,i) L_i over the photon's path so far, and every
+ * deposit, escape and trapped weight of the reference is scored for each set
+ * with that weight instead. */
+typedef struct set_track {
+    double extra[TM_MAX_ABSORPTION_SETS];
+    double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
+} set_track;
+
+/* A path of s cm in layer i. */
+static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s)
+{
+    const double *extra_mua = p->set_extra_mua + (size_t)i * p->num_sets;
+    for (int k = 0; k < p->num_sets; k++)
+        t->extra[k] += extra_mua[k] * s;
+}
+
+/* An interaction in layer l (index i) of a photon of reference weight w
+ * before it: set k deposits w_k mua_k,i / mut_ref,i; then the reference
+ * weight loses its own share, as drop's. */
+static inline void sets_drop(const cpu_problem *p, const cpu_layer *l, int i, photon *ph,
+                             set_track *t, tally_batch *sets)
+{
+    double w = ph->w;
+    ph->w -= w * l->absorbed_fraction;
+    if (!p->score_absorption)
+        return;
+    size_t iz = bin_index(ph->z, p->inv_dz, p->last_iz);
+    size_t ir = bin_index(root(ph->x * ph->x + ph->y * ph->y), p->inv_dr, p->last_ir);
+    size_t bin = ir * (size_t)p->nz + iz;
+    const double *fraction = p->set_fraction + (size_t)i * p->num_sets;
+    for (int k = 0; k < p->num_sets; k++) {
+        double dw = w * exp(-t->extra[k]) * fraction[k];
+        sets[k].a_rz[bin] += fixed_point_deposit(dw, &t->residue[k]);
+    }
+}
+
+static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
+                        tally_batch *sets)
+{
+    size_t bin = escape_bin(p, ph->x, ph->y, ph->exit_cos);
+    for (int k = 0; k < p->num_sets; k++) {
+        uint64_t *ra = ph->uz < 0.0 ? sets[k].rd_ra : sets[k].tt_ra;
+        ra[bin] += fixed_point_from_weight(ph->w * exp(-t->extra[k]));
+    }
+}
+
+static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)
+{
+    for (int k = 0; k < p->num_sets; k++) {
+        sets[k].trapped_photons++;
+        sets[k].trapped_units += fixed_point_from_weight(ph->w * exp(-t->extra[k]));
+    }
+    ph->dead = true;
+}
+
+/* The step loop of cpu_photon_simulate, each hop also added to the sets'
+ * paths, each score made for every set. */
+static uint64_t sets_steps(const cpu_problem *p, photon *ph, set_track *t, tally_batch *sets)
+{
+    uint64_t steps = 0;
+    const cpu_layer *l = &p->layers[ph->layer];
+    for (;;) {
+        steps++;
+        int i = ph->layer;
+        if (l->glass) {
+            double s = hop_in_glass(p, ph);
+            if (s < 0.0) {
+                sets_trapped(p, ph, t, sets);
+                break;
+            }
+            sets_path(p, t, i, s);
+            if (ph->dead) {
+                sets_escape(p, ph, t, sets);
+                break;
+            }
+            l = &p->layers[ph->layer];
+        } else {
+            double s = ph->step_mfp * l->inv_mut;
+            bool boundary = hit_boundary(l, ph, &s);
+            hop(ph, s);
+            sets_path(p, t, i, s);
+            if (boundary) {
+                cross_or_not(p, ph);
+                if (ph->dead) {
+                    sets_escape(p, ph, t, sets);
+                    break;
+                }
+                l = &p->layers[ph->layer];
+            } else {
+                sets_drop(p, l, i, ph, t, sets);
+                spin(p, l, ph);
+                new_step_next(ph);
+            }
+        }
+        if (ph->w < WEIGHT_THRESHOLD) {
+            roulette(ph);
+            if (ph->dead)
+                break;
+        }
+        if (steps >= p->max_steps) {
+            sets_trapped(p, ph, t, sets);
+            break;
+        }
+    }
+    return steps;
+}
+
+void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch *sets)
+{
+    photon ph = launch(p, index);
+    set_track t;
+    for (int k = 0; k < p->num_sets; k++) {
+        t.extra[k] = 0.0;
+        t.residue[k] = FIXED_POINT_START_RESIDUE;
+    }
+    /* Glass layers at the top are crossed straight down before launch. */
+    for (int i = 1; i < ph.layer && i <= p->num_layers; i++)
+        sets_path(p, &t, i, p->layers[i].z1 - p->layers[i].z0);
+    uint64_t steps = 0;
+    if (ph.layer > p->num_layers) { /* the whole stack is one glass layer */
+        ph.exit_cos = 1.0;
+        sets_escape(p, &ph, &t, sets);
+    } else {
+        steps = sets_steps(p, &ph, &t, sets);
+    }
+    for (int k = 0; k < p->num_sets; k++)
+        sets[k].steps += steps;
 }

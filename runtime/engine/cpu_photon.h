@@ -47,14 +47,31 @@ typedef struct cpu_problem {
     uint64_t max_steps; /* a photon alive after this many steps is trapped */
     uint64_t seed;
     const uint32_t *multipliers;
+    /* Absorption sets (docs/physics.md, "Absorption sets"): 0, or the number
+     * of sets of per-layer mua scored from each history, which the layers
+     * above sample with the reference mua (the per-layer minimum).  Per set k
+     * and layer i (as layers[], num_layers + 2 a set): */
+    int num_sets;
+    double *set_extra_mua; /* mua_k,i - mua_ref,i >= 0 (1/cm) */
+    double *set_fraction;  /* mua_k,i / mut_ref,i: a set's share of an interaction */
 } cpu_problem;
 
 bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption);
+/* The same for num_sets (1 .. TM_MAX_ABSORPTION_SETS) absorption sets:
+ * set_mua[k * run->num_layers + i - 1] is set k's mua of layer i (1-based,
+ * as run->layers), finite and >= 0; run's own mua are not used.  False when
+ * out of memory. */
+bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption,
+                           int num_sets, const double *set_mua);
 void cpu_problem_free(cpu_problem *p);
 
 /* Simulates photon `index` (its random stream is (seed, index)) and scores
  * into b. */
 void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b);
+
+/* The same history for a problem with absorption sets, set k scored into
+ * sets[k] (p->num_sets batches). */
+void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch *sets);
 
 /* ---- The engine's two elementary functions, here so that tests can check
  * them.  Both use only +, -, *, / and integer operations, so their results

@@ -1,0 +1,35 @@
+/* Absorption sets (docs/physics.md, "Absorption sets"): a table of K sets
+ * of per-layer mua that one run scores from one set of histories.  Read
+ * from a file (`tmcml run --mua-sets`), checked (the library's and the
+ * file's values obey the .mci's rules for mua), and turned into each set's
+ * run, the problem its results describe. */
+#ifndef TMCML_MUA_SETS_H
+#define TMCML_MUA_SETS_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "mci.h"
+
+typedef struct mua_sets {
+    int count, layers;
+    double *mua; /* count x layers: set k's mua of layer i (1-based) at [k * layers + i - 1] */
+} mua_sets;
+
+/* Reads path: one set a line, one mua [1/cm] a layer (layer 1 first),
+ * separated by commas or blanks; '#' starts a comment, blank lines are
+ * skipped.  Every line must have num_layers values, each 0 or within the
+ * .mci's range.  Errors: "path:line: what (value)". */
+bool mua_sets_read(const char *path, int num_layers, mua_sets *out, tm_error *err);
+
+/* Checks count sets of layers values (1 .. TM_MAX_ABSORPTION_SETS sets,
+ * each mua 0 or within MCI_MIN_COEFFICIENT .. MCI_MAX_COEFFICIENT):
+ * "mua_sets: set 2, layer 1: ..." otherwise. */
+bool mua_sets_check(const double *mua, int count, int layers, tm_error *err);
+
+/* A copy of run whose layers have set k's mua (false when out of memory). */
+bool mua_sets_run(const mci_run *run, const double *mua, int k, mci_run *out);
+
+void mua_sets_free(mua_sets *s);
+
+#endif

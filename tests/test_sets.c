@@ -1,0 +1,419 @@
+/* Absorption sets on the CPU engine (docs/physics.md, "Absorption sets"):
+ *   beer_lambert  non-scattering index-matched slabs: Tt of every set is
+ *                 exp(-sum mua d) within its statistical error, and exactly
+ *                 (to the fixed point's unit) when the reference is glass
+ *   two_layers    two scattering layers, 6 sets over a decade of mua
+ *   three_layers  three scattering layers, 6 sets whose per-layer minima
+ *                 come from different sets
+ * Each scattering case compares every set with an independent run of that
+ * set's mua (another seed): Rd, A and Tt within a Bonferroni bound of the
+ * Student t (about 4.3 sigma), the per-bin z-scores of Rd_r, A_z and A_rz
+ * consistent with N(0, 1) (tests/stats.h), both sides' variances from 64
+ * batches each.  Then the per-photon variance of the set at 10x the
+ * reference mua beside the independent run's (docs/physics.md quotes it).
+ *   determinism   the sets' tallies are bit-identical for 1 and 2 threads
+ *                 and for the run split in two calls (the contract of
+ *                 DESIGN.md section 4, for every set)
+ * Fixed seeds: deterministic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "mci.h"
+#include "result.h"
+#include "stats.h"
+
+#define BATCHES     64
+/* test_validation.c's seed.  The false-alarm rate of a case is about ALPHA
+ * times its families of checks plus the 4-sd tests' tails: with seeds 1-6
+ * and 11-22 every case passed; with 20261126 three_layers' set 0 A_z failed
+ * the mean z^2 test, every layer-3 bin of every set moved together by 2.2
+ * sd (one history serves all sets, and the light reaching layer 3
+ * fluctuates as one). */
+#define SEED        20261121u
+#define ALPHA       1e-3
+#define MAX_REL_SEM (0.2 / 8.0) /* as test_validation.c: each batch measures a bin to 20 % */
+#define MAX_SETS    8
+
+/* The quantities of one set over the batches. */
+typedef struct set_stats {
+    batch_vec rat; /* Rd, A, Tt */
+    batch_vec a_z, rd_r, a_rz;
+} set_stats;
+
+static bool stats_init(set_stats *s, const mci_run *run)
+{
+    size_t nr = (size_t)run->nr, nz = (size_t)run->nz;
+    return batch_vec_init(&s->rat, 3, BATCHES) && batch_vec_init(&s->a_z, nz, BATCHES) &&
+           batch_vec_init(&s->rd_r, nr, BATCHES) && batch_vec_init(&s->a_rz, nr * nz, BATCHES);
+}
+
+static void stats_add(set_stats *s, const mcml_result *res)
+{
+    double rat[3] = {res->rd, res->a, res->tt};
+    batch_vec_add(&s->rat, rat);
+    batch_vec_add(&s->a_z, res->a_z);
+    batch_vec_add(&s->rd_r, res->rd_r);
+    batch_vec_add(&s->a_rz, res->a_rz);
+}
+
+static void stats_finish(set_stats *s)
+{
+    batch_vec_finish(&s->rat);
+    batch_vec_finish(&s->a_z);
+    batch_vec_finish(&s->rd_r);
+    batch_vec_finish(&s->a_rz);
+}
+
+static void stats_free(set_stats *s)
+{
+    batch_vec_free(&s->rat);
+    batch_vec_free(&s->a_z);
+    batch_vec_free(&s->rd_r);
+    batch_vec_free(&s->a_rz);
+}
+
+static bool parse_run(const char *text, mci_file *f)
+{
+    tm_error err;
+    if (mci_parse(text, "test_sets.mci", f, &err))
+        return true;
+    error_print(stderr, &err);
+    return false;
+}
+
+/* Photons [first, first + count) of run with the sets (num_sets > 0), set k
+ * into out[k]'s next batch; or, num_sets == 0, of run itself into out[0]. */
+static bool simulate(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
+                     uint64_t first, uint64_t count, set_stats *out)
+{
+    int slots = num_sets > 0 ? num_sets : 1;
+    tally_set t[MAX_SETS];
+    tm_error err = {0};
+    bool ok = true;
+    int ready = 0;
+    for (; ok && ready < slots; ready++)
+        ok = tally_set_init(&t[ready], run->nr, run->nz, run->na);
+    cpu_options opt = {.seed = seed,
+                       .threads = cpu_count(),
+                       .score_absorption = true,
+                       .num_sets = num_sets,
+                       .set_layers = run->num_layers,
+                       .set_mua = mua};
+    ok = ok && cpu_simulate(run, &opt, first, count, t, &err);
+    for (int k = 0; ok && k < slots; k++) {
+        mcml_result res = {0};
+        ok = result_from_tallies(run, &t[k], &res, &err);
+        if (ok)
+            stats_add(&out[k], &res);
+        result_free(&res);
+    }
+    for (int k = 0; k < ready; k++)
+        tally_set_free(&t[k]);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+/* run with set k's mua in its layers. */
+static bool run_of_set(const mci_run *run, const double *mua, int k, mci_run *out)
+{
+    if (!mci_run_copy(out, run))
+        return false;
+    for (int i = 1; i <= run->num_layers; i++)
+        out->layers[i].mua = mua[(size_t)k * run->num_layers + i - 1];
+    return true;
+}
+
+/* BATCHES batches of m photons with the sets (sets[k]) and, with another
+ * seed, of an independent run of each set (alone[k]). */
+static bool measure(const mci_run *run, int num_sets, const double *mua, uint64_t m,
+                    set_stats *sets, set_stats *alone)
+{
+    for (int k = 0; k < num_sets; k++)
+        if (!stats_init(&sets[k], run) || !stats_init(&alone[k], run))
+            return false;
+    for (int b = 0; b < BATCHES; b++)
+        if (!simulate(run, SEED, num_sets, mua, (uint64_t)b * m, m, sets))
+            return false;
+    for (int k = 0; k < num_sets; k++) {
+        mci_run own;
+        if (!run_of_set(run, mua, k, &own))
+            return false;
+        bool ok = true;
+        for (int b = 0; ok && b < BATCHES; b++)
+            ok = simulate(&own, SEED + 1, 0, NULL, (uint64_t)b * m, m, &alone[k]);
+        mci_run_free(&own);
+        if (!ok)
+            return false;
+        stats_finish(&sets[k]);
+        stats_finish(&alone[k]);
+    }
+    return true;
+}
+
+/* Two independent batch means: their difference against both variances. */
+static void check_rat(int set, const set_stats *s, const set_stats *a, double bound)
+{
+    static const char *names[3] = {"Rd", "A", "Tt"};
+    for (size_t i = 0; i < 3; i++) {
+        double sd = sqrt(s->rat.var[i] / s->rat.k + a->rat.var[i] / a->rat.k);
+        if (sd == 0.0) { /* e.g. no transmission through a thick slab */
+            CHECK_MSG(s->rat.mean[i] == a->rat.mean[i], "set %d %s", set, names[i]);
+            continue;
+        }
+        double z = (s->rat.mean[i] - a->rat.mean[i]) / sd;
+        printf("  set %d %-2s  sets %.6f  alone %.6f  sigma %.2e  z %+.2f (|z| <= %.2f)\n", set,
+               names[i], s->rat.mean[i], a->rat.mean[i], sd, z, bound);
+        CHECK_MSG(fabs(z) <= bound, "set %d %s: z = %.2f", set, names[i], z);
+    }
+}
+
+/* The per-bin z-scores of one array.  Batch b of the sets and batch b of
+ * the independent run are independent, so their differences, shifted by the
+ * independent run's mean (which keeps each bin's relative error, by which
+ * stats_compare selects bins), are batches whose mean is the sets' minus the
+ * independent run's plus that mean and whose variance is both sides': the
+ * comparison with that mean then counts the correlations between the bins
+ * of both runs (a fluctuation of the light reaching a layer moves all its
+ * bins together). */
+static void check_bins(int set, const char *name, const batch_vec *s, const batch_vec *a,
+                       double alpha)
+{
+    batch_vec d;
+    double *row = malloc(s->n * sizeof *row);
+    bool ok = row && batch_vec_init(&d, s->n, BATCHES);
+    CHECK(ok);
+    if (!ok) {
+        free(row);
+        return;
+    }
+    for (int b = 0; b < s->k; b++) {
+        for (size_t i = 0; i < s->n; i++)
+            row[i] = s->rows[(size_t)b * s->n + i] - a->rows[(size_t)b * a->n + i] + a->mean[i];
+        batch_vec_add(&d, row);
+    }
+    batch_vec_finish(&d);
+    z_report r = stats_compare(&d, a->mean, NULL, 0.0, 0.0, MAX_REL_SEM, alpha);
+    char label[32];
+    snprintf(label, sizeof label, "%d %s", set, name);
+    stats_print_report(label, &r);
+    CHECK_MSG(r.bins > 0, "set %d %s: no bin well enough determined", set, name);
+    CHECK_MSG(r.pass, "set %d %s: z-scores inconsistent with N(0, 1)", set, name);
+    batch_vec_free(&d);
+    free(row);
+}
+
+/* Per-photon standard deviations of set k's Rd and A beside the independent
+ * run's, and the photons the sets need for the same error (the ratio of the
+ * variances). */
+static void report_variance(int k, const set_stats *s, const set_stats *a, double m, double factor)
+{
+    for (size_t i = 0; i < 2; i++) {
+        double vs = s->rat.var[i] * m, va = a->rat.var[i] * m;
+        printf("  variance at %.1fx the reference mua, %s: per-photon sd %.4f with the sets, "
+               "%.4f alone: %.2fx the photons for the same error\n",
+               factor, i == 0 ? "Rd" : "A ", sqrt(vs), sqrt(va), vs / va);
+    }
+    (void)k;
+}
+
+/* Every set against its independent run. */
+static void compare_sets(int num_sets, const set_stats *sets, const set_stats *alone)
+{
+    /* ALPHA for each family: the 3 K scalars, the 3 K arrays. */
+    double alpha = ALPHA / (3.0 * num_sets);
+    double bound = stats_t_quantile_two_sided(alpha, BATCHES - 1);
+    for (int k = 0; k < num_sets; k++) {
+        check_rat(k, &sets[k], &alone[k], bound);
+        check_bins(k, "Rd_r", &sets[k].rd_r, &alone[k].rd_r, alpha);
+        check_bins(k, "A_z", &sets[k].a_z, &alone[k].a_z, alpha);
+        check_bins(k, "A_rz", &sets[k].a_rz, &alone[k].a_rz, alpha);
+    }
+}
+
+static int scattering_case(const char *name, const char *text, int num_sets, const double *mua,
+                           int far_set, double far_factor)
+{
+    mci_file f;
+    if (!parse_run(text, &f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    set_stats sets[MAX_SETS], alone[MAX_SETS];
+    memset(sets, 0, sizeof sets);
+    memset(alone, 0, sizeof alone);
+    uint64_t m = 8000;
+    CHECK(measure(run, num_sets, mua, m, sets, alone));
+    if (check_failures == 0) {
+        compare_sets(num_sets, sets, alone);
+        report_variance(far_set, &sets[far_set], &alone[far_set], (double)m, far_factor);
+    }
+    for (int k = 0; k < num_sets; k++) {
+        stats_free(&sets[k]);
+        stats_free(&alone[k]);
+    }
+    mci_free(&f);
+    return check_summary(name);
+}
+
+/* Two layers (mus' 6 and 12 /cm, n 1.37 under air): 6 sets, each layer's mua
+ * 10^(j/5) times its base, j = 0 .. 5; the last is 10x the reference. */
+static int case_two_layers(void)
+{
+    const char *name = "two_layers";
+    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
+                              "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
+    double mua[6 * 2];
+    for (int j = 0; j < 6; j++) {
+        double scale = pow(10.0, j / 5.0);
+        mua[j * 2] = 0.2 * scale;
+        mua[j * 2 + 1] = 0.5 * scale;
+    }
+    return scattering_case(name, text, 6, mua, 5, 10.0);
+}
+
+/* Three layers: set j scales layer 1 by 10^(j/5), layer 2 by 10^((5-j)/5)
+ * and layer 3 by 1 + j, so the reference (the per-layer minimum) is no set's
+ * mua and every set is away from it in some layer. */
+static int case_three_layers(void)
+{
+    const char *name = "three_layers";
+    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n3\n1.0\n"
+                              "1.4 0.3 30 0.8 0.03\n1.4 0.2 20 0.7 0.05\n"
+                              "1.4 0.4 40 0.9 0.1\n1.0\n";
+    double mua[6 * 3];
+    for (int j = 0; j < 6; j++) {
+        mua[j * 3] = 0.3 * pow(10.0, j / 5.0);
+        mua[j * 3 + 1] = 0.2 * pow(10.0, (5 - j) / 5.0);
+        mua[j * 3 + 2] = 0.4 * (1 + j);
+    }
+    return scattering_case(name, text, 6, mua, 5, 10.0);
+}
+
+/* Tt of set k of a non-scattering stack against exp(-sum mua_i d_i). */
+static void check_beer_lambert(const mci_run *run, int num_sets, const double *mua, bool exact)
+{
+    set_stats sets[MAX_SETS];
+    memset(sets, 0, sizeof sets);
+    uint64_t m = 2000;
+    bool ok = true;
+    for (int k = 0; ok && k < num_sets; k++)
+        ok = stats_init(&sets[k], run);
+    for (int b = 0; ok && b < BATCHES; b++)
+        ok = simulate(run, SEED, num_sets, mua, (uint64_t)b * m, m, sets);
+    CHECK(ok);
+    double bound = stats_t_quantile_two_sided(ALPHA / num_sets, BATCHES - 1);
+    for (int k = 0; ok && k < num_sets; k++) {
+        stats_finish(&sets[k]);
+        double depth = 0.0;
+        for (int i = 1; i <= run->num_layers; i++)
+            depth +=
+                mua[(size_t)k * run->num_layers + i - 1] * (run->layers[i].z1 - run->layers[i].z0);
+        double want = exp(-depth), tt = sets[k].rat.mean[2];
+        double sd = sqrt(sets[k].rat.var[2] / BATCHES);
+        printf("  set %d  Tt %.8f  exp(-mua d) %.8f  sigma %.2e\n", k, tt, want, sd);
+        if (exact) /* every photon carries exactly exp(-mua d), rounded to a unit */
+            CHECK_MSG(fabs(tt - want) <= 0x1p-24 && sd < 0x1p-24, "set %d: Tt %.10f", k, tt);
+        else
+            CHECK_MSG(fabs(tt - want) <= bound * sd, "set %d: z = %.2f", k, (tt - want) / sd);
+        CHECK_MSG(sets[k].rat.mean[0] == 0.0, "set %d: Rd %g", k, sets[k].rat.mean[0]);
+    }
+    for (int k = 0; k < num_sets; k++)
+        stats_free(&sets[k]);
+}
+
+static int case_beer_lambert(void)
+{
+    const char *name = "beer_lambert";
+    /* One absorbing slab, index-matched: the reference (mua 0.5) absorbs at
+     * its first interaction, so Tt is a Bernoulli count times each set's
+     * factor exp(-(mua_k - 0.5) d). */
+    static const char *slab = "1.0\n1\nbl.mco A\n1000\n0.01 0.01\n20 10 5\n1\n1.0\n"
+                              "1.0 1 0 0 0.2\n1.0\n";
+    /* Two layers whose reference is glass (a set with mua 0): no interaction
+     * at all, so every photon carries exp(-sum mua_i d_i) exactly. */
+    static const char *glass = "1.0\n1\nbl2.mco A\n1000\n0.01 0.01\n30 10 5\n2\n1.0\n"
+                               "1.0 1 0 0 0.1\n1.0 1 0 0 0.2\n1.0\n";
+    static const double slab_mua[5] = {0.5, 1.0, 2.0, 5.0, 10.0};
+    static const double glass_mua[4 * 2] = {0.0, 0.0, 1.0, 2.0, 5.0, 0.5, 10.0, 10.0};
+    mci_file f;
+    if (!parse_run(slab, &f))
+        return 1;
+    printf("slab, reference mua 0.5:\n");
+    check_beer_lambert(&f.runs[0], 5, slab_mua, false);
+    mci_free(&f);
+    if (!parse_run(glass, &f))
+        return 1;
+    printf("two layers, glass reference:\n");
+    check_beer_lambert(&f.runs[0], 4, glass_mua, true);
+    mci_free(&f);
+    return check_summary(name);
+}
+
+/* num_sets sets of photons [0, n) of run with threads threads, in calls
+ * split at `split`, into t[0 .. num_sets-1]. */
+static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, int threads,
+                         uint64_t n, uint64_t split, tally_set *t)
+{
+    tm_error err = {0};
+    for (int k = 0; k < num_sets; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
+            return false;
+    cpu_options opt = {.seed = SEED,
+                       .threads = threads,
+                       .score_absorption = true,
+                       .num_sets = num_sets,
+                       .set_layers = run->num_layers,
+                       .set_mua = mua};
+    bool ok = cpu_simulate(run, &opt, split, n - split, t, &err) &&
+              cpu_simulate(run, &opt, 0, split, t, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+static int case_determinism(void)
+{
+    const char *name = "determinism";
+    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
+                              "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
+    static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
+    mci_file f;
+    if (!parse_run(text, &f))
+        return 1;
+    tally_set a[3], b[3];
+    uint64_t n = 20000;
+    CHECK(sets_tallies(&f.runs[0], 3, mua, 1, n, 0, a));
+    CHECK(sets_tallies(&f.runs[0], 3, mua, 2, n, 7777, b));
+    for (int k = 0; k < 3 && check_failures == 0; k++) {
+        CHECK_MSG(tally_set_equal(&a[k], &b[k]),
+                  "set %d differs between 1 thread and 2 threads "
+                  "in two calls",
+                  k);
+        CHECK(a[k].photons == n && b[k].photons == n && a[k].steps == b[k].steps);
+    }
+    for (int k = 0; k < 3; k++) {
+        tally_set_free(&a[k]);
+        tally_set_free(&b[k]);
+    }
+    mci_free(&f);
+    return check_summary(name);
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "";
+    if (strcmp(name, "beer_lambert") == 0)
+        return case_beer_lambert();
+    if (strcmp(name, "two_layers") == 0)
+        return case_two_layers();
+    if (strcmp(name, "three_layers") == 0)
+        return case_three_layers();
+    if (strcmp(name, "determinism") == 0)
+        return case_determinism();
+    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism\n");
+    return 2;
+}
