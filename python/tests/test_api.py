@@ -127,7 +127,7 @@ def test_van_de_hulst_slab_statistically():
     (dict(seed=-1), "seed"),
     (dict(engine="fpga"), "engine"),
     (dict(policy="fast"), "policy"),
-    (dict(threads=0), "threads"),
+    (dict(threads=-1), "threads"),
     (dict(gpu=-1), "gpu"),
     (dict(absorption="no"), "absorption"),
 ])
