@@ -21,3 +21,5 @@ set_tests_properties(zip_external PROPERTIES SKIP_RETURN_CODE 77)
 # Broad beams by convolution of the pencil response (runtime/io/conv.c).
 tmcml_test(test_conv io test_conv.c)
 add_test(NAME conv COMMAND test_conv)
+add_test(NAME conv_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_conv_cli.sh $<TARGET_FILE:tmcml>
+  ${TMCML_TEST_DATA})

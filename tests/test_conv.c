@@ -42,7 +42,8 @@ static void test_gaussian_analytic(double s, double w, double dr, int nr)
     double spread = 0;
     for (int j = 0; j < nr; j++) {
         in.rd_r[j] = ring_mean(s, j, dr);
-        double ga = exp(-j * dr * j * dr / (s * s)), gb = exp(-(j + 1) * dr * (j + 1) * dr / (s * s));
+        double ga = exp(-j * dr * j * dr / (s * s)),
+               gb = exp(-(j + 1) * dr * (j + 1) * dr / (s * s));
         spread += area(j, dr) * (ga - gb) / (M_PI * s * s);
     }
     double bound = dr / 2 * 4 * exp(-0.5) / (M_PI * w * w * w) * spread + 1e-12 / (M_PI * s * s);
@@ -159,14 +160,11 @@ static void test_parse(void)
     CHECK(conv_beam_parse("flat:0", &b, &err) && b.radius == 0);
     static const struct {
         const char *text, *says;
-    } bad[] = {{"gauss:1", "expected gaussian:W or flat:R"},
-               {"gaussian", "expected gaussian:W or flat:R"},
-               {"gaussian:", "\"\" is not a number"},
-               {"gaussian:abc", "\"abc\" is not a number"},
-               {"flat:1cm", "\"1cm\" is not a number"},
-               {"gaussian:-1", "finite number of cm >= 0"},
-               {"flat:inf", "finite number of cm >= 0"},
-               {"flat:nan", "finite number of cm >= 0"}};
+    } bad[] = {
+        {"gauss:1", "expected gaussian:W or flat:R"}, {"gaussian", "expected gaussian:W or flat:R"},
+        {"gaussian:", "\"\" is not a number"},        {"gaussian:abc", "\"abc\" is not a number"},
+        {"flat:1cm", "\"1cm\" is not a number"},      {"gaussian:-1", "finite number of cm >= 0"},
+        {"flat:inf", "finite number of cm >= 0"},     {"flat:nan", "finite number of cm >= 0"}};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         tm_error e = {0};
         CHECK_MSG(!conv_beam_parse(bad[k].text, &b, &e), "%s accepted", bad[k].text);

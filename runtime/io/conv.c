@@ -23,7 +23,7 @@
 /* A radius below CONV_TINY dr is the pencil: the beam would move at most
  * 2 E|d| / dr ~ 1e-12 of an array's range between rings (docs/physics.md),
  * and 1/W^2 must stay finite. */
-#define CONV_TINY 1e-12
+#define CONV_TINY  1e-12
 
 /* Gauss-Legendre nodes and weights on [0, 1], by Newton's method on the
  * Legendre polynomial's three-term recurrence. */
@@ -260,8 +260,7 @@ bool conv_beam_parse(const char *text, conv_beam *beam, tm_error *err)
         return false;
     }
     if (!isfinite(beam->radius) || beam->radius < 0) {
-        error_set(err, NULL, 0, "beam \"%s\": the radius must be a finite number of cm >= 0",
-                  text);
+        error_set(err, NULL, 0, "beam \"%s\": the radius must be a finite number of cm >= 0", text);
         return false;
     }
     return true;
@@ -273,6 +272,22 @@ void conv_beam_describe(const conv_beam *beam, char *buf, size_t size)
         snprintf(buf, size, "Gaussian beam of 1/e2 radius %.9g cm", beam->radius);
     else
         snprintf(buf, size, "flat beam of radius %.9g cm", beam->radius);
+}
+
+void conv_comment(const conv_beam *beam, const char *pencil, char *buf, size_t size)
+{
+    char what[128];
+    conv_beam_describe(beam, what, sizeof what);
+    int n = snprintf(buf, size, "tmcml conv: %s, unit power%s", what, *pencil ? "; pencil: " : ".");
+    for (const char *c = pencil; *c && n >= 0 && (size_t)n + 1 < size; c++) {
+        if (strncmp(c, "tallies fnv1a64:", 16) == 0) {
+            n += snprintf(buf + n, size - (size_t)n, "pencil tallies fnv1a64=");
+            c += 15;
+        } else if (*c != '\n' && *c != '\r') {
+            buf[n++] = *c;
+            buf[n] = '\0';
+        }
+    }
 }
 
 bool conv_result_nodes(const mcml_result *in, double dr, const conv_beam *beam, int nodes,

@@ -38,6 +38,12 @@ bool conv_beam_check(const conv_beam *beam, tm_error *err);
 /* "Gaussian beam of 1/e2 radius 0.1 cm" / "flat beam of radius 0.1 cm". */
 void conv_beam_describe(const conv_beam *beam, char *buf, size_t size);
 
+/* The .mco comment line of a convolved result: the beam, then the pencil
+ * result's comment (pencil, may be ""), whose "tallies fnv1a64:" becomes
+ * "pencil tallies fnv1a64=" so that no reader takes the file for the pencil
+ * run's own (mco_read_digest, --resume). */
+void conv_comment(const conv_beam *beam, const char *pencil, char *buf, size_t size);
+
 /* out (allocated here, same grid as in) is in convolved with beam on a ring
  * grid of width dr (cm).  in's last ring is MCML's overflow ring (all weight
  * at r >= (nr - 1) dr) and is not spread: its weight stays in out's last
