@@ -60,6 +60,60 @@ static void test_gaussian_analytic(double s, double w, double dr, int nr)
     result_free(&out);
 }
 
+/* The area of two discs of radii a, b whose centres lie d apart. */
+static double disc_overlap(double a, double b, double d)
+{
+    if (d >= a + b)
+        return 0;
+    if (d <= fabs(a - b))
+        return M_PI * fmin(a, b) * fmin(a, b);
+    double x = (d * d + a * a - b * b) / (2 * d * a), y = (d * d + b * b - a * a) / (2 * d * b);
+    return a * a * acos(x) + b * b * acos(y) -
+           0.5 * sqrt((-d + a + b) * (d + a - b) * (d - a + b) * (d + a + b));
+}
+
+/* Ring i's mean of the flat beam's response to G = 1 inside radius c (a
+ * response constant on rings, for which the convolution is exact): the
+ * beam's power that falls in the disc, overlap(c, R, r) / (pi R^2), averaged
+ * over the ring directly in r by the midpoint rule with n points. */
+static double flat_disc_ring(double c, double radius, int i, double dr, int n)
+{
+    double sum = 0;
+    for (int k = 0; k < n; k++) {
+        double r = (i + (k + 0.5) / n) * dr;
+        sum += disc_overlap(c, radius, r) * r;
+    }
+    return sum * dr / n * 2 * M_PI / (M_PI * radius * radius) / area(i, dr);
+}
+
+/* The flat beam against that direct average: the reference's error is at
+ * most its change from n to 2n points (the midpoint rule converges at least
+ * as h^(3/2) at the tangencies), plus the quadrature's 1e-12. */
+static void test_flat_exact(double radius)
+{
+    const int nr = 40, inside = 10;
+    const double dr = 0.01;
+    mcml_result in, out;
+    CHECK(result_alloc(&in, nr, 1, 1, 1));
+    for (int j = 0; j < inside; j++)
+        in.rd_r[j] = 1;
+    tm_error err = {0};
+    conv_beam beam = {CONV_BEAM_FLAT, radius};
+    CHECK(conv_result(&in, dr, &beam, &out, &err));
+    double worst = 0;
+    for (int i = 0; i + 1 < nr; i++) {
+        double a = flat_disc_ring(inside * dr, radius, i, dr, 2000);
+        double b = flat_disc_ring(inside * dr, radius, i, dr, 4000);
+        double e = fabs(out.rd_r[i] - b);
+        worst = fmax(worst, e);
+        CHECK_MSG(e <= fabs(a - b) + 1e-12, "flat R %g ring %d: %.15g, direct %.15g (+-%g)", radius,
+                  i, out.rd_r[i], b, fabs(a - b));
+    }
+    printf("flat R %g on a disc: max difference from the direct average %.3g\n", radius, worst);
+    result_free(&in);
+    result_free(&out);
+}
+
 /* The quadrature (16 nodes a piece) against 32: the documented 1e-12 of the
  * array's largest value. */
 static void test_quadrature(conv_beam_kind kind, double radius)
@@ -181,6 +235,9 @@ int main(void)
     test_gaussian_analytic(0.05, 0.1, 0.005, 200);
     test_gaussian_analytic(0.02, 0.05, 0.002, 300);
     test_gaussian_analytic(0.1, 0.04, 0.01, 120);
+    test_flat_exact(0.063);
+    test_flat_exact(0.0137);
+    test_flat_exact(0.25);
     const double radii[] = {0.003, 0.025, 0.4, 2};
     for (int k = 0; k < 4; k++) {
         test_quadrature(CONV_BEAM_GAUSSIAN, radii[k]);
