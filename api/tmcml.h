@@ -400,6 +400,28 @@ TMCML_API tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r
 TMCML_API tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path,
                                              tmcml_result **out);
 
+/* A broad beam of unit power, axially symmetric about r = 0. */
+typedef enum tmcml_beam_kind {
+    TMCML_BEAM_GAUSSIAN = 1, /* irradiance 2/(pi W^2) exp(-2 r^2 / W^2): radius W at 1/e^2 */
+    TMCML_BEAM_FLAT = 2      /* irradiance 1/(pi R^2) for r < R: a top hat */
+} tmcml_beam_kind;
+typedef struct tmcml_beam {
+    tmcml_beam_kind kind;
+    double radius; /* cm: W or R, finite and >= 0 (0: the pencil itself) */
+} tmcml_beam;
+
+/* r's response to the beam instead of the pencil: its ring arrays (Rd_r,
+ * Tt_r, A_rz, Rd_ra, Tt_ra) convolved as MCML's CONV does (exact for a
+ * laterally uniform medium, up to the ring grid: docs/physics.md, "Broad
+ * beams by convolution"), the other arrays and RAT unchanged.  The last r
+ * bin (everything beyond the grid) is not spread and collects what the beam
+ * carries beyond the grid.  *out is a new result without tallies, whose
+ * comment names the beam (tmcml_result_write_mco writes `tmcml conv`'s
+ * file: for a result read from an .mco, byte for byte).  A bad beam is
+ * TMCML_ERR_ARGUMENT naming it.  The caller owns *out.  New in TMCML_1.1. */
+TMCML_API tmcml_status tmcml_result_convolve(tmcml_session *s, const tmcml_result *r,
+                                             const tmcml_beam *beam, tmcml_result **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,8 @@ void cli_print_usage(FILE *s)
           "       tmcml sweep FILE.mci --nr A:B:STEP --nz A:B:STEP [--entry 32,64]\n"
           "                  [--clusters 1,2,4] [-o PREFIX]\n"
           "       tmcml plot OUT.mco [-o FIG.png]   (a PNG figure: fluence map, Rd(r), A(z))\n"
+          "       tmcml conv OUT.mco --beam gaussian:W|flat:R [-o FILE]   (a broad beam's\n"
+          "                  response by convolution: tmcml conv --help)\n"
           "       tmcml devices\n"
           "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
           "       tmcml --help | --version\n"
@@ -529,8 +531,8 @@ static void set_defaults(cli_options *opt)
  * misspelt command, not two input files. */
 static bool unknown_command(const char *w, tm_error *err)
 {
-    static const char *const commands[] = {"run",  "gen",     "tune",    "sweep",
-                                           "plot", "devices", "profiles"};
+    static const char *const commands[] = {"run",  "gen",  "tune",    "sweep",
+                                           "plot", "conv", "devices", "profiles"};
     if (w[0] == '-' || strpbrk(w, "./") || access(w, F_OK) == 0)
         return false;
     const char *near = suggest_nearest(w, commands, (int)(sizeof commands / sizeof *commands));
@@ -538,7 +540,7 @@ static bool unknown_command(const char *w, tm_error *err)
         error_set(err, NULL, 0, "unknown command \"%s\": did you mean \"tmcml %s\"?", w, near);
     else
         error_set(err, NULL, 0,
-                  "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, devices, "
+                  "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, conv, devices, "
                   "profiles; or an input file FILE.mci; tmcml --help shows the usage)",
                   w);
     return true;
@@ -572,6 +574,9 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
     } else if (strcmp(w, "plot") == 0) {
         opt->command = CLI_PLOT; /* its words are plot_command's to parse */
         ++*i;
+    } else if (strcmp(w, "conv") == 0) {
+        opt->command = CLI_CONV; /* its words are conv_command's to parse */
+        ++*i;
     } else {
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
             if (strcmp(w, later[k]) == 0) {
@@ -589,7 +594,7 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     int i = 1;
     if (!parse_command(argc, argv, &i, opt, err))
         return false;
-    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT)
+    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT || opt->command == CLI_CONV)
         return true;
     for (; i < argc; i++) {
         const char *a = argv[i];

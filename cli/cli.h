@@ -25,6 +25,7 @@ typedef enum cli_command {
     CLI_TUNE,
     CLI_SWEEP,
     CLI_PLOT,
+    CLI_CONV,
     CLI_HELP,
     CLI_VERSION
 } cli_command;

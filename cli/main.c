@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "conv_command.h"
 #include "gen_command.h"
 #include "plot_command.h"
 #include "profiles_command.h"
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
     case CLI_DEVICES: return devices_command(&opt);
     case CLI_PROFILES: return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
     case CLI_PLOT: return plot_command(argc - 1, argv + 1);         /* argv[1] is "plot" */
+    case CLI_CONV: return conv_command(argc - 1, argv + 1);         /* argv[1] is "conv" */
     case CLI_TUNE: return tune_command(&opt);
     case CLI_SWEEP: return sweep_command(&opt);
     case CLI_RUN: break;

@@ -18,3 +18,8 @@ tmcml_test(test_zip io test_zip.c)
 add_test(NAME zip COMMAND test_zip)
 add_test(NAME zip_external COMMAND test_zip external)
 set_tests_properties(zip_external PROPERTIES SKIP_RETURN_CODE 77)
+# Broad beams by convolution of the pencil response (runtime/io/conv.c).
+tmcml_test(test_conv io test_conv.c)
+add_test(NAME conv COMMAND test_conv)
+add_test(NAME conv_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_conv_cli.sh $<TARGET_FILE:tmcml>
+  ${TMCML_TEST_DATA})

@@ -5,6 +5,7 @@
  *                            the figure of `tmcml plot`
  *   test_api gpu             a loop of runs varying the optics: one compile
  *                            (exit 77 without a GPU) */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,6 +529,73 @@ static void test_plot(tmcml_session *s, const char *cli, const char *dir, const 
     CHECK_CONTAINS(tmcml_session_message(s), "/nonexistent/dir/x.png");
 }
 
+/* tmcml_result_convolve is `tmcml conv`: from the result read from the .mco
+ * the command convolved, the same bytes; from the run itself, the same
+ * numbers to the .mco's digits (the beam's ring means are weighted means of
+ * the pencil's, so the pencil's rounding, 5e-5 of each value, and the
+ * output's, 5e-5, add up to 1e-4 at most); the totals and the unspread
+ * arrays are the run's; bad beams and NULLs refused naming them. */
+static void test_convolve(tmcml_session *s, const char *cli, const char *dir,
+                          const tmcml_result *run, const tmcml_result *back)
+{
+    char cmd[2048], path[512];
+    snprintf(cmd, sizeof cmd, "%s conv %s/example.mco --beam gaussian:0.05 -o %s/cli.conv.mco", cli,
+             dir, dir);
+    CHECK(system(cmd) == 0);
+    const tmcml_beam beam = {TMCML_BEAM_GAUSSIAN, 0.05};
+    tmcml_result *c = NULL, *from_run = NULL, *cli_back = NULL;
+    CHECK(tmcml_result_convolve(s, back, &beam, &c) == TMCML_OK && c);
+    snprintf(path, sizeof path, "%s/lib.conv.mco", dir);
+    CHECK(tmcml_result_write_mco(s, c, path) == TMCML_OK);
+    char *got = read_all(path);
+    snprintf(path, sizeof path, "%s/cli.conv.mco", dir);
+    char *want = read_all(path);
+    CHECK(want && got && strcmp(want, got) == 0);
+    free(want);
+    free(got);
+    CHECK(tmcml_result_read_mco(s, path, &cli_back) == TMCML_OK);
+    CHECK(tmcml_result_convolve(s, run, &beam, &from_run) == TMCML_OK && from_run);
+    tmcml_rat r0, r1;
+    tmcml_result_rat(run, &r0);
+    tmcml_result_rat(from_run, &r1);
+    CHECK(memcmp(&r0, &r1, sizeof r0) == 0);
+    tmcml_info info;
+    tmcml_result_info(from_run, &info);
+    CHECK(!info.has_tallies && info.photons == 3000);
+    CHECK_CONTAINS(info.comment, "tmcml conv: Gaussian beam of 1/e2 radius 0.05 cm");
+    for (int k = 0; k < tmcml_array_count(); k++) {
+        size_t n, m, p;
+        const double *a = tmcml_result_array(from_run, (tmcml_array)k, &n),
+                     *b = tmcml_result_array(cli_back, (tmcml_array)k, &m),
+                     *pencil = tmcml_result_array(run, (tmcml_array)k, &p);
+        tmcml_axis axes[TMCML_ARRAY_MAX_DIMS];
+        int ring = tmcml_array_dims((tmcml_array)k, axes) > 0 && axes[0] == TMCML_AXIS_R;
+        CHECK(n == m && n == p);
+        for (size_t i = 0; i < n && n == m; i++) {
+            double rtol = k == TMCML_A_L ? 5e-4 : 1e-4; /* A_l is printed to 4 digits, unspread */
+            CHECK_MSG(fabs(a[i] - b[i]) <= rtol * fabs(a[i]) + 1e-300, "%s[%zu]: %g, the CLI's %g",
+                      tmcml_array_name((tmcml_array)k), i, a[i], b[i]);
+            if (!ring)
+                CHECK(a[i] == pencil[i]);
+        }
+    }
+    tmcml_result *none = c;
+    const tmcml_beam bad[] = {{TMCML_BEAM_FLAT, -1}, {TMCML_BEAM_GAUSSIAN, NAN}, {7, 0.1}};
+    for (int k = 0; k < 3; k++) {
+        CHECK(tmcml_result_convolve(s, run, &bad[k], &none) == TMCML_ERR_ARGUMENT && !none);
+        CHECK_CONTAINS(tmcml_session_message(s), "beam");
+    }
+    CHECK(tmcml_result_convolve(s, NULL, &beam, &none) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "result: NULL");
+    CHECK(tmcml_result_convolve(s, run, NULL, &none) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "beam: NULL");
+    CHECK(tmcml_result_convolve(s, run, &beam, NULL) == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_result_convolve(NULL, run, &beam, &none) == TMCML_ERR_ARGUMENT);
+    tmcml_result_delete(c);
+    tmcml_result_delete(from_run);
+    tmcml_result_delete(cli_back);
+}
+
 /* The library's .mco equals the run command's for the same .mci and seed,
  * byte for byte; read back, its arrays are the printed values. */
 static void test_cli_identity(tmcml_session *s, const char *cli, const char *examples)
@@ -586,6 +654,7 @@ static void test_cli_identity(tmcml_session *s, const char *cli, const char *exa
     CHECK(tmcml_result_read_mco(s, "/nonexistent.mco", &none) == TMCML_ERR_FILE && !none);
     CHECK_CONTAINS(tmcml_session_message(s), "/nonexistent.mco");
     test_plot(s, cli, dir, r, back);
+    test_convolve(s, cli, dir, r, back);
     snprintf(cmd, sizeof cmd, "rm -r %s", dir);
     CHECK(system(cmd) == 0);
     tmcml_result_delete(back);

@@ -24,6 +24,7 @@ from ._lib import (ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentErr
                    TmcmlError, TmcmlFileError, path as library_path, version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
+from .beam import FlatBeam, GaussianBeam
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
@@ -33,6 +34,7 @@ from .session import Session, default_session
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
+           "GaussianBeam", "FlatBeam",
            "ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

@@ -81,6 +81,11 @@ class Info(Structure):
                 ("comment", c_char_p)]
 
 
+class Beam(ctypes.Structure):
+    """tmcml_beam: kind (TMCML_BEAM_GAUSSIAN 1, _FLAT 2), radius in cm."""
+    _fields_ = [("kind", c_int), ("radius", c_double)]
+
+
 class Rat(Structure):
     _fields_ = [("rsp", c_double), ("rd", c_double), ("a", c_double), ("tt", c_double)]
 
@@ -144,6 +149,7 @@ def _declare(lib):
         "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
         "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
         "tmcml_result_plot": (c_int, [c_void_p, c_void_p, c_char_p, c_char_p]),
+        "tmcml_result_convolve": (c_int, [c_void_p, c_void_p, POINTER(Beam), POINTER(c_void_p)]),
     }
     for name, (restype, argtypes) in sig.items():
         fn = getattr(lib, name, None)
@@ -158,8 +164,9 @@ def _declare(lib):
 
 
 # Functions the package does without, in a library older than them (their
-# callers say what is missing): the version string and the figure.
-_OPTIONAL = ("tmcml_version", "tmcml_result_plot")
+# callers say what is missing): the version string, the figure, the
+# convolution with a broad beam.
+_OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve")
 
 
 def _load():

@@ -183,6 +183,27 @@ class Result:
         open_session(self._session).call(lib.tmcml_result_write_mco, self._handle,
                                          _lib.encode_path(path))
 
+    def convolve(self, beam):
+        """This result's response to a broad beam of unit power instead of
+        the pencil (tmcml.GaussianBeam(w), tmcml.FlatBeam(r); cm), as a new
+        Result: Rd_r, Tt_r, A_rz, Rd_ra and Tt_ra convolved as MCML's CONV
+        does (tmcml_result_convolve; `tmcml conv`), the totals and the other
+        arrays unchanged, no tallies.  The last r bin (everything beyond the
+        grid) is not spread and collects what the beam carries beyond it."""
+        from .beam import FlatBeam, GaussianBeam
+
+        if not isinstance(beam, (GaussianBeam, FlatBeam)):
+            raise TypeError("beam: expected tmcml.GaussianBeam(w) or tmcml.FlatBeam(r) (got %r)"
+                            % (beam,))
+        if lib.tmcml_result_convolve is None:
+            raise _lib.TmcmlError("Result.convolve: the loaded libtmcml (%s) is older than "
+                                  "tmcml_result_convolve" % _lib.path)
+        session = open_session(self._session)
+        out = ctypes.c_void_p()
+        session.call(lib.tmcml_result_convolve, self._handle,
+                     ctypes.byref(_lib.Beam(beam.kind, beam.radius)), ctypes.byref(out))
+        return Result(out.value, session)
+
     def plot(self, path=None, show=False, name=None):
         """`tmcml plot`'s figure of this result, drawn by the library with the
         same code (tmcml_result_plot): the fluence in r-z mirrored about r = 0

@@ -1,0 +1,82 @@
+"""Result.convolve (tmcml_result_convolve): tmcml conv's file byte for byte
+from the .mco the command convolved; a run's own result against it within the
+.mco's digits; the totals kept; the pencil for a zero radius; bad beams
+refused naming the value."""
+
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import tmcml
+
+PHOTONS, SEED = 3000, 7
+RING = ("Rd_r", "Tt_r", "A_rz", "Rd_ra", "Tt_ra")  # the arrays with an r axis
+
+
+@pytest.fixture
+def pencil(cli, root, tmp_path):
+    mci = os.path.join(root, "examples", "mcml_example.mci")
+    subprocess.run([cli, "run", mci, "-o", str(tmp_path), "-N", str(PHOTONS), "-S", str(SEED),
+                    "--engine", "cpu", "-q"], check=True)
+    run = tmcml.run_mci(mci, photons=PHOTONS, seed=SEED, engine="cpu", progress=False)[0]
+    return tmp_path / "example.mco", run
+
+
+@pytest.mark.parametrize("beam, arg", [(tmcml.GaussianBeam(0.05), "gaussian:0.05"),
+                                       (tmcml.FlatBeam(0.1), "flat:0.1")])
+def test_convolve_is_the_command(cli, pencil, tmp_path, beam, arg):
+    mco, run = pencil
+    subprocess.run([cli, "conv", str(mco), "--beam", arg, "-o", str(tmp_path / "cli.mco")],
+                   check=True)
+    mine = tmcml.load_mco(mco).convolve(beam)
+    mine.save_mco(tmp_path / "py.mco")
+    assert (tmp_path / "py.mco").read_bytes() == (tmp_path / "cli.mco").read_bytes()
+    assert mine.tallies is None and "tmcml conv:" in mine.comment
+    # From the run in memory: weighted means of unrounded values, so within the
+    # .mco's rounding of the pencil and of the result (5e-5 each; A_l 4 digits).
+    cli_back = tmcml.load_mco(tmp_path / "cli.mco")
+    from_run = run.convolve(beam)
+    for name in tmcml.ARRAYS:
+        rtol = 5e-4 if name == "A_l" else 1e-4
+        np.testing.assert_allclose(getattr(from_run, name), getattr(cli_back, name), rtol=rtol,
+                                   atol=0, err_msg=name)
+        if name not in RING:
+            np.testing.assert_array_equal(getattr(from_run, name), getattr(run, name))
+    assert (from_run.Rd, from_run.A, from_run.Tt) == (run.Rd, run.A, run.Tt)
+
+
+def test_totals_kept(pencil):
+    _, run = pencil
+    area = math.pi * run.dr ** 2 * (2 * np.arange(run.nr) + 1)
+    for beam in (tmcml.GaussianBeam(0.02), tmcml.GaussianBeam(1.0), tmcml.FlatBeam(0.3)):
+        c = run.convolve(beam)
+        for name in RING:
+            a, b = getattr(run, name), getattr(c, name)
+            w0 = np.tensordot(area, a, axes=(0, 0))
+            w1 = np.tensordot(area, b, axes=(0, 0))
+            # rounding: 4 nr eps of each column's weight (tests/test_conv.c)
+            np.testing.assert_allclose(w1, w0, rtol=4 * run.nr * np.finfo(float).eps, atol=0,
+                                       err_msg="%r %s" % (beam, name))
+
+
+def test_zero_radius_is_the_pencil(pencil):
+    _, run = pencil
+    for beam in (tmcml.GaussianBeam(0), tmcml.FlatBeam(0.0)):
+        c = run.convolve(beam)
+        for name in tmcml.ARRAYS:
+            np.testing.assert_array_equal(getattr(c, name), getattr(run, name))
+
+
+def test_bad_beams(pencil):
+    _, run = pencil
+    for bad in (-1, math.nan, math.inf, "0.1", True, None):
+        with pytest.raises(ValueError, match=r"GaussianBeam\(w\)"):
+            tmcml.GaussianBeam(bad)
+        with pytest.raises(ValueError, match=r"FlatBeam\(r\)"):
+            tmcml.FlatBeam(bad)
+    with pytest.raises(TypeError, match="beam: expected"):
+        run.convolve(0.1)
+    assert repr(tmcml.GaussianBeam(0.25)) == "tmcml.GaussianBeam(0.25)"
