@@ -6,8 +6,7 @@ seed."""
 import numpy as np
 
 from . import _lib
-from .api import problem_from_arrays
-from .problem import count
+from .problem import Problem, count
 from .result import KEYS, Result
 from .runner import execute_batch, options
 from .session import default_session
@@ -114,7 +113,7 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     below = _per_problem("n_below", n_below, b)
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
-    problems = [problem_from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
+    problems = [Problem.from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
                 for i in range(b)]
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])
