@@ -61,6 +61,9 @@ typedef struct photon {
 
 bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption)
 {
+    /* no absorption sets unless cpu_problem_init_sets adds them */
+    p->num_sets = 0;
+    p->set_extra_mua = p->set_fraction = NULL;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
