@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +13,7 @@
 #include "gpu_runner.h"
 #include "mua_sets.h"
 #include "optics.h"
+#include "parallel.h"
 #include "progress.h"
 #include "timed_wait.h"
 #include "variant.h"
@@ -476,22 +476,17 @@ typedef struct finishing {
     uint64_t *digests;
     bool *ok;
     tm_error *errs;
-    int count;
-    atomic_int next;
 } finishing;
 
-static void *finish_some(void *arg)
+static void finish_one(void *ctx, int i)
 {
-    finishing *f = arg;
-    for (int i; (i = atomic_fetch_add(&f->next, 1)) < f->count;) {
-        tmcml_result *r = f->r[i];
-        f->ok[i] = result_from_tallies(&r->problem.run, &r->tallies, &r->res, &f->errs[i]);
-        f->digests[i] = tally_set_digest(&r->tallies);
-    }
-    return NULL;
+    finishing *f = ctx;
+    tmcml_result *r = f->r[i];
+    f->ok[i] = result_from_tallies(&r->problem.run, &r->tallies, &r->res, &f->errs[i]);
+    f->digests[i] = tally_set_digest(&r->tallies);
 }
 
-/* finish_some over r[0 .. count-1]: false (with *err) when a result could
+/* finish_one over r[0 .. count-1]: false (with *err) when a result could
  * not be normalised. */
 static bool finish_parallel(tmcml_result **r, int count, uint64_t *digests, tm_error *err)
 {
@@ -503,16 +498,9 @@ static bool finish_parallel(tmcml_result **r, int count, uint64_t *digests, tm_e
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    finishing f = {r, digests, ok, errs, count, 0};
-    pthread_t threads[FINISH_THREADS];
-    int started = 0, wanted = count < FINISH_THREADS ? count : FINISH_THREADS;
-    if (wanted > cpu_count())
-        wanted = cpu_count();
-    while (started < wanted - 1 && pthread_create(&threads[started], NULL, finish_some, &f) == 0)
-        started++;
-    finish_some(&f); /* this thread too */
-    for (int t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
+    finishing f = {r, digests, ok, errs};
+    int cores = cpu_count();
+    parallel_for(count, cores < FINISH_THREADS ? cores : FINISH_THREADS, finish_one, &f);
     bool all = true;
     for (int i = 0; all && i < count; i++)
         if (!ok[i]) {

@@ -1,8 +1,6 @@
 /* `tmcml run`'s batches (run_batch.h). */
 #include "run_batch.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +10,7 @@
 #include "gpu_runner.h"
 #include "interrupt.h"
 #include "optics.h"
+#include "parallel.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resume.h"
@@ -508,20 +507,15 @@ typedef struct finishing {
     const run_paths *paths;
     const batch_run *br;
     run_final *final;
-    int n;
     double seconds;
-    atomic_int next;
 } finishing;
 
-static void *finish_some(void *arg)
+static void finish_one(void *ctx, int k)
 {
-    finishing *f = arg;
-    for (int k; (k = atomic_fetch_add(&f->next, 1)) < f->n;) {
-        int i = f->br[k].index;
-        run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], &f->br[k].ck, f->seconds,
-                         &f->final[k]);
-    }
-    return NULL;
+    finishing *f = ctx;
+    int i = f->br[k].index;
+    run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], &f->br[k].ck, f->seconds,
+                     &f->final[k]);
 }
 
 /* Every run's outputs, written in parallel, then said in order; the runs
@@ -534,14 +528,8 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
         fprintf(stderr, "tmcml: out of memory for the outputs of a batch\n");
         return n;
     }
-    finishing f = {opt, eng, file, paths, br, final, n, seconds, 0};
-    pthread_t threads[FINISH_THREADS];
-    int started = 0, wanted = n < FINISH_THREADS ? n : FINISH_THREADS;
-    while (started < wanted - 1 && pthread_create(&threads[started], NULL, finish_some, &f) == 0)
-        started++;
-    finish_some(&f); /* this thread too */
-    for (int t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
+    finishing f = {opt, eng, file, paths, br, final, seconds};
+    parallel_for(n, FINISH_THREADS, finish_one, &f);
     int failed = 0;
     for (int k = 0; k < n; k++) {
         if (!final[k].ok) {
