@@ -31,19 +31,6 @@ static void print_usage(FILE *s)
           s);
 }
 
-char *conv_default_output(const char *path)
-{
-    size_t n = strlen(path);
-    if (n > 4 && strcmp(path + n - 4, ".mco") == 0)
-        n -= 4;
-    char *out = malloc(n + 10);
-    if (out) {
-        memcpy(out, path, n);
-        memcpy(out + n, ".conv.mco", 10);
-    }
-    return out;
-}
-
 typedef struct conv_args {
     const char *input, *output;
     conv_beam beam;
@@ -136,7 +123,7 @@ static bool convolve_file(const conv_args *a, const char *output, tm_error *err)
 static int convolve(const conv_args *a)
 {
     tm_error err = {0};
-    char *fallback = a->output ? NULL : conv_default_output(a->input);
+    char *fallback = a->output ? NULL : fs_sibling(a->input, ".conv.mco");
     const char *output = a->output ? a->output : fallback;
     int status = 1;
     if (!output)

@@ -8,8 +8,4 @@
  * 2 bad command line (a bad --beam named with its value). */
 int conv_command(int argc, char **argv);
 
-/* The default output: path with ".mco" replaced by ".conv.mco" (appended
- * when path does not end in ".mco").  Malloc'd; NULL when out of memory. */
-char *conv_default_output(const char *path);
-
 #endif

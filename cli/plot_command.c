@@ -27,19 +27,6 @@ static void print_usage(FILE *s)
           s);
 }
 
-char *plot_default_output(const char *path)
-{
-    size_t n = strlen(path);
-    if (n > 4 && strcmp(path + n - 4, ".mco") == 0)
-        n -= 4;
-    char *out = malloc(n + 5);
-    if (out) {
-        memcpy(out, path, n);
-        memcpy(out + n, ".png", 5);
-    }
-    return out;
-}
-
 typedef struct plot_args {
     const char *input, *output;
     bool help;
@@ -100,7 +87,7 @@ static bool distinct_files(const char *input, const char *output, tm_error *err)
 static int plot(const plot_args *a)
 {
     tm_error err = {0};
-    char *fallback = a->output ? NULL : plot_default_output(a->input);
+    char *fallback = a->output ? NULL : fs_sibling(a->input, ".png");
     const char *output = a->output ? a->output : fallback;
     mco_data data;
     int status = 1;

@@ -8,8 +8,4 @@
  * left behind); 2 bad command line. */
 int plot_command(int argc, char **argv);
 
-/* The figure's default name: path with ".mco" replaced by ".png" (appended
- * when path does not end in ".mco").  Malloc'd; NULL when out of memory. */
-char *plot_default_output(const char *path);
-
 #endif
