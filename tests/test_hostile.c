@@ -20,18 +20,11 @@
 #include "check.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "engine_device.h"
 #include "gpu_runner.h"
 #include "mci.h"
 #include "optics.h"
 #include "variant.h"
-
-/* The engine's device as the tuner sees it (api/gpu_runner.h). */
-static const tune_device *device_of(const gpu_engine *eng)
-{
-    static _Thread_local tune_device dev;
-    gpu_runner_device(gpu_engine_device(eng), &dev);
-    return &dev;
-}
 
 #define SKIP 77
 
