@@ -106,16 +106,24 @@ bool photon_batch_ranges(const photon_batch *b, uint64_t first, uint64_t n,
     return true;
 }
 
+typedef struct slot_count {
+    const photon_batch *b;
+    uint64_t *photons;
+} slot_count;
+
+static bool count_slot(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    (void)first;
+    (void)err;
+    slot_count *c = ctx;
+    c->photons[c->b->parts[part].slot] += n;
+    return true;
+}
+
 void photon_batch_slot_photons(const photon_batch *b, uint64_t first, uint64_t n, uint64_t *photons)
 {
-    uint64_t end = first + n;
-    for (int k = n ? photon_batch_part_at(b, first) : b->count; k < b->count; k++) {
-        uint64_t lo = b->offsets[k] > first ? b->offsets[k] : first;
-        uint64_t hi = b->offsets[k + 1] < end ? b->offsets[k + 1] : end;
-        if (lo >= hi)
-            break;
-        photons[b->parts[k].slot] += hi - lo;
-    }
+    slot_count c = {b, photons};
+    photon_batch_ranges(b, first, n, count_slot, &c, NULL);
 }
 
 /* ---- the order ------------------------------------------------------------- */
