@@ -7,6 +7,7 @@
 
 #include "cpu.h"
 #include "gpu_runner.h"
+#include "mua_sets.h"
 #include "optics.h"
 #include "run_view.h"
 #include "textbuf.h"
@@ -245,7 +246,9 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
                      .max_launch_photons = sim->launch_photons,
                      .max_steps = sim->max_steps,
                      .progress = sim->progress,
-                     .stop = sim->stop};
+                     .stop = sim->stop,
+                     .num_sets = sim->num_sets,
+                     .set_mua = sim->set_mua};
     done_relay relay = {sim, batch};
     gpu_pool_job job = {.batch = batch,
                         .specs = specs,
@@ -297,19 +300,51 @@ static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tall
                   photon_batch_ranges(batch, 0, done - before, relay_part, (void *)sim, err));
 }
 
+/* The GPUs with absorption sets: one run, simulated with the sets'
+ * reference mua by each GPU's kernel of its variant that scores the sets
+ * (spec_for_sets). */
+static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_batch *batch,
+                              const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                              tm_error *err)
+{
+    if (sim->score_absorption || batch->count != 1) {
+        error_set(err, NULL, 0,
+                  sim->score_absorption
+                      ? "absorption sets on the GPU score the sets' escapes only: run without "
+                        "absorption (-A), or on the CPU engine, which also scores their A"
+                      : "absorption sets on the GPU: one run at a time, not a batch");
+        return false;
+    }
+    const batch_part *part = &batch->parts[0];
+    mci_run ref = {0};
+    photon_batch one = {0};
+    kernel_spec *set_specs = malloc((size_t)s->gpu_count * sizeof *set_specs);
+    bool ok = set_specs && mua_sets_reference(part->run, sim->set_mua, sim->num_sets, &ref);
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory");
+    ok = ok && photon_batch_single(&one, &ref, part->first, part->count, err);
+    for (int g = 0; ok && g < s->gpu_count; g++) {
+        set_specs[g] = specs[g];
+        spec_for_sets(&set_specs[g], sim->num_sets);
+    }
+    ok = ok && simulate_gpus(s, sim, &one, set_specs, acc, stats, err);
+    if (one.parts)
+        photon_batch_free(&one);
+    mci_run_free(&ref);
+    free(set_specs);
+    return ok;
+}
+
 bool session_simulate_batch(session *s, const session_sim *sim, const photon_batch *batch,
                             const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
                             tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (specs && sim->num_sets > 0) {
-        error_set(err, NULL, 0,
-                  "absorption sets run on the CPU engine only (the GPU kernel has none yet): use "
-                  "--engine cpu");
-        return false;
-    }
     bool ok;
-    if (specs) {
+    if (specs && sim->num_sets > 0) {
+        ok = simulate_gpu_sets(s, sim, batch, specs, acc, stats, err);
+        s->counts.gpu_runs += ok;
+    } else if (specs) {
         ok = simulate_gpus(s, sim, batch, specs, acc, stats, err);
         s->counts.gpu_runs += ok ? (uint64_t)batch->slots : 0;
     } else {

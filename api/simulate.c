@@ -248,8 +248,8 @@ static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, uint64_t digest
 }
 
 /* The engine and, on the GPU, the variant: *specs NULL for the CPU. */
-static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_run *run,
-                           const kernel_spec **specs, double *plan_seconds)
+static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engine engine,
+                           const mci_run *run, const kernel_spec **specs, double *plan_seconds)
 {
     static const session_engine_choice engines[] = {
         [TMCML_ENGINE_AUTO] = SESSION_AUTO,
@@ -259,7 +259,7 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_r
     tm_error err = {0};
     gpu_pool *pool = NULL;
     *specs = NULL;
-    if (!session_engine(&s->eng, engines[o->engine], &o->gpu, 1, &pool, NULL, &err))
+    if (!session_engine(&s->eng, engines[engine], &o->gpu, 1, &pool, NULL, &err))
         return api_fail(s, TMCML_ERR_NO_GPU, &err);
     if (!pool)
         return TMCML_OK;
@@ -269,6 +269,14 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, const mci_r
     bool ok = session_plan(&s->eng, &plan, run, specs, &err);
     *plan_seconds = progress_now() - t0;
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
+}
+
+/* The engine of a call: the options', but for absorption sets with
+ * absorption scored, which only the CPU engine scores (a GPU kernel scores
+ * the sets' escapes alone). */
+static tmcml_engine sets_engine(const tmcml_options *o, const call_sets *sets)
+{
+    return sets->count > 0 && o->absorption ? TMCML_ENGINE_CPU : o->engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -403,10 +411,15 @@ static bool plan_calls(session *eng, tmcml_result **r, int count, const kernel_s
     if (sets->count == 0)
         return plan_work(eng, r, count, specs, bspec, w, err);
     w->batches = calloc(1, sizeof *w->batches);
-    if (!w->batches) {
+    kernel_spec *call_spec = specs ? malloc(sizeof *call_spec) : NULL;
+    if (!w->batches || (specs && !call_spec)) {
+        free(call_spec);
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
+    if (specs)
+        *call_spec = specs[0]; /* the session makes it the sets' kernel */
+    w->specs = call_spec;
     return add_single(w, r[0], 0, err);
 }
 
@@ -557,13 +570,13 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
-    if (status == TMCML_OK && sets->count > 0 && o->engine == TMCML_ENGINE_GPU)
-        status =
-            api_failf(s, TMCML_ERR_ARGUMENT,
-                      "engine: absorption sets run on the CPU engine only (the GPU kernel "
-                      "has none yet): TMCML_ENGINE_CPU, or AUTO, which takes the CPU for them");
-    if (status == TMCML_OK && sets->count == 0)
-        status = choose(s, o, &r[0]->problem.run, &specs, &plan_seconds);
+    if (status == TMCML_OK && sets->count > 0 && o->engine == TMCML_ENGINE_GPU && o->absorption)
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: absorption sets on the GPU score the sets' escapes only: "
+                           "absorption = 0, or TMCML_ENGINE_CPU (or AUTO, which takes the CPU "
+                           "for sets with absorption)");
+    if (status == TMCML_OK)
+        status = choose(s, o, sets_engine(o, sets), &r[0]->problem.run, &specs, &plan_seconds);
     if (status == TMCML_OK && specs && count > 1)
         status = batch_spec(s, o, r, count, specs, &bspec);
     if (status == TMCML_OK)

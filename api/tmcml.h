@@ -264,9 +264,12 @@ TMCML_API tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *co
  * set k's result: its problem is p with set k's mua, its photons and seed
  * the run's, so it writes and reads like any result.  A set far above the
  * per-layer minimum costs variance (docs/physics.md has figures).  The CPU
- * engine runs them: TMCML_ENGINE_GPU is TMCML_ERR_ARGUMENT until the GPU
- * kernel has sets, and TMCML_ENGINE_AUTO takes the CPU.  On failure all
- * out[k] are NULL.  New in TMCML_1.1. */
+ * engine scores every array of every set.  A GPU kernel scores the sets'
+ * escapes (RAT's Rd and Tt, Rd_* and Tt_*) and trapped weight, without
+ * absorption: with opt->absorption = 0 the GPU runs them (and
+ * TMCML_ENGINE_AUTO takes it when there is one); with absorption
+ * TMCML_ENGINE_GPU is TMCML_ERR_ARGUMENT and AUTO takes the CPU.  On
+ * failure all out[k] are NULL.  New in TMCML_1.1. */
 #define TMCML_MUA_SETS_MAX 256
 TMCML_API tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p,
                                       const double *mua_sets, int num_sets,

@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "gpu_runner.h"
 #include "mci.h"
+#include "mua_sets.h"
 #include "render.h"
 #include "run.h"
 #include "standalone.h"
@@ -60,6 +61,20 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
     compile_result_free(&r);
 }
 
+/* --mua-sets: the kernel of the variant chosen for the run that scores the
+ * file's absorption sets (their count is what the kernel bakes in). */
+static bool for_sets(const cli_options *opt, const mci_run *run, kernel_spec *spec, tm_error *err)
+{
+    if (!opt->mua_sets)
+        return true;
+    mua_sets sets;
+    if (!mua_sets_read(opt->mua_sets, run->num_layers, &sets, err))
+        return false;
+    spec_for_sets(spec, sets.count);
+    mua_sets_free(&sets);
+    return spec_validate(spec, 0, err);
+}
+
 /* --batch: the batch kernel of the variant chosen for the run. */
 static bool for_batch(const cli_options *opt, kernel_spec *spec, const tune_device *dev,
                       tm_error *err)
@@ -91,6 +106,7 @@ int gen_command(const cli_options *opt)
     else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&
+             for_sets(opt, &file.runs[opt->run_number - 1], &spec, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)

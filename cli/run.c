@@ -633,24 +633,30 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
     return ranks_all_ok(world, ok);
 }
 
-/* What --mua-sets cannot go with, said before anything is read; the
- * engine it takes is the CPU's (auto says so). */
+/* What --mua-sets cannot go with, said before anything is read.  A GPU
+ * kernel scores the sets' escapes only, so with absorption the engine is
+ * the CPU's (auto says so). */
 static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
-    const char *no = opt->engine == CLI_ENGINE_GPU
-                         ? "the GPU engine has no absorption sets yet: use --engine cpu"
-                     : opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
-                     : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
-                                       : NULL;
+    bool gpu = opt->engine == CLI_ENGINE_GPU;
+    const char *no =
+        gpu && opt->score_absorption
+            ? "on the GPU, absorption sets score their escapes only: add -A (no absorption), "
+              "or use --engine cpu, which scores their A too"
+        : opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
+        : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
+                          : NULL;
     if (no) {
         error_set(err, NULL, 0, "--mua-sets: %s", no);
         return false;
     }
+    if (!opt->score_absorption)
+        return true;
     if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --mua-sets: absorption sets run on the CPU engine (the GPU kernel "
-                        "has none yet)\n");
+        fprintf(stderr, "tmcml: --mua-sets: absorption sets with A run on the CPU engine (a GPU "
+                        "kernel scores their escapes only: -A)\n");
     opt->engine = CLI_ENGINE_CPU;
     return true;
 }

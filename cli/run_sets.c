@@ -105,8 +105,11 @@ static bool simulate_sets(const cli_options *opt, engine *eng, const mci_file *f
     sim.set_layers = sets->layers;
     sim.set_mua = sets->mua;
     session_run_stats stats;
-    bool ok =
-        session_simulate(&eng->ses, &sim, run, NULL, 0, (uint64_t)run->photons, acc, &stats, err);
+    /* On the GPUs, the run's variant, which the session turns into the
+     * kernel of its sets. */
+    bool ok = !eng->pool || run_plan_gpus(opt, eng, run, err);
+    ok = ok && session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, 0,
+                                (uint64_t)run->photons, acc, &stats, err);
     interrupt_graceful(false);
     stopper_end(&st);
     progress_finish(&meter);

@@ -28,7 +28,8 @@
     /* Absorption sets (docs/physics.md): 0 for none, else the sets a photon                  \
      * scores (1 .. TM_MAX_ABSORPTION_SETS), and whether each scores the 2-D                  \
      * arrays (A_rz, Rd_ra, Tt_ra) or only RAT and the 1-D ones.  The CPU                     \
-     * engine takes sets from its options; a GPU kernel will read these. */    \
+     * engine takes sets from its options; a GPU kernel bakes them in: it                     \
+     * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d) without absorption. */    \
     int num_sets;                                                                                  \
     bool sets_2d;
 

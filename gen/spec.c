@@ -28,8 +28,18 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
+/* The sets' extra mua (num_layers x num_sets) and each thread's path in
+ * every layer (num_layers x block_size), floats (templates/sets.cu). */
+static size_t sets_shared_bytes(const kernel_spec *spec)
+{
+    size_t per_layer = (size_t)spec->num_sets + (size_t)spec->knobs.block_size;
+    return (size_t)spec->num_layers * per_layer * sizeof(float);
+}
+
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
 {
+    if (spec->num_sets > 0 && !spec->batch)
+        return sets_shared_bytes(spec);
     if (spec->batch || !spec->score_absorption || spec->knobs.entry_bits <= 0)
         return 0;
     size_t entries = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
@@ -83,6 +93,12 @@ size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_
         return 0;
     size_t share = shared_per_sm * (size_t)spec->knobs.block_size / (size_t)max_threads_per_sm;
     return share > SPEC_RESERVED_SHARED_PER_BLOCK ? share - SPEC_RESERVED_SHARED_PER_BLOCK : 0;
+}
+
+void spec_for_sets(kernel_spec *spec, int num_sets)
+{
+    spec->num_sets = num_sets;
+    spec->sets_2d = num_sets > 0;
 }
 
 void spec_for_batch(kernel_spec *spec)
@@ -167,6 +183,22 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
 }
 
 /* What a batch kernel does not do (spec_for_batch makes a spec so). */
+/* Absorption sets score escapes only, in a run's own kernel: the kernel
+ * keeps no A_rz of its own beside the sets' paths (templates/sets.cu). */
+static bool validate_sets(const kernel_spec *spec, tm_error *err)
+{
+    if (spec->num_sets == 0)
+        return true;
+    if (spec->score_absorption || spec->batch || !spec->sets_2d) {
+        error_set(err, NULL, 0,
+                  "%d absorption sets: a GPU kernel scores the sets' escapes (Rd_ra, Tt_ra) in "
+                  "a run's own kernel without absorption (A=0, sets_2d, no batch)",
+                  spec->num_sets);
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -208,9 +240,18 @@ static bool validate_layers(const kernel_spec *spec, tm_error *err)
 bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *err)
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
-        !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err))
+        !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
+        !validate_sets(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
+    if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {
+        error_set(err, NULL, 0,
+                  "%d absorption sets of %d layers in blocks of %d: need %zu bytes of shared "
+                  "memory, the device allows %zu per block (fewer layers, or a smaller block)",
+                  spec->num_sets, spec->num_layers, spec->knobs.block_size, shared,
+                  shared_bytes_max);
+        return false;
+    }
     if (shared_bytes_max > 0 && shared > shared_bytes_max) {
         error_set(err, NULL, 0,
                   "tile %dx%d of %d-bit entries%s: needs %zu bytes of shared memory, the device "

@@ -72,6 +72,11 @@ void spec_init(kernel_spec *spec);
  * the last bin are spec's. */
 void spec_for_batch(kernel_spec *spec);
 
+/* The kernel of spec's variant that scores num_sets absorption sets (0:
+ * none): their escapes, Rd_ra and Tt_ra each (sets_2d), in a run's own
+ * kernel without absorption (spec_validate says so otherwise). */
+void spec_for_sets(kernel_spec *spec, int num_sets);
+
 /* Checks ranges and consistency (tile within grid and shared-memory budget
  * given, block size multiple of 32, ...).  shared_bytes_max: the device's
  * opt-in shared memory per block (0: unknown, not checked).  The message
@@ -88,7 +93,9 @@ size_t spec_static_shared_bytes(const kernel_spec *spec);
 
 /* The dynamic part (the launch's argument), when absorption is scored: the
  * block's tile slots (spec_tile_slots, entries of entry_bits) and the last
- * row and column of A_rz, nr + nz - 1 entries (templates/score.cu). */
+ * row and column of A_rz, nr + nz - 1 entries (templates/score.cu); with
+ * absorption sets, the sets' extra mua and each thread's path per layer
+ * (templates/sets.cu). */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
 /* A batch launch's dynamic shared memory: the layer tables of its slots
  * runs and the records of its parts (templates/batch.cu). */

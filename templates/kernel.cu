@@ -63,7 +63,11 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *multipliers, unsigned long long *next,
              const unsigned int *stop,
              unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
+%   if spec.num_sets > 0 then
+             unsigned long long *counts, const float *set_extra)
+%   else
              unsigned long long *counts)
+%   end
 {
     // Steps of the block's ended photons (one global atomic per block).
     __shared__ unsigned long long block_steps;
@@ -78,6 +82,9 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
         tile[t] = 0;
 %   else
     unsigned int tile_sh = 0u;
+%   end
+%   if spec.num_sets > 0 then
+    sets_setup(set_extra);
 %   end
     LAYERS_SETUP();
 %   if clustered then
@@ -155,6 +162,9 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                               multipliers);
 % else
                 photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
+%   if spec.num_sets > 0 then
+                sets_launch(first_layer);
+%   end
 % end
             }
         }

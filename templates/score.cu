@@ -65,6 +65,10 @@ typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
 #define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
                    unsigned long long *tt_ra, unsigned long long *counts, unsigned int tile_sh
 #define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile_sh
+% if spec.num_sets > 0 then
+
+% include("sets.cu")
+% end
 
 // MCML's binning: floor(v / step), clamped into the last bin (the float to int
 // conversion saturates, so huge distances land there too).
@@ -315,8 +319,12 @@ __device__ __forceinline__ void stop_trapped(photon_t &p)
 __device__ __forceinline__ void count_if_trapped(const photon_t &p, unsigned long long *counts)
 {
     if (p.w < 0.0f) {
+% if spec.num_sets > 0 then
+        sets_trapped(-p.w, counts);
+% else
         atomicAdd(&counts[COUNT_TRAPPED_PHOTONS], 1ull);
         atomicAdd(&counts[COUNT_TRAPPED_UNITS], fixed_point_from_weight_f(-p.w));
+% end
     }
 }
 
@@ -333,7 +341,9 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % if spec.debug_out_of_bounds then
     bin += 1ull << 40;  // test-only variant: an illegal address on purpose
 % end
-% if spec.debug_bias then
+% if spec.num_sets > 0 then
+    sets_escape(p.w, ra, bin);  // every set's, the reference's not scored
+% elseif spec.debug_bias then
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
 % else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));

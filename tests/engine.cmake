@@ -14,10 +14,13 @@ foreach(case vanhulst giovanelli example skin glass contrast index)
 endforeach()
 
 # Absorption sets (docs/physics.md): against Beer-Lambert and independent runs.
-tmcml_test(test_sets engine test_sets.c stats.c)
+# The GPU kernel's sets (escapes, -A) the same way: label gpu.
+tmcml_test(test_sets api test_sets.c stats.c)
 foreach(case beer_lambert two_layers three_layers determinism)
   add_test(NAME sets_${case} COMMAND test_sets ${case})
   set_tests_properties(sets_${case} PROPERTIES LABELS "validation")
+  add_test(NAME gpu_sets_${case} COMMAND test_sets ${case} gpu)
+  tmcml_gpu_tests(gpu_sets_${case})
 endforeach()
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)

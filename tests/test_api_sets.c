@@ -74,7 +74,7 @@ static void refused(tmcml_session *s, const tmcml_problem *p, const double *mua,
 static void test_refusals(tmcml_session *s, const tmcml_problem *p)
 {
     static const double negative[2 * 2] = {0.5, 1.0, 0.5, -1.0};
-    refused(s, p, sets, 3, TMCML_ENGINE_GPU, "CPU engine only");
+    refused(s, p, sets, 3, TMCML_ENGINE_GPU, "score the sets' escapes only: absorption = 0");
     refused(s, p, sets, 0, TMCML_ENGINE_CPU, "num_sets: expected 1 to 256 (got 0)");
     refused(s, p, NULL, 3, TMCML_ENGINE_CPU, "mua_sets: NULL");
     refused(s, p, negative, 2, TMCML_ENGINE_CPU, "set 2, layer 2: mua must be 0 or between");

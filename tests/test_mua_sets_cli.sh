@@ -37,7 +37,7 @@ expect 0 "plot reads a set's .mco" -- "$tmcml" plot "$work/sets/example.set2.mco
 # 2. --engine auto says it takes the CPU.
 expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 --tune never --no-profile \
     --mua-sets "$work/sets.csv" -o "$work/auto"
-contains "auto" "absorption sets run on the CPU engine"
+contains "auto" "absorption sets with A run on the CPU engine"
 
 # 3. Bad files: file:line, nothing written.
 printf '1 1 2\n1 x 2\n' >"$work/bad1.csv"
@@ -59,7 +59,7 @@ check
 
 # 4. What sets do not go with yet.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --mua-sets "$work/sets.csv" -o "$work/g"
-contains "gpu" "the GPU engine has no absorption sets yet: use --engine cpu"
+contains "gpu" "on the GPU, absorption sets score their escapes only: add -A"
 expect 2 "resume" -- "$tmcml" run "$mci" $common --resume --mua-sets "$work/sets.csv" -o "$work/g"
 contains "resume" "no --resume"
 finish test_mua_sets_cli

@@ -14,6 +14,12 @@
  *   determinism   the sets' tallies are bit-identical for 1 and 2 threads
  *                 and for the run split in two calls (the contract of
  *                 DESIGN.md section 4, for every set)
+ * `test_sets CASE gpu` runs a case on the GPU engine (label gpu; exit 77
+ * without one), whose kernel scores the sets' escapes without absorption
+ * (templates/sets.cu): every run of the case, the sets' and the
+ * independent ones, is then -A, and only Rd, Tt and Rd_r are compared;
+ * determinism compares two variants (block size, layer placement) and a
+ * run split into calls and launches.
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -22,9 +28,13 @@
 
 #include "check.h"
 #include "cpu.h"
+#include "engine_device.h"
+#include "gpu.h"
 #include "mci.h"
+#include "mua_sets.h"
 #include "result.h"
 #include "stats.h"
+#include "variant.h"
 
 #define BATCHES     64
 /* test_validation.c's seed.  The false-alarm rate of a case is about ALPHA
@@ -37,6 +47,14 @@
 #define ALPHA       1e-3
 #define MAX_REL_SEM (0.2 / 8.0) /* as test_validation.c: each batch measures a bin to 20 % */
 #define MAX_SETS    8
+
+#define SKIP 77
+
+/* The GPU engine of a `gpu` case (NULL: the CPU engine's).  Its kernel
+ * scores no absorption: absorbing() says whether A is compared. */
+static gpu_engine *gpu;
+
+static bool absorbing(void) { return gpu == NULL; }
 
 /* The quantities of one set over the batches. */
 typedef struct set_stats {
@@ -85,6 +103,48 @@ static bool parse_run(const char *text, mci_file *f)
     return false;
 }
 
+/* Photons [first, first + count) of run on the GPU, with the sets
+ * (num_sets > 0: the run simulated is their reference) or alone, -A, the
+ * variant of v, in launches of at most `launch` photons (0: any). */
+static bool gpu_tallies(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
+                        const variant_options *v, uint64_t launch, uint64_t first, uint64_t count,
+                        tally_set *t, tm_error *err)
+{
+    mci_run ref;
+    if (num_sets > 0 ? !mua_sets_reference(run, mua, num_sets, &ref) : !mci_run_copy(&ref, run)) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    kernel_spec spec;
+    gpu_options opt = {
+        .seed = seed, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
+    gpu_stats stats;
+    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, err);
+    if (ok)
+        spec_for_sets(&spec, num_sets);
+    ok = ok && gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, err);
+    mci_run_free(&ref);
+    return ok;
+}
+
+/* The case's engine: photons [first, first + count) of run with the sets
+ * (num_sets > 0) or alone, into t[0 .. max(num_sets, 1) - 1]. */
+static bool engine_tallies(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
+                           uint64_t first, uint64_t count, tally_set *t, tm_error *err)
+{
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    if (gpu)
+        return gpu_tallies(run, seed, num_sets, mua, &heuristic, 0, first, count, t, err);
+    cpu_options opt = {.seed = seed,
+                       .threads = cpu_count(),
+                       .score_absorption = true,
+                       .num_sets = num_sets,
+                       .set_layers = run->num_layers,
+                       .set_mua = mua};
+    return cpu_simulate(run, &opt, first, count, t, err);
+}
+
 /* Photons [first, first + count) of run with the sets (num_sets > 0), set k
  * into out[k]'s next batch; or, num_sets == 0, of run itself into out[0]. */
 static bool simulate(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
@@ -97,13 +157,7 @@ static bool simulate(const mci_run *run, uint64_t seed, int num_sets, const doub
     int ready = 0;
     for (; ok && ready < slots; ready++)
         ok = tally_set_init(&t[ready], run->nr, run->nz, run->na);
-    cpu_options opt = {.seed = seed,
-                       .threads = cpu_count(),
-                       .score_absorption = true,
-                       .num_sets = num_sets,
-                       .set_layers = run->num_layers,
-                       .set_mua = mua};
-    ok = ok && cpu_simulate(run, &opt, first, count, t, &err);
+    ok = ok && engine_tallies(run, seed, num_sets, mua, first, count, t, &err);
     for (int k = 0; ok && k < slots; k++) {
         mcml_result res = {0};
         ok = result_from_tallies(run, &t[k], &res, &err);
@@ -212,7 +266,7 @@ static void check_bins(int set, const char *name, const batch_vec *s, const batc
  * variances). */
 static void report_variance(int k, const set_stats *s, const set_stats *a, double m, double factor)
 {
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < (absorbing() ? 2u : 1u); i++) {
         double vs = s->rat.var[i] * m, va = a->rat.var[i] * m;
         printf("  variance at %.1fx the reference mua, %s: per-photon sd %.4f with the sets, "
                "%.4f alone: %.2fx the photons for the same error\n",
@@ -230,6 +284,8 @@ static void compare_sets(int num_sets, const set_stats *sets, const set_stats *a
     for (int k = 0; k < num_sets; k++) {
         check_rat(k, &sets[k], &alone[k], bound);
         check_bins(k, "Rd_r", &sets[k].rd_r, &alone[k].rd_r, alpha);
+        if (!absorbing()) /* -A: no A_z, no A_rz */
+            continue;
         check_bins(k, "A_z", &sets[k].a_z, &alone[k].a_z, alpha);
         check_bins(k, "A_rz", &sets[k].a_rz, &alone[k].a_rz, alpha);
     }
@@ -403,9 +459,78 @@ static int case_determinism(void)
     return check_summary(name);
 }
 
-int main(int argc, char **argv)
+/* The GPU's sets of photons [0, n) of run with the variant of v, in calls
+ * split at `split` and launches of at most `launch` photons. */
+static bool gpu_sets_tallies(const mci_run *run, int num_sets, const double *mua,
+                             const variant_options *v, uint64_t n, uint64_t split, uint64_t launch,
+                             tally_set *t)
 {
-    const char *name = argc > 1 ? argv[1] : "";
+    tm_error err = {0};
+    for (int k = 0; k < num_sets; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
+            return false;
+    bool ok = gpu_tallies(run, SEED, num_sets, mua, v, launch, split, n - split, t, &err) &&
+              (split == 0 || gpu_tallies(run, SEED, num_sets, mua, v, launch, 0, split, t, &err));
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+/* The GPU's determinism: the heuristic variant in one call, against blocks
+ * of 128 with the layers in shared memory in two calls of launches of
+ * 7777 photons. */
+static int case_gpu_determinism(void)
+{
+    const char *name = "determinism (gpu)";
+    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
+                              "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
+    static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
+    mci_file f;
+    if (!parse_run(text, &f))
+        return 1;
+    variant_options heuristic, other;
+    variant_options_init(&heuristic);
+    variant_options_init(&other);
+    tm_error err = {0};
+    CHECK(variant_options_set(&other, "--block", "128", &err) &&
+          variant_options_set(&other, "--layers", "shared", &err));
+    tally_set a[3], b[3];
+    uint64_t n = 200000;
+    CHECK(gpu_sets_tallies(&f.runs[0], 3, mua, &heuristic, n, 0, 0, a));
+    CHECK(gpu_sets_tallies(&f.runs[0], 3, mua, &other, n, 70000, 7777, b));
+    for (int k = 0; k < 3 && check_failures == 0; k++) {
+        CHECK_MSG(tally_set_equal(&a[k], &b[k]), "set %d differs between the two variants", k);
+        CHECK(a[k].photons == n && b[k].photons == n && a[k].steps == b[k].steps);
+        CHECK(a[k].steps == a[0].steps && a[k].rd_ra[0] > 0);
+    }
+    for (int k = 0; k < 3; k++) {
+        tally_set_free(&a[k]);
+        tally_set_free(&b[k]);
+    }
+    mci_free(&f);
+    return check_summary(name);
+}
+
+/* The GPU engine for a `gpu` case, or SKIP without one. */
+static int open_gpu(void)
+{
+    tm_error err = {0};
+    if (gpu_device_count(&err) < 1) {
+        char text[2048];
+        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
+        return SKIP;
+    }
+    if (!gpu_engine_open(0, &gpu, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_case(const char *name)
+{
+    if (strcmp(name, "determinism") == 0 && gpu)
+        return case_gpu_determinism();
     if (strcmp(name, "beer_lambert") == 0)
         return case_beer_lambert();
     if (strcmp(name, "two_layers") == 0)
@@ -414,6 +539,20 @@ int main(int argc, char **argv)
         return case_three_layers();
     if (strcmp(name, "determinism") == 0)
         return case_determinism();
-    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism\n");
+    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism [gpu]\n");
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "";
+    if (argc > 2 && strcmp(argv[2], "gpu") == 0) {
+        int opened = open_gpu();
+        if (opened != 0)
+            return opened;
+    }
+    int status = run_case(name);
+    if (gpu)
+        gpu_engine_close(gpu);
+    return status;
 }

@@ -25,6 +25,7 @@
  * for every launch split: issue 8, tests/test_gpu_stress.sh). */
 #include "gpu.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,8 @@ typedef struct gpu_run {
     const photon_batch *batch;
     cuda_ptr tally[OUTPUT_TALLIES], counts;
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
+    cuda_ptr set_extra;     /* absorption sets: the kernel's table (templates/sets.cu) */
+    int sets;               /* tally sets a slot: the absorption sets, or 1 */
     cuda_ptr next;          /* photon indices handed out by the current launch */
     cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
     size_t tally_bytes[OUTPUT_TALLIES], counts_bytes; /* of all the slots */
@@ -84,7 +87,7 @@ typedef struct kept_buffer {
 
 /* The buffers of gpu_run, in one order (free_kept, run_open): the tally
  * arrays first (kept[k] is tally k), then the others. */
-enum { KEPT_COUNTS = OUTPUT_TALLIES, KEPT_PARTS, KEPT_LAYERS, KEPT_COUNT };
+enum { KEPT_COUNTS = OUTPUT_TALLIES, KEPT_PARTS, KEPT_LAYERS, KEPT_SETS, KEPT_COUNT };
 
 struct gpu_engine {
     cuda_driver *drv;
@@ -348,6 +351,34 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
     return ok;
 }
 
+/* The absorption sets' table of templates/sets.cu: layer i's (1-based) set
+ * k extra mua, mua_k,i - mua_ref,i, at (i - 1) * num_sets + k; run is the
+ * sets' reference (mua_sets_reference). */
+static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *opt, gpu_run *r,
+                        tm_error *err)
+{
+    int sets = opt->num_sets, layers = run->num_layers;
+    if (sets != r->sets || !opt->set_mua) {
+        error_set(err, NULL, 0, "a kernel of %d absorption sets given %d", r->sets, sets);
+        return false;
+    }
+    size_t entries = (size_t)sets * (size_t)layers;
+    float *table = malloc(entries * sizeof *table);
+    if (!table) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    for (int i = 1; i <= layers; i++)
+        for (int k = 0; k < sets; k++)
+            table[(size_t)(i - 1) * (size_t)sets + (size_t)k] =
+                (float)(opt->set_mua[(size_t)k * (size_t)layers + (size_t)i - 1] -
+                        run->layers[i].mua);
+    bool ok = kept_at_least(eng, KEPT_SETS, entries * sizeof *table, &r->set_extra, err) &&
+              cuda_upload(eng->queue.stream, r->set_extra, table, entries * sizeof *table, err);
+    free(table);
+    return ok;
+}
+
 /* Queues the zeroing of the run's tallies on the stream: the next launch
  * there, queued after it, cannot start before it is done. */
 static bool zero_tallies(const gpu_run *r, tm_error *err)
@@ -362,18 +393,23 @@ static bool zero_tallies(const gpu_run *r, tm_error *err)
 /* The device tallies of every slot of the batch (and a batch kernel's
  * tables): the kept buffers when they are large enough, else new ones kept
  * in their place; the tallies zeroed on the stream. */
-static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *spec, gpu_run *r,
-                     tm_error *err)
+static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *spec,
+                     const gpu_options *opt, gpu_run *r, tm_error *err)
 {
     const mci_run *run = b->parts[0].run;
-    size_t slots = (size_t)b->slots;
     memset(r, 0, sizeof *r);
     r->queue = &eng->queue;
     r->batch = b;
+    r->sets = spec->num_sets > 0 ? spec->num_sets : 1;
+    /* A slot's absorption sets each have their tallies, one after the other,
+     * as the slots of a batch; but for A_rz, which a kernel with sets does
+     * not score (one zero array a slot). */
+    size_t slots = (size_t)b->slots * (size_t)r->sets;
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES; k++) {
+        size_t arrays = output_tally(k)->absorption ? (size_t)b->slots : slots;
         r->tally_bytes[k] =
-            slots * (size_t)output_tally_bins(k, run->nr, run->nz, run->na) * sizeof(uint64_t);
+            arrays * (size_t)output_tally_bins(k, run->nr, run->nz, run->na) * sizeof(uint64_t);
         ok = kept_at_least(eng, k, r->tally_bytes[k], &r->tally[k], err);
     }
     r->counts_bytes = slots * RUN_COUNTS * sizeof(uint64_t);
@@ -384,7 +420,8 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     ok = ok && kept_at_least(eng, KEPT_COUNTS, r->counts_bytes, &r->counts, err) &&
          kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
          kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
-    return ok && (!spec->batch || upload_batch(eng, b, r, err)) && zero_tallies(r, err);
+    return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
+           (spec->num_sets == 0 || upload_sets(eng, run, opt, r, err)) && zero_tallies(r, err);
 }
 
 /* The run is over once its stream has finished with its buffers (kept for
@@ -409,21 +446,27 @@ static void host_tallies_free(host_tallies *h)
     free(h->photons);
 }
 
-/* Slot s's share of the downloaded tallies into acc[s]. */
-static void add_slot(const gpu_run *r, const host_tallies *h, int s, tally_set *acc)
+/* Tally set t of the downloaded tallies (slot t / r->sets's absorption set
+ * t % r->sets) into acc[t].  Every set of a slot took the steps of its one
+ * history, which the kernel counts in the slot's first set. */
+static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *acc)
 {
     const mci_run *run = r->batch->parts[0].run;
-    const uint64_t *counts = &h->counts[(size_t)s * RUN_COUNTS];
+    int slot = t / r->sets;
+    const uint64_t *counts = &h->counts[(size_t)t * RUN_COUNTS];
     tally_batch view = {.nr = run->nr,
                         .nz = run->nz,
                         .na = run->na,
-                        .steps = counts[COUNT_STEPS],
+                        .steps =
+                            h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
                         .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
                         .trapped_units = counts[COUNT_TRAPPED_UNITS]};
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
+    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+        int array = output_tally(k)->absorption ? slot : t; /* run_open */
         view.tally[k] =
-            &h->tally[k][(size_t)s * (size_t)output_tally_bins(k, run->nr, run->nz, run->na)];
-    tally_set_add_batch(&acc[s], &view, h->photons[s]);
+            &h->tally[k][(size_t)array * (size_t)output_tally_bins(k, run->nr, run->nz, run->na)];
+    }
+    tally_set_add_batch(&acc[t], &view, h->photons[slot]);
 }
 
 /* The device tallies of the launch's simulated indices [first, first + n)
@@ -450,8 +493,8 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
     ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
     if (ok) {
         photon_batch_slot_photons(b, first, n, h.photons);
-        for (int s = 0; s < b->slots; s++)
-            add_slot(r, &h, s, acc);
+        for (int t = 0; t < b->slots * r->sets; t++)
+            add_slot(r, &h, t, acc);
     }
     host_tallies_free(&h);
     return ok && zero_tallies(r, err);
@@ -512,14 +555,15 @@ typedef struct launch {
  * the batch's tables; both end with the tally arrays and the counts.  The
  * host follows the template here: templates/kernel.cu's parameters list the
  * tally arrays in output_table's order of tallies (ORDER OUTPUT), so they
- * are passed in that order.  At most 12 other arguments (a batch kernel's). */
+ * are passed in that order; a kernel with absorption sets takes their table
+ * last.  At most 13 other arguments. */
 typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
     unsigned num_parts, num_slots, max_steps;
-    cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES], counts;
-    void *list[12 + OUTPUT_TALLIES];
+    cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES], counts, set_extra;
+    void *list[13 + OUTPUT_TALLIES];
 } launch_args;
 
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
@@ -537,7 +581,8 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .multipliers = eng->multipliers,
                        .next = r->next,
                        .stop = r->stop,
-                       .counts = r->counts};
+                       .counts = r->counts,
+                       .set_extra = r->set_extra};
     int n = 0;
     void **v = a->list;
     v[n++] = &a->first;
@@ -565,6 +610,8 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
         v[n++] = &a->tally[k];
     }
     v[n++] = &a->counts;
+    if (spec->num_sets > 0)
+        v[n++] = &a->set_extra;
 }
 
 static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
@@ -713,6 +760,19 @@ static bool finish_launch(const gpu_run *r, launch *l, const gpu_options *opt,
            (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 
+/* The units of one photon through a stack of glass: its whole weight, for
+ * absorption set k (when there are sets) less what the set's mua absorbs on
+ * the way (the reference's mua are 0: it is glass), as the CPU engine
+ * scores it. */
+static uint64_t glass_only_units(const mci_run *run, const gpu_options *opt, int k)
+{
+    double w = 1.0 - optics_specular(run), extra = 0.0;
+    for (int i = 1; opt->num_sets > 0 && i <= run->num_layers; i++)
+        extra += opt->set_mua[(size_t)k * (size_t)run->num_layers + (size_t)i - 1] *
+                 (run->layers[i].z1 - run->layers[i].z0);
+    return fixed_point_from_weight(opt->num_sets > 0 ? w * exp(-extra) : w);
+}
+
 /* A stack that is one glass layer: every photon leaves straight through the
  * bottom with weight 1 - Rsp, as the CPU engine scores it.  (A run's kernel
  * only: a batch holds no such run, gpu_simulate_feed.) */
@@ -720,9 +780,12 @@ static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_
                        tally_set *acc, tm_error *err)
 {
     uint64_t first, count;
+    int sets = opt->num_sets > 0 ? opt->num_sets : 1;
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &first, &count)) {
-        acc->tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(1.0 - optics_specular(run));
-        acc->photons += count;
+        for (int k = 0; k < sets; k++) {
+            acc[k].tt_ra[0] += (tally_acc_t)count * glass_only_units(run, opt, k);
+            acc[k].photons += count;
+        }
         progress_add(opt->progress, count);
         if (feed->done && !feed->done(feed->ctx, first, count, err))
             return false;
@@ -784,7 +847,7 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
         (!spec->batch && !upload_layers(eng, run, spec, err)) ||
         !plan_launches(eng, spec, batch, opt->grid, stats, &plan, err))
         return false;
-    if (!run_open(eng, batch, spec, &r, err))
+    if (!run_open(eng, batch, spec, opt, &r, err))
         return false;
     double start = progress_now();
     bool ok = run_launches(eng, &r, spec, &plan, opt, feed, acc, stats, err);

@@ -34,6 +34,13 @@ typedef struct gpu_options {
      * feed for more (the multi-GPU dispatcher taking photons back to share
      * them out again: gpu_pool.c). */
     const volatile int *yield;
+    /* Absorption sets (docs/physics.md): 0 for none, or the spec's
+     * num_sets, set_mua[k * num_layers + i - 1] set k's mua of layer i
+     * (1-based) of the run simulated, whose own mua must be the sets'
+     * reference (mua_sets_reference).  acc then holds num_sets tally sets a
+     * slot: set k of slot s is acc[s * num_sets + k]. */
+    int num_sets;
+    const double *set_mua;
 } gpu_options;
 
 typedef struct gpu_stats {

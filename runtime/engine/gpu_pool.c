@@ -383,12 +383,20 @@ static uint64_t share_begin(const dispatcher *d, int i)
     return job->first + job->count / parts * before + job->count % parts * before / parts;
 }
 
-/* Several GPUs: a GPU's own tallies, one per slot of the batch. */
+/* The tally sets of a batch: one a slot, or with absorption sets one a
+ * set of each slot (gpu_options). */
+static int tally_sets(const photon_batch *b, const gpu_options *opt)
+{
+    return b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
+}
+
+/* Several GPUs: a GPU's own tallies, as the caller's. */
 static bool own_tallies_init(worker *w, const photon_batch *b)
 {
     const mci_run *run = b->parts[0].run;
-    w->own_tallies = calloc((size_t)b->slots, sizeof *w->own_tallies);
-    for (int s = 0; w->own_tallies && s < b->slots; s++)
+    int n = tally_sets(b, &w->opt);
+    w->own_tallies = calloc((size_t)n, sizeof *w->own_tallies);
+    for (int s = 0; w->own_tallies && s < n; s++)
         if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na))
             return false;
     w->tallies = w->own_tallies;
@@ -400,7 +408,7 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
 {
     if (!w->own_tallies)
         return;
-    for (int s = 0; s < b->slots; s++) {
+    for (int s = 0; s < tally_sets(b, &w->opt); s++) {
         if (w->own_tallies[s].a_rz)
             tally_set_add(&acc[s], &w->own_tallies[s]);
         tally_set_free(&w->own_tallies[s]);

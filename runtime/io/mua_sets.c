@@ -48,6 +48,19 @@ bool mua_sets_run(const mci_run *run, const double *mua, int k, mci_run *out)
     return true;
 }
 
+bool mua_sets_reference(const mci_run *run, const double *mua, int count, mci_run *out)
+{
+    if (!mci_run_copy(out, run))
+        return false;
+    for (int i = 1; i <= run->num_layers; i++) {
+        double least = mua[i - 1];
+        for (int k = 1; k < count; k++)
+            least = fmin(least, mua[(size_t)k * run->num_layers + i - 1]);
+        out->layers[i].mua = least;
+    }
+    return true;
+}
+
 void mua_sets_free(mua_sets *s)
 {
     free(s->mua);

@@ -30,6 +30,12 @@ bool mua_sets_check(const double *mua, int count, int layers, tm_error *err);
 /* A copy of run whose layers have set k's mua (false when out of memory). */
 bool mua_sets_run(const mci_run *run, const double *mua, int k, mci_run *out);
 
+/* The sets' reference: a copy of run whose layers have each layer's
+ * smallest mua over the count sets, the mua that photons are simulated
+ * with (so that every set's weight factor is at most 1; the CPU engine
+ * makes the same, cpu_photon.c).  False when out of memory. */
+bool mua_sets_reference(const mci_run *run, const double *mua, int count, mci_run *out);
+
 void mua_sets_free(mua_sets *s);
 
 #endif
