@@ -301,8 +301,7 @@ static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tall
 }
 
 /* The GPUs with absorption sets: one run, simulated with the sets'
- * reference mua by each GPU's kernel of its variant that scores the sets
- * (spec_for_sets). */
+ * reference mua by each GPU's kernel of the sets (specs: variant_sets_spec). */
 static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_batch *batch,
                               const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
                               tm_error *err)
@@ -315,23 +314,23 @@ static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_b
                       : "absorption sets on the GPU: one run at a time, not a batch");
         return false;
     }
+    for (int g = 0; g < s->gpu_count; g++)
+        if (specs[g].num_sets != sim->num_sets) {
+            error_set(err, NULL, 0, "GPU %d: a kernel of %d absorption sets for %d sets", g,
+                      specs[g].num_sets, sim->num_sets);
+            return false;
+        }
     const batch_part *part = &batch->parts[0];
     mci_run ref = {0};
     photon_batch one = {0};
-    kernel_spec *set_specs = malloc((size_t)s->gpu_count * sizeof *set_specs);
-    bool ok = set_specs && mua_sets_reference(part->run, sim->set_mua, sim->num_sets, &ref);
+    bool ok = mua_sets_reference(part->run, sim->set_mua, sim->num_sets, &ref);
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
     ok = ok && photon_batch_single(&one, &ref, part->first, part->count, err);
-    for (int g = 0; ok && g < s->gpu_count; g++) {
-        set_specs[g] = specs[g];
-        spec_for_sets(&set_specs[g], sim->num_sets);
-    }
-    ok = ok && simulate_gpus(s, sim, &one, set_specs, acc, stats, err);
+    ok = ok && simulate_gpus(s, sim, &one, specs, acc, stats, err);
     if (one.parts)
         photon_batch_free(&one);
     mci_run_free(&ref);
-    free(set_specs);
     return ok;
 }
 

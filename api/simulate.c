@@ -402,6 +402,21 @@ static tmcml_status batch_spec(tmcml_session *s, const tmcml_options *o, tmcml_r
     return TMCML_OK;
 }
 
+/* The kernel of the sets of a call (specs[0]'s variant, variant_sets_spec). */
+static tmcml_status sets_spec(tmcml_session *s, const tmcml_options *o, const call_sets *sets,
+                              const kernel_spec *specs, kernel_spec *out)
+{
+    plan_options plan;
+    plan_options_of(o, &plan);
+    tm_error err = {0};
+    *out = specs[0];
+    tune_device dev;
+    gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->eng.pool, 0)), &dev);
+    if (!variant_sets_spec(out, sets->count, &plan.variant, &dev, &err))
+        return api_fail(s, TMCML_ERR_ENGINE, &err);
+    return TMCML_OK;
+}
+
 /* Simulates every result's photons, watched by the caller's callback. */
 /* The engine calls: plan_work's, or with sets the one call of the sets'
  * problem (set 0's run: the engine takes the sets' mua, not the run's). */
@@ -577,9 +592,14 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "for sets with absorption)");
     if (status == TMCML_OK)
         status = choose(s, o, sets_engine(o, sets), &r[0]->problem.run, &specs, &plan_seconds);
-    if (status == TMCML_OK && specs && count > 1)
+    /* bspec: the batch kernel of several problems, or the kernel of the sets */
+    if (status == TMCML_OK && specs && sets->count > 0)
+        status = sets_spec(s, o, sets, specs, &bspec);
+    else if (status == TMCML_OK && specs && count > 1)
         status = batch_spec(s, o, r, count, specs, &bspec);
-    if (status == TMCML_OK)
+    if (status == TMCML_OK && specs && sets->count > 0)
+        status = simulate_all(s, o, r, count, &bspec, NULL, sets, &w);
+    else if (status == TMCML_OK)
         status = simulate_all(s, o, r, count, specs, specs && count > 1 ? &bspec : NULL, sets, &w);
     if (status == TMCML_OK)
         status = finish_results(s, o, r, count, &w, plan_seconds, start);

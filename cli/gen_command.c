@@ -63,16 +63,17 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
 
 /* --mua-sets: the kernel of the variant chosen for the run that scores the
  * file's absorption sets (their count is what the kernel bakes in). */
-static bool for_sets(const cli_options *opt, const mci_run *run, kernel_spec *spec, tm_error *err)
+static bool for_sets(const cli_options *opt, const mci_run *run, kernel_spec *spec,
+                     const tune_device *dev, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
     mua_sets sets;
     if (!mua_sets_read(opt->mua_sets, run->num_layers, &sets, err))
         return false;
-    spec_for_sets(spec, sets.count);
+    bool ok = variant_sets_spec(spec, sets.count, &opt->variant, dev, err);
     mua_sets_free(&sets);
-    return spec_validate(spec, 0, err);
+    return ok;
 }
 
 /* --batch: the batch kernel of the variant chosen for the run. */
@@ -106,7 +107,7 @@ int gen_command(const cli_options *opt)
     else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&
-             for_sets(opt, &file.runs[opt->run_number - 1], &spec, &err) &&
+             for_sets(opt, &file.runs[opt->run_number - 1], &spec, have_dev ? &dev : NULL, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
     if (status == RUN_OK && !opt->quiet)

@@ -493,13 +493,6 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 
 /* ---- the outputs of a batch ---------------------------------------------- */
 
-/* Threads that write a batch's outputs: each output's fsync waits for the
- * disk (two per run), so a batch of small runs finished one by one spent
- * most of its time there (100 runs of luthi100: 0.6 s of 1.0 s on an H100
- * host); writers in parallel share the file system's journal commits.  At
- * most 8, as fs_write_atomic keeps 16 temp files for a signal to remove. */
-#define FINISH_THREADS 8
-
 typedef struct finishing {
     const cli_options *opt;
     const engine *eng;
@@ -529,7 +522,7 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
         return n;
     }
     finishing f = {opt, eng, file, paths, br, final, seconds};
-    parallel_for(n, FINISH_THREADS, finish_one, &f);
+    parallel_for(n, RUN_FINISH_THREADS, finish_one, &f);
     int failed = 0;
     for (int k = 0; k < n; k++) {
         if (!final[k].ok) {

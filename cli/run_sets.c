@@ -4,12 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_runner.h"
 #include "interrupt.h"
+#include "parallel.h"
 #include "progress.h"
 #include "run.h"
 #include "run_lock.h"
 #include "stopper.h"
 #include "text_escape.h"
+#include "variant.h"
 
 /* NAME.mco -> NAME.setK.mco (a name without .mco gets .setK). */
 static char *set_name(const char *name, int k)
@@ -68,20 +71,84 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
     return true;
 }
 
-/* Writes set k's outputs of run `first + k` from its tallies. */
-static bool write_set(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                      const run_paths *paths, const tally_set *tallies, double seconds,
-                      tm_error *err)
+/* The outputs of the K sets of one run, written together. */
+typedef struct set_outputs {
+    const cli_options *opt;
+    const engine *eng;
+    const mci_file *file;
+    const run_paths *paths;
+    int first;       /* set k is run first + k */
+    checkpoint *cks; /* per set: its tallies (run_finish_write reads them) */
+    run_final *final;
+    double seconds;
+} set_outputs;
+
+static void write_set(void *ctx, int k)
 {
-    checkpoint *ck = calloc(1, sizeof *ck); /* run_finish reads its tallies */
-    if (!ck) {
+    set_outputs *o = ctx;
+    int i = o->first + k;
+    run_finish_write(o->opt, o->eng, o->file, i, &o->paths[i], &o->cks[k], o->seconds,
+                     &o->final[k]);
+}
+
+/* Every set's outputs from acc[0 .. K-1], written in parallel (a run of
+ * skin's grid has 64 outputs of 10^5 numbers with 64 sets), then said in
+ * order; false with *err (the first failure's) when one failed. */
+static bool write_sets(const cli_options *opt, const engine *eng, const mci_file *file, int first,
+                       const run_paths *paths, const tally_set *acc, int count, double seconds,
+                       tm_error *err)
+{
+    set_outputs o = {opt,
+                     eng,
+                     file,
+                     paths,
+                     first,
+                     calloc((size_t)count, sizeof *o.cks),
+                     calloc((size_t)count, sizeof *o.final),
+                     seconds};
+    bool ok = o.cks && o.final;
+    if (!ok)
         error_set(err, NULL, 0, "out of memory");
-        return false;
+    for (int k = 0; ok && k < count; k++)
+        o.cks[k].tallies = acc[k];
+    if (ok)
+        parallel_for(count, RUN_FINISH_THREADS, write_set, &o);
+    for (int k = 0; ok && k < count; k++) {
+        if (!o.final[k].ok && ok) {
+            *err = o.final[k].err;
+            ok = false;
+        }
+        run_finish_report(opt, &paths[first + k], &o.cks[k], seconds, &o.final[k]);
     }
-    ck->tallies = *tallies;
-    bool ok = run_finish(opt, eng, file, index, &paths[index], ck, seconds, err);
-    free(ck);
+    free(o.cks);
+    free(o.final);
     return ok;
+}
+
+/* The kernel of the sets for each GPU: its variant for the run
+ * (run_plan_gpus), made the sets' (variant_sets_spec); malloc'd, NULL with
+ * *err. */
+static kernel_spec *sets_specs(const cli_options *opt, engine *eng, const mci_run *run, int count,
+                               tm_error *err)
+{
+    if (!run_plan_gpus(opt, eng, run, err))
+        return NULL;
+    int gpus = gpu_pool_size(eng->pool);
+    kernel_spec *specs = malloc((size_t)gpus * sizeof *specs);
+    if (!specs) {
+        error_set(err, NULL, 0, "out of memory");
+        return NULL;
+    }
+    for (int g = 0; g < gpus; g++) {
+        specs[g] = eng->specs[g];
+        tune_device dev;
+        gpu_runner_device(gpu_engine_device(gpu_pool_engine(eng->pool, g)), &dev);
+        if (!variant_sets_spec(&specs[g], count, &opt->variant, &dev, err)) {
+            free(specs);
+            return NULL;
+        }
+    }
+    return specs;
 }
 
 /* Simulates the K set runs first .. first + K - 1 (one history each
@@ -105,11 +172,13 @@ static bool simulate_sets(const cli_options *opt, engine *eng, const mci_file *f
     sim.set_layers = sets->layers;
     sim.set_mua = sets->mua;
     session_run_stats stats;
-    /* On the GPUs, the run's variant, which the session turns into the
-     * kernel of its sets. */
-    bool ok = !eng->pool || run_plan_gpus(opt, eng, run, err);
-    ok = ok && session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, 0,
-                                (uint64_t)run->photons, acc, &stats, err);
+    kernel_spec *specs = eng->pool ? sets_specs(opt, eng, run, sets->count, err) : NULL;
+    bool ok = !eng->pool || specs;
+    ok = ok &&
+         session_simulate(&eng->ses, &sim, run, specs, 0, (uint64_t)run->photons, acc, &stats, err);
+    free(specs);
+    if (ok && eng->pool)
+        run_note_shares(opt, eng, &stats);
     interrupt_graceful(false);
     stopper_end(&st);
     progress_finish(&meter);
@@ -140,8 +209,7 @@ static bool run_one(const cli_options *opt, engine *eng, const mci_file *file, i
     double start = progress_now();
     ok = ok && simulate_sets(opt, eng, file, first, sets, acc, &stopped, err);
     double seconds = progress_now() - start;
-    for (int k = 0; ok && k < k_count; k++)
-        ok = write_set(opt, eng, file, first + k, paths, &acc[k], seconds, err);
+    ok = ok && write_sets(opt, eng, file, first, paths, acc, k_count, seconds, err);
     for (int k = 0; k < ready; k++)
         tally_set_free(&acc[k]);
     for (int k = 0; k < taken; k++)

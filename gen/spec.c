@@ -28,12 +28,14 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
-/* The sets' extra mua (num_layers x num_sets) and each thread's path in
- * every layer (num_layers x block_size), floats (templates/sets.cu). */
+/* The sets' extra mua (num_layers x num_sets), then per thread its path in
+ * every layer and its escape waiting to be scored (two words), 4 bytes
+ * each (templates/sets.cu). */
 static size_t sets_shared_bytes(const kernel_spec *spec)
 {
-    size_t per_layer = (size_t)spec->num_sets + (size_t)spec->knobs.block_size;
-    return (size_t)spec->num_layers * per_layer * sizeof(float);
+    size_t table = (size_t)spec->num_layers * (size_t)spec->num_sets;
+    size_t threads = ((size_t)spec->num_layers + 2) * (size_t)spec->knobs.block_size;
+    return (table + threads) * sizeof(float);
 }
 
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec)

@@ -112,7 +112,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     // (stop_trapped), then the block's count.  max_steps < 2^32.
     unsigned int photon_steps = 0u;
     const unsigned int lane = threadIdx.x & 31u;
+% if spec.num_sets > 0 then
+    unsigned int sets_clock = 0u;  // loop iterations, for the sets' scoring
+% end
     for (;;) {
+% if spec.num_sets > 0 then
+        if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)
+            sets_score_waiting(rd_ra, tt_ra);
+% end
         // One test a step for everything rare between steps: a weight below
         // MCML's threshold (roulette), the step limit, an ended photon.  (As
         // separate tests the compiler predicated the roulette into every
@@ -120,6 +127,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
         if (!(p.w >= WEIGHT_THRESHOLD) || photon_steps >= max_steps) {
             end_of_step(p, photon_steps, max_steps);
             if (!photon_alive(p)) {
+% if spec.num_sets > 0 then
+                if (sets_waiting())
+                    continue;  // its escape is scored first (sets_score_waiting)
+% end
                 // The lanes whose photon ended, together here, take consecutive
                 // indices with one atomic.  The test costs the step loop one
                 // predicate; a warp-wide ballot every step cost it six

@@ -342,7 +342,8 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
     bin += 1ull << 40;  // test-only variant: an illegal address on purpose
 % end
 % if spec.num_sets > 0 then
-    sets_escape(p.w, ra, bin);  // every set's, the reference's not scored
+    (void)ra;
+    sets_escape(p.w, bin, p.uz > 0.0f);  // every set's, by the warp; the reference's not scored
 % elseif spec.debug_bias then
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
 % else

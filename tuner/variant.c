@@ -115,6 +115,20 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 
+/* The sets' kernel drops the launch bound: their scoring (templates/sets.cu)
+ * needs registers.  Measured on an H100 (skin 10^8, -A, 64 sets, the
+ * heuristic's blocks of 256): 0.86-0.91 s of kernel at 32 registers (8
+ * blocks an SM), 200 bytes spilled; 0.43-0.48 s with no bound (48-52
+ * registers) or 6 blocks an SM (40); the run without sets 0.30 s. */
+bool variant_sets_spec(kernel_spec *spec, int num_sets, const variant_options *v,
+                       const tune_device *dev, tm_error *err)
+{
+    if (!given(v, "min_blocks_per_sm"))
+        spec->knobs.min_blocks_per_sm = 0;
+    spec_for_sets(spec, num_sets);
+    return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
+}
+
 static void apply_tuned(const kernel_knobs *c, const mci_run *run, kernel_spec *spec)
 {
     spec->knobs = *c;

@@ -42,6 +42,12 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
                         const struct kernel_knobs *tuned, const variant_options *v,
                         kernel_spec *spec, tm_error *err);
 
+/* The kernel of a run's variant that scores num_sets absorption sets
+ * (spec_for_sets), without a launch bound unless one was given; validated
+ * for dev (may be NULL). */
+bool variant_sets_spec(kernel_spec *spec, int num_sets, const variant_options *v,
+                       const tune_device *dev, tm_error *err);
+
 /* The batch kernel (spec_for_batch) of a run's variant, with the batch
  * heuristic's knobs and the explicit options that a batch kernel has (block
  * size, residency, the last-bin cache); validated for dev (may be NULL). */
