@@ -8,6 +8,8 @@ tmcml_gpu_tests(gpu_api)
 add_executable(test_api_sets test_api_sets.c)
 target_link_libraries(test_api_sets PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_sets COMMAND test_api_sets)
+add_test(NAME gpu_api_sets COMMAND test_api_sets gpu)
+tmcml_gpu_tests(gpu_api_sets)
 
 # tmcml_session_delete while other threads' calls are on the session (a use
 # after free that the sanitizer build reports).  Linked with the api room, not

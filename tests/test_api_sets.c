@@ -2,8 +2,10 @@
  * to the sets' per-layer minimum gives, bit for bit, the tallies of a plain
  * run of its problem (the sets' history is the reference's and that set's
  * factor is exactly 1); each result describes its set's problem; bad
- * arguments and the GPU engine are refused with a message naming what to
- * do. */
+ * arguments and the GPU engine with absorption are refused with a message
+ * naming what to do.  `test_api_sets gpu` (label gpu; exit 77 without a
+ * GPU): the same reference set on the GPU without absorption, and AUTO
+ * taking the GPU for sets without absorption. */
 #include <stdio.h>
 #include <string.h>
 
@@ -81,8 +83,51 @@ static void test_refusals(tmcml_session *s, const tmcml_problem *p)
     refused(s, NULL, sets, 3, TMCML_ENGINE_CPU, "problem: NULL");
 }
 
-int main(void)
+/* The GPU's sets (absorption 0): set 0 is the plain -A run bit for bit. */
+static int test_gpu(void)
 {
+    tmcml_session *s = tmcml_session_new();
+    tmcml_device dev[8];
+    int count = 0;
+    if (tmcml_devices(s, dev, 8, &count) != TMCML_OK || count < 1) {
+        printf("test_api_sets gpu: skipped: %s\n", tmcml_session_message(s));
+        tmcml_session_delete(s);
+        return 77;
+    }
+    tmcml_problem *p = NULL;
+    CHECK(tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);
+    tmcml_options opt;
+    options(&opt, TMCML_ENGINE_AUTO);
+    opt.photons = 200000;
+    opt.absorption = 0;
+    tmcml_result *out[3] = {NULL, NULL, NULL}, *plain = NULL;
+    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
+    opt.engine = TMCML_ENGINE_GPU;
+    CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
+    tmcml_info a, b, c;
+    tmcml_result_info(out[0], &a);
+    tmcml_result_info(plain, &b);
+    tmcml_result_info(out[1], &c);
+    CHECK_MSG(a.tallies_digest == b.tallies_digest, "GPU set 0 %llx, plain -A run %llx",
+              (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest);
+    CHECK(a.tallies_digest != c.tallies_digest);
+    CHECK_MSG(strcmp(a.engine, "gpu") == 0, "AUTO took %s for sets without absorption", a.engine);
+    tmcml_rat r0, r2;
+    tmcml_result_rat(out[0], &r0);
+    tmcml_result_rat(out[2], &r2);
+    CHECK_MSG(r2.rd < r0.rd && r2.a == 0.0, "set 2: Rd %g (set 0 %g), A %g", r2.rd, r0.rd, r2.a);
+    for (int k = 0; k < 3; k++)
+        tmcml_result_delete(out[k]);
+    tmcml_result_delete(plain);
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    return check_summary("test_api_sets gpu");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "gpu") == 0)
+        return test_gpu();
     tmcml_session *s = tmcml_session_new();
     tmcml_problem *p = NULL;
     CHECK(s && tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);

@@ -105,6 +105,30 @@ batch_case() { # NAME OPTIONS...
 batch_case batch_two_engines --gpus 0,0
 batch_case batch_chunks --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
 [ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2
+# Absorption sets (-A) on several engines: every set's .mco as one GPU's.
+printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.4 0.3 1.4 2 1.4 2 0.6\n0.1 0.1 0.35 0.5 0.35 0.5 0.15\n' \
+    >"$work/sets.csv"
+sets_case() { # NAME OPTIONS...
+    name=$1
+    shift
+    # shellcheck disable=SC2086
+    "$tmcml" run "$ex/skin7_600nm.mci" -N 700000 -S 9 -A $common --mua-sets "$work/sets.csv" \
+        "$@" -o "$work/$name" >"$work/$name.log" 2>&1 ||
+        { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
+}
+sets_case sets_one
+sets_case sets_two_engines --gpus 0,0 --gpu-chunk 123457
+[ "$gpus" -ge 2 ] && sets_case sets_dash_G -G 2
+for name in sets_two_engines sets_dash_G; do
+    [ -d "$work/$name" ] || continue
+    for k in 1 2 3; do
+        check; cmp -s "$work/$name/skin7_600nm.set$k.mco" "$work/sets_one/skin7_600nm.set$k.mco" ||
+            fail "$name: set $k's .mco differs from one GPU's"
+    done
+done
+check; cmp -s "$work/sets_one/skin7_600nm.set1.mco" "$work/sets_one/skin7_600nm.set2.mco" &&
+    fail "sets 1 and 2 gave the same .mco"
+
 # Another seed must not equal the reference: the checks above would then
 # be blind.
 # shellcheck disable=SC2086
