@@ -1,6 +1,7 @@
 /* `tmcml run`'s batches (run_batch.h). */
 #include "run_batch.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,12 +536,73 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
     return failed;
 }
 
+/* A batch's outputs written in a thread of their own while the next batch
+ * simulates (the lead's).  The thread reads a snapshot of the engine, whose
+ * GPU shares the next batch adds to; the kernel key and names stay as they
+ * are until run_open_batches returns. */
+typedef struct batch_writer {
+    const batch_call *c;
+    engine snap;
+    const batch_run *br;
+    int n, failed;
+    double simulated; /* seconds */
+    pthread_t thread;
+    bool running;
+} batch_writer;
+
+static void *write_batch(void *arg)
+{
+    batch_writer *w = arg;
+    double t0 = progress_now();
+    w->failed =
+        finish_runs(w->c->opt, &w->snap, w->c->file, w->c->paths, w->br, w->n, w->simulated);
+    if (w->c->opt->verbose)
+        fprintf(stderr,
+                "tmcml: a batch of %d runs simulated in %.3f s, its outputs written in %.3f s\n",
+                w->n, w->simulated, progress_now() - t0);
+    return NULL;
+}
+
+/* Waits for the writer's batch; its failed runs into *failed. */
+static void writer_join(batch_writer *w, int *failed)
+{
+    if (!w->running)
+        return;
+    pthread_join(w->thread, NULL);
+    w->running = false;
+    free(w->snap.shares);
+    *failed += w->failed;
+}
+
+/* Writes br[0 .. n-1]'s outputs: in the writer's thread, after the last
+ * batch's (joined first), or here when no thread can start. */
+static void writer_start(batch_writer *w, const batch_call *c, const batch_run *br, int n,
+                         double seconds, int *failed)
+{
+    writer_join(w, failed);
+    const engine *eng = c->eng;
+    *w = (batch_writer){.c = c, .snap = *eng, .br = br, .n = n, .simulated = seconds};
+    size_t shares = (size_t)(eng->gpus > 0 ? eng->gpus : 1) * sizeof *eng->shares;
+    w->snap.shares = eng->shares ? malloc(shares) : NULL;
+    if (w->snap.shares)
+        memcpy(w->snap.shares, eng->shares, shares);
+    w->running =
+        (!eng->shares || w->snap.shares) && pthread_create(&w->thread, NULL, write_batch, w) == 0;
+    if (!w->running) {
+        free(w->snap.shares);
+        w->snap.shares = eng->shares;
+        write_batch(w);
+        *failed += w->failed;
+    }
+}
+
 /* Simulates br[0 .. n-1] in engine calls of batch_size runs and writes each
- * run's outputs (the lead) once its call is over; *failed counts the runs
- * that failed (each said). */
+ * call's outputs (the lead) while the next call simulates; *failed counts
+ * the runs that failed (each said). */
 static void run_open_batches(const batch_call *c, batch_run *br, int n, int *failed)
 {
     engine *eng = c->eng;
+    batch_writer writer = {0};
     for (int first = 0; first < n;) {
         int size = batch_size(c, br, first, n);
         tm_error err = {0};
@@ -549,8 +611,10 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
         double seconds = progress_now() - start;
         if (eng->last_runs && first + size == n)
             run_release_gpus(eng); /* closed while the last outputs are written */
-        if (status == BATCH_STOPPED)
+        if (status == BATCH_STOPPED) {
+            writer_join(&writer, failed); /* the last batch's outputs are whole */
             stop_batch(c, &br[first], size, br, n, seconds);
+        }
         if (status == BATCH_FAILED) {
             say_failed(c->file, &br[first], size, &err);
             *failed += size;
@@ -558,17 +622,11 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
             c->totals->batches += size > 1;
             c->totals->runs += size > 1 ? size : 0;
         }
-        if (status == BATCH_DONE && lead(c)) {
-            double t0 = progress_now();
-            *failed += finish_runs(c->opt, eng, c->file, c->paths, &br[first], size, seconds);
-            if (c->opt->verbose)
-                fprintf(stderr,
-                        "tmcml: a batch of %d runs simulated in %.3f s, its outputs "
-                        "written in %.3f s\n",
-                        size, seconds, progress_now() - t0);
-        }
+        if (status == BATCH_DONE && lead(c))
+            writer_start(&writer, c, &br[first], size, seconds, failed);
         first += size;
     }
+    writer_join(&writer, failed);
 }
 
 bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,

@@ -98,4 +98,7 @@ foreach(mode index cpu)
   add_test(NAME batch_${mode} COMMAND test_batch ${mode})
 endforeach()
 add_test(NAME gpu_batch COMMAND test_batch gpu)
+add_test(NAME gpu_batch_many COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_many.sh
+  $<TARGET_FILE:tmcml>)
+tmcml_gpu_tests(gpu_batch_many)
 tmcml_gpu_tests(gpu_batch)

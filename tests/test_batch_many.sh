@@ -1,0 +1,40 @@
+#!/bin/sh
+# A file of more runs than one launch holds (400 one-layer runs; about 190
+# fit a launch's shared memory on an H100): several batches, each batch's
+# outputs written while the next one simulates (cli/run_batch.c), every
+# run's .mco the same as simulated alone (--no-batch).  Exit 77 (skipped)
+# without a GPU.
+# usage: test_batch_many.sh TMCML
+tmcml=$1
+if ! "$tmcml" devices >/dev/null 2>&1; then
+    echo "test_batch_many: no usable GPU (tmcml devices failed): skipped"
+    exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+runs=400
+{
+    printf '1.0\n%d\n' "$runs"
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        printf 'm%03d.mco A\n3000\n0.01 0.01\n20 20 4\n1\n1.0\n' "$i"
+        printf '1.4 %s 80 0.9 1E8\n1.0\n' "$(awk "BEGIN{print 0.05 + ($i % 40) * 0.25}")"
+        i=$((i + 1))
+    done
+} >"$work/many.mci"
+common="--engine gpu --tune never -S 5 --cache $work/cache"
+expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common -o "$work/batched"
+contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
+expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
+same=0
+for f in "$work"/alone/*.mco; do
+    check
+    if cmp -s "$f" "$work/batched/$(basename "$f")"; then
+        same=$((same + 1))
+    else
+        fail "$(basename "$f"): batched differs from alone"
+    fi
+done
+[ "$same" -eq "$runs" ] || fail "$same of $runs outputs compared equal"
+echo "test_batch_many: $same runs, each batched as alone"
+finish test_batch_many
