@@ -68,14 +68,22 @@ static void add_seeds(textbuf *t, const lut_spec *spec, const lut_table *tab)
                     (unsigned long long)spec->seed);
 }
 
+/* The column names first, then the parameters as # lines: so the names are
+ * what numpy.genfromtxt(names=True), numpy.loadtxt(skiprows=1) and
+ * pandas.read_csv(comment="#") take as the header (genfromtxt would take a
+ * # line before them for the names). */
 static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
 {
     textbuf line = TEXTBUF_INIT;
+    textbuf_add(&line, "musp,mua,Rd");
+    for (int r = 0; r < t->nr; r++)
+        textbuf_add(&line, ",Rd_r_%d", r);
+    bool ok = put_line(f, &line);
     textbuf_add(&line,
                 "# tmcml lut (tmcml %s): diffuse reflectance of one homogeneous layer over a "
                 "grid of mua and mus' (docs/lut.md)",
                 tmcml_version());
-    bool ok = put_line(f, &line);
+    ok = ok && put_line(f, &line);
     add_layer(&line, spec);
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# mua [1/cm], %d values: ", spec->mua.count);
@@ -99,10 +107,6 @@ static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# units: musp, mua 1/cm; Rd dimensionless (per photon); Rd_r_i 1/cm2 "
                        "(MCML's: per photon and per cm2 of the ring)");
-    ok = ok && put_line(f, &line);
-    textbuf_add(&line, "musp,mua,Rd");
-    for (int r = 0; r < t->nr; r++)
-        textbuf_add(&line, ",Rd_r_%d", r);
     return put_line(f, &line) && ok;
 }
 

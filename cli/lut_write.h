@@ -1,7 +1,7 @@
 /* `tmcml lut`'s files (docs/lut.md): OUT.npz, the arrays for NumPy
- * (mua, musp, Rd, Rd_r, r and the parameters), and OUT.csv, the parameters
- * as `#` lines, a header line, then one line a point, mus' major; numbers
- * as %.17g, which reads back as the same double. */
+ * (mua, musp, Rd, Rd_r, r and the parameters), and OUT.csv, the column
+ * names, the parameters as `#` lines, then one line a point, mus' major;
+ * numbers as the shortest text that reads back as the same double. */
 #ifndef TMCML_LUT_WRITE_H
 #define TMCML_LUT_WRITE_H
 
