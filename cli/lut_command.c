@@ -279,6 +279,20 @@ static bool check_layer(const lut_spec *sp, tm_error *err)
     return true;
 }
 
+/* The table's Rd_r within what one output array may hold (MCI_MAX_BINS:
+ * 1 GiB of doubles), checked before any memory is asked for. */
+static bool check_size(const lut_spec *sp, tm_error *err)
+{
+    double values = (double)sp->musp.count * sp->mua.count * sp->nr;
+    if (values <= (double)MCI_MAX_BINS)
+        return true;
+    error_set(err, NULL, 0,
+              "lut: %d mus' x %d mua x %d rings is %.3g values of Rd_r, more than 2^27 (1 GiB): "
+              "make the table or --nr smaller, or split it",
+              sp->musp.count, sp->mua.count, sp->nr, values);
+    return false;
+}
+
 static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
 {
     set_defaults(a);
@@ -307,7 +321,7 @@ static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
         a->spec.d = LUT_SEMI_INFINITE_D;
     a->spec.progress = !a->quiet && isatty(2);
     return lut_axis_parse("--mua", a->mua, &a->spec.mua, err) &&
-           lut_axis_parse("--musp", a->musp, &a->spec.musp, err);
+           lut_axis_parse("--musp", a->musp, &a->spec.musp, err) && check_size(&a->spec, err);
 }
 
 /* OUT without a .csv or .npz ending, then the ending. */

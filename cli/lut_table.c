@@ -61,7 +61,7 @@ tmcml_problem *lut_point_problem(tmcml_session *s, const lut_spec *spec, double 
     tmcml_grid grid = {.dz = spec->dr, .dr = spec->dr, .nz = 1, .nr = spec->nr, .na = 1};
     tmcml_problem *p = NULL;
     if (tmcml_problem_new(s, &layer, 1, spec->n_above, spec->n_below, &grid, &p) != TMCML_OK)
-        error_set(err, NULL, 0, "mua %.17g, mus' %.17g: %s", mua, musp, tmcml_session_message(s));
+        error_set(err, NULL, 0, "mua %.9g, mus' %.9g: %s", mua, musp, tmcml_session_message(s));
     return p;
 }
 
@@ -96,7 +96,7 @@ static void store_point(lut_table *t, int j, int i, const tmcml_result *r)
 
 static bool call_failed(tmcml_session *s, const char *what, double value, tm_error *err)
 {
-    error_set(err, NULL, 0, "%s %.17g: %s", what, value, tmcml_session_message(s));
+    error_set(err, NULL, 0, "%s %.9g: %s", what, value, tmcml_session_message(s));
     return false;
 }
 

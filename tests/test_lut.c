@@ -223,7 +223,7 @@ static void check_npz(const char *path, double rows[][3 + NR], lut_strategy stra
     const unsigned char *r = npz_member(zip, size, "r.npy", header, sizeof header);
     CHECK(r && strstr(header, "'shape': (6,)") && le_double(r + 8) == 1.5 * DR);
     const unsigned char *seed = npz_member(zip, size, "seed.npy", header, sizeof header);
-    CHECK(seed && strstr(header, "<u8") && le_double(seed) != 0.0);
+    CHECK(seed && strstr(header, "<u8"));
     uint64_t s = 0;
     for (int b = 7; seed && b >= 0; b--)
         s = s << 8 | seed[b];

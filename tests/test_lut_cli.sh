@@ -86,6 +86,7 @@ ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
     bad '--photons: expected a whole number' $ok -N 1.5
     bad 'layer 1: n must be between 0.01 and 100' $ok --n 1000
     bad 'lut: unknown option "--bogus"' $ok --bogus
+    bad 'values of Rd_r, more than 2^27' $ok --mua 0.1:1:2000 --musp 1:10:1000
     bad 'lut: --mua is required' --musp 5 -o "$work/bad"
     bad 'lut: -o OUT is required' --mua 1 --musp 5
 }
