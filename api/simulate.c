@@ -570,6 +570,12 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
     return TMCML_OK;
 }
 
+bool api_engine_scores_sets(const tmcml_session *s, const tmcml_options *o)
+{
+    (void)s; /* every GPU's kernel scores sets without absorption */
+    return o->engine != TMCML_ENGINE_GPU || !o->absorption;
+}
+
 /* One call's problems: p[0 .. count-1] of one shape into out[0 .. count-1]
  * (all or none). */
 static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
@@ -585,7 +591,7 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
-    if (status == TMCML_OK && sets->count > 0 && o->engine == TMCML_ENGINE_GPU && o->absorption)
+    if (status == TMCML_OK && sets->count > 0 && !api_engine_scores_sets(s, o))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: absorption sets on the GPU score the sets' escapes only: "
                            "absorption = 0, or TMCML_ENGINE_CPU (or AUTO, which takes the CPU "

@@ -36,6 +36,8 @@ void cli_print_usage(FILE *s)
           "       tmcml plot OUT.mco [-o FIG.png]   (a PNG figure: fluence map, Rd(r), A(z))\n"
           "       tmcml conv OUT.mco --beam gaussian:W|flat:R [-o FILE]   (a broad beam's\n"
           "                  response by convolution: tmcml conv --help)\n"
+          "       tmcml lut --mua AXIS --musp AXIS -o OUT [options]   (a lookup table of\n"
+          "                  reflectance over mua and mus': tmcml lut --help)\n"
           "       tmcml devices\n"
           "       tmcml profiles list|show|check [--profiles DIR]   (tmcml profiles --help)\n"
           "       tmcml --help | --version\n"
@@ -531,18 +533,19 @@ static void set_defaults(cli_options *opt)
  * misspelt command, not two input files. */
 static bool unknown_command(const char *w, tm_error *err)
 {
-    static const char *const commands[] = {"run",  "gen",  "tune",    "sweep",
-                                           "plot", "conv", "devices", "profiles"};
+    static const char *const commands[] = {"run",  "gen", "tune",    "sweep",   "plot",
+                                           "conv", "lut", "devices", "profiles"};
     if (w[0] == '-' || strpbrk(w, "./") || access(w, F_OK) == 0)
         return false;
     const char *near = suggest_nearest(w, commands, (int)(sizeof commands / sizeof *commands));
     if (near)
         error_set(err, NULL, 0, "unknown command \"%s\": did you mean \"tmcml %s\"?", w, near);
     else
-        error_set(err, NULL, 0,
-                  "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, conv, devices, "
-                  "profiles; or an input file FILE.mci; tmcml --help shows the usage)",
-                  w);
+        error_set(
+            err, NULL, 0,
+            "unknown command \"%s\" (commands: run, gen, tune, sweep, plot, conv, lut, devices, "
+            "profiles; or an input file FILE.mci; tmcml --help shows the usage)",
+            w);
     return true;
 }
 
@@ -577,6 +580,9 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
     } else if (strcmp(w, "conv") == 0) {
         opt->command = CLI_CONV; /* its words are conv_command's to parse */
         ++*i;
+    } else if (strcmp(w, "lut") == 0) {
+        opt->command = CLI_LUT; /* its words are lut_command's to parse */
+        ++*i;
     } else {
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
             if (strcmp(w, later[k]) == 0) {
@@ -594,7 +600,8 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     int i = 1;
     if (!parse_command(argc, argv, &i, opt, err))
         return false;
-    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT || opt->command == CLI_CONV)
+    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT || opt->command == CLI_CONV ||
+        opt->command == CLI_LUT)
         return true;
     for (; i < argc; i++) {
         const char *a = argv[i];

@@ -26,6 +26,7 @@ typedef enum cli_command {
     CLI_SWEEP,
     CLI_PLOT,
     CLI_CONV,
+    CLI_LUT,
     CLI_HELP,
     CLI_VERSION
 } cli_command;
@@ -91,7 +92,8 @@ typedef struct cli_options {
 
 /* Parses argv into *opt.  Accepts `tmcml run FILE [options]`, `tmcml gen
  * FILE [options]`, `tmcml devices`, `tmcml profiles ...` (its words left to
- * profiles_command), `tmcml plot ...` (its words left to plot_command) and the classic form of CUDAMCML/GPU-MCML,
+ * profiles_command), `tmcml plot ...` (its words left to plot_command), `tmcml conv ...` and
+ * `tmcml lut ...` (theirs to conv_command and lut_command) and the classic form of CUDAMCML/GPU-MCML,
  * `tmcml FILE [options]` with `-S12`, `-A`, `-G1` attached or separate. */
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "conv_command.h"
 #include "gen_command.h"
+#include "lut_command.h"
 #include "plot_command.h"
 #include "profiles_command.h"
 #include "ranks.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
     case CLI_PROFILES: return profiles_command(argc - 1, argv + 1); /* argv[1] is "profiles" */
     case CLI_PLOT: return plot_command(argc - 1, argv + 1);         /* argv[1] is "plot" */
     case CLI_CONV: return conv_command(argc - 1, argv + 1);         /* argv[1] is "conv" */
+    case CLI_LUT: return lut_command(argc - 1, argv + 1);           /* argv[1] is "lut" */
     case CLI_TUNE: return tune_command(&opt);
     case CLI_SWEEP: return sweep_command(&opt);
     case CLI_RUN: break;

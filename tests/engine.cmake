@@ -24,6 +24,13 @@ foreach(case beer_lambert two_layers three_layers determinism)
 endforeach()
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+# tmcml lut (docs/lut.md): its files against the library's results of the
+# same points, bit for bit; sets against runs; its command line.
+tmcml_test(test_lut cli test_lut.c stats.c)
+foreach(case files agree)
+  add_test(NAME lut_${case} COMMAND test_lut ${case})
+endforeach()
+add_test(NAME lut_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_cli.sh $<TARGET_FILE:tmcml>)
 
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})

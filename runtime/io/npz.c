@@ -22,15 +22,6 @@
 #define NPZ_END_BYTES       (56 + 20 + 22)
 #define NPZ_UNIT_CHARS      16 /* at least the widest unit ("1/(cm2 sr)") or name */
 
-/* One float64 member: name (without .npy), shape, values, unit. */
-typedef struct npz_array {
-    const char *name;
-    int rank;
-    uint64_t dims[2];
-    const double *values;
-    const char *unit;
-} npz_array;
-
 static bool host_little_endian(void)
 {
     const uint16_t one = 1;
@@ -40,13 +31,15 @@ static bool host_little_endian(void)
 /* The .npy header of descr and shape, padded as NumPy pads it; its length. */
 static size_t npy_header(char *h, const char *descr, int rank, const uint64_t *dims)
 {
-    char shape[64] = "";
+    /* NumPy's repr of the shape: (), (n,), (a, b), (a, b, c) */
+    char shape[96] = "";
+    size_t used = 0;
+    for (int d = 0; d < rank; d++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%llu", d ? ", " : "",
+                                 (unsigned long long)dims[d]);
     if (rank == 1)
-        snprintf(shape, sizeof shape, "%llu,", (unsigned long long)dims[0]);
-    else if (rank == 2)
-        snprintf(shape, sizeof shape, "%llu, %llu", (unsigned long long)dims[0],
-                 (unsigned long long)dims[1]);
-    char dict[160];
+        snprintf(shape + used, sizeof shape - used, ",");
+    char dict[192];
     int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
                      descr, shape);
     size_t total = NPY_MAGIC_BYTES + 2 + (size_t)n + 1;
@@ -61,9 +54,9 @@ static size_t npy_header(char *h, const char *descr, int rank, const uint64_t *d
     return padded;
 }
 
-/* values as little-endian float64 bytes: themselves on such a host, else a
- * swapped copy in *copy (free it). */
-static const void *le_doubles(const double *values, uint64_t n, unsigned char **copy)
+/* n 8-byte values (float64 or uint64) as little-endian bytes: themselves
+ * on such a host, else a swapped copy in *copy (free it). */
+static const void *le_words(const void *values, uint64_t n, unsigned char **copy)
 {
     *copy = NULL;
     if (host_little_endian())
@@ -72,28 +65,52 @@ static const void *le_doubles(const double *values, uint64_t n, unsigned char **
         return NULL;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t bits;
-        memcpy(&bits, &values[i], 8);
+        memcpy(&bits, (const unsigned char *)values + 8 * i, 8);
         for (int b = 0; b < 8; b++)
             (*copy)[8 * i + (uint64_t)b] = (unsigned char)(bits >> (8 * b));
     }
     return *copy;
 }
 
+static bool npz_no_memory(zip_writer *z)
+{
+    z->ok = false;
+    z->no_memory = true;
+    return false;
+}
+
+/* A text member: a 0-d array of one '<UW' string (UCS-4, little-endian). */
+static bool npz_add_text(zip_writer *z, const char *name, const char *text)
+{
+    size_t w = strlen(text) ? strlen(text) : 1;
+    unsigned char *bytes = calloc(w, 4);
+    if (!bytes)
+        return npz_no_memory(z);
+    for (size_t c = 0; text[c]; c++)
+        bytes[c * 4] = (unsigned char)text[c];
+    char header[NPY_HEADER_MAX], descr[32];
+    snprintf(descr, sizeof descr, "<U%zu", w);
+    zip_piece pieces[2] = {{header, npy_header(header, descr, 0, NULL)}, {bytes, w * 4}};
+    bool ok = zip_add(z, name, pieces, 2);
+    free(bytes);
+    return ok;
+}
+
 static bool npz_add_array(zip_writer *z, const npz_array *a)
 {
+    char header[NPY_HEADER_MAX], name[64];
+    snprintf(name, sizeof name, "%s.npy", a->name);
+    if (a->kind == NPZ_TEXT)
+        return npz_add_text(z, name, a->text);
     uint64_t n = 1;
     for (int d = 0; d < a->rank; d++)
         n *= a->dims[d];
-    char header[NPY_HEADER_MAX], name[64];
     unsigned char *copy;
-    const void *data = le_doubles(a->values, n, &copy);
-    if (!data) {
-        z->ok = false;
-        z->no_memory = true;
-        return false;
-    }
-    snprintf(name, sizeof name, "%s.npy", a->name);
-    zip_piece pieces[2] = {{header, npy_header(header, "<f8", a->rank, a->dims)},
+    bool counts = a->kind == NPZ_UINT64;
+    const void *data = le_words(counts ? (const void *)a->counts : a->values, n, &copy);
+    if (!data)
+        return npz_no_memory(z);
+    zip_piece pieces[2] = {{header, npy_header(header, counts ? "<u8" : "<f8", a->rank, a->dims)},
                            {data, (size_t)(n * 8)}};
     bool ok = zip_add(z, name, pieces, 2);
     free(copy);
@@ -112,11 +129,8 @@ static bool npz_add_units(zip_writer *z, const npz_array *arrays, int count)
     }
     size_t bytes = (size_t)count * 2 * w * 4;
     unsigned char *text = calloc(bytes, 1);
-    if (!text) {
-        z->ok = false;
-        z->no_memory = true;
-        return false;
-    }
+    if (!text)
+        return npz_no_memory(z);
     for (int i = 0; i < count; i++)
         for (int k = 0; k < 2; k++) {
             const char *s = k ? arrays[i].unit : arrays[i].name;
@@ -152,6 +166,20 @@ static double *npz_centres(const mci_run *run)
     return c;
 }
 
+/* Every member, then units.npy; false with *err when memory ran out. */
+static bool npz_write_members(FILE *stream, const npz_array *a, int n, tm_error *err)
+{
+    zip_writer z;
+    zip_begin(&z, stream);
+    for (int i = 0; i < n; i++)
+        npz_add_array(&z, &a[i]);
+    npz_add_units(&z, a, n);
+    bool ok = zip_end(&z);
+    if (!ok && z.no_memory)
+        error_set(err, NULL, 0, "out of memory writing the .npz");
+    return ok;
+}
+
 static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
 {
     const npz_job *job = ctx;
@@ -182,17 +210,19 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
     a[n++] = (npz_array){.name = "dr", .values = &run->dr, .unit = "cm"};
     a[n++] = (npz_array){.name = "dz", .values = &run->dz, .unit = "cm"};
     a[n++] = (npz_array){.name = "da", .values = &run->da, .unit = "rad"};
-    a[n++] = (npz_array){"r", 1, {(uint64_t)run->nr}, centres, "cm"};
-    a[n++] = (npz_array){"z", 1, {(uint64_t)run->nz}, centres + run->nr, "cm"};
-    a[n++] = (npz_array){"a", 1, {(uint64_t)run->na}, centres + run->nr + run->nz, "rad"};
-    zip_writer z;
-    zip_begin(&z, stream);
-    for (int i = 0; i < n; i++)
-        npz_add_array(&z, &a[i]);
-    npz_add_units(&z, a, n);
-    bool ok = zip_end(&z);
-    if (!ok && z.no_memory)
-        error_set(err, NULL, 0, "out of memory writing the .npz");
+    a[n++] = (npz_array){
+        .name = "r", .rank = 1, .dims = {(uint64_t)run->nr}, .values = centres, .unit = "cm"};
+    a[n++] = (npz_array){.name = "z",
+                         .rank = 1,
+                         .dims = {(uint64_t)run->nz},
+                         .values = centres + run->nr,
+                         .unit = "cm"};
+    a[n++] = (npz_array){.name = "a",
+                         .rank = 1,
+                         .dims = {(uint64_t)run->na},
+                         .values = centres + run->nr + run->nz,
+                         .unit = "rad"};
+    bool ok = npz_write_members(stream, a, n, err);
     free(centres);
     return ok;
 }
@@ -201,6 +231,23 @@ bool npz_write(const char *path, const mci_run *run, const mcml_result *res, tm_
 {
     npz_job job = {run, res};
     return fs_write_atomic(path, npz_write_cb, &job, err);
+}
+
+typedef struct npz_list {
+    const npz_array *arrays;
+    int count;
+} npz_list;
+
+static bool npz_list_cb(FILE *stream, void *ctx, tm_error *err)
+{
+    const npz_list *list = ctx;
+    return npz_write_members(stream, list->arrays, list->count, err);
+}
+
+bool npz_write_arrays(const char *path, const npz_array *arrays, int count, tm_error *err)
+{
+    npz_list list = {arrays, count};
+    return fs_write_atomic(path, npz_list_cb, &list, err);
 }
 
 uint64_t npz_size_bound(const mci_run *run)

@@ -21,6 +21,26 @@
 /* Writes path atomically (fs_write_atomic), a device or FIFO through. */
 bool npz_write(const char *path, const mci_run *run, const mcml_result *res, tm_error *err);
 
+/* Any arrays as an .npz (`tmcml lut`'s table): one member per entry, named
+ * as it (without .npy), and units as above.  An entry is float64 values,
+ * or uint64 counts (exact where a float64 would round: seeds, photons), or
+ * one text (a 0-d '<UW' string), shaped by rank dims (rank 0 to
+ * NPZ_MAX_RANK; a text has rank 0); unit "-" for none. */
+#define NPZ_MAX_RANK 3
+typedef enum npz_kind { NPZ_FLOAT64, NPZ_UINT64, NPZ_TEXT } npz_kind;
+typedef struct npz_array {
+    const char *name;
+    int rank;
+    uint64_t dims[NPZ_MAX_RANK];
+    const double *values; /* NPZ_FLOAT64 */
+    const char *unit;
+    npz_kind kind;
+    const uint64_t *counts; /* NPZ_UINT64 */
+    const char *text;       /* NPZ_TEXT */
+} npz_array;
+
+bool npz_write_arrays(const char *path, const npz_array *arrays, int count, tm_error *err);
+
 /* An upper bound of the file's size for run's grid (the disk check). */
 uint64_t npz_size_bound(const mci_run *run);
 

@@ -1,0 +1,155 @@
+/* An axis of the lookup table from its option's text (lut_axis.h). */
+#include "lut_axis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_limits.h"
+
+/* The longest text read: a comma list of LUT_AXIS_MAX values would be
+ * longer, and no one types that. */
+#define LUT_AXIS_TEXT_MAX 65536
+
+/* One number of the text: all of word, finite. */
+static bool parse_number(const char *word, size_t len, double *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, word, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end || !isfinite(v) || (v != 0.0 && fabs(v) < 1e-300))
+        return false;
+    *out = v == 0.0 ? 0.0 : v; /* no -0 */
+    return true;
+}
+
+static bool axis_fail(const char *option, const char *text, const char *why, tm_error *err)
+{
+    error_set(err, NULL, 0, "%s \"%.200s\": %s", option, text, why);
+    return false;
+}
+
+/* Every value a coefficient of the .mci, and increasing. */
+static bool check_values(const char *option, const char *text, const lut_axis *a, tm_error *err)
+{
+    for (int i = 0; i < a->count; i++) {
+        double v = a->values[i];
+        if (v != 0.0 && (v < MCI_MIN_COEFFICIENT || v > MCI_MAX_COEFFICIENT)) {
+            char why[160];
+            snprintf(why, sizeof why, "%.17g is no coefficient: expected 0 or 1e-12 to 1e12 (1/cm)",
+                     v);
+            return axis_fail(option, text, why, err);
+        }
+        if (i > 0 && !(v > a->values[i - 1]))
+            return axis_fail(option, text,
+                             "the values must increase (so that the table can be interpolated)",
+                             err);
+    }
+    return true;
+}
+
+/* START:STOP:COUNT[:log|:lin] split at its colons (fields[4], lengths). */
+static int split_fields(const char *text, const char **fields, size_t *lens)
+{
+    int n = 0;
+    for (const char *p = text; p && n < 5; n++) {
+        const char *colon = strchr(p, ':');
+        if (n < 4) {
+            fields[n] = p;
+            lens[n] = colon ? (size_t)(colon - p) : strlen(p);
+        }
+        p = colon ? colon + 1 : NULL;
+    }
+    return n;
+}
+
+static bool parse_range(const char *option, const char *text, lut_axis *out, tm_error *err)
+{
+    const char *f[4];
+    size_t len[4];
+    int n = split_fields(text, f, len);
+    if (n < 3 || n > 4)
+        return axis_fail(option, text,
+                         "expected START:STOP:COUNT, START:STOP:COUNT:log or a "
+                         "comma list of values",
+                         err);
+    double start, stop, count;
+    if (!parse_number(f[0], len[0], &start) || !parse_number(f[1], len[1], &stop))
+        return axis_fail(option, text, "START and STOP must be numbers (1/cm)", err);
+    if (!parse_number(f[2], len[2], &count) || count != floor(count) || count < 1 ||
+        count > LUT_AXIS_MAX)
+        return axis_fail(option, text, "COUNT must be a whole number from 1 to 1000000", err);
+    bool log_spaced = n == 4 && len[3] == 3 && strncmp(f[3], "log", 3) == 0;
+    if (n == 4 && !log_spaced && !(len[3] == 3 && strncmp(f[3], "lin", 3) == 0))
+        return axis_fail(option, text, "the spacing after COUNT must be log or lin", err);
+    int k = (int)count;
+    if (k == 1 && start != stop)
+        return axis_fail(option, text, "one value (COUNT 1) needs START equal to STOP", err);
+    if (k > 1 && !(start < stop))
+        return axis_fail(option, text, "START must be below STOP", err);
+    if (log_spaced && !(start > 0))
+        return axis_fail(option, text, "log spacing needs START above 0", err);
+    out->values = malloc((size_t)k * sizeof *out->values);
+    if (!out->values)
+        return axis_fail(option, text, "out of memory", err);
+    out->count = k;
+    for (int i = 0; i < k; i++) {
+        double t = k > 1 ? (double)i / (k - 1) : 0.0;
+        out->values[i] = log_spaced ? exp(log(start) + t * (log(stop) - log(start)))
+                                    : start + t * (stop - start);
+    }
+    out->values[0] = start; /* the ends as given, not as rounded */
+    out->values[k - 1] = stop;
+    return true;
+}
+
+static bool parse_list(const char *option, const char *text, lut_axis *out, tm_error *err)
+{
+    int k = 1;
+    for (const char *p = text; *p; p++)
+        k += *p == ',';
+    if (k > LUT_AXIS_MAX)
+        return axis_fail(option, text, "more than 1000000 values", err);
+    out->values = malloc((size_t)k * sizeof *out->values);
+    if (!out->values)
+        return axis_fail(option, text, "out of memory", err);
+    out->count = 0;
+    for (const char *p = text; p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (!parse_number(p, len, &out->values[out->count++]))
+            return axis_fail(option, text,
+                             "expected START:STOP:COUNT, START:STOP:COUNT:log or a comma list "
+                             "of numbers (1/cm)",
+                             err);
+        p = comma ? comma + 1 : NULL;
+    }
+    return true;
+}
+
+bool lut_axis_parse(const char *option, const char *text, lut_axis *out, tm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!text || !*text)
+        return axis_fail(option, "", "expected START:STOP:COUNT[:log] or a comma list", err);
+    if (strlen(text) > LUT_AXIS_TEXT_MAX)
+        return axis_fail(option, "...", "longer than 65536 characters", err);
+    bool ok = strchr(text, ':') ? parse_range(option, text, out, err)
+                                : parse_list(option, text, out, err);
+    ok = ok && check_values(option, text, out, err);
+    if (!ok)
+        lut_axis_free(out);
+    return ok;
+}
+
+void lut_axis_free(lut_axis *a)
+{
+    free(a->values);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,14 @@
+/* `tmcml lut --mua AXIS --musp AXIS -o OUT [options]`: a lookup table of
+ * diffuse reflectance, total and per ring, of one homogeneous layer over a
+ * grid of mua and mus' (cli/lut_table.h, docs/lut.md), written as OUT.csv
+ * and OUT.npz. */
+#ifndef TMCML_LUT_COMMAND_H
+#define TMCML_LUT_COMMAND_H
+
+/* argv[0] is the word "lut".  Returns the exit status: 0 written; 1 a
+ * simulation or a write failed (no file half-written); 2 bad command line
+ * or an output that cannot be written: nothing simulated, nothing
+ * written. */
+int lut_command(int argc, char **argv);
+
+#endif

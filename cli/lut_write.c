@@ -1,0 +1,196 @@
+/* The lookup table's CSV and .npz (lut_write.h). */
+#include "lut_write.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fs.h"
+#include "npz.h"
+#include "textbuf.h"
+
+typedef struct lut_job {
+    const lut_spec *spec;
+    const lut_table *t;
+} lut_job;
+
+/* One line's text, written and emptied; false when memory ran out. */
+static bool put_line(FILE *f, textbuf *line)
+{
+    textbuf_add(line, "\n");
+    char *text = textbuf_take(line);
+    if (text)
+        fputs(text, f);
+    free(text);
+    return text != NULL;
+}
+
+/* Numbers are written exactly (textbuf_add_double: they read back as the
+ * doubles simulated), joined by sep. */
+static void add_values(textbuf *t, const double *v, int n, const char *sep)
+{
+    for (int i = 0; i < n; i++) {
+        textbuf_add(t, "%s", i ? sep : "");
+        textbuf_add_double(t, v[i]);
+    }
+}
+
+static void add_layer(textbuf *t, const lut_spec *spec)
+{
+    textbuf_add(t, "# layer: n ");
+    textbuf_add_double(t, spec->n);
+    textbuf_add(t, ", g ");
+    textbuf_add_double(t, spec->g);
+    textbuf_add(t, ", d ");
+    if (spec->d == LUT_SEMI_INFINITE_D) {
+        textbuf_add(t, "inf (semi-infinite, simulated as 1e8 cm)");
+    } else {
+        textbuf_add_double(t, spec->d);
+        textbuf_add(t, " cm");
+    }
+    textbuf_add(t, "; mus = mus' / (1 - g); n_above ");
+    textbuf_add_double(t, spec->n_above);
+    textbuf_add(t, ", n_below ");
+    textbuf_add_double(t, spec->n_below);
+}
+
+static void add_seeds(textbuf *t, const lut_spec *spec, const lut_table *tab)
+{
+    if (tab->strategy == LUT_SETS)
+        textbuf_add(t,
+                    "# strategy: sets (each mus' one simulation whose mua are absorption sets: "
+                    "one photon history serves every mua of a mus', so their errors are "
+                    "correlated); seed %llu for every mus'",
+                    (unsigned long long)spec->seed);
+    else
+        textbuf_add(t,
+                    "# strategy: runs (each point its own simulation, the mus' of one mua "
+                    "batched); mua number i (from 0) with seed %llu + i",
+                    (unsigned long long)spec->seed);
+}
+
+/* The column names first, then the parameters as # lines: so the names are
+ * what numpy.genfromtxt(names=True), numpy.loadtxt(skiprows=1) and
+ * pandas.read_csv(comment="#") take as the header (genfromtxt would take a
+ * # line before them for the names). */
+static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
+{
+    textbuf line = TEXTBUF_INIT;
+    textbuf_add(&line, "musp,mua,Rd");
+    for (int r = 0; r < t->nr; r++)
+        textbuf_add(&line, ",Rd_r_%d", r);
+    bool ok = put_line(f, &line);
+    textbuf_add(&line,
+                "# tmcml lut (tmcml %s): diffuse reflectance of one homogeneous layer over a "
+                "grid of mua and mus' (docs/lut.md)",
+                tmcml_version());
+    ok = ok && put_line(f, &line);
+    add_layer(&line, spec);
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# mua [1/cm], %d values: ", spec->mua.count);
+    add_values(&line, spec->mua.values, spec->mua.count, ",");
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# musp [1/cm], %d values: ", spec->musp.count);
+    add_values(&line, spec->musp.values, spec->musp.count, ",");
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# rings: nr %d, dr ", spec->nr);
+    textbuf_add_double(&line, spec->dr);
+    textbuf_add(&line, " cm; Rd_r_i is ring i, r from i*dr to (i+1)*dr (centre (i+0.5)*dr); "
+                       "the last ring also collects all reflectance beyond nr*dr (MCML)");
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# photons per point %lld; engine %s; absorption not scored (-A)",
+                (long long)spec->photons, t->engine);
+    ok = ok && put_line(f, &line);
+    add_seeds(&line, spec, t);
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# Rsp (specular reflectance, the same at every point, not in Rd): ");
+    textbuf_add_double(&line, t->rsp);
+    ok = ok && put_line(f, &line);
+    textbuf_add(&line, "# units: musp, mua 1/cm; Rd dimensionless (per photon); Rd_r_i 1/cm2 "
+                       "(MCML's: per photon and per cm2 of the ring)");
+    return put_line(f, &line) && ok;
+}
+
+static bool csv_cb(FILE *f, void *ctx, tm_error *err)
+{
+    const lut_job *job = ctx;
+    const lut_spec *spec = job->spec;
+    const lut_table *t = job->t;
+    bool ok = write_header(f, spec, t);
+    textbuf line = TEXTBUF_INIT;
+    for (int j = 0; ok && j < t->m; j++)
+        for (int i = 0; ok && i < t->k; i++) {
+            size_t at = (size_t)j * (size_t)t->k + (size_t)i;
+            double point[3] = {spec->musp.values[j], spec->mua.values[i], t->rd[at]};
+            add_values(&line, point, 3, ",");
+            textbuf_add(&line, ",");
+            add_values(&line, t->rd_r + at * (size_t)t->nr, t->nr, ",");
+            ok = put_line(f, &line);
+        }
+    if (!ok)
+        error_set(err, NULL, 0, "out of memory writing the CSV");
+    return ok;
+}
+
+bool lut_write_csv(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err)
+{
+    lut_job job = {spec, t};
+    return fs_write_atomic(path, csv_cb, &job, err);
+}
+
+static npz_array scalar(const char *name, const double *value, const char *unit)
+{
+    return (npz_array){.name = name, .values = value, .unit = unit};
+}
+
+static npz_array vector(const char *name, int n, const double *values, const char *unit)
+{
+    return (npz_array){
+        .name = name, .rank = 1, .dims = {(uint64_t)n}, .values = values, .unit = unit};
+}
+
+static npz_array count(const char *name, const uint64_t *value)
+{
+    return (npz_array){.name = name, .unit = "-", .kind = NPZ_UINT64, .counts = value};
+}
+
+static npz_array text(const char *name, const char *value)
+{
+    return (npz_array){.name = name, .unit = "-", .kind = NPZ_TEXT, .text = value};
+}
+
+bool lut_write_npz(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err)
+{
+    double *r = malloc((size_t)t->nr * sizeof *r);
+    if (!r) {
+        error_set(err, path, 0, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < t->nr; i++)
+        r[i] = (i + 0.5) * spec->dr;
+    uint64_t photons = (uint64_t)spec->photons, seed = spec->seed;
+    char version[64];
+    snprintf(version, sizeof version, "tmcml %s", tmcml_version());
+    uint64_t m = (uint64_t)t->m, k = (uint64_t)t->k, nr = (uint64_t)t->nr;
+    npz_array a[] = {
+        vector("mua", t->k, spec->mua.values, "1/cm"),
+        vector("musp", t->m, spec->musp.values, "1/cm"),
+        {.name = "Rd", .rank = 2, .dims = {m, k}, .values = t->rd, .unit = "-"},
+        {.name = "Rd_r", .rank = 3, .dims = {m, k, nr}, .values = t->rd_r, .unit = "1/cm2"},
+        vector("r", t->nr, r, "cm"),
+        scalar("dr", &spec->dr, "cm"),
+        scalar("Rsp", &t->rsp, "-"),
+        scalar("n", &spec->n, "-"),
+        scalar("n_above", &spec->n_above, "-"),
+        scalar("n_below", &spec->n_below, "-"),
+        scalar("g", &spec->g, "-"),
+        scalar("d", &spec->d, "cm"),
+        count("photons", &photons),
+        count("seed", &seed),
+        text("strategy", lut_strategy_name(t->strategy)),
+        text("engine", t->engine),
+        text("version", version),
+    };
+    bool ok = npz_write_arrays(path, a, (int)(sizeof a / sizeof *a), err);
+    free(r);
+    return ok;
+}
