@@ -1,0 +1,60 @@
+#!/bin/sh
+# Absorption sets on the GPU (docs/physics.md, "Absorption sets"): issue 25's
+# two targets, whole process, warm cubin cache, alternating.
+#  1. Skin (examples/skin7_600nm.mci, 10^8 photons, -A): no sets, one set
+#     (the skin's own mua) and 64 sets (each layer's mua x 0.5 ... 2, log
+#     steps); the kernel's time from --verbose beside the whole process's.
+#  2. A lookup table of 64 mua (0.01-10 /cm, log) x 16 mus' (5-40 /cm) of a
+#     semi-infinite medium at 10^6 photons a point (tmcml lut): sets (16
+#     simulations of 64 sets) and, once, runs (1,024 runs in batches).
+# usage: bench/bench_sets.sh BUILD_DIR [OUT_DIR] [REPEATS]
+set -eu
+build=$1
+out=${2:-bench-sets}
+repeats=${3:-3}
+tmcml=$build/tmcml
+ex=$(dirname "$0")/../examples
+mkdir -p "$out"
+cache=$out/cache
+now() { date +%s.%N; }
+echo "GPU: $("$tmcml" devices | head -n 1)"
+sed 's/^1000000 /100000000 /' "$ex/skin7_600nm.mci" >"$out/skin.mci"
+awk 'BEGIN { split("0.2 0.15 0.7 1 0.7 1 0.3", m, " ");
+             for (j = 0; j < 64; j++) { s = 0.5 * 4 ^ (j / 63); line = "";
+               for (i = 1; i <= 7; i++) line = line sprintf(i > 1 ? " %.6g" : "%.6g", m[i] * s);
+               print line } }' >"$out/skin64.csv"
+echo "0.2 0.15 0.7 1 0.7 1 0.3" >"$out/skin1.csv"
+skin() { # label [--mua-sets FILE]
+    label=$1; shift
+    rm -rf "$out/o"
+    t0=$(now)
+    "$tmcml" run "$out/skin.mci" -A --tune never --engine gpu --verbose --cache "$cache" "$@" \
+        -o "$out/o" >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
+    t1=$(now)
+    printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
+        "$(grep -o 'kernel [0-9.]* s' "$out/skin.log" | head -n 1 | cut -d' ' -f2)" \
+        "$(awk "BEGIN{print $t1 - $t0}")"
+}
+lut() { # strategy
+    rm -f "$out/lut.csv" "$out/lut.npz"
+    t0=$(now)
+    "$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000000 --engine gpu -q \
+        --strategy "$1" -o "$out/lut" >"$out/lut.log" 2>&1 || { cat "$out/lut.log"; exit 1; }
+    t1=$(now)
+    printf '| lut 64 x 16 x 10^6, %s | | %.3f |\n' "$1" "$(awk "BEGIN{print $t1 - $t0}")"
+}
+skin "warm-up" >/dev/null
+skin "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
+skin "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
+"$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000 --engine gpu -q -o "$out/warm" \
+    2>/dev/null || true
+printf '| case | kernel s | whole s |\n|---|---|---|\n'
+r=1
+while [ "$r" -le "$repeats" ]; do
+    skin "no sets"
+    skin "1 set" --mua-sets "$out/skin1.csv"
+    skin "64 sets" --mua-sets "$out/skin64.csv"
+    lut sets
+    r=$((r + 1))
+done
+lut runs
