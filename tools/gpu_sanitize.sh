@@ -2,7 +2,8 @@
 # compute-sanitizer over the GPU engine: memcheck, racecheck, synccheck and
 # initcheck, each on small runs of several kernel variants (tile or none,
 # 32- and 64-bit shared entries, -A, every layer placement, the last-bin
-# cache, thread-block clusters, a batch of eight runs in one launch) split
+# cache, thread-block clusters, a batch of eight runs in one launch,
+# absorption sets) split
 # over several launches, two in flight, and two engines sharing chunks on one
 # GPU.  Part of the GPU test protocol
 # (CONTRIBUTING.md); ctest runs it as `gpu_sanitizer` (label sanitizer).
@@ -34,6 +35,12 @@ mkdir -p "$logs"
 export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
 common="--engine gpu --tune never --no-profile --cache $work/cache"
 
+# Absorption sets for the sets' kernels (templates/sets.cu): skin's 7
+# layers, the example's 3.
+printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.1 0.1 0.3 0.5 0.3 0.5 0.1\n0.4 0.3 1.4 2 1.4 2 0.6\n' \
+    >"$work/skin_sets.csv"
+printf '1 1 2\n0.5 2 1\n3 0.5 0.5\n2 2 2\n' >"$work/example_sets.csv"
+
 # name | input | photons | photons per launch | variant options
 cases="example_heuristic|mcml_example.mci|6000|2500|
 example_untiled|mcml_example.mci|6000|2500|--tile 0x0
@@ -45,7 +52,9 @@ example_cluster3_e64|mcml_example.mci|6000|2500|--tile 17x23 --entry 64 --cluste
 skin_immediate_e32|skin7_600nm.mci|3000|3000|--tile 48x128 --entry 32 --layers immediate --block 512
 example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500
 lut_batch|lookup_table.mci|1500|4000|
-lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500"
+lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500
+skin_sets|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv
+example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the
