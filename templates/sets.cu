@@ -92,6 +92,7 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
 {
     unsigned int group = __activemask();
     unsigned int lane = threadIdx.x & 31u, warp_first = threadIdx.x & ~31u;
+    __syncwarp(group);  // each waiting lane's path and escape, written before, seen by all
     unsigned int waiting = __ballot_sync(group, sets_waiting());
     if (waiting == 0u)
         return;
