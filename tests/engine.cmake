@@ -28,6 +28,8 @@ foreach(case ballistic derivative two_layers plain determinism)
   add_test(NAME paths_${case} COMMAND test_paths ${case})
   set_tests_properties(paths_${case} PROPERTIES LABELS "validation")
 endforeach()
+add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 
