@@ -92,6 +92,12 @@ int tmcml_array_absorption(tmcml_array which)
     return o && o->absorption;
 }
 
+int tmcml_array_path_lengths(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o && o->path_lengths;
+}
+
 int tmcml_result_array_shape(const tmcml_result *r, tmcml_array which,
                              size_t shape[TMCML_ARRAY_MAX_DIMS])
 {

@@ -357,6 +357,10 @@ typedef enum tmcml_axis {
 TMCML_API int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS]);
 TMCML_API int tmcml_array_has_tallies(tmcml_array which);
 TMCML_API int tmcml_array_absorption(tmcml_array which);
+/* Whether it is optional, there only in runs of a problem with path
+ * lengths (tmcml_problem_set_path_lengths); tmcml_result_array gives NULL
+ * for it elsewhere.  New in TMCML_1.1. */
+TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's
  * count.  0 for an unknown array or a NULL r. */

@@ -284,12 +284,13 @@ static void test_array_table(void)
         CHECK(tmcml_array_dims(w, NULL) == rank);
         CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);
         CHECK(tmcml_array_absorption(w) == want_arrays[i].absorption);
+        CHECK(tmcml_array_path_lengths(w) == (w >= TMCML_RD_PATH));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {
         CHECK(tmcml_array_name(unknown[i]) == NULL && tmcml_array_unit(unknown[i]) == NULL);
         CHECK(tmcml_array_dims(unknown[i], NULL) == 0 && !tmcml_array_has_tallies(unknown[i]) &&
-              !tmcml_array_absorption(unknown[i]));
+              !tmcml_array_absorption(unknown[i]) && !tmcml_array_path_lengths(unknown[i]));
         CHECK(tmcml_result_array_shape(NULL, unknown[i], NULL) == 0);
     }
 }
