@@ -57,6 +57,24 @@ expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths --resume -
 expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths -o "$work/w"
 check
 cmp -s "$work/k/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
+# A file of several runs: batched as --no-batch, and (with MPI built in)
+# two ranks as one process: their path tallies are reduced too.
+multi=$(dirname "$0")/data/mci/multirun.mci
+expect 0 "batch" -- "$tmcml" run "$multi" $common --path-lengths -o "$work/mb"
+expect 0 "no-batch" -- "$tmcml" run "$multi" $common --path-lengths --no-batch -o "$work/mn"
+for f in "$work"/mb/*.mco; do
+    check
+    cmp -s "$f" "$work/mn/${f##*/}" || fail "${f##*/}: batched and not differ"
+done
+if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in"; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    expect 0 "mpi" -- timeout 300 mpirun --oversubscribe -np 2 "$tmcml" run "$multi" $common \
+        --path-lengths -o "$work/mm"
+    for f in "$work"/mb/*.mco; do
+        check
+        cmp -s "$f" "$work/mm/${f##*/}" || fail "${f##*/}: two ranks differ from one process"
+    done
+fi
 # The GPU engine is refused, nothing written.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --path-lengths -o "$work/g"
 contains "gpu" "path lengths are scored by the CPU engine (the GPU kernel has none yet): --engine cpu"
