@@ -43,7 +43,8 @@ void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat)
 
 /* ORDER OUTPUT: tmcml_array is output_table's order (runtime/io/output_arrays.h),
  * and tmcml_axis output_axis's; tests/test_api.c checks every name. */
-_Static_assert(TMCML_TT_RA + 1 == OUTPUT_ARRAYS, "tmcml_array: one constant per output_table row");
+_Static_assert(TMCML_TT_PATH_TOTAL + 1 == OUTPUT_ARRAYS,
+               "tmcml_array: one constant per output_table row");
 _Static_assert(TMCML_AXIS_LAYER == (int)OUTPUT_AXIS_LAYER && TMCML_AXIS_R == (int)OUTPUT_AXIS_R &&
                    TMCML_AXIS_Z == (int)OUTPUT_AXIS_Z && TMCML_AXIS_A == (int)OUTPUT_AXIS_A,
                "tmcml_axis: output_axis's values");
@@ -91,6 +92,12 @@ int tmcml_array_absorption(tmcml_array which)
     return o && o->absorption;
 }
 
+int tmcml_array_path_lengths(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o && o->path_lengths;
+}
+
 int tmcml_result_array_shape(const tmcml_result *r, tmcml_array which,
                              size_t shape[TMCML_ARRAY_MAX_DIMS])
 {
@@ -108,8 +115,8 @@ const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_
     if (count)
         *count = 0;
     const output_array *o = row_of(which);
-    if (!r || !o)
-        return NULL;
+    if (!r || !o || !r->res.array[which])
+        return NULL; /* unknown, or optional and not scored */
     output_grid g = result_grid(&r->res);
     if (count)
         *count = (size_t)output_bins(o, &g);
@@ -146,13 +153,16 @@ static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_
 {
     const output_array *o = row_of(which);
     if (!o || !o->tallied) {
-        char names[128];
+        char names[256];
         tallied_names(names, sizeof names);
         return api_failf(s, TMCML_ERR_ARGUMENT, "which: the tallies are %s (got %d)", names,
                          (int)which);
     }
     if (!r->has_tallies)
         return api_failf(s, TMCML_ERR_STATE, "this result has no tallies (read from an .mco)");
+    if (!r->tallies.tally[o->tally])
+        return api_failf(s, TMCML_ERR_STATE,
+                         "this run scored no path lengths (tmcml_problem_set_path_lengths)");
     const tally_acc_t *src = r->tallies.tally[o->tally];
     size_t n;
     tmcml_result_array(r, which, &n);

@@ -249,6 +249,24 @@ tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64
     return api_leave(s, set_run(s, p, photons, p->run.out_name));
 }
 
+tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    if (on && p->run.num_layers > TM_MAX_PATH_LAYERS)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
+                                      "path lengths: at most %d layers (the problem has %d)",
+                                      TM_MAX_PATH_LAYERS, p->run.num_layers));
+    p->run.path_lengths = on != 0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_path_lengths(const tmcml_problem *p) { return p && p->run.path_lengths; }
+
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
 {
     if (!s)

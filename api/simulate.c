@@ -279,6 +279,21 @@ static tmcml_engine sets_engine(const tmcml_options *o, const call_sets *sets)
     return sets->count > 0 && o->absorption ? TMCML_ENGINE_CPU : o->engine;
 }
 
+/* The engine of a call with path lengths: only the CPU engine scores them
+ * (the GPU kernel has none yet), so AUTO takes it. */
+static bool any_paths(const tmcml_problem *const *p, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (p[i]->run.path_lengths)
+            return true;
+    return false;
+}
+
+static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_problem *const *p, int count)
+{
+    return any_paths(p, count) ? TMCML_ENGINE_CPU : engine;
+}
+
 /* ---- one call's problems ------------------------------------------------------ */
 
 /* The problems of one batch share a kernel shape (the run command's
@@ -596,8 +611,13 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "engine: absorption sets on the GPU score the sets' escapes only: "
                            "absorption = 0, or TMCML_ENGINE_CPU (or AUTO, which takes the CPU "
                            "for sets with absorption)");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count))
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: path lengths are scored by the CPU engine (the GPU kernel has "
+                           "none yet): TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, sets_engine(o, sets), &r[0]->problem.run, &specs, &plan_seconds);
+        status = choose(s, o, paths_engine(sets_engine(o, sets), p, count), &r[0]->problem.run,
+                        &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems, or the kernel of the sets */
     if (status == TMCML_OK && specs && sets->count > 0)
         status = sets_spec(s, o, sets, specs, &bspec);

@@ -179,6 +179,14 @@ TMCML_API tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem
                                                  int64_t photons);
 /* The output name of the .mci (one word, no '#'). */
 TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name);
+/* Whether runs of p score the partial path lengths (on: nonzero; default
+ * 0): TMCML_RD_PATH, TMCML_TT_PATH and their totals (docs/outputs.md,
+ * "Path lengths"), also in its .mco and JSON.  The CPU engine scores them:
+ * TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.  At
+ * most 64 layers.  A problem flag, not a tmcml_options field, so that
+ * tmcml_options keeps its size (callers allocate it).  New in TMCML_1.1. */
+TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
+TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
 
 TMCML_API int tmcml_problem_num_layers(const tmcml_problem *p);
 /* Layer i, 1 to num_layers; 0 is the medium above and num_layers + 1 the
@@ -302,17 +310,26 @@ typedef enum tmcml_array {
     TMCML_TT_A,    /* [na] [1/sr] */
     TMCML_A_RZ,    /* [nr x nz] [1/cm3] */
     TMCML_RD_RA,   /* [nr x na] [1/(cm2 sr)] */
-    TMCML_TT_RA    /* [nr x na] [1/(cm2 sr)] */
+    TMCML_TT_RA,   /* [nr x na] [1/(cm2 sr)] */
+    /* Optional (TMCML_1.1): only in a run of a problem with path lengths
+     * (tmcml_problem_set_path_lengths); mean paths, not MCML densities. */
+    TMCML_RD_PATH,       /* [nr x num_layers] [cm]: per ring, the mean path in each layer of
+                            the weight leaving the top (0 where none left) */
+    TMCML_TT_PATH,       /* [nr x num_layers] [cm]: the same through the bottom */
+    TMCML_RD_PATH_TOTAL, /* [num_layers] [cm]: over every ring */
+    TMCML_TT_PATH_TOTAL  /* [num_layers] [cm] */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
- * *count; NULL for an unknown array. */
+ * *count; NULL (count 0) for an unknown array or an optional one r does not
+ * have. */
 TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count);
 
 /* The integer tallies the arrays come from (2^24 units per unit of weight,
  * docs/fixed-point.md): TMCML_A_RZ, TMCML_RD_RA or TMCML_TT_RA, each count
- * as its low and high 64 bits (counts are 128-bit).  count must be the
+ * as its low and high 64 bits (counts are 128-bit), or TMCML_RD_PATH,
+ * TMCML_TT_PATH (2^24 units per weight x cm).  count must be the
  * array's length.  TMCML_ERR_STATE for a result read from an .mco, which has
- * none. */
+ * none, and for path tallies of a run without them. */
 TMCML_API tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r,
                                             tmcml_array which, uint64_t *low, uint64_t *high,
                                             size_t count);
@@ -340,6 +357,10 @@ typedef enum tmcml_axis {
 TMCML_API int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS]);
 TMCML_API int tmcml_array_has_tallies(tmcml_array which);
 TMCML_API int tmcml_array_absorption(tmcml_array which);
+/* Whether it is optional, there only in runs of a problem with path
+ * lengths (tmcml_problem_set_path_lengths); tmcml_result_array gives NULL
+ * for it elsewhere.  New in TMCML_1.1. */
+TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's
  * count.  0 for an unknown array or a NULL r. */
@@ -421,7 +442,8 @@ typedef struct tmcml_beam {
  * carries beyond the grid.  *out is a new result without tallies, whose
  * comment names the beam (tmcml_result_write_mco writes `tmcml conv`'s
  * file: for a result read from an .mco, byte for byte).  A bad beam is
- * TMCML_ERR_ARGUMENT naming it.  The caller owns *out.  New in TMCML_1.1. */
+ * TMCML_ERR_ARGUMENT naming it.  The path lengths (means, not densities)
+ * are left out.  The caller owns *out.  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_result_convolve(tmcml_session *s, const tmcml_result *r,
                                              const tmcml_beam *beam, tmcml_result **out);
 

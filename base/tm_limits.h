@@ -78,7 +78,14 @@
 
 /* Photons of one 64-bit tally batch (one GPU launch at most): 2^32 photons
  * times at most 2^26 units each (weight <= 1 plus roulette gains) < 2^63. */
-#define TALLY_BATCH_MAX_PHOTONS (UINT64_C(1) << 32)
+#define TALLY_BATCH_MAX_PHOTONS      (UINT64_C(1) << 32)
+/* The same for a batch with path tallies (runtime/io/tally.h), whose
+ * entries add a photon's weight times its path in a layer, capped at 2^39
+ * units (32768 cm): 2^24 photons x 2^39 < 2^64.  Rounds of 2^24 photons
+ * cost the CPU engine nothing measurable (a thread start each). */
+#define TALLY_PATH_BATCH_MAX_PHOTONS (UINT64_C(1) << 24)
+/* Layers of a run with path lengths: a photon carries a double a layer. */
+#define TM_MAX_PATH_LAYERS           64
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

@@ -80,6 +80,9 @@ void cli_print_usage(FILE *s)
           "                        has a line per set, a mua [1/cm] per layer; each set is\n"
           "                        written as NAME.setK.mco (K from 1; CPU engine; no\n"
           "                        checkpoint; docs/outputs.md)\n"
+          "  --path-lengths        also score the mean path [cm] per layer of the weight\n"
+          "                        leaving the top and bottom (per ring and in total;\n"
+          "                        extra .mco sections, JSON, npz; CPU engine)\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
@@ -469,6 +472,8 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             error_set(err, NULL, 0, "--mua-sets: expected a file of absorption sets");
             return false;
         }
+    } else if (is_long(a, "--path-lengths")) {
+        opt->path_lengths = true;
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;
     } else if (is_long(a, "--batch")) {

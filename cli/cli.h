@@ -67,6 +67,7 @@ typedef struct cli_options {
     bool no_batch;              /* --no-batch: one run at a time (run_batches.c) */
     bool npz;                   /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;       /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
+    bool path_lengths;          /* --path-lengths: score the partial path lengths (CPU) */
     variant_options variant;    /* --tile, --entry, ... */
     const char *template_dir;   /* --templates DIR */
     const char *cache_dir;      /* --cache DIR ("" disables) */

@@ -40,7 +40,8 @@ static bool differs(const summary_identity *had, const summary_identity *id, cha
         snprintf(what, size, "of %" PRIu64 " photons, this run has %" PRIu64, had->photons,
                  id->photons);
     else if (had->input_digest != id->input_digest)
-        snprintf(what, size, "of another input (its layers, grid, -A or --max-steps differ)");
+        snprintf(what, size,
+                 "of another input (its layers, grid, -A, --max-steps or --path-lengths differ)");
     else if (!resume_physics_same(had->physics, id->physics))
         snprintf(what, size, "of other physics code (%s; this tmcml: %s)", had->physics,
                  id->physics);

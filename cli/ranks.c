@@ -106,9 +106,10 @@ static void reduce_tallies(const ranks *r, tally_set *acc)
     tally_acc_t head[4] = {(tally_acc_t)acc->photons, acc->steps, (tally_acc_t)acc->trapped_photons,
                            acc->trapped_units};
     reduce_u128(head, 4, type, op, r->rank);
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        reduce_u128(acc->tally[k], (size_t)output_tally_bins(k, acc->nr, acc->nz, acc->na), type,
-                    op, r->rank);
+    /* Every rank has the same tallies (the path ones with --path-lengths). */
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (tally_set_has(acc, k))
+            reduce_u128(acc->tally[k], (size_t)tally_set_bins(acc, k), type, op, r->rank);
     if (r->rank == 0) {
         acc->photons = (uint64_t)head[0];
         acc->steps = head[1];

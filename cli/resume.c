@@ -35,11 +35,16 @@ bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err
 static const struct {
     const char *before, *now;
 } resume_equivalents[] = {
-    /* 6b4eeb8 (the last landed build) -> this tenth session's: tally.c loops
+    /* 6b4eeb8 (the last landed build) -> the tenth session's: tally.c loops
      * over the table of output arrays, mci.c names an MCML 2.0 input,
      * cpu_photon.c and cpu.c score absorption sets in a loop of their own
      * (a run without sets keeps its arithmetic) */
-    {"cpu dff8cc904f1a6ac6", "cpu a94c288e29efe04e"},
+    /* -> the path lengths' session: cpu_photon.c and cpu.c track the path
+     * in the sets' loop, tally.c loops over the optional tallies too (a run
+     * without path lengths keeps its arithmetic: compare_builds against
+     * 9298f1a, every CPU case identical, and a 9298f1a checkpoint resumed) */
+    {"cpu dff8cc904f1a6ac6", "cpu 123fa2412a7dd68a"},
+    {"cpu a94c288e29efe04e", "cpu 123fa2412a7dd68a"},
 };
 
 bool resume_physics_same(const char *recorded, const char *now)

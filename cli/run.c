@@ -661,6 +661,39 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
     return true;
 }
 
+/* --path-lengths: only the CPU engine scores them (auto says it takes it). */
+static bool paths_options(cli_options *opt, tm_error *err)
+{
+    if (!opt->path_lengths)
+        return true;
+    if (opt->engine == CLI_ENGINE_GPU) {
+        error_set(err, NULL, 0,
+                  "--path-lengths: path lengths are scored by the CPU engine (the GPU kernel has "
+                  "none yet): --engine cpu");
+        return false;
+    }
+    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine\n");
+    opt->engine = CLI_ENGINE_CPU;
+    return true;
+}
+
+/* Every run of the file scores its path lengths; more layers than a
+ * photon can track are refused as FILE:LINE. */
+static bool paths_runs(const cli_options *opt, mci_file *file, tm_error *err)
+{
+    for (int r = 0; opt->path_lengths && r < file->num_runs; r++) {
+        if (file->runs[r].num_layers > TM_MAX_PATH_LAYERS) {
+            error_set(err, file->path, file->runs[r].line,
+                      "--path-lengths: at most %d layers (this run has %d)", TM_MAX_PATH_LAYERS,
+                      file->runs[r].num_layers);
+            return false;
+        }
+        file->runs[r].path_lengths = true;
+    }
+    return true;
+}
+
 int run_input_file(const cli_options *given, const ranks *world)
 {
     cli_options rank_opt = *given; /* ranks other than 0 say nothing but errors */
@@ -668,7 +701,7 @@ int run_input_file(const cli_options *given, const ranks *world)
         rank_opt.quiet = true;
     const cli_options *opt = &rank_opt;
     tm_error sets_err = {0};
-    if (!sets_options(&rank_opt, world, &sets_err)) {
+    if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;
@@ -688,7 +721,8 @@ int run_input_file(const cli_options *given, const ranks *world)
     }
     apply_photon_override(opt, &file);
     mua_sets sets = {0};
-    if (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err)) {
+    if (!paths_runs(opt, &file, &err) ||
+        (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err))) {
         engine_open_join(&opening);
         engine_close(&eng);
         error_print(stderr, &err);

@@ -8,6 +8,10 @@ tmcml_gpu_tests(gpu_api)
 add_executable(test_api_sets test_api_sets.c)
 target_link_libraries(test_api_sets PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_sets COMMAND test_api_sets)
+# Path lengths through the public header (tests/test_api_paths.c).
+add_executable(test_api_paths test_api_paths.c)
+target_link_libraries(test_api_paths PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_paths COMMAND test_api_paths)
 add_test(NAME gpu_api_sets COMMAND test_api_sets gpu)
 tmcml_gpu_tests(gpu_api_sets)
 

@@ -22,6 +22,14 @@ foreach(case beer_lambert two_layers three_layers determinism)
   add_test(NAME gpu_sets_${case} COMMAND test_sets ${case} gpu)
   tmcml_gpu_tests(gpu_sets_${case})
 endforeach()
+# Partial path lengths (docs/outputs.md): ballistic, the derivative identity.
+tmcml_test(test_paths engine test_paths.c stats.c)
+foreach(case ballistic derivative two_layers plain determinism)
+  add_test(NAME paths_${case} COMMAND test_paths ${case})
+  set_tests_properties(paths_${case} PROPERTIES LABELS "validation")
+endforeach()
+add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 # tmcml lut (docs/lut.md): its files against the library's results of the

@@ -259,6 +259,10 @@ static const struct {
     {TMCML_A_RZ, "A_rz", "1/cm3", 2, {TMCML_AXIS_R, TMCML_AXIS_Z}, 1, 1},
     {TMCML_RD_RA, "Rd_ra", "1/(cm2 sr)", 2, {TMCML_AXIS_R, TMCML_AXIS_A}, 1, 0},
     {TMCML_TT_RA, "Tt_ra", "1/(cm2 sr)", 2, {TMCML_AXIS_R, TMCML_AXIS_A}, 1, 0},
+    {TMCML_RD_PATH, "Rd_path", "cm", 2, {TMCML_AXIS_R, TMCML_AXIS_LAYER}, 1, 0},
+    {TMCML_TT_PATH, "Tt_path", "cm", 2, {TMCML_AXIS_R, TMCML_AXIS_LAYER}, 1, 0},
+    {TMCML_RD_PATH_TOTAL, "Rd_path_total", "cm", 1, {TMCML_AXIS_LAYER}, 0, 0},
+    {TMCML_TT_PATH_TOTAL, "Tt_path_total", "cm", 1, {TMCML_AXIS_LAYER}, 0, 0},
 };
 
 static void test_array_table(void)
@@ -280,12 +284,13 @@ static void test_array_table(void)
         CHECK(tmcml_array_dims(w, NULL) == rank);
         CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);
         CHECK(tmcml_array_absorption(w) == want_arrays[i].absorption);
+        CHECK(tmcml_array_path_lengths(w) == (w >= TMCML_RD_PATH));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {
         CHECK(tmcml_array_name(unknown[i]) == NULL && tmcml_array_unit(unknown[i]) == NULL);
         CHECK(tmcml_array_dims(unknown[i], NULL) == 0 && !tmcml_array_has_tallies(unknown[i]) &&
-              !tmcml_array_absorption(unknown[i]));
+              !tmcml_array_absorption(unknown[i]) && !tmcml_array_path_lengths(unknown[i]));
         CHECK(tmcml_result_array_shape(NULL, unknown[i], NULL) == 0);
     }
 }
@@ -307,6 +312,10 @@ static void test_array_shapes(tmcml_session *s)
         size_t count, shape[TMCML_ARRAY_MAX_DIMS], product = 1;
         const double *v = tmcml_result_array(r, (tmcml_array)i, &count);
         int rank = tmcml_result_array_shape(r, (tmcml_array)i, shape);
+        if (i >= TMCML_RD_PATH) { /* optional: not asked for, not there */
+            CHECK_MSG(!v && count == 0, "%s", tmcml_array_name(i));
+            continue;
+        }
         for (int d = 0; d < rank; d++)
             product *= shape[d];
         CHECK_MSG(rank >= 1 && product == count && count > 0, "%s", tmcml_array_name(i));
@@ -322,7 +331,9 @@ static void test_array_shapes(tmcml_session *s)
     uint64_t lo[40], hi[40];
     CHECK(tmcml_result_tallies(s, r, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);
     CHECK(strcmp(tmcml_session_message(s),
-                 "which: the tallies are TMCML_A_RZ, TMCML_RD_RA and TMCML_TT_RA (got 1)") == 0);
+                 "which: the tallies are TMCML_A_RZ, TMCML_RD_RA, TMCML_TT_RA, TMCML_RD_PATH and "
+                 "TMCML_TT_PATH (got 1)") == 0);
+    CHECK(tmcml_result_tallies(s, r, TMCML_RD_PATH, lo, hi, 0) == TMCML_ERR_STATE);
     tmcml_result_delete(r);
     tmcml_problem_delete(p);
 }

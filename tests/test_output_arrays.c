@@ -27,7 +27,17 @@ static void test_rows(void)
         CHECK_MSG(o->name && *o->name && o->unit && *o->unit, "row %d", i);
         CHECK_MSG(output_by_name(o->name) == o, "%s: a second row of that name", o->name);
         CHECK_MSG(o->rank >= 1 && o->rank <= OUTPUT_MAX_RANK, "%s: rank %d", o->name, o->rank);
-        CHECK_MSG(o->tally >= 0 && o->tally < OUTPUT_TALLIES, "%s: tally %d", o->name, o->tally);
+        /* Every run's arrays come from every run's tallies; the optional ones
+         * (path lengths) from the optional tallies, as means over an escape
+         * tally's weight. */
+        CHECK_MSG(o->path_lengths ? o->tally >= OUTPUT_TALLIES && o->tally < OUTPUT_TALLIES_ALL
+                                  : o->tally >= 0 && o->tally < OUTPUT_TALLIES,
+                  "%s: tally %d", o->name, o->tally);
+        CHECK_MSG(!o->path_lengths || o->path_of == OUTPUT_TALLY_RD_RA ||
+                      o->path_of == OUTPUT_TALLY_TT_RA,
+                  "%s: a mean over an escape tally's weight", o->name);
+        CHECK_MSG(!o->path_lengths || i > OUTPUT_TALLY_TT_RA + 6, "%s: optional rows after MCML's",
+                  o->name);
         const output_array *t = output_tally(o->tally);
         CHECK_MSG(t != NULL, "%s: tally %d has no row", o->name, o->tally);
         if (!t)
@@ -36,11 +46,12 @@ static void test_rows(void)
         CHECK_MSG(t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R, "%s: a tally runs along r first",
                   t->name);
         CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);
-        CHECK_MSG((o->total != 0) == o->tallied, "%s: a tally, and only a tally, has a total",
-                  o->name);
+        CHECK_MSG((o->total != 0) == (o->tallied && !o->path_lengths),
+                  "%s: a tally of every run, and only one, has a total", o->name);
         for (int d = 0; d < o->rank; d++)
-            CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER ? holds_axis(t, OUTPUT_AXIS_Z)
-                                                      : holds_axis(t, o->axes[d]),
+            CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER && !o->path_lengths
+                          ? holds_axis(t, OUTPUT_AXIS_Z)
+                          : holds_axis(t, o->axes[d]),
                       "%s: axis %d is not its tally's", o->name, d);
         if (o->tallied) {
             CHECK_MSG(o->tally > last_tally, "%s: tallies out of the table's order", o->name);
@@ -55,7 +66,7 @@ static void test_rows(void)
         CHECK_MSG(o->mco_per_line == 1 || o->mco_per_line == 5, "%s: %d a line", o->name,
                   o->mco_per_line);
     }
-    CHECK(last_tally == OUTPUT_TALLIES - 1);
+    CHECK(last_tally == OUTPUT_TALLIES_ALL - 1);
     CHECK(output_by_name("RAT") == NULL && output_by_name("rd_ra") == NULL);
 }
 
@@ -69,6 +80,9 @@ static void test_sizes(void)
           output_first(a_rz) == 0);
     CHECK(output_tally_bins(OUTPUT_TALLY_A_RZ, 3, 5, 2) == 15);
     CHECK(output_tally_bins(OUTPUT_TALLY_TT_RA, 3, 5, 2) == 6);
+    CHECK(output_tally_grid_bins(OUTPUT_TALLY_RD_PATH, &g) == 12);
+    const output_array *total = output_by_name("Rd_path_total");
+    CHECK(total && output_bins(total, &g) == 4 && output_first(total) == 1);
 }
 
 /* The named fields and the numbered ones are the same pointers. */
@@ -78,10 +92,17 @@ static void test_fields(void)
     CHECK(tally_set_init(&t, 3, 5, 2));
     CHECK(t.a_rz == t.tally[OUTPUT_TALLY_A_RZ] && t.rd_ra == t.tally[OUTPUT_TALLY_RD_RA] &&
           t.tt_ra == t.tally[OUTPUT_TALLY_TT_RA]);
+    CHECK(!t.rd_path && !t.tt_path && !tally_set_has(&t, OUTPUT_TALLY_RD_PATH));
+    CHECK(tally_set_add_paths(&t, 4) && t.rd_path == t.tally[OUTPUT_TALLY_RD_PATH] &&
+          t.tt_path == t.tally[OUTPUT_TALLY_TT_PATH] &&
+          tally_set_bins(&t, OUTPUT_TALLY_TT_PATH) == 12);
     tally_set_free(&t);
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
-    CHECK(res.a_l == res.array[0] && res.tt_ra == res.array[OUTPUT_ARRAYS - 1]);
+    CHECK(res.a_l == res.array[0] && res.tt_path_total == res.array[OUTPUT_ARRAYS - 1]);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        CHECK((res.array[i] != NULL) == !output_table[i].path_lengths);
+    CHECK(result_alloc_paths(&res) && result_has_paths(&res));
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);

@@ -41,9 +41,10 @@ def test_arrays_come_from_the_library():
     lib = tmcml._lib.lib
     names = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
     assert tmcml.ARRAYS == names
-    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 9
-    assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra")
-    r = run(photons=1000)
+    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 13
+    assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra", "Rd_path", "Tt_path")
+    assert tmcml.PATH_ARRAYS == names[9:]
+    r = run(photons=1000, path_lengths=True)  # with the optional arrays too
     axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na}
     for i, name in enumerate(names):
         dims = (ctypes.c_int * 4)()
@@ -51,7 +52,8 @@ def test_arrays_come_from_the_library():
         assert getattr(r, name).shape == tuple(axes[d] for d in dims[:rank]), name
     assert set(r.tallies) == set(tmcml.TALLIED)
     batch = tmcml.run_batch(layers=[EXAMPLE["layers"]] * 2, photons=500, engine="cpu", seed=5,
-                            progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1)
+                            progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1,
+                            path_lengths=True)
     for name in names:
         assert getattr(batch, name).shape == (2,) + getattr(batch[0], name).shape
 

@@ -20,7 +20,7 @@ except ImportError:
         "pip: pip install numpy; conda: conda install numpy)" % sys.executable
     ) from None
 
-from ._lib import (ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentError,
+from ._lib import (ARRAYS, PATH_ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentError,
                    TmcmlError, TmcmlFileError, path as library_path, version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
@@ -35,6 +35,6 @@ __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
            "GaussianBeam", "FlatBeam",
-           "ARRAYS", "TALLIED",
+           "ARRAYS", "PATH_ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

@@ -126,6 +126,7 @@ def _declare(lib):
         "tmcml_problem_grid": (None, [c_void_p, POINTER(Grid)]),
         "tmcml_problem_photons": (c_int64, [c_void_p]),
         "tmcml_problem_name": (c_char_p, [c_void_p]),
+        "tmcml_problem_set_path_lengths": (c_int, [c_void_p, c_void_p, c_int]),
         "tmcml_options_init": (None, [POINTER(Options)]),
         "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_batch": (c_int, [c_void_p, POINTER(c_void_p), c_int, POINTER(Options),
@@ -145,6 +146,7 @@ def _declare(lib):
         "tmcml_array_dims": (c_int, [c_int, POINTER(c_int)]),
         "tmcml_array_has_tallies": (c_int, [c_int]),
         "tmcml_array_absorption": (c_int, [c_int]),
+        "tmcml_array_path_lengths": (c_int, [c_int]),
         "tmcml_result_array_shape": (c_int, [c_void_p, c_int, POINTER(c_size_t)]),
         "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
         "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
@@ -204,6 +206,8 @@ def version():
 ARRAYS = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
 # Those whose integer tallies tmcml_result_tallies gives (Result.tallies).
 TALLIED = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_has_tallies(i))
+# The optional ones, there only in runs with path_lengths=True (None otherwise).
+PATH_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_path_lengths(i))
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).
 ARRAY_MAX_DIMS = 4
 

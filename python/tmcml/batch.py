@@ -8,13 +8,12 @@ import numpy as np
 from . import _lib
 from .problem import Problem, count
 from .result import KEYS, Result
-from .runner import execute_batch, options
+from .runner import execute_batch, options, set_path_lengths
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
 # arrays as the library lists them).
-_STACKED = (("Rsp", "Rd", "A", "Tt") + _lib.ARRAYS +
-            ("layers", "n_above", "n_below", "photons", "steps", "trapped_photons",
+_STACKED = (KEYS + ("layers", "n_above", "n_below", "photons", "steps", "trapped_photons",
              "trapped_weight"))
 # What every result of a batch shares: the grid and how it ran.
 _SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "seed", "absorption", "engine",
@@ -33,7 +32,12 @@ class BatchResult:
         if not results:
             raise ValueError("a BatchResult needs at least one result")
         self.results = list(results)
-        for name in _STACKED:
+        # The path lengths when every result has them, else None.
+        self.path_lengths = all(r.path_lengths for r in self.results)
+        self._keys = KEYS + (_lib.PATH_ARRAYS if self.path_lengths else ())
+        for name in _lib.PATH_ARRAYS:
+            setattr(self, name, None)
+        for name in _STACKED + (_lib.PATH_ARRAYS if self.path_lengths else ()):
             setattr(self, name, np.stack([np.asarray(getattr(r, name)) for r in self.results]))
         for name in _SHARED:
             setattr(self, name, getattr(self.results[0], name))
@@ -43,8 +47,8 @@ class BatchResult:
 
     def __getitem__(self, b):
         if isinstance(b, str):
-            if b not in KEYS:
-                raise KeyError("%r: a BatchResult has %s" % (b, ", ".join(KEYS)))
+            if b not in self._keys:
+                raise KeyError("%r: this BatchResult has %s" % (b, ", ".join(self._keys)))
             return getattr(self, b)
         if isinstance(b, slice):
             return BatchResult(self.results[b])
@@ -58,12 +62,12 @@ class BatchResult:
                                                                  self.na)
 
     def keys(self):
-        return list(KEYS)
+        return list(self._keys)
 
     def to_dict(self):
         """{name: stacked array} of every quantity (Result.keys()): Rd of
         shape (B,), A_rz (B, nr, nz), ..."""
-        return {k: getattr(self, k) for k in KEYS}
+        return {k: getattr(self, k) for k in self._keys}
 
     def fluence(self):
         """Each result's fluence [1/cm2], stacked: shape (B, nr, nz)."""
@@ -97,14 +101,16 @@ def _layer_lists(layers):
 
 def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
-              policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None):
+              policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
+              path_lengths=False):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
     other keywords are tmcml.run's, for every problem.  Returns a
     BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
     same seed.  One call is one batch: a lookup table costs its photons, not
-    its number of runs."""
+    its number of runs.  path_lengths=True: every problem's path lengths
+    (tmcml.run's keyword; the CPU engine)."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)
@@ -115,5 +121,6 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
                   profile_dir, max_steps)
     problems = [Problem.from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
                 for i in range(b)]
+    set_path_lengths(session, problems, path_lengths)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])

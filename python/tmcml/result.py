@@ -20,13 +20,16 @@ def _shape(handle, index):
 
 
 # A result's quantities by name, as a dict has them (r['Rd'], r.keys(),
-# r.to_dict()): the scalars of RAT, then the arrays as the library names them.
-KEYS = ("Rsp", "Rd", "A", "Tt") + _lib.ARRAYS
+# r.to_dict()): the scalars of RAT, then the arrays as the library names them,
+# every result's; a run with path lengths has tmcml.PATH_ARRAYS after them.
+KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.PATH_ARRAYS)
 
 
 def _array(handle, index):
     n = ctypes.c_size_t()
     ptr = lib.tmcml_result_array(handle, index, ctypes.byref(n))
+    if not ptr and _lib.ARRAYS[index] in _lib.PATH_ARRAYS:
+        return None  # optional, not scored
     if not ptr or n.value == 0:
         return np.zeros(0)
     return np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(_shape(handle, index))
@@ -38,7 +41,11 @@ class Result:
     Scalars: Rsp, Rd, A, Tt.  Arrays: one attribute per array of the
     library, named as MCML names it (tmcml.ARRAYS, in the library's order:
     A_l [num_layers], A_z [nz], A_rz [nr, nz], ...; docs/outputs.md lists
-    them), shaped by the grid and normalised exactly as MCML 1.2.2.
+    them), shaped by the grid and normalised exactly as MCML 1.2.2.  The
+    path lengths (tmcml.PATH_ARRAYS: Rd_path [nr, L], Tt_path [nr, L],
+    Rd_path_total [L], Tt_path_total [L], mean paths in cm of the escaping
+    weight) are arrays in a run with path_lengths=True (result.path_lengths)
+    and None otherwise.
     Coordinates of the bin centres (MCML's: the
     middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
     The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
@@ -67,6 +74,8 @@ class Result:
         self.out_name = p["out_name"] or None
         for i, name in enumerate(_lib.ARRAYS):
             setattr(self, name, _array(handle, i))
+        self.path_lengths = self.Rd_path is not None
+        self._keys = KEYS + (_lib.PATH_ARRAYS if self.path_lengths else ())
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr
         self.z = (np.arange(self.nz) + 0.5) * self.dz
@@ -104,30 +113,30 @@ class Result:
                               self.Rsp, self.Rd, self.A, self.Tt))
 
     def __getitem__(self, name):
-        if name not in KEYS:
-            raise KeyError("%r: a Result has %s" % (name, ", ".join(KEYS)))
+        if name not in self._keys:
+            raise KeyError("%r: this Result has %s" % (name, ", ".join(self._keys)))
         return getattr(self, name)
 
     def __contains__(self, name):
-        return name in KEYS
+        return name in self._keys
 
     def __iter__(self):
-        return iter(KEYS)
+        return iter(self._keys)
 
     def __len__(self):
-        return len(KEYS)
+        return len(self._keys)
 
     def keys(self):
-        return list(KEYS)
+        return list(self._keys)
 
     def values(self):
-        return [getattr(self, k) for k in KEYS]
+        return [getattr(self, k) for k in self._keys]
 
     def items(self):
-        return [(k, getattr(self, k)) for k in KEYS]
+        return [(k, getattr(self, k)) for k in self._keys]
 
     def get(self, name, default=None):
-        return self[name] if name in KEYS else default
+        return self[name] if name in self._keys else default
 
     def to_dict(self):
         """{name: value} of every quantity (keys()): the scalars as floats,
@@ -138,13 +147,16 @@ class Result:
     def tallies(self):
         """The integer tallies the arrays come from (2^24 units per unit
         weight): {name: array} for each array that has them (tmcml.TALLIED,
-        e.g. 'A_rz': [nr, nz]), uint64 arrays (Python ints, dtype object, for
+        e.g. 'A_rz': [nr, nz]; Rd_path and Tt_path, 2^24 units per weight x
+        cm, in a run with path lengths), uint64 arrays (Python ints, dtype object, for
         a count beyond 2^64).  None for a result read from an .mco."""
         if not self.has_tallies:
             return None
         if self._tallies is None:
             self._tallies = {}
             for name in _lib.TALLIED:
+                if name in _lib.PATH_ARRAYS and not self.path_lengths:
+                    continue
                 shape = _shape(self._handle, _lib.ARRAYS.index(name))
                 n = int(np.prod(shape))
                 low = np.zeros(n, dtype=np.uint64)

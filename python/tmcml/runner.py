@@ -40,6 +40,14 @@ def options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir, 
     return opt
 
 
+def set_path_lengths(session, problems, path_lengths):
+    """Asks each problem's runs to score the partial path lengths (or not)."""
+    if not isinstance(path_lengths, bool):
+        raise ValueError("path_lengths: expected True or False (got %r)" % (path_lengths,))
+    for p in problems:
+        session.call(lib.tmcml_problem_set_path_lengths, p.handle, int(path_lengths))
+
+
 def execute(session, problem, opt, progress=True, label=""):
     """tmcml_run of problem (a Problem) with opt: the result handle and the
     seconds the call took, seen from Python."""

@@ -41,8 +41,12 @@ typedef struct cpu_worker {
     _Alignas(CPU_CACHE_LINE) pthread_t thread;
     cpu_round *round;
     tally_batch batch;
-    tally_batch *sets; /* with absorption sets, theirs (batch stays unused) */
-    int slot;          /* the slot whose photons batch holds (-1: none) */
+    /* With absorption sets, or path lengths (one set of the run's own mua),
+     * theirs: the runs whose problem has sets score there, the others into
+     * batch. */
+    tally_batch *sets;
+    int slot;     /* the slot whose photons batch or sets hold (-1: none) */
+    bool in_sets; /* they are in sets */
 } cpu_worker;
 
 int cpu_count(void)
@@ -67,7 +71,7 @@ static void flush_worker(cpu_worker *w)
         return;
     cpu_round *r = w->round;
     pthread_mutex_lock(r->acc_lock);
-    if (w->sets) {
+    if (w->in_sets) {
         for (int k = 0; k < r->slot_sets; k++) {
             tally_set_add_batch(&r->acc[w->slot * r->slot_sets + k], &w->sets[k], 0);
             tally_batch_clear(&w->sets[k]);
@@ -87,12 +91,13 @@ static void simulate_chunk(cpu_worker *w, uint64_t begin, uint64_t end)
     for (int k = photon_batch_part_at(b, begin); begin < end; k++) {
         const batch_part *part = &b->parts[k];
         uint64_t stop = b->offsets[k + 1] < end ? b->offsets[k + 1] : end;
+        const cpu_problem *problem = &w->round->problems[part->slot];
         if (part->slot != w->slot) {
             flush_worker(w);
             w->slot = part->slot;
+            w->in_sets = problem->num_sets > 0;
         }
-        const cpu_problem *problem = &w->round->problems[part->slot];
-        if (w->sets)
+        if (w->in_sets)
             for (uint64_t i = begin; i < stop; i++)
                 cpu_photon_simulate_sets(problem, part->first + (i - b->offsets[k]), w->sets);
         else
@@ -182,6 +187,21 @@ static bool run_round(cpu_worker *workers, int count, cpu_round *round, uint64_t
     return true;
 }
 
+/* A run with path lengths and no sets: the sets' step loop, which tracks
+ * the path, with one set of the run's own mua (its factor is exactly 1, so
+ * its tallies are the plain loop's: tests/test_paths.c). */
+static bool problem_init_own_set(cpu_problem *p, const mci_run *run, const cpu_options *opt)
+{
+    double *mua = malloc((size_t)run->num_layers * sizeof *mua);
+    if (!mua)
+        return false;
+    for (int i = 1; i <= run->num_layers; i++)
+        mua[i - 1] = run->layers[i].mua;
+    bool ok = cpu_problem_init_sets(p, run, opt->seed, opt->score_absorption, 1, mua);
+    free(mua);
+    return ok;
+}
+
 /* One problem per slot (the run of its parts). */
 static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
 {
@@ -193,7 +213,11 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
         bool ok = opt->num_sets > 0
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
+                  : run->path_lengths
+                      ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
+        if (ok)
+            problems[s].paths = run->path_lengths;
         if (!ok) {
             for (int t = 0; t < s; t++)
                 cpu_problem_free(&problems[t]);
@@ -214,19 +238,27 @@ static void problems_free(cpu_problem *problems, int count)
     free(problems);
 }
 
-/* num_sets batches on grid's grid, or NULL when out of memory. */
-static tally_batch *sets_init(const mci_run *grid, int num_sets)
+/* num_sets batches on grid's grid (with path tallies of path_layers
+ * layers, 0 for none), or NULL when out of memory. */
+static tally_batch *sets_init(const mci_run *grid, int num_sets, int path_layers)
 {
     tally_batch *sets = calloc((size_t)num_sets, sizeof *sets);
-    for (int k = 0; sets && k < num_sets; k++)
-        if (!tally_batch_init(&sets[k], grid->nr, grid->nz, grid->na)) {
+    for (int k = 0; sets && k < num_sets; k++) {
+        bool ok = tally_batch_init(&sets[k], grid->nr, grid->nz, grid->na);
+        if (ok && path_layers > 0 && !tally_batch_add_paths(&sets[k], path_layers)) {
+            tally_batch_free(&sets[k]);
+            ok = false;
+        }
+        if (!ok) {
             free_sets(sets, k);
             return NULL;
         }
+    }
     return sets;
 }
 
-static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, tm_error *err)
+static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, int path_layers,
+                                tm_error *err)
 {
     cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
@@ -235,7 +267,7 @@ static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, 
     for (int t = 0; ok && t < threads; t++) {
         ok = tally_batch_init(&workers[t].batch, grid->nr, grid->nz, grid->na);
         if (ok && num_sets > 0)
-            ok = (workers[t].sets = sets_init(grid, num_sets)) != NULL;
+            ok = (workers[t].sets = sets_init(grid, num_sets, path_layers)) != NULL;
     }
     if (!ok) {
         if (workers)
@@ -277,11 +309,40 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
+/* The layers of the path tallies of a batch with path lengths (its runs
+ * share a layer count), 0 without; each such run's tally sets get them
+ * (tally_set_add_paths) if they have none yet.  False, with *err, for too
+ * many layers or out of memory. */
+static bool paths_prepare(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
+                          int *path_layers, tm_error *err)
+{
+    int slot_sets = opt->num_sets > 0 ? opt->num_sets : 1;
+    *path_layers = 0;
+    for (int s = 0; s < batch->slots; s++) {
+        const mci_run *run = photon_batch_slot_run(batch, s);
+        if (!run || !run->path_lengths)
+            continue;
+        if (run->num_layers > TM_MAX_PATH_LAYERS) {
+            error_set(err, NULL, 0, "path lengths of %d layers: at most %d are possible",
+                      run->num_layers, TM_MAX_PATH_LAYERS);
+            return false;
+        }
+        *path_layers = run->num_layers;
+        for (int k = 0; k < slot_sets; k++)
+            if (!tally_set_add_paths(&acc[s * slot_sets + k], run->num_layers)) {
+                error_set(err, NULL, 0, "out of memory for the path tallies");
+                return false;
+            }
+    }
+    return true;
+}
+
 bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
                         tm_error *err)
 {
     uint64_t count = photon_batch_size(batch);
-    if (!sets_check(batch, opt, err))
+    int path_layers = 0;
+    if (!sets_check(batch, opt, err) || !paths_prepare(batch, opt, acc, &path_layers, err))
         return false;
     cpu_problem *problems = problems_init(batch, opt);
     if (!problems) {
@@ -289,13 +350,16 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    cpu_worker *workers = workers_init(batch->parts[0].run, threads, opt->num_sets, err);
+    /* Path lengths without sets score as one set (problem_init_own_set). */
+    int worker_sets = opt->num_sets > 0 ? opt->num_sets : path_layers > 0 ? 1 : 0;
+    cpu_worker *workers = workers_init(batch->parts[0].run, threads, worker_sets, path_layers, err);
     bool ok = workers != NULL;
     pthread_mutex_t acc_lock = PTHREAD_MUTEX_INITIALIZER;
     uint64_t done = 0;
+    /* Path tallies add weight x cm: smaller rounds keep 64 bits enough. */
+    uint64_t round_max = path_layers > 0 ? TALLY_PATH_BATCH_MAX_PHOTONS : TALLY_BATCH_MAX_PHOTONS;
     while (ok && done < count) {
-        uint64_t n =
-            count - done < TALLY_BATCH_MAX_PHOTONS ? count - done : TALLY_BATCH_MAX_PHOTONS;
+        uint64_t n = count - done < round_max ? count - done : round_max;
         cpu_round round = {.batch = batch,
                            .problems = problems,
                            .first = done,
@@ -313,7 +377,7 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         done += n;
     }
     if (workers)
-        free_workers(workers, threads, opt->num_sets);
+        free_workers(workers, threads, worker_sets);
     problems_free(problems, batch->slots);
     return ok;
 }

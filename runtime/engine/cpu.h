@@ -39,7 +39,10 @@ typedef struct cpu_options {
 
 /* Simulates photons [first, first + count) of run (or, stopped, a prefix of
  * them) and adds their tallies to *acc (initialised for the run's grid; with
- * absorption sets, opt->num_sets tally sets). */
+ * absorption sets, opt->num_sets tally sets).  A run with path lengths
+ * (run->path_lengths, at most TM_MAX_PATH_LAYERS layers) scores them too,
+ * in the sets' step loop (without sets, as one set of its own mua): its
+ * tally sets get the path tallies here when they have none. */
 bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
                   tally_set *acc, tm_error *err);
 

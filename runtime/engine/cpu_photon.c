@@ -64,6 +64,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     /* no absorption sets unless cpu_problem_init_sets adds them */
     p->num_sets = 0;
     p->set_extra_mua = p->set_fraction = NULL;
+    p->paths = false;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -538,6 +539,7 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
 typedef struct set_track {
     double extra[TM_MAX_ABSORPTION_SETS];
     double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
+    double path[TM_MAX_PATH_LAYERS + 2];    /* with p->paths: L_i, cm in layer i so far */
 } set_track;
 
 /* A path of s cm in layer i. */
@@ -546,6 +548,8 @@ static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s
     const double *extra_mua = p->set_extra_mua + (size_t)i * p->num_sets;
     for (int k = 0; k < p->num_sets; k++)
         t->extra[k] += extra_mua[k] * s;
+    if (p->paths)
+        t->path[i] += s;
 }
 
 /* An interaction in layer l (index i) of a photon of reference weight w
@@ -568,6 +572,20 @@ static inline void sets_drop(const cpu_problem *p, const cpu_layer *l, int i, ph
     }
 }
 
+/* Set k's escaping weight w_k times the photon's path in each layer, into
+ * the ring's row of its path tally (docs/outputs.md, "Path lengths"). */
+static void sets_escape_paths(const cpu_problem *p, const photon *ph, const set_track *t, size_t ir,
+                              tally_batch *sets)
+{
+    int nl = p->num_layers;
+    for (int k = 0; k < p->num_sets; k++) {
+        double w = ph->w * exp(-t->extra[k]);
+        uint64_t *row = (ph->uz < 0.0 ? sets[k].rd_path : sets[k].tt_path) + ir * (size_t)nl;
+        for (int i = 1; i <= nl; i++)
+            row[i - 1] += tally_path_units(w * t->path[i]);
+    }
+}
+
 static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
                         tally_batch *sets)
 {
@@ -576,6 +594,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
         uint64_t *ra = ph->uz < 0.0 ? sets[k].rd_ra : sets[k].tt_ra;
         ra[bin] += fixed_point_from_weight(ph->w * exp(-t->extra[k]));
     }
+    if (p->paths)
+        sets_escape_paths(p, ph, t, bin / (size_t)p->na, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)
@@ -647,6 +667,9 @@ void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch 
         t.extra[k] = 0.0;
         t.residue[k] = FIXED_POINT_START_RESIDUE;
     }
+    if (p->paths)
+        for (int i = 0; i <= p->num_layers + 1; i++)
+            t.path[i] = 0.0;
     /* Glass layers at the top are crossed straight down before launch. */
     for (int i = 1; i < ph.layer && i <= p->num_layers; i++)
         sets_path(p, &t, i, p->layers[i].z1 - p->layers[i].z0);

@@ -54,6 +54,10 @@ typedef struct cpu_problem {
     int num_sets;
     double *set_extra_mua; /* mua_k,i - mua_ref,i >= 0 (1/cm) */
     double *set_fraction;  /* mua_k,i / mut_ref,i: a set's share of an interaction */
+    /* Score each set's partial path lengths (Rd_path, Tt_path of its
+     * tally_batch; at most TM_MAX_PATH_LAYERS layers): only with sets, so
+     * a run that asks for them without sets is one set of its own mua. */
+    bool paths;
 } cpu_problem;
 
 bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption);
@@ -70,7 +74,7 @@ void cpu_problem_free(cpu_problem *p);
 void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b);
 
 /* The same history for a problem with absorption sets, set k scored into
- * sets[k] (p->num_sets batches). */
+ * sets[k] (p->num_sets batches, with path tallies when p->paths). */
 void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch *sets);
 
 /* ---- The engine's two elementary functions, here so that tests can check

@@ -47,7 +47,8 @@ uint64_t footprint_mco_bound(const mci_run *run)
     uint64_t bytes =
         MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + (uint64_t)run->num_layers * MCO_LAYER_BYTES;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
+        if (!output_table[i].path_lengths || run->path_lengths)
+            bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
     return bytes;
 }
 
@@ -67,14 +68,17 @@ void footprint_of_run(const mci_run *run, const char *input_path, run_footprint 
     const tally_set *t = NULL;
     const mcml_result *res = NULL;
     memset(fp, 0, sizeof *fp);
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
-        uint64_t bins = output_tally_bins(k, run->nr, run->nz, run->na);
+    /* The path tallies only in a run that asks (a thread's one set of them). */
+    int tallies = run->path_lengths ? OUTPUT_TALLIES_ALL : OUTPUT_TALLIES;
+    for (int k = 0; k < tallies; k++) {
+        uint64_t bins = output_tally_grid_bins(k, &g);
         fp->batch += bins * sizeof *b->tally[k];
         fp->tallies += bins * sizeof *t->tally[k];
     }
     /* The arrays of result_alloc, and result.c's per-layer sums. */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        fp->result += output_stored(&output_table[i], &g) * sizeof *res->array[i];
+        if (!output_table[i].path_lengths || run->path_lengths)
+            fp->result += output_stored(&output_table[i], &g) * sizeof *res->array[i];
     fp->result += nl * sizeof *t->tally[0];
     /* The GPU engine downloads its device tallies into a tally_batch byte
      * for byte, so they have its entries; plus its counters. */

@@ -10,10 +10,14 @@
 #include "hash.h"
 #include "textbuf.h"
 
-#define MAGIC    "TMCMLCKP"
-#define VERSION  1u
+#define MAGIC         "TMCMLCKP"
+#define VERSION       1u
+/* Version 2: version 1 followed by the path tallies (their layer count,
+ * then Rd_path and Tt_path), written only by runs with path lengths, so a
+ * run without them writes version 1's bytes. */
+#define VERSION_PATHS 2u
 /* Bounds a reader checks before allocating: texts are a few kB. */
-#define MAX_TEXT (1u << 20)
+#define MAX_TEXT      (1u << 20)
 
 /* ---- input text ------------------------------------------------------------ */
 
@@ -31,6 +35,8 @@ char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t 
     textbuf_add(&t, "n below %.17g\n", run->layers[run->num_layers + 1].n);
     textbuf_add(&t, "absorption %s\n", score_absorption ? "scored" : "not scored (-A)");
     textbuf_add(&t, "max_steps %" PRIu32 "\n", max_steps);
+    if (run->path_lengths) /* only then: the text of a run without them is as before */
+        textbuf_add(&t, "path lengths scored\n");
     return textbuf_take(&t);
 }
 
@@ -94,7 +100,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     const tally_set *t = &c->tallies;
     writer w = {f, HASH_FNV1A_START, true};
     put(&w, MAGIC, 8);
-    put_u32(&w, VERSION);
+    put_u32(&w, t->num_layers > 0 ? VERSION_PATHS : VERSION);
     put_u32(&w, (uint32_t)c->run_number);
     put_u64(&w, c->seed);
     put_u64(&w, c->photons);
@@ -114,6 +120,11 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     }
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         put_array(&w, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
+    if (t->num_layers > 0) {
+        put_u32(&w, (uint32_t)t->num_layers);
+        for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+            put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
+    }
     put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
@@ -209,18 +220,20 @@ static bool ranges_valid(const checkpoint *c)
     return true;
 }
 
-static void read_head(reader *r, checkpoint *c)
+static void read_head(reader *r, checkpoint *c, uint32_t *version_out)
 {
     char magic[8];
     get(r, magic, 8);
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
         bad(r, "wrong magic bytes");
     uint32_t version = get_u32(r);
-    if (r->ok && version != VERSION) {
-        error_set(r->err, r->path, 0, "checkpoint format version %u: this tmcml reads version %u",
-                  version, VERSION);
+    if (r->ok && version != VERSION && version != VERSION_PATHS) {
+        error_set(r->err, r->path, 0,
+                  "checkpoint format version %u: this tmcml reads versions %u and %u", version,
+                  VERSION, VERSION_PATHS);
         r->ok = false;
     }
+    *version_out = version;
     c->run_number = (int)get_u32(r);
     c->seed = get_u64(r);
     c->photons = get_u64(r);
@@ -228,7 +241,7 @@ static void read_head(reader *r, checkpoint *c)
     c->physics = get_text(r);
 }
 
-static void read_tallies(reader *r, checkpoint *c)
+static void read_tallies(reader *r, checkpoint *c, uint32_t version)
 {
     uint32_t nr = get_u32(r), nz = get_u32(r), na = get_u32(r);
     if (r->ok && (nr == 0 || nz == 0 || na == 0 || (uint64_t)nr * nz > MCI_MAX_BINS ||
@@ -257,6 +270,17 @@ static void read_tallies(reader *r, checkpoint *c)
         bad(r, "inconsistent photon ranges");
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         get_array(r, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
+    if (!r->ok || version != VERSION_PATHS)
+        return;
+    uint32_t layers = get_u32(r);
+    if (r->ok && (layers == 0 || layers > TM_MAX_PATH_LAYERS))
+        bad(r, "path tallies' layer count out of range");
+    if (r->ok && !tally_set_add_paths(t, (int)layers)) {
+        error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
+        r->ok = false;
+    }
+    for (int k = OUTPUT_TALLIES; r->ok && k < OUTPUT_TALLIES_ALL; k++)
+        get_array(r, t->tally[k], (size_t)tally_set_bins(t, k));
 }
 
 /* ---- plausibility ------------------------------------------------------------ */
@@ -367,8 +391,9 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
         return false;
     }
     reader r = {f, path, HASH_FNV1A_START, true, err};
-    read_head(&r, c);
-    read_tallies(&r, c);
+    uint32_t version = 0;
+    read_head(&r, c, &version);
+    read_tallies(&r, c, version);
     uint64_t expected = r.sum, stored = get_u64(&r);
     if (r.ok && stored != expected)
         bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "

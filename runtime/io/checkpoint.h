@@ -14,7 +14,10 @@
  * bytes physics text, i32 nr nz na, u64 photons done, u128 steps, u64
  * trapped photons, u128 trapped units, u32 range count + (u64 begin, u64 end)
  * each, then each tally array (output_table's tallies in its order,
- * runtime/io/output_arrays.h) as u128, and a u64 FNV-1a of every byte
+ * runtime/io/output_arrays.h) as u128; version 2 (a run with path lengths,
+ * whose input text says so) then u32 layers and the path tallies Rd_path,
+ * Tt_path as u128 (not checked for plausibility: a photon may add up to
+ * 2^39 units to each); then a u64 FNV-1a of every byte
  * before it, which catches truncation and accidental damage (a disk or copy
  * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file

@@ -221,8 +221,12 @@ static bool conv_copy(const mcml_result *in, mcml_result *out)
     out->a = in->a;
     out->tt = in->tt;
     output_grid g = result_grid(in);
+    /* The path lengths are means over a ring's escaping weight, not
+     * densities: a convolution has none (result_alloc leaves them out). */
     for (int o = 0; o < OUTPUT_ARRAYS; o++)
-        memcpy(out->array[o], in->array[o], output_stored(&output_table[o], &g) * sizeof(double));
+        if (out->array[o])
+            memcpy(out->array[o], in->array[o],
+                   output_stored(&output_table[o], &g) * sizeof(double));
     return true;
 }
 
@@ -317,7 +321,7 @@ bool conv_result_nodes(const mcml_result *in, double dr, const conv_beam *beam, 
     int nsets = 0;
     for (int o = 0; o < OUTPUT_ARRAYS; o++) {
         const output_array *row = &output_table[o];
-        if (row->axes[0] != OUTPUT_AXIS_R)
+        if (row->axes[0] != OUTPUT_AXIS_R || !out->array[o])
             continue;
         int cols = row->rank == 2 ? (int)output_axis_length(row->axes[1], &g) : 1;
         sets[nsets++] = (conv_column_set){in->array[o], out->array[o], cols};

@@ -31,6 +31,10 @@ typedef struct mci_run {
     int num_layers;    /* > 0 */
     mci_layer *layers; /* num_layers + 2 entries, see mci_layer */
     int line;          /* line of the run's output-name line in the file */
+    /* Score the partial path lengths (docs/outputs.md, "Path lengths"): not
+     * an .mci field but a request of the caller (--path-lengths,
+     * tmcml_problem_set_path_lengths); false from mci_read. */
+    bool path_lengths;
 } mci_run;
 
 typedef struct mci_file {

@@ -28,12 +28,12 @@ static void mco_write_version(FILE *f, char format)
     /* MCML's two lines: the 1-D arrays, then the 2-D ones. */
     fprintf(f, "# ");
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (output_table[i].rank == 1)
+        if (output_table[i].rank == 1 && !output_table[i].path_lengths)
             fprintf(f, "%s, ", output_table[i].name);
     fprintf(f, "\n# ");
     const char *sep = "";
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (output_table[i].rank > 1) {
+        if (output_table[i].rank > 1 && !output_table[i].path_lengths) {
             fprintf(f, "%s%s", sep, output_table[i].name);
             sep = ", ";
         }
@@ -127,9 +127,12 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
     mco_write_inparm(stream, run);
     mco_write_rat(stream, res);
     output_grid g = result_grid(res);
+    /* MCML's sections, then the optional ones the result has (the path
+     * lengths: extra sections after Tt_ra, which MCML's readers never reach). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
-        mco_write_array(stream, o, res->array[i] + output_first(o), output_bins(o, &g));
+        if (res->array[i])
+            mco_write_array(stream, o, res->array[i] + output_first(o), output_bins(o, &g));
     }
     return !ferror(stream);
 }

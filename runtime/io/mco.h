@@ -64,7 +64,10 @@ typedef struct mco_data {
  * file must start with "A1" or "B1" (out_format becomes 'A' or 'B') and then
  * InParm; the data sections (RAT and one per row of output_table[],
  * runtime/io/output_arrays.h) follow in any order, each exactly once, each
- * with exactly the number of values InParm's grid implies.
+ * with exactly the number of values InParm's grid implies.  The optional
+ * rows' sections (the path lengths, which tmcml writes after MCML's) may
+ * be absent, all four together: then result's arrays of them stay NULL and
+ * run.path_lengths false.
  *   run: out_name (everything before the format letter on its line, so it
  *   may hold spaces, not '#'), photons, grid, da = pi/(2 na), layers with
  *   z0/z1 summed from the printed thicknesses and the critical-angle cosines

@@ -283,6 +283,10 @@ static bool mco_read_section(mco_cursor *c, int i, mcml_result *res)
     if (i != MCO_RAT) {
         const output_array *o = &output_table[i - 1];
         output_grid g = result_grid(res);
+        if (o->path_lengths && !result_alloc_paths(res)) {
+            error_set(c->err, c->path, c->li + 1, "out of memory for the path lengths");
+            return false;
+        }
         return mco_read_numbers(c, o->name, res->array[i - 1] + output_first(o),
                                 (long)output_bins(o, &g));
     }
@@ -318,8 +322,11 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
         if (!mco_read_section(c, i, res))
             return false;
     }
+    /* The optional sections (tmcml's path lengths, after MCML's) come all
+     * or none. */
+    bool paths = result_has_paths(res);
     for (int i = 0; i < MCO_NUM_SECTIONS; i++)
-        if (!seen[i]) {
+        if (!seen[i] && (i == MCO_RAT || !output_table[i - 1].path_lengths || paths)) {
             error_set(c->err, c->path, mco_last_line(c),
                       "file ends without section %s (truncated?)", mco_section_name(i));
             return false;
@@ -457,7 +464,8 @@ static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
     const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
     double values = 4; /* RAT */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        values += (double)output_bins(&output_table[i], &g);
+        if (!output_table[i].path_lengths)
+            values += (double)output_bins(&output_table[i], &g);
     if (values * 2 <= (double)size)
         return true;
     error_set(c->err, c->path, mco_last_line(c),
@@ -488,6 +496,7 @@ static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, 
     if (ok) {
         out->result.photons = (uint64_t)out->run.photons;
         ok = mco_read_sections(&c, &out->result);
+        out->run.path_lengths = ok && result_has_paths(&out->result);
     }
     free(c.line);
     return ok;

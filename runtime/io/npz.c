@@ -195,6 +195,8 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
     int n = 0;
     for (int row = 0; row < OUTPUT_ARRAYS; row++) {
         const output_array *o = &output_table[row];
+        if (!res->array[row])
+            continue; /* optional, not scored */
         npz_array *m = &a[n++];
         *m = (npz_array){.name = o->name,
                          .rank = o->rank,
@@ -255,7 +257,8 @@ uint64_t npz_size_bound(const mci_run *run)
     output_grid g = {run->nr, run->nz, run->na, run->num_layers};
     uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        values += output_bins(&output_table[i], &g);
+        if (!output_table[i].path_lengths || run->path_lengths)
+            values += output_bins(&output_table[i], &g);
     return 8 * values + (uint64_t)NPZ_MEMBERS * NPZ_MEMBER_OVERHEAD +
            (uint64_t)NPZ_MEMBERS * 2 * NPZ_UNIT_CHARS * 4 + NPZ_END_BYTES;
 }

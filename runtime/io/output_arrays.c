@@ -117,19 +117,78 @@ const output_array output_table[OUTPUT_ARRAYS] = {
                   "Tt_ra",
      .mco_number = "%12.4E",
      .mco_per_line = 5},
+    /* The partial path lengths (docs/outputs.md, "Path lengths"): optional
+     * rows, written after MCML's sections and only by runs that ask. */
+    {.name = "Rd_path",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_LAYER},
+     .unit = "cm",
+     .tally = OUTPUT_TALLY_RD_PATH,
+     .tallied = true,
+     .norm = OUTPUT_NORM_PATH,
+     .path_lengths = true,
+     .path_of = OUTPUT_TALLY_RD_RA,
+     .mco_title = "# Rd_path[r][layer]. Mean path [cm] in each layer of the weight\n"
+                  "# leaving the top surface in ring r (not MCML's: an extra section).\n"
+                  "# Rd_path[0][0], [0][1],..[0][nl-1]\n"
+                  "# ...\n"
+                  "# Rd_path[nr-1][0], [nr-1][1],..[nr-1][nl-1]\n"
+                  "Rd_path",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Tt_path",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_LAYER},
+     .unit = "cm",
+     .tally = OUTPUT_TALLY_TT_PATH,
+     .tallied = true,
+     .norm = OUTPUT_NORM_PATH,
+     .path_lengths = true,
+     .path_of = OUTPUT_TALLY_TT_RA,
+     .mco_title = "# Tt_path[r][layer]. Mean path [cm] in each layer of the weight\n"
+                  "# leaving the bottom surface in ring r (not MCML's: an extra section).\n"
+                  "# Tt_path[0][0], [0][1],..[0][nl-1]\n"
+                  "# ...\n"
+                  "# Tt_path[nr-1][0], [nr-1][1],..[nr-1][nl-1]\n"
+                  "Tt_path",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Rd_path_total",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_LAYER},
+     .unit = "cm",
+     .tally = OUTPUT_TALLY_RD_PATH,
+     .norm = OUTPUT_NORM_PATH_TOTAL,
+     .path_lengths = true,
+     .path_of = OUTPUT_TALLY_RD_RA,
+     .mco_title = "Rd_path_total #Mean path [cm] in layers 1..nl of all reflected weight.",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Tt_path_total",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_LAYER},
+     .unit = "cm",
+     .tally = OUTPUT_TALLY_TT_PATH,
+     .norm = OUTPUT_NORM_PATH_TOTAL,
+     .path_lengths = true,
+     .path_of = OUTPUT_TALLY_TT_RA,
+     .mco_title = "Tt_path_total #Mean path [cm] in layers 1..nl of all transmitted weight.",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, tt_ra) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_RA]),
+_Static_assert(offsetof(tally_set, tt_path) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_PATH]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, tt_ra) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_RA]),
+_Static_assert(offsetof(tally_batch, tt_path) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_PATH]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, tt_ra) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
+                   offsetof(mcml_result, tt_path_total) ==
+                       offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
 uint64_t output_axis_length(output_axis axis, const output_grid *g)
@@ -173,6 +232,11 @@ uint64_t output_tally_bins(int k, int nr, int nz, int na)
 {
     const output_grid g = {nr, nz, na, 0};
     return output_bins(output_tally(k), &g);
+}
+
+uint64_t output_tally_grid_bins(int k, const output_grid *g)
+{
+    return output_bins(output_tally(k), g);
 }
 
 const output_array *output_by_name(const char *name)

@@ -32,9 +32,14 @@ enum {
     OUTPUT_TALLY_A_RZ,
     OUTPUT_TALLY_RD_RA,
     OUTPUT_TALLY_TT_RA,
-    OUTPUT_TALLIES /* the number of integer tally arrays */
+    OUTPUT_TALLIES, /* the tally arrays of every run (the GPU kernel's) */
+    /* Optional tallies, after every run's: the partial path lengths, only
+     * in runs that ask for them (mci_run.path_lengths; NULL otherwise). */
+    OUTPUT_TALLY_RD_PATH = OUTPUT_TALLIES,
+    OUTPUT_TALLY_TT_PATH,
+    OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS 9 /* rows of output_table[] */
+#define OUTPUT_ARRAYS 13 /* rows of output_table[] */
 
 /* The arrays as fields of tally_batch, tally_set (TYPE: their integer
  * entries) and mcml_result (double), each twice: by name, for code that
@@ -44,14 +49,15 @@ enum {
 #define OUTPUT_TALLY_FIELDS(TYPE)                                                                  \
     union {                                                                                        \
         struct {                                                                                   \
-            TYPE *a_rz, *rd_ra, *tt_ra;                                                            \
+            TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path;                                        \
         };                                                                                         \
-        TYPE *tally[OUTPUT_TALLIES];                                                               \
+        TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
 #define OUTPUT_RESULT_FIELDS                                                                       \
     union {                                                                                        \
         struct {                                                                                   \
             double *a_l, *a_z, *rd_r, *rd_a, *tt_r, *tt_a, *a_rz, *rd_ra, *tt_ra;                  \
+            double *rd_path, *tt_path, *rd_path_total, *tt_path_total;                             \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
@@ -70,12 +76,18 @@ typedef enum output_axis {
  * are taken on the integers first.  runtime/io/result.c computes them in
  * MCML's order of operations. */
 typedef enum output_norm {
-    OUTPUT_NORM_RA,   /* bin / (4 pi^2 dr^2 sin(da/2) (ir + 1/2) sin(2 (ia + 1/2) da) N) */
-    OUTPUT_NORM_R,    /* sum over the second axis / (2 pi (ir + 1/2) dr^2 N) */
-    OUTPUT_NORM_A,    /* sum over r / (2 pi da sin((ia + 1/2) da) N) */
-    OUTPUT_NORM_RZ,   /* bin / (2 pi (ir + 1/2) dr^2 dz N) */
-    OUTPUT_NORM_Z,    /* sum over r / (dz N) */
-    OUTPUT_NORM_LAYER /* sum of the depth bins whose centre lies in the layer / N */
+    OUTPUT_NORM_RA,    /* bin / (4 pi^2 dr^2 sin(da/2) (ir + 1/2) sin(2 (ia + 1/2) da) N) */
+    OUTPUT_NORM_R,     /* sum over the second axis / (2 pi (ir + 1/2) dr^2 N) */
+    OUTPUT_NORM_A,     /* sum over r / (2 pi da sin((ia + 1/2) da) N) */
+    OUTPUT_NORM_RZ,    /* bin / (2 pi (ir + 1/2) dr^2 dz N) */
+    OUTPUT_NORM_Z,     /* sum over r / (dz N) */
+    OUTPUT_NORM_LAYER, /* sum of the depth bins whose centre lies in the layer / N */
+    /* Not MCML's: means, not densities per photon.  A path tally (weight x
+     * cm, ring by layer) over the escaping weight of its ring (the sum over
+     * angles of the ring's row of the escape tally, tally_paths_of), 0 where
+     * none escaped; and the sum over rings over the whole escaping weight. */
+    OUTPUT_NORM_PATH,      /* [ir][i]: bin / the ring's escaping weight (cm) */
+    OUTPUT_NORM_PATH_TOTAL /* [i]: sum over r / the whole escaping weight (cm) */
 } output_norm;
 
 typedef struct output_array {
@@ -90,6 +102,14 @@ typedef struct output_array {
      * and so on; 0 for none. */
     size_t total;
     bool absorption; /* scored only with absorption: zero under -A */
+    /* Optional: only in a run that asks for path lengths (mci_run's
+     * path_lengths); elsewhere its array is NULL and every loop over the
+     * table skips it (the .mco, the JSON, the digest and the checkpoint of a
+     * run without it are as before it existed).  Its tally, for the
+     * normalisation, is the escape tally whose weight it is the mean over
+     * (path_of). */
+    bool path_lengths;
+    int path_of; /* OUTPUT_TALLY_RD_RA or _TT_RA: the weight it is the mean over */
     /* The .mco section: the lines before its numbers (its name last, after
      * MCML's comments; no final newline), the printf format of one number,
      * and numbers a line (1, or MCML's 5 for a 2-D array). */
@@ -116,10 +136,12 @@ uint64_t output_stored(const output_array *o, const output_grid *g);
 /* Where its first shown entry is in what is kept: 1 for a layer array. */
 int output_first(const output_array *o);
 
-/* The row that is integer tally k (0 <= k < OUTPUT_TALLIES), and its bins
- * (a tally's grid has no layers). */
+/* The row that is integer tally k (0 <= k < OUTPUT_TALLIES_ALL), and its
+ * bins: output_tally_bins for every run's tallies (their grid has no
+ * layers), output_tally_grid_bins for any. */
 const output_array *output_tally(int k);
 uint64_t output_tally_bins(int k, int nr, int nz, int na);
+uint64_t output_tally_grid_bins(int k, const output_grid *g);
 
 /* The row named name (MCML's spelling), or NULL. */
 const output_array *output_by_name(const char *name);

@@ -20,6 +20,8 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
     output_grid g = result_grid(res);
     bool ok = true;
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (output_table[i].path_lengths)
+            continue; /* result_alloc_paths */
         res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i]);
         ok = ok && res->array[i];
     }
@@ -28,6 +30,18 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
     result_free(res);
     return false;
 }
+
+bool result_alloc_paths(mcml_result *res)
+{
+    output_grid g = result_grid(res);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].path_lengths && !res->array[i] &&
+            !(res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i])))
+            return false;
+    return true;
+}
+
+bool result_has_paths(const mcml_result *res) { return res->rd_path != NULL; }
 
 void result_free(mcml_result *res)
 {
@@ -132,14 +146,42 @@ static bool result_layer(const mci_run *run, const tally_acc_t *v, int cols, dou
     return true;
 }
 
+/* A path tally v (nr x num_layers, weight x cm) over the escaping weight
+ * of its ring, the escape tally e's row (nr x na): cm, 0 where nothing
+ * escaped.  Exact sums first, as MCML's arrays. */
+static void result_path(const mci_run *run, const tally_acc_t *v, const tally_acc_t *e, double *out)
+{
+    int nl = run->num_layers;
+    for (int ir = 0; ir < run->nr; ir++) {
+        tally_acc_t w = result_row_sum(e, ir, run->na);
+        for (int i = 0; i < nl; i++)
+            out[ir * nl + i] = w ? tally_count(v[ir * nl + i]) / tally_count(w) : 0.0;
+    }
+}
+
+/* The same over every ring: out[i] (1-based, as A_l) for layer i. */
+static void result_path_total(const mci_run *run, const tally_acc_t *v, const tally_acc_t *e,
+                              double *out)
+{
+    int nl = run->num_layers;
+    tally_acc_t w = 0;
+    for (int ir = 0; ir < run->nr; ir++)
+        w += result_row_sum(e, ir, run->na);
+    for (int i = 0; i < nl; i++)
+        out[i + 1] = w ? tally_count(result_column_sum(v, i, run->nr, nl)) / tally_count(w) : 0.0;
+}
+
 /* Array o from its tally v, whose rows are r (output_table[]: every tally
- * runs along r first); false when out of memory. */
-static bool result_array(const mci_run *run, const output_array *o, const tally_acc_t *v, double n,
-                         double *out)
+ * runs along r first), and, for a path array, the escape tally e it is a
+ * mean over; false when out of memory. */
+static bool result_array(const mci_run *run, const output_array *o, const tally_acc_t *v,
+                         const tally_acc_t *e, double n, double *out)
 {
     const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
     int cols = (int)output_axis_length(output_tally(o->tally)->axes[1], &g);
     switch (o->norm) {
+    case OUTPUT_NORM_PATH: result_path(run, v, e, out); return true;
+    case OUTPUT_NORM_PATH_TOTAL: result_path_total(run, v, e, out); return true;
     case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
     case OUTPUT_NORM_R: result_r(run, v, cols, n, out); return true;
     case OUTPUT_NORM_A: result_a(run, v, cols, n, out); return true;
@@ -179,10 +221,19 @@ bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *re
     res->photons = t->photons;
     res->rsp = optics_specular(run);
     output_grid g = result_grid(res);
+    if (t->rd_path && (t->num_layers != run->num_layers || !result_alloc_paths(res))) {
+        result_free(res);
+        error_set(err, NULL, 0, "path tallies of %d layers for a run of %d, or out of memory",
+                  t->num_layers, run->num_layers);
+        return false;
+    }
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
         const tally_acc_t *v = t->tally[o->tally];
-        if (!result_array(run, o, v, n, res->array[i])) {
+        if (!res->array[i])
+            continue; /* an optional array the run did not ask for */
+        if (!result_array(run, o, v, o->path_lengths ? t->tally[o->path_of] : NULL, n,
+                          res->array[i])) {
             result_free(res);
             error_set(err, NULL, 0, "out of memory for the result arrays");
             return false;

@@ -29,11 +29,17 @@ typedef struct mcml_result {
 /* The grid of res, as output_bins() takes it. */
 output_grid result_grid(const mcml_result *res);
 
-/* Allocates zeroed arrays for the given grid. */
+/* Allocates zeroed arrays for the given grid: every run's; the optional
+ * ones (output_array.path_lengths) stay NULL until result_alloc_paths. */
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers);
+/* Adds the path-length arrays (zeroed); false when out of memory. */
+bool result_alloc_paths(mcml_result *res);
+/* Whether res has them (a run that asked for path lengths). */
+bool result_has_paths(const mcml_result *res);
 void result_free(mcml_result *res);
 
-/* Fills *res (allocated here) from tallies of t->photons photons of run. */
+/* Fills *res (allocated here) from tallies of t->photons photons of run,
+ * with the path-length arrays when t has path tallies. */
 bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err);
 
 #endif

@@ -146,6 +146,21 @@ static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
 }
 
+/* A layer array: layers 1..num_layers, without the two ambient media of
+ * MCML's A_l. */
+static void summary_layers(bool *ok, cJSON *root, const char *name, const double *v, int num_layers)
+{
+    cJSON *a = cJSON_AddArrayToObject(root, name);
+    for (int i = 1; i <= num_layers; i++) {
+        cJSON *x = summary_number(v[i]);
+        if (!x || !a || !cJSON_AddItemToArray(a, x)) {
+            cJSON_Delete(x);
+            *ok = false;
+            return;
+        }
+    }
+}
+
 static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
 {
     const mcml_result *res = r->result;
@@ -170,15 +185,11 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     cJSON *trapped = cJSON_AddObjectToObject(root, "trapped");
     summary_num(ok, trapped, "photons", (double)r->trapped_photons);
     summary_num(ok, trapped, "weight", r->trapped_weight);
-    /* Layers 1..num_layers: MCML's A_l without the two ambient media. */
-    cJSON *al = cJSON_AddArrayToObject(root, "A_l");
-    for (int i = 1; i <= res->num_layers; i++) {
-        cJSON *v = summary_number(res->a_l[i]);
-        if (!v || !al || !cJSON_AddItemToArray(al, v)) {
-            cJSON_Delete(v);
-            *ok = false;
-            return;
-        }
+    summary_layers(ok, root, "A_l", res->a_l, res->num_layers);
+    /* The path lengths' totals, only in a run that scored them. */
+    if (result_has_paths(res)) {
+        summary_layers(ok, root, "Rd_path_total", res->rd_path_total, res->num_layers);
+        summary_layers(ok, root, "Tt_path_total", res->tt_path_total, res->num_layers);
     }
 }
 
@@ -224,7 +235,7 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
 /* "units": the unit of each quantity above that has one, by its path
  * ("input.layers[].mua": every layer's mua), "-" for a fraction or ratio;
  * counts (photons, bins, threads) have none.  A_l's is the output table's. */
-static void summary_add_units(bool *ok, cJSON *root)
+static void summary_add_units(bool *ok, cJSON *root, bool paths)
 {
     static const char *const units[][2] = {
         {"input.dz", "cm"},
@@ -255,6 +266,10 @@ static void summary_add_units(bool *ok, cJSON *root)
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         summary_str(ok, u, units[i][0],
                     units[i][1] ? units[i][1] : output_by_name(units[i][0])->unit);
+    if (paths) {
+        summary_str(ok, u, "Rd_path_total", output_by_name("Rd_path_total")->unit);
+        summary_str(ok, u, "Tt_path_total", output_by_name("Tt_path_total")->unit);
+    }
 }
 
 /* The whole summary as text (free with cJSON_free), or NULL. */
@@ -286,7 +301,7 @@ static char *summary_render(const run_report *r)
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
     summary_add_identity(&ok, root, r);
-    summary_add_units(&ok, root);
+    summary_add_units(&ok, root, result_has_paths(r->result));
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;

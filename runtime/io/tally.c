@@ -5,14 +5,21 @@
 
 #include "hash.h"
 
-/* Entries of tally array k on the grid of t (a tally_batch or tally_set). */
-#define BINS(t, k) ((size_t)output_tally_bins((k), (t)->nr, (t)->nz, (t)->na))
+/* Entries of tally array k on the grid of t (a tally_batch or tally_set).
+ * Every loop over the tallies takes those t has: every run's, and the
+ * optional ones added (the others are NULL). */
+#define BINS(t, k)                                                                                 \
+    ((size_t)output_tally_grid_bins((k),                                                           \
+                                    &(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers}))
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
 {
     b->nr = nr;
     b->nz = nz;
     b->na = na;
+    b->num_layers = 0;
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+        b->tally[k] = NULL;
     b->steps = 0;
     b->trapped_photons = b->trapped_units = 0;
     b->a_rz_exact = NULL;
@@ -31,8 +38,9 @@ void tally_batch_clear(tally_batch *b)
 {
     b->steps = 0;
     b->trapped_photons = b->trapped_units = 0;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        memset(b->tally[k], 0, BINS(b, k) * sizeof *b->tally[k]);
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (b->tally[k])
+            memset(b->tally[k], 0, BINS(b, k) * sizeof *b->tally[k]);
 }
 
 void tally_set_clear(tally_set *t)
@@ -41,13 +49,14 @@ void tally_set_clear(tally_set *t)
     t->steps = 0;
     t->trapped_photons = 0;
     t->trapped_units = 0;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        memset(t->tally[k], 0, BINS(t, k) * sizeof *t->tally[k]);
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (t->tally[k])
+            memset(t->tally[k], 0, BINS(t, k) * sizeof *t->tally[k]);
 }
 
 void tally_batch_free(tally_batch *b)
 {
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
         free(b->tally[k]);
         b->tally[k] = NULL;
     }
@@ -58,6 +67,9 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
     t->nr = nr;
     t->nz = nz;
     t->na = na;
+    t->num_layers = 0;
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+        t->tally[k] = NULL;
     t->photons = 0;
     t->steps = 0;
     t->trapped_photons = 0;
@@ -75,7 +87,7 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
 
 void tally_set_free(tally_set *t)
 {
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
         free(t->tally[k]);
         t->tally[k] = NULL;
     }
@@ -95,8 +107,9 @@ static void add_acc(tally_acc_t *dst, const tally_acc_t *src, size_t n)
 
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
 {
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        add_u64(t->tally[k], b->tally[k], BINS(t, k));
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (t->tally[k] && b->tally[k])
+            add_u64(t->tally[k], b->tally[k], BINS(t, k));
     t->photons += photons;
     t->steps += b->steps;
     t->trapped_photons += b->trapped_photons;
@@ -105,8 +118,9 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons)
 
 void tally_set_add(tally_set *t, const tally_set *other)
 {
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        add_acc(t->tally[k], other->tally[k], BINS(t, k));
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (t->tally[k] && other->tally[k])
+            add_acc(t->tally[k], other->tally[k], BINS(t, k));
     t->photons += other->photons;
     t->steps += other->steps;
     t->trapped_photons += other->trapped_photons;
@@ -117,10 +131,13 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
 {
     if (a->nr != b->nr || a->nz != b->nz || a->na != b->na || a->photons != b->photons ||
         a->steps != b->steps || a->trapped_photons != b->trapped_photons ||
-        a->trapped_units != b->trapped_units)
+        a->trapped_units != b->trapped_units || a->num_layers != b->num_layers)
         return false;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        if (memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0)
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (!a->tally[k] != !b->tally[k])
+            return false;
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (a->tally[k] && memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0)
             return false;
     return true;
 }
@@ -145,10 +162,36 @@ uint64_t tally_set_digest(const tally_set *t)
                           t->steps,           (tally_acc_t)t->trapped_photons,
                           t->trapped_units};
     uint64_t h = digest_counts(HASH_FNV1A_START, head, sizeof head / sizeof head[0]);
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        h = digest_counts(h, t->tally[k], BINS(t, k));
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (t->tally[k])
+            h = digest_counts(h, t->tally[k], BINS(t, k));
     return h;
 }
+
+bool tally_batch_add_paths(tally_batch *b, int num_layers)
+{
+    b->num_layers = num_layers;
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+        if (!b->tally[k] && !(b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k])))
+            return false;
+    return true;
+}
+
+bool tally_set_add_paths(tally_set *t, int num_layers)
+{
+    t->num_layers = num_layers;
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+        if (!t->tally[k] && !(t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k])))
+            return false;
+    return true;
+}
+
+bool tally_set_has(const tally_set *t, int k)
+{
+    return k >= 0 && k < OUTPUT_TALLIES_ALL && (k < OUTPUT_TALLIES || t->tally[k]);
+}
+
+uint64_t tally_set_bins(const tally_set *t, int k) { return tally_set_has(t, k) ? BINS(t, k) : 0; }
 
 double tally_count(tally_acc_t v)
 {

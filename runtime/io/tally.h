@@ -21,6 +21,7 @@ typedef unsigned __int128 tally_acc_t;
  * r first (output_table's axes). */
 typedef struct tally_batch {
     int nr, nz, na;
+    int num_layers; /* of the path tallies; 0: none (tally_batch_add_paths) */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -35,6 +36,7 @@ typedef struct tally_batch {
 
 typedef struct tally_set {
     int nr, nz, na;
+    int num_layers;           /* of the path tallies; 0: none (tally_set_add_paths) */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
@@ -42,22 +44,47 @@ typedef struct tally_set {
     OUTPUT_TALLY_FIELDS(tally_acc_t);
 } tally_set;
 
+/* The tallies of every run; the optional ones (the path tallies) NULL. */
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na);
 void tally_batch_clear(tally_batch *b);
 void tally_batch_free(tally_batch *b);
 
 bool tally_set_init(tally_set *t, int nr, int nz, int na);
 void tally_set_free(tally_set *t);
+/* Adds the path tallies (Rd_path, Tt_path: nr x num_layers, zero) to an
+ * initialised batch or set; false when out of memory (the others stay). */
+bool tally_batch_add_paths(tally_batch *b, int num_layers);
+bool tally_set_add_paths(tally_set *t, int num_layers);
+/* Whether tally k is there: every run's always, an optional one when added. */
+bool tally_set_has(const tally_set *t, int k);
+/* Entries of tally k of t (0 for an absent one). */
+uint64_t tally_set_bins(const tally_set *t, int k);
 /* Every count back to zero (the grid stays). */
 void tally_set_clear(tally_set *t);
+/* Sums: each tally t has (an optional one that b or other lacks gets
+ * nothing). */
 void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
+/* Equal counts, and the same optional tallies. */
 bool tally_set_equal(const tally_set *a, const tally_set *b);
 /* A fingerprint of every count (grid, photons, steps, trapped photons and
- * weight, then each tally array in the table's order):
+ * weight, then each tally array in the table's order; the optional ones,
+ * when there, after every run's, so a run without them keeps its digest):
  * equal tallies give equal digests on any host, so two runs can be compared
  * from their JSON summaries (FNV-1a 64; not cryptographic). */
 uint64_t tally_set_digest(const tally_set *t);
+
+/* A photon's weight w times its path L (cm) in a layer, as path-tally
+ * units (2^24 a weight x cm, the fixed point's scale), rounded to nearest
+ * and capped at TALLY_PATH_MAX_UNITS, so that a batch of
+ * TALLY_PATH_BATCH_MAX_PHOTONS photons cannot overflow 64 bits
+ * (docs/fixed-point.md, "Path tallies"). */
+#define TALLY_PATH_MAX_UNITS (UINT64_C(1) << 39) /* w L = 32768 cm */
+static inline uint64_t tally_path_units(double w_cm)
+{
+    double u = w_cm * TALLY_UNITS_PER_WEIGHT + 0.5;
+    return u < (double)TALLY_PATH_MAX_UNITS ? (uint64_t)u : TALLY_PATH_MAX_UNITS;
+}
 
 /* A 128-bit count as a double (exact up to 2^53). */
 double tally_count(tally_acc_t v);
