@@ -452,33 +452,19 @@ static void stop_batch(const batch_call *c, const batch_run *br, int n, batch_ru
     ranks_exit(c->world, ranks_max(c->world, interrupt_requested()), kept);
 }
 
+static bool derive_batch(kernel_spec *spec, const variant_options *v, const tune_device *dev,
+                         int unused, tm_error *err)
+{
+    (void)unused;
+    return variant_batch_spec(spec, v, dev, err);
+}
+
 /* The batch kernel of each GPU's variant for the batch's shape (every rank
  * its own GPUs'). */
 static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_run *run,
                                 tm_error *err)
 {
-    if (!eng->pool)
-        return NULL;
-    if (!run_plan_gpus(opt, eng, run, err))
-        return NULL;
-    int gpus = gpu_pool_size(eng->pool);
-    kernel_spec *specs = malloc((size_t)gpus * sizeof *specs);
-    if (!specs) {
-        error_set(err, NULL, 0, "out of memory");
-        return NULL;
-    }
-    for (int g = 0; g < gpus; g++) {
-        specs[g] = eng->specs[g];
-        tune_device dev;
-        gpu_runner_device(gpu_engine_device(gpu_pool_engine(eng->pool, g)), &dev);
-        if (!variant_batch_spec(&specs[g], &opt->variant, &dev, err)) {
-            free(specs);
-            return NULL;
-        }
-    }
-    free(eng->kernel);
-    eng->kernel = spec_key(&specs[0]);
-    return specs;
+    return eng->pool ? run_derived_specs(opt, eng, run, derive_batch, 0, err) : NULL;
 }
 
 /* A run or a batch that failed, said once; the next one still runs. */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_runner.h"
 #include "interrupt.h"
 #include "parallel.h"
 #include "progress.h"
@@ -125,30 +124,10 @@ static bool write_sets(const cli_options *opt, const engine *eng, const mci_file
     return ok;
 }
 
-/* The kernel of the sets for each GPU: its variant for the run
- * (run_plan_gpus), made the sets' (variant_sets_spec); malloc'd, NULL with
- * *err. */
-static kernel_spec *sets_specs(const cli_options *opt, engine *eng, const mci_run *run, int count,
-                               tm_error *err)
+static bool derive_sets(kernel_spec *spec, const variant_options *v, const tune_device *dev,
+                        int count, tm_error *err)
 {
-    if (!run_plan_gpus(opt, eng, run, err))
-        return NULL;
-    int gpus = gpu_pool_size(eng->pool);
-    kernel_spec *specs = malloc((size_t)gpus * sizeof *specs);
-    if (!specs) {
-        error_set(err, NULL, 0, "out of memory");
-        return NULL;
-    }
-    for (int g = 0; g < gpus; g++) {
-        specs[g] = eng->specs[g];
-        tune_device dev;
-        gpu_runner_device(gpu_engine_device(gpu_pool_engine(eng->pool, g)), &dev);
-        if (!variant_sets_spec(&specs[g], count, &opt->variant, &dev, err)) {
-            free(specs);
-            return NULL;
-        }
-    }
-    return specs;
+    return variant_sets_spec(spec, count, v, dev, err);
 }
 
 /* Simulates the K set runs first .. first + K - 1 (one history each
@@ -172,7 +151,9 @@ static bool simulate_sets(const cli_options *opt, engine *eng, const mci_file *f
     sim.set_layers = sets->layers;
     sim.set_mua = sets->mua;
     session_run_stats stats;
-    kernel_spec *specs = eng->pool ? sets_specs(opt, eng, run, sets->count, err) : NULL;
+    /* On the GPUs, each one's kernel of the sets from its variant for the run */
+    kernel_spec *specs =
+        eng->pool ? run_derived_specs(opt, eng, run, derive_sets, sets->count, err) : NULL;
     bool ok = !eng->pool || specs;
     ok = ok &&
          session_simulate(&eng->ses, &sim, run, specs, 0, (uint64_t)run->photons, acc, &stats, err);

@@ -15,6 +15,7 @@
 #include "finished.h"
 #include "fs.h"
 #include "gpu_pool.h"
+#include "gpu_runner.h"
 #include "mci.h"
 #include "mco.h"
 #include "npz.h"
@@ -54,6 +55,34 @@ bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_e
         return false;
     }
     return true;
+}
+
+kernel_spec *run_derived_specs(const cli_options *opt, engine *eng, const mci_run *run,
+                               run_spec_derive derive, int arg, tm_error *err)
+{
+    if (!run_plan_gpus(opt, eng, run, err))
+        return NULL;
+    int gpus = gpu_pool_size(eng->pool);
+    kernel_spec *specs = malloc((size_t)gpus * sizeof *specs);
+    if (!specs) {
+        error_set(err, NULL, 0, "out of memory");
+        return NULL;
+    }
+    for (int g = 0; g < gpus; g++) {
+        specs[g] = eng->specs[g];
+        tune_device dev;
+        gpu_runner_device(gpu_engine_device(gpu_pool_engine(eng->pool, g)), &dev);
+        if (!derive(&specs[g], &opt->variant, &dev, arg, err)) {
+            free(specs);
+            return NULL;
+        }
+    }
+    char *key = spec_key(&specs[0]);
+    if (key) { /* else the variant's key stays (out of memory) */
+        free(eng->kernel);
+        eng->kernel = key;
+    }
+    return specs;
 }
 
 void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)

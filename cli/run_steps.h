@@ -48,6 +48,17 @@ void run_release_gpus(engine *eng);
  * tuning; GPUs of different models each get their own), said on stderr. */
 bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err);
 
+/* A kernel derived from each GPU's variant: a batch's or a set's
+ * (tuner/variant.h), with the explicit options v and the GPU's dev; arg is
+ * the derivation's own (the sets' count). */
+typedef bool (*run_spec_derive)(kernel_spec *spec, const variant_options *v, const tune_device *dev,
+                                int arg, tm_error *err);
+
+/* Each GPU's variant for run (run_plan_gpus) turned by derive: malloc'd,
+ * NULL with *err.  eng->kernel then names the first GPU's. */
+kernel_spec *run_derived_specs(const cli_options *opt, engine *eng, const mci_run *run,
+                               run_spec_derive derive, int arg, tm_error *err);
+
 /* The engine call's options of the command's (the engine's threads, the
  * pause flag of st, the photon ranges done to done(done_ctx)). */
 session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,

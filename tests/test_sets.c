@@ -416,79 +416,52 @@ static int case_beer_lambert(void)
     return check_summary(name);
 }
 
-/* num_sets sets of photons [0, n) of run with threads threads, in calls
- * split at `split`, into t[0 .. num_sets-1]. */
-static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, int threads,
-                         uint64_t n, uint64_t split, tally_set *t)
+/* One way of simulating photons [0, n) of the sets in two calls split at
+ * `split`: the CPU engine's threads, or the GPU's variant and launches of
+ * at most `launch` photons. */
+typedef struct sets_way {
+    int threads;
+    const variant_options *variant;
+    uint64_t launch, split;
+} sets_way;
+
+static bool way_call(const mci_run *run, int num_sets, const double *mua, const sets_way *w,
+                     uint64_t first, uint64_t count, tally_set *t, tm_error *err)
 {
-    tm_error err = {0};
-    for (int k = 0; k < num_sets; k++)
-        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
-            return false;
+    if (gpu)
+        return gpu_tallies(run, SEED, num_sets, mua, w->variant, w->launch, first, count, t, err);
     cpu_options opt = {.seed = SEED,
-                       .threads = threads,
+                       .threads = w->threads,
                        .score_absorption = true,
                        .num_sets = num_sets,
                        .set_layers = run->num_layers,
                        .set_mua = mua};
-    bool ok = cpu_simulate(run, &opt, split, n - split, t, &err) &&
-              cpu_simulate(run, &opt, 0, split, t, &err);
-    if (!ok)
-        error_print(stderr, &err);
-    return ok;
+    return cpu_simulate(run, &opt, first, count, t, err);
 }
 
-static int case_determinism(void)
-{
-    const char *name = "determinism";
-    static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
-                              "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
-    static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
-    mci_file f;
-    if (!parse_run(text, &f))
-        return 1;
-    tally_set a[3], b[3];
-    uint64_t n = 20000;
-    CHECK(sets_tallies(&f.runs[0], 3, mua, 1, n, 0, a));
-    CHECK(sets_tallies(&f.runs[0], 3, mua, 2, n, 7777, b));
-    for (int k = 0; k < 3 && check_failures == 0; k++) {
-        CHECK_MSG(tally_set_equal(&a[k], &b[k]),
-                  "set %d differs between 1 thread and 2 threads "
-                  "in two calls",
-                  k);
-        CHECK(a[k].photons == n && b[k].photons == n && a[k].steps == b[k].steps);
-    }
-    for (int k = 0; k < 3; k++) {
-        tally_set_free(&a[k]);
-        tally_set_free(&b[k]);
-    }
-    mci_free(&f);
-    return check_summary(name);
-}
-
-/* The GPU's sets of photons [0, n) of run with the variant of v, in calls
- * split at `split` and launches of at most `launch` photons. */
-static bool gpu_sets_tallies(const mci_run *run, int num_sets, const double *mua,
-                             const variant_options *v, uint64_t n, uint64_t split, uint64_t launch,
-                             tally_set *t)
+/* num_sets sets of photons [0, n) of run the way w says, into
+ * t[0 .. num_sets-1]. */
+static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, const sets_way *w,
+                         uint64_t n, tally_set *t)
 {
     tm_error err = {0};
     for (int k = 0; k < num_sets; k++)
         if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
             return false;
-    bool ok = gpu_tallies(run, SEED, num_sets, mua, v, launch, split, n - split, t, &err) &&
-              (split == 0 || gpu_tallies(run, SEED, num_sets, mua, v, launch, 0, split, t, &err));
+    bool ok = way_call(run, num_sets, mua, w, w->split, n - w->split, t, &err) &&
+              (w->split == 0 || way_call(run, num_sets, mua, w, 0, w->split, t, &err));
     if (!ok)
         error_print(stderr, &err);
     return ok;
 }
 
-/* The GPU's determinism: the heuristic variant in one call, against blocks
- * of 128 with the layers in shared memory in two calls of launches of
- * 7777 photons. */
-static int case_gpu_determinism(void)
+/* The sets' tallies the same two ways: on the CPU 1 thread in one call
+ * against 2 threads in two; on the GPU the heuristic variant in one call
+ * against blocks of 128 with the layers in shared memory in two calls of
+ * launches of 7777 photons. */
+static int case_determinism(void)
 {
-    const char *name = "determinism (gpu)";
+    const char *name = gpu ? "determinism (gpu)" : "determinism";
     static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
                               "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
     static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
@@ -501,12 +474,13 @@ static int case_gpu_determinism(void)
     tm_error err = {0};
     CHECK(variant_options_set(&other, "--block", "128", &err) &&
           variant_options_set(&other, "--layers", "shared", &err));
+    uint64_t n = gpu ? 200000 : 20000;
+    sets_way one = {1, &heuristic, 0, 0}, two = {2, &other, 7777, gpu ? 70000 : 7777};
     tally_set a[3], b[3];
-    uint64_t n = 200000;
-    CHECK(gpu_sets_tallies(&f.runs[0], 3, mua, &heuristic, n, 0, 0, a));
-    CHECK(gpu_sets_tallies(&f.runs[0], 3, mua, &other, n, 70000, 7777, b));
+    CHECK(sets_tallies(&f.runs[0], 3, mua, &one, n, a));
+    CHECK(sets_tallies(&f.runs[0], 3, mua, &two, n, b));
     for (int k = 0; k < 3 && check_failures == 0; k++) {
-        CHECK_MSG(tally_set_equal(&a[k], &b[k]), "set %d differs between the two variants", k);
+        CHECK_MSG(tally_set_equal(&a[k], &b[k]), "set %d differs between the two ways", k);
         CHECK(a[k].photons == n && b[k].photons == n && a[k].steps == b[k].steps);
         CHECK(a[k].steps == a[0].steps && a[k].rd_ra[0] > 0);
     }
@@ -536,8 +510,6 @@ static int open_gpu(void)
 
 static int run_case(const char *name)
 {
-    if (strcmp(name, "determinism") == 0 && gpu)
-        return case_gpu_determinism();
     if (strcmp(name, "beer_lambert") == 0)
         return case_beer_lambert();
     if (strcmp(name, "two_layers") == 0)
