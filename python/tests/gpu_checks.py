@@ -5,7 +5,9 @@ there is none):
     and the same tallies (digest) for the same seed;
   - SIGINT during a long GPU run raises KeyboardInterrupt within seconds and
     the next run works, on the same session and module;
-  - a loop that varies mua and mus keeps one kernel ('warm' after the first)."""
+  - a loop that varies mua and mus keeps one kernel ('warm' after the first);
+  - absorption sets without absorption run on the GPU (engine auto): the
+    set equal to the per-layer minimum has the tallies of the plain -A run."""
 
 import json
 import os
@@ -77,6 +79,20 @@ def loop():
     print("gpu_checks: a loop of 10 runs kept its kernel (%s first)" % origins[0])
 
 
+def sets():
+    own = [row[1] for row in EXAMPLE["layers"]]
+    table = [own, [2 * m for m in own], [5 * m for m in own]]
+    batch = tmcml.run(**EXAMPLE, photons=100000, seed=3, absorption=False, mua_sets=table,
+                      progress=False)
+    check(batch.engine == "gpu", "sets without absorption ran on %s" % batch.engine)
+    check(batch.Rd.shape == (3,) and batch.Rd[0] > batch.Rd[1] > batch.Rd[2],
+          "Rd of the sets %s" % (batch.Rd,))
+    alone = tmcml.run(**EXAMPLE, photons=100000, seed=3, absorption=False, engine="gpu",
+                      progress=False)
+    check(batch[0].tallies_digest == alone.tallies_digest, "set 0 against the plain -A run")
+    print("gpu_checks: 3 absorption sets on the GPU; set 0 is the plain -A run bit for bit")
+
+
 def main():
     if not tmcml.devices():
         print("gpu_checks: skipped: no GPU here")
@@ -87,6 +103,7 @@ def main():
         identity(cli, tmp)
     interrupt()
     loop()
+    sets()
     return 0
 
 
