@@ -271,12 +271,15 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
 }
 
-/* The engine of a call: the options', but for absorption sets with
- * absorption scored, which only the CPU engine scores (a GPU kernel scores
- * the sets' escapes alone). */
-static tmcml_engine sets_engine(const tmcml_options *o, const call_sets *sets)
+/* The engine of a call: the options', but the CPU for absorption sets that
+ * a GPU would not score (api_engine_scores_sets: with absorption). */
+static tmcml_engine sets_engine(const tmcml_session *s, const tmcml_options *o,
+                                const call_sets *sets)
 {
-    return sets->count > 0 && o->absorption ? TMCML_ENGINE_CPU : o->engine;
+    tmcml_options on_gpu = *o;
+    on_gpu.engine = TMCML_ENGINE_GPU;
+    bool cpu_only = sets->count > 0 && !api_engine_scores_sets(s, &on_gpu);
+    return cpu_only ? TMCML_ENGINE_CPU : o->engine;
 }
 
 /* The engine of a call with path lengths: only the CPU engine scores them
@@ -616,7 +619,7 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "engine: path lengths are scored by the CPU engine (the GPU kernel has "
                            "none yet): TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(sets_engine(o, sets), p, count), &r[0]->problem.run,
+        status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count), &r[0]->problem.run,
                         &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems, or the kernel of the sets */
     if (status == TMCML_OK && specs && sets->count > 0)

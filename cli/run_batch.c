@@ -11,7 +11,6 @@
 #include "gpu_runner.h"
 #include "interrupt.h"
 #include "optics.h"
-#include "parallel.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resume.h"
@@ -480,36 +479,26 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 
 /* ---- the outputs of a batch ---------------------------------------------- */
 
-typedef struct finishing {
-    const cli_options *opt;
-    const engine *eng;
-    const mci_file *file;
-    const run_paths *paths;
-    const batch_run *br;
-    run_final *final;
-    double seconds;
-} finishing;
-
-static void finish_one(void *ctx, int k)
-{
-    finishing *f = ctx;
-    int i = f->br[k].index;
-    run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], &f->br[k].ck, f->seconds,
-                     &f->final[k]);
-}
-
 /* Every run's outputs, written in parallel, then said in order; the runs
  * that failed, each said. */
 static int finish_runs(const cli_options *opt, const engine *eng, const mci_file *file,
                        const run_paths *paths, const batch_run *br, int n, double seconds)
 {
     run_final *final = calloc((size_t)n, sizeof *final);
-    if (!final) {
+    int *index = calloc((size_t)n, sizeof *index);
+    const checkpoint **cks = calloc((size_t)n, sizeof *cks);
+    if (!final || !index || !cks) {
         fprintf(stderr, "tmcml: out of memory for the outputs of a batch\n");
+        free(final);
+        free(index);
+        free(cks);
         return n;
     }
-    finishing f = {opt, eng, file, paths, br, final, seconds};
-    parallel_for(n, RUN_FINISH_THREADS, finish_one, &f);
+    for (int k = 0; k < n; k++) {
+        index[k] = br[k].index;
+        cks[k] = &br[k].ck;
+    }
+    run_finish_write_all(opt, eng, file, paths, index, cks, n, seconds, final);
     int failed = 0;
     for (int k = 0; k < n; k++) {
         if (!final[k].ok) {
@@ -519,6 +508,8 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
         run_finish_report(opt, &paths[br[k].index], &br[k].ck, seconds, &final[k]);
     }
     free(final);
+    free(index);
+    free(cks);
     return failed;
 }
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "interrupt.h"
-#include "parallel.h"
 #include "progress.h"
 #include "run.h"
 #include "run_lock.h"
@@ -70,57 +69,40 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
     return true;
 }
 
-/* The outputs of the K sets of one run, written together. */
-typedef struct set_outputs {
-    const cli_options *opt;
-    const engine *eng;
-    const mci_file *file;
-    const run_paths *paths;
-    int first;       /* set k is run first + k */
-    checkpoint *cks; /* per set: its tallies (run_finish_write reads them) */
-    run_final *final;
-    double seconds;
-} set_outputs;
-
-static void write_set(void *ctx, int k)
-{
-    set_outputs *o = ctx;
-    int i = o->first + k;
-    run_finish_write(o->opt, o->eng, o->file, i, &o->paths[i], &o->cks[k], o->seconds,
-                     &o->final[k]);
-}
-
-/* Every set's outputs from acc[0 .. K-1], written in parallel (a run of
- * skin's grid has 64 outputs of 10^5 numbers with 64 sets), then said in
- * order; false with *err (the first failure's) when one failed. */
+/* Every set's outputs from acc[0 .. K-1] (set k is run first + k), written
+ * in parallel (a run of skin's grid has 64 outputs of 10^5 numbers with 64
+ * sets), then each said in order; false with *err (the first failure's)
+ * when one failed. */
 static bool write_sets(const cli_options *opt, const engine *eng, const mci_file *file, int first,
                        const run_paths *paths, const tally_set *acc, int count, double seconds,
                        tm_error *err)
 {
-    set_outputs o = {opt,
-                     eng,
-                     file,
-                     paths,
-                     first,
-                     calloc((size_t)count, sizeof *o.cks),
-                     calloc((size_t)count, sizeof *o.final),
-                     seconds};
-    bool ok = o.cks && o.final;
+    checkpoint *sets = calloc((size_t)count, sizeof *sets); /* run_finish_write reads tallies */
+    const checkpoint **cks = calloc((size_t)count, sizeof *cks);
+    int *index = calloc((size_t)count, sizeof *index);
+    run_final *final = calloc((size_t)count, sizeof *final);
+    bool ok = sets && cks && index && final;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
-    for (int k = 0; ok && k < count; k++)
-        o.cks[k].tallies = acc[k];
-    if (ok)
-        parallel_for(count, RUN_FINISH_THREADS, write_set, &o);
     for (int k = 0; ok && k < count; k++) {
-        if (!o.final[k].ok && ok) {
-            *err = o.final[k].err;
+        sets[k].tallies = acc[k];
+        cks[k] = &sets[k];
+        index[k] = first + k;
+    }
+    if (ok)
+        run_finish_write_all(opt, eng, file, paths, index, cks, count, seconds, final);
+    bool written = ok;
+    for (int k = 0; written && k < count; k++) {
+        if (!final[k].ok && ok) {
+            *err = final[k].err;
             ok = false;
         }
-        run_finish_report(opt, &paths[first + k], &o.cks[k], seconds, &o.final[k]);
+        run_finish_report(opt, &paths[first + k], &sets[k], seconds, &final[k]);
     }
-    free(o.cks);
-    free(o.final);
+    free(sets);
+    free(cks);
+    free(index);
+    free(final);
     return ok;
 }
 

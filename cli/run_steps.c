@@ -20,6 +20,7 @@
 #include "mco.h"
 #include "npz.h"
 #include "outputs.h"
+#include "parallel.h"
 #include "progress.h"
 #include "result.h"
 #include "rng.h"
@@ -313,6 +314,33 @@ void run_finish_report(const cli_options *opt, const run_paths *paths, const che
         warn_trapped(opt, paths, &ck->tallies);
     }
     result_free(&f->res);
+}
+
+/* The runs of run_finish_write_all, as parallel_for's items. */
+typedef struct finish_all {
+    const cli_options *opt;
+    const engine *eng;
+    const mci_file *file;
+    const run_paths *paths;
+    const int *index;
+    const checkpoint *const *cks;
+    double seconds;
+    run_final *final;
+} finish_all;
+
+static void finish_one(void *ctx, int k)
+{
+    finish_all *f = ctx;
+    int i = f->index[k];
+    run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], f->cks[k], f->seconds, &f->final[k]);
+}
+
+void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
+                          const run_paths *paths, const int *index, const checkpoint *const *cks,
+                          int n, double seconds, run_final *final)
+{
+    finish_all f = {opt, eng, file, paths, index, cks, seconds, final};
+    parallel_for(n, RUN_FINISH_THREADS, finish_one, &f);
 }
 
 static void *close_session(void *arg)

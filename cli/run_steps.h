@@ -107,4 +107,12 @@ bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file 
 void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
                        double seconds, run_final *f);
 
+/* run_finish_write of n runs finished together (a batch's, a run's
+ * absorption sets'), on RUN_FINISH_THREADS threads: run index[k] of file
+ * from cks[k] into final[k]; the caller then says each in order
+ * (run_finish_report). */
+void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
+                          const run_paths *paths, const int *index, const checkpoint *const *cks,
+                          int n, double seconds, run_final *final);
+
 #endif

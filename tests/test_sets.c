@@ -133,17 +133,24 @@ static bool gpu_tallies(const mci_run *run, uint64_t seed, int num_sets, const d
     return ok;
 }
 
-/* The case's engine: photons [first, first + count) of run with the sets
- * (num_sets > 0) or alone, into t[0 .. max(num_sets, 1) - 1]. */
-static bool engine_tallies(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
-                           uint64_t first, uint64_t count, tally_set *t, tm_error *err)
+/* One way of simulating the sets: the CPU engine's threads, or the GPU's
+ * variant and launches of at most `launch` photons (0: any); sets_tallies
+ * splits the run in two calls at `split`. */
+typedef struct sets_way {
+    int threads;
+    const variant_options *variant;
+    uint64_t launch, split;
+} sets_way;
+
+/* The case's engine, the way w says: photons [first, first + count) of run
+ * with the sets (num_sets > 0) or alone, into t[0 .. max(num_sets, 1) - 1]. */
+static bool way_call(const mci_run *run, uint64_t seed, int num_sets, const double *mua,
+                     const sets_way *w, uint64_t first, uint64_t count, tally_set *t, tm_error *err)
 {
-    variant_options heuristic;
-    variant_options_init(&heuristic);
     if (gpu)
-        return gpu_tallies(run, seed, num_sets, mua, &heuristic, 0, first, count, t, err);
+        return gpu_tallies(run, seed, num_sets, mua, w->variant, w->launch, first, count, t, err);
     cpu_options opt = {.seed = seed,
-                       .threads = cpu_count(),
+                       .threads = w->threads,
                        .score_absorption = true,
                        .num_sets = num_sets,
                        .set_layers = run->num_layers,
@@ -163,7 +170,10 @@ static bool simulate(const mci_run *run, uint64_t seed, int num_sets, const doub
     int ready = 0;
     for (; ok && ready < slots; ready++)
         ok = tally_set_init(&t[ready], run->nr, run->nz, run->na);
-    ok = ok && engine_tallies(run, seed, num_sets, mua, first, count, t, &err);
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    sets_way usual = {cpu_count(), &heuristic, 0, 0};
+    ok = ok && way_call(run, seed, num_sets, mua, &usual, first, count, t, &err);
     for (int k = 0; ok && k < slots; k++) {
         mcml_result res = {0};
         ok = result_from_tallies(run, &t[k], &res, &err);
@@ -416,29 +426,6 @@ static int case_beer_lambert(void)
     return check_summary(name);
 }
 
-/* One way of simulating photons [0, n) of the sets in two calls split at
- * `split`: the CPU engine's threads, or the GPU's variant and launches of
- * at most `launch` photons. */
-typedef struct sets_way {
-    int threads;
-    const variant_options *variant;
-    uint64_t launch, split;
-} sets_way;
-
-static bool way_call(const mci_run *run, int num_sets, const double *mua, const sets_way *w,
-                     uint64_t first, uint64_t count, tally_set *t, tm_error *err)
-{
-    if (gpu)
-        return gpu_tallies(run, SEED, num_sets, mua, w->variant, w->launch, first, count, t, err);
-    cpu_options opt = {.seed = SEED,
-                       .threads = w->threads,
-                       .score_absorption = true,
-                       .num_sets = num_sets,
-                       .set_layers = run->num_layers,
-                       .set_mua = mua};
-    return cpu_simulate(run, &opt, first, count, t, err);
-}
-
 /* num_sets sets of photons [0, n) of run the way w says, into
  * t[0 .. num_sets-1]. */
 static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, const sets_way *w,
@@ -448,8 +435,8 @@ static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, co
     for (int k = 0; k < num_sets; k++)
         if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
             return false;
-    bool ok = way_call(run, num_sets, mua, w, w->split, n - w->split, t, &err) &&
-              (w->split == 0 || way_call(run, num_sets, mua, w, 0, w->split, t, &err));
+    bool ok = way_call(run, SEED, num_sets, mua, w, w->split, n - w->split, t, &err) &&
+              (w->split == 0 || way_call(run, SEED, num_sets, mua, w, 0, w->split, t, &err));
     if (!ok)
         error_print(stderr, &err);
     return ok;
