@@ -91,6 +91,7 @@ static void plan_options_of(const tmcml_options *o, plan_options *plan)
 typedef struct call_sets {
     int count, layers;
     const double *mua;
+    bool paths; /* the sets' problems score their path lengths */
 } call_sets;
 
 /* What one call simulates: its problems in engine calls (one run alone, or
@@ -282,8 +283,9 @@ static tmcml_engine sets_engine(const tmcml_session *s, const tmcml_options *o,
     return cpu_only ? TMCML_ENGINE_CPU : o->engine;
 }
 
-/* The engine of a call with path lengths: only the CPU engine scores them
- * (the GPU kernel has none yet), so AUTO takes it. */
+/* The engine of a call with path lengths: a GPU kernel scores them with
+ * absorption sets and no absorption (templates/sets.cu), the CPU engine
+ * always, so AUTO takes it for the others. */
 static bool any_paths(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
@@ -292,9 +294,15 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
-static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_problem *const *p, int count)
+static bool gpu_scores_paths(const tmcml_options *o, const call_sets *sets)
 {
-    return any_paths(p, count) ? TMCML_ENGINE_CPU : engine;
+    return sets->count > 0 && !o->absorption;
+}
+
+static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_options *o, const call_sets *sets,
+                                 const tmcml_problem *const *p, int count)
+{
+    return any_paths(p, count) && !gpu_scores_paths(o, sets) ? TMCML_ENGINE_CPU : engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -430,7 +438,7 @@ static tmcml_status sets_spec(tmcml_session *s, const tmcml_options *o, const ca
     *out = specs[0];
     tune_device dev;
     gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->eng.pool, 0)), &dev);
-    if (!variant_sets_spec(out, sets->count, &plan.variant, &dev, &err))
+    if (!variant_sets_spec(out, sets->count, sets->paths, &plan.variant, &dev, &err))
         return api_fail(s, TMCML_ERR_ENGINE, &err);
     return TMCML_OK;
 }
@@ -614,13 +622,15 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "engine: absorption sets on the GPU score the sets' escapes only: "
                            "absorption = 0, or TMCML_ENGINE_CPU (or AUTO, which takes the CPU "
                            "for sets with absorption)");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count))
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count) &&
+        !gpu_scores_paths(o, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: path lengths are scored by the CPU engine (the GPU kernel has "
-                           "none yet): TMCML_ENGINE_CPU or AUTO");
+                           "engine: on the GPU, path lengths are scored with absorption sets "
+                           "without absorption (tmcml_run_sets, absorption = 0): else "
+                           "TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count), &r[0]->problem.run,
-                        &specs, &plan_seconds);
+        status = choose(s, o, paths_engine(sets_engine(s, o, sets), o, sets, p, count),
+                        &r[0]->problem.run, &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems, or the kernel of the sets */
     if (status == TMCML_OK && specs && sets->count > 0)
         status = sets_spec(s, o, sets, specs, &bspec);
@@ -723,7 +733,7 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
     tmcml_options_init(&defaults);
     tmcml_problem **list = NULL;
     tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
-    call_sets sets = {num_sets, p->run.num_layers, mua_sets};
+    call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};
     if (status == TMCML_OK)
         status = run_problems(s, (const tmcml_problem *const *)list, num_sets,
                               opt ? opt : &defaults, &sets, out);

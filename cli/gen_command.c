@@ -71,7 +71,7 @@ static bool for_sets(const cli_options *opt, const mci_run *run, kernel_spec *sp
     mua_sets sets;
     if (!mua_sets_read(opt->mua_sets, run->num_layers, &sets, err))
         return false;
-    bool ok = variant_sets_spec(spec, sets.count, &opt->variant, dev, err);
+    bool ok = variant_sets_spec(spec, sets.count, opt->path_lengths, &opt->variant, dev, err);
     mua_sets_free(&sets);
     return ok;
 }

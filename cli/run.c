@@ -661,19 +661,22 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
     return true;
 }
 
-/* --path-lengths: only the CPU engine scores them (auto says it takes it). */
+/* --path-lengths: a GPU kernel scores them with absorption sets and no
+ * absorption (templates/sets.cu: --mua-sets with -A); otherwise only the
+ * CPU engine does (auto says it takes it). */
 static bool paths_options(cli_options *opt, tm_error *err)
 {
-    if (!opt->path_lengths)
+    if (!opt->path_lengths || (opt->mua_sets && !opt->score_absorption))
         return true;
     if (opt->engine == CLI_ENGINE_GPU) {
         error_set(err, NULL, 0,
-                  "--path-lengths: path lengths are scored by the CPU engine (the GPU kernel has "
-                  "none yet): --engine cpu");
+                  "--path-lengths: on the GPU, path lengths are scored with absorption sets "
+                  "without absorption (--mua-sets FILE -A); else use --engine cpu");
         return false;
     }
     if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine\n");
+        fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine (a GPU "
+                        "kernel scores them with --mua-sets and -A)\n");
     opt->engine = CLI_ENGINE_CPU;
     return true;
 }

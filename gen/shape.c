@@ -28,6 +28,7 @@ const shape_field shape_field_table[] = {
     SHAPE_BOOL_FIELD(score_absorption),
     SHAPE_INT_FIELD(num_sets, 0, TM_MAX_ABSORPTION_SETS, 0),
     SHAPE_BOOL_FIELD(sets_2d),
+    SHAPE_BOOL_FIELD(sets_paths),
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -56,9 +57,11 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[7] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na, a->num_sets, a->sets_2d};
-    int kb[7] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na, b->num_sets, b->sets_2d};
-    for (int i = 0; i < 7; i++)
+    int ka[8] = {a->num_layers, !a->score_absorption, a->nr,      a->nz,
+                 a->na,         a->num_sets,          a->sets_2d, a->sets_paths};
+    int kb[8] = {b->num_layers, !b->score_absorption, b->nr,      b->nz,
+                 b->na,         b->num_sets,          b->sets_2d, b->sets_paths};
+    for (int i = 0; i < 8; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -68,7 +71,8 @@ void problem_shape_text(const problem_shape *s, char *buf, size_t size)
 {
     char sets[48] = "";
     if (s->num_sets > 0)
-        snprintf(sets, sizeof sets, " sets=%d%s", s->num_sets, s->sets_2d ? " 2-D" : "");
+        snprintf(sets, sizeof sets, " sets=%d%s%s", s->num_sets, s->sets_2d ? " 2-D" : "",
+                 s->sets_paths ? " paths" : "");
     snprintf(buf, size, "L%d %dx%dx%d%s%s", s->num_layers, s->nr, s->nz, s->na,
              s->score_absorption ? "" : " -A", sets);
 }

@@ -31,7 +31,10 @@
      * engine takes sets from its options; a GPU kernel bakes them in: it                     \
      * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d) without absorption. */    \
     int num_sets;                                                                                  \
-    bool sets_2d;
+    bool sets_2d;                                                                                  \
+    /* With sets: each set also scores its escapes' partial path lengths            \
+     * (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */              \
+    bool sets_paths;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

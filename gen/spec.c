@@ -97,10 +97,11 @@ size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_
     return share > SPEC_RESERVED_SHARED_PER_BLOCK ? share - SPEC_RESERVED_SHARED_PER_BLOCK : 0;
 }
 
-void spec_for_sets(kernel_spec *spec, int num_sets)
+void spec_for_sets(kernel_spec *spec, int num_sets, bool paths)
 {
     spec->num_sets = num_sets;
     spec->sets_2d = num_sets > 0;
+    spec->sets_paths = num_sets > 0 && paths;
 }
 
 void spec_for_batch(kernel_spec *spec)
@@ -189,6 +190,10 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
  * keeps no A_rz of its own beside the sets' paths (templates/sets.cu). */
 static bool validate_sets(const kernel_spec *spec, tm_error *err)
 {
+    if (spec->sets_paths && spec->num_sets == 0) {
+        error_set(err, NULL, 0, "path lengths: a GPU kernel scores them with absorption sets");
+        return false;
+    }
     if (spec->num_sets == 0)
         return true;
     if (spec->score_absorption || spec->batch || !spec->sets_2d) {

@@ -73,9 +73,10 @@ void spec_init(kernel_spec *spec);
 void spec_for_batch(kernel_spec *spec);
 
 /* The kernel of spec's variant that scores num_sets absorption sets (0:
- * none): their escapes, Rd_ra and Tt_ra each (sets_2d), in a run's own
+ * none): their escapes, Rd_ra and Tt_ra each (sets_2d), and with paths
+ * their escapes' partial path lengths (Rd_path, Tt_path), in a run's own
  * kernel without absorption (spec_validate says so otherwise). */
-void spec_for_sets(kernel_spec *spec, int num_sets);
+void spec_for_sets(kernel_spec *spec, int num_sets, bool paths);
 
 /* Checks ranges and consistency (tile within grid and shared-memory budget
  * given, block size multiple of 32, ...).  shared_bytes_max: the device's

@@ -63,7 +63,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *multipliers, unsigned long long *next,
              const unsigned int *stop,
              unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
-%   if spec.num_sets > 0 then
+%   if spec.sets_paths then
+             unsigned long long *counts, const float *set_extra,
+             unsigned long long *rd_path, unsigned long long *tt_path)
+%   elseif spec.num_sets > 0 then
              unsigned long long *counts, const float *set_extra)
 %   else
              unsigned long long *counts)
@@ -118,7 +121,7 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     for (;;) {
 % if spec.num_sets > 0 then
         if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)
-            sets_score_waiting(rd_ra, tt_ra);
+            sets_score_waiting(rd_ra, tt_ra{{spec.sets_paths and ", rd_path, tt_path" or ""}});
 % end
         // One test a step for everything rare between steps: a weight below
         // MCML's threshold (roulette), the step limit, an ended photon.  (As

@@ -13,6 +13,9 @@
 #define SETS_BLOCK {{spec.block_size}}
 #define SET_RA ((unsigned long long)NR * NA)  // a set's Rd_ra or Tt_ra
 #define SET_COUNTS 3ull                       // a set's counts[]
+% if spec.sets_paths then
+#define SET_PATHS ((unsigned long long)NR * NUM_LAYERS)  // a set's Rd_path or Tt_path
+% end
 
 // The block's dynamic shared memory (spec_dynamic_shared_bytes): the sets'
 // extra mua, mua_k,i - mua_ref,i (1/cm), layer by layer; then rows of one
@@ -84,11 +87,45 @@ __device__ __forceinline__ void sets_escape(float w, size_t bin, bool tt)
 // Whether this thread's escape still waits to be scored.
 __device__ __forceinline__ bool sets_waiting() { return set_waiting(threadIdx.x) >= 0; }
 
+% if spec.sets_paths then
+// A weight times a path (cm) in path units, 2^24 a weight x cm, capped at
+// 2^39 units (NaN too: fminf takes the cap) as tally_path_units caps the
+// CPU engine's (runtime/io/tally.h; docs/fixed-point.md, "Path tallies"),
+// so that a launch of at most 2^24 photons cannot overflow 64 bits.
+__device__ __forceinline__ unsigned long long sets_path_units(float w_cm)
+{
+    return __float2ull_rn(fminf(w_cm * 16777216.0f, 549755813888.0f));
+}
+
+// Set k's escape, of weight wk, of thread t's photon in ring ir: its path in
+// each layer times wk, into the ring's row of set k's Rd_path or Tt_path
+// (ring ir, layer i at ir * NUM_LAYERS + i - 1, as the CPU engine's), in
+// path units (sets_path_units).  A layer the photon never entered
+// adds nothing, so it is not added.
+__device__ __forceinline__ void sets_score_paths(unsigned long long *path, unsigned int t, float wk,
+                                                 size_t ir)
+{
+    unsigned long long *row = path + ir * NUM_LAYERS;
+    for (int i = 1; i <= NUM_LAYERS; i++) {
+        unsigned long long units = sets_path_units(__fmul_rn(wk, SET_PATH_OF(t, i)));
+        if (units != 0ull)
+            atomicAdd(&row[i - 1], units);
+    }
+}
+
+% end
 // The waiting escapes of the lanes here together, each scored for every
 // set by all of them: lane r of n takes sets r, r + n, ...  Every escape's
 // units are the same whoever adds them.
+% if spec.sets_paths then
+__device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
+                                                   unsigned long long *tt_ra,
+                                                   unsigned long long *rd_path,
+                                                   unsigned long long *tt_path)
+% else
 __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
                                                    unsigned long long *tt_ra)
+% end
 {
     unsigned int group = __activemask();
     unsigned int lane = threadIdx.x & 31u, warp_first = threadIdx.x & ~31u;
@@ -103,8 +140,17 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
         float w = SET_WAITING_WEIGHT(t);
         unsigned long long *ra = (code & 1) ? tt_ra : rd_ra;
         size_t bin = (size_t)(code >> 1);
+% if spec.sets_paths then
+        unsigned long long *path = (code & 1) ? tt_path : rd_path;
+        for (int k = rank; k < NUM_SETS; k += n) {
+            float wk = __fmul_rn(w, sets_factor(t, k));
+            atomicAdd(&ra[k * SET_RA + bin], fixed_point_from_weight_f(wk));
+            sets_score_paths(path + k * SET_PATHS, t, wk, bin / NA);
+        }
+% else
         for (int k = rank; k < NUM_SETS; k += n)
             atomicAdd(&ra[k * SET_RA + bin], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
+% end
     }
     __syncwarp(group);  // every waiting path read before its lane goes on
     if (waiting & (1u << lane))

@@ -23,10 +23,15 @@ foreach(case beer_lambert two_layers three_layers determinism)
   tmcml_gpu_tests(gpu_sets_${case})
 endforeach()
 # Partial path lengths (docs/outputs.md): ballistic, the derivative identity.
-tmcml_test(test_paths engine test_paths.c stats.c)
+# The GPU kernel's (with sets, -A) the same way, and against the CPU's: label gpu.
+tmcml_test(test_paths api test_paths.c stats.c)
 foreach(case ballistic derivative two_layers plain determinism)
   add_test(NAME paths_${case} COMMAND test_paths ${case})
   set_tests_properties(paths_${case} PROPERTIES LABELS "validation")
+endforeach()
+foreach(case ballistic derivative two_layers determinism engines)
+  add_test(NAME gpu_paths_${case} COMMAND test_paths ${case} gpu)
+  tmcml_gpu_tests(gpu_paths_${case})
 endforeach()
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)

@@ -16,43 +16,46 @@ typedef struct family {
     const char *name;
     const char *options; /* knob options as on the command line, in pairs */
     bool absorb, out_of_bounds;
-    int batch; /* 1: the batch kernel of the variant (variant_batch_spec); 2: spec_for_batch */
-    int sets;  /* absorption sets (variant_sets_spec), 0 for none */
+    int batch;  /* 1: the batch kernel of the variant (variant_batch_spec); 2: spec_for_batch */
+    int sets;   /* absorption sets (variant_sets_spec), 0 for none */
+    bool paths; /* the sets score their path lengths */
 } family;
 
 static const family families[] = {
-    {"skin7_600nm.mci", "default", "", true, false, 0, 0},
-    {"skin7_600nm.mci", "-A", "", false, false, 0, 0},
-    {"skin7_600nm.mci", "64-bit tile", "--tile 48x128 --entry 64", true, false, 0, 0},
-    {"skin7_600nm.mci", "no tile", "--tile 0x0", true, false, 0, 0},
-    {"skin7_600nm.mci", "shared layers", "--layers shared", true, false, 0, 0},
-    {"skin7_600nm.mci", "immediate layers", "--layers immediate", true, false, 0, 0},
-    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", "--block 1024 --min-blocks 2", true, false, 0,
-     0},
-    {"skin7_600nm.mci", "block 64", "--tile 16x16 --entry 32 --block 64", true, false, 0, 0},
-    {"skin7_600nm.mci", "debug out of bounds", "", true, true, 0, 0},
-    {"skin7_600nm.mci", "last-bin cache", "--min-blocks 0 --last-bin on", true, false, 0, 0},
+    {"skin7_600nm.mci", "default", "", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "-A", "", false, false, 0, 0, false},
+    {"skin7_600nm.mci", "64-bit tile", "--tile 48x128 --entry 64", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "no tile", "--tile 0x0", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "shared layers", "--layers shared", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "immediate layers", "--layers immediate", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "block 1024, 2 blocks/SM", "--block 1024 --min-blocks 2", true, false, 0, 0,
+     false},
+    {"skin7_600nm.mci", "block 64", "--tile 16x16 --entry 32 --block 64", true, false, 0, 0, false},
+    {"skin7_600nm.mci", "debug out of bounds", "", true, true, 0, 0, false},
+    {"skin7_600nm.mci", "last-bin cache", "--min-blocks 0 --last-bin on", true, false, 0, 0, false},
     {"intralipid_slab.mci", "last-bin cache, 64-bit",
-     "--tile 100x100 --entry 64 --min-blocks 0 --last-bin on", true, false, 0, 0},
-    {"mcml_example.mci", "default", "", true, false, 0, 0},
-    {"intralipid_slab.mci", "default", "", true, false, 0, 0},
-    {"vanhulst_slab.mci", "-A immediate", "--layers immediate", false, false, 0, 0},
-    {"skin7_600nm.mci", "no edge cache", "--edge-cache off", true, false, 0, 0},
-    {"mcml_example.mci", "no shared A_rz", "--tile 0x0 --edge-cache off", true, false, 0, 0},
+     "--tile 100x100 --entry 64 --min-blocks 0 --last-bin on", true, false, 0, 0, false},
+    {"mcml_example.mci", "default", "", true, false, 0, 0, false},
+    {"intralipid_slab.mci", "default", "", true, false, 0, 0, false},
+    {"vanhulst_slab.mci", "-A immediate", "--layers immediate", false, false, 0, 0, false},
+    {"skin7_600nm.mci", "no edge cache", "--edge-cache off", true, false, 0, 0, false},
+    {"mcml_example.mci", "no shared A_rz", "--tile 0x0 --edge-cache off", true, false, 0, 0, false},
     {"skin7_600nm.mci", "cluster of 4, 32-bit", "--tile 100x250 --entry 32 --cluster 4", true,
-     false, 0, 0},
+     false, 0, 0, false},
     {"skin7_600nm.mci", "cluster of 2, 64-bit", "--tile 100x250 --entry 64 --cluster 2", true,
-     false, 0, 0},
-    {"skin7_600nm.mci", "batch", "", true, false, 1, 0},
-    {"skin7_600nm.mci", "batch -A", "", false, false, 1, 0},
-    {"skin7_600nm.mci", "batch, no last bin", "", true, false, 2, 0},
-    {"skin7_600nm.mci", "batch -A, 8x256", "", false, false, 2, 0},
-    {"intralipid_slab.mci", "batch", "", true, false, 1, 0},
-    {"vanhulst_slab.mci", "batch, no last bin", "", true, false, 2, 0},
-    {"skin7_600nm.mci", "-A, 64 sets", "", false, false, 0, 64},
-    {"skin7_600nm.mci", "-A, 64 sets, 1024", "--block 1024", false, false, 0, 64},
-    {"intralipid_slab.mci", "-A, 1 set", "", false, false, 0, 1},
-    {"vanhulst_slab.mci", "-A, 256 sets, 128", "--block 128", false, false, 0, 256},
+     false, 0, 0, false},
+    {"skin7_600nm.mci", "batch", "", true, false, 1, 0, false},
+    {"skin7_600nm.mci", "batch -A", "", false, false, 1, 0, false},
+    {"skin7_600nm.mci", "batch, no last bin", "", true, false, 2, 0, false},
+    {"skin7_600nm.mci", "batch -A, 8x256", "", false, false, 2, 0, false},
+    {"intralipid_slab.mci", "batch", "", true, false, 1, 0, false},
+    {"vanhulst_slab.mci", "batch, no last bin", "", true, false, 2, 0, false},
+    {"skin7_600nm.mci", "-A, 64 sets", "", false, false, 0, 64, false},
+    {"skin7_600nm.mci", "-A, 64 sets, 1024", "--block 1024", false, false, 0, 64, false},
+    {"intralipid_slab.mci", "-A, 1 set", "", false, false, 0, 1, false},
+    {"vanhulst_slab.mci", "-A, 256 sets, 128", "--block 128", false, false, 0, 256, false},
+    {"skin7_600nm.mci", "-A, 64 sets, paths", "", false, false, 0, 64, true},
+    {"mcml_example.mci", "-A, 4 sets, paths, 1024", "--block 1024", false, false, 0, 4, true},
 };
 
 /* The batch kernel of the family's variant, as batches choose it or bare. */
@@ -96,7 +99,7 @@ static bool compile_family(const family *fam)
     bool ok = set_options(fam->options, &v, &err) &&
               variant_spec_for_run(&f.runs[0], fam->absorb, NULL, &v, &spec, &err) &&
               for_batch(fam, &v, &spec, &err) &&
-              (fam->sets == 0 || variant_sets_spec(&spec, fam->sets, &v, NULL, &err)) &&
+              (fam->sets == 0 || variant_sets_spec(&spec, fam->sets, fam->paths, &v, NULL, &err)) &&
               render_kernel(&spec, NULL, &src, &err) && compile_cubin(&src, &copt, &r, &err);
     if (ok) {
         printf("  %-20s %-24s %3d registers, %4d bytes stack, spills %d/%d bytes, %.2f s\n",

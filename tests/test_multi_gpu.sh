@@ -119,13 +119,21 @@ sets_case() { # NAME OPTIONS...
 sets_case sets_one
 sets_case sets_two_engines --gpus 0,0 --gpu-chunk 123457
 [ "$gpus" -ge 2 ] && sets_case sets_dash_G -G 2
-for name in sets_two_engines sets_dash_G; do
+# With path lengths (launches of at most 2^24 photons: 2^24 + 5 makes two).
+sets_case paths_one --path-lengths -N 16777221
+sets_case paths_two_engines --path-lengths -N 16777221 --gpus 0,0 --gpu-chunk 1234567
+[ "$gpus" -ge 2 ] && sets_case paths_dash_G --path-lengths -N 16777221 -G 2
+for pair in sets_two_engines:sets_one sets_dash_G:sets_one paths_two_engines:paths_one \
+    paths_dash_G:paths_one; do
+    name=${pair%%:*} one=${pair##*:}
     [ -d "$work/$name" ] || continue
     for k in 1 2 3; do
-        check; cmp -s "$work/$name/skin7_600nm.set$k.mco" "$work/sets_one/skin7_600nm.set$k.mco" ||
+        check; cmp -s "$work/$name/skin7_600nm.set$k.mco" "$work/$one/skin7_600nm.set$k.mco" ||
             fail "$name: set $k's .mco differs from one GPU's"
     done
 done
+check; grep -q "Rd_path" "$work/paths_one/skin7_600nm.set1.mco" ||
+    fail "paths_one: no Rd_path section in set 1's .mco"
 check; cmp -s "$work/sets_one/skin7_600nm.set1.mco" "$work/sets_one/skin7_600nm.set2.mco" &&
     fail "sets 1 and 2 gave the same .mco"
 

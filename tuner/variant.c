@@ -120,12 +120,12 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_
  * heuristic's blocks of 256): 0.86-0.91 s of kernel at 32 registers (8
  * blocks an SM), 200 bytes spilled; 0.43-0.48 s with no bound (48-52
  * registers) or 6 blocks an SM (40); the run without sets 0.30 s. */
-bool variant_sets_spec(kernel_spec *spec, int num_sets, const variant_options *v,
+bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
                        const tune_device *dev, tm_error *err)
 {
     if (!given(v, "min_blocks_per_sm"))
         spec->knobs.min_blocks_per_sm = 0;
-    spec_for_sets(spec, num_sets);
+    spec_for_sets(spec, num_sets, paths);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 

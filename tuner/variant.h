@@ -43,9 +43,9 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
                         kernel_spec *spec, tm_error *err);
 
 /* The kernel of a run's variant that scores num_sets absorption sets
- * (spec_for_sets), without a launch bound unless one was given; validated
- * for dev (may be NULL). */
-bool variant_sets_spec(kernel_spec *spec, int num_sets, const variant_options *v,
+ * (spec_for_sets: with paths, their path lengths too), without a launch
+ * bound unless one was given; validated for dev (may be NULL). */
+bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
                        const tune_device *dev, tm_error *err);
 
 /* The batch kernel (spec_for_batch) of a run's variant, with the batch

@@ -26,6 +26,7 @@
 #include "gpu.h"
 
 #include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,17 +67,20 @@ typedef struct gpu_queue {
 /* The device tallies of one gpu_simulate_feed call (each slot's arrays one
  * after the other: templates/batch.cu), a batch kernel's tables, and the
  * photon counter and stop word of the launch running.  The tally arrays are
- * output_table's (runtime/io/output_arrays.h), in its order. */
+ * output_table's (runtime/io/output_arrays.h), in its order: every run's,
+ * then the path tallies when the kernel scores them (spec sets_paths). */
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
     const photon_batch *batch;
-    cuda_ptr tally[OUTPUT_TALLIES], counts;
+    int tallies;    /* tally arrays scored: OUTPUT_TALLIES, or OUTPUT_TALLIES_ALL */
+    int num_layers; /* of the path tallies */
+    cuda_ptr tally[OUTPUT_TALLIES_ALL], counts;
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
     cuda_ptr set_extra;     /* absorption sets: the kernel's table (templates/sets.cu) */
     int sets;               /* tally sets a slot: the absorption sets, or 1 */
     cuda_ptr next;          /* photon indices handed out by the current launch */
     cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
-    size_t tally_bytes[OUTPUT_TALLIES], counts_bytes; /* of all the slots */
+    size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots */
 } gpu_run;
 
 /* A device buffer kept from call to call, grown when a call needs more. */
@@ -87,7 +91,7 @@ typedef struct kept_buffer {
 
 /* The buffers of gpu_run, in one order (free_kept, run_open): the tally
  * arrays first (kept[k] is tally k), then the others. */
-enum { KEPT_COUNTS = OUTPUT_TALLIES, KEPT_PARTS, KEPT_LAYERS, KEPT_SETS, KEPT_COUNT };
+enum { KEPT_COUNTS = OUTPUT_TALLIES_ALL, KEPT_PARTS, KEPT_LAYERS, KEPT_SETS, KEPT_COUNT };
 
 struct gpu_engine {
     cuda_driver *drv;
@@ -384,7 +388,7 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *
 static bool zero_tallies(const gpu_run *r, tm_error *err)
 {
     cuda_stream *st = r->queue->stream;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
+    for (int k = 0; k < r->tallies; k++)
         if (!cuda_memset_zero(st, r->tally[k], r->tally_bytes[k], err))
             return false;
     return cuda_memset_zero(st, r->counts, r->counts_bytes, err);
@@ -401,15 +405,17 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     r->queue = &eng->queue;
     r->batch = b;
     r->sets = spec->num_sets > 0 ? spec->num_sets : 1;
+    r->tallies = spec->sets_paths ? OUTPUT_TALLIES_ALL : OUTPUT_TALLIES;
+    r->num_layers = run->num_layers;
     /* A slot's absorption sets each have their tallies, one after the other,
      * as the slots of a batch; but for A_rz, which a kernel with sets does
      * not score (one zero array a slot). */
     size_t slots = (size_t)b->slots * (size_t)r->sets;
+    output_grid grid = {run->nr, run->nz, run->na, run->num_layers};
     bool ok = true;
-    for (int k = 0; ok && k < OUTPUT_TALLIES; k++) {
+    for (int k = 0; ok && k < r->tallies; k++) {
         size_t arrays = output_tally(k)->absorption ? (size_t)b->slots : slots;
-        r->tally_bytes[k] =
-            arrays * (size_t)output_tally_bins(k, run->nr, run->nz, run->na) * sizeof(uint64_t);
+        r->tally_bytes[k] = arrays * (size_t)output_tally_grid_bins(k, &grid) * sizeof(uint64_t);
         ok = kept_at_least(eng, k, r->tally_bytes[k], &r->tally[k], err);
     }
     r->counts_bytes = slots * RUN_COUNTS * sizeof(uint64_t);
@@ -434,13 +440,13 @@ static void run_close(gpu_run *r)
 
 /* Host copies of every slot's device tallies. */
 typedef struct host_tallies {
-    uint64_t *tally[OUTPUT_TALLIES], *counts;
-    uint64_t *photons; /* per slot: photons of the launch */
+    uint64_t *tally[OUTPUT_TALLIES_ALL], *counts; /* the run's (gpu_run tallies) */
+    uint64_t *photons;                            /* per slot: photons of the launch */
 } host_tallies;
 
 static void host_tallies_free(host_tallies *h)
 {
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
         free(h->tally[k]);
     free(h->counts);
     free(h->photons);
@@ -457,14 +463,15 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
     tally_batch view = {.nr = run->nr,
                         .nz = run->nz,
                         .na = run->na,
+                        .num_layers = r->tallies > OUTPUT_TALLIES ? r->num_layers : 0,
                         .steps =
                             h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
                         .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
                         .trapped_units = counts[COUNT_TRAPPED_UNITS]};
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+    output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
+    for (int k = 0; k < r->tallies; k++) {
         int array = output_tally(k)->absorption ? slot : t; /* run_open */
-        view.tally[k] =
-            &h->tally[k][(size_t)array * (size_t)output_tally_bins(k, run->nr, run->nz, run->na)];
+        view.tally[k] = &h->tally[k][(size_t)array * (size_t)output_tally_grid_bins(k, &grid)];
     }
     tally_set_add_batch(&acc[t], &view, h->photons[slot]);
 }
@@ -478,7 +485,7 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
     host_tallies h = {.counts = malloc(r->counts_bytes),
                       .photons = calloc((size_t)b->slots, sizeof(uint64_t))};
     bool ok = h.counts && h.photons;
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
+    for (int k = 0; k < r->tallies; k++) {
         h.tally[k] = malloc(r->tally_bytes[k] ? r->tally_bytes[k] : 1);
         ok = ok && h.tally[k];
     }
@@ -488,7 +495,7 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
         return false;
     }
     cuda_stream *st = r->queue->stream;
-    for (int k = 0; ok && k < OUTPUT_TALLIES; k++)
+    for (int k = 0; ok && k < r->tallies; k++)
         ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
     ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
     if (ok) {
@@ -556,14 +563,15 @@ typedef struct launch {
  * host follows the template here: templates/kernel.cu's parameters list the
  * tally arrays in output_table's order of tallies (ORDER OUTPUT), so they
  * are passed in that order; a kernel with absorption sets takes their table
- * last.  At most 13 other arguments. */
+ * after the counts, then the path tallies when it scores them.  At most 13
+ * other arguments. */
 typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
     unsigned num_parts, num_slots, max_steps;
-    cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES], counts, set_extra;
-    void *list[13 + OUTPUT_TALLIES];
+    cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
+    void *list[13 + OUTPUT_TALLIES_ALL];
 } launch_args;
 
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
@@ -612,6 +620,10 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     v[n++] = &a->counts;
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;
+    for (int k = OUTPUT_TALLIES; k < r->tallies; k++) {
+        a->tally[k] = r->tally[k];
+        v[n++] = &a->tally[k];
+    }
 }
 
 static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
@@ -760,17 +772,27 @@ static bool finish_launch(const gpu_run *r, launch *l, const gpu_options *opt,
            (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 
-/* The units of one photon through a stack of glass: its whole weight, for
+/* The weight of one photon through a stack of glass: its whole weight, for
  * absorption set k (when there are sets) less what the set's mua absorbs on
  * the way (the reference's mua are 0: it is glass), as the CPU engine
  * scores it. */
-static uint64_t glass_only_units(const mci_run *run, const gpu_options *opt, int k)
+static double glass_only_weight(const mci_run *run, const gpu_options *opt, int k)
 {
     double w = 1.0 - optics_specular(run), extra = 0.0;
     for (int i = 1; opt->num_sets > 0 && i <= run->num_layers; i++)
         extra += opt->set_mua[(size_t)k * (size_t)run->num_layers + (size_t)i - 1] *
                  (run->layers[i].z1 - run->layers[i].z0);
-    return fixed_point_from_weight(opt->num_sets > 0 ? w * exp(-extra) : w);
+    return opt->num_sets > 0 ? w * exp(-extra) : w;
+}
+
+/* With path lengths, the path of one photon through a stack of glass for
+ * set k: its weight times each layer's thickness, in ring 0 of Tt_path, as
+ * the CPU engine scores it. */
+static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally_set *acc)
+{
+    for (int i = 1; acc->tt_path && i <= run->num_layers; i++)
+        acc->tt_path[i - 1] +=
+            (tally_acc_t)count * tally_path_units(w * (run->layers[i].z1 - run->layers[i].z0));
 }
 
 /* A stack that is one glass layer: every photon leaves straight through the
@@ -783,8 +805,10 @@ static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_
     int sets = opt->num_sets > 0 ? opt->num_sets : 1;
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &first, &count)) {
         for (int k = 0; k < sets; k++) {
-            acc[k].tt_ra[0] += (tally_acc_t)count * glass_only_units(run, opt, k);
+            double w = glass_only_weight(run, opt, k);
+            acc[k].tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(w);
             acc[k].photons += count;
+            glass_only_paths(run, w, count, &acc[k]);
         }
         progress_add(opt->progress, count);
         if (feed->done && !feed->done(feed->ctx, first, count, err))
@@ -801,6 +825,12 @@ static bool run_launches(gpu_engine *eng, const gpu_run *r, const kernel_spec *s
 {
     launch l;
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &l.first, &l.count)) {
+        if (l.count > gpu_launch_photons(opt, spec)) {
+            error_set(err, NULL, 0,
+                      "a launch of %" PRIu64 " photons: this kernel takes at most %" PRIu64,
+                      l.count, gpu_launch_photons(opt, spec));
+            return false;
+        }
         double *steady =
             opt->measure_steady && stats->launches == 0 ? &stats->steady_photons_per_second : NULL;
         if (!launch_async(eng, r, &l, spec, plan, opt, err) ||
@@ -831,12 +861,24 @@ static bool check_batch(const photon_batch *b, const kernel_spec *spec, tm_error
     return true;
 }
 
+bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
+                       tally_set *acc, tm_error *err)
+{
+    int sets = b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
+    for (int t = 0; spec->sets_paths && t < sets; t++)
+        if (!tally_set_add_paths(&acc[t], b->parts[0].run->num_layers)) {
+            error_set(err, NULL, 0, "out of memory for the path tallies");
+            return false;
+        }
+    return true;
+}
+
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_batch(batch, spec, err))
+    if (!check_batch(batch, spec, err) || !gpu_acc_add_paths(batch, spec, opt, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
     if (!spec->batch && optics_first_layer(run) > run->num_layers)
@@ -862,10 +904,11 @@ bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, i
            spec_batch_budget(spec, eng->dev.shared_per_sm, eng->dev.max_threads_per_sm);
 }
 
-uint64_t gpu_launch_photons(const gpu_options *opt)
+uint64_t gpu_launch_photons(const gpu_options *opt, const kernel_spec *spec)
 {
-    uint64_t n = opt->max_launch_photons ? opt->max_launch_photons : TALLY_BATCH_MAX_PHOTONS;
-    return n < TALLY_BATCH_MAX_PHOTONS ? n : TALLY_BATCH_MAX_PHOTONS;
+    uint64_t most = spec->sets_paths ? TALLY_PATH_BATCH_MAX_PHOTONS : TALLY_BATCH_MAX_PHOTONS;
+    uint64_t n = opt->max_launch_photons ? opt->max_launch_photons : most;
+    return n < most ? n : most;
 }
 
 /* gpu_simulate's feed: one range, in launches of at most `per_launch`. */
@@ -891,7 +934,7 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
     photon_batch batch;
     if (!photon_batch_single(&batch, run, first, count, err))
         return false;
-    range_feed range = {0, count, gpu_launch_photons(opt)};
+    range_feed range = {0, count, gpu_launch_photons(opt, spec)};
     photon_feed feed = {.take = take_from_range, .ctx = &range};
     bool ok = gpu_simulate_feed(eng, &batch, spec, opt, &feed, acc, stats, err);
     photon_batch_free(&batch);

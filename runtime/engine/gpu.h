@@ -113,6 +113,12 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
  * occupancy the variant is tuned for (its launch bounds). */
 bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, int parts);
 
+/* A kernel of spec that scores path lengths (sets_paths) gives each tally
+ * set of acc (slots x sets) the path tallies, if it has none yet, as the
+ * CPU engine does for a run with path lengths; gpu_simulate_feed calls it. */
+bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
+                       tally_set *acc, tm_error *err);
+
 /* Photons [first, first + count) of run in launches of at most
  * opt->max_launch_photons: gpu_simulate_feed of a one-part batch.  Stopped,
  * it has simulated [first, first + k) (acc->photons grows by k). */
@@ -121,7 +127,8 @@ bool gpu_simulate(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                   gpu_stats *stats, tm_error *err);
 
 /* Photons per launch for opt: max_launch_photons, at most the tally batch
- * limit (TALLY_BATCH_MAX_PHOTONS). */
-uint64_t gpu_launch_photons(const gpu_options *opt);
+ * limit of spec's tallies (TALLY_BATCH_MAX_PHOTONS, or
+ * TALLY_PATH_BATCH_MAX_PHOTONS when it scores path lengths). */
+uint64_t gpu_launch_photons(const gpu_options *opt, const kernel_spec *spec);
 
 #endif

@@ -390,14 +390,16 @@ static int tally_sets(const photon_batch *b, const gpu_options *opt)
     return b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
 }
 
-/* Several GPUs: a GPU's own tallies, as the caller's. */
+/* Several GPUs: a GPU's own tallies, as the caller's (with the path
+ * tallies when its kernel scores them). */
 static bool own_tallies_init(worker *w, const photon_batch *b)
 {
     const mci_run *run = b->parts[0].run;
     int n = tally_sets(b, &w->opt);
     w->own_tallies = calloc((size_t)n, sizeof *w->own_tallies);
     for (int s = 0; w->own_tallies && s < n; s++)
-        if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na))
+        if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na) ||
+            (w->spec->sets_paths && !tally_set_add_paths(&w->own_tallies[s], run->num_layers)))
             return false;
     w->tallies = w->own_tallies;
     return w->own_tallies != NULL;
@@ -471,7 +473,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     dispatcher d = {.job = job,
                     .gpus = pool->count,
                     .next = job->first,
-                    .max_chunk = gpu_launch_photons(job->opt)};
+                    .max_chunk = gpu_launch_photons(job->opt, &job->specs[0])};
     /* Tests make GPUs take photons back often, to check the result does
      * not change. */
     const char *steal = getenv("TMCML_TEST_STEAL_SECONDS");
@@ -485,7 +487,8 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     }
     pthread_mutex_init(&d.lock, NULL);
     pthread_cond_init(&d.changed, NULL);
-    bool ok = workers_init(pool, &d, acc, err) && prepare_all(pool, job, d.workers, err) &&
+    bool ok = gpu_acc_add_paths(job->batch, &job->specs[0], job->opt, acc, err) &&
+              workers_init(pool, &d, acc, err) && prepare_all(pool, job, d.workers, err) &&
               run_workers(pool, d.workers, err);
     if (ok && d.failed) {
         *err = d.err;
