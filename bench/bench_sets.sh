@@ -3,11 +3,13 @@
 # two targets, whole process, warm cubin cache, alternating.
 #  1. Skin (examples/skin7_600nm.mci, 10^8 photons, -A): no sets, one set
 #     (the skin's own mua) and 64 sets (each layer's mua x 0.5 ... 2, log
-#     steps); the kernel's time from --verbose beside the whole process's.
+#     steps); the kernel's time from --verbose beside the whole process's;
+#     one set and 64 sets again with their path lengths (--path-lengths).
 #  2. A lookup table of 64 mua (0.01-10 /cm, log) x 16 mus' (5-40 /cm) of a
 #     semi-infinite medium at 10^6 photons a point (tmcml lut): sets (16
 #     simulations of 64 sets) and, once, runs (1,024 runs in batches).
 # usage: bench/bench_sets.sh BUILD_DIR [OUT_DIR] [REPEATS]
+# (BENCH_SETS_LUT=0: the skin cases only)
 set -eu
 build=$1
 out=${2:-bench-sets}
@@ -46,7 +48,10 @@ lut() { # strategy
 skin "warm-up" >/dev/null
 skin "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
 skin "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
-"$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000 --engine gpu -q -o "$out/warm" \
+skin "warm-up" --mua-sets "$out/skin1.csv" --path-lengths >/dev/null
+skin "warm-up" --mua-sets "$out/skin64.csv" --path-lengths >/dev/null
+lut_too=${BENCH_SETS_LUT:-1}
+[ "$lut_too" = 0 ] || "$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000 --engine gpu -q -o "$out/warm" \
     2>/dev/null || true
 printf '| case | kernel s | whole s |\n|---|---|---|\n'
 r=1
@@ -54,7 +59,9 @@ while [ "$r" -le "$repeats" ]; do
     skin "no sets"
     skin "1 set" --mua-sets "$out/skin1.csv"
     skin "64 sets" --mua-sets "$out/skin64.csv"
-    lut sets
+    skin "1 set, paths" --mua-sets "$out/skin1.csv" --path-lengths
+    skin "64 sets, paths" --mua-sets "$out/skin64.csv" --path-lengths
+    [ "$lut_too" = 0 ] || lut sets
     r=$((r + 1))
 done
-lut runs
+[ "$lut_too" = 0 ] || lut runs
