@@ -4,18 +4,20 @@
 // so set k's weight is the reference weight times
 //   exp(-sum_i (mua_k,i - mua_ref,i) L_i),
 // L_i the photon's path so far in layer i, a factor <= 1.  This kernel
-// scores each set's escapes (Rd_ra, Tt_ra) and trapped weight with it, in
-// the set's own tallies (set k's at k times a run's arrays, as a batch's
-// slots); it scores no absorption (-A): a set's A is what its photons did
-// not carry out.  Roulette acts on the reference weight, unbiased for every
-// set.
+// scores each set's escapes (Rd_ra, Tt_ra) and trapped weight with it, and
+// with spec.sets_paths their path lengths (Rd_path, Tt_path); it scores no
+// absorption (-A): a set's A is what its photons did not carry out.
+// Roulette acts on the reference weight, unbiased for every set.
+//
+// The sets' escape tallies are set-minor: bin b of set k at
+// b * NUM_SETS + k, so that the lanes scoring consecutive sets of one
+// escape add to consecutive words (a warp's atomics to a few sectors, not
+// to 32 arrays; set-major, 64 sets' path lengths cost 2.7x the kernel of
+// one set on an H100).  The host puts each set's array back together
+// (gpu.c).  counts[] are set-major: set k's at k * SET_COUNTS.
 #define NUM_SETS {{spec.num_sets}}
 #define SETS_BLOCK {{spec.block_size}}
-#define SET_RA ((unsigned long long)NR * NA)  // a set's Rd_ra or Tt_ra
-#define SET_COUNTS 3ull                       // a set's counts[]
-% if spec.sets_paths then
-#define SET_PATHS ((unsigned long long)NR * NUM_LAYERS)  // a set's Rd_path or Tt_path
-% end
+#define SET_COUNTS 3ull  // a set's counts[]
 
 // The block's dynamic shared memory (spec_dynamic_shared_bytes): the sets'
 // extra mua, mua_k,i - mua_ref,i (1/cm), layer by layer; then rows of one
@@ -98,18 +100,18 @@ __device__ __forceinline__ unsigned long long sets_path_units(float w_cm)
 }
 
 // Set k's escape, of weight wk, of thread t's photon in ring ir: its path in
-// each layer times wk, into the ring's row of set k's Rd_path or Tt_path
-// (ring ir, layer i at ir * NUM_LAYERS + i - 1, as the CPU engine's), in
-// path units (sets_path_units).  A layer the photon never entered
-// adds nothing, so it is not added.
-__device__ __forceinline__ void sets_score_paths(unsigned long long *path, unsigned int t, float wk,
-                                                 size_t ir)
+// each layer times wk, into the ring's row of Rd_path or Tt_path (ring ir,
+// layer i, set k at (ir * NUM_LAYERS + i - 1) * NUM_SETS + k), in path
+// units (sets_path_units).  A layer the photon never entered adds nothing,
+// so it is not added.
+__device__ __forceinline__ void sets_score_paths(unsigned long long *path, unsigned int t, int k,
+                                                 float wk, size_t ir)
 {
-    unsigned long long *row = path + ir * NUM_LAYERS;
+    unsigned long long *row = path + ir * NUM_LAYERS * NUM_SETS + k;
     for (int i = 1; i <= NUM_LAYERS; i++) {
         unsigned long long units = sets_path_units(__fmul_rn(wk, SET_PATH_OF(t, i)));
         if (units != 0ull)
-            atomicAdd(&row[i - 1], units);
+            atomicAdd(&row[(i - 1) * NUM_SETS], units);
     }
 }
 
@@ -138,18 +140,18 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
         unsigned int t = warp_first + (unsigned int)(__ffs(left) - 1);
         int code = set_waiting(t);
         float w = SET_WAITING_WEIGHT(t);
-        unsigned long long *ra = (code & 1) ? tt_ra : rd_ra;
         size_t bin = (size_t)(code >> 1);
+        unsigned long long *ra = ((code & 1) ? tt_ra : rd_ra) + bin * NUM_SETS;
 % if spec.sets_paths then
         unsigned long long *path = (code & 1) ? tt_path : rd_path;
         for (int k = rank; k < NUM_SETS; k += n) {
             float wk = __fmul_rn(w, sets_factor(t, k));
-            atomicAdd(&ra[k * SET_RA + bin], fixed_point_from_weight_f(wk));
-            sets_score_paths(path + k * SET_PATHS, t, wk, bin / NA);
+            atomicAdd(&ra[k], fixed_point_from_weight_f(wk));
+            sets_score_paths(path, t, k, wk, bin / NA);
         }
 % else
         for (int k = rank; k < NUM_SETS; k += n)
-            atomicAdd(&ra[k * SET_RA + bin], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
+            atomicAdd(&ra[k], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
 % end
     }
     __syncwarp(group);  // every waiting path read before its lane goes on

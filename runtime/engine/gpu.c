@@ -476,6 +476,36 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
     tally_set_add_batch(&acc[t], &view, h->photons[slot]);
 }
 
+/* A kernel with absorption sets scores their escape tallies set-minor (bin
+ * b of set k at b * sets + k, templates/sets.cu: a warp's atomics to
+ * consecutive words); each slot's are put back set after set, as acc
+ * takes them (add_slot).  A_rz, one a slot, is as it is. */
+static bool sets_to_set_major(const gpu_run *r, host_tallies *h, tm_error *err)
+{
+    const mci_run *run = r->batch->parts[0].run;
+    output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
+    size_t sets = (size_t)r->sets;
+    for (int k = 0; sets > 1 && k < r->tallies; k++) {
+        if (output_tally(k)->absorption)
+            continue;
+        size_t bins = (size_t)output_tally_grid_bins(k, &grid);
+        uint64_t *set_major = malloc(bins * sets * sizeof *set_major);
+        if (!set_major) {
+            error_set(err, NULL, 0, "out of memory");
+            return false;
+        }
+        for (int slot = 0; slot < r->batch->slots; slot++) {
+            uint64_t *minor = h->tally[k] + (size_t)slot * bins * sets;
+            for (size_t b = 0; b < bins; b++)
+                for (size_t s = 0; s < sets; s++)
+                    set_major[s * bins + b] = minor[b * sets + s];
+            memcpy(minor, set_major, bins * sets * sizeof *set_major);
+        }
+        free(set_major);
+    }
+    return true;
+}
+
 /* The device tallies of the launch's simulated indices [first, first + n)
  * go into acc[slot] (each download waits for the launch before it); then
  * they are zeroed for the next launch. */
@@ -497,7 +527,8 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
     cuda_stream *st = r->queue->stream;
     for (int k = 0; ok && k < r->tallies; k++)
         ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
-    ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err);
+    ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err) &&
+         sets_to_set_major(r, &h, err);
     if (ok) {
         photon_batch_slot_photons(b, first, n, h.photons);
         for (int t = 0; t < b->slots * r->sets; t++)
