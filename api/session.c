@@ -114,6 +114,7 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
 {
     problem_shape shape = run_view_shape(run, opt->score_absorption);
+    problem_shape_for_sets(&shape, opt->num_sets, opt->sets_paths);
     char *key = problem_shape_key(&shape);
     if (!key)
         return NULL;
@@ -157,6 +158,7 @@ static bool plan_all(session *s, const plan_options *opt, const mci_run *run, tm
             tune_runner runner;
             gpu_runner_init(&g, gpu_pool_engine(s->pool, i), opt->template_dir, opt->cache_dir,
                             opt->verbose, &runner);
+            gpu_runner_sets(&g, opt->num_sets, opt->set_mua);
             if (!plan_choose(opt, &runner, run, &s->plan_specs[i], s->sources[i],
                              sizeof s->sources[i], err))
                 return false;
@@ -186,7 +188,9 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
             tune_device dev;
             gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->pool, i)), &dev);
             if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
-                                    &s->plan_specs[i], err))
+                                    &s->plan_specs[i], err) ||
+                (opt->num_sets > 0 && !variant_sets_tuned(&s->plan_specs[i], opt->num_sets,
+                                                           opt->sets_paths, &dev, err)))
                 return false;
         }
         return true;

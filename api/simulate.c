@@ -248,9 +248,11 @@ static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, uint64_t digest
     return TMCML_OK;
 }
 
-/* The engine and, on the GPU, the variant: *specs NULL for the CPU. */
+/* The engine and, on the GPU, the variant (with sets, the sets' kernel,
+ * planned for their shape): *specs NULL for the CPU. */
 static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engine engine,
-                           const mci_run *run, const kernel_spec **specs, double *plan_seconds)
+                           const call_sets *sets, const mci_run *run, const kernel_spec **specs,
+                           double *plan_seconds)
 {
     static const session_engine_choice engines[] = {
         [TMCML_ENGINE_AUTO] = SESSION_AUTO,
@@ -266,6 +268,9 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
         return TMCML_OK;
     plan_options plan;
     plan_options_of(o, &plan);
+    plan.num_sets = sets->count;
+    plan.sets_paths = sets->count > 0 && sets->paths;
+    plan.set_mua = sets->mua;
     double t0 = progress_now();
     bool ok = session_plan(&s->eng, &plan, run, specs, &err);
     *plan_seconds = progress_now() - t0;
@@ -424,21 +429,6 @@ static tmcml_status batch_spec(tmcml_session *s, const tmcml_options *o, tmcml_r
     tune_device dev;
     gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->eng.pool, 0)), &dev);
     if (!variant_batch_spec(bspec, &plan.variant, &dev, &err))
-        return api_fail(s, TMCML_ERR_ENGINE, &err);
-    return TMCML_OK;
-}
-
-/* The kernel of the sets of a call (specs[0]'s variant, variant_sets_spec). */
-static tmcml_status sets_spec(tmcml_session *s, const tmcml_options *o, const call_sets *sets,
-                              const kernel_spec *specs, kernel_spec *out)
-{
-    plan_options plan;
-    plan_options_of(o, &plan);
-    tm_error err = {0};
-    *out = specs[0];
-    tune_device dev;
-    gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->eng.pool, 0)), &dev);
-    if (!variant_sets_spec(out, sets->count, sets->paths, &plan.variant, &dev, &err))
         return api_fail(s, TMCML_ERR_ENGINE, &err);
     return TMCML_OK;
 }
@@ -629,17 +619,15 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "without absorption (tmcml_run_sets, absorption = 0): else "
                            "TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(sets_engine(s, o, sets), o, sets, p, count),
+        status = choose(s, o, paths_engine(sets_engine(s, o, sets), o, sets, p, count), sets,
                         &r[0]->problem.run, &specs, &plan_seconds);
-    /* bspec: the batch kernel of several problems, or the kernel of the sets */
-    if (status == TMCML_OK && specs && sets->count > 0)
-        status = sets_spec(s, o, sets, specs, &bspec);
-    else if (status == TMCML_OK && specs && count > 1)
+    /* bspec: the batch kernel of several problems (the sets' problems are one
+     * history, simulated by the sets' kernel that choose planned) */
+    bool batched = specs && count > 1 && sets->count == 0;
+    if (status == TMCML_OK && batched)
         status = batch_spec(s, o, r, count, specs, &bspec);
-    if (status == TMCML_OK && specs && sets->count > 0)
-        status = simulate_all(s, o, r, count, &bspec, NULL, sets, &w);
-    else if (status == TMCML_OK)
-        status = simulate_all(s, o, r, count, specs, specs && count > 1 ? &bspec : NULL, sets, &w);
+    if (status == TMCML_OK)
+        status = simulate_all(s, o, r, count, specs, batched ? &bspec : NULL, sets, &w);
     if (status == TMCML_OK)
         status = finish_results(s, o, r, count, &w, plan_seconds, start);
     free_work(&w);

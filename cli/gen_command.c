@@ -61,19 +61,20 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
     compile_result_free(&r);
 }
 
-/* --mua-sets: the kernel of the variant chosen for the run that scores the
- * file's absorption sets (their count is what the kernel bakes in). */
-static bool for_sets(const cli_options *opt, const mci_run *run, kernel_spec *spec,
-                     const tune_device *dev, tm_error *err)
+/* --mua-sets: the file's absorption sets (their count is what the kernel of
+ * the sets bakes in, the shape its variant is planned for). */
+static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets, plan_options *plan,
+                      tm_error *err)
 {
+    memset(sets, 0, sizeof *sets);
     if (!opt->mua_sets)
         return true;
-    mua_sets sets;
-    if (!mua_sets_read(opt->mua_sets, run->num_layers, &sets, err))
+    if (!mua_sets_read(opt->mua_sets, run->num_layers, sets, err))
         return false;
-    bool ok = variant_sets_spec(spec, sets.count, opt->path_lengths, &opt->variant, dev, err);
-    mua_sets_free(&sets);
-    return ok;
+    plan->num_sets = sets->count;
+    plan->sets_paths = opt->path_lengths;
+    plan->set_mua = sets->mua;
+    return true;
 }
 
 /* --batch: the batch kernel of the variant chosen for the run. */
@@ -101,15 +102,17 @@ int gen_command(const cli_options *opt)
     render_output src = {0};
     plan_options plan;
     cli_plan_options(opt, &plan);
+    mua_sets sets = {0};
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
+    else if (read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
+             plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&
-             for_sets(opt, &file.runs[opt->run_number - 1], &spec, have_dev ? &dev : NULL, &err) &&
              render_kernel(&spec, opt->template_dir, &src, &err))
         status = RUN_OK;
+    mua_sets_free(&sets);
     if (status == RUN_OK && !opt->quiet)
         text_printf(stderr, "tmcml: kernel variant: %s\n", source);
     /* What is written has its headers inlined (gen/standalone.h): it

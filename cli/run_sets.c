@@ -106,19 +106,6 @@ static bool write_sets(const cli_options *opt, const engine *eng, const mci_file
     return ok;
 }
 
-static bool derive_sets(kernel_spec *spec, const variant_options *v, const tune_device *dev,
-                        int count, tm_error *err)
-{
-    return variant_sets_spec(spec, count, false, v, dev, err);
-}
-
-/* --path-lengths: the sets' kernel scores their path lengths too. */
-static bool derive_sets_paths(kernel_spec *spec, const variant_options *v, const tune_device *dev,
-                              int count, tm_error *err)
-{
-    return variant_sets_spec(spec, count, true, v, dev, err);
-}
-
 /* Simulates the K set runs first .. first + K - 1 (one history each
  * photon) into acc[0 .. K-1]; false when a signal stopped it or it failed
  * (*stopped tells). */
@@ -140,16 +127,10 @@ static bool simulate_sets(const cli_options *opt, engine *eng, const mci_file *f
     sim.set_layers = sets->layers;
     sim.set_mua = sets->mua;
     session_run_stats stats;
-    /* On the GPUs, each one's kernel of the sets from its variant for the run */
-    kernel_spec *specs =
-        eng->pool
-            ? run_derived_specs(opt, eng, run, opt->path_lengths ? derive_sets_paths : derive_sets,
-                                sets->count, err)
-            : NULL;
-    bool ok = !eng->pool || specs;
-    ok = ok &&
-         session_simulate(&eng->ses, &sim, run, specs, 0, (uint64_t)run->photons, acc, &stats, err);
-    free(specs);
+    /* On the GPUs, each one's kernel of the sets, planned for their shape */
+    bool ok = !eng->pool || run_plan_gpus_sets(opt, eng, run, sets->count, sets->mua, err);
+    ok = ok && session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, 0,
+                                (uint64_t)run->photons, acc, &stats, err);
     if (ok && eng->pool)
         run_note_shares(opt, eng, &stats);
     interrupt_graceful(false);

@@ -36,8 +36,17 @@ static int gpu_count(const engine *eng) { return eng->gpus; }
 
 bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
+    return run_plan_gpus_sets(opt, eng, run, 0, NULL, err);
+}
+
+bool run_plan_gpus_sets(const cli_options *opt, engine *eng, const mci_run *run, int num_sets,
+                        const double *set_mua, tm_error *err)
+{
     plan_options plan;
     cli_plan_options(opt, &plan);
+    plan.num_sets = num_sets;
+    plan.sets_paths = num_sets > 0 && opt->path_lengths;
+    plan.set_mua = set_mua;
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
     for (int i = 0; i < gpu_count(eng); i++) {

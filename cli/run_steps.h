@@ -48,6 +48,12 @@ void run_release_gpus(engine *eng);
  * tuning; GPUs of different models each get their own), said on stderr. */
 bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err);
 
+/* The same for the kernel of num_sets absorption sets of run (set k's mua
+ * of layer i at set_mua[k * layers + i - 1]), with --path-lengths their
+ * path lengths: a shape of its own, with profile entries of its own. */
+bool run_plan_gpus_sets(const cli_options *opt, engine *eng, const mci_run *run, int num_sets,
+                        const double *set_mua, tm_error *err);
+
 /* A kernel derived from each GPU's variant: a batch's or a set's
  * (tuner/variant.h), with the explicit options v and the GPU's dev; arg is
  * the derivation's own (the sets' count). */

@@ -7,6 +7,7 @@
 
 #include "fs.h"
 #include "gpu_runner.h"
+#include "mua_sets.h"
 #include "profile.h"
 #include "run.h"
 #include "sweep.h"
@@ -64,6 +65,34 @@ static void close_job(tuning_job *job)
     mci_free(&job->file);
 }
 
+/* --mua-sets FILE -A [--path-lengths]: the kernel of the file's absorption
+ * sets is tuned, for their shape (a GPU kernel scores sets without
+ * absorption). */
+static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, plan_options *plan,
+                      tm_error *err)
+{
+    memset(sets, 0, sizeof *sets);
+    if (!opt->mua_sets) {
+        if (opt->path_lengths)
+            error_set(err, NULL, 0,
+                      "--path-lengths: a GPU kernel scores them with absorption sets: add "
+                      "--mua-sets FILE -A");
+        return !opt->path_lengths;
+    }
+    if (opt->score_absorption) {
+        error_set(err, NULL, 0,
+                  "--mua-sets: a GPU kernel scores absorption sets without absorption: add -A");
+        return false;
+    }
+    if (!mua_sets_read(opt->mua_sets, job->run->num_layers, sets, err))
+        return false;
+    plan->num_sets = sets->count;
+    plan->sets_paths = opt->path_lengths;
+    plan->set_mua = sets->mua;
+    gpu_runner_sets(&job->gpu, sets->count, sets->mua);
+    return true;
+}
+
 int tune_command(const cli_options *opt)
 {
     tuning_job job;
@@ -78,7 +107,8 @@ int tune_command(const cli_options *opt)
     double budget = opt->budget > 0 ? opt->budget : PLAN_TUNE_BUDGET;
     plan_options plan;
     cli_plan_options(opt, &plan);
-    if (!csv || !fs_check_writable(csv, &err) ||
+    mua_sets sets;
+    if (!tune_sets(opt, &job, &sets, &plan, &err) || !csv || !fs_check_writable(csv, &err) ||
         !plan_tune_and_store(&plan, &job.runner, job.run, budget, csv, true, &out, &err)) {
         error_print(stderr, &err);
         status = RUN_FAILED;
@@ -91,6 +121,7 @@ int tune_command(const cli_options *opt)
         status = RUN_FAILED;
     }
     free(csv);
+    mua_sets_free(&sets);
     close_job(&job);
     return status;
 }

@@ -47,6 +47,13 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value)
         *(int *)p = value;
 }
 
+void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths)
+{
+    s->num_sets = num_sets;
+    s->sets_2d = num_sets > 0;
+    s->sets_paths = num_sets > 0 && paths;
+}
+
 bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 {
     for (int i = 0; i < shape_field_count; i++)

@@ -72,6 +72,10 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value);
 
 bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
 
+/* s as the kernel of num_sets absorption sets (0: none) sees it: their
+ * escapes (sets_2d) and, with paths, their path lengths (sets_paths). */
+void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths);
+
 /* The order of profile entries in a written file: layers, then A before
  * -A, then nr, nz, na.  0 exactly when problem_shape_equal. */
 int problem_shape_compare(const problem_shape *a, const problem_shape *b);

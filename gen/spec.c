@@ -99,9 +99,7 @@ size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_
 
 void spec_for_sets(kernel_spec *spec, int num_sets, bool paths)
 {
-    spec->num_sets = num_sets;
-    spec->sets_2d = num_sets > 0;
-    spec->sets_paths = num_sets > 0 && paths;
+    problem_shape_for_sets(&spec->shape, num_sets, paths);
 }
 
 void spec_for_batch(kernel_spec *spec)

@@ -2,8 +2,10 @@
 # The tuner on a GPU: a short real tune writes a profile entry that a
 # following run uses (and --no-profile / explicit options override); the
 # bit-identity gate rejects a deliberately wrong candidate; run --tune always
-# tunes first; a small sweep writes its CSV and heat map.  Exit 77 (skipped)
-# without a GPU.
+# tunes first; a small sweep writes its CSV and heat map; the kernel of
+# absorption sets (with their path lengths) is tuned for its own shape, and a
+# sets run takes that entry, its .mco files the heuristic's.  Exit 77
+# (skipped) without a GPU.
 # usage: test_tuner_gpu.sh TMCML EXAMPLES_DIR
 set -u
 tmcml=$1
@@ -76,6 +78,37 @@ show "$dir/always.out"
 check '[ $rc -eq 0 ]' "run --tune always exits 0"
 check 'grep -q "tmcml: tuned " "$dir/always.out"' "run --tune always tuned first"
 check 'ls "$dir"/always/*.json >/dev/null 2>&1' "and stored the entry"
+
+echo "== absorption sets: their own shape"
+mkdir -p "$dir/sets"
+printf '5\n10\n20\n' >"$dir/sets.csv"
+TMCML_PROFILE_DIR="$dir/sets" "$tmcml" tune "$input" -A --mua-sets "$dir/sets.csv" \
+    --path-lengths --budget 6 --csv "$dir/sets_tune.csv" $cache >"$dir/sets_tune.out" 2>&1
+rc=$?
+show "$dir/sets_tune.out"
+check '[ $rc -eq 0 ]' "tune --mua-sets -A --path-lengths exits 0 (got $rc)"
+check 'grep -q "tuned L1 .* -A sets=3 2-D paths" "$dir/sets_tune.out"' \
+    "the entry is the sets' shape (3 sets, their path lengths)"
+check '! grep -q MISMATCH "$dir/sets_tune.out"' "no sets candidate failed the gate"
+for p in entry no-profile; do
+    extra=""
+    [ "$p" = no-profile ] && extra=--no-profile
+    # shellcheck disable=SC2086
+    TMCML_PROFILE_DIR="$dir/sets" "$tmcml" run "$input" -N 200000 -A --mua-sets "$dir/sets.csv" \
+        --path-lengths --engine gpu $extra -o "$dir/sets_$p" $cache >"$dir/sets_$p.out" 2>&1
+    check '[ $? -eq 0 ]' "a sets run ($p) exits 0"
+done
+show "$dir/sets_entry.out"
+check 'grep -q "kernel variant: profile .*exact entry L1 .* sets=3 2-D paths" "$dir/sets_entry.out"' \
+    "the sets run takes the sets' entry"
+for k in 1 2 3; do
+    check 'cmp -s "$dir/sets_entry/vanhulst_slab.set$k.mco" "$dir/sets_no-profile/vanhulst_slab.set$k.mco"' \
+        "set $k: the tuned and the heuristic sets' kernels write identical .mco files"
+done
+"$tmcml" tune "$input" --mua-sets "$dir/sets.csv" --budget 2 --profiles "$dir/sets" $cache \
+    >"$dir/sets_A.out" 2>&1
+check '[ $? -ne 0 ] && grep -q "without absorption: add -A" "$dir/sets_A.out"' \
+    "tune --mua-sets without -A is refused"
 
 echo "== sweep"
 "$tmcml" sweep "$input" --nr 4:20:8 --nz 20:100:40 --entry 32,64 -o "$dir/sweep" $cache \

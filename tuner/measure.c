@@ -15,7 +15,9 @@ bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug
     /* Validated there against the device's shared memory; the bias changes
      * no size. */
     if (!variant_spec_tuned(m->run, m->score_absorption, m->runner->device, config, &none, spec,
-                            err))
+                            err) ||
+        (m->opt->num_sets > 0 && !variant_sets_tuned(spec, m->opt->num_sets, m->opt->sets_paths,
+                                                      m->runner->device, err)))
         return false;
     spec->debug_bias = debug_bias;
     return true;

@@ -88,8 +88,7 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     if ((double)c->run->photons < PLAN_AUTO_TUNE_MIN_PHOTONS * slots)
         return true;
     tune_options t;
-    tune_options_init(&t);
-    t.seed = c->opt->seed;
+    plan_tune_options(c->opt, 0, &t);
     measure_setup m = {.runner = c->runner,
                        .run = c->run,
                        .score_absorption = c->opt->score_absorption,
@@ -100,6 +99,7 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     uint64_t photons = (uint64_t)(c->run->photons / 100);
     tune_measurement stats;
     if (!variant_spec_for_run(c->run, c->opt->score_absorption, dev, &none, &spec, err) ||
+        (t.num_sets > 0 && !variant_sets_spec(&spec, t.num_sets, t.sets_paths, &none, dev, err)) ||
         !measure_run_once(&m, &spec, photons, &stats, err))
         return false;
     tune_measurement_free(&stats);
@@ -175,6 +175,16 @@ static bool maybe_tune(const choice *c, profile_found *found, tm_error *err)
     return true;
 }
 
+/* Absorption sets with no entry of their own: the entry of the run's own
+ * shape, whose variant the sets' kernel takes less its launch bound
+ * (variant_sets_spec), as before the sets had entries. */
+static bool lookup_run_own(const choice *c, profile_found *found, tm_error *err)
+{
+    choice own = *c;
+    problem_shape_for_sets(&own.cls, 0, false);
+    return lookup(&own, found, err);
+}
+
 static void describe(const choice *c, const profile_found *found, char *source, size_t size)
 {
     if (found->match == PROFILE_MATCH_NONE) {
@@ -193,6 +203,7 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     const plan_options *opt = c->opt;
     const mci_run *run = c->run;
     c->cls = run_view_shape(run, opt->score_absorption);
+    problem_shape_for_sets(&c->cls, opt->num_sets, opt->sets_paths);
     if (c->info)
         profile_device_from_info(c->info, &c->dev);
     tm_error ignored;
@@ -206,6 +217,9 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
             return false;
         if (c->runner && found.match == PROFILE_MATCH_NONE && !maybe_tune(c, &found, err))
             return false;
+        if (found.match == PROFILE_MATCH_NONE && opt->num_sets > 0 &&
+            !lookup_run_own(c, &found, err))
+            return false;
     }
     describe(c, &found, source, source_size);
     if (variant_options_given(&opt->variant) && source_size > 0) {
@@ -213,7 +227,14 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
         snprintf(source + n, source_size - n, ", with explicit options");
     }
     const kernel_knobs *tuned = found.match != PROFILE_MATCH_NONE ? &found.entry.config : NULL;
-    return variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err);
+    if (!variant_spec_tuned(run, opt->score_absorption, c->info, tuned, &opt->variant, spec, err))
+        return false;
+    if (opt->num_sets == 0)
+        return true;
+    /* The sets' own entry as it is; else the run's variant less its bound */
+    if (tuned && found.entry.cls.num_sets > 0)
+        return variant_sets_tuned(spec, opt->num_sets, opt->sets_paths, c->info, err);
+    return variant_sets_spec(spec, opt->num_sets, opt->sets_paths, &opt->variant, c->info, err);
 }
 
 bool plan_choose(const plan_options *opt, const tune_runner *runner, const mci_run *run,

@@ -164,13 +164,19 @@ static bool put_device(cJSON *root, const tune_device *d)
            put_number(o, "driver_version", d->driver_version);
 }
 
+/* The absorption sets' shape (tune_options num_sets, sets_paths) only when
+ * a sets' kernel was tuned: recordings of a run's own kernel stay as they
+ * were. */
 static bool put_options(cJSON *root, const tune_options *t)
 {
     cJSON *o = cJSON_AddObjectToObject(root, "options");
-    return o && put_u64(o, "seed", t->seed) && put_number(o, "budget_seconds", t->budget_seconds) &&
-           put_number(o, "min_kernel_seconds", t->min_kernel_seconds) &&
-           put_number(o, "repeats", t->repeats) &&
-           cJSON_AddBoolToObject(o, "debug_wrong_candidate", t->debug_wrong_candidate);
+    bool ok = o && put_u64(o, "seed", t->seed) &&
+              put_number(o, "budget_seconds", t->budget_seconds) &&
+              put_number(o, "min_kernel_seconds", t->min_kernel_seconds) &&
+              put_number(o, "repeats", t->repeats) &&
+              cJSON_AddBoolToObject(o, "debug_wrong_candidate", t->debug_wrong_candidate);
+    return ok && (t->num_sets == 0 || (put_number(o, "num_sets", t->num_sets) &&
+                                       cJSON_AddBoolToObject(o, "sets_paths", t->sets_paths)));
 }
 
 static cJSON *recording_json(const tune_recording *r)
@@ -409,11 +415,15 @@ static bool read_device(reader *rd, const cJSON *root, tune_device *d)
 static bool read_options(reader *rd, const cJSON *root, tune_options *t)
 {
     const cJSON *o = field(rd, root, "", "options", cJSON_IsObject, "expected an object");
-    return o && get_u64(rd, o, "options", "seed", NULL, &t->seed) &&
-           get_number(rd, o, "options", "budget_seconds", &t->budget_seconds) &&
-           get_number(rd, o, "options", "min_kernel_seconds", &t->min_kernel_seconds) &&
-           get_int(rd, o, "options", "repeats", &t->repeats) &&
-           get_bool(rd, o, "options", "debug_wrong_candidate", &t->debug_wrong_candidate);
+    bool ok = o && get_u64(rd, o, "options", "seed", NULL, &t->seed) &&
+              get_number(rd, o, "options", "budget_seconds", &t->budget_seconds) &&
+              get_number(rd, o, "options", "min_kernel_seconds", &t->min_kernel_seconds) &&
+              get_int(rd, o, "options", "repeats", &t->repeats) &&
+              get_bool(rd, o, "options", "debug_wrong_candidate", &t->debug_wrong_candidate);
+    if (!ok || !cJSON_GetObjectItemCaseSensitive(o, "num_sets"))
+        return ok; /* a run's own kernel (put_options) */
+    return get_int(rd, o, "options", "num_sets", &t->num_sets) &&
+           get_bool(rd, o, "options", "sets_paths", &t->sets_paths);
 }
 
 static bool read_root(reader *rd, const cJSON *root, tune_recording *r)

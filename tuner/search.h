@@ -46,6 +46,8 @@ typedef struct tune_result {
     double steps_per_photon;
     double seconds; /* the whole search */
     int mismatches;
+    int num_sets; /* the shape tuned: tune_options' sets */
+    bool sets_paths;
 } tune_result;
 
 /* Runs the search for run (its photon count is not used: the pilot sets its

@@ -125,6 +125,12 @@ bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const varian
 {
     if (!given(v, "min_blocks_per_sm"))
         spec->knobs.min_blocks_per_sm = 0;
+    return variant_sets_tuned(spec, num_sets, paths, dev, err);
+}
+
+bool variant_sets_tuned(kernel_spec *spec, int num_sets, bool paths, const tune_device *dev,
+                        tm_error *err)
+{
     spec_for_sets(spec, num_sets, paths);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }

@@ -48,6 +48,12 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
 bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
                        const tune_device *dev, tm_error *err);
 
+/* The same for a configuration tuned for the sets' own shape (a profile
+ * entry of num_sets sets, a candidate of their search): its knobs as they
+ * are, the launch bound too. */
+bool variant_sets_tuned(kernel_spec *spec, int num_sets, bool paths, const tune_device *dev,
+                        tm_error *err);
+
 /* The batch kernel (spec_for_batch) of a run's variant, with the batch
  * heuristic's knobs and the explicit options that a batch kernel has (block
  * size, residency, the last-bin cache); validated for dev (may be NULL). */
