@@ -63,15 +63,6 @@ tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err
 tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Whether tmcml_run_sets with o scores its sets from one history on the
- * engine it runs on: the CPU engine does; a GPU kernel does without
- * absorption (o->absorption 0: templates/sets.cu scores escapes only), so
- * TMCML_ENGINE_GPU with absorption does not, and TMCML_ENGINE_AUTO takes the
- * CPU for sets with absorption (sets_engine).  The one place that says so:
- * tmcml_run_sets refuses by it, and `tmcml lut` (cli/lut_table.c) chooses
- * its strategy by it. */
-bool api_engine_scores_sets(const tmcml_session *s, const tmcml_options *o);
-
 /* Frees what a result owns (not r itself). */
 void api_result_clear(tmcml_result *r);
 

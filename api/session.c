@@ -310,18 +310,16 @@ static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_b
                               const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
                               tm_error *err)
 {
-    if (sim->score_absorption || batch->count != 1) {
-        error_set(err, NULL, 0,
-                  sim->score_absorption
-                      ? "absorption sets on the GPU score the sets' escapes only: run without "
-                        "absorption (-A), or on the CPU engine, which also scores their A"
-                      : "absorption sets on the GPU: one run at a time, not a batch");
+    if (batch->count != 1) {
+        error_set(err, NULL, 0, "absorption sets on the GPU: one run at a time, not a batch");
         return false;
     }
     for (int g = 0; g < s->gpu_count; g++)
-        if (specs[g].num_sets != sim->num_sets) {
-            error_set(err, NULL, 0, "GPU %d: a kernel of %d absorption sets for %d sets", g,
-                      specs[g].num_sets, sim->num_sets);
+        if (specs[g].num_sets != sim->num_sets || specs[g].sets_absorb != sim->score_absorption) {
+            error_set(err, NULL, 0,
+                      "GPU %d: a kernel of %d absorption sets%s for %d sets%s", g,
+                      specs[g].num_sets, specs[g].sets_absorb ? " with absorption" : "",
+                      sim->num_sets, sim->score_absorption ? " with absorption" : "");
             return false;
         }
     const batch_part *part = &batch->parts[0];

@@ -277,20 +277,9 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
 }
 
-/* The engine of a call: the options', but the CPU for absorption sets that
- * a GPU would not score (api_engine_scores_sets: with absorption). */
-static tmcml_engine sets_engine(const tmcml_session *s, const tmcml_options *o,
-                                const call_sets *sets)
-{
-    tmcml_options on_gpu = *o;
-    on_gpu.engine = TMCML_ENGINE_GPU;
-    bool cpu_only = sets->count > 0 && !api_engine_scores_sets(s, &on_gpu);
-    return cpu_only ? TMCML_ENGINE_CPU : o->engine;
-}
-
 /* The engine of a call with path lengths: a GPU kernel scores them with
- * absorption sets and no absorption (templates/sets.cu), the CPU engine
- * always, so AUTO takes it for the others. */
+ * absorption sets (templates/sets.cu), the CPU engine always, so AUTO takes
+ * it for the others. */
 static bool any_paths(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
@@ -299,15 +288,10 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
-static bool gpu_scores_paths(const tmcml_options *o, const call_sets *sets)
-{
-    return sets->count > 0 && !o->absorption;
-}
-
-static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_options *o, const call_sets *sets,
+static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    return any_paths(p, count) && !gpu_scores_paths(o, sets) ? TMCML_ENGINE_CPU : engine;
+    return any_paths(p, count) && sets->count == 0 ? TMCML_ENGINE_CPU : engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -586,12 +570,6 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
     return TMCML_OK;
 }
 
-bool api_engine_scores_sets(const tmcml_session *s, const tmcml_options *o)
-{
-    (void)s; /* every GPU's kernel scores sets without absorption */
-    return o->engine != TMCML_ENGINE_GPU || !o->absorption;
-}
-
 /* One call's problems: p[0 .. count-1] of one shape into out[0 .. count-1]
  * (all or none). */
 static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
@@ -607,19 +585,13 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
-    if (status == TMCML_OK && sets->count > 0 && !api_engine_scores_sets(s, o))
-        status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: absorption sets on the GPU score the sets' escapes only: "
-                           "absorption = 0, or TMCML_ENGINE_CPU (or AUTO, which takes the CPU "
-                           "for sets with absorption)");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count) &&
-        !gpu_scores_paths(o, sets))
+        sets->count == 0)
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
-                           "without absorption (tmcml_run_sets, absorption = 0): else "
-                           "TMCML_ENGINE_CPU or AUTO");
+                           "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(sets_engine(s, o, sets), o, sets, p, count), sets,
+        status = choose(s, o, paths_engine(o->engine, sets, p, count), sets,
                         &r[0]->problem.run, &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems (the sets' problems are one
      * history, simulated by the sets' kernel that choose planned) */

@@ -38,18 +38,9 @@ static tmcml_engine engine_of(tmcml_session *s, const lut_spec *spec)
 
 bool lut_plan_choose(tmcml_session *s, const lut_spec *spec, lut_plan *plan, tm_error *err)
 {
-    tmcml_engine engine = engine_of(s, spec);
-    tmcml_options o;
-    call_options(spec, engine, spec->seed, &o);
-    bool sets = api_engine_scores_sets(s, &o);
-    plan->strategy = spec->strategy != LUT_AUTO ? spec->strategy : sets ? LUT_SETS : LUT_RUNS;
-    plan->engine = plan->strategy == LUT_SETS ? engine : spec->engine;
-    if (plan->strategy == LUT_SETS && !sets) {
-        error_set(err, NULL, 0,
-                  "--strategy sets: this engine scores no absorption sets: --engine cpu, or "
-                  "--strategy runs (or auto)");
-        return false;
-    }
+    (void)err; /* every engine scores absorption sets: both strategies run anywhere */
+    plan->strategy = spec->strategy != LUT_AUTO ? spec->strategy : LUT_SETS;
+    plan->engine = plan->strategy == LUT_SETS ? engine_of(s, spec) : spec->engine;
     return true;
 }
 

@@ -633,50 +633,35 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
     return ranks_all_ok(world, ok);
 }
 
-/* What --mua-sets cannot go with, said before anything is read.  A GPU
- * kernel scores the sets' escapes only, so with absorption the engine is
- * the CPU's (auto says so). */
+/* What --mua-sets cannot go with, said before anything is read. */
 static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
-    bool gpu = opt->engine == CLI_ENGINE_GPU;
-    const char *no =
-        gpu && opt->score_absorption
-            ? "on the GPU, absorption sets score their escapes only: add -A (no absorption), "
-              "or use --engine cpu, which scores their A too"
-        : opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
-        : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
-                          : NULL;
-    if (no) {
+    const char *no = opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
+                     : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
+                                       : NULL;
+    if (no)
         error_set(err, NULL, 0, "--mua-sets: %s", no);
-        return false;
-    }
-    if (!opt->score_absorption)
-        return true;
-    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --mua-sets: absorption sets with A run on the CPU engine (a GPU "
-                        "kernel scores their escapes only: -A)\n");
-    opt->engine = CLI_ENGINE_CPU;
-    return true;
+    return no == NULL;
 }
 
-/* --path-lengths: a GPU kernel scores them with absorption sets and no
- * absorption (templates/sets.cu: --mua-sets with -A); otherwise only the
- * CPU engine does (auto says it takes it). */
+/* --path-lengths: a GPU kernel scores them with absorption sets
+ * (templates/sets.cu: --mua-sets); otherwise only the CPU engine does (auto
+ * says it takes it). */
 static bool paths_options(cli_options *opt, tm_error *err)
 {
-    if (!opt->path_lengths || (opt->mua_sets && !opt->score_absorption))
+    if (!opt->path_lengths || opt->mua_sets)
         return true;
     if (opt->engine == CLI_ENGINE_GPU) {
         error_set(err, NULL, 0,
                   "--path-lengths: on the GPU, path lengths are scored with absorption sets "
-                  "without absorption (--mua-sets FILE -A); else use --engine cpu");
+                  "(--mua-sets FILE); else use --engine cpu");
         return false;
     }
     if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
         fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine (a GPU "
-                        "kernel scores them with --mua-sets and -A)\n");
+                        "kernel scores them with --mua-sets)\n");
     opt->engine = CLI_ENGINE_CPU;
     return true;
 }

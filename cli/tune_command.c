@@ -65,9 +65,9 @@ static void close_job(tuning_job *job)
     mci_free(&job->file);
 }
 
-/* --mua-sets FILE -A [--path-lengths]: the kernel of the file's absorption
- * sets is tuned, for their shape (a GPU kernel scores sets without
- * absorption). */
+/* --mua-sets FILE [-A] [--path-lengths]: the kernel of the file's
+ * absorption sets is tuned, for their shape (with -A their escapes, else
+ * their absorption too). */
 static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, plan_options *plan,
                       tm_error *err)
 {
@@ -76,13 +76,8 @@ static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, p
         if (opt->path_lengths)
             error_set(err, NULL, 0,
                       "--path-lengths: a GPU kernel scores them with absorption sets: add "
-                      "--mua-sets FILE -A");
+                      "--mua-sets FILE");
         return !opt->path_lengths;
-    }
-    if (opt->score_absorption) {
-        error_set(err, NULL, 0,
-                  "--mua-sets: a GPU kernel scores absorption sets without absorption: add -A");
-        return false;
     }
     if (!mua_sets_read(opt->mua_sets, job->run->num_layers, sets, err))
         return false;

@@ -29,6 +29,7 @@ const shape_field shape_field_table[] = {
     SHAPE_INT_FIELD(num_sets, 0, TM_MAX_ABSORPTION_SETS, 0),
     SHAPE_BOOL_FIELD(sets_2d),
     SHAPE_BOOL_FIELD(sets_paths),
+    SHAPE_BOOL_FIELD(sets_absorb),
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -49,9 +50,12 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value)
 
 void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths)
 {
+    bool absorb = s->score_absorption || s->sets_absorb;
     s->num_sets = num_sets;
     s->sets_2d = num_sets > 0;
     s->sets_paths = num_sets > 0 && paths;
+    s->sets_absorb = num_sets > 0 && absorb;
+    s->score_absorption = num_sets == 0 && absorb;
 }
 
 bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
@@ -64,11 +68,11 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[8] = {a->num_layers, !a->score_absorption, a->nr,      a->nz,
-                 a->na,         a->num_sets,          a->sets_2d, a->sets_paths};
-    int kb[8] = {b->num_layers, !b->score_absorption, b->nr,      b->nz,
-                 b->na,         b->num_sets,          b->sets_2d, b->sets_paths};
-    for (int i = 0; i < 8; i++)
+    int ka[9] = {a->num_layers, !a->score_absorption, a->nr,      a->nz,         a->na,
+                 a->num_sets,   a->sets_2d,           a->sets_paths, a->sets_absorb};
+    int kb[9] = {b->num_layers, !b->score_absorption, b->nr,      b->nz,         b->na,
+                 b->num_sets,   b->sets_2d,           b->sets_paths, b->sets_absorb};
+    for (int i = 0; i < 9; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -78,8 +82,8 @@ void problem_shape_text(const problem_shape *s, char *buf, size_t size)
 {
     char sets[48] = "";
     if (s->num_sets > 0)
-        snprintf(sets, sizeof sets, " sets=%d%s%s", s->num_sets, s->sets_2d ? " 2-D" : "",
-                 s->sets_paths ? " paths" : "");
+        snprintf(sets, sizeof sets, " sets=%d%s%s%s", s->num_sets, s->sets_2d ? " 2-D" : "",
+                 s->sets_paths ? " paths" : "", s->sets_absorb ? " A" : "");
     snprintf(buf, size, "L%d %dx%dx%d%s%s", s->num_layers, s->nr, s->nz, s->na,
              s->score_absorption ? "" : " -A", sets);
 }

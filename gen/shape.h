@@ -34,7 +34,11 @@
     bool sets_2d;                                                                                  \
     /* With sets: each set also scores its escapes' partial path lengths            \
      * (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */              \
-    bool sets_paths;
+    bool sets_paths;                                                                               \
+    /* With sets: each set scores its absorption, a deposit per set per                            \
+     * interaction into its A_rz (the run's score_absorption is then false:                        \
+     * the reference's weight is not scored; problem_shape_for_sets). */                           \
+    bool sets_absorb;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -73,7 +77,9 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value);
 bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
 
 /* s as the kernel of num_sets absorption sets (0: none) sees it: their
- * escapes (sets_2d) and, with paths, their path lengths (sets_paths). */
+ * escapes (sets_2d), with paths their path lengths (sets_paths), and when
+ * s scores absorption their absorption instead of the run's (sets_absorb).
+ * num_sets 0 gives the run's own shape back. */
 void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths);
 
 /* The order of profile entries in a written file: layers, then A before

@@ -28,14 +28,15 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
-/* The sets' extra mua (num_layers x num_sets), then per thread its path in
- * every layer and its escape waiting to be scored (two words), 4 bytes
- * each (templates/sets.cu). */
+/* The sets' extra mua (num_layers x num_sets; with sets_absorb, then each
+ * set's mua over the reference's mut), then per thread its path in every
+ * layer, its escape waiting to be scored (two words) and, with sets_absorb,
+ * each set's deposit residue, 4 bytes each (templates/sets.cu). */
 static size_t sets_shared_bytes(const kernel_spec *spec)
 {
-    size_t table = (size_t)spec->num_layers * (size_t)spec->num_sets;
-    size_t threads = ((size_t)spec->num_layers + 2) * (size_t)spec->knobs.block_size;
-    return (table + threads) * sizeof(float);
+    size_t table = (size_t)spec->num_layers * (size_t)spec->num_sets * (spec->sets_absorb ? 2 : 1);
+    size_t rows = (size_t)spec->num_layers + 2 + (spec->sets_absorb ? (size_t)spec->num_sets : 0);
+    return (table + rows * (size_t)spec->knobs.block_size) * sizeof(float);
 }
 
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec)
@@ -100,6 +101,18 @@ size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_
 void spec_for_sets(kernel_spec *spec, int num_sets, bool paths)
 {
     problem_shape_for_sets(&spec->shape, num_sets, paths);
+    if (!spec->sets_absorb)
+        return;
+    /* The run's A_rz tile and caches are not the sets' (templates/sets.cu
+     * deposits each set's in global memory): off, so that one sets' shape
+     * has one key. */
+    kernel_knobs neutral;
+    knobs_init(&neutral);
+    spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
+    spec->knobs.edge_cache = false;
+    spec->knobs.cluster_size = 1;
+    spec->knobs.last_bin_cache = false;
+    spec->knobs.entry_bits = neutral.entry_bits;
 }
 
 void spec_for_batch(kernel_spec *spec)
@@ -188,16 +201,18 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
  * keeps no A_rz of its own beside the sets' paths (templates/sets.cu). */
 static bool validate_sets(const kernel_spec *spec, tm_error *err)
 {
-    if (spec->sets_paths && spec->num_sets == 0) {
-        error_set(err, NULL, 0, "path lengths: a GPU kernel scores them with absorption sets");
+    if ((spec->sets_paths || spec->sets_absorb) && spec->num_sets == 0) {
+        error_set(err, NULL, 0,
+                  "sets_paths, sets_absorb: a GPU kernel scores them with absorption sets");
         return false;
     }
     if (spec->num_sets == 0)
         return true;
     if (spec->score_absorption || spec->batch || !spec->sets_2d) {
         error_set(err, NULL, 0,
-                  "%d absorption sets: a GPU kernel scores the sets' escapes (Rd_ra, Tt_ra) in "
-                  "a run's own kernel without absorption (A=0, sets_2d, no batch)",
+                  "%d absorption sets: a GPU kernel scores the sets' escapes (Rd_ra, Tt_ra), and "
+                  "with sets_absorb their A_rz, in a run's own kernel (A=0: the reference's "
+                  "weight is not scored; sets_2d, no batch)",
                   spec->num_sets);
         return false;
     }

@@ -65,10 +65,6 @@ typedef unsigned long long tile_entry_t;  // -A: nothing cached, never used
 #define TALLY_ARGS unsigned long long *a_rz, unsigned long long *rd_ra, \
                    unsigned long long *tt_ra, unsigned long long *counts, unsigned int tile_sh
 #define TALLY_PASS a_rz, rd_ra, tt_ra, counts, tile_sh
-% if spec.num_sets > 0 then
-
-% include("sets.cu")
-% end
 
 // MCML's binning: floor(v / step), clamped into the last bin (the float to int
 // conversion saturates, so huge distances land there too).
@@ -248,6 +244,10 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
     *iz = bin_of(p.z, INV_DZ, NZ);
     *ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
 }
+% if spec.num_sets > 0 then
+
+% include("sets.cu")
+% end
 
 __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TALLY_ARGS)
 {

@@ -4,10 +4,12 @@
 // so set k's weight is the reference weight times
 //   exp(-sum_i (mua_k,i - mua_ref,i) L_i),
 // L_i the photon's path so far in layer i, a factor <= 1.  This kernel
-// scores each set's escapes (Rd_ra, Tt_ra) and trapped weight with it, and
-// with spec.sets_paths their path lengths (Rd_path, Tt_path); it scores no
-// absorption (-A): a set's A is what its photons did not carry out.
-// Roulette acts on the reference weight, unbiased for every set.
+// scores each set's escapes (Rd_ra, Tt_ra) and trapped weight with it, with
+// spec.sets_paths their path lengths (Rd_path, Tt_path), and with
+// spec.sets_absorb their absorption: at an interaction in layer i, set k
+// deposits W_k mua_k,i / mut_ref,i into its A_rz (without it, -A, a set's A
+// is what its photons did not carry out).  The reference's own weight is not
+// scored.  Roulette acts on the reference weight, unbiased for every set.
 //
 // The sets' escape tallies are set-minor: bin b of set k at
 // b * NUM_SETS + k, so that the lanes scoring consecutive sets of one
@@ -20,18 +22,25 @@
 #define SET_COUNTS 3ull  // a set's counts[]
 
 // The block's dynamic shared memory (spec_dynamic_shared_bytes): the sets'
-// extra mua, mua_k,i - mua_ref,i (1/cm), layer by layer; then rows of one
-// word per thread (a thread's words SETS_BLOCK apart: consecutive threads,
+// extra mua, mua_k,i - mua_ref,i (1/cm), layer by layer, and with
+// sets_absorb each set's mua_k,i / mut_ref,i; then rows of one word per
+// thread (a thread's words SETS_BLOCK apart: consecutive threads,
 // consecutive banks): its path in each layer, then its escape waiting to be
 // scored (SET_WAITING: the escape bin times 2, plus 1 for Tt; -1 for none)
-// and that escape's reference weight.
+// and that escape's reference weight, and with sets_absorb each set's
+// deposit residue (fixed_point.h).
 extern __shared__ __align__(16) float sets_shared[];
+#define SETS_TABLE (NUM_LAYERS * NUM_SETS * {{spec.sets_absorb and 2 or 1}})
 #define SET_EXTRA(i, k) sets_shared[((i) - 1) * NUM_SETS + (k)]
-#define SET_ROW(row, t) sets_shared[NUM_LAYERS * NUM_SETS + (row) * SETS_BLOCK + (t)]
+#define SET_ROW(row, t) sets_shared[SETS_TABLE + (row) * SETS_BLOCK + (t)]
 #define SET_PATH_OF(t, i) SET_ROW((i) - 1, t)
 #define SET_PATH(i) SET_PATH_OF(threadIdx.x, i)
 #define SET_WAITING_CODE(t) SET_ROW(NUM_LAYERS, t)  // the code's bits
 #define SET_WAITING_WEIGHT(t) SET_ROW(NUM_LAYERS + 1, t)
+% if spec.sets_absorb then
+#define SET_ABSORBED(i, k) sets_shared[NUM_LAYERS * NUM_SETS + ((i) - 1) * NUM_SETS + (k)]
+#define SET_RESIDUE(t, k) SET_ROW(NUM_LAYERS + 2 + (k), t)
+% end
 
 __device__ __forceinline__ int set_waiting(unsigned int t) { return __float_as_int(SET_WAITING_CODE(t)); }
 
@@ -47,7 +56,7 @@ __device__ __forceinline__ void set_wait(unsigned int t, int code) { SET_WAITING
 // (the barrier after the layers' setup orders both before any photon).
 __device__ __forceinline__ void sets_setup(const float *set_extra)
 {
-    for (int t = threadIdx.x; t < NUM_LAYERS * NUM_SETS; t += blockDim.x)
+    for (int t = threadIdx.x; t < SETS_TABLE; t += blockDim.x)
         sets_shared[t] = set_extra[t];
     set_wait(threadIdx.x, -1);
 }
@@ -60,6 +69,10 @@ __device__ __forceinline__ void sets_launch(int first_layer)
         layer_t l = layer_at(i);
         SET_PATH(i) = i < first_layer ? __fsub_rn(l.z1, l.z0) : 0.0f;
     }
+% if spec.sets_absorb then
+    for (int k = 0; k < NUM_SETS; k++)
+        SET_RESIDUE(threadIdx.x, k) = (float)FIXED_POINT_START_RESIDUE;
+% end
 }
 
 // A flight of s cm in the photon's layer.
@@ -78,6 +91,30 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
     return __expf(-e);
 }
 
+% if spec.sets_absorb then
+// An interaction of the photon, of reference weight w before it, in layer
+// i: set k deposits w f_k mua_k,i / mut_ref,i into bin (ir, iz) of its A_rz
+// (set-minor, as the escapes), its units carried with its own residue as a
+// run's deposit is (fixed_point_deposit_f).  The lane alone, K exponentials
+// and atomics an interaction: the cost of per-set absorption
+// (docs/physics.md).
+__device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
+{
+    int ir, iz;
+    absorption_bin(p, &ir, &iz);
+    unsigned long long *bin = a_rz + ((size_t)ir * NZ + (size_t)iz) * NUM_SETS;
+    int i = photon_layer(p);
+    for (int k = 0; k < NUM_SETS; k++) {
+        float dw = __fmul_rn(__fmul_rn(w, sets_factor(threadIdx.x, k)), SET_ABSORBED(i, k));
+        float residue = SET_RESIDUE(threadIdx.x, k);
+        unsigned int q = fixed_point_deposit_f(dw, &residue);
+        SET_RESIDUE(threadIdx.x, k) = residue;
+        if (q != 0u)
+            atomicAdd(&bin[k], (unsigned long long)q);
+    }
+}
+
+% end
 // An escape of reference weight w into `bin` of Rd_ra (tt false) or Tt_ra:
 // left for the warp to score (sets_score_waiting).
 __device__ __forceinline__ void sets_escape(float w, size_t bin, bool tt)

@@ -56,6 +56,9 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
         // the same way whether or not dw is also scored (-A keeps Rd and Tt
         // bit-identical).
         float dw = __fmul_rn(p.w, l.mua_over_mut);
+% if spec.sets_absorb then
+        sets_deposit(p, p.w, a_rz);  // every set's share of the interaction
+% end
         p.w = __fsub_rn(p.w, dw);
         deposit_t d = score_absorption(p, dw, TALLY_PASS);
         spin(p, l, xi);

@@ -20,7 +20,8 @@ foreach(case beer_lambert two_layers three_layers determinism)
   add_test(NAME sets_${case} COMMAND test_sets ${case})
   set_tests_properties(sets_${case} PROPERTIES LABELS "validation")
   add_test(NAME gpu_sets_${case} COMMAND test_sets ${case} gpu)
-  tmcml_gpu_tests(gpu_sets_${case})
+  add_test(NAME gpu_sets_absorb_${case} COMMAND test_sets ${case} gpu_absorb)
+  tmcml_gpu_tests(gpu_sets_${case} gpu_sets_absorb_${case})
 endforeach()
 # Partial path lengths (docs/outputs.md): ballistic, the derivative identity.
 # The GPU kernel's (with sets, -A) the same way, and against the CPU's: label gpu.

@@ -115,12 +115,12 @@ static void test_run(tmcml_session *s)
     remove(path);
     remove(json);
     rmdir(dir);
-    /* The GPU engine without sets and absorption 0: refused, naming both. */
+    /* The GPU engine without sets: refused, naming them. */
     opt.engine = TMCML_ENGINE_GPU;
     tmcml_result *g = NULL;
     CHECK(tmcml_run(s, p, &opt, &g) == TMCML_ERR_ARGUMENT && !g);
     CHECK_CONTAINS(tmcml_session_message(s), "on the GPU, path lengths are scored with absorption "
-                                             "sets without absorption");
+                                             "sets (tmcml_run_sets)");
     tmcml_result_delete(back);
     tmcml_result_delete(r);
     tmcml_result_delete(plain);

@@ -2,10 +2,12 @@
  * to the sets' per-layer minimum gives, bit for bit, the tallies of a plain
  * run of its problem (the sets' history is the reference's and that set's
  * factor is exactly 1); each result describes its set's problem; bad
- * arguments and the GPU engine with absorption are refused with a message
- * naming what to do.  `test_api_sets gpu` (label gpu; exit 77 without a
- * GPU): the same reference set on the GPU without absorption, and AUTO
- * taking the GPU for sets without absorption. */
+ * arguments are refused with a message naming what to do.  `test_api_sets
+ * gpu` (label gpu; exit 77 without a GPU): the same reference set on the
+ * GPU, without absorption and with it (the sets' kernel then deposits each
+ * set's share of every interaction: set 0's factor is exactly 1, its share
+ * the run's own, so its A_rz is the plain run's bit for bit), AUTO taking
+ * the GPU either way. */
 #include <stdio.h>
 #include <string.h>
 
@@ -76,14 +78,48 @@ static void refused(tmcml_session *s, const tmcml_problem *p, const double *mua,
 static void test_refusals(tmcml_session *s, const tmcml_problem *p)
 {
     static const double negative[2 * 2] = {0.5, 1.0, 0.5, -1.0};
-    refused(s, p, sets, 3, TMCML_ENGINE_GPU, "score the sets' escapes only: absorption = 0");
     refused(s, p, sets, 0, TMCML_ENGINE_CPU, "num_sets: expected 1 to 256 (got 0)");
     refused(s, p, NULL, 3, TMCML_ENGINE_CPU, "mua_sets: NULL");
     refused(s, p, negative, 2, TMCML_ENGINE_CPU, "set 2, layer 2: mua must be 0 or between");
     refused(s, NULL, sets, 3, TMCML_ENGINE_CPU, "problem: NULL");
 }
 
-/* The GPU's sets (absorption 0): set 0 is the plain -A run bit for bit. */
+/* The GPU's sets with absorption or without (-A): set 0 is the plain run
+ * of the same mode bit for bit, set 2 (5x the mua) reflects less. */
+static void gpu_reference_set(tmcml_session *s, const tmcml_problem *p, int absorption)
+{
+    tmcml_options opt;
+    options(&opt, TMCML_ENGINE_AUTO);
+    opt.photons = 200000;
+    opt.absorption = absorption;
+    tmcml_result *out[3] = {NULL, NULL, NULL}, *plain = NULL;
+    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
+    opt.engine = TMCML_ENGINE_GPU;
+    CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
+    CHECK(out[0] && plain);
+    if (!out[0] || !plain)
+        return;
+    tmcml_info a, b, c;
+    tmcml_result_info(out[0], &a);
+    tmcml_result_info(plain, &b);
+    tmcml_result_info(out[1], &c);
+    CHECK_MSG(a.tallies_digest == b.tallies_digest, "absorption %d: GPU set 0 %llx, plain run %llx",
+              absorption, (unsigned long long)a.tallies_digest,
+              (unsigned long long)b.tallies_digest);
+    CHECK(a.tallies_digest != c.tallies_digest);
+    CHECK_MSG(strcmp(a.engine, "gpu") == 0, "AUTO took %s for sets (absorption %d)", a.engine,
+              absorption);
+    tmcml_rat r0, r2;
+    tmcml_result_rat(out[0], &r0);
+    tmcml_result_rat(out[2], &r2);
+    CHECK_MSG(r2.rd < r0.rd, "set 2: Rd %g (set 0 %g)", r2.rd, r0.rd);
+    CHECK_MSG(absorption ? r2.a > r0.a : r2.a == 0.0, "absorption %d: set 2's A %g, set 0's %g",
+              absorption, r2.a, r0.a);
+    for (int k = 0; k < 3; k++)
+        tmcml_result_delete(out[k]);
+    tmcml_result_delete(plain);
+}
+
 static int test_gpu(void)
 {
     tmcml_session *s = tmcml_session_new();
@@ -96,29 +132,8 @@ static int test_gpu(void)
     }
     tmcml_problem *p = NULL;
     CHECK(tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);
-    tmcml_options opt;
-    options(&opt, TMCML_ENGINE_AUTO);
-    opt.photons = 200000;
-    opt.absorption = 0;
-    tmcml_result *out[3] = {NULL, NULL, NULL}, *plain = NULL;
-    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
-    opt.engine = TMCML_ENGINE_GPU;
-    CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
-    tmcml_info a, b, c;
-    tmcml_result_info(out[0], &a);
-    tmcml_result_info(plain, &b);
-    tmcml_result_info(out[1], &c);
-    CHECK_MSG(a.tallies_digest == b.tallies_digest, "GPU set 0 %llx, plain -A run %llx",
-              (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest);
-    CHECK(a.tallies_digest != c.tallies_digest);
-    CHECK_MSG(strcmp(a.engine, "gpu") == 0, "AUTO took %s for sets without absorption", a.engine);
-    tmcml_rat r0, r2;
-    tmcml_result_rat(out[0], &r0);
-    tmcml_result_rat(out[2], &r2);
-    CHECK_MSG(r2.rd < r0.rd && r2.a == 0.0, "set 2: Rd %g (set 0 %g), A %g", r2.rd, r0.rd, r2.a);
-    for (int k = 0; k < 3; k++)
-        tmcml_result_delete(out[k]);
-    tmcml_result_delete(plain);
+    gpu_reference_set(s, p, 0);
+    gpu_reference_set(s, p, 1);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
     return check_summary("test_api_sets gpu");

@@ -56,6 +56,8 @@ static const family families[] = {
     {"vanhulst_slab.mci", "-A, 256 sets, 128", "--block 128", false, false, 0, 256, false},
     {"skin7_600nm.mci", "-A, 64 sets, paths", "", false, false, 0, 64, true},
     {"mcml_example.mci", "-A, 4 sets, paths, 1024", "--block 1024", false, false, 0, 4, true},
+    {"skin7_600nm.mci", "A, 8 sets", "", true, false, 0, 8, false},
+    {"mcml_example.mci", "A, 64 sets, paths, 128", "--block 128", true, false, 0, 64, true},
 };
 
 /* The batch kernel of the family's variant, as batches choose it or bare. */

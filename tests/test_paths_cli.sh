@@ -77,9 +77,9 @@ if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in";
         cmp -s "$f" "$work/mm/${f##*/}" || fail "${f##*/}: two ranks differ from one process"
     done
 fi
-# The GPU engine without absorption sets and -A is refused, nothing written.
+# The GPU engine without absorption sets is refused, nothing written.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --path-lengths -o "$work/g"
-contains "gpu" "on the GPU, path lengths are scored with absorption sets without absorption (--mua-sets FILE -A); else use --engine cpu"
+contains "gpu" "on the GPU, path lengths are scored with absorption sets (--mua-sets FILE); else use --engine cpu"
 check
 [ ! -e "$work/g" ] || fail "--engine gpu --path-lengths wrote $work/g"
 finish test_paths_cli

@@ -21,7 +21,10 @@
  * (templates/sets.cu): every run of the case, the sets' and the
  * independent ones, is then -A, and only Rd, Tt and Rd_r are compared;
  * determinism compares two variants (block size, layer placement) and a
- * run split into calls and launches.
+ * run split into calls and launches.  `test_sets CASE gpu_absorb` runs it on
+ * the GPU's kernel of the sets' absorption (sets_absorb: a deposit per set
+ * per interaction) against absorbing GPU runs: A, A_z and A_rz compared
+ * too, as on the CPU.
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -57,11 +60,14 @@
 
 #define SKIP 77
 
-/* The GPU engine of a `gpu` case (NULL: the CPU engine's).  Its kernel
- * scores no absorption: absorbing() says whether A is compared. */
+/* The GPU engine of a `gpu` or `gpu_absorb` case (NULL: the CPU engine's).
+ * Its kernel scores the sets' absorption in a `gpu_absorb` case (a deposit
+ * per set per interaction, sets_absorb), none in a `gpu` case (-A):
+ * absorbing() says whether A is compared. */
 static gpu_engine *gpu;
+static bool gpu_absorbs;
 
-static bool absorbing(void) { return gpu == NULL; }
+static bool absorbing(void) { return gpu == NULL || gpu_absorbs; }
 
 /* The quantities of one set over the batches. */
 typedef struct set_stats {
@@ -126,7 +132,7 @@ static bool gpu_tallies(const mci_run *run, uint64_t seed, int num_sets, const d
     gpu_options opt = {
         .seed = seed, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
     gpu_stats stats;
-    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, err) &&
+    bool ok = variant_spec_for_run(&ref, gpu_absorbs, device_of(gpu), v, &spec, err) &&
               (num_sets == 0 || variant_sets_spec(&spec, num_sets, false, v, device_of(gpu), err));
     ok = ok && gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, err);
     mci_run_free(&ref);
@@ -448,7 +454,9 @@ static bool sets_tallies(const mci_run *run, int num_sets, const double *mua, co
  * launches of 7777 photons. */
 static int case_determinism(void)
 {
-    const char *name = gpu ? "determinism (gpu)" : "determinism";
+    const char *name = gpu_absorbs ? "determinism (gpu_absorb)"
+                       : gpu       ? "determinism (gpu)"
+                                   : "determinism";
     static const char *text = "1.0\n1\nsets.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
                               "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
     static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
@@ -505,14 +513,16 @@ static int run_case(const char *name)
         return case_three_layers();
     if (strcmp(name, "determinism") == 0)
         return case_determinism();
-    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism [gpu]\n");
+    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism "
+                    "[gpu|gpu_absorb]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
-    if (argc > 2 && strcmp(argv[2], "gpu") == 0) {
+    gpu_absorbs = argc > 2 && strcmp(argv[2], "gpu_absorb") == 0;
+    if (argc > 2 && (strcmp(argv[2], "gpu") == 0 || gpu_absorbs)) {
         int opened = open_gpu();
         if (opened != 0)
             return opened;

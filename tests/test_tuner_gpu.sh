@@ -3,8 +3,9 @@
 # following run uses (and --no-profile / explicit options override); the
 # bit-identity gate rejects a deliberately wrong candidate; run --tune always
 # tunes first; a small sweep writes its CSV and heat map; the kernel of
-# absorption sets (with their path lengths) is tuned for its own shape, and a
-# sets run takes that entry, its .mco files the heuristic's.  Exit 77
+# absorption sets (with their path lengths, or their absorption) is tuned
+# for its own shape, and a sets run takes that entry, its .mco files the
+# heuristic's.  Exit 77
 # (skipped) without a GPU.
 # usage: test_tuner_gpu.sh TMCML EXAMPLES_DIR
 set -u
@@ -105,10 +106,16 @@ for k in 1 2 3; do
     check 'cmp -s "$dir/sets_entry/vanhulst_slab.set$k.mco" "$dir/sets_no-profile/vanhulst_slab.set$k.mco"' \
         "set $k: the tuned and the heuristic sets' kernels write identical .mco files"
 done
-"$tmcml" tune "$input" --mua-sets "$dir/sets.csv" --budget 2 --profiles "$dir/sets" $cache \
+"$tmcml" tune "$input" --mua-sets "$dir/sets.csv" --budget 3 --profiles "$dir/sets" $cache \
     >"$dir/sets_A.out" 2>&1
-check '[ $? -ne 0 ] && grep -q "without absorption: add -A" "$dir/sets_A.out"' \
-    "tune --mua-sets without -A is refused"
+rc=$?
+show "$dir/sets_A.out"
+check '[ $rc -eq 0 ] && grep -q "tuned L1 .* sets=3 2-D A in" "$dir/sets_A.out"' \
+    "tune --mua-sets without -A tunes the kernel of the sets' absorption"
+"$tmcml" tune "$input" --path-lengths --budget 2 --profiles "$dir/sets" $cache \
+    >"$dir/paths.out" 2>&1
+check '[ $? -ne 0 ] && grep -q "add --mua-sets FILE" "$dir/paths.out"' \
+    "tune --path-lengths without sets is refused"
 
 echo "== sweep"
 "$tmcml" sweep "$input" --nr 4:20:8 --nz 20:100:40 --entry 32,64 -o "$dir/sweep" $cache \

@@ -6,8 +6,9 @@ there is none):
   - SIGINT during a long GPU run raises KeyboardInterrupt within seconds and
     the next run works, on the same session and module;
   - a loop that varies mua and mus keeps one kernel ('warm' after the first);
-  - absorption sets without absorption run on the GPU (engine auto): the
-    set equal to the per-layer minimum has the tallies of the plain -A run."""
+  - absorption sets run on the GPU (engine auto), without absorption and
+    with it: the set equal to the per-layer minimum has the tallies of the
+    plain run of the same mode."""
 
 import json
 import os
@@ -90,7 +91,13 @@ def sets():
     alone = tmcml.run(**EXAMPLE, photons=100000, seed=3, absorption=False, engine="gpu",
                       progress=False)
     check(batch[0].tallies_digest == alone.tallies_digest, "set 0 against the plain -A run")
-    print("gpu_checks: 3 absorption sets on the GPU; set 0 is the plain -A run bit for bit")
+    absorbed = tmcml.run(**EXAMPLE, photons=100000, seed=3, mua_sets=table, progress=False)
+    check(absorbed.engine == "gpu", "sets with absorption ran on %s" % absorbed.engine)
+    check(absorbed.A[0] < absorbed.A[1] < absorbed.A[2], "A of the sets %s" % (absorbed.A,))
+    own = tmcml.run(**EXAMPLE, photons=100000, seed=3, engine="gpu", progress=False)
+    check(absorbed[0].tallies_digest == own.tallies_digest, "set 0 against the plain run")
+    print("gpu_checks: 3 absorption sets on the GPU, with and without absorption; set 0 is the "
+          "plain run bit for bit")
 
 
 def main():

@@ -74,7 +74,7 @@ def test_batch_sets_and_mci(tmp_path):
 def test_refused():
     with pytest.raises(ValueError) as e:
         run(path_lengths=True, engine="gpu")
-    assert "path lengths are scored with absorption sets without absorption" in str(e.value)
+    assert "path lengths are scored with absorption sets (tmcml_run_sets)" in str(e.value)
     with pytest.raises(ValueError) as e:
         run(path_lengths=1)
     assert "path_lengths: expected True or False" in str(e.value)

@@ -38,6 +38,3 @@ def test_bad_sets_refused():
         tmcml.run(mua_sets=np.ones((257, 3)), **run)
     with pytest.raises(ValueError, match="set 2, layer 3: mua must be 0 or between"):
         tmcml.run(mua_sets=[[1, 1, 2], [1, 1, -2]], **run)
-    run["engine"] = "gpu"
-    with pytest.raises(ValueError, match="score the sets' escapes only"):
-        tmcml.run(mua_sets=[[1, 1, 2]], **run)

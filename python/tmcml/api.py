@@ -39,16 +39,16 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
 
     mua_sets: an array of shape (K, L), K absorption sets of the L layers' mua
     [1/cm] (the layers' own mua are then not used), scored from one
-    simulation (docs/physics.md, "Absorption sets"; exact in expectation).
-    The CPU engine scores everything; a GPU scores the sets' escapes without
-    absorption (absorption=False: a set's A is 1 - Rsp - Rd - Tt - trapped),
-    so with absorption engine='auto' takes the CPU and 'gpu' is refused.
+    simulation (docs/physics.md, "Absorption sets"; exact in expectation),
+    on either engine.  absorption=False scores the sets' escapes alone (a
+    set's A is then 1 - Rsp - Rd - Tt - trapped), much faster on a GPU than
+    a deposit per set per interaction.
     Returns a BatchResult of the K sets: Rd of shape (K,), A_rz (K, nr, nz),
     ...; [k] is set k's Result.
 
     path_lengths=True also scores the partial path lengths, on the CPU engine
-    or, with mua_sets and absorption=False, on a GPU (otherwise engine='auto'
-    takes the CPU and 'gpu' is refused): Rd_path and Tt_path [nr, L],
+    or, with mua_sets, on a GPU (otherwise engine='auto' takes the CPU and
+    'gpu' is refused): Rd_path and Tt_path [nr, L],
     the mean path [cm] in each layer of the weight leaving the top (bottom)
     in each ring, and Rd_path_total, Tt_path_total [L] over every ring (the
     differential path lengths of the modified Beer-Lambert law; with

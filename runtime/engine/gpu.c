@@ -72,7 +72,8 @@ typedef struct gpu_queue {
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
     const photon_batch *batch;
-    int tallies;    /* tally arrays scored: OUTPUT_TALLIES, or OUTPUT_TALLIES_ALL */
+    int tallies;      /* tally arrays scored: OUTPUT_TALLIES, or OUTPUT_TALLIES_ALL */
+    bool sets_absorb; /* each absorption set its A_rz (else one a slot, zero with sets) */
     int num_layers; /* of the path tallies */
     cuda_ptr tally[OUTPUT_TALLIES_ALL], counts;
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
@@ -366,17 +367,23 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *
         error_set(err, NULL, 0, "a kernel of %d absorption sets given %d", r->sets, sets);
         return false;
     }
-    size_t entries = (size_t)sets * (size_t)layers;
+    size_t per_table = (size_t)sets * (size_t)layers;
+    size_t entries = per_table * (r->sets_absorb ? 2 : 1);
     float *table = malloc(entries * sizeof *table);
     if (!table) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
     for (int i = 1; i <= layers; i++)
-        for (int k = 0; k < sets; k++)
-            table[(size_t)(i - 1) * (size_t)sets + (size_t)k] =
-                (float)(opt->set_mua[(size_t)k * (size_t)layers + (size_t)i - 1] -
-                        run->layers[i].mua);
+        for (int k = 0; k < sets; k++) {
+            const mci_layer *l = &run->layers[i];
+            double mua = opt->set_mua[(size_t)k * (size_t)layers + (size_t)i - 1];
+            size_t at = (size_t)(i - 1) * (size_t)sets + (size_t)k;
+            table[at] = (float)(mua - l->mua);
+            /* with sets_absorb, the set's share of an interaction (0 in glass) */
+            if (r->sets_absorb)
+                table[per_table + at] = l->mua + l->mus > 0 ? (float)(mua / (l->mua + l->mus)) : 0;
+        }
     bool ok = kept_at_least(eng, KEPT_SETS, entries * sizeof *table, &r->set_extra, err) &&
               cuda_upload(eng->queue.stream, r->set_extra, table, entries * sizeof *table, err);
     free(table);
@@ -406,15 +413,16 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     r->batch = b;
     r->sets = spec->num_sets > 0 ? spec->num_sets : 1;
     r->tallies = spec->sets_paths ? OUTPUT_TALLIES_ALL : OUTPUT_TALLIES;
+    r->sets_absorb = spec->sets_absorb;
     r->num_layers = run->num_layers;
     /* A slot's absorption sets each have their tallies, one after the other,
-     * as the slots of a batch; but for A_rz, which a kernel with sets does
-     * not score (one zero array a slot). */
+     * as the slots of a batch; but for A_rz, which a kernel with sets scores
+     * only with sets_absorb (else one zero array a slot). */
     size_t slots = (size_t)b->slots * (size_t)r->sets;
     output_grid grid = {run->nr, run->nz, run->na, run->num_layers};
     bool ok = true;
     for (int k = 0; ok && k < r->tallies; k++) {
-        size_t arrays = output_tally(k)->absorption ? (size_t)b->slots : slots;
+        size_t arrays = output_tally(k)->absorption && !r->sets_absorb ? (size_t)b->slots : slots;
         r->tally_bytes[k] = arrays * (size_t)output_tally_grid_bins(k, &grid) * sizeof(uint64_t);
         ok = kept_at_least(eng, k, r->tally_bytes[k], &r->tally[k], err);
     }
@@ -470,7 +478,7 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
                         .trapped_units = counts[COUNT_TRAPPED_UNITS]};
     output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
     for (int k = 0; k < r->tallies; k++) {
-        int array = output_tally(k)->absorption ? slot : t; /* run_open */
+        int array = output_tally(k)->absorption && !r->sets_absorb ? slot : t; /* run_open */
         view.tally[k] = &h->tally[k][(size_t)array * (size_t)output_tally_grid_bins(k, &grid)];
     }
     tally_set_add_batch(&acc[t], &view, h->photons[slot]);
@@ -478,15 +486,16 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
 
 /* A kernel with absorption sets scores their escape tallies set-minor (bin
  * b of set k at b * sets + k, templates/sets.cu: a warp's atomics to
- * consecutive words); each slot's are put back set after set, as acc
- * takes them (add_slot).  A_rz, one a slot, is as it is. */
+ * consecutive words), and with sets_absorb their A_rz; each slot's are put
+ * back set after set, as acc takes them (add_slot).  A_rz of one a slot is
+ * as it is. */
 static bool sets_to_set_major(const gpu_run *r, host_tallies *h, tm_error *err)
 {
     const mci_run *run = r->batch->parts[0].run;
     output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
     size_t sets = (size_t)r->sets;
     for (int k = 0; sets > 1 && k < r->tallies; k++) {
-        if (output_tally(k)->absorption)
+        if (output_tally(k)->absorption && !r->sets_absorb)
             continue;
         size_t bins = (size_t)output_tally_grid_bins(k, &grid);
         uint64_t *set_major = malloc(bins * sets * sizeof *set_major);
