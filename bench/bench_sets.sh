@@ -4,7 +4,8 @@
 #  1. Skin (examples/skin7_600nm.mci, 10^8 photons, -A): no sets, one set
 #     (the skin's own mua) and 64 sets (each layer's mua x 0.5 ... 2, log
 #     steps); the kernel's time from --verbose beside the whole process's;
-#     one set and 64 sets again with their path lengths (--path-lengths).
+#     one set and 64 sets again with their path lengths (--path-lengths),
+#     and with their absorption (no -A: a deposit per set per interaction).
 #  2. A lookup table of 64 mua (0.01-10 /cm, log) x 16 mus' (5-40 /cm) of a
 #     semi-infinite medium at 10^6 photons a point (tmcml lut): sets (16
 #     simulations of 64 sets) and, once, runs (1,024 runs in batches).
@@ -26,14 +27,23 @@ awk 'BEGIN { split("0.2 0.15 0.7 1 0.7 1 0.3", m, " ");
                for (i = 1; i <= 7; i++) line = line sprintf(i > 1 ? " %.6g" : "%.6g", m[i] * s);
                print line } }' >"$out/skin64.csv"
 echo "0.2 0.15 0.7 1 0.7 1 0.3" >"$out/skin1.csv"
-skin() { # label [--mua-sets FILE]
+skin() { # label [--mua-sets FILE]: -A
+    mode=-A
+    skin_mode "$@"
+}
+skin_absorbing() { # label [--mua-sets FILE]: with absorption
+    mode=""
+    skin_mode "$@"
+}
+skin_mode() {
     label=$1; shift
     rm -rf "$out/o"
     t0=$(now)
-    "$tmcml" run "$out/skin.mci" -A --tune never --engine gpu --verbose --cache "$cache" "$@" \
+    # shellcheck disable=SC2086
+    "$tmcml" run "$out/skin.mci" $mode --tune never --engine gpu --verbose --cache "$cache" "$@" \
         -o "$out/o" >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
     t1=$(now)
-    printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
+    printf '| skin 10^8 %s, %s | %s | %.3f |\n' "${mode:-A}" "$label" \
         "$(grep -o 'kernel [0-9.]* s' "$out/skin.log" | head -n 1 | cut -d' ' -f2)" \
         "$(awk "BEGIN{print $t1 - $t0}")"
 }
@@ -50,6 +60,8 @@ skin "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
 skin "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
 skin "warm-up" --mua-sets "$out/skin1.csv" --path-lengths >/dev/null
 skin "warm-up" --mua-sets "$out/skin64.csv" --path-lengths >/dev/null
+skin_absorbing "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
+skin_absorbing "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
 lut_too=${BENCH_SETS_LUT:-1}
 [ "$lut_too" = 0 ] || "$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000 --engine gpu -q -o "$out/warm" \
     2>/dev/null || true
@@ -61,6 +73,9 @@ while [ "$r" -le "$repeats" ]; do
     skin "64 sets" --mua-sets "$out/skin64.csv"
     skin "1 set, paths" --mua-sets "$out/skin1.csv" --path-lengths
     skin "64 sets, paths" --mua-sets "$out/skin64.csv" --path-lengths
+    skin_absorbing "no sets"
+    skin_absorbing "1 set" --mua-sets "$out/skin1.csv"
+    skin_absorbing "64 sets" --mua-sets "$out/skin64.csv"
     [ "$lut_too" = 0 ] || lut sets
     r=$((r + 1))
 done
