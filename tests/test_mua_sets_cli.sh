@@ -35,11 +35,11 @@ expect 0 "plot reads a set's .mco" -- "$tmcml" plot "$work/sets/example.set2.mco
     -o "$work/set2.png"
 
 # 2. --engine auto runs them wherever it runs a run (every engine scores
-#    sets, with absorption too): no note about the engine.
+#    sets, with absorption too): no note about sets and the engine.
 expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 --tune never --no-profile \
     --mua-sets "$work/sets.csv" -o "$work/auto"
 check
-! grep -q "CPU engine" "$work/out" || fail "auto: a note about the engine: $(cat "$work/out")"
+! grep -q "mua-sets.*engine" "$work/out" || fail "auto: a note about the engine: $(cat "$work/out")"
 
 # 3. Bad files: file:line, nothing written.
 printf '1 1 2\n1 x 2\n' >"$work/bad1.csv"
