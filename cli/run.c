@@ -643,6 +643,10 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
                                        : NULL;
     if (no)
         error_set(err, NULL, 0, "--mua-sets: %s", no);
+    if (!no && opt->score_absorption && !opt->quiet)
+        fprintf(stderr, "tmcml: --mua-sets with absorption: every set deposits at every "
+                        "interaction (-A scores their escapes alone, far faster: docs/physics.md, "
+                        "\"Absorption sets\")\n");
     return no == NULL;
 }
 

@@ -95,23 +95,37 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
 // An interaction of the photon, of reference weight w before it, in layer
 // i: set k deposits w f_k mua_k,i / mut_ref,i into bin (ir, iz) of its A_rz
 // (set-minor, as the escapes), its units carried with its own residue as a
-// run's deposit is (fixed_point_deposit_f).  The lane alone, K exponentials
-// and atomics an interaction: the cost of per-set absorption
-// (docs/physics.md).
+// run's deposit is (fixed_point_deposit_f).  The lanes interacting here do
+// it together, as the escapes: for each of their photons in turn, lane r of
+// n takes sets r, r + n, ..., so that a warp's atomics reach consecutive
+// words of one bin.  A photon's set k residue is updated by one lane at a
+// time, in the order of its interactions, so its units are the same
+// whichever lane computes them.
 __device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
 {
     int ir, iz;
     absorption_bin(p, &ir, &iz);
-    unsigned long long *bin = a_rz + ((size_t)ir * NZ + (size_t)iz) * NUM_SETS;
-    int i = photon_layer(p);
-    for (int k = 0; k < NUM_SETS; k++) {
-        float dw = __fmul_rn(__fmul_rn(w, sets_factor(threadIdx.x, k)), SET_ABSORBED(i, k));
-        float residue = SET_RESIDUE(threadIdx.x, k);
-        unsigned int q = fixed_point_deposit_f(dw, &residue);
-        SET_RESIDUE(threadIdx.x, k) = residue;
-        if (q != 0u)
-            atomicAdd(&bin[k], (unsigned long long)q);
+    int my_bin = ir * NZ + iz, my_layer = photon_layer(p);
+    unsigned int group = __activemask();
+    unsigned int lane = threadIdx.x & 31u, warp_first = threadIdx.x & ~31u;
+    int n = __popc(group), rank = __popc(group & ((1u << lane) - 1u));
+    __syncwarp(group);  // each lane's path, just added to, seen by all
+    for (unsigned int left = group; left != 0u; left &= left - 1u) {
+        int src = __ffs(left) - 1;
+        unsigned int t = warp_first + (unsigned int)src;
+        int bin = __shfl_sync(group, my_bin, src), layer = __shfl_sync(group, my_layer, src);
+        float wt = __shfl_sync(group, w, src);
+        unsigned long long *row = a_rz + (size_t)bin * NUM_SETS;
+        for (int k = rank; k < NUM_SETS; k += n) {
+            float dw = __fmul_rn(__fmul_rn(wt, sets_factor(t, k)), SET_ABSORBED(layer, k));
+            float residue = SET_RESIDUE(t, k);
+            unsigned int q = fixed_point_deposit_f(dw, &residue);
+            SET_RESIDUE(t, k) = residue;
+            if (q != 0u)
+                atomicAdd(&row[k], (unsigned long long)q);
+        }
     }
+    __syncwarp(group);  // every residue written before its photon's lane goes on
 }
 
 % end
