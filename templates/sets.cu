@@ -92,15 +92,29 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
 }
 
 % if spec.sets_absorb then
-// An interaction of the photon, of reference weight w before it, in layer
-// i: set k deposits w f_k mua_k,i / mut_ref,i into bin (ir, iz) of its A_rz
-// (set-minor, as the escapes), its units carried with its own residue as a
-// run's deposit is (fixed_point_deposit_f).  The lanes interacting here do
-// it together, as the escapes: for each of their photons in turn, lane r of
-// n takes sets r, r + n, ..., so that a warp's atomics reach consecutive
-// words of one bin.  A photon's set k residue is updated by one lane at a
-// time, in the order of its interactions, so its units are the same
-// whichever lane computes them.
+// Photon t's interaction, of reference weight w before it, in layer i, for
+// set k: w f_k mua_k,i / mut_ref,i into its A_rz's row (set-minor, as the
+// escapes), its units carried with the photon's own residue of set k, as a
+// run's deposit is (fixed_point_deposit_f).  A photon's set k residue is
+// updated by one lane at a time, in the order of its interactions, so its
+// units are the same whichever lane computes them.
+__device__ __forceinline__ void sets_deposit_one(unsigned int t, int k, float w, int i,
+                                                 unsigned long long *row)
+{
+    float dw = __fmul_rn(__fmul_rn(w, sets_factor(t, k)), SET_ABSORBED(i, k));
+    float residue = SET_RESIDUE(t, k);
+    unsigned int q = fixed_point_deposit_f(dw, &residue);
+    SET_RESIDUE(t, k) = residue;
+    if (q != 0u)
+        atomicAdd(&row[k], (unsigned long long)q);
+}
+
+%   if spec.num_sets >= 32 then
+// An interaction, for every set.  With a warp's worth of sets or more the
+// lanes interacting here do it together, as the escapes: for each of their
+// photons in turn, lane r of n takes sets r, r + n, ..., so that a warp's
+// atomics reach consecutive words of one bin (64 sets of skin: 41 s of
+// kernel against 56 s, each lane alone; H100).
 __device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
 {
     int ir, iz;
@@ -116,17 +130,24 @@ __device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigne
         int bin = __shfl_sync(group, my_bin, src), layer = __shfl_sync(group, my_layer, src);
         float wt = __shfl_sync(group, w, src);
         unsigned long long *row = a_rz + (size_t)bin * NUM_SETS;
-        for (int k = rank; k < NUM_SETS; k += n) {
-            float dw = __fmul_rn(__fmul_rn(wt, sets_factor(t, k)), SET_ABSORBED(layer, k));
-            float residue = SET_RESIDUE(t, k);
-            unsigned int q = fixed_point_deposit_f(dw, &residue);
-            SET_RESIDUE(t, k) = residue;
-            if (q != 0u)
-                atomicAdd(&row[k], (unsigned long long)q);
-        }
+        for (int k = rank; k < NUM_SETS; k += n)
+            sets_deposit_one(t, k, wt, layer, row);
     }
     __syncwarp(group);  // every residue written before its photon's lane goes on
 }
+%   else
+// An interaction, for every set, by the photon's lane alone: with fewer
+// sets than a warp, the lanes together would take turns for little (one
+// set of skin: 1.3 s of kernel alone, 10 s together; H100).
+__device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
+{
+    int ir, iz;
+    absorption_bin(p, &ir, &iz);
+    unsigned long long *row = a_rz + ((size_t)ir * NZ + (size_t)iz) * NUM_SETS;
+    for (int k = 0; k < NUM_SETS; k++)
+        sets_deposit_one(threadIdx.x, k, w, photon_layer(p), row);
+}
+%   end
 
 % end
 // An escape of reference weight w into `bin` of Rd_ra (tt false) or Tt_ra:

@@ -84,16 +84,32 @@ static void test_refusals(tmcml_session *s, const tmcml_problem *p)
     refused(s, NULL, sets, 3, TMCML_ENGINE_CPU, "problem: NULL");
 }
 
-/* The GPU's sets with absorption or without (-A): set 0 is the plain run
- * of the same mode bit for bit, set 2 (5x the mua) reflects less. */
-static void gpu_reference_set(tmcml_session *s, const tmcml_problem *p, int absorption)
+/* K sets: set 0 the problem's own mua (the per-layer minimum), set k
+ * (1 + k) times it; K >= 32 makes the GPU's warp deposit the sets'
+ * absorption together (templates/sets.cu). */
+#define MANY_SETS 40
+static void many_sets(double *mua)
 {
+    for (int k = 0; k < MANY_SETS; k++)
+        for (int i = 0; i < 2; i++)
+            mua[k * 2 + i] = layers[i].mua * (1.0 + k);
+}
+
+/* The GPU's sets (3, or MANY_SETS) with absorption or without (-A): set 0
+ * is the plain run of the same mode bit for bit, set 2 (5x or 3x the mua)
+ * reflects less. */
+static void gpu_reference_set(tmcml_session *s, const tmcml_problem *p, int absorption, int count)
+{
+    static double many[MANY_SETS * 2];
+    many_sets(many);
+    const double *mua = count == 3 ? sets : many;
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_AUTO);
     opt.photons = 200000;
     opt.absorption = absorption;
-    tmcml_result *out[3] = {NULL, NULL, NULL}, *plain = NULL;
-    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
+    tmcml_result *out[MANY_SETS] = {NULL}, *plain = NULL;
+    CHECK_MSG(tmcml_run_sets(s, p, mua, count, &opt, out) == TMCML_OK, "%s",
+              tmcml_session_message(s));
     opt.engine = TMCML_ENGINE_GPU;
     CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
     CHECK(out[0] && plain);
@@ -103,9 +119,9 @@ static void gpu_reference_set(tmcml_session *s, const tmcml_problem *p, int abso
     tmcml_result_info(out[0], &a);
     tmcml_result_info(plain, &b);
     tmcml_result_info(out[1], &c);
-    CHECK_MSG(a.tallies_digest == b.tallies_digest, "absorption %d: GPU set 0 %llx, plain run %llx",
-              absorption, (unsigned long long)a.tallies_digest,
-              (unsigned long long)b.tallies_digest);
+    CHECK_MSG(a.tallies_digest == b.tallies_digest,
+              "%d sets, absorption %d: GPU set 0 %llx, plain run %llx", count, absorption,
+              (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest);
     CHECK(a.tallies_digest != c.tallies_digest);
     CHECK_MSG(strcmp(a.engine, "gpu") == 0, "AUTO took %s for sets (absorption %d)", a.engine,
               absorption);
@@ -115,7 +131,7 @@ static void gpu_reference_set(tmcml_session *s, const tmcml_problem *p, int abso
     CHECK_MSG(r2.rd < r0.rd, "set 2: Rd %g (set 0 %g)", r2.rd, r0.rd);
     CHECK_MSG(absorption ? r2.a > r0.a : r2.a == 0.0, "absorption %d: set 2's A %g, set 0's %g",
               absorption, r2.a, r0.a);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < count; k++)
         tmcml_result_delete(out[k]);
     tmcml_result_delete(plain);
 }
@@ -132,8 +148,9 @@ static int test_gpu(void)
     }
     tmcml_problem *p = NULL;
     CHECK(tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);
-    gpu_reference_set(s, p, 0);
-    gpu_reference_set(s, p, 1);
+    gpu_reference_set(s, p, 0, 3);
+    gpu_reference_set(s, p, 1, 3);
+    gpu_reference_set(s, p, 1, MANY_SETS);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
     return check_summary("test_api_sets gpu");
