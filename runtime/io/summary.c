@@ -124,6 +124,28 @@ static void summary_add_layers(bool *ok, cJSON *input, const mci_run *run)
     }
 }
 
+/* "source": its kind, its text as --source takes it, its parameters. */
+static void summary_add_source(bool *ok, cJSON *input, const source_desc *source)
+{
+    cJSON *o = cJSON_AddObjectToObject(input, "source");
+    if (!o) {
+        *ok = false;
+        return;
+    }
+    char text[160];
+    source_text(source, text, sizeof text);
+    summary_str(ok, o, "kind", source_kind_name(source->kind));
+    summary_str(ok, o, "text", text);
+    if (source->kind == SOURCE_GAUSSIAN)
+        summary_num(ok, o, "w", source->radius);
+    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
+        summary_num(ok, o, "r", source->radius);
+    if (source->kind == SOURCE_POINT)
+        summary_num(ok, o, "z0", source->depth);
+    if (source->kind == SOURCE_FIBER)
+        summary_num(ok, o, "na", source->na);
+}
+
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
 {
     const mci_run *run = r->run;
@@ -144,6 +166,7 @@ static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
     summary_add_layers(ok, in, run);
     summary_num(ok, in, "n_above", run->layers[0].n);
     summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
+    summary_add_source(ok, in, &run->source);
 }
 
 /* A layer array: layers 1..num_layers, without the two ambient media of
