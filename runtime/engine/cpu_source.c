@@ -85,8 +85,7 @@ void cpu_source_draw(const cpu_problem *p, mwc_state *rng, cpu_start *s)
 {
     switch (p->source.kind) {
     case SOURCE_GAUSSIAN: /* r^2 exponential of mean W^2 / 2 */
-        place(p, rng,
-              p->source.radius * sqrt(0.5 * cpu_neg_log_uniform(mwc_next(rng))), s);
+        place(p, rng, p->source.radius * sqrt(0.5 * cpu_neg_log_uniform(mwc_next(rng))), s);
         break;
     case SOURCE_FLAT: /* r^2 uniform in [0, R^2) */
         place(p, rng, p->source.radius * sqrt((double)mwc_next(rng) * TWO_M32), s);
@@ -96,11 +95,8 @@ void cpu_source_draw(const cpu_problem *p, mwc_state *rng, cpu_start *s)
         s->w = 1.0;
         isotropic(p, rng, s);
         break;
-    case SOURCE_FIBER:
-        fiber(p, rng, s);
-        break;
-    default:
-        break;
+    case SOURCE_FIBER: fiber(p, rng, s); break;
+    default: break;
     }
 }
 

@@ -15,10 +15,8 @@ static const struct {
     int values;
     const char *form;
 } kinds[SOURCE_KINDS] = {
-    [SOURCE_PENCIL] = {"pencil", 0, "pencil"},
-    [SOURCE_GAUSSIAN] = {"gaussian", 1, "gaussian:W"},
-    [SOURCE_FLAT] = {"flat", 1, "flat:R"},
-    [SOURCE_POINT] = {"point", 1, "point:Z"},
+    [SOURCE_PENCIL] = {"pencil", 0, "pencil"},   [SOURCE_GAUSSIAN] = {"gaussian", 1, "gaussian:W"},
+    [SOURCE_FLAT] = {"flat", 1, "flat:R"},       [SOURCE_POINT] = {"point", 1, "point:Z"},
     [SOURCE_FIBER] = {"fiber", 2, "fiber:R:NA"},
 };
 
@@ -94,32 +92,32 @@ bool source_check_values(const source_desc *s, const char *what, tm_error *err)
     char text[160];
     source_text(s, text, sizeof text);
     switch (s->kind) {
-    case SOURCE_PENCIL:
-        return true;
+    case SOURCE_PENCIL: return true;
     case SOURCE_GAUSSIAN:
     case SOURCE_FLAT:
         if (isfinite(s->radius) && s->radius > 0.0)
             return true;
-        error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number of cm > 0 (got %.17g)",
+        error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number of cm > 0 (got %g)",
                   what, text, s->kind == SOURCE_GAUSSIAN ? "1/e^2 radius W" : "radius R",
                   s->radius);
         return false;
     case SOURCE_POINT:
         if (isfinite(s->depth) && s->depth > 0.0)
             return true;
-        error_set(err, NULL, 0, "%s \"%s\": the depth Z must be a finite number of cm > 0 (got %.17g)",
+        error_set(err, NULL, 0, "%s \"%s\": the depth Z must be a finite number of cm > 0 (got %g)",
                   what, text, s->depth);
         return false;
     case SOURCE_FIBER:
         if (!isfinite(s->radius) || s->radius < 0.0) {
             error_set(err, NULL, 0,
-                      "%s \"%s\": the fiber's radius R must be a finite number of cm >= 0 (got %.17g)",
+                      "%s \"%s\": the fiber's radius R must be a finite number of cm >= 0 (got %g)",
                       what, text, s->radius);
             return false;
         }
         if (!isfinite(s->na) || s->na < 0.0) {
-            error_set(err, NULL, 0, "%s \"%s\": the fiber's NA must be a finite number >= 0 (got %.17g)",
-                      what, text, s->na);
+            error_set(err, NULL, 0,
+                      "%s \"%s\": the fiber's NA must be a finite number >= 0 (got %g)", what, text,
+                      s->na);
             return false;
         }
         return true;
@@ -147,7 +145,7 @@ bool source_check_run(const source_desc *s, const mci_run *run, const char *what
     source_text(s, text, sizeof text);
     if (s->kind == SOURCE_FIBER && s->na > run->layers[0].n) {
         error_set(err, NULL, 0,
-                  "%s \"%s\": the NA %.17g exceeds the n %.17g of the medium above (NA = n sin "
+                  "%s \"%s\": the NA %g exceeds the n %g of the medium above (NA = n sin "
                   "theta_max)",
                   what, text, s->na, run->layers[0].n);
         return false;
@@ -156,13 +154,13 @@ bool source_check_run(const source_desc *s, const mci_run *run, const char *what
         return true;
     double bottom = run->layers[run->num_layers].z1;
     if (s->depth >= bottom) {
-        error_set(err, NULL, 0, "%s \"%s\": the depth %.17g cm is not inside the stack (0 to %.17g cm)",
+        error_set(err, NULL, 0, "%s \"%s\": the depth %g cm is not inside the stack (0 to %g cm)",
                   what, text, s->depth, bottom);
         return false;
     }
     if (on_boundary(run, s->depth)) {
         error_set(err, NULL, 0,
-                  "%s \"%s\": the depth %.17g cm is a boundary between layers: put the point inside "
+                  "%s \"%s\": the depth %g cm is a boundary between layers: put the point inside "
                   "one layer",
                   what, text, s->depth);
         return false;
@@ -189,14 +187,9 @@ void source_text(const source_desc *s, char *buf, size_t size)
     switch (s->kind) {
     case SOURCE_GAUSSIAN:
     case SOURCE_FLAT:
-    case SOURCE_POINT:
-        snprintf(buf, size, "%s:%s", kinds[s->kind].name, a);
-        break;
-    case SOURCE_FIBER:
-        snprintf(buf, size, "fiber:%s:%s", a, b);
-        break;
-    default:
-        snprintf(buf, size, "%s", source_kind_name(s->kind));
+    case SOURCE_POINT: snprintf(buf, size, "%s:%s", kinds[s->kind].name, a); break;
+    case SOURCE_FIBER: snprintf(buf, size, "fiber:%s:%s", a, b); break;
+    default: snprintf(buf, size, "%s", source_kind_name(s->kind));
     }
 }
 
@@ -215,8 +208,7 @@ void source_describe(const source_desc *s, char *buf, size_t size)
     case SOURCE_FIBER:
         snprintf(buf, size, "fiber, radius %.9g cm, NA %.9g, at the surface", s->radius, s->na);
         break;
-    default:
-        snprintf(buf, size, "pencil beam (MCML's)");
+    default: snprintf(buf, size, "pencil beam (MCML's)");
     }
 }
 
