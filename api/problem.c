@@ -43,6 +43,10 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     }
     out->photons = raw->photons;
     out->line = 0;
+    /* The caller's requests, which the .mci text does not hold: a problem
+     * given its photons or name after them keeps them. */
+    out->path_lengths = raw->path_lengths;
+    out->source = raw->source;
     return TMCML_OK;
 }
 

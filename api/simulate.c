@@ -292,19 +292,9 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
-/* Likewise a source other than the pencil beam (the GPU kernel has none
- * yet: cli/run_source.c says the same). */
-static bool any_cpu_source(const tmcml_problem *const *p, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (!source_is_pencil(&p[i]->run.source))
-            return true;
-    return false;
-}
-
 static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_problem *const *p, int count)
 {
-    return any_paths(p, count) || any_cpu_source(p, count) ? TMCML_ENGINE_CPU : engine;
+    return any_paths(p, count) ? TMCML_ENGINE_CPU : engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -326,6 +316,11 @@ static tmcml_status check_shapes(tmcml_session *s, const tmcml_problem *const *p
                              "a batch has one kernel shape",
                              i, b->num_layers, b->nr, b->nz, b->na, b->dr, b->dz, a->num_layers,
                              a->nr, a->nz, a->na, a->dr, a->dz);
+        if (a->source.kind != b->source.kind) /* baked into the kernel; the parameters are data */
+            return api_failf(s, TMCML_ERR_ARGUMENT,
+                             "problems[%d]: its source is a %s, problems[0]'s a %s: a batch has "
+                             "one kernel shape, one source kind",
+                             i, source_kind_name(b->source.kind), source_kind_name(a->source.kind));
     }
     return TMCML_OK;
 }
@@ -628,10 +623,6 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: path lengths are scored by the CPU engine (the GPU kernel has "
                            "none yet): TMCML_ENGINE_CPU or AUTO");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_cpu_source(p, count))
-        status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: sources other than the pencil beam are simulated by the CPU "
-                           "engine (the GPU kernel has none yet): TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
         status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count), &r[0]->problem.run,
                         &specs, &plan_seconds);

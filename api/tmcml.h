@@ -198,9 +198,8 @@ TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
  *   TMCML_SOURCE_FIBER     a fiber at the surface: radius a cm >= 0,
  *                          numerical aperture b, 0 <= b <= n above
  * Bad values: TMCML_ERR_ARGUMENT naming them.  Recorded in the result's .mco
- * and JSON.  The CPU engine simulates every source but the pencil:
- * TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.
- * New in TMCML_1.1. */
+ * and JSON.  Both engines; the kind is part of the kernel's shape (a batch
+ * holds one kind), the parameters are data.  New in TMCML_1.1. */
 typedef enum tmcml_source_kind {
     TMCML_SOURCE_PENCIL = 0,
     TMCML_SOURCE_GAUSSIAN = 1,

@@ -702,8 +702,7 @@ int run_input_file(const cli_options *given, const ranks *world)
         rank_opt.quiet = true;
     const cli_options *opt = &rank_opt;
     tm_error sets_err = {0};
-    if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
-        !run_source_options(&rank_opt, &sets_err)) {
+    if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;

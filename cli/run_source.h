@@ -8,11 +8,6 @@
 #include "cli.h"
 #include "mci.h"
 
-/* The engine a source other than the pencil takes, said before anything is
- * read: the CPU engine (auto says it takes it; gpu is refused until the
- * kernel has the source). */
-bool run_source_options(cli_options *opt, tm_error *err);
-
 /* opt->source given to every run of file, checked against each run's
  * layers (a point inside the stack, not on a boundary; a fiber's NA at most
  * n above): FILE:LINE and the value at fault otherwise. */

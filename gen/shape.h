@@ -31,7 +31,11 @@
      * engine takes sets from its options; a GPU kernel bakes them in: it                     \
      * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d) without absorption. */    \
     int num_sets;                                                                                  \
-    bool sets_2d;
+    bool sets_2d;                                                                                  \
+    /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's                      \
+     * pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are                  \
+     * the run's data (the layer table's record 0: runtime/io/run_view.c). */    \
+    int source;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -61,6 +65,9 @@ typedef struct shape_field {
  * does not name it has 0), so that the keys (and cached cubins) and profile
  * files of the shapes that had none stay as they are. */
 #define PROBLEM_SHAPE_KEYED 5
+/* The source kinds a shape may name (SOURCE_KINDS of runtime/io/source.h,
+ * which gen cannot see: runtime/io/run_view.c asserts that they agree). */
+#define SHAPE_SOURCE_KINDS  5
 extern const shape_field shape_field_table[];
 extern const int shape_field_count;
 

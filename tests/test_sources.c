@@ -17,10 +17,17 @@
  *                statistical bound alone
  *   fiber        a fiber of radius 0 and NA 0 is the pencil beam: RAT,
  *                Rd_r and A_z within their errors, Rsp equal; a fiber of
- *                large NA into a mismatched medium: Rsp (the cone's mean
- *                Fresnel reflectance) + Rd + A + Tt = 1 within its error
+ *                large NA into a mismatched medium, and one under a glass
+ *                layer: Rsp (the cone's mean Fresnel reflectance) + Rd + A
+ *                + Tt = 1 within its error
  *   determinism  every source's tallies bit-identical for 1 and 2 threads
  *                and for the run split in two calls
+ *   gpu          (label gpu; exit 77 without one) each source's kernel
+ *                (templates/source.cu) against the CPU engine over the
+ *                same photon ranges: RAT, Rd_r and A_z within their
+ *                errors; and its tallies bit-identical across variants
+ *                (block size, layer placement: constant, shared,
+ *                immediate) and launch splits
  * Each comparison is of the batch-by-batch differences of two runs over
  * the same photon ranges (independent histories: the sources draw first),
  * every bin a Student t with BATCHES - 1 degrees of freedom, Bonferroni
@@ -34,10 +41,13 @@
 #include "check.h"
 #include "conv.h"
 #include "cpu.h"
+#include "engine_device.h"
+#include "gpu.h"
 #include "mci.h"
 #include "optics.h"
 #include "result.h"
 #include "stats.h"
+#include "variant.h"
 
 #ifndef SEED
 #define SEED 20261126u
@@ -45,6 +55,10 @@
 #define BATCHES     32
 #define ALPHA       1e-3
 #define MAX_REL_SEM 0.1 /* bins measured to 10 % or better */
+#define SKIP        77
+
+/* The GPU engine of the gpu case (NULL: none). */
+static gpu_engine *gpu;
 
 static bool parse_run(const char *text, mci_file *f)
 {
@@ -71,7 +85,8 @@ static bool tallies(const mci_run *run, int threads, uint64_t first, uint64_t co
 {
     tm_error err = {0};
     cpu_options opt = {.seed = SEED, .threads = threads, .score_absorption = true};
-    if (tally_set_init(t, run->nr, run->nz, run->na) && cpu_simulate(run, &opt, first, count, t, &err))
+    if (tally_set_init(t, run->nr, run->nz, run->na) &&
+        cpu_simulate(run, &opt, first, count, t, &err))
         return true;
     error_print(stderr, &err);
     return false;
@@ -172,6 +187,11 @@ static double t_bound(int tests) { return stats_t_quantile_two_sided(ALPHA / tes
 
 static const char *skin_like = "1.0\n1\ng.mco A\n1000\n0.01 0.01\n40 60 1\n1\n1.0\n"
                                "1.4 1.0 100.0 0.9 0.2\n1.0\n";
+
+/* A fiber under a glass layer 1 into another n (its two surfaces'
+ * Fresnel, the sideways shift), with n above 1.33. */
+static const char *glass = "1.0\n1\nf.mco A\n1000\n0.01 0.01\n40 60 1\n2\n1.33\n"
+                           "1.5 0 0 0 0.05\n1.4 1.0 100.0 0.9 0.2\n1.0\n";
 
 static int case_gaussian(void)
 {
@@ -359,9 +379,10 @@ static int case_diffusion(void)
 
 static int case_fiber(void)
 {
-    mci_file pf, ff, wf;
+    mci_file pf, ff, wf, gf;
     if (!parse_run(skin_like, &pf) || !parse_run(skin_like, &ff) || !parse_run(skin_like, &wf) ||
-        !set_source(&ff.runs[0], "fiber:0:0") || !set_source(&wf.runs[0], "fiber:0.05:0.9"))
+        !parse_run(glass, &gf) || !set_source(&ff.runs[0], "fiber:0:0") ||
+        !set_source(&wf.runs[0], "fiber:0.05:0.9") || !set_source(&gf.runs[0], "fiber:0.03:1.2"))
         return 1;
     const mci_run *pencil = &pf.runs[0], *fiber = &ff.runs[0], *wide = &wf.runs[0];
     CHECK_MSG(fabs(optics_specular(fiber) - optics_specular(pencil)) <= 1e-15,
@@ -370,13 +391,13 @@ static int case_fiber(void)
     const uint64_t m = photons(2000);
     size_t nr = (size_t)pencil->nr - 1, nz = (size_t)pencil->nz;
     pair rd_r, a_z, rat;
-    double sum[BATCHES];
+    double sum[BATCHES], glass_sum[BATCHES];
     if (!pair_init(&rd_r, nr) || !pair_init(&a_z, nz) || !pair_init(&rat, 3))
         return 1;
     for (int b = 0; b < BATCHES; b++) {
-        mcml_result p, q, w;
+        mcml_result p, q, w, g;
         if (!batch_result(pencil, b * m, m, &p) || !batch_result(fiber, b * m, m, &q) ||
-            !batch_result(wide, b * m, m, &w)) {
+            !batch_result(wide, b * m, m, &w) || !batch_result(&gf.runs[0], b * m, m, &g)) {
             CHECK(false);
             return check_summary("fiber");
         }
@@ -388,6 +409,8 @@ static int case_fiber(void)
         memcpy(rat.a + b * 3, qr, sizeof qr);
         memcpy(rat.b + b * 3, pr, sizeof pr);
         sum[b] = w.rsp + w.rd + w.a + w.tt;
+        glass_sum[b] = g.rsp + g.rd + g.a + g.tt;
+        result_free(&g);
         result_free(&p);
         result_free(&q);
         result_free(&w);
@@ -395,19 +418,25 @@ static int case_fiber(void)
     pair_check("Rd_r", &rd_r);
     pair_check("A_z", &a_z);
     pair_check("RAT", &rat);
-    double ms, ss, bound = t_bound(1);
+    double ms, ss, mg, sg, bound = t_bound(2);
     mean_sem(sum, BATCHES, &ms, &ss);
+    mean_sem(glass_sum, BATCHES, &mg, &sg);
     printf("  fiber NA 0.9: Rsp %.6f, Rsp + Rd + A + Tt %.6f +- %.6f\n", optics_specular(wide), ms,
            ss);
+    printf("  fiber under glass: Rsp %.6f, Rsp + Rd + A + Tt %.6f +- %.6f\n",
+           optics_specular(&gf.runs[0]), mg, sg);
     CHECK(optics_specular(wide) > optics_specular(pencil)); /* oblique light reflects more */
     CHECK_MSG(fabs(ms - 1.0) <= bound * ss, "Rsp + Rd + A + Tt = %.9f, %.2f sem", ms,
               (ms - 1.0) / ss);
+    CHECK_MSG(fabs(mg - 1.0) <= bound * sg, "under glass: Rsp + Rd + A + Tt = %.9f, %.2f sem", mg,
+              (mg - 1.0) / sg);
     pair_free(&rd_r);
     pair_free(&a_z);
     pair_free(&rat);
     mci_free(&pf);
     mci_free(&ff);
     mci_free(&wf);
+    mci_free(&gf);
     return check_summary("fiber");
 }
 
@@ -416,7 +445,7 @@ static int case_fiber(void)
 static int case_determinism(void)
 {
     static const char *const sources[] = {"gaussian:0.05", "flat:0.05", "point:0.1",
-                                           "fiber:0.02:0.4"};
+                                          "fiber:0.02:0.4"};
     for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
         mci_file f;
         if (!parse_run("1.0\n1\nq.mco A\n1000\n0.01 0.01\n30 30 5\n2\n1.0\n"
@@ -446,6 +475,139 @@ static int case_determinism(void)
     return check_summary("determinism");
 }
 
+/* ---- gpu ----------------------------------------------------------------- */
+
+/* Photons [first, first + count) of run on the GPU, the variant of the
+ * knob options (word pairs), in launches of at most `launch` (0: any). */
+static bool gpu_tallies(const mci_run *run, const char *options, uint64_t launch, uint64_t first,
+                        uint64_t count, tally_set *t)
+{
+    tm_error err = {0};
+    variant_options v;
+    variant_options_init(&v);
+    char words[128], *save = NULL;
+    snprintf(words, sizeof words, "%s", options);
+    bool ok = tally_set_init(t, run->nr, run->nz, run->na);
+    for (char *o = strtok_r(words, " ", &save); ok && o; o = strtok_r(NULL, " ", &save))
+        ok = variant_options_set(&v, o, strtok_r(NULL, " ", &save), &err);
+    kernel_spec spec;
+    gpu_options opt = {.seed = SEED, .max_launch_photons = launch};
+    gpu_stats stats;
+    ok = ok && variant_spec_for_run(run, true, device_of(gpu), &v, &spec, &err) &&
+         gpu_simulate(gpu, run, &spec, &opt, first, count, t, &stats, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+/* The GPU's result of photons [first, first + count) of run. */
+static bool gpu_result(const mci_run *run, uint64_t first, uint64_t count, mcml_result *res)
+{
+    tally_set t;
+    tm_error err = {0};
+    *res = (mcml_result){0};
+    bool ok = gpu_tallies(run, "", 0, first, count, &t) && result_from_tallies(run, &t, res, &err);
+    if (!ok && err.message[0])
+        error_print(stderr, &err);
+    tally_set_free(&t);
+    return ok;
+}
+
+/* One source's kernel against the CPU engine, batch by batch. */
+static void gpu_against_cpu(const char *what, const mci_run *run)
+{
+    const uint64_t m = 20000;
+    size_t nr = (size_t)run->nr - 1, nz = (size_t)run->nz;
+    pair rd_r, a_z, rat;
+    if (!pair_init(&rd_r, nr) || !pair_init(&a_z, nz) || !pair_init(&rat, 3)) {
+        CHECK(false);
+        return;
+    }
+    bool ok = true;
+    for (int b = 0; ok && b < BATCHES; b++) {
+        mcml_result g, c;
+        ok = gpu_result(run, b * m, m, &g) && batch_result(run, b * m, m, &c);
+        CHECK_MSG(ok, "%s: batch %d simulated", what, b);
+        if (!ok)
+            break;
+        memcpy(rd_r.a + b * nr, g.rd_r, nr * sizeof(double));
+        memcpy(rd_r.b + b * nr, c.rd_r, nr * sizeof(double));
+        memcpy(a_z.a + b * nz, g.a_z, nz * sizeof(double));
+        memcpy(a_z.b + b * nz, c.a_z, nz * sizeof(double));
+        double gr[3] = {g.rd, g.a, g.tt}, cr[3] = {c.rd, c.a, c.tt};
+        memcpy(rat.a + b * 3, gr, sizeof gr);
+        memcpy(rat.b + b * 3, cr, sizeof cr);
+        result_free(&g);
+        result_free(&c);
+    }
+    printf("%s:\n", what);
+    if (ok) {
+        pair_check("Rd_r", &rd_r);
+        pair_check("A_z", &a_z);
+        pair_check("RAT", &rat);
+    }
+    pair_free(&rd_r);
+    pair_free(&a_z);
+    pair_free(&rat);
+}
+
+/* One source's tallies for several variants and launch splits: one digest. */
+static void gpu_identity(const char *what, const mci_run *run)
+{
+    static const struct {
+        const char *options;
+        uint64_t launch;
+    } ways[] = {{"", 0},
+                {"--block 64 --tile 16x16 --entry 32", 0},
+                {"--layers shared", 0},
+                {"--layers immediate", 0},
+                {"--layers constant --tile 0x0", 777}};
+    uint64_t first = 0;
+    for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+        tally_set t;
+        bool ok = gpu_tallies(run, ways[w].options, ways[w].launch, 0, 5000, &t);
+        CHECK_MSG(ok, "%s: \"%s\" simulated", what, ways[w].options);
+        uint64_t d = ok ? tally_set_digest(&t) : 0;
+        printf("  %-14s %-40s %016llx\n", what, ways[w].options, (unsigned long long)d);
+        if (w == 0)
+            first = d;
+        CHECK_MSG(d == first, "%s: \"%s\" gives other tallies", what, ways[w].options);
+        tally_set_free(&t);
+    }
+}
+
+static int case_gpu(void)
+{
+    static const char *const sources[] = {"gaussian:0.1", "flat:0.1", "point:0.1",
+                                          "fiber:0.03:0.5"};
+    for (size_t s = 0; s <= sizeof sources / sizeof sources[0]; s++) {
+        const char *text = s < 4 ? sources[s] : "fiber:0.03:1.2";
+        mci_file f;
+        if (!parse_run(s < 4 ? skin_like : glass, &f) || !set_source(&f.runs[0], text))
+            return 1;
+        gpu_against_cpu(text, &f.runs[0]);
+        gpu_identity(text, &f.runs[0]);
+        mci_free(&f);
+    }
+    return check_summary("gpu");
+}
+
+/* The GPU engine, or SKIP without one. */
+static int open_gpu(void)
+{
+    tm_error err = {0};
+    if (gpu_device_count(&err) < 1) {
+        char text[2048];
+        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
+        return SKIP;
+    }
+    if (!gpu_engine_open(0, &gpu, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
@@ -459,6 +621,14 @@ int main(int argc, char **argv)
         return case_fiber();
     if (strcmp(name, "determinism") == 0)
         return case_determinism();
-    fprintf(stderr, "usage: test_sources gaussian|point_slab|diffusion|fiber|determinism\n");
+    if (strcmp(name, "gpu") == 0) {
+        int opened = open_gpu();
+        if (opened != 0)
+            return opened;
+        int status = case_gpu();
+        gpu_engine_close(gpu);
+        return status;
+    }
+    fprintf(stderr, "usage: test_sources gaussian|point_slab|diffusion|fiber|determinism|gpu\n");
     return 2;
 }

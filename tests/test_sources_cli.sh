@@ -3,7 +3,8 @@
 # 2, nothing written; the source recorded in the .mco's header ("# Source:",
 # read back by tmcml plot; tmcml conv refuses it) and the JSON's
 # input.source; an explicit --source pencil writes the plain run's .mco
-# byte for byte, without the line; --engine gpu refused for another source;
+# byte for byte, without the line; tmcml gen --source writes the source's
+# kernel (templates/source.cu) and the pencil's without it;
 # a checkpoint resumed with another source (or none) refused, with the same one the
 # uninterrupted run's .mco.
 # usage: test_sources_cli.sh TMCML EXAMPLES_DIR
@@ -24,8 +25,6 @@ for bad in "flat" "flat:x" "gaussian:-1" "gaussian:0" "point:0" "point:0.1" "poi
 done
 expect 2 "boundary" -- "$tmcml" run "$mci" $common --source point:0.1 -o "$work/bad"
 contains "boundary" "mcml_example.mci:12: --source \"point:0.1\": the depth 0.1 cm is a boundary"
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --source flat:0.1 --engine gpu -o "$work/bad"
-contains "gpu" "--engine cpu"
 
 # Pencil: the plain run's bytes.
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu -o "$work/plain"
@@ -36,6 +35,14 @@ check
 grep -q '^# Source' "$work/plain/example.mco" && fail "a pencil run's .mco names a source"
 check
 grep -q '"kind":[[:space:]]*"pencil"' "$work/plain/example.json" || fail "no pencil in the JSON"
+
+# The kernels: the source's part only where a source is asked for.
+expect 0 "gen pencil" -- "$tmcml" gen "$mci" -o "$work/pencil.cu"
+expect 0 "gen point" -- "$tmcml" gen "$mci" --source point:0.05 -o "$work/point.cu"
+check
+grep -q source_launch "$work/pencil.cu" && fail "the pencil's kernel has a source part"
+check
+grep -q 'source_launch(p, layer_at(0))' "$work/point.cu" || fail "the point's kernel has none"
 
 # A beam: recorded, read back, not convolved again.
 expect 0 "beam" -- "$tmcml" run "$mci" $common --source gaussian:0.05 -o "$work/g"

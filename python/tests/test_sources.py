@@ -1,6 +1,6 @@
 """tmcml.run(..., source=...): every source runs on the CPU engine and is
 recorded (Result.source, the .mco's Source line that load_mco reads back);
-bad values raise naming them; the GPU engine is refused; run_batch and
+bad values raise naming them; run_batch and
 run_mci take the keyword too; a beam's totals are the flat beam's bit for
 bit (a beam moves each history sideways)."""
 
@@ -59,11 +59,6 @@ def test_bad_arguments():
         tmcml.IsotropicPoint(-1)
     with pytest.raises(ValueError, match="na"):
         tmcml.FiberSource(0.1, float("nan"))
-
-
-def test_gpu_refused():
-    with pytest.raises(tmcml.TmcmlArgumentError, match="CPU engine"):
-        run(source=tmcml.FlatBeam(0.1), engine="gpu")
 
 
 def test_batch_and_mci(tmp_path):

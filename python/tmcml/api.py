@@ -54,8 +54,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     source: where photons start (docs/physics.md, "Sources"): None for MCML's
     pencil beam, tmcml.GaussianBeam(w), tmcml.FlatBeam(r) (radius > 0),
     tmcml.IsotropicPoint(z0) or tmcml.FiberSource(radius, na).  Recorded in
-    the result's .mco and JSON; on the CPU engine (engine='auto' takes it,
-    'gpu' is refused for now)."""
+    the result's .mco and JSON; both engines."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)

@@ -839,6 +839,14 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
     if (!check_batch(batch, spec, err))
         return false;
     const mci_run *run = batch->parts[0].run;
+    if (!spec->batch && optics_first_layer(run) > run->num_layers &&
+        !source_is_pencil(&run->source)) {
+        error_set(err, NULL, 0,
+                  "a stack of glass alone with a %s source: every photon leaves at once; run it "
+                  "on the CPU engine",
+                  source_kind_name(run->source.kind));
+        return false;
+    }
     if (!spec->batch && optics_first_layer(run) > run->num_layers)
         return glass_only(run, opt, feed, acc, err);
     launch_plan plan;
