@@ -100,8 +100,10 @@ static void test_batch_of(tmcml_session *s, tmcml_engine engine, int kind, const
         tmcml_info x, y;
         tmcml_result_info(alone, &x);
         tmcml_result_info(out[i], &y);
-        CHECK_MSG(x.tallies_digest == y.tallies_digest, "kind %d problem %d: %llx alone, %llx "
-                  "batched", kind, i, (unsigned long long)x.tallies_digest,
+        CHECK_MSG(x.tallies_digest == y.tallies_digest,
+                  "kind %d problem %d: %llx alone, %llx "
+                  "batched",
+                  kind, i, (unsigned long long)x.tallies_digest,
                   (unsigned long long)y.tallies_digest);
         double ra = -1;
         CHECK(tmcml_problem_source(tmcml_result_problem(out[i]), &ra, NULL) == kind && ra == a[i]);
@@ -129,8 +131,7 @@ static void test_refusals(tmcml_session *s)
     tmcml_options opt;
     tmcml_options_init(&opt);
     opt.engine = TMCML_ENGINE_CPU;
-    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)p, 2, &opt, out) ==
-          TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_run_batch(s, (const tmcml_problem *const *)p, 2, &opt, out) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "one source kind");
     tmcml_result *r = NULL, *c = NULL;
     CHECK(tmcml_run(s, p[0], &opt, &r) == TMCML_OK);

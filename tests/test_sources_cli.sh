@@ -53,6 +53,8 @@ check
 grep -q '"text":[[:space:]]*"gaussian:0.05"' "$work/g/example.json" || fail "no source in the JSON"
 check
 grep -q '"w":[[:space:]]*0.05' "$work/g/example.json" || fail "no w in the JSON"
+check
+grep -q '"input.source.w":[[:space:]]*"cm"' "$work/g/example.json" || fail "no unit of w in the JSON"
 expect 0 "plot" -- "$tmcml" plot "$work/g/example.mco" -o "$work/g/x.png"
 expect 1 "conv" -- "$tmcml" conv "$work/g/example.mco" --beam flat:0.1 -o "$work/g/c.mco"
 contains "conv" "pencil-beam response"
@@ -83,4 +85,7 @@ expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --source flat:0.1 --resum
 expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --source flat:0.1 -o "$work/w"
 check
 cmp -s "$work/r/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
+# A finished run of another source is left alone, naming --source.
+expect 1 "finished" -- "$tmcml" run "$mci" -N $n -S 5 -q --source gaussian:0.1 --resume -o "$work/w"
+contains "finished" "--path-lengths or --source differ"
 finish sources_cli
