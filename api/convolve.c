@@ -30,6 +30,8 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
                              tmcml_result **out)
 {
     tm_error err = {0};
+    if (!source_require_pencil(&r->problem.run, "result", &err))
+        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     tmcml_result *c = calloc(1, sizeof *c);
     if (!c)
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");

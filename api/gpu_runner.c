@@ -60,8 +60,8 @@ static bool run_to_simulate(const gpu_runner *g, const mci_run *mrun, const kern
                             mci_run *ref, tm_error *err)
 {
     if (spec->num_sets > 0 && g->num_sets != spec->num_sets) {
-        error_set(err, NULL, 0, "a kernel of %d absorption sets, the runner has %d",
-                  spec->num_sets, g->num_sets);
+        error_set(err, NULL, 0, "a kernel of %d absorption sets, the runner has %d", spec->num_sets,
+                  g->num_sets);
         return false;
     }
     bool ok = spec->num_sets > 0 ? mua_sets_reference(mrun, g->set_mua, g->num_sets, ref)

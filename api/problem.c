@@ -43,6 +43,10 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     }
     out->photons = raw->photons;
     out->line = 0;
+    /* The caller's requests, which the .mci text does not hold: a problem
+     * given its photons or name after them keeps them. */
+    out->path_lengths = raw->path_lengths;
+    out->source = raw->source;
     return TMCML_OK;
 }
 
@@ -266,6 +270,48 @@ tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, 
 }
 
 int tmcml_problem_path_lengths(const tmcml_problem *p) { return p && p->run.path_lengths; }
+
+/* The library's numbering of the kinds is source.h's. */
+_Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
+               "tmcml_source_kind and source_kind differ");
+
+tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind, double a,
+                                      double b)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    if (kind < 0 || kind >= SOURCE_KINDS)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
+                                      "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
+                                      "TMCML_SOURCE_FIBER)",
+                                      kind));
+    source_desc src = {.kind = (source_kind)kind};
+    if (kind == SOURCE_POINT)
+        src.depth = a;
+    else if (kind != SOURCE_PENCIL)
+        src.radius = a;
+    if (kind == SOURCE_FIBER)
+        src.na = b;
+    tm_error err = {0};
+    if (!source_check_run(&src, &p->run, "source", &err))
+        return api_leave(s, api_fail(s, TMCML_ERR_ARGUMENT, &err));
+    p->run.source = src;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_source(const tmcml_problem *p, double *a, double *b)
+{
+    const source_desc none = {0}, *src = p ? &p->run.source : &none;
+    if (a)
+        *a = src->kind == SOURCE_POINT ? src->depth : src->radius;
+    if (b)
+        *b = src->na;
+    return (int)src->kind;
+}
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
 {

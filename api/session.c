@@ -189,8 +189,8 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
             gpu_runner_device(gpu_engine_device(gpu_pool_engine(s->pool, i)), &dev);
             if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
                                     &s->plan_specs[i], err) ||
-                (opt->num_sets > 0 && !variant_sets_tuned(&s->plan_specs[i], opt->num_sets,
-                                                           opt->sets_paths, &dev, err)))
+                (opt->num_sets > 0 &&
+                 !variant_sets_tuned(&s->plan_specs[i], opt->num_sets, opt->sets_paths, &dev, err)))
                 return false;
         }
         return true;
@@ -316,8 +316,7 @@ static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_b
     }
     for (int g = 0; g < s->gpu_count; g++)
         if (specs[g].num_sets != sim->num_sets || specs[g].sets_absorb != sim->score_absorption) {
-            error_set(err, NULL, 0,
-                      "GPU %d: a kernel of %d absorption sets%s for %d sets%s", g,
+            error_set(err, NULL, 0, "GPU %d: a kernel of %d absorption sets%s for %d sets%s", g,
                       specs[g].num_sets, specs[g].sets_absorb ? " with absorption" : "",
                       sim->num_sets, sim->score_absorption ? " with absorption" : "");
             return false;

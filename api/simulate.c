@@ -313,6 +313,11 @@ static tmcml_status check_shapes(tmcml_session *s, const tmcml_problem *const *p
                              "a batch has one kernel shape",
                              i, b->num_layers, b->nr, b->nz, b->na, b->dr, b->dz, a->num_layers,
                              a->nr, a->nz, a->na, a->dr, a->dz);
+        if (a->source.kind != b->source.kind) /* baked into the kernel; the parameters are data */
+            return api_failf(s, TMCML_ERR_ARGUMENT,
+                             "problems[%d]: its source is a %s, problems[0]'s a %s: a batch has "
+                             "one kernel shape, one source kind",
+                             i, source_kind_name(b->source.kind), source_kind_name(a->source.kind));
     }
     return TMCML_OK;
 }
@@ -591,8 +596,8 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(o->engine, sets, p, count), sets,
-                        &r[0]->problem.run, &specs, &plan_seconds);
+        status = choose(s, o, paths_engine(o->engine, sets, p, count), sets, &r[0]->problem.run,
+                        &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems (the sets' problems are one
      * history, simulated by the sets' kernel that choose planned) */
     bool batched = specs && count > 1 && sets->count == 0;

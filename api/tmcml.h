@@ -188,6 +188,31 @@ TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p
 TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
 
+/* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
+ * pencil beam).  The kinds, and what a and b are:
+ *   TMCML_SOURCE_PENCIL    MCML's: r = 0 along +z (a, b unused)
+ *   TMCML_SOURCE_GAUSSIAN  a Gaussian beam of 1/e^2 radius a cm > 0
+ *   TMCML_SOURCE_FLAT      a flat (top-hat) beam of radius a cm > 0
+ *   TMCML_SOURCE_POINT     an isotropic point at depth a cm on the axis,
+ *                          inside a layer (not on a boundary), weight 1
+ *   TMCML_SOURCE_FIBER     a fiber at the surface: radius a cm >= 0,
+ *                          numerical aperture b, 0 <= b <= n above
+ * Bad values: TMCML_ERR_ARGUMENT naming them.  Recorded in the result's .mco
+ * and JSON.  Both engines; the kind is part of the kernel's shape (a batch
+ * holds one kind), the parameters are data.  New in TMCML_1.1. */
+typedef enum tmcml_source_kind {
+    TMCML_SOURCE_PENCIL = 0,
+    TMCML_SOURCE_GAUSSIAN = 1,
+    TMCML_SOURCE_FLAT = 2,
+    TMCML_SOURCE_POINT = 3,
+    TMCML_SOURCE_FIBER = 4
+} tmcml_source_kind;
+TMCML_API tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind,
+                                                double a, double b);
+/* p's source kind (TMCML_SOURCE_PENCIL for a NULL p), its a and b (either
+ * may be NULL; 0 where the kind has none). */
+TMCML_API int tmcml_problem_source(const tmcml_problem *p, double *a, double *b);
+
 TMCML_API int tmcml_problem_num_layers(const tmcml_problem *p);
 /* Layer i, 1 to num_layers; 0 is the medium above and num_layers + 1 the
  * medium below (only n is meaningful there).  False outside that range. */

@@ -474,6 +474,9 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         }
     } else if (is_long(a, "--path-lengths")) {
         opt->path_lengths = true;
+    } else if (is_long(a, "--source")) {
+        if (!source_parse(option_value(argc, argv, i, 8), "--source", &opt->source, err))
+            return false;
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;
     } else if (is_long(a, "--batch")) {

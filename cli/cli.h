@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "source.h"
 #include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
@@ -68,6 +69,7 @@ typedef struct cli_options {
     bool npz;                   /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;       /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
     bool path_lengths;          /* --path-lengths: score the partial path lengths (CPU) */
+    source_desc source;         /* --source KIND[:...]: where photons start (pencil: MCML's) */
     variant_options variant;    /* --tile, --entry, ... */
     const char *template_dir;   /* --templates DIR */
     const char *cache_dir;      /* --cache DIR ("" disables) */

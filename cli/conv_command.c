@@ -108,6 +108,10 @@ static bool convolve_file(const conv_args *a, const char *output, tm_error *err)
     if (!mco_read(a->input, &data, err))
         return false;
     mcml_result out;
+    if (!source_require_pencil(&data.run, a->input, err)) {
+        mco_free(&data);
+        return false;
+    }
     bool ok = conv_result(&data.result, data.run.dr, &a->beam, &out, err);
     if (ok) {
         char comment[1024];

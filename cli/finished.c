@@ -41,7 +41,8 @@ static bool differs(const summary_identity *had, const summary_identity *id, cha
                  id->photons);
     else if (had->input_digest != id->input_digest)
         snprintf(what, size,
-                 "of another input (its layers, grid, -A, --max-steps or --path-lengths differ)");
+                 "of another input (its layers, grid, -A, --max-steps, --path-lengths or --source "
+                 "differ)");
     else if (!resume_physics_same(had->physics, id->physics))
         snprintf(what, size, "of other physics code (%s; this tmcml: %s)", had->physics,
                  id->physics);

@@ -13,6 +13,7 @@
 #include "mua_sets.h"
 #include "render.h"
 #include "run.h"
+#include "run_source.h"
 #include "standalone.h"
 #include "variant.h"
 #include "plan.h"
@@ -63,8 +64,8 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
 
 /* --mua-sets: the file's absorption sets (their count is what the kernel of
  * the sets bakes in, the shape its variant is planned for). */
-static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets, plan_options *plan,
-                      tm_error *err)
+static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets,
+                      plan_options *plan, tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
     if (!opt->mua_sets)
@@ -106,7 +107,8 @@ int gen_command(const cli_options *opt)
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
+    else if (run_source_runs(opt, &file, &err) && /* --source: the source's kernel */
+             read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
              plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&

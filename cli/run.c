@@ -23,6 +23,7 @@
 #include "run_batch.h"
 #include "run_lock.h"
 #include "run_sets.h"
+#include "run_source.h"
 #include "run_steps.h"
 #include "session.h"
 #include "stopper.h"
@@ -638,7 +639,7 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
-    const char *no = opt->resume     ? "runs with absorption sets keep no checkpoint: no --resume"
+    const char *no = opt->resume       ? "runs with absorption sets keep no checkpoint: no --resume"
                      : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
                                        : NULL;
     if (no)
@@ -713,7 +714,7 @@ int run_input_file(const cli_options *given, const ranks *world)
     }
     apply_photon_override(opt, &file);
     mua_sets sets = {0};
-    if (!paths_runs(opt, &file, &err) ||
+    if (!paths_runs(opt, &file, &err) || !run_source_runs(opt, &file, &err) ||
         (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err))) {
         engine_open_join(&opening);
         engine_close(&eng);

@@ -21,24 +21,28 @@
 #include <stddef.h>
 
 /* ORDER SHAPE: the members, in the order of shape_field_table[]. */
-#define PROBLEM_SHAPE_MEMBERS                                                                      \
-    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                              \
-    int nr, nz, na;        /* grid counts */                                                       \
-    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */                     \
+#define PROBLEM_SHAPE_MEMBERS                                                                        \
+    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                                \
+    int nr, nz, na;        /* grid counts */                                                         \
+    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */                       \
     /* Absorption sets (docs/physics.md): 0 for none, else the sets a photon                  \
      * scores (1 .. TM_MAX_ABSORPTION_SETS), and whether each scores the 2-D                  \
      * arrays (A_rz, Rd_ra, Tt_ra) or only RAT and the 1-D ones.  The CPU                     \
      * engine takes sets from its options; a GPU kernel bakes them in: it                     \
-     * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d) without absorption. */    \
-    int num_sets;                                                                                  \
-    bool sets_2d;                                                                                  \
+     * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d). */      \
+    int num_sets;                                                                                    \
+    bool sets_2d;                                                                                    \
     /* With sets: each set also scores its escapes' partial path lengths            \
-     * (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */              \
-    bool sets_paths;                                                                               \
+     * (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */                \
+    bool sets_paths;                                                                                 \
     /* With sets: each set scores its absorption, a deposit per set per                            \
      * interaction into its A_rz (the run's score_absorption is then false:                        \
-     * the reference's weight is not scored; problem_shape_for_sets). */                           \
-    bool sets_absorb;
+     * the reference's weight is not scored; problem_shape_for_sets). */ \
+    bool sets_absorb;                                                                                \
+    /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's                      \
+     * pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are                  \
+     * the run's data (the layer table's record 0: runtime/io/run_view.c). */      \
+    int source;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -68,6 +72,9 @@ typedef struct shape_field {
  * does not name it has 0), so that the keys (and cached cubins) and profile
  * files of the shapes that had none stay as they are. */
 #define PROBLEM_SHAPE_KEYED 5
+/* The source kinds a shape may name (SOURCE_KINDS of runtime/io/source.h,
+ * which gen cannot see: runtime/io/run_view.c asserts that they agree). */
+#define SHAPE_SOURCE_KINDS  5
 extern const shape_field shape_field_table[];
 extern const int shape_field_count;
 

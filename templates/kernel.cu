@@ -176,8 +176,13 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                               multipliers);
 % else
                 photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
-%   if spec.num_sets > 0 then
+%   if spec.num_sets > 0 and spec.source == 4 then
+                sets_launch(first_layer, p);
+%   elseif spec.num_sets > 0 then
                 sets_launch(first_layer);
+%   end
+%   if spec.sets_absorb then
+                sets_launch_residues();
 %   end
 % end
             }

@@ -32,6 +32,10 @@ __device__ __forceinline__ int photon_layer(const photon_t &p)
     return NUM_LAYERS == 1 ? 1 : p.layer;
 }
 
+% if spec.source ~= 0 then
+% include("source.cu")
+
+% end
 // start_weight = 1 - Rsp and first_layer (2 under a glass layer 1) are kernel
 // arguments: they depend on the optical properties, which are data.
 __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long index,
@@ -55,6 +59,11 @@ __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long in
     p.cached_units = 0u;
 % end
     mwc_seed(&p.rng, seed, index, multipliers);
+% if spec.source ~= 0 and spec.batch then
+    source_launch(p, layer_from(p.layer_table, 0));  // the run's source, drawn first
+% elseif spec.source ~= 0 then
+    source_launch(p, layer_at(0));  // the run's source, drawn first
+% end
 }
 
 // A straight flight of length s; z is given, because the caller has it

@@ -63,17 +63,44 @@ __device__ __forceinline__ void sets_setup(const float *set_extra)
 
 // A new photon has no path yet but through the glass layers above its first
 // layer, which it crossed straight down (as the CPU engine counts them).
+% if spec.source == 3 then
+// A point source starts inside its layer: no glass crossed.
+__device__ __forceinline__ void sets_launch(int first_layer)
+{
+    for (int i = 1; i <= NUM_LAYERS; i++)
+        SET_PATH(i) = 0.0f;
+}
+% elseif spec.source == 4 then
+// A fiber's photon crossed a glass layer 1 at its angle there: d / cos theta,
+// sin theta = sin theta_first n_first / n_glass (record 0: source.cu).
+__device__ __forceinline__ void sets_launch(int first_layer, const photon_t &p)
+{
+    layer_t src = layer_at(0);
+    float k = __fdividef(src.g, src.cos_crit1);
+    float cg = sqrtf(fmaxf(0.0f, __fmaf_rn(-__fmul_rn(k, k), __fmaf_rn(-p.uz, p.uz, 1.0f), 1.0f)));
+    for (int i = 1; i <= NUM_LAYERS; i++) {
+        layer_t l = layer_at(i);
+        SET_PATH(i) = i < first_layer ? __fdividef(__fsub_rn(l.z1, l.z0), cg) : 0.0f;
+    }
+}
+% else
 __device__ __forceinline__ void sets_launch(int first_layer)
 {
     for (int i = 1; i <= NUM_LAYERS; i++) {
         layer_t l = layer_at(i);
         SET_PATH(i) = i < first_layer ? __fsub_rn(l.z1, l.z0) : 0.0f;
     }
+}
+% end
 % if spec.sets_absorb then
+
+// A new photon's deposit residues, one a set, as a run's photon's.
+__device__ __forceinline__ void sets_launch_residues()
+{
     for (int k = 0; k < NUM_SETS; k++)
         SET_RESIDUE(threadIdx.x, k) = (float)FIXED_POINT_START_RESIDUE;
-% end
 }
+% end
 
 // A flight of s cm in the photon's layer.
 __device__ __forceinline__ void sets_path(const photon_t &p, float s)

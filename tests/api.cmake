@@ -14,6 +14,13 @@ target_link_libraries(test_api_paths PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_paths COMMAND test_api_paths)
 add_test(NAME gpu_api_sets COMMAND test_api_sets gpu)
 tmcml_gpu_tests(gpu_api_sets)
+# Sources through the public header (tests/test_api_sources.c); the GPU's
+# batch kernel with each run's source: label gpu.
+add_executable(test_api_sources test_api_sources.c)
+target_link_libraries(test_api_sources PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_sources COMMAND test_api_sources)
+add_test(NAME gpu_api_sources COMMAND test_api_sources gpu)
+tmcml_gpu_tests(gpu_api_sources)
 
 # tmcml_session_delete while other threads' calls are on the session (a use
 # after free that the sanitizer build reports).  Linked with the api room, not

@@ -123,3 +123,16 @@ add_test(NAME gpu_batch_many COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_m
   $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_batch_many)
 tmcml_gpu_tests(gpu_batch)
+# Sources (docs/physics.md, "Sources"): a direct beam against the
+# convolution, a buried point against symmetry, conservation and transport
+# theory, a fiber against the pencil.
+# The GPU's sources against the CPU engine and across variants: label gpu.
+tmcml_test(test_sources api test_sources.c stats.c)
+foreach(case gaussian point_slab diffusion fiber determinism)
+  add_test(NAME sources_${case} COMMAND test_sources ${case})
+  set_tests_properties(sources_${case} PROPERTIES LABELS "validation")
+endforeach()
+add_test(NAME gpu_sources COMMAND test_sources gpu)
+tmcml_gpu_tests(gpu_sources)
+add_test(NAME sources_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sources_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)

@@ -60,6 +60,27 @@ static const family families[] = {
     {"mcml_example.mci", "A, 64 sets, paths, 128", "--block 128", true, false, 0, 64, true},
 };
 
+/* The sources' kernels (templates/source.cu): a family each, with the
+ * source given to the run (docs/physics.md, "Sources"). */
+static const struct {
+    family fam;
+    const char *source;
+} source_families[] = {
+    {{"skin7_600nm.mci", "gaussian", "", true, false, 0, 0, false}, "gaussian:0.1"},
+    {{"skin7_600nm.mci", "flat -A", "", false, false, 0, 0, false}, "flat:0.1"},
+    {{"skin7_600nm.mci", "point", "", true, false, 0, 0, false}, "point:0.05"},
+    {{"skin7_600nm.mci", "fiber", "", true, false, 0, 0, false}, "fiber:0.02:0.22"},
+    {{"skin7_600nm.mci", "fiber immediate", "--layers immediate", true, false, 0, 0, false},
+     "fiber:0.02:0.22"},
+    {{"skin7_600nm.mci", "point shared", "--layers shared", true, false, 0, 0, false},
+     "point:0.05"},
+    {{"skin7_600nm.mci", "batch gaussian", "", true, false, 1, 0, false}, "gaussian:0.1"},
+    {{"skin7_600nm.mci", "batch -A fiber", "", false, false, 1, 0, false}, "fiber:0.02:0.22"},
+    {{"intralipid_slab.mci", "batch point", "", true, false, 2, 0, false}, "point:1.0"},
+    {{"skin7_600nm.mci", "-A, 64 sets, point", "", false, false, 0, 64, false}, "point:0.05"},
+    {{"skin7_600nm.mci", "-A, 64 sets, fiber", "", false, false, 0, 64, false}, "fiber:0.02:0.22"},
+};
+
 /* The batch kernel of the family's variant, as batches choose it or bare. */
 static bool for_batch(const family *fam, const variant_options *v, kernel_spec *spec, tm_error *err)
 {
@@ -81,7 +102,7 @@ static bool set_options(const char *options, variant_options *v, tm_error *err)
     return true;
 }
 
-static bool compile_family(const family *fam)
+static bool compile_family(const family *fam, const char *source_text)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/../../examples/%s", TMCML_TEST_DATA, fam->input);
@@ -89,6 +110,12 @@ static bool compile_family(const family *fam)
     tm_error err = {0};
     if (!mci_read(path, &f, &err)) {
         error_print(stderr, &err);
+        return false;
+    }
+    if (source_text && (!source_parse(source_text, "source", &f.runs[0].source, &err) ||
+                        !source_check_run(&f.runs[0].source, &f.runs[0], "source", &err))) {
+        error_print(stderr, &err);
+        mci_free(&f);
         return false;
     }
     variant_options v;
@@ -104,7 +131,7 @@ static bool compile_family(const family *fam)
               (fam->sets == 0 || variant_sets_spec(&spec, fam->sets, fam->paths, &v, NULL, &err)) &&
               render_kernel(&spec, NULL, &src, &err) && compile_cubin(&src, &copt, &r, &err);
     if (ok) {
-        printf("  %-20s %-24s %3d registers, %4d bytes stack, spills %d/%d bytes, %.2f s\n",
+        printf("  %-20s %-28s %3d registers, %4d bytes stack, spills %d/%d bytes, %.2f s\n",
                fam->input, fam->name, r.registers, r.stack_bytes, r.spill_stores, r.spill_loads,
                r.seconds);
         CHECK_MSG(r.spill_stores == 0 && r.spill_loads == 0, "%s %s spills", fam->input, fam->name);
@@ -128,7 +155,11 @@ int main(void)
     }
     printf("NVRTC %s, sm_90:\n", version);
     for (size_t i = 0; i < sizeof families / sizeof *families; i++) {
-        CHECK_MSG(compile_family(&families[i]), "%s %s", families[i].input, families[i].name);
+        CHECK_MSG(compile_family(&families[i], NULL), "%s %s", families[i].input, families[i].name);
+    }
+    for (size_t i = 0; i < sizeof source_families / sizeof *source_families; i++) {
+        const family *fam = &source_families[i].fam;
+        CHECK_MSG(compile_family(fam, source_families[i].source), "%s %s", fam->input, fam->name);
     }
     return check_summary("kernels");
 }

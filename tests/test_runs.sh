@@ -63,7 +63,7 @@ expect 1 "other photons" -- "$tmcml" run "$mci" -N $((n + 1)) -S 5 $common --res
 contains "other photons" "of $n photons, this run has $((n + 1))"
 unchanged "other photons"
 expect 1 "-A" -- "$tmcml" run "$mci" -N $n -S 5 -A $common --resume -o "$work/f"
-contains "-A" "of another input (its layers, grid, -A, --max-steps or --path-lengths differ)"
+contains "-A" "of another input (its layers, grid, -A, --max-steps, --path-lengths or --source differ)"
 sed 's/^1.4    0.7   300    0.8   0.01 /1.4    0.7   301    0.8   0.01 /' "$mci" >"$work/other.mci"
 check; grep -q " 301 " "$work/other.mci" || fail "could not make the altered input"
 expect 1 "other input" -- "$tmcml" run "$work/other.mci" -N $n -S 5 $common --resume -o "$work/f"

@@ -401,7 +401,7 @@ static bool run_stages(search *s)
     kernel_spec heuristic;
     if (!variant_spec_for_run(s->m.run, s->m.score_absorption, dev, &none, &heuristic, s->err) ||
         (s->m.opt->num_sets > 0 && !variant_sets_spec(&heuristic, s->m.opt->num_sets,
-                                                       s->m.opt->sets_paths, &none, dev, s->err)))
+                                                      s->m.opt->sets_paths, &none, dev, s->err)))
         return false;
     kernel_knobs base;
     base = heuristic.knobs;

@@ -28,13 +28,14 @@ from .beam import FlatBeam, GaussianBeam
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
+from .source import FiberSource, IsotropicPoint
 from .session import Session, default_session
 
 # The library's version (tmcml_version), else the package's as installed.
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
-           "GaussianBeam", "FlatBeam",
+           "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource",
            "ARRAYS", "PATH_ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

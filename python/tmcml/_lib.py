@@ -127,6 +127,8 @@ def _declare(lib):
         "tmcml_problem_photons": (c_int64, [c_void_p]),
         "tmcml_problem_name": (c_char_p, [c_void_p]),
         "tmcml_problem_set_path_lengths": (c_int, [c_void_p, c_void_p, c_int]),
+        "tmcml_problem_set_source": (c_int, [c_void_p, c_void_p, c_int, c_double, c_double]),
+        "tmcml_problem_source": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double)]),
         "tmcml_options_init": (None, [POINTER(Options)]),
         "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_batch": (c_int, [c_void_p, POINTER(c_void_p), c_int, POINTER(Options),

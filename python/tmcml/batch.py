@@ -8,7 +8,7 @@ import numpy as np
 from . import _lib
 from .problem import Problem, count
 from .result import KEYS, Result
-from .runner import execute_batch, options, set_path_lengths
+from .runner import execute_batch, options, set_path_lengths, set_source
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
@@ -102,7 +102,7 @@ def _layer_lists(layers):
 def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-              path_lengths=False):
+              path_lengths=False, source=None):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
@@ -110,7 +110,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
     same seed.  One call is one batch: a lookup table costs its photons, not
     its number of runs.  path_lengths=True: every problem's path lengths
-    (tmcml.run's keyword; the CPU engine)."""
+    (tmcml.run's keyword; the CPU engine).  source: every problem's
+    (tmcml.run's keyword)."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)
@@ -122,5 +123,6 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     problems = [Problem.from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
                 for i in range(b)]
     set_path_lengths(session, problems, path_lengths)
+    set_source(session, problems, source)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])

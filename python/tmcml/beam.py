@@ -1,6 +1,8 @@
 """Broad beams of unit power, axially symmetric about r = 0: a Result's
 response to one by convolution of its pencil response (Result.convolve,
-docs/physics.md "Broad beams by convolution")."""
+docs/physics.md "Broad beams by convolution"), or a run's source
+(tmcml.run(..., source=GaussianBeam(w)): photons start at a sampled radius,
+docs/physics.md "Sources"; the radius must then be > 0)."""
 
 import math
 import numbers
@@ -20,9 +22,13 @@ class GaussianBeam:
     2/(pi w^2) exp(-2 r^2 / w^2); w = 0 is the pencil."""
 
     kind = 1  # TMCML_BEAM_GAUSSIAN
+    source_kind = 1  # TMCML_SOURCE_GAUSSIAN
 
     def __init__(self, w):
         self.radius = self.w = _radius("GaussianBeam(w)", w)
+
+    def source_args(self):
+        return (self.source_kind, self.w, 0.0)
 
     def __repr__(self):
         return "tmcml.GaussianBeam(%r)" % self.w
@@ -33,9 +39,13 @@ class FlatBeam:
     r; r = 0 is the pencil."""
 
     kind = 2  # TMCML_BEAM_FLAT
+    source_kind = 2  # TMCML_SOURCE_FLAT
 
     def __init__(self, r):
         self.radius = self.r = _radius("FlatBeam(r)", r)
+
+    def source_args(self):
+        return (self.source_kind, self.r, 0.0)
 
     def __repr__(self):
         return "tmcml.FlatBeam(%r)" % self.r

@@ -10,8 +10,10 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib
+from .beam import FlatBeam, GaussianBeam
 from .problem import describe
 from .session import open_session
+from .source import FiberSource, IsotropicPoint
 
 
 def _shape(handle, index):
@@ -35,10 +37,21 @@ def _array(handle, index):
     return np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(_shape(handle, index))
 
 
+def _source(problem):
+    """The problem's source as tmcml's object: None for the pencil beam."""
+    a, b = ctypes.c_double(), ctypes.c_double()
+    kind = lib.tmcml_problem_source(problem, ctypes.byref(a), ctypes.byref(b))
+    make = {1: lambda: GaussianBeam(a.value), 2: lambda: FlatBeam(a.value),
+            3: lambda: IsotropicPoint(a.value), 4: lambda: FiberSource(a.value, b.value)}
+    return make[kind]() if kind in make else None
+
+
 class Result:
     """One run's results.
 
-    Scalars: Rsp, Rd, A, Tt.  Arrays: one attribute per array of the
+    Scalars: Rsp, Rd, A, Tt.  r.source: where its photons started (None:
+    MCML's pencil beam; else tmcml.GaussianBeam, FlatBeam, IsotropicPoint or
+    FiberSource, as given to tmcml.run or read from an .mco).  Arrays: one attribute per array of the
     library, named as MCML names it (tmcml.ARRAYS, in the library's order:
     A_l [num_layers], A_z [nz], A_rz [nr, nz], ...; docs/outputs.md lists
     them), shaped by the grid and normalised exactly as MCML 1.2.2.  The
@@ -72,6 +85,7 @@ class Result:
         self.layers, self.n_above, self.n_below = p["layers"], p["n_above"], p["n_below"]
         self.dz, self.dr, self.nz, self.nr, self.na = p["dz"], p["dr"], p["nz"], p["nr"], p["na"]
         self.out_name = p["out_name"] or None
+        self.source = _source(lib.tmcml_result_problem(handle))
         for i, name in enumerate(_lib.ARRAYS):
             setattr(self, name, _array(handle, i))
         self.path_lengths = self.Rd_path is not None

@@ -48,6 +48,19 @@ def set_path_lengths(session, problems, path_lengths):
         session.call(lib.tmcml_problem_set_path_lengths, p.handle, int(path_lengths))
 
 
+def set_source(session, problems, source):
+    """Gives each problem's runs the source (None: MCML's pencil beam)."""
+    if source is None:
+        return
+    args = getattr(source, "source_args", None)
+    if args is None:
+        raise ValueError("source: expected tmcml.GaussianBeam, FlatBeam, IsotropicPoint or "
+                         "FiberSource (got %r)" % (source,))
+    kind, a, b = args()
+    for p in problems:
+        session.call(lib.tmcml_problem_set_source, p.handle, kind, a, b)
+
+
 def execute(session, problem, opt, progress=True, label=""):
     """tmcml_run of problem (a Problem) with opt: the result handle and the
     seconds the call took, seen from Python."""

@@ -23,6 +23,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "cpu_source.h"
 #include "fixed_point.h"
 #include "optics.h"
 #include "rng.h"
@@ -103,6 +104,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     cpu_azimuth_table_init(p);
     p->start_weight = 1.0 - optics_specular(run);
     p->first_layer = optics_first_layer(run);
+    cpu_source_init(p, run);
     p->score_absorption = score_absorption;
     p->max_steps = TM_MAX_STEPS_PER_PHOTON;
     p->seed = seed;
@@ -219,13 +221,31 @@ static inline void draw_spin_ahead(const cpu_problem *p, const cpu_layer *l, pho
     cpu_azimuth(p, mwc_next(&ph->rng), &ph->cos_psi, &ph->sin_psi);
 }
 
+/* Another source's start, drawn first from the photon's stream
+ * (cpu_source.c); out of line, so the pencil's launch stays as it was. */
+static __attribute__((noinline)) void launch_source(const cpu_problem *p, photon *ph)
+{
+    cpu_start s = {.z = ph->z, .uz = 1.0, .w = ph->w};
+    cpu_source_draw(p, &ph->rng, &s);
+    ph->x = s.x;
+    ph->y = s.y;
+    ph->z = s.z;
+    ph->ux = s.ux;
+    ph->uy = s.uy;
+    ph->uz = s.uz;
+    ph->w = s.w;
+}
+
 /* Photon `index` at the top of its first layer, moving down with weight
- * 1 - Rsp, with its first numbers drawn. */
+ * 1 - Rsp (MCML's pencil beam), or where its source puts it; with its first
+ * numbers drawn. */
 static inline photon launch(const cpu_problem *p, uint64_t index)
 {
     photon ph = {.uz = 1.0, .w = p->start_weight, .layer = p->first_layer};
     ph.z = p->layers[ph.layer].z0;
     mwc_seed(&ph.rng, p->seed, index, p->multipliers);
+    if (p->source.kind != SOURCE_PENCIL)
+        launch_source(p, &ph);
     ph.step_ahead = cpu_neg_log_uniform(mwc_next(&ph.rng));
     new_step_next(&ph);
     draw_spin_ahead(p, &p->layers[ph.layer], &ph);
@@ -477,7 +497,7 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
 {
     photon ph = launch(p, index);
     if (ph.layer > p->num_layers) { /* the whole stack is one glass layer */
-        record_escape(p, b->tt_ra, ph.x, ph.y, ph.w, 1.0);
+        record_escape(p, b->tt_ra, ph.x, ph.y, ph.w, ph.uz);
         return;
     }
     double residue = FIXED_POINT_START_RESIDUE;
@@ -670,12 +690,16 @@ void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch 
     if (p->paths)
         for (int i = 0; i <= p->num_layers + 1; i++)
             t.path[i] = 0.0;
-    /* Glass layers at the top are crossed straight down before launch. */
-    for (int i = 1; i < ph.layer && i <= p->num_layers; i++)
-        sets_path(p, &t, i, p->layers[i].z1 - p->layers[i].z0);
+    /* Glass layers at the top are crossed before launch: straight down, or
+     * a fiber's photon at its angle there.  A point source starts inside. */
+    for (int i = 1; i < ph.layer && i <= p->num_layers && p->source.kind != SOURCE_POINT; i++) {
+        double d = p->layers[i].z1 - p->layers[i].z0;
+        sets_path(p, &t, i,
+                  p->source.kind == SOURCE_FIBER ? d / cpu_source_cos_in(p, i, ph.uz) : d);
+    }
     uint64_t steps = 0;
     if (ph.layer > p->num_layers) { /* the whole stack is one glass layer */
-        ph.exit_cos = 1.0;
+        ph.exit_cos = ph.uz;
         sets_escape(p, &ph, &t, sets);
     } else {
         steps = sets_steps(p, &ph, &t, sets);

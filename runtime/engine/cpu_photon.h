@@ -43,6 +43,13 @@ typedef struct cpu_problem {
     double azimuth_table[CPU_AZIMUTH_SECTORS][2]; /* cpu_azimuth */
     double start_weight;                          /* 1 - Rsp */
     int first_layer;
+    /* Where photons start (runtime/io/source.h; cpu_source.c): MCML's
+     * pencil beam draws nothing; another source draws its position and
+     * direction first from the photon's stream. */
+    source_desc source;
+    double source_z;      /* depth of the start: layers[first_layer].z0, a point's z0 */
+    double fiber_cos_max; /* fiber: the cone's cos theta_max in the medium above */
+    double fiber_glass_d; /* fiber: the glass layer 1's thickness crossed, or 0 */
     bool score_absorption;
     uint64_t max_steps; /* a photon alive after this many steps is trapped */
     uint64_t seed;

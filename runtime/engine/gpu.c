@@ -74,7 +74,7 @@ typedef struct gpu_run {
     const photon_batch *batch;
     int tallies;      /* tally arrays scored: OUTPUT_TALLIES, or OUTPUT_TALLIES_ALL */
     bool sets_absorb; /* each absorption set its A_rz (else one a slot, zero with sets) */
-    int num_layers; /* of the path tallies */
+    int num_layers;   /* of the path tallies */
     cuda_ptr tally[OUTPUT_TALLIES_ALL], counts;
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
     cuda_ptr set_extra;     /* absorption sets: the kernel's table (templates/sets.cu) */
@@ -921,6 +921,14 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
     if (!check_batch(batch, spec, err) || !gpu_acc_add_paths(batch, spec, opt, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
+    if (!spec->batch && optics_first_layer(run) > run->num_layers &&
+        !source_is_pencil(&run->source)) {
+        error_set(err, NULL, 0,
+                  "a stack of glass alone with a %s source: every photon leaves at once; run it "
+                  "on the CPU engine",
+                  source_kind_name(run->source.kind));
+        return false;
+    }
     if (!spec->batch && optics_first_layer(run) > run->num_layers)
         return glass_only(run, opt, feed, acc, err);
     launch_plan plan;

@@ -37,6 +37,11 @@ char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t 
     textbuf_add(&t, "max_steps %" PRIu32 "\n", max_steps);
     if (run->path_lengths) /* only then: the text of a run without them is as before */
         textbuf_add(&t, "path lengths scored\n");
+    if (!source_is_pencil(&run->source)) { /* likewise: a pencil run's text is as before */
+        char source[160];
+        source_text(&run->source, source, sizeof source);
+        textbuf_add(&t, "source %s\n", source);
+    }
     return textbuf_take(&t);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "source.h"
 
 /* One layer.  layers[0] is the medium above and layers[num_layers+1] the
  * medium below: of those only n is meaningful (the others are zero). */
@@ -35,6 +36,10 @@ typedef struct mci_run {
      * an .mci field but a request of the caller (--path-lengths,
      * tmcml_problem_set_path_lengths); false from mci_read. */
     bool path_lengths;
+    /* Where photons start (runtime/io/source.h): not an .mci field but a
+     * request of the caller (--source, tmcml_problem_set_source); the
+     * pencil beam (zero) from mci_read. */
+    source_desc source;
 } mci_run;
 
 typedef struct mci_file {

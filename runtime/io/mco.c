@@ -123,6 +123,12 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
         res->num_layers != run->num_layers)
         return false;
     mco_write_version(stream, run->out_format);
+    if (!source_is_pencil(&run->source)) { /* before the comment, which readers take as the last */
+        char what[200], text[160];
+        source_describe(&run->source, what, sizeof what);
+        source_text(&run->source, text, sizeof text);
+        fprintf(stream, "# Source: %s (" MCO_SOURCE_WORD "%s)\n", what, text);
+    }
     fprintf(stream, "# %s\n\n", comment ? comment : "");
     mco_write_inparm(stream, run);
     mco_write_rat(stream, res);

@@ -31,6 +31,11 @@ void mco_provenance(char *buf, size_t size, const char *engine, uint64_t seed,
                     bool score_absorption, uint64_t tallies_digest, const char *partial,
                     const char *json_name);
 
+/* A run whose source is not the pencil beam has one more comment line,
+ * before the provenance: "# Source: DESCRIPTION (--source TEXT)", TEXT as
+ * source_text writes it, which mco_read reads back into run.source. */
+#define MCO_SOURCE_WORD "--source "
+
 /* The tallies digest an .mco's provenance comment names (MCO_DIGEST_WORD),
  * reading only the lines before InParm.  False when the file cannot be read
  * (*err) or names none (*err: "names no tallies digest"). */
@@ -72,6 +77,8 @@ typedef struct mco_data {
  *   may hold spaces, not '#'), photons, grid, da = pi/(2 na), layers with
  *   z0/z1 summed from the printed thicknesses and the critical-angle cosines
  *   computed as MCML does, line = the out_name line.
+ *   source: from the "# Source:" line (MCO_SOURCE_WORD), the pencil beam
+ *   when there is none.
  *   user_seconds: from "# User time:", 0 when the line is absent.
  *   result: every section; photons = run.photons; a_l[0] and
  *   a_l[num_layers + 1] are 0 (MCML does not print them).

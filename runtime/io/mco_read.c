@@ -378,6 +378,34 @@ bool mco_read_digest(const char *path, uint64_t *digest, tm_error *err)
     return found;
 }
 
+/* The source of "# Source: ... (--source TEXT)" before InParm; the pencil
+ * beam when there is no such line.  False (*err) on a line whose TEXT is
+ * not a source. */
+static bool mco_source(char *const *raw, int nlines, const char *path, source_desc *source,
+                       tm_error *err)
+{
+    *source = (source_desc){0};
+    for (int i = 0; i < nlines; i++) {
+        const char *data = raw[i] + strspn(raw[i], " \t");
+        if (strncmp(data, "InParm", 6) == 0)
+            break;
+        const char *word =
+            strncmp(data, "# Source:", 9) == 0 ? strstr(data, "(" MCO_SOURCE_WORD) : NULL;
+        const char *close = word ? strchr(word, ')') : NULL;
+        if (!close)
+            continue;
+        char text[200];
+        size_t skip = 1 + strlen(MCO_SOURCE_WORD), len = (size_t)(close - word) - skip;
+        snprintf(text, sizeof text, "%.*s", (int)len, word + skip);
+        if (source_parse(text, "source", source, err))
+            return true;
+        tm_error at = *err;
+        error_set(err, path, i + 1, "%s", at.message);
+        return false;
+    }
+    return true;
+}
+
 /* "# User time: <seconds> sec = ..." anywhere before InParm; 0 when absent. */
 static double mco_user_time(char *const *raw, int nlines)
 {
@@ -484,10 +512,13 @@ static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, 
     }
     out->user_seconds = mco_user_time(c.line, c.nlines);
     out->comment = mco_comment(c.line, c.nlines);
+    source_desc source;
+    bool ok = mco_source(c.line, c.nlines, path, &source, err);
     mco_cut_comments(c.line, c.nlines);
     c.p = c.nlines > 0 ? c.line[0] : "";
-    bool ok = mco_read_header(&c, &out->run) && mco_read_inparm(&c, &out->run) &&
-              mco_check_size(&c, &out->run, size);
+    ok = ok && mco_read_header(&c, &out->run) && mco_read_inparm(&c, &out->run) &&
+         mco_check_size(&c, &out->run, size);
+    out->run.source = source;
     if (ok &&
         !result_alloc(&out->result, out->run.nr, out->run.nz, out->run.na, out->run.num_layers)) {
         error_set(err, path, 0, "out of memory for the arrays");

@@ -1,13 +1,48 @@
 /* A run as the kernel generator sees it (runtime/io/run_view.h). */
 #include "run_view.h"
 
+#include <math.h>
+
 problem_shape run_view_shape(const mci_run *run, bool score_absorption)
 {
     return (problem_shape){.num_layers = run->num_layers,
                            .nr = run->nr,
                            .nz = run->nz,
                            .na = run->na,
-                           .score_absorption = score_absorption};
+                           .score_absorption = score_absorption,
+                           .source = (int)run->source.kind};
+}
+
+_Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds");
+
+/* The medium above is never a photon's layer, so its record carries a
+ * source's parameters (docs/physics.md, "Sources"; templates/source.cu reads
+ * them): through spec_layer's fields, which layer_records_fill copies (z0,
+ * z1, g, cos_crit0, cos_crit1) or sums (mut = mua + mus), so that every
+ * placement, the immediate one too, gets them.  n stays n above.
+ *   z0         W, R or z0
+ *   z1         fiber: 1 - cos theta_max (in double, then rounded once)
+ *   g          fiber: n above / n of layer 1
+ *   cos_crit0  fiber under a glass layer 1: n of layer 1 / n of layer 2
+ *   cos_crit1  fiber: n above / n of the first layer (Snell's law to it)
+ *   mua        fiber under a glass layer 1: its thickness (record's mut)
+ * A pencil run's record is MCML's medium above, as before. */
+static void source_record(const mci_run *run, spec_layer *above)
+{
+    const source_desc *s = &run->source;
+    const mci_layer *l = run->layers;
+    bool glass = mci_layer_is_glass(&l[1]);
+    double n0 = l[0].n, s_max = s->na / n0;
+    int first = glass ? 2 : 1;
+    *above = (spec_layer){.n = n0, .z0 = s->kind == SOURCE_POINT ? s->depth : s->radius};
+    if (s->kind != SOURCE_FIBER)
+        return;
+    /* 1 - sqrt(1 - s^2) without cancellation */
+    above->z1 = s_max * s_max / (1.0 + sqrt(fmax(0.0, 1.0 - s_max * s_max)));
+    above->g = n0 / l[1].n;
+    above->cos_crit0 = glass ? l[1].n / l[2].n : 0.0;
+    above->cos_crit1 = n0 / l[first].n;
+    above->mua = glass ? l[1].d : 0.0;
 }
 
 void run_view_layers(const mci_run *run, spec_layer *layers)
@@ -17,4 +52,6 @@ void run_view_layers(const mci_run *run, spec_layer *layers)
         layers[i] =
             (spec_layer){l->n, l->mua, l->mus, l->g, l->z0, l->z1, l->cos_crit0, l->cos_crit1};
     }
+    if (!source_is_pencil(&run->source))
+        source_record(run, &layers[0]);
 }

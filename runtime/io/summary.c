@@ -124,6 +124,28 @@ static void summary_add_layers(bool *ok, cJSON *input, const mci_run *run)
     }
 }
 
+/* "source": its kind, its text as --source takes it, its parameters. */
+static void summary_add_source(bool *ok, cJSON *input, const source_desc *source)
+{
+    cJSON *o = cJSON_AddObjectToObject(input, "source");
+    if (!o) {
+        *ok = false;
+        return;
+    }
+    char text[160];
+    source_text(source, text, sizeof text);
+    summary_str(ok, o, "kind", source_kind_name(source->kind));
+    summary_str(ok, o, "text", text);
+    if (source->kind == SOURCE_GAUSSIAN)
+        summary_num(ok, o, "w", source->radius);
+    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
+        summary_num(ok, o, "r", source->radius);
+    if (source->kind == SOURCE_POINT)
+        summary_num(ok, o, "z0", source->depth);
+    if (source->kind == SOURCE_FIBER)
+        summary_num(ok, o, "na", source->na);
+}
+
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
 {
     const mci_run *run = r->run;
@@ -144,6 +166,7 @@ static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
     summary_add_layers(ok, in, run);
     summary_num(ok, in, "n_above", run->layers[0].n);
     summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
+    summary_add_source(ok, in, &run->source);
 }
 
 /* A layer array: layers 1..num_layers, without the two ambient media of
@@ -235,7 +258,7 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
 /* "units": the unit of each quantity above that has one, by its path
  * ("input.layers[].mua": every layer's mua), "-" for a fraction or ratio;
  * counts (photons, bins, threads) have none.  A_l's is the output table's. */
-static void summary_add_units(bool *ok, cJSON *root, bool paths)
+static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_desc *source)
 {
     static const char *const units[][2] = {
         {"input.dz", "cm"},
@@ -270,6 +293,15 @@ static void summary_add_units(bool *ok, cJSON *root, bool paths)
         summary_str(ok, u, "Rd_path_total", output_by_name("Rd_path_total")->unit);
         summary_str(ok, u, "Tt_path_total", output_by_name("Tt_path_total")->unit);
     }
+    /* The source's parameters, as summary_add_source names them. */
+    if (source->kind == SOURCE_GAUSSIAN)
+        summary_str(ok, u, "input.source.w", "cm");
+    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
+        summary_str(ok, u, "input.source.r", "cm");
+    if (source->kind == SOURCE_POINT)
+        summary_str(ok, u, "input.source.z0", "cm");
+    if (source->kind == SOURCE_FIBER)
+        summary_str(ok, u, "input.source.na", "-");
 }
 
 /* The whole summary as text (free with cJSON_free), or NULL. */
@@ -301,7 +333,7 @@ static char *summary_render(const run_report *r)
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
     summary_add_identity(&ok, root, r);
-    summary_add_units(&ok, root, result_has_paths(r->result));
+    summary_add_units(&ok, root, result_has_paths(r->result), &r->run->source);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;

@@ -1,0 +1,54 @@
+"""Sources other than the broad beams (beam.py): where a run's photons
+start (tmcml.run(..., source=...); docs/physics.md, "Sources").  Each gives
+the library's tmcml_problem_set_source arguments (source_args); the library
+checks them against the layers (a point inside a layer, a fiber's NA at
+most n_above) and raises TmcmlArgumentError naming the value."""
+
+import math
+import numbers
+
+
+def _number(name, value, least, strict):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError("%s: expected a number (got %r)" % (name, value))
+    value = float(value)
+    if not math.isfinite(value) or value < least or (strict and value == least):
+        raise ValueError("%s: expected a finite number %s %g (got %r)"
+                         % (name, ">" if strict else ">=", least, value))
+    return value
+
+
+class IsotropicPoint:
+    """An isotropic point source at depth z0 (cm) on the axis, inside a
+    layer (not on a boundary), photons of weight 1 and no specular
+    reflection: an interstitial source."""
+
+    source_kind = 3  # TMCML_SOURCE_POINT
+
+    def __init__(self, z0):
+        self.z0 = _number("IsotropicPoint(z0)", z0, 0.0, True)
+
+    def source_args(self):
+        return (self.source_kind, self.z0, 0.0)
+
+    def __repr__(self):
+        return "tmcml.IsotropicPoint(%r)" % self.z0
+
+
+class FiberSource:
+    """A fiber at the surface: photons uniform over its face of radius
+    `radius` (cm), directions uniform in solid angle within its cone
+    (na = n_above sin theta_max), refracted into the tissue, each losing
+    the surface's Fresnel reflectance at its own angle."""
+
+    source_kind = 4  # TMCML_SOURCE_FIBER
+
+    def __init__(self, radius, na):
+        self.radius = _number("FiberSource(radius)", radius, 0.0, False)
+        self.na = _number("FiberSource(na)", na, 0.0, False)
+
+    def source_args(self):
+        return (self.source_kind, self.radius, self.na)
+
+    def __repr__(self):
+        return "tmcml.FiberSource(%r, %r)" % (self.radius, self.na)

@@ -1,0 +1,75 @@
+/* Where photons start: the source of a run (docs/physics.md, "Sources").
+ *
+ * MCML has one source, the pencil beam at r = 0 along +z; tmcml adds broad
+ * beams (Gaussian, flat), a buried isotropic point and a fiber with a
+ * numerical aperture.  A source is not an .mci field (the .mci stays
+ * MCML's): it comes from --source, the library and Python, and is a member
+ * of the run (mci_run.source) so that it travels wherever the run goes.
+ * The zero value is the pencil beam, so a run that says nothing is MCML's. */
+#ifndef TMCML_SOURCE_H
+#define TMCML_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+/* The kinds, in the order of their number in the problem's shape and the
+ * library's TMCML_SOURCE_ constants: append, never reorder. */
+typedef enum source_kind {
+    SOURCE_PENCIL = 0, /* MCML's: r = 0, along +z */
+    SOURCE_GAUSSIAN,   /* normal incidence, irradiance exp(-2 r^2 / W^2) */
+    SOURCE_FLAT,       /* normal incidence, uniform over r <= R */
+    SOURCE_POINT,      /* isotropic, at depth z0 on the axis, weight 1 */
+    SOURCE_FIBER,      /* uniform over r <= R, directions in the NA's cone */
+    SOURCE_KINDS
+} source_kind;
+
+typedef struct source_desc {
+    source_kind kind;
+    double radius; /* Gaussian: 1/e^2 radius W; flat, fiber: radius R [cm] */
+    double depth;  /* point: z0 [cm] */
+    double na;     /* fiber: numerical aperture, n_above sin(theta_max) */
+} source_desc;
+
+struct mci_run;
+
+/* The kind's name as --source spells it ("pencil", "gaussian", ...). */
+const char *source_kind_name(source_kind kind);
+
+/* True for MCML's pencil beam (the zero value). */
+static inline bool source_is_pencil(const source_desc *s) { return s->kind == SOURCE_PENCIL; }
+
+/* "pencil", "gaussian:W", "flat:R", "point:Z" or "fiber:R:NA" into *out.
+ * A bad text gets a message that starts with `what` (e.g. "--source") and
+ * quotes the value at fault; the layers' bounds are checked by
+ * source_check. */
+bool source_parse(const char *text, const char *what, source_desc *out, tm_error *err);
+
+/* The parameters' ranges alone (W, R > 0 for the beams; R >= 0 and
+ * 0 <= NA for the fiber; z0 > 0 for the point): what source_parse checks,
+ * for the library's setter. */
+bool source_check_values(const source_desc *s, const char *what, tm_error *err);
+
+/* The source against the run's layers: a fiber's NA at most the medium
+ * above's n; a point strictly inside the stack and not on a boundary
+ * between layers (refused: which layer's properties it starts in would be
+ * a convention). */
+bool source_check_run(const source_desc *s, const struct mci_run *run, const char *what,
+                      tm_error *err);
+
+/* The text source_parse reads back as the same doubles ("gaussian:0.1"). */
+void source_text(const source_desc *s, char *buf, size_t size);
+
+/* For people: "Gaussian beam, 1/e^2 radius 0.1 cm". */
+void source_describe(const source_desc *s, char *buf, size_t size);
+
+/* Convolution with a beam (runtime/io/conv.c) needs the pencil's response:
+ * false, naming run's source, for any other. */
+bool source_require_pencil(const struct mci_run *run, const char *what, tm_error *err);
+
+/* The layer (1-based) a point source at depth z0 starts in; the run must
+ * have passed source_check_run. */
+int source_point_layer(const source_desc *s, const struct mci_run *run);
+
+#endif
