@@ -40,6 +40,9 @@ common="--engine gpu --tune never --no-profile --cache $work/cache"
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.1 0.1 0.3 0.5 0.3 0.5 0.1\n0.4 0.3 1.4 2 1.4 2 0.6\n' \
     >"$work/skin_sets.csv"
 printf '1 1 2\n0.5 2 1\n3 0.5 0.5\n2 2 2\n' >"$work/example_sets.csv"
+# 40 sets: the warp deposits their absorption together (sets_deposit).
+awk 'BEGIN { for (k = 1; k <= 40; k++) printf "%g %g %g\n", k, k, 2 * k }' \
+    >"$work/example_sets40.csv"
 
 # name | input | photons | photons per launch | variant options
 cases="example_heuristic|mcml_example.mci|6000|2500|
@@ -54,7 +57,13 @@ example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500
 lut_batch|lookup_table.mci|1500|4000|
 lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500
 skin_sets|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv
-example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128"
+example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128
+skin_sets_paths|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv --path-lengths
+example_sets_absorb|mcml_example.mci|6000|2500|--mua-sets $work/example_sets.csv
+example_sets40_absorb|mcml_example.mci|3000|1500|--mua-sets $work/example_sets40.csv --path-lengths
+skin_gaussian|skin7_600nm.mci|3000|1000|--source gaussian:0.1
+example_point_shared|mcml_example.mci|6000|2500|--source point:0.05 --layers shared
+skin_fiber_sets|skin7_600nm.mci|3000|1000|--source fiber:0.02:0.22 -A --mua-sets $work/skin_sets.csv"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the
