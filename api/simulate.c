@@ -15,6 +15,7 @@
 #include "optics.h"
 #include "parallel.h"
 #include "progress.h"
+#include "run_options.h"
 #include "timed_wait.h"
 #include "variant.h"
 
@@ -287,7 +288,7 @@ static tmcml_engine sets_engine(const tmcml_session *s, const tmcml_options *o,
 static bool any_paths(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
-        if (p[i]->run.path_lengths)
+        if (p[i]->run.path_lengths || run_options_tracks_time(&p[i]->run))
             return true;
     return false;
 }
@@ -616,8 +617,9 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "for sets with absorption)");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: path lengths are scored by the CPU engine (the GPU kernel has "
-                           "none yet): TMCML_ENGINE_CPU or AUTO");
+                           "engine: path lengths are scored by the CPU engine, and so are time "
+                           "bins and fiber detectors (the GPU kernel has none yet): "
+                           "TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK)
         status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count), &r[0]->problem.run,
                         &specs, &plan_seconds);

@@ -28,6 +28,14 @@ foreach(case ballistic derivative two_layers plain determinism)
   add_test(NAME paths_${case} COMMAND test_paths ${case})
   set_tests_properties(paths_${case} PROPERTIES LABELS "validation")
 endforeach()
+# Time-resolved escapes and the fiber detector (docs/outputs.md, "Time-resolved").
+tmcml_test(test_time engine test_time.c stats.c)
+foreach(case sums decay mean_time fiber)
+  add_test(NAME time_${case} COMMAND test_time ${case})
+  set_tests_properties(time_${case} PROPERTIES LABELS "validation")
+endforeach()
+add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh

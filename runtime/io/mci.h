@@ -35,6 +35,15 @@ typedef struct mci_run {
      * an .mci field but a request of the caller (--path-lengths,
      * tmcml_problem_set_path_lengths); false from mci_read. */
     bool path_lengths;
+    /* Time-resolved escapes (time_bins.h; --time, tmcml_problem_set_time_bins):
+     * time_nt bins of time_dt ns, the last collecting every later escape;
+     * time_nt 0: none.  Not .mci fields: 0 from mci_read. */
+    double time_dt;
+    int time_nt;
+    /* A fiber detector (detector.h; --detector, tmcml_problem_set_fiber_detector)
+     * at fiber_sep cm from the axis, fiber_radius cm, numerical aperture
+     * fiber_na; fiber_radius 0: none. */
+    double fiber_sep, fiber_radius, fiber_na;
 } mci_run;
 
 typedef struct mci_file {
