@@ -32,10 +32,11 @@ bool run_timed_runs(const cli_options *opt, mci_file *file, tm_error *err)
     for (int r = 0; asked(opt) && r < file->num_runs; r++) {
         mci_run *run = &file->runs[r];
         tm_error why = {0};
-        if ((opt->time_nt > 0 && !time_bins_check("--time", opt->time_dt, opt->time_nt, run->nr, &why)) ||
-            (opt->fiber_radius > 0.0 && !detector_check("--detector", opt->fiber_sep,
-                                                         opt->fiber_radius, opt->fiber_na,
-                                                         run->layers[0].n, &why))) {
+        if ((opt->time_nt > 0 &&
+             !time_bins_check("--time", opt->time_dt, opt->time_nt, run->nr, &why)) ||
+            (opt->fiber_radius > 0.0 &&
+             !detector_check("--detector", opt->fiber_sep, opt->fiber_radius, opt->fiber_na,
+                             run->layers[0].n, &why))) {
             error_set(err, file->path, run->line, "%s", why.message);
             return false;
         }

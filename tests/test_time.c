@@ -268,8 +268,8 @@ static int case_mean_time(void)
     const double n = 1.33, dt = run->time_dt;
     for (int k = 0; k < 2; k++) {
         const double *bins = k == 0 ? res.rd_t : res.tt_t;
-        double total = k == 0 ? res.rd : res.tt, path = k == 0 ? res.rd_path_total[1]
-                                                               : res.tt_path_total[1];
+        double total = k == 0 ? res.rd : res.tt,
+               path = k == 0 ? res.rd_path_total[1] : res.tt_path_total[1];
         double mean = 0;
         for (int it = 0; it < run->time_nt; it++)
             mean += (it + 0.5) * dt * bins[it] * dt;

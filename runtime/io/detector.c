@@ -24,17 +24,18 @@ bool detector_parse(const char *text, double *sep, double *radius, double *na, t
 {
     const char *p = text ? text : "";
     if (strncmp(p, "fiber:", 6) != 0) {
-        error_set(err, NULL, 0,
-                  "--detector: expected fiber:SEP:RADIUS:NA (cm, cm, numerical aperture; got \"%s\")",
-                  p);
+        error_set(
+            err, NULL, 0,
+            "--detector: expected fiber:SEP:RADIUS:NA (cm, cm, numerical aperture; got \"%s\")", p);
         return false;
     }
     p += 6;
     if (!detector_number(&p, false, sep) || !detector_number(&p, false, radius) ||
         !detector_number(&p, true, na)) {
-        error_set(err, NULL, 0,
-                  "--detector: expected fiber:SEP:RADIUS:NA, three numbers after \"fiber:\" (got \"%s\")",
-                  text);
+        error_set(
+            err, NULL, 0,
+            "--detector: expected fiber:SEP:RADIUS:NA, three numbers after \"fiber:\" (got \"%s\")",
+            text);
         return false;
     }
     /* The medium above is checked per run (detector_check with its n). */

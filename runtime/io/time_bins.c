@@ -13,7 +13,8 @@ bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err)
     char *end = NULL;
     double v = colon ? strtod(text, &end) : NAN;
     if (!colon || end != colon || colon == text) {
-        error_set(err, NULL, 0, "--time: expected DT:NT, the bin width in ns and the bin count (got \"%s\")",
+        error_set(err, NULL, 0,
+                  "--time: expected DT:NT, the bin width in ns and the bin count (got \"%s\")",
                   text ? text : "");
         return false;
     }
