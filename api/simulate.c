@@ -288,14 +288,26 @@ static tmcml_engine sets_engine(const tmcml_session *s, const tmcml_options *o,
 static bool any_paths(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
-        if (p[i]->run.path_lengths || run_options_tracks_time(&p[i]->run))
+        if (p[i]->run.path_lengths)
             return true;
     return false;
 }
 
-static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_problem *const *p, int count)
+/* Time bins and a fiber detector: a run's own GPU kernel scores them, not a
+ * batch's or the absorption sets' (gen/spec.c, validate_timed), so a call
+ * of several problems or with sets takes the CPU. */
+static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
-    return any_paths(p, count) ? TMCML_ENGINE_CPU : engine;
+    for (int i = 0; i < count; i++)
+        if (run_options_tracks_time(&p[i]->run) && (count > 1 || sets->count > 0))
+            return true;
+    return false;
+}
+
+static tmcml_engine paths_engine(tmcml_engine engine, const tmcml_problem *const *p, int count,
+                                 const call_sets *sets)
+{
+    return any_paths(p, count) || any_timed_cpu_only(p, count, sets) ? TMCML_ENGINE_CPU : engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -617,12 +629,16 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
                            "for sets with absorption)");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: path lengths are scored by the CPU engine, and so are time "
-                           "bins and fiber detectors (the GPU kernel has none yet): "
-                           "TMCML_ENGINE_CPU or AUTO");
+                           "engine: path lengths are scored by the CPU engine (the GPU kernel has "
+                           "none yet): TMCML_ENGINE_CPU or AUTO");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: time bins and fiber detectors are scored on the GPU by a "
+                           "run's own kernel, not in a batch of several problems or with "
+                           "absorption sets: TMCML_ENGINE_CPU or AUTO (or one problem a call)");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count), &r[0]->problem.run,
-                        &specs, &plan_seconds);
+        status = choose(s, o, paths_engine(sets_engine(s, o, sets), p, count, sets),
+                        &r[0]->problem.run, &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems, or the kernel of the sets */
     if (status == TMCML_OK && specs && sets->count > 0)
         status = sets_spec(s, o, sets, specs, &bspec);

@@ -13,6 +13,7 @@
 #include "mua_sets.h"
 #include "render.h"
 #include "run.h"
+#include "run_timed.h"
 #include "standalone.h"
 #include "variant.h"
 #include "plan.h"
@@ -104,6 +105,8 @@ int gen_command(const cli_options *opt)
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
+    else if (!run_timed_runs(opt, &file, &err)) /* --time, --detector: their kernel */
+        ;
     else if (plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&

@@ -13,16 +13,20 @@ bool run_timed_options(cli_options *opt, tm_error *err)
     if (!asked(opt))
         return true;
     const char *what = opt->time_nt > 0 ? "--time" : "--detector";
+    /* On the GPU a run's own kernel scores them, not a batch's (the
+     * outputs are the same either way) nor the absorption sets'. */
+    opt->no_batch = true;
+    if (!opt->mua_sets)
+        return true;
     if (opt->engine == CLI_ENGINE_GPU) {
         error_set(err, NULL, 0,
-                  "%s: time bins and fiber detectors are scored by the CPU engine (the GPU kernel "
-                  "has none yet): --engine cpu",
+                  "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or "
+                  "fiber detector: --engine cpu",
                   what);
         return false;
     }
     if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: %s: time bins and fiber detectors are scored by the CPU engine\n",
-                what);
+        fprintf(stderr, "tmcml: %s with --mua-sets: scored by the CPU engine\n", what);
     opt->engine = CLI_ENGINE_CPU;
     return true;
 }

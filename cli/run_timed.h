@@ -10,8 +10,9 @@
 #include "error.h"
 #include "mci.h"
 
-/* Only the CPU engine scores them: --engine gpu is refused, auto takes the
- * CPU (and says so unless quiet). */
+/* A run's own GPU kernel scores them, so runs are not batched (--no-batch:
+ * the outputs are the same); with --mua-sets only the CPU engine does:
+ * --engine gpu is refused, auto takes the CPU (and says so unless quiet). */
 bool run_timed_options(cli_options *opt, tm_error *err);
 
 /* Every run of file gets opt's time bins and detector; a run whose grid

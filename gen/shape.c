@@ -28,6 +28,8 @@ const shape_field shape_field_table[] = {
     SHAPE_BOOL_FIELD(score_absorption),
     SHAPE_INT_FIELD(num_sets, 0, TM_MAX_ABSORPTION_SETS, 0),
     SHAPE_BOOL_FIELD(sets_2d),
+    SHAPE_BOOL_FIELD(time_bins),
+    SHAPE_BOOL_FIELD(fiber),
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -56,9 +58,11 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[7] = {a->num_layers, !a->score_absorption, a->nr, a->nz, a->na, a->num_sets, a->sets_2d};
-    int kb[7] = {b->num_layers, !b->score_absorption, b->nr, b->nz, b->na, b->num_sets, b->sets_2d};
-    for (int i = 0; i < 7; i++)
+    int ka[9] = {a->num_layers, !a->score_absorption, a->nr,        a->nz,   a->na,
+                 a->num_sets,   a->sets_2d,           a->time_bins, a->fiber};
+    int kb[9] = {b->num_layers, !b->score_absorption, b->nr,        b->nz,   b->na,
+                 b->num_sets,   b->sets_2d,           b->time_bins, b->fiber};
+    for (int i = 0; i < 9; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -69,8 +73,9 @@ void problem_shape_text(const problem_shape *s, char *buf, size_t size)
     char sets[48] = "";
     if (s->num_sets > 0)
         snprintf(sets, sizeof sets, " sets=%d%s", s->num_sets, s->sets_2d ? " 2-D" : "");
-    snprintf(buf, size, "L%d %dx%dx%d%s%s", s->num_layers, s->nr, s->nz, s->na,
-             s->score_absorption ? "" : " -A", sets);
+    snprintf(buf, size, "L%d %dx%dx%d%s%s%s%s", s->num_layers, s->nr, s->nz, s->na,
+             s->score_absorption ? "" : " -A", sets, s->time_bins ? " time" : "",
+             s->fiber ? " fiber" : "");
 }
 
 char *problem_shape_key(const problem_shape *s)

@@ -31,7 +31,11 @@
      * engine takes sets from its options; a GPU kernel bakes them in: it                     \
      * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d) without absorption. */    \
     int num_sets;                                                                                  \
-    bool sets_2d;
+    bool sets_2d;                                                                                  \
+    /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored   \
+     * by a run's own kernel when on; their bins and geometry are kernel data. */                    \
+    bool time_bins;                                                                                \
+    bool fiber;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

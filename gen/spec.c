@@ -201,6 +201,22 @@ static bool validate_sets(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* Time bins and the fiber detector are scored by a run's own kernel
+ * (templates/timed.cu): not by a batch's or the absorption sets'. */
+static bool validate_timed(const kernel_spec *spec, tm_error *err)
+{
+    if (!spec->time_bins && !spec->fiber)
+        return true;
+    if (spec->batch || spec->num_sets > 0) {
+        error_set(err, NULL, 0,
+                  "time bins and a fiber detector are scored by a run's own kernel on the GPU, "
+                  "not by a %s kernel (run it alone, or on the CPU engine)",
+                  spec->batch ? "batch" : "absorption sets'");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -243,7 +259,7 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

@@ -34,6 +34,11 @@ foreach(case sums decay mean_time fiber)
   add_test(NAME time_${case} COMMAND test_time ${case})
   set_tests_properties(time_${case} PROPERTIES LABELS "validation")
 endforeach()
+tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
+  tmcml_gpu_tests(gpu_time_${case})
+endforeach()
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh

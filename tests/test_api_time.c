@@ -79,9 +79,14 @@ static void test_run(tmcml_session *s)
     tmcml_problem *p = problem(s, 30, 0.05), *plain = problem(s, 0, 0.0);
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_GPU);
-    tmcml_result *r = NULL, *q = NULL;
-    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
-    CHECK_CONTAINS(tmcml_session_message(s), "time bins and fiber detectors");
+    tmcml_result *r = NULL, *q = NULL, *two[2] = {NULL, NULL};
+    /* A run's own GPU kernel scores them: a batch of two on the GPU is
+     * refused (the absorption sets too), AUTO takes the CPU. */
+    const tmcml_problem *pair[2] = {p, plain};
+    CHECK(tmcml_run_batch(s, pair, 2, &opt, two) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "time bins and fiber detectors are scored on the GPU");
+    static const double mua[2 * 2] = {0.5, 1.0, 1.0, 2.0};
+    CHECK(tmcml_run_sets(s, p, mua, 2, &opt, two) == TMCML_ERR_ARGUMENT);
     options(&opt, TMCML_ENGINE_AUTO);
     CHECK_MSG(tmcml_run(s, p, &opt, &r) == TMCML_OK, "%s", tmcml_session_message(s));
     CHECK(tmcml_run(s, plain, &opt, &q) == TMCML_OK);

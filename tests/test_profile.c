@@ -49,7 +49,7 @@ static profile_toolchain test_toolchain(const char *generator)
 
 static profile_class cls(int layers, int nr, int nz, int na, bool a)
 {
-    profile_class c = {layers, nr, nz, na, a, 0, false};
+    profile_class c = {.num_layers = layers, .nr = nr, .nz = nz, .na = na, .score_absorption = a};
     return c;
 }
 

@@ -5,8 +5,9 @@
 # the JSON the settings and the 1-D arrays; --npz the arrays; a run without
 # the options writes none of them and its MCML sections are the run's with
 # them; a run stopped and resumed gives the uninterrupted run's .mco, and
-# --resume with other time bins is refused; bad values and --engine gpu are
-# refused with a message naming the value, nothing written.
+# --resume with other time bins is refused; bad values, and --engine gpu
+# with absorption sets, are refused with a message naming the value,
+# nothing written; tmcml gen shows the time kernel and refuses a batch's.
 # usage: test_time_cli.sh TMCML EXAMPLES_DIR
 tmcml=$1
 examples=$2
@@ -81,8 +82,19 @@ expect 2 "radius" -- "$tmcml" run "$mci" $common --detector fiber:0:-1:0.2 -o "$
 contains "radius" "--detector: radius -1 cm is not a finite number > 0"
 expect 2 "kind" -- "$tmcml" run "$mci" $common --detector disc:0:1:0.2 -o "$work/bad"
 contains "kind" 'expected fiber:SEP:RADIUS:NA'
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --time 0.01:10 -o "$work/bad"
-contains "gpu" "scored by the CPU engine (the GPU kernel has none yet): --engine cpu"
+printf '1 1 2\n' >"$work/sets.txt"
+expect 2 "gpu sets" -- "$tmcml" run "$mci" $common -A --engine gpu --time 0.01:10 \
+    --mua-sets "$work/sets.txt" -o "$work/bad"
+contains "gpu sets" "--time with --mua-sets: the absorption sets' GPU kernel scores no time bins"
+# The GPU's kernel for a run with time bins: a batch kernel has none.
+expect 2 "gen batch" -- "$tmcml" gen "$mci" --batch --time 0.01:10 -o "$work/k.cu"
+contains "gen batch" "scored by a run's own kernel on the GPU, not by a batch kernel"
 check
 [ ! -e "$work/bad" ] || fail "a refused run wrote $work/bad"
+expect 0 "gen" -- "$tmcml" gen "$mci" --time 0.01:10 --detector fiber:0:0.1:1 -o "$work/t.cu"
+check
+grep -q 'timed_escape' "$work/t.cu" || fail "tmcml gen --time: no timed_escape in the kernel"
+expect 0 "gen plain" -- "$tmcml" gen "$mci" -o "$work/p.cu"
+check
+grep -q 'timed\|flight;' "$work/p.cu" && fail "a plain kernel holds the time bins' code"
 finish test_time_cli

@@ -94,6 +94,8 @@ def test_bad_detector():
         run(detector=tmcml.FiberDetector(0, 0.1, 1.2))
 
 
-def test_gpu_refused():
+def test_gpu_batch_refused():
+    # A run's own GPU kernel scores them, not a batch's.
     with pytest.raises(tmcml.TmcmlArgumentError, match="time bins and fiber detectors"):
-        run(engine="gpu", time_bins=(0.01, 5))
+        tmcml.run_batch(layers=[EXAMPLE["layers"]] * 2, photons=100, engine="gpu",
+                        progress=False, time_bins=(0.01, 5))

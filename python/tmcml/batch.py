@@ -112,8 +112,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
     same seed.  One call is one batch: a lookup table costs its photons, not
     its number of runs.  path_lengths=True: every problem's path lengths;
-    time_bins and detector: every problem's (tmcml.run's keywords; the CPU
-    engine)."""
+    time_bins and detector: every problem's (tmcml.run's keywords; a batch
+    of several problems with them runs on the CPU engine)."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)

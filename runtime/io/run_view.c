@@ -7,7 +7,9 @@ problem_shape run_view_shape(const mci_run *run, bool score_absorption)
                            .nr = run->nr,
                            .nz = run->nz,
                            .na = run->na,
-                           .score_absorption = score_absorption};
+                           .score_absorption = score_absorption,
+                           .time_bins = run->time_nt > 0,
+                           .fiber = run->fiber_radius > 0.0};
 }
 
 void run_view_layers(const mci_run *run, spec_layer *layers)

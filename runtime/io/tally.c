@@ -216,6 +216,13 @@ bool tally_set_add_detectors(tally_set *t, int detectors)
     ADD_OPTION(t, OUTPUT_OPTION_FIBER);
 }
 
+bool tally_set_add_options_of(tally_set *t, const tally_set *like)
+{
+    return (!like->rd_path || tally_set_add_paths(t, like->num_layers)) &&
+           (!like->rd_rt || tally_set_add_time(t, like->nt)) &&
+           (!like->rd_fiber || tally_set_add_detectors(t, like->detectors));
+}
+
 bool tally_set_has(const tally_set *t, int k)
 {
     return k >= 0 && k < OUTPUT_TALLIES_ALL && (k < OUTPUT_TALLIES || t->tally[k]);

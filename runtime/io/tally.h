@@ -65,6 +65,10 @@ bool tally_batch_add_time(tally_batch *b, int nt);
 bool tally_set_add_time(tally_set *t, int nt);
 bool tally_batch_add_detectors(tally_batch *b, int detectors);
 bool tally_set_add_detectors(tally_set *t, int detectors);
+/* The optional tallies `like` has that t lacks, added to t (zeroed, of
+ * like's counts), so that tally_set_add(t, like) keeps them; false when
+ * out of memory. */
+bool tally_set_add_options_of(tally_set *t, const tally_set *like);
 /* Whether tally k is there: every run's always, an optional one when added. */
 bool tally_set_has(const tally_set *t, int k);
 /* Entries of tally k of t (0 for an absent one). */
