@@ -66,11 +66,21 @@ size_t spec_tile_slots(const kernel_spec *spec)
 /* layer_t of templates/layers.cu (layer_record.h). */
 #define SPEC_GPU_LAYER_BYTES sizeof(layer_record)
 
+/* timed_t of templates/timed.cu: three pointers, six 4-byte values and a
+ * float a layer, rounded up to its 8-byte alignment. */
+static size_t spec_timed_bytes(const kernel_spec *spec)
+{
+    if (spec->batch || !(spec->time_bins || spec->fiber) || spec->num_layers <= 0)
+        return 0;
+    size_t bytes = 3 * 8 + 6 * 4 + (size_t)(spec->num_layers + 2) * 4;
+    return (bytes + 7) / 8 * 8;
+}
+
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
     if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
-        return 0;
-    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES;
+        return spec_timed_bytes(spec);
+    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + spec_timed_bytes(spec);
 }
 
 size_t spec_shared_bytes(const kernel_spec *spec)

@@ -156,6 +156,10 @@ static void test_shared_bytes(void)
     s.knobs.layer_placement = SPEC_LAYERS_SHARED;
     CHECK(spec_shared_bytes(&s) == (tile + edges) * 4 + 9 * 48); /* layer_t: 48 bytes */
     CHECK(spec_static_shared_bytes(&s) == 9 * 48);
+    /* The time bins' data (templates/timed.cu's timed_t) too. */
+    s.time_bins = true;
+    CHECK(spec_static_shared_bytes(&s) == 9 * 48 + (48 + 9 * 4 + 7) / 8 * 8);
+    s.time_bins = false;
     CHECK(spec_dynamic_shared_bytes(&s) == (tile + edges) * 4);
     s.score_absorption = false; /* -A caches nothing */
     CHECK(spec_dynamic_shared_bytes(&s) == 0);
