@@ -178,15 +178,14 @@ static int case_identity(void)
     CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &a, true));
     CHECK(gpu_tallies(run, &other, 70000, SEED, 0, split, &b, true) &&
           gpu_tallies(run, &other, 70000, SEED, split, n - split, &b, false));
-    CHECK_MSG(a.rd_rt && a.rd_fiber && tally_set_equal(&a, &b),
-              "the two variants' tallies differ");
+    CHECK_MSG(a.rd_rt && a.rd_fiber && tally_set_equal(&a, &b), "the two variants' tallies differ");
     /* Without time bins and detector: the plain kernel's every-run tallies. */
     run->time_nt = 0;
     run->fiber_radius = 0.0;
     CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &plain, true));
     for (int k = 0; k < OUTPUT_TALLIES; k++)
-        CHECK_MSG(memcmp(a.tally[k], plain.tally[k],
-                         tally_set_bins(&a, k) * sizeof *a.tally[k]) == 0,
+        CHECK_MSG(memcmp(a.tally[k], plain.tally[k], tally_set_bins(&a, k) * sizeof *a.tally[k]) ==
+                      0,
                   "tally %d differs from the plain kernel's", k);
     tally_set_free(&a);
     tally_set_free(&b);
