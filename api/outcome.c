@@ -43,10 +43,12 @@ void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat)
 
 /* ORDER OUTPUT: tmcml_array is output_table's order (runtime/io/output_arrays.h),
  * and tmcml_axis output_axis's; tests/test_api.c checks every name. */
-_Static_assert(TMCML_TT_PATH_TOTAL + 1 == OUTPUT_ARRAYS,
+_Static_assert(TMCML_RD_FIBER + 1 == OUTPUT_ARRAYS,
                "tmcml_array: one constant per output_table row");
 _Static_assert(TMCML_AXIS_LAYER == (int)OUTPUT_AXIS_LAYER && TMCML_AXIS_R == (int)OUTPUT_AXIS_R &&
-                   TMCML_AXIS_Z == (int)OUTPUT_AXIS_Z && TMCML_AXIS_A == (int)OUTPUT_AXIS_A,
+                   TMCML_AXIS_Z == (int)OUTPUT_AXIS_Z && TMCML_AXIS_A == (int)OUTPUT_AXIS_A &&
+                   TMCML_AXIS_T == (int)OUTPUT_AXIS_T &&
+                   TMCML_AXIS_DETECTOR == (int)OUTPUT_AXIS_DETECTOR,
                "tmcml_axis: output_axis's values");
 _Static_assert(OUTPUT_MAX_RANK <= TMCML_ARRAY_MAX_DIMS, "TMCML_ARRAY_MAX_DIMS");
 
@@ -95,7 +97,13 @@ int tmcml_array_absorption(tmcml_array which)
 int tmcml_array_path_lengths(tmcml_array which)
 {
     const output_array *o = row_of(which);
-    return o && o->path_lengths;
+    return o && o->option == OUTPUT_OPTION_PATHS;
+}
+
+int tmcml_array_option(tmcml_array which)
+{
+    const output_array *o = row_of(which);
+    return o ? (int)o->option : -1;
 }
 
 int tmcml_result_array_shape(const tmcml_result *r, tmcml_array which,
@@ -161,8 +169,12 @@ static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_
     if (!r->has_tallies)
         return api_failf(s, TMCML_ERR_STATE, "this result has no tallies (read from an .mco)");
     if (!r->tallies.tally[o->tally])
-        return api_failf(s, TMCML_ERR_STATE,
-                         "this run scored no path lengths (tmcml_problem_set_path_lengths)");
+        return api_failf(s, TMCML_ERR_STATE, "this run scored no %s",
+                         o->option == OUTPUT_OPTION_PATHS
+                             ? "path lengths (tmcml_problem_set_path_lengths)"
+                         : o->option == OUTPUT_OPTION_TIME
+                             ? "time bins (tmcml_problem_set_time_bins)"
+                             : "fiber detector (tmcml_problem_set_fiber_detector)");
     const tally_acc_t *src = r->tallies.tally[o->tally];
     size_t n;
     tmcml_result_array(r, which, &n);

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detector.h"
+#include "time_bins.h"
+
 /* The name a problem without one is checked under, and the photons. */
 #define UNNAMED "tmcml.mco"
 
@@ -311,6 +314,62 @@ int tmcml_problem_source(const tmcml_problem *p, double *a, double *b)
     if (b)
         *b = src->na;
     return (int)src->kind;
+}
+
+tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_problem *p, double dt, int nt)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tm_error err = {0};
+    if (nt != 0 && !time_bins_check("time bins", dt, nt, p->run.nr, &err))
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message));
+    p->run.time_nt = nt;
+    p->run.time_dt = nt != 0 ? dt : 0.0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_time_bins(const tmcml_problem *p, double *dt)
+{
+    if (dt)
+        *dt = p ? p->run.time_dt : 0.0;
+    return p ? p->run.time_nt : 0;
+}
+
+tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p, double separation,
+                                              double radius, double na)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tm_error err = {0};
+    if (radius != 0.0 &&
+        !detector_check("fiber detector", separation, radius, na, p->run.layers[0].n, &err))
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message));
+    bool on = radius != 0.0;
+    p->run.fiber_sep = on ? separation : 0.0;
+    p->run.fiber_radius = on ? radius : 0.0;
+    p->run.fiber_na = on ? na : 0.0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation, double *radius,
+                                 double *na)
+{
+    bool on = p && p->run.fiber_radius > 0.0;
+    if (separation)
+        *separation = on ? p->run.fiber_sep : 0.0;
+    if (radius)
+        *radius = on ? p->run.fiber_radius : 0.0;
+    if (na)
+        *na = on ? p->run.fiber_na : 0.0;
+    return on;
 }
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)

@@ -15,6 +15,7 @@
 #include "optics.h"
 #include "parallel.h"
 #include "progress.h"
+#include "run_options.h"
 #include "timed_wait.h"
 #include "variant.h"
 
@@ -288,10 +289,22 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
+/* Time bins and a fiber detector: a run's own GPU kernel scores them, not a
+ * batch's or the absorption sets' (gen/spec.c, validate_timed), so a call
+ * of several problems or with sets takes the CPU. */
+static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
+{
+    for (int i = 0; i < count; i++)
+        if (run_options_tracks_time(&p[i]->run) && (count > 1 || sets->count > 0))
+            return true;
+    return false;
+}
+
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    return any_paths(p, count) && sets->count == 0 ? TMCML_ENGINE_CPU : engine;
+    bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_timed_cpu_only(p, count, sets);
+    return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
 /* ---- one call's problems ------------------------------------------------------ */
@@ -595,6 +608,11 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: time bins and fiber detectors are scored on the GPU by a "
+                           "run's own kernel, not in a batch of several problems or with "
+                           "absorption sets: TMCML_ENGINE_CPU or AUTO (or one problem a call)");
     if (status == TMCML_OK)
         status = choose(s, o, paths_engine(o->engine, sets, p, count), sets, &r[0]->problem.run,
                         &specs, &plan_seconds);

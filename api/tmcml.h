@@ -187,6 +187,28 @@ TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p
  * tmcml_options keeps its size (callers allocate it).  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
+/* Time-resolved escapes (docs/outputs.md, "Time-resolved"): nt bins of dt
+ * ns of time of flight (path x n / c per layer, c = 29.9792458 cm/ns), the
+ * last collecting every later escape; nt 0 turns them off (dt is then not
+ * looked at).  Runs of p then give TMCML_RD_RT, TMCML_RD_T, TMCML_TT_RT and
+ * TMCML_TT_T, also in the .mco and JSON.  The CPU engine scores them, as
+ * path lengths.  dt finite > 0, 1 <= nt <= 2^20 and nr x nt <= 2^27, else
+ * TMCML_ERR_ARGUMENT naming the value.  New in TMCML_1.1. */
+TMCML_API tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_problem *p, double dt,
+                                                   int nt);
+/* nt (0: none), and dt into *dt (may be NULL). */
+TMCML_API int tmcml_problem_time_bins(const tmcml_problem *p, double *dt);
+/* A fiber detector on the surface (docs/physics.md, "Fiber detector"): a
+ * face of radius `radius` cm centred `separation` cm from the beam's axis,
+ * numerical aperture na (0 < na <= n of the medium above); radius 0 turns
+ * it off.  Runs of p then give TMCML_RD_FIBER, the fraction of the photons
+ * it collects.  The CPU engine scores it.  New in TMCML_1.1. */
+TMCML_API tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p,
+                                                        double separation, double radius,
+                                                        double na);
+/* 1 with a detector (its values into the pointers, each may be NULL), else 0. */
+TMCML_API int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation,
+                                           double *radius, double *na);
 
 /* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
  * pencil beam).  The kinds, and what a and b are:
@@ -342,7 +364,16 @@ typedef enum tmcml_array {
                             the weight leaving the top (0 where none left) */
     TMCML_TT_PATH,       /* [nr x num_layers] [cm]: the same through the bottom */
     TMCML_RD_PATH_TOTAL, /* [num_layers] [cm]: over every ring */
-    TMCML_TT_PATH_TOTAL  /* [num_layers] [cm] */
+    TMCML_TT_PATH_TOTAL, /* [num_layers] [cm] */
+    /* Optional (TMCML_1.1): only in a run of a problem with time bins
+     * (tmcml_problem_set_time_bins); nt the number of bins, dt their width. */
+    TMCML_RD_RT, /* [nr x nt] [1/(cm2 ns)]: reflectance per area and time of flight */
+    TMCML_RD_T,  /* [nt] [1/ns]: the same over every ring; sum x dt = Rd */
+    TMCML_TT_RT, /* [nr x nt] [1/(cm2 ns)] */
+    TMCML_TT_T,  /* [nt] [1/ns] */
+    /* Optional (TMCML_1.1): only with a fiber detector
+     * (tmcml_problem_set_fiber_detector). */
+    TMCML_RD_FIBER /* [1] [-]: the fraction of the photons the detector collects */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -371,10 +402,12 @@ TMCML_API int tmcml_array_count(void);
 TMCML_API const char *tmcml_array_name(tmcml_array which);
 TMCML_API const char *tmcml_array_unit(tmcml_array which);
 typedef enum tmcml_axis {
-    TMCML_AXIS_LAYER = 0, /* the layers, layer 1 first: the problem's layer count */
-    TMCML_AXIS_R = 1,     /* grid.nr */
-    TMCML_AXIS_Z = 2,     /* grid.nz */
-    TMCML_AXIS_A = 3      /* grid.na */
+    TMCML_AXIS_LAYER = 0,   /* the layers, layer 1 first: the problem's layer count */
+    TMCML_AXIS_R = 1,       /* grid.nr */
+    TMCML_AXIS_Z = 2,       /* grid.nz */
+    TMCML_AXIS_A = 3,       /* grid.na */
+    TMCML_AXIS_T = 4,       /* the time bins (tmcml_problem_set_time_bins); TMCML_1.1 */
+    TMCML_AXIS_DETECTOR = 5 /* the detectors: 1 (tmcml_problem_set_fiber_detector); TMCML_1.1 */
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
 /* The number of axes (1 or 2 today), each into axes[] (may be NULL), the
@@ -386,6 +419,10 @@ TMCML_API int tmcml_array_absorption(tmcml_array which);
  * lengths (tmcml_problem_set_path_lengths); tmcml_result_array gives NULL
  * for it elsewhere.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_path_lengths(tmcml_array which);
+/* Which optional group it is of: 0 every run's, 1 the path lengths, 2 the
+ * time bins, 3 the fiber detector; -1 for an unknown array.  New in
+ * TMCML_1.1. */
+TMCML_API int tmcml_array_option(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's
  * count.  0 for an unknown array or a NULL r. */

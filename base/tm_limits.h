@@ -86,6 +86,11 @@
 #define TALLY_PATH_BATCH_MAX_PHOTONS (UINT64_C(1) << 24)
 /* Layers of a run with path lengths: a photon carries a double a layer. */
 #define TM_MAX_PATH_LAYERS           64
+/* Time bins of a time-resolved run (runtime/io/time_bins.h): with nr rings,
+ * Rd_rt and Tt_rt hold nr x nt entries, bounded as the grid's by
+ * MCI_MAX_BINS; the count alone by a million, far above any instrument's
+ * channels (a TCSPC card has 4096). */
+#define TM_MAX_TIME_BINS             (1 << 20)
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

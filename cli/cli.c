@@ -3,8 +3,10 @@
 #include "cli.h"
 #include "compile.h"
 #include "knob.h"
+#include "detector.h"
 #include "suggest.h"
 #include "text_escape.h"
+#include "time_bins.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -83,6 +85,13 @@ void cli_print_usage(FILE *s)
           "  --path-lengths        also score the mean path [cm] per layer of the weight\n"
           "                        leaving the top and bottom (per ring and in total;\n"
           "                        extra .mco sections, JSON, npz; CPU engine)\n"
+          "  --time DT:NT          also score reflectance and transmittance against time\n"
+          "                        of flight: NT bins of DT ns, the last collecting the\n"
+          "                        rest (Rd_rt, Rd_t, Tt_rt, Tt_t)\n"
+          "  --detector fiber:SEP:RADIUS:NA\n"
+          "                        also score a fiber detector on the surface: a face of\n"
+          "                        RADIUS cm centred SEP cm from the beam, numerical\n"
+          "                        aperture NA (Rd_fiber)\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
@@ -476,6 +485,13 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->path_lengths = true;
     } else if (is_long(a, "--source")) {
         if (!source_parse(option_value(argc, argv, i, 8), "--source", &opt->source, err))
+            return false;
+    } else if (is_long(a, "--time")) {
+        if (!time_bins_parse(option_value(argc, argv, i, 6), &opt->time_dt, &opt->time_nt, err))
+            return false;
+    } else if (is_long(a, "--detector")) {
+        if (!detector_parse(option_value(argc, argv, i, 10), &opt->fiber_sep, &opt->fiber_radius,
+                            &opt->fiber_na, err))
             return false;
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;

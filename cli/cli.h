@@ -70,10 +70,15 @@ typedef struct cli_options {
     const char *mua_sets;       /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
     bool path_lengths;          /* --path-lengths: score the partial path lengths (CPU) */
     source_desc source;         /* --source KIND[:...]: where photons start (pencil: MCML's) */
-    variant_options variant;    /* --tile, --entry, ... */
-    const char *template_dir;   /* --templates DIR */
-    const char *cache_dir;      /* --cache DIR ("" disables) */
-    bool verbose;               /* --verbose: compile and launch details */
+    /* --time DT:NT: time-resolved escapes, NT bins of DT ns (0: none; CPU) */
+    double time_dt;
+    int time_nt;
+    /* --detector fiber:SEP:RADIUS:NA: a fiber detector (radius 0: none; CPU) */
+    double fiber_sep, fiber_radius, fiber_na;
+    variant_options variant;  /* --tile, --entry, ... */
+    const char *template_dir; /* --templates DIR */
+    const char *cache_dir;    /* --cache DIR ("" disables) */
+    bool verbose;             /* --verbose: compile and launch details */
     /* gen */
     const char *gen_output; /* -o FILE (default: stdout) */
     bool gen_info;          /* --info: compile and report registers, spills */

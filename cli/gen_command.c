@@ -14,6 +14,7 @@
 #include "render.h"
 #include "run.h"
 #include "run_source.h"
+#include "run_timed.h"
 #include "standalone.h"
 #include "variant.h"
 #include "plan.h"
@@ -108,6 +109,7 @@ int gen_command(const cli_options *opt)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
     else if (run_source_runs(opt, &file, &err) && /* --source: the source's kernel */
+             run_timed_runs(opt, &file, &err) &&  /* --time, --detector: their kernel */
              read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
              plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&

@@ -31,6 +31,8 @@ const shape_field shape_field_table[] = {
     SHAPE_BOOL_FIELD(sets_paths),
     SHAPE_BOOL_FIELD(sets_absorb),
     SHAPE_INT_FIELD(source, 0, SHAPE_SOURCE_KINDS - 1, 0),
+    SHAPE_BOOL_FIELD(time_bins),
+    SHAPE_BOOL_FIELD(fiber),
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -69,11 +71,13 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
 
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[10] = {a->num_layers, !a->score_absorption, a->nr,         a->nz,          a->na,
-                  a->num_sets,   a->sets_2d,           a->sets_paths, a->sets_absorb, a->source};
-    int kb[10] = {b->num_layers, !b->score_absorption, b->nr,         b->nz,          b->na,
-                  b->num_sets,   b->sets_2d,           b->sets_paths, b->sets_absorb, b->source};
-    for (int i = 0; i < 10; i++)
+    int ka[12] = {
+        a->num_layers, !a->score_absorption, a->nr,          a->nz,     a->na,        a->num_sets,
+        a->sets_2d,    a->sets_paths,        a->sets_absorb, a->source, a->time_bins, a->fiber};
+    int kb[12] = {
+        b->num_layers, !b->score_absorption, b->nr,          b->nz,     b->na,        b->num_sets,
+        b->sets_2d,    b->sets_paths,        b->sets_absorb, b->source, b->time_bins, b->fiber};
+    for (int i = 0; i < 12; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -88,8 +92,9 @@ void problem_shape_text(const problem_shape *s, char *buf, size_t size)
     char source[24] = "";
     if (s->source != 0)
         snprintf(source, sizeof source, " source=%d", s->source);
-    snprintf(buf, size, "L%d %dx%dx%d%s%s%s", s->num_layers, s->nr, s->nz, s->na,
-             s->score_absorption ? "" : " -A", sets, source);
+    snprintf(buf, size, "L%d %dx%dx%d%s%s%s%s%s", s->num_layers, s->nr, s->nz, s->na,
+             s->score_absorption ? "" : " -A", sets, source, s->time_bins ? " time" : "",
+             s->fiber ? " fiber" : "");
 }
 
 char *problem_shape_key(const problem_shape *s)

@@ -42,7 +42,11 @@
     /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's                      \
      * pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are                  \
      * the run's data (the layer table's record 0: runtime/io/run_view.c). */      \
-    int source;
+    int source;                                                                                      \
+    /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored   \
+     * by a run's own kernel when on; their bins and geometry are kernel data. */                      \
+    bool time_bins;                                                                                  \
+    bool fiber;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

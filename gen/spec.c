@@ -67,11 +67,21 @@ size_t spec_tile_slots(const kernel_spec *spec)
 /* layer_t of templates/layers.cu (layer_record.h). */
 #define SPEC_GPU_LAYER_BYTES sizeof(layer_record)
 
+/* timed_t of templates/timed.cu: three pointers, six 4-byte values and a
+ * float a layer, rounded up to its 8-byte alignment. */
+static size_t spec_timed_bytes(const kernel_spec *spec)
+{
+    if (spec->batch || !(spec->time_bins || spec->fiber) || spec->num_layers <= 0)
+        return 0;
+    size_t bytes = 3 * 8 + 6 * 4 + (size_t)(spec->num_layers + 2) * 4;
+    return (bytes + 7) / 8 * 8;
+}
+
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
     if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
-        return 0;
-    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES;
+        return spec_timed_bytes(spec);
+    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + spec_timed_bytes(spec);
 }
 
 size_t spec_shared_bytes(const kernel_spec *spec)
@@ -219,6 +229,22 @@ static bool validate_sets(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* Time bins and the fiber detector are scored by a run's own kernel
+ * (templates/timed.cu): not by a batch's or the absorption sets'. */
+static bool validate_timed(const kernel_spec *spec, tm_error *err)
+{
+    if (!spec->time_bins && !spec->fiber)
+        return true;
+    if (spec->batch || spec->num_sets > 0) {
+        error_set(err, NULL, 0,
+                  "time bins and a fiber detector are scored by a run's own kernel on the GPU, "
+                  "not by a %s kernel (run it alone, or on the CPU engine)",
+                  spec->batch ? "batch" : "absorption sets'");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -261,7 +287,7 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

@@ -68,6 +68,11 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              unsigned long long *rd_path, unsigned long long *tt_path)
 %   elseif spec.num_sets > 0 then
              unsigned long long *counts, const float *set_extra)
+%   elseif spec.time_bins or spec.fiber then
+             unsigned long long *counts,
+             unsigned long long *rd_rt, unsigned long long *tt_rt, unsigned long long *rd_fiber,
+             const float *time_n, float time_start, float inv_c_dt, int nt,
+             float fiber_sep, float fiber_radius, float fiber_cos_accept)
 %   else
              unsigned long long *counts)
 %   end
@@ -88,6 +93,10 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   end
 %   if spec.num_sets > 0 then
     sets_setup(set_extra);
+%   end
+%   if spec.time_bins or spec.fiber then
+    timed_setup(rd_rt, tt_rt, rd_fiber, time_n, inv_c_dt, nt, fiber_sep, fiber_radius,
+                fiber_cos_accept);
 %   end
     LAYERS_SETUP();
 %   if clustered then
@@ -183,6 +192,9 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   end
 %   if spec.sets_absorb then
                 sets_launch_residues();
+%   end
+%   if spec.time_bins then
+                p.flight = time_start;  // the glass layers above first_layer, crossed straight down
 %   end
 % end
             }

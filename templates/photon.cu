@@ -15,6 +15,9 @@ struct photon_t {
     int layer;
     unsigned int layer_table;  // layers_base(): where the step reads its layer
     mwc_state rng;
+% if spec.time_bins then
+    float flight;  // optical path so far, sum of s n (cm): c times the time of flight
+% end
 % if spec.last_bin_cache and spec.score_absorption then
     int cached_bin;                  // A_rz bin of the deposits summed in cached_units (-1: none)
     unsigned int cached_units;       // at most 2^32 - 1: score_absorption flushes before a wrap

@@ -248,6 +248,10 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
 
 % include("sets.cu")
 % end
+% if spec.time_bins or spec.fiber then
+
+% include("timed.cu")
+% end
 
 __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TALLY_ARGS)
 {
@@ -335,7 +339,12 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % if spec.batch then
     ra += batch_slot_of(p.layer_table) * SLOT_RA;  // the photon's run's (batch.cu)
 % end
+% if spec.time_bins or spec.fiber then
+    float r = sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y)));
+    int ir = bin_of(r, INV_DR, NR);
+% else
     int ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
+% end
     int ia = bin_of(acosf(exit_cos), INV_DA, NA);
     size_t bin = (size_t)ir * NA + ia;
 % if spec.debug_out_of_bounds then
@@ -346,6 +355,10 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
     sets_escape(p.w, bin, p.uz > 0.0f);  // every set's, by the warp; the reference's not scored
 % elseif spec.debug_bias then
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
+% elseif spec.time_bins or spec.fiber then
+    unsigned long long units = fixed_point_from_weight_f(p.w);
+    atomicAdd(&ra[bin], units);
+    timed_escape(p, r, ir, exit_cos, units);  // the same units in its time bin
 % else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
 % end

@@ -46,11 +46,17 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
 % if spec.num_sets > 0 then
         sets_path(p, db);
 % end
+% if spec.time_bins then
+        timed_path(p, db);
+% end
         cross_or_not(p, l, xi, TALLY_PASS);
     } else {
         hop_to(p, s, z_end);
 % if spec.num_sets > 0 then
         sets_path(p, s);
+% end
+% if spec.time_bins then
+        timed_path(p, s);
 % end
         // _rn intrinsics: never fused into an FMA, so the weight is rounded
         // the same way whether or not dw is also scored (-A keeps Rd and Tt
@@ -79,6 +85,9 @@ __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TAL
     hop_to(p, db, zb);
 % if spec.num_sets > 0 then
     sets_path(p, db);
+% end
+% if spec.time_bins then
+    timed_path(p, db);
 % end
     cross_or_not(p, l, mwc_uniform_f(&p.rng), TALLY_PASS);
 }

@@ -52,3 +52,7 @@ tmcml_test(test_locale api test_locale.c)
 add_test(NAME locale COMMAND test_locale)
 set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_CODE 77
   ENVIRONMENT "LOCPATH=${CMAKE_BINARY_DIR}/locale")
+# Time bins and the fiber detector through the public header (tests/test_api_time.c).
+add_executable(test_api_time test_api_time.c)
+target_link_libraries(test_api_time PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_time COMMAND test_api_time)

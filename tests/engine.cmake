@@ -34,6 +34,19 @@ foreach(case ballistic derivative two_layers determinism engines)
   add_test(NAME gpu_paths_${case} COMMAND test_paths ${case} gpu)
   tmcml_gpu_tests(gpu_paths_${case})
 endforeach()
+# Time-resolved escapes and the fiber detector (docs/outputs.md, "Time-resolved").
+tmcml_test(test_time engine test_time.c stats.c)
+foreach(case sums decay mean_time fiber)
+  add_test(NAME time_${case} COMMAND test_time ${case})
+  set_tests_properties(time_${case} PROPERTIES LABELS "validation")
+endforeach()
+tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
+  tmcml_gpu_tests(gpu_time_${case})
+endforeach()
+add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh

@@ -263,6 +263,11 @@ static const struct {
     {TMCML_TT_PATH, "Tt_path", "cm", 2, {TMCML_AXIS_R, TMCML_AXIS_LAYER}, 1, 0},
     {TMCML_RD_PATH_TOTAL, "Rd_path_total", "cm", 1, {TMCML_AXIS_LAYER}, 0, 0},
     {TMCML_TT_PATH_TOTAL, "Tt_path_total", "cm", 1, {TMCML_AXIS_LAYER}, 0, 0},
+    {TMCML_RD_RT, "Rd_rt", "1/(cm2 ns)", 2, {TMCML_AXIS_R, TMCML_AXIS_T}, 1, 0},
+    {TMCML_RD_T, "Rd_t", "1/ns", 1, {TMCML_AXIS_T}, 0, 0},
+    {TMCML_TT_RT, "Tt_rt", "1/(cm2 ns)", 2, {TMCML_AXIS_R, TMCML_AXIS_T}, 1, 0},
+    {TMCML_TT_T, "Tt_t", "1/ns", 1, {TMCML_AXIS_T}, 0, 0},
+    {TMCML_RD_FIBER, "Rd_fiber", "-", 1, {TMCML_AXIS_DETECTOR}, 1, 0},
 };
 
 static void test_array_table(void)
@@ -284,13 +289,18 @@ static void test_array_table(void)
         CHECK(tmcml_array_dims(w, NULL) == rank);
         CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);
         CHECK(tmcml_array_absorption(w) == want_arrays[i].absorption);
-        CHECK(tmcml_array_path_lengths(w) == (w >= TMCML_RD_PATH));
+        CHECK(tmcml_array_path_lengths(w) == (w >= TMCML_RD_PATH && w < TMCML_RD_RT));
+        CHECK(tmcml_array_option(w) == (w < TMCML_RD_PATH    ? 0
+                                        : w < TMCML_RD_RT    ? 1
+                                        : w < TMCML_RD_FIBER ? 2
+                                                             : 3));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {
         CHECK(tmcml_array_name(unknown[i]) == NULL && tmcml_array_unit(unknown[i]) == NULL);
         CHECK(tmcml_array_dims(unknown[i], NULL) == 0 && !tmcml_array_has_tallies(unknown[i]) &&
-              !tmcml_array_absorption(unknown[i]) && !tmcml_array_path_lengths(unknown[i]));
+              !tmcml_array_absorption(unknown[i]) && !tmcml_array_path_lengths(unknown[i]) &&
+              tmcml_array_option(unknown[i]) == -1);
         CHECK(tmcml_result_array_shape(NULL, unknown[i], NULL) == 0);
     }
 }
@@ -331,8 +341,8 @@ static void test_array_shapes(tmcml_session *s)
     uint64_t lo[40], hi[40];
     CHECK(tmcml_result_tallies(s, r, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);
     CHECK(strcmp(tmcml_session_message(s),
-                 "which: the tallies are TMCML_A_RZ, TMCML_RD_RA, TMCML_TT_RA, TMCML_RD_PATH and "
-                 "TMCML_TT_PATH (got 1)") == 0);
+                 "which: the tallies are TMCML_A_RZ, TMCML_RD_RA, TMCML_TT_RA, TMCML_RD_PATH, "
+                 "TMCML_TT_PATH, TMCML_RD_RT, TMCML_TT_RT and TMCML_RD_FIBER (got 1)") == 0);
     CHECK(tmcml_result_tallies(s, r, TMCML_RD_PATH, lo, hi, 0) == TMCML_ERR_STATE);
     tmcml_result_delete(r);
     tmcml_problem_delete(p);

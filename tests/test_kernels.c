@@ -81,6 +81,28 @@ static const struct {
     {{"skin7_600nm.mci", "-A, 64 sets, fiber", "", false, false, 0, 64, false}, "fiber:0.02:0.22"},
 };
 
+/* Kernels with time bins (1), a fiber detector (2) or both (3): a run's own
+ * kernel, the launch bound dropped as the variant drops it. */
+typedef struct timed_family {
+    family base;
+    int timed;
+} timed_family;
+
+static const timed_family timed_families[] = {
+    {{"skin7_600nm.mci", "time bins", "", true, false, 0, 0, false}, 1},
+    {{"skin7_600nm.mci", "fiber", "", true, false, 0, 0, false}, 2},
+    {{"skin7_600nm.mci", "time bins and fiber", "", true, false, 0, 0, false}, 3},
+    {{"skin7_600nm.mci", "-A, time bins and fiber", "", false, false, 0, 0, false}, 3},
+    {{"intralipid_slab.mci", "time bins and fiber", "--tile 100x100 --entry 64", true, false, 0, 0,
+      false},
+     3},
+    {{"vanhulst_slab.mci", "time bins, immediate", "--layers immediate", true, false, 0, 0, false},
+     1},
+    {{"skin7_600nm.mci", "both, cluster of 2", "--tile 100x250 --entry 64 --cluster 2", true, false,
+      0, 0, false},
+     3},
+};
+
 /* The batch kernel of the family's variant, as batches choose it or bare. */
 static bool for_batch(const family *fam, const variant_options *v, kernel_spec *spec, tm_error *err)
 {
@@ -102,7 +124,7 @@ static bool set_options(const char *options, variant_options *v, tm_error *err)
     return true;
 }
 
-static bool compile_family(const family *fam, const char *source_text)
+static bool compile_family(const family *fam, const char *source_text, int timed)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/../../examples/%s", TMCML_TEST_DATA, fam->input);
@@ -117,6 +139,15 @@ static bool compile_family(const family *fam, const char *source_text)
         error_print(stderr, &err);
         mci_free(&f);
         return false;
+    }
+    if (timed & 1) {
+        f.runs[0].time_dt = 0.01;
+        f.runs[0].time_nt = 100;
+    }
+    if (timed & 2) {
+        f.runs[0].fiber_sep = 0.1;
+        f.runs[0].fiber_radius = 0.05;
+        f.runs[0].fiber_na = 0.5;
     }
     variant_options v;
     variant_options_init(&v);
@@ -155,11 +186,18 @@ int main(void)
     }
     printf("NVRTC %s, sm_90:\n", version);
     for (size_t i = 0; i < sizeof families / sizeof *families; i++) {
-        CHECK_MSG(compile_family(&families[i], NULL), "%s %s", families[i].input, families[i].name);
+        CHECK_MSG(compile_family(&families[i], NULL, 0), "%s %s", families[i].input,
+                  families[i].name);
     }
     for (size_t i = 0; i < sizeof source_families / sizeof *source_families; i++) {
         const family *fam = &source_families[i].fam;
-        CHECK_MSG(compile_family(fam, source_families[i].source), "%s %s", fam->input, fam->name);
+        CHECK_MSG(compile_family(fam, source_families[i].source, 0), "%s %s", fam->input,
+                  fam->name);
+    }
+    for (size_t i = 0; i < sizeof timed_families / sizeof *timed_families; i++) {
+        const family *fam = &timed_families[i].base;
+        CHECK_MSG(compile_family(fam, NULL, timed_families[i].timed), "%s %s", fam->input,
+                  fam->name);
     }
     return check_summary("kernels");
 }

@@ -28,30 +28,34 @@ static void test_rows(void)
         CHECK_MSG(output_by_name(o->name) == o, "%s: a second row of that name", o->name);
         CHECK_MSG(o->rank >= 1 && o->rank <= OUTPUT_MAX_RANK, "%s: rank %d", o->name, o->rank);
         /* Every run's arrays come from every run's tallies; the optional ones
-         * (path lengths) from the optional tallies, as means over an escape
-         * tally's weight. */
-        CHECK_MSG(o->path_lengths ? o->tally >= OUTPUT_TALLIES && o->tally < OUTPUT_TALLIES_ALL
-                                  : o->tally >= 0 && o->tally < OUTPUT_TALLIES,
+         * (path lengths, time bins, the detector) from the optional tallies,
+         * the path lengths as means over an escape tally's weight. */
+        CHECK_MSG(o->option ? o->tally >= OUTPUT_TALLIES && o->tally < OUTPUT_TALLIES_ALL
+                            : o->tally >= 0 && o->tally < OUTPUT_TALLIES,
                   "%s: tally %d", o->name, o->tally);
-        CHECK_MSG(!o->path_lengths || o->path_of == OUTPUT_TALLY_RD_RA ||
+        CHECK_MSG(o->option != OUTPUT_OPTION_PATHS || o->path_of == OUTPUT_TALLY_RD_RA ||
                       o->path_of == OUTPUT_TALLY_TT_RA,
                   "%s: a mean over an escape tally's weight", o->name);
-        CHECK_MSG(!o->path_lengths || i > OUTPUT_TALLY_TT_RA + 6, "%s: optional rows after MCML's",
+        CHECK_MSG(!o->option || i > OUTPUT_TALLY_TT_RA + 6, "%s: optional rows after MCML's",
                   o->name);
+        CHECK_MSG(o->option >= OUTPUT_OPTION_NONE && o->option < OUTPUT_OPTIONS, "%s: option %d",
+                  o->name, (int)o->option);
         const output_array *t = output_tally(o->tally);
         CHECK_MSG(t != NULL, "%s: tally %d has no row", o->name, o->tally);
         if (!t)
             continue;
         CHECK_MSG(o->tallied == (t == o), "%s: tallied, yet not its tally's row", o->name);
-        CHECK_MSG(t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R, "%s: a tally runs along r first",
-                  t->name);
+        /* Every run's tallies run along r first (the detector's has one
+         * entry a detector). */
+        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
+                  "%s: a tally runs along r first", t->name);
+        CHECK_MSG(o->option == t->option, "%s: in its tally's group", o->name);
         CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);
-        CHECK_MSG((o->total != 0) == (o->tallied && !o->path_lengths),
+        CHECK_MSG((o->total != 0) == (o->tallied && !o->option),
                   "%s: a tally of every run, and only one, has a total", o->name);
         for (int d = 0; d < o->rank; d++)
-            CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER && !o->path_lengths
-                          ? holds_axis(t, OUTPUT_AXIS_Z)
-                          : holds_axis(t, o->axes[d]),
+            CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER && !o->option ? holds_axis(t, OUTPUT_AXIS_Z)
+                                                                    : holds_axis(t, o->axes[d]),
                       "%s: axis %d is not its tally's", o->name, d);
         if (o->tallied) {
             CHECK_MSG(o->tally > last_tally, "%s: tallies out of the table's order", o->name);
@@ -83,6 +87,12 @@ static void test_sizes(void)
     CHECK(output_tally_grid_bins(OUTPUT_TALLY_RD_PATH, &g) == 12);
     const output_array *total = output_by_name("Rd_path_total");
     CHECK(total && output_bins(total, &g) == 4 && output_first(total) == 1);
+    /* The optional axes: time bins and detectors. */
+    const output_grid gt = {.nr = 3, .nz = 5, .na = 2, .num_layers = 4, .nt = 7, .detectors = 1};
+    CHECK(output_tally_grid_bins(OUTPUT_TALLY_RD_RT, &gt) == 21);
+    CHECK(output_tally_grid_bins(OUTPUT_TALLY_RD_FIBER, &gt) == 1);
+    const output_array *rd_t = output_by_name("Rd_t");
+    CHECK(rd_t && output_bins(rd_t, &gt) == 7 && output_first(rd_t) == 0);
 }
 
 /* The named fields and the numbered ones are the same pointers. */
@@ -99,10 +109,14 @@ static void test_fields(void)
     tally_set_free(&t);
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
-    CHECK(res.a_l == res.array[0] && res.tt_path_total == res.array[OUTPUT_ARRAYS - 1]);
+    CHECK(res.a_l == res.array[0] && res.rd_fiber == res.array[OUTPUT_ARRAYS - 1]);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        CHECK((res.array[i] != NULL) == !output_table[i].path_lengths);
+        CHECK((res.array[i] != NULL) == !output_table[i].option);
     CHECK(result_alloc_paths(&res) && result_has_paths(&res));
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        CHECK((res.array[i] != NULL) == (output_table[i].option <= OUTPUT_OPTION_PATHS));
+    CHECK(result_alloc_time(&res, 7) && res.rd_rt && res.tt_t && res.nt == 7);
+    CHECK(result_alloc_detectors(&res, 1) && res.rd_fiber && res.detectors == 1);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);

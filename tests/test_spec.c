@@ -156,6 +156,10 @@ static void test_shared_bytes(void)
     s.knobs.layer_placement = SPEC_LAYERS_SHARED;
     CHECK(spec_shared_bytes(&s) == (tile + edges) * 4 + 9 * 48); /* layer_t: 48 bytes */
     CHECK(spec_static_shared_bytes(&s) == 9 * 48);
+    /* The time bins' data (templates/timed.cu's timed_t) too. */
+    s.time_bins = true;
+    CHECK(spec_static_shared_bytes(&s) == 9 * 48 + (48 + 9 * 4 + 7) / 8 * 8);
+    s.time_bins = false;
     CHECK(spec_dynamic_shared_bytes(&s) == (tile + edges) * 4);
     s.score_absorption = false; /* -A caches nothing */
     CHECK(spec_dynamic_shared_bytes(&s) == 0);
@@ -240,12 +244,16 @@ static void m_sets_2d(kernel_spec *s)
     s->sets_2d = true;
 }
 
+static void m_time(kernel_spec *s) { s->time_bins = true; }
+static void m_fiber(kernel_spec *s) { s->fiber = true; }
+
 static void test_key_distinct(void)
 {
     const mutation mutations[] = {
-        m_layers,  m_nr,       m_nz,    m_na,    m_dr,        m_dz,      m_da,        m_absorb,
-        m_tile_nr, m_tile_nz,  m_entry, m_block, m_minblocks, m_shared,  m_immediate, m_arch,
-        m_oob,     m_last_bin, m_count, m_bias,  m_edge,      m_cluster, m_sets,      m_sets_2d};
+        m_layers,    m_nr,      m_nz,      m_na,       m_dr,    m_dz,        m_da,
+        m_absorb,    m_tile_nr, m_tile_nz, m_entry,    m_block, m_minblocks, m_shared,
+        m_immediate, m_arch,    m_oob,     m_last_bin, m_count, m_bias,      m_edge,
+        m_cluster,   m_sets,    m_sets_2d, m_time,     m_fiber};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][KEY_TEXT];
     kernel_spec base = skin();

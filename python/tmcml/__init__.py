@@ -20,11 +20,13 @@ except ImportError:
         "pip: pip install numpy; conda: conda install numpy)" % sys.executable
     ) from None
 
-from ._lib import (ARRAYS, PATH_ARRAYS, TALLIED, CancelledError, NoGPUError, TmcmlArgumentError,
+from ._lib import (ARRAYS, DETECTOR_ARRAYS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
+                   NoGPUError, TmcmlArgumentError,
                    TmcmlError, TmcmlFileError, path as library_path, version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
 from .beam import FlatBeam, GaussianBeam
+from .detector import FiberDetector
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
@@ -35,7 +37,7 @@ from .session import Session, default_session
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
-           "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource",
-           "ARRAYS", "PATH_ARRAYS", "TALLIED",
+           "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
+           "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "library_path"]

@@ -129,6 +129,12 @@ def _declare(lib):
         "tmcml_problem_set_path_lengths": (c_int, [c_void_p, c_void_p, c_int]),
         "tmcml_problem_set_source": (c_int, [c_void_p, c_void_p, c_int, c_double, c_double]),
         "tmcml_problem_source": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double)]),
+        "tmcml_problem_set_time_bins": (c_int, [c_void_p, c_void_p, c_double, c_int]),
+        "tmcml_problem_time_bins": (c_int, [c_void_p, POINTER(c_double)]),
+        "tmcml_problem_set_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
+                                                     c_double]),
+        "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
+                                                 POINTER(c_double)]),
         "tmcml_options_init": (None, [POINTER(Options)]),
         "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_batch": (c_int, [c_void_p, POINTER(c_void_p), c_int, POINTER(Options),
@@ -149,6 +155,7 @@ def _declare(lib):
         "tmcml_array_has_tallies": (c_int, [c_int]),
         "tmcml_array_absorption": (c_int, [c_int]),
         "tmcml_array_path_lengths": (c_int, [c_int]),
+        "tmcml_array_option": (c_int, [c_int]),
         "tmcml_result_array_shape": (c_int, [c_void_p, c_int, POINTER(c_size_t)]),
         "tmcml_result_write_mco": (c_int, [c_void_p, c_void_p, c_char_p]),
         "tmcml_result_read_mco": (c_int, [c_void_p, c_char_p, POINTER(c_void_p)]),
@@ -210,6 +217,11 @@ ARRAYS = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_c
 TALLIED = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_has_tallies(i))
 # The optional ones, there only in runs with path_lengths=True (None otherwise).
 PATH_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_path_lengths(i))
+# Those of time-resolved runs (time_bins=) and of a detector (detector=).
+TIME_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 2)
+DETECTOR_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 3)
+# Every optional array: there only in runs that ask for its group.
+OPTIONAL_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) > 0)
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).
 ARRAY_MAX_DIMS = 4
 

@@ -8,7 +8,8 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem
 from .result import Result
-from .runner import execute, execute_sets, options, set_path_lengths, set_source
+from .runner import (execute, execute_sets, options, set_path_lengths, set_source,
+                     set_time_and_detector)
 from .session import default_session
 
 
@@ -20,7 +21,7 @@ def problem_from_arrays(session, layers, n_above=1.0, n_below=1.0, dz=0.01, dr=0
 def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
         na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-        mua_sets=None, path_lengths=False, source=None):
+        mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -57,13 +58,22 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     source: where photons start (docs/physics.md, "Sources"): None for MCML's
     pencil beam, tmcml.GaussianBeam(w), tmcml.FlatBeam(r) (radius > 0),
     tmcml.IsotropicPoint(z0) or tmcml.FiberSource(radius, na).  Recorded in
-    the result's .mco and JSON; both engines."""
+    the result's .mco and JSON; both engines.
+
+    time_bins=(dt, nt) also scores reflectance and transmittance against
+    time of flight in nt bins of dt ns, the last collecting the later
+    escapes (Rd_rt, Tt_rt [nr, nt] in 1/(cm2 ns), Rd_t, Tt_t [nt] in 1/ns;
+    sum(Rd_t) * dt == Rd).  detector=tmcml.FiberDetector(separation, radius,
+    na) also scores a fiber detector (Rd_fiber).  Both engines score them
+    (with mua_sets the CPU: engine='auto' takes it, 'gpu' is refused).
+    docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector"."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
     set_path_lengths(session, [problem], path_lengths)
     set_source(session, [problem], source)
+    set_time_and_detector(session, [problem], time_bins, detector)
     if mua_sets is not None:
         return _run_sets(session, problem, mua_sets, opt, progress)
     handle, seconds = execute(session, problem, opt, progress)

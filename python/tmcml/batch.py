@@ -8,7 +8,8 @@ import numpy as np
 from . import _lib
 from .problem import Problem, count
 from .result import KEYS, Result
-from .runner import execute_batch, options, set_path_lengths, set_source
+from .runner import (execute_batch, options, set_path_lengths, set_source,
+                     set_time_and_detector)
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
@@ -32,12 +33,14 @@ class BatchResult:
         if not results:
             raise ValueError("a BatchResult needs at least one result")
         self.results = list(results)
-        # The path lengths when every result has them, else None.
+        # The optional arrays when every result has them, else None.
         self.path_lengths = all(r.path_lengths for r in self.results)
-        self._keys = KEYS + (_lib.PATH_ARRAYS if self.path_lengths else ())
-        for name in _lib.PATH_ARRAYS:
+        optional = tuple(a for a in _lib.OPTIONAL_ARRAYS
+                         if all(getattr(r, a) is not None for r in self.results))
+        self._keys = KEYS + optional
+        for name in _lib.OPTIONAL_ARRAYS:
             setattr(self, name, None)
-        for name in _STACKED + (_lib.PATH_ARRAYS if self.path_lengths else ()):
+        for name in _STACKED + optional:
             setattr(self, name, np.stack([np.asarray(getattr(r, name)) for r in self.results]))
         for name in _SHARED:
             setattr(self, name, getattr(self.results[0], name))
@@ -102,16 +105,17 @@ def _layer_lists(layers):
 def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-              path_lengths=False, source=None):
+              path_lengths=False, source=None, time_bins=None, detector=None):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
     other keywords are tmcml.run's, for every problem.  Returns a
     BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
     same seed.  One call is one batch: a lookup table costs its photons, not
-    its number of runs.  path_lengths=True: every problem's path lengths
-    (tmcml.run's keyword; the CPU engine).  source: every problem's
-    (tmcml.run's keyword)."""
+    its number of runs.  path_lengths=True: every problem's path lengths;
+    source, time_bins and detector: every problem's (tmcml.run's keywords;
+    a batch of several problems with time bins or a detector runs on the CPU
+    engine)."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)
@@ -124,5 +128,6 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
                 for i in range(b)]
     set_path_lengths(session, problems, path_lengths)
     set_source(session, problems, source)
+    set_time_and_detector(session, problems, time_bins, detector)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])

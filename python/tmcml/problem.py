@@ -130,4 +130,18 @@ def describe(handle):
     return {"layers": np.array(rows[1:-1], dtype=float), "n_above": rows[0][0],
             "n_below": rows[-1][0], "dz": grid.dz, "dr": grid.dr, "nz": grid.nz,
             "nr": grid.nr, "na": grid.na, "photons": int(lib.tmcml_problem_photons(handle)),
-            "out_name": _lib.text(lib.tmcml_problem_name(handle))}
+            "out_name": _lib.text(lib.tmcml_problem_name(handle)),
+            "time_bins": _time_bins(handle), "fiber_detector": _fiber(handle)}
+
+
+def _time_bins(handle):
+    dt = ctypes.c_double()
+    nt = lib.tmcml_problem_time_bins(handle, ctypes.byref(dt))
+    return (dt.value, nt) if nt > 0 else None
+
+
+def _fiber(handle):
+    v = [ctypes.c_double() for _ in range(3)]
+    if not lib.tmcml_problem_fiber_detector(handle, *(ctypes.byref(x) for x in v)):
+        return None
+    return tuple(x.value for x in v)

@@ -24,13 +24,13 @@ def _shape(handle, index):
 # A result's quantities by name, as a dict has them (r['Rd'], r.keys(),
 # r.to_dict()): the scalars of RAT, then the arrays as the library names them,
 # every result's; a run with path lengths has tmcml.PATH_ARRAYS after them.
-KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.PATH_ARRAYS)
+KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.OPTIONAL_ARRAYS)
 
 
 def _array(handle, index):
     n = ctypes.c_size_t()
     ptr = lib.tmcml_result_array(handle, index, ctypes.byref(n))
-    if not ptr and _lib.ARRAYS[index] in _lib.PATH_ARRAYS:
+    if not ptr and _lib.ARRAYS[index] in _lib.OPTIONAL_ARRAYS:
         return None  # optional, not scored
     if not ptr or n.value == 0:
         return np.zeros(0)
@@ -46,6 +46,22 @@ def _source(problem):
     return make[kind]() if kind in make else None
 
 
+def _time_bins(p):
+    """(dt, nt) and the bins' centres [ns] of a time-resolved problem, else
+    (None, None)."""
+    if p["time_bins"] is None:
+        return None, None
+    dt, nt = p["time_bins"]
+    return (dt, nt), (np.arange(nt) + 0.5) * dt
+
+
+def _detector(p):
+    if p["fiber_detector"] is None:
+        return None
+    from .detector import FiberDetector
+    return FiberDetector(*p["fiber_detector"])
+
+
 class Result:
     """One run's results.
 
@@ -58,7 +74,10 @@ class Result:
     path lengths (tmcml.PATH_ARRAYS: Rd_path [nr, L], Tt_path [nr, L],
     Rd_path_total [L], Tt_path_total [L], mean paths in cm of the escaping
     weight) are arrays in a run with path_lengths=True (result.path_lengths)
-    and None otherwise.
+    and None otherwise; so are the time-resolved arrays (tmcml.TIME_ARRAYS:
+    Rd_rt [nr, nt], Rd_t [nt], Tt_rt, Tt_t) of a run with time_bins=(dt, nt)
+    (result.time_bins; result.t the bins' centres in ns) and Rd_fiber [1] of a
+    run with a detector (result.detector).
     Coordinates of the bin centres (MCML's: the
     middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
     The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
@@ -89,7 +108,9 @@ class Result:
         for i, name in enumerate(_lib.ARRAYS):
             setattr(self, name, _array(handle, i))
         self.path_lengths = self.Rd_path is not None
-        self._keys = KEYS + (_lib.PATH_ARRAYS if self.path_lengths else ())
+        self._keys = KEYS + tuple(a for a in _lib.OPTIONAL_ARRAYS if getattr(self, a) is not None)
+        self.time_bins, self.t = _time_bins(p)
+        self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr
         self.z = (np.arange(self.nz) + 0.5) * self.dz
@@ -169,7 +190,7 @@ class Result:
         if self._tallies is None:
             self._tallies = {}
             for name in _lib.TALLIED:
-                if name in _lib.PATH_ARRAYS and not self.path_lengths:
+                if name in _lib.OPTIONAL_ARRAYS and getattr(self, name) is None:
                     continue
                 shape = _shape(self._handle, _lib.ARRAYS.index(name))
                 n = int(np.prod(shape))

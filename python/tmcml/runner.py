@@ -61,6 +61,22 @@ def set_source(session, problems, source):
         session.call(lib.tmcml_problem_set_source, p.handle, kind, a, b)
 
 
+def set_time_and_detector(session, problems, time_bins, detector):
+    """Asks each problem's runs for time bins (time_bins=(dt, nt) or None)
+    and a detector (a tmcml.FiberDetector or None)."""
+    from .detector import FiberDetector, time_bins as check_time_bins
+
+    bins = check_time_bins(time_bins)
+    if detector is not None and not isinstance(detector, FiberDetector):
+        raise ValueError("detector: expected a tmcml.FiberDetector or None (got %r)" % (detector,))
+    for p in problems:
+        if bins is not None:
+            session.call(lib.tmcml_problem_set_time_bins, p.handle, bins[0], bins[1])
+        if detector is not None:
+            session.call(lib.tmcml_problem_set_fiber_detector, p.handle, detector.separation,
+                         detector.radius, detector.na)
+
+
 def execute(session, problem, opt, progress=True, label=""):
     """tmcml_run of problem (a Problem) with opt: the result handle and the
     seconds the call took, seen from Python."""

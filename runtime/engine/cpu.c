@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu_photon.h"
+#include "run_options.h"
 
 /* Photons a thread takes at a time: large enough that the shared counter is
  * not contended, small enough to balance the load at the end. */
@@ -213,11 +214,13 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
         bool ok = opt->num_sets > 0
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
-                  : run->path_lengths
+                  : run->path_lengths || run_options_tracks_time(run)
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
-        if (ok)
+        if (ok) {
             problems[s].paths = run->path_lengths;
+            cpu_problem_set_options(&problems[s], run);
+        }
         if (!ok) {
             for (int t = 0; t < s; t++)
                 cpu_problem_free(&problems[t]);
@@ -238,14 +241,19 @@ static void problems_free(cpu_problem *problems, int count)
     free(problems);
 }
 
-/* num_sets batches on grid's grid (with path tallies of path_layers
- * layers, 0 for none), or NULL when out of memory. */
-static tally_batch *sets_init(const mci_run *grid, int num_sets, int path_layers)
+/* num_sets batches on grid's grid, with the optional tallies of extra
+ * (path tallies of extra->num_layers layers, time tallies of extra->nt
+ * bins, detector tallies of extra->detectors; 0 for none), or NULL when out
+ * of memory. */
+static tally_batch *sets_init(const mci_run *grid, int num_sets, const output_grid *extra)
 {
     tally_batch *sets = calloc((size_t)num_sets, sizeof *sets);
     for (int k = 0; sets && k < num_sets; k++) {
         bool ok = tally_batch_init(&sets[k], grid->nr, grid->nz, grid->na);
-        if (ok && path_layers > 0 && !tally_batch_add_paths(&sets[k], path_layers)) {
+        if (ok &&
+            ((extra->num_layers > 0 && !tally_batch_add_paths(&sets[k], extra->num_layers)) ||
+             (extra->nt > 0 && !tally_batch_add_time(&sets[k], extra->nt)) ||
+             (extra->detectors > 0 && !tally_batch_add_detectors(&sets[k], extra->detectors)))) {
             tally_batch_free(&sets[k]);
             ok = false;
         }
@@ -257,8 +265,8 @@ static tally_batch *sets_init(const mci_run *grid, int num_sets, int path_layers
     return sets;
 }
 
-static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, int path_layers,
-                                tm_error *err)
+static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets,
+                                const output_grid *extra, tm_error *err)
 {
     cpu_worker *workers = aligned_alloc(CPU_CACHE_LINE, (size_t)threads * sizeof *workers);
     bool ok = workers != NULL;
@@ -267,7 +275,7 @@ static cpu_worker *workers_init(const mci_run *grid, int threads, int num_sets, 
     for (int t = 0; ok && t < threads; t++) {
         ok = tally_batch_init(&workers[t].batch, grid->nr, grid->nz, grid->na);
         if (ok && num_sets > 0)
-            ok = (workers[t].sets = sets_init(grid, num_sets, path_layers)) != NULL;
+            ok = (workers[t].sets = sets_init(grid, num_sets, extra)) != NULL;
     }
     if (!ok) {
         if (workers)
@@ -309,17 +317,46 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
-/* The layers of the path tallies of a batch with path lengths (its runs
- * share a layer count), 0 without; each such run's tally sets get them
- * (tally_set_add_paths) if they have none yet.  False, with *err, for too
- * many layers or out of memory. */
+/* A run's time and detector tallies into its tally sets (those they have
+ * not yet), their dimensions into *extra; false, with *err, for a batch
+ * whose runs differ in time bins, or out of memory. */
+static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, output_grid *extra,
+                            tm_error *err)
+{
+    if (run->time_nt > 0 && extra->nt > 0 && extra->nt != run->time_nt) {
+        error_set(err, NULL, 0,
+                  "runs of one batch with %d and %d time bins: simulate them apart (or with one "
+                  "bin count)",
+                  extra->nt, run->time_nt);
+        return false;
+    }
+    if (run->time_nt > 0)
+        extra->nt = run->time_nt;
+    if (run->fiber_radius > 0.0)
+        extra->detectors = 1;
+    for (int k = 0; k < slot_sets; k++)
+        if ((run->time_nt > 0 && !tally_set_add_time(&acc[k], run->time_nt)) ||
+            (run->fiber_radius > 0.0 && !tally_set_add_detectors(&acc[k], 1))) {
+            error_set(err, NULL, 0, "out of memory for the time or detector tallies");
+            return false;
+        }
+    return true;
+}
+
+/* The optional tallies of a batch: the layers of the path tallies (its runs
+ * with path lengths share a layer count), the time bins and detectors, 0
+ * for none, in *extra; each run's tally sets get those it asks for
+ * (tally_set_add_paths and the like) if they have none yet.  False, with
+ * *err, for too many layers or out of memory. */
 static bool paths_prepare(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
-                          int *path_layers, tm_error *err)
+                          output_grid *extra, tm_error *err)
 {
     int slot_sets = opt->num_sets > 0 ? opt->num_sets : 1;
-    *path_layers = 0;
+    *extra = (output_grid){0};
     for (int s = 0; s < batch->slots; s++) {
         const mci_run *run = photon_batch_slot_run(batch, s);
+        if (run && !options_prepare(run, slot_sets, &acc[s * slot_sets], extra, err))
+            return false;
         if (!run || !run->path_lengths)
             continue;
         if (run->num_layers > TM_MAX_PATH_LAYERS) {
@@ -327,7 +364,7 @@ static bool paths_prepare(const photon_batch *batch, const cpu_options *opt, tal
                       run->num_layers, TM_MAX_PATH_LAYERS);
             return false;
         }
-        *path_layers = run->num_layers;
+        extra->num_layers = run->num_layers;
         for (int k = 0; k < slot_sets; k++)
             if (!tally_set_add_paths(&acc[s * slot_sets + k], run->num_layers)) {
                 error_set(err, NULL, 0, "out of memory for the path tallies");
@@ -341,18 +378,21 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
                         tm_error *err)
 {
     uint64_t count = photon_batch_size(batch);
-    int path_layers = 0;
-    if (!sets_check(batch, opt, err) || !paths_prepare(batch, opt, acc, &path_layers, err))
+    output_grid extra = {0};
+    if (!sets_check(batch, opt, err) || !paths_prepare(batch, opt, acc, &extra, err))
         return false;
+    int path_layers = extra.num_layers;
     cpu_problem *problems = problems_init(batch, opt);
     if (!problems) {
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    /* Path lengths without sets score as one set (problem_init_own_set). */
-    int worker_sets = opt->num_sets > 0 ? opt->num_sets : path_layers > 0 ? 1 : 0;
-    cpu_worker *workers = workers_init(batch->parts[0].run, threads, worker_sets, path_layers, err);
+    /* Path lengths, time bins or a detector without sets score as one set
+     * (problem_init_own_set). */
+    bool own_set = path_layers > 0 || extra.nt > 0 || extra.detectors > 0;
+    int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;
+    cpu_worker *workers = workers_init(batch->parts[0].run, threads, worker_sets, &extra, err);
     bool ok = workers != NULL;
     pthread_mutex_t acc_lock = PTHREAD_MUTEX_INITIALIZER;
     uint64_t done = 0;

@@ -24,9 +24,11 @@
 #endif
 
 #include "cpu_source.h"
+#include "detector.h"
 #include "fixed_point.h"
 #include "optics.h"
 #include "rng.h"
+#include "time_bins.h"
 
 #define WEIGHT_THRESHOLD 1e-4 /* MCML's Wth */
 #define ROULETTE_CHANCE  0.1  /* MCML's CHANCE */
@@ -66,6 +68,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->num_sets = 0;
     p->set_extra_mua = p->set_fraction = NULL;
     p->paths = false;
+    p->time_nt = 0;
+    p->fiber = false;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -119,6 +123,16 @@ void cpu_problem_free(cpu_problem *p)
     free(p->set_fraction);
     p->layers = NULL;
     p->set_extra_mua = p->set_fraction = NULL;
+}
+
+void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
+{
+    p->time_nt = run->time_nt;
+    p->time_inv_dt = run->time_nt > 0 ? 1.0 / run->time_dt : 0.0;
+    p->fiber = run->fiber_radius > 0.0;
+    p->fiber_sep = run->fiber_sep;
+    p->fiber_radius = run->fiber_radius;
+    p->fiber_cos_accept = p->fiber ? detector_cos_accept(run->fiber_na, run->layers[0].n) : 0.0;
 }
 
 static double min_of_sets(double a, double b) { return a < b ? a : b; }
@@ -560,6 +574,7 @@ typedef struct set_track {
     double extra[TM_MAX_ABSORPTION_SETS];
     double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
     double path[TM_MAX_PATH_LAYERS + 2];    /* with p->paths: L_i, cm in layer i so far */
+    double flight;                          /* with time bins: sum of L_i n_i so far (cm) */
 } set_track;
 
 /* A path of s cm in layer i. */
@@ -570,6 +585,8 @@ static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s
         t->extra[k] += extra_mua[k] * s;
     if (p->paths)
         t->path[i] += s;
+    if (p->time_nt)
+        t->flight += s * p->layers[i].n;
 }
 
 /* An interaction in layer l (index i) of a photon of reference weight w
@@ -606,16 +623,45 @@ static void sets_escape_paths(const cpu_problem *p, const photon *ph, const set_
     }
 }
 
+/* The time bin of an escape after an optical path of `flight` cm (sum of
+ * L_i n_i): time of flight flight / c, binned as space, the last bin
+ * collecting every later escape. */
+static size_t escape_time_bin(const cpu_problem *p, double flight)
+{
+    double it = floor(flight / TIME_LIGHT_CM_PER_NS * p->time_inv_dt);
+    return it < (double)(p->time_nt - 1) ? (size_t)it : (size_t)(p->time_nt - 1);
+}
+
+/* The share of an escape the fiber detector collects: 0 outside its
+ * acceptance cone or through the bottom, else the fraction of the escape's
+ * circle inside the fiber's face (detector.h). */
+static double escape_fiber_share(const cpu_problem *p, const photon *ph)
+{
+    if (ph->uz >= 0.0 || ph->exit_cos < p->fiber_cos_accept)
+        return 0.0;
+    return detector_fiber_fraction(root(ph->x * ph->x + ph->y * ph->y), p->fiber_sep,
+                                   p->fiber_radius);
+}
+
 static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
                         tally_batch *sets)
 {
     size_t bin = escape_bin(p, ph->x, ph->y, ph->exit_cos);
+    size_t ir = bin / (size_t)p->na;
+    size_t time_bin = p->time_nt ? ir * (size_t)p->time_nt + escape_time_bin(p, t->flight) : 0;
+    double fiber = p->fiber ? escape_fiber_share(p, ph) : 0.0;
     for (int k = 0; k < p->num_sets; k++) {
-        uint64_t *ra = ph->uz < 0.0 ? sets[k].rd_ra : sets[k].tt_ra;
-        ra[bin] += fixed_point_from_weight(ph->w * exp(-t->extra[k]));
+        double w = ph->w * exp(-t->extra[k]);
+        uint64_t units = fixed_point_from_weight(w);
+        (ph->uz < 0.0 ? sets[k].rd_ra : sets[k].tt_ra)[bin] += units;
+        /* The escape's own units: each time tally sums to its escape tally. */
+        if (p->time_nt)
+            (ph->uz < 0.0 ? sets[k].rd_rt : sets[k].tt_rt)[time_bin] += units;
+        if (fiber > 0.0)
+            sets[k].rd_fiber[0] += fixed_point_from_weight(w * fiber);
     }
     if (p->paths)
-        sets_escape_paths(p, ph, t, bin / (size_t)p->na, sets);
+        sets_escape_paths(p, ph, t, ir, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)
@@ -690,6 +736,7 @@ void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch 
     if (p->paths)
         for (int i = 0; i <= p->num_layers + 1; i++)
             t.path[i] = 0.0;
+    t.flight = 0.0;
     /* Glass layers at the top are crossed before launch: straight down, or
      * a fiber's photon at its angle there.  A point source starts inside. */
     for (int i = 1; i < ph.layer && i <= p->num_layers && p->source.kind != SOURCE_POINT; i++) {

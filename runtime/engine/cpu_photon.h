@@ -65,6 +65,14 @@ typedef struct cpu_problem {
      * tally_batch; at most TM_MAX_PATH_LAYERS layers): only with sets, so
      * a run that asks for them without sets is one set of its own mua. */
     bool paths;
+    /* Time-resolved escapes (time_bins.h) and the fiber detector
+     * (detector.h), scored like the path lengths in the sets' loop, whose
+     * path per layer gives the time of flight (sum of L_i n_i / c): time_nt
+     * bins (0: none) of 1 / time_inv_dt ns; a detector when fiber. */
+    int time_nt;
+    double time_inv_dt;
+    bool fiber;
+    double fiber_sep, fiber_radius, fiber_cos_accept;
 } cpu_problem;
 
 bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption);
@@ -75,6 +83,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
 bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption,
                            int num_sets, const double *set_mua);
 void cpu_problem_free(cpu_problem *p);
+/* Takes run's time bins and fiber detector (none when it asks for neither). */
+void cpu_problem_set_options(cpu_problem *p, const mci_run *run);
 
 /* Simulates photon `index` (its random stream is (seed, index)) and scores
  * into b. */

@@ -4,6 +4,7 @@
 
 #include "npz.h"
 #include "result.h"
+#include "run_options.h"
 #include "tally.h"
 #include "tm_limits.h"
 
@@ -29,10 +30,7 @@
  * trapped photons and weight, the next photon index, 64-bit each). */
 #define GPU_COUNTER_BYTES 64
 
-static output_grid grid_of(const mci_run *run)
-{
-    return (output_grid){run->nr, run->nz, run->na, run->num_layers};
-}
+static output_grid grid_of(const mci_run *run) { return run_options_grid(run); }
 
 /* A section of mco.c: its numbers, a line each or five a line then a
  * newline (its title is in MCO_TEXT_BYTES_BOUND). */
@@ -47,7 +45,7 @@ uint64_t footprint_mco_bound(const mci_run *run)
     uint64_t bytes =
         MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + (uint64_t)run->num_layers * MCO_LAYER_BYTES;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (!output_table[i].path_lengths || run->path_lengths)
+        if (run_options_wants(run, &output_table[i]))
             bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
     return bytes;
 }
@@ -68,16 +66,17 @@ void footprint_of_run(const mci_run *run, const char *input_path, run_footprint 
     const tally_set *t = NULL;
     const mcml_result *res = NULL;
     memset(fp, 0, sizeof *fp);
-    /* The path tallies only in a run that asks (a thread's one set of them). */
-    int tallies = run->path_lengths ? OUTPUT_TALLIES_ALL : OUTPUT_TALLIES;
-    for (int k = 0; k < tallies; k++) {
+    /* The optional tallies only in a run that asks (a thread's one set of them). */
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
+        if (!run_options_wants(run, output_tally(k)))
+            continue;
         uint64_t bins = output_tally_grid_bins(k, &g);
         fp->batch += bins * sizeof *b->tally[k];
         fp->tallies += bins * sizeof *t->tally[k];
     }
     /* The arrays of result_alloc, and result.c's per-layer sums. */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (!output_table[i].path_lengths || run->path_lengths)
+        if (run_options_wants(run, &output_table[i]))
             fp->result += output_stored(&output_table[i], &g) * sizeof *res->array[i];
     fp->result += nl * sizeof *t->tally[0];
     /* The GPU engine downloads its device tallies into a tally_batch byte

@@ -36,9 +36,12 @@
 #include "fixed_point.h"
 #include "layer_record.h"
 #include "optics.h"
+#include "detector.h"
 #include "render.h"
+#include "run_options.h"
 #include "run_view.h"
 #include "rng.h"
+#include "time_bins.h"
 
 #define KERNEL_NAME         "tmcml_kernel"
 /* Every launch ends with a tail: each block keeps its SM until its slowest
@@ -72,16 +75,15 @@ typedef struct gpu_queue {
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
     const photon_batch *batch;
-    int tallies;      /* tally arrays scored: OUTPUT_TALLIES, or OUTPUT_TALLIES_ALL */
     bool sets_absorb; /* each absorption set its A_rz (else one a slot, zero with sets) */
-    int num_layers;   /* of the path tallies */
-    cuda_ptr tally[OUTPUT_TALLIES_ALL], counts;
+    cuda_ptr tally[OUTPUT_TALLIES_ALL], counts; /* optional ones: those the kernel scores */
     cuda_ptr parts, layers; /* a batch kernel's: batch_part_t and layer_t per slot */
     cuda_ptr set_extra;     /* absorption sets: the kernel's table (templates/sets.cu) */
     int sets;               /* tally sets a slot: the absorption sets, or 1 */
     cuda_ptr next;          /* photon indices handed out by the current launch */
     cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
-    size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots */
+    size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots; 0: none */
+    cuda_ptr time_n; /* time bins or a fiber: each layer's n (templates/timed.cu) */
 } gpu_run;
 
 /* A device buffer kept from call to call, grown when a call needs more. */
@@ -92,7 +94,14 @@ typedef struct kept_buffer {
 
 /* The buffers of gpu_run, in one order (free_kept, run_open): the tally
  * arrays first (kept[k] is tally k), then the others. */
-enum { KEPT_COUNTS = OUTPUT_TALLIES_ALL, KEPT_PARTS, KEPT_LAYERS, KEPT_SETS, KEPT_COUNT };
+enum {
+    KEPT_COUNTS = OUTPUT_TALLIES_ALL,
+    KEPT_PARTS,
+    KEPT_LAYERS,
+    KEPT_SETS,
+    KEPT_TIME,
+    KEPT_COUNT
+};
 
 struct gpu_engine {
     cuda_driver *drv;
@@ -390,13 +399,36 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *
     return ok;
 }
 
+/* Whether a kernel of spec scores optional tally k (the sets' path lengths:
+ * templates/sets.cu; the time bins' and the fiber's, in a run's own kernel:
+ * templates/timed.cu). */
+static bool spec_scores(const kernel_spec *spec, int k)
+{
+    output_option g = output_tally(k)->option;
+    return k < OUTPUT_TALLIES || (g == OUTPUT_OPTION_PATHS && spec->sets_paths) ||
+           (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
+           (g == OUTPUT_OPTION_FIBER && spec->fiber);
+}
+
+/* Each layer's refractive index for the time of flight (a run's kernel
+ * with time bins or a fiber). */
+static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
+{
+    size_t count = (size_t)run->num_layers + 2;
+    float n[SPEC_MAX_LAYERS + 2];
+    for (size_t i = 0; i < count; i++)
+        n[i] = (float)run->layers[i].n;
+    return kept_at_least(eng, KEPT_TIME, count * sizeof *n, &r->time_n, err) &&
+           cuda_upload(eng->queue.stream, r->time_n, n, count * sizeof *n, err);
+}
+
 /* Queues the zeroing of the run's tallies on the stream: the next launch
  * there, queued after it, cannot start before it is done. */
 static bool zero_tallies(const gpu_run *r, tm_error *err)
 {
     cuda_stream *st = r->queue->stream;
-    for (int k = 0; k < r->tallies; k++)
-        if (!cuda_memset_zero(st, r->tally[k], r->tally_bytes[k], err))
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (r->tally_bytes[k] && !cuda_memset_zero(st, r->tally[k], r->tally_bytes[k], err))
             return false;
     return cuda_memset_zero(st, r->counts, r->counts_bytes, err);
 }
@@ -412,16 +444,16 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     r->queue = &eng->queue;
     r->batch = b;
     r->sets = spec->num_sets > 0 ? spec->num_sets : 1;
-    r->tallies = spec->sets_paths ? OUTPUT_TALLIES_ALL : OUTPUT_TALLIES;
     r->sets_absorb = spec->sets_absorb;
-    r->num_layers = run->num_layers;
     /* A slot's absorption sets each have their tallies, one after the other,
      * as the slots of a batch; but for A_rz, which a kernel with sets scores
      * only with sets_absorb (else one zero array a slot). */
     size_t slots = (size_t)b->slots * (size_t)r->sets;
-    output_grid grid = {run->nr, run->nz, run->na, run->num_layers};
     bool ok = true;
-    for (int k = 0; ok && k < r->tallies; k++) {
+    const output_grid grid = run_options_grid(run);
+    for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++) {
+        if (!spec_scores(spec, k))
+            continue; /* an optional tally this kernel does not score: no buffer */
         size_t arrays = output_tally(k)->absorption && !r->sets_absorb ? (size_t)b->slots : slots;
         r->tally_bytes[k] = arrays * (size_t)output_tally_grid_bins(k, &grid) * sizeof(uint64_t);
         ok = kept_at_least(eng, k, r->tally_bytes[k], &r->tally[k], err);
@@ -435,7 +467,9 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
          kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
          kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
-           (spec->num_sets == 0 || upload_sets(eng, run, opt, r, err)) && zero_tallies(r, err);
+           (spec->num_sets == 0 || upload_sets(eng, run, opt, r, err)) &&
+           (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
+           zero_tallies(r, err);
 }
 
 /* The run is over once its stream has finished with its buffers (kept for
@@ -448,7 +482,7 @@ static void run_close(gpu_run *r)
 
 /* Host copies of every slot's device tallies. */
 typedef struct host_tallies {
-    uint64_t *tally[OUTPUT_TALLIES_ALL], *counts; /* the run's (gpu_run tallies) */
+    uint64_t *tally[OUTPUT_TALLIES_ALL], *counts; /* optional ones NULL when not scored */
     uint64_t *photons;                            /* per slot: photons of the launch */
 } host_tallies;
 
@@ -468,16 +502,20 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
     const mci_run *run = r->batch->parts[0].run;
     int slot = t / r->sets;
     const uint64_t *counts = &h->counts[(size_t)t * RUN_COUNTS];
+    const output_grid grid = run_options_grid(run);
     tally_batch view = {.nr = run->nr,
                         .nz = run->nz,
                         .na = run->na,
-                        .num_layers = r->tallies > OUTPUT_TALLIES ? r->num_layers : 0,
+                        .num_layers = r->tally_bytes[OUTPUT_TALLY_RD_PATH] ? grid.num_layers : 0,
+                        .nt = grid.nt,
+                        .detectors = grid.detectors,
                         .steps =
                             h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
                         .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
                         .trapped_units = counts[COUNT_TRAPPED_UNITS]};
-    output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
-    for (int k = 0; k < r->tallies; k++) {
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
+        if (!h->tally[k])
+            continue; /* not scored: NULL in the view, which the sum skips */
         int array = output_tally(k)->absorption && !r->sets_absorb ? slot : t; /* run_open */
         view.tally[k] = &h->tally[k][(size_t)array * (size_t)output_tally_grid_bins(k, &grid)];
     }
@@ -491,12 +529,11 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
  * as it is. */
 static bool sets_to_set_major(const gpu_run *r, host_tallies *h, tm_error *err)
 {
-    const mci_run *run = r->batch->parts[0].run;
-    output_grid grid = {run->nr, run->nz, run->na, r->num_layers};
+    const output_grid grid = run_options_grid(r->batch->parts[0].run);
     size_t sets = (size_t)r->sets;
-    for (int k = 0; sets > 1 && k < r->tallies; k++) {
-        if (output_tally(k)->absorption && !r->sets_absorb)
-            continue;
+    for (int k = 0; sets > 1 && k < OUTPUT_TALLIES_ALL; k++) {
+        if (!r->tally_bytes[k] || (output_tally(k)->absorption && !r->sets_absorb))
+            continue; /* not scored, or one a slot */
         size_t bins = (size_t)output_tally_grid_bins(k, &grid);
         uint64_t *set_major = malloc(bins * sets * sizeof *set_major);
         if (!set_major) {
@@ -524,7 +561,9 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
     host_tallies h = {.counts = malloc(r->counts_bytes),
                       .photons = calloc((size_t)b->slots, sizeof(uint64_t))};
     bool ok = h.counts && h.photons;
-    for (int k = 0; k < r->tallies; k++) {
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
+        if (k >= OUTPUT_TALLIES && !r->tally_bytes[k])
+            continue; /* an optional tally the kernel does not score */
         h.tally[k] = malloc(r->tally_bytes[k] ? r->tally_bytes[k] : 1);
         ok = ok && h.tally[k];
     }
@@ -534,8 +573,9 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
         return false;
     }
     cuda_stream *st = r->queue->stream;
-    for (int k = 0; ok && k < r->tallies; k++)
-        ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
+    for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
+        if (h.tally[k])
+            ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
     ok = ok && cuda_download(st, h.counts, r->counts, r->counts_bytes, err) &&
          sets_to_set_major(r, &h, err);
     if (ok) {
@@ -611,8 +651,45 @@ typedef struct launch_args {
     int first_layer;
     unsigned num_parts, num_slots, max_steps;
     cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
-    void *list[13 + OUTPUT_TALLIES_ALL];
+    /* time bins or a fiber (templates/timed.cu) */
+    cuda_ptr time_n;
+    float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
+    int nt;
+    void *list[23 + OUTPUT_TALLIES_ALL];
 } launch_args;
+
+/* The arguments of templates/timed.cu, after the counts (kernel.cu's
+ * order): the time and fiber tallies (a NULL pointer for one the kernel
+ * does not score), each layer's n, the glass's flight before the first
+ * layer, 1 / (c dt), nt, the fiber's geometry and its least exit cosine. */
+static void timed_args_fill(launch_args *a, const gpu_run *r, const mci_run *run, int *n)
+{
+    void **v = a->list;
+    static const int timed[3] = {OUTPUT_TALLY_RD_RT, OUTPUT_TALLY_TT_RT, OUTPUT_TALLY_RD_FIBER};
+    for (int j = 0; j < 3; j++) {
+        a->tally[timed[j]] = r->tally[timed[j]];
+        v[(*n)++] = &a->tally[timed[j]];
+    }
+    double flight = 0.0;
+    for (int i = 1; i < optics_first_layer(run) && i <= run->num_layers; i++)
+        flight += run->layers[i].n * (run->layers[i].z1 - run->layers[i].z0);
+    a->time_n = r->time_n;
+    a->time_start = (float)flight;
+    a->inv_c_dt = run->time_nt > 0 ? (float)(1.0 / (TIME_LIGHT_CM_PER_NS * run->time_dt)) : 0.0f;
+    a->nt = run->time_nt;
+    a->fiber_sep = (float)run->fiber_sep;
+    a->fiber_radius = (float)run->fiber_radius;
+    a->fiber_cos_accept = run->fiber_radius > 0.0
+                              ? (float)detector_cos_accept(run->fiber_na, run->layers[0].n)
+                              : 2.0f;
+    v[(*n)++] = &a->time_n;
+    v[(*n)++] = &a->time_start;
+    v[(*n)++] = &a->inv_c_dt;
+    v[(*n)++] = &a->nt;
+    v[(*n)++] = &a->fiber_sep;
+    v[(*n)++] = &a->fiber_radius;
+    v[(*n)++] = &a->fiber_cos_accept;
+}
 
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
                              const launch *l, const kernel_spec *spec, const gpu_options *opt)
@@ -660,10 +737,13 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     v[n++] = &a->counts;
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;
-    for (int k = OUTPUT_TALLIES; k < r->tallies; k++) {
-        a->tally[k] = r->tally[k];
-        v[n++] = &a->tally[k];
-    }
+    else if (spec->time_bins || spec->fiber)
+        timed_args_fill(a, r, b->parts[0].run, &n);
+    for (int k = OUTPUT_TALLIES; spec->sets_paths && k < OUTPUT_TALLIES_ALL; k++)
+        if (output_tally(k)->option == OUTPUT_OPTION_PATHS) { /* after the sets' table */
+            a->tally[k] = r->tally[k];
+            v[n++] = &a->tally[k];
+        }
 }
 
 static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
@@ -835,6 +915,17 @@ static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally
             (tally_acc_t)count * tally_path_units(w * (run->layers[i].z1 - run->layers[i].z0));
 }
 
+/* The time bin of the straight crossing of a stack of glass (as the CPU
+ * engine bins it: runtime/engine/cpu_photon.c). */
+static size_t glass_only_time_bin(const mci_run *run)
+{
+    double flight = 0.0;
+    for (int i = 1; i <= run->num_layers; i++)
+        flight += (run->layers[i].z1 - run->layers[i].z0) * run->layers[i].n;
+    double it = floor(flight / TIME_LIGHT_CM_PER_NS * (1.0 / run->time_dt));
+    return it < (double)(run->time_nt - 1) ? (size_t)it : (size_t)(run->time_nt - 1);
+}
+
 /* A stack that is one glass layer: every photon leaves straight through the
  * bottom with weight 1 - Rsp, as the CPU engine scores it.  (A run's kernel
  * only: a batch holds no such run, gpu_simulate_feed.) */
@@ -846,7 +937,10 @@ static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &first, &count)) {
         for (int k = 0; k < sets; k++) {
             double w = glass_only_weight(run, opt, k);
-            acc[k].tt_ra[0] += (tally_acc_t)count * fixed_point_from_weight(w);
+            uint64_t units = fixed_point_from_weight(w);
+            acc[k].tt_ra[0] += (tally_acc_t)count * units;
+            if (acc[k].tt_rt) /* ring 0, the time of the stack's optical depth */
+                acc[k].tt_rt[glass_only_time_bin(run)] += (tally_acc_t)count * units;
             acc[k].photons += count;
             glass_only_paths(run, w, count, &acc[k]);
         }
@@ -913,12 +1007,39 @@ bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu
     return true;
 }
 
+/* A run's time bins and fiber: the kernel's must be the run's (a batch
+ * kernel has none: spec_validate), and acc gets their tallies. */
+static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_set *acc,
+                          tm_error *err)
+{
+    for (int k = 0; k < b->count; k++) {
+        const mci_run *run = b->parts[k].run;
+        if (spec->time_bins != (run->time_nt > 0) || spec->fiber != (run->fiber_radius > 0.0)) {
+            error_set(err, NULL, 0,
+                      "the kernel's time bins and fiber detector (%d, %d) are not the run's (%d, "
+                      "%d)",
+                      spec->time_bins, spec->fiber, run->time_nt > 0, run->fiber_radius > 0.0);
+            return false;
+        }
+    }
+    if (spec->batch)
+        return true;
+    const mci_run *run = b->parts[0].run;
+    if ((run->time_nt > 0 && !tally_set_add_time(&acc[0], run->time_nt)) ||
+        (run->fiber_radius > 0.0 && !tally_set_add_detectors(&acc[0], 1))) {
+        error_set(err, NULL, 0, "out of memory for the time or detector tallies");
+        return false;
+    }
+    return true;
+}
+
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_batch(batch, spec, err) || !gpu_acc_add_paths(batch, spec, opt, acc, err))
+    if (!check_batch(batch, spec, err) || !gpu_acc_add_paths(batch, spec, opt, acc, err) ||
+        !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
     if (!spec->batch && optics_first_layer(run) > run->num_layers &&

@@ -411,8 +411,13 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
     if (!w->own_tallies)
         return;
     for (int s = 0; s < tally_sets(b, &w->opt); s++) {
-        if (w->own_tallies[s].a_rz)
+        /* A GPU's time and detector tallies (gpu.c's timed_prepare gave them
+         * to its own sets) into acc too.  Out of memory for them leaves acc
+         * without them (the result then has no such arrays), never wrong. */
+        if (w->own_tallies[s].a_rz) {
+            (void)tally_set_add_options_of(&acc[s], &w->own_tallies[s]);
             tally_set_add(&acc[s], &w->own_tallies[s]);
+        }
         tally_set_free(&w->own_tallies[s]);
     }
     free(w->own_tallies);

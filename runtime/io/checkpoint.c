@@ -8,16 +8,22 @@
 
 #include "fs.h"
 #include "hash.h"
+#include "run_options.h"
 #include "textbuf.h"
 
-#define MAGIC         "TMCMLCKP"
-#define VERSION       1u
+#define MAGIC           "TMCMLCKP"
+#define VERSION         1u
 /* Version 2: version 1 followed by the path tallies (their layer count,
  * then Rd_path and Tt_path), written only by runs with path lengths, so a
  * run without them writes version 1's bytes. */
-#define VERSION_PATHS 2u
+#define VERSION_PATHS   2u
+/* Version 3: version 1 followed by a mask of the optional groups present
+ * (bit 1 << OUTPUT_OPTION_...) and, group by group in the table's order,
+ * its count (layers, time bins, detectors) and its tallies; written only
+ * by runs with time bins or a detector, so the others keep their bytes. */
+#define VERSION_OPTIONS 3u
 /* Bounds a reader checks before allocating: texts are a few kB. */
-#define MAX_TEXT      (1u << 20)
+#define MAX_TEXT        (1u << 20)
 
 /* ---- input text ------------------------------------------------------------ */
 
@@ -42,6 +48,7 @@ char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t 
         source_text(&run->source, source, sizeof source);
         textbuf_add(&t, "source %s\n", source);
     }
+    run_options_describe(run, "", &t); /* time bins, detector: likewise */
     return textbuf_take(&t);
 }
 
@@ -99,13 +106,40 @@ static void put_array(writer *w, const tally_acc_t *a, size_t n)
         put_u128(w, a[i]);
 }
 
+/* The count of an optional group's axis in t: layers, time bins, detectors. */
+static int *option_count(tally_set *t, int group)
+{
+    return group == OUTPUT_OPTION_PATHS  ? &t->num_layers
+           : group == OUTPUT_OPTION_TIME ? &t->nt
+                                         : &t->detectors;
+}
+
+/* Version 3's optional part (VERSION_OPTIONS). */
+static void put_options(writer *w, const tally_set *t)
+{
+    uint32_t mask = 0;
+    for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++)
+        if (*option_count((tally_set *)t, g) > 0)
+            mask |= 1u << g;
+    put_u32(w, mask);
+    for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++) {
+        if (!(mask & (1u << g)))
+            continue;
+        put_u32(w, (uint32_t)*option_count((tally_set *)t, g));
+        for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+            if ((int)output_tally(k)->option == g)
+                put_array(w, t->tally[k], (size_t)tally_set_bins(t, k));
+    }
+}
+
 static bool write_body(FILE *f, void *ctx, tm_error *err)
 {
     const checkpoint *c = ctx;
     const tally_set *t = &c->tallies;
     writer w = {f, HASH_FNV1A_START, true};
     put(&w, MAGIC, 8);
-    put_u32(&w, t->num_layers > 0 ? VERSION_PATHS : VERSION);
+    bool options = t->nt > 0 || t->detectors > 0;
+    put_u32(&w, options ? VERSION_OPTIONS : t->num_layers > 0 ? VERSION_PATHS : VERSION);
     put_u32(&w, (uint32_t)c->run_number);
     put_u64(&w, c->seed);
     put_u64(&w, c->photons);
@@ -125,7 +159,9 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     }
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         put_array(&w, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
-    if (t->num_layers > 0) {
+    if (options)
+        put_options(&w, t);
+    else if (t->num_layers > 0) {
         put_u32(&w, (uint32_t)t->num_layers);
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
@@ -232,10 +268,10 @@ static void read_head(reader *r, checkpoint *c, uint32_t *version_out)
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
         bad(r, "wrong magic bytes");
     uint32_t version = get_u32(r);
-    if (r->ok && version != VERSION && version != VERSION_PATHS) {
+    if (r->ok && version != VERSION && version != VERSION_PATHS && version != VERSION_OPTIONS) {
         error_set(r->err, r->path, 0,
-                  "checkpoint format version %u: this tmcml reads versions %u and %u", version,
-                  VERSION, VERSION_PATHS);
+                  "checkpoint format version %u: this tmcml reads versions %u to %u", version,
+                  VERSION, VERSION_OPTIONS);
         r->ok = false;
     }
     *version_out = version;
@@ -244,6 +280,33 @@ static void read_head(reader *r, checkpoint *c, uint32_t *version_out)
     c->photons = get_u64(r);
     c->input = get_text(r);
     c->physics = get_text(r);
+}
+
+/* Version 3's optional part: each group's count, checked, and tallies. */
+static void read_options(reader *r, tally_set *t)
+{
+    uint32_t mask = get_u32(r);
+    if (r->ok && (mask & ~(((1u << OUTPUT_OPTIONS) - 1) & ~1u)))
+        bad(r, "unknown optional tallies");
+    static const uint32_t most[OUTPUT_OPTIONS] = {0, TM_MAX_PATH_LAYERS, TM_MAX_TIME_BINS, 1};
+    for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
+        if (!(mask & (1u << g)))
+            continue;
+        uint32_t n = get_u32(r);
+        if (r->ok && (n == 0 || n > most[g] ||
+                      (g == OUTPUT_OPTION_TIME && (uint64_t)n * (uint64_t)t->nr > MCI_MAX_BINS)))
+            bad(r, "optional tallies' count out of range");
+        bool added = r->ok && (g == OUTPUT_OPTION_PATHS  ? tally_set_add_paths(t, (int)n)
+                               : g == OUTPUT_OPTION_TIME ? tally_set_add_time(t, (int)n)
+                                                         : tally_set_add_detectors(t, (int)n));
+        if (r->ok && !added) {
+            error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
+            r->ok = false;
+        }
+        for (int k = OUTPUT_TALLIES; r->ok && k < OUTPUT_TALLIES_ALL; k++)
+            if ((int)output_tally(k)->option == g)
+                get_array(r, t->tally[k], (size_t)tally_set_bins(t, k));
+    }
 }
 
 static void read_tallies(reader *r, checkpoint *c, uint32_t version)
@@ -275,6 +338,8 @@ static void read_tallies(reader *r, checkpoint *c, uint32_t version)
         bad(r, "inconsistent photon ranges");
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         get_array(r, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
+    if (r->ok && version == VERSION_OPTIONS)
+        read_options(r, t);
     if (!r->ok || version != VERSION_PATHS)
         return;
     uint32_t layers = get_u32(r);

@@ -40,6 +40,15 @@ typedef struct mci_run {
      * request of the caller (--source, tmcml_problem_set_source); the
      * pencil beam (zero) from mci_read. */
     source_desc source;
+    /* Time-resolved escapes (time_bins.h; --time, tmcml_problem_set_time_bins):
+     * time_nt bins of time_dt ns, the last collecting every later escape;
+     * time_nt 0: none.  Not .mci fields: 0 from mci_read. */
+    double time_dt;
+    int time_nt;
+    /* A fiber detector (detector.h; --detector, tmcml_problem_set_fiber_detector)
+     * at fiber_sep cm from the axis, fiber_radius cm, numerical aperture
+     * fiber_na; fiber_radius 0: none. */
+    double fiber_sep, fiber_radius, fiber_na;
 } mci_run;
 
 typedef struct mci_file {

@@ -10,6 +10,7 @@
 
 #include "fs.h"
 #include "number_text.h"
+#include "run_options.h"
 #include "tmcml_config.h"
 
 #ifndef M_PI
@@ -28,12 +29,12 @@ static void mco_write_version(FILE *f, char format)
     /* MCML's two lines: the 1-D arrays, then the 2-D ones. */
     fprintf(f, "# ");
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (output_table[i].rank == 1 && !output_table[i].path_lengths)
+        if (output_table[i].rank == 1 && !output_table[i].option)
             fprintf(f, "%s, ", output_table[i].name);
     fprintf(f, "\n# ");
     const char *sep = "";
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (output_table[i].rank > 1 && !output_table[i].path_lengths) {
+        if (output_table[i].rank > 1 && !output_table[i].option) {
             fprintf(f, "%s%s", sep, output_table[i].name);
             sep = ", ";
         }
@@ -129,6 +130,21 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
         source_text(&run->source, text, sizeof text);
         fprintf(stream, "# Source: %s (" MCO_SOURCE_WORD "%s)\n", what, text);
     }
+    /* What the run asked for besides MCML's outputs (time bins, a detector):
+     * a comment line each, none for a plain run, before the provenance,
+     * which stays the last comment before InParm (mco_read's comment). */
+    /* Only what the result has (a convolved result has no time arrays):
+     * mco_read expects the sections the comments announce. */
+    mci_run asked = *run;
+    if (!res->rd_t)
+        asked.time_nt = 0;
+    if (!res->rd_fiber)
+        asked.fiber_radius = 0.0;
+    textbuf options = TEXTBUF_INIT;
+    run_options_describe(&asked, "# ", &options);
+    char *text = textbuf_take(&options);
+    fputs(text ? text : "", stream);
+    free(text);
     fprintf(stream, "# %s\n\n", comment ? comment : "");
     mco_write_inparm(stream, run);
     mco_write_rat(stream, res);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "fs.h"
+#include "run_options.h"
+#include "time_bins.h"
 #include "tm_limits.h"
 
 #ifndef M_PI
@@ -283,8 +285,14 @@ static bool mco_read_section(mco_cursor *c, int i, mcml_result *res)
     if (i != MCO_RAT) {
         const output_array *o = &output_table[i - 1];
         output_grid g = result_grid(res);
-        if (o->path_lengths && !result_alloc_paths(res)) {
+        if (o->option == OUTPUT_OPTION_PATHS && !result_alloc_paths(res)) {
             error_set(c->err, c->path, c->li + 1, "out of memory for the path lengths");
+            return false;
+        }
+        if (!res->array[i - 1]) {
+            error_set(c->err, c->path, c->li + 1,
+                      "section %s without the header comment that gives its %s", o->name,
+                      o->option == OUTPUT_OPTION_TIME ? "time bins" : "detector");
             return false;
         }
         return mco_read_numbers(c, o->name, res->array[i - 1] + output_first(o),
@@ -326,7 +334,10 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
      * or none. */
     bool paths = result_has_paths(res);
     for (int i = 0; i < MCO_NUM_SECTIONS; i++)
-        if (!seen[i] && (i == MCO_RAT || !output_table[i - 1].path_lengths || paths)) {
+        if (!seen[i] && (i == MCO_RAT || !output_table[i - 1].option ||
+                         (output_table[i - 1].option == OUTPUT_OPTION_PATHS && paths) ||
+                         (output_table[i - 1].option == OUTPUT_OPTION_TIME && res->nt) ||
+                         (output_table[i - 1].option == OUTPUT_OPTION_FIBER && res->detectors))) {
             error_set(c->err, c->path, mco_last_line(c),
                       "file ends without section %s (truncated?)", mco_section_name(i));
             return false;
@@ -336,6 +347,19 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
 
 /* The last comment line before InParm (MCML's time line), after "# ";
  * NULL when there is none. */
+/* The options a run of ours recorded in comment lines before InParm
+ * (run_options_describe): its time bins and detector into *run. */
+static void mco_read_options(char *const *raw, int nlines, mci_run *run)
+{
+    for (int i = 0; i < nlines; i++) {
+        const char *data = raw[i] + strspn(raw[i], " \t");
+        if (strncmp(data, "InParm", 6) == 0)
+            break;
+        if (data[0] == '#')
+            run_options_parse_line(data + 1 + (data[1] == ' '), run);
+    }
+}
+
 static char *mco_comment(char *const *raw, int nlines)
 {
     const char *last = NULL;
@@ -489,10 +513,11 @@ static bool mco_read_header(mco_cursor *c, mci_run *run)
  * so before allocating keeps a corrupt count from asking for terabytes. */
 static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
 {
-    const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    const output_grid g = {
+        .nr = run->nr, .nz = run->nz, .na = run->na, .num_layers = run->num_layers};
     double values = 4; /* RAT */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (!output_table[i].path_lengths)
+        if (!output_table[i].option)
             values += (double)output_bins(&output_table[i], &g);
     if (values * 2 <= (double)size)
         return true;
@@ -500,6 +525,24 @@ static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
               "file too short for a %d x %d x %d grid (nr, nz, na): truncated or corrupt", run->nr,
               run->nz, run->na);
     return false;
+}
+
+/* The time and detector arrays the header's comments announce: their
+ * sections must follow.  Values out of range are refused as corrupt. */
+static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *path, tm_error *err)
+{
+    if (run->time_nt != 0 &&
+        !time_bins_check("time bins", run->time_dt, run->time_nt, run->nr, err))
+        return false;
+    if (run->time_nt > 0 && !result_alloc_time(res, run->time_nt)) {
+        error_set(err, path, 0, "out of memory for the arrays");
+        return false;
+    }
+    if (run->fiber_radius > 0.0 && !result_alloc_detectors(res, 1)) {
+        error_set(err, path, 0, "out of memory for the arrays");
+        return false;
+    }
+    return true;
 }
 
 static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, tm_error *err)
@@ -514,6 +557,7 @@ static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, 
     out->comment = mco_comment(c.line, c.nlines);
     source_desc source;
     bool ok = mco_source(c.line, c.nlines, path, &source, err);
+    mco_read_options(c.line, c.nlines, &out->run);
     mco_cut_comments(c.line, c.nlines);
     c.p = c.nlines > 0 ? c.line[0] : "";
     ok = ok && mco_read_header(&c, &out->run) && mco_read_inparm(&c, &out->run) &&
@@ -524,6 +568,8 @@ static bool mco_parse(char *text, size_t size, const char *path, mco_data *out, 
         error_set(err, path, 0, "out of memory for the arrays");
         ok = false;
     }
+    if (ok && !mco_alloc_options(&out->run, &out->result, path, err))
+        ok = false;
     if (ok) {
         out->result.photons = (uint64_t)out->run.photons;
         ok = mco_read_sections(&c, &out->result);

@@ -6,6 +6,7 @@
 
 #include "fs.h"
 #include "output_arrays.h"
+#include "run_options.h"
 #include "zip.h"
 
 #define NPY_MAGIC           "\x93NUMPY\x01\x00" /* format version 1.0 */
@@ -254,10 +255,10 @@ bool npz_write_arrays(const char *path, const npz_array *arrays, int count, tm_e
 
 uint64_t npz_size_bound(const mci_run *run)
 {
-    output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    output_grid g = run_options_grid(run);
     uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (!output_table[i].path_lengths || run->path_lengths)
+        if (run_options_wants(run, &output_table[i]))
             values += output_bins(&output_table[i], &g);
     return 8 * values + (uint64_t)NPZ_MEMBERS * NPZ_MEMBER_OVERHEAD +
            (uint64_t)NPZ_MEMBERS * 2 * NPZ_UNIT_CHARS * 4 + NPZ_END_BYTES;

@@ -126,7 +126,7 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .tally = OUTPUT_TALLY_RD_PATH,
      .tallied = true,
      .norm = OUTPUT_NORM_PATH,
-     .path_lengths = true,
+     .option = OUTPUT_OPTION_PATHS,
      .path_of = OUTPUT_TALLY_RD_RA,
      .mco_title = "# Rd_path[r][layer]. Mean path [cm] in each layer of the weight\n"
                   "# leaving the top surface in ring r (not MCML's: an extra section).\n"
@@ -143,7 +143,7 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .tally = OUTPUT_TALLY_TT_PATH,
      .tallied = true,
      .norm = OUTPUT_NORM_PATH,
-     .path_lengths = true,
+     .option = OUTPUT_OPTION_PATHS,
      .path_of = OUTPUT_TALLY_TT_RA,
      .mco_title = "# Tt_path[r][layer]. Mean path [cm] in each layer of the weight\n"
                   "# leaving the bottom surface in ring r (not MCML's: an extra section).\n"
@@ -159,7 +159,7 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .unit = "cm",
      .tally = OUTPUT_TALLY_RD_PATH,
      .norm = OUTPUT_NORM_PATH_TOTAL,
-     .path_lengths = true,
+     .option = OUTPUT_OPTION_PATHS,
      .path_of = OUTPUT_TALLY_RD_RA,
      .mco_title = "Rd_path_total #Mean path [cm] in layers 1..nl of all reflected weight.",
      .mco_number = "%12.4E",
@@ -170,24 +170,92 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .unit = "cm",
      .tally = OUTPUT_TALLY_TT_PATH,
      .norm = OUTPUT_NORM_PATH_TOTAL,
-     .path_lengths = true,
+     .option = OUTPUT_OPTION_PATHS,
      .path_of = OUTPUT_TALLY_TT_RA,
      .mco_title = "Tt_path_total #Mean path [cm] in layers 1..nl of all transmitted weight.",
      .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    /* Time-resolved escapes (docs/outputs.md, "Time-resolved"): optional
+     * rows, binned as space is (the last time bin collects the later
+     * escapes), so Rd_t summed times dt is Rd in integers. */
+    {.name = "Rd_rt",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T},
+     .unit = "1/(cm2 ns)",
+     .tally = OUTPUT_TALLY_RD_RT,
+     .tallied = true,
+     .norm = OUTPUT_NORM_RT,
+     .option = OUTPUT_OPTION_TIME,
+     .mco_title = "# Rd[r][t]. [1/(cm2 ns)] Diffuse reflectance against time of flight\n"
+                  "# (not MCML's: an extra section).\n"
+                  "# Rd[0][0], [0][1],..[0][nt-1]\n"
+                  "# ...\n"
+                  "# Rd[nr-1][0], [nr-1][1],..[nr-1][nt-1]\n"
+                  "Rd_rt",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Rd_t",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_T},
+     .unit = "1/ns",
+     .tally = OUTPUT_TALLY_RD_RT,
+     .norm = OUTPUT_NORM_T,
+     .option = OUTPUT_OPTION_TIME,
+     .mco_title = "Rd_t #Rd[0], [1],..Rd[nt-1]. [1/ns]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    {.name = "Tt_rt",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T},
+     .unit = "1/(cm2 ns)",
+     .tally = OUTPUT_TALLY_TT_RT,
+     .tallied = true,
+     .norm = OUTPUT_NORM_RT,
+     .option = OUTPUT_OPTION_TIME,
+     .mco_title = "# Tt[r][t]. [1/(cm2 ns)] Transmittance against time of flight\n"
+                  "# (not MCML's: an extra section).\n"
+                  "# Tt[0][0], [0][1],..[0][nt-1]\n"
+                  "# ...\n"
+                  "# Tt[nr-1][0], [nr-1][1],..[nr-1][nt-1]\n"
+                  "Tt_rt",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Tt_t",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_T},
+     .unit = "1/ns",
+     .tally = OUTPUT_TALLY_TT_RT,
+     .norm = OUTPUT_NORM_T,
+     .option = OUTPUT_OPTION_TIME,
+     .mco_title = "Tt_t #Tt[0], [1],..Tt[nt-1]. [1/ns]",
+     .mco_number = "%12.4E",
+     .mco_per_line = 1},
+    /* The fiber detector (docs/physics.md, "Fiber detector"). */
+    {.name = "Rd_fiber",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_DETECTOR},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_RD_FIBER,
+     .tallied = true,
+     .norm = OUTPUT_NORM_COUNT,
+     .option = OUTPUT_OPTION_FIBER,
+     .mco_title = "Rd_fiber #Fraction of the photons the fiber detector collects. [-]",
+     .mco_number = "%12.6E",
      .mco_per_line = 1},
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, tt_path) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_PATH]),
+_Static_assert(offsetof(tally_set, rd_fiber) == offsetof(tally_set, tally[OUTPUT_TALLY_RD_FIBER]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, tt_path) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_PATH]),
+_Static_assert(offsetof(tally_batch, rd_fiber) ==
+                   offsetof(tally_batch, tally[OUTPUT_TALLY_RD_FIBER]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, tt_path_total) ==
+                   offsetof(mcml_result, rd_fiber) ==
                        offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
@@ -198,6 +266,8 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_R: return (uint64_t)g->nr;
     case OUTPUT_AXIS_Z: return (uint64_t)g->nz;
     case OUTPUT_AXIS_A: return (uint64_t)g->na;
+    case OUTPUT_AXIS_T: return (uint64_t)g->nt;
+    case OUTPUT_AXIS_DETECTOR: return (uint64_t)g->detectors;
     }
     return 0;
 }
@@ -230,7 +300,7 @@ const output_array *output_tally(int k)
 
 uint64_t output_tally_bins(int k, int nr, int nz, int na)
 {
-    const output_grid g = {nr, nz, na, 0};
+    const output_grid g = {.nr = nr, .nz = nz, .na = na};
     return output_bins(output_tally(k), &g);
 }
 

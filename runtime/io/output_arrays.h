@@ -37,9 +37,15 @@ enum {
      * in runs that ask for them (mci_run.path_lengths; NULL otherwise). */
     OUTPUT_TALLY_RD_PATH = OUTPUT_TALLIES,
     OUTPUT_TALLY_TT_PATH,
+    /* Time-resolved escapes (mci_run.time_nt > 0): weight per ring and time
+     * bin, the same units as Rd_ra's and Tt_ra's, so each sums to them. */
+    OUTPUT_TALLY_RD_RT,
+    OUTPUT_TALLY_TT_RT,
+    /* The fiber detector's collected weight (mci_run.fiber_radius > 0). */
+    OUTPUT_TALLY_RD_FIBER,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS 13 /* rows of output_table[] */
+#define OUTPUT_ARRAYS 18 /* rows of output_table[] */
 
 /* The arrays as fields of tally_batch, tally_set (TYPE: their integer
  * entries) and mcml_result (double), each twice: by name, for code that
@@ -49,7 +55,7 @@ enum {
 #define OUTPUT_TALLY_FIELDS(TYPE)                                                                  \
     union {                                                                                        \
         struct {                                                                                   \
-            TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path;                                        \
+            TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -58,16 +64,19 @@ enum {
         struct {                                                                                   \
             double *a_l, *a_z, *rd_r, *rd_a, *tt_r, *tt_a, *a_rz, *rd_ra, *tt_ra;                  \
             double *rd_path, *tt_path, *rd_path_total, *tt_path_total;                             \
+            double *rd_rt, *rd_t, *tt_rt, *tt_t, *rd_fiber;                                        \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
 
 /* The grid axes an array runs along.  ORDER as tmcml.h's tmcml_axis. */
 typedef enum output_axis {
-    OUTPUT_AXIS_LAYER, /* num_layers entries, layer 1 first */
-    OUTPUT_AXIS_R,     /* nr */
-    OUTPUT_AXIS_Z,     /* nz */
-    OUTPUT_AXIS_A      /* na */
+    OUTPUT_AXIS_LAYER,   /* num_layers entries, layer 1 first */
+    OUTPUT_AXIS_R,       /* nr */
+    OUTPUT_AXIS_Z,       /* nz */
+    OUTPUT_AXIS_A,       /* na */
+    OUTPUT_AXIS_T,       /* nt: the time bins (time_bins.h) */
+    OUTPUT_AXIS_DETECTOR /* the detectors (detector.h): 1 */
 } output_axis;
 #define OUTPUT_MAX_RANK 2
 
@@ -86,9 +95,23 @@ typedef enum output_norm {
      * cm, ring by layer) over the escaping weight of its ring (the sum over
      * angles of the ring's row of the escape tally, tally_paths_of), 0 where
      * none escaped; and the sum over rings over the whole escaping weight. */
-    OUTPUT_NORM_PATH,      /* [ir][i]: bin / the ring's escaping weight (cm) */
-    OUTPUT_NORM_PATH_TOTAL /* [i]: sum over r / the whole escaping weight (cm) */
+    OUTPUT_NORM_PATH,       /* [ir][i]: bin / the ring's escaping weight (cm) */
+    OUTPUT_NORM_PATH_TOTAL, /* [i]: sum over r / the whole escaping weight (cm) */
+    /* Not MCML's either, but its kind: densities per photon in time. */
+    OUTPUT_NORM_RT,   /* bin / (2 pi (ir + 1/2) dr^2 dt N): 1/(cm2 ns) */
+    OUTPUT_NORM_T,    /* sum over r / (dt N): 1/ns */
+    OUTPUT_NORM_COUNT /* bin / N: a fraction of the photons */
 } output_norm;
+
+/* The optional groups of arrays: a row of one is scored and written only
+ * by a run that asks for it (run_options.h says which a run asks for). */
+typedef enum output_option {
+    OUTPUT_OPTION_NONE,  /* every run's */
+    OUTPUT_OPTION_PATHS, /* the path lengths (mci_run.path_lengths) */
+    OUTPUT_OPTION_TIME,  /* time-resolved escapes (mci_run.time_nt) */
+    OUTPUT_OPTION_FIBER  /* the fiber detector (mci_run.fiber_radius) */
+} output_option;
+#define OUTPUT_OPTIONS 4
 
 typedef struct output_array {
     const char *name; /* MCML's: the .mco section, the library's and Python's name */
@@ -102,13 +125,13 @@ typedef struct output_array {
      * and so on; 0 for none. */
     size_t total;
     bool absorption; /* scored only with absorption: zero under -A */
-    /* Optional: only in a run that asks for path lengths (mci_run's
-     * path_lengths); elsewhere its array is NULL and every loop over the
-     * table skips it (the .mco, the JSON, the digest and the checkpoint of a
-     * run without it are as before it existed).  Its tally, for the
-     * normalisation, is the escape tally whose weight it is the mean over
-     * (path_of). */
-    bool path_lengths;
+    /* Optional: only in a run that asks for its group (the path lengths,
+     * the time bins, the fiber detector); elsewhere its array is NULL and
+     * every loop over the table skips it (the .mco, the JSON, the digest and
+     * the checkpoint of a run without it are as before it existed).  A path
+     * array's tally, for the normalisation, is the escape tally whose weight
+     * it is the mean over (path_of). */
+    output_option option;
     int path_of; /* OUTPUT_TALLY_RD_RA or _TT_RA: the weight it is the mean over */
     /* The .mco section: the lines before its numbers (its name last, after
      * MCML's comments; no final newline), the printf format of one number,
@@ -123,6 +146,7 @@ extern const output_array output_table[OUTPUT_ARRAYS];
 /* The grid the arrays are sized by. */
 typedef struct output_grid {
     int nr, nz, na, num_layers;
+    int nt, detectors; /* the optional axes: 0 where a run has none */
 } output_grid;
 
 /* Entries along an axis. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "optics.h"
+#include "run_options.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -11,7 +12,7 @@
 
 output_grid result_grid(const mcml_result *res)
 {
-    return (output_grid){res->nr, res->nz, res->na, res->num_layers};
+    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
@@ -20,8 +21,8 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
     output_grid g = result_grid(res);
     bool ok = true;
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
-        if (output_table[i].path_lengths)
-            continue; /* result_alloc_paths */
+        if (output_table[i].option)
+            continue; /* result_alloc_paths and the like */
         res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i]);
         ok = ok && res->array[i];
     }
@@ -31,14 +32,29 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
     return false;
 }
 
-bool result_alloc_paths(mcml_result *res)
+/* The arrays of option's rows, those res has not yet. */
+static bool result_alloc_option(mcml_result *res, output_option option)
 {
     output_grid g = result_grid(res);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
-        if (output_table[i].path_lengths && !res->array[i] &&
+        if (output_table[i].option == option && !res->array[i] &&
             !(res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i])))
             return false;
     return true;
+}
+
+bool result_alloc_paths(mcml_result *res) { return result_alloc_option(res, OUTPUT_OPTION_PATHS); }
+
+bool result_alloc_time(mcml_result *res, int nt)
+{
+    res->nt = nt;
+    return result_alloc_option(res, OUTPUT_OPTION_TIME);
+}
+
+bool result_alloc_detectors(mcml_result *res, int detectors)
+{
+    res->detectors = detectors;
+    return result_alloc_option(res, OUTPUT_OPTION_FIBER);
 }
 
 bool result_has_paths(const mcml_result *res) { return res->rd_path != NULL; }
@@ -171,15 +187,45 @@ static void result_path_total(const mci_run *run, const tally_acc_t *v, const ta
         out[i + 1] = w ? tally_count(result_column_sum(v, i, run->nr, nl)) / tally_count(w) : 0.0;
 }
 
+/* Rd_rt, Tt_rt: a ring's weight in a time bin per area and ns per photon,
+ * as result_rz divides by the ring's area. */
+static void result_rt(const mci_run *run, const tally_acc_t *v, double n, double *out)
+{
+    int nt = run->time_nt;
+    for (int ir = 0; ir < run->nr; ir++) {
+        double scale = 1.0 / (2.0 * M_PI * (ir + 0.5) * run->dr * run->dr * run->time_dt * n);
+        for (int it = 0; it < nt; it++)
+            out[ir * nt + it] = tally_weight(v[ir * nt + it]) * scale;
+    }
+}
+
+/* Rd_t, Tt_t: the time bin's weight over every ring per ns per photon. */
+static void result_t(const mci_run *run, const tally_acc_t *v, double n, double *out)
+{
+    int nt = run->time_nt;
+    for (int it = 0; it < nt; it++)
+        out[it] = tally_weight(result_column_sum(v, it, run->nr, nt)) / (run->time_dt * n);
+}
+
+/* Rd_fiber: each detector's weight per photon. */
+static void result_count(const tally_acc_t *v, int count, double n, double *out)
+{
+    for (int i = 0; i < count; i++)
+        out[i] = tally_weight(v[i]) / n;
+}
+
 /* Array o from its tally v, whose rows are r (output_table[]: every tally
  * runs along r first), and, for a path array, the escape tally e it is a
  * mean over; false when out of memory. */
 static bool result_array(const mci_run *run, const output_array *o, const tally_acc_t *v,
                          const tally_acc_t *e, double n, double *out)
 {
-    const output_grid g = {run->nr, run->nz, run->na, run->num_layers};
+    const output_grid g = run_options_grid(run);
     int cols = (int)output_axis_length(output_tally(o->tally)->axes[1], &g);
     switch (o->norm) {
+    case OUTPUT_NORM_RT: result_rt(run, v, n, out); return true;
+    case OUTPUT_NORM_T: result_t(run, v, n, out); return true;
+    case OUTPUT_NORM_COUNT: result_count(v, g.detectors, n, out); return true;
     case OUTPUT_NORM_PATH: result_path(run, v, e, out); return true;
     case OUTPUT_NORM_PATH_TOTAL: result_path_total(run, v, e, out); return true;
     case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
@@ -199,6 +245,25 @@ static double result_total(const tally_acc_t *v, size_t bins, double n)
     for (size_t i = 0; i < bins; i++)
         sum += v[i];
     return tally_weight(sum) * (1.0 / n);
+}
+
+/* The time and detector arrays of res, when t has their tallies, which
+ * must be the run's; false (res freed) with *err otherwise. */
+static bool result_optional(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
+{
+    bool ok = true;
+    if (t->rd_rt)
+        ok = t->nt == run->time_nt && run->time_dt > 0.0 && result_alloc_time(res, t->nt);
+    if (ok && t->rd_fiber)
+        ok = t->detectors == 1 && run->fiber_radius > 0.0 && result_alloc_detectors(res, 1);
+    if (ok)
+        return true;
+    result_free(res);
+    error_set(err, NULL, 0,
+              "time tallies of %d bins (the run: %d) or %d detectors (the run: %d), or out of "
+              "memory",
+              t->nt, run->time_nt, t->detectors, run->fiber_radius > 0.0);
+    return false;
 }
 
 bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
@@ -227,13 +292,16 @@ bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *re
                   t->num_layers, run->num_layers);
         return false;
     }
+    if (!result_optional(run, t, res, err))
+        return false;
+    g = result_grid(res);
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
         const tally_acc_t *v = t->tally[o->tally];
         if (!res->array[i])
             continue; /* an optional array the run did not ask for */
-        if (!result_array(run, o, v, o->path_lengths ? t->tally[o->path_of] : NULL, n,
-                          res->array[i])) {
+        if (!result_array(run, o, v, o->option == OUTPUT_OPTION_PATHS ? t->tally[o->path_of] : NULL,
+                          n, res->array[i])) {
             result_free(res);
             error_set(err, NULL, 0, "out of memory for the result arrays");
             return false;

@@ -21,6 +21,7 @@
  * below. */
 typedef struct mcml_result {
     int nr, nz, na, num_layers;
+    int nt, detectors;     /* of the optional time and detector arrays; 0: none */
     uint64_t photons;      /* photons the quantities are normalised by */
     double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
     OUTPUT_RESULT_FIELDS;
@@ -30,12 +31,18 @@ typedef struct mcml_result {
 output_grid result_grid(const mcml_result *res);
 
 /* Allocates zeroed arrays for the given grid: every run's; the optional
- * ones (output_array.path_lengths) stay NULL until result_alloc_paths. */
+ * ones (output_array.option) stay NULL until result_alloc_paths and the
+ * like. */
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers);
 /* Adds the path-length arrays (zeroed); false when out of memory. */
 bool result_alloc_paths(mcml_result *res);
 /* Whether res has them (a run that asked for path lengths). */
 bool result_has_paths(const mcml_result *res);
+/* The same for the time arrays of nt bins and the detector arrays of
+ * `detectors` entries: allocated (zeroed) by result_alloc_time and
+ * result_alloc_detectors, false when out of memory. */
+bool result_alloc_time(mcml_result *res, int nt);
+bool result_alloc_detectors(mcml_result *res, int detectors);
 void result_free(mcml_result *res);
 
 /* Fills *res (allocated here) from tallies of t->photons photons of run,

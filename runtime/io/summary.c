@@ -10,6 +10,7 @@
 
 #include "fs.h"
 #include "output_arrays.h"
+#include "time_bins.h"
 #include "tm_limits.h"
 #include "tmcml_config.h"
 
@@ -146,6 +147,26 @@ static void summary_add_source(bool *ok, cJSON *input, const source_desc *source
         summary_num(ok, o, "na", source->na);
 }
 
+/* What the run asked for besides MCML's outputs: "time_bins" and
+ * "fiber_detector", only when it did (a plain run's JSON is as before). */
+static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
+{
+    if (run->time_nt > 0) {
+        cJSON *t = cJSON_AddObjectToObject(in, "time_bins");
+        *ok = *ok && t;
+        summary_num(ok, t, "dt", run->time_dt);
+        summary_num(ok, t, "nt", run->time_nt);
+        summary_num(ok, t, "c", TIME_LIGHT_CM_PER_NS);
+    }
+    if (run->fiber_radius > 0.0) {
+        cJSON *d = cJSON_AddObjectToObject(in, "fiber_detector");
+        *ok = *ok && d;
+        summary_num(ok, d, "separation", run->fiber_sep);
+        summary_num(ok, d, "radius", run->fiber_radius);
+        summary_num(ok, d, "na", run->fiber_na);
+    }
+}
+
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
 {
     const mci_run *run = r->run;
@@ -167,14 +188,14 @@ static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, in, "n_above", run->layers[0].n);
     summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
     summary_add_source(ok, in, &run->source);
+    summary_add_options(ok, in, run);
 }
 
-/* A layer array: layers 1..num_layers, without the two ambient media of
- * MCML's A_l. */
-static void summary_layers(bool *ok, cJSON *root, const char *name, const double *v, int num_layers)
+/* n numbers v[0..n-1] as a JSON array. */
+static void summary_array(bool *ok, cJSON *root, const char *name, const double *v, int n)
 {
     cJSON *a = cJSON_AddArrayToObject(root, name);
-    for (int i = 1; i <= num_layers; i++) {
+    for (int i = 0; i < n; i++) {
         cJSON *x = summary_number(v[i]);
         if (!x || !a || !cJSON_AddItemToArray(a, x)) {
             cJSON_Delete(x);
@@ -182,6 +203,13 @@ static void summary_layers(bool *ok, cJSON *root, const char *name, const double
             return;
         }
     }
+}
+
+/* A layer array: layers 1..num_layers, without the two ambient media of
+ * MCML's A_l. */
+static void summary_layers(bool *ok, cJSON *root, const char *name, const double *v, int num_layers)
+{
+    summary_array(ok, root, name, v + 1, num_layers);
 }
 
 static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
@@ -214,6 +242,14 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
         summary_layers(ok, root, "Rd_path_total", res->rd_path_total, res->num_layers);
         summary_layers(ok, root, "Tt_path_total", res->tt_path_total, res->num_layers);
     }
+    /* The time-resolved totals (the 1-D arrays: Rd_t, Tt_t) and the
+     * detector, only in a run that scored them. */
+    if (res->rd_t) {
+        summary_array(ok, root, "Rd_t", res->rd_t, res->nt);
+        summary_array(ok, root, "Tt_t", res->tt_t, res->nt);
+    }
+    if (res->rd_fiber)
+        summary_num(ok, root, "Rd_fiber", res->rd_fiber[0]);
 }
 
 /* "gpus": each GPU's share of the run. */
@@ -258,7 +294,8 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
 /* "units": the unit of each quantity above that has one, by its path
  * ("input.layers[].mua": every layer's mua), "-" for a fraction or ratio;
  * counts (photons, bins, threads) have none.  A_l's is the output table's. */
-static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_desc *source)
+static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_desc *source,
+                              const mcml_result *res)
 {
     static const char *const units[][2] = {
         {"input.dz", "cm"},
@@ -302,6 +339,18 @@ static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_de
         summary_str(ok, u, "input.source.z0", "cm");
     if (source->kind == SOURCE_FIBER)
         summary_str(ok, u, "input.source.na", "-");
+    if (res->rd_t) {
+        summary_str(ok, u, "input.time_bins.dt", "ns");
+        summary_str(ok, u, "input.time_bins.c", "cm/ns");
+        summary_str(ok, u, "Rd_t", output_by_name("Rd_t")->unit);
+        summary_str(ok, u, "Tt_t", output_by_name("Tt_t")->unit);
+    }
+    if (res->rd_fiber) {
+        summary_str(ok, u, "input.fiber_detector.separation", "cm");
+        summary_str(ok, u, "input.fiber_detector.radius", "cm");
+        summary_str(ok, u, "input.fiber_detector.na", "-");
+        summary_str(ok, u, "Rd_fiber", output_by_name("Rd_fiber")->unit);
+    }
 }
 
 /* The whole summary as text (free with cJSON_free), or NULL. */
@@ -333,7 +382,7 @@ static char *summary_render(const run_report *r)
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
     summary_add_identity(&ok, root, r);
-    summary_add_units(&ok, root, result_has_paths(r->result), &r->run->source);
+    summary_add_units(&ok, root, result_has_paths(r->result), &r->run->source, r->result);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;

@@ -9,15 +9,15 @@
  * Every loop over the tallies takes those t has: every run's, and the
  * optional ones added (the others are NULL). */
 #define BINS(t, k)                                                                                 \
-    ((size_t)output_tally_grid_bins((k),                                                           \
-                                    &(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers}))
+    ((size_t)output_tally_grid_bins(                                                               \
+        (k), &(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors}))
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
 {
     b->nr = nr;
     b->nz = nz;
     b->na = na;
-    b->num_layers = 0;
+    b->num_layers = b->nt = b->detectors = 0;
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
         b->tally[k] = NULL;
     b->steps = 0;
@@ -67,7 +67,7 @@ bool tally_set_init(tally_set *t, int nr, int nz, int na)
     t->nr = nr;
     t->nz = nz;
     t->na = na;
-    t->num_layers = 0;
+    t->num_layers = t->nt = t->detectors = 0;
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
         t->tally[k] = NULL;
     t->photons = 0;
@@ -131,7 +131,8 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
 {
     if (a->nr != b->nr || a->nz != b->nz || a->na != b->na || a->photons != b->photons ||
         a->steps != b->steps || a->trapped_photons != b->trapped_photons ||
-        a->trapped_units != b->trapped_units || a->num_layers != b->num_layers)
+        a->trapped_units != b->trapped_units || a->num_layers != b->num_layers || a->nt != b->nt ||
+        a->detectors != b->detectors)
         return false;
     for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
         if (!a->tally[k] != !b->tally[k])
@@ -168,22 +169,58 @@ uint64_t tally_set_digest(const tally_set *t)
     return h;
 }
 
+/* The optional tallies of option's rows into t (a tally_batch or
+ * tally_set), zeroed, those it has already kept. */
+#define ADD_OPTION(t, group)                                                                       \
+    do {                                                                                           \
+        for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)                                  \
+            if (output_tally(k)->option == (group) && !(t)->tally[k] &&                            \
+                !((t)->tally[k] = calloc(BINS((t), k), sizeof *(t)->tally[k])))                    \
+                return false;                                                                      \
+        return true;                                                                               \
+    } while (0)
+
 bool tally_batch_add_paths(tally_batch *b, int num_layers)
 {
     b->num_layers = num_layers;
-    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
-        if (!b->tally[k] && !(b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k])))
-            return false;
-    return true;
+    ADD_OPTION(b, OUTPUT_OPTION_PATHS);
 }
 
 bool tally_set_add_paths(tally_set *t, int num_layers)
 {
     t->num_layers = num_layers;
-    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
-        if (!t->tally[k] && !(t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k])))
-            return false;
-    return true;
+    ADD_OPTION(t, OUTPUT_OPTION_PATHS);
+}
+
+bool tally_batch_add_time(tally_batch *b, int nt)
+{
+    b->nt = nt;
+    ADD_OPTION(b, OUTPUT_OPTION_TIME);
+}
+
+bool tally_set_add_time(tally_set *t, int nt)
+{
+    t->nt = nt;
+    ADD_OPTION(t, OUTPUT_OPTION_TIME);
+}
+
+bool tally_batch_add_detectors(tally_batch *b, int detectors)
+{
+    b->detectors = detectors;
+    ADD_OPTION(b, OUTPUT_OPTION_FIBER);
+}
+
+bool tally_set_add_detectors(tally_set *t, int detectors)
+{
+    t->detectors = detectors;
+    ADD_OPTION(t, OUTPUT_OPTION_FIBER);
+}
+
+bool tally_set_add_options_of(tally_set *t, const tally_set *like)
+{
+    return (!like->rd_path || tally_set_add_paths(t, like->num_layers)) &&
+           (!like->rd_rt || tally_set_add_time(t, like->nt)) &&
+           (!like->rd_fiber || tally_set_add_detectors(t, like->detectors));
 }
 
 bool tally_set_has(const tally_set *t, int k)

@@ -22,6 +22,8 @@ typedef unsigned __int128 tally_acc_t;
 typedef struct tally_batch {
     int nr, nz, na;
     int num_layers; /* of the path tallies; 0: none (tally_batch_add_paths) */
+    int nt;         /* time bins of the time tallies; 0: none (tally_batch_add_time) */
+    int detectors;  /* of the detector tallies; 0: none (tally_batch_add_detectors) */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -37,6 +39,8 @@ typedef struct tally_batch {
 typedef struct tally_set {
     int nr, nz, na;
     int num_layers;           /* of the path tallies; 0: none (tally_set_add_paths) */
+    int nt;                   /* of the time tallies; 0: none (tally_set_add_time) */
+    int detectors;            /* of the detector tallies; 0: none (tally_set_add_detectors) */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
@@ -55,6 +59,16 @@ void tally_set_free(tally_set *t);
  * initialised batch or set; false when out of memory (the others stay). */
 bool tally_batch_add_paths(tally_batch *b, int num_layers);
 bool tally_set_add_paths(tally_set *t, int num_layers);
+/* The same for the time tallies (Rd_rt, Tt_rt: nr x nt) and the detector
+ * tally (Rd_fiber: one entry a detector). */
+bool tally_batch_add_time(tally_batch *b, int nt);
+bool tally_set_add_time(tally_set *t, int nt);
+bool tally_batch_add_detectors(tally_batch *b, int detectors);
+bool tally_set_add_detectors(tally_set *t, int detectors);
+/* The optional tallies `like` has that t lacks, added to t (zeroed, of
+ * like's counts), so that tally_set_add(t, like) keeps them; false when
+ * out of memory. */
+bool tally_set_add_options_of(tally_set *t, const tally_set *like);
 /* Whether tally k is there: every run's always, an optional one when added. */
 bool tally_set_has(const tally_set *t, int k);
 /* Entries of tally k of t (0 for an absent one). */

@@ -1,0 +1,54 @@
+/* --time and --detector for tmcml run (cli/run_timed.h). */
+#include "run_timed.h"
+
+#include <stdio.h>
+
+#include "detector.h"
+#include "time_bins.h"
+
+static bool asked(const cli_options *opt) { return opt->time_nt > 0 || opt->fiber_radius > 0.0; }
+
+bool run_timed_options(cli_options *opt, tm_error *err)
+{
+    if (!asked(opt))
+        return true;
+    const char *what = opt->time_nt > 0 ? "--time" : "--detector";
+    /* On the GPU a run's own kernel scores them, not a batch's (the
+     * outputs are the same either way) nor the absorption sets'. */
+    opt->no_batch = true;
+    if (!opt->mua_sets)
+        return true;
+    if (opt->engine == CLI_ENGINE_GPU) {
+        error_set(err, NULL, 0,
+                  "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or "
+                  "fiber detector: --engine cpu",
+                  what);
+        return false;
+    }
+    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: %s with --mua-sets: scored by the CPU engine\n", what);
+    opt->engine = CLI_ENGINE_CPU;
+    return true;
+}
+
+bool run_timed_runs(const cli_options *opt, mci_file *file, tm_error *err)
+{
+    for (int r = 0; asked(opt) && r < file->num_runs; r++) {
+        mci_run *run = &file->runs[r];
+        tm_error why = {0};
+        if ((opt->time_nt > 0 &&
+             !time_bins_check("--time", opt->time_dt, opt->time_nt, run->nr, &why)) ||
+            (opt->fiber_radius > 0.0 &&
+             !detector_check("--detector", opt->fiber_sep, opt->fiber_radius, opt->fiber_na,
+                             run->layers[0].n, &why))) {
+            error_set(err, file->path, run->line, "%s", why.message);
+            return false;
+        }
+        run->time_dt = opt->time_dt;
+        run->time_nt = opt->time_nt;
+        run->fiber_sep = opt->fiber_sep;
+        run->fiber_radius = opt->fiber_radius;
+        run->fiber_na = opt->fiber_na;
+    }
+    return true;
+}

@@ -1,0 +1,23 @@
+/* The command line's requests of time-resolved escapes (--time) and a
+ * fiber detector (--detector): the engine they need, and every run of the
+ * file given them, checked against its grid and medium as FILE:LINE. */
+#ifndef TMCML_RUN_TIMED_H
+#define TMCML_RUN_TIMED_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "error.h"
+#include "mci.h"
+
+/* A run's own GPU kernel scores them, so runs are not batched (--no-batch:
+ * the outputs are the same); with --mua-sets only the CPU engine does:
+ * --engine gpu is refused, auto takes the CPU (and says so unless quiet). */
+bool run_timed_options(cli_options *opt, tm_error *err);
+
+/* Every run of file gets opt's time bins and detector; a run whose grid
+ * makes too many time bins, or whose medium above is thinner than the
+ * fiber's NA, is refused as FILE:LINE. */
+bool run_timed_runs(const cli_options *opt, mci_file *file, tm_error *err);
+
+#endif

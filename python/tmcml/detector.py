@@ -1,0 +1,54 @@
+"""Detectors scored besides MCML's arrays (docs/physics.md, "Fiber detector"),
+and the time bins of time-resolved runs: what tmcml.run's detector= and
+time_bins= keywords take."""
+
+import math
+import numbers
+
+
+def _number(name, value, low, low_open):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError("%s: expected a number (got %r)" % (name, value))
+    value = float(value)
+    if not math.isfinite(value) or value < low or (low_open and value == low):
+        raise ValueError("%s: expected a finite number %s %g (got %r)"
+                         % (name, ">" if low_open else ">=", low, value))
+    return value
+
+
+class FiberDetector:
+    """A fiber on the surface collecting diffuse reflectance: a face of
+    radius `radius` (cm) centred `separation` (cm) from the beam's axis,
+    counting only escapes whose direction in the medium above lies within
+    its numerical aperture na (sin(theta) <= na / n_above; 0 < na <=
+    n_above).  A Result then has Rd_fiber, the fraction of the photons it
+    collects ([1]), and .detector, this object."""
+
+    def __init__(self, separation, radius, na):
+        self.separation = _number("FiberDetector(separation)", separation, 0.0, False)
+        self.radius = _number("FiberDetector(radius)", radius, 0.0, True)
+        self.na = _number("FiberDetector(na)", na, 0.0, True)
+
+    def __repr__(self):
+        return "tmcml.FiberDetector(%r, %r, %r)" % (self.separation, self.radius, self.na)
+
+    def __eq__(self, other):
+        return (isinstance(other, FiberDetector) and
+                (self.separation, self.radius, self.na) ==
+                (other.separation, other.radius, other.na))
+
+
+def time_bins(value):
+    """(dt, nt) from time_bins=: None, or a pair of a bin width in ns (> 0)
+    and a whole number of bins (>= 1)."""
+    if value is None:
+        return None
+    try:
+        dt, nt = value
+    except (TypeError, ValueError):
+        raise ValueError("time_bins: expected (dt, nt), a bin width in ns and a bin count "
+                         "(got %r)" % (value,)) from None
+    dt = _number("time_bins dt", dt, 0.0, True)
+    if isinstance(nt, bool) or not isinstance(nt, numbers.Integral) or nt < 1:
+        raise ValueError("time_bins nt: expected a whole number >= 1 (got %r)" % (nt,))
+    return dt, int(nt)

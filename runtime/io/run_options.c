@@ -1,0 +1,72 @@
+/* A run's optional outputs (run_options.h). */
+#include "run_options.h"
+
+#include <stdio.h>
+
+bool run_options_has(const mci_run *run, output_option option)
+{
+    switch (option) {
+    case OUTPUT_OPTION_NONE: return true;
+    case OUTPUT_OPTION_PATHS: return run->path_lengths;
+    case OUTPUT_OPTION_TIME: return run->time_nt > 0;
+    case OUTPUT_OPTION_FIBER: return run->fiber_radius > 0.0;
+    }
+    return false;
+}
+
+bool run_options_wants(const mci_run *run, const output_array *o)
+{
+    return run_options_has(run, o->option);
+}
+
+output_grid run_options_grid(const mci_run *run)
+{
+    return (output_grid){.nr = run->nr,
+                         .nz = run->nz,
+                         .na = run->na,
+                         .num_layers = run->num_layers,
+                         .nt = run->time_nt,
+                         .detectors = run->fiber_radius > 0.0 ? 1 : 0};
+}
+
+bool run_options_tracks_time(const mci_run *run)
+{
+    return run->time_nt > 0 || run->fiber_radius > 0.0;
+}
+
+void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
+{
+    if (run->time_nt > 0) {
+        textbuf_add(t, "%stime bins: %d of ", prefix, run->time_nt);
+        textbuf_add_double(t, run->time_dt);
+        textbuf_add(t, " ns (time of flight: path x n / c, c = 29.9792458 cm/ns)\n");
+    }
+    if (run->fiber_radius > 0.0) {
+        textbuf_add(t, "%sfiber detector: separation ", prefix);
+        textbuf_add_double(t, run->fiber_sep);
+        textbuf_add(t, " cm, radius ");
+        textbuf_add_double(t, run->fiber_radius);
+        textbuf_add(t, " cm, NA ");
+        textbuf_add_double(t, run->fiber_na);
+        textbuf_add(t, "\n");
+    }
+}
+
+bool run_options_parse_line(const char *line, mci_run *run)
+{
+    int nt = 0;
+    double dt = 0.0, sep = 0.0, radius = 0.0, na = 0.0;
+    if (sscanf(line, "time bins: %d of %lf ns", &nt, &dt) == 2) {
+        run->time_nt = nt;
+        run->time_dt = dt;
+        return true;
+    }
+    if (sscanf(line, "fiber detector: separation %lf cm, radius %lf cm, NA %lf", &sep, &radius,
+               &na) == 3) {
+        run->fiber_sep = sep;
+        run->fiber_radius = radius;
+        run->fiber_na = na;
+        return true;
+    }
+    return false;
+}

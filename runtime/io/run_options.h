@@ -1,0 +1,37 @@
+/* What a run asks for besides MCML's arrays (the optional groups of
+ * output_table: path lengths, time bins, the fiber detector), as the rooms
+ * that loop over the table need it: which rows a run has, the grid of its
+ * optional axes, and the text that records the request (the .mco's header
+ * comment, the checkpoint's input). */
+#ifndef TMCML_RUN_OPTIONS_H
+#define TMCML_RUN_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "mci.h"
+#include "output_arrays.h"
+#include "textbuf.h"
+
+/* Whether run asks for option's arrays (OUTPUT_OPTION_NONE: always). */
+bool run_options_has(const mci_run *run, output_option option);
+
+/* Whether run has row o: every run's, or of a group it asks for. */
+bool run_options_wants(const mci_run *run, const output_array *o);
+
+/* The grid run's arrays are sized by, its optional axes too. */
+output_grid run_options_grid(const mci_run *run);
+
+/* Whether run asks for the time bins or the detector, which the step loop
+ * of the absorption sets scores (as the path lengths). */
+bool run_options_tracks_time(const mci_run *run);
+
+/* One line a request of the time bins and the detector ("time bins ..."),
+ * added to t; nothing for a run without them, so that its texts are as
+ * before they existed.  prefix starts each line ("# " in an .mco). */
+void run_options_describe(const mci_run *run, const char *prefix, textbuf *t);
+
+/* Reads back a line run_options_describe wrote (after its prefix) into
+ * run's fields; false for any other line. */
+bool run_options_parse_line(const char *line, mci_run *run);
+
+#endif

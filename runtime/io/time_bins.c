@@ -1,0 +1,50 @@
+/* Time bins: their text and their checks (time_bins.h). */
+#include "time_bins.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_limits.h"
+
+bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err)
+{
+    const char *colon = text ? strchr(text, ':') : NULL;
+    char *end = NULL;
+    double v = colon ? strtod(text, &end) : NAN;
+    if (!colon || end != colon || colon == text) {
+        error_set(err, NULL, 0,
+                  "--time: expected DT:NT, the bin width in ns and the bin count (got \"%s\")",
+                  text ? text : "");
+        return false;
+    }
+    char *end_n = NULL;
+    double n = strtod(colon + 1, &end_n);
+    if (end_n == colon + 1 || *end_n || n != floor(n) || !(n >= 1 && n <= TM_MAX_TIME_BINS)) {
+        error_set(err, NULL, 0, "--time: bin count \"%s\" is not a whole number from 1 to %d",
+                  colon + 1, TM_MAX_TIME_BINS);
+        return false;
+    }
+    *dt = v;
+    *nt = (int)n;
+    return time_bins_check("--time", *dt, *nt, 1, err);
+}
+
+bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err)
+{
+    if (!(dt > 0.0 && isfinite(dt))) {
+        error_set(err, NULL, 0, "%s: bin width %g ns is not a finite number > 0", what, dt);
+        return false;
+    }
+    if (nt < 1 || nt > TM_MAX_TIME_BINS) {
+        error_set(err, NULL, 0, "%s: %d time bins: 1 to %d are possible", what, nt,
+                  TM_MAX_TIME_BINS);
+        return false;
+    }
+    if ((int64_t)nr * nt > MCI_MAX_BINS) {
+        error_set(err, NULL, 0, "%s: %d rings x %d time bins exceed %lld bins", what, nr, nt,
+                  (long long)MCI_MAX_BINS);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,25 @@
+/* Time-resolved escapes (docs/outputs.md, "Time-resolved"): a photon's time
+ * of flight is the sum over its steps of the step's length times the
+ * layer's refractive index over c; its escape is binned as MCML bins space,
+ * it = floor(t / dt), the last of nt bins collecting every later escape,
+ * so that the time tallies sum to the escape tallies in integers. */
+#ifndef TMCML_TIME_BINS_H
+#define TMCML_TIME_BINS_H
+
+#include <stdbool.h>
+
+#include "error.h"
+
+/* The speed of light in vacuum, cm/ns (exact by the SI's definition of the
+ * metre: 299 792 458 m/s). */
+#define TIME_LIGHT_CM_PER_NS 29.9792458
+
+/* "DT:NT" (--time): dt in ns (> 0, finite), nt bins (1 .. TM_MAX_TIME_BINS).
+ * False with *err naming the option and the value. */
+bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err);
+
+/* dt and nt valid for a grid of nr rings (nr x nt within MCI_MAX_BINS);
+ * what names the caller's option or function in the message. */
+bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err);
+
+#endif

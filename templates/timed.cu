@@ -1,0 +1,87 @@
+// ---- time of flight and the fiber detector (docs/outputs.md, "Time-resolved";
+// docs/physics.md, "Fiber detector") --------------------------------------------
+% if spec.time_bins then
+// A photon carries its optical path, sum of s n over its flights (cm); its
+// escape goes into time bin floor(path / (c dt)), the last of nt collecting
+// every later one, with the escape's own tally units.
+% end
+% if spec.fiber then
+// An escape through the top inside the fiber's acceptance cone scores its
+// weight times the fraction of its circle inside the fiber's face.
+% end
+// The kernel's data (its arguments), copied to shared memory once a block.
+struct timed_t {
+    unsigned long long *rd_rt, *tt_rt;  // nr x nt each
+    unsigned long long *rd_fiber;       // one entry
+    float inv_c_dt;                     // 1 / (c dt) [1/cm]
+    int nt;
+    float fiber_sep, fiber_radius;      // cm
+    float fiber_cos_accept;             // the least exit cosine the fiber takes
+    float n[NUM_LAYERS + 2];            // each layer's refractive index
+};
+__shared__ timed_t timed;
+
+__device__ __forceinline__ void timed_setup(unsigned long long *rd_rt, unsigned long long *tt_rt,
+                                            unsigned long long *rd_fiber, const float *time_n,
+                                            float inv_c_dt, int nt, float fiber_sep,
+                                            float fiber_radius, float fiber_cos_accept)
+{
+    if (threadIdx.x == 0) {
+        timed.rd_rt = rd_rt;
+        timed.tt_rt = tt_rt;
+        timed.rd_fiber = rd_fiber;
+        timed.inv_c_dt = inv_c_dt;
+        timed.nt = nt;
+        timed.fiber_sep = fiber_sep;
+        timed.fiber_radius = fiber_radius;
+        timed.fiber_cos_accept = fiber_cos_accept;
+    }
+    for (int i = threadIdx.x; i < NUM_LAYERS + 2; i += blockDim.x)
+        timed.n[i] = time_n[i];
+}
+% if spec.time_bins then
+
+// A flight of s cm in the photon's layer.
+__device__ __forceinline__ void timed_path(photon_t &p, float s)
+{
+    p.flight = __fmaf_rn(s, timed.n[photon_layer(p)], p.flight);
+}
+% end
+% if spec.fiber then
+
+// The fraction of the circle of radius r about the axis inside the face
+// (detector_fiber_fraction's, in float).
+__device__ __forceinline__ float fiber_fraction(float r)
+{
+    float sep = timed.fiber_sep, radius = timed.fiber_radius;
+    if (r + sep <= radius)
+        return 1.0f;
+    if (r >= sep + radius || r <= sep - radius)
+        return 0.0f;
+    float c = __fdividef(__fmaf_rn(r, r, __fmaf_rn(sep, sep, -radius * radius)),
+                         2.0f * r * sep);
+    return acosf(fminf(fmaxf(c, -1.0f), 1.0f)) * 0.318309886f;  // / pi
+}
+% end
+
+// The escape of a photon at radius r in ring ir, exit cosine exit_cos
+// (outside), units its weight's tally units.
+__device__ __forceinline__ void timed_escape(const photon_t &p, float r, int ir, float exit_cos,
+                                             unsigned long long units)
+{
+% if spec.time_bins then
+    int it = min(__float2int_rz(p.flight * timed.inv_c_dt), timed.nt - 1);
+    atomicAdd(&(p.uz < 0.0f ? timed.rd_rt : timed.tt_rt)[(size_t)ir * timed.nt + it], units);
+% else
+    (void)ir; (void)units;
+% end
+% if spec.fiber then
+    if (p.uz < 0.0f && exit_cos >= timed.fiber_cos_accept) {
+        float f = fiber_fraction(r);
+        if (f > 0.0f)
+            atomicAdd(timed.rd_fiber, fixed_point_from_weight_f(p.w * f));
+    }
+% else
+    (void)r; (void)exit_cos;
+% end
+}

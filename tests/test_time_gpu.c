@@ -1,0 +1,219 @@
+/* Time bins and the fiber detector on the GPU engine (label gpu; exit 77
+ * without a GPU), against the CPU engine and across kernel variants:
+ *   agree     the three-layer example with time bins and a detector off the
+ *             axis: Rd_t, Tt_t and Rd_fiber of GPU batches against CPU
+ *             batches of another seed (independent), bin by bin, with the
+ *             Bonferroni bound of stats_compare_dependent (valid whatever
+ *             the bins' correlation); on the GPU too each ring's time
+ *             tallies sum to its escape tallies in integers
+ *   identity  the heuristic variant in one call against another variant
+ *             (block 128, shared layers, no tile) in launches of 70000 and
+ *             two calls: every tally, the optional ones too, bit for bit;
+ *             the run's every-run tallies those of the same kernel shape
+ *             without time bins and detector (the plain kernel's) as well
+ * Fixed seeds: deterministic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "engine_device.h"
+#include "mci.h"
+#include "result.h"
+#include "stats.h"
+#include "variant.h"
+
+#define SEED    20261126u
+#define BATCHES 16
+#define SKIP    77
+#define ALPHA   1e-4
+
+static gpu_engine *gpu;
+
+static const char *example = "1.0\n1\ne.mco A\n1000\n0.01 0.01\n40 50 1\n3\n1.0\n"
+                             "1.37 1 100 0.9 0.1\n1.37 1 10 0 0.1\n1.37 2 10 0.7 0.2\n1.0\n";
+
+static bool parse_run(mci_file *f)
+{
+    tm_error err;
+    if (!mci_parse(example, "test_time_gpu.mci", f, &err)) {
+        error_print(stderr, &err);
+        return false;
+    }
+    mci_run *run = &f->runs[0];
+    run->time_dt = 0.005;
+    run->time_nt = 60;
+    run->fiber_sep = 0.1;
+    run->fiber_radius = 0.05;
+    run->fiber_na = 0.5;
+    return true;
+}
+
+/* Photons [first, first + count) of run on the GPU with v's variant, in
+ * launches of at most launch photons (0: any), into t (initialised here
+ * when init). */
+static bool gpu_tallies(const mci_run *run, const variant_options *v, uint64_t launch,
+                        uint64_t seed, uint64_t first, uint64_t count, tally_set *t, bool init)
+{
+    tm_error err = {0};
+    kernel_spec spec;
+    gpu_options opt = {.seed = seed, .max_launch_photons = launch};
+    gpu_stats stats;
+    bool ok = (!init || tally_set_init(t, run->nr, run->nz, run->na)) &&
+              variant_spec_for_run(run, true, device_of(gpu), v, &spec, &err) &&
+              gpu_simulate(gpu, run, &spec, &opt, first, count, t, &stats, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+static bool cpu_tallies(const mci_run *run, uint64_t seed, uint64_t first, uint64_t count,
+                        tally_set *t)
+{
+    tm_error err = {0};
+    cpu_options opt = {.seed = seed, .threads = cpu_count(), .score_absorption = true};
+    bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
+              cpu_simulate(run, &opt, first, count, t, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    return ok;
+}
+
+/* Rd_t, Tt_t and Rd_fiber of a result, one row. */
+static void row_of(const mcml_result *res, double *row)
+{
+    int nt = res->nt;
+    memcpy(row, res->rd_t, (size_t)nt * sizeof *row);
+    memcpy(row + nt, res->tt_t, (size_t)nt * sizeof *row);
+    row[2 * nt] = res->rd_fiber[0];
+}
+
+static tally_acc_t row_sum(const tally_acc_t *v, int row, int cols)
+{
+    tally_acc_t s = 0;
+    for (int c = 0; c < cols; c++)
+        s += v[(size_t)row * cols + c];
+    return s;
+}
+
+static int case_agree(void)
+{
+    mci_file f;
+    if (!parse_run(&f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    size_t n = 2 * (size_t)run->time_nt + 1;
+    batch_vec g, c;
+    CHECK(batch_vec_init(&g, n, BATCHES) && batch_vec_init(&c, n, BATCHES));
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    const uint64_t m = 200000;
+    double *row = malloc(n * sizeof *row);
+    for (int b = 0; b < BATCHES && row; b++) {
+        tally_set tg, tc;
+        mcml_result rg, rc;
+        tm_error err = {0};
+        bool ok = gpu_tallies(run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
+                  cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
+                  result_from_tallies(run, &tg, &rg, &err) &&
+                  result_from_tallies(run, &tc, &rc, &err);
+        CHECK_MSG(ok, "batch %d: %s", b, err.message);
+        if (!ok)
+            break;
+        for (int ir = 0; ir < run->nr; ir++) {
+            CHECK(row_sum(tg.rd_rt, ir, run->time_nt) == row_sum(tg.rd_ra, ir, run->na));
+            CHECK(row_sum(tg.tt_rt, ir, run->time_nt) == row_sum(tg.tt_ra, ir, run->na));
+        }
+        row_of(&rg, row);
+        batch_vec_add(&g, row);
+        row_of(&rc, row);
+        batch_vec_add(&c, row);
+        result_free(&rg);
+        result_free(&rc);
+        tally_set_free(&tg);
+        tally_set_free(&tc);
+    }
+    batch_vec_finish(&g);
+    batch_vec_finish(&c);
+    /* The GPU's batches minus the CPU's, shifted by the CPU's mean
+     * (tests/test_sets.c, check_bins). */
+    batch_vec d;
+    CHECK(batch_vec_init(&d, n, BATCHES));
+    for (int b = 0; b < g.k && row; b++) {
+        for (size_t i = 0; i < n; i++)
+            row[i] = g.rows[(size_t)b * n + i] - c.rows[(size_t)b * n + i] + c.mean[i];
+        batch_vec_add(&d, row);
+    }
+    batch_vec_finish(&d);
+    z_report r = stats_compare_dependent(&d, c.mean, 0.2, ALPHA);
+    stats_print_report("Rd_t, Tt_t, Rd_fiber", &r);
+    printf("Rd_fiber: GPU %.6g, CPU %.6g\n", g.mean[n - 1], c.mean[n - 1]);
+    CHECK_MSG(r.bins > 20, "only %zu bins well enough determined", r.bins);
+    CHECK_MSG(r.pass, "a bin's z or their mean beyond the bound");
+    batch_vec_free(&d);
+    batch_vec_free(&g);
+    batch_vec_free(&c);
+    free(row);
+    mci_free(&f);
+    return check_summary("agree (gpu)");
+}
+
+static int case_identity(void)
+{
+    mci_file f;
+    if (!parse_run(&f))
+        return 1;
+    mci_run *run = &f.runs[0];
+    variant_options heuristic, other;
+    variant_options_init(&heuristic);
+    variant_options_init(&other);
+    tm_error err = {0};
+    CHECK(variant_options_set(&other, "--block", "128", &err) &&
+          variant_options_set(&other, "--layers", "shared", &err) &&
+          variant_options_set(&other, "--tile", "0x0", &err));
+    const uint64_t n = 300000, split = 110000;
+    tally_set a, b, plain;
+    CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &a, true));
+    CHECK(gpu_tallies(run, &other, 70000, SEED, 0, split, &b, true) &&
+          gpu_tallies(run, &other, 70000, SEED, split, n - split, &b, false));
+    CHECK_MSG(a.rd_rt && a.rd_fiber && tally_set_equal(&a, &b), "the two variants' tallies differ");
+    /* Without time bins and detector: the plain kernel's every-run tallies. */
+    run->time_nt = 0;
+    run->fiber_radius = 0.0;
+    CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &plain, true));
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        CHECK_MSG(memcmp(a.tally[k], plain.tally[k], tally_set_bins(&a, k) * sizeof *a.tally[k]) ==
+                      0,
+                  "tally %d differs from the plain kernel's", k);
+    tally_set_free(&a);
+    tally_set_free(&b);
+    tally_set_free(&plain);
+    mci_free(&f);
+    return check_summary("identity (gpu)");
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "";
+    tm_error err = {0};
+    if (gpu_device_count(&err) < 1) {
+        char text[2048];
+        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
+        return SKIP;
+    }
+    if (!gpu_engine_open(0, &gpu, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    int status = 2;
+    if (strcmp(name, "agree") == 0)
+        status = case_agree();
+    else if (strcmp(name, "identity") == 0)
+        status = case_identity();
+    else
+        fprintf(stderr, "usage: test_time_gpu agree|identity\n");
+    gpu_engine_close(gpu);
+    return status;
+}
