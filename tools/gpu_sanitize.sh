@@ -63,7 +63,9 @@ example_sets_absorb|mcml_example.mci|6000|2500|--mua-sets $work/example_sets.csv
 example_sets40_absorb|mcml_example.mci|3000|1500|--mua-sets $work/example_sets40.csv --path-lengths
 skin_gaussian|skin7_600nm.mci|3000|1000|--source gaussian:0.1
 example_point_shared|mcml_example.mci|6000|2500|--source point:0.05 --layers shared
-skin_fiber_sets|skin7_600nm.mci|3000|1000|--source fiber:0.02:0.22 -A --mua-sets $work/skin_sets.csv"
+skin_fiber_sets|skin7_600nm.mci|3000|1000|--source fiber:0.02:0.22 -A --mua-sets $work/skin_sets.csv
+skin_time_fiber|skin7_600nm.mci|3000|1000|--time 0.005:40 --detector fiber:0.1:0.05:0.5
+example_time_A_gaussian|mcml_example.mci|6000|2500|-A --time 0.01:20 --source gaussian:0.05"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the
