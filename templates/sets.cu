@@ -122,9 +122,8 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
 // Photon t's interaction, of reference weight w before it, in layer i, for
 // set k: w f_k mua_k,i / mut_ref,i into its A_rz's row (set-minor, as the
 // escapes), its units carried with the photon's own residue of set k, as a
-// run's deposit is (fixed_point_deposit_f).  A photon's set k residue is
-// updated by one lane at a time, in the order of its interactions, so its
-// units are the same whichever lane computes them.
+// run's deposit is (fixed_point_deposit_f), in the order of its
+// interactions, so its units are the same in every variant.
 __device__ __forceinline__ void sets_deposit_one(unsigned int t, int k, float w, int i,
                                                  unsigned long long *row)
 {
@@ -136,36 +135,13 @@ __device__ __forceinline__ void sets_deposit_one(unsigned int t, int k, float w,
         atomicAdd(&row[k], (unsigned long long)q);
 }
 
-%   if spec.num_sets >= 32 then
-// An interaction, for every set.  With a warp's worth of sets or more the
-// lanes interacting here do it together, as the escapes: for each of their
-// photons in turn, lane r of n takes sets r, r + n, ..., so that a warp's
-// atomics reach consecutive words of one bin (64 sets of skin: 41 s of
-// kernel against 56 s, each lane alone; H100).
-__device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
-{
-    int ir, iz;
-    absorption_bin(p, &ir, &iz);
-    int my_bin = ir * NZ + iz, my_layer = photon_layer(p);
-    unsigned int group = __activemask();
-    unsigned int lane = threadIdx.x & 31u, warp_first = threadIdx.x & ~31u;
-    int n = __popc(group), rank = __popc(group & ((1u << lane) - 1u));
-    __syncwarp(group);  // each lane's path, just added to, seen by all
-    for (unsigned int left = group; left != 0u; left &= left - 1u) {
-        int src = __ffs(left) - 1;
-        unsigned int t = warp_first + (unsigned int)src;
-        int bin = __shfl_sync(group, my_bin, src), layer = __shfl_sync(group, my_layer, src);
-        float wt = __shfl_sync(group, w, src);
-        unsigned long long *row = a_rz + (size_t)bin * NUM_SETS;
-        for (int k = rank; k < NUM_SETS; k += n)
-            sets_deposit_one(t, k, wt, layer, row);
-    }
-    __syncwarp(group);  // every residue written before its photon's lane goes on
-}
-%   else
-// An interaction, for every set, by the photon's lane alone: with fewer
-// sets than a warp, the lanes together would take turns for little (one
-// set of skin: 1.3 s of kernel alone, 10 s together; H100).
+// An interaction, for every set, by the photon's lane alone: K exponentials
+// and atomics an interaction, the cost of per-set absorption
+// (docs/physics.md).  The lanes interacting together, each taking some
+// sets of every photon in turn, made 64 sets 1.4x faster but one set 8x
+// slower, and passed each photon's residues from lane to lane between
+// calls of different lane masks, which racecheck reported: each photon's
+// residues stay its own lane's.
 __device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigned long long *a_rz)
 {
     int ir, iz;
@@ -174,7 +150,6 @@ __device__ __forceinline__ void sets_deposit(const photon_t &p, float w, unsigne
     for (int k = 0; k < NUM_SETS; k++)
         sets_deposit_one(threadIdx.x, k, w, photon_layer(p), row);
 }
-%   end
 
 % end
 // An escape of reference weight w into `bin` of Rd_ra (tt false) or Tt_ra:

@@ -85,8 +85,7 @@ static void test_refusals(tmcml_session *s, const tmcml_problem *p)
 }
 
 /* K sets: set 0 the problem's own mua (the per-layer minimum), set k
- * (1 + k) times it; K >= 32 makes the GPU's warp deposit the sets'
- * absorption together (templates/sets.cu). */
+ * (1 + k) times it: more sets than a warp's lanes (templates/sets.cu). */
 #define MANY_SETS 40
 static void many_sets(double *mua)
 {

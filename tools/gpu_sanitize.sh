@@ -40,7 +40,7 @@ common="--engine gpu --tune never --no-profile --cache $work/cache"
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.1 0.1 0.3 0.5 0.3 0.5 0.1\n0.4 0.3 1.4 2 1.4 2 0.6\n' \
     >"$work/skin_sets.csv"
 printf '1 1 2\n0.5 2 1\n3 0.5 0.5\n2 2 2\n' >"$work/example_sets.csv"
-# 40 sets: the warp deposits their absorption together (sets_deposit).
+# 40 sets: more than a warp's lanes, each depositing its photon's sets.
 awk 'BEGIN { for (k = 1; k <= 40; k++) printf "%g %g %g\n", k, k, 2 * k }' \
     >"$work/example_sets40.csv"
 
