@@ -10,7 +10,8 @@
 #     semi-infinite medium at 10^6 photons a point (tmcml lut): sets (16
 #     simulations of 64 sets) and, once, runs (1,024 runs in batches).
 # usage: bench/bench_sets.sh BUILD_DIR [OUT_DIR] [REPEATS]
-# (BENCH_SETS_LUT=0: the skin cases only)
+# (BENCH_SETS_LUT=0: the skin cases only; BENCH_SETS_ABSORB=0: none with
+# absorption, whose 64 sets take about a minute on an H100)
 set -eu
 build=$1
 out=${2:-bench-sets}
@@ -60,8 +61,11 @@ skin "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
 skin "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
 skin "warm-up" --mua-sets "$out/skin1.csv" --path-lengths >/dev/null
 skin "warm-up" --mua-sets "$out/skin64.csv" --path-lengths >/dev/null
-skin_absorbing "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
-skin_absorbing "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
+absorb_too=${BENCH_SETS_ABSORB:-1}
+if [ "$absorb_too" != 0 ]; then
+    skin_absorbing "warm-up" --mua-sets "$out/skin1.csv" >/dev/null
+    skin_absorbing "warm-up" --mua-sets "$out/skin64.csv" >/dev/null
+fi
 lut_too=${BENCH_SETS_LUT:-1}
 [ "$lut_too" = 0 ] || "$tmcml" lut --mua 0.01:10:64:log --musp 5:40:16 -N 1000 --engine gpu -q -o "$out/warm" \
     2>/dev/null || true
@@ -73,9 +77,11 @@ while [ "$r" -le "$repeats" ]; do
     skin "64 sets" --mua-sets "$out/skin64.csv"
     skin "1 set, paths" --mua-sets "$out/skin1.csv" --path-lengths
     skin "64 sets, paths" --mua-sets "$out/skin64.csv" --path-lengths
-    skin_absorbing "no sets"
-    skin_absorbing "1 set" --mua-sets "$out/skin1.csv"
-    skin_absorbing "64 sets" --mua-sets "$out/skin64.csv"
+    if [ "$absorb_too" != 0 ]; then
+        skin_absorbing "no sets"
+        skin_absorbing "1 set" --mua-sets "$out/skin1.csv"
+        skin_absorbing "64 sets" --mua-sets "$out/skin64.csv"
+    fi
     [ "$lut_too" = 0 ] || lut sets
     r=$((r + 1))
 done
