@@ -3,6 +3,8 @@
 #ifndef TMCML_TESTS_ENGINE_DEVICE_H
 #define TMCML_TESTS_ENGINE_DEVICE_H
 
+#include <stdio.h>
+
 #include "gpu.h"
 #include "gpu_runner.h"
 
@@ -11,6 +13,23 @@ static inline const tune_device *device_of(const gpu_engine *eng)
     static _Thread_local tune_device dev;
     gpu_runner_device(gpu_engine_device(eng), &dev);
     return &dev;
+}
+
+/* A GPU test's engine on GPU 0: 0, or 77 (ctest's skip) with the reason
+ * on stdout when there is no GPU, or 1 when it would not open. */
+static inline int engine_device_open(gpu_engine **eng)
+{
+    tm_error err = {0};
+    if (gpu_device_count(&err) < 1) {
+        char text[2048];
+        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
+        return 77;
+    }
+    if (!gpu_engine_open(0, eng, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    return 0;
 }
 
 #endif

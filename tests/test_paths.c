@@ -46,7 +46,6 @@
 #define SEED     20261121u
 #define BATCHES  16
 #define MAX_SETS 4
-#define SKIP     77
 
 /* The GPU engine of a `gpu` case (NULL: the CPU engine's). */
 static gpu_engine *gpu;
@@ -475,22 +474,6 @@ static int case_engines(void)
     return check_summary("engines");
 }
 
-/* The GPU engine for a `gpu` case, or SKIP without one. */
-static int open_gpu(void)
-{
-    tm_error err = {0};
-    if (gpu_device_count(&err) < 1) {
-        char text[2048];
-        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
-        return SKIP;
-    }
-    if (!gpu_engine_open(0, &gpu, &err)) {
-        error_print(stderr, &err);
-        return 1;
-    }
-    return 0;
-}
-
 static int run_case(const char *name)
 {
     if (strcmp(name, "ballistic") == 0)
@@ -514,7 +497,7 @@ int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
     if (argc > 2 && strcmp(argv[2], "gpu") == 0) {
-        int opened = open_gpu();
+        int opened = engine_device_open(&gpu);
         if (opened != 0)
             return opened;
     }

@@ -58,8 +58,6 @@
 #define MAX_REL_SEM (0.2 / 8.0) /* as test_validation.c: each batch measures a bin to 20 % */
 #define MAX_SETS    8
 
-#define SKIP 77
-
 /* The GPU engine of a `gpu` or `gpu_absorb` case (NULL: the CPU engine's).
  * Its kernel scores the sets' absorption in a `gpu_absorb` case (a deposit
  * per set per interaction, sets_absorb), none in a `gpu` case (-A):
@@ -487,22 +485,6 @@ static int case_determinism(void)
     return check_summary(name);
 }
 
-/* The GPU engine for a `gpu` case, or SKIP without one. */
-static int open_gpu(void)
-{
-    tm_error err = {0};
-    if (gpu_device_count(&err) < 1) {
-        char text[2048];
-        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
-        return SKIP;
-    }
-    if (!gpu_engine_open(0, &gpu, &err)) {
-        error_print(stderr, &err);
-        return 1;
-    }
-    return 0;
-}
-
 static int run_case(const char *name)
 {
     if (strcmp(name, "beer_lambert") == 0)
@@ -523,7 +505,7 @@ int main(int argc, char **argv)
     const char *name = argc > 1 ? argv[1] : "";
     gpu_absorbs = argc > 2 && strcmp(argv[2], "gpu_absorb") == 0;
     if (argc > 2 && (strcmp(argv[2], "gpu") == 0 || gpu_absorbs)) {
-        int opened = open_gpu();
+        int opened = engine_device_open(&gpu);
         if (opened != 0)
             return opened;
     }

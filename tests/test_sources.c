@@ -593,21 +593,6 @@ static int case_gpu(void)
 }
 
 /* The GPU engine, or SKIP without one. */
-static int open_gpu(void)
-{
-    tm_error err = {0};
-    if (gpu_device_count(&err) < 1) {
-        char text[2048];
-        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
-        return SKIP;
-    }
-    if (!gpu_engine_open(0, &gpu, &err)) {
-        error_print(stderr, &err);
-        return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
@@ -622,7 +607,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "determinism") == 0)
         return case_determinism();
     if (strcmp(name, "gpu") == 0) {
-        int opened = open_gpu();
+        int opened = engine_device_open(&gpu);
         if (opened != 0)
             return opened;
         int status = case_gpu();

@@ -27,7 +27,6 @@
 
 #define SEED    20261126u
 #define BATCHES 16
-#define SKIP    77
 #define ALPHA   1e-4
 
 static gpu_engine *gpu;
@@ -197,16 +196,9 @@ static int case_identity(void)
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
-    tm_error err = {0};
-    if (gpu_device_count(&err) < 1) {
-        char text[2048];
-        printf("no GPU: skipped (%s)\n", error_format(&err, text, sizeof text));
-        return SKIP;
-    }
-    if (!gpu_engine_open(0, &gpu, &err)) {
-        error_print(stderr, &err);
-        return 1;
-    }
+    int opened = engine_device_open(&gpu);
+    if (opened != 0)
+        return opened;
     int status = 2;
     if (strcmp(name, "agree") == 0)
         status = case_agree();
