@@ -55,7 +55,6 @@
 #define BATCHES     32
 #define ALPHA       1e-3
 #define MAX_REL_SEM 0.1 /* bins measured to 10 % or better */
-#define SKIP        77
 
 /* The GPU engine of the gpu case (NULL: none). */
 static gpu_engine *gpu;
@@ -592,7 +591,6 @@ static int case_gpu(void)
     return check_summary("gpu");
 }
 
-/* The GPU engine, or SKIP without one. */
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
