@@ -9,6 +9,7 @@
 #include "compile.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "run_options.h"
 
 bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err)
 {
@@ -93,7 +94,11 @@ static bool fresh(checkpoint *ck, const mci_run *run, int number, uint64_t seed,
     ck->photons = (uint64_t)run->photons;
     ck->input = input;
     ck->physics = strdup(physics);
-    if (!ck->physics || !tally_set_init(&ck->tallies, run->nr, run->nz, run->na)) {
+    /* Every optional tally the run asks for, from the start: MPI ranks reduce
+     * the tallies array by array, also a rank that simulates none of the
+     * run's photons (the engines add them only when they simulate). */
+    if (!ck->physics || !tally_set_init(&ck->tallies, run->nr, run->nz, run->na) ||
+        !run_options_add_tallies(run, &ck->tallies)) {
         checkpoint_free(ck);
         error_set(err, NULL, 0, "out of memory for the tallies of a %dx%d grid", run->nr, run->nz);
         return false;

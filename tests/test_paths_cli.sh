@@ -76,6 +76,20 @@ if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in";
         check
         cmp -s "$f" "$work/mm/${f##*/}" || fail "${f##*/}: two ranks differ from one process"
     done
+    # One run of 3000 photons on 3 ranks: the first chunk is the whole run,
+    # so two ranks simulate none of it and must still reduce every optional
+    # tally (they hung in the reduction when only the ranks that simulated
+    # had them).
+    opts="-N 3000 -S 3 -q --engine cpu --threads 1 --path-lengths --time 0.01:10"
+    # shellcheck disable=SC2086
+    expect 0 "mpi, idle ranks" -- env ASAN_OPTIONS=detect_leaks=0 timeout 120 mpirun \
+        --oversubscribe -np 3 "$tmcml" run "$mci" $opts --detector fiber:0.1:0.05:0.5 -o "$work/mi"
+    # shellcheck disable=SC2086
+    expect 0 "one process" -- "$tmcml" run "$mci" $opts --detector fiber:0.1:0.05:0.5 \
+        -o "$work/m1"
+    check
+    cmp -s "$work/mi/example.mco" "$work/m1/example.mco" ||
+        fail "3 ranks, two of them idle, differ from one process"
 fi
 # The GPU engine without absorption sets is refused, nothing written.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --path-lengths -o "$work/g"

@@ -14,6 +14,13 @@ bool run_options_has(const mci_run *run, output_option option)
     return false;
 }
 
+bool run_options_add_tallies(const mci_run *run, tally_set *t)
+{
+    return (!run->path_lengths || tally_set_add_paths(t, run->num_layers)) &&
+           (run->time_nt == 0 || tally_set_add_time(t, run->time_nt)) &&
+           (run->fiber_radius <= 0.0 || tally_set_add_detectors(t, 1));
+}
+
 bool run_options_wants(const mci_run *run, const output_array *o)
 {
     return run_options_has(run, o->option);

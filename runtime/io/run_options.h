@@ -10,6 +10,7 @@
 
 #include "mci.h"
 #include "output_arrays.h"
+#include "tally.h"
 #include "textbuf.h"
 
 /* Whether run asks for option's arrays (OUTPUT_OPTION_NONE: always). */
@@ -20,6 +21,13 @@ bool run_options_wants(const mci_run *run, const output_array *o);
 
 /* The grid run's arrays are sized by, its optional axes too. */
 output_grid run_options_grid(const mci_run *run);
+
+/* Gives t (a run's tallies) the optional tallies of every group run asks
+ * for, zero, where it has none yet: so that tally sets made for one run
+ * have the same arrays whether or not an engine has added to them yet (the
+ * MPI ranks reduce them array by array, and a rank may simulate none of
+ * the run's photons).  False when out of memory. */
+bool run_options_add_tallies(const mci_run *run, tally_set *t);
 
 /* Whether run asks for the time bins or the detector, which the step loop
  * of the absorption sets scores (as the path lengths). */
