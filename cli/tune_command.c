@@ -10,6 +10,8 @@
 #include "mua_sets.h"
 #include "profile.h"
 #include "run.h"
+#include "run_source.h"
+#include "run_timed.h"
 #include "sweep.h"
 #include "tune.h"
 
@@ -35,6 +37,13 @@ static int open_job(const cli_options *opt, tuning_job *job)
     if (opt->run_number > job->file.num_runs) {
         error_set(&err, job->file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   job->file.num_runs);
+        error_print(stderr, &err);
+        mci_free(&job->file);
+        return RUN_BAD_INPUT;
+    }
+    /* --source, --time, --detector: the kernel of the run that asks for them
+     * is tuned, as `run --tune always` tunes it */
+    if (!run_source_runs(opt, &job->file, &err) || !run_timed_runs(opt, &job->file, &err)) {
         error_print(stderr, &err);
         mci_free(&job->file);
         return RUN_BAD_INPUT;

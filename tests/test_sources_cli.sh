@@ -25,6 +25,10 @@ for bad in "flat" "flat:x" "gaussian:-1" "gaussian:0" "point:0" "point:0.1" "poi
 done
 expect 2 "boundary" -- "$tmcml" run "$mci" $common --source point:0.1 -o "$work/bad"
 contains "boundary" "mcml_example.mci:12: --source \"point:0.1\": the depth 0.1 cm is a boundary"
+# tmcml tune takes the source too (its kernel is tuned): checked before a
+# GPU is looked for.
+expect 2 "tune boundary" -- "$tmcml" tune "$mci" --source point:0.1 --csv "$work/t.csv"
+contains "tune boundary" "mcml_example.mci:12: --source \"point:0.1\": the depth 0.1 cm is a boundary"
 
 # Pencil: the plain run's bytes.
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu -o "$work/plain"
