@@ -307,18 +307,6 @@ static int case_two_layers(void)
     return check_summary("two_layers");
 }
 
-/* Every run's tallies (not the optional ones) equal. */
-static bool same_tallies(const tally_set *a, const tally_set *b)
-{
-    if (a->photons != b->photons || a->steps != b->steps ||
-        a->trapped_photons != b->trapped_photons || a->trapped_units != b->trapped_units)
-        return false;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        if (memcmp(a->tally[k], b->tally[k], tally_set_bins(a, k) * sizeof *a->tally[k]) != 0)
-            return false;
-    return true;
-}
-
 static int case_plain(void)
 {
     static const char *text = "1.0\n1\np.mco A\n1000\n0.005 0.01\n40 30 5\n2\n1.0\n"
@@ -335,7 +323,7 @@ static int case_plain(void)
     CHECK(tallies(&f.runs[0], 0, NULL, 2, 0, 20000, &b));
     CHECK_MSG(!a.rd_path && b.rd_path && b.tt_path && b.num_layers == 2,
               "the path tallies: only in the run that asks");
-    CHECK_MSG(same_tallies(&a, &b), "the run with path lengths scores other tallies");
+    CHECK_MSG(tally_set_runs_equal(&a, &b), "the run with path lengths scores other tallies");
     tally_set_free(&a);
     tally_set_free(&b);
     mci_run_free(&plain);
@@ -367,7 +355,7 @@ static int gpu_determinism(const mci_run *run, const double *mua)
     for (int k = 0; ok && k < 3; k++) {
         CHECK_MSG(a[k].rd_path && a[k].tt_path && tally_set_equal(&a[k], &b[k]),
                   "set %d differs between the two variants and launches", k);
-        CHECK_MSG(!c[k].rd_path && same_tallies(&a[k], &c[k]),
+        CHECK_MSG(!c[k].rd_path && tally_set_runs_equal(&a[k], &c[k]),
                   "set %d: the path kernel's every-run tallies are not the sets' kernel's", k);
     }
     CHECK(ok && memcmp(a[0].rd_path, a[2].rd_path,

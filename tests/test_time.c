@@ -95,17 +95,6 @@ static void check_sums(const char *what, const mci_run *run, const tally_set *t,
     CHECK_MSG(covered > 0, "%s: nothing reached the detector", what);
 }
 
-static bool same_run_tallies(const tally_set *a, const tally_set *b)
-{
-    if (a->photons != b->photons || a->steps != b->steps ||
-        a->trapped_photons != b->trapped_photons || a->trapped_units != b->trapped_units)
-        return false;
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        if (memcmp(a->tally[k], b->tally[k], tally_set_bins(a, k) * sizeof *a->tally[k]) != 0)
-            return false;
-    return true;
-}
-
 static int case_sums(void)
 {
     /* Two layers over a thin slab so that both Rd and Tt have weight; a
@@ -130,7 +119,7 @@ static int case_sums(void)
     CHECK_MSG(!a.rd_rt && !a.rd_fiber && b.rd_rt && b.tt_rt && b.rd_fiber && b.nt == 40 &&
                   b.detectors == 1,
               "the optional tallies: only in the run that asks");
-    CHECK_MSG(same_run_tallies(&a, &b), "the run with time bins scores other tallies");
+    CHECK_MSG(tally_set_runs_equal(&a, &b), "the run with time bins scores other tallies");
     check_sums("run", run, &b, 5, false);
     /* Split in two calls on one thread: the same tallies. */
     CHECK(tallies(run, 0, NULL, 1, 0, 12345, &c, true) &&

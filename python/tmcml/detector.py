@@ -2,18 +2,9 @@
 and the time bins of time-resolved runs: what tmcml.run's detector= and
 time_bins= keywords take."""
 
-import math
 import numbers
 
-
-def _number(name, value, low, low_open):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError("%s: expected a number (got %r)" % (name, value))
-    value = float(value)
-    if not math.isfinite(value) or value < low or (low_open and value == low):
-        raise ValueError("%s: expected a finite number %s %g (got %r)"
-                         % (name, ">" if low_open else ">=", low, value))
-    return value
+from .problem import number_from
 
 
 class FiberDetector:
@@ -25,9 +16,9 @@ class FiberDetector:
     collects ([1]), and .detector, this object."""
 
     def __init__(self, separation, radius, na):
-        self.separation = _number("FiberDetector(separation)", separation, 0.0, False)
-        self.radius = _number("FiberDetector(radius)", radius, 0.0, True)
-        self.na = _number("FiberDetector(na)", na, 0.0, True)
+        self.separation = number_from("FiberDetector(separation)", separation, 0.0, False)
+        self.radius = number_from("FiberDetector(radius)", radius, 0.0, True)
+        self.na = number_from("FiberDetector(na)", na, 0.0, True)
 
     def __repr__(self):
         return "tmcml.FiberDetector(%r, %r, %r)" % (self.separation, self.radius, self.na)
@@ -48,7 +39,7 @@ def time_bins(value):
     except (TypeError, ValueError):
         raise ValueError("time_bins: expected (dt, nt), a bin width in ns and a bin count "
                          "(got %r)" % (value,)) from None
-    dt = _number("time_bins dt", dt, 0.0, True)
+    dt = number_from("time_bins dt", dt, 0.0, True)
     if isinstance(nt, bool) or not isinstance(nt, numbers.Integral) or nt < 1:
         raise ValueError("time_bins nt: expected a whole number >= 1 (got %r)" % (nt,))
     return dt, int(nt)

@@ -27,6 +27,18 @@ def _number(name, value):
     return value
 
 
+def number_from(name, value, low, strict):
+    """value as a finite float >= low (> low when strict), else ValueError
+    naming it: the parameters of sources and detectors."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError("%s: expected a number (got %r)" % (name, value))
+    value = float(value)
+    if not math.isfinite(value) or value < low or (strict and value == low):
+        raise ValueError("%s: expected a finite number %s %g (got %r)"
+                         % (name, ">" if strict else ">=", low, value))
+    return value
+
+
 def positive_number(name, value):
     value = _number(name, value)
     if value <= 0:

@@ -4,18 +4,7 @@ the library's tmcml_problem_set_source arguments (source_args); the library
 checks them against the layers (a point inside a layer, a fiber's NA at
 most n_above) and raises TmcmlArgumentError naming the value."""
 
-import math
-import numbers
-
-
-def _number(name, value, least, strict):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError("%s: expected a number (got %r)" % (name, value))
-    value = float(value)
-    if not math.isfinite(value) or value < least or (strict and value == least):
-        raise ValueError("%s: expected a finite number %s %g (got %r)"
-                         % (name, ">" if strict else ">=", least, value))
-    return value
+from .problem import number_from
 
 
 class IsotropicPoint:
@@ -26,7 +15,7 @@ class IsotropicPoint:
     source_kind = 3  # TMCML_SOURCE_POINT
 
     def __init__(self, z0):
-        self.z0 = _number("IsotropicPoint(z0)", z0, 0.0, True)
+        self.z0 = number_from("IsotropicPoint(z0)", z0, 0.0, True)
 
     def source_args(self):
         return (self.source_kind, self.z0, 0.0)
@@ -44,8 +33,8 @@ class FiberSource:
     source_kind = 4  # TMCML_SOURCE_FIBER
 
     def __init__(self, radius, na):
-        self.radius = _number("FiberSource(radius)", radius, 0.0, False)
-        self.na = _number("FiberSource(na)", na, 0.0, False)
+        self.radius = number_from("FiberSource(radius)", radius, 0.0, False)
+        self.na = number_from("FiberSource(na)", na, 0.0, False)
 
     def source_args(self):
         return (self.source_kind, self.radius, self.na)

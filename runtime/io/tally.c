@@ -127,18 +127,27 @@ void tally_set_add(tally_set *t, const tally_set *other)
     t->trapped_units += other->trapped_units;
 }
 
-bool tally_set_equal(const tally_set *a, const tally_set *b)
+bool tally_set_runs_equal(const tally_set *a, const tally_set *b)
 {
     if (a->nr != b->nr || a->nz != b->nz || a->na != b->na || a->photons != b->photons ||
         a->steps != b->steps || a->trapped_photons != b->trapped_photons ||
-        a->trapped_units != b->trapped_units || a->num_layers != b->num_layers || a->nt != b->nt ||
+        a->trapped_units != b->trapped_units)
+        return false;
+    for (int k = 0; k < OUTPUT_TALLIES; k++)
+        if (memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0)
+            return false;
+    return true;
+}
+
+bool tally_set_equal(const tally_set *a, const tally_set *b)
+{
+    if (!tally_set_runs_equal(a, b) || a->num_layers != b->num_layers || a->nt != b->nt ||
         a->detectors != b->detectors)
         return false;
-    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
-        if (!a->tally[k] != !b->tally[k])
-            return false;
-    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
-        if (a->tally[k] && memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0)
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
+        if (!a->tally[k] != !b->tally[k] ||
+            (a->tally[k] &&
+             memcmp(a->tally[k], b->tally[k], BINS(a, k) * sizeof *a->tally[k]) != 0))
             return false;
     return true;
 }

@@ -81,6 +81,10 @@ void tally_set_add_batch(tally_set *t, const tally_batch *b, uint64_t photons);
 void tally_set_add(tally_set *t, const tally_set *other);
 /* Equal counts, and the same optional tallies. */
 bool tally_set_equal(const tally_set *a, const tally_set *b);
+/* Equal counts and every run's tallies, whatever optional ones either has
+ * (a run asking for path lengths, time bins or a detector scores every
+ * run's tallies as the plain run does). */
+bool tally_set_runs_equal(const tally_set *a, const tally_set *b);
 /* A fingerprint of every count (grid, photons, steps, trapped photons and
  * weight, then each tally array in the table's order; the optional ones,
  * when there, after every run's, so a run without them keeps its digest):
