@@ -50,12 +50,13 @@ static const struct {
      * cpu_photon.c launches a source other than the pencil out of line and
      * scores time bins and a fiber detector in the sets' loop, cpu_source.c
      * and source.c are hashed, tally.c allocates the optional tallies by
-     * group (a pencil run without them keeps its arithmetic: compare_builds
-     * against e888536, every CPU case identical, and an e888536 checkpoint
-     * resumed to the uninterrupted run's .mco) */
-    {"cpu dff8cc904f1a6ac6", "cpu b9595dff1452232a"},
-    {"cpu a94c288e29efe04e", "cpu b9595dff1452232a"},
-    {"cpu 123fa2412a7dd68a", "cpu b9595dff1452232a"},
+     * group, tally_set_equal builds on tally_set_runs_equal (a pencil run
+     * without them keeps its arithmetic: compare_builds against e888536,
+     * every CPU case identical, and an e888536 checkpoint resumed to the
+     * uninterrupted run's .mco) */
+    {"cpu dff8cc904f1a6ac6", "cpu 8ea25a9fe88f1d88"},
+    {"cpu a94c288e29efe04e", "cpu 8ea25a9fe88f1d88"},
+    {"cpu 123fa2412a7dd68a", "cpu 8ea25a9fe88f1d88"},
 };
 
 bool resume_physics_same(const char *recorded, const char *now)
