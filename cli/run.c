@@ -10,6 +10,7 @@
 
 #include "checkpoint.h"
 #include "compile.h"
+#include "gpu_view.h"
 #include "cpu.h"
 #include "gpu.h"
 #include "gpu_pool.h"
@@ -324,13 +325,21 @@ static int local_rank(void)
 /* The GPUs to open: those the options name; under MPI, without any, the
  * node's GPU of the rank's local number (one rank per GPU, as Slurm's
  * --gpus-per-task and mpirun's --map-by do it). */
-static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices)
+static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices,
+                       bool *driver_loaded)
 {
     int n = cli_gpu_devices(opt, devices);
-    int local = local_rank(), count = 0;
+    int local = local_rank();
+    *driver_loaded = false;
     if (world->size > 1 && !opt->gpu_chosen && local >= 0) {
-        tm_error ignored;
-        count = gpu_device_count(&ignored);
+        /* the node's count without the driver where the environment or the
+         * node's list says it (gpu_view.h) */
+        int count = gpu_view_count();
+        if (count <= 0) {
+            tm_error ignored;
+            count = gpu_device_count(&ignored);
+            *driver_loaded = true;
+        }
         if (count > 0)
             devices[0] = local % count;
     }
@@ -343,7 +352,7 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
         fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier table)\n",
                 seconds);
     for (int i = 0; !opt->quiet && i < eng->gpus; i++)
-        fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", gpu_pool_device(eng->pool, i),
+        fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", eng->ordinals[i],
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);
 }
 
@@ -355,9 +364,11 @@ typedef struct engine_opening {
     const cli_options *opt;
     const ranks *world;
     engine *eng;
-    int gpus;     /* devices asked for */
-    bool ok;      /* session_engine's answer */
-    tm_error why; /* why auto fell back to the CPU */
+    int gpus;                /* devices asked for */
+    int asked[CLI_MAX_GPUS]; /* their numbers, as the user gave them */
+    gpu_view view;           /* the driver's view of them */
+    bool ok;                 /* session_engine's answer */
+    tm_error why;            /* why auto fell back to the CPU */
     tm_error err;
     double seconds;
     pthread_t thread;
@@ -374,10 +385,8 @@ static void *engine_open(void *arg)
     static const session_engine_choice choices[] = {[CLI_ENGINE_AUTO] = SESSION_AUTO,
                                                     [CLI_ENGINE_CPU] = SESSION_CPU,
                                                     [CLI_ENGINE_GPU] = SESSION_GPU};
-    int devices[CLI_MAX_GPUS];
-    o->gpus = chosen_gpus(o->opt, o->world, devices);
     double t0 = progress_now();
-    o->ok = session_engine(&eng->ses, choices[o->opt->engine], devices, o->gpus, &eng->pool,
+    o->ok = session_engine(&eng->ses, choices[o->opt->engine], o->view.opened, o->gpus, &eng->pool,
                            &o->why, &o->err);
     o->seconds = progress_now() - t0;
     /* NVRTC too (its version keys the cubin cache): a library of ~100 MB
@@ -394,6 +403,13 @@ static void engine_open_start(engine_opening *o, const cli_options *opt, const r
                               engine *eng)
 {
     *o = (engine_opening){.opt = opt, .world = world, .eng = eng};
+    bool driver_loaded;
+    o->gpus = chosen_gpus(opt, world, o->asked, &driver_loaded);
+    /* Before any thread loads the driver: it reads CUDA_VISIBLE_DEVICES once. */
+    if (opt->engine != CLI_ENGINE_CPU && !driver_loaded)
+        gpu_view_apply(o->asked, o->gpus, &o->view);
+    else
+        gpu_view_plan(NULL, false, &(gpu_node){0}, o->asked, o->gpus, &o->view);
     o->threaded = world->size == 1 && opt->engine != CLI_ENGINE_CPU &&
                   pthread_create(&o->thread, NULL, engine_open, o) == 0;
     if (!o->threaded)
@@ -428,6 +444,15 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
         }
         return true;
     }
+    for (int i = 0; i < n; i++) {
+        eng->ordinals[i] = o->asked[i];
+        if (!gpu_view_check(&o->view, i, o->asked[i],
+                            gpu_engine_device(gpu_pool_engine(eng->pool, i)), err))
+            return false;
+    }
+    if (opt->verbose && o->view.narrowed)
+        fprintf(stderr, "tmcml: CUDA_VISIBLE_DEVICES=%s: the driver sees the GPUs asked for\n",
+                o->view.visible);
     say_gpus(opt, eng, o->seconds);
     cli_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);

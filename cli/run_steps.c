@@ -50,11 +50,10 @@ bool run_plan_gpus_sets(const cli_options *opt, engine *eng, const mci_run *run,
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
     for (int i = 0; i < gpu_count(eng); i++) {
-        eng->shares[i] =
-            (run_gpu){.device = gpu_pool_device(eng->pool, i), .name = eng->device_names[i]};
+        eng->shares[i] = (run_gpu){.device = eng->ordinals[i], .name = eng->device_names[i]};
         if (!opt->quiet && gpu_count(eng) > 1)
-            text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n",
-                        gpu_pool_device(eng->pool, i), eng->ses.sources[i]);
+            text_printf(stderr, "tmcml: kernel variant for GPU %d: %s\n", eng->ordinals[i],
+                        eng->ses.sources[i]);
         else if (!opt->quiet)
             text_printf(stderr, "tmcml: kernel variant: %s\n", eng->ses.sources[i]);
     }
@@ -105,9 +104,9 @@ void run_note_shares(const cli_options *opt, engine *eng, const session_run_stat
             fprintf(stderr,
                     "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "
                     "(%d blocks/SM), kernel %.3f s\n",
-                    gpu_pool_device(eng->pool, i), (unsigned long long)g->photons,
-                    (unsigned long long)g->chunks, (unsigned long long)g->stats.launches,
-                    g->stats.grid, g->stats.block, g->stats.blocks_per_sm, g->stats.kernel_seconds);
+                    eng->ordinals[i], (unsigned long long)g->photons, (unsigned long long)g->chunks,
+                    (unsigned long long)g->stats.launches, g->stats.grid, g->stats.block,
+                    g->stats.blocks_per_sm, g->stats.kernel_seconds);
     }
 }
 

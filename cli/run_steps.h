@@ -21,12 +21,13 @@
  * uses it: api/session.h): the GPUs when they were opened. */
 typedef struct engine {
     session ses;
-    gpu_pool *pool;            /* the session's GPUs; NULL: the CPU engine (or released) */
-    gpu_engine *gpu;           /* the pool's first GPU (it names the run's device), or NULL */
-    const kernel_spec *specs;  /* each GPU's kernel variant for the current run (session_plan) */
-    run_gpu *shares;           /* what each GPU did in the current run */
-    int gpus;                  /* GPUs opened (they name themselves in the outputs) */
-    char (*device_names)[256]; /* the GPUs' models, kept for the outputs (shares[i].name) */
+    gpu_pool *pool;             /* the session's GPUs; NULL: the CPU engine (or released) */
+    gpu_engine *gpu;            /* the pool's first GPU (it names the run's device), or NULL */
+    const kernel_spec *specs;   /* each GPU's kernel variant for the current run (session_plan) */
+    run_gpu *shares;            /* what each GPU did in the current run */
+    int gpus;                   /* GPUs opened (they name themselves in the outputs) */
+    int ordinals[CLI_MAX_GPUS]; /* their numbers as the user gave them (cli/gpu_view.h) */
+    char (*device_names)[256];  /* the GPUs' models, kept for the outputs (shares[i].name) */
     const char *name;
     char *kernel;      /* spec key of the first GPU's kernel (malloc'd), or NULL */
     int threads;       /* CPU threads of the run being simulated (resources_check) */

@@ -28,6 +28,9 @@
     X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)                                    \
     X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)                                        \
     X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)                                       \
+    X(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)                                                              \
+    X(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID)                                                           \
+    X(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)                                                           \
     X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)                                                         \
     X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)                                             \
     X(CU_STREAM_NON_BLOCKING)                                                                      \

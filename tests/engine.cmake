@@ -113,6 +113,9 @@ add_test(NAME resume COMMAND test_resume)
 # directory (the lock, the .mco and JSON as one unit, --resume's checks).
 tmcml_test(test_run_lock cli test_run_lock.c)
 add_test(NAME run_lock COMMAND test_run_lock)
+# Only the GPUs asked for made visible to the driver (cuInit's cost is per GPU).
+tmcml_test(test_gpu_view cli test_gpu_view.c)
+add_test(NAME gpu_view COMMAND test_gpu_view)
 add_test(NAME runs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_runs.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
 

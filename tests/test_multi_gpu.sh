@@ -73,6 +73,23 @@ if [ "$gpus" -ge 2 ]; then
     run_case dash_G skin7_600nm.mci 3000000 -G 2
     run_case reversed skin7_600nm.mci 3000000 --gpus 1,0 --gpu-chunk 500009
     run_case slab_two intralipid_slab.mci 3000000 -G 2
+    # One GPU of several: the driver is let see it alone (cli/gpu_view.h),
+    # and the run still names it GPU 1.  A batch on it too.
+    run_case second_alone skin7_600nm.mci 3000000 --gpu 1 --verbose
+    if [ -d /proc/driver/nvidia/gpus ] && [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then
+        check; grep -q "CUDA_VISIBLE_DEVICES=1:" "$work/second_alone.log" ||
+            fail "second_alone: the driver was not narrowed to GPU 1"
+    fi
+    check; tr -d ' \t\n' <"$(ls "$work/second_alone/"*.json)" | grep -q '"gpus":\[{"device":1,' ||
+        fail "second_alone: the JSON does not name GPU 1"
+    # The user's own list: its entry of the GPU asked for is kept.
+    if [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then
+        export CUDA_VISIBLE_DEVICES=1,0
+        run_case listed_second skin7_600nm.mci 3000000 --gpu 0 --verbose
+        unset CUDA_VISIBLE_DEVICES
+        check; grep -q "CUDA_VISIBLE_DEVICES=1:" "$work/listed_second.log" ||
+            fail "listed_second: CUDA_VISIBLE_DEVICES=1,0 --gpu 0 was not narrowed to entry 1"
+    fi
 else
     echo "test_multi_gpu: one GPU: the two-GPU cases (-G 2, --gpus 1,0) need two"
 fi
@@ -105,6 +122,7 @@ batch_case() { # NAME OPTIONS...
 batch_case batch_two_engines --gpus 0,0
 batch_case batch_chunks --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
 [ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2
+[ "$gpus" -ge 2 ] && batch_case batch_second_alone --gpu 1
 # Absorption sets (-A) on several engines: every set's .mco as one GPU's.
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.4 0.3 1.4 2 1.4 2 0.6\n0.1 0.1 0.35 0.5 0.35 0.5 0.15\n' \
     >"$work/sets.csv"

@@ -52,6 +52,9 @@ typedef int CUdriverProcAddressQueryResult;
 #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR 81
 #define CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR     82
 #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN    97
+#define CU_DEVICE_ATTRIBUTE_PCI_BUS_ID                           33
+#define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID                        34
+#define CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID                        50
 
 /* CUfunction_attribute */
 #define CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES             1

@@ -365,6 +365,9 @@ bool cuda_device_query(cuda_driver *drv, int index, cuda_device_info *info, tm_e
         {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &info->max_threads_per_sm},
         {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, &info->regs_per_sm},
         {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &info->clock_khz},
+        {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &info->pci_domain},
+        {CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &info->pci_bus},
+        {CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &info->pci_device},
     };
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
         if (!check(NULL, drv, drv->DeviceGetAttribute(attrs[i].value, attrs[i].attr, dev),

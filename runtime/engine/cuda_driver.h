@@ -29,7 +29,8 @@ typedef struct cuda_device_info {
     int max_threads_per_sm, regs_per_sm;
     int clock_khz; /* SM clock (peak) */
     size_t total_memory, free_memory;
-    int driver_version; /* e.g. 13000 */
+    int driver_version;                  /* e.g. 13000 */
+    int pci_domain, pci_bus, pci_device; /* where it sits: the driver's /proc names it so */
 } cuda_device_info;
 
 /* Loads libcuda and initialises it.  Fails with a clear message when there is
