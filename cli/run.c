@@ -446,9 +446,10 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
     }
     for (int i = 0; i < n; i++) {
         eng->ordinals[i] = o->asked[i];
-        if (!gpu_view_check(&o->view, i, o->asked[i],
-                            gpu_engine_device(gpu_pool_engine(eng->pool, i)), err))
+        gpu_engine *gpu = gpu_pool_engine(eng->pool, i);
+        if (!gpu_view_check(&o->view, i, o->asked[i], gpu_engine_device(gpu), err))
             return false;
+        gpu_engine_number(gpu, o->asked[i]); /* its messages say the user's number */
     }
     if (opt->verbose && o->view.narrowed)
         fprintf(stderr, "tmcml: CUDA_VISIBLE_DEVICES=%s: the driver sees the GPUs asked for\n",

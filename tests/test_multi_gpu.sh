@@ -82,6 +82,12 @@ if [ "$gpus" -ge 2 ]; then
     fi
     check; tr -d ' \t\n' <"$(ls "$work/second_alone/"*.json)" | grep -q '"gpus":\[{"device":1,' ||
         fail "second_alone: the JSON does not name GPU 1"
+    # A kernel fault on GPU 1 is said of GPU 1, whatever the driver numbers it.
+    # shellcheck disable=SC2086
+    "$tmcml" run "$ex/skin7_600nm.mci" -N 100000 $common --gpu 1 --debug-out-of-bounds \
+        -o "$work/fault1" 2>"$work/fault1.err" && fail "an out-of-bounds kernel succeeded on GPU 1"
+    check; grep -q "context of GPU 1 " "$work/fault1.err" ||
+        { fail "the fault on GPU 1 is not said of GPU 1"; cat "$work/fault1.err" >&2; }
     # The user's own list: its entry of the GPU asked for is kept.
     if [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then
         export CUDA_VISIBLE_DEVICES=1,0

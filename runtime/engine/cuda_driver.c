@@ -406,6 +406,8 @@ bool cuda_describe_devices(FILE *out, tm_error *err)
 
 /* ---- contexts ------------------------------------------------------------------- */
 
+void cuda_context_number(cuda_context *ctx, int number) { ctx->index = number; }
+
 bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctxp, tm_error *err)
 {
     *ctxp = NULL;

@@ -50,6 +50,9 @@ bool cuda_context_open(cuda_driver *drv, int device, cuda_context **ctx, tm_erro
 void cuda_context_close(cuda_context *ctx);
 /* Whether a sticky error has made ctx unusable. */
 bool cuda_context_broken(const cuda_context *ctx);
+/* The number ctx's messages give its GPU (the device's ordinal until told
+ * otherwise): the user's, where the driver was let see fewer GPUs. */
+void cuda_context_number(cuda_context *ctx, int number);
 
 bool cuda_module_load(cuda_context *ctx, const void *cubin, cuda_module **mod, tm_error *err);
 void cuda_module_unload(cuda_module *mod);

@@ -119,6 +119,12 @@ struct gpu_engine {
 
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng) { return &eng->dev; }
 
+void gpu_engine_number(gpu_engine *eng, int number)
+{
+    eng->dev.index = number;
+    cuda_context_number(eng->ctx, number);
+}
+
 bool gpu_engine_usable(const gpu_engine *eng) { return !cuda_context_broken(eng->ctx); }
 
 static void free_kept(gpu_engine *eng)
