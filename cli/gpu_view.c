@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #define NODE_ROOT "/proc/driver/nvidia/gpus"
+#define CAPS_ROOT "/proc/driver/nvidia/capabilities"
 #define MPS_PIPES "/tmp/nvidia-mps" /* the MPS control daemon's default pipe directory */
 
 /* ---- the node's list ---------------------------------------------------------- */
@@ -56,6 +57,36 @@ void gpu_node_read(const char *root, gpu_node *node)
         read_model(root, node->bus[i], node->model[i], sizeof node->model[i]);
 }
 
+/* An entry of dir whose name starts with prefix. */
+static bool has_entry(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d)) != NULL)
+        found = strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+bool gpu_node_has_mig(const char *caps)
+{
+    DIR *d = opendir(caps);
+    struct dirent *e;
+    bool mig = false;
+    while (d && !mig && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "gpu", 3) != 0)
+            continue;
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/%s/mig", caps, e->d_name);
+        mig = has_entry(dir, "gi");
+    }
+    if (d)
+        closedir(d);
+    return mig;
+}
+
 /* ---- the plan ----------------------------------------------------------------- */
 
 /* An entry CUDA_VISIBLE_DEVICES can hold: an index, or a GPU or MIG
@@ -69,7 +100,7 @@ static bool entry_known(const char *s, size_t len)
     for (size_t i = 0; i < len; i++)
         if (s[i] < '0' || s[i] > '9')
             return false;
-    return len < 6;
+    return len < 6; /* an index of at most five digits (no node has more GPUs) */
 }
 
 typedef struct entry {
@@ -122,7 +153,7 @@ void gpu_view_plan(const char *visible_env, bool pci_order, const gpu_node *node
     }
     entry entries[GPU_NODE_MAX];
     int seen = visible_env ? split_entries(visible_env, entries, GPU_NODE_MAX) : node->count;
-    bool sure = visible_env ? seen > 0 : seen > 1 && (pci_order || one_model(node));
+    bool sure = visible_env ? seen > 0 : seen > 1 && !node->mig && (pci_order || one_model(node));
     for (int j = 0; sure && j < kept; j++)
         sure = unique[j] >= 0 && unique[j] < seen;
     if (!sure || kept == seen)
@@ -164,6 +195,7 @@ void gpu_view_apply(const int *devices, int n, gpu_view *view)
 {
     gpu_node node;
     gpu_node_read(NODE_ROOT, &node);
+    node.mig = gpu_node_has_mig(CAPS_ROOT);
     gpu_view_plan(getenv("CUDA_VISIBLE_DEVICES"), pci_ordered(), &node, devices, n, view);
     if (view->narrowed && under_mps()) {
         gpu_view_plan(NULL, false, &(gpu_node){0}, devices, n, view); /* the driver's own */
@@ -182,7 +214,7 @@ int gpu_view_count(void)
     }
     gpu_node node;
     gpu_node_read(NODE_ROOT, &node);
-    return node.count > 0 ? node.count : -1;
+    return node.count > 0 && !gpu_node_has_mig(CAPS_ROOT) ? node.count : -1;
 }
 
 bool gpu_view_check(const gpu_view *view, int i, int asked, const cuda_device_info *dev,

@@ -24,6 +24,7 @@ typedef struct gpu_node {
     int count;
     char bus[GPU_NODE_MAX][32];   /* "0000:18:00.0" */
     char model[GPU_NODE_MAX][96]; /* "NVIDIA H100 80GB HBM3" */
+    bool mig; /* a GPU is split into MIG instances, which CUDA numbers instead of it */
 } gpu_node;
 
 typedef struct gpu_view {
@@ -34,8 +35,12 @@ typedef struct gpu_view {
 } gpu_view;
 
 /* Reads the node's list under root ("/proc/driver/nvidia/gpus"); count 0
- * when there is none (no driver, or a container without it). */
+ * when there is none (no driver, or a container without it).  mig is left
+ * false: gpu_node_has_mig says it. */
 void gpu_node_read(const char *root, gpu_node *node);
+/* Whether the driver's capabilities under caps ("/proc/driver/nvidia/
+ * capabilities") hold a MIG GPU instance (gpuN/mig/giM) of any GPU. */
+bool gpu_node_has_mig(const char *caps);
 
 /* The view for devices[0 .. n-1] (the driver's ordinals as the user named
  * them; repeats allowed), given CUDA_VISIBLE_DEVICES (NULL: unset), whether
@@ -46,7 +51,8 @@ void gpu_node_read(const char *root, gpu_node *node);
  *   index or a GPU-/MIG- identifier;
  * - unset: the driver numbers the GPUs in PCI order when it is asked to, or
  *   when they are all of one model (its "fastest first" cannot tell them
- *   apart), and the node's list gives that order.
+ *   apart), and the node's list gives that order; not where a GPU is split
+ *   into MIG instances (CUDA then numbers the instances).
  * Otherwise, or when nothing would be left out, the view is the driver's
  * own (opened = devices). */
 void gpu_view_plan(const char *visible_env, bool pci_order, const gpu_node *node,

@@ -74,6 +74,12 @@ static void unsure_views_are_the_drivers_own(void)
     unnamed.model[2][0] = '\0';
     gpu_view_plan(NULL, false, &unnamed, (int[]){1}, 1, &v);
     CHECK(!v.narrowed);
+    gpu_node split = node; /* MIG instances: CUDA numbers them, not the GPUs */
+    split.mig = true;
+    gpu_view_plan(NULL, true, &split, (int[]){1}, 1, &v);
+    CHECK(!v.narrowed && v.opened[0] == 1);
+    gpu_view_plan("MIG-4f1e,MIG-77aa", false, &split, (int[]){1}, 1, &v); /* a list: kept */
+    CHECK(v.narrowed && strcmp(v.visible, "MIG-77aa") == 0);
 }
 
 static void environment_entries_are_kept(void)
@@ -135,6 +141,32 @@ static void node_list_is_read_in_pci_order(void)
     CHECK(node.count == 0);
 }
 
+static void make_dir(const char *root, const char *path)
+{
+    char full[512];
+    snprintf(full, sizeof full, "%s/%s", root, path);
+    CHECK(mkdir(full, 0755) == 0);
+}
+
+static void mig_instances_are_found(void)
+{
+    char root[] = "/tmp/tmcml_gpu_caps_XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    CHECK(!gpu_node_has_mig(root));
+    make_dir(root, "mig"); /* the driver's mig-config capability: no instance */
+    make_dir(root, "gpu0");
+    make_dir(root, "gpu0/mig");
+    CHECK(!gpu_node_has_mig(root));
+    make_dir(root, "gpu1");
+    make_dir(root, "gpu1/mig");
+    make_dir(root, "gpu1/mig/gi2");
+    CHECK(gpu_node_has_mig(root));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+    CHECK(!gpu_node_has_mig(root));
+}
+
 static void check_compares_the_pci_location(void)
 {
     gpu_node node = node_of(4, four_h100);
@@ -168,6 +200,7 @@ int main(void)
     unsure_views_are_the_drivers_own();
     environment_entries_are_kept();
     node_list_is_read_in_pci_order();
+    mig_instances_are_found();
     check_compares_the_pci_location();
     count_follows_the_environment();
     return check_summary("test_gpu_view");
