@@ -241,7 +241,9 @@ static tmcml_status set_run(tmcml_session *s, tmcml_problem *p, int64_t photons,
     return status;
 }
 
-tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64_t photons)
+/* A problem setter's entry: TMCML_OK with the session entered and p given,
+ * else the status to return (the session left again if it was entered). */
+static tmcml_status enter_with_problem(tmcml_session *s, const tmcml_problem *p)
 {
     if (!s)
         return TMCML_ERR_ARGUMENT;
@@ -249,6 +251,14 @@ tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64
         return TMCML_ERR_CANCELLED;
     if (!p)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    return TMCML_OK;
+}
+
+tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64_t photons)
+{
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     if (photons < 1)
         return api_leave(s,
                          api_failf(s, TMCML_ERR_ARGUMENT,
@@ -258,12 +268,9 @@ tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64
 
 tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     if (on && p->run.num_layers > TM_MAX_PATH_LAYERS)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
                                       "path lengths: at most %d layers (the problem has %d)",
@@ -281,12 +288,9 @@ _Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
 tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind, double a,
                                       double b)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     if (kind < 0 || kind >= SOURCE_KINDS)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
                                       "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
@@ -318,12 +322,9 @@ int tmcml_problem_source(const tmcml_problem *p, double *a, double *b)
 
 tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_problem *p, double dt, int nt)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     tm_error err = {0};
     if (nt != 0 && !time_bins_check("time bins", dt, nt, p->run.nr, &err))
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message));
@@ -342,12 +343,9 @@ int tmcml_problem_time_bins(const tmcml_problem *p, double *dt)
 tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p, double separation,
                                               double radius, double na)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     tm_error err = {0};
     if (radius != 0.0 &&
         !detector_check("fiber detector", separation, radius, na, p->run.layers[0].n, &err))
@@ -374,12 +372,9 @@ int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation, dou
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = enter_with_problem(s, p);
+    if (entered != TMCML_OK)
+        return entered;
     if (!name || !*name)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "name: empty"));
     return api_leave(s, set_run(s, p, p->run.photons, name));

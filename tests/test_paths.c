@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mci_text.h"
 #include "cpu.h"
 #include "engine_device.h"
 #include "gpu.h"
@@ -78,15 +79,13 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
     return ok;
 }
 
+/* The inline run, with its path lengths asked for. */
 static bool parse_run(const char *text, mci_file *f)
 {
-    tm_error err;
-    if (mci_parse(text, "test_paths.mci", f, &err)) {
-        f->runs[0].path_lengths = true;
-        return true;
-    }
-    error_print(stderr, &err);
-    return false;
+    if (!parse_inline(text, f))
+        return false;
+    f->runs[0].path_lengths = true;
+    return true;
 }
 
 /* Photons [first, first + count) of run with num_sets sets (0: alone), set

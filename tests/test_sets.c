@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mci_text.h"
 #include "cpu.h"
 #include "engine_device.h"
 #include "gpu.h"
@@ -103,15 +104,6 @@ static void stats_free(set_stats *s)
     batch_vec_free(&s->a_z);
     batch_vec_free(&s->rd_r);
     batch_vec_free(&s->a_rz);
-}
-
-static bool parse_run(const char *text, mci_file *f)
-{
-    tm_error err;
-    if (mci_parse(text, "test_sets.mci", f, &err))
-        return true;
-    error_print(stderr, &err);
-    return false;
 }
 
 /* Photons [first, first + count) of run on the GPU, with the sets
@@ -316,7 +308,7 @@ static int scattering_case(const char *name, const char *text, int num_sets, con
                            int far_set, double far_factor)
 {
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     const mci_run *run = &f.runs[0];
     set_stats sets[MAX_SETS], alone[MAX_SETS];
@@ -417,12 +409,12 @@ static int case_beer_lambert(void)
     static const double slab_mua[5] = {0.5, 1.0, 2.0, 5.0, 10.0};
     static const double glass_mua[4 * 2] = {0.0, 0.0, 1.0, 2.0, 5.0, 0.5, 10.0, 10.0};
     mci_file f;
-    if (!parse_run(slab, &f))
+    if (!parse_inline(slab, &f))
         return 1;
     printf("slab, reference mua 0.5:\n");
     check_beer_lambert(&f.runs[0], 5, slab_mua, false);
     mci_free(&f);
-    if (!parse_run(glass, &f))
+    if (!parse_inline(glass, &f))
         return 1;
     printf("two layers, glass reference:\n");
     check_beer_lambert(&f.runs[0], 4, glass_mua, true);
@@ -459,7 +451,7 @@ static int case_determinism(void)
                               "1.37 0.2 20 0.7 0.05\n1.37 0.5 40 0.7 0.15\n1.0\n";
     static const double mua[3 * 2] = {0.2, 0.5, 1.0, 0.6, 2.0, 5.0};
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     variant_options heuristic, other;
     variant_options_init(&heuristic);

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mci_text.h"
 #include "conv.h"
 #include "cpu.h"
 #include "engine_device.h"
@@ -58,15 +59,6 @@
 
 /* The GPU engine of the gpu case (NULL: none). */
 static gpu_engine *gpu;
-
-static bool parse_run(const char *text, mci_file *f)
-{
-    tm_error err;
-    if (mci_parse(text, "test_sources.mci", f, &err))
-        return true;
-    error_print(stderr, &err);
-    return false;
-}
 
 static bool set_source(mci_run *run, const char *text)
 {
@@ -195,7 +187,8 @@ static const char *glass = "1.0\n1\nf.mco A\n1000\n0.01 0.01\n40 60 1\n2\n1.33\n
 static int case_gaussian(void)
 {
     mci_file pf, gf, ff;
-    if (!parse_run(skin_like, &pf) || !parse_run(skin_like, &gf) || !parse_run(skin_like, &ff))
+    if (!parse_inline(skin_like, &pf) || !parse_inline(skin_like, &gf) ||
+        !parse_inline(skin_like, &ff))
         return 1;
     mci_run *pencil = &pf.runs[0], *gauss = &gf.runs[0], *flat = &ff.runs[0];
     const double w = 0.1;
@@ -249,9 +242,9 @@ static int case_gaussian(void)
 static int case_point_slab(void)
 {
     mci_file f;
-    if (!parse_run("1.0\n1\np.mco A\n1000\n0.01 0.01\n20 20 1\n1\n1.0\n"
-                   "1.0 1.0 20.0 0.8 0.2\n1.0\n",
-                   &f) ||
+    if (!parse_inline("1.0\n1\np.mco A\n1000\n0.01 0.01\n20 20 1\n1\n1.0\n"
+                      "1.0 1.0 20.0 0.8 0.2\n1.0\n",
+                      &f) ||
         !set_source(&f.runs[0], "point:0.1"))
         return 1;
     const uint64_t m = photons(4000);
@@ -327,9 +320,9 @@ static int case_diffusion(void)
      * (40 mean free paths) from either surface, whose image sources change
      * the flux at 15 paths from the point by e^{-2 k 25} < 2e-4. */
     mci_file f;
-    if (!parse_run("1.0\n1\nd.mco A\n1000\n0.05 0.1\n160 2 1\n1\n1.0\n"
-                   "1.0 0.1 9.9 0.0 8.0\n1.0\n",
-                   &f) ||
+    if (!parse_inline("1.0\n1\nd.mco A\n1000\n0.05 0.1\n160 2 1\n1\n1.0\n"
+                      "1.0 0.1 9.9 0.0 8.0\n1.0\n",
+                      &f) ||
         !set_source(&f.runs[0], "point:4.0"))
         return 1;
     const mci_run *run = &f.runs[0];
@@ -379,9 +372,10 @@ static int case_diffusion(void)
 static int case_fiber(void)
 {
     mci_file pf, ff, wf, gf;
-    if (!parse_run(skin_like, &pf) || !parse_run(skin_like, &ff) || !parse_run(skin_like, &wf) ||
-        !parse_run(glass, &gf) || !set_source(&ff.runs[0], "fiber:0:0") ||
-        !set_source(&wf.runs[0], "fiber:0.05:0.9") || !set_source(&gf.runs[0], "fiber:0.03:1.2"))
+    if (!parse_inline(skin_like, &pf) || !parse_inline(skin_like, &ff) ||
+        !parse_inline(skin_like, &wf) || !parse_inline(glass, &gf) ||
+        !set_source(&ff.runs[0], "fiber:0:0") || !set_source(&wf.runs[0], "fiber:0.05:0.9") ||
+        !set_source(&gf.runs[0], "fiber:0.03:1.2"))
         return 1;
     const mci_run *pencil = &pf.runs[0], *fiber = &ff.runs[0], *wide = &wf.runs[0];
     CHECK_MSG(fabs(optics_specular(fiber) - optics_specular(pencil)) <= 1e-15,
@@ -447,9 +441,9 @@ static int case_determinism(void)
                                           "fiber:0.02:0.4"};
     for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
         mci_file f;
-        if (!parse_run("1.0\n1\nq.mco A\n1000\n0.01 0.01\n30 30 5\n2\n1.0\n"
-                       "1.0 0 0 0 0.05\n1.4 2.0 80.0 0.8 0.2\n1.3\n",
-                       &f) ||
+        if (!parse_inline("1.0\n1\nq.mco A\n1000\n0.01 0.01\n30 30 5\n2\n1.0\n"
+                          "1.0 0 0 0 0.05\n1.4 2.0 80.0 0.8 0.2\n1.3\n",
+                          &f) ||
             !set_source(&f.runs[0], sources[s]))
             return 1;
         tally_set one, two, split;
@@ -582,7 +576,7 @@ static int case_gpu(void)
     for (size_t s = 0; s <= sizeof sources / sizeof sources[0]; s++) {
         const char *text = s < 4 ? sources[s] : "fiber:0.03:1.2";
         mci_file f;
-        if (!parse_run(s < 4 ? skin_like : glass, &f) || !set_source(&f.runs[0], text))
+        if (!parse_inline(s < 4 ? skin_like : glass, &f) || !set_source(&f.runs[0], text))
             return 1;
         gpu_against_cpu(text, &f.runs[0]);
         gpu_identity(text, &f.runs[0]);

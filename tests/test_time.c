@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mci_text.h"
 #include "cpu.h"
 #include "detector.h"
 #include "mci.h"
@@ -33,15 +34,6 @@
 
 #define SEED    20261126u
 #define BATCHES 16
-
-static bool parse_run(const char *text, mci_file *f)
-{
-    tm_error err;
-    if (mci_parse(text, "test_time.mci", f, &err))
-        return true;
-    error_print(stderr, &err);
-    return false;
-}
 
 /* Photons [first, first + count) of run (num_sets absorption sets, 0:
  * none) into t (num_sets or 1 tally sets, initialised here when init). */
@@ -102,7 +94,7 @@ static int case_sums(void)
     static const char *text = "1.0\n1\ns.mco A\n1000\n0.005 0.01\n40 30 3\n3\n1.0\n"
                               "1.5 0 0 0 0.02\n1.37 0.5 30 0.8 0.05\n1.37 1 40 0.7 0.1\n1.0\n";
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     mci_run *run = &f.runs[0];
     mci_run plain;
@@ -186,7 +178,7 @@ static int case_decay(void)
     static const char *text = "1.0\n1\nd.mco A\n1000\n0.01 0.05\n1 20 1\n1\n1.4\n"
                               "1.4 0.5 10 0 1e6\n1.4\n";
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     mci_run *run = &f.runs[0];
     run->time_dt = 0.01;
@@ -244,7 +236,7 @@ static int case_mean_time(void)
     static const char *text = "1.0\n1\nm.mco A\n1000\n0.01 0.01\n20 30 5\n1\n1.0\n"
                               "1.33 1 50 0.8 0.3\n1.0\n";
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     mci_run *run = &f.runs[0];
     run->path_lengths = true;
@@ -309,7 +301,7 @@ static int case_fiber(void)
     static const char *text = "1.0\n1\nf.mco A\n1000\n0.01 0.001\n1 300 1\n1\n1.0\n"
                               "1.4 0.5 50 0.8 1e6\n1.0\n";
     mci_file f;
-    if (!parse_run(text, &f))
+    if (!parse_inline(text, &f))
         return 1;
     mci_run *run = &f.runs[0];
     run->fiber_sep = 0.15;
