@@ -1,7 +1,7 @@
 # The shell tests' common part, sourced first thing after their arguments
 # are read: a scratch directory removed on exit ($work), the failure and
-# check counters, and the assertions.  `finish NAME` prints the counts and
-# gives the exit status.
+# check counters, the assertions and two helpers (json, isolate_user_dirs).
+# `finish NAME` prints the counts and gives the exit status.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -22,6 +22,15 @@ expect() {
 contains() {
     check
     grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
+}
+
+# json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
+json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
+
+# Profiles, the cubin cache's default home and the data directory in $work:
+# a test neither reads nor writes the user's.
+isolate_user_dirs() {
+    export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
 }
 
 finish() {

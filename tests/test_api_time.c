@@ -12,22 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api_two_layers.h"
 #include "check.h"
 #include "tmcml.h"
-
-static const tmcml_layer layers[2] = {
-    {1.4, 0.5, 50.0, 0.8, 0.05},
-    {1.4, 1.0, 30.0, 0.9, 0.1},
-};
-static const tmcml_grid grid = {0.01, 0.01, 20, 20, 4};
-
-static void options(tmcml_options *opt, tmcml_engine engine)
-{
-    tmcml_options_init(opt);
-    opt->engine = engine;
-    opt->photons = 4000;
-    opt->seed = 7;
-}
 
 static tmcml_problem *problem(tmcml_session *s, int nt, double radius)
 {

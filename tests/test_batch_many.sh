@@ -11,7 +11,7 @@ if ! "$tmcml" devices >/dev/null 2>&1; then
     exit 77
 fi
 . "$(dirname "$0")/lib.sh"
-export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+isolate_user_dirs
 runs=400
 {
     printf '1.0\n%d\n' "$runs"

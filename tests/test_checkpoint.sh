@@ -9,7 +9,7 @@ tmcml=$1
 data=$2
 engine=${3:-cpu}
 . "$(dirname "$0")/lib.sh"
-export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+isolate_user_dirs
 
 if [ "$engine" = gpu ] || [ "$engine" = gpus ]; then
     "$tmcml" devices >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }

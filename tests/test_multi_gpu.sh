@@ -14,10 +14,9 @@ if ! "$tmcml" devices >/dev/null 2>&1; then
     exit 77
 fi
 . "$(dirname "$0")/lib.sh"
-export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+isolate_user_dirs
 gpus=$("$tmcml" devices | grep -c '^GPU [0-9]*:')
 common="--engine gpu --tune never -q --cache $work/cache"
-json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 # The photons of every entry of the JSON's "gpus" list, one per line.
 gpu_photons() {
     tr -d ' \t\n' <"$1" | sed -n 's/.*"gpus":\[\([^]]*\)\].*/\1/p' | tr '}' '\n' |

@@ -9,10 +9,9 @@
 tmcml=$1
 examples=$2
 . "$(dirname "$0")/lib.sh"
-export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+isolate_user_dirs
 mci=$examples/mcml_example.mci
 common="-N 20000 -S 3 -q --tune never --no-profile"
-json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 
 expect 0 "paths" -- "$tmcml" run "$mci" $common --path-lengths --npz -o "$work/p"
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu --npz -o "$work/plain"

@@ -12,7 +12,7 @@
 tmcml=$1
 examples=$2
 . "$(dirname "$0")/lib.sh"
-export TMCML_PROFILE_DIR="$work/profiles" HOME="$work/home" XDG_DATA_HOME="$work/xdg"
+isolate_user_dirs
 mci=$examples/mcml_example.mci
 common="-N 20000 -S 3 -q --tune never --no-profile"
 opts="--time 0.005:40 --detector fiber:0.2:0.1:0.5"
