@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "conv_command.h"
+#include "driver_queues.h"
 #include "gen_command.h"
 #include "lut_command.h"
 #include "plot_command.h"
@@ -37,7 +38,8 @@ static void print_version(void)
 int main(int argc, char **argv)
 {
     interrupt_install();
-    if (argc < 2) { /* a bare "tmcml": what it does and how */
+    driver_queues_apply(); /* before anything loads the CUDA driver */
+    if (argc < 2) {        /* a bare "tmcml": what it does and how */
         cli_print_usage(stderr);
         return 2;
     }

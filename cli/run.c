@@ -10,6 +10,7 @@
 
 #include "checkpoint.h"
 #include "compile.h"
+#include "driver_queues.h"
 #include "gpu_view.h"
 #include "cpu.h"
 #include "gpu.h"
@@ -349,8 +350,10 @@ static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices,
 static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
 {
     if (opt->verbose)
-        fprintf(stderr, "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier table)\n",
-                seconds);
+        fprintf(stderr,
+                "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier "
+                "table; " DRIVER_QUEUES_VARIABLE "=%s)\n",
+                seconds, getenv(DRIVER_QUEUES_VARIABLE) ? getenv(DRIVER_QUEUES_VARIABLE) : "unset");
     for (int i = 0; !opt->quiet && i < eng->gpus; i++)
         fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", eng->ordinals[i],
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);

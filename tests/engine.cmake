@@ -116,6 +116,9 @@ add_test(NAME run_lock COMMAND test_run_lock)
 # Only the GPUs asked for made visible to the driver (cuInit's cost is per GPU).
 tmcml_test(test_gpu_view cli test_gpu_view.c)
 add_test(NAME gpu_view COMMAND test_gpu_view)
+# One hardware queue a CUDA context for the command line, unless the user says.
+tmcml_test(test_driver_queues cli test_driver_queues.c)
+add_test(NAME driver_queues COMMAND test_driver_queues)
 add_test(NAME runs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_runs.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
 

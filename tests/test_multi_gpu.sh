@@ -55,7 +55,17 @@ reference() {
     "$tmcml" run "$ex/$1" -N "$2" -S 9 $common --gpu 0 -o "$work/ref-$1-$2" ||
         fail "one-GPU reference of $1 failed"
 }
-run_case two_engines skin7_600nm.mci 3000000 --gpus 0,0 --gpu-chunk 77777
+run_case two_engines skin7_600nm.mci 3000000 --gpus 0,0 --gpu-chunk 77777 --verbose
+# One hardware queue a context unless the user names a count
+# (cli/driver_queues.h); the driver's own eight give the same tallies.
+if [ -z "${CUDA_DEVICE_MAX_CONNECTIONS+set}" ]; then
+    check; grep -q "CUDA_DEVICE_MAX_CONNECTIONS=1)" "$work/two_engines.log" ||
+        fail "two_engines: the driver was not asked for one queue a context"
+    CUDA_DEVICE_MAX_CONNECTIONS=8 run_case eight_queues skin7_600nm.mci 3000000 --gpus 0,0 \
+        --gpu-chunk 77777 --verbose
+    check; grep -q "CUDA_DEVICE_MAX_CONNECTIONS=8)" "$work/eight_queues.log" ||
+        fail "eight_queues: the user's CUDA_DEVICE_MAX_CONNECTIONS=8 was not kept"
+fi
 run_case three_engines skin7_600nm.mci 3000000 --gpus 0,0,0 --gpu-chunk 1000003 --launch-photons 300001
 run_case shares intralipid_slab.mci 3000000 --gpus 0,0
 run_case slab_chunks intralipid_slab.mci 3000000 --gpus 0,0 --gpu-chunk 123457
