@@ -95,12 +95,19 @@ bool variant_options_given(const variant_options *v) { return v->given != 0; }
  *  - no minimum residency: the register cache needs 38 registers, and held
  *    to 32 (8 blocks of 256) it spilled and took 0.32 s; -A keeps 8 blocks
  *    of 256 at 32 registers (34 without the bound);
- *  - blocks of 256 (512: the same time).
+ *  - blocks of 1024 (one an SM) with absorption: lut100 0.212-0.224 s
+ *    against 0.234-0.240 s at 256 (six an SM) and 0.230-0.239 s at 512;
+ *    examples/lookup_table.mci 0.012-0.013 against 0.014 s; luthi100
+ *    (0.042-0.047 s) and 16 runs of skin (0.157-0.169 s) the same at
+ *    every size (fourteenth session, one H100, two calls).  -A keeps blocks
+ *    of 256.
  * Of the explicit options, those a batch kernel has keep their values. */
+#define BATCH_BLOCK_WITH_ABSORPTION 1024
+
 bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_device *dev,
                         tm_error *err)
 {
-    spec->knobs.block_size = DEFAULT_BLOCK;
+    spec->knobs.block_size = spec->score_absorption ? BATCH_BLOCK_WITH_ABSORPTION : DEFAULT_BLOCK;
     spec->knobs.min_blocks_per_sm = spec->score_absorption ? 0 : DEFAULT_RESIDENCY;
     spec->knobs.last_bin_cache = spec->score_absorption;
     static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache"};
