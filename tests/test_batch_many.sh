@@ -1,6 +1,7 @@
 #!/bin/sh
-# A file of more runs than one launch holds (400 one-layer runs; about 190
-# fit a launch's shared memory on an H100): several batches, each batch's
+# A file of more runs than one launch holds (400 one-layer runs in blocks of
+# 256: about 190 fit a block's share of an H100's shared memory; the default
+# block of 1024 holds them all): several batches, each batch's
 # outputs written while the next one simulates (cli/run_batch.c), every
 # run's .mco the same as simulated alone (--no-batch).  Exit 77 (skipped)
 # without a GPU.
@@ -23,7 +24,7 @@ runs=400
     done
 } >"$work/many.mci"
 common="--engine gpu --tune never -S 5 --cache $work/cache"
-expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common -o "$work/batched"
+expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 -o "$work/batched"
 contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
 expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
 same=0
