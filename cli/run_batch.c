@@ -11,6 +11,7 @@
 #include "gpu_runner.h"
 #include "interrupt.h"
 #include "optics.h"
+#include "parallel.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resume.h"
@@ -479,26 +480,45 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 
 /* ---- the outputs of a batch ---------------------------------------------- */
 
+/* The runs of finish_runs, as parallel_for's items. */
+typedef struct batch_finish {
+    const cli_options *opt;
+    const engine *eng;
+    const mci_file *file;
+    const run_paths *paths;
+    batch_run *br;
+    double seconds;
+    run_final *final;
+} batch_finish;
+
+/* One run's outputs, and then its lock: once they are written nothing more
+ * of the run is, so the lock file goes here, beside the other writers,
+ * rather than in close_runs's one pass after the last output (100 lock
+ * files removed one after the other took 0.03-0.04 s on an ext4 disk busy
+ * with the outputs' fsyncs).  A run whose outputs failed keeps its lock
+ * until close_runs. */
+static void finish_run(void *ctx, int k)
+{
+    batch_finish *f = ctx;
+    batch_run *r = &f->br[k];
+    run_finish_write(f->opt, f->eng, f->file, r->index, &f->paths[r->index], &r->ck, f->seconds,
+                     &f->final[k]);
+    if (f->final[k].ok)
+        run_lock_release(&r->lock);
+}
+
 /* Every run's outputs, written in parallel, then said in order; the runs
  * that failed, each said. */
 static int finish_runs(const cli_options *opt, const engine *eng, const mci_file *file,
-                       const run_paths *paths, const batch_run *br, int n, double seconds)
+                       const run_paths *paths, batch_run *br, int n, double seconds)
 {
     run_final *final = calloc((size_t)n, sizeof *final);
-    int *index = calloc((size_t)n, sizeof *index);
-    const checkpoint **cks = calloc((size_t)n, sizeof *cks);
-    if (!final || !index || !cks) {
+    if (!final) {
         fprintf(stderr, "tmcml: out of memory for the outputs of a batch\n");
-        free(final);
-        free(index);
-        free(cks);
         return n;
     }
-    for (int k = 0; k < n; k++) {
-        index[k] = br[k].index;
-        cks[k] = &br[k].ck;
-    }
-    run_finish_write_all(opt, eng, file, paths, index, cks, n, seconds, final);
+    batch_finish f = {opt, eng, file, paths, br, seconds, final};
+    parallel_for(n, RUN_FINISH_THREADS, finish_run, &f);
     int failed = 0;
     for (int k = 0; k < n; k++) {
         if (!final[k].ok) {
@@ -508,8 +528,6 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
         run_finish_report(opt, &paths[br[k].index], &br[k].ck, seconds, &final[k]);
     }
     free(final);
-    free(index);
-    free(cks);
     return failed;
 }
 
@@ -520,7 +538,7 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
 typedef struct batch_writer {
     const batch_call *c;
     engine snap;
-    const batch_run *br;
+    batch_run *br;
     int n, failed;
     double simulated; /* seconds */
     pthread_t thread;
@@ -553,8 +571,8 @@ static void writer_join(batch_writer *w, int *failed)
 
 /* Writes br[0 .. n-1]'s outputs: in the writer's thread, after the last
  * batch's (joined first), or here when no thread can start. */
-static void writer_start(batch_writer *w, const batch_call *c, const batch_run *br, int n,
-                         double seconds, int *failed)
+static void writer_start(batch_writer *w, const batch_call *c, batch_run *br, int n, double seconds,
+                         int *failed)
 {
     writer_join(w, failed);
     const engine *eng = c->eng;
