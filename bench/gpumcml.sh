@@ -4,9 +4,10 @@
 # bench/bench_gpu.sh times tmcml.  GPU-MCML is GPL: it is built and run, never
 # copied into tmcml.  (-include array: its main.cu uses std::array without
 # including <array>, which newer host compilers refuse.)
-# usage: [GPUMCML_FILES="a.mci b.mci"] bench/gpumcml.sh GPUMCML_SOURCE_DIR OUT_DIR [SCALE]
-#        [MULTIPLIER_FILE]
+# usage: [GPUMCML_FILES="a.mci b.mci"] [GPUMCML_FLAGS="-G 2"] bench/gpumcml.sh
+#        GPUMCML_SOURCE_DIR OUT_DIR [SCALE] [MULTIPLIER_FILE]
 #   GPUMCML_FILES: time these inputs as they are instead of the cases.
+#   GPUMCML_FLAGS: added to every GPU-MCML command (-G N: its first N GPUs).
 #   SCALE divides every photon count; MULTIPLIER_FILE is its
 #   safeprimes_base32.txt (made by bench/gpumcml_multipliers.c when absent:
 #   1 + SMs x 1024 lines).
@@ -33,7 +34,13 @@ if [ -n "$mult" ]; then
     cp "$mult" "$out/safeprimes_base32.txt"
 else
     cc -O2 -o "$out/multipliers" "$(dirname "$0")/gpumcml_multipliers.c"
-    count=$((1 + 200 * 1024)) # 1 + SMs x 1024 for any GPU of up to 200 SMs
+    # GPU-MCML reads a multiplier for each of its threads on every GPU it
+    # runs on (SMs x 1024 a GPU) and quits when the file is short: 1 + 200 x
+    # 1024 a GPU of the node, for GPUs of up to 200 SMs.  (Two GPUs' file
+    # took 2 min 18 s to make on a 2-core machine: pass MULTIPLIER_FILE to
+    # reuse one.)
+    gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+    count=$((1 + gpus * 200 * 1024))
     "$out/multipliers" "$count" >"$out/safeprimes_base32.txt"
 fi
 
@@ -48,7 +55,7 @@ run_case() { # name file photons flags
     n=$(($3 / scale))
     with_photons "$ex/$2" "$out/$1.mci" "$n"
     t0=$(now)
-    (cd "$out" && ./MCML -i "$1.mci" -O "$1.mco" -S 1 $4 >"$1.log" 2>&1) || { cat "$out/$1.log"; exit 1; }
+    (cd "$out" && ./MCML -i "$1.mci" -O "$1.mco" -S 1 $4 ${GPUMCML_FLAGS:-} >"$1.log" 2>&1) || { cat "$out/$1.log"; exit 1; }
     t1=$(now)
     wall=$(awk "BEGIN{print $t1 - $t0}")
     printf '| %s | %s | %s | %.3f | %.4g |\n' "$1" "$n" "$([ -n "$4" ] && echo yes || echo no)" \
@@ -59,7 +66,7 @@ if [ -n "${GPUMCML_FILES:-}" ]; then # other inputs as they are (bench/bench_bat
         name=$(basename "$f" .mci)
         cp "$f" "$out/$name.mci"
         t0=$(now)
-        (cd "$out" && ./MCML -i "$name.mci" -O "$name.mco" -S 1 >"$name.log" 2>&1) || {
+        (cd "$out" && ./MCML -i "$name.mci" -O "$name.mco" -S 1 ${GPUMCML_FLAGS:-} >"$name.log" 2>&1) || {
             cat "$out/$name.log"
             exit 1
         }
