@@ -160,13 +160,14 @@ void gpu_view_plan(const char *visible_env, bool pci_order, const gpu_node *node
         return; /* the driver's own view: unknown, or nothing to leave out */
     view->narrowed = true;
     for (int j = 0; j < kept; j++) {
-        char index[16];
-        int len = snprintf(index, sizeof index, "%d", unique[j]);
-        if (visible_env)
+        if (visible_env) {
             append(view->visible, sizeof view->visible, entries[unique[j]].at,
                    entries[unique[j]].len);
-        else
-            append(view->visible, sizeof view->visible, index, (size_t)len);
+            continue;
+        }
+        char index[16];
+        int len = snprintf(index, sizeof index, "%d", unique[j]);
+        append(view->visible, sizeof view->visible, index, (size_t)len);
     }
     for (int i = 0; i < n && i < CLI_MAX_GPUS; i++) {
         int j = 0;
@@ -197,11 +198,8 @@ void gpu_view_apply(const int *devices, int n, gpu_view *view)
     gpu_node_read(NODE_ROOT, &node);
     node.mig = gpu_node_has_mig(CAPS_ROOT);
     gpu_view_plan(getenv("CUDA_VISIBLE_DEVICES"), pci_ordered(), &node, devices, n, view);
-    if (view->narrowed && under_mps()) {
-        gpu_view_plan(NULL, false, &(gpu_node){0}, devices, n, view); /* the driver's own */
-        return;
-    }
-    if (view->narrowed && setenv("CUDA_VISIBLE_DEVICES", view->visible, 1) != 0)
+    /* under MPS, or where the list cannot be set: the driver's own view */
+    if (view->narrowed && (under_mps() || setenv("CUDA_VISIBLE_DEVICES", view->visible, 1) != 0))
         gpu_view_plan(NULL, false, &(gpu_node){0}, devices, n, view);
 }
 

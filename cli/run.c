@@ -349,11 +349,12 @@ static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices,
 
 static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
 {
+    const char *queues = getenv(DRIVER_QUEUES_VARIABLE);
     if (opt->verbose)
         fprintf(stderr,
                 "tmcml: GPU engine opened in %.3f s (driver, contexts, multiplier "
                 "table; " DRIVER_QUEUES_VARIABLE "=%s)\n",
-                seconds, getenv(DRIVER_QUEUES_VARIABLE) ? getenv(DRIVER_QUEUES_VARIABLE) : "unset");
+                seconds, queues ? queues : "unset");
     for (int i = 0; !opt->quiet && i < eng->gpus; i++)
         fprintf(stderr, "tmcml: GPU engine on GPU %d, %s\n", eng->ordinals[i],
                 gpu_engine_device(gpu_pool_engine(eng->pool, i))->name);

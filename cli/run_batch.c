@@ -11,7 +11,6 @@
 #include "gpu_runner.h"
 #include "interrupt.h"
 #include "optics.h"
-#include "parallel.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resume.h"
@@ -480,45 +479,30 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 
 /* ---- the outputs of a batch ---------------------------------------------- */
 
-/* The runs of finish_runs, as parallel_for's items. */
-typedef struct batch_finish {
-    const cli_options *opt;
-    const engine *eng;
-    const mci_file *file;
-    const run_paths *paths;
-    batch_run *br;
-    double seconds;
-    run_final *final;
-} batch_finish;
-
-/* One run's outputs, and then its lock: once they are written nothing more
- * of the run is, so the lock file goes here, beside the other writers,
- * rather than in close_runs's one pass after the last output (100 lock
- * files removed one after the other took 0.03-0.04 s on an ext4 disk busy
- * with the outputs' fsyncs).  A run whose outputs failed keeps its lock
- * until close_runs. */
-static void finish_run(void *ctx, int k)
-{
-    batch_finish *f = ctx;
-    batch_run *r = &f->br[k];
-    run_finish_write(f->opt, f->eng, f->file, r->index, &f->paths[r->index], &r->ck, f->seconds,
-                     &f->final[k]);
-    if (f->final[k].ok)
-        run_lock_release(&r->lock);
-}
-
-/* Every run's outputs, written in parallel, then said in order; the runs
- * that failed, each said. */
+/* Every run's outputs, written in parallel (each run's lock released as
+ * soon as its outputs are), then said in order; the runs that failed, each
+ * said. */
 static int finish_runs(const cli_options *opt, const engine *eng, const mci_file *file,
                        const run_paths *paths, batch_run *br, int n, double seconds)
 {
     run_final *final = calloc((size_t)n, sizeof *final);
-    if (!final) {
+    int *index = calloc((size_t)n, sizeof *index);
+    const checkpoint **cks = calloc((size_t)n, sizeof *cks);
+    run_lock **locks = calloc((size_t)n, sizeof *locks);
+    if (!final || !index || !cks || !locks) {
         fprintf(stderr, "tmcml: out of memory for the outputs of a batch\n");
+        free(final);
+        free(index);
+        free(cks);
+        free(locks);
         return n;
     }
-    batch_finish f = {opt, eng, file, paths, br, seconds, final};
-    parallel_for(n, RUN_FINISH_THREADS, finish_run, &f);
+    for (int k = 0; k < n; k++) {
+        index[k] = br[k].index;
+        cks[k] = &br[k].ck;
+        locks[k] = &br[k].lock;
+    }
+    run_finish_write_all(opt, eng, file, paths, index, cks, locks, n, seconds, final);
     int failed = 0;
     for (int k = 0; k < n; k++) {
         if (!final[k].ok) {
@@ -528,6 +512,9 @@ static int finish_runs(const cli_options *opt, const engine *eng, const mci_file
         run_finish_report(opt, &paths[br[k].index], &br[k].ck, seconds, &final[k]);
     }
     free(final);
+    free(index);
+    free(cks);
+    free(locks);
     return failed;
 }
 
