@@ -252,7 +252,9 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
                      .progress = sim->progress,
                      .stop = sim->stop,
                      .num_sets = sim->num_sets,
-                     .set_mua = sim->set_mua};
+                     .set_mua = sim->set_mua,
+                     .slot_done = sim->slot_done,
+                     .slot_ctx = sim->slot_ctx};
     done_relay relay = {sim, batch};
     gpu_pool_job job = {.batch = batch,
                         .specs = specs,

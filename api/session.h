@@ -104,6 +104,12 @@ typedef struct session_sim {
      * GPUs' may leave holes; the CPU's is a prefix of the batch). */
     session_done_fn done;
     void *done_ctx;
+    /* May be NULL: on one GPU, each slot of a batch whose photons have all
+     * ended while the launch goes on, its tallies then whole in acc[slot]
+     * (gpu_options' slot_done: the run command writes that run's outputs
+     * early).  The CPU engine and several GPUs never call it. */
+    bool (*slot_done)(void *ctx, int slot, tm_error *err);
+    void *slot_ctx;
     /* Absorption sets (cpu_options): 0, or num_sets sets of set_layers mua
      * each; acc then holds num_sets tally sets a slot.  The CPU engine's
      * only, for now: a GPU call with sets fails, saying so. */

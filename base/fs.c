@@ -19,8 +19,10 @@
  * Library sessions write from several threads at once, so a slot is claimed
  * by an atomic exchange (FREE -> FILLING), its name copied in, then marked
  * LIVE; only LIVE slots are read, and only the writer that claimed a slot
- * frees it. */
-#define FS_TEMP_SLOTS 16
+ * frees it.  The run command writes from at most 17 threads at once: two
+ * batches' writers (RUN_FINISH_THREADS each, cli/run_batch.c) and the main
+ * thread's checkpoints. */
+#define FS_TEMP_SLOTS 32
 #define FS_TEMP_NAME  4096
 enum { FS_SLOT_FREE, FS_SLOT_FILLING, FS_SLOT_LIVE };
 static char fs_temp_names[FS_TEMP_SLOTS][FS_TEMP_NAME];

@@ -19,6 +19,7 @@
 #include "text_escape.h"
 #include "tm_limits.h"
 #include "variant.h"
+#include "work_queue.h"
 
 /* Runs share a kernel shape when they share the layer count and the grid;
  * the variant, chosen by shape (tuner/plan.h), follows. */
@@ -58,7 +59,7 @@ static bool lead(const batch_call *c) { return c->world->rank == 0; }
 /* ---- the runs of a batch ---------------------------------------------------- */
 
 /* One run of a batch: its place in the file, its output lock (held from
- * its start until its outputs are settled: run_lock.h; the lead's) and its
+ * its start until its outputs are written: run_lock.h; the lead's) and its
  * checkpoint, whose tallies the engine adds to; under MPI, mine holds the
  * photon ranges this rank simulated since they were last gathered. */
 typedef struct batch_run {
@@ -66,6 +67,14 @@ typedef struct batch_run {
     run_lock lock;
     checkpoint ck;
     checkpoint mine;
+    /* One GPU: its photons all ended while its batch still simulated, and
+     * its outputs were handed to the writers then (run_ended_early); the
+     * batch leaves it alone after that. */
+    bool early;
+    double seconds;          /* early: from its batch's start until its photons ended */
+    uint64_t photons_before; /* done before this process (--resume) */
+    uint64_t launches;       /* one GPU: the launches that took its photons */
+    run_final final;         /* its outputs written, or why not */
 } batch_run;
 
 /* The lead's share of opening run i: its lock, and whether its finished
@@ -111,6 +120,7 @@ static bool open_run(const batch_call *c, int i, batch_run *r, bool *open, tm_er
     }
     ranks_share_ranges(c->world, &r->ck);
     r->mine = (checkpoint){.photons = r->ck.photons};
+    r->photons_before = r->ck.tallies.photons;
     if (resumed)
         run_say_resumed(c->opt, i, &c->paths[i], &r->ck);
     *open = true;
@@ -199,26 +209,224 @@ static int batch_size(const batch_call *c, const batch_run *br, int first, int n
     return -ranks_max(c->world, -size);   /* the smallest of every rank's */
 }
 
+/* A run or a batch that failed, said once; the next one still runs. */
+static void say_failed(const mci_file *file, const batch_run *br, int n, const tm_error *err)
+{
+    if (n == 1)
+        text_printf(stderr, "tmcml: run %d of %s failed: ", br[0].index + 1, file->path);
+    else
+        text_printf(stderr, "tmcml: a batch of %d runs of %s (runs %d, %d, ...) failed: ", n,
+                    file->path, br[0].index + 1, br[1].index + 1);
+    error_print(stderr, err);
+}
+
+/* ---- the outputs of a batch ------------------------------------------------- */
+
+/* A batch's outputs (the lead's), written by a queue of threads of their
+ * own: on one GPU a run's as soon as its photons have all ended, while the
+ * batch still simulates (run_ended_early); the others' once the batch is
+ * done, while the next batch simulates; then every run said in order.  The
+ * threads read a snapshot of the engine taken at the batch's start (the
+ * next batch adds to the engine's GPU shares); the kernel key and names stay
+ * as they are until run_open_batches returns. */
+typedef struct batch_writer {
+    const batch_call *c; /* NULL: no batch */
+    engine snap;
+    run_gpu shares[CLI_MAX_GPUS]; /* snap's */
+    batch_run *br;
+    int n;
+    int early;         /* runs handed over while the batch simulated */
+    int failed;        /* runs whose outputs failed (said) */
+    double start;      /* the batch's start (progress_now) */
+    double simulated;  /* seconds, once the batch is done */
+    work_queue *queue; /* NULL (out of memory): each run written by the thread that hands it */
+    pthread_t thread;
+    bool running;
+} batch_writer;
+
+/* The engine as run r's outputs name it: on one GPU, that GPU's share of
+ * this run (its photons simulated by this process, the launches that took
+ * them) rather than of the whole batch. */
+static engine run_engine_view(const batch_writer *w, const batch_run *r, run_gpu *share)
+{
+    engine view = w->snap;
+    if (view.gpus == 1 && view.shares) {
+        *share = view.shares[0];
+        share->photons = r->ck.tallies.photons - r->photons_before;
+        share->chunks = r->launches;
+        view.shares = share;
+    }
+    return view;
+}
+
+/* Run k's outputs, from any thread.  Its lock goes as soon as they are
+ * written, nothing more of the run being written then (100 lock files
+ * removed in one pass after the last output took 0.03-0.04 s on an ext4
+ * disk busy with the outputs' fsyncs); it stays when they failed. */
+static void write_run(void *ctx, int k)
+{
+    batch_writer *w = ctx;
+    const batch_call *c = w->c;
+    batch_run *r = &w->br[k];
+    run_gpu share;
+    engine view = run_engine_view(w, r, &share);
+    if (run_finish_write(c->opt, &view, c->file, r->index, &c->paths[r->index], &r->ck,
+                         r->early ? r->seconds : w->simulated, &r->final))
+        run_lock_release(&r->lock);
+}
+
+static void writer_hand(batch_writer *w, int k)
+{
+    if (w->queue)
+        work_queue_push(w->queue, k);
+    else
+        write_run(w, k);
+}
+
+/* The writer of br[0 .. n-1], before they simulate. */
+static void writer_open(batch_writer *w, const batch_call *c, batch_run *br, int n)
+{
+    const engine *eng = c->eng;
+    *w = (batch_writer){.c = c, .snap = *eng, .br = br, .n = n, .start = progress_now()};
+    if (eng->shares) {
+        memcpy(w->shares, eng->shares, (size_t)(eng->gpus > 0 ? eng->gpus : 1) * sizeof *w->shares);
+        w->snap.shares = w->shares;
+    }
+    w->queue = work_queue_start(n, RUN_FINISH_THREADS, write_run, w);
+}
+
+/* Says the batch's runs in order (only those written early: the batch did
+ * not finish), counting those that failed. */
+static void writer_report(batch_writer *w, bool only_early)
+{
+    const batch_call *c = w->c;
+    for (int k = 0; k < w->n; k++) {
+        batch_run *r = &w->br[k];
+        if (only_early && !r->early)
+            continue;
+        if (!r->final.ok) {
+            say_failed(c->file, r, 1, &r->final.err);
+            w->failed++;
+        }
+        run_finish_report(c->opt, &c->paths[r->index], &r->ck, r->early ? r->seconds : w->simulated,
+                          &r->final);
+    }
+}
+
+/* The runs not written yet handed over, every output waited for, every run
+ * said. */
+static void *finish_batch(void *arg)
+{
+    batch_writer *w = arg;
+    double t0 = progress_now();
+    for (int k = 0; k < w->n; k++)
+        if (!w->br[k].early)
+            writer_hand(w, k);
+    work_queue_finish(w->queue);
+    w->queue = NULL;
+    writer_report(w, false);
+    if (w->c->opt->verbose)
+        fprintf(stderr,
+                "tmcml: a batch of %d runs simulated in %.3f s (%d of them written while it ran), "
+                "its outputs written %.3f s after it\n",
+                w->n, w->simulated, w->early, progress_now() - t0);
+    return NULL;
+}
+
+/* The batch done in `seconds`: its outputs finished in a thread of their
+ * own while the next batch simulates, or here when no thread can start. */
+static void writer_start(batch_writer *w, double seconds)
+{
+    w->simulated = seconds;
+    if (w->snap.gpus > 1) /* its GPUs' shares, this batch's included */
+        memcpy(w->shares, w->c->eng->shares, (size_t)w->snap.gpus * sizeof *w->shares);
+    w->running = pthread_create(&w->thread, NULL, finish_batch, w) == 0;
+    if (!w->running)
+        finish_batch(w);
+}
+
+/* A batch that did not finish: the runs written early are whole (waited
+ * for, and said); the others' outputs are not written. */
+static void writer_abandon(batch_writer *w)
+{
+    work_queue_finish(w->queue);
+    w->queue = NULL;
+    writer_report(w, true);
+}
+
+/* Waits for the writer's batch; its failed runs into *failed.  The writer
+ * is then free for another batch. */
+static void writer_close(batch_writer *w, int *failed)
+{
+    if (w->running)
+        pthread_join(w->thread, NULL);
+    if (w->c)
+        *failed += w->failed;
+    w->running = false;
+    w->c = NULL;
+}
+
+/* One process on one GPU: the engine says when each run's photons have all
+ * ended, and its outputs are written while the others simulate. */
+static bool early_outputs(const batch_call *c)
+{
+    return c->world->size == 1 && c->eng->pool && gpu_pool_size(c->eng->pool) == 1;
+}
+
+/* The engine call's view for run_ended_early. */
+typedef struct early_call {
+    batch_writer *w;
+    const photon_batch *batch;
+    tally_set *acc; /* the engine's: acc[k] is run br[k]'s */
+} early_call;
+
+/* Every photon of run br[k] (the batch's slot k) has ended, and acc[k]
+ * holds its tallies (on the engine's thread, while its launch goes on):
+ * its checkpoint gets them and the ranges of its parts (add_part_range then
+ * skips them), and its outputs go to the writers. */
+static bool run_ended_early(void *ctx, int k, tm_error *err)
+{
+    early_call *e = ctx;
+    batch_run *r = &e->w->br[k];
+    r->ck.tallies = e->acc[k];
+    for (int p = 0; p < e->batch->count; p++) {
+        const batch_part *part = &e->batch->parts[p];
+        if (part->slot == k && !resume_add(&r->ck, part->first, part->first + part->count, err))
+            return false;
+    }
+    r->early = true;
+    r->seconds = progress_now() - e->w->start;
+    r->launches++;
+    e->w->early++;
+    writer_hand(e->w, k);
+    return true;
+}
+
 /* ---- simulating a batch ------------------------------------------------------- */
 
 /* Where the engine's photon ranges go: the checkpoint of each slot's run
- * (one process), or the ranges this rank simulated (MPI). */
+ * (one process), or the ranges this rank simulated (MPI); not those of a
+ * run written early, which has them all. */
 typedef struct range_sink {
     const photon_batch *batch;
+    const batch_run *br;
     checkpoint **cks; /* per slot */
 } range_sink;
 
 static bool add_part_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
     range_sink *s = ctx;
-    return resume_add(s->cks[s->batch->parts[part].slot], first, first + n, err);
+    int slot = s->batch->parts[part].slot;
+    return s->br[slot].early || resume_add(s->cks[slot], first, first + n, err);
 }
 
 /* One engine call over batch into the runs' tallies, its ranges into
- * cks[slot]; *done: the photons it simulated (a pause may cut it short). */
+ * cks[slot], each run written early when w (may be NULL) is given and the
+ * engine can tell; *done: the photons it simulated (a pause may cut it
+ * short). */
 static bool engine_call(const batch_call *c, const photon_batch *batch, batch_run *br, int n,
-                        checkpoint **cks, progress_meter *meter, stopper *st, uint64_t *done,
-                        tm_error *err)
+                        checkpoint **cks, progress_meter *meter, stopper *st, batch_writer *w,
+                        uint64_t *done, tm_error *err)
 {
     engine *eng = c->eng;
     tally_set *acc = calloc((size_t)n, sizeof *acc);
@@ -232,14 +440,20 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
         acc[k] = br[k].ck.tallies;
         before += acc[k].photons;
     }
-    range_sink sink = {batch, cks};
+    range_sink sink = {batch, br, cks};
     session_sim sim = run_session_sim(c->opt, eng, meter, st, add_part_range, &sink);
+    early_call early = {w, batch, acc};
+    if (w && early_outputs(c)) {
+        sim.slot_done = run_ended_early;
+        sim.slot_ctx = &early;
+    }
     session_run_stats stats;
     bool ok = session_simulate_batch(&eng->ses, &sim, batch, eng->pool ? c->specs : NULL, acc,
                                      &stats, err);
     *done = 0;
     for (int k = 0; k < n; k++) {
-        br[k].ck.tallies = acc[k];
+        if (!br[k].early) /* else the writers' now */
+            br[k].ck.tallies = acc[k];
         *done += acc[k].photons;
     }
     *done -= before;
@@ -247,6 +461,9 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
         run_note_shares(c->opt, eng, &stats);
         for (int g = 0; g < gpu_pool_size(eng->pool); g++)
             c->totals->launches += stats.shares[g].stats.launches;
+        for (int k = 0; k < n && gpu_pool_size(eng->pool) == 1; k++)
+            if (!br[k].early && photon_batch_slot_run(batch, k))
+                br[k].launches += stats.shares[0].chunks; /* run_engine_view */
     }
     free(acc);
     return ok;
@@ -268,9 +485,9 @@ static bool gaps_batch(const batch_call *c, const batch_run *br, int n, photon_b
 }
 
 /* One process: one engine call over every gap (the pool shares it between
- * the GPUs). */
+ * the GPUs); w (may be NULL) takes the runs that end early. */
 static bool simulate_alone(const batch_call *c, batch_run *br, int n, progress_meter *meter,
-                           stopper *st, tm_error *err)
+                           stopper *st, batch_writer *w, tm_error *err)
 {
     photon_batch batch;
     checkpoint **cks = calloc((size_t)n, sizeof *cks);
@@ -280,7 +497,7 @@ static bool simulate_alone(const batch_call *c, batch_run *br, int n, progress_m
     for (int k = 0; ok && k < n; k++)
         cks[k] = &br[k].ck;
     uint64_t done;
-    ok = ok && engine_call(c, &batch, br, n, cks, meter, st, &done, err);
+    ok = ok && engine_call(c, &batch, br, n, cks, meter, st, w, &done, err);
     if (cks && batch.parts)
         photon_batch_free(&batch);
     free(cks);
@@ -325,7 +542,7 @@ static bool simulate_shared_chunk(uint64_t first, uint64_t count, uint64_t *done
     free(list.parts);
     *done = 0;
     if (ok) {
-        ok = engine_call(s->c, &chunk, s->br, s->n, s->mine, NULL, s->st, done, err);
+        ok = engine_call(s->c, &chunk, s->br, s->n, s->mine, NULL, s->st, NULL, done, err);
         photon_batch_free(&chunk);
     }
     return ok;
@@ -376,6 +593,8 @@ static void write_checkpoints(const batch_call *c, batch_run *br, int n)
 {
     for (int k = 0; k < n; k++) {
         tm_error err = {0};
+        if (br[k].early)
+            continue; /* its outputs are written or being written */
         if (lead(c) && !checkpoint_write(c->paths[br[k].index].ckpt, &br[k].ck, &err)) {
             char text[2048];
             fprintf(stderr, "tmcml: warning: checkpoint not written: %s\n",
@@ -391,8 +610,10 @@ static void write_checkpoints(const batch_call *c, batch_run *br, int n)
 }
 
 /* The photons of br[0 .. n-1], paused for the periodic checkpoints (the
- * lead's timer pauses every rank). */
-static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, tm_error *err)
+ * lead's timer pauses every rank); w (the lead's, else NULL) takes the runs
+ * that end early. */
+static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, batch_writer *w,
+                                   tm_error *err)
 {
     const cli_options *opt = c->opt;
     bool shared = c->world->size > 1;
@@ -410,7 +631,7 @@ static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, tm
     while (status == BATCH_DONE && more && any_left(br, n)) {
         bool paused = false;
         bool ok = shared ? simulate_shared(c, br, n, &st, &paused, err)
-                         : simulate_alone(c, br, n, &meter, &st, err);
+                         : simulate_alone(c, br, n, &meter, &st, w, err);
         paused = shared ? paused : st.flag || interrupt_requested();
         if (!ok)
             status = BATCH_FAILED;
@@ -433,14 +654,16 @@ static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, tm
 }
 
 /* A signal stopped the batch br[0 .. n-1]: every run's checkpoint and
- * partial outputs (the lead's), every lock of the open runs (all[0 ..
- * count-1]) released, then the exit of a stopped run. */
+ * partial outputs (the lead's) but for the runs written early, every lock
+ * of the open runs (all[0 .. count-1]) released, then the exit of a
+ * stopped run. */
 static void stop_batch(const batch_call *c, const batch_run *br, int n, batch_run *all, int count,
                        double seconds)
 {
     char kept[1024] = "", said[1024];
     for (int k = 0; lead(c) && k < n; k++)
-        run_save_stopped(c->opt, c->eng, c->file, br[k].index, &c->paths[br[k].index], &br[k].ck,
+        if (!br[k].early)
+            run_save_stopped(c->opt, c->eng, c->file, br[k].index, &c->paths[br[k].index], &br[k].ck,
                          seconds, said, sizeof said);
     snprintf(kept, sizeof kept,
              "a batch of %d runs stopped; each run's checkpoint and partial outputs are kept "
@@ -466,149 +689,47 @@ static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_r
     return eng->pool ? run_derived_specs(opt, eng, run, derive_batch, 0, err) : NULL;
 }
 
-/* A run or a batch that failed, said once; the next one still runs. */
-static void say_failed(const mci_file *file, const batch_run *br, int n, const tm_error *err)
-{
-    if (n == 1)
-        text_printf(stderr, "tmcml: run %d of %s failed: ", br[0].index + 1, file->path);
-    else
-        text_printf(stderr, "tmcml: a batch of %d runs of %s (runs %d, %d, ...) failed: ", n,
-                    file->path, br[0].index + 1, br[1].index + 1);
-    error_print(stderr, err);
-}
-
-/* ---- the outputs of a batch ---------------------------------------------- */
-
-/* Every run's outputs, written in parallel (each run's lock released as
- * soon as its outputs are), then said in order; the runs that failed, each
- * said. */
-static int finish_runs(const cli_options *opt, const engine *eng, const mci_file *file,
-                       const run_paths *paths, batch_run *br, int n, double seconds)
-{
-    run_final *final = calloc((size_t)n, sizeof *final);
-    int *index = calloc((size_t)n, sizeof *index);
-    const checkpoint **cks = calloc((size_t)n, sizeof *cks);
-    run_lock **locks = calloc((size_t)n, sizeof *locks);
-    if (!final || !index || !cks || !locks) {
-        fprintf(stderr, "tmcml: out of memory for the outputs of a batch\n");
-        free(final);
-        free(index);
-        free(cks);
-        free(locks);
-        return n;
-    }
-    for (int k = 0; k < n; k++) {
-        index[k] = br[k].index;
-        cks[k] = &br[k].ck;
-        locks[k] = &br[k].lock;
-    }
-    run_finish_write_all(opt, eng, file, paths, index, cks, locks, n, seconds, final);
-    int failed = 0;
-    for (int k = 0; k < n; k++) {
-        if (!final[k].ok) {
-            say_failed(file, &br[k], 1, &final[k].err);
-            failed++;
-        }
-        run_finish_report(opt, &paths[br[k].index], &br[k].ck, seconds, &final[k]);
-    }
-    free(final);
-    free(index);
-    free(cks);
-    free(locks);
-    return failed;
-}
-
-/* A batch's outputs written in a thread of their own while the next batch
- * simulates (the lead's).  The thread reads a snapshot of the engine, whose
- * GPU shares the next batch adds to; the kernel key and names stay as they
- * are until run_open_batches returns. */
-typedef struct batch_writer {
-    const batch_call *c;
-    engine snap;
-    batch_run *br;
-    int n, failed;
-    double simulated; /* seconds */
-    pthread_t thread;
-    bool running;
-} batch_writer;
-
-static void *write_batch(void *arg)
-{
-    batch_writer *w = arg;
-    double t0 = progress_now();
-    w->failed =
-        finish_runs(w->c->opt, &w->snap, w->c->file, w->c->paths, w->br, w->n, w->simulated);
-    if (w->c->opt->verbose)
-        fprintf(stderr,
-                "tmcml: a batch of %d runs simulated in %.3f s, its outputs written in %.3f s\n",
-                w->n, w->simulated, progress_now() - t0);
-    return NULL;
-}
-
-/* Waits for the writer's batch; its failed runs into *failed. */
-static void writer_join(batch_writer *w, int *failed)
-{
-    if (!w->running)
-        return;
-    pthread_join(w->thread, NULL);
-    w->running = false;
-    free(w->snap.shares);
-    *failed += w->failed;
-}
-
-/* Writes br[0 .. n-1]'s outputs: in the writer's thread, after the last
- * batch's (joined first), or here when no thread can start. */
-static void writer_start(batch_writer *w, const batch_call *c, batch_run *br, int n, double seconds,
-                         int *failed)
-{
-    writer_join(w, failed);
-    const engine *eng = c->eng;
-    *w = (batch_writer){.c = c, .snap = *eng, .br = br, .n = n, .simulated = seconds};
-    size_t shares = (size_t)(eng->gpus > 0 ? eng->gpus : 1) * sizeof *eng->shares;
-    w->snap.shares = eng->shares ? malloc(shares) : NULL;
-    if (w->snap.shares)
-        memcpy(w->snap.shares, eng->shares, shares);
-    w->running =
-        (!eng->shares || w->snap.shares) && pthread_create(&w->thread, NULL, write_batch, w) == 0;
-    if (!w->running) {
-        free(w->snap.shares);
-        w->snap.shares = eng->shares;
-        write_batch(w);
-        *failed += w->failed;
-    }
-}
-
-/* Simulates br[0 .. n-1] in engine calls of batch_size runs and writes each
- * call's outputs (the lead) while the next call simulates; *failed counts
- * the runs that failed (each said). */
+/* Simulates br[0 .. n-1] in engine calls of batch_size runs and writes
+ * their outputs (the lead), each batch's while the next one simulates;
+ * *failed counts the runs that failed (each said). */
 static void run_open_batches(const batch_call *c, batch_run *br, int n, int *failed)
 {
     engine *eng = c->eng;
-    batch_writer writer = {0};
-    for (int first = 0; first < n;) {
+    batch_writer writers[2]; /* this batch's, and the last one's still writing */
+    memset(writers, 0, sizeof writers);
+    for (int first = 0, turn = 0; first < n; turn ^= 1) {
         int size = batch_size(c, br, first, n);
+        batch_writer *w = &writers[turn], *last = &writers[turn ^ 1];
+        writer_close(w, failed); /* the batch before the last one's: joined already */
+        if (lead(c))
+            writer_open(w, c, &br[first], size);
         tm_error err = {0};
         double start = progress_now();
-        batch_status status = simulate_batch(c, &br[first], size, &err);
+        batch_status status = simulate_batch(c, &br[first], size, lead(c) ? w : NULL, &err);
         double seconds = progress_now() - start;
         if (eng->last_runs && first + size == n)
             run_release_gpus(eng); /* closed while the last outputs are written */
-        if (status == BATCH_STOPPED) {
-            writer_join(&writer, failed); /* the last batch's outputs are whole */
-            stop_batch(c, &br[first], size, br, n, seconds);
+        if (status != BATCH_DONE && lead(c)) {
+            writer_close(last, failed); /* the last batch's outputs whole, and said first */
+            writer_abandon(w);
         }
+        if (status == BATCH_STOPPED)
+            stop_batch(c, &br[first], size, br, n, seconds);
         if (status == BATCH_FAILED) {
             say_failed(c->file, &br[first], size, &err);
-            *failed += size;
+            *failed += size - (lead(c) ? w->early : 0);
         } else {
             c->totals->batches += size > 1;
             c->totals->runs += size > 1 ? size : 0;
         }
-        if (status == BATCH_DONE && lead(c))
-            writer_start(&writer, c, &br[first], size, seconds, failed);
+        if (status == BATCH_DONE && lead(c)) {
+            writer_close(last, failed); /* its runs said before this batch's */
+            writer_start(w, seconds);
+        }
         first += size;
     }
-    writer_join(&writer, failed);
+    writer_close(&writers[0], failed);
+    writer_close(&writers[1], failed);
 }
 
 bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,

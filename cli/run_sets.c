@@ -90,7 +90,7 @@ static bool write_sets(const cli_options *opt, const engine *eng, const mci_file
         index[k] = first + k;
     }
     if (ok)
-        run_finish_write_all(opt, eng, file, paths, index, cks, NULL, count, seconds, final);
+        run_finish_write_all(opt, eng, file, paths, index, cks, count, seconds, final);
     bool written = ok;
     for (int k = 0; written && k < count; k++) {
         if (!final[k].ok && ok) {

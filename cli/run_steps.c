@@ -332,7 +332,6 @@ typedef struct finish_all {
     const run_paths *paths;
     const int *index;
     const checkpoint *const *cks;
-    run_lock *const *locks;
     double seconds;
     run_final *final;
 } finish_all;
@@ -342,15 +341,13 @@ static void finish_one(void *ctx, int k)
     finish_all *f = ctx;
     int i = f->index[k];
     run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], f->cks[k], f->seconds, &f->final[k]);
-    if (f->locks && f->final[k].ok)
-        run_lock_release(f->locks[k]);
 }
 
 void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
                           const run_paths *paths, const int *index, const checkpoint *const *cks,
-                          run_lock *const *locks, int n, double seconds, run_final *final)
+                          int n, double seconds, run_final *final)
 {
-    finish_all f = {opt, eng, file, paths, index, cks, locks, seconds, final};
+    finish_all f = {opt, eng, file, paths, index, cks, seconds, final};
     parallel_for(n, RUN_FINISH_THREADS, finish_one, &f);
 }
 

@@ -99,7 +99,8 @@ bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file,
  * run), so runs finished one by one spent most of their time there (100
  * runs of luthi100: 0.6 s of 1.0 s on an H100 host); writers in parallel
  * share the file system's journal commits.  At most 8, as fs_write_atomic
- * keeps 16 temp files for a signal to remove. */
+ * keeps 32 temp files for a signal to remove, and two batches may write at
+ * once (cli/run_batch.c). */
 #define RUN_FINISH_THREADS 8
 
 /* run_finish in two steps, for runs finished together: the outputs written
@@ -118,13 +119,9 @@ void run_finish_report(const cli_options *opt, const run_paths *paths, const che
 /* run_finish_write of n runs finished together (a batch's, a run's
  * absorption sets'), on RUN_FINISH_THREADS threads: run index[k] of file
  * from cks[k] into final[k]; the caller then says each in order
- * (run_finish_report).  locks (NULL: none): locks[k], run k's lock, is
- * released by the thread that wrote its outputs, once they are written
- * (nothing more of the run is written then; 100 lock files removed in one
- * pass after the last output took 0.03-0.04 s on an ext4 disk busy with the
- * outputs' fsyncs), and kept when they failed. */
+ * (run_finish_report). */
 void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
                           const run_paths *paths, const int *index, const checkpoint *const *cks,
-                          run_lock *const *locks, int n, double seconds, run_final *final);
+                          int n, double seconds, run_final *final);
 
 #endif

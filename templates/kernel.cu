@@ -24,7 +24,8 @@
 // ---- the kernel --------------------------------------------------------------
 % if spec.batch then
 // Simulates indices [first, first + count) of the batch; *next counts the
-// indices handed out so far (zero before the launch).
+// indices handed out so far, slot_done[s] the photons of slot s ended (all
+// zero before the launch).
 % else
 // Simulates photons [first, first + count) of the run; *next counts the indices
 // handed out so far (zero before the launch).
@@ -43,7 +44,8 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *multipliers, unsigned long long *next,
              const unsigned int *stop,
              unsigned long long *a_rz_all, unsigned long long *rd_ra_all,
-             unsigned long long *tt_ra_all, unsigned long long *counts_all)
+             unsigned long long *tt_ra_all, unsigned long long *counts_all,
+             unsigned long long *slot_done)
 {
     // The batch's tables in the block's shared memory (batch_shared): every
     // slot's layer table, then the parts.
@@ -164,6 +166,12 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                 if (photon_steps != 0u) {
 % if spec.batch then
                     atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
+                    // Every deposit of the photon is in global memory (a batch
+                    // kernel caches none in shared memory): one more photon of
+                    // its run done, for the host to take a finished run's
+                    // tallies while the launch goes on (gpu.c, early_slots).
+                    __threadfence();
+                    atomicAdd(&slot_done[RUN_SLOT], 1ull);
 % else
                     atomicAdd(&block_steps, (unsigned long long)photon_steps);
 % end

@@ -1,13 +1,17 @@
 /* The ground floor's pieces that have no room of their own to be tested
  * with: SHA-256 (base/sha256.c), the trust in a directory
  * (base/dir_trust.c), text on its way to a terminal
- * (base/text_escape.c, and error_set through it). */
+ * (base/text_escape.c, and error_set through it), items done by threads as
+ * they come (base/work_queue.c). */
 #include "check.h"
 #include "dir_trust.h"
 #include "error.h"
 #include "sha256.h"
 #include "text_escape.h"
+#include "work_queue.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -206,8 +210,72 @@ static void test_text_escape(void)
     CHECK(strcmp(err.file, "in\\x1b[2J.mci") == 0);
 }
 
+/* work_queue's items: each done once, by the queue's threads (the pusher
+ * goes on at once), all done when finish returns. */
+#define QUEUE_ITEMS 500
+
+typedef struct queue_probe {
+    pthread_t pusher;
+    atomic_int done[QUEUE_ITEMS];
+    atomic_int by_pusher, total;
+} queue_probe;
+
+static void count_item(void *ctx, int item)
+{
+    queue_probe *p = ctx;
+    atomic_fetch_add(&p->done[item], 1);
+    atomic_fetch_add(&p->by_pusher, pthread_equal(pthread_self(), p->pusher) ? 1 : 0);
+    atomic_fetch_add(&p->total, 1);
+}
+
+static void check_items_once(queue_probe *p, int n)
+{
+    int once = 0;
+    for (int i = 0; i < n; i++)
+        once += atomic_load(&p->done[i]) == 1;
+    CHECK(once == n);
+    CHECK(atomic_load(&p->total) == n);
+}
+
+static void test_work_queue(void)
+{
+    static queue_probe p;
+    p.pusher = pthread_self();
+    work_queue *q = work_queue_start(QUEUE_ITEMS, 4, count_item, &p);
+    CHECK(q != NULL);
+    for (int i = QUEUE_ITEMS - 1; q && i >= 0; i--) /* any order */
+        work_queue_push(q, i);
+    work_queue_finish(q);
+    check_items_once(&p, QUEUE_ITEMS);
+    CHECK(atomic_load(&p.by_pusher) == 0);
+
+    /* No thread of its own: each item done by the pusher, before push returns. */
+    static queue_probe alone;
+    alone.pusher = pthread_self();
+    q = work_queue_start(3, 0, count_item, &alone);
+    CHECK(q != NULL);
+    for (int i = 0; q && i < 3; i++) {
+        work_queue_push(q, i);
+        CHECK(atomic_load(&alone.done[i]) == 1);
+    }
+    work_queue_finish(q);
+    check_items_once(&alone, 3);
+    CHECK(atomic_load(&alone.by_pusher) == 3);
+
+    /* More items than room: the rest done here, none lost. */
+    static queue_probe full;
+    full.pusher = pthread_self();
+    q = work_queue_start(2, 2, count_item, &full);
+    for (int i = 0; q && i < 6; i++)
+        work_queue_push(q, i);
+    work_queue_finish(q);
+    check_items_once(&full, 6);
+    work_queue_finish(NULL);
+}
+
 int main(void)
 {
+    test_work_queue();
     test_text_escape();
     test_sha256_vectors();
     test_sha256_pieces();

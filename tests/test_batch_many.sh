@@ -2,9 +2,10 @@
 # A file of more runs than one launch holds (400 one-layer runs in blocks of
 # 256: about 190 fit a block's share of an H100's shared memory; the default
 # block of 1024 holds them all): several batches, each batch's
-# outputs written while the next one simulates (cli/run_batch.c), every
-# run's .mco the same as simulated alone (--no-batch).  Exit 77 (skipped)
-# without a GPU.
+# outputs written while the next one simulates (cli/run_batch.c), and
+# a run's as soon as its photons have all ended, while its own batch still
+# simulates; every run's .mco the same as simulated alone (--no-batch), its
+# JSON's GPU share its own photons.  Exit 77 (skipped) without a GPU.
 # usage: test_batch_many.sh TMCML
 tmcml=$1
 if ! "$tmcml" devices >/dev/null 2>&1; then
@@ -24,8 +25,18 @@ runs=400
     done
 } >"$work/many.mci"
 common="--engine gpu --tune never -S 5 --cache $work/cache"
-expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 -o "$work/batched"
+expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 --verbose -o "$work/batched"
 contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
+early=$(sed -n 's/.*(\([0-9]*\) of them written while it ran).*/\1/p' "$work/out" |
+    awk '{ n += $1 } END { print n + 0 }')
+check; [ "$early" -gt 0 ] || fail "no run was written while its batch simulated"
+echo "test_batch_many: $early of $runs runs written while their batch simulated"
+shares=0
+for f in "$work"/batched/*.json; do
+    gpu_photons=$(tr -d ' \t\n' <"$f" | sed -n 's/.*"gpus":\[{[^]]*"photons":\([0-9]*\).*/\1/p')
+    [ "$gpu_photons" = 3000 ] && shares=$((shares + 1))
+done
+check; [ "$shares" -eq "$runs" ] || fail "$shares of $runs JSONs give the GPU the run's 3000 photons"
 expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
 same=0
 for f in "$work"/alone/*.mco; do

@@ -259,8 +259,10 @@ check; [ ! -e "$work/part/$name.ckpt" ] && [ ! -e "$work/part/$name.partial.mco"
 check; grep -q "is complete (no checkpoint): skipped" "$work/out" || fail "complete run not skipped"
 
 # 7. A batch (three runs of one shape, simulated together): SIGTERM stops
-#    them all, each with its checkpoint and partial outputs; resumed, every
-#    .mco is the one each run gives alone (--no-batch), byte for byte.
+#    them all, each with its checkpoint and partial outputs, but for a run
+#    whose photons had all ended (one GPU writes its outputs then, while the
+#    batch goes on: they are whole); resumed, every .mco is the one each run
+#    gives alone (--no-batch), byte for byte.
 three=$work/three.mci
 {
     printf '1.0\n3\n'
@@ -288,11 +290,13 @@ if [ $rc -eq 0 ]; then
     echo "note: the batch ended before SIGTERM (a fast machine); the stop is vacuous"
 else
     check; [ $rc -eq 143 ] || { fail "batch SIGTERM: exit $rc, expected 143"; cat "$work/err7" >&2; }
-    # Every run its checkpoint; partial outputs where photons were done (the
-    # longest-lived run's first: the batch stopped before the others'
-    # perhaps).
+    # Every run its checkpoint, or its finished outputs and no lock; partial
+    # outputs where photons were done (the longest-lived run's first: the
+    # batch stopped before the others' perhaps).
     for i in 1 2 3; do
-        check; [ -s "$work/batch3/batch$i.ckpt" ] || fail "batch SIGTERM: run $i has no checkpoint"
+        check; [ -s "$work/batch3/batch$i.ckpt" ] ||
+            { [ -s "$work/batch3/batch$i.json" ] && [ ! -e "$work/batch3/batch$i.lock" ]; } ||
+            fail "batch SIGTERM: run $i has neither a checkpoint nor its outputs"
     done
     check; ls "$work/batch3"/batch*.partial.mco >/dev/null 2>&1 ||
         fail "batch SIGTERM: no run has partial outputs"

@@ -82,7 +82,9 @@ typedef struct gpu_run {
     int sets;               /* tally sets a slot: the absorption sets, or 1 */
     cuda_ptr next;          /* photon indices handed out by the current launch */
     cuda_ptr stop;          /* set (by the monitor stream) to stop handing them out */
+    cuda_ptr slot_done;     /* a batch kernel's: photons of each slot ended in the launch */
     size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots; 0: none */
+    size_t slot_done_bytes;
     cuda_ptr time_n; /* time bins or a fiber: each layer's n (templates/timed.cu) */
 } gpu_run;
 
@@ -100,6 +102,7 @@ enum {
     KEPT_LAYERS,
     KEPT_SETS,
     KEPT_TIME,
+    KEPT_DONE,
     KEPT_COUNT
 };
 
@@ -469,9 +472,11 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     r->stop = eng->stop;
     size_t parts = spec->batch ? (size_t)b->count * sizeof(gpu_batch_part) : 0;
     size_t layers = spec->batch ? slots * (size_t)(run->num_layers + 2) * sizeof(layer_record) : 0;
+    r->slot_done_bytes = spec->batch ? (size_t)b->slots * sizeof(uint64_t) : 0;
     ok = ok && kept_at_least(eng, KEPT_COUNTS, r->counts_bytes, &r->counts, err) &&
          kept_at_least(eng, KEPT_PARTS, parts, &r->parts, err) &&
-         kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err);
+         kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err) &&
+         kept_at_least(eng, KEPT_DONE, r->slot_done_bytes, &r->slot_done, err);
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
            (spec->num_sets == 0 || upload_sets(eng, run, opt, r, err)) &&
            (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
@@ -498,6 +503,7 @@ static void host_tallies_free(host_tallies *h)
         free(h->tally[k]);
     free(h->counts);
     free(h->photons);
+    memset(h, 0, sizeof *h);
 }
 
 /* Tally set t of the downloaded tallies (slot t / r->sets's absorption set
@@ -558,27 +564,40 @@ static bool sets_to_set_major(const gpu_run *r, host_tallies *h, tm_error *err)
     return true;
 }
 
-/* The device tallies of the launch's simulated indices [first, first + n)
- * go into acc[slot] (each download waits for the launch before it); then
- * they are zeroed for the next launch. */
-static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc, tm_error *err)
+/* Host arrays for every slot's device tallies (h->photons zero). */
+static bool host_tallies_alloc(const gpu_run *r, host_tallies *h, tm_error *err)
 {
-    const photon_batch *b = r->batch;
-    host_tallies h = {.counts = malloc(r->counts_bytes),
-                      .photons = calloc((size_t)b->slots, sizeof(uint64_t))};
-    bool ok = h.counts && h.photons;
+    *h = (host_tallies){.counts = malloc(r->counts_bytes),
+                        .photons = calloc((size_t)r->batch->slots, sizeof(uint64_t))};
+    bool ok = h->counts && h->photons;
     for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
         if (k >= OUTPUT_TALLIES && !r->tally_bytes[k])
             continue; /* an optional tally the kernel does not score */
-        h.tally[k] = malloc(r->tally_bytes[k] ? r->tally_bytes[k] : 1);
-        ok = ok && h.tally[k];
+        h->tally[k] = malloc(r->tally_bytes[k] ? r->tally_bytes[k] : 1);
+        ok = ok && h->tally[k];
     }
     if (!ok) {
-        host_tallies_free(&h);
+        host_tallies_free(h);
         error_set(err, NULL, 0, "out of memory");
-        return false;
     }
+    return ok;
+}
+
+/* The device tallies of the launch's simulated indices [first, first + n)
+ * go into acc[slot] (each download waits for the launch before it), but
+ * for the slots taken already (taken[slot], may be NULL: early_take) and
+ * those with no photon among them (all zero; the caller may be writing the
+ * outputs of a run done before); then they are zeroed for the next
+ * launch. */
+static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *taken,
+                    tally_set *acc, tm_error *err)
+{
+    const photon_batch *b = r->batch;
+    host_tallies h;
+    if (!host_tallies_alloc(r, &h, err))
+        return false;
     cuda_stream *st = r->queue->stream;
+    bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (h.tally[k])
             ok = cuda_download(st, h.tally[k], r->tally[k], r->tally_bytes[k], err);
@@ -586,8 +605,11 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, tally_set *acc
          sets_to_set_major(r, &h, err);
     if (ok) {
         photon_batch_slot_photons(b, first, n, h.photons);
-        for (int t = 0; t < b->slots * r->sets; t++)
-            add_slot(r, &h, t, acc);
+        for (int t = 0; t < b->slots * r->sets; t++) {
+            int slot = t / r->sets;
+            if (h.photons[slot] > 0 && (!taken || !taken[slot]))
+                add_slot(r, &h, t, acc);
+        }
     }
     host_tallies_free(&h);
     return ok && zero_tallies(r, err);
@@ -631,12 +653,24 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon
     return true;
 }
 
+/* A batch kernel's launch of the whole batch, for opt->slot_done: the slots
+ * taken while it runs (early_take). */
+typedef struct early_slots {
+    bool on;
+    int left;           /* slots with photons in the launch, not yet taken */
+    uint64_t *expected; /* per slot: its photons in the launch */
+    uint64_t *ended;    /* per slot: its photons ended, as last read */
+    bool *taken;        /* per slot: its tallies in acc already (collect skips them) */
+    host_tallies h;     /* the taken slots' arrays, where collect would put them */
+} early_slots;
+
 /* A launch: its photons and what the host knows of them. */
 typedef struct launch {
     bool stopping;  /* asked to stop handing out photons */
     uint64_t first; /* photons [first, first + count) */
     uint64_t count;
     uint64_t reported; /* photons handed out, as told to the progress meter */
+    early_slots early;
 } launch;
 
 /* Queues: the photon counter and stop word zeroed, the kernel, the
@@ -657,6 +691,7 @@ typedef struct launch_args {
     int first_layer;
     unsigned num_parts, num_slots, max_steps;
     cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
+    cuda_ptr slot_done;
     /* time bins or a fiber (templates/timed.cu) */
     cuda_ptr time_n;
     float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
@@ -713,7 +748,8 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .next = r->next,
                        .stop = r->stop,
                        .counts = r->counts,
-                       .set_extra = r->set_extra};
+                       .set_extra = r->set_extra,
+                       .slot_done = r->slot_done};
     int n = 0;
     void **v = a->list;
     v[n++] = &a->first;
@@ -741,6 +777,8 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
         v[n++] = &a->tally[k];
     }
     v[n++] = &a->counts;
+    if (spec->batch)
+        v[n++] = &a->slot_done;
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;
     else if (spec->time_bins || spec->fiber)
@@ -762,6 +800,7 @@ static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const ker
     l->reported = 0;
     return cuda_memset_zero(q->stream, r->next, sizeof(uint64_t), err) &&
            cuda_memset_zero(q->stream, r->stop, sizeof(uint32_t), err) &&
+           (!spec->batch || cuda_memset_zero(q->stream, r->slot_done, r->slot_done_bytes, err)) &&
            cuda_event_record(q->counter_zeroed, q->stream, err) &&
            cuda_stream_wait_event(eng->monitor, q->counter_zeroed, err) &&
            cuda_launch(eng->mod, KERNEL_NAME, plan->grid, plan->block, plan->shared, args.list,
@@ -838,11 +877,100 @@ static bool stop_requested(const gpu_options *opt)
     return (opt->stop && *opt->stop) || (opt->yield && *opt->yield);
 }
 
+/* ---- a batch's runs taken as they finish ------------------------------------ */
+
+static void early_end(early_slots *e)
+{
+    free(e->expected);
+    free(e->ended);
+    free(e->taken);
+    host_tallies_free(&e->h);
+    memset(e, 0, sizeof *e);
+}
+
+/* Whether the launch's slots can be taken as they finish, and what each
+ * expects: only a batch kernel's launch of the whole batch (so a slot's
+ * photons in it are all its photons in the batch) with one tally set a
+ * slot, for a caller that asked (opt->slot_done). */
+static bool early_begin(const gpu_run *r, launch *l, const kernel_spec *spec,
+                        const gpu_options *opt, tm_error *err)
+{
+    early_slots *e = &l->early;
+    const photon_batch *b = r->batch;
+    memset(e, 0, sizeof *e);
+    if (!opt->slot_done || !spec->batch || r->sets != 1 || l->first != 0 ||
+        l->count != photon_batch_size(b))
+        return true;
+    size_t slots = (size_t)b->slots;
+    e->expected = calloc(slots, sizeof *e->expected);
+    e->ended = calloc(slots, sizeof *e->ended);
+    e->taken = calloc(slots, sizeof *e->taken);
+    if (!e->expected || !e->ended || !e->taken) {
+        early_end(e);
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (!host_tallies_alloc(r, &e->h, err)) {
+        early_end(e);
+        return false;
+    }
+    photon_batch_slot_photons(b, l->first, l->count, e->expected);
+    for (size_t s = 0; s < slots; s++)
+        e->left += e->expected[s] > 0;
+    e->on = true;
+    return true;
+}
+
+/* Slot s's tallies into acc[s] while the launch goes on, then the caller
+ * told.  Every photon of the slot has ended, and each made its deposits
+ * visible before counting itself (templates/kernel.cu's __threadfence), so
+ * no deposit to the slot's arrays is left: the monitor stream copies them
+ * whole, as the launch's end would. */
+static bool early_take(gpu_engine *eng, const gpu_run *r, early_slots *e, int s, tally_set *acc,
+                       const gpu_options *opt, tm_error *err)
+{
+    size_t slots = (size_t)r->batch->slots;
+    bool ok = true;
+    for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++) {
+        if (!e->h.tally[k] || !r->tally_bytes[k])
+            continue;
+        size_t bytes = r->tally_bytes[k] / slots; /* one set a slot: early_begin */
+        ok = cuda_download(eng->monitor, (char *)e->h.tally[k] + (size_t)s * bytes,
+                           r->tally[k] + (cuda_ptr)s * bytes, bytes, err);
+    }
+    size_t count_bytes = RUN_COUNTS * sizeof(uint64_t);
+    ok = ok && cuda_download(eng->monitor, e->h.counts + (size_t)s * RUN_COUNTS,
+                             r->counts + (cuda_ptr)s * count_bytes, count_bytes, err);
+    if (!ok)
+        return false;
+    e->h.photons[s] = e->expected[s];
+    add_slot(r, &e->h, s, acc);
+    e->taken[s] = true;
+    e->left--;
+    return opt->slot_done(opt->slot_ctx, s, err);
+}
+
+/* The slots whose photons have all ended since the last look, taken. */
+static bool early_poll(gpu_engine *eng, const gpu_run *r, launch *l, tally_set *acc,
+                       const gpu_options *opt, tm_error *err)
+{
+    early_slots *e = &l->early;
+    if (!e->on || e->left == 0)
+        return true;
+    if (!cuda_download(eng->monitor, e->ended, r->slot_done, r->slot_done_bytes, err))
+        return false;
+    for (int s = 0; s < r->batch->slots; s++)
+        if (!e->taken[s] && e->expected[s] > 0 && e->ended[s] == e->expected[s] &&
+            !early_take(eng, r, e, s, acc, opt, err))
+            return false;
+    return true;
+}
+
 /* Waits for the launch to end, reporting progress from its photon counter
- * while it runs (to the meter and the feed); *steady (may be NULL) gets the
- * steady-state rate. */
+ * while it runs (to the meter and the feed) and taking the slots that
+ * finish (early_poll); *steady (may be NULL) gets the steady-state rate. */
 static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu_options *opt,
-                         const photon_feed *feed, double *steady, tm_error *err)
+                         const photon_feed *feed, tally_set *acc, double *steady, tm_error *err)
 {
     double last = progress_now();
     steady_window w = {last, 0, -1, -1};
@@ -857,6 +985,8 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
         if (!cuda_event_done(r->queue->launch_done, &done, err))
             return false;
         if (!done && stop_requested(opt) && !request_stop(eng, r, l, err))
+            return false;
+        if (!done && !early_poll(eng, r, l, acc, opt, err))
             return false;
         bool due = watched && progress_now() - last >= PROGRESS_SECONDS;
         if (done || (!steady && !due))
@@ -894,7 +1024,7 @@ static bool finish_launch(const gpu_run *r, launch *l, const gpu_options *opt,
         simulated = handed < l->count ? handed : l->count;
     }
     progress_add(opt->progress, simulated - (l->reported < simulated ? l->reported : simulated));
-    return collect(r, l->first, simulated, acc, err) &&
+    return collect(r, l->first, simulated, l->early.taken, acc, err) &&
            (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 
@@ -964,6 +1094,7 @@ static bool run_launches(gpu_engine *eng, const gpu_run *r, const kernel_spec *s
                          tally_set *acc, gpu_stats *stats, tm_error *err)
 {
     launch l;
+    memset(&l, 0, sizeof l);
     while (!(opt->stop && *opt->stop) && feed->take(feed->ctx, &l.first, &l.count)) {
         if (l.count > gpu_launch_photons(opt, spec)) {
             error_set(err, NULL, 0,
@@ -973,9 +1104,12 @@ static bool run_launches(gpu_engine *eng, const gpu_run *r, const kernel_spec *s
         }
         double *steady =
             opt->measure_steady && stats->launches == 0 ? &stats->steady_photons_per_second : NULL;
-        if (!launch_async(eng, r, &l, spec, plan, opt, err) ||
-            !await_launch(eng, r, &l, opt, feed, steady, err) ||
-            !finish_launch(r, &l, opt, feed, acc, err))
+        bool ok = launch_async(eng, r, &l, spec, plan, opt, err) &&
+                  early_begin(r, &l, spec, opt, err) &&
+                  await_launch(eng, r, &l, opt, feed, acc, steady, err) &&
+                  finish_launch(r, &l, opt, feed, acc, err);
+        early_end(&l.early);
+        if (!ok)
             return false;
         stats->launches++;
     }

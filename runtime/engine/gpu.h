@@ -41,6 +41,16 @@ typedef struct gpu_options {
      * slot: set k of slot s is acc[s * num_sets + k]. */
     int num_sets;
     const double *set_mua;
+    /* May be NULL.  A batch kernel's launch of the whole batch calls
+     * slot_done(slot_ctx, s, err), on the engine's thread, as soon as every
+     * photon of slot s has ended, while the launch goes on: acc[s] then
+     * holds the slot's tallies in full (they are not added again when the
+     * launch ends), so the caller can write that run's outputs while the
+     * others simulate.  For one engine simulating a batch alone (the pool
+     * of several GPUs leaves it NULL); false (with *err) ends the
+     * simulation. */
+    bool (*slot_done)(void *ctx, int slot, tm_error *err);
+    void *slot_ctx;
 } gpu_options;
 
 typedef struct gpu_stats {

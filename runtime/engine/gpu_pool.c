@@ -436,6 +436,8 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error
         w->spec = &job->specs[i];
         w->opt = *job->opt;
         w->opt.yield = &w->yield;
+        if (pool->count > 1)
+            w->opt.slot_done = NULL; /* a slot's photons are spread over the GPUs */
         if (!job->chunk)
             w->own = (span){share_begin(d, i),
                             i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
