@@ -663,8 +663,8 @@ static void stop_batch(const batch_call *c, const batch_run *br, int n, batch_ru
     char kept[1024] = "", said[1024];
     for (int k = 0; lead(c) && k < n; k++)
         if (!br[k].early)
-            run_save_stopped(c->opt, c->eng, c->file, br[k].index, &c->paths[br[k].index], &br[k].ck,
-                         seconds, said, sizeof said);
+            run_save_stopped(c->opt, c->eng, c->file, br[k].index, &c->paths[br[k].index],
+                             &br[k].ck, seconds, said, sizeof said);
     snprintf(kept, sizeof kept,
              "a batch of %d runs stopped; each run's checkpoint and partial outputs are kept "
              "beside its outputs (continue with --resume)",

@@ -589,8 +589,8 @@ static bool host_tallies_alloc(const gpu_run *r, host_tallies *h, tm_error *err)
  * those with no photon among them (all zero; the caller may be writing the
  * outputs of a run done before); then they are zeroed for the next
  * launch. */
-static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *taken,
-                    tally_set *acc, tm_error *err)
+static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *taken, tally_set *acc,
+                    tm_error *err)
 {
     const photon_batch *b = r->batch;
     host_tallies h;
