@@ -8,7 +8,9 @@
  *           kernel as batches choose it (one launch, one engine) and bare
  *           (no register cache, launches of 1234 indices, two engines sharing
  *           the batch), bit-identical to each run alone with its own kernel;
- *           -A too */
+ *           -A too; the runs taken as they finish (gpu_options.slot_done):
+ *           each at most once, whole when taken, never with two engines
+ *           or a launch of part of the batch */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,11 +221,29 @@ static bool gpu_alone(gpu_engine *eng, const mci_run *run, bool absorb, tally_se
     return ok;
 }
 
+/* What slot_done saw: each slot's calls, and whether its tallies were
+ * then those of its run alone (acc is the engine's, alone the runs'). */
+typedef struct slots_seen {
+    const tally_set *acc, *alone;
+    int calls[RUNS], whole[RUNS], total;
+} slots_seen;
+
+static bool slot_seen(void *ctx, int slot, tm_error *err)
+{
+    (void)err;
+    slots_seen *s = ctx;
+    s->calls[slot]++;
+    s->whole[slot] += tally_set_equal(&s->acc[slot], &s->alone[slot]);
+    s->total++;
+    return true;
+}
+
 /* The parts on a pool of `engines` engines of GPU 0, with the batch kernel
  * of the first run's heuristic variant (as batches choose it, or bare:
- * spec_for_batch), in launches of at most launch indices. */
+ * spec_for_batch), in launches of at most launch indices; seen (may be
+ * NULL) is told of the slots taken as they finish. */
 static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t launch, bool absorb,
-                      bool bare, tally_set *t)
+                      bool bare, slots_seen *seen, tally_set *t)
 {
     int devices[2] = {0, 0};
     gpu_pool *pool = NULL;
@@ -247,7 +267,12 @@ static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t 
         if (!ok)
             error_set(&err, NULL, 0, "the batch's tables do not fit");
     }
-    gpu_options opt = {.seed = SEED, .max_launch_photons = launch};
+    gpu_options opt = {.seed = SEED,
+                       .max_launch_photons = launch,
+                       .slot_done = seen ? slot_seen : NULL,
+                       .slot_ctx = seen};
+    if (seen)
+        seen->acc = t;
     gpu_pool_job job = {
         .batch = &b, .specs = specs, .opt = &opt, .count = ok ? photon_batch_size(&b) : 0};
     ok = ok && gpu_pool_simulate(pool, &job, t, NULL, &err);
@@ -282,13 +307,33 @@ static int test_gpu(void)
             in_order[i] = (batch_part){&r[i], 0, (uint64_t)r[i].photons, i};
         /* One engine, one launch; then two engines, launches of 1234
          * indices, run 0 split around the others. */
-        CHECK(gpu_batch(in_order, RUNS, 1, 0, absorb, false, one));
+        slots_seen one_seen = {.alone = alone};
+        CHECK(gpu_batch(in_order, RUNS, 1, 0, absorb, false, &one_seen, one));
         batch_part mixed[] = {{&r[0], 1000, 2000, 0},
                               {&r[3], 0, 1500, 3},
                               {&r[2], 0, 2000, 2},
                               {&r[1], 0, 2500, 1},
                               {&r[0], 0, 1000, 0}};
-        CHECK(gpu_batch(mixed, 5, 2, 1234, absorb, true, two));
+        slots_seen two_seen = {.alone = alone};
+        CHECK(gpu_batch(mixed, 5, 2, 1234, absorb, true, &two_seen, two));
+        /* One engine, one launch of the mixed parts (run 0 in two parts of
+         * one slot): taken as they finish too. */
+        tally_set split[RUNS];
+        CHECK(init_all(split, RUNS, r));
+        slots_seen split_seen = {.alone = alone};
+        CHECK(gpu_batch(mixed, 5, 1, 0, absorb, false, &split_seen, split));
+        for (int i = 0; i < RUNS; i++) {
+            CHECK_MSG(one_seen.calls[i] <= 1 && one_seen.whole[i] == one_seen.calls[i],
+                      "run %d taken %d times, %d whole", i, one_seen.calls[i], one_seen.whole[i]);
+            CHECK_MSG(split_seen.calls[i] <= 1 && split_seen.whole[i] == split_seen.calls[i],
+                      "run %d (mixed parts) taken %d times, %d whole", i, split_seen.calls[i],
+                      split_seen.whole[i]);
+            CHECK_MSG(tally_set_equal(&alone[i], &split[i]), "run %d, mixed parts, one launch", i);
+        }
+        CHECK_MSG(two_seen.total == 0, "%d runs taken early with two engines", two_seen.total);
+        printf("-A %d: %d of %d runs taken as they finished (in order), %d (mixed parts)\n",
+               !absorb, one_seen.total, RUNS, split_seen.total);
+        free_all(split, RUNS);
         for (int i = 0; i < RUNS; i++) {
             CHECK_MSG(tally_set_equal(&alone[i], &one[i]), "run %d, one launch, -A %d", i, !absorb);
             CHECK_MSG(tally_set_equal(&alone[i], &two[i]), "run %d, two engines, -A %d", i,
