@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* More than any caller asks for: the outputs of a batch use 8. */
+/* More than any caller asks for: the outputs of absorption sets use 8. */
 #define PARALLEL_MAX_THREADS 64
 
 typedef struct parallel_work {

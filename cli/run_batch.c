@@ -244,13 +244,15 @@ typedef struct batch_writer {
     bool running;
 } batch_writer;
 
-/* The engine as run r's outputs name it: on one GPU, that GPU's share of
- * this run (its photons simulated by this process, the launches that took
- * them) rather than of the whole batch. */
+/* The engine as run r's outputs name it: one process on one GPU names
+ * that GPU's share of this run (its photons simulated by this process, the
+ * launches that took them) rather than of the whole batch.  (Several GPUs
+ * or ranks share a run's photons without counting them per run: their
+ * shares of the batch.) */
 static engine run_engine_view(const batch_writer *w, const batch_run *r, run_gpu *share)
 {
     engine view = w->snap;
-    if (view.gpus == 1 && view.shares) {
+    if (view.gpus == 1 && view.shares && w->c->world->size == 1) {
         *share = view.shares[0];
         share->photons = r->ck.tallies.photons - r->photons_before;
         share->chunks = r->launches;
@@ -717,6 +719,11 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
             stop_batch(c, &br[first], size, br, n, seconds);
         if (status == BATCH_FAILED) {
             say_failed(c->file, &br[first], size, &err);
+            if (lead(c) && w->early > 0)
+                fprintf(
+                    stderr,
+                    "tmcml: %d runs of that batch had ended before; their outputs are said above\n",
+                    w->early);
             *failed += size - (lead(c) ? w->early : 0);
         } else {
             c->totals->batches += size > 1;

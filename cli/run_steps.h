@@ -116,8 +116,8 @@ bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file 
 void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
                        double seconds, run_final *f);
 
-/* run_finish_write of n runs finished together (a batch's, a run's
- * absorption sets'), on RUN_FINISH_THREADS threads: run index[k] of file
+/* run_finish_write of n runs finished together (a run's absorption sets';
+ * a batch's writers are cli/run_batch.c's), on RUN_FINISH_THREADS threads: run index[k] of file
  * from cks[k] into final[k]; the caller then says each in order
  * (run_finish_report). */
 void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
