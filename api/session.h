@@ -108,7 +108,7 @@ typedef struct session_sim {
      * ended while the launch goes on, its tallies then whole in acc[slot]
      * (gpu_options' slot_done: the run command writes that run's outputs
      * early).  The CPU engine and several GPUs never call it. */
-    bool (*slot_done)(void *ctx, int slot, tm_error *err);
+    gpu_slot_done_fn slot_done;
     void *slot_ctx;
     /* Absorption sets (cpu_options): 0, or num_sets sets of set_layers mua
      * each; acc then holds num_sets tally sets a slot.  The CPU engine's

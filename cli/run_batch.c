@@ -235,7 +235,6 @@ typedef struct batch_writer {
     run_gpu shares[CLI_MAX_GPUS]; /* snap's */
     batch_run *br;
     int n;
-    int early;         /* runs handed over while the batch simulated */
     int failed;        /* runs whose outputs failed (said) */
     double start;      /* the batch's start (progress_now) */
     double simulated;  /* seconds, once the batch is done */
@@ -297,6 +296,15 @@ static void writer_open(batch_writer *w, const batch_call *c, batch_run *br, int
     w->queue = work_queue_start(n, RUN_FINISH_THREADS, write_run, w);
 }
 
+/* The batch's runs handed to the writers while it simulated. */
+static int written_early(const batch_writer *w)
+{
+    int early = 0;
+    for (int k = 0; k < w->n; k++)
+        early += w->br[k].early;
+    return early;
+}
+
 /* Says the batch's runs in order (only those written early: the batch did
  * not finish), counting those that failed. */
 static void writer_report(batch_writer *w, bool only_early)
@@ -331,7 +339,7 @@ static void *finish_batch(void *arg)
         fprintf(stderr,
                 "tmcml: a batch of %d runs simulated in %.3f s (%d of them written while it ran), "
                 "its outputs written %.3f s after it\n",
-                w->n, w->simulated, w->early, progress_now() - t0);
+                w->n, w->simulated, written_early(w), progress_now() - t0);
     return NULL;
 }
 
@@ -399,7 +407,6 @@ static bool run_ended_early(void *ctx, int k, tm_error *err)
     r->early = true;
     r->seconds = progress_now() - e->w->start;
     r->launches++;
-    e->w->early++;
     writer_hand(e->w, k);
     return true;
 }
@@ -719,12 +726,13 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
             stop_batch(c, &br[first], size, br, n, seconds);
         if (status == BATCH_FAILED) {
             say_failed(c->file, &br[first], size, &err);
-            if (lead(c) && w->early > 0)
+            int early = lead(c) ? written_early(w) : 0;
+            if (early > 0)
                 fprintf(
                     stderr,
                     "tmcml: %d runs of that batch had ended before; their outputs are said above\n",
-                    w->early);
-            *failed += size - (lead(c) ? w->early : 0);
+                    early);
+            *failed += size - early;
         } else {
             c->totals->batches += size > 1;
             c->totals->runs += size > 1 ? size : 0;

@@ -16,6 +16,10 @@
 #include "spec.h"
 #include "tally.h"
 
+/* A slot of a batch whose photons have all ended, its tallies whole
+ * (gpu_options' slot_done): false (with *err) ends the simulation. */
+typedef bool (*gpu_slot_done_fn)(void *ctx, int slot, tm_error *err);
+
 typedef struct gpu_options {
     uint64_t seed;
     const char *template_dir;    /* NULL: embedded templates */
@@ -47,9 +51,8 @@ typedef struct gpu_options {
      * holds the slot's tallies in full (they are not added again when the
      * launch ends), so the caller can write that run's outputs while the
      * others simulate.  For one engine simulating a batch alone (the pool
-     * of several GPUs leaves it NULL); false (with *err) ends the
-     * simulation. */
-    bool (*slot_done)(void *ctx, int slot, tm_error *err);
+     * of several GPUs leaves it NULL). */
+    gpu_slot_done_fn slot_done;
     void *slot_ctx;
 } gpu_options;
 
