@@ -108,6 +108,21 @@ if [ "$gpus" -ge 2 ]; then
 else
     echo "test_multi_gpu: one GPU: the two-GPU cases (-G 2, --gpus 1,0) need two"
 fi
+# Every GPU of the machine, and a list of three out of order, where there
+# are three or more: the shares, the give-back and the exact sums with
+# more engines than two (issue 28 asks the same of eight).
+if [ "$gpus" -ge 3 ]; then
+    last=$((gpus - 1))
+    run_case dash_G_all skin7_600nm.mci 3000000 -G "$gpus"
+    run_case slab_all intralipid_slab.mci 3000000 -G "$gpus"
+    run_case three_listed skin7_600nm.mci 3000000 --gpus "$last,0,1" --gpu-chunk 500009
+    every=$(seq -s, 0 "$last")
+    TMCML_TEST_STEAL_SECONDS=0 run_case given_back_all skin7_600nm.mci 100000000 --gpus "$every"
+    chunks=$(tr -d ' \t\n' <"$(ls "$work/given_back_all/"*.json)" | grep -o '"chunks":[0-9]*' |
+        awk -F: '{s += $2} END {print s}')
+    check; [ "${chunks:-0}" -gt "$gpus" ] ||
+        fail "given_back_all: $chunks launches on $gpus GPUs: no photons were given back"
+fi
 # A batch (runs of one shape in one launch) shared by the GPUs: every .mco
 # the one of its run alone on one GPU (--no-batch), byte for byte.
 batch=$work/batch.mci
@@ -138,6 +153,7 @@ batch_case batch_two_engines --gpus 0,0
 batch_case batch_chunks --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
 [ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2
 [ "$gpus" -ge 2 ] && batch_case batch_second_alone --gpu 1
+[ "$gpus" -ge 3 ] && batch_case batch_all -G "$gpus"
 # Absorption sets (-A) on several engines: every set's .mco as one GPU's.
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.4 0.3 1.4 2 1.4 2 0.6\n0.1 0.1 0.35 0.5 0.35 0.5 0.15\n' \
     >"$work/sets.csv"
@@ -152,12 +168,13 @@ sets_case() { # NAME OPTIONS...
 sets_case sets_one
 sets_case sets_two_engines --gpus 0,0 --gpu-chunk 123457
 [ "$gpus" -ge 2 ] && sets_case sets_dash_G -G 2
+[ "$gpus" -ge 3 ] && sets_case sets_all -G "$gpus"
 # With path lengths (launches of at most 2^24 photons: 2^24 + 5 makes two).
 sets_case paths_one --path-lengths -N 16777221
 sets_case paths_two_engines --path-lengths -N 16777221 --gpus 0,0 --gpu-chunk 1234567
 [ "$gpus" -ge 2 ] && sets_case paths_dash_G --path-lengths -N 16777221 -G 2
-for pair in sets_two_engines:sets_one sets_dash_G:sets_one paths_two_engines:paths_one \
-    paths_dash_G:paths_one; do
+for pair in sets_two_engines:sets_one sets_dash_G:sets_one sets_all:sets_one \
+    paths_two_engines:paths_one paths_dash_G:paths_one; do
     name=${pair%%:*} one=${pair##*:}
     [ -d "$work/$name" ] || continue
     for k in 1 2 3; do

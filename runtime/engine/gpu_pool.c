@@ -324,6 +324,8 @@ static void running(void *ctx, uint64_t handed)
 {
     worker *w = ctx;
     pthread_mutex_lock(&w->d->lock);
+    if (w->handed == 0 && handed > 0) /* seen running: wait_for_gpu0 waits for it */
+        pthread_cond_broadcast(&w->d->changed);
     w->handed = handed;
     pthread_mutex_unlock(&w->d->lock);
 }
