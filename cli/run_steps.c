@@ -100,13 +100,16 @@ void run_note_shares(const cli_options *opt, engine *eng, const session_run_stat
         const gpu_share *g = &st->shares[i];
         eng->shares[i].photons += g->photons;
         eng->shares[i].chunks += g->chunks;
+        char tiles[48] = "";
+        if (g->stats.tile_nr > 0) /* a batch's run tiles (gpu.c, plan_batch_tiles) */
+            snprintf(tiles, sizeof tiles, ", run tiles %ux%u", g->stats.tile_nr, g->stats.tile_nz);
         if (opt->verbose)
             fprintf(stderr,
                     "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "
-                    "(%d blocks/SM), kernel %.3f s\n",
+                    "(%d blocks/SM%s), kernel %.3f s\n",
                     eng->ordinals[i], (unsigned long long)g->photons, (unsigned long long)g->chunks,
                     (unsigned long long)g->stats.launches, g->stats.grid, g->stats.block,
-                    g->stats.blocks_per_sm, g->stats.kernel_seconds);
+                    g->stats.blocks_per_sm, tiles, g->stats.kernel_seconds);
     }
 }
 

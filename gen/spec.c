@@ -91,7 +91,8 @@ size_t spec_shared_bytes(const kernel_spec *spec)
 
 size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts)
 {
-    return (size_t)slots * (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES +
+    size_t words = spec_batch_tiled(spec) ? SPEC_BATCH_SLOT_WORD_BYTES : 0;
+    return (size_t)slots * ((size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + words) +
            (size_t)parts * SPEC_BATCH_PART_BYTES;
 }
 
@@ -129,14 +130,28 @@ void spec_for_batch(kernel_spec *spec)
 {
     spec->batch = true;
     spec->knobs.layer_placement = SPEC_LAYERS_SHARED;
-    spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
     spec->knobs.edge_cache = false;
     spec->knobs.cluster_size = 1;
+    if (spec_batch_tiled(spec)) {
+        /* each run's tile: at most the grid, of 32-bit entries */
+        if (spec->knobs.tile_nr > spec->nr)
+            spec->knobs.tile_nr = spec->nr;
+        if (spec->knobs.tile_nz > spec->nz)
+            spec->knobs.tile_nz = spec->nz;
+        spec->knobs.entry_bits = 32;
+        return;
+    }
+    spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
     /* nothing in shared memory uses the entry width: the neutral one, so
      * that one batch shape has one key */
     kernel_knobs neutral;
     knobs_init(&neutral);
     spec->knobs.entry_bits = neutral.entry_bits;
+}
+
+bool spec_batch_tiled(const kernel_spec *spec)
+{
+    return spec->score_absorption && spec->knobs.tile_nr > 0 && spec->knobs.tile_nz > 0;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -255,11 +270,18 @@ static bool validate_batch(const kernel_spec *spec, tm_error *err)
                   "(layer_placement shared)");
         return false;
     }
-    if (spec->knobs.tile_nr || spec->knobs.tile_nz || spec->knobs.edge_cache ||
-        spec->knobs.cluster_size > 1) {
+    if (spec->knobs.edge_cache || spec->knobs.cluster_size > 1) {
         error_set(err, NULL, 0,
-                  "a batch kernel caches no A_rz bins in shared memory (tile 0x0, "
-                  "edge_cache off, cluster_size 1)");
+                  "a batch kernel caches no edge bins and has no clusters (edge_cache off, "
+                  "cluster_size 1)");
+        return false;
+    }
+    bool tile = spec->knobs.tile_nr > 0 || spec->knobs.tile_nz > 0;
+    if (tile && (!spec_batch_tiled(spec) || spec->knobs.entry_bits != 32)) {
+        error_set(err, NULL, 0,
+                  "tile %dx%d: a batch kernel's tiles (one a run) have both extents, 32-bit "
+                  "entries, and absorption scored",
+                  spec->knobs.tile_nr, spec->knobs.tile_nz);
         return false;
     }
     return true;

@@ -40,8 +40,9 @@ typedef struct kernel_spec {
     double dr, dz, da; /* grid steps, baked */
     /* a batch kernel: the photons of several runs of this shape in one launch,
      * each with its run's layer table and tallies (templates/batch.cu); its
-     * layer tables are in shared memory, and it caches no A_rz bins there
-     * (spec_for_batch) */
+     * layer tables are in shared memory, and with a tile (knobs.tile_nr and
+     * tile_nz: at most these extents) each run has an A_rz tile there, fitted
+     * per launch (templates/batch_tiles.cu, spec_for_batch) */
     bool batch;
     /* variant knobs (gen/knob.h: one table declares them) */
     kernel_knobs knobs;
@@ -67,9 +68,10 @@ typedef struct kernel_spec {
 void spec_init(kernel_spec *spec);
 
 /* The batch kernel of spec's variant: batch set, the layer tables in shared
- * memory, and no A_rz bins cached in shared memory (a block's photons belong
- * to many runs at once); block size, launch bounds and the register cache of
- * the last bin are spec's. */
+ * memory, no edge bins or clusters; spec's tile (when absorption is scored)
+ * becomes the largest tile each run may have, within the grid, of 32-bit
+ * entries, and tile 0x0 none.  Block size, launch bounds and the register
+ * cache of the last bin are spec's. */
 void spec_for_batch(kernel_spec *spec);
 
 /* The kernel of spec's variant that scores num_sets absorption sets (0:
@@ -101,7 +103,13 @@ size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
 /* A batch launch's dynamic shared memory: the layer tables of its slots
  * runs and the records of its parts (templates/batch.cu). */
 size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts);
-#define SPEC_BATCH_PART_BYTES 32
+#define SPEC_BATCH_PART_BYTES      32
+/* With run tiles: each slot's end (8 bytes) and its live, pending and lock
+ * words (4 each), before the tiles themselves (templates/batch_tiles.cu). */
+#define SPEC_BATCH_SLOT_WORD_BYTES 20
+/* Whether a batch kernel of spec keeps a tile a run (absorption scored, a
+ * tile of both extents). */
+bool spec_batch_tiled(const kernel_spec *spec);
 /* The most a batch launch's tables may take of a block's shared memory: the
  * block's share of an SM (shared_per_sm) at full thread occupancy
  * (max_threads_per_sm), less what the system reserves for each block, so

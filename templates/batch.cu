@@ -80,3 +80,12 @@ __device__ __forceinline__ unsigned int batch_slot_of(unsigned int layer_table)
 // most one register: four pointers spilled at 32 registers.
 #define RUN_TALLIES a_rz_all + RUN_SLOT * SLOT_RZ, rd_ra_all, tt_ra_all, RUN_COUNTS, tile_sh
 #define RUN_COUNTS (counts_all + RUN_SLOT * SLOT_COUNTS)
+% if spec.score_absorption and spec.tile_nr > 0 then
+
+// The extents of every run's A_rz tile in this launch (batch_tiles.cu), for
+// score.cu's TILE_NR and TILE_NZ: set once by the block's first thread.
+__shared__ unsigned int batch_tile_extent[2];  // tile_nr, tile_nz
+
+__device__ __forceinline__ unsigned int batch_tile_nr() { return batch_tile_extent[0]; }
+__device__ __forceinline__ unsigned int batch_tile_nz() { return batch_tile_extent[1]; }
+% end

@@ -16,6 +16,10 @@
 % include("photon.cu")
 
 % include("score.cu")
+% if spec.batch and spec.score_absorption and spec.tile_nr > 0 then
+
+% include("batch_tiles.cu")
+% end
 
 % include("boundary.cu")
 
@@ -31,6 +35,7 @@
 // handed out so far (zero before the launch).
 % end
 % local clustered = spec.score_absorption and spec.tile_nr > 0 and spec.cluster_size > 1
+% local run_tiles = spec.batch and spec.score_absorption and spec.tile_nr > 0  -- batch.cu
 % local cluster_dims = clustered and ("__cluster_dims__(" .. spec.cluster_size .. ", 1, 1) ") or ""
 % if spec.min_blocks_per_sm > 0 then
 extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}, {{spec.min_blocks_per_sm}})
@@ -45,7 +50,11 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *stop,
              unsigned long long *a_rz_all, unsigned long long *rd_ra_all,
              unsigned long long *tt_ra_all, unsigned long long *counts_all,
+%   if run_tiles then
+             unsigned long long *slot_done, unsigned int tile_nr, unsigned int tile_nz)
+%   else
              unsigned long long *slot_done)
+%   end
 {
     // The batch's tables in the block's shared memory (batch_shared): every
     // slot's layer table, then the parts.
@@ -57,7 +66,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   if spec.score_absorption then
     unsigned int slot = 0u;     // the run of this thread's photon (RUN_SLOT)
 %   end
+%   if run_tiles then
+    batch_tiles_zero(num_slots, num_parts, tile_nr, tile_nz);
+    __syncthreads();
+    batch_slot_ends(num_slots, num_parts, first, count);
+    unsigned int tile_sh = 0u;  // the tile of the photon's run (batch_tile_of)
+%   else
     unsigned int tile_sh = 0u;  // no tile
+%   end
     __syncthreads();
 % else
 tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
@@ -164,7 +180,13 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                 flush_cached_bin(p, {{tallies}});
                 count_if_trapped(p, {{counts}});
                 if (photon_steps != 0u) {
-% if spec.batch then
+% if run_tiles then
+                    atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
+                    // Its deposits may be in its run's tile: counted in
+                    // slot_done when the tile is flushed (batch.cu).
+                    batch_tile_photon_ended(num_slots, num_parts, slot, first, next, a_rz_all,
+                                            slot_done);
+% elseif spec.batch then
                     atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
                     // Every deposit of the photon is in global memory (a batch
                     // kernel caches none in shared memory): one more photon of
@@ -184,9 +206,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
                 // start weight, and its index in the run (its random stream).
                 unsigned long long g = first + i;
                 const batch_part_t *parts = batch_parts(num_slots);
-                batch_part_t part = parts[batch_part_of(parts, num_parts, g)];
+                unsigned int k = batch_part_of(parts, num_parts, g);
+                batch_part_t part = parts[k];
 %   if spec.score_absorption then
                 slot = part.slot;
+%   end
+%   if run_tiles then
+                tile_sh = batch_tile_of(num_slots, num_parts, slot);
+                batch_tile_launch(num_slots, num_parts, k, g, a_rz_all, slot_done);
 %   end
                 p.layer_table = batch_table_of(part.slot);
                 photon_launch(p, part.base + g, seed, part.start_weight, part.first_layer,
@@ -210,6 +237,12 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
         photon_step(p, {{tallies}});
         ++photon_steps;
     }
+% if run_tiles then
+
+    // The runs' tiles into the global tallies, then their photons counted.
+    __syncthreads();
+    batch_tiles_end(num_slots, num_parts, a_rz_all, slot_done);
+% end
 % if not spec.batch then
 
     // The block's cached bins and step count go into the global tallies.

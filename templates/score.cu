@@ -20,7 +20,12 @@
 #define EDGE_BINS 0
 % end
 % local clustered = tiled and spec.cluster_size > 1
-% if tiled then
+% if tiled and spec.batch then
+// Each run of the batch has its own tile, of the extents the host chose for
+// the launch (batch.cu).
+#define TILE_NR ((int)batch_tile_nr())
+#define TILE_NZ ((int)batch_tile_nz())
+% elseif tiled then
 // A_rz[0..{{spec.tile_nr - 1}}][0..{{spec.tile_nz - 1}}] is cached in shared memory as well and
 // added to the global tally when the block ends.
 #define TILE_NR {{spec.tile_nr}}

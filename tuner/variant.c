@@ -110,11 +110,16 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_
     spec->knobs.block_size = spec->score_absorption ? BATCH_BLOCK_WITH_ABSORPTION : DEFAULT_BLOCK;
     spec->knobs.min_blocks_per_sm = spec->score_absorption ? 0 : DEFAULT_RESIDENCY;
     spec->knobs.last_bin_cache = spec->score_absorption;
-    static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache"};
+    /* each run's tile as large as the launch's shared memory allows, up to
+     * the grid (plan_batch_tiles in gpu.c fits it per launch) */
+    spec->knobs.tile_nr = spec->nr;
+    spec->knobs.tile_nz = spec->nz;
+    static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache", "tile"};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         if (given(v, kept[i])) {
             const knob *k = knob_by_name(kept[i]);
-            knob_set(k, &spec->knobs, knob_get(k, &v->knobs));
+            for (int f = 0; f < knob_field_count(k); f++)
+                knob_field_set(k, &spec->knobs, f, knob_field_get(k, &v->knobs, f));
         }
     if (!spec->score_absorption)
         knobs_without_absorption(&spec->knobs);

@@ -618,7 +618,61 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *ta
 typedef struct launch_plan {
     unsigned grid, block;
     size_t shared;
+    unsigned tile_nr, tile_nz; /* a batch's run tiles (plan_batch_tiles); 0: none */
 } launch_plan;
+
+/* Shared memory an SM keeps for each resident block (1 KB on sm_80 and
+ * later), and room for the batch kernel's few static words. */
+#define BLOCK_SHARED_RESERVED 1024
+#define BATCH_STATIC_SHARED   256
+/* Fewer bins a run than this: no tiles (their bookkeeping would cost more
+ * than they keep from global memory). */
+#define BATCH_TILE_MIN_BINS   16
+
+/* The largest tile of `bins` bins within the caps, as square as they let it. */
+static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsigned *nr,
+                           unsigned *nz)
+{
+    unsigned r = (unsigned)sqrt((double)bins);
+    r = r < 1 ? 1 : r > cap_nr ? cap_nr : r;
+    size_t z = bins / r;
+    *nz = z > cap_nz ? cap_nz : (unsigned)z;
+    size_t rows = *nz ? bins / *nz : 0;
+    *nr = rows > cap_nr ? cap_nr : (unsigned)rows;
+}
+
+/* A batch kernel's run tiles (templates/batch_tiles.cu): each slot's A_rz
+ * tile as large as the shared memory the SM's resident blocks leave after
+ * the tables (without costing a resident block), up to the spec's tile.
+ * One kernel serves any number of runs: the extents are arguments. */
+static bool plan_batch_tiles(gpu_engine *eng, const kernel_spec *spec, const photon_batch *b,
+                             int per_sm, launch_plan *plan, tm_error *err)
+{
+    plan->tile_nr = plan->tile_nz = 0;
+    if (!spec->batch || !spec_batch_tiled(spec))
+        return true;
+    size_t per_block = eng->dev.shared_per_sm / (size_t)per_sm;
+    size_t used = plan->shared + BLOCK_SHARED_RESERVED + BATCH_STATIC_SHARED;
+    if (per_block > eng->dev.shared_per_block_optin + BLOCK_SHARED_RESERVED)
+        per_block = eng->dev.shared_per_block_optin + BLOCK_SHARED_RESERVED;
+    if (per_block <= used)
+        return true;
+    size_t bins = (per_block - used) / sizeof(uint32_t) / (size_t)b->slots;
+    unsigned nr, nz;
+    batch_tile_fit(bins, (unsigned)spec->knobs.tile_nr, (unsigned)spec->knobs.tile_nz, &nr, &nz);
+    if ((size_t)nr * nz < BATCH_TILE_MIN_BINS)
+        return true;
+    size_t shared = plan->shared + (size_t)b->slots * nr * nz * sizeof(uint32_t);
+    int with_tiles = 0;
+    if (!cuda_occupancy(eng->mod, KERNEL_NAME, plan->block, shared, &with_tiles, err))
+        return false;
+    if (with_tiles < per_sm) /* the tiles would cost a resident block: none */
+        return true;
+    plan->shared = shared;
+    plan->tile_nr = nr;
+    plan->tile_nz = nz;
+    return true;
+}
 
 static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon_batch *b,
                           unsigned grid, gpu_stats *stats, launch_plan *plan, tm_error *err)
@@ -638,6 +692,8 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon
                   eng->key, eng->dev.name, plan->block, plan->shared);
         return false;
     }
+    if (!plan_batch_tiles(eng, spec, b, per_sm, plan, err))
+        return false;
     /* A clustered kernel (__cluster_dims__) runs whole clusters: the grid is
      * a multiple of the cluster size. */
     unsigned cluster = (unsigned)spec_cluster_blocks(spec);
@@ -650,6 +706,8 @@ static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon
     stats->grid = plan->grid;
     stats->block = plan->block;
     stats->blocks_per_sm = per_sm;
+    stats->tile_nr = plan->tile_nr;
+    stats->tile_nz = plan->tile_nz;
     return true;
 }
 
@@ -690,7 +748,7 @@ typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
-    unsigned num_parts, num_slots, max_steps;
+    unsigned num_parts, num_slots, max_steps, tile_nr, tile_nz;
     cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
     cuda_ptr slot_done;
     /* time bins or a fiber (templates/timed.cu) */
@@ -734,7 +792,8 @@ static void timed_args_fill(launch_args *a, const gpu_run *r, const mci_run *run
 }
 
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
-                             const launch *l, const kernel_spec *spec, const gpu_options *opt)
+                             const launch *l, const kernel_spec *spec, const launch_plan *plan,
+                             const gpu_options *opt)
 {
     const photon_batch *b = r->batch;
     *a = (launch_args){.first = l->first,
@@ -750,7 +809,9 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .stop = r->stop,
                        .counts = r->counts,
                        .set_extra = r->set_extra,
-                       .slot_done = r->slot_done};
+                       .slot_done = r->slot_done,
+                       .tile_nr = plan->tile_nr,
+                       .tile_nz = plan->tile_nz};
     int n = 0;
     void **v = a->list;
     v[n++] = &a->first;
@@ -780,6 +841,10 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     v[n++] = &a->counts;
     if (spec->batch)
         v[n++] = &a->slot_done;
+    if (spec->batch && spec_batch_tiled(spec)) {
+        v[n++] = &a->tile_nr;
+        v[n++] = &a->tile_nz;
+    }
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;
     else if (spec->time_bins || spec->fiber)
@@ -796,7 +861,7 @@ static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const ker
 {
     gpu_queue *q = r->queue;
     launch_args args;
-    launch_args_fill(&args, eng, r, l, spec, opt);
+    launch_args_fill(&args, eng, r, l, spec, plan, opt);
     l->stopping = false;
     l->reported = 0;
     l->seen_running = false;

@@ -356,6 +356,8 @@ static void *work(void *arg)
     w->share.stats.grid = stats.grid;
     w->share.stats.block = stats.block;
     w->share.stats.blocks_per_sm = stats.blocks_per_sm;
+    w->share.stats.tile_nr = stats.tile_nr;
+    w->share.stats.tile_nz = stats.tile_nz;
     if (!w->ok)
         fail(w->d, &w->err);
     return NULL;
