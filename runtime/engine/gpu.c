@@ -728,7 +728,6 @@ typedef struct launch {
     uint64_t first; /* photons [first, first + count) */
     uint64_t count;
     uint64_t reported; /* photons handed out, as told to the progress meter */
-    bool seen_running; /* the feed told of photons handed out (feed->running) */
     early_slots early;
 } launch;
 
@@ -864,7 +863,6 @@ static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const ker
     launch_args_fill(&args, eng, r, l, spec, plan, opt);
     l->stopping = false;
     l->reported = 0;
-    l->seen_running = false;
     return cuda_memset_zero(q->stream, r->next, sizeof(uint64_t), err) &&
            cuda_memset_zero(q->stream, r->stop, sizeof(uint32_t), err) &&
            (!spec->batch || cuda_memset_zero(q->stream, r->slot_done, r->slot_done_bytes, err)) &&
@@ -1055,11 +1053,7 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
             return false;
         if (!done && !early_poll(eng, r, l, acc, opt, err))
             return false;
-        /* The feed hears of a launch as soon as it has handed out photons,
-         * then every PROGRESS_SECONDS: a launch shorter than that would
-         * otherwise never be seen running (gpu_pool.c waits for it). */
-        bool unseen = feed->running && !l->seen_running;
-        bool due = watched && (unseen || progress_now() - last >= PROGRESS_SECONDS);
+        bool due = watched && progress_now() - last >= PROGRESS_SECONDS;
         if (done || (!steady && !due))
             continue;
         uint64_t handed;
@@ -1071,10 +1065,8 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
             progress_add(opt->progress, handed - l->reported);
             l->reported = handed;
         }
-        if (due && feed->running) {
+        if (due && feed->running)
             feed->running(feed->ctx, handed);
-            l->seen_running = handed > 0;
-        }
         if (due)
             last = progress_now();
     }

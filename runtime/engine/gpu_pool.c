@@ -148,6 +148,7 @@ struct dispatcher {
     double steal_seconds; /* STEAL_SECONDS, or the tests' TMCML_TEST_STEAL_SECONDS */
     uint64_t min_piece;   /* MIN_PIECE (the tests: 1024) */
     bool lopsided;        /* the tests: GPU 0's share is an eighth of the others' */
+    bool gpu0_started;    /* the tests: GPU 0's first launch seen running or ended */
     bool failed;
     tm_error err; /* the first failure's */
 };
@@ -172,15 +173,25 @@ static void launch_own(dispatcher *d, worker *w, uint64_t *first, uint64_t *coun
     w->share.chunks++;
 }
 
+/* Whether w's share may be split while it has not launched: not in the
+ * tests' lopsided shares, where the others wait for GPU 0 (wait_for_gpu0)
+ * and GPU 0, quicker than their first look on fast GPUs, would take it
+ * all instead of taking photons back from their launches. */
+static bool splittable(const dispatcher *d, const worker *w)
+{
+    return !d->lopsided || w->share.chunks > 0;
+}
+
 /* The upper half of the largest share not yet launched, when one is worth
  * splitting: into w's own share. */
 static bool split_unlaunched(dispatcher *d, worker *w)
 {
     worker *big = NULL;
     for (int i = 0; i < d->gpus; i++)
-        if (!big || span_size(d->workers[i].own) > span_size(big->own))
+        if (splittable(d, &d->workers[i]) &&
+            (!big || span_size(d->workers[i].own) > span_size(big->own)))
             big = &d->workers[i];
-    uint64_t left = span_size(big->own);
+    uint64_t left = big ? span_size(big->own) : 0;
     if (left == 0)
         return false;
     uint64_t half = left >= 2 * d->min_piece ? left / 2 : left;
@@ -211,7 +222,8 @@ static bool ask_back(dispatcher *d)
         if (v->yield && v->busy)
             return true; /* already asked */
         bool big = span_size(v->launch) - v->handed >= 2 * d->min_piece;
-        unknown = unknown || (v->busy && v->handed == 0 && big);
+        unknown = unknown || (v->busy && v->handed == 0 && big) ||
+                  (!splittable(d, v) && span_size(v->own) > 0); /* yet to launch */
         double t = seconds_left(v, now);
         if (t > most && big) {
             most = t;
@@ -240,10 +252,9 @@ static void wait_a_little(dispatcher *d)
  * leaving nothing to give back. */
 static void wait_for_gpu0(dispatcher *d, const worker *w)
 {
-    const worker *first = &d->workers[0];
-    if (!d->lopsided || w == first || w->share.chunks > 0)
+    if (!d->lopsided || w == &d->workers[0] || w->share.chunks > 0)
         return;
-    while (!stopped(d) && !(first->share.chunks > 0 && (first->handed > 0 || !first->busy)))
+    while (!stopped(d) && !d->gpu0_started)
         wait_a_little(d);
 }
 
@@ -312,6 +323,8 @@ static bool done(void *ctx, uint64_t first, uint64_t n, tm_error *err)
     pthread_mutex_lock(&d->lock);
     w->share.photons += n;
     w->busy = false;
+    if (w == &d->workers[0])
+        d->gpu0_started = true;
     bool ok = !d->job->done || d->job->done(d->job->done_ctx, first, n, err);
     if (!d->job->chunk && w->yield)
         give_back(d, w, first + n);
@@ -324,9 +337,9 @@ static void running(void *ctx, uint64_t handed)
 {
     worker *w = ctx;
     pthread_mutex_lock(&w->d->lock);
-    if (w->handed == 0 && handed > 0) /* seen running: wait_for_gpu0 waits for it */
-        pthread_cond_broadcast(&w->d->changed);
     w->handed = handed;
+    if (w == &w->d->workers[0] && handed > 0)
+        w->d->gpu0_started = true;
     pthread_mutex_unlock(&w->d->lock);
 }
 
