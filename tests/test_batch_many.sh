@@ -5,7 +5,9 @@
 # outputs written while the next one simulates (cli/run_batch.c), and
 # a run's as soon as its photons have all ended, while its own batch still
 # simulates; every run's .mco the same as simulated alone (--no-batch), its
-# JSON's GPU share its own photons.  Exit 77 (skipped) without a GPU.
+# JSON's GPU share its own photons, with each run's A_rz tile in shared
+# memory (templates/batch_tiles.cu) and without (--tile 0x0).  Exit 77
+# (skipped) without a GPU.
 # usage: test_batch_many.sh TMCML
 tmcml=$1
 if ! "$tmcml" devices >/dev/null 2>&1; then
@@ -27,6 +29,7 @@ runs=400
 common="--engine gpu --tune never -S 5 --cache $work/cache"
 expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 --verbose -o "$work/batched"
 contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
+contains "batched" "run tiles [1-9][0-9]*x[1-9][0-9]*"
 early=$(sed -n 's/.*(\([0-9]*\) of them written while it ran).*/\1/p' "$work/out" |
     awk '{ n += $1 } END { print n + 0 }')
 check; [ "$early" -gt 0 ] || fail "no run was written while its batch simulated"
@@ -37,16 +40,21 @@ for f in "$work"/batched/*.json; do
     [ "$gpu_photons" = 3000 ] && shares=$((shares + 1))
 done
 check; [ "$shares" -eq "$runs" ] || fail "$shares of $runs JSONs give the GPU the run's 3000 photons"
+expect 0 "untiled" -- "$tmcml" run "$work/many.mci" $common --block 256 --tile 0x0 --verbose \
+    -o "$work/untiled"
+check; grep -q "run tiles" "$work/out" && fail "--tile 0x0: the batch kernel still has run tiles"
 expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
-same=0
-for f in "$work"/alone/*.mco; do
-    check
-    if cmp -s "$f" "$work/batched/$(basename "$f")"; then
-        same=$((same + 1))
-    else
-        fail "$(basename "$f"): batched differs from alone"
-    fi
+for kind in batched untiled; do
+    same=0
+    for f in "$work"/alone/*.mco; do
+        check
+        if cmp -s "$f" "$work/$kind/$(basename "$f")"; then
+            same=$((same + 1))
+        else
+            fail "$(basename "$f"): $kind differs from alone"
+        fi
+    done
+    [ "$same" -eq "$runs" ] || fail "$kind: $same of $runs outputs compared equal"
+    echo "test_batch_many: $same runs, each $kind as alone"
 done
-[ "$same" -eq "$runs" ] || fail "$same of $runs outputs compared equal"
-echo "test_batch_many: $same runs, each batched as alone"
 finish test_batch_many
