@@ -298,10 +298,17 @@ else
             { [ -s "$work/batch3/batch$i.json" ] && [ ! -e "$work/batch3/batch$i.lock" ]; } ||
             fail "batch SIGTERM: run $i has neither a checkpoint nor its outputs"
     done
-    check; ls "$work/batch3"/batch*.partial.mco >/dev/null 2>&1 ||
-        fail "batch SIGTERM: no run has partial outputs"
-    "$tmcml" run "$three" -N $each -S 5 -q $common --resume -o "$work/batch3" 2>"$work/err7" ||
-        { fail "batch resume failed"; cat "$work/err7" >&2; }
+    partial=no
+    ls "$work/batch3"/batch*.partial.mco >/dev/null 2>&1 && partial=yes
+    "$tmcml" run "$three" -N $each -S 5 $common --resume -o "$work/batch3" >"$work/out7" \
+        2>"$work/err7" || { fail "batch resume failed"; cat "$work/err7" >&2; }
+    # (On a GPU shared with other tests the stop may come before the first
+    # launch has handed out a photon: no run then has partial outputs.)
+    if [ $partial = no ]; then
+        check; grep -q "resuming from .*, [1-9][0-9]* of" "$work/err7" &&
+            fail "batch SIGTERM: a run stopped after some photons has no partial outputs"
+        echo "note: the batch was stopped before any of its photons; no partial outputs to check"
+    fi
 fi
 for i in 1 2 3; do
     check; cmp -s "$work/alone3/batch$i.mco" "$work/batch3/batch$i.mco" ||
