@@ -117,7 +117,10 @@ if [ "$gpus" -ge 3 ]; then
     run_case slab_all intralipid_slab.mci 3000000 -G "$gpus"
     run_case three_listed skin7_600nm.mci 3000000 --gpus "$last,0,1" --gpu-chunk 500009
     every=$(seq -s, 0 "$last")
-    TMCML_TEST_STEAL_SECONDS=0 run_case given_back_all skin7_600nm.mci 100000000 --gpus "$every"
+    # (a quarter of 10^9 photons a GPU: launches long enough on fast GPUs
+    # for the dispatcher to see them running and ask for photons back)
+    TMCML_TEST_STEAL_SECONDS=0 run_case given_back_all skin7_600nm.mci $((gpus * 250000000)) \
+        --gpus "$every"
     chunks=$(tr -d ' \t\n' <"$(ls "$work/given_back_all/"*.json)" | grep -o '"chunks":[0-9]*' |
         awk -F: '{s += $2} END {print s}')
     check; [ "${chunks:-0}" -gt "$gpus" ] ||
