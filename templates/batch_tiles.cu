@@ -3,7 +3,10 @@
 // of its run, 32-bit entries, of extents the host fits to the shared memory
 // the tables leave (runtime/engine/gpu.c, plan_batch_tiles: one kernel for
 // any number of runs).  A photon deposits into its own run's tile, so no
-// block ever holds a deposit of one run in another's.
+// block ever holds a deposit of one run in another's.  Measured on an H100
+// (docs/batches.md): the kernel of 8 runs on a 50x50 grid took 0.058 s
+// instead of 0.240 s, 16 runs of skin 0.200 s instead of 0.290 s; lut100's
+// 100 runs get 23x23 of their 100x100 grids, which keeps it as it was.
 //
 // A run written while the launch goes on (slot_done, gpu.c's early_slots)
 // needs its deposits in global memory first, so a block flushes a run's
@@ -27,8 +30,8 @@ __device__ __forceinline__ unsigned long long *batch_slot_end(unsigned int num_s
     return (unsigned long long *)(batch_parts(num_slots) + num_parts);
 }
 
-// The slot's photons live in this block, ended but not yet counted in
-// slot_done, and its flush lock (word w of slot s: batch_words()[w * S + s]).
+// Per slot: its photons live in this block, those ended but not yet counted
+// in slot_done, and its flush lock (batch_word(S, P, w, s): word w of slot s).
 #define BATCH_LIVE 0u
 #define BATCH_PENDING 1u
 #define BATCH_LOCK 2u

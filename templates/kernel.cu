@@ -28,14 +28,15 @@
 // ---- the kernel --------------------------------------------------------------
 % if spec.batch then
 // Simulates indices [first, first + count) of the batch; *next counts the
-// indices handed out so far, slot_done[s] the photons of slot s ended (all
-// zero before the launch).
+// indices handed out so far, slot_done[s] the photons of slot s ended with
+// their deposits in global memory (all zero before the launch).  With run
+// tiles, tile_nr x tile_nz is each run's tile in this launch (batch_tiles.cu).
 % else
 // Simulates photons [first, first + count) of the run; *next counts the indices
 // handed out so far (zero before the launch).
 % end
 % local clustered = spec.score_absorption and spec.tile_nr > 0 and spec.cluster_size > 1
-% local run_tiles = spec.batch and spec.score_absorption and spec.tile_nr > 0  -- batch.cu
+% local run_tiles = spec.batch and spec.score_absorption and spec.tile_nr > 0  -- batch_tiles.cu
 % local cluster_dims = clustered and ("__cluster_dims__(" .. spec.cluster_size .. ", 1, 1) ") or ""
 % if spec.min_blocks_per_sm > 0 then
 extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}, {{spec.min_blocks_per_sm}})
@@ -183,13 +184,13 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % if run_tiles then
                     atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
                     // Its deposits may be in its run's tile: counted in
-                    // slot_done when the tile is flushed (batch.cu).
+                    // slot_done when the tile is flushed (batch_tiles.cu).
                     batch_tile_photon_ended(num_slots, num_parts, slot, first, next, a_rz_all,
                                             slot_done);
 % elseif spec.batch then
                     atomicAdd(&RUN_COUNTS[COUNT_STEPS], (unsigned long long)photon_steps);  // its run's
-                    // Every deposit of the photon is in global memory (a batch
-                    // kernel caches none in shared memory): one more photon of
+                    // Every deposit of the photon is in global memory (no run
+                    // tiles in shared memory): one more photon of
                     // its run done, for the host to take a finished run's
                     // tallies while the launch goes on (gpu.c, early_slots).
                     __threadfence();
