@@ -89,9 +89,10 @@ bool variant_options_given(const variant_options *v) { return v->given != 0; }
 
 /* The batch kernel of a variant (measured on an H100, lut100: 100 runs of
  * 10^5 photons of one low-absorbing layer, bench/results_gpu.md):
- *  - its deposits all go to global memory (no tile), so consecutive ones
- *    into one bin are summed in a register (last_bin_cache): 1.30 -> 0.24 s
- *    of kernel; -A, no deposits at all, took 0.17 s;
+ *  - its deposits outside its run's tile go to global memory, so
+ *    consecutive ones into one bin are summed in a register first
+ *    (last_bin_cache): without tiles 1.30 -> 0.24 s of kernel; -A, no
+ *    deposits at all, took 0.17 s;
  *  - no minimum residency: the register cache needs 38 registers, and held
  *    to 32 (8 blocks of 256) it spilled and took 0.32 s; -A keeps 8 blocks
  *    of 256 at 32 registers (34 without the bound);
@@ -100,7 +101,12 @@ bool variant_options_given(const variant_options *v) { return v->given != 0; }
  *    examples/lookup_table.mci 0.012-0.013 against 0.014 s; luthi100
  *    (0.042-0.047 s) and 16 runs of skin (0.157-0.169 s) the same at
  *    every size (fourteenth session, one H100, two calls).  -A keeps blocks
- *    of 256.
+ *    of 256;
+ *  - a tile a run, at most the grid, fitted per launch to the shared
+ *    memory the tables leave (plan_batch_tiles in gpu.c): the kernel of 8
+ *    runs on a 50x50 grid 0.240 -> 0.058 s, 16 runs of skin 0.29 -> 0.20 s,
+ *    luthi100 0.048 -> 0.040 s; lut100 (23x23 of its 100x100 bins a run)
+ *    unchanged (sixteenth session, one H100).
  * Of the explicit options, those a batch kernel has keep their values. */
 #define BATCH_BLOCK_WITH_ABSORPTION 1024
 
