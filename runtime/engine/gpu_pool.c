@@ -132,6 +132,7 @@ typedef struct worker {
     span launch;     /* its photons */
     uint64_t handed; /* of them, handed out (as last seen) */
     double started;  /* when it was taken */
+    bool absent;     /* no thread of its own: its share is the others' */
 } worker;
 
 /* What the GPUs' threads share. */
@@ -179,7 +180,7 @@ static void launch_own(dispatcher *d, worker *w, uint64_t *first, uint64_t *coun
  * all instead of taking photons back from their launches. */
 static bool splittable(const dispatcher *d, const worker *w)
 {
-    return !d->lopsided || w->share.chunks > 0;
+    return !d->lopsided || w->share.chunks > 0 || w->absent;
 }
 
 /* The upper half of the largest share not yet launched, when one is worth
@@ -486,6 +487,12 @@ static bool run_workers(gpu_pool *pool, worker *workers, tm_error *err)
     }
     /* A GPU without a thread of its own leaves its share to the others
      * (split_unlaunched). */
+    dispatcher *d = workers[0].d;
+    pthread_mutex_lock(&d->lock);
+    for (int i = started; i < pool->count; i++)
+        workers[i].absent = true;
+    pthread_cond_broadcast(&d->changed);
+    pthread_mutex_unlock(&d->lock);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     return true;
