@@ -96,11 +96,6 @@ size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts)
            (size_t)parts * SPEC_BATCH_PART_BYTES;
 }
 
-/* Shared memory the driver reserves for each resident block (1 KB on sm_80
- * and later: CUDA C++ Programming Guide, "Shared Memory" of the compute
- * capabilities). */
-#define SPEC_RESERVED_SHARED_PER_BLOCK 1024
-
 size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_threads_per_sm)
 {
     if (max_threads_per_sm <= 0 || spec->knobs.block_size <= 0)

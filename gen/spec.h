@@ -115,6 +115,10 @@ bool spec_batch_tiled(const kernel_spec *spec);
  * (max_threads_per_sm), less what the system reserves for each block, so
  * that the tables never cost the variant its resident blocks. */
 size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_threads_per_sm);
+/* Shared memory the driver reserves for each resident block (1 KB on sm_80
+ * and later: CUDA C++ Programming Guide, "Shared Memory" of the compute
+ * capabilities). */
+#define SPEC_RESERVED_SHARED_PER_BLOCK 1024
 
 /* Shared-memory entries of the A_rz tile in each block: the whole tile, or
  * a 1/cluster_size share of it when a cluster holds it (rounded up). */

@@ -621,13 +621,11 @@ typedef struct launch_plan {
     unsigned tile_nr, tile_nz; /* a batch's run tiles (plan_batch_tiles); 0: none */
 } launch_plan;
 
-/* Shared memory an SM keeps for each resident block (1 KB on sm_80 and
- * later), and room for the batch kernel's few static words. */
-#define BLOCK_SHARED_RESERVED 1024
-#define BATCH_STATIC_SHARED   256
+/* Room for the batch kernel's few static words (templates/batch_tiles.cu). */
+#define BATCH_STATIC_SHARED 256
 /* Fewer bins a run than this: no tiles (their bookkeeping would cost more
  * than they keep from global memory). */
-#define BATCH_TILE_MIN_BINS   16
+#define BATCH_TILE_MIN_BINS 16
 
 /* The largest tile of `bins` bins within the caps, as square as they let it. */
 static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsigned *nr,
@@ -652,9 +650,9 @@ static bool plan_batch_tiles(gpu_engine *eng, const kernel_spec *spec, const pho
     if (!spec->batch || !spec_batch_tiled(spec))
         return true;
     size_t per_block = eng->dev.shared_per_sm / (size_t)per_sm;
-    size_t used = plan->shared + BLOCK_SHARED_RESERVED + BATCH_STATIC_SHARED;
-    if (per_block > eng->dev.shared_per_block_optin + BLOCK_SHARED_RESERVED)
-        per_block = eng->dev.shared_per_block_optin + BLOCK_SHARED_RESERVED;
+    size_t used = plan->shared + SPEC_RESERVED_SHARED_PER_BLOCK + BATCH_STATIC_SHARED;
+    if (per_block > eng->dev.shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK)
+        per_block = eng->dev.shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK;
     if (per_block <= used)
         return true;
     size_t bins = (per_block - used) / sizeof(uint32_t) / (size_t)b->slots;
@@ -987,10 +985,11 @@ static bool early_begin(const gpu_run *r, launch *l, const kernel_spec *spec,
 }
 
 /* Slot s's tallies into acc[s] while the launch goes on, then the caller
- * told.  Every photon of the slot has ended, and each made its deposits
- * visible before counting itself (templates/kernel.cu's __threadfence), so
- * no deposit to the slot's arrays is left: the monitor stream copies them
- * whole, as the launch's end would. */
+ * told.  Every photon of the slot has ended, and each is counted only once
+ * its deposits are visible in global memory (templates/kernel.cu's
+ * __threadfence; with run tiles, after its tile's flush:
+ * templates/batch_tiles.cu), so no deposit to the slot's arrays is left:
+ * the monitor stream copies them whole, as the launch's end would. */
 static bool early_take(gpu_engine *eng, const gpu_run *r, early_slots *e, int s, tally_set *acc,
                        const gpu_options *opt, tm_error *err)
 {
