@@ -125,10 +125,10 @@ void spec_for_batch(kernel_spec *spec)
 {
     spec->batch = true;
     spec->knobs.layer_placement = SPEC_LAYERS_SHARED;
-    spec->knobs.edge_cache = false;
     spec->knobs.cluster_size = 1;
     if (spec_batch_tiled(spec)) {
-        /* each run's tile: at most the grid, of 32-bit entries */
+        /* each run's tile: at most the grid, of 32-bit entries, and its edge
+         * bins after it when edge_cache is on */
         if (spec->knobs.tile_nr > spec->nr)
             spec->knobs.tile_nr = spec->nr;
         if (spec->knobs.tile_nz > spec->nz)
@@ -137,6 +137,7 @@ void spec_for_batch(kernel_spec *spec)
         return;
     }
     spec->knobs.tile_nr = spec->knobs.tile_nz = 0;
+    spec->knobs.edge_cache = false;
     /* nothing in shared memory uses the entry width: the neutral one, so
      * that one batch shape has one key */
     kernel_knobs neutral;
@@ -265,10 +266,14 @@ static bool validate_batch(const kernel_spec *spec, tm_error *err)
                   "(layer_placement shared)");
         return false;
     }
-    if (spec->knobs.edge_cache || spec->knobs.cluster_size > 1) {
+    if (spec->knobs.cluster_size > 1) {
+        error_set(err, NULL, 0, "a batch kernel has no clusters (cluster_size 1)");
+        return false;
+    }
+    if (spec->knobs.edge_cache && !spec_batch_tiled(spec)) {
         error_set(err, NULL, 0,
-                  "a batch kernel caches no edge bins and has no clusters (edge_cache off, "
-                  "cluster_size 1)");
+                  "a batch kernel keeps edge bins only after its run tiles (edge_cache on "
+                  "needs a tile)");
         return false;
     }
     bool tile = spec->knobs.tile_nr > 0 || spec->knobs.tile_nz > 0;

@@ -68,10 +68,11 @@ typedef struct kernel_spec {
 void spec_init(kernel_spec *spec);
 
 /* The batch kernel of spec's variant: batch set, the layer tables in shared
- * memory, no edge bins or clusters; spec's tile (when absorption is scored)
- * becomes the largest tile each run may have, within the grid, of 32-bit
- * entries, and tile 0x0 none.  Block size, launch bounds and the register
- * cache of the last bin are spec's. */
+ * memory, no clusters; spec's tile (when absorption is scored) becomes the
+ * largest tile each run may have, within the grid, of 32-bit entries, and
+ * tile 0x0 none.  With a tile, edge_cache gives each run's tile its edge
+ * bins where the launch has room (without a tile it is off).  Block size,
+ * launch bounds and the register cache of the last bin are spec's. */
 void spec_for_batch(kernel_spec *spec);
 
 /* The kernel of spec's variant that scores num_sets absorption sets (0:

@@ -83,9 +83,12 @@ __device__ __forceinline__ unsigned int batch_slot_of(unsigned int layer_table)
 % if spec.score_absorption and spec.tile_nr > 0 then
 
 // The extents of every run's A_rz tile in this launch (batch_tiles.cu), for
-// score.cu's TILE_NR and TILE_NZ: set once by the block's first thread.
-__shared__ unsigned int batch_tile_extent[2];  // tile_nr, tile_nz
+// score.cu's TILE_NR and TILE_NZ, and its edge bins (EDGE_BINS: 0, or the
+// last row and column of A_rz after each run's tile): set once by the
+// block's first thread.
+__shared__ unsigned int batch_tile_extent[3];  // tile_nr, tile_nz, edge_bins
 
 __device__ __forceinline__ unsigned int batch_tile_nr() { return batch_tile_extent[0]; }
 __device__ __forceinline__ unsigned int batch_tile_nz() { return batch_tile_extent[1]; }
+__device__ __forceinline__ unsigned int batch_edge_bins() { return batch_tile_extent[2]; }
 % end

@@ -1,12 +1,14 @@
 // ---- each run's A_rz tile in the block's shared memory ----------------------
 // Every slot of the launch has a tile of its own: A_rz[0..tile_nr)[0..tile_nz)
-// of its run, 32-bit entries, of extents the host fits to the shared memory
-// the tables leave (runtime/engine/gpu.c, plan_batch_tiles: one kernel for
-// any number of runs).  A photon deposits into its own run's tile, so no
-// block ever holds a deposit of one run in another's.  Measured on an H100
-// (docs/batches.md): the kernel of 8 runs on a 50x50 grid took 0.058 s
-// instead of 0.240 s, 16 runs of skin 0.200 s instead of 0.290 s; lut100's
-// 100 runs get 23x23 of their 100x100 grids, which keeps it as it was.
+// of its run, then (edge_bins > 0) the last row and column of its A_rz
+// (score.cu, EDGE_BINS), 32-bit entries, of extents the host fits to the
+// shared memory the tables leave (runtime/engine/launch_plan.c, plan_batch_tiles:
+// one kernel for any number of runs).  A photon deposits into its own run's
+// tile, so no block ever holds a deposit of one run in another's.  Measured
+// on an H100 (docs/batches.md): the kernel of 8 runs on a 50x50 grid took
+// 0.058 s instead of 0.240 s, 16 runs of skin 0.200 s instead of 0.290 s;
+// lut100's 100 runs get 18x18 of their 100x100 grids and their edge bins,
+// 0.20 s instead of 0.22 s.
 //
 // A run written while the launch goes on (slot_done, gpu.c's early_slots)
 // needs its deposits in global memory first, so a block flushes a run's
@@ -46,29 +48,37 @@ __device__ __forceinline__ unsigned int *batch_tiles(unsigned int num_slots, uns
     return batch_word(num_slots, num_parts, 3u, 0u);
 }
 
+// The entries of a slot's tile: its bins, then its edge bins.
+__device__ __forceinline__ unsigned int batch_tile_entries()
+{
+    return batch_tile_nr() * batch_tile_nz() + batch_edge_bins();
+}
+
 // The shared-memory address of slot s's tile (the step's tile_sh).
 __device__ __forceinline__ unsigned int batch_tile_of(unsigned int num_slots, unsigned int num_parts,
                                                       unsigned int s)
 {
-    unsigned int *tile = batch_tiles(num_slots, num_parts) + s * batch_tile_nr() * batch_tile_nz();
+    unsigned int *tile = batch_tiles(num_slots, num_parts) + s * batch_tile_entries();
     return (unsigned int)__cvta_generic_to_shared(tile);
 }
 
 // The words, the tiles and the extents zeroed, by the block's threads
 // (before a barrier).
 __device__ __forceinline__ void batch_tiles_zero(unsigned int num_slots, unsigned int num_parts,
-                                                 unsigned int tile_nr, unsigned int tile_nz)
+                                                 unsigned int tile_nr, unsigned int tile_nz,
+                                                 unsigned int edge_bins)
 {
     if (threadIdx.x == 0) {
         batch_tile_extent[0] = tile_nr;
         batch_tile_extent[1] = tile_nz;
+        batch_tile_extent[2] = edge_bins;
         batch_part_seen = 0u;
     }
     unsigned long long *end = batch_slot_end(num_slots, num_parts);
     for (unsigned int s = threadIdx.x; s < num_slots; s += blockDim.x)
         end[s] = 0ull;
     unsigned int *words = batch_word(num_slots, num_parts, 0u, 0u);
-    unsigned int n = num_slots * (3u + tile_nr * tile_nz);
+    unsigned int n = num_slots * (3u + tile_nr * tile_nz + edge_bins);
     for (unsigned int i = threadIdx.x; i < n; i += blockDim.x)
         words[i] = 0u;
 }
@@ -86,12 +96,12 @@ __device__ __forceinline__ void batch_slot_ends(unsigned int num_slots, unsigned
     }
 }
 
-// Global bin of entry j of a tile.
+// Global bin of entry j of slot s's tile (score.cu's slot_bin: the tile's
+// bins, then the edge bins).
 __device__ __forceinline__ unsigned long long *batch_tile_bin(unsigned long long *a_rz_all,
                                                               unsigned int s, unsigned int j)
 {
-    unsigned int nz = batch_tile_nz();
-    return a_rz_all + s * SLOT_RZ + (unsigned long long)(j / nz) * NZ + j % nz;
+    return a_rz_all + s * SLOT_RZ + slot_bin((int)j, 0u);
 }
 
 // Slot s's tile into global memory and its pending photons into slot_done,
@@ -105,7 +115,7 @@ __device__ __noinline__ void batch_tile_flush(unsigned int num_slots, unsigned i
         return;
     unsigned int done = atomicExch(batch_word(num_slots, num_parts, BATCH_PENDING, s), 0u);
     __threadfence_block();  // the tile read after the photons counted (their deposits in it)
-    unsigned int n = batch_tile_nr() * batch_tile_nz();
+    unsigned int n = batch_tile_entries();
     unsigned int *tile = batch_tiles(num_slots, num_parts) + s * n;
     for (unsigned int j = 0; j < n; j++)
         if (((volatile unsigned int *)tile)[j] != 0u)
@@ -169,7 +179,7 @@ __device__ __forceinline__ void batch_tiles_end(unsigned int num_slots, unsigned
                                                 unsigned long long *a_rz_all,
                                                 unsigned long long *slot_done)
 {
-    unsigned int n = batch_tile_nr() * batch_tile_nz();
+    unsigned int n = batch_tile_entries();
     unsigned int *tiles = batch_tiles(num_slots, num_parts);
     for (unsigned int i = threadIdx.x; i < num_slots * n; i += blockDim.x)
         if (tiles[i] != 0u)

@@ -30,7 +30,8 @@
 // Simulates indices [first, first + count) of the batch; *next counts the
 // indices handed out so far, slot_done[s] the photons of slot s ended with
 // their deposits in global memory (all zero before the launch).  With run
-// tiles, tile_nr x tile_nz is each run's tile in this launch (batch_tiles.cu).
+// tiles, tile_nr x tile_nz is each run's tile in this launch and edge_bins
+// its edge bins (batch_tiles.cu).
 % else
 // Simulates photons [first, first + count) of the run; *next counts the indices
 // handed out so far (zero before the launch).
@@ -52,7 +53,8 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              unsigned long long *a_rz_all, unsigned long long *rd_ra_all,
              unsigned long long *tt_ra_all, unsigned long long *counts_all,
 %   if run_tiles then
-             unsigned long long *slot_done, unsigned int tile_nr, unsigned int tile_nz)
+             unsigned long long *slot_done, unsigned int tile_nr, unsigned int tile_nz,
+             unsigned int edge_bins)
 %   else
              unsigned long long *slot_done)
 %   end
@@ -68,7 +70,7 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
     unsigned int slot = 0u;     // the run of this thread's photon (RUN_SLOT)
 %   end
 %   if run_tiles then
-    batch_tiles_zero(num_slots, num_parts, tile_nr, tile_nz);
+    batch_tiles_zero(num_slots, num_parts, tile_nr, tile_nz, edge_bins);
     __syncthreads();
     batch_slot_ends(num_slots, num_parts, first, count);
     unsigned int tile_sh = 0u;  // the tile of the photon's run (batch_tile_of)

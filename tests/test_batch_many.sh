@@ -5,9 +5,10 @@
 # outputs written while the next one simulates (cli/run_batch.c), and
 # a run's as soon as its photons have all ended, while its own batch still
 # simulates; every run's .mco the same as simulated alone (--no-batch), its
-# JSON's GPU share its own photons, with each run's A_rz tile in shared
-# memory (templates/batch_tiles.cu) and without (--tile 0x0).  Exit 77
-# (skipped) without a GPU.
+# JSON's GPU share its own photons, with each run's A_rz tile and edge bins
+# in shared memory (templates/batch_tiles.cu), with the tiles alone
+# (--edge-cache off) and with neither (--tile 0x0).  Exit 77 (skipped)
+# without a GPU.
 # usage: test_batch_many.sh TMCML
 tmcml=$1
 if ! "$tmcml" devices >/dev/null 2>&1; then
@@ -29,7 +30,7 @@ runs=400
 common="--engine gpu --tune never -S 5 --cache $work/cache"
 expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 --verbose -o "$work/batched"
 contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
-contains "batched" "run tiles [1-9][0-9]*x[1-9][0-9]*"
+contains "batched" "run tiles [0-9]*x[0-9]* and edge bins"
 early=$(sed -n 's/.*(\([0-9]*\) of them written while it ran).*/\1/p' "$work/out" |
     awk '{ n += $1 } END { print n + 0 }')
 check; [ "$early" -gt 0 ] || fail "no run was written while its batch simulated"
@@ -43,8 +44,12 @@ check; [ "$shares" -eq "$runs" ] || fail "$shares of $runs JSONs give the GPU th
 expect 0 "untiled" -- "$tmcml" run "$work/many.mci" $common --block 256 --tile 0x0 --verbose \
     -o "$work/untiled"
 check; grep -q "run tiles" "$work/out" && fail "--tile 0x0: the batch kernel still has run tiles"
+expect 0 "tiles alone" -- "$tmcml" run "$work/many.mci" $common --block 256 --edge-cache off \
+    --verbose -o "$work/no_edges"
+contains "tiles alone" "run tiles [1-9][0-9]*x[1-9][0-9]*"
+check; grep -q "edge bins" "$work/out" && fail "--edge-cache off: the runs still have edge bins"
 expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
-for kind in batched untiled; do
+for kind in batched no_edges untiled; do
     same=0
     for f in "$work"/alone/*.mco; do
         check

@@ -47,6 +47,8 @@ static const family families[] = {
     {"skin7_600nm.mci", "batch", "", true, false, 1, 0, false},
     {"skin7_600nm.mci", "batch -A", "", false, false, 1, 0, false},
     {"skin7_600nm.mci", "batch, no run tiles", "--tile 0x0", true, false, 1, 0, false},
+    {"skin7_600nm.mci", "batch, run tiles without edge bins", "--edge-cache off", true, false, 1,
+     0, false},
     {"skin7_600nm.mci", "batch, no last bin", "--tile 0x0", true, false, 2, 0, false},
     {"skin7_600nm.mci", "batch -A, 8x256", "", false, false, 2, 0, false},
     {"intralipid_slab.mci", "batch", "", true, false, 1, 0, false},

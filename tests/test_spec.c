@@ -359,6 +359,29 @@ static void test_key_max(void)
     free(key);
 }
 
+/* A batch kernel keeps edge bins only after run tiles: spec_for_batch
+ * keeps edge_cache with a tile and turns it off without one, and
+ * spec_validate refuses a batch spec with edge bins and no tile. */
+static void test_batch_edges(void)
+{
+    kernel_spec tiled = skin();
+    tiled.knobs.tile_nr = 600; /* capped to the grid */
+    tiled.knobs.tile_nz = 64;
+    tiled.knobs.edge_cache = true;
+    spec_for_batch(&tiled);
+    CHECK(tiled.knobs.edge_cache && tiled.knobs.tile_nr == 500 && tiled.knobs.entry_bits == 32);
+    tm_error err;
+    CHECK(spec_validate(&tiled, 0, &err));
+    kernel_spec untiled = skin();
+    untiled.knobs.edge_cache = true;
+    spec_for_batch(&untiled);
+    CHECK(!untiled.knobs.edge_cache);
+    CHECK(spec_validate(&untiled, 0, &err));
+    untiled.knobs.edge_cache = true;
+    CHECK(!spec_validate(&untiled, 0, &err));
+    CHECK_CONTAINS(err.message, "edge_cache on needs a tile");
+}
+
 int main(void)
 {
     test_defaults();
@@ -370,5 +393,6 @@ int main(void)
     test_key_distinct();
     test_key_layers();
     test_key_max();
+    test_batch_edges();
     return check_summary("test_spec");
 }

@@ -103,10 +103,15 @@ bool variant_options_given(const variant_options *v) { return v->given != 0; }
  *    every size (fourteenth session, one H100, two calls).  -A keeps blocks
  *    of 256;
  *  - a tile a run, at most the grid, fitted per launch to the shared
- *    memory the tables leave (plan_batch_tiles in gpu.c): the kernel of 8
+ *    memory the tables leave (plan_batch_tiles in launch_plan.c): the kernel of 8
  *    runs on a 50x50 grid 0.240 -> 0.058 s, 16 runs of skin 0.29 -> 0.20 s,
  *    luthi100 0.048 -> 0.040 s; lut100 (23x23 of its 100x100 bins a run)
- *    unchanged (sixteenth session, one H100).
+ *    unchanged (sixteenth session, one H100);
+ *  - each run's edge bins (the last row and column of A_rz) after its tile
+ *    (edge_cache): 8 runs of 1.25e7 photons of lut100's first medium, whose
+ *    light spreads past the grid, 4.50 -> 1.26 s, lut100 0.22 -> 0.20 s,
+ *    16 runs of skin (light within the grid, tiles 59x59 -> 52x54)
+ *    0.207 -> 0.213 s (seventeenth session, one H100).
  * Of the explicit options, those a batch kernel has keep their values. */
 #define BATCH_BLOCK_WITH_ABSORPTION 1024
 
@@ -117,10 +122,12 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_
     spec->knobs.min_blocks_per_sm = spec->score_absorption ? 0 : DEFAULT_RESIDENCY;
     spec->knobs.last_bin_cache = spec->score_absorption;
     /* each run's tile as large as the launch's shared memory allows, up to
-     * the grid (plan_batch_tiles in gpu.c fits it per launch) */
+     * the grid (plan_batch_tiles in launch_plan.c fits it per launch) */
     spec->knobs.tile_nr = spec->nr;
     spec->knobs.tile_nz = spec->nz;
-    static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache", "tile"};
+    spec->knobs.edge_cache = spec->score_absorption;
+    static const char *const kept[] = {"block_size", "min_blocks_per_sm", "last_bin_cache", "tile",
+                                       "edge_cache"};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         if (given(v, kept[i])) {
             const knob *k = knob_by_name(kept[i]);

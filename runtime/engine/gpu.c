@@ -34,6 +34,7 @@
 
 #include "compile.h"
 #include "fixed_point.h"
+#include "launch_plan.h"
 #include "layer_record.h"
 #include "optics.h"
 #include "detector.h"
@@ -615,100 +616,6 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *ta
     return ok && zero_tallies(r, err);
 }
 
-typedef struct launch_plan {
-    unsigned grid, block;
-    size_t shared;
-    unsigned tile_nr, tile_nz; /* a batch's run tiles (plan_batch_tiles); 0: none */
-} launch_plan;
-
-/* Room for the batch kernel's few static words (templates/batch_tiles.cu). */
-#define BATCH_STATIC_SHARED 256
-/* Fewer bins a run than this: no tiles (their bookkeeping would cost more
- * than they keep from global memory). */
-#define BATCH_TILE_MIN_BINS 16
-
-/* The largest tile of `bins` bins within the caps, as square as they let it. */
-static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsigned *nr,
-                           unsigned *nz)
-{
-    unsigned r = (unsigned)sqrt((double)bins);
-    r = r < 1 ? 1 : r > cap_nr ? cap_nr : r;
-    size_t z = bins / r;
-    *nz = z > cap_nz ? cap_nz : (unsigned)z;
-    size_t rows = *nz ? bins / *nz : 0;
-    *nr = rows > cap_nr ? cap_nr : (unsigned)rows;
-}
-
-/* A batch kernel's run tiles (templates/batch_tiles.cu): each slot's A_rz
- * tile as large as the shared memory the SM's resident blocks leave after
- * the tables (without costing a resident block), up to the spec's tile.
- * One kernel serves any number of runs: the extents are arguments. */
-static bool plan_batch_tiles(gpu_engine *eng, const kernel_spec *spec, const photon_batch *b,
-                             int per_sm, launch_plan *plan, tm_error *err)
-{
-    plan->tile_nr = plan->tile_nz = 0;
-    if (!spec->batch || !spec_batch_tiled(spec))
-        return true;
-    size_t per_block = eng->dev.shared_per_sm / (size_t)per_sm;
-    size_t used = plan->shared + SPEC_RESERVED_SHARED_PER_BLOCK + BATCH_STATIC_SHARED;
-    if (per_block > eng->dev.shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK)
-        per_block = eng->dev.shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK;
-    if (per_block <= used)
-        return true;
-    size_t bins = (per_block - used) / sizeof(uint32_t) / (size_t)b->slots;
-    unsigned nr, nz;
-    batch_tile_fit(bins, (unsigned)spec->knobs.tile_nr, (unsigned)spec->knobs.tile_nz, &nr, &nz);
-    if ((size_t)nr * nz < BATCH_TILE_MIN_BINS)
-        return true;
-    size_t shared = plan->shared + (size_t)b->slots * nr * nz * sizeof(uint32_t);
-    int with_tiles = 0;
-    if (!cuda_occupancy(eng->mod, KERNEL_NAME, plan->block, shared, &with_tiles, err))
-        return false;
-    if (with_tiles < per_sm) /* the tiles would cost a resident block: none */
-        return true;
-    plan->shared = shared;
-    plan->tile_nr = nr;
-    plan->tile_nz = nz;
-    return true;
-}
-
-static bool plan_launches(gpu_engine *eng, const kernel_spec *spec, const photon_batch *b,
-                          unsigned grid, gpu_stats *stats, launch_plan *plan, tm_error *err)
-{
-    plan->block = (unsigned)spec->knobs.block_size;
-    /* Dynamic shared memory: the tile and the edge bins (the shared layer
-     * table is static), or a batch's tables. */
-    plan->shared =
-        spec->batch ? spec_batch_bytes(spec, b->slots, b->count) : spec_dynamic_shared_bytes(spec);
-    int per_sm = 0;
-    if (!cuda_occupancy(eng->mod, KERNEL_NAME, plan->block, plan->shared, &per_sm, err))
-        return false;
-    if (per_sm < 1) {
-        error_set(err, NULL, 0,
-                  "kernel %s cannot run on %s: no block of %u threads with %zu bytes "
-                  "of shared memory fits on an SM",
-                  eng->key, eng->dev.name, plan->block, plan->shared);
-        return false;
-    }
-    if (!plan_batch_tiles(eng, spec, b, per_sm, plan, err))
-        return false;
-    /* A clustered kernel (__cluster_dims__) runs whole clusters: the grid is
-     * a multiple of the cluster size. */
-    unsigned cluster = (unsigned)spec_cluster_blocks(spec);
-    if (grid)
-        plan->grid = (grid + cluster - 1) / cluster * cluster;
-    else
-        plan->grid = (unsigned)(per_sm * eng->dev.sm_count) / cluster * cluster;
-    if (plan->grid < cluster)
-        plan->grid = cluster;
-    stats->grid = plan->grid;
-    stats->block = plan->block;
-    stats->blocks_per_sm = per_sm;
-    stats->tile_nr = plan->tile_nr;
-    stats->tile_nz = plan->tile_nz;
-    return true;
-}
-
 /* A batch kernel's launch of the whole batch, for opt->slot_done: the slots
  * taken while it runs (early_take). */
 typedef struct early_slots {
@@ -745,7 +652,7 @@ typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
-    unsigned num_parts, num_slots, max_steps, tile_nr, tile_nz;
+    unsigned num_parts, num_slots, max_steps, tile_nr, tile_nz, edge_bins;
     cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
     cuda_ptr slot_done;
     /* time bins or a fiber (templates/timed.cu) */
@@ -808,7 +715,8 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .set_extra = r->set_extra,
                        .slot_done = r->slot_done,
                        .tile_nr = plan->tile_nr,
-                       .tile_nz = plan->tile_nz};
+                       .tile_nz = plan->tile_nz,
+                       .edge_bins = plan->edge_bins};
     int n = 0;
     void **v = a->list;
     v[n++] = &a->first;
@@ -841,6 +749,7 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     if (spec->batch && spec_batch_tiled(spec)) {
         v[n++] = &a->tile_nr;
         v[n++] = &a->tile_nz;
+        v[n++] = &a->edge_bins;
     }
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;
@@ -1259,8 +1168,10 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
     launch_plan plan;
     gpu_run r;
     if (!load_module(eng, spec, opt, stats, err) ||
-        (!spec->batch && !upload_layers(eng, run, spec, err)) ||
-        !plan_launches(eng, spec, batch, opt->grid, stats, &plan, err))
+        (!spec->batch && !upload_layers(eng, run, spec, err)))
+        return false;
+    launch_target target = {.dev = &eng->dev, .mod = eng->mod, .kernel = KERNEL_NAME, .key = eng->key};
+    if (!launch_plan_make(&target, spec, batch, opt->grid, stats, &plan, err))
         return false;
     if (!run_open(eng, batch, spec, opt, &r, err))
         return false;

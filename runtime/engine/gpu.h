@@ -65,6 +65,7 @@ typedef struct gpu_stats {
     int blocks_per_sm, registers;
     int spill_bytes;           /* local-memory spill stores + loads (ptxas) */
     unsigned tile_nr, tile_nz; /* a batch's run tiles (0: none) */
+    unsigned edge_bins;        /* each run's edge bins after its tile (0: none) */
     /* With measure_steady: photons handed out per second while the first
      * launch went from 20 % to 80 % of its photons - the rate of a long run,
      * without the launch's ramp-up and its tail of the longest photons

@@ -1,0 +1,109 @@
+/* A kernel's launch: grid, block, shared memory and a batch's run tiles
+ * (launch_plan.h). */
+#include "launch_plan.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* Room for the batch kernel's few static words (templates/batch_tiles.cu). */
+#define BATCH_STATIC_SHARED 256
+/* Fewer bins a run than this: no tiles (their bookkeeping would cost more
+ * than they keep from global memory). */
+#define BATCH_TILE_MIN_BINS 16
+
+/* The largest tile of `bins` bins within the caps, as square as they let it. */
+static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsigned *nr,
+                           unsigned *nz)
+{
+    unsigned r = (unsigned)sqrt((double)bins);
+    r = r < 1 ? 1 : r > cap_nr ? cap_nr : r;
+    size_t z = bins / r;
+    *nz = z > cap_nz ? cap_nz : (unsigned)z;
+    size_t rows = *nz ? bins / *nz : 0;
+    *nr = rows > cap_nr ? cap_nr : (unsigned)rows;
+}
+
+/* A batch kernel's run tiles (templates/batch_tiles.cu): each slot's A_rz
+ * tile as large as the shared memory the SM's resident blocks leave after
+ * the tables (without costing a resident block), up to the spec's tile.
+ * With edge_cache, each tile is followed by its run's edge bins (the last
+ * row and column of A_rz, where every deposit beyond the grid lands): they
+ * are given room first, being the hottest bins outside a small tile, and
+ * none where the tile holds the whole grid.  One kernel serves any number
+ * of runs: the extents are arguments. */
+static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, const photon_batch *b,
+                             int per_sm, launch_plan *plan, tm_error *err)
+{
+    plan->tile_nr = plan->tile_nz = plan->edge_bins = 0;
+    if (!spec->batch || !spec_batch_tiled(spec))
+        return true;
+    size_t per_block = t->dev->shared_per_sm / (size_t)per_sm;
+    size_t used = plan->shared + SPEC_RESERVED_SHARED_PER_BLOCK + BATCH_STATIC_SHARED;
+    if (per_block > t->dev->shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK)
+        per_block = t->dev->shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK;
+    if (per_block <= used)
+        return true;
+    size_t entries = (per_block - used) / sizeof(uint32_t) / (size_t)b->slots;
+    size_t edges = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
+    if (entries < edges)
+        edges = 0;
+    unsigned nr, nz;
+    batch_tile_fit(entries - edges, (unsigned)spec->knobs.tile_nr, (unsigned)spec->knobs.tile_nz,
+                   &nr, &nz);
+    if ((size_t)nr * nz < BATCH_TILE_MIN_BINS)
+        nr = nz = 0;
+    if (nr >= (unsigned)spec->nr && nz >= (unsigned)spec->nz)
+        edges = 0; /* the tile holds them */
+    if (nr == 0 && edges == 0)
+        return true;
+    size_t shared = plan->shared + (size_t)b->slots * ((size_t)nr * nz + edges) * sizeof(uint32_t);
+    int with_tiles = 0;
+    if (!cuda_occupancy(t->mod, t->kernel, plan->block, shared, &with_tiles, err))
+        return false;
+    if (with_tiles < per_sm) /* the tiles would cost a resident block: none */
+        return true;
+    plan->shared = shared;
+    plan->tile_nr = nr;
+    plan->tile_nz = nz;
+    plan->edge_bins = (unsigned)edges;
+    return true;
+}
+
+bool launch_plan_make(const launch_target *t, const kernel_spec *spec, const photon_batch *b,
+                      unsigned grid, gpu_stats *stats, launch_plan *plan, tm_error *err)
+{
+    plan->block = (unsigned)spec->knobs.block_size;
+    /* Dynamic shared memory: the tile and the edge bins (the shared layer
+     * table is static), or a batch's tables. */
+    plan->shared =
+        spec->batch ? spec_batch_bytes(spec, b->slots, b->count) : spec_dynamic_shared_bytes(spec);
+    int per_sm = 0;
+    if (!cuda_occupancy(t->mod, t->kernel, plan->block, plan->shared, &per_sm, err))
+        return false;
+    if (per_sm < 1) {
+        error_set(err, NULL, 0,
+                  "kernel %s cannot run on %s: no block of %u threads with %zu bytes "
+                  "of shared memory fits on an SM",
+                  t->key, t->dev->name, plan->block, plan->shared);
+        return false;
+    }
+    if (!plan_batch_tiles(t, spec, b, per_sm, plan, err))
+        return false;
+    /* A clustered kernel (__cluster_dims__) runs whole clusters: the grid is
+     * a multiple of the cluster size. */
+    unsigned cluster = (unsigned)spec_cluster_blocks(spec);
+    if (grid)
+        plan->grid = (grid + cluster - 1) / cluster * cluster;
+    else
+        plan->grid = (unsigned)(per_sm * t->dev->sm_count) / cluster * cluster;
+    if (plan->grid < cluster)
+        plan->grid = cluster;
+    stats->grid = plan->grid;
+    stats->block = plan->block;
+    stats->blocks_per_sm = per_sm;
+    stats->tile_nr = plan->tile_nr;
+    stats->tile_nz = plan->tile_nz;
+    stats->edge_bins = plan->edge_bins;
+    return true;
+}
+
