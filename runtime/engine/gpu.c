@@ -1170,7 +1170,8 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
     if (!load_module(eng, spec, opt, stats, err) ||
         (!spec->batch && !upload_layers(eng, run, spec, err)))
         return false;
-    launch_target target = {.dev = &eng->dev, .mod = eng->mod, .kernel = KERNEL_NAME, .key = eng->key};
+    launch_target target = {
+        .dev = &eng->dev, .mod = eng->mod, .kernel = KERNEL_NAME, .key = eng->key};
     if (!launch_plan_make(&target, spec, batch, opt->grid, stats, &plan, err))
         return false;
     if (!run_open(eng, batch, spec, opt, &r, err))

@@ -106,4 +106,3 @@ bool launch_plan_make(const launch_target *t, const kernel_spec *spec, const pho
     stats->edge_bins = plan->edge_bins;
     return true;
 }
-
