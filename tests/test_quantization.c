@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "cpu_photon.h"
+#include "cpu_problem_setup.h"
 #include "mci.h"
 #include "tally.h"
 

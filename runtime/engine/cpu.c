@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu_photon.h"
+#include "cpu_problem_setup.h"
 #include "run_options.h"
 
 /* Photons a thread takes at a time: large enough that the shared counter is

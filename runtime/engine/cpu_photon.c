@@ -12,13 +12,12 @@
  * loop (cpu_photon_simulate), so that the photon is a set of local variables
  * the compiler keeps in registers: its address is never passed to a function
  * that is not inlined.  The common step makes no call at all: -ln xi and the
- * azimuth's cos and sin are polynomials (cpu_photon.h) instead of libm calls,
+ * azimuth's cos and sin are polynomials (cpu_math.h) instead of libm calls,
  * which would also force every live floating-point register to the stack
  * (all XMM registers are caller-saved). */
 #include "cpu_photon.h"
 
 #include <math.h>
-#include <stdlib.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -26,7 +25,6 @@
 #include "cpu_source.h"
 #include "detector.h"
 #include "fixed_point.h"
-#include "optics.h"
 #include "rng.h"
 #include "time_bins.h"
 
@@ -61,123 +59,6 @@ typedef struct photon {
     double exit_cos; /* dead by leaving the stack: the cosine of its exit direction */
     mwc_state rng;
 } photon;
-
-bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption)
-{
-    /* no absorption sets unless cpu_problem_init_sets adds them */
-    p->num_sets = 0;
-    p->set_extra_mua = p->set_fraction = NULL;
-    p->paths = false;
-    p->time_nt = 0;
-    p->fiber = false;
-    p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
-    if (!p->layers)
-        return false;
-    p->num_layers = run->num_layers;
-    for (int i = 0; i < run->num_layers + 2; i++) {
-        const mci_layer *src = &run->layers[i];
-        cpu_layer *l = &p->layers[i];
-        double g = src->g;
-        l->n = src->n;
-        l->mua = src->mua;
-        l->mus = src->mus;
-        l->mut = src->mua + src->mus;
-        l->inv_mut = l->mut > 0.0 ? 1.0 / l->mut : 0.0;
-        l->absorbed_fraction = l->mut > 0.0 ? src->mua / l->mut : 0.0;
-        l->g = g;
-        l->phase = (g == 1.0 || g == -1.0) ? CPU_PHASE_FIXED : CPU_PHASE_HG;
-        l->hg_h = 2.0 * g * (1.0 - g * g);
-        l->z0 = src->z0;
-        l->z1 = src->z1;
-        l->cos_crit0 = src->cos_crit0;
-        l->cos_crit1 = src->cos_crit1;
-        l->glass = mci_layer_is_glass(src);
-    }
-    p->nr = run->nr;
-    p->nz = run->nz;
-    p->na = run->na;
-    p->dr = run->dr;
-    p->dz = run->dz;
-    p->da = run->da;
-    p->inv_dr = 1.0 / run->dr;
-    p->inv_dz = 1.0 / run->dz;
-    p->inv_da = 1.0 / run->da;
-    p->last_ir = run->nr - 1;
-    p->last_iz = run->nz - 1;
-    p->last_ia = run->na - 1;
-    cpu_azimuth_table_init(p);
-    p->start_weight = 1.0 - optics_specular(run);
-    p->first_layer = optics_first_layer(run);
-    cpu_source_init(p, run);
-    p->score_absorption = score_absorption;
-    p->max_steps = TM_MAX_STEPS_PER_PHOTON;
-    p->seed = seed;
-    p->multipliers = rng_mwc_multipliers;
-    return true;
-}
-
-void cpu_problem_free(cpu_problem *p)
-{
-    free(p->layers);
-    free(p->set_extra_mua);
-    free(p->set_fraction);
-    p->layers = NULL;
-    p->set_extra_mua = p->set_fraction = NULL;
-}
-
-void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
-{
-    p->time_nt = run->time_nt;
-    p->time_inv_dt = run->time_nt > 0 ? 1.0 / run->time_dt : 0.0;
-    p->fiber = run->fiber_radius > 0.0;
-    p->fiber_sep = run->fiber_sep;
-    p->fiber_radius = run->fiber_radius;
-    p->fiber_cos_accept = p->fiber ? detector_cos_accept(run->fiber_na, run->layers[0].n) : 0.0;
-}
-
-static double min_of_sets(double a, double b) { return a < b ? a : b; }
-
-/* The reference of absorption sets: each layer's smallest mua over the sets,
- * so that every set's factor exp(-sum (mua_k,i - mua_ref,i) L_i) is <= 1. */
-static void reference_mua(mci_run *ref, int num_sets, const double *set_mua)
-{
-    for (int i = 1; i <= ref->num_layers; i++) {
-        double least = set_mua[i - 1];
-        for (int k = 1; k < num_sets; k++)
-            least = min_of_sets(least, set_mua[(size_t)k * ref->num_layers + i - 1]);
-        ref->layers[i].mua = least;
-    }
-}
-
-bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption,
-                           int num_sets, const double *set_mua)
-{
-    mci_run ref;
-    if (!mci_run_copy(&ref, run))
-        return false;
-    reference_mua(&ref, num_sets, set_mua);
-    bool ok = cpu_problem_init(p, &ref, seed, score_absorption);
-    mci_run_free(&ref);
-    if (!ok)
-        return false;
-    size_t entries = ((size_t)run->num_layers + 2) * (size_t)num_sets;
-    p->num_sets = num_sets;
-    p->set_extra_mua = calloc(entries, sizeof *p->set_extra_mua);
-    p->set_fraction = calloc(entries, sizeof *p->set_fraction);
-    if (!p->set_extra_mua || !p->set_fraction) {
-        cpu_problem_free(p);
-        return false;
-    }
-    for (int i = 1; i <= run->num_layers; i++)
-        for (int k = 0; k < num_sets; k++) {
-            const cpu_layer *l = &p->layers[i];
-            double mua = set_mua[(size_t)k * run->num_layers + i - 1];
-            size_t at = (size_t)i * num_sets + k;
-            p->set_extra_mua[at] = mua - l->mua;
-            p->set_fraction[at] = l->mut > 0.0 ? mua / l->mut : 0.0;
-        }
-    return true;
-}
 
 /* Two operations written as SSE2 instructions where there are some (every
  * x86-64 CPU), because the compiler's own versions add a branch:
@@ -232,7 +113,7 @@ static inline void draw_spin_ahead(const cpu_problem *p, const cpu_layer *l, pho
 {
     ph->u_theta = mwc_next(&ph->rng);
     ph->cos_theta = spin_theta(l, ph->u_theta);
-    cpu_azimuth(p, mwc_next(&ph->rng), &ph->cos_psi, &ph->sin_psi);
+    cpu_azimuth(p->azimuth_table, mwc_next(&ph->rng), &ph->cos_psi, &ph->sin_psi);
 }
 
 /* Another source's start, drawn first from the photon's stream

@@ -1,6 +1,6 @@
 /* Sampling each source's start (docs/physics.md, "Sources").  Each draw
  * turns 32-bit numbers of the photon's stream into a position and a
- * direction with the engine's own elementary functions (cpu_photon.h:
+ * direction with the engine's own elementary functions (cpu_math.h:
  * -ln xi, the azimuth's cos and sin) and correctly rounded square roots, so
  * that a start is the same double on every CPU of one instruction set. */
 #include "cpu_source.h"
@@ -30,7 +30,7 @@ void cpu_source_init(cpu_problem *p, const mci_run *run)
 static void place(const cpu_problem *p, mwc_state *rng, double r, cpu_start *s)
 {
     double c, sn;
-    cpu_azimuth(p, mwc_next(rng), &c, &sn);
+    cpu_azimuth(p->azimuth_table, mwc_next(rng), &c, &sn);
     s->x = r * c;
     s->y = r * sn;
 }
@@ -47,7 +47,7 @@ static void isotropic(const cpu_problem *p, mwc_state *rng, cpu_start *s)
     double xi = ((double)mwc_next(rng) + 0.5) * TWO_M32;
     s->uz = 1.0 - 2.0 * xi;
     double st = sine_of(2.0 * xi, 2.0 - 2.0 * xi), c, sn;
-    cpu_azimuth(p, mwc_next(rng), &c, &sn);
+    cpu_azimuth(p->azimuth_table, mwc_next(rng), &c, &sn);
     s->ux = st * c;
     s->uy = st * sn;
 }
@@ -62,7 +62,7 @@ static void fiber(const cpu_problem *p, mwc_state *rng, cpu_start *s)
     double one_minus_c = (double)mwc_next(rng) * TWO_M32 * (1.0 - p->fiber_cos_max);
     double c0 = 1.0 - one_minus_c, s0 = sine_of(one_minus_c, 2.0 - one_minus_c);
     double cp, sp;
-    cpu_azimuth(p, mwc_next(rng), &cp, &sp);
+    cpu_azimuth(p->azimuth_table, mwc_next(rng), &cp, &sp);
     const cpu_layer *above = &p->layers[0], *l1 = &p->layers[1], *l2 = &p->layers[2];
     s->w = 1.0 - optics_surface_reflectance(above->n, l1->n, l1->glass, l2->n, c0);
     double st = above->n * s0 / p->layers[p->first_layer].n;

@@ -5,7 +5,7 @@
 #ifndef TMCML_CPU_SOURCE_H
 #define TMCML_CPU_SOURCE_H
 
-#include "cpu_photon.h"
+#include "cpu_problem.h"
 #include "rng.h"
 
 /* Where and how a photon starts. */

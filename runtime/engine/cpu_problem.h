@@ -1,0 +1,77 @@
+/* Everything constant over a run of the CPU engine, derived once from its
+ * mci_run: the layers as the step wants them, the grid, the source, the
+ * absorption sets and the extra tallies asked for (cpu_problem_setup.c).
+ * The step (cpu_photon.c) and the sources (cpu_source.c) read it. */
+#ifndef TMCML_CPU_PROBLEM_H
+#define TMCML_CPU_PROBLEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu_math.h"
+#include "mci.h"
+
+/* How a layer deflects: Henyey-Greenstein (g = 0, isotropic, included), or
+ * the one value of g the HG sampling formula cannot take (|g| = 1: a fixed
+ * deflection, 0/0 at one xi). */
+typedef enum cpu_phase { CPU_PHASE_HG, CPU_PHASE_FIXED } cpu_phase;
+
+/* A layer as the stepping code wants it, with the divisions by constants
+ * and the g-only terms of the HG formula done once.  What every step reads
+ * comes first (one cache line). */
+typedef struct cpu_layer {
+    double z0, z1;
+    double inv_mut, mut, absorbed_fraction; /* 1/mut, mut, mua/mut */
+    /* HG: cos theta = (s + g) q + hg_h xi (1 - xi) q^2, s = 2 xi - 1,
+     * q = 1 / (1 + g s), hg_h = 2g (1 - g^2) (cpu_hg_cos_theta). */
+    double hg_h;
+    cpu_phase phase;
+    bool glass;
+    double g, n, mua, mus;
+    double cos_crit0, cos_crit1;
+} cpu_layer;
+
+/* Everything constant over a run. */
+typedef struct cpu_problem {
+    int num_layers;
+    cpu_layer *layers; /* num_layers + 2, as mci_run.layers */
+    int nr, nz, na;
+    double dr, dz, da;
+    double inv_dr, inv_dz, inv_da;
+    double last_ir, last_iz, last_ia;             /* nr - 1, nz - 1, na - 1 */
+    double azimuth_table[CPU_AZIMUTH_SECTORS][2]; /* cpu_azimuth */
+    double start_weight;                          /* 1 - Rsp */
+    int first_layer;
+    /* Where photons start (runtime/io/source.h; cpu_source.c): MCML's
+     * pencil beam draws nothing; another source draws its position and
+     * direction first from the photon's stream. */
+    source_desc source;
+    double source_z;      /* depth of the start: layers[first_layer].z0, a point's z0 */
+    double fiber_cos_max; /* fiber: the cone's cos theta_max in the medium above */
+    double fiber_glass_d; /* fiber: the glass layer 1's thickness crossed, or 0 */
+    bool score_absorption;
+    uint64_t max_steps; /* a photon alive after this many steps is trapped */
+    uint64_t seed;
+    const uint32_t *multipliers;
+    /* Absorption sets (docs/physics.md, "Absorption sets"): 0, or the number
+     * of sets of per-layer mua scored from each history, which the layers
+     * above sample with the reference mua (the per-layer minimum).  Per set k
+     * and layer i (as layers[], num_layers + 2 a set): */
+    int num_sets;
+    double *set_extra_mua; /* mua_k,i - mua_ref,i >= 0 (1/cm) */
+    double *set_fraction;  /* mua_k,i / mut_ref,i: a set's share of an interaction */
+    /* Score each set's partial path lengths (Rd_path, Tt_path of its
+     * tally_batch; at most TM_MAX_PATH_LAYERS layers): only with sets, so
+     * a run that asks for them without sets is one set of its own mua. */
+    bool paths;
+    /* Time-resolved escapes (time_bins.h) and the fiber detector
+     * (detector.h), scored like the path lengths in the sets' loop, whose
+     * path per layer gives the time of flight (sum of L_i n_i / c): time_nt
+     * bins (0: none) of 1 / time_inv_dt ns; a detector when fiber. */
+    int time_nt;
+    double time_inv_dt;
+    bool fiber;
+    double fiber_sep, fiber_radius, fiber_cos_accept;
+} cpu_problem;
+
+#endif
