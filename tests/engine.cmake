@@ -65,6 +65,10 @@ add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FI
 tmcml_test(test_quantization engine test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)
 
+# A batch kernel's run tiles and edge bins, as planned on the host.
+tmcml_test(test_launch_plan engine test_launch_plan.c)
+add_test(NAME launch_plan COMMAND test_launch_plan)
+
 # The GPU engine (label gpu: run on a GPU machine; exit 77 = skipped without one).
 tmcml_test(test_gpu api test_gpu.c)
 foreach(mode identity over2e32 fault layers64)

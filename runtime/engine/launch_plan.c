@@ -23,14 +23,30 @@ static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsign
     *nr = rows > cap_nr ? cap_nr : (unsigned)rows;
 }
 
+void launch_tiles_fit(size_t entries, const kernel_spec *spec, launch_tiles *tiles)
+{
+    *tiles = (launch_tiles){0};
+    unsigned cap_nr = (unsigned)spec->knobs.tile_nr, cap_nz = (unsigned)spec->knobs.tile_nz;
+    size_t grid = (size_t)spec->nr * (size_t)spec->nz;
+    if (cap_nr >= (unsigned)spec->nr && cap_nz >= (unsigned)spec->nz && entries >= grid) {
+        tiles->nr = (unsigned)spec->nr; /* the whole grid, its edge bins in it */
+        tiles->nz = (unsigned)spec->nz;
+        return;
+    }
+    size_t edges = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
+    if (entries < edges)
+        edges = 0;
+    batch_tile_fit(entries - edges, cap_nr, cap_nz, &tiles->nr, &tiles->nz);
+    if ((size_t)tiles->nr * tiles->nz < BATCH_TILE_MIN_BINS)
+        tiles->nr = tiles->nz = 0;
+    tiles->edge_bins = (unsigned)edges;
+}
+
 /* A batch kernel's run tiles (templates/batch_tiles.cu): each slot's A_rz
- * tile as large as the shared memory the SM's resident blocks leave after
- * the tables (without costing a resident block), up to the spec's tile.
- * With edge_cache, each tile is followed by its run's edge bins (the last
- * row and column of A_rz, where every deposit beyond the grid lands): they
- * are given room first, being the hottest bins outside a small tile, and
- * none where the tile holds the whole grid.  One kernel serves any number
- * of runs: the extents are arguments. */
+ * tile and edge bins (launch_tiles_fit) in the shared memory the SM's
+ * resident blocks leave after the tables, without costing a resident
+ * block.  One kernel serves any number of runs: the extents are
+ * arguments. */
 static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, const photon_batch *b,
                              int per_sm, launch_plan *plan, tm_error *err)
 {
@@ -43,29 +59,21 @@ static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, co
         per_block = t->dev->shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK;
     if (per_block <= used)
         return true;
-    size_t entries = (per_block - used) / sizeof(uint32_t) / (size_t)b->slots;
-    size_t edges = spec->knobs.edge_cache ? (size_t)spec->nr + (size_t)spec->nz - 1 : 0;
-    if (entries < edges)
-        edges = 0;
-    unsigned nr, nz;
-    batch_tile_fit(entries - edges, (unsigned)spec->knobs.tile_nr, (unsigned)spec->knobs.tile_nz,
-                   &nr, &nz);
-    if ((size_t)nr * nz < BATCH_TILE_MIN_BINS)
-        nr = nz = 0;
-    if (nr >= (unsigned)spec->nr && nz >= (unsigned)spec->nz)
-        edges = 0; /* the tile holds them */
-    if (nr == 0 && edges == 0)
+    launch_tiles tiles;
+    launch_tiles_fit((per_block - used) / sizeof(uint32_t) / (size_t)b->slots, spec, &tiles);
+    size_t entries = (size_t)tiles.nr * tiles.nz + tiles.edge_bins;
+    if (entries == 0)
         return true;
-    size_t shared = plan->shared + (size_t)b->slots * ((size_t)nr * nz + edges) * sizeof(uint32_t);
+    size_t shared = plan->shared + (size_t)b->slots * entries * sizeof(uint32_t);
     int with_tiles = 0;
     if (!cuda_occupancy(t->mod, t->kernel, plan->block, shared, &with_tiles, err))
         return false;
     if (with_tiles < per_sm) /* the tiles would cost a resident block: none */
         return true;
     plan->shared = shared;
-    plan->tile_nr = nr;
-    plan->tile_nz = nz;
-    plan->edge_bins = (unsigned)edges;
+    plan->tile_nr = tiles.nr;
+    plan->tile_nz = tiles.nz;
+    plan->edge_bins = tiles.edge_bins;
     return true;
 }
 
