@@ -24,8 +24,8 @@ static kernel_spec batch_of(int nr, int nz, int cap_nr, int cap_nz, bool edges)
     return s;
 }
 
-static void expect(const char *what, size_t entries, const kernel_spec *s, unsigned nr,
-                   unsigned nz, unsigned edges)
+static void expect(const char *what, size_t entries, const kernel_spec *s, unsigned nr, unsigned nz,
+                   unsigned edges)
 {
     launch_tiles t;
     launch_tiles_fit(entries, s, &t);
