@@ -57,6 +57,16 @@ static const struct {
     {"cpu dff8cc904f1a6ac6", "cpu 8ea25a9fe88f1d88"},
     {"cpu a94c288e29efe04e", "cpu 8ea25a9fe88f1d88"},
     {"cpu 123fa2412a7dd68a", "cpu 8ea25a9fe88f1d88"},
+    /* -> the seventeenth session's: the run's constants (cpu_problem.h,
+     * cpu_problem_setup.c) and the elementary functions (cpu_math.h, now
+     * hashed too) moved out of cpu_photon.h and .c, cpu_azimuth given the
+     * table instead of the problem (compare_builds against 75c2283, every
+     * CPU case identical, and a 75c2283 checkpoint resumed to the
+     * uninterrupted run's .mco) */
+    {"cpu dff8cc904f1a6ac6", "cpu 1dcbe7d66b77df02"},
+    {"cpu a94c288e29efe04e", "cpu 1dcbe7d66b77df02"},
+    {"cpu 123fa2412a7dd68a", "cpu 1dcbe7d66b77df02"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 1dcbe7d66b77df02"},
 };
 
 bool resume_physics_same(const char *recorded, const char *now)

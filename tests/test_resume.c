@@ -205,6 +205,8 @@ static void test_same_physics(void)
     CHECK(resume_physics_same("cpu a94c288e29efe04e", "cpu 8ea25a9fe88f1d88"));
     CHECK(resume_physics_same("cpu 123fa2412a7dd68a", "cpu 8ea25a9fe88f1d88"));
     CHECK(!resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu dff8cc904f1a6ac6"));
+    CHECK(resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu 1dcbe7d66b77df02"));
+    CHECK(!resume_physics_same("cpu 1dcbe7d66b77df02", "cpu 8ea25a9fe88f1d88"));
     /* This build takes 6b4eeb8's checkpoints: a change of the hashed
      * sources' bytes fails here until it is checked (tools/compare_builds.sh,
      * an old checkpoint resumed) and resume.c's entry names the new identity. */
