@@ -2,7 +2,8 @@
 # compute-sanitizer over the GPU engine: memcheck, racecheck, synccheck and
 # initcheck, each on small runs of several kernel variants (tile or none,
 # 32- and 64-bit shared entries, -A, every layer placement, the last-bin
-# cache, thread-block clusters, a batch of eight runs in one launch,
+# cache, thread-block clusters, a batch of eight runs in one launch (with
+# whole-grid run tiles, and with small tiles and the edge bins),
 # absorption sets) split
 # over several launches, two in flight, and two engines sharing chunks on one
 # GPU.  Part of the GPU test protocol
@@ -56,6 +57,7 @@ skin_immediate_e32|skin7_600nm.mci|3000|3000|--tile 48x128 --entry 32 --layers i
 example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500
 lut_batch|lookup_table.mci|1500|4000|
 lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500
+lut_batch_edges|lookup_table.mci|1500|12000|--tile 16x16
 skin_sets|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv
 example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128
 skin_sets_paths|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv --path-lengths
