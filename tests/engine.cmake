@@ -113,6 +113,9 @@ tmcml_test(test_gpu_pool engine test_gpu_pool.c)
 add_test(NAME gpu_pool COMMAND test_gpu_pool)
 tmcml_test(test_resume cli test_resume.c)
 add_test(NAME resume COMMAND test_resume)
+# Which runs of a file share a batch: one layer count and grid.
+tmcml_test(test_batch_groups cli test_batch_groups.c)
+add_test(NAME batch_groups COMMAND test_batch_groups)
 # One writer per output (issue 21): the lock, and runs sharing an output
 # directory (the lock, the .mco and JSON as one unit, --resume's checks).
 tmcml_test(test_run_lock cli test_run_lock.c)
