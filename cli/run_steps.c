@@ -101,9 +101,10 @@ void run_note_shares(const cli_options *opt, engine *eng, const session_run_stat
         eng->shares[i].photons += g->photons;
         eng->shares[i].chunks += g->chunks;
         char tiles[64] = "";
-        if (g->stats.tile_nr > 0 || g->stats.edge_bins > 0) /* launch_plan.c */
-            snprintf(tiles, sizeof tiles, ", run tiles %ux%u%s", g->stats.tile_nr, g->stats.tile_nz,
-                     g->stats.edge_bins > 0 ? " and edge bins" : "");
+        const gpu_run_tiles *t = &g->stats.tiles;
+        if (t->nr > 0 || t->edge_bins > 0) /* launch_plan.c */
+            snprintf(tiles, sizeof tiles, ", run tiles %ux%u%s", t->nr, t->nz,
+                     t->edge_bins > 0 ? " and edge bins" : "");
         if (opt->verbose)
             fprintf(stderr,
                     "tmcml: GPU %d: %llu photons in %llu chunks, %llu launches of %u x %u threads "

@@ -27,7 +27,7 @@ static kernel_spec batch_of(int nr, int nz, int cap_nr, int cap_nz, bool edges)
 static void expect(const char *what, size_t entries, const kernel_spec *s, unsigned nr, unsigned nz,
                    unsigned edges)
 {
-    launch_tiles t;
+    gpu_run_tiles t;
     launch_tiles_fit(entries, s, &t);
     CHECK_MSG(t.nr == nr && t.nz == nz && t.edge_bins == edges,
               "%s: %zu entries gave %ux%u and %u edge bins, expected %ux%u and %u", what, entries,

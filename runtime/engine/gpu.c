@@ -652,7 +652,8 @@ typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
     int first_layer;
-    unsigned num_parts, num_slots, max_steps, tile_nr, tile_nz, edge_bins;
+    unsigned num_parts, num_slots, max_steps;
+    gpu_run_tiles tiles;
     cuda_ptr parts, layers, multipliers, next, stop, tally[OUTPUT_TALLIES_ALL], counts, set_extra;
     cuda_ptr slot_done;
     /* time bins or a fiber (templates/timed.cu) */
@@ -714,9 +715,7 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .counts = r->counts,
                        .set_extra = r->set_extra,
                        .slot_done = r->slot_done,
-                       .tile_nr = plan->tile_nr,
-                       .tile_nz = plan->tile_nz,
-                       .edge_bins = plan->edge_bins};
+                       .tiles = plan->tiles};
     int n = 0;
     void **v = a->list;
     v[n++] = &a->first;
@@ -747,9 +746,9 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
     if (spec->batch)
         v[n++] = &a->slot_done;
     if (spec->batch && spec_batch_tiled(spec)) {
-        v[n++] = &a->tile_nr;
-        v[n++] = &a->tile_nz;
-        v[n++] = &a->edge_bins;
+        v[n++] = &a->tiles.nr;
+        v[n++] = &a->tiles.nz;
+        v[n++] = &a->tiles.edge_bins;
     }
     if (spec->num_sets > 0)
         v[n++] = &a->set_extra;

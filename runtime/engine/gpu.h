@@ -56,6 +56,13 @@ typedef struct gpu_options {
     void *slot_ctx;
 } gpu_options;
 
+/* A batch kernel's run tiles in a launch (templates/batch_tiles.cu): nr x nz
+ * bins of each run's A_rz, then its edge bins (0, or the grid's nr + nz - 1),
+ * 32-bit entries in shared memory; all 0: none. */
+typedef struct gpu_run_tiles {
+    unsigned nr, nz, edge_bins;
+} gpu_run_tiles;
+
 typedef struct gpu_stats {
     double compile_seconds; /* 0 when the cubin came from a cache */
     bool cubin_cached;      /* from the disk cache or this engine's last module */
@@ -63,9 +70,8 @@ typedef struct gpu_stats {
     uint64_t launches;
     unsigned grid, block;
     int blocks_per_sm, registers;
-    int spill_bytes;           /* local-memory spill stores + loads (ptxas) */
-    unsigned tile_nr, tile_nz; /* a batch's run tiles (0: none) */
-    unsigned edge_bins;        /* each run's edge bins after its tile (0: none) */
+    int spill_bytes;     /* local-memory spill stores + loads (ptxas) */
+    gpu_run_tiles tiles; /* a batch's run tiles (launch_plan.h) */
     /* With measure_steady: photons handed out per second while the first
      * launch went from 20 % to 80 % of its photons - the rate of a long run,
      * without the launch's ramp-up and its tail of the longest photons

@@ -370,9 +370,7 @@ static void *work(void *arg)
     w->share.stats.grid = stats.grid;
     w->share.stats.block = stats.block;
     w->share.stats.blocks_per_sm = stats.blocks_per_sm;
-    w->share.stats.tile_nr = stats.tile_nr;
-    w->share.stats.tile_nz = stats.tile_nz;
-    w->share.stats.edge_bins = stats.edge_bins;
+    w->share.stats.tiles = stats.tiles;
     if (!w->ok)
         fail(w->d, &w->err);
     return NULL;

@@ -23,9 +23,9 @@ static void batch_tile_fit(size_t bins, unsigned cap_nr, unsigned cap_nz, unsign
     *nr = rows > cap_nr ? cap_nr : (unsigned)rows;
 }
 
-void launch_tiles_fit(size_t entries, const kernel_spec *spec, launch_tiles *tiles)
+void launch_tiles_fit(size_t entries, const kernel_spec *spec, gpu_run_tiles *tiles)
 {
-    *tiles = (launch_tiles){0};
+    *tiles = (gpu_run_tiles){0};
     unsigned cap_nr = (unsigned)spec->knobs.tile_nr, cap_nz = (unsigned)spec->knobs.tile_nz;
     size_t grid = (size_t)spec->nr * (size_t)spec->nz;
     if (cap_nr >= (unsigned)spec->nr && cap_nz >= (unsigned)spec->nz && entries >= grid) {
@@ -50,7 +50,7 @@ void launch_tiles_fit(size_t entries, const kernel_spec *spec, launch_tiles *til
 static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, const photon_batch *b,
                              int per_sm, launch_plan *plan, tm_error *err)
 {
-    plan->tile_nr = plan->tile_nz = plan->edge_bins = 0;
+    plan->tiles = (gpu_run_tiles){0};
     if (!spec->batch || !spec_batch_tiled(spec))
         return true;
     size_t per_block = t->dev->shared_per_sm / (size_t)per_sm;
@@ -59,7 +59,7 @@ static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, co
         per_block = t->dev->shared_per_block_optin + SPEC_RESERVED_SHARED_PER_BLOCK;
     if (per_block <= used)
         return true;
-    launch_tiles tiles;
+    gpu_run_tiles tiles;
     launch_tiles_fit((per_block - used) / sizeof(uint32_t) / (size_t)b->slots, spec, &tiles);
     size_t entries = (size_t)tiles.nr * tiles.nz + tiles.edge_bins;
     if (entries == 0)
@@ -71,9 +71,7 @@ static bool plan_batch_tiles(const launch_target *t, const kernel_spec *spec, co
     if (with_tiles < per_sm) /* the tiles would cost a resident block: none */
         return true;
     plan->shared = shared;
-    plan->tile_nr = tiles.nr;
-    plan->tile_nz = tiles.nz;
-    plan->edge_bins = tiles.edge_bins;
+    plan->tiles = tiles;
     return true;
 }
 
@@ -109,8 +107,6 @@ bool launch_plan_make(const launch_target *t, const kernel_spec *spec, const pho
     stats->grid = plan->grid;
     stats->block = plan->block;
     stats->blocks_per_sm = per_sm;
-    stats->tile_nr = plan->tile_nr;
-    stats->tile_nz = plan->tile_nz;
-    stats->edge_bins = plan->edge_bins;
+    stats->tiles = plan->tiles;
     return true;
 }

@@ -17,8 +17,7 @@
 typedef struct launch_plan {
     unsigned grid, block;
     size_t shared;
-    unsigned tile_nr, tile_nz; /* a batch's run tiles (plan_batch_tiles); 0: none */
-    unsigned edge_bins;        /* and each run's edge bins after its tile; 0: none */
+    gpu_run_tiles tiles; /* a batch's run tiles (plan_batch_tiles) */
 } launch_plan;
 
 /* The loaded kernel a plan is for: its device, module and name, and its
@@ -29,20 +28,13 @@ typedef struct launch_target {
     const char *kernel, *key;
 } launch_target;
 
-/* A batch kernel's run tiles: tile_nr x tile_nz bins of each run's A_rz,
- * then its edge bins (0, or nr + nz - 1), 32-bit entries
- * (templates/batch_tiles.cu). */
-typedef struct launch_tiles {
-    unsigned nr, nz, edge_bins;
-} launch_tiles;
-
 /* The tiles that `entries` entries a run hold, for a batch spec with a tile
  * (its caps): the whole grid when the caps allow it and it fits (its edge
  * bins are in it); else, with edge_cache, the edge bins first (the hottest
  * bins outside a small tile, where every deposit beyond the grid lands),
  * then the largest tile of the rest within the caps, as square as they let
  * it, or none under 16 bins.  Measured on an H100 (docs/batches.md). */
-void launch_tiles_fit(size_t entries, const kernel_spec *spec, launch_tiles *tiles);
+void launch_tiles_fit(size_t entries, const kernel_spec *spec, gpu_run_tiles *tiles);
 
 /* The launch of t's kernel (of spec) for batch b: blocks of spec's size, as
  * many as the SMs hold at once (or `grid`, when not 0, rounded up to whole
