@@ -94,6 +94,8 @@ void cli_print_usage(FILE *s)
           "                        aperture NA (Rd_fiber)\n"
           "  --no-batch            simulate the runs one at a time (default: runs of one\n"
           "                        kernel shape share launches; the outputs are the same)\n"
+          "  --batch-all           batch big runs too (default: a run of 20 photons or\n"
+          "                        more per thread the GPUs hold runs alone)\n"
           "  --max-steps N         stop a photon still alive after N steps and count its\n"
           "                        weight as trapped (default 10^7; docs/physics.md)\n"
           "  -q, --quiet           no progress line and no per-run report\n"
@@ -497,6 +499,8 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
             return false;
     } else if (is_long(a, "--no-batch")) {
         opt->no_batch = true;
+    } else if (is_long(a, "--batch-all")) {
+        opt->batch_all = true;
     } else if (is_long(a, "--batch")) {
         opt->gen_batch = true;
     } else if (is_long(a, "--launch-photons")) {

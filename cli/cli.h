@@ -66,6 +66,7 @@ typedef struct cli_options {
     double checkpoint_every;    /* --checkpoint-every SECONDS (0: only on a signal) */
     bool resume;                /* --resume: continue from the runs' checkpoints */
     bool no_batch;              /* --no-batch: one run at a time (run_batches.c) */
+    bool batch_all;             /* --batch-all: big runs batched too (run_batch.h) */
     bool npz;                   /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;       /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
     bool path_lengths;          /* --path-lengths: score the partial path lengths (CPU) */

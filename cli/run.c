@@ -605,7 +605,14 @@ static int run_by_shape(const cli_options *opt, const ranks *world, engine *eng,
         fprintf(stderr, "tmcml: out of memory\n");
         return RUN_FAILED;
     }
-    run_batch_groups(file, group);
+    uint64_t alone_photons = run_batch_alone_photons(opt, world, eng);
+    int big = run_batch_groups(file, alone_photons, group);
+    if (big > 0 && !opt->quiet && world->rank == 0)
+        fprintf(stderr,
+                "tmcml: %d run%s of %llu photons or more simulated alone (each fills the GPUs "
+                "by itself; --batch-all batches them too)\n",
+                big, big == 1 ? "" : "s", (unsigned long long)alone_photons);
+
     run_batch_totals totals = {0};
     for (int i = 0; i < n; i++) {
         if (group[i] >= 0 && group[i] != i)

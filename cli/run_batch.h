@@ -15,10 +15,23 @@
 #include "ranks.h"
 #include "run_steps.h"
 
+/* A run of this many photons per thread the GPUs hold at once, or more,
+ * is simulated alone: its own launch keeps the GPUs full long enough that
+ * its tail costs less than the batch kernel gives up (partial run tiles,
+ * blocks of one run table).  Measured on an H100, docs/batches.md
+ * ("Few big runs"). */
+#define RUN_BATCH_ALONE_PHOTONS_PER_THREAD 20
+
+/* The photons from which a run is simulated alone on the GPUs of world (the
+ * same on every rank), or 0 for none: the CPU engine, or --batch-all. */
+uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng);
+
 /* group[i]: the first run of run i's shape in the file (runs of equal
- * group are batched together), or -1 for a run simulated alone (a stack of
- * glass alone, which no batch kernel runs). */
-void run_batch_groups(const mci_file *file, int *group);
+ * group are batched together), or -1 for a run simulated alone: a stack of
+ * glass alone (which no batch kernel runs), or a run of alone_photons
+ * photons or more (when alone_photons > 0).  Returns how many runs were
+ * left out of a batch for their photons alone. */
+int run_batch_groups(const mci_file *file, uint64_t alone_photons, int *group);
 
 /* What the batches of a file did, for the closing line. */
 typedef struct run_batch_totals {

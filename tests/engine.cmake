@@ -148,6 +148,9 @@ add_test(NAME gpu_batch COMMAND test_batch gpu)
 add_test(NAME gpu_batch_many COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_many.sh
   $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_batch_many)
+add_test(NAME gpu_batch_big COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_big.sh
+  $<TARGET_FILE:tmcml>)
+tmcml_gpu_tests(gpu_batch_big)
 tmcml_gpu_tests(gpu_batch)
 # Sources (docs/physics.md, "Sources"): a direct beam against the
 # convolution, a buried point against symmetry, conservation and transport

@@ -262,7 +262,8 @@ check; grep -q "is complete (no checkpoint): skipped" "$work/out" || fail "compl
 #    them all, each with its checkpoint and partial outputs, but for a run
 #    whose photons had all ended (one GPU writes its outputs then, while the
 #    batch goes on: they are whole); resumed, every .mco is the one each run
-#    gives alone (--no-batch), byte for byte.
+#    gives alone (--no-batch), byte for byte.  (--batch-all: on a GPU runs
+#    this big would each run alone.)
 three=$work/three.mci
 {
     printf '1.0\n3\n'
@@ -275,7 +276,7 @@ check; [ "$(grep -c '^batch[123].mco' "$three")" -eq 3 ] || fail "could not make
 each=$((photons / 3))
 "$tmcml" run "$three" -N $each -S 5 -q $common --no-batch -o "$work/alone3" ||
     fail "the runs alone failed"
-"$tmcml" run "$three" -N $each -S 5 $common --checkpoint-every 0.3 -o "$work/batch3" \
+"$tmcml" run "$three" -N $each -S 5 $common --batch-all --checkpoint-every 0.3 -o "$work/batch3" \
     >"$work/out7" 2>"$work/err7" &
 pid=$!
 check; wait_for "$work/batch3/batch3.ckpt" || fail "batch: no periodic checkpoint appeared"
@@ -300,8 +301,8 @@ else
     done
     partial=no
     ls "$work/batch3"/batch*.partial.mco >/dev/null 2>&1 && partial=yes
-    "$tmcml" run "$three" -N $each -S 5 $common --resume -o "$work/batch3" >"$work/out7" \
-        2>"$work/err7" || { fail "batch resume failed"; cat "$work/err7" >&2; }
+    "$tmcml" run "$three" -N $each -S 5 $common --batch-all --resume -o "$work/batch3" \
+        >"$work/out7" 2>"$work/err7" || { fail "batch resume failed"; cat "$work/err7" >&2; }
     # (On a GPU shared with other tests the stop may come before the first
     # launch has handed out a photon: no run then has partial outputs.)
     if [ $partial = no ]; then
