@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "conv_command.h"
 #include "driver_queues.h"
+#include "fd_room.h"
 #include "gen_command.h"
 #include "lut_command.h"
 #include "plot_command.h"
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
 {
     interrupt_install();
     driver_queues_apply(); /* before anything loads the CUDA driver */
+    fd_room_prepare();     /* before any thread: fd_room.h */
     if (argc < 2) {        /* a bare "tmcml": what it does and how */
         cli_print_usage(stderr);
         return 2;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "fd_room.h"
 #include "footprint.h"
 #include "gpu_runner.h"
 #include "interrupt.h"
@@ -791,9 +792,11 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
     writer_close(&writers[1], failed);
 }
 
-bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
-                 const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
-                 int *failed, tm_error *err)
+/* run_batches for runs[0 .. n-1], all opened at once. */
+static bool run_opened_together(const cli_options *opt, const ranks *world, engine *eng,
+                                const mci_file *file, const int *runs, int n,
+                                const run_paths *paths, run_batch_totals *totals, int *failed,
+                                tm_error *err)
 {
     batch_run *br = calloc((size_t)n, sizeof *br);
     int open = 0;
@@ -819,5 +822,25 @@ bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const 
     free(specs);
     close_runs(br, open);
     free(br);
+    return ok;
+}
+
+bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
+                 const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
+                 int *failed, tm_error *err)
+{
+    /* Each open run holds its lock: as many at once as the descriptors
+     * allow (fd_room.h), the same on every rank. */
+    int slice = -ranks_max(world, -fd_room_runs());
+    bool last_runs = eng->last_runs, ok = true;
+    *failed = 0;
+    for (int first = 0; ok && first < n; first += slice) {
+        int count = n - first < slice ? n - first : slice, slice_failed = 0;
+        eng->last_runs = last_runs && first + count == n; /* the GPUs go after the last */
+        ok = run_opened_together(opt, world, eng, file, runs + first, count, paths, totals,
+                                 &slice_failed, err);
+        *failed += ok ? slice_failed : n - first;
+    }
+    eng->last_runs = last_runs;
     return ok;
 }

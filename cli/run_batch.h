@@ -42,7 +42,8 @@ typedef struct run_batch_totals {
 
 /* Simulates runs[0 .. n-1] of file (one shape, n >= 2) as batches and writes
  * each run's outputs (rank 0 of world; paths is NULL on the other ranks); a
- * run whose outputs are complete (--resume) is skipped.  A signal stops every run of the batch with its checkpoint and
+ * run whose outputs are complete (--resume) is skipped.  The runs are
+ * opened (locked) as many at once as the descriptors allow (fd_room.h).  A signal stops every run of the batch with its checkpoint and
  * partial outputs, and exits.  *failed: the runs that failed, each said on
  * stderr.  False with *err when the batches could not even start (a
  * checkpoint refused, the GPUs' variants): every run failed. */

@@ -148,6 +148,8 @@ add_test(NAME gpu_batch COMMAND test_batch gpu)
 add_test(NAME gpu_batch_many COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_many.sh
   $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_batch_many)
+add_test(NAME batch_fds COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_fds.sh
+  $<TARGET_FILE:tmcml>)
 add_test(NAME gpu_batch_big COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_big.sh
   $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_batch_big)

@@ -1,0 +1,50 @@
+#!/bin/sh
+# A batch's runs each hold their output lock open (cli/fd_room.h): a file of
+# 400 runs of one shape on the CPU engine
+# - under a hard limit of 300 descriptors is opened and batched in slices
+#   (150 runs each), never refused for "Too many open files";
+# - under a soft limit of 300 below a higher hard one is one batch (the soft
+#   limit raised);
+# every .mco the same as with the limits as they were.
+# usage: test_batch_fds.sh TMCML
+tmcml=$1
+. "$(dirname "$0")/lib.sh"
+isolate_user_dirs
+runs=400
+{
+    printf '1.0\n%d\n' "$runs"
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        printf 'f%03d.mco A\n20\n0.01 0.01\n5 5 1\n1\n1.0\n1.4 %s 80 0.9 1E8\n1.0\n' "$i" \
+            "$(awk "BEGIN{print 0.5 + ($i % 20) * 0.5}")"
+        i=$((i + 1))
+    done
+} >"$work/many.mci"
+common="--engine cpu -S 3 --threads 2"
+expect 0 "as set" -- "$tmcml" run "$work/many.mci" $common -o "$work/plain"
+contains "as set" "$runs of $runs runs simulated together in 1 batch"
+expect 0 "hard 300" -- sh -c "ulimit -n 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
+    "$work/many.mci" $common -o "$work/hard"
+contains "hard 300" "$runs of $runs runs simulated together in [3-9] batches"
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 1024 ]; then
+    expect 0 "soft 300" -- sh -c "ulimit -Sn 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
+        "$work/many.mci" $common -o "$work/soft"
+    contains "soft 300" "$runs of $runs runs simulated together in 1 batch"
+else
+    echo "test_batch_fds: hard limit $hard: the raised soft limit is not checked"
+fi
+for kind in hard soft; do
+    [ -d "$work/$kind" ] || continue
+    same=0
+    for f in "$work"/plain/*.mco; do
+        check
+        if cmp -s "$f" "$work/$kind/$(basename "$f")"; then
+            same=$((same + 1))
+        else
+            fail "$(basename "$f"): under the $kind limit it differs"
+        fi
+    done
+    [ "$same" -eq "$runs" ] || fail "$kind: $same of $runs outputs compared equal"
+done
+finish test_batch_fds
