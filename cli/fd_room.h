@@ -10,9 +10,10 @@
  * - The process's descriptor table is grown once, while it has one thread:
  *   Linux grows a table shared by several threads only after an RCU grace
  *   period (expand_fdtable, synchronize_rcu).  With the CUDA driver's
- *   threads running, lut100's 100 locks took 24-29 ms on an H100 host
- *   (twice, ~12 ms each) against 0.6 ms for the same opens with the table
- *   already grown. */
+ *   threads running, the 100 lock files of lut100 and luthi100 took 20-49
+ *   ms to open on an H100 host (two growths, 64 to 128 to 256), against
+ *   0.8-1.4 ms with the table grown here (six runs each,
+ *   bench/results_gpu.md, eighteenth session). */
 #ifndef TMCML_CLI_FD_ROOM_H
 #define TMCML_CLI_FD_ROOM_H
 
