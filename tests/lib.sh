@@ -24,6 +24,23 @@ contains() {
     grep -q -- "$2" "$work/out" || { fail "$1: output lacks '$2'"; cat "$work/out" >&2; }
 }
 
+# same_mcos REFERENCE_DIR OTHER_DIR COUNT LABEL: every .mco of the
+# reference directory is byte for byte the one of that name in the other,
+# and there are COUNT of them.
+same_mcos() {
+    same=0
+    for f in "$1"/*.mco; do
+        check
+        if cmp -s "$f" "$2/$(basename "$f")"; then
+            same=$((same + 1))
+        else
+            fail "$(basename "$f"): $4 differs"
+        fi
+    done
+    check
+    [ "$same" -eq "$3" ] || fail "$4: $same of $3 outputs compared equal"
+}
+
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 

@@ -50,16 +50,7 @@ contains "tiles alone" "run tiles [1-9][0-9]*x[1-9][0-9]*"
 check; grep -q "edge bins" "$work/out" && fail "--edge-cache off: the runs still have edge bins"
 expect 0 "alone" -- "$tmcml" run "$work/many.mci" $common -q --no-batch -o "$work/alone"
 for kind in batched no_edges untiled; do
-    same=0
-    for f in "$work"/alone/*.mco; do
-        check
-        if cmp -s "$f" "$work/$kind/$(basename "$f")"; then
-            same=$((same + 1))
-        else
-            fail "$(basename "$f"): $kind differs from alone"
-        fi
-    done
-    [ "$same" -eq "$runs" ] || fail "$kind: $same of $runs outputs compared equal"
+    same_mcos "$work/alone" "$work/$kind" "$runs" "$kind (against alone)"
     echo "test_batch_many: $same runs, each $kind as alone"
 done
 finish test_batch_many
