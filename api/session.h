@@ -104,10 +104,11 @@ typedef struct session_sim {
      * GPUs' may leave holes; the CPU's is a prefix of the batch). */
     session_done_fn done;
     void *done_ctx;
-    /* May be NULL: on one GPU, each slot of a batch whose photons have all
-     * ended while the launch goes on, its tallies then whole in acc[slot]
+    /* May be NULL: on the GPUs, each slot of a batch whose photons have all
+     * ended while the batch goes on, its tallies then whole in acc[slot]
      * (gpu_options' slot_done: the run command writes that run's outputs
-     * early).  The CPU engine and several GPUs never call it. */
+     * early); with several GPUs from one of their threads, one slot at a
+     * time.  The CPU engine never calls it. */
     gpu_slot_done_fn slot_done;
     void *slot_ctx;
     /* Absorption sets (cpu_options): 0, or num_sets sets of set_layers mua

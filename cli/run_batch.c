@@ -421,12 +421,10 @@ static void writer_close(batch_writer *w, int *failed)
     w->c = NULL;
 }
 
-/* One process on one GPU: the engine says when each run's photons have all
- * ended, and its outputs are written while the others simulate. */
-static bool early_outputs(const batch_call *c)
-{
-    return c->world->size == 1 && c->eng->pool && gpu_pool_size(c->eng->pool) == 1;
-}
+/* One process on its GPUs: the engines say when each run's photons have
+ * all ended, and its outputs are written while the others simulate.  (MPI
+ * ranks share a run's photons without telling each other when they end.) */
+static bool early_outputs(const batch_call *c) { return c->world->size == 1 && c->eng->pool; }
 
 /* The engine call's view for run_ended_early. */
 typedef struct early_call {
@@ -435,10 +433,24 @@ typedef struct early_call {
     tally_set *acc; /* the engine's: acc[k] is run br[k]'s */
 } early_call;
 
+/* [begin, end) into ck's ranges where it is not there yet. */
+static bool add_uncovered(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+{
+    uint64_t at = begin, gap_begin, gap_end;
+    while (at < end && resume_gap_after(ck, at, &gap_begin, &gap_end) && gap_begin < end) {
+        at = gap_end < end ? gap_end : end;
+        if (!resume_add(ck, gap_begin, at, err))
+            return false;
+    }
+    return true;
+}
+
 /* Every photon of run br[k] (the batch's slot k) has ended, and acc[k]
- * holds its tallies (on the engine's thread, while its launch goes on):
- * its checkpoint gets them and the ranges of its parts (add_part_range then
- * skips them), and its outputs go to the writers. */
+ * holds its tallies (on the engine's thread while its launch goes on, or,
+ * several GPUs, on one of theirs under the pool's lock): its checkpoint
+ * gets them and the ranges of its parts (add_part_range then skips them;
+ * on several GPUs a launch that ended before may have added some of them
+ * already), and its outputs go to the writers. */
 static bool run_ended_early(void *ctx, int k, tm_error *err)
 {
     early_call *e = ctx;
@@ -446,7 +458,7 @@ static bool run_ended_early(void *ctx, int k, tm_error *err)
     r->ck.tallies = e->acc[k];
     for (int p = 0; p < e->batch->count; p++) {
         const batch_part *part = &e->batch->parts[p];
-        if (part->slot == k && !resume_add(&r->ck, part->first, part->first + part->count, err))
+        if (part->slot == k && !add_uncovered(&r->ck, part->first, part->first + part->count, err))
             return false;
     }
     r->early = true;

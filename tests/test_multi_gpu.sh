@@ -127,7 +127,9 @@ if [ "$gpus" -ge 3 ]; then
         fail "given_back_all: $chunks launches on $gpus GPUs: no photons were given back"
 fi
 # A batch (runs of one shape in one launch) shared by the GPUs: every .mco
-# the one of its run alone on one GPU (--no-batch), byte for byte.
+# the one of its run alone on one GPU (--no-batch), byte for byte; on two
+# engines, whole launches or chunks, some runs written while the batch still
+# ran (each once its photons had ended on every engine: gpu_pool.c).
 batch=$work/batch.mci
 {
     printf '1.0\n4\n'
@@ -144,17 +146,25 @@ batch_case() { # NAME OPTIONS...
     name=$1
     shift
     # shellcheck disable=SC2086
-    "$tmcml" run "$batch" -N 500000 -S 9 $common "$@" -o "$work/$name" >"$work/$name.log" 2>&1 ||
-        { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
+    "$tmcml" run "$batch" -N 500000 -S 9 $common --verbose "$@" -o "$work/$name" \
+        >"$work/$name.log" 2>&1 || { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
     for i in 1 2 3 4; do
         check; cmp -s "$work/$name/b$i.mco" "$work/batch_alone/b$i.mco" ||
             fail "$name ($*): run $i's .mco differs from the run alone"
     done
-    echo "$name ($*): 4 runs batched, each as alone"
+    early=$(sed -n 's/.*(\([0-9]*\) of them written while it ran).*/\1/p' "$work/$name.log" |
+        awk '{ n += $1 } END { print n + 0 }')
+    echo "$name ($*): 4 runs batched, each as alone, $early written while the batch ran"
+}
+early_written() { # NAME: some of its runs were written while the batch ran
+    check; [ "$early" -gt 0 ] || fail "$1: no run was written while its batch ran"
 }
 batch_case batch_two_engines --gpus 0,0
+early_written batch_two_engines
 batch_case batch_chunks --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
-[ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2
+early_written batch_chunks
+TMCML_TEST_STEAL_SECONDS=0 batch_case batch_given_back --gpus 0,0
+[ "$gpus" -ge 2 ] && batch_case batch_dash_G -G 2 && early_written batch_dash_G
 [ "$gpus" -ge 2 ] && batch_case batch_second_alone --gpu 1
 [ "$gpus" -ge 3 ] && batch_case batch_all -G "$gpus"
 # Absorption sets (-A) on several engines: every set's .mco as one GPU's.

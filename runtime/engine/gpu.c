@@ -590,8 +590,8 @@ static bool host_tallies_alloc(const gpu_run *r, host_tallies *h, tm_error *err)
  * those with no photon among them (all zero; the caller may be writing the
  * outputs of a run done before); then they are zeroed for the next
  * launch. */
-static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *taken, tally_set *acc,
-                    tm_error *err)
+static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *taken,
+                    const gpu_options *opt, tally_set *acc, tm_error *err)
 {
     const photon_batch *b = r->batch;
     host_tallies h;
@@ -611,6 +611,9 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *ta
             if (h.photons[slot] > 0 && (!taken || !taken[slot]))
                 add_slot(r, &h, t, acc);
         }
+        for (int slot = 0; ok && opt->slot_ended && slot < b->slots; slot++)
+            if (h.photons[slot] > 0 && (!taken || !taken[slot]))
+                ok = opt->slot_ended(opt->slot_ctx, slot, h.photons[slot], err);
     }
     host_tallies_free(&h);
     return ok && zero_tallies(r, err);
@@ -860,17 +863,17 @@ static void early_end(early_slots *e)
 }
 
 /* Whether the launch's slots can be taken as they finish, and what each
- * expects: only a batch kernel's launch of the whole batch (so a slot's
- * photons in it are all its photons in the batch) with one tally set a
- * slot, for a caller that asked (opt->slot_done). */
+ * expects: a batch kernel's launch with one tally set a slot, for a caller
+ * that asked: slot_ended for any launch, slot_done only for a launch of the
+ * whole batch (so a slot's photons in it are all its photons). */
 static bool early_begin(const gpu_run *r, launch *l, const kernel_spec *spec,
                         const gpu_options *opt, tm_error *err)
 {
     early_slots *e = &l->early;
     const photon_batch *b = r->batch;
     memset(e, 0, sizeof *e);
-    if (!opt->slot_done || !spec->batch || r->sets != 1 || l->first != 0 ||
-        l->count != photon_batch_size(b))
+    bool whole = l->first == 0 && l->count == photon_batch_size(b);
+    if (!(opt->slot_ended || (opt->slot_done && whole)) || !spec->batch || r->sets != 1)
         return true;
     size_t slots = (size_t)b->slots;
     e->expected = calloc(slots, sizeof *e->expected);
@@ -919,7 +922,8 @@ static bool early_take(gpu_engine *eng, const gpu_run *r, early_slots *e, int s,
     add_slot(r, &e->h, s, acc);
     e->taken[s] = true;
     e->left--;
-    return opt->slot_done(opt->slot_ctx, s, err);
+    return opt->slot_ended ? opt->slot_ended(opt->slot_ctx, s, e->expected[s], err)
+                           : opt->slot_done(opt->slot_ctx, s, err);
 }
 
 /* The slots whose photons have all ended since the last look, taken. */
@@ -996,7 +1000,7 @@ static bool finish_launch(const gpu_run *r, launch *l, const gpu_options *opt,
         simulated = handed < l->count ? handed : l->count;
     }
     progress_add(opt->progress, simulated - (l->reported < simulated ? l->reported : simulated));
-    return collect(r, l->first, simulated, l->early.taken, acc, err) &&
+    return collect(r, l->first, simulated, l->early.taken, opt, acc, err) &&
            (!feed->done || feed->done(feed->ctx, l->first, simulated, err));
 }
 

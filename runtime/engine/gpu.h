@@ -20,6 +20,10 @@
  * (gpu_options' slot_done): false (with *err) ends the simulation. */
 typedef bool (*gpu_slot_done_fn)(void *ctx, int slot, tm_error *err);
 
+/* Photons of a slot that ended in one launch, their tallies added (gpu_options'
+ * slot_ended): false (with *err) ends the simulation. */
+typedef bool (*gpu_slot_ended_fn)(void *ctx, int slot, uint64_t photons, tm_error *err);
+
 typedef struct gpu_options {
     uint64_t seed;
     const char *template_dir;    /* NULL: embedded templates */
@@ -50,9 +54,18 @@ typedef struct gpu_options {
      * photon of slot s has ended, while the launch goes on: acc[s] then
      * holds the slot's tallies in full (they are not added again when the
      * launch ends), so the caller can write that run's outputs while the
-     * others simulate.  For one engine simulating a batch alone (the pool
-     * of several GPUs leaves it NULL). */
+     * others simulate.  For one engine simulating a batch alone; the pool
+     * of several GPUs passes its engines slot_ended instead and calls the
+     * caller's slot_done itself, from one of their threads under its lock,
+     * once a slot has ended on all of them (gpu_pool.c). */
     gpu_slot_done_fn slot_done;
+    /* May be NULL (then slot_done applies).  Every launch of a batch kernel,
+     * of the whole batch or of a part, calls slot_ended(slot_ctx, s, n, err)
+     * once its n photons of slot s have all ended and are added to acc[s]:
+     * while the launch goes on, or when it ends for the slots it did not
+     * take so.  The pool of several GPUs (gpu_pool.c) counts them to tell
+     * when a slot has ended on every GPU. */
+    gpu_slot_ended_fn slot_ended;
     void *slot_ctx;
 } gpu_options;
 

@@ -152,6 +152,10 @@ struct dispatcher {
     bool gpu0_started;    /* the tests: GPU 0's first launch seen running or ended */
     bool failed;
     tm_error err; /* the first failure's */
+    /* Runs written early (the job's slot_done): each slot's photons not yet
+     * ended on any GPU, and where its tallies go once they all have. */
+    uint64_t *slot_left;
+    tally_set *acc;
 };
 
 static uint64_t span_size(span s) { return s.end - s.begin; }
@@ -344,6 +348,38 @@ static void running(void *ctx, uint64_t handed)
     pthread_mutex_unlock(&w->d->lock);
 }
 
+/* w's tallies of slot s into acc[s], freed: nothing more of the slot
+ * comes (own_tallies_sum then skips it). */
+static void own_slot_sum(worker *w, int s, tally_set *acc)
+{
+    if (!w->own_tallies || !w->own_tallies[s].a_rz)
+        return;
+    /* A GPU's time and detector tallies too (own_tallies_sum says why). */
+    (void)tally_set_add_options_of(&acc[s], &w->own_tallies[s]);
+    tally_set_add(&acc[s], &w->own_tallies[s]);
+    tally_set_free(&w->own_tallies[s]);
+}
+
+/* A GPU's n photons of slot s have ended and are in its own tallies (gpu.h,
+ * slot_ended).  Once none of the slot's is left on any GPU, no GPU adds to
+ * its tallies again: they are summed into the caller's, and the caller told
+ * (its slot_done), under the lock, one slot at a time. */
+static bool slot_ended(void *ctx, int s, uint64_t n, tm_error *err)
+{
+    worker *w = ctx;
+    dispatcher *d = w->d;
+    pthread_mutex_lock(&d->lock);
+    d->slot_left[s] -= n < d->slot_left[s] ? n : d->slot_left[s];
+    bool ok = true;
+    if (d->slot_left[s] == 0) {
+        for (int i = 0; i < d->gpus; i++)
+            own_slot_sum(&d->workers[i], s, d->acc);
+        ok = d->job->opt->slot_done(d->job->opt->slot_ctx, s, err);
+    }
+    pthread_mutex_unlock(&d->lock);
+    return ok;
+}
+
 /* The first failure stops the other GPUs taking photons. */
 static void fail(dispatcher *d, const tm_error *err)
 {
@@ -441,6 +477,25 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
     w->own_tallies = NULL;
 }
 
+/* Several GPUs and a caller who writes runs as they end (slot_done): each
+ * slot's photons of the job, counted down as the GPUs end them (one tally
+ * set a slot: absorption sets are not written early). */
+static bool early_slots_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
+{
+    const gpu_pool_job *job = d->job;
+    if (pool->count == 1 || !job->opt->slot_done ||
+        tally_sets(job->batch, job->opt) != job->batch->slots)
+        return true;
+    d->slot_left = calloc((size_t)job->batch->slots, sizeof *d->slot_left);
+    if (!d->slot_left) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    photon_batch_slot_photons(job->batch, job->first, job->count, d->slot_left);
+    d->acc = acc;
+    return true;
+}
+
 /* Each GPU's thread state, with its share of the photons (or none: fixed
  * chunks come from the counter).  One GPU adds to acc itself. */
 static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
@@ -453,8 +508,11 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error
         w->spec = &job->specs[i];
         w->opt = *job->opt;
         w->opt.yield = &w->yield;
-        if (pool->count > 1)
-            w->opt.slot_done = NULL; /* a slot's photons are spread over the GPUs */
+        if (pool->count > 1) { /* a slot's photons are spread over the GPUs */
+            w->opt.slot_done = NULL;
+            w->opt.slot_ended = d->slot_left ? slot_ended : NULL;
+            w->opt.slot_ctx = w;
+        }
         if (!job->chunk)
             w->own = (span){share_begin(d, i),
                             i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
@@ -518,8 +576,8 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     pthread_mutex_init(&d.lock, NULL);
     pthread_cond_init(&d.changed, NULL);
     bool ok = gpu_acc_add_paths(job->batch, &job->specs[0], job->opt, acc, err) &&
-              workers_init(pool, &d, acc, err) && prepare_all(pool, job, d.workers, err) &&
-              run_workers(pool, d.workers, err);
+              early_slots_init(pool, &d, acc, err) && workers_init(pool, &d, acc, err) &&
+              prepare_all(pool, job, d.workers, err) && run_workers(pool, d.workers, err);
     if (ok && d.failed) {
         *err = d.err;
         ok = false;
@@ -533,6 +591,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     }
     pthread_cond_destroy(&d.changed);
     pthread_mutex_destroy(&d.lock);
+    free(d.slot_left);
     free(d.workers);
     return ok;
 }
