@@ -478,12 +478,15 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
 }
 
 /* Several GPUs and a caller who writes runs as they end (slot_done): each
- * slot's photons of the job, counted down as the GPUs end them (one tally
- * set a slot: absorption sets are not written early). */
+ * slot's photons, counted down as the GPUs end them.  Only for a job of the
+ * whole batch (a slot's photons in it are all its photons, as slot_done
+ * promises) with one tally set a slot (absorption sets are not written
+ * early). */
 static bool early_slots_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
 {
     const gpu_pool_job *job = d->job;
-    if (pool->count == 1 || !job->opt->slot_done ||
+    bool whole = job->first == 0 && job->count == photon_batch_size(job->batch);
+    if (pool->count == 1 || !job->opt->slot_done || !whole ||
         tally_sets(job->batch, job->opt) != job->batch->slots)
         return true;
     d->slot_left = calloc((size_t)job->batch->slots, sizeof *d->slot_left);
