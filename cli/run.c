@@ -612,7 +612,6 @@ static int run_by_shape(const cli_options *opt, const ranks *world, engine *eng,
                 "tmcml: %d run%s of %llu photons or more simulated alone (each fills the GPUs "
                 "by itself; --batch-all batches them too)\n",
                 big, big == 1 ? "" : "s", (unsigned long long)alone_photons);
-
     run_batch_totals totals = {0};
     for (int i = 0; i < n; i++) {
         if (group[i] >= 0 && group[i] != i)
