@@ -177,6 +177,17 @@ bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
     return true;
 }
 
+bool resume_cover(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
+{
+    uint64_t at = begin, gap_begin, gap_end;
+    while (at < end && resume_gap_after(ck, at, &gap_begin, &gap_end) && gap_begin < end) {
+        at = gap_end < end ? gap_end : end;
+        if (!resume_add(ck, gap_begin, at, err))
+            return false;
+    }
+    return true;
+}
+
 bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end)
 {
     return resume_gap_after(ck, 0, begin, end);

@@ -32,6 +32,11 @@ bool resume_begin(checkpoint *ck, const cli_options *opt, const mci_run *run, in
 /* Photons [begin, end) are done. */
 bool resume_add(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err);
 
+/* Photons [begin, end) are done, some of which ck may hold already (a run
+ * written early on several GPUs: a launch that ended before its last photon
+ * reported part of it). */
+bool resume_cover(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err);
+
 /* The first photons not yet done, [*begin, *end); false when none are left. */
 bool resume_next_gap(const checkpoint *ck, uint64_t *begin, uint64_t *end);
 /* The same from photon `at` on. */

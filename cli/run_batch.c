@@ -433,18 +433,6 @@ typedef struct early_call {
     tally_set *acc; /* the engine's: acc[k] is run br[k]'s */
 } early_call;
 
-/* [begin, end) into ck's ranges where it is not there yet. */
-static bool add_uncovered(checkpoint *ck, uint64_t begin, uint64_t end, tm_error *err)
-{
-    uint64_t at = begin, gap_begin, gap_end;
-    while (at < end && resume_gap_after(ck, at, &gap_begin, &gap_end) && gap_begin < end) {
-        at = gap_end < end ? gap_end : end;
-        if (!resume_add(ck, gap_begin, at, err))
-            return false;
-    }
-    return true;
-}
-
 /* Every photon of run br[k] (the batch's slot k) has ended, and acc[k]
  * holds its tallies (on the engine's thread while its launch goes on, or,
  * several GPUs, on one of theirs under the pool's lock): its checkpoint
@@ -458,7 +446,7 @@ static bool run_ended_early(void *ctx, int k, tm_error *err)
     r->ck.tallies = e->acc[k];
     for (int p = 0; p < e->batch->count; p++) {
         const batch_part *part = &e->batch->parts[p];
-        if (part->slot == k && !add_uncovered(&r->ck, part->first, part->first + part->count, err))
+        if (part->slot == k && !resume_cover(&r->ck, part->first, part->first + part->count, err))
             return false;
     }
     r->early = true;

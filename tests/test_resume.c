@@ -194,6 +194,26 @@ static void test_ranges(void)
     CHECK(c.range_count == 1 && checkpoint_done(&c) == 100 && !resume_next_gap(&c, &b, &e));
 }
 
+/* resume_cover: a range part of which is done already adds only the rest. */
+static void test_cover(void)
+{
+    checkpoint c;
+    memset(&c, 0, sizeof c);
+    c.photons = 100;
+    tm_error err;
+    uint64_t b, e;
+    CHECK(resume_add(&c, 10, 20, &err) && resume_add(&c, 40, 50, &err));
+    CHECK(resume_cover(&c, 0, 60, &err)); /* over both, and the gaps around them */
+    CHECK(c.range_count == 1 && c.ranges[0].begin == 0 && c.ranges[0].end == 60);
+    CHECK(resume_cover(&c, 30, 40, &err)); /* all done already: nothing changes */
+    CHECK(c.range_count == 1 && checkpoint_done(&c) == 60);
+    CHECK(resume_add(&c, 80, 90, &err));
+    CHECK(resume_cover(&c, 55, 85, &err)); /* from inside one range into another */
+    CHECK(c.range_count == 1 && c.ranges[0].end == 90 && checkpoint_done(&c) == 90);
+    CHECK(resume_cover(&c, 90, 100, &err) && checkpoint_done(&c) == 100);
+    CHECK(!resume_next_gap(&c, &b, &e));
+}
+
 /* Physics identities: equal ones, and an earlier build's listed as giving
  * this one's tallies (resume.c), in that direction only and only for the
  * later identity it names. */
@@ -233,6 +253,7 @@ int main(void)
     test_round_trip(dir);
     test_implausible(dir);
     test_ranges();
+    test_cover();
     test_same_physics();
     rmdir(dir);
     return check_summary("resume");
