@@ -5,7 +5,8 @@
 #   (150 runs each), never refused for "Too many open files";
 # - under a soft limit of 300 below a higher hard one is one batch (the soft
 #   limit raised);
-# every .mco the same as with the limits as they were.
+# every .mco the same as with the limits as they were.  Exit 77 (skipped)
+# under a hard limit below 1024.
 # usage: test_batch_fds.sh TMCML
 tmcml=$1
 . "$(dirname "$0")/lib.sh"
@@ -21,20 +22,20 @@ runs=400
     done
 } >"$work/many.mci"
 common="--engine cpu -S 3 --threads 2"
+hard=$(ulimit -Hn)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 1024 ]; then
+    echo "test_batch_fds: a hard limit of $hard open files: skipped (the file's runs are split anyway)"
+    exit 77
+fi
 expect 0 "as set" -- "$tmcml" run "$work/many.mci" $common -o "$work/plain"
 contains "as set" "$runs of $runs runs simulated together in 1 batch"
 expect 0 "hard 300" -- sh -c "ulimit -n 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
     "$work/many.mci" $common -o "$work/hard"
 contains "hard 300" "$runs of $runs runs simulated together in [3-9] batches"
-hard=$(ulimit -Hn)
-if [ "$hard" = unlimited ] || [ "$hard" -ge 1024 ]; then
-    expect 0 "soft 300" -- sh -c "ulimit -Sn 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
-        "$work/many.mci" $common -o "$work/soft"
-    contains "soft 300" "$runs of $runs runs simulated together in 1 batch"
-else
-    echo "test_batch_fds: hard limit $hard: the raised soft limit is not checked"
-fi
+expect 0 "soft 300" -- sh -c "ulimit -Sn 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
+    "$work/many.mci" $common -o "$work/soft"
+contains "soft 300" "$runs of $runs runs simulated together in 1 batch"
 for kind in hard soft; do
-    [ -d "$work/$kind" ] && same_mcos "$work/plain" "$work/$kind" "$runs" "under the $kind limit"
+    same_mcos "$work/plain" "$work/$kind" "$runs" "under the $kind limit"
 done
 finish test_batch_fds
