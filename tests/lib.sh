@@ -41,6 +41,20 @@ same_mcos() {
     [ "$same" -eq "$3" ] || fail "$4: $same of $3 outputs compared equal"
 }
 
+# one_layer_runs COUNT PHOTONS "NZ NR NA" MUA_FIRST MUA_STEP PERIOD: on
+# stdout, a .mci of COUNT runs (r000.mco, r001.mco, ...) of PHOTONS photons
+# in one layer (n 1.4, mus 80 1/cm, g 0.9) on NZ x NR x NA bins of 0.01 cm,
+# run i's mua MUA_FIRST + (i % PERIOD) x MUA_STEP.
+one_layer_runs() {
+    printf '1.0\n%d\n' "$1"
+    awk -v n="$1" -v photons="$2" -v grid="$3" -v first="$4" -v step="$5" -v period="$6" '
+        BEGIN {
+            for (i = 0; i < n; i++)
+                printf "r%03d.mco A\n%d\n0.01 0.01\n%s\n1\n1.0\n1.4 %g 80 0.9 1E8\n1.0\n",
+                    i, photons, grid, first + (i % period) * step
+        }'
+}
+
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 

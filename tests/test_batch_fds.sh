@@ -12,15 +12,7 @@ tmcml=$1
 . "$(dirname "$0")/lib.sh"
 isolate_user_dirs
 runs=400
-{
-    printf '1.0\n%d\n' "$runs"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        printf 'f%03d.mco A\n20\n0.01 0.01\n5 5 1\n1\n1.0\n1.4 %s 80 0.9 1E8\n1.0\n' "$i" \
-            "$(awk "BEGIN{print 0.5 + ($i % 20) * 0.5}")"
-        i=$((i + 1))
-    done
-} >"$work/many.mci"
+one_layer_runs "$runs" 20 "5 5 1" 0.5 0.5 20 >"$work/many.mci"
 common="--engine cpu -S 3 --threads 2"
 hard=$(ulimit -Hn)
 if [ "$hard" != unlimited ] && [ "$hard" -lt 1024 ]; then

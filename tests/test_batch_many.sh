@@ -18,15 +18,7 @@ fi
 . "$(dirname "$0")/lib.sh"
 isolate_user_dirs
 runs=400
-{
-    printf '1.0\n%d\n' "$runs"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        printf 'm%03d.mco A\n3000\n0.01 0.01\n20 20 4\n1\n1.0\n' "$i"
-        printf '1.4 %s 80 0.9 1E8\n1.0\n' "$(awk "BEGIN{print 0.05 + ($i % 40) * 0.25}")"
-        i=$((i + 1))
-    done
-} >"$work/many.mci"
+one_layer_runs "$runs" 3000 "20 20 4" 0.05 0.25 40 >"$work/many.mci"
 common="--engine gpu --tune never -S 5 --cache $work/cache"
 expect 0 "batched" -- "$tmcml" run "$work/many.mci" $common --block 256 --verbose -o "$work/batched"
 contains "batched" "$runs of $runs runs simulated together in [2-9] batches"
