@@ -348,15 +348,19 @@ static void running(void *ctx, uint64_t handed)
     pthread_mutex_unlock(&w->d->lock);
 }
 
-/* w's tallies of slot s into acc[s], freed: nothing more of the slot
- * comes (own_tallies_sum then skips it). */
+/* w's tally set s added to acc[s] and freed (a freed one adds nothing:
+ * a slot summed early is skipped at the end). */
 static void own_slot_sum(worker *w, int s, tally_set *acc)
 {
-    if (!w->own_tallies || !w->own_tallies[s].a_rz)
+    if (!w->own_tallies)
         return;
-    /* A GPU's time and detector tallies too (own_tallies_sum says why). */
-    (void)tally_set_add_options_of(&acc[s], &w->own_tallies[s]);
-    tally_set_add(&acc[s], &w->own_tallies[s]);
+    /* A GPU's time and detector tallies (gpu.c's timed_prepare gave them to
+     * its own sets) into acc too.  Out of memory for them leaves acc without
+     * them (the result then has no such arrays), never wrong. */
+    if (w->own_tallies[s].a_rz) {
+        (void)tally_set_add_options_of(&acc[s], &w->own_tallies[s]);
+        tally_set_add(&acc[s], &w->own_tallies[s]);
+    }
     tally_set_free(&w->own_tallies[s]);
 }
 
@@ -463,16 +467,8 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
 {
     if (!w->own_tallies)
         return;
-    for (int s = 0; s < tally_sets(b, &w->opt); s++) {
-        /* A GPU's time and detector tallies (gpu.c's timed_prepare gave them
-         * to its own sets) into acc too.  Out of memory for them leaves acc
-         * without them (the result then has no such arrays), never wrong. */
-        if (w->own_tallies[s].a_rz) {
-            (void)tally_set_add_options_of(&acc[s], &w->own_tallies[s]);
-            tally_set_add(&acc[s], &w->own_tallies[s]);
-        }
-        tally_set_free(&w->own_tallies[s]);
-    }
+    for (int s = 0; s < tally_sets(b, &w->opt); s++)
+        own_slot_sum(w, s, acc);
     free(w->own_tallies);
     w->own_tallies = NULL;
 }
