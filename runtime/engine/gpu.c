@@ -611,6 +611,8 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *ta
             if (h.photons[slot] > 0 && (!taken || !taken[slot]))
                 add_slot(r, &h, t, acc);
         }
+        /* Told after every add: the pool may sum a slot from every GPU as
+         * soon as it hears of it (gpu_pool.c, slot_ended). */
         for (int slot = 0; ok && opt->slot_ended && slot < b->slots; slot++)
             if (h.photons[slot] > 0 && (!taken || !taken[slot]))
                 ok = opt->slot_ended(opt->slot_ctx, slot, h.photons[slot], err);
