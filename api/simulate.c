@@ -364,10 +364,18 @@ static bool add_single(work *w, tmcml_result *r, int slot, tm_error *err)
     return photon_batch_init(&w->batches[w->calls++], &part, 1, err);
 }
 
+/* Whether result r is simulated by a call of its own on the GPU: a stack
+ * of glass alone, which no batch kernel runs, or a problem big enough to
+ * fill the GPUs by itself (batch_run_alone). */
+static bool simulated_alone(const tmcml_result *r, uint64_t alone_photons)
+{
+    return glass_alone(&r->problem.run) || batch_run_alone(&r->problem.run, alone_photons);
+}
+
 /* The engine calls of the results: on the GPU, the batch kernel's
  * (bspec, NULL for a single problem) in as few calls as its shared memory
- * allows, the longest-lived problems first; a stack of glass alone, which no
- * batch kernel runs, by itself.  On the CPU, one batch of every problem. */
+ * allows, the longest-lived problems first, and the problems simulated
+ * alone each by itself.  On the CPU, one batch of every problem. */
 static bool plan_work(session *eng, tmcml_result **r, int count, const kernel_spec *specs,
                       const kernel_spec *bspec, work *w, tm_error *err)
 {
@@ -379,8 +387,9 @@ static bool plan_work(session *eng, tmcml_result **r, int count, const kernel_sp
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
     int n = 0;
+    uint64_t alone_photons = specs ? batch_alone_photons(gpu_pool_threads(eng->pool)) : 0;
     for (int i = 0; ok && i < count; i++) {
-        if (specs && (!bspec || glass_alone(&r[i]->problem.run))) {
+        if (specs && (!bspec || simulated_alone(r[i], alone_photons))) {
             call_specs[w->calls] = specs[0];
             ok = add_single(w, r[i], i, err);
         } else {

@@ -32,21 +32,11 @@ static bool same_shape(const mci_run *a, const mci_run *b)
 
 uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng)
 {
-    int threads = 0; /* the threads this rank's GPUs hold at once */
-    for (int i = 0; eng->pool && i < eng->gpus; i++) {
-        const cuda_device_info *d = gpu_engine_device(gpu_pool_engine(eng->pool, i));
-        threads += d->sm_count * d->max_threads_per_sm;
-    }
+    /* (at most 64 GPUs of 2^16 threads: an int) */
+    int threads = eng->pool ? (int)gpu_pool_threads(eng->pool) : 0;
     /* Every rank must group alike: the largest, as if every rank had it. */
     threads = world->size > 1 ? ranks_max(world, threads) : threads;
-    if (opt->batch_all || threads <= 0)
-        return 0;
-    return (uint64_t)threads * (uint64_t)world->size * RUN_BATCH_ALONE_PHOTONS_PER_THREAD;
-}
-
-static bool big_alone(const mci_run *run, uint64_t alone_photons)
-{
-    return alone_photons > 0 && (uint64_t)run->photons >= alone_photons;
+    return opt->batch_all ? 0 : batch_alone_photons((uint64_t)threads * (uint64_t)world->size);
 }
 
 /* group[i] as run_batch_groups says, for runs whose big flag is `big`
@@ -55,8 +45,8 @@ static void shape_groups(const mci_file *file, uint64_t alone_photons, bool big,
 {
     for (int i = 0; i < file->num_runs; i++) {
         const mci_run *run = &file->runs[i];
-        bool alone =
-            optics_first_layer(run) > run->num_layers || (big && big_alone(run, alone_photons));
+        bool alone = optics_first_layer(run) > run->num_layers ||
+                     (big && batch_run_alone(run, alone_photons));
         group[i] = alone ? -1 : i;
         for (int j = 0; group[i] == i && j < i; j++)
             if (group[j] == j && same_shape(&file->runs[j], run))
@@ -78,7 +68,7 @@ int run_batch_groups(const mci_file *file, uint64_t alone_photons, int *group)
     int n = file->num_runs, left_out = 0;
     shape_groups(file, alone_photons, false, group);
     for (int i = 0; i < n; i++)
-        left_out += group[i] >= 0 && big_alone(&file->runs[i], alone_photons) &&
+        left_out += group[i] >= 0 && batch_run_alone(&file->runs[i], alone_photons) &&
                     shared_group(group, n, i, group[i]);
     if (left_out > 0)
         shape_groups(file, alone_photons, true, group);

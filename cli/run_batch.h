@@ -15,15 +15,9 @@
 #include "ranks.h"
 #include "run_steps.h"
 
-/* A run of this many photons per thread the GPUs hold at once, or more,
- * is simulated alone: its own launch keeps the GPUs full long enough that
- * its tail costs less than the batch kernel gives up (partial run tiles,
- * blocks of one run table).  Measured on an H100, docs/batches.md
- * ("Few big runs"). */
-#define RUN_BATCH_ALONE_PHOTONS_PER_THREAD 20
-
-/* The photons from which a run is simulated alone on the GPUs of world (the
- * same on every rank), or 0 for none: the CPU engine, or --batch-all. */
+/* The photons from which a run is simulated alone on the GPUs of world
+ * (batch_alone_photons; the same on every rank), or 0 for none: the CPU
+ * engine, or --batch-all. */
 uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng);
 
 /* group[i]: the first run of run i's shape in the file (runs of equal

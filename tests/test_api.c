@@ -7,6 +7,7 @@
  *                            (exit 77 without a GPU) */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,47 @@ static void test_batch(tmcml_session *s, tmcml_engine engine)
         tmcml_problem_delete(p[i]);
 }
 
+/* On the GPU, a problem big enough to fill it by itself (batch.h,
+ * batch_run_alone) is simulated by a call of its own: a problem of 2*10^7
+ * photons (above the size on any GPU of fewer than 488 SMs; its photons
+ * end in ~3 steps) and two of 3000.  The small ones run the batch kernel,
+ * the big one its own; each result bit-identical to tmcml_run's. */
+static void test_batch_big(tmcml_session *s)
+{
+    enum { COUNT = 3 };
+    const tmcml_grid grid = {0.01, 0.01, 20, 20, 4};
+    tmcml_problem *p[COUNT];
+    tmcml_result *batch[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        tmcml_layer l = {1.4, i == 0 ? 1000.0 : i, i == 0 ? 10.0 : 80.0, 0.9, 1e8};
+        CHECK(tmcml_problem_new(s, &l, 1, 1.0, 1.0, &grid, &p[i]) == TMCML_OK);
+        CHECK(tmcml_problem_set_photons(s, p[i], i == 0 ? 20000000 : 3000) == TMCML_OK);
+    }
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_GPU;
+    opt.seed = 5;
+    tmcml_status st = tmcml_run_batch(s, (const tmcml_problem *const *)p, COUNT, &opt, batch);
+    CHECK_MSG(st == TMCML_OK, "run_batch: %s", tmcml_session_message(s));
+    for (int i = 0; st == TMCML_OK && i < COUNT; i++) {
+        tmcml_result *alone = NULL;
+        CHECK(tmcml_run(s, p[i], &opt, &alone) == TMCML_OK);
+        tmcml_info a, b;
+        tmcml_result_info(alone, &a);
+        tmcml_result_info(batch[i], &b);
+        CHECK_MSG(a.tallies_digest == b.tallies_digest,
+                  "problem %d: digest %llx alone, %llx batched", i,
+                  (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest);
+        bool own_kernel = strcmp(a.kernel, b.kernel) == 0;
+        CHECK_MSG(own_kernel == (i == 0), "problem %d: kernel %s in the batch, %s alone", i,
+                  b.kernel, a.kernel);
+        tmcml_result_delete(alone);
+        tmcml_result_delete(batch[i]);
+    }
+    for (int i = 0; i < COUNT; i++)
+        tmcml_problem_delete(p[i]);
+}
+
 static int calls;
 static int cancel_second(uint64_t done, uint64_t total, void *user)
 {
@@ -742,6 +784,7 @@ static int test_gpu(void)
     tmcml_session_stats st;
     tmcml_session_stats_get(s, &st);
     test_batch(s, TMCML_ENGINE_GPU);
+    test_batch_big(s);
     CHECK_MSG(st.compiles == 1 && st.module_loads == 1 && st.plans == 1 && st.gpu_runs == 20,
               "%llu compiles, %llu loads, %llu plans, %llu GPU runs",
               (unsigned long long)st.compiles, (unsigned long long)st.module_loads,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A run big enough to fill the GPUs by itself is simulated alone, out of its
-# shape's batch (cli/run_batch.h, RUN_BATCH_ALONE_PHOTONS_PER_THREAD): a
+# shape's batch (runtime/engine/batch.h, BATCH_ALONE_PHOTONS_PER_THREAD): a
 # file of three runs of one shape, one of 2*10^7 photons (above the size on
 # any GPU of fewer than 488 SMs; its photons end in ~3 steps, so it costs
 # little), two of 3000.  By default the two small ones share a batch and the

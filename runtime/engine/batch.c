@@ -200,3 +200,10 @@ void batch_order_longest_first(batch_part *parts, int count)
         parts[k] = r[k].part;
     free(r);
 }
+
+uint64_t batch_alone_photons(uint64_t threads) { return threads * BATCH_ALONE_PHOTONS_PER_THREAD; }
+
+bool batch_run_alone(const mci_run *run, uint64_t alone_photons)
+{
+    return alone_photons > 0 && (uint64_t)run->photons >= alone_photons;
+}

@@ -74,4 +74,18 @@ double batch_steps_estimate(const mci_run *run);
  * equal estimates keep their order). */
 void batch_order_longest_first(batch_part *parts, int count);
 
+/* A run of this many photons per thread the GPUs hold at once, or more,
+ * is simulated alone, out of its shape's batch: its own launch keeps the
+ * GPUs full long enough that its tail costs less than the batch kernel
+ * gives up (partial run tiles, blocks of one run table).  Measured on an
+ * H100, docs/batches.md ("Few big runs"). */
+#define BATCH_ALONE_PHOTONS_PER_THREAD 20
+
+/* The photons from which a run is simulated alone on GPUs that hold
+ * `threads` threads at once, or 0 for none (0 threads: the CPU engine,
+ * which batches every run). */
+uint64_t batch_alone_photons(uint64_t threads);
+/* Whether run is simulated alone for its photons (batch_alone_photons). */
+bool batch_run_alone(const mci_run *run, uint64_t alone_photons);
+
 #endif

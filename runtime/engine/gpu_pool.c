@@ -102,6 +102,16 @@ gpu_engine *gpu_pool_engine(const gpu_pool *pool, int i) { return pool->engines[
 
 int gpu_pool_device(const gpu_pool *pool, int i) { return pool->devices[i]; }
 
+uint64_t gpu_pool_threads(const gpu_pool *pool)
+{
+    uint64_t threads = 0;
+    for (int i = 0; i < pool->count; i++) {
+        const cuda_device_info *d = gpu_engine_device(pool->engines[i]);
+        threads += (uint64_t)d->sm_count * (uint64_t)d->max_threads_per_sm;
+    }
+    return threads;
+}
+
 uint64_t gpu_pool_chunk(uint64_t left, uint64_t chunk, uint64_t max_chunk)
 {
     uint64_t n = chunk < max_chunk ? chunk : max_chunk;

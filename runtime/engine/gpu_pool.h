@@ -37,6 +37,8 @@ int gpu_pool_size(const gpu_pool *pool);
 gpu_engine *gpu_pool_engine(const gpu_pool *pool, int i);
 /* The device index engine i was opened on. */
 int gpu_pool_device(const gpu_pool *pool, int i);
+/* The threads the pool's GPUs hold at once (SMs times threads an SM). */
+uint64_t gpu_pool_threads(const gpu_pool *pool);
 
 /* What one GPU did in a gpu_pool_simulate call. */
 typedef struct gpu_share {
