@@ -252,9 +252,7 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
                      .progress = sim->progress,
                      .stop = sim->stop,
                      .num_sets = sim->num_sets,
-                     .set_mua = sim->set_mua,
-                     .slot_done = sim->slot_done,
-                     .slot_ctx = sim->slot_ctx};
+                     .set_mua = sim->set_mua};
     done_relay relay = {sim, batch};
     gpu_pool_job job = {.batch = batch,
                         .specs = specs,
@@ -263,7 +261,9 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
                         .count = photon_batch_size(batch),
                         .chunk = sim->gpu_chunk,
                         .done = sim->done ? relay_done : NULL,
-                        .done_ctx = &relay};
+                        .done_ctx = &relay,
+                        .slot_done = sim->slot_done,
+                        .slot_ctx = sim->slot_ctx};
     if (!gpu_pool_simulate(s->pool, &job, acc, stats->shares, err)) {
         forget_kernel(s); /* the engines' modules are not known any more */
         return false;

@@ -104,12 +104,12 @@ typedef struct session_sim {
      * GPUs' may leave holes; the CPU's is a prefix of the batch). */
     session_done_fn done;
     void *done_ctx;
-    /* May be NULL: on the GPUs, each slot of a batch whose photons have all
-     * ended while the batch goes on, its tallies then whole in acc[slot]
-     * (gpu_options' slot_done: the run command writes that run's outputs
-     * early); with several GPUs from one of their threads, one slot at a
+    /* May be NULL: on the GPUs, each slot of a batch as soon as its photons
+     * have all ended, its tallies then whole in acc[slot] (gpu_pool_job's
+     * slot_done: the run command writes that run's outputs while the
+     * others simulate); from one of the GPUs' threads, one slot at a
      * time.  The CPU engine never calls it. */
-    gpu_slot_done_fn slot_done;
+    gpu_pool_slot_done_fn slot_done;
     void *slot_ctx;
     /* Absorption sets (cpu_options): 0, or num_sets sets of set_layers mua
      * each; acc then holds num_sets tally sets a slot.  The CPU engine's

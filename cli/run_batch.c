@@ -102,9 +102,9 @@ typedef struct batch_run {
     run_lock lock;
     checkpoint ck;
     checkpoint mine;
-    /* One GPU: its photons all ended while its batch still simulated, and
-     * its outputs were handed to the writers then (run_ended_early); the
-     * batch leaves it alone after that. */
+    /* Its photons all ended while its batch still simulated, and its
+     * outputs were handed to the writers then (run_ended_early); the batch
+     * leaves it alone after that. */
     bool early;
     double seconds;          /* early: from its batch's start until its photons ended */
     uint64_t photons_before; /* done before this process (--resume) */
@@ -258,9 +258,10 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 /* ---- the outputs of a batch ------------------------------------------------- */
 
 /* A batch's outputs (the lead's), written by a queue of threads of their
- * own: on one GPU a run's as soon as its photons have all ended, while the
- * batch still simulates (run_ended_early); the others' once the batch is
- * done, while the next batch simulates; then every run said in order.  The
+ * own: on the GPUs a run's as soon as its photons have all ended, while the
+ * batch still simulates (run_ended_early); the others' (a stopped batch's,
+ * MPI's, the CPU engine's) once the batch is done, while the next batch
+ * simulates; then every run said in order.  The
  * threads read a snapshot of the engine taken at the batch's start (the
  * next batch adds to the engine's GPU shares); the kernel key and names stay
  * as they are until run_open_batches returns. */
@@ -423,13 +424,13 @@ typedef struct early_call {
     tally_set *acc; /* the engine's: acc[k] is run br[k]'s */
 } early_call;
 
-/* Every photon of run br[k] (the batch's slot k) has ended, and acc[k]
- * holds its tallies (on the engine's thread while its launch goes on, or,
- * several GPUs, on one of theirs under the pool's lock): its checkpoint
- * gets them and the ranges of its parts (add_part_range then skips them;
- * on several GPUs a launch that ended before may have added some of them
- * already), and its outputs go to the writers. */
-static bool run_ended_early(void *ctx, int k, tm_error *err)
+/* Every photon of run br[k] (the batch's slot k) has ended, in `launches`
+ * launches, and acc[k] holds its tallies (on a GPU's thread under the
+ * pool's lock, while the batch goes on): its checkpoint gets them and the
+ * ranges of its parts (add_part_range then skips them; a launch that ended
+ * before may have added some of them already), and its outputs go to the
+ * writers. */
+static bool run_ended_early(void *ctx, int k, uint64_t launches, tm_error *err)
 {
     early_call *e = ctx;
     batch_run *r = &e->w->br[k];
@@ -441,7 +442,7 @@ static bool run_ended_early(void *ctx, int k, tm_error *err)
     }
     r->early = true;
     r->seconds = progress_now() - e->w->start;
-    r->launches++;
+    r->launches += launches;
     writer_hand(e->w, k);
     return true;
 }

@@ -8,10 +8,10 @@
  *           kernel as batches choose it (one launch, one engine) and bare
  *           (no register cache, launches of 1234 indices, two engines sharing
  *           the batch), bit-identical to each run alone with its own kernel;
- *           -A too; the runs taken as they finish (gpu_options.slot_done):
- *           each at most once and whole when taken; with two engines and
- *           launches of part of the batch, every run so (the pool sums a
- *           run once it has ended on both: gpu_pool.c) */
+ *           -A too; the runs taken as they finish (gpu_pool_job's
+ *           slot_done): every run once and whole, on one engine or two, in
+ *           one launch or launches of part of the batch (the pool tells a
+ *           run once it has ended on every launch and engine: gpu_pool.c) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,13 +227,15 @@ static bool gpu_alone(gpu_engine *eng, const mci_run *run, bool absorb, tally_se
 typedef struct slots_seen {
     const tally_set *acc, *alone;
     int calls[RUNS], whole[RUNS], total;
+    uint64_t launches[RUNS]; /* as the pool counted them */
 } slots_seen;
 
-static bool slot_seen(void *ctx, int slot, tm_error *err)
+static bool slot_seen(void *ctx, int slot, uint64_t launches, tm_error *err)
 {
     (void)err;
     slots_seen *s = ctx;
     s->calls[slot]++;
+    s->launches[slot] += launches;
     s->whole[slot] += tally_set_equal(&s->acc[slot], &s->alone[slot]);
     s->total++;
     return true;
@@ -268,20 +270,37 @@ static bool gpu_batch(const batch_part *parts, int count, int engines, uint64_t 
         if (!ok)
             error_set(&err, NULL, 0, "the batch's tables do not fit");
     }
-    gpu_options opt = {.seed = SEED,
-                       .max_launch_photons = launch,
-                       .slot_done = seen ? slot_seen : NULL,
-                       .slot_ctx = seen};
+    gpu_options opt = {.seed = SEED, .max_launch_photons = launch};
     if (seen)
         seen->acc = t;
-    gpu_pool_job job = {
-        .batch = &b, .specs = specs, .opt = &opt, .count = ok ? photon_batch_size(&b) : 0};
+    gpu_pool_job job = {.batch = &b,
+                        .specs = specs,
+                        .opt = &opt,
+                        .count = ok ? photon_batch_size(&b) : 0,
+                        .slot_done = seen ? slot_seen : NULL,
+                        .slot_ctx = seen};
     ok = ok && gpu_pool_simulate(pool, &job, t, NULL, &err);
     if (!ok)
         error_print(stderr, &err);
     gpu_pool_close(pool);
     photon_batch_free(&b);
     return ok;
+}
+
+/* The launches of `launch` indices each (one engine) that hold photons of
+ * slot s among parts[0 .. count-1]. */
+static uint64_t launches_of_slot(const batch_part *parts, int count, uint64_t launch, int s)
+{
+    uint64_t n = 0, at = 0, last = UINT64_MAX;
+    for (int k = 0; k < count; k++) {
+        for (uint64_t i = at; parts[k].slot == s && i < at + parts[k].count; i++)
+            if (i / launch != last) {
+                last = i / launch;
+                n++;
+            }
+        at += parts[k].count;
+    }
+    return n;
 }
 
 static int test_gpu(void)
@@ -317,28 +336,39 @@ static int test_gpu(void)
                               {&r[0], 0, 1000, 0}};
         slots_seen two_seen = {.alone = alone};
         CHECK(gpu_batch(mixed, 5, 2, 1234, absorb, true, &two_seen, two));
-        /* One engine, one launch of the mixed parts (run 0 in two parts of
-         * one slot): taken as they finish too. */
-        tally_set split[RUNS];
-        CHECK(init_all(split, RUNS, r));
-        slots_seen split_seen = {.alone = alone};
+        /* One engine, the mixed parts (run 0 in two parts of one slot) in
+         * one launch, then in launches of 1234 indices: taken as they
+         * finish too. */
+        tally_set split[RUNS], chunks[RUNS];
+        CHECK(init_all(split, RUNS, r) && init_all(chunks, RUNS, r));
+        slots_seen split_seen = {.alone = alone}, chunks_seen = {.alone = alone};
         CHECK(gpu_batch(mixed, 5, 1, 0, absorb, false, &split_seen, split));
+        CHECK(gpu_batch(mixed, 5, 1, 1234, absorb, false, &chunks_seen, chunks));
+        const slots_seen *seen[] = {&one_seen, &split_seen, &chunks_seen, &two_seen};
+        const char *how[] = {"in order", "mixed parts", "launches of 1234", "two engines"};
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < RUNS; i++)
+                CHECK_MSG(seen[c]->calls[i] == 1 && seen[c]->whole[i] == 1,
+                          "run %d (%s) taken %d times, %d whole", i, how[c], seen[c]->calls[i],
+                          seen[c]->whole[i]);
         for (int i = 0; i < RUNS; i++) {
-            CHECK_MSG(one_seen.calls[i] <= 1 && one_seen.whole[i] == one_seen.calls[i],
-                      "run %d taken %d times, %d whole", i, one_seen.calls[i], one_seen.whole[i]);
-            CHECK_MSG(split_seen.calls[i] <= 1 && split_seen.whole[i] == split_seen.calls[i],
-                      "run %d (mixed parts) taken %d times, %d whole", i, split_seen.calls[i],
-                      split_seen.whole[i]);
-            CHECK_MSG(tally_set_equal(&alone[i], &split[i]), "run %d, mixed parts, one launch", i);
+            uint64_t want = launches_of_slot(mixed, 5, 1234, i);
+            CHECK_MSG(one_seen.launches[i] == 1 && split_seen.launches[i] == 1 &&
+                          chunks_seen.launches[i] == want,
+                      "run %d: launches %llu, %llu, %llu (want 1, 1, %llu)", i,
+                      (unsigned long long)one_seen.launches[i],
+                      (unsigned long long)split_seen.launches[i],
+                      (unsigned long long)chunks_seen.launches[i], (unsigned long long)want);
         }
-        for (int i = 0; i < RUNS; i++)
-            CHECK_MSG(two_seen.calls[i] == 1 && two_seen.whole[i] == 1,
-                      "run %d (two engines) taken %d times, %d whole", i, two_seen.calls[i],
-                      two_seen.whole[i]);
-        printf("-A %d: %d of %d runs taken as they finished (in order), %d (mixed parts), %d (two "
-               "engines)\n",
-               !absorb, one_seen.total, RUNS, split_seen.total, two_seen.total);
+        for (int i = 0; i < RUNS; i++) {
+            CHECK_MSG(tally_set_equal(&alone[i], &split[i]), "run %d, mixed parts, one launch", i);
+            CHECK_MSG(tally_set_equal(&alone[i], &chunks[i]), "run %d, mixed parts, launches", i);
+        }
+        printf("-A %d: of %d runs, %d taken as they finished (in order), %d (mixed parts), %d "
+               "(launches of 1234), %d (two engines)\n",
+               !absorb, RUNS, one_seen.total, split_seen.total, chunks_seen.total, two_seen.total);
         free_all(split, RUNS);
+        free_all(chunks, RUNS);
         for (int i = 0; i < RUNS; i++) {
             CHECK_MSG(tally_set_equal(&alone[i], &one[i]), "run %d, one launch, -A %d", i, !absorb);
             CHECK_MSG(tally_set_equal(&alone[i], &two[i]), "run %d, two engines, -A %d", i,

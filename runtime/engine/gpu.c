@@ -621,8 +621,8 @@ static bool collect(const gpu_run *r, uint64_t first, uint64_t n, const bool *ta
     return ok && zero_tallies(r, err);
 }
 
-/* A batch kernel's launch of the whole batch, for opt->slot_done: the slots
- * taken while it runs (early_take). */
+/* A batch kernel's launch, for opt->slot_ended: the slots taken while it
+ * runs (early_take). */
 typedef struct early_slots {
     bool on;
     int left;           /* slots with photons in the launch, not yet taken */
@@ -866,16 +866,14 @@ static void early_end(early_slots *e)
 
 /* Whether the launch's slots can be taken as they finish, and what each
  * expects: a batch kernel's launch with one tally set a slot, for a caller
- * that asked: slot_ended for any launch, slot_done only for a launch of the
- * whole batch (so a slot's photons in it are all its photons). */
+ * that asked (slot_ended). */
 static bool early_begin(const gpu_run *r, launch *l, const kernel_spec *spec,
                         const gpu_options *opt, tm_error *err)
 {
     early_slots *e = &l->early;
     const photon_batch *b = r->batch;
     memset(e, 0, sizeof *e);
-    bool whole = l->first == 0 && l->count == photon_batch_size(b);
-    if (!(opt->slot_ended || (opt->slot_done && whole)) || !spec->batch || r->sets != 1)
+    if (!opt->slot_ended || !spec->batch || r->sets != 1)
         return true;
     size_t slots = (size_t)b->slots;
     e->expected = calloc(slots, sizeof *e->expected);
@@ -924,8 +922,7 @@ static bool early_take(gpu_engine *eng, const gpu_run *r, early_slots *e, int s,
     add_slot(r, &e->h, s, acc);
     e->taken[s] = true;
     e->left--;
-    return opt->slot_ended ? opt->slot_ended(opt->slot_ctx, s, e->expected[s], err)
-                           : opt->slot_done(opt->slot_ctx, s, err);
+    return opt->slot_ended(opt->slot_ctx, s, e->expected[s], err);
 }
 
 /* The slots whose photons have all ended since the last look, taken. */

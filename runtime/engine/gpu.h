@@ -16,10 +16,6 @@
 #include "spec.h"
 #include "tally.h"
 
-/* A slot of a batch whose photons have all ended, its tallies whole
- * (gpu_options' slot_done): false (with *err) ends the simulation. */
-typedef bool (*gpu_slot_done_fn)(void *ctx, int slot, tm_error *err);
-
 /* Photons of a slot that ended in one launch, their tallies added (gpu_options'
  * slot_ended): false (with *err) ends the simulation. */
 typedef bool (*gpu_slot_ended_fn)(void *ctx, int slot, uint64_t photons, tm_error *err);
@@ -49,22 +45,13 @@ typedef struct gpu_options {
      * slot: set k of slot s is acc[s * num_sets + k]. */
     int num_sets;
     const double *set_mua;
-    /* May be NULL.  A batch kernel's launch of the whole batch calls
-     * slot_done(slot_ctx, s, err), on the engine's thread, as soon as every
-     * photon of slot s has ended, while the launch goes on: acc[s] then
-     * holds the slot's tallies in full (they are not added again when the
-     * launch ends), so the caller can write that run's outputs while the
-     * others simulate.  For one engine simulating a batch alone; the pool
-     * of several GPUs passes its engines slot_ended instead and calls the
-     * caller's slot_done itself, from one of their threads under its lock,
-     * once a slot has ended on all of them (gpu_pool.c). */
-    gpu_slot_done_fn slot_done;
-    /* May be NULL (then slot_done applies).  Every launch of a batch kernel,
-     * of the whole batch or of a part, calls slot_ended(slot_ctx, s, n, err)
-     * once its n photons of slot s have all ended and are added to acc[s]:
-     * while the launch goes on, or when it ends for the slots it did not
-     * take so.  The pool of several GPUs (gpu_pool.c) counts them to tell
-     * when a slot has ended on every GPU. */
+    /* May be NULL.  Every launch of a batch kernel with one tally set a
+     * slot, of the whole batch or of a part, calls slot_ended(slot_ctx, s,
+     * n, err) once its n photons of slot s have all ended and are added to
+     * acc[s]: while the launch goes on (their tallies are then not added
+     * again when it ends), or when it ends for the slots it did not take
+     * so.  The pool (gpu_pool.c) counts them to tell when a slot has ended
+     * on every launch and GPU, and its caller can write that run. */
     gpu_slot_ended_fn slot_ended;
     void *slot_ctx;
 } gpu_options;

@@ -163,8 +163,9 @@ struct dispatcher {
     bool failed;
     tm_error err; /* the first failure's */
     /* Runs written early (the job's slot_done): each slot's photons not yet
-     * ended on any GPU, and where its tallies go once they all have. */
+     * ended on every GPU, and where its tallies go once they all have. */
     uint64_t *slot_left;
+    uint64_t *slot_launches; /* per slot: the launches that reported its photons */
     tally_set *acc;
 };
 
@@ -374,21 +375,23 @@ static void own_slot_sum(worker *w, int s, tally_set *acc)
     tally_set_free(&w->own_tallies[s]);
 }
 
-/* A GPU's n photons of slot s have ended and are in its own tallies (gpu.h,
- * slot_ended).  Once none of the slot's is left on any GPU, no GPU adds to
- * its tallies again: they are summed into the caller's, and the caller told
- * (its slot_done), under the lock, one slot at a time. */
+/* A GPU's n photons of slot s have ended and are in its tallies (its own,
+ * or the caller's for one GPU: gpu.h, slot_ended).  Once none of the slot's
+ * is left on any GPU, no GPU adds to its tallies again: they are summed
+ * into the caller's, and the caller told (the job's slot_done), under the
+ * lock, one slot at a time. */
 static bool slot_ended(void *ctx, int s, uint64_t n, tm_error *err)
 {
     worker *w = ctx;
     dispatcher *d = w->d;
     pthread_mutex_lock(&d->lock);
     d->slot_left[s] -= n < d->slot_left[s] ? n : d->slot_left[s];
+    d->slot_launches[s]++;
     bool ok = true;
     if (d->slot_left[s] == 0) {
         for (int i = 0; i < d->gpus; i++)
             own_slot_sum(&d->workers[i], s, d->acc);
-        ok = d->job->opt->slot_done(d->job->opt->slot_ctx, s, err);
+        ok = d->job->slot_done(d->job->slot_ctx, s, d->slot_launches[s], err);
     }
     pthread_mutex_unlock(&d->lock);
     return ok;
@@ -483,20 +486,23 @@ static void own_tallies_sum(worker *w, const photon_batch *b, tally_set *acc)
     w->own_tallies = NULL;
 }
 
-/* Several GPUs and a caller who writes runs as they end (slot_done): each
- * slot's photons, counted down as the GPUs end them.  Only for a job of the
- * whole batch (a slot's photons in it are all its photons, as slot_done
- * promises) with one tally set a slot (absorption sets are not written
- * early). */
-static bool early_slots_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error *err)
+/* A caller who writes runs as they end (the job's slot_done): each slot's
+ * photons, counted down as the GPUs' launches end them.  Only for a job of
+ * the whole batch (a slot's photons in it are all its photons, as
+ * slot_done promises) with one tally set a slot (absorption sets are not
+ * written early). */
+static bool early_slots_init(dispatcher *d, tally_set *acc, tm_error *err)
 {
     const gpu_pool_job *job = d->job;
     bool whole = job->first == 0 && job->count == photon_batch_size(job->batch);
-    if (pool->count == 1 || !job->opt->slot_done || !whole ||
-        tally_sets(job->batch, job->opt) != job->batch->slots)
+    if (!job->slot_done || !whole || tally_sets(job->batch, job->opt) != job->batch->slots)
         return true;
     d->slot_left = calloc((size_t)job->batch->slots, sizeof *d->slot_left);
-    if (!d->slot_left) {
+    d->slot_launches = calloc((size_t)job->batch->slots, sizeof *d->slot_launches);
+    if (!d->slot_left || !d->slot_launches) {
+        free(d->slot_left);
+        free(d->slot_launches);
+        d->slot_left = d->slot_launches = NULL;
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
@@ -517,11 +523,8 @@ static bool workers_init(gpu_pool *pool, dispatcher *d, tally_set *acc, tm_error
         w->spec = &job->specs[i];
         w->opt = *job->opt;
         w->opt.yield = &w->yield;
-        if (pool->count > 1) { /* a slot's photons are spread over the GPUs */
-            w->opt.slot_done = NULL;
-            w->opt.slot_ended = d->slot_left ? slot_ended : NULL;
-            w->opt.slot_ctx = w;
-        }
+        w->opt.slot_ended = d->slot_left ? slot_ended : NULL;
+        w->opt.slot_ctx = w;
         if (!job->chunk)
             w->own = (span){share_begin(d, i),
                             i + 1 < pool->count ? share_begin(d, i + 1) : job->first + job->count};
@@ -585,7 +588,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     pthread_mutex_init(&d.lock, NULL);
     pthread_cond_init(&d.changed, NULL);
     bool ok = gpu_acc_add_paths(job->batch, &job->specs[0], job->opt, acc, err) &&
-              early_slots_init(pool, &d, acc, err) && workers_init(pool, &d, acc, err) &&
+              early_slots_init(&d, acc, err) && workers_init(pool, &d, acc, err) &&
               prepare_all(pool, job, d.workers, err) && run_workers(pool, d.workers, err);
     if (ok && d.failed) {
         *err = d.err;
@@ -601,6 +604,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     pthread_cond_destroy(&d.changed);
     pthread_mutex_destroy(&d.lock);
     free(d.slot_left);
+    free(d.slot_launches);
     free(d.workers);
     return ok;
 }

@@ -51,6 +51,11 @@ typedef struct gpu_share {
  * any of the pool's threads): false (with *err) stops every GPU. */
 typedef bool (*gpu_pool_done_fn)(void *ctx, uint64_t first, uint64_t n, tm_error *err);
 
+/* A slot of a batch whose photons have all ended on every GPU, in
+ * `launches` launches, its tallies whole in acc[slot] (gpu_pool_job's
+ * slot_done): false (with *err) stops every GPU. */
+typedef bool (*gpu_pool_slot_done_fn)(void *ctx, int slot, uint64_t launches, tm_error *err);
+
 typedef struct gpu_pool_job {
     const photon_batch *batch; /* one run is a batch of one part */
     const kernel_spec *specs;  /* one per GPU of the pool: each its own variant */
@@ -59,6 +64,17 @@ typedef struct gpu_pool_job {
     uint64_t chunk;            /* indices per chunk; 0: shares (above) */
     gpu_pool_done_fn done;     /* may be NULL */
     void *done_ctx;
+    /* May be NULL.  For a job of the whole batch with one tally set a slot
+     * (no absorption sets): slot_done(slot_ctx, s, err) as soon as every
+     * photon of slot s has ended, on every launch and GPU, while the others
+     * simulate (the batch kernel's launches report them as they end:
+     * gpu.h, slot_ended), from one of the GPUs' threads, one slot at a
+     * time; `launches` counts the launches that took its photons.  acc[s] then holds the slot's tallies in full and no GPU adds
+     * to it again, so the caller can write that run's outputs.  Every slot
+     * of the batch is told so once, whether it ended early in a launch or
+     * with it; not a slot left unfinished by a stop or a failure. */
+    gpu_pool_slot_done_fn slot_done;
+    void *slot_ctx;
 } gpu_pool_job;
 
 /* Simulates the job's photons on every GPU of the pool and adds their
