@@ -368,6 +368,20 @@ static void batch_problems(tmcml_session *s, tmcml_problem **p, int count)
     }
 }
 
+/* tmcml_run of problem p with opt, beside its result from a batch: the
+ * records of both (*a alone, *b batched).  Returns the result alone, which
+ * *a points into (the caller deletes it). */
+static tmcml_result *alone_beside(tmcml_session *s, const tmcml_problem *p,
+                                  const tmcml_options *opt, const tmcml_result *batched,
+                                  tmcml_info *a, tmcml_info *b)
+{
+    tmcml_result *alone = NULL;
+    CHECK(tmcml_run(s, p, opt, &alone) == TMCML_OK);
+    tmcml_result_info(alone, a);
+    tmcml_result_info(batched, b);
+    return alone;
+}
+
 /* tmcml_run_batch: every result bit-identical to tmcml_run of its problem
  * (photons from each problem, or the options'), the refusals named. */
 static void test_batch(tmcml_session *s, tmcml_engine engine)
@@ -383,11 +397,8 @@ static void test_batch(tmcml_session *s, tmcml_engine engine)
     tmcml_status st = tmcml_run_batch(s, (const tmcml_problem *const *)p, COUNT, &opt, batch);
     CHECK_MSG(st == TMCML_OK, "run_batch: %s", tmcml_session_message(s));
     for (int i = 0; st == TMCML_OK && i < COUNT; i++) {
-        tmcml_result *alone = NULL;
-        CHECK(tmcml_run(s, p[i], &opt, &alone) == TMCML_OK);
         tmcml_info a, b;
-        tmcml_result_info(alone, &a);
-        tmcml_result_info(batch[i], &b);
+        tmcml_result *alone = alone_beside(s, p[i], &opt, batch[i], &a, &b);
         CHECK_MSG(a.tallies_digest == b.tallies_digest && a.photons == b.photons &&
                       b.photons == (uint64_t)(1000 + 500 * i),
                   "problem %d: digest %llx alone, %llx batched; %llu photons", i,
@@ -451,11 +462,8 @@ static void test_batch_big(tmcml_session *s)
     tmcml_status st = tmcml_run_batch(s, (const tmcml_problem *const *)p, COUNT, &opt, batch);
     CHECK_MSG(st == TMCML_OK, "run_batch: %s", tmcml_session_message(s));
     for (int i = 0; st == TMCML_OK && i < COUNT; i++) {
-        tmcml_result *alone = NULL;
-        CHECK(tmcml_run(s, p[i], &opt, &alone) == TMCML_OK);
         tmcml_info a, b;
-        tmcml_result_info(alone, &a);
-        tmcml_result_info(batch[i], &b);
+        tmcml_result *alone = alone_beside(s, p[i], &opt, batch[i], &a, &b);
         CHECK_MSG(a.tallies_digest == b.tallies_digest,
                   "problem %d: digest %llx alone, %llx batched", i,
                   (unsigned long long)a.tallies_digest, (unsigned long long)b.tallies_digest);
