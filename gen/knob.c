@@ -89,6 +89,21 @@ const knob knob_table[] = {
      .value_help = "1..8",
      .help = "blocks of a Hopper thread-block cluster that hold one A_rz tile together in "
              "distributed shared memory, each a 1/N share (1: no cluster; sm_90 and later)"},
+    /* Persistent threads take photon indices from a counter, so the blocks
+     * launched change no tally; fewer than fit can be faster (the
+     * intralipid slab's kernel on one block of 1024 an SM instead of two:
+     * -10 % on an H100, bench/results_gpu.md). */
+    {.name = "launch_blocks_per_sm",
+     .option = "--launch-blocks",
+     .kind = KNOB_INT,
+     .offset = AT(launch_blocks_per_sm),
+     .lo = 0,
+     .hi = 32,
+     .step = 1,
+     .neutral = 0,
+     .launch_only = true,
+     .value_help = "N",
+     .help = "blocks launched per SM, at most those that fit (0: all that fit)"},
 };
 const int knob_count = (int)(sizeof knob_table / sizeof knob_table[0]);
 
@@ -382,9 +397,12 @@ void knobs_text(const kernel_knobs *v, char *buf, size_t size)
     if (size)
         buf[0] = '\0';
     for (int i = 0; i < knob_count && len + 1 < size; i++) {
+        const knob *k = &knob_table[i];
+        if (k->launch_only && knob_get(k, v) == k->neutral)
+            continue;
         char value[64];
-        knob_format(&knob_table[i], v, value, sizeof value);
-        int n = snprintf(buf + len, size - len, "%s%s=%s", i ? " " : "", knob_table[i].name, value);
+        knob_format(k, v, value, sizeof value);
+        int n = snprintf(buf + len, size - len, "%s%s=%s", i ? " " : "", k->name, value);
         if (n < 0)
             break;
         len += (size_t)n;

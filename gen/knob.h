@@ -22,14 +22,15 @@
 /* The values of the knobs; fields are int (bool for switches) so that the
  * table can reach each one by its offset. */
 typedef struct kernel_knobs {
-    int tile_nr, tile_nz;  /* A_rz tile cached in shared memory (0x0: none) */
-    int entry_bits;        /* shared entries: 32 (flushed exactly on wrap) or 64 */
-    int block_size;        /* threads per block, multiple of 32 */
-    int min_blocks_per_sm; /* __launch_bounds__ second argument (0: none) */
-    int layer_placement;   /* spec_layer_placement (gen/spec.h) */
-    bool last_bin_cache;   /* consecutive deposits into one A_rz bin summed in a register */
-    bool edge_cache;       /* the last row and column of A_rz cached in shared memory */
-    int cluster_size;      /* blocks of a thread-block cluster sharing one tile (1: none) */
+    int tile_nr, tile_nz;     /* A_rz tile cached in shared memory (0x0: none) */
+    int entry_bits;           /* shared entries: 32 (flushed exactly on wrap) or 64 */
+    int block_size;           /* threads per block, multiple of 32 */
+    int min_blocks_per_sm;    /* __launch_bounds__ second argument (0: none) */
+    int layer_placement;      /* spec_layer_placement (gen/spec.h) */
+    bool last_bin_cache;      /* consecutive deposits into one A_rz bin summed in a register */
+    bool edge_cache;          /* the last row and column of A_rz cached in shared memory */
+    int cluster_size;         /* blocks of a thread-block cluster sharing one tile (1: none) */
+    int launch_blocks_per_sm; /* blocks launched per SM, at most those that fit (0: all) */
 } kernel_knobs;
 
 typedef enum knob_kind {
@@ -48,7 +49,12 @@ typedef struct knob {
     const char *const *choices; /* KNOB_CHOICE: names of 0, 1, ...; NULL-terminated */
     int neutral;                /* spec_init's value (a tile: both dimensions) */
     bool absorption_only;       /* only A_rz scoring uses it: -A kernels take the neutral value */
-    const char *value_help;     /* "NRxNZ", "32|64", ... */
+    /* The launch reads it, not the compiler: it never changes the kernel's
+     * source, and knobs_text (so the spec key and the cubin's) names it
+     * only when it is not neutral, so that the keys of every kernel made
+     * before it stay as they were. */
+    bool launch_only;
+    const char *value_help; /* "NRxNZ", "32|64", ... */
     const char *help;
 } knob;
 
@@ -98,8 +104,9 @@ void knobs_without_absorption(kernel_knobs *v);
 bool knobs_check(const kernel_knobs *v, tm_error *err);
 bool knobs_equal(const kernel_knobs *a, const kernel_knobs *b);
 
-/* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order;
- * a buffer of KNOBS_TEXT_MAX (base/tm_limits.h) holds it whole. */
+/* "tile=48x128 entry_bits=32 block_size=256 ...": every knob, table order
+ * (a launch-only one only when it is not neutral); a buffer of
+ * KNOBS_TEXT_MAX (base/tm_limits.h) holds it whole. */
 void knobs_text(const kernel_knobs *v, char *buf, size_t size);
 /* The help lines of the options, one per knob, into buf (NUL-terminated). */
 void knobs_usage(char *buf, size_t size);

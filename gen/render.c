@@ -286,12 +286,13 @@ static void push_layers(lua_State *L, const kernel_spec *spec)
 }
 
 /* Every knob of the table as spec.NAME (a tile as NAME_nr, NAME_nz; a
- * choice as its name; a switch as a boolean). */
+ * choice as its name; a switch as a boolean), but the launch's: a kernel's
+ * source never depends on them. */
 static void push_knobs(lua_State *L, const kernel_knobs *v)
 {
     for (int i = 0; i < knob_count; i++) {
         const knob *k = &knob_table[i];
-        for (int f = 0; f < knob_field_count(k); f++) {
+        for (int f = 0; !k->launch_only && f < knob_field_count(k); f++) {
             char name[64], value[64];
             knob_field_name(k, f, name, sizeof name);
             if (k->kind == KNOB_SWITCH) {

@@ -126,6 +126,7 @@ void spec_for_batch(kernel_spec *spec)
     spec->batch = true;
     spec->knobs.layer_placement = SPEC_LAYERS_SHARED;
     spec->knobs.cluster_size = 1;
+    spec->knobs.launch_blocks_per_sm = 0; /* the run tiles' plan counts the blocks that fit */
     if (spec_batch_tiled(spec)) {
         /* each run's tile: at most the grid, of 32-bit entries, and its edge
          * bins after it when edge_cache is on */

@@ -107,7 +107,7 @@ static void test_variant_order(void)
     tm_error err;
     CHECK(mci_read(path, &f, &err));
     const mci_run *run = &f.runs[0];
-    kernel_knobs tuned = {run->nr + 50, 64, 64, 512, 2, SPEC_LAYERS_SHARED, true, true, 1};
+    kernel_knobs tuned = {run->nr + 50, 64, 64, 512, 2, SPEC_LAYERS_SHARED, true, true, 1, 0};
     variant_options v;
     variant_options_init(&v);
     CHECK(!variant_options_given(&v));

@@ -1,7 +1,8 @@
 /* The GPU engine's contracts, on a GPU (ctest label gpu; exit 77 = skipped
  * where there is none):
  *   identity   A_rz, Rd_ra, Tt_ra bit-identical across tile shapes, entry
- *              widths, block sizes, grid sizes and layer placements;
+ *              widths, block sizes, grid sizes, blocks launched per SM and
+ *              layer placements;
  *              -A leaves Rd_ra and Tt_ra bit-identical
  *   over2e32   a run of 2^32 + 1 photons (each one step long), and photon
  *              indices above 2^32
@@ -57,6 +58,7 @@ typedef struct variant_case {
     int last_bin; /* 0 | 1 */
     int edge_off; /* 1: --edge-cache off */
     int cluster;  /* --cluster (0: the default, 1) */
+    int launch;   /* --launch-blocks (0: all that fit) */
 } variant_case;
 
 static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case *c, bool absorb,
@@ -65,7 +67,8 @@ static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case 
     static const char *const placements[] = {"constant", "shared", "immediate"};
     variant_options v;
     variant_options_init(&v);
-    char entry[16], block[16], cluster[16];
+    char entry[16], block[16], cluster[16], launch[16];
+    snprintf(launch, sizeof launch, "%d", c->launch);
     snprintf(entry, sizeof entry, "%d", c->entry);
     snprintf(block, sizeof block, "%d", c->block);
     snprintf(cluster, sizeof cluster, "%d", c->cluster > 0 ? c->cluster : 1);
@@ -77,7 +80,8 @@ static bool run_variant(gpu_engine *eng, const mci_run *run, const variant_case 
         !variant_options_set(&v, "--layers", placements[c->layers], &err) ||
         !variant_options_set(&v, "--last-bin", c->last_bin ? "on" : "off", &err) ||
         !variant_options_set(&v, "--edge-cache", c->edge_off ? "off" : "on", &err) ||
-        !variant_options_set(&v, "--cluster", cluster, &err)) {
+        !variant_options_set(&v, "--cluster", cluster, &err) ||
+        !variant_options_set(&v, "--launch-blocks", launch, &err)) {
         error_print(stderr, &err);
         return false;
     }
@@ -106,27 +110,30 @@ static int test_identity(gpu_engine *eng)
     const mci_run *run = &f.runs[0];
     const uint64_t photons = 200000;
     const variant_case cases[] = {
-        {"0x0", 64, 256, 0, 0, 0, 0, 0},
-        {"48x128", 64, 256, 0, 0, 0, 0, 0},
-        {"48x128", 32, 256, 0, 0, 0, 0, 0},
-        {"16x16", 32, 128, 0, 0, 0, 0, 0},
-        {"100x100", 64, 512, 0, 0, 0, 0, 0},
-        {"200x50", 32, 256, 1, 0, 0, 0, 0},
-        {"8x500", 64, 128, 2, 0, 0, 0, 0},
-        {"1x1", 32, 256, 0, 0, 0, 0, 0},
-        {"48x128", 64, 256, 0, 7, 0, 0, 0},
-        {"48x128", 32, 512, 0, 300, 0, 0, 0},
-        {"48x128", 32, 256, 0, 0, 1, 0, 0},
-        {"0x0", 64, 256, 1, 0, 1, 0, 0},
-        {"48x128", 32, 256, 0, 0, 0, 1, 0},
-        {"0x0", 64, 256, 1, 0, 1, 1, 0},
+        {"0x0", 64, 256, 0, 0, 0, 0, 0, 0},
+        {"48x128", 64, 256, 0, 0, 0, 0, 0, 0},
+        {"48x128", 32, 256, 0, 0, 0, 0, 0, 0},
+        {"16x16", 32, 128, 0, 0, 0, 0, 0, 0},
+        {"100x100", 64, 512, 0, 0, 0, 0, 0, 0},
+        {"200x50", 32, 256, 1, 0, 0, 0, 0, 0},
+        {"8x500", 64, 128, 2, 0, 0, 0, 0, 0},
+        {"1x1", 32, 256, 0, 0, 0, 0, 0, 0},
+        {"48x128", 64, 256, 0, 7, 0, 0, 0, 0},
+        {"48x128", 32, 512, 0, 300, 0, 0, 0, 0},
+        {"48x128", 32, 256, 0, 0, 1, 0, 0, 0},
+        {"0x0", 64, 256, 1, 0, 1, 0, 0, 0},
+        {"48x128", 32, 256, 0, 0, 0, 1, 0, 0},
+        {"0x0", 64, 256, 1, 0, 1, 1, 0, 0},
+        /* One and three blocks launched an SM where more fit. */
+        {"48x128", 32, 256, 0, 0, 0, 0, 0, 1},
+        {"0x0", 64, 128, 1, 0, 0, 0, 0, 3},
         /* Clusters: a tile shared through distributed shared memory, one
          * that does not divide by the cluster (padding slots), a grid that
          * is not a multiple of it, the last-bin cache on top. */
-        {"200x300", 32, 256, 0, 0, 0, 0, 4},
-        {"100x250", 64, 512, 1, 0, 0, 0, 2},
-        {"47x129", 32, 256, 0, 7, 0, 0, 3},
-        {"200x500", 32, 1024, 0, 0, 1, 0, 8},
+        {"200x300", 32, 256, 0, 0, 0, 0, 4, 0},
+        {"100x250", 64, 512, 1, 0, 0, 0, 2, 0},
+        {"47x129", 32, 256, 0, 7, 0, 0, 3, 0},
+        {"200x500", 32, 1024, 0, 0, 1, 0, 8, 0},
     };
     size_t n = sizeof cases / sizeof *cases;
     tally_set ref, t;
@@ -135,14 +142,15 @@ static int test_identity(gpu_engine *eng)
     for (size_t i = 1; i < n; i++) {
         CHECK(run_variant(eng, run, &cases[i], true, photons, &t));
         CHECK_MSG(tally_set_equal(&ref, &t),
-                  "variant %zu (tile %s, entry %d, block %d, layers %d, "
-                  "grid %u, last-bin %d, edge cache %s, cluster %d) differs from variant 0",
+                  "variant %zu (tile %s, entry %d, block %d, layers %d, grid %u, last-bin %d, "
+                  "edge cache %s, cluster %d, launched %d an SM) differs from variant 0",
                   i, cases[i].tile, cases[i].entry, cases[i].block, cases[i].layers, cases[i].grid,
-                  cases[i].last_bin, cases[i].edge_off ? "off" : "on", cases[i].cluster);
+                  cases[i].last_bin, cases[i].edge_off ? "off" : "on", cases[i].cluster,
+                  cases[i].launch);
         tally_set_free(&t);
     }
     /* -A: no absorption scored, escapes bit-identical. */
-    variant_case no_abs = {"0x0", 64, 256, 0, 0, 0, 0, 0};
+    variant_case no_abs = {"0x0", 64, 256, 0, 0, 0, 0, 0, 0};
     CHECK(run_variant(eng, run, &no_abs, false, photons, &t));
     size_t ra = (size_t)run->nr * run->na * sizeof(tally_acc_t);
     CHECK(memcmp(t.rd_ra, ref.rd_ra, ra) == 0 && memcmp(t.tt_ra, ref.tt_ra, ra) == 0);

@@ -35,6 +35,27 @@ static void test_table(void)
     CHECK_MSG(knobs_check(&v, &err), "neutral values: %s", err.message);
     CHECK(v.tile_nr == 0 && v.tile_nz == 0 && v.entry_bits == 64 && v.block_size == 256 &&
           v.min_blocks_per_sm == 0 && v.layer_placement == 0 && !v.last_bin_cache && v.edge_cache);
+    CHECK(v.launch_blocks_per_sm == 0);
+}
+
+/* A launch-only knob is named in knobs_text (so in the spec key) only when
+ * it is set: the text of neutral knobs is what it was before the knob
+ * existed, so keys, cubin caches and tune recordings keep matching. */
+static void test_launch_only(void)
+{
+    const knob *k = knob_by_name("launch_blocks_per_sm");
+    CHECK(k && k->launch_only);
+    kernel_knobs v;
+    knobs_init(&v);
+    char text[KNOBS_TEXT_MAX];
+    knobs_text(&v, text, sizeof text);
+    CHECK_MSG(strcmp(text, "tile=0x0 entry_bits=64 block_size=256 min_blocks_per_sm=0 "
+                           "layer_placement=constant last_bin_cache=off edge_cache=on "
+                           "cluster_size=1") == 0,
+              "neutral knobs: %s", text);
+    v.launch_blocks_per_sm = 1;
+    knobs_text(&v, text, sizeof text);
+    CHECK_MSG(strstr(text, " cluster_size=1 launch_blocks_per_sm=1") != NULL, "set: %s", text);
 }
 
 /* parse(text) then format gives text back. */
@@ -68,12 +89,13 @@ static void refused(const char *option, const char *text, const char *expected)
 static void test_parse(void)
 {
     const char *good[][2] = {
-        {"--tile", "48x128"},    {"--tile", "0x0"},         {"--tile", "1x1"},
-        {"--tile", "1000000x1"}, {"--entry", "32"},         {"--entry", "64"},
-        {"--block", "32"},       {"--block", "1024"},       {"--block", "96"},
-        {"--min-blocks", "0"},   {"--min-blocks", "32"},    {"--layers", "constant"},
-        {"--layers", "shared"},  {"--layers", "immediate"}, {"--last-bin", "on"},
-        {"--last-bin", "off"}};
+        {"--tile", "48x128"},     {"--tile", "0x0"},         {"--tile", "1x1"},
+        {"--tile", "1000000x1"},  {"--entry", "32"},         {"--entry", "64"},
+        {"--block", "32"},        {"--block", "1024"},       {"--block", "96"},
+        {"--min-blocks", "0"},    {"--min-blocks", "32"},    {"--layers", "constant"},
+        {"--layers", "shared"},   {"--layers", "immediate"}, {"--last-bin", "on"},
+        {"--last-bin", "off"},    {"--launch-blocks", "0"},  {"--launch-blocks", "1"},
+        {"--launch-blocks", "32"}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         round_trip(good[i][0], good[i][1]);
     /* NRxNZ also with a capital X */
@@ -102,6 +124,8 @@ static void test_parse(void)
     refused("--layers", "Shared", "constant|shared|immediate");
     refused("--last-bin", "yes", "on|off");
     refused("--last-bin", "1", "on|off");
+    refused("--launch-blocks", "33", "N");
+    refused("--launch-blocks", "-1", "N");
 }
 
 static void test_check(void)
@@ -198,6 +222,7 @@ static void test_text_max(void)
 
 int main(void)
 {
+    test_launch_only();
     test_table();
     test_parse();
     test_check();

@@ -577,6 +577,22 @@ static void test_placeholder(void)
     }
     render_output_free(&out);
 
+    /* A launch-only knob: the spec key names it, the kernel does not
+     * change (the source after its banner is the same). */
+    spec = example_spec();
+    render_output launched;
+    spec.knobs.launch_blocks_per_sm = 1;
+    CHECK(render_kernel(&spec, NULL, &launched, &err));
+    spec.knobs.launch_blocks_per_sm = 0;
+    CHECK(render_kernel(&spec, NULL, &out, &err));
+    const char *body_a = launched.source ? strstr(launched.source, " */\n") : NULL;
+    const char *body_b = out.source ? strstr(out.source, " */\n") : NULL;
+    CHECK(body_a && body_b && strcmp(body_a, body_b) == 0);
+    CHECK(launched.source && strcmp(launched.source, out.source) != 0);
+    CHECK_CONTAINS(launched.source, "launch_blocks_per_sm=1");
+    render_output_free(&launched);
+    render_output_free(&out);
+
     /* An invalid spec is refused before any template runs. */
     spec.knobs.block_size = 100;
     CHECK(!render_kernel(&spec, NULL, &out, &err));

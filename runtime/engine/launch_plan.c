@@ -93,6 +93,11 @@ bool launch_plan_make(const launch_target *t, const kernel_spec *spec, const pho
                   t->key, t->dev->name, plan->block, plan->shared);
         return false;
     }
+    /* The blocks launched per SM (knob launch_blocks_per_sm): at most those
+     * that fit.  A batch kernel launches all (spec_for_batch). */
+    int launched = spec->knobs.launch_blocks_per_sm;
+    if (launched > 0 && launched < per_sm)
+        per_sm = launched;
     if (!plan_batch_tiles(t, spec, b, per_sm, plan, err))
         return false;
     /* A clustered kernel (__cluster_dims__) runs whole clusters: the grid is
