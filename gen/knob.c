@@ -402,7 +402,7 @@ void knobs_text(const kernel_knobs *v, char *buf, size_t size)
             continue;
         char value[64];
         knob_format(k, v, value, sizeof value);
-        int n = snprintf(buf + len, size - len, "%s%s=%s", i ? " " : "", k->name, value);
+        int n = snprintf(buf + len, size - len, "%s%s=%s", len ? " " : "", k->name, value);
         if (n < 0)
             break;
         len += (size_t)n;
