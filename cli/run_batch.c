@@ -32,10 +32,9 @@ static bool same_shape(const mci_run *a, const mci_run *b)
 
 uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng)
 {
-    /* (at most 64 GPUs of fewer than 2^24 threads each: an int) */
-    int threads = eng->pool ? (int)gpu_pool_threads(eng->pool) : 0;
-    /* Every rank must group alike: the largest, as if every rank had it. */
-    threads = world->size > 1 ? ranks_max(world, threads) : threads;
+    /* Every rank must group alike: the largest, as if every rank had it.
+     * (At most 64 GPUs of fewer than 2^24 threads each: an int.) */
+    int threads = ranks_max(world, eng->pool ? (int)gpu_pool_threads(eng->pool) : 0);
     return opt->batch_all ? 0 : batch_alone_photons((uint64_t)threads * (uint64_t)world->size);
 }
 
