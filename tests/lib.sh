@@ -1,6 +1,7 @@
 # The shell tests' common part, sourced first thing after their arguments
 # are read: a scratch directory removed on exit ($work), the failure and
-# check counters, the assertions and two helpers (json, isolate_user_dirs).
+# check counters, the assertions and helpers (json, isolate_user_dirs,
+# skip_without_gpu, ...).
 # `finish NAME` prints the counts and gives the exit status.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,6 +58,15 @@ one_layer_runs() {
 
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
+
+# Exits 77 (skipped), saying why, when TMCML finds no usable GPU.
+# usage: skip_without_gpu TMCML NAME
+skip_without_gpu() {
+    if ! "$1" devices >/dev/null 2>&1; then
+        echo "$2: no usable GPU (tmcml devices failed): skipped"
+        exit 77
+    fi
+}
 
 # Profiles, the cubin cache's default home and the data directory in $work:
 # a test neither reads nor writes the user's.

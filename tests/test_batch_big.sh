@@ -8,11 +8,8 @@
 # .mco the same as with --no-batch.  Exit 77 (skipped) without a GPU.
 # usage: test_batch_big.sh TMCML
 tmcml=$1
-if ! "$tmcml" devices >/dev/null 2>&1; then
-    echo "test_batch_big: no usable GPU (tmcml devices failed): skipped"
-    exit 77
-fi
 . "$(dirname "$0")/lib.sh"
+skip_without_gpu "$tmcml" test_batch_big
 isolate_user_dirs
 {
     printf '1.0\n3\n'

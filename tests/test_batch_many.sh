@@ -11,11 +11,8 @@
 # without a GPU.
 # usage: test_batch_many.sh TMCML
 tmcml=$1
-if ! "$tmcml" devices >/dev/null 2>&1; then
-    echo "test_batch_many: no usable GPU (tmcml devices failed): skipped"
-    exit 77
-fi
 . "$(dirname "$0")/lib.sh"
+skip_without_gpu "$tmcml" test_batch_many
 isolate_user_dirs
 runs=400
 one_layer_runs "$runs" 3000 "20 20 4" 0.05 0.25 40 >"$work/many.mci"

@@ -9,11 +9,8 @@
 # usage: test_multi_gpu.sh TMCML EXAMPLES_DIR
 tmcml=$1
 ex=$2
-if ! "$tmcml" devices >/dev/null 2>&1; then
-    echo "test_multi_gpu: no usable GPU (tmcml devices failed): skipped"
-    exit 77
-fi
 . "$(dirname "$0")/lib.sh"
+skip_without_gpu "$tmcml" test_multi_gpu
 isolate_user_dirs
 gpus=$("$tmcml" devices | grep -c '^GPU [0-9]*:')
 common="--engine gpu --tune never -q --cache $work/cache"
