@@ -91,8 +91,9 @@ const knob knob_table[] = {
              "distributed shared memory, each a 1/N share (1: no cluster; sm_90 and later)"},
     /* Persistent threads take photon indices from a counter, so the blocks
      * launched change no tally; fewer than fit can be faster (the
-     * intralipid slab's kernel on one block of 1024 an SM instead of two:
-     * -10 % on an H100, bench/results_gpu.md). */
+     * intralipid slab's kernel on one block of 1024 an SM instead of two,
+     * on an H100: -10 % at 3*10^7 photons, -1.3 % at 10^8; a launch's fixed
+     * costs, not its pace, so the tuner does not try it: docs/tuning.md). */
     {.name = "launch_blocks_per_sm",
      .option = "--launch-blocks",
      .kind = KNOB_INT,

@@ -65,14 +65,15 @@ typedef struct gpu_pool_job {
     gpu_pool_done_fn done;     /* may be NULL */
     void *done_ctx;
     /* May be NULL.  For a job of the whole batch with one tally set a slot
-     * (no absorption sets): slot_done(slot_ctx, s, err) as soon as every
-     * photon of slot s has ended, on every launch and GPU, while the others
-     * simulate (the batch kernel's launches report them as they end:
-     * gpu.h, slot_ended), from one of the GPUs' threads, one slot at a
-     * time; `launches` counts the launches that took its photons.  acc[s] then holds the slot's tallies in full and no GPU adds
-     * to it again, so the caller can write that run's outputs.  Every slot
-     * of the batch is told so once, whether it ended early in a launch or
-     * with it; not a slot left unfinished by a stop or a failure. */
+     * (no absorption sets): slot_done(slot_ctx, s, launches, err) as soon
+     * as every photon of slot s has ended, on every launch and GPU, while
+     * the others simulate (the batch kernel's launches report them as they
+     * end: gpu.h, slot_ended), from one of the GPUs' threads, one slot at a
+     * time; `launches` counts the launches that took its photons.  acc[s]
+     * then holds the slot's tallies in full and no GPU adds to it again, so
+     * the caller can write that run's outputs.  Every slot of the batch is
+     * told so once, whether it ended early in a launch or with it; not a
+     * slot left unfinished by a stop or a failure. */
     gpu_pool_slot_done_fn slot_done;
     void *slot_ctx;
 } gpu_pool_job;
