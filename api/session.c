@@ -279,31 +279,27 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
     return true;
 }
 
-/* The CPU engine: stopped, it has simulated a prefix of the batch. */
+/* The CPU engine: the ranges it simulated (stopped, not always a prefix of
+ * the batch) go to sim->done. */
 static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tally_set *acc,
                          session_run_stats *stats, tm_error *err)
 {
+    done_relay relay = {sim, batch};
     cpu_options c = {.seed = sim->seed,
                      .threads = sim->threads > 0 ? sim->threads : cpu_count(),
                      .score_absorption = sim->score_absorption,
                      .progress = sim->progress,
                      .max_steps = sim->max_steps,
                      .stop = sim->stop,
+                     .done = sim->done ? relay_done : NULL,
+                     .done_ctx = &relay,
                      .num_sets = sim->num_sets,
                      .set_layers = sim->set_layers,
                      .set_mua = sim->set_mua};
-    int stride = sim->num_sets > 0 ? sim->num_sets : 1; /* tally sets a slot */
     double t0 = progress_now();
-    uint64_t before = 0;
-    for (int i = 0; i < batch->slots; i++)
-        before += acc[i * stride].photons;
     bool ok = cpu_simulate_batch(batch, &c, acc, err);
     stats->kernel_seconds = progress_now() - t0;
-    uint64_t done = 0;
-    for (int i = 0; i < batch->slots; i++)
-        done += acc[i * stride].photons;
-    return ok && (!sim->done ||
-                  photon_batch_ranges(batch, 0, done - before, relay_part, (void *)sim, err));
+    return ok;
 }
 
 /* The GPUs with absorption sets: one run, simulated with the sets'

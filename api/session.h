@@ -100,8 +100,8 @@ typedef struct session_sim {
     uint64_t gpu_chunk;                /* several GPUs: gpu_pool_job's chunk */
     progress_meter *progress;          /* may be NULL */
     const volatile sig_atomic_t *stop; /* may be NULL: the engines' pause flag */
-    /* May be NULL: the photon ranges simulated, as they end (stopped, the
-     * GPUs' may leave holes; the CPU's is a prefix of the batch). */
+    /* May be NULL: the photon ranges simulated, as they end (stopped, both
+     * engines may leave holes). */
     session_done_fn done;
     void *done_ctx;
     /* May be NULL: on the GPUs, each slot of a batch as soon as its photons

@@ -1,7 +1,7 @@
 /* When a simulation should pause: a thread that raises one flag, which the
  * engines poll (cpu_options.stop, gpu_options.stop), when a signal asks the
  * run to stop (base/interrupt.h) or when a periodic checkpoint is due.
- * The engines then finish the photons handed out and return; the caller
+ * The engines then end the photons they are on and return; the caller
  * tells the two apart with interrupt_requested(). */
 #ifndef TMCML_STOPPER_H
 #define TMCML_STOPPER_H

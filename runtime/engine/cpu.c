@@ -4,7 +4,10 @@
  * the 128-bit tallies of the chunk's run when a thread moves to another run
  * and at the end of each round.  Because photon i of a run always uses
  * stream i and integer addition is associative, the result is the same for
- * any thread count, chunking and batch. */
+ * any thread count, chunking and batch.  A stop is obeyed between two
+ * photons, not at the end of a chunk (a chunk of long photons took minutes:
+ * a batch system's kill came first), so a stopped round leaves a hole in
+ * each chunk it cut short, and says which ranges it did. */
 #include "cpu.h"
 
 #include <float.h>
@@ -34,7 +37,14 @@ typedef struct cpu_round {
     tally_set *acc;                    /* per slot, or per slot and set */
     int slot_sets;                     /* tally sets a slot: 1, or the absorption sets */
     pthread_mutex_t *acc_lock;         /* threads add into acc under it */
+    bool (*done)(void *ctx, uint64_t first, uint64_t n, tm_error *err); /* may be NULL */
+    void *done_ctx;
 } cpu_round;
+
+/* Batch indices [begin, end) a stop left undone. */
+typedef struct photon_range_hole {
+    uint64_t begin, end;
+} photon_range_hole;
 
 /* One cache line or more each (and allocated on a line boundary), so that
  * one thread's writes to its batch's step count never invalidate the line
@@ -49,6 +59,9 @@ typedef struct cpu_worker {
     tally_batch *sets;
     int slot;     /* the slot whose photons batch or sets hold (-1: none) */
     bool in_sets; /* they are in sets */
+    /* The indices of the chunk a stop cut short that it left undone
+     * (hole_begin == hole_end: none). */
+    uint64_t hole_begin, hole_end;
 } cpu_worker;
 
 int cpu_count(void)
@@ -86,44 +99,54 @@ static void flush_worker(cpu_worker *w)
     w->slot = -1;
 }
 
-/* Batch indices [begin, end), part by part. */
-static void simulate_chunk(cpu_worker *w, uint64_t begin, uint64_t end)
+static bool stopped(const cpu_round *r) { return r->stop && *r->stop; }
+
+/* Batch indices [begin, end), part by part, until a stop: the index it
+ * stopped at (end when it did them all). */
+static uint64_t simulate_chunk(cpu_worker *w, uint64_t begin, uint64_t end)
 {
-    const photon_batch *b = w->round->batch;
+    const cpu_round *r = w->round;
+    const photon_batch *b = r->batch;
     for (int k = photon_batch_part_at(b, begin); begin < end; k++) {
         const batch_part *part = &b->parts[k];
         uint64_t stop = b->offsets[k + 1] < end ? b->offsets[k + 1] : end;
-        const cpu_problem *problem = &w->round->problems[part->slot];
+        const cpu_problem *problem = &r->problems[part->slot];
         if (part->slot != w->slot) {
             flush_worker(w);
             w->slot = part->slot;
             w->in_sets = problem->num_sets > 0;
         }
-        if (w->in_sets)
-            for (uint64_t i = begin; i < stop; i++)
-                cpu_photon_simulate_sets(problem, part->first + (i - b->offsets[k]), w->sets);
-        else
-            for (uint64_t i = begin; i < stop; i++)
-                cpu_photon_simulate(problem, part->first + (i - b->offsets[k]), &w->batch);
+        uint64_t first = part->first - b->offsets[k];
+        for (uint64_t i = begin; i < stop; i++) {
+            if (stopped(r))
+                return i;
+            if (w->in_sets)
+                cpu_photon_simulate_sets(problem, first + i, w->sets);
+            else
+                cpu_photon_simulate(problem, first + i, &w->batch);
+        }
         begin = stop;
     }
+    return end;
 }
 
 static void *worker_main(void *arg)
 {
     cpu_worker *w = arg;
     cpu_round *r = w->round;
-    for (;;) {
-        /* Tested before a chunk is taken, never after: every chunk taken is
-         * finished, so the photons done are a prefix of the round. */
-        if (r->stop && *r->stop)
-            break;
+    w->hole_begin = w->hole_end = 0;
+    while (!stopped(r)) {
         uint64_t begin = atomic_fetch_add(&r->next, CPU_CHUNK);
         if (begin >= r->end)
             break;
         uint64_t end = r->end - begin < CPU_CHUNK ? r->end : begin + CPU_CHUNK;
-        simulate_chunk(w, begin, end);
-        progress_add(r->progress, end - begin);
+        uint64_t done = simulate_chunk(w, begin, end);
+        progress_add(r->progress, done - begin);
+        if (done < end) {
+            w->hole_begin = done;
+            w->hole_end = end;
+            break;
+        }
     }
     flush_worker(w);
     return NULL;
@@ -164,8 +187,37 @@ static bool start_workers(cpu_worker *workers, int count, cpu_round *round, tm_e
     return true;
 }
 
+/* The chunks a stop cut short, as holes sorted by their start, into holes;
+ * their count. */
+static int round_holes(const cpu_worker *workers, int count, photon_range_hole *holes)
+{
+    int n = 0;
+    for (int t = 0; t < count; t++) {
+        const cpu_worker *w = &workers[t];
+        if (!w->round || w->hole_begin == w->hole_end)
+            continue;
+        int at = n++;
+        for (; at > 0 && holes[at - 1].begin > w->hole_begin; at--)
+            holes[at] = holes[at - 1];
+        holes[at] = (photon_range_hole){w->hole_begin, w->hole_end};
+    }
+    return n;
+}
+
+/* Batch indices [first, first + n) done: counted to their slots' tallies,
+ * and told to the caller. */
+static bool round_range_done(const cpu_round *round, uint64_t first, uint64_t n, uint64_t *photons,
+                             tm_error *err)
+{
+    if (n == 0)
+        return true;
+    photon_batch_slot_photons(round->batch, first, n, photons);
+    return !round->done || round->done(round->done_ctx, first, n, err);
+}
+
 /* One round: at most TALLY_BATCH_MAX_PHOTONS photons, so no 64-bit batch
- * entry can overflow.  Stopped, it did the prefix [first, next). */
+ * entry can overflow.  Stopped, it did [first, next) but for the holes of
+ * the chunks the stop cut short; *done counts what it did. */
 static bool run_round(cpu_worker *workers, int count, cpu_round *round, uint64_t *done,
                       tm_error *err)
 {
@@ -174,19 +226,27 @@ static bool run_round(cpu_worker *workers, int count, cpu_round *round, uint64_t
     for (int t = 0; t < count; t++)
         if (workers[t].round)
             pthread_join(workers[t].thread, NULL);
-    uint64_t next = atomic_load(&round->next);
-    *done = (next < round->end ? next : round->end) - round->first;
+    uint64_t next = atomic_load(&round->next), end = next < round->end ? next : round->end;
     uint64_t *photons = calloc((size_t)round->batch->slots, sizeof *photons);
-    if (!photons) {
+    photon_range_hole *holes = malloc((size_t)count * sizeof *holes);
+    bool ok = photons && holes;
+    if (!ok)
         error_set(err, NULL, 0, "out of memory");
-        return false;
+    int n = ok ? round_holes(workers, count, holes) : 0;
+    uint64_t at = round->first;
+    *done = 0;
+    for (int h = 0; ok && h <= n; h++) {
+        uint64_t stop = h < n ? holes[h].begin : end;
+        ok = round_range_done(round, at, stop - at, photons, err);
+        *done += stop - at;
+        at = h < n ? holes[h].end : end;
     }
-    photon_batch_slot_photons(round->batch, round->first, *done, photons);
-    for (int s = 0; s < round->batch->slots; s++)
+    for (int s = 0; ok && s < round->batch->slots; s++)
         for (int k = 0; k < round->slot_sets; k++)
             round->acc[s * round->slot_sets + k].photons += photons[s];
     free(photons);
-    return true;
+    free(holes);
+    return ok;
 }
 
 /* A run with path lengths and no sets: the sets' step loop, which tracks
@@ -409,7 +469,9 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
                            .stop = opt->stop,
                            .acc = acc,
                            .slot_sets = opt->num_sets > 0 ? opt->num_sets : 1,
-                           .acc_lock = &acc_lock};
+                           .acc_lock = &acc_lock,
+                           .done = opt->done,
+                           .done_ctx = opt->done_ctx};
         atomic_store(&round.next, round.first);
         uint64_t did = 0;
         ok = run_round(workers, threads, &round, &did, err);

@@ -22,10 +22,16 @@ typedef struct cpu_options {
     bool score_absorption;    /* false: -A, A_rz stays zero */
     progress_meter *progress; /* may be NULL */
     uint32_t max_steps;       /* steps after which a photon is trapped (0: the default) */
-    /* May be NULL.  Once *stop is not 0, threads take no more photons: the
-     * call returns when the ones taken are done, having simulated photons
-     * [first, first + k) for some k <= count (acc->photons grows by k). */
+    /* May be NULL.  Once *stop is not 0, each thread ends the photon it is
+     * on and starts no other: the call returns having simulated k <= count
+     * of the photons (acc->photons grows by k), not always a prefix (each
+     * thread leaves the rest of its chunk). */
     const volatile sig_atomic_t *stop;
+    /* May be NULL: the batch indices [first, first + n) simulated, told as
+     * each round of the call ends (in order, and only those done), from
+     * the calling thread; false (with *err) fails the call. */
+    bool (*done)(void *ctx, uint64_t first, uint64_t n, tm_error *err);
+    void *done_ctx;
     /* Absorption sets (docs/physics.md, "Absorption sets"): 0 for none, or
      * 1 .. TM_MAX_ABSORPTION_SETS sets of per-layer mua scored from each
      * history, set_mua[k * num_layers + i - 1] set k's mua of layer i
@@ -37,8 +43,8 @@ typedef struct cpu_options {
     const double *set_mua;
 } cpu_options;
 
-/* Simulates photons [first, first + count) of run (or, stopped, a prefix of
- * them) and adds their tallies to *acc (initialised for the run's grid; with
+/* Simulates photons [first, first + count) of run (or, stopped, some of
+ * them: opt->done says which) and adds their tallies to *acc (initialised for the run's grid; with
  * absorption sets, opt->num_sets tally sets).  A run with path lengths
  * (run->path_lengths, at most TM_MAX_PATH_LAYERS layers) scores them too,
  * in the sets' step loop (without sets, as one set of its own mua): its
@@ -46,8 +52,9 @@ typedef struct cpu_options {
 bool cpu_simulate(const mci_run *run, const cpu_options *opt, uint64_t first, uint64_t count,
                   tally_set *acc, tm_error *err);
 
-/* Simulates the batch's indices [0, photon_batch_size) (or, stopped, a
- * prefix [0, k): acc's photons grow by the parts' shares of it) and adds
+/* Simulates the batch's indices [0, photon_batch_size) (or, stopped, some
+ * of them: opt->done says which, and acc's photons grow by the parts'
+ * shares of them) and adds
  * each slot's tallies to acc[slot].  The threads take chunks of indices
  * across the parts: the tails of small runs overlap. */
 bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
