@@ -57,27 +57,28 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
     return ok;
 }
 
+/* A run's gaps (run_gaps' calls): its checkpoint and where it is written. */
+typedef struct run_gap {
+    const cli_options *opt;
+    engine *eng;
+    const mci_run *run;
+    const run_paths *paths;
+    checkpoint *ck;
+} run_gap;
+
 /* photons [begin, end) into ck, its ranges too. */
-static bool simulate_range(const cli_options *opt, engine *eng, const mci_run *run,
-                           progress_meter *meter, stopper *st, checkpoint *ck, uint64_t begin,
+static bool simulate_range(void *ctx, progress_meter *meter, stopper *st, uint64_t begin,
                            uint64_t end, tm_error *err)
 {
-    return simulate_photons(opt, eng, run, meter, st, begin, end - begin, &ck->tallies, ck, err);
+    run_gap *g = ctx;
+    return simulate_photons(g->opt, g->eng, g->run, meter, st, begin, end - begin, &g->ck->tallies,
+                            g->ck, err);
 }
 
-typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
-
-/* A periodic checkpoint.  One that cannot be written (a disk full for a
- * moment) is said and tried again a period later: the run goes on, and the
- * previous checkpoint, if any, stays as it was. */
-static void periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck)
+static void save_range(void *ctx)
 {
-    tm_error err = {0};
-    if (checkpoint_write(path, ck, &err))
-        return;
-    char text[2048];
-    fprintf(stderr, "tmcml: warning: checkpoint not written: %s; retrying in %g s\n",
-            error_format(&err, text, sizeof text), opt->checkpoint_every);
+    run_gap *g = ctx;
+    run_periodic_checkpoint(g->opt, g->paths->ckpt, g->ck);
 }
 
 /* Simulates what is left of the run into ck, writing ck to the checkpoint
@@ -91,30 +92,9 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
     char label[64] = "";
     if (count > 1)
         snprintf(label, sizeof label, "run %d/%d: ", index, count);
-    progress_meter meter;
-    progress_start(&meter, !opt->quiet, (uint64_t)run->photons, label);
-    progress_add(&meter, checkpoint_done(ck));
-    stopper st;
-    stopper_start(&st, opt->checkpoint_every);
-    interrupt_graceful(true);
-    sim_status status = SIM_DONE;
-    uint64_t begin, end;
-    while (status == SIM_DONE && resume_next_gap(ck, &begin, &end)) {
-        if (!simulate_range(opt, eng, run, &meter, &st, ck, begin, end, err))
-            status = SIM_FAILED;
-        else if (interrupt_requested())
-            status = SIM_STOPPED;
-        else if (st.flag) {
-            periodic_checkpoint(opt, paths->ckpt, ck);
-            stopper_rearm(&st);
-        }
-    }
-    interrupt_graceful(false);
-    stopper_end(&st);
-    progress_finish(&meter);
-    if (status == SIM_STOPPED && !resume_next_gap(ck, &begin, &end))
-        status = SIM_DONE; /* the signal came as the last photons ended */
-    return status;
+    run_gap g = {opt, eng, run, paths, ck};
+    run_gap_calls calls = {simulate_range, save_range, &g};
+    return run_gaps(opt, ck, (uint64_t)run->photons, label, &calls, err);
 }
 
 /* A run simulated and written while its output lock is held; a stop
@@ -212,7 +192,7 @@ static void checkpoint_ranks(const cli_options *opt, const ranks *world, const r
                              checkpoint *ck, checkpoint *mine)
 {
     if (world->rank == 0)
-        periodic_checkpoint(opt, paths->ckpt, ck);
+        run_periodic_checkpoint(opt, paths->ckpt, ck);
     else
         tally_set_clear(&ck->tallies);
     mine->range_count = 0;
@@ -676,9 +656,8 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
-    const char *no = opt->resume       ? "runs with absorption sets keep no checkpoint: no --resume"
-                     : world->size > 1 ? "runs with absorption sets run in one process: no MPI"
-                                       : NULL;
+    const char *no =
+        world->size > 1 ? "runs with absorption sets run in one process: no MPI" : NULL;
     if (no)
         error_set(err, NULL, 0, "--mua-sets: %s", no);
     if (!no && opt->score_absorption && !opt->quiet)

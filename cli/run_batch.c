@@ -86,6 +86,7 @@ typedef struct batch_call {
     const run_paths *paths; /* NULL on the ranks other than 0 */
     const kernel_spec *specs;
     run_batch_totals *totals;
+    int writers; /* threads a batch's outputs are written on (fd_room_budget) */
 } batch_call;
 
 static bool lead(const batch_call *c) { return c->world->rank == 0; }
@@ -328,7 +329,7 @@ static void writer_open(batch_writer *w, const batch_call *c, batch_run *br, int
         memcpy(w->shares, eng->shares, (size_t)(eng->gpus > 0 ? eng->gpus : 1) * sizeof *w->shares);
         w->snap.shares = w->shares;
     }
-    w->queue = work_queue_start(n, RUN_FINISH_THREADS, write_run, w);
+    w->queue = work_queue_start(n, c->writers, write_run, w);
 }
 
 /* The batch's runs handed to the writers while it simulated. */
@@ -785,8 +786,8 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
 /* run_batches for runs[0 .. n-1], all opened at once. */
 static bool run_opened_together(const cli_options *opt, const ranks *world, engine *eng,
                                 const mci_file *file, const int *runs, int n,
-                                const run_paths *paths, run_batch_totals *totals, int *failed,
-                                tm_error *err)
+                                const run_paths *paths, run_batch_totals *totals, int writers,
+                                int *failed, tm_error *err)
 {
     batch_run *br = calloc((size_t)n, sizeof *br);
     int open = 0;
@@ -796,7 +797,7 @@ static bool run_opened_together(const cli_options *opt, const ranks *world, engi
         *failed = n;
         return false;
     }
-    batch_call c = {opt, world, eng, file, paths, NULL, totals};
+    batch_call c = {opt, world, eng, file, paths, NULL, totals, writers};
     kernel_spec *specs = NULL;
     bool ok = open_runs(&c, runs, n, br, &open, err);
     if (ok && open > 0 && eng->pool) {
@@ -819,16 +820,22 @@ bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const 
                  const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
                  int *failed, tm_error *err)
 {
-    /* Each open run holds its lock: as many at once as the descriptors
-     * allow (fd_room.h), the same on every rank. */
-    int slice = -ranks_max(world, -fd_room_runs());
-    bool last_runs = eng->last_runs, ok = true;
-    *failed = 0;
+    /* Each open run holds its lock, and two batches' outputs may be written
+     * at once: as many runs as the descriptors allow (fd_room.h), the same
+     * on every rank. */
+    fd_budget room;
+    bool mine = fd_room_budget(2, RUN_FINISH_THREADS, &room, err);
+    bool ok = ranks_all_ok(world, mine);
+    if (!ok && mine)
+        error_set(err, NULL, 0, "another MPI rank has too few open files to run a batch");
+    int slice = ok ? -ranks_max(world, -room.runs) : 0;
+    bool last_runs = eng->last_runs;
+    *failed = ok ? 0 : n;
     for (int first = 0; ok && first < n; first += slice) {
         int count = n - first < slice ? n - first : slice, slice_failed = 0;
         eng->last_runs = last_runs && first + count == n; /* the GPUs go after the last */
         ok = run_opened_together(opt, world, eng, file, runs + first, count, paths, totals,
-                                 &slice_failed, err);
+                                 room.writers, &slice_failed, err);
         *failed += ok ? slice_failed : n - first;
     }
     eng->last_runs = last_runs;

@@ -1,16 +1,20 @@
+/* `tmcml run --mua-sets` (run_sets.h): each run of the file simulated once
+ * for all its absorption sets, each set a run of its own with its lock,
+ * checkpoint and outputs. */
 #include "run_sets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fd_room.h"
+#include "hash.h"
 #include "interrupt.h"
-#include "progress.h"
+#include "resume.h"
 #include "run.h"
 #include "run_lock.h"
-#include "stopper.h"
+#include "run_options.h"
 #include "text_escape.h"
-#include "variant.h"
 
 /* NAME.mco -> NAME.setK.mco (a name without .mco gets .setK). */
 static char *set_name(const char *name, int k)
@@ -23,6 +27,36 @@ static char *set_name(const char *name, int k)
     if (out)
         snprintf(out, size, "%.*s.set%d%s", (int)stem, name, k, mco ? ".mco" : "");
     return out;
+}
+
+/* The digest of the mua the sets' photons are simulated with (the
+ * reference: each layer's smallest over every set), which each set's
+ * tallies depend on (mci_run.history); 0 when out of memory. */
+static uint64_t history_of(const mci_run *run, const mua_sets *sets)
+{
+    mci_run ref;
+    if (!mua_sets_reference(run, sets->mua, sets->count, &ref))
+        return 0;
+    uint64_t h = HASH_FNV1A_START;
+    for (int i = 1; i <= ref.num_layers; i++)
+        h = hash_fnv1a(h, &ref.layers[i].mua, sizeof ref.layers[i].mua);
+    mci_run_free(&ref);
+    return h ? h : 1;
+}
+
+/* Set k of run i, named and given its mua and its history. */
+static bool expand_one(const mci_run *run, const mua_sets *sets, int k, uint64_t history,
+                       mci_run *out)
+{
+    char *name = set_name(run->out_name, k + 1);
+    if (!name || !mua_sets_run(run, sets->mua, k, out)) {
+        free(name);
+        return false;
+    }
+    free(out->out_name);
+    out->out_name = name;
+    out->history = history;
+    return true;
 }
 
 bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_error *err)
@@ -41,18 +75,12 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
     int k_count = sets->count, n = file->num_runs;
     mci_run *runs = calloc((size_t)n * (size_t)k_count, sizeof *runs);
     bool ok = runs != NULL;
-    for (int i = 0; ok && i < n; i++)
-        for (int k = 0; ok && k < k_count; k++) {
-            mci_run *r = &runs[i * k_count + k];
-            char *name = set_name(file->runs[i].out_name, k + 1);
-            ok = name && mua_sets_run(&file->runs[i], sets->mua, k, r);
-            if (ok) {
-                free(r->out_name);
-                r->out_name = name;
-            } else {
-                free(name);
-            }
-        }
+    for (int i = 0; ok && i < n; i++) {
+        uint64_t history = history_of(&file->runs[i], sets);
+        ok = history != 0;
+        for (int k = 0; ok && k < k_count; k++)
+            ok = expand_one(&file->runs[i], sets, k, history, &runs[i * k_count + k]);
+    }
     if (!ok) {
         for (int j = 0; runs && j < n * k_count; j++)
             mci_run_free(&runs[j]);
@@ -69,116 +97,316 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
     return true;
 }
 
-/* Every set's outputs from acc[0 .. K-1] (set k is run first + k), written
- * in parallel (a run of skin's grid has 64 outputs of 10^5 numbers with 64
- * sets), then each said in order; false with *err (the first failure's)
- * when one failed. */
-static bool write_sets(const cli_options *opt, const engine *eng, const mci_file *file, int first,
-                       const run_paths *paths, const tally_set *acc, int count, double seconds,
-                       tm_error *err)
+/* ---- one run's sets ------------------------------------------------------------ */
+
+/* What every step of one run's sets shares: set k is the file's run
+ * first + k. */
+typedef struct sets_call {
+    const cli_options *opt;
+    engine *eng;
+    const mci_file *file;
+    const run_paths *paths;
+    const mua_sets *sets;
+    int first;
+    int writers;       /* threads their outputs are written on (fd_room_budget) */
+    double *reference; /* each layer's smallest mua over every set */
+} sets_call;
+
+/* A set's state while its group runs: its lock, and either finished
+ * outputs already there (--resume) or its checkpoint. */
+typedef struct set_state {
+    run_lock lock;
+    bool locked, finished, open; /* open: ck holds its progress */
+    bool simulated;              /* its history has been run (done, or failed) */
+    checkpoint ck;
+} set_state;
+
+/* One history: the sets members[0 .. m-1] of a group (from `from`), whose
+ * checkpoints hold the same photon ranges, simulated together.  Unless
+ * they are every set of the run, the reference is simulated as a set of its
+ * own in front of them (acc[0], thrown away), so that the photons are those
+ * of all the sets together, bit for bit. */
+typedef struct history {
+    const sets_call *c;
+    set_state *st;
+    const int *members;
+    int m, from;
+    const mci_run *run;
+    int rows, lead; /* sets the engine scores; the members' first row */
+    double *mua;    /* rows x layers */
+    tally_set *acc; /* rows */
+} history;
+
+static int set_index(const history *h, int j) { return h->c->first + h->from + h->members[j]; }
+
+/* The members' checkpoints get the engine's tallies (they share their
+ * arrays: the engine may add optional ones). */
+static void sync_tallies(history *h)
 {
-    checkpoint *sets = calloc((size_t)count, sizeof *sets); /* run_finish_write reads tallies */
-    const checkpoint **cks = calloc((size_t)count, sizeof *cks);
-    int *index = calloc((size_t)count, sizeof *index);
-    run_final *final = calloc((size_t)count, sizeof *final);
-    bool ok = sets && cks && index && final;
+    for (int j = 0; j < h->m; j++)
+        h->st[h->members[j]].ck.tallies = h->acc[h->lead + j];
+}
+
+/* Photons [first, first + n) done: every member's checkpoint has them. */
+static bool add_ranges(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    (void)part;
+    history *h = ctx;
+    for (int j = 0; j < h->m; j++)
+        if (!resume_add(&h->st[h->members[j]].ck, first, first + n, err))
+            return false;
+    return true;
+}
+
+static bool simulate_sets_range(void *ctx, progress_meter *meter, stopper *st, uint64_t begin,
+                                uint64_t end, tm_error *err)
+{
+    history *h = ctx;
+    const sets_call *c = h->c;
+    session_sim sim = run_session_sim(c->opt, c->eng, meter, st, add_ranges, h);
+    sim.num_sets = h->rows;
+    sim.set_layers = c->sets->layers;
+    sim.set_mua = h->mua;
+    session_run_stats stats;
+    bool ok = session_simulate(&c->eng->ses, &sim, h->run, c->eng->pool ? c->eng->specs : NULL,
+                               begin, end - begin, h->acc, &stats, err);
+    if (ok && c->eng->pool)
+        run_note_shares(c->opt, c->eng, &stats);
+    sync_tallies(h);
+    return ok;
+}
+
+static void save_sets(void *ctx)
+{
+    history *h = ctx;
+    for (int j = 0; j < h->m; j++)
+        run_periodic_checkpoint(h->c->opt, h->c->paths[set_index(h, j)].ckpt,
+                                &h->st[h->members[j]].ck);
+}
+
+/* The rows the engine scores: every set as the table has them, or the
+ * reference and then the members. */
+static bool history_rows(history *h)
+{
+    const mua_sets *sets = h->c->sets;
+    size_t layers = (size_t)sets->layers;
+    bool all = h->m == sets->count;
+    h->rows = all ? h->m : h->m + 1;
+    h->lead = all ? 0 : 1;
+    h->mua = malloc((size_t)h->rows * layers * sizeof *h->mua);
+    h->acc = calloc((size_t)h->rows, sizeof *h->acc);
+    if (!h->mua || !h->acc)
+        return false;
+    if (!all)
+        memcpy(h->mua, h->c->reference, layers * sizeof *h->mua);
+    for (int j = 0; j < h->m; j++) {
+        int k = h->from + h->members[j];
+        memcpy(h->mua + (size_t)(h->lead + j) * layers, sets->mua + (size_t)k * layers,
+               layers * sizeof *h->mua);
+        h->acc[h->lead + j] = h->st[h->members[j]].ck.tallies;
+    }
+    return all || (tally_set_init(&h->acc[0], h->run->nr, h->run->nz, h->run->na) &&
+                   run_options_add_tallies(h->run, &h->acc[0]));
+}
+
+static void history_free(history *h)
+{
+    if (h->acc && h->lead > 0)
+        tally_set_free(&h->acc[0]);
+    free(h->acc);
+    free(h->mua);
+}
+
+/* Simulates what is left of the members' photons (their common gaps). */
+static sim_status simulate_history(history *h, tm_error *err)
+{
+    const sets_call *c = h->c;
+    sim_status status = SIM_FAILED;
+    if (!history_rows(h))
+        error_set(err, NULL, 0, "out of memory");
+    else if (!c->eng->pool || run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, err)) {
+        char label[96] = "";
+        int originals = c->file->num_runs / c->sets->count;
+        int pos = snprintf(label, sizeof label, originals > 1 ? "run %d/%d: " : "",
+                           c->first / c->sets->count + 1, originals);
+        if (h->m < c->sets->count)
+            snprintf(label + pos, sizeof label - (size_t)pos,
+                     "sets %d-%d: ", set_index(h, 0) - c->first + 1,
+                     set_index(h, h->m - 1) - c->first + 1);
+        run_gap_calls calls = {simulate_sets_range, save_sets, h};
+        status = run_gaps(c->opt, &h->st[h->members[0]].ck, (uint64_t)h->run->photons, label,
+                          &calls, err);
+    }
+    history_free(h);
+    return status;
+}
+
+/* The members' outputs written in parallel, then each said in order; false
+ * with *err (the first failure's) when one failed. */
+static bool write_members(const history *h, double seconds, tm_error *err)
+{
+    const sets_call *c = h->c;
+    const checkpoint **cks = calloc((size_t)h->m, sizeof *cks);
+    int *index = calloc((size_t)h->m, sizeof *index);
+    run_final *final = calloc((size_t)h->m, sizeof *final);
+    bool ok = cks && index && final;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
-    for (int k = 0; ok && k < count; k++) {
-        sets[k].tallies = acc[k];
-        cks[k] = &sets[k];
-        index[k] = first + k;
+    for (int j = 0; ok && j < h->m; j++) {
+        cks[j] = &h->st[h->members[j]].ck;
+        index[j] = set_index(h, j);
     }
     if (ok)
-        run_finish_write_all(opt, eng, file, paths, index, cks, count, seconds, final);
+        run_finish_write_all(c->opt, c->eng, c->file, c->paths, index, cks, h->m, c->writers,
+                             seconds, final);
     bool written = ok;
-    for (int k = 0; written && k < count; k++) {
-        if (!final[k].ok && ok) {
-            *err = final[k].err;
+    for (int j = 0; written && j < h->m; j++) {
+        if (!final[j].ok && ok) {
+            *err = final[j].err;
             ok = false;
         }
-        run_finish_report(opt, &paths[first + k], &sets[k], seconds, &final[k]);
+        run_finish_report(c->opt, &c->paths[index[j]], cks[j], seconds, &final[j]);
     }
-    free(sets);
     free(cks);
     free(index);
     free(final);
     return ok;
 }
 
-/* Simulates the K set runs first .. first + K - 1 (one history each
- * photon) into acc[0 .. K-1]; false when a signal stopped it or it failed
- * (*stopped tells). */
-static bool simulate_sets(const cli_options *opt, engine *eng, const mci_file *file, int first,
-                          const mua_sets *sets, tally_set *acc, bool *stopped, tm_error *err)
+/* A signal stopped the history: each member's checkpoint and partial
+ * outputs, every lock of the group released, then the exit. */
+static _Noreturn void stop_history(const history *h, set_state *st, int n, double seconds)
 {
-    const mci_run *run = &file->runs[first];
-    progress_meter meter;
-    char label[64] = "";
-    int originals = file->num_runs / sets->count;
-    if (originals > 1)
-        snprintf(label, sizeof label, "run %d/%d: ", first / sets->count + 1, originals);
-    progress_start(&meter, !opt->quiet, (uint64_t)run->photons, label);
-    stopper st;
-    stopper_start(&st, 0.0);
-    interrupt_graceful(true);
-    session_sim sim = run_session_sim(opt, eng, &meter, &st, NULL, NULL);
-    sim.num_sets = sets->count;
-    sim.set_layers = sets->layers;
-    sim.set_mua = sets->mua;
-    session_run_stats stats;
-    /* On the GPUs, each one's kernel of the sets, planned for their shape */
-    bool ok = !eng->pool || run_plan_gpus_sets(opt, eng, run, sets->count, sets->mua, err);
-    ok = ok && session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, 0,
-                                (uint64_t)run->photons, acc, &stats, err);
-    if (ok && eng->pool)
-        run_note_shares(opt, eng, &stats);
-    interrupt_graceful(false);
-    stopper_end(&st);
-    progress_finish(&meter);
-    *stopped = ok && acc[0].photons < (uint64_t)run->photons;
-    return ok && !*stopped;
+    const sets_call *c = h->c;
+    char said[1024], kept[512];
+    for (int j = 0; j < h->m; j++)
+        run_save_stopped(c->opt, c->eng, c->file, set_index(h, j), &c->paths[set_index(h, j)],
+                         &st[h->members[j]].ck, seconds, said, sizeof said);
+    for (int k = 0; k < n; k++)
+        run_lock_release(&st[k].lock);
+    snprintf(kept, sizeof kept,
+             "run %d stopped: the checkpoints and partial outputs of its sets %d to %d are kept "
+             "beside their outputs (continue with --resume)",
+             c->first / c->sets->count + 1, set_index(h, 0) - c->first + 1,
+             set_index(h, h->m - 1) - c->first + 1);
+    interrupt_exit(interrupt_requested(), kept);
 }
 
-/* The K runs of one original run: locked, simulated together, written. */
-static bool run_one(const cli_options *opt, engine *eng, const mci_file *file, int first,
-                    const run_paths *paths, const mua_sets *sets, tm_error *err)
+/* Whether two checkpoints hold the same photon ranges. */
+static bool same_ranges(const checkpoint *a, const checkpoint *b)
 {
-    int k_count = sets->count, taken = 0;
-    run_lock *locks = calloc((size_t)k_count, sizeof *locks);
-    tally_set *acc = calloc((size_t)k_count, sizeof *acc);
-    const mci_run *run = &file->runs[first];
-    bool ok = locks && acc, stopped = false;
+    return a->range_count == b->range_count &&
+           memcmp(a->ranges, b->ranges, (size_t)a->range_count * sizeof a->ranges[0]) == 0;
+}
+
+/* The next history of the group: the first set still to simulate and
+ * every other whose ranges are its own, into members; their count. */
+static int next_members(const set_state *st, int n, int *members)
+{
+    int m = 0, p = -1;
+    for (int k = 0; k < n; k++)
+        if (st[k].open && !st[k].simulated && (p < 0 || same_ranges(&st[k].ck, &st[p].ck))) {
+            p = p < 0 ? k : p;
+            members[m++] = k;
+        }
+    return m;
+}
+
+/* Set k of the group locked, then found finished (--resume), or its
+ * checkpoint begun. */
+static bool open_set(const sets_call *c, set_state *s, int index, tm_error *err)
+{
+    const run_paths *p = &c->paths[index];
+    const mci_run *run = &c->file->runs[index];
+    if (!run_lock_take(&s->lock, p->lock, p->mco, err))
+        return false;
+    s->locked = true;
+    if (!run_already_finished(c->opt, c->eng, run, p, &s->finished, err))
+        return false;
+    if (s->finished) {
+        run_say_skipped(c->opt, index, p);
+        return true;
+    }
+    bool resumed;
+    if (!resume_begin(&s->ck, c->opt, run, index + 1, c->eng->physics, p->ckpt, &resumed, err))
+        return false;
+    s->open = true;
+    if (resumed)
+        run_say_resumed(c->opt, index, p, &s->ck);
+    return true;
+}
+
+/* Sets from .. to - 1 of the run: locked, simulated in as few histories as
+ * their checkpoints allow (one, unless some were resumed from apart), and
+ * written. */
+static bool run_group(const sets_call *c, int from, int to, tm_error *err)
+{
+    int n = to - from;
+    set_state *st = calloc((size_t)n, sizeof *st);
+    int *members = calloc((size_t)n, sizeof *members);
+    bool ok = st && members;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
-    for (; ok && taken < k_count; taken++)
-        ok = run_lock_take(&locks[taken], paths[first + taken].lock, paths[first + taken].mco, err);
-    int ready = 0;
-    for (; ok && ready < k_count; ready++)
-        if (!tally_set_init(&acc[ready], run->nr, run->nz, run->na)) {
-            error_set(err, NULL, 0, "out of memory");
-            ok = false;
-            break;
-        }
-    double start = progress_now();
-    ok = ok && simulate_sets(opt, eng, file, first, sets, acc, &stopped, err);
-    double seconds = progress_now() - start;
-    ok = ok && write_sets(opt, eng, file, first, paths, acc, k_count, seconds, err);
-    for (int k = 0; k < ready; k++)
-        tally_set_free(&acc[k]);
-    for (int k = 0; k < taken; k++)
-        run_lock_release(&locks[k]);
-    free(acc);
-    free(locks);
-    if (stopped) {
-        char kept[256];
-        snprintf(kept, sizeof kept,
-                 "run %d stopped: runs with --mua-sets keep no checkpoint, nothing of it is "
-                 "written",
-                 first / k_count + 1);
-        interrupt_exit(interrupt_requested(), kept);
+    for (int k = 0; ok && k < n; k++)
+        ok = open_set(c, &st[k], c->first + from + k, err);
+    for (int m; ok && (m = next_members(st, n, members)) > 0;) {
+        history h = {.c = c, .st = st, .members = members, .m = m, .from = from};
+        h.run = &c->file->runs[set_index(&h, 0)];
+        double start = progress_now();
+        sim_status status = simulate_history(&h, err);
+        double seconds = progress_now() - start;
+        if (status == SIM_STOPPED)
+            stop_history(&h, st, n, seconds);
+        for (int j = 0; j < m; j++)
+            st[members[j]].simulated = true;
+        ok = status == SIM_DONE && write_members(&h, seconds, err);
     }
+    for (int k = 0; st && k < n; k++) {
+        if (st[k].open)
+            checkpoint_free(&st[k].ck);
+        if (st[k].locked)
+            run_lock_release(&st[k].lock);
+    }
+    free(st);
+    free(members);
     return ok;
+}
+
+/* The run's sets in groups of as many as the descriptors can lock at once
+ * (fd_room.h): all of them, unless the limit is low. */
+static bool run_one(sets_call *c, tm_error *err)
+{
+    fd_budget room;
+    int count = c->sets->count;
+    if (!fd_room_budget(1, RUN_FINISH_THREADS, &room, err))
+        return false;
+    int group = count < room.runs ? count : room.runs;
+    c->writers = room.writers;
+    if (group < count && !c->opt->quiet)
+        fprintf(stderr,
+                "tmcml: run %d: %d absorption sets hold an output lock each, and the open-file "
+                "limit (ulimit -n) leaves room for %d: simulated in %d groups, each with its own "
+                "photons (that many times the time); raise the limit to simulate them at once\n",
+                c->first / count + 1, count, group, (count + group - 1) / group);
+    bool ok = true;
+    for (int from = 0; ok && from < count; from += group)
+        ok = run_group(c, from, from + group < count ? from + group : count, err);
+    return ok;
+}
+
+/* Each layer's smallest mua over every set (mua_sets_reference's). */
+static double *reference_of(const mci_run *run, const mua_sets *sets)
+{
+    mci_run ref;
+    double *mua = malloc((size_t)sets->layers * sizeof *mua);
+    if (!mua || !mua_sets_reference(run, sets->mua, sets->count, &ref)) {
+        free(mua);
+        return NULL;
+    }
+    for (int i = 1; i <= sets->layers; i++)
+        mua[i - 1] = ref.layers[i].mua;
+    mci_run_free(&ref);
+    return mua;
 }
 
 int run_sets_all(const cli_options *opt, engine *eng, const mci_file *file, const run_paths *paths,
@@ -187,12 +415,17 @@ int run_sets_all(const cli_options *opt, engine *eng, const mci_file *file, cons
     int status = RUN_OK;
     for (int first = 0; first < file->num_runs; first += sets->count) {
         tm_error err = {0};
-        if (!run_one(opt, eng, file, first, paths, sets, &err)) {
+        sets_call c = {opt, eng, file, paths, sets, first, 1, NULL};
+        c.reference = reference_of(&file->runs[first], sets);
+        if (!c.reference)
+            error_set(&err, NULL, 0, "out of memory");
+        if (!c.reference || !run_one(&c, &err)) {
             text_printf(stderr, "tmcml: run %d of %s failed: ", first / sets->count + 1,
                         file->path);
             error_print(stderr, &err);
             status = RUN_FAILED;
         }
+        free(c.reference);
     }
     return status;
 }

@@ -1,8 +1,15 @@
 /* `tmcml run FILE --mua-sets SETS`: every run of the file simulated once,
  * scoring each absorption set of SETS (runtime/io/mua_sets.h) from the same
- * histories on the CPU engine, and written as its own run NAME.setK.mco
- * (with its JSON and, with --npz, its .npz; K from 1, the file's K-th set).
- * docs/outputs.md. */
+ * histories, and written as its own run NAME.setK.mco (with its JSON and,
+ * with --npz, its .npz; K from 1, the file's K-th set): docs/outputs.md.
+ * Each set is a run as `tmcml run` knows runs: its output lock, its
+ * checkpoint (a signal, --checkpoint-every) and partial outputs, --resume.
+ * A set's tallies depend on the reference mua its photons are simulated
+ * with (each layer's smallest over the sets: mci_run.history), so sets
+ * simulated apart - in groups, when the open-file limit cannot hold every
+ * set's lock at once (fd_room.h), or resumed from checkpoints of different
+ * progress - are simulated with the reference of all the sets scored in
+ * front of them, and come out bit for bit as if simulated together. */
 #ifndef TMCML_RUN_SETS_H
 #define TMCML_RUN_SETS_H
 
@@ -22,8 +29,8 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
 
 /* Simulates each run of the original file with the sets and writes its
  * sets' outputs (file and paths: run_sets_expand's).  RUN_OK or
- * RUN_FAILED; a signal ends the command without outputs for the run in
- * progress (runs with sets keep no checkpoint). */
+ * RUN_FAILED; a signal ends the command, the sets in progress keeping
+ * their checkpoints and partial outputs. */
 int run_sets_all(const cli_options *opt, engine *eng, const mci_file *file, const run_paths *paths,
                  const mua_sets *sets);
 

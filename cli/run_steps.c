@@ -16,6 +16,7 @@
 #include "fs.h"
 #include "gpu_pool.h"
 #include "gpu_runner.h"
+#include "interrupt.h"
 #include "mci.h"
 #include "mco.h"
 #include "npz.h"
@@ -23,6 +24,7 @@
 #include "parallel.h"
 #include "progress.h"
 #include "result.h"
+#include "resume.h"
 #include "rng.h"
 #include "session.h"
 #include "stopper.h"
@@ -131,6 +133,45 @@ session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_
                          .stop = &st->flag,
                          .done = done,
                          .done_ctx = done_ctx};
+}
+
+sim_status run_gaps(const cli_options *opt, const checkpoint *ranges, uint64_t photons,
+                    const char *label, const run_gap_calls *calls, tm_error *err)
+{
+    progress_meter meter;
+    progress_start(&meter, !opt->quiet, photons, label);
+    progress_add(&meter, checkpoint_done(ranges));
+    stopper st;
+    stopper_start(&st, opt->checkpoint_every);
+    interrupt_graceful(true);
+    sim_status status = SIM_DONE;
+    uint64_t begin, end;
+    while (status == SIM_DONE && resume_next_gap(ranges, &begin, &end)) {
+        if (!calls->simulate(calls->ctx, &meter, &st, begin, end, err))
+            status = SIM_FAILED;
+        else if (interrupt_requested())
+            status = SIM_STOPPED;
+        else if (st.flag) {
+            calls->save(calls->ctx);
+            stopper_rearm(&st);
+        }
+    }
+    interrupt_graceful(false);
+    stopper_end(&st);
+    progress_finish(&meter);
+    if (status == SIM_STOPPED && !resume_next_gap(ranges, &begin, &end))
+        status = SIM_DONE; /* the signal came as the last photons ended */
+    return status;
+}
+
+void run_periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck)
+{
+    tm_error err = {0};
+    if (checkpoint_write(path, ck, &err))
+        return;
+    char text[2048];
+    fprintf(stderr, "tmcml: warning: checkpoint not written: %s; retrying in %g s\n",
+            error_format(&err, text, sizeof text), opt->checkpoint_every);
 }
 
 static void report_run(const cli_options *opt, const run_paths *paths, const mcml_result *res,
@@ -298,11 +339,34 @@ void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
                     (unsigned long long)ck->photons);
 }
 
+/* A run whose final outputs could not be written (a directory where the
+ * .mco goes, a full disk) keeps its tallies: its checkpoint, all photons
+ * done, is written now, and *err says that --resume writes the outputs
+ * from it once the path is free. */
+static void keep_unwritten(const run_paths *paths, const checkpoint *ck, tm_error *err)
+{
+    char said[1024];
+    error_format(err, said, sizeof said);
+    tm_error kept = {0};
+    if (checkpoint_write(paths->ckpt, ck, &kept)) {
+        error_set(err, NULL, 0,
+                  "%s; the run's tallies are kept in %s: run again with --resume to write its "
+                  "outputs once that is mended",
+                  said, paths->ckpt);
+        return;
+    }
+    char why[1024];
+    error_set(err, NULL, 0, "%s; nor could its tallies be kept: %s", said,
+              error_format(&kept, why, sizeof why));
+}
+
 bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
                 const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
 {
-    if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err))
+    if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err)) {
+        keep_unwritten(paths, ck, err);
         return false;
+    }
     remove_leftovers(paths);
     return true;
 }
@@ -316,6 +380,8 @@ bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file 
         write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
     if (f->ok)
         remove_leftovers(paths);
+    else
+        keep_unwritten(paths, ck, &f->err);
     return f->ok;
 }
 
@@ -350,10 +416,10 @@ static void finish_one(void *ctx, int k)
 
 void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
                           const run_paths *paths, const int *index, const checkpoint *const *cks,
-                          int n, double seconds, run_final *final)
+                          int n, int threads, double seconds, run_final *final)
 {
     finish_all f = {opt, eng, file, paths, index, cks, seconds, final};
-    parallel_for(n, RUN_FINISH_THREADS, finish_one, &f);
+    parallel_for(n, threads, finish_one, &f);
 }
 
 static void *close_session(void *arg)

@@ -76,6 +76,33 @@ session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_
  * --verbose on stderr. */
 void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st);
 
+/* How a run's photons went: all done, stopped by a signal (what was done
+ * is kept), or failed. */
+typedef enum sim_status { SIM_DONE, SIM_STOPPED, SIM_FAILED } sim_status;
+
+/* What run_gaps does with each gap of a run's photon ranges. */
+typedef struct run_gap_calls {
+    /* Simulates photons [begin, end), cut short when st's flag rises; the
+     * photons done go into the checkpoint run_gaps reads the gaps of. */
+    bool (*simulate)(void *ctx, progress_meter *meter, stopper *st, uint64_t begin, uint64_t end,
+                     tm_error *err);
+    /* Writes the checkpoint(s) of what is done (--checkpoint-every). */
+    void (*save)(void *ctx);
+    void *ctx;
+} run_gap_calls;
+
+/* The photons left of a run (the gaps of ranges, which calls->simulate
+ * fills), in order, with a progress line labelled `label` over `photons`
+ * and calls->save whenever --checkpoint-every says so; SIM_STOPPED when a
+ * signal stopped it (the ranges then hold exactly what was done). */
+sim_status run_gaps(const cli_options *opt, const checkpoint *ranges, uint64_t photons,
+                    const char *label, const run_gap_calls *calls, tm_error *err);
+
+/* A periodic checkpoint: one that cannot be written (a disk full for a
+ * moment) is said and tried again a period later; the run goes on, and the
+ * previous checkpoint, if any, stays as it was. */
+void run_periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck);
+
 /* --resume without a checkpoint: *done when the run's finished outputs are
  * there and are this run's; false when they are another run's (finished.h). */
 bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
@@ -117,11 +144,12 @@ void run_finish_report(const cli_options *opt, const run_paths *paths, const che
                        double seconds, run_final *f);
 
 /* run_finish_write of n runs finished together (a run's absorption sets';
- * a batch's writers are cli/run_batch.c's), on RUN_FINISH_THREADS threads: run index[k] of file
- * from cks[k] into final[k]; the caller then says each in order
- * (run_finish_report). */
+ * a batch's writers are cli/run_batch.c's), on at most `threads` threads
+ * (RUN_FINISH_THREADS, or fewer where descriptors are short: fd_room.h):
+ * run index[k] of file from cks[k] into final[k]; the caller then says each
+ * in order (run_finish_report). */
 void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
                           const run_paths *paths, const int *index, const checkpoint *const *cks,
-                          int n, double seconds, run_final *final);
+                          int n, int threads, double seconds, run_final *final);
 
 #endif

@@ -51,6 +51,10 @@ add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME stop_photon COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stop_photon.sh
+  $<TARGET_FILE:tmcml>)
+add_test(NAME sets_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sets_resume.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 # tmcml lut (docs/lut.md): its files against the library's results of the
 # same points, bit for bit; sets against runs; its command line.
 tmcml_test(test_lut cli test_lut.c stats.c)
@@ -151,6 +155,8 @@ tmcml_gpu_tests(gpu_batch_many)
 add_test(NAME batch_fds COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_fds.sh
   $<TARGET_FILE:tmcml>)
 set_tests_properties(batch_fds PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME fd_budget COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_fd_budget.sh
+  $<TARGET_FILE:tmcml>)
 add_test(NAME gpu_batch_big COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_batch_big.sh
   $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_batch_big)

@@ -2,8 +2,8 @@
 # tmcml run --mua-sets (issue 25): one set equal to the per-layer minimum
 # has, bit for bit, the tallies of a plain run of its mua; every set is
 # written as NAME.setK.mco with its JSON, and MCML's reader of tmcml reads
-# it back; a bad sets file is refused at file:line with nothing written;
-# --resume is refused naming what to do.
+# it back; a bad sets file is refused at file:line with nothing written.
+# (Stops and --resume: test_sets_resume.sh.)
 # usage: test_mua_sets_cli.sh TMCML EXAMPLES_DIR
 tmcml=$1
 examples=$2
@@ -57,8 +57,4 @@ expect 2 "missing" -- "$tmcml" run "$mci" $common --mua-sets "$work/none.csv" -o
 contains "missing" "none.csv"
 check
 [ ! -e "$work/b" ] || [ -z "$(ls "$work/b")" ] || fail "a refused run wrote $(ls "$work/b")"
-
-# 4. What sets do not go with yet.
-expect 2 "resume" -- "$tmcml" run "$mci" $common --resume --mua-sets "$work/sets.csv" -o "$work/g"
-contains "resume" "no --resume"
 finish test_mua_sets_cli

@@ -49,6 +49,9 @@ char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t 
         textbuf_add(&t, "source %s\n", source);
     }
     run_options_describe(run, "", &t); /* time bins, detector: likewise */
+    if (run->history)                  /* likewise */
+        textbuf_add(&t, "history of the absorption sets' reference fnv1a64:%016" PRIx64 "\n",
+                    run->history);
     return textbuf_take(&t);
 }
 

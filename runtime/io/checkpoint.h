@@ -63,7 +63,9 @@ typedef struct checkpoint {
 } checkpoint;
 
 /* The run as canonical text, one line per item ("grid ...", "layer i: n mua
- * mus g d", "absorption ...", "max_steps ..."): what the tallies depend on.
+ * mus g d", "absorption ...", "max_steps ...", and the optional requests:
+ * path lengths, source, time bins, detector, an absorption set's history):
+ * what the tallies depend on.
  * malloc'd, or NULL when out of memory. */
 char *checkpoint_input_text(const mci_run *run, bool score_absorption, uint32_t max_steps);
 

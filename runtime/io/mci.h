@@ -49,6 +49,12 @@ typedef struct mci_run {
      * at fiber_sep cm from the axis, fiber_radius cm, numerical aperture
      * fiber_na; fiber_radius 0: none. */
     double fiber_sep, fiber_radius, fiber_na;
+    /* The histories the run's tallies come from: 0 for photons simulated
+     * with the run's own mua; for one of several absorption sets, a digest
+     * of the mua they are simulated with (the sets' reference,
+     * mua_sets_reference), which its tallies depend on too.  0 from
+     * mci_read. */
+    uint64_t history;
 } mci_run;
 
 typedef struct mci_file {
