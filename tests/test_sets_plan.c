@@ -252,8 +252,8 @@ static void test_every_count(void)
                             smallest = spec.knobs.block_size;
                     }
                     if (!fits && bad++ < 5)
-                        fprintf(stderr, "%d layers, %d sets, A=%d, block %d: %s\n", layers, sets,
-                                a, blocks[b], ok ? "not the largest fitting block" : err.message);
+                        fprintf(stderr, "%d layers, %d sets, A=%d, block %d: %s\n", layers, sets, a,
+                                blocks[b], ok ? "not the largest fitting block" : err.message);
                 }
     CHECK_MSG(bad == 0, "%d combinations wrong", bad);
     CHECK(kept > 0 && fitted > 0);
@@ -390,8 +390,8 @@ static bool write_gpu_profile(const tmcml_device *gpu, const profile_entry *e, c
     untiled.config.tile_nr = untiled.config.tile_nz = 0;
     bool ok = profile_toolchain_current(&p.toolchain, &err) && profile_put(&p, &untiled) &&
               profile_file_name(&p.device, name, sizeof name);
-    ok = ok && snprintf(path, size, "%s/%s", dir, name) < (int)size &&
-         profile_write(path, &p, &err);
+    ok =
+        ok && snprintf(path, size, "%s/%s", dir, name) < (int)size && profile_write(path, &p, &err);
     CHECK_MSG(ok, "the GPU's profile: %s", err.message);
     profile_free(&p);
     return ok;
@@ -483,8 +483,8 @@ static void against_cpu(tmcml_result *const *gpu, tmcml_result *const *cpu)
     tmcml_result_rat(gpu[SKIN_SETS - 1], &last);
     CHECK_MSG(last.rd < first.rd && last.a > first.a, "set %d: Rd %g A %g, set 0: Rd %g A %g",
               SKIN_SETS - 1, last.rd, last.a, first.rd, first.a);
-    printf("  Rd and Tt of %d sets against the CPU engine: worst %.2f sd (bound %.2f)\n",
-           SKIN_SETS, worst, z);
+    printf("  Rd and Tt of %d sets against the CPU engine: worst %.2f sd (bound %.2f)\n", SKIN_SETS,
+           worst, z);
 }
 
 static void free_results(tmcml_result **r)
@@ -512,8 +512,8 @@ static void gpu_checks(tmcml_session *s, const tmcml_problem *p, const char *dir
     opt = gpu_options(TMCML_ENGINE_GPU, TMCML_POLICY_HEURISTIC, NULL);
     bool both = tuned[0] && run_sets(s, p, mua, &opt, heur);
     for (int k = 0; both && k < SKIN_SETS; k++)
-        CHECK_MSG(digest_of(tuned[k]) == digest_of(heur[k]), "set %d: the fitted block's tallies "
-                  "differ from the heuristic's", k);
+        CHECK_MSG(digest_of(tuned[k]) == digest_of(heur[k]),
+                  "set %d: the fitted block's tallies differ from the heuristic's", k);
     CHECK(tmcml_run(s, p, &opt, &plain) == TMCML_OK);
     CHECK_MSG(tuned[0] && plain && digest_of(tuned[0]) == digest_of(plain),
               "set 0 (the reference) is not the plain run");
