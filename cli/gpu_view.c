@@ -41,13 +41,15 @@ void gpu_node_read(const char *root, gpu_node *node)
     DIR *d = opendir(root);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof node->bus[0])
-            continue;
+        char bus[sizeof node->bus[0]];
+        int len = snprintf(bus, sizeof bus, "%s", e->d_name);
+        if (e->d_name[0] == '.' || len < 0 || (size_t)len >= sizeof bus)
+            continue;                      /* longer than a bus id: not a GPU's entry */
         if (node->count == GPU_NODE_MAX) { /* more than this is a list we do not know */
             node->count = 0;
             break;
         }
-        snprintf(node->bus[node->count++], sizeof node->bus[0], "%s", e->d_name);
+        memcpy(node->bus[node->count++], bus, sizeof bus);
     }
     if (d)
         closedir(d);

@@ -89,6 +89,17 @@ size_t spec_shared_bytes(const kernel_spec *spec)
     return spec_dynamic_shared_bytes(spec) + spec_static_shared_bytes(spec);
 }
 
+int spec_largest_fitting_block(const kernel_spec *spec, size_t shared_bytes_max)
+{
+    kernel_spec at = *spec;
+    for (int block = spec->knobs.block_size / 32 * 32; block >= 32; block -= 32) {
+        at.knobs.block_size = block;
+        if (spec_shared_bytes(&at) <= shared_bytes_max)
+            return block;
+    }
+    return 0;
+}
+
 size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts)
 {
     size_t words = spec_batch_tiled(spec) ? SPEC_BATCH_SLOT_WORD_BYTES : 0;
@@ -314,11 +325,13 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {
+        /* The planner fits the block (variant_sets_spec); a tuner's
+         * candidate that does not fit is passed over with this. */
         error_set(err, NULL, 0,
-                  "%d absorption sets of %d layers in blocks of %d: need %zu bytes of shared "
-                  "memory, the device allows %zu per block (fewer layers, or a smaller block)",
-                  spec->num_sets, spec->num_layers, spec->knobs.block_size, shared,
-                  shared_bytes_max);
+                  "%d absorption sets%s of %d layers in blocks of %d: need %zu bytes of shared "
+                  "memory, the device allows %zu per block",
+                  spec->num_sets, spec->sets_absorb ? " with absorption" : "", spec->num_layers,
+                  spec->knobs.block_size, shared, shared_bytes_max);
         return false;
     }
     if (shared_bytes_max > 0 && shared > shared_bytes_max) {

@@ -95,6 +95,14 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 size_t spec_shared_bytes(const kernel_spec *spec);
 size_t spec_static_shared_bytes(const kernel_spec *spec);
 
+/* The largest block, a multiple of 32 threads and at most spec's, at which
+ * spec's kernel needs at most shared_bytes_max bytes of shared memory
+ * (spec_shared_bytes); 0 when not even a block of 32 does.  Only the
+ * absorption sets' kernel grows with its block: a row of 4-byte words per
+ * thread for each layer's path, its waiting escape and, with sets_absorb,
+ * each set's deposit residue (templates/sets.cu). */
+int spec_largest_fitting_block(const kernel_spec *spec, size_t shared_bytes_max);
+
 /* The dynamic part (the launch's argument), when absorption is scored: the
  * block's tile slots (spec_tile_slots, entries of entry_bits) and the last
  * row and column of A_rz, nr + nz - 1 entries (templates/score.cu); with

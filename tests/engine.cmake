@@ -23,6 +23,16 @@ foreach(case beer_lambert two_layers three_layers determinism)
   add_test(NAME gpu_sets_absorb_${case} COMMAND test_sets ${case} gpu_absorb)
   tmcml_gpu_tests(gpu_sets_${case} gpu_sets_absorb_${case})
 endforeach()
+# The sets' kernel in a block that fits the device's shared memory (issue 42):
+# the planner on a synthetic H200, every set count and layer count; the
+# chosen kernels compile (nvrtc); 64 sets with absorption on skin on a GPU.
+tmcml_test(test_sets_plan api test_sets_plan.c)
+add_test(NAME sets_plan COMMAND test_sets_plan)
+set_tests_properties(sets_plan PROPERTIES LABELS "tuner")
+add_test(NAME sets_plan_compile COMMAND test_sets_plan compile)
+set_tests_properties(sets_plan_compile PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
+add_test(NAME gpu_sets_plan COMMAND test_sets_plan gpu)
+tmcml_gpu_tests(gpu_sets_plan)
 # Partial path lengths (docs/outputs.md): ballistic, the derivative identity.
 # The GPU kernel's (with sets, -A) the same way, and against the CPU's: label gpu.
 tmcml_test(test_paths api test_paths.c stats.c)

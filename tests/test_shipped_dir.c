@@ -3,8 +3,14 @@
  * library's (dladdr), relative to them, so an installed prefix can be moved;
  * in the build tree, the sources' profiles/.
  *
+ * The shipped directory is trusted by the rule of every profile directory
+ * (base/dir_trust.h): one that other users can write is passed over with a
+ * note naming it, as a user's would be.
+ *
  *   test_shipped_dir PROBE.so      the tests (PROBE: shipped_dir_probe.c)
  *   test_shipped_dir --print       prints this program's shipped directory
+ *   test_shipped_dir --find        looks up the test device's profile along
+ *                                  the search path: the notes, then the match
  *
  * The program and the probe are copied into temporary prefixes outside the
  * build tree (and one inside it) and run or loaded from there. */
@@ -12,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "fs.h"
@@ -145,8 +152,140 @@ static void test_build_tree(const char *probe)
     free(libdir), free(lib), free(real_lib);
 }
 
+/* ---- the shipped directory's trust ------------------------------------------- */
+
+static profile_device test_device(void)
+{
+    profile_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "tmcml Shipped Test GPU");
+    d.cc_major = 9;
+    d.sm_count = 132;
+    return d;
+}
+
+static profile_toolchain test_toolchain(void)
+{
+    profile_toolchain t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.nvrtc_version, sizeof t.nvrtc_version, "13.0");
+    snprintf(t.generator, sizeof t.generator, "0123456789abcdef");
+    return t;
+}
+
+static profile_class test_class(void)
+{
+    profile_class c = {.num_layers = 7, .nr = 200, .nz = 500, .na = 30, .score_absorption = true};
+    return c;
+}
+
+static void print_note(void *ctx, const char *msg)
+{
+    (void)ctx;
+    printf("note: %s\n", msg);
+}
+
+/* --find: the test device's entry along this program's search path. */
+static int find_test_profile(void)
+{
+    profile_device dev = test_device();
+    profile_toolchain tc = test_toolchain();
+    profile_class c = test_class();
+    profile_found found;
+    tm_error err = {0};
+    if (!profile_find(NULL, &dev, &tc, &c, &found, print_note, NULL, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    printf("match: %s\n", profile_match_name(found.match));
+    return 0;
+}
+
+/* The test device's profile, one entry for test_class(), in dir. */
+static void write_test_profile(const char *dir)
+{
+    profile p;
+    profile_init(&p);
+    p.device = test_device();
+    p.toolchain = test_toolchain();
+    profile_entry e;
+    memset(&e, 0, sizeof e);
+    e.cls = test_class();
+    knobs_init(&e.config);
+    e.photons_per_second = 1e8;
+    e.steps_per_second = 1e10;
+    e.pilot_photons = 1000000;
+    e.candidates = 1;
+    e.tuning_seconds = 1;
+    snprintf(e.date, sizeof e.date, "2026-11-22T10:00:00Z");
+    char name[512];
+    tm_error err = {0};
+    CHECK(profile_put(&p, &e) && profile_file_name(&p.device, name, sizeof name));
+    char *path = fs_join(dir, name);
+    CHECK_MSG(path && profile_write(path, &p, &err), "%s", err.message);
+    free(path);
+    profile_free(&p);
+}
+
+/* What the program at path prints with --find (the user's folders those of
+ * the prefix, empty). */
+static void find_at(const char *program, const char *prefix, char *buf, size_t size)
+{
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd,
+             "unset TMCML_PROFILE_DIR; XDG_DATA_HOME='%s/xdg' HOME='%s/home' '%s' --find", prefix,
+             prefix, program);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(buf, 1, size - 1, p) : 0;
+    buf[n] = '\0';
+    CHECK(p && pclose(p) == 0);
+}
+
+/* An installed prefix whose shipped folder others can write: its profiles
+ * are not read, with the note a user's folder gets; its own again once
+ * only its owner can write it. */
+static void test_untrusted(const char *prefix)
+{
+    char *bin = fs_join(prefix, "bin");
+    char *exe = realpath("/proc/self/exe", NULL);
+    CHECK(exe != NULL);
+    char *program = copy_into(exe ? exe : "", bin, "tmcml_probe");
+    char *real_bin = realpath(bin, NULL);
+    char shipped[4096], cmd[8400], out[16384];
+    CHECK(real_bin &&
+          self_path_join(real_bin, TMCML_PROFILES_FROM_BINDIR, shipped, sizeof shipped));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", shipped);
+    run(cmd);
+    write_test_profile(shipped);
+    CHECK(chmod(shipped, 0755) == 0);
+    find_at(program, prefix, out, sizeof out);
+    CHECK_CONTAINS(out, "match: exact");
+    CHECK(!strstr(out, "not read"));
+
+    static const struct {
+        mode_t mode;
+        const char *said;
+    } open_to[] = {{0757, "writable by everyone (mode 0757, not sticky)"},
+                   {0775, "writable by its group (mode 0775, not sticky)"}};
+    for (size_t i = 0; i < sizeof open_to / sizeof *open_to; i++) {
+        CHECK(chmod(shipped, open_to[i].mode) == 0);
+        find_at(program, prefix, out, sizeof out);
+        char said[2 * sizeof shipped + 64];
+        snprintf(said, sizeof said, "note: profiles in %s not read: %s: ", shipped, shipped);
+        CHECK_CONTAINS(out, said);
+        CHECK_CONTAINS(out, open_to[i].said);
+        CHECK_CONTAINS(out, "match: none");
+    }
+    CHECK(chmod(shipped, 0755) == 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", prefix);
+    run(cmd);
+    free(bin), free(exe), free(program), free(real_bin);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--find") == 0)
+        return find_test_profile();
     if (argc == 2 && strcmp(argv[1], "--print") == 0) {
         char dir[4096];
         if (!profile_shipped_dir(dir, sizeof dir))
@@ -155,7 +294,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc != 2) {
-        fprintf(stderr, "usage: test_shipped_dir PROBE.so | --print\n");
+        fprintf(stderr, "usage: test_shipped_dir PROBE.so | --print | --find\n");
         return 2;
     }
     test_join();
@@ -163,5 +302,8 @@ int main(int argc, char **argv)
     char prefix[] = "/tmp/tmcml_test_shipped_dir.XXXXXX";
     CHECK(mkdtemp(prefix) != NULL);
     test_installed(argv[1], prefix);
+    char untrusted[] = "/tmp/tmcml_test_shipped_trust.XXXXXX";
+    CHECK(mkdtemp(untrusted) != NULL);
+    test_untrusted(untrusted);
     return check_summary("test_shipped_dir");
 }

@@ -231,10 +231,19 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
         return false;
     if (opt->num_sets == 0)
         return true;
-    /* The sets' own entry as it is; else the run's variant less its bound */
+    /* The sets' own entry as it is; else the run's variant less its bound,
+     * in a block that fits (variant_sets_spec), said when it is smaller */
     if (tuned && found.entry.cls.num_sets > 0)
         return variant_sets_tuned(spec, opt->num_sets, opt->sets_paths, c->info, err);
-    return variant_sets_spec(spec, opt->num_sets, opt->sets_paths, &opt->variant, c->info, err);
+    int block = spec->knobs.block_size;
+    if (!variant_sets_spec(spec, opt->num_sets, opt->sets_paths, &opt->variant, c->info, err))
+        return false;
+    if (spec->knobs.block_size != block && source_size > 0) {
+        size_t n = strlen(source);
+        snprintf(source + n, source_size - n, ", the sets in blocks of %d (of %d: shared memory)",
+                 spec->knobs.block_size, block);
+    }
+    return true;
 }
 
 bool plan_choose(const plan_options *opt, const tune_runner *runner, const mci_run *run,

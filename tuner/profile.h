@@ -199,8 +199,7 @@ void profile_search_dirs(const char *explicit_dir, profile_search_path *out);
 /* Whether the profiles in dir may be read, or stored there: false, with
  * *err naming the directory at fault and its mode or owner, when another
  * user could write it or a directory above it (base/dir_trust.h).  The
- * shipped directory is trusted as the program is: it is installed with it,
- * by whoever installed the program. */
+ * shipped directory is judged by the same rule. */
 bool profile_dir_trusted(const char *dir, tm_error *err);
 
 /* Where a tuner stores: the explicit directory, else $TMCML_PROFILE_DIR, else

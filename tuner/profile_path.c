@@ -53,12 +53,12 @@ bool profile_shipped_dir(char *buf, size_t size)
     return true;
 }
 
-bool profile_dir_trusted(const char *dir, tm_error *err)
-{
-    char shipped[PROFILE_PATH_MAX];
-    return (profile_shipped_dir(shipped, sizeof shipped) && profile_same_dir(dir, shipped)) ||
-           dir_trust_check(dir, err);
-}
+/* Every directory alike, the shipped one too: installed with the program,
+ * it is still a directory of files that pick the kernel, and one that
+ * another user can write (a world-writable share/ of a shared prefix, a
+ * checkout in a group's folder) is no more the installer's than a user's
+ * would be the user's. */
+bool profile_dir_trusted(const char *dir, tm_error *err) { return dir_trust_check(dir, err); }
 
 /* $XDG_DATA_HOME/tmcml/profiles, else ~/.local/share/tmcml/profiles. */
 static bool profile_user_dir(char *buf, size_t size)

@@ -1,5 +1,6 @@
 #include "variant.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "candidates.h"
@@ -140,17 +141,95 @@ bool variant_batch_spec(kernel_spec *spec, const variant_options *v, const tune_
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 
+/* The most sets of spec's kind that fit limit bytes in blocks of 32
+ * threads, below spec's own count; 0 when not even one does. */
+static int sets_fitting_count(const kernel_spec *spec, size_t limit)
+{
+    kernel_spec fewer = *spec;
+    fewer.knobs.block_size = 32;
+    for (fewer.num_sets = spec->num_sets - 1; fewer.num_sets > 0; fewer.num_sets--)
+        if (spec_shared_bytes(&fewer) <= limit)
+            return fewer.num_sets;
+    return 0;
+}
+
+/* No block holds the sets: what the user can change from every front end
+ * (the command line, the library, Python), never a launch parameter. */
+static void sets_too_large(const kernel_spec *spec, const tune_device *dev, tm_error *err)
+{
+    size_t limit = dev->shared_per_block_optin;
+    kernel_spec least = *spec;
+    least.knobs.block_size = 32;
+    kernel_spec escapes = least;
+    escapes.sets_absorb = false;
+    int fewer = sets_fitting_count(spec, limit);
+    char split[160] = "", minus_a[160] = "";
+    if (fewer > 0)
+        snprintf(split, sizeof split, "give at most %d sets a call (split the table into runs), ",
+                 fewer);
+    if (spec->sets_absorb && spec_shared_bytes(&escapes) <= limit)
+        snprintf(minus_a, sizeof minus_a,
+                 "score the sets without absorption (-A; absorption=False in Python), ");
+    error_set(err, NULL, 0,
+              "%d absorption sets%s of %d layers: their GPU kernel needs %zu bytes of shared "
+              "memory even in blocks of 32 threads, and %s allows %zu a block: %s%sor run them "
+              "on the CPU engine (--engine cpu; engine=\"cpu\" in Python)",
+              spec->num_sets, spec->sets_absorb ? " with absorption" : "", spec->num_layers,
+              spec_shared_bytes(&least), dev->name, limit, split, minus_a);
+}
+
+/* The sets' kernel keeps in shared memory, besides its table of the sets'
+ * mua, a 4-byte word per thread for each layer's path, its waiting escape
+ * and, with absorption, each set's deposit residue (templates/sets.cu): 64
+ * sets with absorption on the 7 layers of skin take 292 bytes a thread, and
+ * in the blocks of 1024 that a run of skin is tuned to (profiles/) 303024
+ * bytes, where Hopper allows 232448 a block.  The block is then the largest
+ * multiple of 32 that fits, at most the variant's (768 there): a variant
+ * that fits keeps its block, and its kernel byte for byte.  A block given
+ * explicitly is kept, and refused with what fits when it does not.  Without
+ * a device (`tmcml gen` without a GPU) the block is fitted to Hopper's
+ * limit, as the heuristic's tile is, and nothing is refused. */
+static bool sets_fit_block(kernel_spec *spec, const variant_options *v, const tune_device *dev,
+                           tm_error *err)
+{
+    bool known = dev && dev->shared_per_block_optin > 0;
+    size_t limit = known ? dev->shared_per_block_optin : DEFAULT_SHARED_OPTIN;
+    int block = spec_largest_fitting_block(spec, limit);
+    bool explicit = given(v, "block_size");
+    if (block == spec->knobs.block_size || (!known && (block == 0 || explicit)))
+        return true;
+    if (block > 0 && !explicit) {
+        spec->knobs.block_size = block;
+        return true;
+    }
+    if (block == 0) {
+        sets_too_large(spec, dev, err);
+        return false;
+    }
+    error_set(err, NULL, 0,
+              "--block %d: %d absorption sets%s of %d layers need %zu bytes of shared memory in "
+              "blocks of %d threads, and %s allows %zu a block: blocks of at most %d threads fit "
+              "(leave --block out, and the planner chooses one that fits)",
+              spec->knobs.block_size, spec->num_sets, spec->sets_absorb ? " with absorption" : "",
+              spec->num_layers, spec_shared_bytes(spec), spec->knobs.block_size, dev->name, limit,
+              block);
+    return false;
+}
+
 /* The sets' kernel drops the launch bound: their scoring (templates/sets.cu)
  * needs registers.  Measured on an H100 (skin 10^8, -A, 64 sets, the
  * heuristic's blocks of 256): 0.86-0.91 s of kernel at 32 registers (8
  * blocks an SM), 200 bytes spilled; 0.43-0.48 s with no bound (48-52
- * registers) or 6 blocks an SM (40); the run without sets 0.30 s. */
+ * registers) or 6 blocks an SM (40); the run without sets 0.30 s.  Its
+ * block is fitted to the device's shared memory (sets_fit_block). */
 bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
                        const tune_device *dev, tm_error *err)
 {
     if (!given(v, "min_blocks_per_sm"))
         spec->knobs.min_blocks_per_sm = 0;
-    return variant_sets_tuned(spec, num_sets, paths, dev, err);
+    spec_for_sets(spec, num_sets, paths);
+    return sets_fit_block(spec, v, dev, err) &&
+           spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 
 bool variant_sets_tuned(kernel_spec *spec, int num_sets, bool paths, const tune_device *dev,

@@ -44,7 +44,10 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
 
 /* The kernel of a run's variant that scores num_sets absorption sets
  * (spec_for_sets: with paths, their path lengths too), without a launch
- * bound unless one was given; validated for dev (may be NULL). */
+ * bound unless one was given, in the largest block that fits dev's shared
+ * memory (at most the variant's; Hopper's when dev is NULL) unless one was
+ * given; validated for dev (may be NULL).  When no block fits, the message
+ * says what the user can change: fewer sets a call, -A, the CPU engine. */
 bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
                        const tune_device *dev, tm_error *err);
 
