@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "fs.h"
+#include "lut_resume.h"
 #include "lut_table.h"
 #include "lut_write.h"
 #include "progress.h"
@@ -48,12 +49,18 @@ static void print_usage(FILE *s)
           "  --engine cpu|gpu|auto engine (default auto: the GPU if one is usable)\n"
           "  --gpu K               use GPU K (default 0)\n"
           "  --threads N           CPU engine threads (default 0: every core)\n"
+          "  --checkpoint-every S  keep the simulations done in OUT.lut.ckpt every S\n"
+          "                        seconds (default 600; 0: only when a signal stops it)\n"
+          "  --resume              continue the table OUT.lut.ckpt holds (a stopped one):\n"
+          "                        the same options end with the files of an uninterrupted\n"
+          "                        table, byte for byte; with no checkpoint, from the start\n"
           "  -q, --quiet           no progress and no report\n"
           "  -h, --help            this text\n"
           "\n"
           "exit status: 0 written; 1 a simulation or a write failed (no file half-written);\n"
           "2 bad command line or an output that cannot be written: nothing simulated or\n"
-          "written.\n",
+          "written; 128 + a signal (130 SIGINT, 143 SIGTERM, ...): stopped, the\n"
+          "simulations done kept in OUT.lut.ckpt for --resume.\n",
           s);
 }
 
@@ -61,6 +68,8 @@ typedef struct lut_args {
     lut_spec spec;
     const char *output, *mua, *musp;
     bool quiet, help;
+    bool resume;             /* --resume */
+    double checkpoint_every; /* seconds; 0: only on a stop */
 } lut_args;
 
 /* A number of an option: all of text, finite (inf where inf_ok). */
@@ -201,6 +210,30 @@ static int parse_word_option(int argc, char **argv, int *i, lut_args *a, tm_erro
     return 0;
 }
 
+/* --checkpoint-every S (0 to a week, as `tmcml run`'s) and --resume: 1
+ * parsed, 0 not one of them, -1 bad. */
+static int parse_stop_option(int argc, char **argv, int *i, lut_args *a, tm_error *err)
+{
+    const char *text = NULL;
+    if (strcmp(argv[*i], "--resume") == 0) {
+        a->resume = true;
+        return 1;
+    }
+    int got = cli_long_value(argc, argv, i, "--checkpoint-every", "seconds", &text, err);
+    if (got <= 0)
+        return got;
+    double v;
+    if (number_of("--checkpoint-every", text, false, &v, err) && v >= 0 && v <= 604800) {
+        a->checkpoint_every = v;
+        return 1;
+    }
+    error_set(err, NULL, 0,
+              "--checkpoint-every: expected seconds, from 0 (only on a signal) to 604800 (got "
+              "\"%s\")",
+              text);
+    return -1;
+}
+
 /* -o OUT, -N N, -S SEED (the value attached or the next word), and
  * --photons, --seed: 1 parsed, 0 not one of them, -1 bad. */
 static int parse_photons_seed_output(int argc, char **argv, int *i, lut_args *a, tm_error *err)
@@ -242,6 +275,8 @@ static bool parse_option(int argc, char **argv, int *i, lut_args *a, tm_error *e
     if (got == 0)
         got = parse_photons_seed_output(argc, argv, i, a, err);
     if (got == 0)
+        got = parse_stop_option(argc, argv, i, a, err);
+    if (got == 0)
         error_set(err, NULL, 0, "lut: unknown option \"%s\" (tmcml lut --help)", w);
     return got > 0;
 }
@@ -260,6 +295,7 @@ static void set_defaults(lut_args *a)
                          .seed = CLI_DEFAULT_SEED,
                          .strategy = LUT_AUTO,
                          .engine = TMCML_ENGINE_AUTO};
+    a->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
 }
 
 /* The values no problem checks: g below 1 (mus' / (1 - g)), d above 0. */
@@ -361,32 +397,45 @@ static void report(const lut_args *a, const char *csv, const char *npz, const lu
                 "tmcml: warning: %llu photons were stopped as never ending (docs/physics.md): "
                 "mua 0 in a thick layer?\n",
                 (unsigned long long)t->trapped);
+    char resumed[64] = "";
+    if (t->made < t->calls)
+        snprintf(resumed, sizeof resumed, " (%d of them resumed)", t->calls - t->made);
     if (!a->quiet)
         printf("tmcml lut: %s and %s: %d mus' x %d mua, %lld photons a point, strategy %s, "
-               "engine %s, %d simulations, %.2f s\n",
+               "engine %s, %d simulations%s, %.2f s\n",
                csv, npz, t->m, t->k, (long long)a->spec.photons, lut_strategy_name(t->strategy),
-               t->engine, t->calls, seconds);
+               t->engine, t->calls, resumed, seconds);
 }
 
-/* Planned and checked (exit 2), simulated, written (exit 1 on failure). */
-static int make_table(const lut_args *a, tmcml_session *s, const char *csv, const char *npz)
+/* Planned and checked, the checkpoint read back with --resume (exit 2),
+ * simulated (a stop exits 128 + the signal, lut_resume.h), written (exit 1
+ * on failure, the simulations done kept in the checkpoint). */
+static int make_table(const lut_args *a, tmcml_session *s, const char *csv, const char *npz,
+                      const char *ckpt)
 {
     tm_error err = {0};
     lut_plan plan;
     lut_table t = {0};
+    lut_resume r;
+    lut_resume_init(&r, ckpt, a->resume, a->checkpoint_every, a->quiet);
     double start = progress_now();
     int status = 2;
     if (check_points(s, &a->spec, &err) && lut_plan_choose(s, &a->spec, &plan, &err) &&
-        fs_check_output(npz, &err) && fs_check_output(csv, &err)) {
+        fs_check_output(npz, &err) && fs_check_output(csv, &err) &&
+        lut_resume_begin(&r, s, &a->spec, &plan, &t, &err)) {
         status = 1;
-        if (lut_table_simulate(s, &a->spec, &plan, &t, &err) &&
+        if (lut_resume_simulate(&r, &a->spec, &plan, &t, &err) &&
             lut_write_npz(npz, &a->spec, &t, &err) && lut_write_csv(csv, &a->spec, &t, &err))
             status = 0;
     }
-    if (status == 0)
+    if (status == 0) {
+        lut_resume_end(&r);
         report(a, csv, npz, &t, progress_now() - start);
-    else
+    } else {
         error_print(stderr, &err);
+        if (status == 1)
+            lut_resume_keep(&r, &t);
+    }
     lut_table_free(&t);
     return status;
 }
@@ -404,9 +453,10 @@ int lut_command(int argc, char **argv)
         status = 0;
     } else {
         char *csv = output_name(a.output, ".csv"), *npz = output_name(a.output, ".npz");
+        char *ckpt = output_name(a.output, ".lut.ckpt");
         tmcml_session *s = tmcml_session_new();
-        if (csv && npz && s) {
-            status = make_table(&a, s, csv, npz);
+        if (csv && npz && ckpt && s) {
+            status = make_table(&a, s, csv, npz, ckpt);
         } else {
             fprintf(stderr, "tmcml: out of memory\n");
             status = 1;
@@ -414,6 +464,7 @@ int lut_command(int argc, char **argv)
         tmcml_session_delete(s);
         free(csv);
         free(npz);
+        free(ckpt);
     }
     lut_axis_free(&a.spec.mua);
     lut_axis_free(&a.spec.musp);

@@ -6,9 +6,10 @@
 #define TMCML_LUT_COMMAND_H
 
 /* argv[0] is the word "lut".  Returns the exit status: 0 written; 1 a
- * simulation or a write failed (no file half-written); 2 bad command line
- * or an output that cannot be written: nothing simulated, nothing
- * written. */
+ * simulation or a write failed (no file half-written, the simulations done
+ * kept in OUT.lut.ckpt); 2 bad command line, an output that cannot be
+ * written or a checkpoint that cannot be continued: nothing simulated,
+ * nothing written.  A stop signal exits 128 + the signal (lut_resume.h). */
 int lut_command(int argc, char **argv);
 
 #endif

@@ -17,12 +17,17 @@ bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err
         snprintf(buf, size, "cpu %s", cpu_physics_hash);
         return true;
     }
+    const cuda_device_info *dev = gpu_engine_device(gpu);
+    return resume_gpu_physics(dev->cc_major, dev->cc_minor, buf, size, err);
+}
+
+bool resume_gpu_physics(int cc_major, int cc_minor, char *buf, size_t size, tm_error *err)
+{
     char nvrtc[96];
     if (!compile_nvrtc_release(nvrtc, sizeof nvrtc, err))
         return false;
-    const cuda_device_info *dev = gpu_engine_device(gpu);
     snprintf(buf, size, "gpu generator=%016llx nvrtc=%s sm_%d%d",
-             (unsigned long long)compile_generator_hash(), nvrtc, dev->cc_major, dev->cc_minor);
+             (unsigned long long)compile_generator_hash(), nvrtc, cc_major, cc_minor);
     return true;
 }
 

@@ -16,6 +16,9 @@
  * generator=<hash> nvrtc=<release> sm_<cc>" (gpu: NULL for the CPU), the
  * release as compile_nvrtc_release gives it (patch releases told apart). */
 bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err);
+/* The same of a GPU of compute capability cc_major.cc_minor, known without
+ * its engine (`tmcml lut`, through the library: tmcml_devices). */
+bool resume_gpu_physics(int cc_major, int cc_minor, char *buf, size_t size, tm_error *err);
 
 /* Whether what a build of physics `recorded` left (a checkpoint, a finished
  * run's JSON) is this build's (`now`): the same identity, or an earlier

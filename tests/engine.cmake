@@ -72,6 +72,9 @@ foreach(case files agree)
   add_test(NAME lut_${case} COMMAND test_lut ${case})
 endforeach()
 add_test(NAME lut_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_cli.sh $<TARGET_FILE:tmcml>)
+# Its stops and --resume under real signals (byte-identical .csv and .npz).
+add_test(NAME lut_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_resume.sh
+  $<TARGET_FILE:tmcml>)
 
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})

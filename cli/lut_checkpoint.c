@@ -1,0 +1,403 @@
+/* `tmcml lut`'s checkpoint file (lut_checkpoint.h). */
+#include "lut_checkpoint.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fs.h"
+#include "hash.h"
+#include "resume.h"
+#include "textbuf.h"
+#include "tm_limits.h"
+
+#define MAGIC   "TMCMLLUT"
+#define VERSION 1u
+
+/* ---- the identity ---------------------------------------------------------- */
+
+static void add_line(textbuf *t, const char *option, double value)
+{
+    textbuf_add(t, "%s ", option);
+    textbuf_add_double(t, value);
+    textbuf_add(t, "\n");
+}
+
+static void add_axis(textbuf *t, const char *option, const lut_axis *a)
+{
+    textbuf_add(t, "%s count %d\n", option, a->count);
+    for (int i = 0; i < a->count; i++) {
+        textbuf_add(t, "%s[%d] ", option, i);
+        textbuf_add_double(t, a->values[i]);
+        textbuf_add(t, "\n");
+    }
+}
+
+char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
+{
+    textbuf t = TEXTBUF_INIT;
+    add_line(&t, "--n", spec->n);
+    add_line(&t, "--n-above", spec->n_above);
+    add_line(&t, "--n-below", spec->n_below);
+    add_line(&t, "--g", spec->g);
+    if (spec->d == LUT_SEMI_INFINITE_D)
+        textbuf_add(&t, "--d inf\n");
+    else
+        add_line(&t, "--d", spec->d);
+    textbuf_add(&t, "--nr %d\n", spec->nr);
+    add_line(&t, "--dr", spec->dr);
+    textbuf_add(&t, "--photons %lld\n", (long long)spec->photons);
+    textbuf_add(&t, "--seed %llu\n", (unsigned long long)spec->seed);
+    textbuf_add(&t, "--strategy %s\n", lut_strategy_name(strategy));
+    add_axis(&t, "--mua", &spec->mua);
+    add_axis(&t, "--musp", &spec->musp);
+    textbuf_add(&t, "absorption not scored (-A), max_steps %" PRIu32 "\n", TM_MAX_STEPS_PER_PHOTON);
+    return textbuf_take(&t);
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+typedef struct writer {
+    FILE *f;
+    uint64_t sum;
+    bool ok;
+} writer;
+
+static void put(writer *w, const void *data, size_t n)
+{
+    if (!w->ok)
+        return;
+    w->sum = hash_fnv1a(w->sum, data, n);
+    w->ok = fwrite(data, 1, n, w->f) == n;
+}
+
+/* v as n little-endian bytes (n <= 8). */
+static void put_le(writer *w, uint64_t v, int n)
+{
+    unsigned char b[8];
+    for (int k = 0; k < n; k++)
+        b[k] = (unsigned char)(v >> (8 * k));
+    put(w, b, (size_t)n);
+}
+
+static void put_text(writer *w, const char *s)
+{
+    put_le(w, (uint32_t)strlen(s), 4);
+    put(w, s, strlen(s));
+}
+
+/* A double as its IEEE 754 bits: read back, the same double. */
+static void put_double(writer *w, double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    put_le(w, bits, 8);
+}
+
+typedef struct write_job {
+    const char *identity, *physics;
+    const lut_table *t;
+} write_job;
+
+static void put_call(writer *w, const lut_table *t, int call)
+{
+    lut_span span = lut_table_span(t, call);
+    put_le(w, (uint32_t)call, 4);
+    for (int p = 0; p < span.count; p++)
+        put_double(w, t->rd[span.first + (size_t)p * span.stride]);
+    for (int p = 0; p < span.count; p++) {
+        const double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
+        for (int r = 0; r < t->nr; r++)
+            put_double(w, ring[r]);
+    }
+}
+
+static bool write_body(FILE *f, void *ctx, tm_error *err)
+{
+    const write_job *job = ctx;
+    const lut_table *t = job->t;
+    writer w = {f, HASH_FNV1A_START, true};
+    put(&w, MAGIC, 8);
+    put_le(&w, VERSION, 4);
+    put_text(&w, job->identity);
+    put_text(&w, job->physics);
+    put_le(&w, (uint32_t)t->strategy, 4);
+    put_le(&w, (uint32_t)t->m, 4);
+    put_le(&w, (uint32_t)t->k, 4);
+    put_le(&w, (uint32_t)t->nr, 4);
+    put_le(&w, (uint32_t)t->calls, 4);
+    put_double(&w, t->rsp);
+    put_le(&w, t->trapped, 8);
+    put_le(&w, (uint32_t)t->done_count, 4);
+    for (int c = 0; c < t->calls; c++)
+        if (t->done[c])
+            put_call(&w, t, c);
+    put_le(&w, w.sum, 8);
+    (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
+    return w.ok;
+}
+
+bool lut_checkpoint_write(const char *path, const lut_spec *spec, const char *physics,
+                          const lut_table *t, tm_error *err)
+{
+    write_job job = {lut_checkpoint_identity(spec, t->strategy), physics, t};
+    if (!job.identity) {
+        error_set(err, path, 0, "out of memory");
+        return false;
+    }
+    bool ok = fs_write_atomic(path, write_body, &job, err);
+    free((void *)job.identity);
+    return ok;
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+typedef struct reader {
+    FILE *f;
+    const char *path;
+    uint64_t left; /* bytes before the checksum not read yet */
+    bool ok;
+    tm_error *err;
+} reader;
+
+static void bad(reader *r, const char *what)
+{
+    if (r->ok)
+        error_set(r->err, r->path, 0, "not a valid tmcml lut checkpoint: %s", what);
+    r->ok = false;
+}
+
+static void get(reader *r, void *data, size_t n)
+{
+    if (r->ok && (n > r->left || fread(data, 1, n, r->f) != n))
+        bad(r, "truncated");
+    if (!r->ok) {
+        memset(data, 0, n);
+        return;
+    }
+    r->left -= n;
+}
+
+static uint64_t get_le(reader *r, int n)
+{
+    unsigned char b[8];
+    get(r, b, (size_t)n);
+    uint64_t v = 0;
+    for (int k = 0; k < n; k++)
+        v |= (uint64_t)b[k] << (8 * k);
+    return v;
+}
+
+static double get_double(reader *r)
+{
+    uint64_t bits = get_le(r, 8);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* A text no longer than what is left of the file (so a damaged length
+ * asks for no more memory than the file holds). */
+static char *get_text(reader *r)
+{
+    uint64_t n = get_le(r, 4);
+    if (r->ok && n > r->left)
+        bad(r, "truncated");
+    char *s = r->ok ? malloc((size_t)n + 1) : NULL;
+    if (r->ok && !s) {
+        error_set(r->err, r->path, 0, "out of memory");
+        r->ok = false;
+    }
+    if (!s)
+        return NULL;
+    get(r, s, (size_t)n);
+    s[n] = '\0';
+    if (r->ok && strlen(s) != n)
+        bad(r, "a text field holds a NUL byte");
+    return s;
+}
+
+/* The checksum of the whole file, read once before anything is trusted: a
+ * damaged file is said to be damaged, not taken for another table's.
+ * *size: the bytes before the checksum. */
+static bool checksum_ok(FILE *f, const char *path, uint64_t *size, tm_error *err)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || st.st_size < 8 + 4 + 8) {
+        error_set(err, path, 0, "not a valid tmcml lut checkpoint: truncated");
+        return false;
+    }
+    *size = (uint64_t)st.st_size - 8;
+    unsigned char buf[1 << 16];
+    uint64_t sum = HASH_FNV1A_START, left = *size;
+    while (left > 0) {
+        size_t n = fread(buf, 1, left < sizeof buf ? (size_t)left : sizeof buf, f);
+        if (n == 0)
+            break;
+        sum = hash_fnv1a(sum, buf, n);
+        left -= n;
+    }
+    unsigned char stored[8];
+    uint64_t v = 0;
+    bool whole = left == 0 && fread(stored, 1, 8, f) == 8;
+    for (int k = 0; whole && k < 8; k++)
+        v |= (uint64_t)stored[k] << (8 * k);
+    if (!whole || v != sum) {
+        error_set(err, path, 0,
+                  "not a valid tmcml lut checkpoint: checksum mismatch (the file was damaged "
+                  "after it was written: a disk or copy error, or a partial overwrite)");
+        return false;
+    }
+    rewind(f);
+    return true;
+}
+
+/* The first line where the checkpoint's identity and this table's differ,
+ * as what the checkpoint was made with and what this table has. */
+static void identity_differs(const char *path, const char *was, const char *now, tm_error *err)
+{
+    while (*was && *now) {
+        size_t a = strcspn(was, "\n"), b = strcspn(now, "\n");
+        if (a != b || memcmp(was, now, a) != 0)
+            break;
+        was += a + (was[a] == '\n');
+        now += b + (now[b] == '\n');
+    }
+    int a = (int)strcspn(was, "\n"), b = (int)strcspn(now, "\n");
+    error_set(err, path, 0,
+              "the checkpoint is of another table: made with %.*s, this one has %.*s: resume "
+              "with the checkpoint's options, or delete it to start over",
+              a < 200 ? a : 200, *was ? was : "nothing more", b < 200 ? b : 200,
+              *now ? now : "nothing more");
+}
+
+/* "cpu" of "cpu 1dcb...": the engine a physics text names. */
+static size_t engine_word(const char *physics) { return strcspn(physics, " "); }
+
+static bool physics_matches(const char *path, const char *was, const char *now, tm_error *err)
+{
+    if (resume_physics_same(was, now))
+        return true;
+    size_t a = engine_word(was), b = engine_word(now);
+    if (a != b || memcmp(was, now, a) != 0)
+        error_set(err, path, 0,
+                  "the checkpoint's values came from the %.*s engine (%s), this table would run "
+                  "on the %.*s engine, whose values differ: resume with --engine %.*s, or delete "
+                  "it to start over",
+                  (int)a, was, was, (int)b, now, (int)a, was);
+    else
+        error_set(err, path, 0,
+                  "the checkpoint was made by other physics code (%s; this tmcml: %s): its "
+                  "values could not be continued bit for bit: finish the table with the tmcml "
+                  "that made it, or delete it to start over",
+                  was, now);
+    return false;
+}
+
+/* The values of one call, checked to be ones a simulation could give. */
+static void get_call(reader *r, lut_table *t, int call)
+{
+    lut_span span = lut_table_span(t, call);
+    bool plausible = true;
+    for (int p = 0; p < span.count; p++) {
+        double rd = get_double(r);
+        plausible = plausible && rd >= 0.0 && rd <= 1.0;
+        t->rd[span.first + (size_t)p * span.stride] = rd;
+    }
+    for (int p = 0; r->ok && p < span.count; p++) {
+        double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
+        for (int i = 0; i < t->nr; i++) {
+            ring[i] = get_double(r);
+            plausible = plausible && ring[i] >= 0.0 && isfinite(ring[i]);
+        }
+    }
+    if (!plausible)
+        bad(r, "implausible values (an Rd outside 0 to 1, or an Rd_r negative or not finite)");
+}
+
+/* The head's numbers: the table's shape, as this table's. */
+static void get_shape(reader *r, const lut_table *t)
+{
+    uint64_t strategy = get_le(r, 4), m = get_le(r, 4), k = get_le(r, 4), nr = get_le(r, 4),
+             calls = get_le(r, 4);
+    if (r->ok && (strategy != (uint64_t)t->strategy || m != (uint64_t)t->m || k != (uint64_t)t->k ||
+                  nr != (uint64_t)t->nr || calls != (uint64_t)t->calls))
+        bad(r, "its table's shape is not its identity's");
+}
+
+/* Every call done and its values, after the identity and physics. */
+static void get_calls(reader *r, const lut_spec *spec, lut_table *t)
+{
+    get_shape(r, t);
+    t->rsp = get_double(r);
+    t->trapped = get_le(r, 8);
+    uint64_t done = get_le(r, 4);
+    if (r->ok && (done > (uint64_t)t->calls || !(t->rsp >= 0.0 && t->rsp <= 1.0)))
+        bad(r, done > (uint64_t)t->calls ? "more calls done than the table has"
+                                         : "implausible specular reflectance");
+    double points = 0;
+    for (uint64_t i = 0, last = 0; r->ok && i < done; i++) {
+        uint64_t call = get_le(r, 4);
+        if (r->ok && (call >= (uint64_t)t->calls || (i > 0 && call <= last)))
+            bad(r, "the calls done are not in order");
+        if (!r->ok)
+            break;
+        get_call(r, t, (int)call);
+        t->done[call] = 1;
+        points += lut_table_span(t, (int)call).count;
+        last = call;
+    }
+    t->done_count = (int)done;
+    if (r->ok && (double)t->trapped > points * (double)spec->photons)
+        bad(r, "more trapped photons than photons simulated");
+    if (r->ok && r->left != 0)
+        bad(r, "data after the last call");
+}
+
+bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *physics, lut_table *t,
+                         tm_error *err)
+{
+    struct stat st;
+    errno = 0;
+    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
+    if (!f) {
+        error_set(err, path, 0, "cannot open the checkpoint (%s)",
+                  errno ? strerror(errno) : "not a regular file");
+        return false;
+    }
+    char *identity = lut_checkpoint_identity(spec, t->strategy), *was = NULL, *made_by = NULL;
+    reader r = {f, path, 0, identity != NULL, err};
+    if (!identity)
+        error_set(err, path, 0, "out of memory");
+    r.ok = r.ok && checksum_ok(f, path, &r.left, err);
+    char magic[8];
+    get(&r, magic, 8);
+    if (r.ok && memcmp(magic, MAGIC, 8) != 0)
+        bad(&r, "wrong magic bytes");
+    uint64_t version = get_le(&r, 4);
+    if (r.ok && version != VERSION) {
+        error_set(err, path, 0, "lut checkpoint format version %" PRIu64 ": this tmcml reads %u",
+                  version, VERSION);
+        r.ok = false;
+    }
+    was = get_text(&r);
+    made_by = get_text(&r);
+    if (r.ok && strcmp(was, identity) != 0) {
+        identity_differs(path, was, identity, err);
+        r.ok = false;
+    }
+    r.ok = r.ok && physics_matches(path, made_by, physics, err);
+    if (r.ok)
+        get_calls(&r, spec, t);
+    if (r.ok)
+        snprintf(t->engine, sizeof t->engine, "%.*s", (int)engine_word(made_by), made_by);
+    fclose(f);
+    free(identity);
+    free(was);
+    free(made_by);
+    return r.ok;
+}
