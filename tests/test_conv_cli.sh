@@ -49,6 +49,15 @@ done
 grep -v "^# Source:" "$work/flat.mco" >"$work/old.mco"
 expect 1 "conv of old.mco" -- "$tmcml" conv "$work/old.mco" --beam gaussian:0.1 -o "$work/bad.mco"
 contains "conv of old.mco" "old.mco: already convolved"
+# The .mco is read as every text file (issue 42): a UTF-8 byte-order mark
+# skipped, a NUL byte refused at its line.
+{ printf '\357\273\277'; cat "$mco"; } >"$work/bom.mco"
+expect 0 "conv of a marked .mco" -- "$tmcml" conv "$work/bom.mco" --beam flat:0.05 -o "$work/bom.conv.mco"
+check; cmp -s "$work/bom.conv.mco" "$work/flat.mco" || fail "the marked .mco converts otherwise"
+{ head -n 30 "$mco"; printf '0\0000\n'; tail -n +31 "$mco"; } >"$work/nul.mco"
+expect 1 "conv of a .mco with a NUL" -- "$tmcml" conv "$work/nul.mco" --beam flat:0.05 -o "$work/bad.mco"
+contains "conv of a .mco with a NUL" "nul.mco:31: the file contains a NUL byte"
+check; [ ! -e "$work/bad.mco" ] || fail "conv of a .mco with a NUL: written"
 # A radius that underflows is refused, not taken as 0 (issue 42).
 expect 2 "--beam gaussian:1e-400" -- "$tmcml" conv "$mco" --beam gaussian:1e-400 -o "$work/bad.mco"
 contains "--beam gaussian:1e-400" '--beam "gaussian:1e-400": the radius: too small to compute with ("1e-400")'

@@ -17,6 +17,7 @@
  * tokens, so every token is an ordinary C string that strtod can read and an
  * error message can quote. */
 #include "mci.h"
+#include "fs.h"
 #include "number_parse.h"
 #include "tm_limits.h"
 #include "user_text.h"
@@ -652,10 +653,13 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
 bool mci_read(const char *path, mci_file *file, tm_error *err)
 {
     memset(file, 0, sizeof *file);
-    char *text = user_text_read(path, MCI_MAX_FILE_BYTES, false, NULL, err);
+    /* The byte-order mark is left to mci_parse, which skips it for text
+     * from memory too: the file and its bytes in memory read alike. */
+    size_t size = 0;
+    char *text = fs_read_file(path, MCI_MAX_FILE_BYTES, false, &size, err);
     if (!text)
         return false;
-    bool ok = mci_parse(text, path, file, err);
+    bool ok = user_text_check(path, text, size, err) && mci_parse(text, path, file, err);
     free(text);
     return ok;
 }
