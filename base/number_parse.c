@@ -42,8 +42,7 @@ number_status number_parse_prefix(const char *text, const char **end, double *ou
         *out = v;
         return NUMBER_NOT_FINITE;
     }
-    if (number_is_subnormal(v) ||
-        (v == 0.0 && significand_nonzero(text, (size_t)(stop - text))))
+    if (number_is_subnormal(v) || (v == 0.0 && significand_nonzero(text, (size_t)(stop - text))))
         return NUMBER_TOO_SMALL;
     *out = v == 0.0 ? 0.0 : v;
     return NUMBER_OK;
@@ -61,8 +60,8 @@ number_status number_parse(const char *text, double *out)
     return s;
 }
 
-void number_error_set(tm_error *err, const char *file, int line, const char *what,
-                      const char *text, number_status status)
+void number_error_set(tm_error *err, const char *file, int line, const char *what, const char *text,
+                      number_status status)
 {
     const char *reason = status == NUMBER_TRAILING     ? "unexpected characters after the number"
                          : status == NUMBER_NOT_FINITE ? "not a finite number"

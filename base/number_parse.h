@@ -41,8 +41,8 @@ number_status number_parse_prefix(const char *text, const char **end, double *ou
  * small to compute with", the last followed by ": a number other than 0
  * must be at least 1e-300".  what names the quantity and where it was given ("layer
  * 1: mua", "--time: bin width"). */
-void number_error_set(tm_error *err, const char *file, int line, const char *what,
-                      const char *text, number_status status);
+void number_error_set(tm_error *err, const char *file, int line, const char *what, const char *text,
+                      number_status status);
 
 /* v is not zero but below the normal doubles: a value that comes as a
  * double (the library's arguments) and that number_parse would refuse as

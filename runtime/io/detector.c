@@ -12,14 +12,12 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* The next ':'-separated number of *p into *v (NaN for one not finite,
- * which detector_check names); false for none or junk (*status says which). */
+/* The next ':'-separated number of *p into *v (one not finite kept, for
+ * detector_check to name); false for none or junk (*status says which). */
 static bool detector_number(const char **p, bool last, double *v, number_status *status)
 {
     const char *end = NULL;
     *status = number_parse_prefix(*p, &end, v);
-    if (*status == NUMBER_NOT_FINITE)
-        *v = NAN;
     if ((*status != NUMBER_OK && *status != NUMBER_NOT_FINITE) ||
         (last ? *end != '\0' : *end != ':'))
         return false;

@@ -65,8 +65,6 @@ static bool parse_values(const char *text, const char *what, int count, double *
                       at);
             return false;
         }
-        if (s == NUMBER_NOT_FINITE)
-            v[i] = NAN; /* the checks name it as not finite */
         at = end;
     }
     if (*at != '\0') {
