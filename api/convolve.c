@@ -30,7 +30,7 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
                              tmcml_result **out)
 {
     tm_error err = {0};
-    if (!source_require_pencil(&r->problem.run, "result", &err))
+    if (!conv_check_input(&r->problem.run, r->comment, "result", &err))
         return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     tmcml_result *c = calloc(1, sizeof *c);
     if (!c)
@@ -43,6 +43,7 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
     pencil_comment(r, pencil, sizeof pencil);
     conv_comment(beam, pencil, comment, sizeof comment);
     bool ok = mci_run_copy(&c->problem.run, &r->problem.run);
+    c->problem.run.source = conv_beam_source(beam);
     c->comment = strdup(comment);
     c->variant = strdup("");
     c->kernel = strdup("");

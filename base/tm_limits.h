@@ -91,6 +91,14 @@
  * MCI_MAX_BINS; the count alone by a million, far above any instrument's
  * channels (a TCSPC card has 4096). */
 #define TM_MAX_TIME_BINS             (1 << 20)
+/* The narrowest time bin, in ns: an attosecond, in which light crosses
+ * 3e-8 cm, a few of the smallest steps (MCI_MIN_STEP); no instrument
+ * resolves a thousandth of it.  Above it 1 / (c dt) is finite and normal
+ * in float32 on the GPU, and Rd_rt's normalisation 1 / (2 pi r dr dt N)
+ * finite for every grid (dr >= MCI_MIN_STEP): --time 1e-320:10 wrote -NaN
+ * and Inf into Rd_rt.  The widest is bounded by the range's end, nt dt,
+ * which must be a finite number of ns. */
+#define TM_MIN_TIME_BIN_NS           1e-9
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

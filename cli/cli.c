@@ -4,6 +4,7 @@
 #include "compile.h"
 #include "knob.h"
 #include "detector.h"
+#include "number_parse.h"
 #include "suggest.h"
 #include "text_escape.h"
 #include "time_bins.h"
@@ -234,10 +235,14 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
 static bool parse_seconds(const char *option, const char *text, double lo, bool lo_excluded,
                           double hi, const char *range, double *out, tm_error *err)
 {
-    char *end = NULL;
-    double v = text ? strtod(text, &end) : lo - 1;
+    double v = lo - 1;
+    number_status s = text ? number_parse(text, &v) : NUMBER_NONE;
+    if (s == NUMBER_TOO_SMALL) {
+        number_error_set(err, NULL, 0, option, text, s);
+        return false;
+    }
     bool above = lo_excluded ? v > lo : v >= lo;
-    if (!text || end == text || *end || !(above && v <= hi)) {
+    if (s != NUMBER_OK || !(above && v <= hi)) {
         error_set(err, NULL, 0, "%s: expected seconds, %s (got \"%s\")", option, range,
                   text ? text : "");
         return false;

@@ -108,7 +108,7 @@ static bool convolve_file(const conv_args *a, const char *output, tm_error *err)
     if (!mco_read(a->input, &data, err))
         return false;
     mcml_result out;
-    if (!source_require_pencil(&data.run, a->input, err)) {
+    if (!conv_check_input(&data.run, data.comment, a->input, err)) {
         mco_free(&data);
         return false;
     }
@@ -116,7 +116,9 @@ static bool convolve_file(const conv_args *a, const char *output, tm_error *err)
     if (ok) {
         char comment[1024];
         conv_comment(&a->beam, data.comment ? data.comment : "", comment, sizeof comment);
-        ok = mco_write(output, &data.run, &out, comment, err);
+        mci_run beamed = data.run; /* shallow: the header names the beam as its source */
+        beamed.source = conv_beam_source(&a->beam);
+        ok = mco_write(output, &beamed, &out, comment, err);
         result_free(&out);
     }
     mco_free(&data);

@@ -1,38 +1,49 @@
 /* An axis of the lookup table from its option's text (lut_axis.h). */
 #include "lut_axis.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_parse.h"
 #include "tm_limits.h"
 
 /* The longest text read: a comma list of LUT_AXIS_MAX values would be
  * longer, and no one types that. */
 #define LUT_AXIS_TEXT_MAX 65536
 
-/* One number of the text: all of word, finite. */
-static bool parse_number(const char *word, size_t len, double *out)
+/* One number of the text: all of word, by the rule of every number
+ * (base/number_parse.h: finite, "1e-400" refused rather than read as 0). */
+static number_status parse_number(const char *word, size_t len, double *out)
 {
     char buf[64];
     if (len == 0 || len >= sizeof buf)
-        return false;
+        return NUMBER_NONE;
     memcpy(buf, word, len);
     buf[len] = '\0';
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (*end || !isfinite(v) || (v != 0.0 && fabs(v) < 1e-300))
-        return false;
-    *out = v == 0.0 ? 0.0 : v; /* no -0 */
-    return true;
+    return number_parse(buf, out);
 }
 
 static bool axis_fail(const char *option, const char *text, const char *why, tm_error *err)
 {
     error_set(err, NULL, 0, "%s \"%.200s\": %s", option, text, why);
     return false;
+}
+
+/* The failure of a number of the text: why, or the value too small. */
+static bool number_fail(const char *option, const char *text, const char *word, size_t len,
+                        number_status s, const char *why, tm_error *err)
+{
+    char small[160];
+    if (s == NUMBER_TOO_SMALL) {
+        snprintf(small, sizeof small,
+                 "\"%.*s\" is too small to compute with: a number other than 0 must be at least "
+                 "1e-300",
+                 (int)(len < 64 ? len : 64), word);
+        why = small;
+    }
+    return axis_fail(option, text, why, err);
 }
 
 /* Every value a coefficient of the .mci, and increasing. */
@@ -80,9 +91,13 @@ static bool parse_range(const char *option, const char *text, lut_axis *out, tm_
                          "comma list of values",
                          err);
     double start, stop, count;
-    if (!parse_number(f[0], len[0], &start) || !parse_number(f[1], len[1], &stop))
-        return axis_fail(option, text, "START and STOP must be numbers (1/cm)", err);
-    if (!parse_number(f[2], len[2], &count) || count != floor(count) || count < 1 ||
+    for (int i = 0; i < 2; i++) {
+        number_status s = parse_number(f[i], len[i], i == 0 ? &start : &stop);
+        if (s != NUMBER_OK)
+            return number_fail(option, text, f[i], len[i], s,
+                               "START and STOP must be numbers (1/cm)", err);
+    }
+    if (parse_number(f[2], len[2], &count) != NUMBER_OK || count != floor(count) || count < 1 ||
         count > LUT_AXIS_MAX)
         return axis_fail(option, text, "COUNT must be a whole number from 1 to 1000000", err);
     bool log_spaced = n == 4 && len[3] == 3 && strncmp(f[3], "log", 3) == 0;
@@ -123,11 +138,12 @@ static bool parse_list(const char *option, const char *text, lut_axis *out, tm_e
     for (const char *p = text; p;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (!parse_number(p, len, &out->values[out->count++]))
-            return axis_fail(option, text,
-                             "expected START:STOP:COUNT, START:STOP:COUNT:log or a comma list "
-                             "of numbers (1/cm)",
-                             err);
+        number_status s = parse_number(p, len, &out->values[out->count++]);
+        if (s != NUMBER_OK)
+            return number_fail(option, text, p, len, s,
+                               "expected START:STOP:COUNT, START:STOP:COUNT:log or a comma list "
+                               "of numbers (1/cm)",
+                               err);
         p = comma ? comma + 1 : NULL;
     }
     return true;

@@ -12,6 +12,7 @@
 #include "lut_resume.h"
 #include "lut_table.h"
 #include "lut_write.h"
+#include "number_parse.h"
 #include "progress.h"
 #include "tm_limits.h"
 
@@ -72,13 +73,17 @@ typedef struct lut_args {
     double checkpoint_every; /* seconds; 0: only on a stop */
 } lut_args;
 
-/* A number of an option: all of text, finite (inf where inf_ok). */
+/* A number of an option: all of text, finite (inf where inf_ok), by the
+ * rule of every number (base/number_parse.h: "1e-400" is refused, not 0). */
 static bool number_of(const char *option, const char *text, bool inf_ok, double *out, tm_error *err)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || isnan(v) || (isinf(v) && !(inf_ok && v > 0))) {
+    double v = 0.0;
+    number_status s = number_parse(text, &v);
+    if (s == NUMBER_TOO_SMALL) {
+        number_error_set(err, NULL, 0, option, text, s);
+        return false;
+    }
+    if (s != NUMBER_OK && !(s == NUMBER_NOT_FINITE && inf_ok && v == INFINITY)) {
         error_set(err, NULL, 0, "%s: expected a number (got \"%s\")", option, text);
         return false;
     }
@@ -298,9 +303,28 @@ static void set_defaults(lut_args *a)
     a->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
 }
 
-/* The values no problem checks: g below 1 (mus' / (1 - g)), d above 0. */
+/* An index of refraction option within the .mci's range. */
+static bool check_index(const char *option, double n, tm_error *err)
+{
+    if (n >= MCI_MIN_N && n <= MCI_MAX_N)
+        return true;
+    error_set(err, NULL, 0, "%s %g: expected a refractive index from %g to %g", option, n,
+              MCI_MIN_N, MCI_MAX_N);
+    return false;
+}
+
+/* Every number option by its own name, before any problem is made of
+ * them (whose messages would name the .mci's fields: dz for --dr). */
 static bool check_layer(const lut_spec *sp, tm_error *err)
 {
+    if (!check_index("--n", sp->n, err) || !check_index("--n-above", sp->n_above, err) ||
+        !check_index("--n-below", sp->n_below, err))
+        return false;
+    if (!(sp->dr >= MCI_MIN_STEP && isfinite(sp->dr))) {
+        error_set(err, NULL, 0, "--dr %g: expected a ring width of at least %g cm", sp->dr,
+                  MCI_MIN_STEP);
+        return false;
+    }
     if (!(sp->g >= -1.0 && sp->g < 1.0)) {
         error_set(err, NULL, 0,
                   "--g %g: expected -1 to below 1 (mus = mus' / (1 - g): g = 1 scatters only "

@@ -650,9 +650,27 @@ static void test_convolve(tmcml_session *s, const char *cli, const char *dir,
                 CHECK(a[i] == pencil[i]);
         }
     }
+    /* A convolved result says what it is (its source the beam) and is not
+     * convolved again: from the run, from the .mco read back (issue 42). */
+    double radius = 0;
+    CHECK(tmcml_problem_source(tmcml_result_problem(from_run), &radius, NULL) ==
+              TMCML_SOURCE_GAUSSIAN &&
+          radius == 0.05);
+    CHECK(tmcml_problem_source(tmcml_result_problem(cli_back), &radius, NULL) ==
+              TMCML_SOURCE_GAUSSIAN &&
+          radius == 0.05);
     tmcml_result *none = c;
-    const tmcml_beam bad[] = {{TMCML_BEAM_FLAT, -1}, {TMCML_BEAM_GAUSSIAN, NAN}, {7, 0.1}};
-    for (int k = 0; k < 3; k++) {
+    const tmcml_result *convolved[] = {from_run, cli_back};
+    for (int k = 0; k < 2; k++) {
+        CHECK(tmcml_result_convolve(s, convolved[k], &beam, &none) == TMCML_ERR_ARGUMENT && !none);
+        CHECK_CONTAINS(tmcml_session_message(s),
+                       "result: already convolved (\"tmcml conv: Gaussian beam of 1/e2 radius "
+                       "0.05 cm, unit power\")");
+    }
+    none = c;
+    const tmcml_beam bad[] = {
+        {TMCML_BEAM_FLAT, -1}, {TMCML_BEAM_GAUSSIAN, NAN}, {7, 0.1}, {TMCML_BEAM_FLAT, 1e-320}};
+    for (int k = 0; k < 4; k++) {
         CHECK(tmcml_result_convolve(s, run, &bad[k], &none) == TMCML_ERR_ARGUMENT && !none);
         CHECK_CONTAINS(tmcml_session_message(s), "beam");
     }

@@ -71,6 +71,9 @@ static void test_setter(tmcml_session *s)
     refused(s, 9, 0, 0, "unknown kind 9");
     refused(s, TMCML_SOURCE_GAUSSIAN, 0, 0, "\"gaussian:0\"");
     refused(s, TMCML_SOURCE_FLAT, -1, 0, "radius R must be");
+    /* Subnormal values, as the .mci refuses them (issue 42). */
+    refused(s, TMCML_SOURCE_GAUSSIAN, 1e-320, 0, "9.99989e-321 is too small to compute with");
+    refused(s, TMCML_SOURCE_FIBER, 0.01, 2e-310, "2e-310 is too small to compute with");
     refused(s, TMCML_SOURCE_POINT, 0.1, 0, "boundary between layers");
     refused(s, TMCML_SOURCE_POINT, 0.35, 0, "not inside the stack");
     refused(s, TMCML_SOURCE_FIBER, 0.1, 1.5, "exceeds the n 1 of the medium above");

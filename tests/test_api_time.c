@@ -36,6 +36,16 @@ static void test_setters(tmcml_session *s)
     CHECK(tmcml_problem_set_time_bins(s, p, 0.01, -3) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "-3 time bins");
     CHECK(tmcml_problem_set_time_bins(s, p, NAN, 10) == TMCML_ERR_ARGUMENT);
+    /* Widths that are subnormal or too narrow to normalise (1e-320 wrote
+     * NaN and Inf into Rd_rt), and bins whose range overflows (issue 42). */
+    CHECK(tmcml_problem_set_time_bins(s, p, 1e-320, 10) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "time bins: bin width 9.99989e-321 ns is below");
+    CHECK(tmcml_problem_set_time_bins(s, p, 1e-300, 10) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "bin width 1e-300 ns is below 1e-09 ns");
+    CHECK(tmcml_problem_set_time_bins(s, p, 1e307, 1000) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "1000 bins of 1e+307 ns end beyond");
+    CHECK(tmcml_problem_set_fiber_detector(s, p, 0.1, 1e-320, 0.5) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "radius 9.99989e-321 is too small to compute with");
     CHECK(tmcml_problem_set_fiber_detector(s, p, 0.1, 0.1, 1.5) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "numerical aperture 1.5 exceeds");
     CHECK(tmcml_problem_set_fiber_detector(s, p, -0.1, 0.1, 0.5) == TMCML_ERR_ARGUMENT);

@@ -2,15 +2,21 @@
  * with: SHA-256 (base/sha256.c), the trust in a directory
  * (base/dir_trust.c), text on its way to a terminal
  * (base/text_escape.c, and error_set through it), items done by threads as
- * they come (base/work_queue.c). */
+ * they come (base/work_queue.c), the rules of text files and numbers that
+ * users write (base/user_text.c, base/number_parse.c). */
 #include "check.h"
 #include "dir_trust.h"
 #include "error.h"
+#include "number_parse.h"
 #include "sha256.h"
 #include "text_escape.h"
+#include "user_text.h"
 #include "work_queue.h"
 
+#include <float.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,8 +279,124 @@ static void test_work_queue(void)
     work_queue_finish(NULL);
 }
 
+/* Every number reader's rule: a nonzero text whose value underflows to 0
+ * or to a subnormal is refused (issue 42: 1e-400 and 2e-324 were read as
+ * 0, 1e-320 refused), zero written as zero is 0, never -0. */
+static void test_number_parse(void)
+{
+    static const struct {
+        const char *text;
+        number_status status;
+        double value;
+    } v[] = {
+        {"0", NUMBER_OK, 0.0},
+        {"0.0", NUMBER_OK, 0.0},
+        {"0e5", NUMBER_OK, 0.0},
+        {"-0", NUMBER_OK, 0.0},
+        {"0x0p-3", NUMBER_OK, 0.0},
+        {"000.000e-999", NUMBER_OK, 0.0},
+        {"1.5", NUMBER_OK, 1.5},
+        {"-2e3", NUMBER_OK, -2000.0},
+        {"1e-300", NUMBER_OK, 1e-300},
+        {"2.2250738585072014e-308", NUMBER_OK, DBL_MIN},
+        {"0x1p-1022", NUMBER_OK, DBL_MIN},
+        {"1e-400", NUMBER_TOO_SMALL, 0},
+        {"-1e-400", NUMBER_TOO_SMALL, 0},
+        {"2e-324", NUMBER_TOO_SMALL, 0},
+        {"1e-320", NUMBER_TOO_SMALL, 0},
+        {"0.0001e-305", NUMBER_TOO_SMALL, 0},
+        {"0x1p-1080", NUMBER_TOO_SMALL, 0},
+        {"0x0.8p-1074", NUMBER_TOO_SMALL, 0},
+        {"", NUMBER_NONE, 0},
+        {"x", NUMBER_NONE, 0},
+        {"1.5cm", NUMBER_TRAILING, 0},
+        {"1e-400x", NUMBER_TRAILING, 0},
+        {"nan", NUMBER_NOT_FINITE, 0},
+        {"1e999", NUMBER_NOT_FINITE, 0},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        double got = -7.0;
+        number_status s = number_parse(v[i].text, &got);
+        CHECK_MSG(s == v[i].status, "\"%s\": status %d, expected %d", v[i].text, (int)s,
+                  (int)v[i].status);
+        if (v[i].status == NUMBER_OK)
+            CHECK_MSG(got == v[i].value && !signbit(got) == !signbit(v[i].value),
+                      "\"%s\": %g, expected %g", v[i].text, got, v[i].value);
+    }
+    const char *end = NULL;
+    double dt = 0;
+    CHECK(number_parse_prefix("0.01:10", &end, &dt) == NUMBER_OK && dt == 0.01 && *end == ':');
+    CHECK(number_parse_prefix("1e-400:10", &end, &dt) == NUMBER_TOO_SMALL && *end == ':');
+    CHECK(number_is_subnormal(1e-320) && number_is_subnormal(-DBL_MIN / 2));
+    CHECK(!number_is_subnormal(0.0) && !number_is_subnormal(DBL_MIN) &&
+          !number_is_subnormal(INFINITY));
+    tm_error err = {0};
+    number_error_set(&err, "f.csv", 3, "layer 2", "1e-400", NUMBER_TOO_SMALL);
+    CHECK_CONTAINS(err.message, "layer 2: too small to compute with (\"1e-400\"): a number other "
+                                "than 0 must be at least 1e-300");
+    CHECK(strcmp(err.file, "f.csv") == 0 && err.line == 3);
+}
+
+/* Every text reader's rule: a UTF-8 byte-order mark skipped, a NUL byte
+ * refused at its line with the hint for UTF-16 (issue 42: a UTF-16 file of
+ * sets ran one set, a marked one failed on an invisible character). */
+static void test_user_text(void)
+{
+    CHECK(strcmp(user_text_skip_bom("\xEF\xBB\xBF"
+                                    "1 2"),
+                 "1 2") == 0);
+    CHECK(strcmp(user_text_skip_bom("1 2"), "1 2") == 0);
+    CHECK(strcmp(user_text_skip_bom("\xEF\xBB"), "\xEF\xBB") == 0);
+    char dir[] = "/tmp/tmcml_test_text.XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    static const struct {
+        const char *bytes;
+        size_t size;
+        const char *text;    /* read back, or NULL: refused */
+        int line;            /* the refusal's */
+        const char *message; /* part of it */
+    } v[] = {
+        {"\xEF\xBB\xBF"
+         "0.1 1\n",
+         9, "0.1 1\n", 0, NULL},
+        {"0.1 1\n", 6, "0.1 1\n", 0, NULL},
+        {"", 0, "", 0, NULL},
+        {"1\n2\n3\0\n", 7, NULL, 3,
+         "NUL byte: not a text file, or UTF-16 text (save the file as "
+         "UTF-8 or ASCII)"},
+        {"\xFF\xFE"
+         "1\0\n\0",
+         6, NULL, 1,
+         "NUL byte: not a text file but UTF-16 (save the "
+         "file as UTF-8 or ASCII)"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(v[i].bytes, 1, v[i].size, f) == v[i].size);
+        if (f)
+            fclose(f);
+        tm_error err = {0};
+        size_t size = 99;
+        char *text = user_text_read(path, 1 << 20, true, &size, &err);
+        if (v[i].text) {
+            CHECK_MSG(text && strcmp(text, v[i].text) == 0 && size == strlen(v[i].text),
+                      "case %zu: %s", i, text ? text : err.message);
+        } else {
+            CHECK_MSG(!text, "case %zu read", i);
+            CHECK_MSG(err.line == v[i].line, "case %zu: line %d", i, err.line);
+            CHECK_CONTAINS(err.message, v[i].message);
+        }
+        free(text);
+    }
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_number_parse();
+    test_user_text();
     test_work_queue();
     test_text_escape();
     test_sha256_vectors();

@@ -33,8 +33,34 @@ for s in RAT A_l A_z Rd_a Tt_a; do same_section "gaussian" "$mco" "$work/run/exa
 for s in Rd_r A_rz Rd_ra; do differs "gaussian" "$mco" "$work/run/example.conv.mco" $s; done
 expect 0 "conv flat -o" -- "$tmcml" conv --beam=flat:0.05 "$mco" -o "$work/flat.mco"
 check; grep -q "^# tmcml conv: flat beam of radius 0.05 cm" "$work/flat.mco" || fail "flat: comment"
-expect 0 "conv of its output" -- "$tmcml" conv "$work/flat.mco" --beam flat:0 -o "$work/flat0.mco"
-for s in RAT Rd_r A_rz Rd_ra Tt_r; do same_section "flat:0" "$work/flat.mco" "$work/flat0.mco" $s; done
+check; grep -q "^# Source: flat beam, radius 0.05 cm" "$work/flat.mco" || fail "flat: source line"
+expect 0 "conv flat:0" -- "$tmcml" conv "$mco" --beam flat:0 -o "$work/flat0.mco"
+for s in RAT Rd_r A_rz Rd_ra Tt_r; do same_section "flat:0" "$mco" "$work/flat0.mco" $s; done
+check; ! grep -q "^# Source:" "$work/flat0.mco" || fail "flat:0: the pencil claims a beam"
+# A convolved .mco is not convolved again (issue 42: it was, exit 0, under a
+# header naming one beam), even by a zero radius: its header says which beam.
+for f in flat flat0; do
+    expect 1 "conv of $f.mco" -- "$tmcml" conv "$work/$f.mco" --beam gaussian:0.1 -o "$work/bad.mco"
+    contains "conv of $f.mco" "$f.mco: already convolved (\"tmcml conv: flat beam of radius"
+    check; [ ! -e "$work/bad.mco" ] || fail "conv of $f.mco: written"
+done
+# An .mco convolved by an older tmcml, without the "# Source:" line: its
+# comment says what it is.
+grep -v "^# Source:" "$work/flat.mco" >"$work/old.mco"
+expect 1 "conv of old.mco" -- "$tmcml" conv "$work/old.mco" --beam gaussian:0.1 -o "$work/bad.mco"
+contains "conv of old.mco" "old.mco: already convolved"
+# The .mco is read as every text file (issue 42): a UTF-8 byte-order mark
+# skipped, a NUL byte refused at its line.
+{ printf '\357\273\277'; cat "$mco"; } >"$work/bom.mco"
+expect 0 "conv of a marked .mco" -- "$tmcml" conv "$work/bom.mco" --beam flat:0.05 -o "$work/bom.conv.mco"
+check; cmp -s "$work/bom.conv.mco" "$work/flat.mco" || fail "the marked .mco converts otherwise"
+{ head -n 30 "$mco"; printf '0\0000\n'; tail -n +31 "$mco"; } >"$work/nul.mco"
+expect 1 "conv of a .mco with a NUL" -- "$tmcml" conv "$work/nul.mco" --beam flat:0.05 -o "$work/bad.mco"
+contains "conv of a .mco with a NUL" "nul.mco:31: the file contains a NUL byte"
+check; [ ! -e "$work/bad.mco" ] || fail "conv of a .mco with a NUL: written"
+# A radius that underflows is refused, not taken as 0 (issue 42).
+expect 2 "--beam gaussian:1e-400" -- "$tmcml" conv "$mco" --beam gaussian:1e-400 -o "$work/bad.mco"
+contains "--beam gaussian:1e-400" '--beam "gaussian:1e-400": the radius: too small to compute with ("1e-400")'
 
 # Bad values: exit 2, the value named, nothing written.
 for b in gauss:0.1 gaussian gaussian: gaussian:abc flat:1cm gaussian:-1 flat:inf flat:nan; do

@@ -82,7 +82,19 @@ ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
     bad '--d 0: expected a thickness above 0 cm, or inf' $ok --d 0
     bad '--strategy: expected auto, sets or runs (got "fast")' $ok --strategy fast
     bad '--photons: expected a whole number' $ok -N 1.5
-    bad 'layer 1: n must be between 0.01 and 100' $ok --n 1000
+    # Every number option's message names the option given (issue 42):
+    # --dr was "dz must be positive", --n "layer 1: n must be between".
+    bad '--n 1000: expected a refractive index from 0.01 to 100' $ok --n 1000
+    bad '--n-above 0: expected a refractive index' $ok --n-above 0
+    bad '--n-below 1000: expected a refractive index' $ok --n-below 1000
+    bad '--dr -1: expected a ring width of at least 1e-09 cm' $ok --dr -1
+    bad '--dr 0: expected a ring width' $ok --dr 0
+    # Numbers whose text is not 0 but underflows are refused, not read as 0.
+    bad '--dr: too small to compute with ("1e-320")' $ok --dr 1e-320
+    bad '--g: too small to compute with ("1e-400")' $ok --g 1e-400
+    bad '--d: too small to compute with ("2e-324")' $ok --d 2e-324
+    bad '--mua "1e-400,1": "1e-400" is too small to compute with' $ok --mua 1e-400,1
+    bad '--musp "2e-324:5:3": "2e-324" is too small to compute with' $ok --musp 2e-324:5:3
     bad 'lut: unknown option "--bogus"' $ok --bogus
     bad 'values of Rd_r, more than 2^27' $ok --mua 0.1:1:2000 --musp 1:10:1000
     bad 'lut: --mua is required' --musp 5 -o "$work/bad"

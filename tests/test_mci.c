@@ -311,7 +311,8 @@ static const bad_case bad_cases[] = {
     {"layer_n_huge.mci", 12, "layer 2: n must be between 0.01 and 100 (1e200)"},
     {"n_below_tiny.mci", 14, "n of the medium below must be between 0.01 and 100 (0.001)"},
     {"layer_g_subnormal.mci", 11,
-     "layer 1: g: too small to compute with (\"1e-320\"): write 0 or a value of at least 1e-300"},
+     "layer 1: g: too small to compute with (\"1e-320\"): a number other than 0 must be at least "
+     "1e-300"},
     {"dz_subnormal.mci", 7, "dz: too small to compute with (\"1e-310\")"},
     {"dr_tiny.mci", 7, "dr must be at least 1e-09 cm (1e-12)"},
     {"layer_n_two_dots.mci", 11, "layer 1: n: unexpected characters after the number (\"1.37.2\")"},
@@ -338,7 +339,15 @@ static const bad_case bad_cases[] = {
     {"trailing_data.mci", 16,
      "unexpected data after run 1 (\"out2.mco\"): the file declares 1 run"},
     {"run2_bad_layer.mci", 22, "layer 1: g must be between -1 and 1 (2)"},
-    {"nul_byte.mci", 4, "the file contains a NUL byte: not a text file"},
+    {"nul_byte.mci", 4,
+     "the file contains a NUL byte: not a text file, or UTF-16 text (save the file as UTF-8 or "
+     "ASCII)"},
+    {"utf16.mci", 1,
+     "the file contains a NUL byte: not a text file but UTF-16 (save the file as UTF-8 or "
+     "ASCII)"},
+    {"layer_mua_underflow.mci", 11,
+     "layer 1: mua: too small to compute with (\"1e-400\"): a number other than 0 must be"},
+    {"layer_mus_underflow.mci", 12, "layer 2: mus: too small to compute with (\"2e-324\")"},
 };
 
 static bool file_is_empty(const mci_file *f)

@@ -55,6 +55,36 @@ expect 2 "empty" -- "$tmcml" run "$mci" $common --mua-sets "$work/bad4.csv" -o "
 contains "empty" "no set of mua"
 expect 2 "missing" -- "$tmcml" run "$mci" $common --mua-sets "$work/none.csv" -o "$work/b"
 contains "missing" "none.csv"
+# Text that is not text (issue 42): a UTF-16 file of 3 sets ran 1 set and
+# exited 0, stopped at its first NUL byte; a NUL byte anywhere is refused
+# at its line.  Numbers whose text is not 0 but that underflow to 0 or to
+# a subnormal are refused, as 1e-320 was.
+printf '1 1 2\n2 2 3\n3 3 4\n' | iconv -f ASCII -t UTF-16LE >"$work/utf16.csv"
+printf '1 1 2\n2 2 3\n3 3\0004\n' >"$work/nul.csv"
+printf '1 1 2\n1e-400 1 2\n' >"$work/under0.csv"
+printf '1 1 2\n1 2e-324 2\n' >"$work/under1.csv"
+printf '1 1 2\n1 1 1e-320\n' >"$work/subnormal.csv"
+expect 2 "UTF-16" -- "$tmcml" run "$mci" $common --mua-sets "$work/utf16.csv" -o "$work/b"
+contains "UTF-16" "utf16.csv:1: the file contains a NUL byte: not a text file, or UTF-16 text (save the file as UTF-8 or ASCII)"
+expect 2 "NUL" -- "$tmcml" run "$mci" $common --mua-sets "$work/nul.csv" -o "$work/b"
+contains "NUL" "nul.csv:3: the file contains a NUL byte"
+expect 2 "1e-400" -- "$tmcml" run "$mci" $common --mua-sets "$work/under0.csv" -o "$work/b"
+contains "1e-400" "under0.csv:2: layer 1: too small to compute with (\"1e-400\")"
+expect 2 "2e-324" -- "$tmcml" run "$mci" $common --mua-sets "$work/under1.csv" -o "$work/b"
+contains "2e-324" "under1.csv:2: layer 2: too small to compute with (\"2e-324\")"
+expect 2 "1e-320" -- "$tmcml" run "$mci" $common --mua-sets "$work/subnormal.csv" -o "$work/b"
+contains "1e-320" "subnormal.csv:2: layer 3: too small to compute with (\"1e-320\")"
 check
 [ ! -e "$work/b" ] || [ -z "$(ls "$work/b")" ] || fail "a refused run wrote $(ls "$work/b")"
+
+# A UTF-8 byte-order mark (Excel's "CSV UTF-8") is skipped: the file reads
+# as the one without it, whose first value it was glued to.
+printf '\357\273\2771 1 2\r\n2.5, 1.5, 2\r\n10 10 20\r\n' >"$work/bom.csv"
+expect 0 "BOM" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/bom.csv" \
+    -o "$work/bom"
+check
+[ "$(json "$work/bom/example.set3.json" tallies_digest)" = \
+    "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
+    fail "the file with a byte-order mark does not run the sets of the one without"
+
 finish test_mua_sets_cli

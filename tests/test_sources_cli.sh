@@ -23,6 +23,13 @@ for bad in "flat" "flat:x" "gaussian:-1" "gaussian:0" "point:0" "point:0.1" "poi
     check
     [ -e "$work/bad" ] && fail "--source $bad: $work/bad written"
 done
+# Numbers whose text is not 0 but underflows to 0 or a subnormal (issue 42).
+for bad in "flat:1e-320" "gaussian:1e-400" "point:1e-310" "fiber:1e-320:0.2" "fiber:0.1:1e-400"; do
+    expect 2 "--source $bad" -- "$tmcml" run "$mci" $common --source "$bad" -o "$work/bad"
+    contains "--source $bad" "--source \"$bad\": too small to compute with (\"1e-"
+    check
+    [ -e "$work/bad" ] && fail "--source $bad: $work/bad written"
+done
 expect 2 "boundary" -- "$tmcml" run "$mci" $common --source point:0.1 -o "$work/bad"
 contains "boundary" "mcml_example.mci:12: --source \"point:0.1\": the depth 0.1 cm is a boundary"
 # tmcml tune takes the source too (its kernel is tuned): checked before a

@@ -72,6 +72,23 @@ cmp -s "$work/k/example.mco" "$work/w/example.mco" || fail "resumed .mco differs
 # Bad values: a message naming the value, exit 2, nothing written.
 expect 2 "dt" -- "$tmcml" run "$mci" $common --time 0:10 -o "$work/bad"
 contains "dt" "--time: bin width 0 ns is not a finite number > 0"
+# Widths whose text underflows, that are subnormal, too narrow to
+# normalise (1e-320:10 wrote -NaN and Inf into Rd_rt), or whose bins
+# overflow (issue 42).
+expect 2 "dt 1e-320" -- "$tmcml" run "$mci" $common --time 1e-320:10 -o "$work/bad"
+contains "dt 1e-320" '--time: bin width: too small to compute with ("1e-320")'
+expect 2 "dt 1e-400" -- "$tmcml" run "$mci" $common --time 1e-400:10 -o "$work/bad"
+contains "dt 1e-400" '--time: bin width: too small to compute with ("1e-400")'
+expect 2 "dt 1e-30" -- "$tmcml" run "$mci" $common --time 1e-30:10 -o "$work/bad"
+contains "dt 1e-30" "--time: bin width 1e-30 ns is below 1e-09 ns"
+expect 2 "dt 1e308" -- "$tmcml" run "$mci" $common --time 1e308:10 -o "$work/bad"
+contains "dt 1e308" "--time: 10 bins of 1e+308 ns end beyond the largest number"
+expect 2 "detector 2e-324" -- "$tmcml" run "$mci" $common --detector fiber:2e-324:0.1:0.2 \
+    -o "$work/bad"
+contains "detector 2e-324" '--detector: too small to compute with ("2e-324")'
+expect 2 "detector 1e-320" -- "$tmcml" run "$mci" $common --detector fiber:0:0.1:1e-320 \
+    -o "$work/bad"
+contains "detector 1e-320" '--detector: too small to compute with ("1e-320")'
 expect 2 "nt" -- "$tmcml" run "$mci" $common --time 0.1:2.5 -o "$work/bad"
 contains "nt" '--time: bin count "2.5" is not a whole number'
 expect 2 "form" -- "$tmcml" run "$mci" $common --time 0.1 -o "$work/bad"

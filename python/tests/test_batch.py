@@ -57,6 +57,41 @@ def test_bad_batches():
         tmcml.run_batch(layers=mixed, photons=100, engine="cpu", progress=False, **GRID)
 
 
+@pytest.mark.parametrize("bad, message", [
+    (lambda a: a + 0j, r"layers: expected real numbers, not an array of complex numbers"),
+    (lambda a: a.astype(object), r"layers: expected real numbers, not an array of Python objects"),
+    (lambda a: a.astype(str), r"layers: expected real numbers, not an array of strings"),
+    (lambda a: a > 0, r"layers: expected real numbers, not an array of booleans"),
+    (lambda a: [[list(r) for r in p] for p in a[:1]] + [[[1.37, 1 + 2j, 100, 0.9, 0.1]] * 3],
+     r"layers\[1\]\[0\]\[1\]: expected real numbers, not \(1\+2j\)"),
+    (lambda a: [[[1.37, True, 100, 0.9, 0.1]] * 3],
+     r"layers\[0\]\[0\]\[1\]: expected real numbers, not a boolean"),
+    (lambda a: [[["1.37", 1, 100, 0.9, 0.1]] * 3],
+     r"layers\[0\]\[0\]\[0\]: expected real numbers, not '1.37'"),
+    (lambda a: [[[1.37, None, 100, 0.9, 0.1]] * 3],
+     r"layers\[0\]\[0\]\[1\]: expected real numbers, not None"),
+])
+def test_not_real_layers_refused(bad, message):
+    """numpy would cast these to floats: the imaginary part dropped with a
+    warning, True as 1, '1.37' parsed (issue 42); refused, naming them."""
+    layers = bad(np.array(layer_sets(2)))
+    with pytest.raises(ValueError, match=message):
+        tmcml.run_batch(layers=layers, photons=100, engine="cpu", progress=False, **GRID)
+    if not isinstance(layers, np.ndarray) or layers.ndim == 3:
+        with pytest.raises(ValueError, match=message.replace(r"layers\[0\]", "layers", 1)
+                           .replace(r"layers\[1\]", "layers", 1)):
+            tmcml.run(layers=layers[-1], photons=100, engine="cpu", progress=False, **GRID)
+
+
+def test_not_real_mua_sets_refused():
+    with pytest.raises(ValueError, match="mua_sets: expected real numbers, not an array of complex"):
+        tmcml.run(layers=EXAMPLE["layers"], photons=100, engine="cpu", progress=False,
+                  mua_sets=np.ones((2, 3)) + 1j, **GRID)
+    with pytest.raises(ValueError, match=r"mua_sets\[0\]\[2\]: expected real numbers, not '2'"):
+        tmcml.run(layers=EXAMPLE["layers"], photons=100, engine="cpu", progress=False,
+                  mua_sets=[[1, 1, "2"]], **GRID)
+
+
 def test_run_mci_batches_each_run_as_alone(tmp_path):
     sets = layer_sets(4)
     runs = [dict(layers=layers, photons=1500 + 500 * i, **GRID) for i, layers in enumerate(sets)]

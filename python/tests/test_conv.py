@@ -70,6 +70,20 @@ def test_zero_radius_is_the_pencil(pencil):
             np.testing.assert_array_equal(getattr(c, name), getattr(run, name))
 
 
+def test_convolved_is_not_convolved_again(pencil, tmp_path):
+    """A convolved result names its beam as its source and refuses a second
+    convolution, in memory and read back from its .mco (issue 42)."""
+    _, run = pencil
+    once = run.convolve(tmcml.GaussianBeam(0.05))
+    assert isinstance(once.source, tmcml.GaussianBeam) and once.source.w == 0.05
+    once.save_mco(tmp_path / "once.mco")
+    back = tmcml.load_mco(tmp_path / "once.mco")
+    assert isinstance(back.source, tmcml.GaussianBeam) and back.source.w == 0.05
+    for result in (once, back):
+        with pytest.raises(ValueError, match="already convolved"):
+            result.convolve(tmcml.FlatBeam(0.1))
+
+
 def test_bad_beams(pencil):
     _, run = pencil
     for bad in (-1, math.nan, math.inf, "0.1", True, None):

@@ -78,6 +78,12 @@ def test_batch_and_mci(tmp_path):
     (dict(time_bins=(0.1, 2.5)), "time_bins nt"),
     (dict(time_bins=0.1), "time_bins: expected (dt, nt)"),
     (dict(detector=(0, 1, 1)), "detector: expected a tmcml.FiberDetector"),
+    # Widths too narrow to normalise (1e-320 wrote NaN and Inf into Rd_rt) and
+    # bins whose range overflows: the library names them (issue 42).
+    (dict(time_bins=(1e-320, 10)), "time bins: bin width 9.99989e-321 ns is below 1e-09 ns"),
+    (dict(time_bins=(1e-300, 10)), "time bins: bin width 1e-300 ns is below"),
+    (dict(time_bins=(1e307, 1000)), "time bins: 1000 bins of 1e.307 ns end beyond"),
+    (dict(detector=tmcml.FiberDetector(0, 1e-320, 0.5)), "radius 9.99989e-321 is too small"),
 ])
 def test_bad_values(kw, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib
-from .problem import Problem
+from .problem import Problem, require_real
 from .result import Result
 from .runner import (execute, execute_sets, options, set_path_lengths, set_source,
                      set_time_and_detector)
@@ -84,6 +84,7 @@ def _run_sets(session, problem, mua_sets, opt, progress):
     from .batch import BatchResult  # batch.py imports this module
 
     layers = lib.tmcml_problem_num_layers(problem.handle)
+    require_real("mua_sets", mua_sets)
     try:
         table = np.array(mua_sets, dtype=np.float64, order="C")
     except (TypeError, ValueError):

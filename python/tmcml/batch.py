@@ -6,7 +6,7 @@ seed."""
 import numpy as np
 
 from . import _lib
-from .problem import Problem, count
+from .problem import Problem, count, require_real
 from .result import KEYS, Result
 from .runner import (execute_batch, options, set_path_lengths, set_source,
                      set_time_and_detector)
@@ -89,6 +89,7 @@ def _per_problem(name, value, b):
 
 
 def _layer_lists(layers):
+    require_real("layers", layers)  # each problem's element named: layers[b][i][k]
     if isinstance(layers, np.ndarray):
         if layers.ndim != 3 or layers.shape[2] != 5:
             raise ValueError("layers: expected shape (B, L, 5) (got %s)" % (layers.shape,))

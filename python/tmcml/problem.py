@@ -62,9 +62,55 @@ def count(name, value, low=1, high=2**31 - 1):
     return value
 
 
+# What numpy would turn into floats silently or with a mere warning, each
+# changing what was given: the kinds of numpy's dtypes that are not real
+# numbers (integers and floats are).
+_NOT_REAL = {"b": "booleans", "c": "complex numbers (numpy would drop the imaginary part)",
+             "O": "Python objects", "U": "strings", "S": "bytes", "M": "dates",
+             "m": "time spans", "V": "raw records"}
+
+
+def _not_real(name, what):
+    return ValueError("%s: expected real numbers, not %s" % (name, what))
+
+
+def require_real(name, value):
+    """Refuses an array of optical properties (nested lists, tuples or numpy
+    arrays, or anything numpy reads) that holds what is not a real number:
+    complex numbers, booleans, strings, None or other objects, which
+    np.array(..., dtype=float) would cast (the imaginary part dropped with a
+    warning, True read as 1, "1.37" parsed).  ValueError naming the argument
+    and, in a list, the element (layers[1][2])."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "iuf":
+            raise _not_real(name, "an array of %s (dtype %s)"
+                            % (_NOT_REAL.get(value.dtype.kind, "other things"), value.dtype))
+        return
+    if isinstance(value, (bool, np.bool_)):
+        raise _not_real(name, "a boolean (%r)" % (value,))
+    if isinstance(value, numbers.Real):
+        return
+    if isinstance(value, (str, bytes)) or value is None:
+        raise _not_real(name, "%r" % (value,))
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            require_real("%s[%d]" % (name, i), v)
+        return
+    if isinstance(value, numbers.Number):
+        raise _not_real(name, "%r" % (value,))
+    try:  # another array type (pandas, a buffer): as numpy reads it
+        a = np.asarray(value)
+    except (TypeError, ValueError):
+        return  # not an array: the caller's conversion says what it expected
+    if a.dtype.kind == "O" and a.ndim == 0:
+        raise _not_real(name, "%r" % (value,))
+    require_real(name, a)
+
+
 def layers_array(layers):
     """layers as an n x 5 float array, every value checked; the last
     layer's d may be inf (semi-infinite: SEMI_INFINITE_D)."""
+    require_real("layers", layers)
     try:
         a = np.array(layers, dtype=float)
     except (TypeError, ValueError):

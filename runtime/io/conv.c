@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_parse.h"
+
 #define CONV_NODES 16 /* Gauss-Legendre nodes a piece (docs/physics.md: error) */
 /* A radius below CONV_TINY dr is the pencil: the beam would move at most
  * 2 E|d| / dr ~ 1e-12 of an array's range between rings (docs/physics.md),
@@ -242,6 +244,13 @@ bool conv_beam_check(const conv_beam *beam, tm_error *err)
                   beam->radius);
         return false;
     }
+    if (number_is_subnormal(beam->radius)) {
+        error_set(err, NULL, 0,
+                  "beam: the radius %g cm is too small to compute with: a number other than 0 "
+                  "must be at least 1e-300",
+                  beam->radius);
+        return false;
+    }
     return true;
 }
 
@@ -257,9 +266,14 @@ bool conv_beam_parse(const char *text, conv_beam *beam, tm_error *err)
         error_set(err, NULL, 0, "beam \"%s\": expected gaussian:W or flat:R (cm)", text);
         return false;
     }
-    char *end;
-    beam->radius = strtod(colon + 1, &end);
-    if (end == colon + 1 || *end != '\0') {
+    number_status s = number_parse(colon + 1, &beam->radius);
+    if (s == NUMBER_TOO_SMALL) {
+        char what[96];
+        snprintf(what, sizeof what, "beam \"%.60s\": the radius", text);
+        number_error_set(err, NULL, 0, what, colon + 1, s);
+        return false;
+    }
+    if (s != NUMBER_OK && s != NUMBER_NOT_FINITE) {
         error_set(err, NULL, 0, "beam \"%s\": \"%s\" is not a number of cm", text, colon + 1);
         return false;
     }
@@ -278,11 +292,35 @@ void conv_beam_describe(const conv_beam *beam, char *buf, size_t size)
         snprintf(buf, size, "flat beam of radius %.9g cm", beam->radius);
 }
 
+source_desc conv_beam_source(const conv_beam *beam)
+{
+    source_desc s = {0};
+    if (beam->radius > 0.0) {
+        s.kind = beam->kind == CONV_BEAM_GAUSSIAN ? SOURCE_GAUSSIAN : SOURCE_FLAT;
+        s.radius = beam->radius;
+    }
+    return s;
+}
+
+bool conv_check_input(const mci_run *run, const char *comment, const char *what, tm_error *err)
+{
+    if (comment && strncmp(comment, CONV_COMMENT_WORD, strlen(CONV_COMMENT_WORD)) == 0) {
+        size_t beam = strcspn(comment, ";");
+        error_set(err, NULL, 0,
+                  "%s: already convolved (\"%.*s\"): convolve the pencil-beam response it was "
+                  "made from instead",
+                  what, (int)(beam < 200 ? beam : 200), comment);
+        return false;
+    }
+    return source_require_pencil(run, what, err);
+}
+
 void conv_comment(const conv_beam *beam, const char *pencil, char *buf, size_t size)
 {
     char what[128];
     conv_beam_describe(beam, what, sizeof what);
-    int n = snprintf(buf, size, "tmcml conv: %s, unit power%s", what, *pencil ? "; pencil: " : ".");
+    int n = snprintf(buf, size, CONV_COMMENT_WORD "%s, unit power%s", what,
+                     *pencil ? "; pencil: " : ".");
     for (const char *c = pencil; *c && n >= 0 && (size_t)n + 1 < size; c++) {
         if (strncmp(c, "tallies fnv1a64:", 16) == 0) {
             n += snprintf(buf + n, size - (size_t)n, "pencil tallies fnv1a64=");

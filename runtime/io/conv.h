@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "mci.h"
 #include "result.h"
 
 typedef enum conv_beam_kind {
@@ -37,6 +38,21 @@ bool conv_beam_check(const conv_beam *beam, tm_error *err);
 
 /* "Gaussian beam of 1/e2 radius 0.1 cm" / "flat beam of radius 0.1 cm". */
 void conv_beam_describe(const conv_beam *beam, char *buf, size_t size);
+
+/* The first words of a convolved result's comment (conv_comment), by which
+ * a convolved result or .mco is known, this tmcml's and older ones. */
+#define CONV_COMMENT_WORD "tmcml conv: "
+
+/* The source a result convolved with beam describes: the beam (its .mco's
+ * "# Source:" line, the library's tmcml_problem_source, Python's
+ * Result.source), or the pencil for radius 0, which is the pencil itself. */
+source_desc conv_beam_source(const conv_beam *beam);
+
+/* Whether a result of run whose comment is comment (may be NULL) may be
+ * convolved: a pencil-beam response, never convolved before (convolving
+ * twice would spread the weight twice under a header naming one beam).
+ * False with *err ("WHAT: ...") otherwise. */
+bool conv_check_input(const mci_run *run, const char *comment, const char *what, tm_error *err);
 
 /* The .mco comment line of a convolved result: the beam, then the pencil
  * result's comment (pencil, may be ""), whose "tallies fnv1a64:" becomes

@@ -2,19 +2,24 @@
 #include "detector.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "number_parse.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-/* The next ':'-separated number of *p into *v; false for none or junk. */
-static bool detector_number(const char **p, bool last, double *v)
+/* The next ':'-separated number of *p into *v (one not finite kept, for
+ * detector_check to name); false for none or junk (*status says which). */
+static bool detector_number(const char **p, bool last, double *v, number_status *status)
 {
-    char *end = NULL;
-    *v = strtod(*p, &end);
-    if (end == *p || (last ? *end != '\0' : *end != ':'))
+    const char *end = NULL;
+    *status = number_parse_prefix(*p, &end, v);
+    if ((*status != NUMBER_OK && *status != NUMBER_NOT_FINITE) ||
+        (last ? *end != '\0' : *end != ':'))
         return false;
     *p = last ? end : end + 1;
     return true;
@@ -30,8 +35,21 @@ bool detector_parse(const char *text, double *sep, double *radius, double *na, t
         return false;
     }
     p += 6;
-    if (!detector_number(&p, false, sep) || !detector_number(&p, false, radius) ||
-        !detector_number(&p, true, na)) {
+    double *values[3] = {sep, radius, na};
+    bool ok = true;
+    for (int i = 0; ok && i < 3; i++) {
+        const char *at = p;
+        number_status status;
+        ok = detector_number(&p, i == 2, values[i], &status);
+        if (status == NUMBER_TOO_SMALL) {
+            char number[64];
+            size_t len = strcspn(at, ":");
+            snprintf(number, sizeof number, "%.*s", (int)(len < 63 ? len : 63), at);
+            number_error_set(err, NULL, 0, "--detector", number, status);
+            return false;
+        }
+    }
+    if (!ok) {
         error_set(
             err, NULL, 0,
             "--detector: expected fiber:SEP:RADIUS:NA, three numbers after \"fiber:\" (got \"%s\")",
@@ -45,6 +63,16 @@ bool detector_parse(const char *text, double *sep, double *radius, double *na, t
 bool detector_check(const char *what, double sep, double radius, double na, double n_above,
                     tm_error *err)
 {
+    const double values[3] = {sep, radius, na};
+    static const char *const names[3] = {"separation", "radius", "numerical aperture"};
+    for (int i = 0; i < 3; i++)
+        if (number_is_subnormal(values[i])) {
+            error_set(err, NULL, 0,
+                      "%s: %s %g is too small to compute with: a number other than 0 must be "
+                      "at least 1e-300",
+                      what, names[i], values[i]);
+            return false;
+        }
     if (!(sep >= 0.0 && isfinite(sep))) {
         error_set(err, NULL, 0, "%s: separation %g cm is not a finite number >= 0", what, sep);
         return false;

@@ -18,11 +18,12 @@
  * error message can quote. */
 #include "mci.h"
 #include "fs.h"
+#include "number_parse.h"
 #include "tm_limits.h"
+#include "user_text.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -150,37 +151,16 @@ static bool expect_count(reader *r, const data_line *dl, int want, const char *w
 
 /* ---- numbers ------------------------------------------------------------- */
 
+/* The shared rule of numbers (base/number_parse.h): NaN, infinities,
+ * overflow ("1e999") and values that are not zero but too small for a
+ * normal double ("1e-400", "1e-320": g = 1e-320 once made every scattering
+ * NaN) are refused with the text as written. */
 static bool parse_double(reader *r, int line, const char *tok, const char *what, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(tok, &end);
-    if (end == tok) {
-        error_set(r->err, r->name, line, "%s: not a number (\"%.60s\")", what, tok);
-        return false;
-    }
-    if (*end != '\0') {
-        error_set(r->err, r->name, line, "%s: unexpected characters after the number (\"%.60s\")",
-                  what, tok);
-        return false;
-    }
-    /* "nan", "inf" and overflow ("1e999") alike; underflow to 0 or a
-     * subnormal is left to the range checks. */
-    if (!isfinite(v)) {
-        error_set(r->err, r->name, line, "%s: not a finite number (\"%.60s\")", what, tok);
-        return false;
-    }
-    /* A subnormal (below 2.2e-308) is no quantity anyone measured, and
-     * 1/v of it is infinite: g = 1e-320 once made every scattering NaN. */
-    if (v != 0.0 && fabs(v) < DBL_MIN) {
-        error_set(r->err, r->name, line,
-                  "%s: too small to compute with (\"%.60s\"): write 0 or a value of at least "
-                  "1e-300",
-                  what, tok);
-        return false;
-    }
-    *out = v == 0.0 ? 0.0 : v; /* no -0: it would print as "-0" in the .mco */
-    return true;
+    number_status s = number_parse(tok, out);
+    if (s != NUMBER_OK)
+        number_error_set(r->err, r->name, line, what, tok, s);
+    return s == NUMBER_OK;
 }
 
 /* Integers must be written as decimal digits.  MCML reads them with %ld/%hd,
@@ -657,8 +637,7 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
     if (!copy || !f.path) {
         ok = fail_oom(&r);
     } else {
-        if (strncmp(r.pos, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark */
-            r.pos += 3;
+        r.pos += user_text_skip_bom(r.pos) - r.pos;
         ok =
             read_version(&r, &f) && read_num_runs(&r, &f) && read_runs(&r, &f) && check_end(&r, &f);
     }
@@ -671,32 +650,16 @@ bool mci_parse(const char *text, const char *name, mci_file *file, tm_error *err
     return true;
 }
 
-/* The whole file as a string, or NULL with *err set. */
-static char *read_text(const char *path, tm_error *err)
-{
-    size_t size = 0;
-    char *buf = fs_read_file(path, MCI_MAX_FILE_BYTES, false, &size, err);
-    if (!buf)
-        return NULL;
-    char *nul = memchr(buf, '\0', size);
-    if (nul) {
-        int line = 1;
-        for (const char *p = buf; p < nul; p++)
-            line += *p == '\n';
-        error_set(err, path, line, "the file contains a NUL byte: not a text file");
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 bool mci_read(const char *path, mci_file *file, tm_error *err)
 {
     memset(file, 0, sizeof *file);
-    char *text = read_text(path, err);
+    /* The byte-order mark is left to mci_parse, which skips it for text
+     * from memory too: the file and its bytes in memory read alike. */
+    size_t size = 0;
+    char *text = fs_read_file(path, MCI_MAX_FILE_BYTES, false, &size, err);
     if (!text)
         return false;
-    bool ok = mci_parse(text, path, file, err);
+    bool ok = user_text_check(path, text, size, err) && mci_parse(text, path, file, err);
     free(text);
     return ok;
 }

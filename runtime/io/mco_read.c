@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs.h"
 #include "run_options.h"
 #include "time_bins.h"
 #include "tm_limits.h"
+#include "user_text.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -583,7 +583,7 @@ bool mco_read(const char *path, mco_data *out, tm_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t size;
-    char *text = fs_read_text(path, &size, err);
+    char *text = user_text_read(path, SIZE_MAX - 1, false, &size, err);
     if (!text)
         return false;
     bool ok = mco_parse(text, size, path, out, err);

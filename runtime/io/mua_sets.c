@@ -1,12 +1,13 @@
 #include "mua_sets.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs.h"
+#include "number_parse.h"
 #include "tm_limits.h"
+#include "user_text.h"
 
 /* The largest sets file read: 256 sets of 64 layers of 20 characters are
  * 330 kB; 16 MB leaves room for comments and refuses /dev/zero. */
@@ -72,11 +73,12 @@ void mua_sets_free(mua_sets *s)
 static bool parse_mua(const char *path, int line, int layer, const char *tok, double *out,
                       tm_error *err)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(tok, &end);
-    if (end == tok || *end != '\0' || !isfinite(v)) {
-        error_set(err, path, line, "layer %d: not a number (\"%.60s\")", layer, tok);
+    double v;
+    number_status s = number_parse(tok, &v);
+    if (s != NUMBER_OK) {
+        char what[32];
+        snprintf(what, sizeof what, "layer %d", layer);
+        number_error_set(err, path, line, what, tok, s);
         return false;
     }
     if (!mua_in_range(v)) {
@@ -84,7 +86,7 @@ static bool parse_mua(const char *path, int line, int layer, const char *tok, do
                   layer, tok);
         return false;
     }
-    *out = v == 0.0 ? 0.0 : v;
+    *out = v;
     return true;
 }
 
@@ -154,9 +156,8 @@ bool mua_sets_read(const char *path, int num_layers, mua_sets *out, tm_error *er
         error_set(err, path, 0, "out of memory");
         return false;
     }
-    size_t size;
     double *row = malloc((size_t)num_layers * sizeof *row);
-    char *text = row ? fs_read_file(path, MUA_SETS_MAX_BYTES, false, &size, err) : NULL;
+    char *text = row ? user_text_read(path, MUA_SETS_MAX_BYTES, false, NULL, err) : NULL;
     if (!row)
         error_set(err, path, 0, "out of memory");
     bool ok = text && parse_sets(path, text, num_layers, row, out, err);

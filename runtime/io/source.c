@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mci.h"
+#include "number_parse.h"
 
 /* Per kind: its name, how many numbers follow it, and their names. */
 static const struct {
@@ -49,10 +50,17 @@ static bool parse_values(const char *text, const char *what, int count, double *
             return false;
         }
         at++;
-        char *end;
-        v[i] = strtod(at, &end);
+        const char *end;
+        number_status s = number_parse_prefix(at, &end, &v[i]);
         size_t len = strcspn(at, ":");
-        if (end == at || end != at + len) {
+        if (s == NUMBER_TOO_SMALL) {
+            char where[220], number[64];
+            snprintf(where, sizeof where, "%s \"%.160s\"", what, text);
+            snprintf(number, sizeof number, "%.*s", (int)(len < 63 ? len : 63), at);
+            number_error_set(err, NULL, 0, where, number, s);
+            return false;
+        }
+        if (s == NUMBER_NONE || end != at + len) {
             error_set(err, NULL, 0, "%s \"%s\": \"%.*s\" is not a number", what, text, (int)len,
                       at);
             return false;
@@ -91,6 +99,15 @@ bool source_check_values(const source_desc *s, const char *what, tm_error *err)
 {
     char text[160];
     source_text(s, text, sizeof text);
+    double values[] = {s->radius, s->depth, s->na};
+    for (int i = 0; i < 3; i++)
+        if (s->kind != SOURCE_PENCIL && number_is_subnormal(values[i])) {
+            error_set(err, NULL, 0,
+                      "%s \"%s\": %g is too small to compute with: a number other than 0 "
+                      "must be at least 1e-300",
+                      what, text, values[i]);
+            return false;
+        }
     switch (s->kind) {
     case SOURCE_PENCIL: return true;
     case SOURCE_GAUSSIAN:

@@ -2,20 +2,28 @@
 #include "time_bins.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_parse.h"
 #include "tm_limits.h"
 
 bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err)
 {
     const char *colon = text ? strchr(text, ':') : NULL;
-    char *end = NULL;
-    double v = colon ? strtod(text, &end) : NAN;
-    if (!colon || end != colon || colon == text) {
+    if (!colon || colon == text) {
         error_set(err, NULL, 0,
                   "--time: expected DT:NT, the bin width in ns and the bin count (got \"%s\")",
                   text ? text : "");
+        return false;
+    }
+    char width[64];
+    snprintf(width, sizeof width, "%.*s", (int)(colon - text < 63 ? colon - text : 63), text);
+    double v = 0.0;
+    number_status s = colon - text < 63 ? number_parse(width, &v) : NUMBER_TRAILING;
+    if (s != NUMBER_OK) {
+        number_error_set(err, NULL, 0, "--time: bin width", width, s);
         return false;
     }
     char *end_n = NULL;
@@ -36,9 +44,23 @@ bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err)
         error_set(err, NULL, 0, "%s: bin width %g ns is not a finite number > 0", what, dt);
         return false;
     }
+    if (dt < TM_MIN_TIME_BIN_NS) {
+        error_set(err, NULL, 0,
+                  "%s: bin width %g ns is below %g ns (an attosecond), too narrow for the time "
+                  "of flight to be computed and its arrays normalised",
+                  what, dt, TM_MIN_TIME_BIN_NS);
+        return false;
+    }
     if (nt < 1 || nt > TM_MAX_TIME_BINS) {
         error_set(err, NULL, 0, "%s: %d time bins: 1 to %d are possible", what, nt,
                   TM_MAX_TIME_BINS);
+        return false;
+    }
+    if (!isfinite(dt * nt)) {
+        error_set(err, NULL, 0,
+                  "%s: %d bins of %g ns end beyond the largest number (their range must be "
+                  "finite)",
+                  what, nt, dt);
         return false;
     }
     if ((int64_t)nr * nt > MCI_MAX_BINS) {

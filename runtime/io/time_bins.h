@@ -14,12 +14,17 @@
  * metre: 299 792 458 m/s). */
 #define TIME_LIGHT_CM_PER_NS 29.9792458
 
-/* "DT:NT" (--time): dt in ns (> 0, finite), nt bins (1 .. TM_MAX_TIME_BINS).
- * False with *err naming the option and the value. */
+/* "DT:NT" (--time): dt in ns, nt bins, as time_bins_check takes them, dt's
+ * text by the rule of every number (base/number_parse.h: "1e-400" is
+ * refused, not read as 0).  False with *err naming the option and the
+ * value. */
 bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err);
 
-/* dt and nt valid for a grid of nr rings (nr x nt within MCI_MAX_BINS);
- * what names the caller's option or function in the message. */
+/* dt and nt valid for a grid of nr rings: dt finite and at least
+ * TM_MIN_TIME_BIN_NS (tm_limits.h: the time of flight and the arrays'
+ * normalisation stay finite), nt 1 .. TM_MAX_TIME_BINS, nt dt finite, nr x
+ * nt within MCI_MAX_BINS; what names the caller's option or function in the
+ * message. */
 bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err);
 
 #endif
