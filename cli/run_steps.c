@@ -192,9 +192,10 @@ static void warn_trapped(const cli_options *opt, const run_paths *paths, const t
     if (t->trapped_photons == 0)
         return;
     text_printf(stderr,
-                "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, or "
-                "parallel to a glass layer) and were stopped; their weight, %.3g per launched "
-                "photon, is in neither Rd, A nor Tt (\"trapped\" in %s; docs/physics.md)\n",
+                "tmcml: warning: %s: %llu photons never ended (still alive after %lu steps, held "
+                "in a glass layer by total reflection, or parallel to one) and were stopped; their "
+                "weight, %.3g per launched photon, is in neither Rd, A nor Tt (\"trapped\" in %s; "
+                "docs/physics.md)\n",
                 paths->mco, (unsigned long long)t->trapped_photons,
                 (unsigned long)(opt->max_steps ? opt->max_steps : TM_MAX_STEPS_PER_PHOTON),
                 tally_weight(t->trapped_units) / (double)(t->photons ? t->photons : 1),

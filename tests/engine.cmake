@@ -82,6 +82,13 @@ add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FI
 tmcml_test(test_quantization engine test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)
 
+# Photons held in a glass layer (issue 42): stopped at once, the tallies of
+# stepping them to the limit but the steps; the default limit in few steps.
+tmcml_test(test_glass_held engine test_glass_held.c)
+foreach(case slab sandwich sets limit)
+  add_test(NAME glass_held_${case} COMMAND test_glass_held ${case})
+endforeach()
+
 # A batch kernel's run tiles and edge bins, as planned on the host.
 tmcml_test(test_launch_plan engine test_launch_plan.c)
 add_test(NAME launch_plan COMMAND test_launch_plan)

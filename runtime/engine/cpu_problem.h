@@ -51,6 +51,11 @@ typedef struct cpu_problem {
     double fiber_glass_d; /* fiber: the glass layer 1's thickness crossed, or 0 */
     bool score_absorption;
     uint64_t max_steps; /* a photon alive after this many steps is trapped */
+    /* Stop a photon held in a glass layer (cpu_photon.c, held_in_glass) as
+     * soon as it is seen to be held, with the tallies its max_steps steps
+     * would give (true, cpu_problem_init's), or step it to max_steps (false:
+     * tests/test_glass_held.c compares the two). */
+    bool stop_held;
     uint64_t seed;
     const uint32_t *multipliers;
     /* Absorption sets (docs/physics.md, "Absorption sets"): 0, or the number

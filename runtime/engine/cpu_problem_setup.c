@@ -60,6 +60,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     cpu_source_init(p, run);
     p->score_absorption = score_absorption;
     p->max_steps = TM_MAX_STEPS_PER_PHOTON;
+    p->stop_held = true;
     p->seed = seed;
     p->multipliers = rng_mwc_multipliers;
     return true;

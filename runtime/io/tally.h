@@ -27,7 +27,8 @@ typedef struct tally_batch {
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
-     * run's limit, or parallel to a glass layer), and their weight in units:
+     * run's limit, held in a glass layer by total reflection, or parallel
+     * to one), and their weight in units:
      * neither absorbed nor escaped, reported apart (DESIGN.md's RAT plus
      * trapped is 1). */
     uint64_t trapped_photons, trapped_units;
