@@ -20,7 +20,7 @@
  * by an atomic exchange (FREE -> FILLING), its name copied in, then marked
  * LIVE; only LIVE slots are read, and only the writer that claimed a slot
  * frees it.  The run command writes from at most 17 threads at once: two
- * batches' writers (RUN_FINISH_THREADS each, cli/run_batch.c) and the main
+ * batches' writers (RUN_FINISH_THREADS each, driver/run_batch.c) and the main
  * thread's checkpoints. */
 #define FS_TEMP_SLOTS 32
 #define FS_TEMP_NAME  4096

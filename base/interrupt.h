@@ -11,7 +11,7 @@
  * While a simulation that can be checkpointed runs (interrupt_graceful on),
  * the first signal only asks it to stop: the engines see interrupt_flag(),
  * end the photons they are on and start no other, and the run writes its checkpoint
- * and partial outputs before exiting with the same status (cli/run.c).
+ * and partial outputs before exiting with the same status (driver/run.c).
  * A second signal, or one outside such a simulation, exits at once; repeats
  * of SIGXCPU (the kernel sends one every CPU second past the limit) are not
  * a second signal. */

@@ -106,7 +106,7 @@
  * twice.  Sets share one tally set each, like the runs of a batch. */
 #define TM_MAX_ABSORPTION_SETS 256
 
-/* Runs of one batch (cli/run_batch.c): their tally sets (128-bit
+/* Runs of one batch (driver/run_batch.c): their tally sets (128-bit
  * bins) and checkpoints live together until the batch ends, so a batch
  * holds at most this many bytes of them (1 GiB: a lookup table of 100 runs
  * on a 100 x 100 grid takes 16 MB, 600 runs of the 500 x 200 skin grid 1
@@ -144,12 +144,12 @@
  * the arrays (thread stacks, the CPU engine's tables).  The same share of a
  * GPU's free memory for its device tallies leaves room for the kernel's
  * module and local memory.  $TMCML_MEMORY_LIMIT and
- * $TMCML_GPU_MEMORY_LIMIT replace the whole figure (cli/machine.c). */
+ * $TMCML_GPU_MEMORY_LIMIT replace the whole figure (driver/machine.c). */
 #define RESOURCE_MEMORY_PERCENT 80
 
 /* Bytes of an .mco besides its arrays, its layers and its output name (the
  * estimate of runtime/engine/footprint.c): the version lines, the comment
- * line (255 bytes at most: cli/run.c), the other InParm lines and
+ * line (255 bytes at most: driver/run.c), the other InParm lines and
  * RAT (numbers of at most 20 characters) and the section headers take
  * about 1.3 kB; tests/test_footprint.c checks the bound against mco.c. */
 #define MCO_TEXT_BYTES_BOUND   4096

@@ -2,7 +2,7 @@
  * hands an item over and returns at once, finish waits for every item
  * pushed.  (parallel_for, base/parallel.h, is for items all known at the
  * start.)  The outputs of a batch's runs are written so while the batch
- * still simulates (cli/run_batch.c). */
+ * still simulates (driver/run_batch.c). */
 #ifndef TMCML_WORK_QUEUE_H
 #define TMCML_WORK_QUEUE_H
 

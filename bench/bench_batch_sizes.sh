@@ -3,7 +3,7 @@
 # lookup-table input (its first, by default lut100.mci's: mua 0.0444, mus
 # 72.63 1/cm, a 1 cm grid whose edges its light reaches), batched
 # (--batch-all), --no-batch and as tmcml chooses by default (big runs
-# alone: cli/run_batch.h), at each photon count given, alternating, whole
+# alone: driver/run_batch.h), at each photon count given, alternating, whole
 # process and the kernel from --verbose; every .mco compared among the
 # three.  Where a batch stops paying: docs/batches.md, "Few big runs".
 # usage: bench/bench_batch_sizes.sh BUILD_DIR LUT.mci [OUT_DIR] [REPEATS] [PHOTONS...]

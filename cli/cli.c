@@ -197,11 +197,11 @@ static const char *option_value(int argc, char **argv, int *i, size_t name_len)
 static bool parse_engine(const char *text, cli_options *opt, tm_error *err)
 {
     if (text && strcmp(text, "cpu") == 0)
-        opt->engine = CLI_ENGINE_CPU;
+        opt->run.engine = DRIVER_ENGINE_CPU;
     else if (text && strcmp(text, "gpu") == 0)
-        opt->engine = CLI_ENGINE_GPU;
+        opt->run.engine = DRIVER_ENGINE_GPU;
     else if (text && strcmp(text, "auto") == 0)
-        opt->engine = CLI_ENGINE_AUTO;
+        opt->run.engine = DRIVER_ENGINE_AUTO;
     else {
         error_set(err, NULL, 0, "--engine: expected cpu, gpu or auto (got \"%s\")",
                   text ? text : "");
@@ -222,7 +222,7 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
     static const char *const names[] = {"auto", "never", "always"};
     for (int k = 0; k < 3; k++)
         if (text && strcmp(text, names[k]) == 0) {
-            opt->tune_mode = (plan_tune_mode)k;
+            opt->run.tune_mode = (plan_tune_mode)k;
             return true;
         }
     error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")",
@@ -255,13 +255,13 @@ static bool parse_seconds(const char *option, const char *text, double lo, bool 
 static bool parse_checkpoint_every(const char *text, cli_options *opt, tm_error *err)
 {
     return parse_seconds("--checkpoint-every", text, 0, false, 604800,
-                         "from 0 (only on a signal) to 604800", &opt->checkpoint_every, err);
+                         "from 0 (only on a signal) to 604800", &opt->run.checkpoint_every, err);
 }
 
 static bool parse_budget(const char *text, cli_options *opt, tm_error *err)
 {
     return parse_seconds("--budget", text, 0, true, 86400, "more than 0 and at most 86400",
-                         &opt->budget, err);
+                         &opt->run.budget, err);
 }
 
 int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,
@@ -285,11 +285,11 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
 {
     const char *a = argv[*i];
     if (is_long(a, "--no-profile")) {
-        opt->no_profile = true;
+        opt->run.no_profile = true;
         return 1;
     }
     if (is_long(a, "--debug-wrong-candidate")) {
-        opt->debug_wrong_candidate = true; /* test-only (tests/test_tuner_gpu.sh) */
+        opt->run.debug_wrong_candidate = true; /* test-only (tests/test_tuner_gpu.sh) */
         return 1;
     }
     if (is_long(a, "--tune"))
@@ -300,7 +300,7 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
         uint64_t v;
         if (!parse_positive("--repeats", option_value(argc, argv, i, 9), 9, &v, err))
             return -1;
-        opt->repeats = (int)v;
+        opt->run.repeats = (int)v;
         return 1;
     }
     const struct {
@@ -308,8 +308,8 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
         const char **text;
         bool sweep_only;
     } valued[] = {
-        {"--profiles", "a directory", &opt->profile_dir, false},
-        {"--profile", "a profile file", &opt->profile_file, false},
+        {"--profiles", "a directory", &opt->run.profile_dir, false},
+        {"--profile", "a profile file", &opt->run.profile_file, false},
         {"--csv", "a file name", &opt->csv_path, false},
         {"--nr", "A:B:STEP", &opt->sweep_nr, true},
         {"--nz", "A:B:STEP", &opt->sweep_nz, true},
@@ -330,7 +330,7 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
 static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_error *err)
 {
     uint64_t v;
-    if (!parse_u64(text, &v) || v >= CLI_MAX_GPU_NUMBER) {
+    if (!parse_u64(text, &v) || v >= DRIVER_MAX_GPU_NUMBER) {
         error_set(err, NULL, 0, "%s: expected a GPU number (got \"%s\")", option, text ? text : "");
         return false;
     }
@@ -343,19 +343,19 @@ static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_
 static bool parse_gpu_list(const char *text, cli_options *opt, tm_error *err)
 {
     char item[32];
-    opt->gpu_list_count = 0;
+    opt->run.gpu_list_count = 0;
     for (const char *p = text; p;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (opt->gpu_list_count == CLI_MAX_GPUS || len >= sizeof item) {
+        if (opt->run.gpu_list_count == DRIVER_MAX_GPUS || len >= sizeof item) {
             error_set(err, NULL, 0,
                       "--gpus: expected at most %d GPU numbers, e.g. 0,2 (got \"%s\")",
-                      CLI_MAX_GPUS, text);
+                      DRIVER_MAX_GPUS, text);
             return false;
         }
         memcpy(item, p, len);
         item[len] = '\0';
-        if (!parse_gpu_number("--gpus", item, &opt->gpu_list[opt->gpu_list_count++], err))
+        if (!parse_gpu_number("--gpus", item, &opt->run.gpu_list[opt->run.gpu_list_count++], err))
             return false;
         p = comma ? comma + 1 : NULL;
     }
@@ -370,10 +370,10 @@ static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_
     uint64_t v;
     bool ok = true;
     if (is_long(a, "--gpu")) {
-        ok = parse_gpu_number("--gpu", option_value(argc, argv, i, 5), &opt->gpu_index, err);
+        ok = parse_gpu_number("--gpu", option_value(argc, argv, i, 5), &opt->run.gpu_index, err);
     } else if (is_short(a, "-G")) {
-        ok = parse_positive("-G", option_value(argc, argv, i, 2), CLI_MAX_GPUS, &v, err);
-        opt->gpus = (int)v;
+        ok = parse_positive("-G", option_value(argc, argv, i, 2), DRIVER_MAX_GPUS, &v, err);
+        opt->run.gpus = (int)v;
     } else if (is_long(a, "--gpus")) {
         const char *text = option_value(argc, argv, i, 6);
         ok = text && parse_gpu_list(text, opt, err);
@@ -381,11 +381,11 @@ static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_
             error_set(err, NULL, 0, "--gpus: expected GPU numbers, e.g. 0,2");
     } else if (is_long(a, "--gpu-chunk")) {
         ok = parse_positive("--gpu-chunk", option_value(argc, argv, i, 11), UINT64_C(1) << 32,
-                            &opt->gpu_chunk, err);
+                            &opt->run.gpu_chunk, err);
     } else {
         return 0;
     }
-    opt->gpu_chosen = true;
+    opt->run.gpu_chosen = true;
     return ok ? 1 : -1;
 }
 
@@ -430,16 +430,16 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     int tuning = parse_tuning_option(argc, argv, i, opt, err);
     if (tuning != 0)
         return tuning > 0;
-    int variant = parse_variant_option(argc, argv, i, &opt->variant, err);
+    int variant = parse_variant_option(argc, argv, i, &opt->run.variant, err);
     if (variant != 0)
         return variant > 0;
     int gpus = parse_gpu_option(argc, argv, i, opt, err);
     if (gpus != 0)
         return gpus > 0;
     if (is_long(a, "-A")) {
-        opt->score_absorption = false;
+        opt->run.score_absorption = false;
     } else if (is_long(a, "-q") || is_long(a, "--quiet")) {
-        opt->quiet = true;
+        opt->run.quiet = true;
     } else if (is_long(a, "--seed") || is_short(a, "-S")) {
         const char *text = option_value(argc, argv, i, is_long(a, "--seed") ? 6 : 2);
         if (!parse_u64(text, &v)) {
@@ -447,7 +447,7 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
                       text ? text : "");
             return false;
         }
-        opt->seed = v;
+        opt->run.seed = v;
     } else if (is_long(a, "--engine")) {
         return parse_engine(option_value(argc, argv, i, 8), opt, err);
     } else if (is_long(a, "--threads")) {
@@ -459,10 +459,10 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
                       text ? text : "");
             return false;
         }
-        opt->threads = (int)v;
+        opt->run.threads = (int)v;
     } else if (is_long(a, "-o") || is_long(a, "--output")) {
-        opt->out_dir = option_value(argc, argv, i, strlen(a));
-        if (!opt->out_dir || !*opt->out_dir) {
+        opt->run.out_dir = option_value(argc, argv, i, strlen(a));
+        if (!opt->run.out_dir || !*opt->run.out_dir) {
             error_set(err, NULL, 0, "%s: expected a directory", a);
             return false;
         }
@@ -470,58 +470,59 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         const char *text = option_value(argc, argv, i, is_long(a, "--photons") ? 9 : 2);
         if (!parse_positive("--photons", text, INT64_MAX, &v, err))
             return false;
-        opt->photons = (int64_t)v;
+        opt->run.photons = (int64_t)v;
     } else if (is_long(a, "--max-steps")) {
         if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
             return false;
-        opt->max_steps = (uint32_t)v;
+        opt->run.max_steps = (uint32_t)v;
     } else if (is_long(a, "--checkpoint-every")) {
         if (!parse_checkpoint_every(option_value(argc, argv, i, 18), opt, err))
             return false;
     } else if (is_long(a, "--resume")) {
-        opt->resume = true;
+        opt->run.resume = true;
     } else if (is_long(a, "--allow-outside-output-dir")) {
-        opt->allow_outside_out_dir = true;
+        opt->run.allow_outside_out_dir = true;
     } else if (is_long(a, "--npz")) {
-        opt->npz = true;
+        opt->run.npz = true;
     } else if (is_long(a, "--mua-sets")) {
-        opt->mua_sets = option_value(argc, argv, i, 10);
-        if (!opt->mua_sets || !*opt->mua_sets) {
+        opt->run.mua_sets = option_value(argc, argv, i, 10);
+        if (!opt->run.mua_sets || !*opt->run.mua_sets) {
             error_set(err, NULL, 0, "--mua-sets: expected a file of absorption sets");
             return false;
         }
     } else if (is_long(a, "--path-lengths")) {
-        opt->path_lengths = true;
+        opt->run.path_lengths = true;
     } else if (is_long(a, "--source")) {
-        if (!source_parse(option_value(argc, argv, i, 8), "--source", &opt->source, err))
+        if (!source_parse(option_value(argc, argv, i, 8), "--source", &opt->run.source, err))
             return false;
     } else if (is_long(a, "--time")) {
-        if (!time_bins_parse(option_value(argc, argv, i, 6), &opt->time_dt, &opt->time_nt, err))
+        if (!time_bins_parse(option_value(argc, argv, i, 6), &opt->run.time_dt, &opt->run.time_nt,
+                             err))
             return false;
     } else if (is_long(a, "--detector")) {
-        if (!detector_parse(option_value(argc, argv, i, 10), &opt->fiber_sep, &opt->fiber_radius,
-                            &opt->fiber_na, err))
+        if (!detector_parse(option_value(argc, argv, i, 10), &opt->run.fiber_sep,
+                            &opt->run.fiber_radius, &opt->run.fiber_na, err))
             return false;
     } else if (is_long(a, "--no-batch")) {
-        opt->no_batch = true;
+        opt->run.no_batch = true;
     } else if (is_long(a, "--batch-all")) {
-        opt->batch_all = true;
+        opt->run.batch_all = true;
     } else if (is_long(a, "--batch")) {
         opt->gen_batch = true;
     } else if (is_long(a, "--launch-photons")) {
         if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
                             &v, err))
             return false;
-        opt->launch_photons = v;
+        opt->run.launch_photons = v;
     } else if (is_long(a, "--templates") || is_long(a, "--cache")) {
         const char *dir = option_value(argc, argv, i, strlen(a));
         if (!dir) {
             error_set(err, NULL, 0, "%s: expected a directory", a);
             return false;
         }
-        *(is_long(a, "--cache") ? &opt->cache_dir : &opt->template_dir) = dir;
+        *(is_long(a, "--cache") ? &opt->run.cache_dir : &opt->run.template_dir) = dir;
     } else if (is_long(a, "--verbose")) {
-        opt->verbose = true;
+        opt->run.verbose = true;
     } else if (is_long(a, "--info")) {
         opt->gen_info = true;
     } else if (is_long(a, "--run")) {
@@ -535,32 +536,12 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     return true;
 }
 
-int cli_gpu_devices(const cli_options *opt, int *devices)
-{
-    if (opt->gpu_list_count > 0) {
-        memcpy(devices, opt->gpu_list, (size_t)opt->gpu_list_count * sizeof *devices);
-        return opt->gpu_list_count;
-    }
-    if (opt->gpus > 1) {
-        for (int i = 0; i < opt->gpus; i++)
-            devices[i] = i;
-        return opt->gpus;
-    }
-    devices[0] = opt->gpu_index;
-    return 1;
-}
-
 static void set_defaults(cli_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->command = CLI_RUN;
-    opt->seed = CLI_DEFAULT_SEED;
-    opt->score_absorption = true;
-    opt->engine = CLI_ENGINE_AUTO;
-    opt->gpus = 1;
+    driver_options_init(&opt->run);
     opt->run_number = 1;
-    opt->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
-    variant_options_init(&opt->variant);
 }
 
 /* A first word that names no command and no file, and looks like a
@@ -651,51 +632,23 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
         if (a[0] == '-' && a[1] != '\0') {
             if (!parse_option(argc, argv, &i, opt, err))
                 return false;
-        } else if (!opt->input) {
-            opt->input = a;
+        } else if (!opt->run.input) {
+            opt->run.input = a;
         } else {
-            error_set(err, NULL, 0, "more than one input file (\"%s\" and \"%s\")", opt->input, a);
+            error_set(err, NULL, 0, "more than one input file (\"%s\" and \"%s\")", opt->run.input,
+                      a);
             return false;
         }
     }
     if (opt->command == CLI_GEN)
-        opt->gen_output = opt->out_dir; /* gen -o names the source file */
+        opt->gen_output = opt->run.out_dir; /* gen -o names the source file */
     if (opt->command == CLI_SWEEP && (!opt->sweep_nr || !opt->sweep_nz)) {
         error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
         return false;
     }
-    if (!opt->input && opt->command != CLI_DEVICES) {
+    if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;
     }
     return true;
-}
-
-void cli_plan_options(const cli_options *opt, plan_options *plan)
-{
-    *plan = (plan_options){.seed = opt->seed,
-                           .score_absorption = opt->score_absorption,
-                           .quiet = opt->quiet,
-                           .verbose = opt->verbose,
-                           .template_dir = opt->template_dir,
-                           .cache_dir = opt->cache_dir,
-                           .profile_dir = opt->profile_dir,
-                           .profile_file = opt->profile_file,
-                           .no_profile = opt->no_profile,
-                           .tune_mode = opt->tune_mode,
-                           .budget = opt->budget,
-                           .repeats = opt->repeats,
-                           .debug_wrong_candidate = opt->debug_wrong_candidate,
-                           .variant = opt->variant};
-}
-
-void cli_warn_cache(const cli_options *opt)
-{
-    compile_options c = {.cache_dir = opt->cache_dir};
-    char dir[PATH_MAX], text[sizeof(tm_error) + 8];
-    tm_error why;
-    if (!opt->quiet && !compile_cache_check(&c, dir, sizeof dir, &why))
-        text_printf(stderr,
-                    "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
-                    dir, error_format(&why, text, sizeof text));
 }

@@ -27,7 +27,7 @@ static bool query_device(const cli_options *opt, tune_device *dev)
     if (!cuda_open(&drv, &ignored))
         return false;
     cuda_device_info info;
-    bool ok = cuda_device_query(drv, opt->gpu_index, &info, &ignored);
+    bool ok = cuda_device_query(drv, opt->run.gpu_index, &info, &ignored);
     cuda_close(drv);
     if (ok)
         gpu_runner_device(&info, dev);
@@ -43,10 +43,10 @@ static bool write_source(FILE *stream, void *ctx, tm_error *err)
 static void print_info(const kernel_spec *spec, const render_output *src, const cli_options *opt)
 {
     compile_options copt = {
-        .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
+        .arch = spec->arch, .cache_dir = opt->run.cache_dir, .verbose = opt->run.verbose};
     compile_result r = {0};
     tm_error err = {0};
-    cli_warn_cache(opt);
+    driver_warn_cache(&opt->run);
     if (!compile_cubin(src, &copt, &r, &err)) {
         error_print(stderr, &err);
         return;
@@ -69,12 +69,12 @@ static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets
                       plan_options *plan, tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
-    if (!opt->mua_sets)
+    if (!opt->run.mua_sets)
         return true;
-    if (!mua_sets_read(opt->mua_sets, run->num_layers, sets, err))
+    if (!mua_sets_read(opt->run.mua_sets, run->num_layers, sets, err))
         return false;
     plan->num_sets = sets->count;
-    plan->sets_paths = opt->path_lengths;
+    plan->sets_paths = opt->run.path_lengths;
     plan->set_mua = sets->mua;
     return true;
 }
@@ -85,14 +85,14 @@ static bool for_batch(const cli_options *opt, kernel_spec *spec, const tune_devi
 {
     if (!opt->gen_batch)
         return true;
-    return variant_batch_spec(spec, &opt->variant, dev, err);
+    return variant_batch_spec(spec, &opt->run.variant, dev, err);
 }
 
 int gen_command(const cli_options *opt)
 {
     tm_error err = {0};
     mci_file file;
-    if (!mci_read(opt->input, &file, &err)) {
+    if (!mci_read(opt->run.input, &file, &err)) {
         error_print(stderr, &err);
         return RUN_BAD_INPUT;
     }
@@ -103,21 +103,21 @@ int gen_command(const cli_options *opt)
     char source[5000];
     render_output src = {0};
     plan_options plan;
-    cli_plan_options(opt, &plan);
+    driver_plan_options(&opt->run, &plan);
     mua_sets sets = {0};
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (run_source_runs(opt, &file, &err) && /* --source: the source's kernel */
-             run_timed_runs(opt, &file, &err) &&  /* --time, --detector: their kernel */
+    else if (run_source_runs(&opt->run, &file, &err) && /* --source: the source's kernel */
+             run_timed_runs(&opt->run, &file, &err) &&  /* --time, --detector: their kernel */
              read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
              plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&
              for_batch(opt, &spec, have_dev ? &dev : NULL, &err) &&
-             render_kernel(&spec, opt->template_dir, &src, &err))
+             render_kernel(&spec, opt->run.template_dir, &src, &err))
         status = RUN_OK;
     mua_sets_free(&sets);
-    if (status == RUN_OK && !opt->quiet)
+    if (status == RUN_OK && !opt->run.quiet)
         text_printf(stderr, "tmcml: kernel variant: %s\n", source);
     /* What is written has its headers inlined (gen/standalone.h): it
      * compiles without templates/; NVRTC still gets src as it is. */

@@ -7,7 +7,7 @@
  *
  * Format (little-endian, version 1): "TMCMLLUT", u32 version, u32 + bytes
  * the table's identity (lut_checkpoint_identity), u32 + bytes the physics
- * of the engine that made the values (cli/resume.h's text), u32 strategy
+ * of the engine that made the values (driver/resume.h's text), u32 strategy
  * (1 sets, 2 runs), u32 m, k, nr, calls, u64 Rsp (its IEEE 754 bits), u64
  * trapped photons, u32 calls done, then each call done in increasing order:
  * u32 its number, its points' Rd (u64 bits each), then their Rd_r (nr

@@ -297,10 +297,10 @@ static void set_defaults(lut_args *a)
                          .nr = 100,
                          .dr = 0.01,
                          .photons = 100000,
-                         .seed = CLI_DEFAULT_SEED,
+                         .seed = DRIVER_DEFAULT_SEED,
                          .strategy = LUT_AUTO,
                          .engine = TMCML_ENGINE_AUTO};
-    a->checkpoint_every = CLI_DEFAULT_CHECKPOINT_SECONDS;
+    a->checkpoint_every = DRIVER_DEFAULT_CHECKPOINT_SECONDS;
 }
 
 /* An index of refraction option within the .mci's range. */

@@ -30,7 +30,7 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The physics of an engine as `tmcml run` records it (cli/resume.h): the
+/* The physics of an engine as `tmcml run` records it (driver/resume.h): the
  * GPU's through the library, which knows its compute capability. */
 static bool physics_of(lut_resume *r, tmcml_engine engine, char *buf, size_t size, tm_error *err)
 {

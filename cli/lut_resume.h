@@ -29,7 +29,7 @@ typedef struct lut_resume {
     bool quiet;       /* nothing said but warnings and errors */
     const lut_spec *spec;
     tmcml_session *session;
-    char physics[256]; /* of the engine of the table's values (cli/resume.h) */
+    char physics[256]; /* of the engine of the table's values (driver/resume.h) */
     int saved;         /* calls done that the file at path holds */
     double due;        /* progress_now of the next periodic checkpoint */
 } lut_resume;

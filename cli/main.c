@@ -69,7 +69,7 @@ int main(int argc, char **argv)
         error_print(stderr, &err);
         return 2;
     }
-    int status = run_input_file(&opt, &world);
+    int status = run_input_file(&opt.run, &world);
     ranks_end(&world);
     return status;
 }

@@ -30,7 +30,7 @@ static int open_job(const cli_options *opt, tuning_job *job)
 {
     tm_error err = {0};
     memset(job, 0, sizeof *job);
-    if (!mci_read(opt->input, &job->file, &err)) {
+    if (!mci_read(opt->run.input, &job->file, &err)) {
         error_print(stderr, &err);
         return RUN_BAD_INPUT;
     }
@@ -43,28 +43,29 @@ static int open_job(const cli_options *opt, tuning_job *job)
     }
     /* --source, --time, --detector: the kernel of the run that asks for them
      * is tuned, as `run --tune always` tunes it */
-    if (!run_source_runs(opt, &job->file, &err) || !run_timed_runs(opt, &job->file, &err)) {
+    if (!run_source_runs(&opt->run, &job->file, &err) ||
+        !run_timed_runs(&opt->run, &job->file, &err)) {
         error_print(stderr, &err);
         mci_free(&job->file);
         return RUN_BAD_INPUT;
     }
     job->run = &job->file.runs[opt->run_number - 1];
-    snprintf(job->stem, sizeof job->stem, "%s", fs_base_name(opt->input));
+    snprintf(job->stem, sizeof job->stem, "%s", fs_base_name(opt->run.input));
     char *dot = strrchr(job->stem, '.');
     if (dot && dot != job->stem)
         *dot = '\0';
-    if (!gpu_engine_open(opt->gpu_index, &job->eng, &err)) {
+    if (!gpu_engine_open(opt->run.gpu_index, &job->eng, &err)) {
         char text[2048];
         fprintf(stderr, "tmcml: tune and sweep need a GPU: %s\n",
                 error_format(&err, text, sizeof text));
         mci_free(&job->file);
         return RUN_FAILED;
     }
-    gpu_runner_init(&job->gpu, job->eng, opt->template_dir, opt->cache_dir, opt->verbose,
-                    &job->runner);
-    if (!opt->quiet)
+    gpu_runner_init(&job->gpu, job->eng, opt->run.template_dir, opt->run.cache_dir,
+                    opt->run.verbose, &job->runner);
+    if (!opt->run.quiet)
         fprintf(stderr, "tmcml: tuning on %s\n", gpu_engine_device(job->eng)->name);
-    cli_warn_cache(opt);
+    driver_warn_cache(&opt->run);
     return RUN_OK;
 }
 
@@ -81,17 +82,17 @@ static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, p
                       tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
-    if (!opt->mua_sets) {
-        if (opt->path_lengths)
+    if (!opt->run.mua_sets) {
+        if (opt->run.path_lengths)
             error_set(err, NULL, 0,
                       "--path-lengths: a GPU kernel scores them with absorption sets: add "
                       "--mua-sets FILE");
-        return !opt->path_lengths;
+        return !opt->run.path_lengths;
     }
-    if (!mua_sets_read(opt->mua_sets, job->run->num_layers, sets, err))
+    if (!mua_sets_read(opt->run.mua_sets, job->run->num_layers, sets, err))
         return false;
     plan->num_sets = sets->count;
-    plan->sets_paths = opt->path_lengths;
+    plan->sets_paths = opt->run.path_lengths;
     plan->set_mua = sets->mua;
     gpu_runner_sets(&job->gpu, sets->count, sets->mua);
     return true;
@@ -105,12 +106,12 @@ int tune_command(const cli_options *opt)
         return status;
     char name[300];
     snprintf(name, sizeof name, "tune-%s.csv", job.stem);
-    char *csv = opt->csv_path ? strdup(opt->csv_path) : fs_join(opt->out_dir, name);
+    char *csv = opt->csv_path ? strdup(opt->csv_path) : fs_join(opt->run.out_dir, name);
     tm_error err = {0};
     tune_outcome out;
-    double budget = opt->budget > 0 ? opt->budget : PLAN_TUNE_BUDGET;
+    double budget = opt->run.budget > 0 ? opt->run.budget : PLAN_TUNE_BUDGET;
     plan_options plan;
-    cli_plan_options(opt, &plan);
+    driver_plan_options(&opt->run, &plan);
     mua_sets sets;
     if (!tune_sets(opt, &job, &sets, &plan, &err) || !csv || !fs_check_writable(csv, &err) ||
         !plan_tune_and_store(&plan, &job.runner, job.run, budget, csv, true, &out, &err)) {
@@ -198,9 +199,9 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
 {
     memset(s, 0, sizeof *s);
     plan_options plan;
-    cli_plan_options(opt, &plan);
+    driver_plan_options(&opt->run, &plan);
     plan_tune_options(&plan, 0, &s->tune);
-    s->tune.log = opt->quiet ? NULL : stdout;
+    s->tune.log = opt->run.quiet ? NULL : stdout;
     if (!sweep_parse_range(opt->sweep_nr, &s->nr) || !sweep_parse_range(opt->sweep_nz, &s->nz)) {
         error_set(err, NULL, 0,
                   "--nr/--nz: expected A:B:STEP with 0 <= A <= B and STEP >= 1, or "
@@ -210,13 +211,13 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
     }
     if (!parse_entries(opt->sweep_entries, s, err))
         return false;
-    if (!opt->score_absorption) {
+    if (!opt->run.score_absorption) {
         error_set(err, NULL, 0, "sweep: -A has no tile to sweep");
         return false;
     }
     /* The launch configuration: the heuristic's, with the explicit options. */
     kernel_spec spec;
-    if (!variant_spec_for_run(job->run, true, job->runner.device, &opt->variant, &spec, err))
+    if (!variant_spec_for_run(job->run, true, job->runner.device, &opt->run.variant, &spec, err))
         return false;
     s->launch = spec.knobs;
     return parse_clusters(opt->sweep_clusters, spec.knobs.cluster_size, s, err);
@@ -232,7 +233,7 @@ int sweep_command(const cli_options *opt)
     sweep_options s;
     char name[300], title[1024];
     snprintf(name, sizeof name, "sweep-%s", job.stem);
-    char *prefix = strdup(opt->out_dir ? opt->out_dir : name); /* -o PREFIX */
+    char *prefix = strdup(opt->run.out_dir ? opt->run.out_dir : name); /* -o PREFIX */
     snprintf(title, sizeof title, "%s on %s", job.stem, gpu_engine_device(job.eng)->name);
     sweep_result res;
     memset(&res, 0, sizeof res);
@@ -249,7 +250,7 @@ int sweep_command(const cli_options *opt)
         error_print(stderr, &err);
         status = bad_input ? RUN_BAD_INPUT : RUN_FAILED;
     } else {
-        if (res.best_index >= 0 && !opt->quiet)
+        if (res.best_index >= 0 && !opt->run.quiet)
             printf("best %.4g photons/s (tile %dx%d, %d-bit), worst %.4g: best/worst %.3f; "
                    "pilot %llu photons, %.1f s\n",
                    res.best, res.cells.candidates[res.best_index].config.tile_nr,

@@ -41,7 +41,7 @@ bool compile_nvrtc_available(char *version, size_t size, tm_error *err);
  * library's path: "13.0 (109338064 bytes, mtime 1760564160)".  NVRTC
  * reports only major.minor; a patch release of it (which may generate other
  * code) is another library file.  What a GPU checkpoint records
- * (cli/resume.c), so that it resumes on another node with the same
+ * (driver/resume.c), so that it resumes on another node with the same
  * installation but not under another patch release. */
 bool compile_nvrtc_release(char *release, size_t size, tm_error *err);
 

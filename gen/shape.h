@@ -4,7 +4,7 @@
  * scored.  Declared once, here; the spec's members are these (gen/spec.h),
  * a profile entry's class is one (tuner/profile.h), the planner looks one
  * up (tuner/plan.c) and a session plans again when it changes
- * (api/session.c).
+ * (driver/session.c).
  *
  * Adding a member (a source kind, ...): a line in PROBLEM_SHAPE_MEMBERS, a
  * row at the end of shape_field_table[] (gen/shape.c: its name in

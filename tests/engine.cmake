@@ -135,20 +135,20 @@ add_test(NAME gpu_multi COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_multi_gpu.sh
 tmcml_gpu_tests(gpu_checkpoint gpu_checkpoint_pool gpu_multi)
 tmcml_test(test_gpu_pool engine test_gpu_pool.c)
 add_test(NAME gpu_pool COMMAND test_gpu_pool)
-tmcml_test(test_resume cli test_resume.c)
+tmcml_test(test_resume driver test_resume.c)
 add_test(NAME resume COMMAND test_resume)
 # Which runs of a file share a batch: one layer count and grid.
-tmcml_test(test_batch_groups cli test_batch_groups.c)
+tmcml_test(test_batch_groups driver test_batch_groups.c)
 add_test(NAME batch_groups COMMAND test_batch_groups)
 # One writer per output (issue 21): the lock, and runs sharing an output
 # directory (the lock, the .mco and JSON as one unit, --resume's checks).
-tmcml_test(test_run_lock cli test_run_lock.c)
+tmcml_test(test_run_lock driver test_run_lock.c)
 add_test(NAME run_lock COMMAND test_run_lock)
 # Only the GPUs asked for made visible to the driver (cuInit's cost is per GPU).
-tmcml_test(test_gpu_view cli test_gpu_view.c)
+tmcml_test(test_gpu_view driver test_gpu_view.c)
 add_test(NAME gpu_view COMMAND test_gpu_view)
 # One hardware queue a CUDA context for the command line, unless the user says.
-tmcml_test(test_driver_queues cli test_driver_queues.c)
+tmcml_test(test_driver_queues driver test_driver_queues.c)
 add_test(NAME driver_queues COMMAND test_driver_queues)
 add_test(NAME runs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_runs.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})

@@ -1,4 +1,4 @@
-/* The engine's device as the tuner sees it (api/gpu_runner.h), as an
+/* The engine's device as the tuner sees it (driver/gpu_runner.h), as an
  * expression: the GPU tests pass it straight to variant_spec_for_run. */
 #ifndef TMCML_TESTS_ENGINE_DEVICE_H
 #define TMCML_TESTS_ENGINE_DEVICE_H

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A batch's runs each hold their output lock open (cli/fd_room.h): a file of
+# A batch's runs each hold their output lock open (driver/fd_room.h): a file of
 # 400 runs of one shape on the CPU engine
 # - under a hard limit of 300 descriptors is opened and batched in slices
 #   (150 runs each), never refused for "Too many open files";

@@ -1,4 +1,4 @@
-/* Which runs of a file share a batch (cli/run_batch.c, run_batch_groups):
+/* Which runs of a file share a batch (driver/run_batch.c, run_batch_groups):
  * runs of one layer count and grid (nr, nz, na, dr, dz) whatever their
  * optics, each group named by its first run; a run of another grid or
  * layer count in a group of its own; a stack of glass alone (which no batch

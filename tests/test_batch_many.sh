@@ -2,7 +2,7 @@
 # A file of more runs than one launch holds (400 one-layer runs in blocks of
 # 256: about 190 fit a block's share of an H100's shared memory; the default
 # block of 1024 holds them all): several batches, each batch's
-# outputs written while the next one simulates (cli/run_batch.c), and
+# outputs written while the next one simulates (driver/run_batch.c), and
 # a run's as soon as its photons have all ended, while its own batch still
 # simulates; every run's .mco the same as simulated alone (--no-batch), its
 # JSON's GPU share its own photons, with each run's A_rz tile and edge bins

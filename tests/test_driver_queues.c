@@ -1,4 +1,4 @@
-/* cli/driver_queues.c: the command line asks the CUDA driver for one work
+/* driver/driver_queues.c: the command line asks the CUDA driver for one work
  * queue a context, and keeps any count the user's environment names (an
  * empty value included: it is theirs to set). */
 #include <stdlib.h>

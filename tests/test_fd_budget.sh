@@ -1,5 +1,5 @@
 #!/bin/sh
-# The descriptors of `tmcml run` under a low open-file limit (cli/fd_room.h):
+# The descriptors of `tmcml run` under a low open-file limit (driver/fd_room.h):
 # the run locks, the writer threads' temp files and directory syncs all fit
 # in what the limit leaves, so nothing simulated is lost to "Too many open
 # files":

@@ -1,4 +1,4 @@
-/* cli/gpu_view.c: which GPUs the driver is let see.  The plan narrows
+/* driver/gpu_view.c: which GPUs the driver is let see.  The plan narrows
  * CUDA_VISIBLE_DEVICES only where the narrowed numbers surely name the GPUs
  * asked for (an environment list of known entries; the node's list of one
  * model, or PCI order asked for), keeps the driver's own view otherwise, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Several processes through MPI (cli/ranks.c), on the CPU engine:
+# Several processes through MPI (driver/ranks.c), on the CPU engine:
 # `mpirun -np 2` and `-np 3 --oversubscribe` give the .mco of one process,
 # byte for byte, for a file of three runs; a failing rank ends the job with
 # a message naming it and no output; ranks paused by SIGTERM leave a

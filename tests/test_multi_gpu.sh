@@ -54,7 +54,7 @@ reference() {
 }
 run_case two_engines skin7_600nm.mci 3000000 --gpus 0,0 --gpu-chunk 77777 --verbose
 # One hardware queue a context unless the user names a count
-# (cli/driver_queues.h); the driver's own eight give the same tallies.
+# (driver/driver_queues.h); the driver's own eight give the same tallies.
 if [ -z "${CUDA_DEVICE_MAX_CONNECTIONS+set}" ]; then
     check; grep -q "CUDA_DEVICE_MAX_CONNECTIONS=1)" "$work/two_engines.log" ||
         fail "two_engines: the driver was not asked for one queue a context"
@@ -79,7 +79,7 @@ if [ "$gpus" -ge 2 ]; then
     run_case dash_G skin7_600nm.mci 3000000 -G 2
     run_case reversed skin7_600nm.mci 3000000 --gpus 1,0 --gpu-chunk 500009
     run_case slab_two intralipid_slab.mci 3000000 -G 2
-    # One GPU of several: the driver is let see it alone (cli/gpu_view.h),
+    # One GPU of several: the driver is let see it alone (driver/gpu_view.h),
     # and the run still names it GPU 1.  A batch on it too.
     run_case second_alone skin7_600nm.mci 3000000 --gpu 1 --verbose
     if [ -d /proc/driver/nvidia/gpus ] && [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then

@@ -1,4 +1,4 @@
-/* cli/machine.c and resources.c: byte counts read and written; the
+/* driver/machine.c and resources.c: byte counts read and written; the
  * policy of `tmcml run` (fewer threads, refusals) against limits set by the
  * TMCML_*_LIMIT variables, with the estimates of footprint.c. */
 #include <stdlib.h>

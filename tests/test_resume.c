@@ -1,5 +1,5 @@
 /* Checkpoint files and a run's photon ranges (runtime/io/checkpoint.h,
- * cli/resume.h): a round trip keeps every field and 128-bit count,
+ * driver/resume.h): a round trip keeps every field and 128-bit count,
  * a corrupt, truncated or foreign file is refused with a message naming it,
  * mismatches name the difference, and ranges added in any order merge and
  * leave the right gaps. */
@@ -234,7 +234,7 @@ static void test_same_physics(void)
     tm_error err;
     CHECK(resume_physics(NULL, id, sizeof id, &err));
     CHECK_MSG(resume_physics_same("cpu dff8cc904f1a6ac6", id),
-              "this build's CPU physics identity \"%s\" is not listed in cli/resume.c as giving "
+              "this build's CPU physics identity \"%s\" is not listed in driver/resume.c as giving "
               "6b4eeb8's tallies (cpu dff8cc904f1a6ac6): if the hashed sources changed bytes, not "
               "arithmetic, check it with tools/compare_builds.sh and an old checkpoint resumed, "
               "then update the entry",

@@ -1,4 +1,4 @@
-/* cli/run_lock.c: one writer per output.  A lock held by another
+/* driver/run_lock.c: one writer per output.  A lock held by another
  * process (a child here) refuses the probe and the take with a message
  * naming that process; released, the file is gone and the lock free; a
  * stale file (its holder killed) is taken over. */

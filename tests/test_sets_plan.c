@@ -52,7 +52,7 @@
 #define SKIN_BLOCK      768
 #define SKIN_BYTES_768  228272
 
-/* An H200 as the runner describes it (api/gpu_runner.c), without one. */
+/* An H200 as the runner describes it (driver/gpu_runner.c), without one. */
 static tune_device h200(void)
 {
     tune_device d = {.cc_major = 9,

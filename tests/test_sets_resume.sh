@@ -1,5 +1,5 @@
 #!/bin/sh
-# Absorption sets are runs as `tmcml run` knows runs (cli/run_sets.h):
+# Absorption sets are runs as `tmcml run` knows runs (driver/run_sets.h):
 # stopped by a signal, every set keeps its checkpoint and partial outputs,
 # and --resume ends with each set's .mco byte for byte the uninterrupted
 # run's - also when the sets are resumed from different progress (some

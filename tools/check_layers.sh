@@ -2,7 +2,7 @@
 # Checks that the rooms depend on each other one way only (docs/architecture.md).
 # The rooms and their ranks, bottom first:
 #   0 base, templates   1 gen   2 runtime/io   3 runtime/engine, runtime/figure
-#   4 tuner   5 api   6 cli
+#   4 tuner   5 driver   6 api   7 cli
 # A C file includes the headers of its own room and of the rooms ranked below
 # it: never one of a room above, nor one of another room of its own rank
 # (engine and figure stand side by side).  The top-level folders keep the
@@ -15,7 +15,7 @@
 # file, and of the folders.
 # Prints each fault and exits 1 if there is one.
 cd "$(dirname "$0")/.." || exit 2
-folders="base templates gen runtime tuner api cli"
+folders="base templates gen runtime tuner driver api cli"
 # shellcheck disable=SC2086 # a word list of folders
 sources=$(find $folders -name '*.[ch]' | sort)
 # One line per include: FILE HEADER.
@@ -32,8 +32,9 @@ function rank(r) {
     if (r == "runtime/io" || r == "runtime") return 2
     if (r == "runtime/engine" || r == "runtime/figure") return 3
     if (r == "tuner") return 4
-    if (r == "api") return 5
-    if (r == "cli") return 6
+    if (r == "driver") return 5
+    if (r == "api") return 6
+    if (r == "cli") return 7
     return 9
 }
 function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
@@ -42,11 +43,11 @@ function base(p) { sub(/^.*\//, "", p); return p }
 function room(p) { return (dir(p) in is_room) ? dir(p) : "" }
 function fault(text) { print text; bad = 1 }
 BEGIN {
-    n = split("base templates gen runtime/io runtime/engine runtime/figure tuner api cli", rooms, " ")
+    n = split("base templates gen runtime/io runtime/engine runtime/figure tuner driver api cli", rooms, " ")
     for (i = 1; i <= n; i++) is_room[rooms[i]] = 1
 }
 $1 == "file" {
-    if (room($2) == "") fault($2 " is in no room (" "base templates gen runtime/io runtime/engine runtime/figure tuner api cli)")
+    if (room($2) == "") fault($2 " is in no room (" "base templates gen runtime/io runtime/engine runtime/figure tuner driver api cli)")
     if ($2 ~ /\.h$/) {
         name = base($2)
         if (name in header) fault("two headers named " name ": " header[name] " " $2)

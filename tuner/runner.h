@@ -2,7 +2,7 @@
  * hands its strategies a runner; FFTW's planner measures only through a
  * plan's interface).  The search (search.c), the sweep, the planner's
  * estimate and the gate measure only through a tune_runner:
- *   - the GPU runner (api/gpu_runner.h) runs the generated kernel on
+ *   - the GPU runner (driver/gpu_runner.h) runs the generated kernel on
  *     the GPU engine;
  *   - the replay runner (replay_runner.h) answers from a recording of a real
  *     tune (record.h), so the search, the gate and the profile store are

@@ -1,9 +1,9 @@
 /* What a run will take, in bytes, computed before anything is allocated:
  * the arrays each engine allocates for the run's grid (the element sizes of
  * tally.h's and result.h's arrays times the bins) and an upper bound of the
- * files it writes.  cli/resources.c compares them with the machine.
+ * files it writes.  driver/resources.c compares them with the machine.
  *
- * When the arrays live (cli/run.c, cpu.c, gpu.c): the run's
+ * When the arrays live (driver/run.c, cpu.c, gpu.c): the run's
  * tally_set for the whole run; during the simulation one tally_batch per CPU
  * thread (the GPU engine: one host batch per launch to download into), freed
  * when the engine returns; then the result's double arrays and the JSON

@@ -88,7 +88,7 @@ void gpu_engine_close(gpu_engine *eng);
 const cuda_device_info *gpu_engine_device(const gpu_engine *eng);
 /* The number the engine's messages and device record give its GPU: the
  * user's, where the driver sees fewer GPUs than the node has (the command
- * line narrows CUDA_VISIBLE_DEVICES: cli/gpu_view.h). */
+ * line narrows CUDA_VISIBLE_DEVICES: driver/gpu_view.h). */
 void gpu_engine_number(gpu_engine *eng, int number);
 /* False once a kernel fault (a sticky error) has made the GPU unusable. */
 bool gpu_engine_usable(const gpu_engine *eng);

@@ -10,7 +10,7 @@
  * (result.c), the .mco writer and reader (mco.c, mco_read.c), the
  * checkpoint (checkpoint.c), the footprint (runtime/engine/footprint.c), the
  * GPU engine's device tallies (runtime/engine/gpu.c), the MPI reduction
- * (cli/ranks.c), the library's arrays and their enumeration
+ * (driver/ranks.c), the library's arrays and their enumeration
  * (api/outcome.c) and the Python package, which reads the names
  * from the library.  docs/outputs.md: how to add an array. */
 #ifndef TMCML_OUTPUT_ARRAYS_H

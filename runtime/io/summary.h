@@ -42,7 +42,7 @@ typedef struct run_report {
     uint64_t partial_of;
     const char *checkpoint;
     /* What the tallies depend on besides the seed, for --resume's check of
-     * a finished run (cli/finished.c): the physics identity
+     * a finished run (driver/finished.c): the physics identity
      * (resume_physics; NULL: no "identity" is written) and an FNV-1a of the
      * run's canonical input text (checkpoint_input_text). */
     const char *physics;

@@ -1,7 +1,7 @@
 /* libFuzzer harness of a whole CPU run: .mci text -> mci_parse -> a few
  * photons on the CPU engine (cpu_simulate, 1 thread) -> result_from_tallies
  * -> mco_write and summary_write, as `tmcml run --engine cpu` does
- * (cli/run.c).
+ * (driver/run.c).
  *
  * Checks: every result is finite and not negative (RAT, A_l and every
  * array), -A leaves the absorption at zero, the .mco written reads back

@@ -1,7 +1,7 @@
-/* --source on tmcml run (cli/run_source.h). */
+/* --source on tmcml run (driver/run_source.h). */
 #include "run_source.h"
 
-bool run_source_runs(const cli_options *opt, mci_file *file, tm_error *err)
+bool run_source_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
     for (int r = 0; r < file->num_runs; r++) {
         if (!source_check_run(&opt->source, &file->runs[r], "--source", err)) {

@@ -6,13 +6,13 @@
  * the driver is loaded, `tmcml run` therefore narrows CUDA_VISIBLE_DEVICES
  * to the GPUs it was asked for, which then have the driver's ordinals 0, 1,
  * ...; it says the GPUs by the numbers the user gave. */
-#ifndef TMCML_CLI_GPU_VIEW_H
-#define TMCML_CLI_GPU_VIEW_H
+#ifndef TMCML_DRIVER_GPU_VIEW_H
+#define TMCML_DRIVER_GPU_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "cuda_driver.h"
 #include "error.h"
 
@@ -30,8 +30,8 @@ typedef struct gpu_node {
 typedef struct gpu_view {
     bool narrowed; /* CUDA_VISIBLE_DEVICES is to be `visible` */
     char visible[1024];
-    int opened[CLI_MAX_GPUS];   /* the driver's ordinal of each GPU asked for */
-    char bus[CLI_MAX_GPUS][32]; /* where it sits, when the node's list chose it ("" else) */
+    int opened[DRIVER_MAX_GPUS];   /* the driver's ordinal of each GPU asked for */
+    char bus[DRIVER_MAX_GPUS][32]; /* where it sits, when the node's list chose it ("" else) */
 } gpu_view;
 
 /* Reads the node's list under root ("/proc/driver/nvidia/gpus"); count 0

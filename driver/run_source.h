@@ -5,12 +5,12 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "mci.h"
 
 /* opt->source given to every run of file, checked against each run's
  * layers (a point inside the stack, not on a boundary; a fiber's NA at most
  * n above): FILE:LINE and the value at fault otherwise. */
-bool run_source_runs(const cli_options *opt, mci_file *file, tm_error *err);
+bool run_source_runs(const driver_options *opt, mci_file *file, tm_error *err);
 
 #endif

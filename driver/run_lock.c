@@ -1,4 +1,4 @@
-/* One writer per output (cli/run_lock.h). */
+/* One writer per output (driver/run_lock.h). */
 #include "run_lock.h"
 
 #include <errno.h>

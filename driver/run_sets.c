@@ -59,7 +59,7 @@ static bool expand_one(const mci_run *run, const mua_sets *sets, int k, uint64_t
     return true;
 }
 
-bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_error *err)
+bool run_sets_expand(const driver_options *opt, mci_file *file, mua_sets *sets, tm_error *err)
 {
     int layers = file->runs[0].num_layers;
     for (int i = 1; i < file->num_runs; i++)
@@ -102,7 +102,7 @@ bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_
 /* What every step of one run's sets shares: set k is the file's run
  * first + k. */
 typedef struct sets_call {
-    const cli_options *opt;
+    const driver_options *opt;
     engine *eng;
     const mci_file *file;
     const run_paths *paths;
@@ -409,8 +409,8 @@ static double *reference_of(const mci_run *run, const mua_sets *sets)
     return mua;
 }
 
-int run_sets_all(const cli_options *opt, engine *eng, const mci_file *file, const run_paths *paths,
-                 const mua_sets *sets)
+int run_sets_all(const driver_options *opt, engine *eng, const mci_file *file,
+                 const run_paths *paths, const mua_sets *sets)
 {
     int status = RUN_OK;
     for (int first = 0; first < file->num_runs; first += sets->count) {

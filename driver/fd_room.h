@@ -19,8 +19,8 @@
  *   ms to open on an H100 host (two growths, 64 to 128 to 256), against
  *   0.8-1.4 ms with the table grown here (six runs each,
  *   bench/results_gpu.md, eighteenth session). */
-#ifndef TMCML_CLI_FD_ROOM_H
-#define TMCML_CLI_FD_ROOM_H
+#ifndef TMCML_DRIVER_FD_ROOM_H
+#define TMCML_DRIVER_FD_ROOM_H
 
 #include <stdbool.h>
 

@@ -1,4 +1,4 @@
-/* The engine side of a session (api/session.h). */
+/* The engine side of a session (driver/session.h). */
 #include "session.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* --time and --detector for tmcml run (cli/run_timed.h). */
+/* --time and --detector for tmcml run (driver/run_timed.h). */
 #include "run_timed.h"
 
 #include <stdio.h>
@@ -6,9 +6,9 @@
 #include "detector.h"
 #include "time_bins.h"
 
-static bool asked(const cli_options *opt) { return opt->time_nt > 0 || opt->fiber_radius > 0.0; }
+static bool asked(const driver_options *opt) { return opt->time_nt > 0 || opt->fiber_radius > 0.0; }
 
-bool run_timed_options(cli_options *opt, tm_error *err)
+bool run_timed_options(driver_options *opt, tm_error *err)
 {
     if (!asked(opt))
         return true;
@@ -18,20 +18,20 @@ bool run_timed_options(cli_options *opt, tm_error *err)
     opt->no_batch = true;
     if (!opt->mua_sets)
         return true;
-    if (opt->engine == CLI_ENGINE_GPU) {
+    if (opt->engine == DRIVER_ENGINE_GPU) {
         error_set(err, NULL, 0,
                   "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or "
                   "fiber detector: --engine cpu",
                   what);
         return false;
     }
-    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
+    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
         fprintf(stderr, "tmcml: %s with --mua-sets: scored by the CPU engine\n", what);
-    opt->engine = CLI_ENGINE_CPU;
+    opt->engine = DRIVER_ENGINE_CPU;
     return true;
 }
 
-bool run_timed_runs(const cli_options *opt, mci_file *file, tm_error *err)
+bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
     for (int r = 0; asked(opt) && r < file->num_runs; r++) {
         mci_run *run = &file->runs[r];

@@ -10,8 +10,8 @@
  * asks for one.  A value in the environment is the user's and is kept; the
  * library and Python leave the environment to their host program
  * (docs/scale.md). */
-#ifndef TMCML_CLI_DRIVER_QUEUES_H
-#define TMCML_CLI_DRIVER_QUEUES_H
+#ifndef TMCML_DRIVER_DRIVER_QUEUES_H
+#define TMCML_DRIVER_DRIVER_QUEUES_H
 
 #include <stdbool.h>
 

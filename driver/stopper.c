@@ -1,4 +1,4 @@
-/* The pause flag's watch thread (cli/stopper.h). */
+/* The pause flag's watch thread (driver/stopper.h). */
 #include "stopper.h"
 
 #include "interrupt.h"

@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "mci.h"
 #include "mua_sets.h"
 #include "outputs.h"
@@ -25,13 +25,13 @@
  * i * K + k, named NAME.setK.mco, with set k's mua); *sets gets the table
  * (the same for every run: the file's runs must share their layer count).
  * Errors: "SETS:line: what". */
-bool run_sets_expand(const cli_options *opt, mci_file *file, mua_sets *sets, tm_error *err);
+bool run_sets_expand(const driver_options *opt, mci_file *file, mua_sets *sets, tm_error *err);
 
 /* Simulates each run of the original file with the sets and writes its
  * sets' outputs (file and paths: run_sets_expand's).  RUN_OK or
  * RUN_FAILED; a signal ends the command, the sets in progress keeping
  * their checkpoints and partial outputs. */
-int run_sets_all(const cli_options *opt, engine *eng, const mci_file *file, const run_paths *paths,
-                 const mua_sets *sets);
+int run_sets_all(const driver_options *opt, engine *eng, const mci_file *file,
+                 const run_paths *paths, const mua_sets *sets);
 
 #endif

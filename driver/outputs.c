@@ -1,5 +1,5 @@
 /* Where a run's files go, checked before anything is simulated
- * (cli/outputs.h). */
+ * (driver/outputs.h). */
 #include "outputs.h"
 
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static char **run_path(run_paths *p, int kind)
 }
 
 /* The kinds of path a run of this command writes. */
-static int paths_used(const cli_options *opt) { return opt->npz ? PATHS_PER_RUN : PATH_NPZ; }
+static int paths_used(const driver_options *opt) { return opt->npz ? PATHS_PER_RUN : PATH_NPZ; }
 
 static const char *run_path_c(const run_paths *p, int kind)
 {
@@ -69,8 +69,8 @@ static const char *slot_kind(int slot) { return path_kinds[slot % PATHS_PER_RUN]
  * "x" and "x.mco", "y.mco" and "y.json" of another run, "o.mco" and
  * "./o.mco" would silently overwrite each other.  Paths are compared
  * resolved (fs_resolve), sorted, so a file of many runs costs n log n. */
-static bool check_collisions(const cli_options *opt, const mci_file *file, const run_paths *paths,
-                             tm_error *err)
+static bool check_collisions(const driver_options *opt, const mci_file *file,
+                             const run_paths *paths, tm_error *err)
 {
     int used = paths_used(opt), count = PATHS_PER_RUN * file->num_runs, made = 0;
     output_file *out = calloc((size_t)count, sizeof *out);
@@ -123,7 +123,7 @@ bool output_exists(const char *path)
 
 /* A fresh run would end by deleting a checkpoint left by an interrupted one
  * (hours of work, perhaps): that needs --resume, or the user deleting it. */
-static bool no_checkpoint_in_the_way(const cli_options *opt, int run, const run_paths *p,
+static bool no_checkpoint_in_the_way(const driver_options *opt, int run, const run_paths *p,
                                      tm_error *err)
 {
     if (opt->resume || !output_exists(p->ckpt))
@@ -139,7 +139,7 @@ static bool no_checkpoint_in_the_way(const cli_options *opt, int run, const run_
  * name is "/etc/passwd" or "../../x" would otherwise write there silently.
  * --allow-outside-output-dir lets it; without -o, names are MCML's,
  * relative to the current directory or absolute. */
-static bool inside_out_dir(const cli_options *opt, const mci_file *file, int i, tm_error *err)
+static bool inside_out_dir(const driver_options *opt, const mci_file *file, int i, tm_error *err)
 {
     const mci_run *run = &file->runs[i];
     if (!opt->out_dir || opt->allow_outside_out_dir || !fs_name_leaves_dir(run->out_name))
@@ -155,7 +155,7 @@ static bool inside_out_dir(const cli_options *opt, const mci_file *file, int i, 
 
 /* Every output of every run must be creatable, and distinct, before anything
  * is simulated. */
-run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_error *err)
+run_paths *outputs_prepare(const driver_options *opt, const mci_file *file, tm_error *err)
 {
     if (opt->out_dir && !fs_make_dirs(opt->out_dir, err)) /* created when missing */
         return NULL;

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "error.h"
 #include "mci.h"
 #include "outputs.h"
@@ -22,7 +22,7 @@
 /* What this run's outputs must record (summary_identity; no tallies
  * digest): opt's seed, -A and --max-steps, the run's photons and input,
  * the engine's physics (resume_physics).  False only when out of memory. */
-bool finished_identity(const cli_options *opt, const mci_run *run, const char *physics,
+bool finished_identity(const driver_options *opt, const mci_run *run, const char *physics,
                        summary_identity *id, tm_error *err);
 
 /* For --resume without a checkpoint: *done when paths hold this run's

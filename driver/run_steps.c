@@ -1,5 +1,5 @@
 /* The steps of `tmcml run` that a run alone (run.c) and a batch of runs
- * (run_batch.c) share (cli/run_steps.h): the GPUs' variants for a run and
+ * (run_batch.c) share (driver/run_steps.h): the GPUs' variants for a run and
  * what each did, the engine call's options, a run's outputs written and
  * reported, its skip, resume and stop, and the GPUs released. */
 #include "run_steps.h"
@@ -36,16 +36,16 @@
 
 static int gpu_count(const engine *eng) { return eng->gpus; }
 
-bool run_plan_gpus(const cli_options *opt, engine *eng, const mci_run *run, tm_error *err)
+bool run_plan_gpus(const driver_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
     return run_plan_gpus_sets(opt, eng, run, 0, NULL, err);
 }
 
-bool run_plan_gpus_sets(const cli_options *opt, engine *eng, const mci_run *run, int num_sets,
+bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *run, int num_sets,
                         const double *set_mua, tm_error *err)
 {
     plan_options plan;
-    cli_plan_options(opt, &plan);
+    driver_plan_options(opt, &plan);
     plan.num_sets = num_sets;
     plan.sets_paths = num_sets > 0 && opt->path_lengths;
     plan.set_mua = set_mua;
@@ -68,7 +68,7 @@ bool run_plan_gpus_sets(const cli_options *opt, engine *eng, const mci_run *run,
     return true;
 }
 
-kernel_spec *run_derived_specs(const cli_options *opt, engine *eng, const mci_run *run,
+kernel_spec *run_derived_specs(const driver_options *opt, engine *eng, const mci_run *run,
                                run_spec_derive derive, int arg, tm_error *err)
 {
     if (!run_plan_gpus(opt, eng, run, err))
@@ -96,7 +96,7 @@ kernel_spec *run_derived_specs(const cli_options *opt, engine *eng, const mci_ru
     return specs;
 }
 
-void run_note_shares(const cli_options *opt, engine *eng, const session_run_stats *st)
+void run_note_shares(const driver_options *opt, engine *eng, const session_run_stats *st)
 {
     for (int i = 0; i < gpu_count(eng); i++) {
         const gpu_share *g = &st->shares[i];
@@ -117,7 +117,7 @@ void run_note_shares(const cli_options *opt, engine *eng, const session_run_stat
     }
 }
 
-session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_meter *meter,
+session_sim run_session_sim(const driver_options *opt, const engine *eng, progress_meter *meter,
                             stopper *st, session_done_fn done, void *done_ctx)
 {
     return (session_sim){.seed = opt->seed,
@@ -135,7 +135,7 @@ session_sim run_session_sim(const cli_options *opt, const engine *eng, progress_
                          .done_ctx = done_ctx};
 }
 
-sim_status run_gaps(const cli_options *opt, const checkpoint *ranges, uint64_t photons,
+sim_status run_gaps(const driver_options *opt, const checkpoint *ranges, uint64_t photons,
                     const char *label, const run_gap_calls *calls, tm_error *err)
 {
     progress_meter meter;
@@ -164,7 +164,7 @@ sim_status run_gaps(const cli_options *opt, const checkpoint *ranges, uint64_t p
     return status;
 }
 
-void run_periodic_checkpoint(const cli_options *opt, const char *path, const checkpoint *ck)
+void run_periodic_checkpoint(const driver_options *opt, const char *path, const checkpoint *ck)
 {
     tm_error err = {0};
     if (checkpoint_write(path, ck, &err))
@@ -174,7 +174,7 @@ void run_periodic_checkpoint(const cli_options *opt, const char *path, const che
             error_format(&err, text, sizeof text), opt->checkpoint_every);
 }
 
-static void report_run(const cli_options *opt, const run_paths *paths, const mcml_result *res,
+static void report_run(const driver_options *opt, const run_paths *paths, const mcml_result *res,
                        double seconds)
 {
     if (opt->quiet)
@@ -187,7 +187,7 @@ static void report_run(const cli_options *opt, const run_paths *paths, const mcm
 
 /* Trapped photons are a property of the input (or of a --max-steps too
  * small for it): said even with -q, since the .mco cannot show them. */
-static void warn_trapped(const cli_options *opt, const run_paths *paths, const tally_set *t)
+static void warn_trapped(const driver_options *opt, const run_paths *paths, const tally_set *t)
 {
     if (t->trapped_photons == 0)
         return;
@@ -204,7 +204,7 @@ static void warn_trapped(const cli_options *opt, const run_paths *paths, const t
 
 /* The .mco and JSON of a run: the final ones, or (partial set) the partial
  * ones of a stopped run, normalised by the photons done and saying so. */
-static bool write_outputs(const cli_options *opt, const engine *eng, const mci_file *file,
+static bool write_outputs(const driver_options *opt, const engine *eng, const mci_file *file,
                           int index, const run_paths *paths, bool partial, const tally_set *tallies,
                           const mcml_result *res, double seconds, tm_error *err)
 {
@@ -261,9 +261,9 @@ static bool write_outputs(const cli_options *opt, const engine *eng, const mci_f
 }
 
 /* The outputs of ck's tallies: final, or partial. */
-static bool write_result(const cli_options *opt, const engine *eng, const mci_file *file, int index,
-                         const run_paths *paths, bool partial, const checkpoint *ck, double seconds,
-                         tm_error *err)
+static bool write_result(const driver_options *opt, const engine *eng, const mci_file *file,
+                         int index, const run_paths *paths, bool partial, const checkpoint *ck,
+                         double seconds, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
     mcml_result res = {0};
@@ -278,7 +278,7 @@ static bool write_result(const cli_options *opt, const engine *eng, const mci_fi
     return ok;
 }
 
-void run_save_stopped(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+void run_save_stopped(const driver_options *opt, const engine *eng, const mci_file *file, int index,
                       const run_paths *paths, const checkpoint *ck, double seconds, char *kept,
                       size_t size)
 {
@@ -313,7 +313,7 @@ static void remove_leftovers(const run_paths *paths)
             text_printf(stderr, "tmcml: warning: cannot remove %s: %s\n", gone[i], strerror(errno));
 }
 
-bool run_already_finished(const cli_options *opt, const engine *eng, const mci_run *run,
+bool run_already_finished(const driver_options *opt, const engine *eng, const mci_run *run,
                           const run_paths *paths, bool *done, tm_error *err)
 {
     *done = false;
@@ -324,14 +324,14 @@ bool run_already_finished(const cli_options *opt, const engine *eng, const mci_r
            finished_check(paths, &id, opt->quiet ? NULL : stderr, done, err);
 }
 
-void run_say_skipped(const cli_options *opt, int index, const run_paths *paths)
+void run_say_skipped(const driver_options *opt, int index, const run_paths *paths)
 {
     if (!opt->quiet)
         text_printf(stderr, "tmcml: run %d: %s is complete (no checkpoint): skipped\n", index + 1,
                     paths->mco);
 }
 
-void run_say_resumed(const cli_options *opt, int index, const run_paths *paths,
+void run_say_resumed(const driver_options *opt, int index, const run_paths *paths,
                      const checkpoint *ck)
 {
     if (!opt->quiet)
@@ -361,7 +361,7 @@ static void keep_unwritten(const run_paths *paths, const checkpoint *ck, tm_erro
               error_format(&kept, why, sizeof why));
 }
 
-bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+bool run_finish(const driver_options *opt, const engine *eng, const mci_file *file, int index,
                 const run_paths *paths, const checkpoint *ck, double seconds, tm_error *err)
 {
     if (!write_result(opt, eng, file, index, paths, false, ck, seconds, err)) {
@@ -372,7 +372,7 @@ bool run_finish(const cli_options *opt, const engine *eng, const mci_file *file,
     return true;
 }
 
-bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file *file, int index,
+bool run_finish_write(const driver_options *opt, const engine *eng, const mci_file *file, int index,
                       const run_paths *paths, const checkpoint *ck, double seconds, run_final *f)
 {
     memset(f, 0, sizeof *f);
@@ -386,7 +386,7 @@ bool run_finish_write(const cli_options *opt, const engine *eng, const mci_file 
     return f->ok;
 }
 
-void run_finish_report(const cli_options *opt, const run_paths *paths, const checkpoint *ck,
+void run_finish_report(const driver_options *opt, const run_paths *paths, const checkpoint *ck,
                        double seconds, run_final *f)
 {
     if (f->ok) {
@@ -398,7 +398,7 @@ void run_finish_report(const cli_options *opt, const run_paths *paths, const che
 
 /* The runs of run_finish_write_all, as parallel_for's items. */
 typedef struct finish_all {
-    const cli_options *opt;
+    const driver_options *opt;
     const engine *eng;
     const mci_file *file;
     const run_paths *paths;
@@ -415,7 +415,7 @@ static void finish_one(void *ctx, int k)
     run_finish_write(f->opt, f->eng, f->file, i, &f->paths[i], f->cks[k], f->seconds, &f->final[k]);
 }
 
-void run_finish_write_all(const cli_options *opt, const engine *eng, const mci_file *file,
+void run_finish_write_all(const driver_options *opt, const engine *eng, const mci_file *file,
                           const run_paths *paths, const int *index, const checkpoint *const *cks,
                           int n, int threads, double seconds, run_final *final)
 {

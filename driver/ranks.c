@@ -1,4 +1,4 @@
-/* Several processes through MPI (cli/ranks.h). */
+/* Several processes through MPI (driver/ranks.h). */
 #include "ranks.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* A finished run's outputs as one unit (cli/finished.h). */
+/* A finished run's outputs as one unit (driver/finished.h). */
 #include "finished.h"
 
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 #include "resume.h"
 #include "tm_limits.h"
 
-bool finished_identity(const cli_options *opt, const mci_run *run, const char *physics,
+bool finished_identity(const driver_options *opt, const mci_run *run, const char *physics,
                        summary_identity *id, tm_error *err)
 {
     memset(id, 0, sizeof *id);

@@ -30,7 +30,7 @@ static bool same_shape(const mci_run *a, const mci_run *b)
            a->dr == b->dr && a->dz == b->dz;
 }
 
-uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng)
+uint64_t run_batch_alone_photons(const driver_options *opt, const ranks *world, const engine *eng)
 {
     /* Every rank must group alike: the largest, as if every rank had it.
      * (At most 64 GPUs of fewer than 2^24 threads each: an int.) */
@@ -79,7 +79,7 @@ int run_batch_groups(const mci_file *file, uint64_t alone_photons, int *group)
 /* What every step of a group's batches shares.  Under MPI the ranks simulate
  * together and rank 0 (the lead), the only one with paths, writes. */
 typedef struct batch_call {
-    const cli_options *opt;
+    const driver_options *opt;
     const ranks *world;
     engine *eng;
     const mci_file *file;
@@ -143,7 +143,7 @@ static bool open_run(const batch_call *c, int i, batch_run *r, bool *open, tm_er
         run_lock_release(&r->lock);
         return true;
     }
-    cli_options rank_opt = *c->opt;
+    driver_options rank_opt = *c->opt;
     rank_opt.resume = lead(c) && c->opt->resume;
     bool ok = resume_begin(&r->ck, &rank_opt, run, i + 1, c->eng->physics,
                            lead(c) ? c->paths[i].ckpt : "", &resumed, err);
@@ -268,7 +268,7 @@ static void say_failed(const mci_file *file, const batch_run *br, int n, const t
 typedef struct batch_writer {
     const batch_call *c; /* NULL: no batch */
     engine snap;
-    run_gpu shares[CLI_MAX_GPUS]; /* snap's */
+    run_gpu shares[DRIVER_MAX_GPUS]; /* snap's */
     batch_run *br;
     int n;
     int failed;        /* runs whose outputs failed (said) */
@@ -660,7 +660,7 @@ static void write_checkpoints(const batch_call *c, batch_run *br, int n)
 static batch_status simulate_batch(const batch_call *c, batch_run *br, int n, batch_writer *w,
                                    tm_error *err)
 {
-    const cli_options *opt = c->opt;
+    const driver_options *opt = c->opt;
     bool shared = c->world->size > 1;
     char label[64];
     snprintf(label, sizeof label, "batch of %d runs: ", n);
@@ -728,7 +728,7 @@ static bool derive_batch(kernel_spec *spec, const variant_options *v, const tune
 
 /* The batch kernel of each GPU's variant for the batch's shape (every rank
  * its own GPUs'). */
-static kernel_spec *batch_specs(const cli_options *opt, engine *eng, const mci_run *run,
+static kernel_spec *batch_specs(const driver_options *opt, engine *eng, const mci_run *run,
                                 tm_error *err)
 {
     return eng->pool ? run_derived_specs(opt, eng, run, derive_batch, 0, err) : NULL;
@@ -784,7 +784,7 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
 }
 
 /* run_batches for runs[0 .. n-1], all opened at once. */
-static bool run_opened_together(const cli_options *opt, const ranks *world, engine *eng,
+static bool run_opened_together(const driver_options *opt, const ranks *world, engine *eng,
                                 const mci_file *file, const int *runs, int n,
                                 const run_paths *paths, run_batch_totals *totals, int writers,
                                 int *failed, tm_error *err)
@@ -816,7 +816,7 @@ static bool run_opened_together(const cli_options *opt, const ranks *world, engi
     return ok;
 }
 
-bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
+bool run_batches(const driver_options *opt, const ranks *world, engine *eng, const mci_file *file,
                  const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
                  int *failed, tm_error *err)
 {

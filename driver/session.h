@@ -11,7 +11,7 @@
  *     ...
  *     session_close(&s);
  *
- * The library (tmcml.h) and the run command (cli/run.c) are built
+ * The library (tmcml.h) and the run command (driver/run.c) are built
  * on it. */
 #ifndef TMCML_SESSION_H
 #define TMCML_SESSION_H

@@ -1,4 +1,4 @@
-/* The GPUs the CUDA driver sees (cli/gpu_view.h). */
+/* The GPUs the CUDA driver sees (driver/gpu_view.h). */
 #include "gpu_view.h"
 
 #include <dirent.h>
@@ -144,8 +144,8 @@ void gpu_view_plan(const char *visible_env, bool pci_order, const gpu_node *node
                    const int *devices, int n, gpu_view *view)
 {
     memset(view, 0, sizeof *view);
-    int unique[CLI_MAX_GPUS], kept = 0;
-    for (int i = 0; i < n && i < CLI_MAX_GPUS; i++) {
+    int unique[DRIVER_MAX_GPUS], kept = 0;
+    for (int i = 0; i < n && i < DRIVER_MAX_GPUS; i++) {
         view->opened[i] = devices[i];
         int j = 0;
         while (j < kept && unique[j] != devices[i])
@@ -171,7 +171,7 @@ void gpu_view_plan(const char *visible_env, bool pci_order, const gpu_node *node
         int len = snprintf(index, sizeof index, "%d", unique[j]);
         append(view->visible, sizeof view->visible, index, (size_t)len);
     }
-    for (int i = 0; i < n && i < CLI_MAX_GPUS; i++) {
+    for (int i = 0; i < n && i < DRIVER_MAX_GPUS; i++) {
         int j = 0;
         while (unique[j] != devices[i])
             j++;

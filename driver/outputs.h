@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "error.h"
 #include "mci.h"
 
@@ -29,7 +29,7 @@ typedef struct run_paths {
 /* The paths of every run (NULL with *err when one cannot be written, two
  * collide, another process is writing one (run_lock_free), or a checkpoint
  * is in the way without --resume). */
-run_paths *outputs_prepare(const cli_options *opt, const mci_file *file, tm_error *err);
+run_paths *outputs_prepare(const driver_options *opt, const mci_file *file, tm_error *err);
 void outputs_free(run_paths *paths, int count);
 
 bool output_exists(const char *path);

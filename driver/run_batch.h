@@ -18,7 +18,7 @@
 /* The photons from which a run is simulated alone on the GPUs of world
  * (batch_alone_photons; the same on every rank), or 0 for none: the CPU
  * engine, or --batch-all. */
-uint64_t run_batch_alone_photons(const cli_options *opt, const ranks *world, const engine *eng);
+uint64_t run_batch_alone_photons(const driver_options *opt, const ranks *world, const engine *eng);
 
 /* group[i]: the first run of run i's shape in the file (runs of equal
  * group are batched together), or -1 for a run simulated alone: a stack of
@@ -41,7 +41,7 @@ typedef struct run_batch_totals {
  * partial outputs, and exits.  *failed: the runs that failed, each said on
  * stderr.  False with *err when the batches could not even start (a
  * checkpoint refused, the GPUs' variants): every run failed. */
-bool run_batches(const cli_options *opt, const ranks *world, engine *eng, const mci_file *file,
+bool run_batches(const driver_options *opt, const ranks *world, engine *eng, const mci_file *file,
                  const int *runs, int n, const run_paths *paths, run_batch_totals *totals,
                  int *failed, tm_error *err);
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "checkpoint.h"
-#include "cli.h"
+#include "driver_options.h"
 #include "gpu.h"
 
 /* The physics identity of an engine: "cpu <hash of its sources>" or "gpu
@@ -29,7 +29,7 @@ bool resume_physics_same(const char *recorded, const char *now);
  * photons done), or read from ckpt_path when resume is set and the file
  * exists (*resumed then true), checked against this run, seed, input and
  * physics. */
-bool resume_begin(checkpoint *ck, const cli_options *opt, const mci_run *run, int number,
+bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run, int number,
                   const char *physics, const char *ckpt_path, bool *resumed, tm_error *err);
 
 /* Photons [begin, end) are done. */

@@ -1,4 +1,4 @@
-/* A run's progress as a checkpoint (cli/resume.h). */
+/* A run's progress as a checkpoint (driver/resume.h). */
 #include "resume.h"
 
 #include <stdio.h>
@@ -139,7 +139,7 @@ static bool fresh(checkpoint *ck, const mci_run *run, int number, uint64_t seed,
     return true;
 }
 
-bool resume_begin(checkpoint *ck, const cli_options *opt, const mci_run *run, int number,
+bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run, int number,
                   const char *physics, const char *ckpt_path, bool *resumed, tm_error *err)
 {
     *resumed = false;

@@ -1,4 +1,4 @@
-/* The tuner's runner on a GPU (api/gpu_runner.h). */
+/* The tuner's runner on a GPU (driver/gpu_runner.h). */
 #include "gpu_runner.h"
 
 #include <stdio.h>

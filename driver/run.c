@@ -44,7 +44,7 @@ static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error 
 /* One engine call over photons [first, first + count) into *tallies, which
  * the pause flag may cut short; the ranges simulated go into *ranges.
  * meter may be NULL. */
-static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run *run,
+static bool simulate_photons(const driver_options *opt, engine *eng, const mci_run *run,
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
                              tally_set *tallies, checkpoint *ranges, tm_error *err)
 {
@@ -59,7 +59,7 @@ static bool simulate_photons(const cli_options *opt, engine *eng, const mci_run 
 
 /* A run's gaps (run_gaps' calls): its checkpoint and where it is written. */
 typedef struct run_gap {
-    const cli_options *opt;
+    const driver_options *opt;
     engine *eng;
     const mci_run *run;
     const run_paths *paths;
@@ -84,7 +84,7 @@ static void save_range(void *ctx)
 /* Simulates what is left of the run into ck, writing ck to the checkpoint
  * file whenever --checkpoint-every says so; SIM_STOPPED when a signal
  * stopped it (ck then holds exactly what was done). */
-static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *run, int index,
+static sim_status simulate(const driver_options *opt, engine *eng, const mci_run *run, int index,
                            int count, const run_paths *paths, checkpoint *ck, tm_error *err)
 {
     if (eng->pool && !run_plan_gpus(opt, eng, run, err))
@@ -99,7 +99,7 @@ static sim_status simulate(const cli_options *opt, engine *eng, const mci_run *r
 
 /* A run simulated and written while its output lock is held; a stop
  * releases the lock before the process exits. */
-static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+static bool do_locked_run(const driver_options *opt, engine *eng, const mci_file *file, int index,
                           const run_paths *paths, run_lock *lock, tm_error *err)
 {
     const mci_run *run = &file->runs[index];
@@ -134,7 +134,7 @@ static bool do_locked_run(const cli_options *opt, engine *eng, const mci_file *f
 
 /* One run, its outputs locked against other processes from its start until
  * they, its checkpoint and partial outputs are settled (run_lock.h). */
-static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, int index,
+static bool do_run(const driver_options *opt, engine *eng, const mci_file *file, int index,
                    const run_paths *paths, tm_error *err)
 {
     run_lock lock;
@@ -147,7 +147,7 @@ static bool do_run(const cli_options *opt, engine *eng, const mci_file *file, in
 
 /* One chunk of a run shared by MPI ranks (ranks_share_range). */
 typedef struct rank_chunk {
-    const cli_options *opt;
+    const driver_options *opt;
     engine *eng;
     const mci_run *run;
     tally_set *tallies;
@@ -168,8 +168,9 @@ static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void 
 /* The gaps of ck's photon ranges, shared by every rank in order, until they
  * are done or a pause stops every rank (*paused): a signal to any rank, or
  * rank 0's checkpoint timer.  *mine: the ranges this rank simulated. */
-static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, const mci_run *run,
-                       stopper *st, checkpoint *ck, checkpoint *mine, bool *paused, tm_error *err)
+static bool share_gaps(const driver_options *opt, const ranks *world, engine *eng,
+                       const mci_run *run, stopper *st, checkpoint *ck, checkpoint *mine,
+                       bool *paused, tm_error *err)
 {
     rank_chunk ctx = {opt, eng, run, &ck->tallies, mine, st};
     bool ok = true;
@@ -188,7 +189,7 @@ static bool share_gaps(const cli_options *opt, const ranks *world, engine *eng, 
  * hold every rank's tallies and ranges, is written (or said not to be); the
  * other ranks start their tallies again from zero (so nothing is summed
  * twice), and every rank learns the gaps left. */
-static void checkpoint_ranks(const cli_options *opt, const ranks *world, const run_paths *paths,
+static void checkpoint_ranks(const driver_options *opt, const ranks *world, const run_paths *paths,
                              checkpoint *ck, checkpoint *mine)
 {
     if (world->rank == 0)
@@ -201,7 +202,7 @@ static void checkpoint_ranks(const cli_options *opt, const ranks *world, const r
 
 /* The photons of a run under MPI, with the periodic checkpoints: *paused
  * when a signal stopped the ranks, ck (on rank 0) holding what was done. */
-static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *eng,
+static bool simulate_ranks(const driver_options *opt, const ranks *world, engine *eng,
                            const mci_run *run, const run_paths *paths, checkpoint *ck,
                            checkpoint *mine, bool *paused, tm_error *err)
 {
@@ -226,7 +227,7 @@ static bool simulate_ranks(const cli_options *opt, const ranks *world, engine *e
  * writes, and writes a checkpoint every --checkpoint-every seconds.  A
  * signal to the ranks pauses them all: rank 0 writes the checkpoint and the
  * partial outputs, which --resume continues with any number of ranks. */
-static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+static bool do_locked_run_ranks(const driver_options *opt, const ranks *world, engine *eng,
                                 const mci_file *file, int index, const run_paths *paths,
                                 run_lock *lock, tm_error *err)
 {
@@ -240,7 +241,7 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
             run_say_skipped(opt, index, paths);
         return true;
     }
-    cli_options rank_opt = *opt;
+    driver_options rank_opt = *opt;
     rank_opt.resume = lead && opt->resume;
     if (!ranks_all_ok(world, ranks_same_text(world, eng->physics))) {
         error_set(err, NULL, 0, "the MPI ranks run different physics (engines): %s on rank %d",
@@ -279,7 +280,7 @@ static bool do_locked_run_ranks(const cli_options *opt, const ranks *world, engi
 }
 
 /* A run under MPI: rank 0, the only writer, holds its output lock. */
-static bool do_run_ranks(const cli_options *opt, const ranks *world, engine *eng,
+static bool do_run_ranks(const driver_options *opt, const ranks *world, engine *eng,
                          const mci_file *file, int index, const run_paths *paths, tm_error *err)
 {
     bool lead = world->rank == 0;
@@ -306,10 +307,10 @@ static int local_rank(void)
 /* The GPUs to open: those the options name; under MPI, without any, the
  * node's GPU of the rank's local number (one rank per GPU, as Slurm's
  * --gpus-per-task and mpirun's --map-by do it). */
-static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices,
+static int chosen_gpus(const driver_options *opt, const ranks *world, int *devices,
                        bool *driver_loaded)
 {
-    int n = cli_gpu_devices(opt, devices);
+    int n = driver_gpu_devices(opt, devices);
     int local = local_rank();
     *driver_loaded = false;
     if (world->size > 1 && !opt->gpu_chosen && local >= 0) {
@@ -327,7 +328,7 @@ static int chosen_gpus(const cli_options *opt, const ranks *world, int *devices,
     return n;
 }
 
-static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
+static void say_gpus(const driver_options *opt, const engine *eng, double seconds)
 {
     const char *queues = getenv(DRIVER_QUEUES_VARIABLE);
     if (opt->verbose)
@@ -345,14 +346,14 @@ static void say_gpus(const cli_options *opt, const engine *eng, double seconds)
  * read and its outputs checked (engine_open_start), and says what it opened
  * once it is needed (engine_open_finish). */
 typedef struct engine_opening {
-    const cli_options *opt;
+    const driver_options *opt;
     const ranks *world;
     engine *eng;
-    int gpus;                /* devices asked for */
-    int asked[CLI_MAX_GPUS]; /* their numbers, as the user gave them */
-    gpu_view view;           /* the driver's view of them */
-    bool ok;                 /* session_engine's answer */
-    tm_error why;            /* why auto fell back to the CPU */
+    int gpus;                   /* devices asked for */
+    int asked[DRIVER_MAX_GPUS]; /* their numbers, as the user gave them */
+    gpu_view view;              /* the driver's view of them */
+    bool ok;                    /* session_engine's answer */
+    tm_error why;               /* why auto fell back to the CPU */
     tm_error err;
     double seconds;
     pthread_t thread;
@@ -366,9 +367,9 @@ static void *engine_open(void *arg)
     memset(eng, 0, sizeof *eng);
     session_init(&eng->ses);
     eng->name = "cpu";
-    static const session_engine_choice choices[] = {[CLI_ENGINE_AUTO] = SESSION_AUTO,
-                                                    [CLI_ENGINE_CPU] = SESSION_CPU,
-                                                    [CLI_ENGINE_GPU] = SESSION_GPU};
+    static const session_engine_choice choices[] = {[DRIVER_ENGINE_AUTO] = SESSION_AUTO,
+                                                    [DRIVER_ENGINE_CPU] = SESSION_CPU,
+                                                    [DRIVER_ENGINE_GPU] = SESSION_GPU};
     double t0 = progress_now();
     o->ok = session_engine(&eng->ses, choices[o->opt->engine], o->view.opened, o->gpus, &eng->pool,
                            &o->why, &o->err);
@@ -383,18 +384,18 @@ static void *engine_open(void *arg)
 
 /* The opening begun, in a thread when one process runs the file (MPI ranks
  * open theirs in step). */
-static void engine_open_start(engine_opening *o, const cli_options *opt, const ranks *world,
+static void engine_open_start(engine_opening *o, const driver_options *opt, const ranks *world,
                               engine *eng)
 {
     *o = (engine_opening){.opt = opt, .world = world, .eng = eng};
     bool driver_loaded;
     o->gpus = chosen_gpus(opt, world, o->asked, &driver_loaded);
     /* Before any thread loads the driver: it reads CUDA_VISIBLE_DEVICES once. */
-    if (opt->engine != CLI_ENGINE_CPU && !driver_loaded)
+    if (opt->engine != DRIVER_ENGINE_CPU && !driver_loaded)
         gpu_view_apply(o->asked, o->gpus, &o->view);
     else
         gpu_view_plan(NULL, false, &(gpu_node){0}, o->asked, o->gpus, &o->view);
-    o->threaded = world->size == 1 && opt->engine != CLI_ENGINE_CPU &&
+    o->threaded = world->size == 1 && opt->engine != DRIVER_ENGINE_CPU &&
                   pthread_create(&o->thread, NULL, engine_open, o) == 0;
     if (!o->threaded)
         engine_open(o);
@@ -412,7 +413,7 @@ static void engine_open_join(engine_opening *o)
 static bool engine_open_finish(engine_opening *o, tm_error *err)
 {
     engine_open_join(o);
-    const cli_options *opt = o->opt;
+    const driver_options *opt = o->opt;
     engine *eng = o->eng;
     int n = o->gpus;
     if (!o->ok) {
@@ -421,7 +422,7 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
         return false;
     }
     if (!eng->pool) {
-        if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet) {
+        if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet) {
             char text[2048];
             fprintf(stderr, "tmcml: no usable GPU (%s): using the CPU engine\n",
                     error_format(&o->why, text, sizeof text));
@@ -439,7 +440,7 @@ static bool engine_open_finish(engine_opening *o, tm_error *err)
         fprintf(stderr, "tmcml: CUDA_VISIBLE_DEVICES=%s: the driver sees the GPUs asked for\n",
                 o->view.visible);
     say_gpus(opt, eng, o->seconds);
-    cli_warn_cache(opt);
+    driver_warn_cache(opt);
     eng->shares = calloc((size_t)n, sizeof *eng->shares);
     if (!eng->shares) {
         error_set(err, NULL, 0, "out of memory");
@@ -474,7 +475,7 @@ static void engine_close(engine *eng)
 /* Every run's memory and the outputs' disk space against the machine,
  * before anything is allocated: the CPU threads each run may use (malloc'd),
  * or NULL with *err. */
-static int *check_resources(const cli_options *opt, const engine *eng, const mci_file *file,
+static int *check_resources(const driver_options *opt, const engine *eng, const mci_file *file,
                             const run_paths *paths, tm_error *err)
 {
     int n = file->num_runs;
@@ -502,7 +503,7 @@ static int *check_resources(const cli_options *opt, const engine *eng, const mci
     return threads;
 }
 
-static void apply_photon_override(const cli_options *opt, mci_file *file)
+static void apply_photon_override(const driver_options *opt, mci_file *file)
 {
     if (opt->photons > 0)
         for (int i = 0; i < file->num_runs; i++)
@@ -511,7 +512,7 @@ static void apply_photon_override(const cli_options *opt, mci_file *file)
 
 /* Under MPI, ranks other than 0 write nothing and check only what they
  * use: their engine and threads. */
-static int *rank_threads(const cli_options *opt, const mci_file *file)
+static int *rank_threads(const driver_options *opt, const mci_file *file)
 {
     int *threads = calloc((size_t)file->num_runs, sizeof *threads);
     for (int i = 0; threads && i < file->num_runs; i++)
@@ -532,7 +533,7 @@ static void exit_if_stopped(int done, int count)
 }
 
 /* The runs of the file in order, each alone (--no-batch). */
-static int run_one_by_one(const cli_options *opt, const ranks *world, engine *eng,
+static int run_one_by_one(const driver_options *opt, const ranks *world, engine *eng,
                           const mci_file *file, const run_paths *paths, const int *threads)
 {
     int status = RUN_OK;
@@ -574,7 +575,7 @@ static bool last_group(const int *group, int i, int n)
 /* The runs of the file by kernel shape, in the order of each shape's first
  * run: the runs of a shape batched (run_batch.h), a run of its own shape
  * alone. */
-static int run_by_shape(const cli_options *opt, const ranks *world, engine *eng,
+static int run_by_shape(const driver_options *opt, const ranks *world, engine *eng,
                         const mci_file *file, const run_paths *paths, const int *threads)
 {
     int n = file->num_runs, status = RUN_OK, done = 0;
@@ -630,7 +631,7 @@ static int run_by_shape(const cli_options *opt, const ranks *world, engine *eng,
 
 /* Everything checked before anything is simulated (all ranks agree), the
  * engine's opening finished. */
-static bool prepare(const cli_options *opt, const ranks *world, const mci_file *file,
+static bool prepare(const driver_options *opt, const ranks *world, const mci_file *file,
                     run_paths **paths, engine_opening *opening, int **threads, tm_error *err)
 {
     bool lead = world->rank == 0, ok = true;
@@ -652,7 +653,7 @@ static bool prepare(const cli_options *opt, const ranks *world, const mci_file *
 }
 
 /* What --mua-sets cannot go with, said before anything is read. */
-static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
+static bool sets_options(driver_options *opt, const ranks *world, tm_error *err)
 {
     if (!opt->mua_sets)
         return true;
@@ -670,26 +671,26 @@ static bool sets_options(cli_options *opt, const ranks *world, tm_error *err)
 /* --path-lengths: a GPU kernel scores them with absorption sets
  * (templates/sets.cu: --mua-sets); otherwise only the CPU engine does (auto
  * says it takes it). */
-static bool paths_options(cli_options *opt, tm_error *err)
+static bool paths_options(driver_options *opt, tm_error *err)
 {
     if (!opt->path_lengths || opt->mua_sets)
         return true;
-    if (opt->engine == CLI_ENGINE_GPU) {
+    if (opt->engine == DRIVER_ENGINE_GPU) {
         error_set(err, NULL, 0,
                   "--path-lengths: on the GPU, path lengths are scored with absorption sets "
                   "(--mua-sets FILE); else use --engine cpu");
         return false;
     }
-    if (opt->engine == CLI_ENGINE_AUTO && !opt->quiet)
+    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
         fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine (a GPU "
                         "kernel scores them with --mua-sets)\n");
-    opt->engine = CLI_ENGINE_CPU;
+    opt->engine = DRIVER_ENGINE_CPU;
     return true;
 }
 
 /* Every run of the file scores its path lengths; more layers than a
  * photon can track are refused as FILE:LINE. */
-static bool paths_runs(const cli_options *opt, mci_file *file, tm_error *err)
+static bool paths_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
     for (int r = 0; opt->path_lengths && r < file->num_runs; r++) {
         if (file->runs[r].num_layers > TM_MAX_PATH_LAYERS) {
@@ -703,12 +704,12 @@ static bool paths_runs(const cli_options *opt, mci_file *file, tm_error *err)
     return true;
 }
 
-int run_input_file(const cli_options *given, const ranks *world)
+int run_input_file(const driver_options *given, const ranks *world)
 {
-    cli_options rank_opt = *given; /* ranks other than 0 say nothing but errors */
+    driver_options rank_opt = *given; /* ranks other than 0 say nothing but errors */
     if (world->rank != 0)
         rank_opt.quiet = true;
-    const cli_options *opt = &rank_opt;
+    const driver_options *opt = &rank_opt;
     tm_error sets_err = {0};
     if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
         !run_timed_options(&rank_opt, &sets_err)) {

@@ -6,18 +6,18 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "driver_options.h"
 #include "error.h"
 #include "mci.h"
 
 /* A run's own GPU kernel scores them, so runs are not batched (--no-batch:
  * the outputs are the same); with --mua-sets only the CPU engine does:
  * --engine gpu is refused, auto takes the CPU (and says so unless quiet). */
-bool run_timed_options(cli_options *opt, tm_error *err);
+bool run_timed_options(driver_options *opt, tm_error *err);
 
 /* Every run of file gets opt's time bins and detector; a run whose grid
  * makes too many time bins, or whose medium above is thinner than the
  * fiber's NA, is refused as FILE:LINE. */
-bool run_timed_runs(const cli_options *opt, mci_file *file, tm_error *err);
+bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err);
 
 #endif

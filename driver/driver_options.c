@@ -1,0 +1,64 @@
+/* The driver's options (driver_options.h). */
+#include "driver_options.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+#include "text_escape.h"
+
+void driver_options_init(driver_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->seed = DRIVER_DEFAULT_SEED;
+    opt->score_absorption = true;
+    opt->engine = DRIVER_ENGINE_AUTO;
+    opt->gpus = 1;
+    opt->checkpoint_every = DRIVER_DEFAULT_CHECKPOINT_SECONDS;
+    variant_options_init(&opt->variant);
+}
+
+int driver_gpu_devices(const driver_options *opt, int *devices)
+{
+    if (opt->gpu_list_count > 0) {
+        memcpy(devices, opt->gpu_list, (size_t)opt->gpu_list_count * sizeof *devices);
+        return opt->gpu_list_count;
+    }
+    if (opt->gpus > 1) {
+        for (int i = 0; i < opt->gpus; i++)
+            devices[i] = i;
+        return opt->gpus;
+    }
+    devices[0] = opt->gpu_index;
+    return 1;
+}
+
+void driver_plan_options(const driver_options *opt, plan_options *plan)
+{
+    *plan = (plan_options){.seed = opt->seed,
+                           .score_absorption = opt->score_absorption,
+                           .quiet = opt->quiet,
+                           .verbose = opt->verbose,
+                           .template_dir = opt->template_dir,
+                           .cache_dir = opt->cache_dir,
+                           .profile_dir = opt->profile_dir,
+                           .profile_file = opt->profile_file,
+                           .no_profile = opt->no_profile,
+                           .tune_mode = opt->tune_mode,
+                           .budget = opt->budget,
+                           .repeats = opt->repeats,
+                           .debug_wrong_candidate = opt->debug_wrong_candidate,
+                           .variant = opt->variant};
+}
+
+void driver_warn_cache(const driver_options *opt)
+{
+    compile_options c = {.cache_dir = opt->cache_dir};
+    char dir[PATH_MAX], text[sizeof(tm_error) + 8];
+    tm_error why;
+    if (!opt->quiet && !compile_cache_check(&c, dir, sizeof dir, &why))
+        text_printf(stderr,
+                    "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
+                    dir, error_format(&why, text, sizeof text));
+}
