@@ -12,7 +12,6 @@
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
-#include "optics.h"
 #include "parallel.h"
 #include "progress.h"
 #include "run_options.h"
@@ -355,8 +354,6 @@ static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p,
     return TMCML_OK;
 }
 
-static bool glass_alone(const mci_run *run) { return optics_first_layer(run) > run->num_layers; }
-
 /* Appends the engine call of one part (a run alone, or a batch of one). */
 static bool add_single(work *w, tmcml_result *r, int slot, tm_error *err)
 {
@@ -369,7 +366,7 @@ static bool add_single(work *w, tmcml_result *r, int slot, tm_error *err)
  * fill the GPUs by itself (batch_run_alone). */
 static bool simulated_alone(const tmcml_result *r, uint64_t alone_photons)
 {
-    return glass_alone(&r->problem.run) || batch_run_alone(&r->problem.run, alone_photons);
+    return batch_run_glass_only(&r->problem.run) || batch_run_alone(&r->problem.run, alone_photons);
 }
 
 /* The engine calls of the results: on the GPU, the batch kernel's

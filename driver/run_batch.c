@@ -11,7 +11,6 @@
 #include "footprint.h"
 #include "gpu_runner.h"
 #include "interrupt.h"
-#include "optics.h"
 #include "progress.h"
 #include "ranks.h"
 #include "resume.h"
@@ -44,8 +43,7 @@ static void shape_groups(const mci_file *file, uint64_t alone_photons, bool big,
 {
     for (int i = 0; i < file->num_runs; i++) {
         const mci_run *run = &file->runs[i];
-        bool alone = optics_first_layer(run) > run->num_layers ||
-                     (big && batch_run_alone(run, alone_photons));
+        bool alone = batch_run_glass_only(run) || (big && batch_run_alone(run, alone_photons));
         group[i] = alone ? -1 : i;
         for (int j = 0; group[i] == i && j < i; j++)
             if (group[j] == j && same_shape(&file->runs[j], run))

@@ -8,7 +8,6 @@
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
-#include "optics.h"
 #include "run_view.h"
 #include "textbuf.h"
 #include "variant.h"
@@ -274,7 +273,7 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
         if (stats->shares[i].stats.kernel_seconds > stats->kernel_seconds)
             stats->kernel_seconds = stats->shares[i].stats.kernel_seconds;
     const mci_run *run = batch->parts[0].run;
-    if (specs[0].batch || optics_first_layer(run) <= run->num_layers) /* else glass only */
+    if (specs[0].batch || !batch_run_glass_only(run))
         note_kernel(s, &specs[0], lead, stats);
     return true;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "optics.h"
+
 static bool batch_fail(photon_batch *b, tm_error *err, const char *why)
 {
     photon_batch_free(b);
@@ -207,3 +209,5 @@ bool batch_run_alone(const mci_run *run, uint64_t alone_photons)
 {
     return alone_photons > 0 && (uint64_t)run->photons >= alone_photons;
 }
+
+bool batch_run_glass_only(const mci_run *run) { return optics_first_layer(run) > run->num_layers; }

@@ -87,5 +87,9 @@ void batch_order_longest_first(batch_part *parts, int count);
 uint64_t batch_alone_photons(uint64_t threads);
 /* Whether run is simulated alone for its photons (batch_alone_photons). */
 bool batch_run_alone(const mci_run *run, uint64_t alone_photons);
+/* Whether run is a stack of glass alone, which no batch kernel runs: every
+ * photon crosses it straight, and the GPU engine scores that crossing on
+ * the host (gpu.c), a call of its own. */
+bool batch_run_glass_only(const mci_run *run);
 
 #endif

@@ -1101,7 +1101,7 @@ static bool check_batch(const photon_batch *b, const kernel_spec *spec, tm_error
         return false;
     }
     for (int k = 0; spec->batch && k < b->count; k++)
-        if (optics_first_layer(b->parts[k].run) > b->parts[k].run->num_layers) {
+        if (batch_run_glass_only(b->parts[k].run)) {
             error_set(err, NULL, 0,
                       "a batch kernel cannot run a stack of glass alone (run it "
                       "by itself)");
@@ -1157,15 +1157,14 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
         !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
-    if (!spec->batch && optics_first_layer(run) > run->num_layers &&
-        !source_is_pencil(&run->source)) {
+    if (!spec->batch && batch_run_glass_only(run) && !source_is_pencil(&run->source)) {
         error_set(err, NULL, 0,
                   "a stack of glass alone with a %s source: every photon leaves at once; run it "
                   "on the CPU engine",
                   source_kind_name(run->source.kind));
         return false;
     }
-    if (!spec->batch && optics_first_layer(run) > run->num_layers)
+    if (!spec->batch && batch_run_glass_only(run))
         return glass_only(run, opt, feed, acc, err);
     launch_plan plan;
     gpu_run r;
