@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "clock.h"
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
@@ -271,9 +272,9 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
     plan.num_sets = sets->count;
     plan.sets_paths = sets->count > 0 && sets->paths;
     plan.set_mua = sets->mua;
-    double t0 = progress_now();
+    double t0 = clock_now();
     bool ok = session_plan(&s->eng, &plan, run, specs, &err);
-    *plan_seconds = progress_now() - t0;
+    *plan_seconds = clock_now() - t0;
     return ok ? TMCML_OK : api_fail(s, TMCML_ERR_ENGINE, &err);
 }
 
@@ -586,7 +587,7 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
         r[i]->info.plan_seconds = plan_seconds;
     }
     free(digests);
-    double wall = progress_now() - start;
+    double wall = clock_now() - start;
     for (int i = 0; i < count; i++) {
         r[i]->info.wall_seconds = wall;
         r[i]->info.overhead_seconds = wall - r[i]->info.compile_seconds - r[i]->info.kernel_seconds;
@@ -599,7 +600,7 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
 static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
                                  const tmcml_options *o, const call_sets *sets, tmcml_result **out)
 {
-    double start = progress_now();
+    double start = clock_now();
     tmcml_result **r = calloc((size_t)count, sizeof *r);
     work w = {0};
     const kernel_spec *specs = NULL;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cpu.h"
 #include "mci.h"
-#include "progress.h"
 #include "tally.h"
 
 static void machine_name(char *buf, size_t size)
@@ -35,9 +35,9 @@ static int bench(const mci_run *run, uint64_t photons, int threads)
     if (!tally_set_init(&t, run->nr, run->nz, run->na))
         return 1;
     cpu_options opt = {.seed = 1, .threads = threads, .score_absorption = true};
-    double start = progress_now();
+    double start = clock_now();
     bool ok = cpu_simulate(run, &opt, 0, photons, &t, &err);
-    double s = progress_now() - start;
+    double s = clock_now() - start;
     if (!ok) {
         error_print(stderr, &err);
         tally_set_free(&t);

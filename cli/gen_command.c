@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "compile.h"
-#include "cuda_driver.h"
+#include "devices.h"
 #include "fs.h"
-#include "gpu_runner.h"
 #include "mci.h"
 #include "mua_sets.h"
 #include "render.h"
@@ -18,21 +17,6 @@
 #include "standalone.h"
 #include "variant.h"
 #include "plan.h"
-
-/* The GPU the source is meant for, when there is one; else sm_90 defaults. */
-static bool query_device(const cli_options *opt, tune_device *dev)
-{
-    cuda_driver *drv;
-    tm_error ignored;
-    if (!cuda_open(&drv, &ignored))
-        return false;
-    cuda_device_info info;
-    bool ok = cuda_device_query(drv, opt->run.gpu_index, &info, &ignored);
-    cuda_close(drv);
-    if (ok)
-        gpu_runner_device(&info, dev);
-    return ok;
-}
 
 static bool write_source(FILE *stream, void *ctx, tm_error *err)
 {
@@ -98,7 +82,7 @@ int gen_command(const cli_options *opt)
     }
     int status = RUN_BAD_INPUT;
     tune_device dev;
-    bool have_dev = query_device(opt, &dev);
+    bool have_dev = devices_query(opt->run.gpu_index, &dev);
     kernel_spec spec;
     char source[5000];
     render_output src = {0};
@@ -144,7 +128,7 @@ int devices_command(const cli_options *opt)
 {
     (void)opt;
     tm_error err = {0};
-    if (!cuda_describe_devices(stdout, &err)) {
+    if (!devices_describe(stdout, &err)) {
         error_print(stderr, &err);
         fprintf(stderr, "tmcml: no GPU can be used here; tmcml run simulates on the CPU engine "
                         "(double precision, every core; --engine cpu)\n");

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "fs.h"
 #include "lut_resume.h"
 #include "lut_table.h"
 #include "lut_write.h"
 #include "number_parse.h"
-#include "progress.h"
 #include "tm_limits.h"
 
 static void print_usage(FILE *s)
@@ -442,7 +442,7 @@ static int make_table(const lut_args *a, tmcml_session *s, const char *csv, cons
     lut_table t = {0};
     lut_resume r;
     lut_resume_init(&r, ckpt, a->resume, a->checkpoint_every, a->quiet);
-    double start = progress_now();
+    double start = clock_now();
     int status = 2;
     if (check_points(s, &a->spec, &err) && lut_plan_choose(s, &a->spec, &plan, &err) &&
         fs_check_output(npz, &err) && fs_check_output(csv, &err) &&
@@ -454,7 +454,7 @@ static int make_table(const lut_args *a, tmcml_session *s, const char *csv, cons
     }
     if (status == 0) {
         lut_resume_end(&r);
-        report(a, csv, npz, &t, progress_now() - start);
+        report(a, csv, npz, &t, clock_now() - start);
     } else {
         error_print(stderr, &err);
         if (status == 1)

@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fs.h"
 #include "interrupt.h"
 #include "lut_checkpoint.h"
-#include "progress.h"
 #include "resume.h"
 #include "text_escape.h"
 
@@ -108,7 +108,7 @@ static bool call_ended(void *ctx, const lut_table *t, tm_error *err)
         if (!physics_of(r, engine, r->physics, sizeof r->physics, err))
             return false;
     }
-    double now = progress_now();
+    double now = clock_now();
     if (r->every <= 0 || now < r->due)
         return true;
     tm_error failed = {0};
@@ -157,7 +157,7 @@ bool lut_resume_simulate(lut_resume *r, const lut_spec *spec, const lut_plan *pl
                          tm_error *err)
 {
     lut_watch watch = {interrupt_flag(), call_ended, r};
-    r->due = progress_now() + r->every;
+    r->due = clock_now() + r->every;
     interrupt_graceful(true);
     lut_outcome outcome = lut_table_continue(r->session, spec, plan, t, &watch, err);
     if (outcome == LUT_TABLE_STOPPED)

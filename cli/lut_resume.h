@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "error.h"
 #include "lut_table.h"
 
@@ -31,7 +32,7 @@ typedef struct lut_resume {
     tmcml_session *session;
     char physics[256]; /* of the engine of the table's values (driver/resume.h) */
     int saved;         /* calls done that the file at path holds */
-    double due;        /* progress_now of the next periodic checkpoint */
+    double due;        /* clock_now of the next periodic checkpoint */
 } lut_resume;
 
 void lut_resume_init(lut_resume *r, const char *path, bool resume, double every, bool quiet);

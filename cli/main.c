@@ -13,7 +13,7 @@
 #include "profiles_command.h"
 #include "ranks.h"
 #include "fixed_point.h"
-#include "rng.h"
+#include "rng_mwc.h"
 #include "run.h"
 #include "interrupt.h"
 #include "tune_command.h"

@@ -6,79 +6,17 @@
 #include <string.h>
 
 #include "fs.h"
-#include "gpu_runner.h"
 #include "mua_sets.h"
 #include "profile.h"
 #include "run.h"
-#include "run_source.h"
-#include "run_timed.h"
 #include "sweep.h"
 #include "tune.h"
-
-/* ---- shared by both commands ------------------------------------------------ */
-
-typedef struct tuning_job {
-    mci_file file;
-    const mci_run *run;
-    gpu_engine *eng;
-    gpu_runner gpu;     /* the tuner's runner over eng */
-    tune_runner runner; /* ctx: &gpu (the job stays where open_job filled it) */
-    char stem[256];     /* the input's name without directory and .mci */
-} tuning_job;
-
-static int open_job(const cli_options *opt, tuning_job *job)
-{
-    tm_error err = {0};
-    memset(job, 0, sizeof *job);
-    if (!mci_read(opt->run.input, &job->file, &err)) {
-        error_print(stderr, &err);
-        return RUN_BAD_INPUT;
-    }
-    if (opt->run_number > job->file.num_runs) {
-        error_set(&err, job->file.path, 0, "--run %d: the file has %d runs", opt->run_number,
-                  job->file.num_runs);
-        error_print(stderr, &err);
-        mci_free(&job->file);
-        return RUN_BAD_INPUT;
-    }
-    /* --source, --time, --detector: the kernel of the run that asks for them
-     * is tuned, as `run --tune always` tunes it */
-    if (!run_source_runs(&opt->run, &job->file, &err) ||
-        !run_timed_runs(&opt->run, &job->file, &err)) {
-        error_print(stderr, &err);
-        mci_free(&job->file);
-        return RUN_BAD_INPUT;
-    }
-    job->run = &job->file.runs[opt->run_number - 1];
-    snprintf(job->stem, sizeof job->stem, "%s", fs_base_name(opt->run.input));
-    char *dot = strrchr(job->stem, '.');
-    if (dot && dot != job->stem)
-        *dot = '\0';
-    if (!gpu_engine_open(opt->run.gpu_index, &job->eng, &err)) {
-        char text[2048];
-        fprintf(stderr, "tmcml: tune and sweep need a GPU: %s\n",
-                error_format(&err, text, sizeof text));
-        mci_free(&job->file);
-        return RUN_FAILED;
-    }
-    gpu_runner_init(&job->gpu, job->eng, opt->run.template_dir, opt->run.cache_dir,
-                    opt->run.verbose, &job->runner);
-    if (!opt->run.quiet)
-        fprintf(stderr, "tmcml: tuning on %s\n", gpu_engine_device(job->eng)->name);
-    driver_warn_cache(&opt->run);
-    return RUN_OK;
-}
-
-static void close_job(tuning_job *job)
-{
-    gpu_engine_close(job->eng);
-    mci_free(&job->file);
-}
+#include "tune_job.h"
 
 /* --mua-sets FILE [-A] [--path-lengths]: the kernel of the file's
  * absorption sets is tuned, for their shape (with -A their escapes, else
  * their absorption too). */
-static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, plan_options *plan,
+static bool tune_sets(const cli_options *opt, tune_job *job, mua_sets *sets, plan_options *plan,
                       tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
@@ -100,8 +38,8 @@ static bool tune_sets(const cli_options *opt, tuning_job *job, mua_sets *sets, p
 
 int tune_command(const cli_options *opt)
 {
-    tuning_job job;
-    int status = open_job(opt, &job);
+    tune_job job;
+    int status = tune_job_open(&opt->run, opt->run_number, &job);
     if (status != RUN_OK)
         return status;
     char name[300];
@@ -127,7 +65,7 @@ int tune_command(const cli_options *opt)
     }
     free(csv);
     mua_sets_free(&sets);
-    close_job(&job);
+    tune_job_close(&job);
     return status;
 }
 
@@ -194,7 +132,7 @@ static bool parse_clusters(const char *text, int launch_cluster, sweep_options *
     return !text || parse_knob_list(&clusters, text, s->clusters, &s->cluster_count, err);
 }
 
-static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_options *s,
+static bool sweep_setup(const cli_options *opt, const tune_job *job, sweep_options *s,
                         tm_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -225,8 +163,8 @@ static bool sweep_setup(const cli_options *opt, const tuning_job *job, sweep_opt
 
 int sweep_command(const cli_options *opt)
 {
-    tuning_job job;
-    int status = open_job(opt, &job);
+    tune_job job;
+    int status = tune_job_open(&opt->run, opt->run_number, &job);
     if (status != RUN_OK)
         return status;
     tm_error err = {0};
@@ -234,7 +172,7 @@ int sweep_command(const cli_options *opt)
     char name[300], title[1024];
     snprintf(name, sizeof name, "sweep-%s", job.stem);
     char *prefix = strdup(opt->run.out_dir ? opt->run.out_dir : name); /* -o PREFIX */
-    snprintf(title, sizeof title, "%s on %s", job.stem, gpu_engine_device(job.eng)->name);
+    snprintf(title, sizeof title, "%s on %s", job.stem, tune_job_device(&job));
     sweep_result res;
     memset(&res, 0, sizeof res);
     bool ok = prefix && sweep_setup(opt, &job, &s, &err);
@@ -266,6 +204,6 @@ int sweep_command(const cli_options *opt)
     }
     sweep_result_free(&res);
     free(prefix);
-    close_job(&job);
+    tune_job_close(&job);
     return status;
 }

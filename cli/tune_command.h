@@ -8,9 +8,6 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "gpu.h"
-#include "mci.h"
-#include "search.h"
 
 int tune_command(const cli_options *opt);
 int sweep_command(const cli_options *opt);

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "hash.h"
 #include "mua_sets.h"
-#include "progress.h"
 #include "tally.h"
 
 void gpu_runner_device(const cuda_device_info *info, tune_device *dev)
@@ -119,7 +119,7 @@ static bool usable(void *ctx) { return gpu_engine_usable(((const gpu_runner *)ct
 static double now(void *ctx)
 {
     (void)ctx;
-    return progress_now();
+    return clock_now();
 }
 
 void gpu_runner_init(gpu_runner *g, gpu_engine *eng, const char *template_dir,

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "clock.h"
 #include "compile.h"
-#include "driver_queues.h"
-#include "gpu_view.h"
 #include "cpu.h"
+#include "driver_queues.h"
 #include "gpu.h"
 #include "gpu_pool.h"
+#include "gpu_view.h"
 #include "interrupt.h"
 #include "mci.h"
 #include "outputs.h"
@@ -26,8 +27,8 @@
 #include "run_lock.h"
 #include "run_sets.h"
 #include "run_source.h"
-#include "run_timed.h"
 #include "run_steps.h"
+#include "run_timed.h"
 #include "session.h"
 #include "stopper.h"
 #include "tally.h"
@@ -116,9 +117,9 @@ static bool do_locked_run(const driver_options *opt, engine *eng, const mci_file
         return false;
     if (resumed)
         run_say_resumed(opt, index, paths, &ck);
-    double start = progress_now();
+    double start = clock_now();
     sim_status status = simulate(opt, eng, run, index + 1, file->num_runs, paths, &ck, err);
-    double seconds = progress_now() - start;
+    double seconds = clock_now() - start;
     if (eng->last_runs)
         run_release_gpus(eng);
     if (status == SIM_STOPPED) {
@@ -261,20 +262,20 @@ static bool do_locked_run_ranks(const driver_options *opt, const ranks *world, e
     if (resumed)
         run_say_resumed(opt, index, paths, &ck);
     ok = !eng->pool || run_plan_gpus(opt, eng, run, err);
-    double start = progress_now();
+    double start = clock_now();
     ok = ranks_all_ok(world, ok) &&
          simulate_ranks(opt, world, eng, run, paths, &ck, &mine, &paused, err);
     int sig = ranks_max(world, interrupt_requested());
     if (ok && paused) {
         char kept[1024] = "";
         if (lead)
-            run_save_stopped(opt, eng, file, index, paths, &ck, progress_now() - start, kept,
+            run_save_stopped(opt, eng, file, index, paths, &ck, clock_now() - start, kept,
                              sizeof kept);
         run_lock_release(lock);
         ranks_exit(world, sig ? sig : SIGTERM, kept);
     }
     if (ok && lead)
-        ok = run_finish(opt, eng, file, index, paths, &ck, progress_now() - start, err);
+        ok = run_finish(opt, eng, file, index, paths, &ck, clock_now() - start, err);
     checkpoint_free(&ck);
     return ok;
 }
@@ -370,10 +371,10 @@ static void *engine_open(void *arg)
     static const session_engine_choice choices[] = {[DRIVER_ENGINE_AUTO] = SESSION_AUTO,
                                                     [DRIVER_ENGINE_CPU] = SESSION_CPU,
                                                     [DRIVER_ENGINE_GPU] = SESSION_GPU};
-    double t0 = progress_now();
+    double t0 = clock_now();
     o->ok = session_engine(&eng->ses, choices[o->opt->engine], o->view.opened, o->gpus, &eng->pool,
                            &o->why, &o->err);
-    o->seconds = progress_now() - t0;
+    o->seconds = clock_now() - t0;
     /* NVRTC too (its version keys the cubin cache): a library of ~100 MB
      * loaded here, not on the way to the first launch. */
     tm_error ignored;
@@ -717,7 +718,7 @@ int run_input_file(const driver_options *given, const ranks *world)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;
     }
-    double started = progress_now();
+    double started = clock_now();
     tm_error err = {0};
     engine eng = {0};
     engine_opening opening;
@@ -753,18 +754,18 @@ int run_input_file(const driver_options *given, const ranks *world)
     }
     if (opt->verbose)
         fprintf(stderr, "tmcml: input read, outputs checked and engine ready in %.3f s\n",
-                progress_now() - started);
+                clock_now() - started);
     eng.threads = threads[0];
     int status = opt->mua_sets   ? run_sets_all(opt, &eng, &file, paths, &sets)
                  : opt->no_batch ? run_one_by_one(opt, world, &eng, &file, paths, threads)
                                  : run_by_shape(opt, world, &eng, &file, paths, threads);
     mua_sets_free(&sets);
-    double t0 = progress_now();
+    double t0 = clock_now();
     bool had_gpu = eng.gpus > 0;
     engine_close(&eng);
     free(threads);
     if (had_gpu && opt->verbose)
-        fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", progress_now() - t0);
+        fprintf(stderr, "tmcml: GPU engine closed in %.3f s\n", clock_now() - t0);
     outputs_free(paths, file.num_runs);
     mci_free(&file);
     return status;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "clock.h"
 #include "fd_room.h"
 #include "footprint.h"
 #include "gpu_runner.h"
@@ -270,7 +271,7 @@ typedef struct batch_writer {
     batch_run *br;
     int n;
     int failed;        /* runs whose outputs failed (said) */
-    double start;      /* the batch's start (progress_now) */
+    double start;      /* the batch's start (clock_now) */
     double simulated;  /* seconds, once the batch is done */
     work_queue *queue; /* NULL (out of memory): each run written by the thread that hands it */
     pthread_t thread;
@@ -322,7 +323,7 @@ static void writer_hand(batch_writer *w, int k)
 static void writer_open(batch_writer *w, const batch_call *c, batch_run *br, int n)
 {
     const engine *eng = c->eng;
-    *w = (batch_writer){.c = c, .snap = *eng, .br = br, .n = n, .start = progress_now()};
+    *w = (batch_writer){.c = c, .snap = *eng, .br = br, .n = n, .start = clock_now()};
     if (eng->shares) {
         memcpy(w->shares, eng->shares, (size_t)(eng->gpus > 0 ? eng->gpus : 1) * sizeof *w->shares);
         w->snap.shares = w->shares;
@@ -362,7 +363,7 @@ static void writer_report(batch_writer *w, bool only_early)
 static void *finish_batch(void *arg)
 {
     batch_writer *w = arg;
-    double t0 = progress_now();
+    double t0 = clock_now();
     for (int k = 0; k < w->n; k++)
         if (!w->br[k].early)
             writer_hand(w, k);
@@ -373,7 +374,7 @@ static void *finish_batch(void *arg)
         fprintf(stderr,
                 "tmcml: a batch of %d runs simulated in %.3f s (%d of them written while it ran), "
                 "its outputs written %.3f s after it\n",
-                w->n, w->simulated, written_early(w), progress_now() - t0);
+                w->n, w->simulated, written_early(w), clock_now() - t0);
     return NULL;
 }
 
@@ -439,7 +440,7 @@ static bool run_ended_early(void *ctx, int k, uint64_t launches, tm_error *err)
             return false;
     }
     r->early = true;
-    r->seconds = progress_now() - e->w->start;
+    r->seconds = clock_now() - e->w->start;
     r->launches += launches;
     writer_hand(e->w, k);
     return true;
@@ -747,9 +748,9 @@ static void run_open_batches(const batch_call *c, batch_run *br, int n, int *fai
         if (lead(c))
             writer_open(w, c, &br[first], size);
         tm_error err = {0};
-        double start = progress_now();
+        double start = clock_now();
         batch_status status = simulate_batch(c, &br[first], size, lead(c) ? w : NULL, &err);
-        double seconds = progress_now() - start;
+        double seconds = clock_now() - start;
         if (eng->last_runs && first + size == n)
             run_release_gpus(eng); /* closed while the last outputs are written */
         if (status != BATCH_DONE && lead(c)) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fd_room.h"
 #include "hash.h"
 #include "interrupt.h"
@@ -352,9 +353,9 @@ static bool run_group(const sets_call *c, int from, int to, tm_error *err)
     for (int m; ok && (m = next_members(st, n, members)) > 0;) {
         history h = {.c = c, .st = st, .members = members, .m = m, .from = from};
         h.run = &c->file->runs[set_index(&h, 0)];
-        double start = progress_now();
+        double start = clock_now();
         sim_status status = simulate_history(&h, err);
-        double seconds = progress_now() - start;
+        double seconds = clock_now() - start;
         if (status == SIM_STOPPED)
             stop_history(&h, st, n, seconds);
         for (int j = 0; j < m; j++)

@@ -1,8 +1,8 @@
 /* The pause flag's watch thread (driver/stopper.h). */
 #include "stopper.h"
 
+#include "clock.h"
 #include "interrupt.h"
-#include "progress.h"
 #include "timed_wait.h"
 
 /* How often the flag is updated: well under a second, so a signal is seen
@@ -17,7 +17,7 @@ static void *watch(void *arg)
     stopper *s = arg;
     pthread_mutex_lock(&s->lock);
     while (!s->quit) {
-        if (interrupt_requested() || (s->every > 0 && progress_now() >= s->due))
+        if (interrupt_requested() || (s->every > 0 && clock_now() >= s->due))
             s->flag = 1;
         struct timespec until = timed_wait_deadline(STOPPER_TICK_SECONDS);
         pthread_cond_timedwait(&s->wake, &s->lock, &until);
@@ -31,7 +31,7 @@ bool stopper_start(stopper *s, double every)
     s->flag = 0;
     s->quit = false;
     s->every = every;
-    s->due = progress_now() + every;
+    s->due = clock_now() + every;
     s->running = false;
     if (!timed_wait_cond_init(&s->wake))
         return false;
@@ -51,7 +51,7 @@ void stopper_rearm(stopper *s)
 {
     if (s->running)
         pthread_mutex_lock(&s->lock);
-    s->due = progress_now() + s->every;
+    s->due = clock_now() + s->every;
     s->flag = interrupt_requested() ? 1 : 0;
     if (s->running)
         pthread_mutex_unlock(&s->lock);

@@ -13,7 +13,7 @@
 typedef struct stopper {
     volatile sig_atomic_t flag; /* what the engines poll */
     double every;               /* seconds between checkpoints (<= 0: none) */
-    double due;                 /* when the next one is due (progress_now); under lock */
+    double due;                 /* when the next one is due (clock_now); under lock */
     bool quit;                  /* asks the thread to end; under lock */
     pthread_mutex_t lock;
     pthread_cond_t wake; /* the watch's tick, or stopper_end at once */

@@ -32,16 +32,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compile.h"
+#include "detector.h"
 #include "fixed_point.h"
 #include "launch_plan.h"
 #include "layer_record.h"
 #include "optics.h"
-#include "detector.h"
 #include "render.h"
+#include "rng.h"
 #include "run_options.h"
 #include "run_view.h"
-#include "rng.h"
 #include "time_bins.h"
 
 #define KERNEL_NAME         "tmcml_kernel"
@@ -258,13 +259,13 @@ static bool load_module(gpu_engine *eng, const kernel_spec *spec, const gpu_opti
     compile_result cubin = {0};
     compile_options copt = {
         .arch = spec->arch, .cache_dir = opt->cache_dir, .verbose = opt->verbose};
-    double t0 = progress_now();
+    double t0 = clock_now();
     bool ok = render_kernel(spec, opt->template_dir, &src, err);
-    double t1 = progress_now();
+    double t1 = clock_now();
     ok = ok && compile_cubin(&src, &copt, &cubin, err);
-    double t2 = progress_now();
+    double t2 = clock_now();
     ok = ok && cuda_module_load(eng->ctx, cubin.cubin, &eng->mod, err);
-    double t3 = progress_now();
+    double t3 = clock_now();
     if (!ok) {
         /* Name the variant: the message alone does not say which kernel. */
         char msg[sizeof err->message];
@@ -947,7 +948,7 @@ static bool early_poll(gpu_engine *eng, const gpu_run *r, launch *l, tally_set *
 static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu_options *opt,
                          const photon_feed *feed, tally_set *acc, double *steady, tm_error *err)
 {
-    double last = progress_now();
+    double last = clock_now();
     steady_window w = {last, 0, -1, -1};
     bool done = false;
     bool watched = opt->progress || feed->running;
@@ -963,14 +964,14 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
             return false;
         if (!done && !early_poll(eng, r, l, acc, opt, err))
             return false;
-        bool due = watched && progress_now() - last >= PROGRESS_SECONDS;
+        bool due = watched && clock_now() - last >= PROGRESS_SECONDS;
         if (done || (!steady && !due))
             continue;
         uint64_t handed;
         if (!handed_out(eng, r, l, &handed, err))
             return false;
         if (steady)
-            steady_sample(&w, progress_now(), handed, l->count);
+            steady_sample(&w, clock_now(), handed, l->count);
         if (due && handed > l->reported) {
             progress_add(opt->progress, handed - l->reported);
             l->reported = handed;
@@ -978,7 +979,7 @@ static bool await_launch(gpu_engine *eng, const gpu_run *r, launch *l, const gpu
         if (due && feed->running)
             feed->running(feed->ctx, handed);
         if (due)
-            last = progress_now();
+            last = clock_now();
     }
     if (steady)
         *steady = steady_rate(&w, l->count);
@@ -1177,9 +1178,9 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
         return false;
     if (!run_open(eng, batch, spec, opt, &r, err))
         return false;
-    double start = progress_now();
+    double start = clock_now();
     bool ok = run_launches(eng, &r, spec, &plan, opt, feed, acc, stats, err);
-    stats->kernel_seconds = progress_now() - start;
+    stats->kernel_seconds = clock_now() - start;
     run_close(&r);
     return ok;
 }

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "c_locale.h"
-#include "progress.h"
+#include "clock.h"
 
 /* Shares are given back and shared out again only in pieces of at least
  * this many photons: about four for each thread resident on an H100 (132
@@ -185,7 +185,7 @@ static void launch_own(dispatcher *d, worker *w, uint64_t *first, uint64_t *coun
     w->busy = true;
     w->launch = (span){*first, *first + *count};
     w->handed = 0;
-    w->started = progress_now();
+    w->started = clock_now();
     w->share.chunks++;
 }
 
@@ -230,7 +230,7 @@ static double seconds_left(const worker *v, double now)
  * has run too briefly to tell (its photon counter not seen yet). */
 static bool ask_back(dispatcher *d)
 {
-    double now = progress_now(), most = d->steal_seconds;
+    double now = clock_now(), most = d->steal_seconds;
     worker *slow = NULL;
     bool unknown = false;
     for (int i = 0; i < d->gpus; i++) {

@@ -2,26 +2,20 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 /* A run shorter than this never shows a line: it would only flicker. */
 #define PROGRESS_QUIET_SECONDS    1.0
 #define PROGRESS_INTERVAL_SECONDS 0.5
-
-double progress_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void progress_start(progress_meter *p, bool enabled, uint64_t total, const char *label)
 {
     p->enabled = enabled && isatty(fileno(stderr));
     p->total = total;
     atomic_store(&p->done, 0);
-    p->start = progress_now();
+    p->start = clock_now();
     atomic_store(&p->last_print, p->start);
     atomic_store(&p->printing, 0);
     p->printed = false;
@@ -60,7 +54,7 @@ void progress_add(progress_meter *p, uint64_t photons)
     uint64_t done = atomic_fetch_add(&p->done, photons) + photons;
     if (!p->enabled)
         return;
-    double now = progress_now();
+    double now = clock_now();
     if (now - p->start < PROGRESS_QUIET_SECONDS ||
         now - atomic_load(&p->last_print) < PROGRESS_INTERVAL_SECONDS)
         return;
@@ -77,6 +71,6 @@ void progress_finish(progress_meter *p)
 {
     if (!p || !p->enabled || !p->printed)
         return;
-    print_line(p, atomic_load(&p->done), progress_now());
+    print_line(p, atomic_load(&p->done), clock_now());
     fputc('\n', stderr);
 }

@@ -24,7 +24,4 @@ void progress_start(progress_meter *p, bool enabled, uint64_t total, const char 
 void progress_add(progress_meter *p, uint64_t photons);
 void progress_finish(progress_meter *p);
 
-/* Monotonic clock in seconds. */
-double progress_now(void);
-
 #endif
