@@ -218,6 +218,20 @@ static void history_free(history *h)
     free(h->mua);
 }
 
+/* The progress line's label: "run I/N: " of a file of several runs, then
+ * "sets A-B: " when the history holds some of the sets. */
+static void history_label(const history *h, char *label, size_t size)
+{
+    const sets_call *c = h->c;
+    int originals = c->file->num_runs / c->sets->count, pos = 0;
+    label[0] = '\0';
+    if (originals > 1)
+        pos = snprintf(label, size, "run %d/%d: ", c->first / c->sets->count + 1, originals);
+    if (h->m < c->sets->count && pos >= 0 && (size_t)pos < size)
+        snprintf(label + pos, size - (size_t)pos, "sets %d-%d: ", set_index(h, 0) - c->first + 1,
+                 set_index(h, h->m - 1) - c->first + 1);
+}
+
 /* Simulates what is left of the members' photons (their common gaps). */
 static sim_status simulate_history(history *h, tm_error *err)
 {
@@ -226,14 +240,8 @@ static sim_status simulate_history(history *h, tm_error *err)
     if (!history_rows(h))
         error_set(err, NULL, 0, "out of memory");
     else if (!c->eng->pool || run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, err)) {
-        char label[96] = "";
-        int originals = c->file->num_runs / c->sets->count;
-        int pos = snprintf(label, sizeof label, originals > 1 ? "run %d/%d: " : "",
-                           c->first / c->sets->count + 1, originals);
-        if (h->m < c->sets->count)
-            snprintf(label + pos, sizeof label - (size_t)pos,
-                     "sets %d-%d: ", set_index(h, 0) - c->first + 1,
-                     set_index(h, h->m - 1) - c->first + 1);
+        char label[96];
+        history_label(h, label, sizeof label);
         run_gap_calls calls = {simulate_sets_range, save_sets, h};
         status = run_gaps(c->opt, &h->st[h->members[0]].ck, (uint64_t)h->run->photons, label,
                           &calls, err);
