@@ -7,14 +7,17 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
+#include "checkpointed.h"
 #include "clock.h"
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
 #include "parallel.h"
 #include "progress.h"
+#include "resume.h"
 #include "run_options.h"
 #include "timed_wait.h"
 #include "variant.h"
@@ -111,6 +114,10 @@ typedef struct job {
     session *eng;
     const session_sim *sim;
     const work *w;
+    /* Or one run kept in a checkpoint file (NULL: the work's calls). */
+    const checkpointed_call *kept;
+    checkpoint *ck;
+    checkpointed_status kept_status;
     uint64_t count; /* photons of every call */
     tm_error *err;
     bool ok;
@@ -123,6 +130,11 @@ typedef struct job {
 static void job_run(job *j)
 {
     const work *w = j->w;
+    if (j->kept) {
+        j->kept_status = checkpointed_simulate(j->kept, j->ck, &w->stats[0], j->err);
+        j->ok = j->kept_status != CHECKPOINTED_FAILED;
+        return;
+    }
     j->ok = true;
     for (int c = 0; j->ok && c < w->calls && !*j->sim->stop; c++) {
         const kernel_spec *specs = w->specs ? &w->specs[c] : NULL; /* the library's one GPU */
@@ -463,6 +475,95 @@ static bool plan_calls(session *eng, tmcml_result **r, int count, const kernel_s
     return add_single(w, r[0], 0, err);
 }
 
+/* The engine's options of a call's photons, watched by meter, stopped by
+ * the session's flag. */
+static session_sim sim_of(tmcml_session *s, const tmcml_options *o, const call_sets *sets,
+                          progress_meter *meter)
+{
+    return (session_sim){.seed = o->seed,
+                         .score_absorption = o->absorption != 0,
+                         .threads = o->threads,
+                         .max_steps = o->max_steps,
+                         .cache_dir = o->cache_dir,
+                         .progress = meter,
+                         .stop = &s->stop,
+                         .num_sets = sets->count,
+                         .set_layers = sets->layers,
+                         .set_mua = sets->mua};
+}
+
+/* Result r's checkpoint (driver/checkpointed.h): fresh, or the file's. */
+static tmcml_status kept_begin(tmcml_session *s, const tmcml_options *o, const tmcml_result *r,
+                               const kernel_spec *specs, const tmcml_checkpoint *kc, checkpoint *ck)
+{
+    tm_error err = {0};
+    char physics[256];
+    if (!resume_physics(specs ? gpu_pool_engine(s->eng.pool, 0) : NULL, physics, sizeof physics,
+                        &err))
+        return api_fail(s, TMCML_ERR_ENGINE, &err);
+    driver_options d;
+    driver_options_init(&d);
+    d.seed = o->seed;
+    d.score_absorption = o->absorption != 0;
+    d.max_steps = o->max_steps;
+    d.resume = kc->resume != 0;
+    bool resumed;
+    if (!checkpointed_begin(ck, &d, &r->problem.run, physics, kc->path, &resumed, &err))
+        return api_fail(s, TMCML_ERR_FILE, &err);
+    return TMCML_OK;
+}
+
+/* One result's photons kept in kc's file: the checkpoint's tallies become
+ * the result's, the file goes once they are all done. */
+static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcml_result *r,
+                                  const kernel_spec *specs, const tmcml_checkpoint *kc, work *w)
+{
+    checkpoint ck;
+    w->stats = calloc(1, sizeof *w->stats);
+    kernel_spec *call_spec = specs ? malloc(sizeof *call_spec) : NULL;
+    if (!w->stats || (specs && !call_spec)) {
+        free(call_spec);
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
+    if (specs)
+        *call_spec = specs[0];
+    w->specs = call_spec;
+    tmcml_status status = kept_begin(s, o, r, specs, kc, &ck);
+    if (status != TMCML_OK)
+        return status;
+    uint64_t total = (uint64_t)r->problem.run.photons;
+    progress_meter meter;
+    progress_start(&meter, false, total, NULL);
+    progress_add(&meter, checkpoint_done(&ck));
+    call_sets none = {0};
+    checkpointed_call c = {.ses = &s->eng,
+                           .sim = sim_of(s, o, &none, &meter),
+                           .run = &r->problem.run,
+                           .specs = specs,
+                           .path = kc->path,
+                           .every = kc->every,
+                           .cancel = &s->stop};
+    tm_error err = {0};
+    job j = {.eng = &s->eng, .w = w, .kept = &c, .ck = &ck, .count = total, .err = &err};
+    job_watch(s, &j, o, &meter);
+    uint64_t done = checkpoint_done(&ck);
+    tally_set_free(&r->tallies);
+    r->tallies = ck.tallies; /* the result's now */
+    memset(&ck.tallies, 0, sizeof ck.tallies);
+    checkpoint_free(&ck);
+    if (j.kept_status == CHECKPOINTED_FAILED)
+        return api_fail(s, TMCML_ERR_ENGINE, &err);
+    if (j.kept_status == CHECKPOINTED_CANCELLED)
+        return api_failf(s, TMCML_ERR_CANCELLED,
+                         "cancelled after %llu of %llu photons: they are kept in %s (resume "
+                         "continues the run)",
+                         (unsigned long long)done, (unsigned long long)total, kc->path);
+    if (unlink(kc->path) != 0 && errno != ENOENT)
+        return api_failf(s, TMCML_ERR_FILE, "%s: cannot remove the finished run's checkpoint: %s",
+                         kc->path, strerror(errno));
+    return TMCML_OK;
+}
+
 static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml_result **r,
                                  int count, const kernel_spec *specs, const kernel_spec *bspec,
                                  const call_sets *sets, work *w)
@@ -482,16 +583,7 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     total /= (uint64_t)per_history;
     progress_meter meter;
     progress_start(&meter, false, total, NULL);
-    session_sim sim = {.seed = o->seed,
-                       .score_absorption = o->absorption != 0,
-                       .threads = o->threads,
-                       .max_steps = o->max_steps,
-                       .cache_dir = o->cache_dir,
-                       .progress = &meter,
-                       .stop = &s->stop,
-                       .num_sets = sets->count,
-                       .set_layers = sets->layers,
-                       .set_mua = sets->mua};
+    session_sim sim = sim_of(s, o, sets, &meter);
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = 0;
@@ -598,7 +690,8 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
 /* One call's problems: p[0 .. count-1] of one shape into out[0 .. count-1]
  * (all or none). */
 static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p, int count,
-                                 const tmcml_options *o, const call_sets *sets, tmcml_result **out)
+                                 const tmcml_options *o, const call_sets *sets,
+                                 const tmcml_checkpoint *kc, tmcml_result **out)
 {
     double start = clock_now();
     tmcml_result **r = calloc((size_t)count, sizeof *r);
@@ -628,7 +721,9 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
     bool batched = specs && count > 1 && sets->count == 0;
     if (status == TMCML_OK && batched)
         status = batch_spec(s, o, r, count, specs, &bspec);
-    if (status == TMCML_OK)
+    if (status == TMCML_OK && kc)
+        status = simulate_kept(s, o, r[0], specs, kc, &w);
+    else if (status == TMCML_OK)
         status = simulate_all(s, o, r, count, specs, batched ? &bspec : NULL, sets, &w);
     if (status == TMCML_OK)
         status = finish_results(s, o, r, count, &w, plan_seconds, start);
@@ -658,7 +753,52 @@ tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_opt
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     call_sets none = {0};
-    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, &none, out));
+    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, &none, NULL, out));
+}
+
+void tmcml_checkpoint_init(tmcml_checkpoint *ck)
+{
+    if (ck)
+        *ck = (tmcml_checkpoint){
+            .path = NULL, .every = DRIVER_DEFAULT_CHECKPOINT_SECONDS, .resume = 0};
+}
+
+static tmcml_status check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck)
+{
+    if (!ck)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "checkpoint: NULL");
+    if (!ck->path || !ck->path[0])
+        return api_failf(s, TMCML_ERR_ARGUMENT, "checkpoint path: expected a file name");
+    if (!isfinite(ck->every) || ck->every < 0)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "checkpoint every: expected seconds, 0 or more (got %g)", ck->every);
+    if (ck->resume != 0 && ck->resume != 1)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "checkpoint resume: expected 0 or 1 (got %d)",
+                         ck->resume);
+    return TMCML_OK;
+}
+
+tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_problem *p,
+                                    const tmcml_options *opt, const tmcml_checkpoint *ck,
+                                    tmcml_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    if (!out)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
+    if (!p)
+        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status status = check_checkpoint(s, ck);
+    if (status != TMCML_OK)
+        return api_leave(s, status);
+    tmcml_options defaults;
+    tmcml_options_init(&defaults);
+    call_sets none = {0};
+    return api_leave(s, run_problems(s, &p, 1, opt ? opt : &defaults, &none, ck, out));
 }
 
 tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
@@ -682,7 +822,7 @@ tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *probl
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     call_sets none = {0};
-    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, &none, out));
+    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, &none, NULL, out));
 }
 
 /* The sets' problems: p with each set's mua (*list, num_sets of them). */
@@ -726,7 +866,7 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
     call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};
     if (status == TMCML_OK)
         status = run_problems(s, (const tmcml_problem *const *)list, num_sets,
-                              opt ? opt : &defaults, &sets, out);
+                              opt ? opt : &defaults, &sets, NULL, out);
     for (int k = 0; list && k < num_sets; k++)
         tmcml_problem_delete(list[k]);
     free(list);

@@ -330,6 +330,32 @@ TMCML_API tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p,
                                       const double *mua_sets, int num_sets,
                                       const tmcml_options *opt, tmcml_result **out);
 
+/* A long run kept in a checkpoint file (docs/library.md, "Checkpoints"):
+ * the photons done are written to `path` (atomically) every `every`
+ * seconds, and when the run is cancelled (tmcml_session_cancel, a nonzero
+ * answer of the progress callback, tmcml_session_delete); a call with
+ * resume = 1 continues from the file, and the result is then bit for bit
+ * tmcml_run's of the same problem and options, wherever the run stopped.
+ * The file is removed when the run ends.  A file that is another run's (its
+ * problem, photons, seed, -A, max_steps or the engine's physics code
+ * differ) is refused with TMCML_ERR_FILE naming what differs, and kept; a
+ * file at path without resume is refused too (it is a stopped run's work). */
+typedef struct tmcml_checkpoint {
+    const char *path; /* the checkpoint file */
+    double every; /* seconds between checkpoints while the run goes on; 0: only when cancelled */
+    int resume;   /* 1: continue from path when it exists */
+} tmcml_checkpoint;
+
+/* path NULL, every 600 s (as `tmcml run`), resume 0.  New in TMCML_1.2. */
+TMCML_API void tmcml_checkpoint_init(tmcml_checkpoint *ck);
+
+/* tmcml_run, kept in ck's file.  Cancelled, it returns TMCML_ERR_CANCELLED
+ * with the photons done kept in the file (the message says how many); on
+ * another failure the file is as it was last written.  New in TMCML_1.2. */
+TMCML_API tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_problem *p,
+                                              const tmcml_options *opt, const tmcml_checkpoint *ck,
+                                              tmcml_result **out);
+
 /* ---- results -------------------------------------------------------------------------- */
 
 TMCML_API void tmcml_result_delete(tmcml_result *r);

@@ -17,7 +17,8 @@ static void *watch(void *arg)
     stopper *s = arg;
     pthread_mutex_lock(&s->lock);
     while (!s->quit) {
-        if (interrupt_requested() || (s->every > 0 && clock_now() >= s->due))
+        if (interrupt_requested() || (s->also && *s->also) ||
+            (s->every > 0 && clock_now() >= s->due))
             s->flag = 1;
         struct timespec until = timed_wait_deadline(STOPPER_TICK_SECONDS);
         pthread_cond_timedwait(&s->wake, &s->lock, &until);
@@ -26,9 +27,12 @@ static void *watch(void *arg)
     return NULL;
 }
 
-bool stopper_start(stopper *s, double every)
+bool stopper_start(stopper *s, double every) { return stopper_start_also(s, every, NULL); }
+
+bool stopper_start_also(stopper *s, double every, const volatile sig_atomic_t *also)
 {
     s->flag = 0;
+    s->also = also;
     s->quit = false;
     s->every = every;
     s->due = clock_now() + every;
@@ -52,7 +56,7 @@ void stopper_rearm(stopper *s)
     if (s->running)
         pthread_mutex_lock(&s->lock);
     s->due = clock_now() + s->every;
-    s->flag = interrupt_requested() ? 1 : 0;
+    s->flag = interrupt_requested() || (s->also && *s->also) ? 1 : 0;
     if (s->running)
         pthread_mutex_unlock(&s->lock);
 }

@@ -22,6 +22,14 @@ add_test(NAME api_sources COMMAND test_api_sources)
 add_test(NAME gpu_api_sources COMMAND test_api_sources gpu)
 tmcml_gpu_tests(gpu_api_sources)
 
+# A long run kept in a checkpoint file (tests/test_api_checkpoint.c); on the
+# GPU: label gpu.
+add_executable(test_api_checkpoint test_api_checkpoint.c)
+target_link_libraries(test_api_checkpoint PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_checkpoint COMMAND test_api_checkpoint)
+add_test(NAME gpu_api_checkpoint COMMAND test_api_checkpoint gpu)
+tmcml_gpu_tests(gpu_api_checkpoint)
+
 # tmcml_session_delete while other threads' calls are on the session (a use
 # after free that the sanitizer build reports).  Linked with the api room, not
 # the shared library: it reads the session's count of calls (api.h).

@@ -61,6 +61,11 @@ class Grid(Structure):
 PROGRESS_FN = CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p)
 
 
+class Checkpoint(ctypes.Structure):
+    """tmcml_checkpoint: a long run kept in a checkpoint file."""
+    _fields_ = [("path", c_char_p), ("every", c_double), ("resume", c_int)]
+
+
 class Options(Structure):
     _fields_ = [("photons", c_int64), ("seed", c_uint64), ("engine", c_int),
                 ("absorption", c_int), ("threads", c_int), ("gpu", c_int), ("policy", c_int),
@@ -141,6 +146,8 @@ def _declare(lib):
                                     POINTER(c_void_p)]),
         "tmcml_run_sets": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int,
                                    POINTER(Options), POINTER(c_void_p)]),
+        "tmcml_run_checkpointed": (c_int, [c_void_p, c_void_p, POINTER(Options),
+                                           POINTER(Checkpoint), POINTER(c_void_p)]),
         "tmcml_result_delete": (None, [c_void_p]),
         "tmcml_result_problem": (c_void_p, [c_void_p]),
         "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),
@@ -176,8 +183,9 @@ def _declare(lib):
 
 # Functions the package does without, in a library older than them (their
 # callers say what is missing): the version string, the figure, the
-# convolution with a broad beam.
-_OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve")
+# convolution with a broad beam, a run kept in a checkpoint file.
+_OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
+             "tmcml_run_checkpointed")
 
 
 def _load():

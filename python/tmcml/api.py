@@ -1,6 +1,9 @@
 """tmcml.run and tmcml.devices: the package's entry points over the library."""
 
 import ctypes
+import math
+import numbers
+import os
 
 import numpy as np
 
@@ -8,8 +11,8 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
-from .runner import (execute, execute_sets, options, set_path_lengths, set_source,
-                     set_time_and_detector)
+from .runner import (execute, execute_checkpointed, execute_sets, options, set_path_lengths,
+                     set_source, set_time_and_detector)
 from .session import default_session
 
 
@@ -21,7 +24,8 @@ def problem_from_arrays(session, layers, n_above=1.0, n_below=1.0, dz=0.01, dr=0
 def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
         na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-        mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None):
+        mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
+        checkpoint=None, checkpoint_every=600.0, resume=False):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -66,7 +70,15 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     sum(Rd_t) * dt == Rd).  detector=tmcml.FiberDetector(separation, radius,
     na) also scores a fiber detector (Rd_fiber).  Both engines score them
     (with mua_sets the CPU: engine='auto' takes it, 'gpu' is refused).
-    docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector"."""
+    docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector".
+
+    checkpoint: a file the run is kept in (docs/library.md, "Checkpoints"):
+    the photons done are written there every checkpoint_every seconds and
+    when the run is stopped (Ctrl-C); resume=True continues from it, and the
+    result is then bit for bit the uninterrupted run's.  The file is removed
+    when the run ends; one of another run (another seed, problem, photons or
+    engine) is refused with OSError naming what differs, and a file there
+    without resume=True is refused too.  Not with mua_sets."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
@@ -75,9 +87,28 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     set_source(session, [problem], source)
     set_time_and_detector(session, [problem], time_bins, detector)
     if mua_sets is not None:
+        if checkpoint is not None:
+            raise ValueError("checkpoint: a run with mua_sets is not kept in a checkpoint file "
+                             "(yet): leave one of them out")
         return _run_sets(session, problem, mua_sets, opt, progress)
+    if checkpoint is not None:
+        kept = checkpoint_of(checkpoint, checkpoint_every, resume)
+        handle, seconds = execute_checkpointed(session, problem, opt, kept, progress)
+        return Result(handle, session, seconds)
     handle, seconds = execute(session, problem, opt, progress)
     return Result(handle, session, seconds)
+
+
+def checkpoint_of(path, every, resume):
+    """The _lib.Checkpoint of run's checkpoint arguments, checked."""
+    if not isinstance(path, (str, bytes, os.PathLike)) or not os.fspath(path):
+        raise ValueError("checkpoint: expected a file name (got %r)" % (path,))
+    if isinstance(every, bool) or not isinstance(every, numbers.Real) or \
+            not math.isfinite(every) or every < 0:
+        raise ValueError("checkpoint_every: expected seconds, 0 or more (got %r)" % (every,))
+    if not isinstance(resume, (bool, np.bool_)):
+        raise ValueError("resume: expected True or False (got %r)" % (resume,))
+    return _lib.Checkpoint(os.fsencode(os.fspath(path)), float(every), int(bool(resume)))
 
 
 def _run_sets(session, problem, mua_sets, opt, progress):

@@ -86,6 +86,20 @@ def execute(session, problem, opt, progress=True, label=""):
     return out.value, seconds
 
 
+def execute_checkpointed(session, problem, opt, checkpoint, progress=True, label=""):
+    """tmcml_run_checkpointed of problem with opt, kept in checkpoint (a
+    _lib.Checkpoint): the result handle and the seconds the call took.  On
+    Ctrl-C the photons done stay in the checkpoint's file."""
+    if lib.tmcml_run_checkpointed is None:
+        raise RuntimeError("checkpoint: this libtmcml is older than tmcml_run_checkpointed "
+                           "(TMCML_1.2)")
+    out = ctypes.c_void_p()
+    seconds = _watched(session, opt, progress, label, opt.photons, lib.tmcml_run_checkpointed,
+                       (problem.handle, ctypes.byref(opt), ctypes.byref(checkpoint),
+                        ctypes.byref(out)), [out])
+    return out.value, seconds
+
+
 def execute_batch(session, problems, opt, total, progress=True, label=""):
     """tmcml_run_batch of problems (Problems of one shape) with opt: their
     result handles and the seconds the call took, seen from Python."""
@@ -126,25 +140,32 @@ def _watched(session, opt, progress, label, total, function, args, outs):
     opt.progress = callback
     opt.progress_interval = 0.1
     box = {}
+    # The call's end, set by the worker itself: Thread.is_alive() cannot be
+    # trusted once a KeyboardInterrupt has cut a join short (CPython before
+    # 3.13 may then mark a running thread as ended), and the results must not
+    # be deleted, nor the interpreter leave, while the call still runs.
+    ended = threading.Event()
 
     def work():
         try:  # session.call: a close() on another thread cancels and waits for it
             session.call(function, *args)
         except BaseException as e:  # raised on the caller's thread
             box["error"] = e
+        finally:
+            ended.set()
 
     start = time.perf_counter()
     worker = threading.Thread(target=work, name="tmcml-run", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(0.25)
+        while not ended.wait(0.25):
+            pass
     except KeyboardInterrupt:
         cancel.set()
         session.cancel()
-        while worker.is_alive():
+        while not ended.is_set():
             try:
-                worker.join()
+                ended.wait()
             except KeyboardInterrupt:  # a second Ctrl-C: still wait, it is ending
                 pass
         for i, handle in enumerate(outs):
