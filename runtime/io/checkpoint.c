@@ -109,26 +109,18 @@ static void put_array(writer *w, const tally_acc_t *a, size_t n)
         put_u128(w, a[i]);
 }
 
-/* The count of an optional group's axis in t: layers, time bins, detectors. */
-static int *option_count(tally_set *t, int group)
-{
-    return group == OUTPUT_OPTION_PATHS  ? &t->num_layers
-           : group == OUTPUT_OPTION_TIME ? &t->nt
-                                         : &t->detectors;
-}
-
 /* Version 3's optional part (VERSION_OPTIONS). */
 static void put_options(writer *w, const tally_set *t)
 {
     uint32_t mask = 0;
     for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++)
-        if (*option_count((tally_set *)t, g) > 0)
+        if (tally_set_option_length(t, (output_option)g) > 0)
             mask |= 1u << g;
     put_u32(w, mask);
     for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
-        put_u32(w, (uint32_t)*option_count((tally_set *)t, g));
+        put_u32(w, (uint32_t)tally_set_option_length(t, (output_option)g));
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             if ((int)output_tally(k)->option == g)
                 put_array(w, t->tally[k], (size_t)tally_set_bins(t, k));
@@ -299,9 +291,8 @@ static void read_options(reader *r, tally_set *t)
         if (r->ok && (n == 0 || n > most[g] ||
                       (g == OUTPUT_OPTION_TIME && (uint64_t)n * (uint64_t)t->nr > MCI_MAX_BINS)))
             bad(r, "optional tallies' count out of range");
-        bool added = r->ok && (g == OUTPUT_OPTION_PATHS  ? tally_set_add_paths(t, (int)n)
-                               : g == OUTPUT_OPTION_TIME ? tally_set_add_time(t, (int)n)
-                                                         : tally_set_add_detectors(t, (int)n));
+        output_grid lengths = output_option_grid((output_option)g, (int)n);
+        bool added = r->ok && tally_set_add_options(t, &lengths);
         if (r->ok && !added) {
             error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
             r->ok = false;
@@ -348,7 +339,7 @@ static void read_tallies(reader *r, checkpoint *c, uint32_t version)
     uint32_t layers = get_u32(r);
     if (r->ok && (layers == 0 || layers > TM_MAX_PATH_LAYERS))
         bad(r, "path tallies' layer count out of range");
-    if (r->ok && !tally_set_add_paths(t, (int)layers)) {
+    if (r->ok && !tally_set_add_options(t, &(output_grid){.num_layers = (int)layers})) {
         error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
         r->ok = false;
     }
