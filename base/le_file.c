@@ -40,8 +40,7 @@ void le_put_text(le_writer *w, const char *s)
     le_put(w, s, strlen(s));
 }
 
-le_reader le_reader_start(FILE *f, const char *path, const char *kind, uint64_t left,
-                          tm_error *err)
+le_reader le_reader_start(FILE *f, const char *path, const char *kind, uint64_t left, tm_error *err)
 {
     return (le_reader){f, path, kind, HASH_FNV1A_START, left, true, err};
 }
