@@ -57,6 +57,28 @@ struct tmcml_result {
 bool api_enter(tmcml_session *s);
 tmcml_status api_leave(tmcml_session *s, tmcml_status status);
 
+/* One pointer a call needs: NULL is refused as "NAME: NULL". */
+typedef struct api_arg {
+    const void *pointer;
+    const char *name;
+} api_arg;
+/* The pointers a call needs, in the order it checks them (api_begin). */
+#define API_ARGS(...) ((const api_arg[]){__VA_ARGS__, {NULL, NULL}})
+
+/* Every call's entry, its arguments checked as Lua's luaL_argcheck does: s
+ * NULL gives TMCML_ERR_ARGUMENT (there is no session to keep a message in),
+ * a session being deleted TMCML_ERR_CANCELLED (api_enter); then the first
+ * of args (API_ARGS; NULL for none) that is NULL is refused,
+ * TMCML_ERR_ARGUMENT with "NAME: NULL", and the session left again.
+ * TMCML_OK: the session is entered, and the call ends with api_leave. */
+tmcml_status api_begin(tmcml_session *s, const api_arg *args);
+
+/* An argument refused after api_begin (a value out of range, an empty
+ * text): the session's error set to TMCML_ERR_ARGUMENT and the message,
+ * and the session left; returns TMCML_ERR_ARGUMENT. */
+tmcml_status api_arg_error(tmcml_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Sets the session's error (err as "file:line: message") and returns
  * status. */
 tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err);

@@ -73,16 +73,9 @@ tmcml_status tmcml_result_convolve(tmcml_session *s, const tmcml_result *r, cons
 {
     if (out)
         *out = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!r)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
-    if (!beam)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "beam: NULL"));
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({r, "result"}, {beam, "beam"}, {out, "out"}));
+    if (entered != TMCML_OK)
+        return entered;
     conv_beam b = {(conv_beam_kind)beam->kind, beam->radius};
     tm_error err = {0};
     if (!conv_beam_check(&b, &err))

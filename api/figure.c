@@ -19,14 +19,11 @@ static const char *figure_name(const tmcml_result *r, const char *path, const ch
 tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r, const char *path,
                                const char *name)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!r)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
-    if (!path || !*path)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: %s", path ? "empty" : "NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({r, "result"}, {path, "path"}));
+    if (entered != TMCML_OK)
+        return entered;
+    if (!*path)
+        return api_arg_error(s, "path: empty");
     /* A shallow view: the figure reads the problem and the arrays alone. */
     mco_data view = {.run = r->problem.run, .comment = NULL, .result = r->res};
     tm_error err = {0};

@@ -132,14 +132,40 @@ tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err
     return status;
 }
 
+static void fail_v(tmcml_session *s, tmcml_status status, const char *fmt, va_list ap)
+{
+    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    s->status = status;
+}
+
 tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    fail_v(s, status, fmt, ap);
     va_end(ap);
-    s->status = status;
     return status;
+}
+
+tmcml_status api_begin(tmcml_session *s, const api_arg *args)
+{
+    if (!s)
+        return TMCML_ERR_ARGUMENT;
+    if (!api_enter(s))
+        return TMCML_ERR_CANCELLED;
+    for (const api_arg *a = args; a && a->name; a++)
+        if (!a->pointer)
+            return api_arg_error(s, "%s: NULL", a->name);
+    return TMCML_OK;
+}
+
+tmcml_status api_arg_error(tmcml_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(s, TMCML_ERR_ARGUMENT, fmt, ap);
+    va_end(ap);
+    return api_leave(s, TMCML_ERR_ARGUMENT);
 }
 
 static void device_from_info(const cuda_device_info *in, tmcml_device *out)
@@ -158,14 +184,11 @@ tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *co
 {
     if (count)
         *count = 0;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!count)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "count: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({count, "count"}));
+    if (entered != TMCML_OK)
+        return entered;
     if (max > 0 && !out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL for max %d", max));
+        return api_arg_error(s, "out: NULL for max %d", max);
     cuda_driver *drv;
     tm_error err = {0};
     if (!cuda_open(&drv, &err))

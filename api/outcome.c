@@ -193,12 +193,9 @@ static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_
 tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r, tmcml_array which,
                                   uint64_t *low, uint64_t *high, size_t count)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!r)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({r, "result"}));
+    if (entered != TMCML_OK)
+        return entered;
     return api_leave(s, copy_tallies(s, r, which, low, high, count));
 }
 
@@ -259,14 +256,11 @@ static tmcml_status write_loaded(tmcml_session *s, const tmcml_result *r, const 
 
 tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_result *r, const char *path)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!r)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "result: NULL"));
-    if (!path || !*path)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: %s", path ? "empty" : "NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({r, "result"}, {path, "path"}));
+    if (entered != TMCML_OK)
+        return entered;
+    if (!*path)
+        return api_arg_error(s, "path: empty");
     return api_leave(s, r->has_tallies ? write_run(s, r, path) : write_loaded(s, r, path));
 }
 
@@ -312,13 +306,8 @@ tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path, tmcml_res
 {
     if (out)
         *out = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
-    if (!path)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({out, "out"}, {path, "path"}));
+    if (entered != TMCML_OK)
+        return entered;
     return api_leave(s, read_result(s, path, out));
 }

@@ -107,12 +107,9 @@ tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers, int 
 {
     if (out)
         *out = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({out, "out"}));
+    if (entered != TMCML_OK)
+        return entered;
     return api_leave(s, new_problem(s, layers, num_layers, n_above, n_below, grid, out));
 }
 
@@ -165,14 +162,9 @@ tmcml_status tmcml_mci_read(tmcml_session *s, const char *path, tmcml_problem **
         *runs = NULL;
     if (count)
         *count = 0;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!runs || !count)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s: NULL", !runs ? "runs" : "count"));
-    if (!path)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "path: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({runs, "runs"}, {count, "count"}, {path, "path"}));
+    if (entered != TMCML_OK)
+        return entered;
     return api_leave(s, read_problems(s, path, runs, count));
 }
 
@@ -220,10 +212,9 @@ static tmcml_status write_problems(tmcml_session *s, const char *path,
 tmcml_status tmcml_mci_write(tmcml_session *s, const char *path, const tmcml_problem *const *runs,
                              int count)
 {
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
+    tmcml_status entered = api_begin(s, NULL);
+    if (entered != TMCML_OK)
+        return entered;
     return api_leave(s, write_problems(s, path, runs, count));
 }
 
@@ -241,40 +232,24 @@ static tmcml_status set_run(tmcml_session *s, tmcml_problem *p, int64_t photons,
     return status;
 }
 
-/* A problem setter's entry: TMCML_OK with the session entered and p given,
- * else the status to return (the session left again if it was entered). */
-static tmcml_status enter_with_problem(tmcml_session *s, const tmcml_problem *p)
-{
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
-    return TMCML_OK;
-}
-
 tmcml_status tmcml_problem_set_photons(tmcml_session *s, tmcml_problem *p, int64_t photons)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     if (photons < 1)
-        return api_leave(s,
-                         api_failf(s, TMCML_ERR_ARGUMENT,
-                                   "photons: expected 1 to 2^63-1 (got %lld)", (long long)photons));
+        return api_arg_error(s, "photons: expected 1 to 2^63-1 (got %lld)", (long long)photons);
     return api_leave(s, set_run(s, p, photons, p->run.out_name));
 }
 
 tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     if (on && p->run.num_layers > TM_MAX_PATH_LAYERS)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
-                                      "path lengths: at most %d layers (the problem has %d)",
-                                      TM_MAX_PATH_LAYERS, p->run.num_layers));
+        return api_arg_error(s, "path lengths: at most %d layers (the problem has %d)",
+                             TM_MAX_PATH_LAYERS, p->run.num_layers);
     p->run.path_lengths = on != 0;
     return api_leave(s, TMCML_OK);
 }
@@ -288,14 +263,14 @@ _Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
 tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind, double a,
                                       double b)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     if (kind < 0 || kind >= SOURCE_KINDS)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT,
-                                      "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
-                                      "TMCML_SOURCE_FIBER)",
-                                      kind));
+        return api_arg_error(s,
+                             "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
+                             "TMCML_SOURCE_FIBER)",
+                             kind);
     source_desc src = {.kind = (source_kind)kind};
     if (kind == SOURCE_POINT)
         src.depth = a;
@@ -322,12 +297,12 @@ int tmcml_problem_source(const tmcml_problem *p, double *a, double *b)
 
 tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_problem *p, double dt, int nt)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     tm_error err = {0};
     if (nt != 0 && !time_bins_check("time bins", dt, nt, p->run.nr, &err))
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message));
+        return api_arg_error(s, "%s", err.message);
     p->run.time_nt = nt;
     p->run.time_dt = nt != 0 ? dt : 0.0;
     return api_leave(s, TMCML_OK);
@@ -343,13 +318,13 @@ int tmcml_problem_time_bins(const tmcml_problem *p, double *dt)
 tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p, double separation,
                                               double radius, double na)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     tm_error err = {0};
     if (radius != 0.0 &&
         !detector_check("fiber detector", separation, radius, na, p->run.layers[0].n, &err))
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message));
+        return api_arg_error(s, "%s", err.message);
     bool on = radius != 0.0;
     p->run.fiber_sep = on ? separation : 0.0;
     p->run.fiber_radius = on ? radius : 0.0;
@@ -372,11 +347,11 @@ int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation, dou
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)
 {
-    tmcml_status entered = enter_with_problem(s, p);
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
     if (!name || !*name)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "name: empty"));
+        return api_arg_error(s, "name: empty");
     return api_leave(s, set_run(s, p, p->run.photons, name));
 }
 

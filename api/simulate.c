@@ -742,14 +742,9 @@ tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const tmcml_opt
 {
     if (out)
         *out = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({out, "out"}, {p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     call_sets none = {0};
@@ -806,19 +801,13 @@ tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *probl
 {
     for (int i = 0; out && i < count; i++)
         out[i] = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
-    if (!problems)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problems: NULL"));
+    tmcml_status entered = api_begin(s, API_ARGS({out, "out"}, {problems, "problems"}));
+    if (entered != TMCML_OK)
+        return entered;
     if (count < 1 || count > TMCML_BATCH_MAX)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "count: expected 1 to %d (got %d)",
-                                      TMCML_BATCH_MAX, count));
+        return api_arg_error(s, "count: expected 1 to %d (got %d)", TMCML_BATCH_MAX, count);
     if (!problems[0])
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problems[0]: NULL"));
+        return api_arg_error(s, "problems[0]: NULL");
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     call_sets none = {0};
@@ -846,19 +835,13 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
 {
     for (int k = 0; out && k < num_sets && k < TM_MAX_ABSORPTION_SETS; k++)
         out[k] = NULL;
-    if (!s)
-        return TMCML_ERR_ARGUMENT;
-    if (!api_enter(s))
-        return TMCML_ERR_CANCELLED;
-    if (!out)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
-    if (!p)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
-    if (!mua_sets)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "mua_sets: NULL"));
+    tmcml_status entered =
+        api_begin(s, API_ARGS({out, "out"}, {p, "problem"}, {mua_sets, "mua_sets"}));
+    if (entered != TMCML_OK)
+        return entered;
     if (num_sets < 1 || num_sets > TM_MAX_ABSORPTION_SETS)
-        return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "num_sets: expected 1 to %d (got %d)",
-                                      TM_MAX_ABSORPTION_SETS, num_sets));
+        return api_arg_error(s, "num_sets: expected 1 to %d (got %d)", TM_MAX_ABSORPTION_SETS,
+                             num_sets);
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     tmcml_problem **list = NULL;

@@ -11,6 +11,7 @@
 
 #include "fs.h"
 #include "hash.h"
+#include "le_file.h"
 #include "resume.h"
 #include "textbuf.h"
 #include "tm_limits.h"
@@ -61,58 +62,21 @@ char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
 
 /* ---- writing ----------------------------------------------------------------- */
 
-typedef struct writer {
-    FILE *f;
-    uint64_t sum;
-    bool ok;
-} writer;
-
-static void put(writer *w, const void *data, size_t n)
-{
-    if (!w->ok)
-        return;
-    w->sum = hash_fnv1a(w->sum, data, n);
-    w->ok = fwrite(data, 1, n, w->f) == n;
-}
-
-/* v as n little-endian bytes (n <= 8). */
-static void put_le(writer *w, uint64_t v, int n)
-{
-    unsigned char b[8];
-    for (int k = 0; k < n; k++)
-        b[k] = (unsigned char)(v >> (8 * k));
-    put(w, b, (size_t)n);
-}
-
-static void put_text(writer *w, const char *s)
-{
-    put_le(w, (uint32_t)strlen(s), 4);
-    put(w, s, strlen(s));
-}
-
-/* A double as its IEEE 754 bits: read back, the same double. */
-static void put_double(writer *w, double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    put_le(w, bits, 8);
-}
-
 typedef struct write_job {
     const char *identity, *physics;
     const lut_table *t;
 } write_job;
 
-static void put_call(writer *w, const lut_table *t, int call)
+static void put_call(le_writer *w, const lut_table *t, int call)
 {
     lut_span span = lut_table_span(t, call);
-    put_le(w, (uint32_t)call, 4);
+    le_put_u32(w, (uint32_t)call);
     for (int p = 0; p < span.count; p++)
-        put_double(w, t->rd[span.first + (size_t)p * span.stride]);
+        le_put_double(w, t->rd[span.first + (size_t)p * span.stride]);
     for (int p = 0; p < span.count; p++) {
         const double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
         for (int r = 0; r < t->nr; r++)
-            put_double(w, ring[r]);
+            le_put_double(w, ring[r]);
     }
 }
 
@@ -120,23 +84,23 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
 {
     const write_job *job = ctx;
     const lut_table *t = job->t;
-    writer w = {f, HASH_FNV1A_START, true};
-    put(&w, MAGIC, 8);
-    put_le(&w, VERSION, 4);
-    put_text(&w, job->identity);
-    put_text(&w, job->physics);
-    put_le(&w, (uint32_t)t->strategy, 4);
-    put_le(&w, (uint32_t)t->m, 4);
-    put_le(&w, (uint32_t)t->k, 4);
-    put_le(&w, (uint32_t)t->nr, 4);
-    put_le(&w, (uint32_t)t->calls, 4);
-    put_double(&w, t->rsp);
-    put_le(&w, t->trapped, 8);
-    put_le(&w, (uint32_t)t->done_count, 4);
+    le_writer w = le_writer_start(f);
+    le_put(&w, MAGIC, 8);
+    le_put_u32(&w, VERSION);
+    le_put_text(&w, job->identity);
+    le_put_text(&w, job->physics);
+    le_put_u32(&w, (uint32_t)t->strategy);
+    le_put_u32(&w, (uint32_t)t->m);
+    le_put_u32(&w, (uint32_t)t->k);
+    le_put_u32(&w, (uint32_t)t->nr);
+    le_put_u32(&w, (uint32_t)t->calls);
+    le_put_double(&w, t->rsp);
+    le_put_u64(&w, t->trapped);
+    le_put_u32(&w, (uint32_t)t->done_count);
     for (int c = 0; c < t->calls; c++)
         if (t->done[c])
             put_call(&w, t, c);
-    put_le(&w, w.sum, 8);
+    le_put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
 }
@@ -155,71 +119,6 @@ bool lut_checkpoint_write(const char *path, const lut_spec *spec, const char *ph
 }
 
 /* ---- reading ------------------------------------------------------------------- */
-
-typedef struct reader {
-    FILE *f;
-    const char *path;
-    uint64_t left; /* bytes before the checksum not read yet */
-    bool ok;
-    tm_error *err;
-} reader;
-
-static void bad(reader *r, const char *what)
-{
-    if (r->ok)
-        error_set(r->err, r->path, 0, "not a valid tmcml lut checkpoint: %s", what);
-    r->ok = false;
-}
-
-static void get(reader *r, void *data, size_t n)
-{
-    if (r->ok && (n > r->left || fread(data, 1, n, r->f) != n))
-        bad(r, "truncated");
-    if (!r->ok) {
-        memset(data, 0, n);
-        return;
-    }
-    r->left -= n;
-}
-
-static uint64_t get_le(reader *r, int n)
-{
-    unsigned char b[8];
-    get(r, b, (size_t)n);
-    uint64_t v = 0;
-    for (int k = 0; k < n; k++)
-        v |= (uint64_t)b[k] << (8 * k);
-    return v;
-}
-
-static double get_double(reader *r)
-{
-    uint64_t bits = get_le(r, 8);
-    double x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
-/* A text no longer than what is left of the file (so a damaged length
- * asks for no more memory than the file holds). */
-static char *get_text(reader *r)
-{
-    uint64_t n = get_le(r, 4);
-    if (r->ok && n > r->left)
-        bad(r, "truncated");
-    char *s = r->ok ? malloc((size_t)n + 1) : NULL;
-    if (r->ok && !s) {
-        error_set(r->err, r->path, 0, "out of memory");
-        r->ok = false;
-    }
-    if (!s)
-        return NULL;
-    get(r, s, (size_t)n);
-    s[n] = '\0';
-    if (r->ok && strlen(s) != n)
-        bad(r, "a text field holds a NUL byte");
-    return s;
-}
 
 /* The checksum of the whole file, read once before anything is trusted: a
  * damaged file is said to be damaged, not taken for another table's.
@@ -299,51 +198,51 @@ static bool physics_matches(const char *path, const char *was, const char *now, 
 }
 
 /* The values of one call, checked to be ones a simulation could give. */
-static void get_call(reader *r, lut_table *t, int call)
+static void get_call(le_reader *r, lut_table *t, int call)
 {
     lut_span span = lut_table_span(t, call);
     bool plausible = true;
     for (int p = 0; p < span.count; p++) {
-        double rd = get_double(r);
+        double rd = le_get_double(r);
         plausible = plausible && rd >= 0.0 && rd <= 1.0;
         t->rd[span.first + (size_t)p * span.stride] = rd;
     }
     for (int p = 0; r->ok && p < span.count; p++) {
         double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
         for (int i = 0; i < t->nr; i++) {
-            ring[i] = get_double(r);
+            ring[i] = le_get_double(r);
             plausible = plausible && ring[i] >= 0.0 && isfinite(ring[i]);
         }
     }
     if (!plausible)
-        bad(r, "implausible values (an Rd outside 0 to 1, or an Rd_r negative or not finite)");
+        le_bad(r, "implausible values (an Rd outside 0 to 1, or an Rd_r negative or not finite)");
 }
 
 /* The head's numbers: the table's shape, as this table's. */
-static void get_shape(reader *r, const lut_table *t)
+static void get_shape(le_reader *r, const lut_table *t)
 {
-    uint64_t strategy = get_le(r, 4), m = get_le(r, 4), k = get_le(r, 4), nr = get_le(r, 4),
-             calls = get_le(r, 4);
+    uint64_t strategy = le_get_u32(r), m = le_get_u32(r), k = le_get_u32(r), nr = le_get_u32(r),
+             calls = le_get_u32(r);
     if (r->ok && (strategy != (uint64_t)t->strategy || m != (uint64_t)t->m || k != (uint64_t)t->k ||
                   nr != (uint64_t)t->nr || calls != (uint64_t)t->calls))
-        bad(r, "its table's shape is not its identity's");
+        le_bad(r, "its table's shape is not its identity's");
 }
 
 /* Every call done and its values, after the identity and physics. */
-static void get_calls(reader *r, const lut_spec *spec, lut_table *t)
+static void get_calls(le_reader *r, const lut_spec *spec, lut_table *t)
 {
     get_shape(r, t);
-    t->rsp = get_double(r);
-    t->trapped = get_le(r, 8);
-    uint64_t done = get_le(r, 4);
+    t->rsp = le_get_double(r);
+    t->trapped = le_get_u64(r);
+    uint64_t done = le_get_u32(r);
     if (r->ok && (done > (uint64_t)t->calls || !(t->rsp >= 0.0 && t->rsp <= 1.0)))
-        bad(r, done > (uint64_t)t->calls ? "more calls done than the table has"
-                                         : "implausible specular reflectance");
+        le_bad(r, done > (uint64_t)t->calls ? "more calls done than the table has"
+                                            : "implausible specular reflectance");
     double points = 0;
     for (uint64_t i = 0, last = 0; r->ok && i < done; i++) {
-        uint64_t call = get_le(r, 4);
+        uint64_t call = le_get_u32(r);
         if (r->ok && (call >= (uint64_t)t->calls || (i > 0 && call <= last)))
-            bad(r, "the calls done are not in order");
+            le_bad(r, "the calls done are not in order");
         if (!r->ok)
             break;
         get_call(r, t, (int)call);
@@ -353,9 +252,9 @@ static void get_calls(reader *r, const lut_spec *spec, lut_table *t)
     }
     t->done_count = (int)done;
     if (r->ok && (double)t->trapped > points * (double)spec->photons)
-        bad(r, "more trapped photons than photons simulated");
+        le_bad(r, "more trapped photons than photons simulated");
     if (r->ok && r->left != 0)
-        bad(r, "data after the last call");
+        le_bad(r, "data after the last call");
 }
 
 bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *physics, lut_table *t,
@@ -370,22 +269,23 @@ bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *phy
         return false;
     }
     char *identity = lut_checkpoint_identity(spec, t->strategy), *was = NULL, *made_by = NULL;
-    reader r = {f, path, 0, identity != NULL, err};
+    le_reader r = le_reader_start(f, path, "tmcml lut checkpoint", 0, err);
+    r.ok = identity != NULL;
     if (!identity)
         error_set(err, path, 0, "out of memory");
     r.ok = r.ok && checksum_ok(f, path, &r.left, err);
     char magic[8];
-    get(&r, magic, 8);
+    le_get(&r, magic, 8);
     if (r.ok && memcmp(magic, MAGIC, 8) != 0)
-        bad(&r, "wrong magic bytes");
-    uint64_t version = get_le(&r, 4);
+        le_bad(&r, "wrong magic bytes");
+    uint64_t version = le_get_u32(&r);
     if (r.ok && version != VERSION) {
         error_set(err, path, 0, "lut checkpoint format version %" PRIu64 ": this tmcml reads %u",
                   version, VERSION);
         r.ok = false;
     }
-    was = get_text(&r);
-    made_by = get_text(&r);
+    was = le_get_text(&r, UINT32_MAX);
+    made_by = le_get_text(&r, UINT32_MAX);
     if (r.ok && strcmp(was, identity) != 0) {
         identity_differs(path, was, identity, err);
         r.ok = false;

@@ -1,9 +1,11 @@
 /* The problem the tests of an optional output through the public header
  * share (test_api_paths.c, test_api_time.c): two layers on a 20 x 20 x 4
- * grid, 4000 photons of seed 7 on the engine asked for. */
+ * grid, 4000 photons of seed 7 on the engine asked for; and their check of
+ * a batch against its runs alone. */
 #ifndef TMCML_TESTS_API_TWO_LAYERS_H
 #define TMCML_TESTS_API_TWO_LAYERS_H
 
+#include "check.h"
 #include "tmcml.h"
 
 static const tmcml_layer layers[2] = {
@@ -18,6 +20,24 @@ static inline void options(tmcml_options *opt, tmcml_engine engine)
     opt->engine = engine;
     opt->photons = 4000;
     opt->seed = 7;
+}
+
+/* Two problems run as a batch into out (the caller deletes its results)
+ * and each alone: each result of the batch is its problem's run alone,
+ * bit for bit (the tallies' digests). */
+static inline void check_batch_as_alone(tmcml_session *s, const tmcml_problem *const batch[2],
+                                        const tmcml_options *opt, tmcml_result *out[2])
+{
+    CHECK_MSG(tmcml_run_batch(s, batch, 2, opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
+    for (int i = 0; i < 2; i++) {
+        tmcml_result *alone = NULL;
+        CHECK(tmcml_run(s, batch[i], opt, &alone) == TMCML_OK);
+        tmcml_info a, b;
+        tmcml_result_info(out[i], &a);
+        tmcml_result_info(alone, &b);
+        CHECK_MSG(a.tallies_digest == b.tallies_digest, "problem %d: batch and alone differ", i);
+        tmcml_result_delete(alone);
+    }
 }
 
 #endif

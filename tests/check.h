@@ -51,6 +51,24 @@ static inline int check_temp_files(const char *dir, const char *also)
     return n;
 }
 
+/* A test program's cases, each run by its name (argv[1]). */
+typedef struct check_case {
+    const char *name;
+    int (*run)(void); /* the exit status: check_summary's, 77 skipped */
+} check_case;
+
+/* The exit status of the case of cases[0 .. n) named name; for any other
+ * name, usage on stderr and 2. */
+static inline int check_case_run(const char *name, const check_case *cases, size_t n,
+                                 const char *usage)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, cases[i].name) == 0)
+            return cases[i].run();
+    fputs(usage, stderr);
+    return 2;
+}
+
 static inline int check_summary(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);

@@ -1,9 +1,13 @@
 /* The engine's device as the tuner sees it (driver/gpu_runner.h), as an
- * expression: the GPU tests pass it straight to variant_spec_for_run. */
+ * expression: the GPU tests pass it straight to variant_spec_for_run; the
+ * GPU tests' engine opened, and their cases run on it. */
 #ifndef TMCML_TESTS_ENGINE_DEVICE_H
 #define TMCML_TESTS_ENGINE_DEVICE_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "check.h"
 
 #include "gpu.h"
 #include "gpu_runner.h"
@@ -30,6 +34,21 @@ static inline int engine_device_open(gpu_engine **eng)
         return 1;
     }
     return 0;
+}
+
+/* check_case_run on GPU 0 (*eng open while the case runs) when on_gpu,
+ * else on the CPU alone (*eng stays NULL); engine_device_open's status
+ * when the GPU is not there. */
+static inline int engine_device_run_case(gpu_engine **eng, bool on_gpu, const char *name,
+                                         const check_case *cases, size_t n, const char *usage)
+{
+    int opened = on_gpu ? engine_device_open(eng) : 0;
+    if (opened != 0)
+        return opened;
+    int status = check_case_run(name, cases, n, usage);
+    if (*eng)
+        gpu_engine_close(*eng);
+    return status;
 }
 
 #endif

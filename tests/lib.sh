@@ -56,6 +56,41 @@ one_layer_runs() {
         }'
 }
 
+# wait_for FILE [SECONDS]: up to SECONDS (120) for FILE to appear (a run
+# writing it is then simulating, past its start-up, with the signal
+# handler in its graceful mode); the status says whether it did.
+wait_for() {
+    tenths=0
+    while [ ! -s "$1" ] && [ $tenths -lt $((${2:-120} * 10)) ]; do
+        sleep 0.1
+        tenths=$((tenths + 1))
+    done
+    [ -s "$1" ]
+}
+
+# example_setup TMCML EXAMPLES_DIR: the tests of run's options on the MCML
+# example: $tmcml, $mci the example, $common the options of a short
+# deterministic run, the user's directories isolated.
+example_setup() {
+    tmcml=$1
+    mci=$2/mcml_example.mci
+    common="-N 20000 -S 3 -q --tune never --no-profile"
+    isolate_user_dirs
+}
+
+# stopped_run DIR ARGS...: `$tmcml run ARGS` of the MCML example into DIR
+# on one thread, checkpointing every 0.2 s, stopped by SIGINT once its
+# first checkpoint is there (at most 10 s on): a run for --resume.
+stopped_run() {
+    stopped_dir=$1
+    shift
+    "$tmcml" run "$@" --threads 1 --checkpoint-every 0.2 -o "$stopped_dir" 2>/dev/null &
+    stopped_pid=$!
+    wait_for "$stopped_dir/example.ckpt" 10
+    kill -INT $stopped_pid
+    wait $stopped_pid
+}
+
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 

@@ -167,6 +167,24 @@ static void test_null_arguments(tmcml_session *s)
     null_named(s, p, tmcml_mci_write(s, "/tmp/x.mci", NULL, 1), "runs: expected");
     null_named(s, p, tmcml_devices(s, &dev, 1, NULL), "count: NULL");
     null_named(s, p, tmcml_devices(s, NULL, 4, &count), "out: NULL for max 4");
+    /* Every entry's pointers, in the order the call checks them (api_begin). */
+    tmcml_beam beam = {TMCML_BEAM_FLAT, 0.1};
+    tmcml_result *out[1] = {NULL};
+    null_named(s, p, tmcml_run(s, NULL, &opt, &r2), "problem: NULL");
+    null_named(s, p, tmcml_run(s, NULL, &opt, NULL), "out: NULL");
+    null_named(s, p, tmcml_run_batch(s, NULL, 1, &opt, out), "problems: NULL");
+    null_named(s, p, tmcml_run_sets(s, NULL, NULL, 1, &opt, out), "problem: NULL");
+    null_named(s, p, tmcml_mci_read(s, NULL, NULL, NULL), "runs: NULL");
+    null_named(s, p, tmcml_result_convolve(s, NULL, NULL, NULL), "result: NULL");
+    null_named(s, p, tmcml_result_convolve(s, r, NULL, NULL), "beam: NULL");
+    null_named(s, p, tmcml_result_convolve(s, r, &beam, NULL), "out: NULL");
+    null_named(s, p, tmcml_result_write_mco(s, NULL, NULL), "result: NULL");
+    null_named(s, p, tmcml_result_write_mco(s, r, ""), "path: empty");
+    null_named(s, p, tmcml_result_plot(s, r, "", NULL), "path: empty");
+    null_named(s, p, tmcml_problem_set_source(s, NULL, TMCML_SOURCE_PENCIL, 0, 0), "problem: NULL");
+    null_named(s, p, tmcml_problem_set_time_bins(s, NULL, 0.01, 10), "problem: NULL");
+    null_named(s, p, tmcml_problem_set_fiber_detector(s, NULL, 0, 0.1, 0.2), "problem: NULL");
+    null_named(s, p, tmcml_problem_set_path_lengths(s, NULL, 1), "problem: NULL");
     /* No session: nowhere to keep a message, but no crash. */
     CHECK(tmcml_run(NULL, p, &opt, &r2) == TMCML_ERR_ARGUMENT && r2 == NULL);
     CHECK(tmcml_problem_new(NULL, example_layers, 3, 1.0, 1.0, &example_grid, &none) ==

@@ -122,21 +122,13 @@ static void test_batch(tmcml_session *s)
     const tmcml_problem *batch[2] = {problem(s, 1), problem(s, 0)};
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_AUTO);
-    tmcml_result *out[2] = {NULL, NULL}, *alone[2] = {NULL, NULL};
-    CHECK_MSG(tmcml_run_batch(s, batch, 2, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
-    for (int i = 0; i < 2; i++) {
-        CHECK(tmcml_run(s, batch[i], &opt, &alone[i]) == TMCML_OK);
-        tmcml_info a, b;
-        tmcml_result_info(out[i], &a);
-        tmcml_result_info(alone[i], &b);
-        CHECK_MSG(a.tallies_digest == b.tallies_digest, "problem %d: batch and alone differ", i);
-    }
+    tmcml_result *out[2] = {NULL, NULL};
+    check_batch_as_alone(s, batch, &opt, out);
     size_t n;
     CHECK(tmcml_result_array(out[0], TMCML_RD_PATH, &n) &&
           !tmcml_result_array(out[1], TMCML_RD_PATH, &n));
     for (int i = 0; i < 2; i++) {
         tmcml_result_delete(out[i]);
-        tmcml_result_delete(alone[i]);
         tmcml_problem_delete((tmcml_problem *)batch[i]);
     }
 }

@@ -145,17 +145,10 @@ static void test_batch(tmcml_session *s)
     const tmcml_problem *batch[2] = {problem(s, 10, 0.05), problem(s, 0, 0.0)};
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_AUTO);
-    tmcml_result *out[2] = {NULL, NULL}, *alone[2] = {NULL, NULL};
-    CHECK_MSG(tmcml_run_batch(s, batch, 2, &opt, out) == TMCML_OK, "%s", tmcml_session_message(s));
-    for (int i = 0; i < 2; i++) {
-        CHECK(tmcml_run(s, batch[i], &opt, &alone[i]) == TMCML_OK);
-        tmcml_info a, b;
-        tmcml_result_info(out[i], &a);
-        tmcml_result_info(alone[i], &b);
-        CHECK_MSG(a.tallies_digest == b.tallies_digest, "problem %d: batch and alone differ", i);
+    tmcml_result *out[2] = {NULL, NULL};
+    check_batch_as_alone(s, batch, &opt, out);
+    for (int i = 0; i < 2; i++)
         tmcml_result_delete(out[i]);
-        tmcml_result_delete(alone[i]);
-    }
     /* Bin counts differ: refused, with the counts named. */
     const tmcml_problem *mixed[2] = {batch[0], problem(s, 11, 0.0)};
     CHECK(tmcml_run_batch(s, mixed, 2, &opt, out) != TMCML_OK);

@@ -3,10 +3,13 @@
  * (base/dir_trust.c), text on its way to a terminal
  * (base/text_escape.c, and error_set through it), items done by threads as
  * they come (base/work_queue.c), the rules of text files and numbers that
- * users write (base/user_text.c, base/number_parse.c). */
+ * users write (base/user_text.c, base/number_parse.c), the checkpoints'
+ * little-endian files (base/le_file.c). */
 #include "check.h"
 #include "dir_trust.h"
 #include "error.h"
+#include "hash.h"
+#include "le_file.h"
 #include "number_parse.h"
 #include "sha256.h"
 #include "text_escape.h"
@@ -393,8 +396,69 @@ static void test_user_text(void)
     rmdir(dir);
 }
 
+/* Fields written and read back, the bytes little-endian and the sum
+ * theirs; then a file cut short, a text longer than allowed or than the
+ * file, and a NUL byte in a text, each refused by name once. */
+static void test_le_file(void)
+{
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    le_writer w = le_writer_start(f);
+    le_put(&w, "MAGIC", 5);
+    le_put_u32(&w, 0x01020304u);
+    le_put_u64(&w, UINT64_C(0x1122334455667788));
+    le_put_double(&w, -0.1);
+    le_put_text(&w, "text");
+    le_put_uint(&w, 0xabcdef, 3);
+    CHECK(w.ok && ftell(f) == 5 + 4 + 8 + 8 + 4 + 4 + 3);
+    unsigned char bytes[36];
+    rewind(f);
+    CHECK(fread(bytes, 1, sizeof bytes, f) == sizeof bytes);
+    CHECK(bytes[5] == 4 && bytes[8] == 1 && bytes[9] == 0x88 && bytes[16] == 0x11 &&
+          bytes[25] == 4 && bytes[29] == 't' && bytes[33] == 0xef && bytes[35] == 0xab);
+    CHECK(w.sum == hash_fnv1a(HASH_FNV1A_START, bytes, sizeof bytes));
+
+    tm_error err = {0};
+    rewind(f);
+    le_reader r = le_reader_start(f, "x.ckpt", "test file", UINT64_MAX, &err);
+    char magic[5];
+    le_get(&r, magic, 5);
+    CHECK(memcmp(magic, "MAGIC", 5) == 0 && le_get_u32(&r) == 0x01020304u);
+    CHECK(le_get_u64(&r) == UINT64_C(0x1122334455667788) && le_get_double(&r) == -0.1);
+    char *text = le_get_text(&r, 4);
+    CHECK(text && strcmp(text, "text") == 0);
+    free(text);
+    CHECK(le_get_uint(&r, 3) == 0xabcdef && r.ok && r.sum == w.sum);
+    CHECK(le_get_u32(&r) == 0 && !r.ok &&
+          strcmp(err.message, "not a valid test file: truncated") == 0);
+
+    /* The text at byte 25: longer than allowed, longer than what is left,
+     * holding a NUL byte. */
+    const struct {
+        uint64_t left, most;
+        const char *message;
+    } texts[] = {{UINT64_MAX, 3, "not a valid test file: a text field is too long"},
+                 {4 + 3, 4, "not a valid test file: truncated"},
+                 {UINT64_MAX, 4, "not a valid test file: a text field holds a NUL byte"}};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        if (i == 2) {
+            fseek(f, 29, SEEK_SET);
+            CHECK(fwrite("te\0t", 1, 4, f) == 4);
+        }
+        fseek(f, 25, SEEK_SET);
+        err = (tm_error){0};
+        r = le_reader_start(f, "x.ckpt", "test file", texts[i].left, &err);
+        free(le_get_text(&r, texts[i].most));
+        CHECK_MSG(!r.ok && strcmp(err.message, texts[i].message) == 0, "%zu: %s", i, err.message);
+    }
+    fclose(f);
+}
+
 int main(void)
 {
+    test_le_file();
     test_number_parse();
     test_user_text();
     test_work_queue();

@@ -25,13 +25,6 @@ fi
 mci=$data/reference/skin7_600nm.mci
 name=skin7_600nm
 
-# wait_for FILE: up to 120 s for FILE to appear (the run is then simulating,
-# past its start-up, with the signal handler in its graceful mode).
-wait_for() {
-    n=0
-    while [ ! -s "$1" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
-    [ -s "$1" ]
-}
 # wait_for_change FILE COPY: up to 120 s for FILE to differ from COPY (a
 # new periodic checkpoint: the resumed run is simulating).
 wait_for_change() {

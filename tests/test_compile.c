@@ -6,6 +6,7 @@
 #include "check.h"
 #include "fs.h"
 #include "compile.h"
+#include "mwc_kernel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,17 +27,7 @@ static const char kernel_source[] =
     "// fixed-point scale, from headers handed to NVRTC by name\n"
     "#include \"rng_mwc.h\"\n"
     "#include \"fixed_point.h\"\n"
-    "\n"
-    "extern \"C\" __global__ void tmcml_test_kernel(const unsigned int *multipliers,\n"
-    "                                              unsigned long long seed,\n"
-    "                                              unsigned long long *out, int n)\n"
-    "{\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i >= n)\n"
-    "        return;\n"
-    "    mwc_state s;\n"
-    "    mwc_seed(&s, seed, (unsigned long long)i, multipliers);\n"
-    "    out[i] = fixed_point_from_weight(mwc_uniform(&s));\n"
+    "\n" MWC_KERNEL_HEAD "    out[i] = fixed_point_from_weight(mwc_uniform(&s));\n"
     "}\n";
 
 static const char broken_source[] = "#include \"rng_mwc.h\"\n"

@@ -27,6 +27,7 @@
 #include "cpu_photon.h"
 #include "cpu_problem_setup.h"
 #include "mci.h"
+#include "run_options.h"
 #include "source.h"
 #include "tally.h"
 
@@ -61,18 +62,13 @@ static bool point_run(const char *text, const char *source, mci_file *f)
 /* A tally set for run's grid and optional tallies (paths, time, detector). */
 static bool set_init(tally_set *t, const mci_run *run)
 {
-    return tally_set_init(t, run->nr, run->nz, run->na) &&
-           (!run->path_lengths || tally_set_add_paths(t, run->num_layers)) &&
-           (run->time_nt == 0 || tally_set_add_time(t, run->time_nt)) &&
-           (run->fiber_radius == 0.0 || tally_set_add_detectors(t, 1));
+    return tally_set_init(t, run->nr, run->nz, run->na) && run_options_add_tallies(run, t);
 }
 
 static bool batch_init(tally_batch *b, const mci_run *run)
 {
-    return tally_batch_init(b, run->nr, run->nz, run->na) &&
-           (!run->path_lengths || tally_batch_add_paths(b, run->num_layers)) &&
-           (run->time_nt == 0 || tally_batch_add_time(b, run->time_nt)) &&
-           (run->fiber_radius == 0.0 || tally_batch_add_detectors(b, 1));
+    output_grid lengths = run_options_lengths(run);
+    return tally_batch_init(b, run->nr, run->nz, run->na) && tally_batch_add_options(b, &lengths);
 }
 
 /* Photons [0, PHOTONS) of p, held ones stopped at once or not, into out[k]

@@ -338,11 +338,7 @@ static int case_agree(void)
 
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "";
-    if (strcmp(name, "files") == 0)
-        return case_files();
-    if (strcmp(name, "agree") == 0)
-        return case_agree();
-    fprintf(stderr, "usage: test_lut files|agree\n");
-    return 2;
+    static const check_case cases[] = {{"files", case_files}, {"agree", case_agree}};
+    return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof cases[0],
+                          "usage: test_lut files|agree\n");
 }

@@ -5,12 +5,8 @@
 # it back; a bad sets file is refused at file:line with nothing written.
 # (Stops and --resume: test_sets_resume.sh.)
 # usage: test_mua_sets_cli.sh TMCML EXAMPLES_DIR
-tmcml=$1
-examples=$2
 . "$(dirname "$0")/lib.sh"
-isolate_user_dirs
-mci=$examples/mcml_example.mci
-common="-N 20000 -S 3 -q --tune never --no-profile"
+example_setup "$1" "$2"
 
 # 1. The .mci's own mua (1, 1, 2) as the first set, the minimum in every
 #    layer; two more sets above it.

@@ -103,7 +103,8 @@ static void test_fields(void)
     CHECK(t.a_rz == t.tally[OUTPUT_TALLY_A_RZ] && t.rd_ra == t.tally[OUTPUT_TALLY_RD_RA] &&
           t.tt_ra == t.tally[OUTPUT_TALLY_TT_RA]);
     CHECK(!t.rd_path && !t.tt_path && !tally_set_has(&t, OUTPUT_TALLY_RD_PATH));
-    CHECK(tally_set_add_paths(&t, 4) && t.rd_path == t.tally[OUTPUT_TALLY_RD_PATH] &&
+    output_grid layers = output_option_grid(OUTPUT_OPTION_PATHS, 4);
+    CHECK(tally_set_add_options(&t, &layers) && t.rd_path == t.tally[OUTPUT_TALLY_RD_PATH] &&
           t.tt_path == t.tally[OUTPUT_TALLY_TT_PATH] &&
           tally_set_bins(&t, OUTPUT_TALLY_TT_PATH) == 12);
     tally_set_free(&t);
@@ -122,10 +123,43 @@ static void test_fields(void)
     result_free(&res);
 }
 
+/* The optional groups' tallies added from their axes' lengths (the table
+ * names each group's axis), each group on its own and together. */
+static void test_option_tallies(void)
+{
+    CHECK(output_option_axis(OUTPUT_OPTION_PATHS) == OUTPUT_AXIS_LAYER &&
+          output_option_axis(OUTPUT_OPTION_TIME) == OUTPUT_AXIS_T &&
+          output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR);
+    output_grid time = output_option_grid(OUTPUT_OPTION_TIME, 7);
+    CHECK(time.nt == 7 && time.num_layers == 0 && time.detectors == 0 && time.nr == 0);
+    tally_set t;
+    CHECK(tally_set_init(&t, 3, 5, 2));
+    CHECK(tally_set_add_options(&t, &time) && t.rd_rt && t.tt_rt && !t.rd_path && !t.rd_fiber);
+    CHECK(tally_set_option_length(&t, OUTPUT_OPTION_TIME) == 7 &&
+          tally_set_option_length(&t, OUTPUT_OPTION_PATHS) == 0 &&
+          tally_set_bins(&t, OUTPUT_TALLY_RD_RT) == 21);
+    tally_acc_t *kept = t.rd_rt; /* a group added again keeps its tallies */
+    output_grid all = {.num_layers = 2, .nt = 7, .detectors = 1};
+    CHECK(tally_set_add_options(&t, &all) && t.rd_rt == kept && t.rd_path && t.tt_path &&
+          t.rd_fiber && tally_set_bins(&t, OUTPUT_TALLY_RD_FIBER) == 1 &&
+          tally_set_option_length(&t, OUTPUT_OPTION_FIBER) == 1);
+    tally_batch b;
+    CHECK(tally_batch_init(&b, 3, 5, 2));
+    CHECK(tally_batch_add_options(&b, &(output_grid){.num_layers = 2}) && b.rd_path && b.tt_path &&
+          !b.rd_rt && !b.rd_fiber && b.num_layers == 2 && b.nt == 0);
+    tally_set other;
+    CHECK(tally_set_init(&other, 3, 5, 2));
+    CHECK(tally_set_add_options_of(&other, &t) && tally_set_equal(&other, &t));
+    tally_set_free(&other);
+    tally_batch_free(&b);
+    tally_set_free(&t);
+}
+
 int main(void)
 {
     test_rows();
     test_sizes();
     test_fields();
+    test_option_tallies();
     return check_summary("output_arrays");
 }

@@ -36,6 +36,7 @@
 #include "check.h"
 #include "mci_text.h"
 #include "cpu.h"
+#include "cpu_sets.h"
 #include "engine_device.h"
 #include "gpu.h"
 #include "mci.h"
@@ -100,13 +101,7 @@ static bool tallies(const mci_run *run, int num_sets, const double *mua, int thr
         error_print(stderr, &err);
         return false;
     }
-    cpu_options opt = {.seed = SEED,
-                       .threads = threads,
-                       .score_absorption = true,
-                       .num_sets = num_sets,
-                       .set_layers = run->num_layers,
-                       .set_mua = mua};
-    if (cpu_simulate(run, &opt, first, count, t, &err))
+    if (cpu_sets_simulate(run, SEED, threads, num_sets, mua, first, count, t, &err))
         return true;
     error_print(stderr, &err);
     return false;
@@ -461,35 +456,23 @@ static int case_engines(void)
     return check_summary("engines");
 }
 
-static int run_case(const char *name)
-{
-    if (strcmp(name, "ballistic") == 0)
-        return case_ballistic();
-    if (strcmp(name, "derivative") == 0)
-        return case_derivative();
-    if (strcmp(name, "two_layers") == 0)
-        return case_two_layers();
-    if (strcmp(name, "determinism") == 0)
-        return case_determinism();
-    if (strcmp(name, "engines") == 0 && gpu)
-        return case_engines();
-    if (strcmp(name, "plain") == 0 && !gpu)
-        return case_plain();
-    fprintf(stderr, "usage: test_paths ballistic|derivative|two_layers|plain|determinism\n"
-                    "       test_paths ballistic|derivative|two_layers|determinism|engines gpu\n");
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "";
-    if (argc > 2 && strcmp(argv[2], "gpu") == 0) {
-        int opened = engine_device_open(&gpu);
-        if (opened != 0)
-            return opened;
-    }
-    int status = run_case(name);
-    if (gpu)
-        gpu_engine_close(gpu);
-    return status;
+    static const check_case on_cpu[] = {{"ballistic", case_ballistic},
+                                        {"derivative", case_derivative},
+                                        {"two_layers", case_two_layers},
+                                        {"determinism", case_determinism},
+                                        {"plain", case_plain}};
+    static const check_case on_gpu[] = {{"ballistic", case_ballistic},
+                                        {"derivative", case_derivative},
+                                        {"two_layers", case_two_layers},
+                                        {"determinism", case_determinism},
+                                        {"engines", case_engines}};
+    _Static_assert(sizeof on_cpu == sizeof on_gpu, "one case each");
+    bool use_gpu = argc > 2 && strcmp(argv[2], "gpu") == 0;
+    return engine_device_run_case(
+        &gpu, use_gpu, argc > 1 ? argv[1] : "", use_gpu ? on_gpu : on_cpu,
+        sizeof on_cpu / sizeof on_cpu[0],
+        "usage: test_paths ballistic|derivative|two_layers|plain|determinism\n"
+        "       test_paths ballistic|derivative|two_layers|determinism|engines gpu\n");
 }

@@ -6,12 +6,8 @@
 # and resumed gives the uninterrupted run's .mco; --engine gpu is refused
 # with the message and nothing written.
 # usage: test_paths_cli.sh TMCML EXAMPLES_DIR
-tmcml=$1
-examples=$2
 . "$(dirname "$0")/lib.sh"
-isolate_user_dirs
-mci=$examples/mcml_example.mci
-common="-N 20000 -S 3 -q --tune never --no-profile"
+example_setup "$1" "$2"
 
 expect 0 "paths" -- "$tmcml" run "$mci" $common --path-lengths --npz -o "$work/p"
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu --npz -o "$work/plain"
@@ -45,13 +41,7 @@ expect 1 "cut" -- "$tmcml" plot "$work/cut.mco" -o "$work/cut.png"
 contains "cut" "Tt_path_total"
 # Stopped and resumed: the uninterrupted run's .mco.
 n=1500000
-"$tmcml" run "$mci" -N $n -S 5 -q --path-lengths --threads 1 --checkpoint-every 0.2 \
-    -o "$work/k" 2>/dev/null &
-pid=$!
-i=0
-while [ ! -s "$work/k/example.ckpt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
+stopped_run "$work/k" "$mci" -N $n -S 5 -q --path-lengths
 expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths --resume -o "$work/k"
 expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths -o "$work/w"
 check

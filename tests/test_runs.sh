@@ -10,11 +10,6 @@ mci=$data/reference/skin7_600nm.mci
 name=skin7_600nm
 common="--engine cpu --threads 2"
 
-wait_for() { # FILE: up to 120 s for it to appear
-    n=0
-    while [ ! -s "$1" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
-    [ -s "$1" ]
-}
 # seed_of FILE: the seed an .mco's comment line or a JSON names.
 seed_of() { sed -n 's/.*seed[": \t]*\([0-9][0-9]*\).*/\1/p' "$1" | head -1; }
 

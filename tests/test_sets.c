@@ -34,6 +34,7 @@
 #include "check.h"
 #include "mci_text.h"
 #include "cpu.h"
+#include "cpu_sets.h"
 #include "engine_device.h"
 #include "gpu.h"
 #include "mci.h"
@@ -145,13 +146,7 @@ static bool way_call(const mci_run *run, uint64_t seed, int num_sets, const doub
 {
     if (gpu)
         return gpu_tallies(run, seed, num_sets, mua, w->variant, w->launch, first, count, t, err);
-    cpu_options opt = {.seed = seed,
-                       .threads = w->threads,
-                       .score_absorption = true,
-                       .num_sets = num_sets,
-                       .set_layers = run->num_layers,
-                       .set_mua = mua};
-    return cpu_simulate(run, &opt, first, count, t, err);
+    return cpu_sets_simulate(run, seed, w->threads, num_sets, mua, first, count, t, err);
 }
 
 /* Photons [first, first + count) of run with the sets (num_sets > 0), set k
@@ -477,32 +472,16 @@ static int case_determinism(void)
     return check_summary(name);
 }
 
-static int run_case(const char *name)
-{
-    if (strcmp(name, "beer_lambert") == 0)
-        return case_beer_lambert();
-    if (strcmp(name, "two_layers") == 0)
-        return case_two_layers();
-    if (strcmp(name, "three_layers") == 0)
-        return case_three_layers();
-    if (strcmp(name, "determinism") == 0)
-        return case_determinism();
-    fprintf(stderr, "usage: test_sets beer_lambert|two_layers|three_layers|determinism "
-                    "[gpu|gpu_absorb]\n");
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "";
+    static const check_case cases[] = {{"beer_lambert", case_beer_lambert},
+                                       {"two_layers", case_two_layers},
+                                       {"three_layers", case_three_layers},
+                                       {"determinism", case_determinism}};
     gpu_absorbs = argc > 2 && strcmp(argv[2], "gpu_absorb") == 0;
-    if (argc > 2 && (strcmp(argv[2], "gpu") == 0 || gpu_absorbs)) {
-        int opened = engine_device_open(&gpu);
-        if (opened != 0)
-            return opened;
-    }
-    int status = run_case(name);
-    if (gpu)
-        gpu_engine_close(gpu);
-    return status;
+    bool use_gpu = argc > 2 && (strcmp(argv[2], "gpu") == 0 || gpu_absorbs);
+    return engine_device_run_case(&gpu, use_gpu, argc > 1 ? argv[1] : "", cases,
+                                  sizeof cases / sizeof cases[0],
+                                  "usage: test_sets beer_lambert|two_layers|three_layers|"
+                                  "determinism [gpu|gpu_absorb]\n");
 }

@@ -17,12 +17,6 @@ photons=1000000
 common="-N $photons -S 3 -q --engine cpu --threads 2"
 printf '1 1 2\n2.5 1.5 2\n10 10 20\n5 5 5\n' >"$work/sets.csv"
 
-# wait_for FILE: up to 120 s for FILE to appear.
-wait_for() {
-    n=0
-    while [ ! -s "$1" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
-    [ -s "$1" ]
-}
 # stop DIR: a sets run into DIR stopped by SIGTERM once its first periodic
 # checkpoint is there; its exit status in $rc.
 stop() {

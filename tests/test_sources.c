@@ -148,6 +148,48 @@ static bool pair_check(const char *name, const pair *p)
     return r.pass;
 }
 
+/* What a source's case compares with another run, batch by batch: Rd_r
+ * (the last ring, the rest, left out), A_z, and Rd, A and Tt. */
+typedef struct comparison {
+    pair rd_r, a_z, rat;
+} comparison;
+
+static bool comparison_init(comparison *c, const mci_run *run)
+{
+    memset(c, 0, sizeof *c); /* each pair freeable whatever fails */
+    return pair_init(&c->rd_r, (size_t)run->nr - 1) && pair_init(&c->a_z, (size_t)run->nz) &&
+           pair_init(&c->rat, 3);
+}
+
+/* Batch b: x's values, its Rd_r against rd_r_ref's, the others against
+ * ref's. */
+static void comparison_add(comparison *c, int b, const mcml_result *x, const mcml_result *rd_r_ref,
+                           const mcml_result *ref)
+{
+    size_t nr = c->rd_r.n, nz = c->a_z.n;
+    memcpy(c->rd_r.a + b * nr, x->rd_r, nr * sizeof(double));
+    memcpy(c->rd_r.b + b * nr, rd_r_ref->rd_r, nr * sizeof(double));
+    memcpy(c->a_z.a + b * nz, x->a_z, nz * sizeof(double));
+    memcpy(c->a_z.b + b * nz, ref->a_z, nz * sizeof(double));
+    double xr[3] = {x->rd, x->a, x->tt}, rr[3] = {ref->rd, ref->a, ref->tt};
+    memcpy(c->rat.a + b * 3, xr, sizeof xr);
+    memcpy(c->rat.b + b * 3, rr, sizeof rr);
+}
+
+static void comparison_check(const comparison *c)
+{
+    pair_check("Rd_r", &c->rd_r);
+    pair_check("A_z", &c->a_z);
+    pair_check("RAT", &c->rat);
+}
+
+static void comparison_free(comparison *c)
+{
+    pair_free(&c->rd_r);
+    pair_free(&c->a_z);
+    pair_free(&c->rat);
+}
+
 /* One quantity's mean and standard error over batches of its values. */
 static void mean_sem(const double *x, int k, double *mean, double *sem)
 {
@@ -196,9 +238,8 @@ static int case_gaussian(void)
         return 1;
     const conv_beam beam = {CONV_BEAM_GAUSSIAN, w};
     const uint64_t m = photons(2000);
-    size_t nr = (size_t)pencil->nr - 1, nz = (size_t)pencil->nz; /* the last ring is the rest */
-    pair rd_r, a_z, rat;
-    if (!pair_init(&rd_r, nr) || !pair_init(&a_z, nz) || !pair_init(&rat, 3))
+    comparison cmp;
+    if (!comparison_init(&cmp, pencil))
         return 1;
     for (int b = 0; b < BATCHES; b++) {
         mcml_result p, g, f, c;
@@ -208,13 +249,9 @@ static int case_gaussian(void)
             CHECK(false);
             return check_summary("gaussian");
         }
-        memcpy(rd_r.a + b * nr, g.rd_r, nr * sizeof(double));
-        memcpy(rd_r.b + b * nr, c.rd_r, nr * sizeof(double));
-        memcpy(a_z.a + b * nz, g.a_z, nz * sizeof(double));
-        memcpy(a_z.b + b * nz, p.a_z, nz * sizeof(double)); /* a beam moves weight sideways */
-        double gr[3] = {g.rd, g.a, g.tt}, pr[3] = {p.rd, p.a, p.tt};
-        memcpy(rat.a + b * 3, gr, sizeof gr);
-        memcpy(rat.b + b * 3, pr, sizeof pr);
+        /* Rd_r against the convolution; A_z, Rd, A, Tt against the pencil's
+         * (a beam moves weight sideways, not up or down) */
+        comparison_add(&cmp, b, &g, &c, &p);
         CHECK_MSG(f.rd == g.rd && f.a == g.a && f.tt == g.tt,
                   "batch %d: the flat beam's totals %.17g %.17g %.17g, the Gaussian's %.17g %.17g "
                   "%.17g",
@@ -225,12 +262,8 @@ static int case_gaussian(void)
         result_free(&f);
         result_free(&c);
     }
-    pair_check("Rd_r", &rd_r);
-    pair_check("A_z", &a_z);
-    pair_check("RAT", &rat);
-    pair_free(&rd_r);
-    pair_free(&a_z);
-    pair_free(&rat);
+    comparison_check(&cmp);
+    comparison_free(&cmp);
     mci_free(&pf);
     mci_free(&gf);
     mci_free(&ff);
@@ -382,10 +415,9 @@ static int case_fiber(void)
               "Rsp of a fiber of NA 0 %.17g, the pencil's %.17g", optics_specular(fiber),
               optics_specular(pencil));
     const uint64_t m = photons(2000);
-    size_t nr = (size_t)pencil->nr - 1, nz = (size_t)pencil->nz;
-    pair rd_r, a_z, rat;
+    comparison cmp;
     double sum[BATCHES], glass_sum[BATCHES];
-    if (!pair_init(&rd_r, nr) || !pair_init(&a_z, nz) || !pair_init(&rat, 3))
+    if (!comparison_init(&cmp, pencil))
         return 1;
     for (int b = 0; b < BATCHES; b++) {
         mcml_result p, q, w, g;
@@ -394,13 +426,7 @@ static int case_fiber(void)
             CHECK(false);
             return check_summary("fiber");
         }
-        memcpy(rd_r.a + b * nr, q.rd_r, nr * sizeof(double));
-        memcpy(rd_r.b + b * nr, p.rd_r, nr * sizeof(double));
-        memcpy(a_z.a + b * nz, q.a_z, nz * sizeof(double));
-        memcpy(a_z.b + b * nz, p.a_z, nz * sizeof(double));
-        double qr[3] = {q.rd, q.a, q.tt}, pr[3] = {p.rd, p.a, p.tt};
-        memcpy(rat.a + b * 3, qr, sizeof qr);
-        memcpy(rat.b + b * 3, pr, sizeof pr);
+        comparison_add(&cmp, b, &q, &p, &p);
         sum[b] = w.rsp + w.rd + w.a + w.tt;
         glass_sum[b] = g.rsp + g.rd + g.a + g.tt;
         result_free(&g);
@@ -408,9 +434,7 @@ static int case_fiber(void)
         result_free(&q);
         result_free(&w);
     }
-    pair_check("Rd_r", &rd_r);
-    pair_check("A_z", &a_z);
-    pair_check("RAT", &rat);
+    comparison_check(&cmp);
     double ms, ss, mg, sg, bound = t_bound(2);
     mean_sem(sum, BATCHES, &ms, &ss);
     mean_sem(glass_sum, BATCHES, &mg, &sg);
@@ -423,9 +447,7 @@ static int case_fiber(void)
               (ms - 1.0) / ss);
     CHECK_MSG(fabs(mg - 1.0) <= bound * sg, "under glass: Rsp + Rd + A + Tt = %.9f, %.2f sem", mg,
               (mg - 1.0) / sg);
-    pair_free(&rd_r);
-    pair_free(&a_z);
-    pair_free(&rat);
+    comparison_free(&cmp);
     mci_free(&pf);
     mci_free(&ff);
     mci_free(&wf);
@@ -510,10 +532,10 @@ static bool gpu_result(const mci_run *run, uint64_t first, uint64_t count, mcml_
 static void gpu_against_cpu(const char *what, const mci_run *run)
 {
     const uint64_t m = 20000;
-    size_t nr = (size_t)run->nr - 1, nz = (size_t)run->nz;
-    pair rd_r, a_z, rat;
-    if (!pair_init(&rd_r, nr) || !pair_init(&a_z, nz) || !pair_init(&rat, 3)) {
+    comparison cmp;
+    if (!comparison_init(&cmp, run)) {
         CHECK(false);
+        comparison_free(&cmp);
         return;
     }
     bool ok = true;
@@ -523,25 +545,14 @@ static void gpu_against_cpu(const char *what, const mci_run *run)
         CHECK_MSG(ok, "%s: batch %d simulated", what, b);
         if (!ok)
             break;
-        memcpy(rd_r.a + b * nr, g.rd_r, nr * sizeof(double));
-        memcpy(rd_r.b + b * nr, c.rd_r, nr * sizeof(double));
-        memcpy(a_z.a + b * nz, g.a_z, nz * sizeof(double));
-        memcpy(a_z.b + b * nz, c.a_z, nz * sizeof(double));
-        double gr[3] = {g.rd, g.a, g.tt}, cr[3] = {c.rd, c.a, c.tt};
-        memcpy(rat.a + b * 3, gr, sizeof gr);
-        memcpy(rat.b + b * 3, cr, sizeof cr);
+        comparison_add(&cmp, b, &g, &c, &c);
         result_free(&g);
         result_free(&c);
     }
     printf("%s:\n", what);
-    if (ok) {
-        pair_check("Rd_r", &rd_r);
-        pair_check("A_z", &a_z);
-        pair_check("RAT", &rat);
-    }
-    pair_free(&rd_r);
-    pair_free(&a_z);
-    pair_free(&rat);
+    if (ok)
+        comparison_check(&cmp);
+    comparison_free(&cmp);
 }
 
 /* One source's tallies for several variants and launch splits: one digest. */
@@ -587,25 +598,12 @@ static int case_gpu(void)
 
 int main(int argc, char **argv)
 {
+    static const check_case cases[] = {
+        {"gaussian", case_gaussian},       {"point_slab", case_point_slab},
+        {"diffusion", case_diffusion},     {"fiber", case_fiber},
+        {"determinism", case_determinism}, {"gpu", case_gpu}};
     const char *name = argc > 1 ? argv[1] : "";
-    if (strcmp(name, "gaussian") == 0)
-        return case_gaussian();
-    if (strcmp(name, "point_slab") == 0)
-        return case_point_slab();
-    if (strcmp(name, "diffusion") == 0)
-        return case_diffusion();
-    if (strcmp(name, "fiber") == 0)
-        return case_fiber();
-    if (strcmp(name, "determinism") == 0)
-        return case_determinism();
-    if (strcmp(name, "gpu") == 0) {
-        int opened = engine_device_open(&gpu);
-        if (opened != 0)
-            return opened;
-        int status = case_gpu();
-        gpu_engine_close(gpu);
-        return status;
-    }
-    fprintf(stderr, "usage: test_sources gaussian|point_slab|diffusion|fiber|determinism|gpu\n");
-    return 2;
+    return engine_device_run_case(
+        &gpu, strcmp(name, "gpu") == 0, name, cases, sizeof cases / sizeof cases[0],
+        "usage: test_sources gaussian|point_slab|diffusion|fiber|determinism|gpu\n");
 }

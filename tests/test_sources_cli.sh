@@ -8,12 +8,8 @@
 # a checkpoint resumed with another source (or none) refused, with the same one the
 # uninterrupted run's .mco.
 # usage: test_sources_cli.sh TMCML EXAMPLES_DIR
-tmcml=$1
-examples=$2
 . "$(dirname "$0")/lib.sh"
-isolate_user_dirs
-mci=$examples/mcml_example.mci
-common="-N 20000 -S 3 -q --tune never --no-profile"
+example_setup "$1" "$2"
 
 # Bad values: the message quotes the value; nothing written.
 for bad in "flat" "flat:x" "gaussian:-1" "gaussian:0" "point:0" "point:0.1" "point:5" \
@@ -79,13 +75,7 @@ done
 # A checkpoint: another source refused, the same one resumed to the
 # uninterrupted run's .mco.
 n=1500000
-"$tmcml" run "$mci" -N $n -S 5 -q --source flat:0.1 --threads 1 --checkpoint-every 0.2 \
-    -o "$work/r" 2>/dev/null &
-pid=$!
-i=0
-while [ ! -s "$work/r/example.ckpt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
+stopped_run "$work/r" "$mci" -N $n -S 5 -q --source flat:0.1
 check
 [ -s "$work/r/example.ckpt" ] || fail "no checkpoint written"
 expect 1 "other source" -- "$tmcml" run "$mci" -N $n -S 5 -q --source gaussian:0.1 --resume \

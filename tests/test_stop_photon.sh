@@ -21,8 +21,7 @@ expect 0 "uninterrupted" -- "$tmcml" run "$work/long.mci" $common -o "$work/full
 
 "$tmcml" run "$work/long.mci" $common --checkpoint-every 0.1 -o "$work/part" 2>"$work/err" &
 pid=$!
-n=0
-while [ ! -s "$work/part/long.ckpt" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+wait_for "$work/part/long.ckpt"
 kill -TERM $pid
 wait $pid
 rc=$?

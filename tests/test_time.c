@@ -26,6 +26,7 @@
 #include "check.h"
 #include "mci_text.h"
 #include "cpu.h"
+#include "cpu_sets.h"
 #include "detector.h"
 #include "mci.h"
 #include "result.h"
@@ -45,13 +46,7 @@ static bool tallies(const mci_run *run, int num_sets, const double *mua, int thr
     for (int k = 0; init && k < n; k++)
         if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
             return false;
-    cpu_options opt = {.seed = SEED,
-                       .threads = threads,
-                       .score_absorption = true,
-                       .num_sets = num_sets,
-                       .set_layers = run->num_layers,
-                       .set_mua = mua};
-    if (cpu_simulate(run, &opt, first, count, t, &err))
+    if (cpu_sets_simulate(run, SEED, threads, num_sets, mua, first, count, t, &err))
         return true;
     error_print(stderr, &err);
     return false;
@@ -341,15 +336,10 @@ static int case_fiber(void)
 
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "";
-    if (strcmp(name, "sums") == 0)
-        return case_sums();
-    if (strcmp(name, "decay") == 0)
-        return case_decay();
-    if (strcmp(name, "mean_time") == 0)
-        return case_mean_time();
-    if (strcmp(name, "fiber") == 0)
-        return case_fiber();
-    fprintf(stderr, "usage: test_time sums|decay|mean_time|fiber\n");
-    return 2;
+    static const check_case cases[] = {{"sums", case_sums},
+                                       {"decay", case_decay},
+                                       {"mean_time", case_mean_time},
+                                       {"fiber", case_fiber}};
+    return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof cases[0],
+                          "usage: test_time sums|decay|mean_time|fiber\n");
 }

@@ -9,12 +9,8 @@
 # with absorption sets, are refused with a message naming the value,
 # nothing written; tmcml gen shows the time kernel and refuses a batch's.
 # usage: test_time_cli.sh TMCML EXAMPLES_DIR
-tmcml=$1
-examples=$2
 . "$(dirname "$0")/lib.sh"
-isolate_user_dirs
-mci=$examples/mcml_example.mci
-common="-N 20000 -S 3 -q --tune never --no-profile"
+example_setup "$1" "$2"
 opts="--time 0.005:40 --detector fiber:0.2:0.1:0.5"
 
 expect 0 "time" -- "$tmcml" run "$mci" $common $opts --npz -o "$work/t"
@@ -55,13 +51,7 @@ expect 1 "cut" -- "$tmcml" plot "$work/cut.mco" -o "$work/cut.png"
 contains "cut" "Rd_fiber"
 # Stopped and resumed: the uninterrupted run's .mco; other bins refused.
 n=1500000
-"$tmcml" run "$mci" -N $n -S 5 -q $opts --threads 1 --checkpoint-every 0.2 \
-    -o "$work/k" 2>/dev/null &
-pid=$!
-i=0
-while [ ! -s "$work/k/example.ckpt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
+stopped_run "$work/k" "$mci" -N $n -S 5 -q $opts
 expect 1 "resume other" -- "$tmcml" run "$mci" -N $n -S 5 -q --time 0.005:41 \
     --detector fiber:0.2:0.1:0.5 --resume -o "$work/k"
 contains "resume other" "input differs"

@@ -195,17 +195,8 @@ static int case_identity(void)
 
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "";
-    int opened = engine_device_open(&gpu);
-    if (opened != 0)
-        return opened;
-    int status = 2;
-    if (strcmp(name, "agree") == 0)
-        status = case_agree();
-    else if (strcmp(name, "identity") == 0)
-        status = case_identity();
-    else
-        fprintf(stderr, "usage: test_time_gpu agree|identity\n");
-    gpu_engine_close(gpu);
-    return status;
+    static const check_case cases[] = {{"agree", case_agree}, {"identity", case_identity}};
+    return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
+                                  sizeof cases / sizeof cases[0],
+                                  "usage: test_time_gpu agree|identity\n");
 }

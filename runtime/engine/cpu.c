@@ -311,10 +311,7 @@ static tally_batch *sets_init(const mci_run *grid, int num_sets, const output_gr
     tally_batch *sets = calloc((size_t)num_sets, sizeof *sets);
     for (int k = 0; sets && k < num_sets; k++) {
         bool ok = tally_batch_init(&sets[k], grid->nr, grid->nz, grid->na);
-        if (ok &&
-            ((extra->num_layers > 0 && !tally_batch_add_paths(&sets[k], extra->num_layers)) ||
-             (extra->nt > 0 && !tally_batch_add_time(&sets[k], extra->nt)) ||
-             (extra->detectors > 0 && !tally_batch_add_detectors(&sets[k], extra->detectors)))) {
+        if (ok && !tally_batch_add_options(&sets[k], extra)) {
             tally_batch_free(&sets[k]);
             ok = false;
         }
@@ -395,9 +392,10 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
         extra->nt = run->time_nt;
     if (run->fiber_radius > 0.0)
         extra->detectors = 1;
+    output_grid timed = run_options_lengths(run);
+    timed.num_layers = 0; /* the path tallies: paths_prepare */
     for (int k = 0; k < slot_sets; k++)
-        if ((run->time_nt > 0 && !tally_set_add_time(&acc[k], run->time_nt)) ||
-            (run->fiber_radius > 0.0 && !tally_set_add_detectors(&acc[k], 1))) {
+        if (!tally_set_add_options(&acc[k], &timed)) {
             error_set(err, NULL, 0, "out of memory for the time or detector tallies");
             return false;
         }
@@ -407,7 +405,7 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
 /* The optional tallies of a batch: the layers of the path tallies (its runs
  * with path lengths share a layer count), the time bins and detectors, 0
  * for none, in *extra; each run's tally sets get those it asks for
- * (tally_set_add_paths and the like) if they have none yet.  False, with
+ * (tally_set_add_options) if they have none yet.  False, with
  * *err, for too many layers or out of memory. */
 static bool paths_prepare(const photon_batch *batch, const cpu_options *opt, tally_set *acc,
                           output_grid *extra, tm_error *err)
@@ -427,7 +425,8 @@ static bool paths_prepare(const photon_batch *batch, const cpu_options *opt, tal
         }
         extra->num_layers = run->num_layers;
         for (int k = 0; k < slot_sets; k++)
-            if (!tally_set_add_paths(&acc[s * slot_sets + k], run->num_layers)) {
+            if (!tally_set_add_options(&acc[s * slot_sets + k],
+                                       &(output_grid){.num_layers = run->num_layers})) {
                 error_set(err, NULL, 0, "out of memory for the path tallies");
                 return false;
             }

@@ -1116,7 +1116,8 @@ bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu
 {
     int sets = b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
     for (int t = 0; spec->sets_paths && t < sets; t++)
-        if (!tally_set_add_paths(&acc[t], b->parts[0].run->num_layers)) {
+        if (!tally_set_add_options(&acc[t],
+                                   &(output_grid){.num_layers = b->parts[0].run->num_layers})) {
             error_set(err, NULL, 0, "out of memory for the path tallies");
             return false;
         }
@@ -1141,8 +1142,9 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
     if (spec->batch)
         return true;
     const mci_run *run = b->parts[0].run;
-    if ((run->time_nt > 0 && !tally_set_add_time(&acc[0], run->time_nt)) ||
-        (run->fiber_radius > 0.0 && !tally_set_add_detectors(&acc[0], 1))) {
+    output_grid timed = run_options_lengths(run);
+    timed.num_layers = 0; /* the path tallies: gpu_acc_add_paths */
+    if (!tally_set_add_options(&acc[0], &timed)) {
         error_set(err, NULL, 0, "out of memory for the time or detector tallies");
         return false;
     }

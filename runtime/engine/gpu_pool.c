@@ -469,7 +469,9 @@ static bool own_tallies_init(worker *w, const photon_batch *b)
     w->own_tallies = calloc((size_t)n, sizeof *w->own_tallies);
     for (int s = 0; w->own_tallies && s < n; s++)
         if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na) ||
-            (w->spec->sets_paths && !tally_set_add_paths(&w->own_tallies[s], run->num_layers)))
+            (w->spec->sets_paths &&
+             !tally_set_add_options(&w->own_tallies[s],
+                                    &(output_grid){.num_layers = run->num_layers})))
             return false;
     w->tallies = w->own_tallies;
     return w->own_tallies != NULL;

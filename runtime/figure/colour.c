@@ -4,6 +4,8 @@
 #include <string.h>
 
 const unsigned char colour_no_data_rgb[3] = {200, 200, 200};
+const unsigned char colour_ink_rgb[3] = {32, 32, 32};
+const unsigned char colour_frame_rgb[3] = {80, 80, 80};
 
 /* Control points, evenly spaced in t.  Their luma (0.2126 R + 0.7152 G +
  * 0.0722 B: 25, 58, 98, 130, 176, 223) rises in nearly equal steps, and

@@ -10,6 +10,10 @@
  * the map never comes near it, being saturated everywhere. */
 extern const unsigned char colour_no_data_rgb[3];
 
+/* The figures' own greys: text (ink), and frames and tick marks. */
+extern const unsigned char colour_ink_rgb[3];
+extern const unsigned char colour_frame_rgb[3];
+
 /* The map at t in [0, 1] (clamped); NaN gives colour_no_data_rgb. */
 void colour_map(double t, unsigned char rgb[3]);
 

@@ -14,8 +14,6 @@ const unsigned char heatmap_background_rgb[3] = {255, 255, 255};
 const unsigned char heatmap_hatch_rgb[3] = {120, 120, 120};
 const unsigned char heatmap_mark_dark_rgb[3] = {0, 0, 0};
 const unsigned char heatmap_mark_light_rgb[3] = {255, 255, 255};
-static const unsigned char ink_rgb[3] = {32, 32, 32};
-static const unsigned char frame_rgb[3] = {80, 80, 80};
 
 #define SCALE         2 /* every text is the 5x7 font doubled */
 #define TEXT_H        (FONT5X7_ROWS * SCALE)
@@ -303,7 +301,7 @@ bool heatmap_layout_of(const heatmap *h, heatmap_layout *layout, tm_error *err)
 
 static void text(const canvas *c, int x, int y, const char *s, bool rotated)
 {
-    font5x7_draw(c, x, y, s, SCALE, rotated, ink_rgb);
+    font5x7_draw(c, x, y, s, SCALE, rotated, colour_ink_rgb);
 }
 
 static heatmap_box cell_box(const heatmap_layout *l, int ny, int ix, int iy)
@@ -336,7 +334,7 @@ static void draw_cells(const plan *p, const canvas *c)
             else
                 canvas_fill(c, b.x, b.y, b.w, b.h, rgb);
         }
-    canvas_ring(c, p->lay.plot, 1, frame_rgb);
+    canvas_ring(c, p->lay.plot, 1, colour_frame_rgb);
 }
 
 static void draw_axes(const plan *p, const canvas *c)
@@ -346,13 +344,13 @@ static void draw_axes(const plan *p, const canvas *c)
     for (int ix = 0; ix < p->h->nx; ix += p->x_stride) {
         int cx = l->plot.x + ix * l->cell_w + l->cell_w / 2;
         int w = font5x7_text_width(p->x_text[ix], SCALE);
-        canvas_fill(c, cx - 1, below, 2, TICK, frame_rgb);
+        canvas_fill(c, cx - 1, below, 2, TICK, colour_frame_rgb);
         text(c, cx - w / 2, l->x_ticks.y, p->x_text[ix], false);
     }
     for (int iy = 0; iy < p->h->ny; iy += p->y_stride) {
         int cy = l->plot.y + (p->h->ny - 1 - iy) * l->cell_h + l->cell_h / 2;
         int w = font5x7_text_width(p->y_text[iy], SCALE);
-        canvas_fill(c, l->plot.x - 1 - TICK, cy - 1, TICK, 2, frame_rgb);
+        canvas_fill(c, l->plot.x - 1 - TICK, cy - 1, TICK, 2, colour_frame_rgb);
         text(c, l->y_ticks.x + l->y_ticks.w - w, cy - TEXT_H / 2, p->y_text[iy], false);
     }
 }
@@ -360,13 +358,13 @@ static void draw_axes(const plan *p, const canvas *c)
 static void draw_bar(const plan *p, const canvas *c)
 {
     const heatmap_box *b = &p->lay.bar;
-    colour_bar_draw(c, *b, frame_rgb);
+    colour_bar_draw(c, *b, colour_frame_rgb);
     if (p->bar_ticks == 0)
         text(c, p->lay.bar_ticks.x, b->y + (b->h - TEXT_H) / 2, p->bar_text[0], false);
     for (int i = 0; i < p->bar_ticks; i++) {
         double t = range_t(&p->range, p->bar_value[i]);
         int cy = b->y + (int)lround((1.0 - t) * (b->h - 1));
-        canvas_fill(c, b->x + b->w + 1, cy - 1, TICK, 2, frame_rgb);
+        canvas_fill(c, b->x + b->w + 1, cy - 1, TICK, 2, colour_frame_rgb);
         text(c, p->lay.bar_ticks.x, cy - TEXT_H / 2, p->bar_text[i], false);
     }
 }

@@ -12,8 +12,6 @@ const unsigned char plot_background_rgb[3] = {255, 255, 255};
 const unsigned char plot_boundary_rgb[3] = {255, 255, 255};
 const unsigned char plot_rule_rgb[3] = {150, 150, 150};
 const unsigned char plot_curve_rgb[3] = {31, 84, 160};
-const unsigned char plot_frame_rgb[3] = {80, 80, 80};
-static const unsigned char ink_rgb[3] = {32, 32, 32};
 static const unsigned char grid_rgb[3] = {232, 232, 232};
 
 #define DASH_ON      6
@@ -24,12 +22,12 @@ static const unsigned char grid_rgb[3] = {232, 232, 232};
 
 static void text(const canvas *c, int x, int y, const char *s)
 {
-    label_draw(c, x, y, s, PLOT_SCALE, false, ink_rgb);
+    label_draw(c, x, y, s, PLOT_SCALE, false, colour_ink_rgb);
 }
 
 static void text_up(const canvas *c, canvas_box b, const char *s)
 {
-    label_draw(c, b.x, b.y, s, PLOT_SCALE, true, ink_rgb);
+    label_draw(c, b.x, b.y, s, PLOT_SCALE, true, colour_ink_rgb);
 }
 
 /* ---- panel 1: the map ------------------------------------------------------------ */
@@ -80,7 +78,7 @@ static void draw_map(const plot_plan *p, const canvas *c)
     for (int k = 1; k <= run->num_layers; k++)
         if (interface_in_view(run, k, depth))
             draw_interface(c, a, axis_pixel(run->layers[k].z1, 0, depth, a.y, a.h));
-    canvas_ring(c, a, 1, plot_frame_rgb);
+    canvas_ring(c, a, 1, colour_frame_rgb);
 }
 
 static void draw_bar(const plot_plan *p, const canvas *c)
@@ -88,13 +86,13 @@ static void draw_bar(const plot_plan *p, const canvas *c)
     const plot_layout *l = &p->lay;
     if (l->kind == PLOT_MAP_NONE) {
         canvas_fill(c, l->bar.x, l->bar.y, l->bar.w, l->bar.h, colour_no_data_rgb);
-        canvas_ring(c, l->bar, 1, plot_frame_rgb);
+        canvas_ring(c, l->bar, 1, colour_frame_rgb);
     } else {
-        colour_bar_draw(c, l->bar, plot_frame_rgb);
+        colour_bar_draw(c, l->bar, colour_frame_rgb);
     }
     for (int i = 0; i < p->bar.n; i++) {
         int y = axis_pixel(p->bar.value[i], l->bar_hi, l->bar_lo, l->bar.y, l->bar.h);
-        canvas_fill(c, l->bar.x + l->bar.w + 1, y - 1, PLOT_TICK, 2, plot_frame_rgb);
+        canvas_fill(c, l->bar.x + l->bar.w + 1, y - 1, PLOT_TICK, 2, colour_frame_rgb);
         text(c, l->bar_ticks.x, y - PLOT_TEXT_H / 2, p->bar.text[i]);
     }
     text_up(c, l->bar_title, p->bar_title);
@@ -127,7 +125,7 @@ static void draw_x_axis(const canvas *c, const plot_panel *q, const axis_ticks *
     for (int i = 0; i < t->n; i++) {
         int x = x_of(q, t->value[i]), w = label_width(t->text[i], PLOT_SCALE);
         canvas_fill(c, x - 1 + (x > q->area.x), q->area.y + q->area.h + 1, 2, PLOT_TICK,
-                    plot_frame_rgb);
+                    colour_frame_rgb);
         text(c, x - w / 2, q->x_ticks.y, t->text[i]);
     }
 }
@@ -142,7 +140,7 @@ static void draw_minor_ticks(const canvas *c, const plot_panel *q)
             double v = k + log10(m);
             if (v > q->y_lo && v < q->y_hi)
                 canvas_fill(c, q->area.x - 1 - MINOR_TICK_W, y_of(q, v), MINOR_TICK_W, 1,
-                            plot_frame_rgb);
+                            colour_frame_rgb);
         }
 }
 
@@ -151,7 +149,7 @@ static void draw_y_axis(const canvas *c, const plot_panel *q, const axis_ticks *
     for (int i = 0; i < t->n; i++) {
         int y = y_of(q, t->value[i]), w = label_width(t->text[i], PLOT_SCALE);
         canvas_fill(c, q->area.x - 1 - PLOT_TICK, y - 1 + (y > q->area.y), PLOT_TICK, 2,
-                    plot_frame_rgb);
+                    colour_frame_rgb);
         text(c, q->y_ticks.x + q->y_ticks.w - w, y - PLOT_TEXT_H / 2, t->text[i]);
     }
 }
@@ -207,7 +205,7 @@ static void draw_rd(const plot_plan *p, const canvas *c)
     draw_log_panel(c, q, &p->rd_x, &p->rd_y, p->rd_empty);
     if (!p->rd_empty)
         draw_curve(c, q, p->m->result.rd_r, p->lay.map_nr, p->m->run.dr);
-    canvas_ring(c, q->area, 1, plot_frame_rgb); /* last: over the pen's edge */
+    canvas_ring(c, q->area, 1, colour_frame_rgb); /* last: over the pen's edge */
     draw_titles(c, q, p->rd_title, "r [cm]", p->rd_y_title);
 }
 
@@ -222,7 +220,7 @@ static void draw_az(const plot_plan *p, const canvas *c)
                                 DASH_ON, DASH_OFF, plot_rule_rgb);
     if (!p->az_empty)
         draw_curve(c, q, p->m->result.a_z, p->lay.map_nz, run->dz);
-    canvas_ring(c, q->area, 1, plot_frame_rgb);
+    canvas_ring(c, q->area, 1, colour_frame_rgb);
     draw_titles(c, q, p->az_title, "z [cm]", p->az_y_title);
 }
 

@@ -75,6 +75,5 @@ extern const unsigned char plot_background_rgb[3]; /* white */
 extern const unsigned char plot_boundary_rgb[3];   /* interfaces on the map (white) */
 extern const unsigned char plot_rule_rgb[3];       /* interfaces in the A(z) panel */
 extern const unsigned char plot_curve_rgb[3];      /* R_d(r) and A(z) */
-extern const unsigned char plot_frame_rgb[3];      /* frames and tick marks */
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fs.h"
-#include "hash.h"
+#include "le_file.h"
 #include "run_options.h"
 #include "textbuf.h"
 
@@ -65,70 +65,30 @@ uint64_t checkpoint_done(const checkpoint *c)
 
 /* ---- writing ----------------------------------------------------------------- */
 
-typedef struct writer {
-    FILE *f;
-    uint64_t sum;
-    bool ok;
-} writer;
-
-static void put(writer *w, const void *data, size_t n)
+static void put_u128(le_writer *w, tally_acc_t v)
 {
-    if (!w->ok)
-        return;
-    w->sum = hash_fnv1a(w->sum, data, n);
-    w->ok = fwrite(data, 1, n, w->f) == n;
+    le_put_u64(w, (uint64_t)v);
+    le_put_u64(w, (uint64_t)(v >> 64));
 }
 
-/* v as n little-endian bytes (n <= 8). */
-static void put_le(writer *w, uint64_t v, int n)
-{
-    unsigned char b[8];
-    for (int k = 0; k < n; k++)
-        b[k] = (unsigned char)(v >> (8 * k));
-    put(w, b, (size_t)n);
-}
-
-static void put_u32(writer *w, uint32_t v) { put_le(w, v, 4); }
-static void put_u64(writer *w, uint64_t v) { put_le(w, v, 8); }
-
-static void put_u128(writer *w, tally_acc_t v)
-{
-    put_u64(w, (uint64_t)v);
-    put_u64(w, (uint64_t)(v >> 64));
-}
-
-static void put_text(writer *w, const char *s)
-{
-    put_u32(w, (uint32_t)strlen(s));
-    put(w, s, strlen(s));
-}
-
-static void put_array(writer *w, const tally_acc_t *a, size_t n)
+static void put_array(le_writer *w, const tally_acc_t *a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         put_u128(w, a[i]);
 }
 
-/* The count of an optional group's axis in t: layers, time bins, detectors. */
-static int *option_count(tally_set *t, int group)
-{
-    return group == OUTPUT_OPTION_PATHS  ? &t->num_layers
-           : group == OUTPUT_OPTION_TIME ? &t->nt
-                                         : &t->detectors;
-}
-
 /* Version 3's optional part (VERSION_OPTIONS). */
-static void put_options(writer *w, const tally_set *t)
+static void put_options(le_writer *w, const tally_set *t)
 {
     uint32_t mask = 0;
     for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++)
-        if (*option_count((tally_set *)t, g) > 0)
+        if (tally_set_option_length(t, (output_option)g) > 0)
             mask |= 1u << g;
-    put_u32(w, mask);
+    le_put_u32(w, mask);
     for (int g = OUTPUT_OPTION_PATHS; g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
-        put_u32(w, (uint32_t)*option_count((tally_set *)t, g));
+        le_put_u32(w, (uint32_t)tally_set_option_length(t, (output_option)g));
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             if ((int)output_tally(k)->option == g)
                 put_array(w, t->tally[k], (size_t)tally_set_bins(t, k));
@@ -139,37 +99,37 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
 {
     const checkpoint *c = ctx;
     const tally_set *t = &c->tallies;
-    writer w = {f, HASH_FNV1A_START, true};
-    put(&w, MAGIC, 8);
+    le_writer w = le_writer_start(f);
+    le_put(&w, MAGIC, 8);
     bool options = t->nt > 0 || t->detectors > 0;
-    put_u32(&w, options ? VERSION_OPTIONS : t->num_layers > 0 ? VERSION_PATHS : VERSION);
-    put_u32(&w, (uint32_t)c->run_number);
-    put_u64(&w, c->seed);
-    put_u64(&w, c->photons);
-    put_text(&w, c->input);
-    put_text(&w, c->physics);
-    put_u32(&w, (uint32_t)t->nr);
-    put_u32(&w, (uint32_t)t->nz);
-    put_u32(&w, (uint32_t)t->na);
-    put_u64(&w, t->photons);
+    le_put_u32(&w, options ? VERSION_OPTIONS : t->num_layers > 0 ? VERSION_PATHS : VERSION);
+    le_put_u32(&w, (uint32_t)c->run_number);
+    le_put_u64(&w, c->seed);
+    le_put_u64(&w, c->photons);
+    le_put_text(&w, c->input);
+    le_put_text(&w, c->physics);
+    le_put_u32(&w, (uint32_t)t->nr);
+    le_put_u32(&w, (uint32_t)t->nz);
+    le_put_u32(&w, (uint32_t)t->na);
+    le_put_u64(&w, t->photons);
     put_u128(&w, t->steps);
-    put_u64(&w, t->trapped_photons);
+    le_put_u64(&w, t->trapped_photons);
     put_u128(&w, t->trapped_units);
-    put_u32(&w, (uint32_t)c->range_count);
+    le_put_u32(&w, (uint32_t)c->range_count);
     for (int i = 0; i < c->range_count; i++) {
-        put_u64(&w, c->ranges[i].begin);
-        put_u64(&w, c->ranges[i].end);
+        le_put_u64(&w, c->ranges[i].begin);
+        le_put_u64(&w, c->ranges[i].end);
     }
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         put_array(&w, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
     if (options)
         put_options(&w, t);
     else if (t->num_layers > 0) {
-        put_u32(&w, (uint32_t)t->num_layers);
+        le_put_u32(&w, (uint32_t)t->num_layers);
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
     }
-    put_u64(&w, w.sum);
+    le_put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
 }
@@ -181,73 +141,13 @@ bool checkpoint_write(const char *path, const checkpoint *c, tm_error *err)
 
 /* ---- reading ------------------------------------------------------------------- */
 
-typedef struct reader {
-    FILE *f;
-    const char *path;
-    uint64_t sum;
-    bool ok;
-    tm_error *err;
-} reader;
-
-static void bad(reader *r, const char *what)
+static tally_acc_t get_u128(le_reader *r)
 {
-    if (r->ok)
-        error_set(r->err, r->path, 0, "not a valid tmcml checkpoint: %s", what);
-    r->ok = false;
-}
-
-static void get(reader *r, void *data, size_t n)
-{
-    if (!r->ok)
-        return;
-    if (fread(data, 1, n, r->f) != n) {
-        bad(r, "truncated");
-        memset(data, 0, n);
-        return;
-    }
-    r->sum = hash_fnv1a(r->sum, data, n);
-}
-
-/* n little-endian bytes (n <= 8) as a number; 0 once the reader failed. */
-static uint64_t get_le(reader *r, int n)
-{
-    unsigned char b[8];
-    get(r, b, (size_t)n);
-    uint64_t v = 0;
-    for (int k = 0; k < n; k++)
-        v |= (uint64_t)b[k] << (8 * k);
-    return r->ok ? v : 0;
-}
-
-static uint32_t get_u32(reader *r) { return (uint32_t)get_le(r, 4); }
-static uint64_t get_u64(reader *r) { return get_le(r, 8); }
-
-static tally_acc_t get_u128(reader *r)
-{
-    uint64_t lo = get_u64(r), hi = get_u64(r);
+    uint64_t lo = le_get_u64(r), hi = le_get_u64(r);
     return ((tally_acc_t)hi << 64) | lo;
 }
 
-static char *get_text(reader *r)
-{
-    uint32_t n = get_u32(r);
-    if (r->ok && n > MAX_TEXT)
-        bad(r, "a text field is too long");
-    char *s = r->ok ? malloc((size_t)n + 1) : NULL;
-    if (r->ok && !s) {
-        error_set(r->err, r->path, 0, "out of memory");
-        r->ok = false;
-    }
-    if (!s)
-        return NULL;
-    get(r, s, n);
-    s[n] = '\0';
-    if (r->ok && strlen(s) != n)
-        bad(r, "a text field holds a NUL byte");
-    return s;
-}
-
-static void get_array(reader *r, tally_acc_t *a, size_t n)
+static void get_array(le_reader *r, tally_acc_t *a, size_t n)
 {
     for (size_t i = 0; r->ok && i < n; i++)
         a[i] = get_u128(r);
@@ -264,13 +164,13 @@ static bool ranges_valid(const checkpoint *c)
     return true;
 }
 
-static void read_head(reader *r, checkpoint *c, uint32_t *version_out)
+static void read_head(le_reader *r, checkpoint *c, uint32_t *version_out)
 {
     char magic[8];
-    get(r, magic, 8);
+    le_get(r, magic, 8);
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
-        bad(r, "wrong magic bytes");
-    uint32_t version = get_u32(r);
+        le_bad(r, "wrong magic bytes");
+    uint32_t version = le_get_u32(r);
     if (r->ok && version != VERSION && version != VERSION_PATHS && version != VERSION_OPTIONS) {
         error_set(r->err, r->path, 0,
                   "checkpoint format version %u: this tmcml reads versions %u to %u", version,
@@ -278,30 +178,29 @@ static void read_head(reader *r, checkpoint *c, uint32_t *version_out)
         r->ok = false;
     }
     *version_out = version;
-    c->run_number = (int)get_u32(r);
-    c->seed = get_u64(r);
-    c->photons = get_u64(r);
-    c->input = get_text(r);
-    c->physics = get_text(r);
+    c->run_number = (int)le_get_u32(r);
+    c->seed = le_get_u64(r);
+    c->photons = le_get_u64(r);
+    c->input = le_get_text(r, MAX_TEXT);
+    c->physics = le_get_text(r, MAX_TEXT);
 }
 
 /* Version 3's optional part: each group's count, checked, and tallies. */
-static void read_options(reader *r, tally_set *t)
+static void read_options(le_reader *r, tally_set *t)
 {
-    uint32_t mask = get_u32(r);
+    uint32_t mask = le_get_u32(r);
     if (r->ok && (mask & ~(((1u << OUTPUT_OPTIONS) - 1) & ~1u)))
-        bad(r, "unknown optional tallies");
+        le_bad(r, "unknown optional tallies");
     static const uint32_t most[OUTPUT_OPTIONS] = {0, TM_MAX_PATH_LAYERS, TM_MAX_TIME_BINS, 1};
     for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
-        uint32_t n = get_u32(r);
+        uint32_t n = le_get_u32(r);
         if (r->ok && (n == 0 || n > most[g] ||
                       (g == OUTPUT_OPTION_TIME && (uint64_t)n * (uint64_t)t->nr > MCI_MAX_BINS)))
-            bad(r, "optional tallies' count out of range");
-        bool added = r->ok && (g == OUTPUT_OPTION_PATHS  ? tally_set_add_paths(t, (int)n)
-                               : g == OUTPUT_OPTION_TIME ? tally_set_add_time(t, (int)n)
-                                                         : tally_set_add_detectors(t, (int)n));
+            le_bad(r, "optional tallies' count out of range");
+        output_grid lengths = output_option_grid((output_option)g, (int)n);
+        bool added = r->ok && tally_set_add_options(t, &lengths);
         if (r->ok && !added) {
             error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
             r->ok = false;
@@ -312,12 +211,12 @@ static void read_options(reader *r, tally_set *t)
     }
 }
 
-static void read_tallies(reader *r, checkpoint *c, uint32_t version)
+static void read_tallies(le_reader *r, checkpoint *c, uint32_t version)
 {
-    uint32_t nr = get_u32(r), nz = get_u32(r), na = get_u32(r);
+    uint32_t nr = le_get_u32(r), nz = le_get_u32(r), na = le_get_u32(r);
     if (r->ok && (nr == 0 || nz == 0 || na == 0 || (uint64_t)nr * nz > MCI_MAX_BINS ||
                   (uint64_t)nr * na > MCI_MAX_BINS))
-        bad(r, "grid out of range");
+        le_bad(r, "grid out of range");
     if (r->ok && !tally_set_init(&c->tallies, (int)nr, (int)nz, (int)na)) {
         error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
         r->ok = false;
@@ -325,30 +224,30 @@ static void read_tallies(reader *r, checkpoint *c, uint32_t version)
     if (!r->ok)
         return;
     tally_set *t = &c->tallies;
-    t->photons = get_u64(r);
+    t->photons = le_get_u64(r);
     t->steps = get_u128(r);
-    t->trapped_photons = get_u64(r);
+    t->trapped_photons = le_get_u64(r);
     t->trapped_units = get_u128(r);
-    uint32_t ranges = get_u32(r);
+    uint32_t ranges = le_get_u32(r);
     if (r->ok && ranges > CHECKPOINT_MAX_RANGES)
-        bad(r, "too many photon ranges");
+        le_bad(r, "too many photon ranges");
     c->range_count = r->ok ? (int)ranges : 0;
     for (int i = 0; r->ok && i < c->range_count; i++) {
-        c->ranges[i].begin = get_u64(r);
-        c->ranges[i].end = get_u64(r);
+        c->ranges[i].begin = le_get_u64(r);
+        c->ranges[i].end = le_get_u64(r);
     }
     if (r->ok && (!ranges_valid(c) || checkpoint_done(c) != t->photons))
-        bad(r, "inconsistent photon ranges");
+        le_bad(r, "inconsistent photon ranges");
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         get_array(r, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
     if (r->ok && version == VERSION_OPTIONS)
         read_options(r, t);
     if (!r->ok || version != VERSION_PATHS)
         return;
-    uint32_t layers = get_u32(r);
+    uint32_t layers = le_get_u32(r);
     if (r->ok && (layers == 0 || layers > TM_MAX_PATH_LAYERS))
-        bad(r, "path tallies' layer count out of range");
-    if (r->ok && !tally_set_add_paths(t, (int)layers)) {
+        le_bad(r, "path tallies' layer count out of range");
+    if (r->ok && !tally_set_add_options(t, &(output_grid){.num_layers = (int)layers})) {
         error_set(r->err, r->path, 0, "out of memory for the checkpoint's tallies");
         r->ok = false;
     }
@@ -408,7 +307,7 @@ static uint64_t input_max_steps(const char *input)
 /* Tallies that no run could have made from the photons done: an edited
  * file (the checksum is recomputed by anyone who edits one) or one written
  * by a broken tmcml.  Cheap invariants, not a proof of authenticity. */
-static void check_plausible(reader *r, const checkpoint *c)
+static void check_plausible(le_reader *r, const checkpoint *c)
 {
     const tally_set *t = &c->tallies;
     char msg[256];
@@ -418,7 +317,7 @@ static void check_plausible(reader *r, const checkpoint *c)
         snprintf(msg, sizeof msg,
                  "implausible tallies: %" PRIu64 " trapped photons of %" PRIu64 " done",
                  t->trapped_photons, t->photons);
-        bad(r, msg);
+        le_bad(r, msg);
         return;
     }
     /* A trapped photon's weight is at most its start weight, 1. */
@@ -427,7 +326,7 @@ static void check_plausible(reader *r, const checkpoint *c)
                  "implausible tallies: %" PRIu64 " trapped photons hold %.6g "
                  "unit weights",
                  t->trapped_photons, tally_weight(t->trapped_units));
-        bad(r, msg);
+        le_bad(r, msg);
         return;
     }
     uint64_t max_steps = input_max_steps(c->input);
@@ -436,7 +335,7 @@ static void check_plausible(reader *r, const checkpoint *c)
                  "implausible tallies: %.6g steps for %" PRIu64 " photons of at "
                  "most %" PRIu64 " steps",
                  tally_count(t->steps), t->photons, max_steps);
-        bad(r, msg);
+        le_bad(r, msg);
         return;
     }
     tally_acc_t limit = most_units(t->photons), sum = t->trapped_units;
@@ -451,7 +350,7 @@ static void check_plausible(reader *r, const checkpoint *c)
                  "implausible tallies: %s and the trapped "
                  "weight add up to more than %" PRIu64 " photons can deposit (%.6g unit weights)",
                  names, t->photons, tally_weight(limit));
-        bad(r, msg);
+        le_bad(r, msg);
     }
 }
 
@@ -463,17 +362,17 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
         error_set(err, path, 0, "cannot open the checkpoint");
         return false;
     }
-    reader r = {f, path, HASH_FNV1A_START, true, err};
+    le_reader r = le_reader_start(f, path, "tmcml checkpoint", UINT64_MAX, err);
     uint32_t version = 0;
     read_head(&r, c, &version);
     read_tallies(&r, c, version);
-    uint64_t expected = r.sum, stored = get_u64(&r);
+    uint64_t expected = r.sum, stored = le_get_u64(&r);
     if (r.ok && stored != expected)
-        bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "
-                "error, or a partial overwrite)");
+        le_bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "
+                   "error, or a partial overwrite)");
     char extra;
     if (r.ok && fread(&extra, 1, 1, f) == 1)
-        bad(&r, "data after the checksum");
+        le_bad(&r, "data after the checksum");
     check_plausible(&r, c);
     fclose(f);
     if (!r.ok)

@@ -97,14 +97,22 @@ static bool mco_next_data_line(mco_cursor *c)
 
 static int mco_last_line(const mco_cursor *c) { return c->nlines > 0 ? c->nlines : 1; }
 
-static bool mco_parse_double(const mco_token *t, double *out)
+/* t as a C string in buf; false when empty or longer than size - 1 (no
+ * number is that long). */
+static bool mco_token_text(const mco_token *t, char *buf, size_t size)
 {
-    char buf[64];
-    if (t->len == 0 || t->len >= sizeof buf)
+    if (t->len == 0 || t->len >= size)
         return false;
     memcpy(buf, t->s, t->len);
     buf[t->len] = '\0';
-    char *end;
+    return true;
+}
+
+static bool mco_parse_double(const mco_token *t, double *out)
+{
+    char buf[64], *end;
+    if (!mco_token_text(t, buf, sizeof buf))
+        return false;
     errno = 0;
     double v = strtod(buf, &end);
     /* ERANGE on underflow is harmless (a denormal or 0 is the right value). */
@@ -116,12 +124,9 @@ static bool mco_parse_double(const mco_token *t, double *out)
 
 static bool mco_parse_int64(const mco_token *t, int64_t *out)
 {
-    char buf[32];
-    if (t->len == 0 || t->len >= sizeof buf)
+    char buf[32], *end;
+    if (!mco_token_text(t, buf, sizeof buf))
         return false;
-    memcpy(buf, t->s, t->len);
-    buf[t->len] = '\0';
-    char *end;
     errno = 0;
     long long v = strtoll(buf, &end, 10);
     if (*end || errno == ERANGE)

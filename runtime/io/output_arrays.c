@@ -272,6 +272,27 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     return 0;
 }
 
+output_axis output_option_axis(output_option group)
+{
+    const output_array *o = NULL;
+    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL && !o; k++)
+        if (output_tally(k)->option == group)
+            o = output_tally(k);
+    return o ? o->axes[o->rank - 1] : OUTPUT_AXIS_R;
+}
+
+output_grid output_option_grid(output_option group, int length)
+{
+    output_grid g = {0};
+    switch (output_option_axis(group)) {
+    case OUTPUT_AXIS_LAYER: g.num_layers = length; break;
+    case OUTPUT_AXIS_T: g.nt = length; break;
+    case OUTPUT_AXIS_DETECTOR: g.detectors = length; break;
+    default: break;
+    }
+    return g;
+}
+
 uint64_t output_bins(const output_array *o, const output_grid *g)
 {
     uint64_t n = 1;

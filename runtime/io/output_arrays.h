@@ -151,6 +151,11 @@ typedef struct output_grid {
 
 /* Entries along an axis. */
 uint64_t output_axis_length(output_axis axis, const output_grid *g);
+/* The axis an optional group adds to the grid (its tallies' last axis:
+ * the layers of the path lengths, the time bins, the detectors), and the
+ * grid of that axis alone, length entries long (every other axis 0). */
+output_axis output_option_axis(output_option group);
+output_grid output_option_grid(output_option group, int length);
 /* Entries of the array: its dimensions multiplied. */
 uint64_t output_bins(const output_array *o, const output_grid *g);
 /* Entries it is kept in (mcml_result): a layer array also keeps the media

@@ -14,11 +14,17 @@ bool run_options_has(const mci_run *run, output_option option)
     return false;
 }
 
+output_grid run_options_lengths(const mci_run *run)
+{
+    output_grid lengths = run_options_grid(run);
+    lengths.num_layers = run->path_lengths ? run->num_layers : 0;
+    return lengths;
+}
+
 bool run_options_add_tallies(const mci_run *run, tally_set *t)
 {
-    return (!run->path_lengths || tally_set_add_paths(t, run->num_layers)) &&
-           (run->time_nt == 0 || tally_set_add_time(t, run->time_nt)) &&
-           (run->fiber_radius <= 0.0 || tally_set_add_detectors(t, 1));
+    output_grid lengths = run_options_lengths(run);
+    return tally_set_add_options(t, &lengths);
 }
 
 bool run_options_wants(const mci_run *run, const output_array *o)

@@ -22,6 +22,11 @@ bool run_options_wants(const mci_run *run, const output_array *o);
 /* The grid run's arrays are sized by, its optional axes too. */
 output_grid run_options_grid(const mci_run *run);
 
+/* The lengths of the optional axes run asks for (tally_set_add_options):
+ * the layers with path lengths, the time bins, the detectors; 0 for a
+ * group it does not ask for. */
+output_grid run_options_lengths(const mci_run *run);
+
 /* Gives t (a run's tallies) the optional tallies of every group run asks
  * for, zero, where it has none yet: so that tally sets made for one run
  * have the same arrays whether or not an engine has added to them yet (the

@@ -5,30 +5,60 @@
 
 #include "hash.h"
 
-/* Entries of tally array k on the grid of t (a tally_batch or tally_set).
- * Every loop over the tallies takes those t has: every run's, and the
- * optional ones added (the others are NULL). */
-#define BINS(t, k)                                                                                 \
-    ((size_t)output_tally_grid_bins(                                                               \
-        (k), &(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors}))
+/* The grid of t (a tally_batch or tally_set: their grid members are
+ * named alike), and the entries of its tally array k.  Every loop over the
+ * tallies takes those t has: every run's, and the optional ones added (the
+ * others are NULL). */
+#define GRID(t)                                                                                    \
+    (&(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors})
+#define BINS(t, k) ((size_t)output_tally_grid_bins((k), GRID(t)))
+
+/* Whether t (a batch or set) is to have tally k: every run's tallies, and
+ * those of the optional groups whose axis lengths gives entries (the
+ * output table says which axis is a group's). */
+static bool wanted(int k, const output_grid *lengths)
+{
+    output_option group = output_tally(k)->option;
+    return group == OUTPUT_OPTION_NONE ||
+           output_axis_length(output_option_axis(group), lengths) > 0;
+}
+
+/* The optional axes' lengths that lengths gives, into a batch's or a set's
+ * grid. */
+static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors)
+{
+    if (lengths->num_layers > 0)
+        *num_layers = lengths->num_layers;
+    if (lengths->nt > 0)
+        *nt = lengths->nt;
+    if (lengths->detectors > 0)
+        *detectors = lengths->detectors;
+}
+
+bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
+{
+    take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors);
+    bool ok = true;
+    for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
+        if (!b->tally[k] && wanted(k, lengths))
+            ok = (b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k])) != NULL;
+    return ok;
+}
+
+bool tally_set_add_options(tally_set *t, const output_grid *lengths)
+{
+    take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors);
+    bool ok = true;
+    for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
+        if (!t->tally[k] && wanted(k, lengths))
+            ok = (t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k])) != NULL;
+    return ok;
+}
 
 bool tally_batch_init(tally_batch *b, int nr, int nz, int na)
 {
-    b->nr = nr;
-    b->nz = nz;
-    b->na = na;
-    b->num_layers = b->nt = b->detectors = 0;
-    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
-        b->tally[k] = NULL;
-    b->steps = 0;
-    b->trapped_photons = b->trapped_units = 0;
-    b->a_rz_exact = NULL;
-    bool ok = true;
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
-        b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k]);
-        ok = ok && b->tally[k];
-    }
-    if (ok)
+    *b = (tally_batch){.nr = nr, .nz = nz, .na = na};
+    if (tally_batch_add_options(b, &(output_grid){0}))
         return true;
     tally_batch_free(b);
     return false;
@@ -64,22 +94,8 @@ void tally_batch_free(tally_batch *b)
 
 bool tally_set_init(tally_set *t, int nr, int nz, int na)
 {
-    t->nr = nr;
-    t->nz = nz;
-    t->na = na;
-    t->num_layers = t->nt = t->detectors = 0;
-    for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
-        t->tally[k] = NULL;
-    t->photons = 0;
-    t->steps = 0;
-    t->trapped_photons = 0;
-    t->trapped_units = 0;
-    bool ok = true;
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
-        t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k]);
-        ok = ok && t->tally[k];
-    }
-    if (ok)
+    *t = (tally_set){.nr = nr, .nz = nz, .na = na};
+    if (tally_set_add_options(t, &(output_grid){0}))
         return true;
     tally_set_free(t);
     return false;
@@ -178,58 +194,14 @@ uint64_t tally_set_digest(const tally_set *t)
     return h;
 }
 
-/* The optional tallies of option's rows into t (a tally_batch or
- * tally_set), zeroed, those it has already kept. */
-#define ADD_OPTION(t, group)                                                                       \
-    do {                                                                                           \
-        for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)                                  \
-            if (output_tally(k)->option == (group) && !(t)->tally[k] &&                            \
-                !((t)->tally[k] = calloc(BINS((t), k), sizeof *(t)->tally[k])))                    \
-                return false;                                                                      \
-        return true;                                                                               \
-    } while (0)
-
-bool tally_batch_add_paths(tally_batch *b, int num_layers)
-{
-    b->num_layers = num_layers;
-    ADD_OPTION(b, OUTPUT_OPTION_PATHS);
-}
-
-bool tally_set_add_paths(tally_set *t, int num_layers)
-{
-    t->num_layers = num_layers;
-    ADD_OPTION(t, OUTPUT_OPTION_PATHS);
-}
-
-bool tally_batch_add_time(tally_batch *b, int nt)
-{
-    b->nt = nt;
-    ADD_OPTION(b, OUTPUT_OPTION_TIME);
-}
-
-bool tally_set_add_time(tally_set *t, int nt)
-{
-    t->nt = nt;
-    ADD_OPTION(t, OUTPUT_OPTION_TIME);
-}
-
-bool tally_batch_add_detectors(tally_batch *b, int detectors)
-{
-    b->detectors = detectors;
-    ADD_OPTION(b, OUTPUT_OPTION_FIBER);
-}
-
-bool tally_set_add_detectors(tally_set *t, int detectors)
-{
-    t->detectors = detectors;
-    ADD_OPTION(t, OUTPUT_OPTION_FIBER);
-}
-
 bool tally_set_add_options_of(tally_set *t, const tally_set *like)
 {
-    return (!like->rd_path || tally_set_add_paths(t, like->num_layers)) &&
-           (!like->rd_rt || tally_set_add_time(t, like->nt)) &&
-           (!like->rd_fiber || tally_set_add_detectors(t, like->detectors));
+    return tally_set_add_options(t, GRID(like));
+}
+
+int tally_set_option_length(const tally_set *t, output_option group)
+{
+    return (int)output_axis_length(output_option_axis(group), GRID(t));
 }
 
 bool tally_set_has(const tally_set *t, int k)

@@ -21,9 +21,9 @@ typedef unsigned __int128 tally_acc_t;
  * r first (output_table's axes). */
 typedef struct tally_batch {
     int nr, nz, na;
-    int num_layers; /* of the path tallies; 0: none (tally_batch_add_paths) */
-    int nt;         /* time bins of the time tallies; 0: none (tally_batch_add_time) */
-    int detectors;  /* of the detector tallies; 0: none (tally_batch_add_detectors) */
+    int num_layers; /* of the path tallies; 0: none (tally_batch_add_options) */
+    int nt;         /* time bins of the time tallies; 0: none */
+    int detectors;  /* of the detector tallies; 0: none */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -39,9 +39,9 @@ typedef struct tally_batch {
 
 typedef struct tally_set {
     int nr, nz, na;
-    int num_layers;           /* of the path tallies; 0: none (tally_set_add_paths) */
-    int nt;                   /* of the time tallies; 0: none (tally_set_add_time) */
-    int detectors;            /* of the detector tallies; 0: none (tally_set_add_detectors) */
+    int num_layers;           /* of the path tallies; 0: none (tally_set_add_options) */
+    int nt;                   /* of the time tallies; 0: none */
+    int detectors;            /* of the detector tallies; 0: none */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
@@ -56,20 +56,22 @@ void tally_batch_free(tally_batch *b);
 
 bool tally_set_init(tally_set *t, int nr, int nz, int na);
 void tally_set_free(tally_set *t);
-/* Adds the path tallies (Rd_path, Tt_path: nr x num_layers, zero) to an
- * initialised batch or set; false when out of memory (the others stay). */
-bool tally_batch_add_paths(tally_batch *b, int num_layers);
-bool tally_set_add_paths(tally_set *t, int num_layers);
-/* The same for the time tallies (Rd_rt, Tt_rt: nr x nt) and the detector
- * tally (Rd_fiber: one entry a detector). */
-bool tally_batch_add_time(tally_batch *b, int nt);
-bool tally_set_add_time(tally_set *t, int nt);
-bool tally_batch_add_detectors(tally_batch *b, int detectors);
-bool tally_set_add_detectors(tally_set *t, int detectors);
+/* Adds to an initialised batch or set the optional tallies of each group
+ * whose axis has a length in lengths (its other members are not read):
+ * num_layers, the path tallies (Rd_path, Tt_path: nr x num_layers); nt,
+ * the time tallies (Rd_rt, Tt_rt: nr x nt); detectors, the detector tally
+ * (Rd_fiber: one entry a detector).  Each zero, where it has none yet;
+ * false when out of memory (the others stay).  output_option_grid gives
+ * the lengths of one group. */
+bool tally_batch_add_options(tally_batch *b, const output_grid *lengths);
+bool tally_set_add_options(tally_set *t, const output_grid *lengths);
 /* The optional tallies `like` has that t lacks, added to t (zeroed, of
  * like's counts), so that tally_set_add(t, like) keeps them; false when
  * out of memory. */
 bool tally_set_add_options_of(tally_set *t, const tally_set *like);
+/* The length of group's axis in t (its layers, time bins, detectors): 0
+ * where t has not the group's tallies. */
+int tally_set_option_length(const tally_set *t, output_option group);
 /* Whether tally k is there: every run's always, an optional one when added. */
 bool tally_set_has(const tally_set *t, int k);
 /* Entries of tally k of t (0 for an absent one). */

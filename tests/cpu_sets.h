@@ -1,0 +1,23 @@
+/* The CPU engine as the tests of absorption sets, path lengths and time
+ * bins call it: absorption scored, each of num_sets sets of mua (0: the
+ * run alone), the run's photons [first, first + count) into t (num_sets
+ * tally sets, or 1, initialised), false with err. */
+#ifndef TMCML_TESTS_CPU_SETS_H
+#define TMCML_TESTS_CPU_SETS_H
+
+#include "cpu.h"
+
+static inline bool cpu_sets_simulate(const mci_run *run, uint64_t seed, int threads, int num_sets,
+                                     const double *mua, uint64_t first, uint64_t count,
+                                     tally_set *t, tm_error *err)
+{
+    cpu_options opt = {.seed = seed,
+                       .threads = threads,
+                       .score_absorption = true,
+                       .num_sets = num_sets,
+                       .set_layers = run->num_layers,
+                       .set_mua = mua};
+    return cpu_simulate(run, &opt, first, count, t, err);
+}
+
+#endif
