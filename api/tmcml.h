@@ -302,7 +302,7 @@ TMCML_API tmcml_status tmcml_run(tmcml_session *s, const tmcml_problem *p, const
 /* Simulates problems[0 .. count-1], which share one kernel shape (layer
  * count and grid: TMCML_ERR_ARGUMENT names the first that does not), with
  * opt (NULL: the defaults; opt->photons, when set, is each problem's), in as
- * few launches as the GPU allows (DESIGN.md section 13), and gives
+ * few launches as the GPU allows (docs/batches.md), and gives
  * out[i], problem i's result, equal bit for bit to tmcml_run of problem i
  * with the same options.  The caller owns out[0 .. count-1]; on failure all
  * are NULL and nothing is kept.  The progress callback counts the photons of
@@ -406,12 +406,21 @@ typedef enum tmcml_array {
  * have. */
 TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count);
 
-/* The integer tallies the arrays come from (2^24 units per unit of weight,
- * docs/fixed-point.md): TMCML_A_RZ, TMCML_RD_RA or TMCML_TT_RA, each count
- * as its low and high 64 bits (counts are 128-bit), or TMCML_RD_PATH,
- * TMCML_TT_PATH (2^24 units per weight x cm).  count must be the
- * array's length.  TMCML_ERR_STATE for a result read from an .mco, which has
- * none, and for path tallies of a run without them. */
+/* The integer tallies the arrays come from, each count as its low and high
+ * 64 bits (counts are 128-bit); which must be an array whose
+ * tmcml_array_has_tallies is 1:
+ *   TMCML_A_RZ, TMCML_RD_RA, TMCML_TT_RA  2^24 units per unit of weight
+ *                                         (docs/fixed-point.md);
+ *   TMCML_RD_PATH, TMCML_TT_PATH          2^24 units per weight x cm (path
+ *                                         lengths);
+ *   TMCML_RD_RT, TMCML_TT_RT              2^24 units per unit of weight
+ *                                         (time bins);
+ *   TMCML_RD_FIBER                        2^24 units per unit of weight
+ *                                         (fiber detector).
+ * count must be the array's length.  TMCML_ERR_ARGUMENT for another array;
+ * TMCML_ERR_STATE for a result read from an .mco, which has none, and for
+ * the tallies of an optional group (path lengths, time bins, fiber
+ * detector) that the run did not score. */
 TMCML_API tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r,
                                             tmcml_array which, uint64_t *low, uint64_t *high,
                                             size_t count);

@@ -1,14 +1,15 @@
 #!/bin/sh
-# Batches (DESIGN.md section 13): the lookup-table inputs of ../shared/bench
-# (100 runs of 10^5 photons), whole process, batched and run by run
-# (--no-batch), alternating, warm cubin cache; every .mco of the batched
-# run compared with the run-by-run one (bit-identical or the script fails).
-# usage: bench/bench_batch.sh BUILD_DIR BENCH_DIR [OUT_DIR] [REPEATS] [run options...]
-#   BENCH_DIR holds lut100.mci and luthi100.mci; run options (e.g. --block
-#   512) go to every tmcml run.
+# Batches (docs/batches.md): the lookup-table inputs of bench/inputs (100
+# runs of 10^5 photons, bench/inputs/README.md), whole process, batched and
+# run by run (--no-batch), alternating, warm cubin cache; every .mco of the
+# batched run compared with the run-by-run one (bit-identical or the script
+# fails).
+# usage: bench/bench_batch.sh BUILD_DIR [BENCH_DIR [OUT_DIR [REPEATS [run options...]]]]
+#   BENCH_DIR holds lut100.mci and luthi100.mci (default: bench/inputs);
+#   run options (e.g. --block 512) go to every tmcml run.
 set -eu
 build=$1
-inputs=$2
+inputs=${2:-$(dirname "$0")/inputs}
 out=${3:-bench-batch}
 repeats=${4:-3}
 shift $(($# < 4 ? $# : 4))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU engine benchmark: the cases of DESIGN.md section 8, whole process
+# GPU engine benchmark: the cases of bench/README.md ("The cases"), whole process
 # (start, compile or cache, simulate, write), photons/s and steps/s.
 # usage: [BENCH_FLAGS="--no-profile"] bench/bench_gpu.sh BUILD_DIR [OUT_DIR] [SCALE]
 #   Kernel variants come from the profiles on the search path (exact entry,

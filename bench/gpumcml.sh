@@ -1,6 +1,6 @@
 #!/bin/sh
 # The reference: GPU-MCML (the IMSY-DKFZ fork) built -O3 --use_fast_math for
-# this GPU and timed on the cases of DESIGN.md section 8, whole process, as
+# this GPU and timed on the cases of bench/README.md, whole process, as
 # bench/bench_gpu.sh times tmcml.  GPU-MCML is GPL: it is built and run, never
 # copied into tmcml.  (-include array: its main.cu uses std::array without
 # including <array>, which newer host compilers refuse.)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Where the kernel's time goes: Nsight Compute on one launch of each case of
-# DESIGN.md section 8 (skin with and without A_rz, the intralipid slab),
+# bench/README.md (skin with and without A_rz, the intralipid slab),
 # with the counters behind instructions per step, active lanes, occupancy,
 # issue activity and stall reasons.  Needs ncu (CUDA toolkit) and the right
 # to read GPU performance counters (root on the GPU machine).

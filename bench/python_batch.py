@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""A lookup table from Python: the 100 problems of a lut .mci (bench inputs,
-../shared/bench) through tmcml.run_batch, call after call, beside the same
-problems one tmcml.run at a time; every batched result's tallies compared
-with its run alone (bit-identical or exit 1).
+"""A lookup table from Python: the 100 problems of a lut .mci (bench/inputs:
+lut100.mci, luthi100.mci) through tmcml.run_batch, call after call, beside
+the same problems one tmcml.run at a time; every batched result's tallies
+compared with its run alone (bit-identical or exit 1).
 
-    python3 bench/python_batch.py LUT.mci [--calls 5] [--engine gpu]
+    python3 bench/python_batch.py bench/inputs/lut100.mci [--calls 5] [--engine gpu]
 
 Prints the wall time of each run_batch call (the first opens the GPU and
 loads the kernel) and of the loop of runs."""

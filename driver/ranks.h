@@ -1,6 +1,6 @@
 /* Several processes (`mpirun -np R tmcml run FILE.mci ...`): the ranks share
  * each run's photons and rank 0 writes the outputs, bit-identical to one
- * process (DESIGN.md section 9).  Rank 0 holds a photon counter in an MPI
+ * process (docs/scale.md).  Rank 0 holds a photon counter in an MPI
  * window; every rank takes chunks from it with an atomic fetch-and-add
  * (MPI_Fetch_and_op), simulates them with its own engine, and the integer
  * tallies are summed exactly into rank 0's (a 128-bit reduction).

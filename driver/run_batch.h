@@ -1,4 +1,4 @@
-/* `tmcml run` with batches (DESIGN.md section 13): the runs of a file that
+/* `tmcml run` with batches (docs/batches.md): the runs of a file that
  * share a kernel shape (layer count, grid) are simulated together, in as few
  * launches as the GPU's shared memory and a host-memory bound allow, the
  * longest-lived runs first.  Every run keeps its own checkpoint, partial

@@ -8,14 +8,15 @@
 #include "textbuf.h"
 #include "tm_limits.h"
 
-#define SHAPE_INT_FIELD(name, lo, hi, weight)                                                      \
-    {                                                                                              \
-#name, SHAPE_INT, offsetof(problem_shape, name), lo, hi, weight                            \
-    }
-#define SHAPE_BOOL_FIELD(name)                                                                     \
-    {                                                                                              \
-#name, SHAPE_BOOL, offsetof(problem_shape, name), 0, 1, 0                                  \
-    }
+/* A row of shape_field_table[], on one line as the table's rows are.  Left
+ * alone by clang-format: version 14 reads a macro body that opens with a
+ * brace as a function's and, with the house style's braces on their own
+ * line, splits the row over three lines with #name in column 0. */
+// clang-format off
+#define SHAPE_INT_FIELD(name, lo, hi, weight) \
+    {#name, SHAPE_INT, offsetof(problem_shape, name), lo, hi, weight}
+#define SHAPE_BOOL_FIELD(name) {#name, SHAPE_BOOL, offsetof(problem_shape, name), 0, 1, 0}
+// clang-format on
 
 /* ORDER SHAPE (gen/shape.h).  The grid's counts are at most 2^24 in a
  * profile, the layers SPEC_MAX_LAYERS; a nearest class has the same layer

@@ -1,12 +1,14 @@
 /* A problem's shape: what a kernel bakes in, besides its variant knobs and
  * the optical data, and what a tuned variant is chosen for (FFTW's problem,
- * less its data): the layer count, the grid's counts and whether A_rz is
- * scored.  Declared once, here; the spec's members are these (gen/spec.h),
- * a profile entry's class is one (tuner/profile.h), the planner looks one
- * up (tuner/plan.c) and a session plans again when it changes
- * (driver/session.c).
+ * less its data): the layer count, the grid's counts, whether A_rz is
+ * scored, the absorption sets and what they score, the source kind, time
+ * bins and a fiber detector (PROBLEM_SHAPE_MEMBERS below; docs/design.md,
+ * "What a kernel bakes in").  Declared once, here; the spec's members are
+ * these (gen/spec.h), a profile entry's class is one (tuner/profile.h), the
+ * planner looks one up (tuner/plan.c) and a session plans again when it
+ * changes (driver/session.c).
  *
- * Adding a member (a source kind, ...): a line in PROBLEM_SHAPE_MEMBERS, a
+ * Adding a member: a line in PROBLEM_SHAPE_MEMBERS, a
  * row at the end of shape_field_table[] (gen/shape.c: its name in
  * profiles, its range, how a nearest class treats it), what the run gives
  * it (run_view_shape, runtime/io/run_view.c), problem_shape_text and
@@ -20,32 +22,34 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ORDER SHAPE: the members, in the order of shape_field_table[]. */
-#define PROBLEM_SHAPE_MEMBERS                                                                        \
-    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                                \
-    int nr, nz, na;        /* grid counts */                                                         \
-    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */                       \
-    /* Absorption sets (docs/physics.md): 0 for none, else the sets a photon                  \
-     * scores (1 .. TM_MAX_ABSORPTION_SETS), and whether each scores the 2-D                  \
-     * arrays (A_rz, Rd_ra, Tt_ra) or only RAT and the 1-D ones.  The CPU                     \
-     * engine takes sets from its options; a GPU kernel bakes them in: it                     \
-     * scores the sets' escapes (Rd_ra, Tt_ra: sets_2d). */      \
-    int num_sets;                                                                                    \
-    bool sets_2d;                                                                                    \
-    /* With sets: each set also scores its escapes' partial path lengths            \
-     * (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */                \
-    bool sets_paths;                                                                                 \
-    /* With sets: each set scores its absorption, a deposit per set per                            \
-     * interaction into its A_rz (the run's score_absorption is then false:                        \
-     * the reference's weight is not scored; problem_shape_for_sets). */ \
-    bool sets_absorb;                                                                                \
-    /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's                      \
-     * pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are                  \
-     * the run's data (the layer table's record 0: runtime/io/run_view.c). */      \
-    int source;                                                                                      \
-    /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored   \
-     * by a run's own kernel when on; their bins and geometry are kernel data. */                      \
-    bool time_bins;                                                                                  \
+/* ORDER SHAPE: the members, in the order of shape_field_table[].  One
+ * member a line; each comment closes on its own line, so that the line's
+ * backslash stays outside it (clang-format aligns only those). */
+#define PROBLEM_SHAPE_MEMBERS                                                                      \
+    int num_layers;        /* 1 .. SPEC_MAX_LAYERS */                                              \
+    int nr, nz, na;        /* grid counts */                                                       \
+    bool score_absorption; /* false: the -A variant, no A_rz scoring at all */                     \
+    /* Absorption sets (docs/physics.md): 0 for none, else the sets a photon */                    \
+    /* scores (1 .. TM_MAX_ABSORPTION_SETS), and whether each scores the 2-D */                    \
+    /* arrays (A_rz, Rd_ra, Tt_ra) or only RAT and the 1-D ones.  The CPU */                       \
+    /* engine takes sets from its options; a GPU kernel bakes them in: it */                       \
+    /* scores the sets' escapes (Rd_ra, Tt_ra: sets_2d). */                                        \
+    int num_sets;                                                                                  \
+    bool sets_2d;                                                                                  \
+    /* With sets: each set also scores its escapes' partial path lengths */                        \
+    /* (Rd_path, Tt_path: docs/outputs.md, "Path lengths"). */                                     \
+    bool sets_paths;                                                                               \
+    /* With sets: each set scores its absorption, a deposit per set per */                         \
+    /* interaction into its A_rz (the run's score_absorption is then false: */                     \
+    /* the reference's weight is not scored; problem_shape_for_sets). */                           \
+    bool sets_absorb;                                                                              \
+    /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's */                        \
+    /* pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are */                    \
+    /* the run's data (the layer table's record 0: runtime/io/run_view.c). */                      \
+    int source;                                                                                    \
+    /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored */                     \
+    /* by a run's own kernel when on; their bins and geometry are kernel data. */                  \
+    bool time_bins;                                                                                \
     bool fiber;
 
 typedef struct problem_shape {
@@ -94,15 +98,18 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
 void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths);
 
 /* The order of profile entries in a written file: layers, then A before
- * -A, then nr, nz, na.  0 exactly when problem_shape_equal. */
+ * -A, then nr, nz, na, then the later members in the table's order (the
+ * sets, the source, time bins, fiber).  0 exactly when problem_shape_equal. */
 int problem_shape_compare(const problem_shape *a, const problem_shape *b);
 
-/* For messages: "L7 200x500x30" or "L7 200x500x30 -A" (nr x nz x na). */
+/* For messages: "L7 200x500x30" or "L7 200x500x30 -A" (nr x nz x na),
+ * then what a later member adds when it is not 0 (" sets=64 2-D paths A",
+ * " source=1", " time", " fiber"). */
 void problem_shape_text(const problem_shape *s, char *buf, size_t size);
 
-/* Every member by name ("num_layers=7 nr=200 nz=500 na=30
- * score_absorption=1"), for equality of shapes as text; malloc'd, NULL when
- * out of memory. */
+/* Every member by name, in the table's order ("num_layers=7 nr=200 nz=500
+ * na=30 score_absorption=1 num_sets=0 ... fiber=0"), for equality of shapes
+ * as text; malloc'd, NULL when out of memory. */
 char *problem_shape_key(const problem_shape *s);
 
 /* How far b is from a for a nearest profile class: the weighted |log|

@@ -1,4 +1,5 @@
-/* KernelSpec: everything baked into a generated kernel (DESIGN.md section 5).
+/* KernelSpec: everything baked into a generated kernel (docs/design.md,
+ * "What a kernel bakes in").
  *
  * FFTW's terms: the problem is a run (layers, grid), the spec is one way of
  * computing it; two specs with equal keys generate the same source.  Optical

@@ -1,4 +1,4 @@
-/* Statistics for the validation suite (DESIGN.md section 7).
+/* Statistics for the validation suite (docs/validation.md).
  *
  * A quantity vector (RAT, A_z, A_rz, ...) is measured in K batches of M
  * photons each (photon ranges [bM, (b+1)M), so the batches together are

@@ -1,4 +1,4 @@
-/* Batches (runtime/engine/batch.h, DESIGN.md section 13): many runs of one
+/* Batches (runtime/engine/batch.h, docs/batches.md): many runs of one
  * kernel shape in one index space.
  *   index   the index space: parts, ranges, slots' photons, the order
  *   cpu     the CPU engine: every run of a batch bit-identical to the run

@@ -1,4 +1,4 @@
-/* The CPU engine's contracts (DESIGN.md section 4): tallies are a function
+/* The CPU engine's contracts (docs/design.md, "Bit-identity"): tallies are a function
  * of (input, seed, photon range) only: bit-identical for any thread count
  * and any split of the range; -A changes nothing but A_rz. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A shared GPU must not change a result (DESIGN.md section 11).  Several
+# A shared GPU must not change a result (docs/design.md, "Sharing a GPU").  Several
 # tmcml processes, each with its own input, kernel variant, seed and split of
 # the photon range into launches, run at once on one GPU; every one of them
 # must write the tallies (JSON tallies_digest) and the .mco file of its solo

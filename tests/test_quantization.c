@@ -1,4 +1,4 @@
-/* The fixed point's rounding bias (DESIGN.md section 4), measured where it is
+/* The fixed point's rounding bias (docs/fixed-point.md), measured where it is
  * largest: the intralipid slab, mua/mut ~ 2e-5, so each deposit is only a few
  * hundred units of 2^-24 and a photon makes ~10^4 of them.  The same photons
  * are scored twice, quantised and exactly (double), and the difference of

@@ -15,7 +15,7 @@
  * (docs/physics.md quotes it).
  *   determinism   the sets' tallies are bit-identical for 1 and 2 threads
  *                 and for the run split in two calls (the contract of
- *                 DESIGN.md section 4, for every set)
+ *                 docs/design.md, "Bit-identity", for every set)
  * `test_sets CASE gpu` runs a case on the GPU engine (label gpu; exit 77
  * without one), whose kernel scores the sets' escapes without absorption
  * (templates/sets.cu): every run of the case, the sets' and the

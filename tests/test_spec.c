@@ -8,7 +8,7 @@
 #include "check.h"
 #include "spec.h"
 
-/* The 7-layer skin problem of DESIGN.md section 8, default knobs. */
+/* The 7-layer skin problem (examples/skin7_600nm.mci), default knobs. */
 static kernel_spec skin(void)
 {
     kernel_spec s;

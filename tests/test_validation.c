@@ -1,4 +1,4 @@
-/* Statistical validation of the CPU engine (DESIGN.md section 7):
+/* Statistical validation of the CPU engine (docs/validation.md):
  *   vanhulst    slab of van de Hulst: published Rd, Tt
  *   giovanelli  semi-infinite medium: Rsp, Rsp + Rd
  *   example     MCML's 3-layer example vs MCML 1.2.2's own output
@@ -6,7 +6,7 @@
  *   glass       glass layers: analytic Rsp and energy balance
  *   contrast    three index-matched layers of strongly different attenuation
  *               vs MCML 1.2.2 with splitmix64 (MCML's ran3 is biased here:
- *               ../shared/reference/README.md, docs/validation.md)
+ *               tests/data/reference/README.md, docs/validation.md)
  *   index       strong index and attenuation contrast between layers: energy
  *               balance; on the GPU, against the double-precision CPU engine
  * Every run uses a fixed seed, so the test is deterministic; tolerances come
@@ -336,7 +336,7 @@ static void compare_with_cpu(const mci_run *run, double photons, const batch_res
 
 /* The contrast case also shows, without asserting it, how far MCML 1.2.2's
  * own ran3 build lies from tmcml there: its Rd is biased by about 15 sigma
- * of its 10^7 photons (../shared/reference/README.md, docs/validation.md). */
+ * of its 10^7 photons (tests/data/reference/README.md, docs/validation.md). */
 static bool contrast_ran3;
 
 static void report_ran3(const batch_results *br)

@@ -1,4 +1,4 @@
-/* The per-GPU profile store (DESIGN.md section 6): which kernel variant won,
+/* The per-GPU profile store (docs/tuning.md): which kernel variant won,
  * per problem class, on one GPU, under one toolchain.
  *
  * FFTW's wisdom, transposed: a profile file is the wisdom of one GPU

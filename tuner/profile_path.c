@@ -1,4 +1,4 @@
-/* Where profiles are looked for and stored (DESIGN.md section 6), and the
+/* Where profiles are looked for and stored (docs/tuning.md), and the
  * lookup along that path. */
 #include "profile.h"
 

@@ -5,8 +5,9 @@
  *   - the GPU runner (driver/gpu_runner.h) runs the generated kernel on
  *     the GPU engine;
  *   - the replay runner (replay_runner.h) answers from a recording of a real
- *     tune (record.h), so the search, the gate and the profile store are
- *     tested without a GPU.
+ *     tune (recording.h; `tmcml tune` makes one through the recording
+ *     runner of recorder.h), so the search, the gate and the profile store
+ *     are tested without a GPU.
  * A runner is a table of functions over a context it owns; the caller keeps
  * it alive while the tuner uses it. */
 #ifndef TMCML_RUNNER_H

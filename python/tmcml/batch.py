@@ -1,5 +1,5 @@
 """tmcml.run_batch and BatchResult: many problems of one shape (layer count
-and grid) in as few GPU launches as the library can (DESIGN.md section 13),
+and grid) in as few GPU launches as the library can (docs/batches.md),
 each result equal bit for bit to tmcml.run of its problem with the same
 seed."""
 

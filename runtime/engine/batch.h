@@ -1,5 +1,5 @@
 /* A batch: photon ranges of runs that share one kernel shape, simulated as
- * one index space (DESIGN.md section 13).
+ * one index space (docs/batches.md).
  *
  * Part k of a batch holds photons [first, first + count) of its run, and the
  * batch's indices [offset(k), offset(k) + count), the parts one after the

@@ -2,7 +2,7 @@
  * the spec stays the same), layer table upload, and a loop of bounded
  * launches whose integer tallies are added on the host.
  *
- * Stream discipline (DESIGN.md section 11).  One stream, eng->queue.stream,
+ * Stream discipline (docs/design.md, "Sharing a GPU").  One stream, eng->queue.stream,
  * owns every operation on the engine's device memory: the uploads of the
  * multiplier and layer tables, the zeroing of a run's tallies, the launches
  * and the downloads, in the order they are queued; so each sees the one

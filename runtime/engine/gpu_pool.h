@@ -10,8 +10,8 @@
  * more, and all finish together.  With a fixed chunk size (--gpu-chunk)
  * the GPUs take chunks from one counter instead.  Photon i draws only from
  * stream i and deposits are integers, so the summed tallies are
- * bit-identical to one GPU's for any number of GPUs and any split (DESIGN.md
- * section 9). */
+ * bit-identical to one GPU's for any number of GPUs and any split
+ * (docs/scale.md). */
 #ifndef TMCML_GPU_POOL_H
 #define TMCML_GPU_POOL_H
 

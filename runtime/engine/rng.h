@@ -1,4 +1,4 @@
-/* The per-photon random streams (DESIGN.md section 4), host side: the
+/* The per-photon random streams (docs/rng.md), host side: the
  * multiplier table generated at build time and the generator from
  * templates/rng_mwc.h, which the CUDA kernels include unchanged. */
 #ifndef TMCML_RNG_H

@@ -1,5 +1,5 @@
 /* Checkpoints: the exact state of a run part-way, so that it can be resumed
- * and end bit-identical to an uninterrupted run (DESIGN.md section 9).
+ * and end bit-identical to an uninterrupted run (docs/scale.md).
  *
  * What a run has done is its integer tallies and the photon ranges they
  * hold; photon i always draws from stream (seed, i) and tallies are integer

@@ -2,7 +2,7 @@
  *
  * Every array and total is derived exactly as MCML 1.2.2 does (Sum2DRd,
  * Sum2DA, Sum2DTt, ScaleRdTt, ScaleA in mcmlio.c): sums first, then the
- * bin-centre scalings of DESIGN.md section 3. */
+ * bin-centre scalings of docs/physics.md and docs/outputs.md's table. */
 #ifndef TMCML_RESULT_H
 #define TMCML_RESULT_H
 

@@ -29,8 +29,8 @@ typedef struct tally_batch {
     /* Photons stopped because they would never end (more steps than the
      * run's limit, held in a glass layer by total reflection, or parallel
      * to one), and their weight in units:
-     * neither absorbed nor escaped, reported apart (DESIGN.md's RAT plus
-     * trapped is 1). */
+     * neither absorbed nor escaped, reported apart (RAT plus trapped is 1:
+     * docs/physics.md, "Photons that never end"). */
     uint64_t trapped_photons, trapped_units;
     /* Optional (NULL unless a test sets it): the same absorption deposits
      * without quantisation, to measure the fixed point's rounding bias. */
