@@ -5,6 +5,7 @@
 #include "knob.h"
 #include "detector.h"
 #include "number_parse.h"
+#include "option_value.h"
 #include "suggest.h"
 #include "text_escape.h"
 #include "time_bins.h"
@@ -142,32 +143,6 @@ void cli_print_usage(FILE *s)
           s);
 }
 
-static bool parse_u64(const char *text, uint64_t *out)
-{
-    /* Digits only from the first character: strtoull would skip leading
-     * blanks and accept " -1" as 2^64 - 1. */
-    if (!text || *text < '0' || *text > '9')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_positive(const char *name, const char *text, uint64_t max, uint64_t *out,
-                           tm_error *err)
-{
-    if (!parse_u64(text, out) || *out == 0 || *out > max) {
-        error_set(err, NULL, 0, "%s: expected a whole number from 1 to %llu (got \"%s\")", name,
-                  (unsigned long long)max, text ? text : "");
-        return false;
-    }
-    return true;
-}
-
 /* An option nobody knows, with the nearest one the usage names. */
 static void unknown_option(const char *a, tm_error *err)
 {
@@ -298,7 +273,7 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
         return parse_budget(option_value(argc, argv, i, 8), opt, err) ? 1 : -1;
     if (is_long(a, "--repeats")) {
         uint64_t v;
-        if (!parse_positive("--repeats", option_value(argc, argv, i, 9), 9, &v, err))
+        if (!option_positive("--repeats", option_value(argc, argv, i, 9), 9, &v, err))
             return -1;
         opt->run.repeats = (int)v;
         return 1;
@@ -330,7 +305,7 @@ static int parse_tuning_option(int argc, char **argv, int *i, cli_options *opt, 
 static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_error *err)
 {
     uint64_t v;
-    if (!parse_u64(text, &v) || v >= DRIVER_MAX_GPU_NUMBER) {
+    if (!option_u64(text, &v) || v >= DRIVER_MAX_GPU_NUMBER) {
         error_set(err, NULL, 0, "%s: expected a GPU number (got \"%s\")", option, text ? text : "");
         return false;
     }
@@ -372,7 +347,7 @@ static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_
     if (is_long(a, "--gpu")) {
         ok = parse_gpu_number("--gpu", option_value(argc, argv, i, 5), &opt->run.gpu_index, err);
     } else if (is_short(a, "-G")) {
-        ok = parse_positive("-G", option_value(argc, argv, i, 2), DRIVER_MAX_GPUS, &v, err);
+        ok = option_positive("-G", option_value(argc, argv, i, 2), DRIVER_MAX_GPUS, &v, err);
         opt->run.gpus = (int)v;
     } else if (is_long(a, "--gpus")) {
         const char *text = option_value(argc, argv, i, 6);
@@ -380,8 +355,8 @@ static int parse_gpu_option(int argc, char **argv, int *i, cli_options *opt, tm_
         if (!text)
             error_set(err, NULL, 0, "--gpus: expected GPU numbers, e.g. 0,2");
     } else if (is_long(a, "--gpu-chunk")) {
-        ok = parse_positive("--gpu-chunk", option_value(argc, argv, i, 11), UINT64_C(1) << 32,
-                            &opt->run.gpu_chunk, err);
+        ok = option_positive("--gpu-chunk", option_value(argc, argv, i, 11), UINT64_C(1) << 32,
+                             &opt->run.gpu_chunk, err);
     } else {
         return 0;
     }
@@ -442,18 +417,14 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->run.quiet = true;
     } else if (is_long(a, "--seed") || is_short(a, "-S")) {
         const char *text = option_value(argc, argv, i, is_long(a, "--seed") ? 6 : 2);
-        if (!parse_u64(text, &v)) {
-            error_set(err, NULL, 0, "seed: expected a whole number from 0 to 2^64-1 (got \"%s\")",
-                      text ? text : "");
+        if (!option_seed("--seed", text, &opt->run.seed, err))
             return false;
-        }
-        opt->run.seed = v;
     } else if (is_long(a, "--engine")) {
         return parse_engine(option_value(argc, argv, i, 8), opt, err);
     } else if (is_long(a, "--threads")) {
         /* 0: every core, as the library's tmcml_options.threads */
         const char *text = option_value(argc, argv, i, 9);
-        if (!parse_u64(text, &v) || v > 4096) {
+        if (!option_u64(text, &v) || v > 4096) {
             error_set(err, NULL, 0,
                       "--threads: expected a whole number from 0 (every core) to 4096 (got \"%s\")",
                       text ? text : "");
@@ -468,11 +439,11 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         }
     } else if (is_long(a, "--photons") || is_short(a, "-N")) {
         const char *text = option_value(argc, argv, i, is_long(a, "--photons") ? 9 : 2);
-        if (!parse_positive("--photons", text, INT64_MAX, &v, err))
+        if (!option_positive("--photons", text, INT64_MAX, &v, err))
             return false;
         opt->run.photons = (int64_t)v;
     } else if (is_long(a, "--max-steps")) {
-        if (!parse_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
+        if (!option_positive("--max-steps", option_value(argc, argv, i, 11), UINT32_MAX, &v, err))
             return false;
         opt->run.max_steps = (uint32_t)v;
     } else if (is_long(a, "--checkpoint-every")) {
@@ -510,8 +481,8 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     } else if (is_long(a, "--batch")) {
         opt->gen_batch = true;
     } else if (is_long(a, "--launch-photons")) {
-        if (!parse_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
-                            &v, err))
+        if (!option_positive("--launch-photons", option_value(argc, argv, i, 16), UINT64_C(1) << 32,
+                             &v, err))
             return false;
         opt->run.launch_photons = v;
     } else if (is_long(a, "--templates") || is_long(a, "--cache")) {
@@ -526,7 +497,7 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
     } else if (is_long(a, "--info")) {
         opt->gen_info = true;
     } else if (is_long(a, "--run")) {
-        if (!parse_positive("--run", option_value(argc, argv, i, 5), 1000000, &v, err))
+        if (!option_positive("--run", option_value(argc, argv, i, 5), 1000000, &v, err))
             return false;
         opt->run_number = (int)v;
     } else {

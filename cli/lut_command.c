@@ -14,6 +14,7 @@
 #include "lut_table.h"
 #include "lut_write.h"
 #include "number_parse.h"
+#include "option_value.h"
 #include "tm_limits.h"
 
 static void print_usage(FILE *s)
@@ -73,66 +74,6 @@ typedef struct lut_args {
     double checkpoint_every; /* seconds; 0: only on a stop */
 } lut_args;
 
-/* A number of an option: all of text, finite (inf where inf_ok), by the
- * rule of every number (base/number_parse.h: "1e-400" is refused, not 0). */
-static bool number_of(const char *option, const char *text, bool inf_ok, double *out, tm_error *err)
-{
-    double v = 0.0;
-    number_status s = number_parse(text, &v);
-    if (s == NUMBER_TOO_SMALL) {
-        number_error_set(err, NULL, 0, option, text, s);
-        return false;
-    }
-    if (s != NUMBER_OK && !(s == NUMBER_NOT_FINITE && inf_ok && v == INFINITY)) {
-        error_set(err, NULL, 0, "%s: expected a number (got \"%s\")", option, text);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-/* A whole number 1 .. max, as digits or as 1e6. */
-static bool count_of(const char *option, const char *text, double max, int64_t *out, tm_error *err)
-{
-    double v;
-    if (!number_of(option, text, false, &v, err) || v != floor(v) || v < 1 || v > max) {
-        error_set(err, NULL, 0, "%s: expected a whole number from 1 to %.0f (got \"%s\")", option,
-                  max, text);
-        return false;
-    }
-    *out = (int64_t)v;
-    return true;
-}
-
-/* A whole number min .. max (digits). */
-static bool int_of(const char *option, const char *text, int min, int max, int *out, tm_error *err)
-{
-    char *end;
-    errno = 0;
-    long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
-    if (text[0] < '0' || text[0] > '9' || errno || *end || v < min || v > max) {
-        error_set(err, NULL, 0, "%s: expected a whole number from %d to %d (got \"%s\")", option,
-                  min, max, text);
-        return false;
-    }
-    *out = (int)v;
-    return true;
-}
-
-static bool seed_of(const char *text, uint64_t *out, tm_error *err)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-    if (text[0] < '0' || text[0] > '9' || errno || *end) {
-        error_set(err, NULL, 0, "--seed: expected a whole number from 0 to 2^64-1 (got \"%s\")",
-                  text);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 static bool strategy_of(const char *text, lut_strategy *out, tm_error *err)
 {
     for (lut_strategy s = LUT_AUTO; s <= LUT_RUNS; s++)
@@ -174,8 +115,8 @@ static int parse_number_option(int argc, char **argv, int *i, lut_args *a, tm_er
     for (size_t k = 0; k < sizeof reals / sizeof *reals; k++) {
         int got = cli_long_value(argc, argv, i, reals[k].name, "a number", &text, err);
         if (got != 0)
-            return got > 0 && number_of(reals[k].name, text, reals[k].value == &sp->d,
-                                        reals[k].value, err)
+            return got > 0 && option_number(reals[k].name, text, reals[k].value == &sp->d,
+                                            reals[k].value, err)
                        ? 1
                        : -1;
     }
@@ -189,8 +130,8 @@ static int parse_number_option(int argc, char **argv, int *i, lut_args *a, tm_er
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++) {
         int got = cli_long_value(argc, argv, i, ints[k].name, "a whole number", &text, err);
         if (got != 0)
-            return got > 0 &&
-                           int_of(ints[k].name, text, ints[k].min, ints[k].max, ints[k].value, err)
+            return got > 0 && option_whole(ints[k].name, text, ints[k].min, ints[k].max,
+                                           ints[k].value, err)
                        ? 1
                        : -1;
     }
@@ -228,7 +169,7 @@ static int parse_stop_option(int argc, char **argv, int *i, lut_args *a, tm_erro
     if (got <= 0)
         return got;
     double v;
-    if (number_of("--checkpoint-every", text, false, &v, err) && v >= 0 && v <= 604800) {
+    if (option_number("--checkpoint-every", text, false, &v, err) && v >= 0 && v <= 604800) {
         a->checkpoint_every = v;
         return 1;
     }
@@ -261,9 +202,9 @@ static int parse_photons_seed_output(int argc, char **argv, int *i, lut_args *a,
     if (which == 0)
         a->output = text;
     else if (which == 1)
-        got = count_of("--photons", text, 9.2e18, &a->spec.photons, err) ? 1 : -1;
+        got = option_count("--photons", text, 9.2e18, &a->spec.photons, err) ? 1 : -1;
     else
-        got = seed_of(text, &a->spec.seed, err) ? 1 : -1;
+        got = option_seed("--seed", text, &a->spec.seed, err) ? 1 : -1;
     return got;
 }
 

@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "dir_trust.h"
 #include "fs.h"
-#include "profile.h"
+#include "profile_audit.h"
 
 typedef struct profiles_args {
     const char *action; /* "list", "show", "check" */
@@ -20,12 +19,6 @@ typedef struct profiles_args {
     int num_names;
     const char *names[PROFILES_MAX_FILES];
 } profiles_args;
-
-/* This program's toolchain; nvrtc false when NVRTC cannot be loaded. */
-typedef struct profiles_self {
-    profile_toolchain tc;
-    bool nvrtc;
-} profiles_self;
 
 static void profiles_usage(FILE *s)
 {
@@ -87,125 +80,7 @@ static bool profiles_parse(int argc, char **argv, profiles_args *a, tm_error *er
     return true;
 }
 
-/* ---- one file's state ---------------------------------------------------------- */
-
-typedef enum profiles_state {
-    PROFILES_CURRENT,
-    PROFILES_STALE,
-    PROFILES_UNKNOWN,
-    PROFILES_BAD
-} profiles_state;
-
-/* Whether p's toolchain is this program's; *why says how it differs. */
-static profiles_state profiles_judge(const profile *p, const profiles_self *self, char *why,
-                                     size_t size)
-{
-    const profile_toolchain *t = &p->toolchain;
-    why[0] = '\0';
-    if (strcmp(t->generator, self->tc.generator) != 0) {
-        snprintf(why, size, "stale: generator %s (this tmcml: %s)", t->generator,
-                 self->tc.generator);
-        return PROFILES_STALE;
-    }
-    if (!self->nvrtc) {
-        snprintf(why, size, "toolchain unknown (no NVRTC)");
-        return PROFILES_UNKNOWN;
-    }
-    if (strcmp(t->nvrtc_version, self->tc.nvrtc_version) != 0) {
-        snprintf(why, size, "stale: NVRTC %s (this tmcml: %s)", t->nvrtc_version,
-                 self->tc.nvrtc_version);
-        return PROFILES_STALE;
-    }
-    snprintf(why, size, "current");
-    return PROFILES_CURRENT;
-}
-
-/* One file as the three actions see it. */
-typedef struct profiles_file {
-    profiles_state state;
-    profile p;      /* empty when PROFILES_BAD */
-    bool whole;     /* false: p holds the header only (entries not read) */
-    char why[1400]; /* "current", "stale: ...", "corrupt: ..." */
-} profiles_file;
-
-/* Loads path into f->p and judges it.  A file that does not read whole but
- * whose header does and is stale counts as stale (another generator may
- * write other fields): f->p then holds the header only.  A file found in a
- * directory (scanned) that belongs to another user is not read, as lookups
- * do not read it (a sticky directory).  Free f->p. */
-static void profiles_examine(const char *path, bool scanned, const profiles_self *self,
-                             profiles_file *f)
-{
-    tm_error err = {0};
-    if (scanned && !dir_trust_file(path)) {
-        profile_init(&f->p);
-        f->whole = false;
-        f->state = PROFILES_BAD;
-        snprintf(f->why, sizeof f->why, "not read: owned by another user");
-        return;
-    }
-    profile_status st = profile_load(path, false, &f->p, &err);
-    f->whole = st == PROFILE_OK;
-    if (f->whole) {
-        f->state = profiles_judge(&f->p, self, f->why, sizeof f->why);
-        return;
-    }
-    tm_error ignored;
-    if (st == PROFILE_CORRUPT && profile_load(path, true, &f->p, &ignored) == PROFILE_OK &&
-        profiles_judge(&f->p, self, f->why, sizeof f->why) == PROFILES_STALE) {
-        f->state = PROFILES_STALE;
-        return;
-    }
-    profile_free(&f->p);
-    char line[24] = "";
-    if (err.line > 0)
-        snprintf(line, sizeof line, "line %d: ", err.line);
-    snprintf(f->why, sizeof f->why, "%s: %s%s", st == PROFILE_CORRUPT ? "corrupt" : "unreadable",
-             line, err.message);
-    f->state = PROFILES_BAD;
-}
-
-/* "2 entries", "1 entry" or "entries not read". */
-static void profiles_count_text(const profiles_file *f, char *buf, size_t size)
-{
-    if (!f->whole)
-        snprintf(buf, size, "entries not read");
-    else
-        snprintf(buf, size, "%d entr%s", f->p.num_entries, f->p.num_entries == 1 ? "y" : "ies");
-}
-
-/* "name.sm_XY.json" as profile_file_name would call the file, or "" when p's
- * device gives that name (a renamed file is never found by the lookup). */
-static void profiles_name_mismatch(const char *path, const profile *p, char *buf, size_t size)
-{
-    char want[512];
-    buf[0] = '\0';
-    if (profile_file_name(&p->device, want, sizeof want) && strcmp(fs_base_name(path), want) != 0)
-        snprintf(buf, size, "%s", want);
-}
-
-/* ---- the files of a directory -------------------------------------------------- */
-
-static int profiles_is_json(const struct dirent *e)
-{
-    size_t n = strlen(e->d_name);
-    return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
-}
-
-/* The *.json files of dir, sorted; -1 (errno set) when it cannot be read. */
-static int profiles_scan(const char *dir, struct dirent ***names)
-{
-    return scandir(dir, names, profiles_is_json, alphasort);
-}
-
-static void profiles_free_names(struct dirent **names, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
-static void profiles_print_self(const profiles_self *self)
+static void profiles_print_self(const profile_audit_self *self)
 {
     if (self->nvrtc)
         text_printf(stdout, "this tmcml: generator %s, NVRTC %s\n", self->tc.generator,
@@ -217,29 +92,29 @@ static void profiles_print_self(const profiles_self *self)
 
 /* ---- list ------------------------------------------------------------------------ */
 
-static void profiles_list_file(const char *path, const profiles_self *self)
+static void profiles_list_file(const char *path, const profile_audit_self *self)
 {
-    profiles_file f;
-    profiles_examine(path, true, self, &f);
-    if (f.state == PROFILES_BAD) {
+    profile_audit_file f;
+    profile_audit_examine(path, true, self, &f);
+    if (f.state == PROFILE_AUDIT_BAD) {
         text_printf(stdout, "  %s  %s\n", path, f.why);
         return;
     }
     char count[32];
-    profiles_count_text(&f, count, sizeof count);
+    profile_audit_count_text(&f, count, sizeof count);
     text_printf(stdout, "  %s  %s  sm_%d%d  %s  %s\n", path, f.p.device.name, f.p.device.cc_major,
                 f.p.device.cc_minor, count, f.why);
     profile_free(&f.p);
 }
 
-static int profiles_list(const profiles_args *a, const profiles_self *self)
+static int profiles_list(const profiles_args *a, const profile_audit_self *self)
 {
     profile_search_path sp;
     profile_search_dirs(a->dir, &sp);
     profiles_print_self(self);
     for (int i = 0; i < sp.count; i++) {
         struct dirent **names;
-        int n = profiles_scan(sp.dirs[i], &names);
+        int n = profile_audit_scan(sp.dirs[i], &names);
         if (n < 0) {
             text_printf(stdout, "%s: %s (%s)\n", sp.origin[i], sp.dirs[i],
                         errno == ENOENT ? "no such directory" : strerror(errno));
@@ -249,7 +124,7 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
         if (!profile_dir_trusted(sp.dirs[i], &why)) {
             text_printf(stdout, "%s: %s (not read: %s: %s)\n", sp.origin[i], sp.dirs[i], why.file,
                         why.message);
-            profiles_free_names(names, n);
+            profile_audit_free_names(names, n);
             continue;
         }
         text_printf(stdout, "%s: %s (%d profile file%s)\n", sp.origin[i], sp.dirs[i], n,
@@ -260,7 +135,7 @@ static int profiles_list(const profiles_args *a, const profiles_self *self)
                 profiles_list_file(path, self);
             free(path);
         }
-        profiles_free_names(names, n);
+        profile_audit_free_names(names, n);
     }
     return 0;
 }
@@ -284,12 +159,12 @@ static void profiles_print_entry(const profile_entry *e)
 }
 
 /* Prints one file; false when it cannot be read whole. */
-static bool profiles_show_file(const char *path, bool scanned, const profiles_self *self)
+static bool profiles_show_file(const char *path, bool scanned, const profile_audit_self *self)
 {
-    profiles_file f;
-    profiles_examine(path, scanned, self, &f);
+    profile_audit_file f;
+    profile_audit_examine(path, scanned, self, &f);
     text_printf(stdout, "%s\n", path);
-    if (f.state == PROFILES_BAD) {
+    if (f.state == PROFILE_AUDIT_BAD) {
         text_printf(stdout, "  %s\n", f.why);
         return false;
     }
@@ -331,7 +206,7 @@ static bool profiles_name_matches(const char *file, const char *device)
     return strcasestr(stem, want) != NULL;
 }
 
-static int profiles_show(const profiles_args *a, const profiles_self *self)
+static int profiles_show(const profiles_args *a, const profile_audit_self *self)
 {
     const char *name = a->names[0];
     struct stat st;
@@ -344,11 +219,11 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
     for (int i = 0; i < sp.count; i++) {
         struct dirent **names;
         tm_error why;
-        int n = profiles_scan(sp.dirs[i], &names);
+        int n = profile_audit_scan(sp.dirs[i], &names);
         if (n >= 0 && !profile_dir_trusted(sp.dirs[i], &why)) {
             text_printf(stderr, "tmcml: profiles in %s not read: %s: %s\n", sp.dirs[i], why.file,
                         why.message);
-            profiles_free_names(names, n);
+            profile_audit_free_names(names, n);
             continue;
         }
         for (int k = 0; k < n; k++) {
@@ -363,7 +238,7 @@ static int profiles_show(const profiles_args *a, const profiles_self *self)
             free(path);
         }
         if (n >= 0)
-            profiles_free_names(names, n);
+            profile_audit_free_names(names, n);
     }
     if (shown == 0) {
         text_printf(stderr,
@@ -381,29 +256,29 @@ typedef struct profiles_tally {
     int files, current, stale, unknown, bad;
 } profiles_tally;
 
-static void profiles_check_file(const char *path, bool scanned, const profiles_self *self,
+static void profiles_check_file(const char *path, bool scanned, const profile_audit_self *self,
                                 profiles_tally *t)
 {
-    profiles_file f;
-    profiles_examine(path, scanned, self, &f);
+    profile_audit_file f;
+    profile_audit_examine(path, scanned, self, &f);
     t->files++;
-    if (f.state == PROFILES_BAD) {
+    if (f.state == PROFILE_AUDIT_BAD) {
         t->bad++;
         text_printf(stdout, "%s: %s\n", path, f.why);
         return;
     }
-    t->current += f.state == PROFILES_CURRENT;
-    t->stale += f.state == PROFILES_STALE;
-    t->unknown += f.state == PROFILES_UNKNOWN;
+    t->current += f.state == PROFILE_AUDIT_CURRENT;
+    t->stale += f.state == PROFILE_AUDIT_STALE;
+    t->unknown += f.state == PROFILE_AUDIT_UNKNOWN;
     char count[32];
-    profiles_count_text(&f, count, sizeof count);
+    profile_audit_count_text(&f, count, sizeof count);
     text_printf(stdout, "%s: %s, %s (%s, sm_%d%d)\n", path,
-                f.state == PROFILES_STALE ? f.why : "ok", count, f.p.device.name,
+                f.state == PROFILE_AUDIT_STALE ? f.why : "ok", count, f.p.device.name,
                 f.p.device.cc_major, f.p.device.cc_minor);
-    if (f.state == PROFILES_UNKNOWN)
+    if (f.state == PROFILE_AUDIT_UNKNOWN)
         text_printf(stdout, "%s: %s\n", path, f.why);
     char want[512];
-    profiles_name_mismatch(path, &f.p, want, sizeof want);
+    profile_audit_name_mismatch(path, &f.p, want, sizeof want);
     if (want[0])
         text_printf(stdout,
                     "%s: warning: its device's profiles are named %s: lookups will not find this "
@@ -412,10 +287,10 @@ static void profiles_check_file(const char *path, bool scanned, const profiles_s
     profile_free(&f.p);
 }
 
-static void profiles_check_dir(const char *dir, const profiles_self *self, profiles_tally *t)
+static void profiles_check_dir(const char *dir, const profile_audit_self *self, profiles_tally *t)
 {
     struct dirent **names;
-    int n = profiles_scan(dir, &names);
+    int n = profile_audit_scan(dir, &names);
     if (n < 0) {
         if (errno != ENOENT) {
             text_printf(stdout, "%s: unreadable directory: %s\n", dir, strerror(errno));
@@ -427,7 +302,7 @@ static void profiles_check_dir(const char *dir, const profiles_self *self, profi
     if (!profile_dir_trusted(dir, &why)) {
         text_printf(stdout, "%s: not read: %s: %s\n", dir, why.file, why.message);
         t->bad++;
-        profiles_free_names(names, n);
+        profile_audit_free_names(names, n);
         return;
     }
     for (int k = 0; k < n; k++) {
@@ -436,10 +311,10 @@ static void profiles_check_dir(const char *dir, const profiles_self *self, profi
             profiles_check_file(path, true, self, t);
         free(path);
     }
-    profiles_free_names(names, n);
+    profile_audit_free_names(names, n);
 }
 
-static int profiles_check(const profiles_args *a, const profiles_self *self)
+static int profiles_check(const profiles_args *a, const profile_audit_self *self)
 {
     profiles_tally t = {0};
     if (a->num_names) {
@@ -471,7 +346,7 @@ int profiles_command(int argc, char **argv)
         error_print(stderr, &err);
         return 2;
     }
-    profiles_self self;
+    profile_audit_self self;
     tm_error no_nvrtc;
     self.nvrtc = profile_toolchain_current(&self.tc, &no_nvrtc);
     if (strcmp(a.action, "list") == 0)

@@ -1,0 +1,34 @@
+/* The values of the commands' options, read by one rule whichever command
+ * takes them (`run` and its kin in cli.c, `lut` in lut_command.c), so that
+ * a value one command refuses, every command refuses, with the same words:
+ * "OPTION: expected WHAT (got \"TEXT\")". */
+#ifndef TMCML_OPTION_VALUE_H
+#define TMCML_OPTION_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Digits alone from the first character (strtoull would skip blanks and
+ * read " -1" as 2^64 - 1), the whole of text, within 64 bits. */
+bool option_u64(const char *text, uint64_t *out);
+
+/* A whole number 1 .. max, as digits. */
+bool option_positive(const char *option, const char *text, uint64_t max, uint64_t *out,
+                     tm_error *err);
+
+/* A whole number min .. max (min >= 0), as digits. */
+bool option_whole(const char *option, const char *text, int min, int max, int *out, tm_error *err);
+
+/* A random seed, 0 .. 2^64 - 1. */
+bool option_seed(const char *option, const char *text, uint64_t *out, tm_error *err);
+
+/* A number by the rule of every number (base/number_parse.h: "1e-400" is
+ * refused, not read as 0), finite, or +inf where inf_ok. */
+bool option_number(const char *option, const char *text, bool inf_ok, double *out, tm_error *err);
+
+/* A whole number 1 .. max, as digits or as a number (1e6). */
+bool option_count(const char *option, const char *text, double max, int64_t *out, tm_error *err);
+
+#endif
