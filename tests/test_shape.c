@@ -13,12 +13,12 @@
  * sort must give. */
 static int documented_order(const problem_shape *a, const problem_shape *b)
 {
-    int ka[] = {a->num_layers, !a->score_absorption, a->nr,          a->nz,
-                a->na,         a->num_sets,          a->sets_2d,     a->sets_paths,
-                a->sets_absorb, a->source,           a->time_bins,   a->fiber};
-    int kb[] = {b->num_layers, !b->score_absorption, b->nr,          b->nz,
-                b->na,         b->num_sets,          b->sets_2d,     b->sets_paths,
-                b->sets_absorb, b->source,           b->time_bins,   b->fiber};
+    int ka[] = {
+        a->num_layers, !a->score_absorption, a->nr,          a->nz,     a->na,        a->num_sets,
+        a->sets_2d,    a->sets_paths,        a->sets_absorb, a->source, a->time_bins, a->fiber};
+    int kb[] = {
+        b->num_layers, !b->score_absorption, b->nr,          b->nz,     b->na,        b->num_sets,
+        b->sets_2d,    b->sets_paths,        b->sets_absorb, b->source, b->time_bins, b->fiber};
     for (size_t i = 0; i < sizeof ka / sizeof *ka; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
