@@ -137,14 +137,9 @@ static void summary_add_source(bool *ok, cJSON *input, const source_desc *source
     source_text(source, text, sizeof text);
     summary_str(ok, o, "kind", source_kind_name(source->kind));
     summary_str(ok, o, "text", text);
-    if (source->kind == SOURCE_GAUSSIAN)
-        summary_num(ok, o, "w", source->radius);
-    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
-        summary_num(ok, o, "r", source->radius);
-    if (source->kind == SOURCE_POINT)
-        summary_num(ok, o, "z0", source->depth);
-    if (source->kind == SOURCE_FIBER)
-        summary_num(ok, o, "na", source->na);
+    const source_kind_row *k = source_kind_of(source->kind);
+    for (int i = 0; k && i < k->params; i++)
+        summary_num(ok, o, k->param[i].key, source_value(source, i));
 }
 
 /* What the run asked for besides MCML's outputs: "time_bins" and
@@ -291,17 +286,16 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
     summary_str(ok, id, "physics", r->physics);
 }
 
-/* The units of the source's parameters, as summary_add_source names them. */
+/* The units of the source's parameters, as summary_add_source names them
+ * (its kind's row). */
 static void summary_add_source_units(bool *ok, cJSON *u, const source_desc *source)
 {
-    if (source->kind == SOURCE_GAUSSIAN)
-        summary_str(ok, u, "input.source.w", "cm");
-    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
-        summary_str(ok, u, "input.source.r", "cm");
-    if (source->kind == SOURCE_POINT)
-        summary_str(ok, u, "input.source.z0", "cm");
-    if (source->kind == SOURCE_FIBER)
-        summary_str(ok, u, "input.source.na", "-");
+    const source_kind_row *k = source_kind_of(source->kind);
+    for (int i = 0; k && i < k->params; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "input.source.%s", k->param[i].key);
+        summary_str(ok, u, path, k->param[i].unit);
+    }
 }
 
 /* Whether res has the arrays of option's group (every run has
