@@ -12,8 +12,7 @@
 #define FORMS "pencil, gaussian:W, flat:R, point:Z or fiber:R:NA (cm)"
 
 /* text parses to a source whose text, description and a, b are these. */
-static void check_kind(const char *text, source_kind kind, const char *describe, double a,
-                       double b)
+static void check_kind(const char *text, source_kind kind, const char *describe, double a, double b)
 {
     source_desc s;
     tm_error err = {0};
@@ -54,13 +53,15 @@ static void test_kinds(void)
     check_kind("fiber:0:0", SOURCE_FIBER, "fiber, radius 0 cm, NA 0, at the surface", 0, 0);
     /* The fields the engines read (cpu_source.c, optics.c) by name. */
     const double v[] = {0.5, 0.25};
-    CHECK(source_make(SOURCE_GAUSSIAN, v).radius == 0.5 && source_make(SOURCE_FLAT, v).radius == 0.5);
+    CHECK(source_make(SOURCE_GAUSSIAN, v).radius == 0.5 &&
+          source_make(SOURCE_FLAT, v).radius == 0.5);
     CHECK(source_make(SOURCE_POINT, v).depth == 0.5 && source_make(SOURCE_POINT, v).radius == 0);
     CHECK(source_make(SOURCE_FIBER, v).radius == 0.5 && source_make(SOURCE_FIBER, v).na == 0.25);
     CHECK(source_make(SOURCE_GAUSSIAN, v).na == 0 && source_make(SOURCE_PENCIL, v).radius == 0);
     CHECK(strcmp(source_kind_name(SOURCE_FIBER), "fiber") == 0);
     CHECK(strcmp(source_kind_name((source_kind)SOURCE_KINDS), "unknown") == 0);
-    CHECK(source_kind_of((source_kind)SOURCE_KINDS) == NULL && source_kind_of((source_kind)-1) == NULL);
+    CHECK(source_kind_of((source_kind)SOURCE_KINDS) == NULL &&
+          source_kind_of((source_kind)-1) == NULL);
 }
 
 static void test_messages(void)
@@ -105,7 +106,8 @@ static void test_table(void)
             const source_param *p = &row->param[i];
             CHECK_MSG(p->symbol && p->what && p->key && p->unit, "%s: parameter %d", row->name, i);
             CHECK(p->field == offsetof(source_desc, radius) ||
-                  p->field == offsetof(source_desc, depth) || p->field == offsetof(source_desc, na));
+                  p->field == offsetof(source_desc, depth) ||
+                  p->field == offsetof(source_desc, na));
         }
     }
 }
