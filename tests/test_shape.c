@@ -10,7 +10,8 @@
 #include "shape.h"
 
 /* The documented order, written out member by member: what the table's
- * sort must give. */
+ * sort must give (a member added later goes after these: its row's sort,
+ * SHAPE_SORT_AFTER, says so). */
 static int documented_order(const problem_shape *a, const problem_shape *b)
 {
     int ka[] = {
@@ -22,6 +23,13 @@ static int documented_order(const problem_shape *a, const problem_shape *b)
     for (size_t i = 0; i < sizeof ka / sizeof *ka; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i] ? -1 : 1;
+    /* Members added after these order after them, in the table's order. */
+    for (int i = (int)(sizeof ka / sizeof *ka); i < shape_field_count; i++) {
+        int x = shape_field_get(&shape_field_table[i], a);
+        int y = shape_field_get(&shape_field_table[i], b);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
     return 0;
 }
 
