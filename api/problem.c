@@ -259,6 +259,8 @@ int tmcml_problem_path_lengths(const tmcml_problem *p) { return p && p->run.path
 /* The library's numbering of the kinds is source.h's. */
 _Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
                "tmcml_source_kind and source_kind differ");
+/* A kind has at most the library's two parameters, a and b. */
+_Static_assert(SOURCE_MAX_PARAMS == 2, "tmcml_problem_set_source takes a and b");
 
 tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind, double a,
                                       double b)
@@ -271,13 +273,8 @@ tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int ki
                              "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
                              "TMCML_SOURCE_FIBER)",
                              kind);
-    source_desc src = {.kind = (source_kind)kind};
-    if (kind == SOURCE_POINT)
-        src.depth = a;
-    else if (kind != SOURCE_PENCIL)
-        src.radius = a;
-    if (kind == SOURCE_FIBER)
-        src.na = b;
+    const double values[] = {a, b}; /* the kind's parameters in order (source_kind_table) */
+    source_desc src = source_make((source_kind)kind, values);
     tm_error err = {0};
     if (!source_check_run(&src, &p->run, "source", &err))
         return api_leave(s, api_fail(s, TMCML_ERR_ARGUMENT, &err));
@@ -289,9 +286,9 @@ int tmcml_problem_source(const tmcml_problem *p, double *a, double *b)
 {
     const source_desc none = {0}, *src = p ? &p->run.source : &none;
     if (a)
-        *a = src->kind == SOURCE_POINT ? src->depth : src->radius;
+        *a = source_value(src, 0);
     if (b)
-        *b = src->na;
+        *b = source_value(src, 1);
     return (int)src->kind;
 }
 

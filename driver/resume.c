@@ -81,17 +81,19 @@ static const struct {
      * it was stepped to the limit; the steps too where no photon is held,
      * i.e. in every run but a point inside glass); tally.c adds the
      * optional tallies of any group through one function (the group's axis
-     * from the output table), cpu.c calls it.  No arithmetic of an accepted
+     * from the output table), cpu.c calls it; source.c reads a kind's
+     * parameters, text form, checks and description from its row of
+     * source_kind_table.  No arithmetic of an accepted
      * run that is not stopped changed: compare_builds against 429f32f and
      * 31a8ca9, every CPU case identical; runs with a source, time bins, a
      * detector, path lengths, sets and batches identical; 429f32f and
      * 31a8ca9 checkpoints (versions 1, 2 and 3, a sets run's, a lut
      * table's) resumed to the uninterrupted runs' outputs. */
-    {"cpu dff8cc904f1a6ac6", "cpu 6770e4d498a162d2"},
-    {"cpu a94c288e29efe04e", "cpu 6770e4d498a162d2"},
-    {"cpu 123fa2412a7dd68a", "cpu 6770e4d498a162d2"},
-    {"cpu 8ea25a9fe88f1d88", "cpu 6770e4d498a162d2"},
-    {"cpu 1dcbe7d66b77df02", "cpu 6770e4d498a162d2"},
+    {"cpu dff8cc904f1a6ac6", "cpu 3a33238972ac9536"},
+    {"cpu a94c288e29efe04e", "cpu 3a33238972ac9536"},
+    {"cpu 123fa2412a7dd68a", "cpu 3a33238972ac9536"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 3a33238972ac9536"},
+    {"cpu 1dcbe7d66b77df02", "cpu 3a33238972ac9536"},
 };
 
 bool resume_physics_same(const char *recorded, const char *now)

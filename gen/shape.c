@@ -8,32 +8,36 @@
 #include "textbuf.h"
 #include "tm_limits.h"
 
-/* A row of shape_field_table[], on one line as the table's rows are.  Left
- * alone by clang-format: version 14 reads a macro body that opens with a
- * brace as a function's and, with the house style's braces on their own
- * line, splits the row over three lines with #name in column 0. */
-// clang-format off
-#define SHAPE_INT_FIELD(name, lo, hi, weight) \
-    {#name, SHAPE_INT, offsetof(problem_shape, name), lo, hi, weight}
-#define SHAPE_BOOL_FIELD(name) {#name, SHAPE_BOOL, offsetof(problem_shape, name), 0, 1, 0}
-// clang-format on
+/* A row's first fields: the member's name, kind and place. */
+#define SHAPE_INT_MEMBER(member)                                                                   \
+    .name = #member, .kind = SHAPE_INT, .offset = offsetof(problem_shape, member)
+#define SHAPE_BOOL_MEMBER(member)                                                                  \
+    .name = #member, .kind = SHAPE_BOOL, .offset = offsetof(problem_shape, member), .lo = 0, .hi = 1
 
 /* ORDER SHAPE (gen/shape.h).  The grid's counts are at most 2^24 in a
  * profile, the layers SPEC_MAX_LAYERS; a nearest class has the same layer
- * count and mode, the angles weigh a quarter of r and z. */
+ * count and mode, the angles weigh a quarter of r and z.  A profile's
+ * entries go by layer count, then A before -A, then the rest in this
+ * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
+ * fiber". */
 const shape_field shape_field_table[] = {
-    SHAPE_INT_FIELD(num_layers, 1, SPEC_MAX_LAYERS, 0),
-    SHAPE_INT_FIELD(nr, 1, 1 << 24, 1),
-    SHAPE_INT_FIELD(nz, 1, 1 << 24, 1),
-    SHAPE_INT_FIELD(na, 1, 1 << 24, 0.25),
-    SHAPE_BOOL_FIELD(score_absorption),
-    SHAPE_INT_FIELD(num_sets, 0, TM_MAX_ABSORPTION_SETS, 0),
-    SHAPE_BOOL_FIELD(sets_2d),
-    SHAPE_BOOL_FIELD(sets_paths),
-    SHAPE_BOOL_FIELD(sets_absorb),
-    SHAPE_INT_FIELD(source, 0, SHAPE_SOURCE_KINDS - 1, 0),
-    SHAPE_BOOL_FIELD(time_bins),
-    SHAPE_BOOL_FIELD(fiber),
+    {SHAPE_INT_MEMBER(num_layers), .lo = 1, .hi = SPEC_MAX_LAYERS, .sort = SHAPE_SORT_LEADING,
+     .text = "L%d", .shown = SHAPE_SHOWN_ALWAYS},
+    {SHAPE_INT_MEMBER(nr), .lo = 1, .hi = 1 << 24, .nearest_weight = 1, .text = " %d",
+     .shown = SHAPE_SHOWN_ALWAYS},
+    {SHAPE_INT_MEMBER(nz), .lo = 1, .hi = 1 << 24, .nearest_weight = 1, .text = "x%d",
+     .shown = SHAPE_SHOWN_ALWAYS},
+    {SHAPE_INT_MEMBER(na), .lo = 1, .hi = 1 << 24, .nearest_weight = 0.25, .text = "x%d",
+     .shown = SHAPE_SHOWN_ALWAYS},
+    {SHAPE_BOOL_MEMBER(score_absorption), .sort = SHAPE_SORT_LEADING_TRUE_FIRST, .text = " -A",
+     .shown = SHAPE_SHOWN_ZERO},
+    {SHAPE_INT_MEMBER(num_sets), .lo = 0, .hi = TM_MAX_ABSORPTION_SETS, .text = " sets=%d"},
+    {SHAPE_BOOL_MEMBER(sets_2d), .text = " 2-D", .shown = SHAPE_SHOWN_WITH_SETS},
+    {SHAPE_BOOL_MEMBER(sets_paths), .text = " paths", .shown = SHAPE_SHOWN_WITH_SETS},
+    {SHAPE_BOOL_MEMBER(sets_absorb), .text = " A", .shown = SHAPE_SHOWN_WITH_SETS},
+    {SHAPE_INT_MEMBER(source), .lo = 0, .hi = SHAPE_SOURCE_KINDS - 1},
+    {SHAPE_BOOL_MEMBER(time_bins), .text = " time"},
+    {SHAPE_BOOL_MEMBER(fiber), .text = " fiber"},
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -70,32 +74,56 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b)
     return true;
 }
 
+/* f's value in a's order against b's: < 0 when a's comes first. */
+static int shape_field_order(const shape_field *f, const problem_shape *a, const problem_shape *b)
+{
+    int x = shape_field_get(f, a), y = shape_field_get(f, b);
+    if (f->sort == SHAPE_SORT_LEADING_TRUE_FIRST) {
+        x = !x;
+        y = !y;
+    }
+    return (x > y) - (x < y);
+}
+
 int problem_shape_compare(const problem_shape *a, const problem_shape *b)
 {
-    int ka[12] = {
-        a->num_layers, !a->score_absorption, a->nr,          a->nz,     a->na,        a->num_sets,
-        a->sets_2d,    a->sets_paths,        a->sets_absorb, a->source, a->time_bins, a->fiber};
-    int kb[12] = {
-        b->num_layers, !b->score_absorption, b->nr,          b->nz,     b->na,        b->num_sets,
-        b->sets_2d,    b->sets_paths,        b->sets_absorb, b->source, b->time_bins, b->fiber};
-    for (int i = 0; i < 12; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i] ? -1 : 1;
+    for (int leading = 1; leading >= 0; leading--)
+        for (int i = 0; i < shape_field_count; i++) {
+            const shape_field *f = &shape_field_table[i];
+            if ((f->sort != SHAPE_SORT_AFTER) != leading)
+                continue;
+            int order = shape_field_order(f, a, b);
+            if (order != 0)
+                return order;
+        }
     return 0;
+}
+
+static bool shape_field_shown(const shape_field *f, const problem_shape *s)
+{
+    int v = shape_field_get(f, s);
+    switch (f->shown) {
+    case SHAPE_SHOWN_ALWAYS: return true;
+    case SHAPE_SHOWN_ZERO: return v == 0;
+    case SHAPE_SHOWN_WITH_SETS: return v != 0 && s->num_sets > 0;
+    case SHAPE_SHOWN_NONZERO: break;
+    }
+    return v != 0;
 }
 
 void problem_shape_text(const problem_shape *s, char *buf, size_t size)
 {
-    char sets[48] = "";
-    if (s->num_sets > 0)
-        snprintf(sets, sizeof sets, " sets=%d%s%s%s", s->num_sets, s->sets_2d ? " 2-D" : "",
-                 s->sets_paths ? " paths" : "", s->sets_absorb ? " A" : "");
-    char source[24] = "";
-    if (s->source != 0)
-        snprintf(source, sizeof source, " source=%d", s->source);
-    snprintf(buf, size, "L%d %dx%dx%d%s%s%s%s%s", s->num_layers, s->nr, s->nz, s->na,
-             s->score_absorption ? "" : " -A", sets, source, s->time_bins ? " time" : "",
-             s->fiber ? " fiber" : "");
+    size_t at = 0;
+    if (size > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < shape_field_count && at + 1 < size; i++) {
+        const shape_field *f = &shape_field_table[i];
+        if (!shape_field_shown(f, s))
+            continue;
+        int n = f->text ? snprintf(buf + at, size - at, f->text, shape_field_get(f, s))
+                        : snprintf(buf + at, size - at, " %s=%d", f->name, shape_field_get(f, s));
+        at = n < 0 ? size : at + (size_t)n;
+    }
 }
 
 char *problem_shape_key(const problem_shape *s)

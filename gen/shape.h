@@ -8,14 +8,14 @@
  * planner looks one up (tuner/plan.c) and a session plans again when it
  * changes (driver/session.c).
  *
- * Adding a member: a line in PROBLEM_SHAPE_MEMBERS, a
+ * Adding a member (a batch mode, ...): a line in PROBLEM_SHAPE_MEMBERS, a
  * row at the end of shape_field_table[] (gen/shape.c: its name in
- * profiles, its range, how a nearest class treats it), what the run gives
- * it (run_view_shape, runtime/io/run_view.c), problem_shape_text and
- * problem_shape_compare when it shows in messages or orders profile
- * entries, and the templates that read it (`spec.NAME`).  The spec and its
- * key, the templates' spec table, profile files (read, written,
- * validated), the lookup and the session loop over the table. */
+ * profiles, its range, how a nearest class treats it, its text in
+ * messages), what the run gives it (run_view_shape, runtime/io/run_view.c),
+ * and the templates that read it (`spec.NAME`).  The spec and its key, the
+ * templates' spec table, profile files (read, written, validated, their
+ * entries' order), the lookup, the messages and the session loop over the
+ * table. */
 #ifndef TMCML_SHAPE_H
 #define TMCML_SHAPE_H
 
@@ -61,6 +61,24 @@ typedef enum shape_kind {
     SHAPE_BOOL /* a bool (JSON true | false) */
 } shape_kind;
 
+/* Where a member orders a profile's entries (problem_shape_compare): the
+ * leading members first, in the table's order, then the others in the
+ * table's order; each by its value, smaller first, but a member that puts
+ * true first (A before -A). */
+typedef enum shape_sort {
+    SHAPE_SORT_AFTER,             /* after the leading members, smaller first */
+    SHAPE_SORT_LEADING,           /* before the others, smaller first */
+    SHAPE_SORT_LEADING_TRUE_FIRST /* before the others, true (1) before false */
+} shape_sort;
+
+/* When a member shows in a shape's text (problem_shape_text). */
+typedef enum shape_shown {
+    SHAPE_SHOWN_NONZERO,  /* when not 0 (false) */
+    SHAPE_SHOWN_ALWAYS,   /* always */
+    SHAPE_SHOWN_ZERO,     /* when 0 (false): -A */
+    SHAPE_SHOWN_WITH_SETS /* when not 0, in a shape with absorption sets: their flags */
+} shape_shown;
+
 typedef struct shape_field {
     const char *name; /* member, profile JSON field of an entry's class, key word */
     shape_kind kind;
@@ -69,6 +87,11 @@ typedef struct shape_field {
     /* A nearest profile class (tuner/profile.c): 0, the same value only;
      * else the weight of |log(a/b)| in the distance. */
     double nearest_weight;
+    shape_sort sort;
+    /* In messages: the printf format of its part of the text (its value
+     * the one int it takes; NULL: " NAME=%d"), and when it shows. */
+    const char *text;
+    shape_shown shown;
 } shape_field;
 
 /* ORDER SHAPE: the order of a profile class's JSON fields and of their
@@ -97,14 +120,14 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
  * num_sets 0 gives the run's own shape back. */
 void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths);
 
-/* The order of profile entries in a written file: layers, then A before
- * -A, then nr, nz, na, then the later members in the table's order (the
- * sets, the source, time bins, fiber).  0 exactly when problem_shape_equal. */
+/* The order of profile entries in a written file, from the table's sort:
+ * layers, then A before -A, then nr, nz, na and the later members.  0
+ * exactly when problem_shape_equal. */
 int problem_shape_compare(const problem_shape *a, const problem_shape *b);
 
-/* For messages: "L7 200x500x30" or "L7 200x500x30 -A" (nr x nz x na),
- * then what a later member adds when it is not 0 (" sets=64 2-D paths A",
- * " source=1", " time", " fiber"). */
+/* For messages, from the table's texts: "L7 200x500x30" or
+ * "L7 200x500x30 -A" (nr x nz x na), then the later members that show
+ * ("sets=4 2-D", "source=1", "time", ...). */
 void problem_shape_text(const problem_shape *s, char *buf, size_t size);
 
 /* Every member by name, in the table's order ("num_layers=7 nr=200 nz=500

@@ -5,6 +5,11 @@ add_test(NAME spec COMMAND test_spec)
 tmcml_test(test_render gen test_render.c)
 add_test(NAME render COMMAND test_render)
 set_tests_properties(spec render PROPERTIES LABELS "gen")
+# The problem shape's table (gen/shape.c): the order of profile entries and
+# the text in messages follow from its rows.
+tmcml_test(test_shape gen test_shape.c)
+add_test(NAME shape COMMAND test_shape)
+set_tests_properties(shape PROPERTIES LABELS "gen")
 # The knob table (gen/knob.c): every knob declared once.
 tmcml_test(test_knob gen test_knob.c)
 add_test(NAME knob COMMAND test_knob)

@@ -227,6 +227,101 @@ static void test_not_utf8(void)
     result_free(&res);
 }
 
+/* The keys of object key of root (root itself for NULL), in the file's
+ * order, each followed by a space. */
+static void keys_of(const cJSON *root, const char *key, char *buf, size_t size)
+{
+    const cJSON *o = key ? cJSON_GetObjectItemCaseSensitive(root, key) : root, *m;
+    size_t at = 0;
+    buf[0] = '\0';
+    cJSON_ArrayForEach(m, o)
+    {
+        int n = snprintf(buf + at, size - at, "%s ", m->string);
+        at += n > 0 && (size_t)n < size - at ? (size_t)n : 0;
+    }
+}
+
+/* The optional arrays (the output table's json rows) and their units, in
+ * the order summaries have always had: the arrays after "trapped" in the
+ * table's order; the units of the arrays group by group, the source's
+ * between the path lengths' and the time bins', each group's input before
+ * its arrays.  A run without them has none of their keys. */
+static void test_optional_order(void)
+{
+    enum { NL = 1 };
+    mci_layer layers[NL + 2] = {
+        {.n = 1.0}, {.n = 1.4, .mua = 1, .mus = 10, .d = 0.1, .z1 = 0.1}, {.n = 1.0}};
+    mci_run run = {.out_name = "o.mco",
+                   .out_format = 'A',
+                   .photons = 10,
+                   .dz = 0.1,
+                   .dr = 0.1,
+                   .nz = 2,
+                   .nr = 2,
+                   .na = 2,
+                   .num_layers = NL,
+                   .layers = layers};
+    mcml_result res;
+    CHECK(result_alloc(&res, 2, 2, 2, NL));
+    res.photons = 10;
+    run_report rep = {.input_path = "in.mci",
+                      .run_index = 1,
+                      .run = &run,
+                      .result = &res,
+                      .seed = 1,
+                      .engine = "cpu",
+                      .rng = "mwc-per-photon"};
+    char path[512], keys[2048];
+    snprintf(path, sizeof path, "%s/order.json", tmpdir);
+    tm_error err = {0};
+    for (int full = 0; full < 2; full++) {
+        if (full) {
+            run.path_lengths = true;
+            run.time_nt = 3;
+            run.time_dt = 0.01;
+            run.fiber_sep = 0.05;
+            run.fiber_radius = 0.02;
+            run.fiber_na = 0.22;
+            run.source = (source_desc){.kind = SOURCE_FIBER, .radius = 0.02, .na = 0.22};
+            CHECK(result_alloc_paths(&res) && result_alloc_time(&res, 3) &&
+                  result_alloc_detectors(&res, 1));
+        }
+        CHECK_MSG(summary_write(path, &rep, &err), "%s", err.message);
+        char *text = fs_read_text(path, NULL, &err);
+        cJSON *root = cJSON_Parse(text ? text : "");
+        CHECK(root != NULL);
+        keys_of(root, NULL, keys, sizeof keys);
+        const char *tail = strstr(keys, "trapped ");
+        CHECK_MSG(tail && strcmp(tail, full ? "trapped A_l Rd_path_total Tt_path_total Rd_t "
+                                              "Tt_t Rd_fiber tallies_digest units "
+                                            : "trapped A_l tallies_digest units ") == 0,
+                  "keys: %s", keys);
+        keys_of(root, "units", keys, sizeof keys);
+        tail = strstr(keys, "trapped.weight ");
+        CHECK_MSG(tail && strcmp(tail, full ? "trapped.weight A_l Rd_path_total Tt_path_total "
+                                              "input.source.r input.source.na "
+                                              "input.time_bins.dt input.time_bins.c Rd_t Tt_t "
+                                              "input.fiber_detector.separation "
+                                              "input.fiber_detector.radius "
+                                              "input.fiber_detector.na Rd_fiber "
+                                            : "trapped.weight A_l ") == 0,
+                  "units: %s", keys);
+        if (full) {
+            const cJSON *u = cJSON_GetObjectItemCaseSensitive(root, "units");
+            CHECK(strcmp(str(u, "Rd_t"), "1/ns") == 0 && strcmp(str(u, "Rd_fiber"), "-") == 0);
+            CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "Rd_t")) == 3);
+            CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "Tt_path_total")) ==
+                  NL);
+            CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "Rd_fiber")));
+            check_units(root);
+        }
+        cJSON_Delete(root);
+        free(text);
+    }
+    unlink(path);
+    result_free(&res);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -235,6 +330,7 @@ int main(void)
     }
     test_write_and_parse();
     test_not_utf8();
+    test_optional_order();
     rmdir(tmpdir);
     return check_summary("test_summary");
 }

@@ -21,7 +21,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .absorption = true,
      .mco_title = "A_l #Absorption as a function of layer. [-]",
      .mco_number = "%12.4G",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
     {.name = "A_z",
      .rank = 1,
      .axes = {OUTPUT_AXIS_Z},
@@ -163,7 +164,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .path_of = OUTPUT_TALLY_RD_RA,
      .mco_title = "Rd_path_total #Mean path [cm] in layers 1..nl of all reflected weight.",
      .mco_number = "%12.4E",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
     {.name = "Tt_path_total",
      .rank = 1,
      .axes = {OUTPUT_AXIS_LAYER},
@@ -174,7 +176,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .path_of = OUTPUT_TALLY_TT_RA,
      .mco_title = "Tt_path_total #Mean path [cm] in layers 1..nl of all transmitted weight.",
      .mco_number = "%12.4E",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
     /* Time-resolved escapes (docs/outputs.md, "Time-resolved"): optional
      * rows, binned as space is (the last time bin collects the later
      * escapes), so Rd_t summed times dt is Rd in integers. */
@@ -203,7 +206,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .option = OUTPUT_OPTION_TIME,
      .mco_title = "Rd_t #Rd[0], [1],..Rd[nt-1]. [1/ns]",
      .mco_number = "%12.4E",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
     {.name = "Tt_rt",
      .rank = 2,
      .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T},
@@ -229,7 +233,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .option = OUTPUT_OPTION_TIME,
      .mco_title = "Tt_t #Tt[0], [1],..Tt[nt-1]. [1/ns]",
      .mco_number = "%12.4E",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
     /* The fiber detector (docs/physics.md, "Fiber detector"). */
     {.name = "Rd_fiber",
      .rank = 1,
@@ -241,7 +246,8 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .option = OUTPUT_OPTION_FIBER,
      .mco_title = "Rd_fiber #Fraction of the photons the fiber detector collects. [-]",
      .mco_number = "%12.6E",
-     .mco_per_line = 1},
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_NUMBER},
 };
 
 /* The fields by name and by number are one and the same (the unions of

@@ -8,7 +8,8 @@
  * The rooms loop over the table instead of naming arrays: the tallies'
  * allocation, sums, comparison and digest (tally.c), the normalisation
  * (result.c), the .mco writer and reader (mco.c, mco_read.c), the
- * checkpoint (checkpoint.c), the footprint (runtime/engine/footprint.c), the
+ * checkpoint (checkpoint.c), the JSON summary's arrays and their units
+ * (summary.c), the footprint (runtime/engine/footprint.c), the
  * GPU engine's device tallies (runtime/engine/gpu.c), the MPI reduction
  * (driver/ranks.c), the library's arrays and their enumeration
  * (api/outcome.c) and the Python package, which reads the names
@@ -113,6 +114,15 @@ typedef enum output_option {
 } output_option;
 #define OUTPUT_OPTIONS 4
 
+/* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
+ * wants at a glance, in the table's order after "trapped", each with its
+ * unit in "units" (docs/outputs.md, "Units in the JSON summary"). */
+typedef enum output_json {
+    OUTPUT_JSON_NONE,  /* not in the summary: the .mco, the .npz and the library have it */
+    OUTPUT_JSON_LIST,  /* its shown entries (output_first on) as a list */
+    OUTPUT_JSON_NUMBER /* its one entry (one detector) as a number */
+} output_json;
+
 typedef struct output_array {
     const char *name; /* MCML's: the .mco section, the library's and Python's name */
     int rank;
@@ -139,6 +149,7 @@ typedef struct output_array {
     const char *mco_title;
     const char *mco_number;
     int mco_per_line;
+    output_json json; /* in the JSON summary, where a run has it */
 } output_array;
 
 extern const output_array output_table[OUTPUT_ARRAYS];

@@ -22,7 +22,7 @@ _Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds")
  * them): through spec_layer's fields, which layer_records_fill copies (z0,
  * z1, g, cos_crit0, cos_crit1) or sums (mut = mua + mus), so that every
  * placement, the immediate one too, gets them.  n stays n above.
- *   z0         W, R or z0
+ *   z0         the kind's first parameter (source_kind_table): W, R or z0
  *   z1         fiber: 1 - cos theta_max (in double, then rounded once)
  *   g          fiber: n above / n of layer 1
  *   cos_crit0  fiber under a glass layer 1: n of layer 1 / n of layer 2
@@ -36,7 +36,7 @@ static void source_record(const mci_run *run, spec_layer *above)
     bool glass = mci_layer_is_glass(&l[1]);
     double n0 = l[0].n, s_max = s->na / n0;
     int first = glass ? 2 : 1;
-    *above = (spec_layer){.n = n0, .z0 = s->kind == SOURCE_POINT ? s->depth : s->radius};
+    *above = (spec_layer){.n = n0, .z0 = source_value(s, 0)};
     if (s->kind != SOURCE_FIBER)
         return;
     /* 1 - sqrt(1 - s^2) without cancellation */

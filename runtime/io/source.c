@@ -10,22 +10,84 @@
 #include "mci.h"
 #include "number_parse.h"
 
-/* Per kind: its name, how many numbers follow it, and their names. */
-static const struct {
-    const char *name;
-    int values;
-    const char *form;
-} kinds[SOURCE_KINDS] = {
-    [SOURCE_PENCIL] = {"pencil", 0, "pencil"},   [SOURCE_GAUSSIAN] = {"gaussian", 1, "gaussian:W"},
-    [SOURCE_FLAT] = {"flat", 1, "flat:R"},       [SOURCE_POINT] = {"point", 1, "point:Z"},
-    [SOURCE_FIBER] = {"fiber", 2, "fiber:R:NA"},
+#define SOURCE_PARAM(symbol, what, key, unit, member, zero_allowed)                                \
+    {                                                                                              \
+        symbol, what, key, unit, offsetof(source_desc, member), zero_allowed                       \
+    }
+
+/* ORDER source_kind (source.h): append, never reorder. */
+const source_kind_row source_kind_table[SOURCE_KINDS] = {
+    [SOURCE_PENCIL] = {.name = "pencil", .describe = "pencil beam (MCML's)"},
+    [SOURCE_GAUSSIAN] = {.name = "gaussian",
+                         .params = 1,
+                         .param = {SOURCE_PARAM("W", "1/e^2 radius W", "w", "cm", radius, false)},
+                         .describe = "Gaussian beam, 1/e^2 radius %.9g cm, normal incidence"},
+    [SOURCE_FLAT] = {.name = "flat",
+                     .params = 1,
+                     .param = {SOURCE_PARAM("R", "radius R", "r", "cm", radius, false)},
+                     .describe = "flat beam, radius %.9g cm, normal incidence"},
+    [SOURCE_POINT] = {.name = "point",
+                      .params = 1,
+                      .param = {SOURCE_PARAM("Z", "depth Z", "z0", "cm", depth, false)},
+                      .describe = "isotropic point at depth %.9g cm on the axis, weight 1"},
+    [SOURCE_FIBER] = {.name = "fiber",
+                      .params = 2,
+                      .param = {SOURCE_PARAM("R", "fiber's radius R", "r", "cm", radius, true),
+                                SOURCE_PARAM("NA", "fiber's NA", "na", "-", na, true)},
+                      .describe = "fiber, radius %.9g cm, NA %.9g, at the surface"},
 };
 
-#define SOURCE_FORMS "pencil, gaussian:W, flat:R, point:Z or fiber:R:NA (cm)"
+const source_kind_row *source_kind_of(source_kind kind)
+{
+    return kind >= 0 && kind < SOURCE_KINDS ? &source_kind_table[kind] : NULL;
+}
 
 const char *source_kind_name(source_kind kind)
 {
-    return kind >= 0 && kind < SOURCE_KINDS ? kinds[kind].name : "unknown";
+    const source_kind_row *k = source_kind_of(kind);
+    return k ? k->name : "unknown";
+}
+
+source_desc source_make(source_kind kind, const double *v)
+{
+    source_desc s = {.kind = kind};
+    const source_kind_row *k = source_kind_of(kind);
+    for (int i = 0; k && i < k->params; i++)
+        *(double *)((char *)&s + k->param[i].field) = v[i];
+    return s;
+}
+
+double source_value(const source_desc *s, int i)
+{
+    const source_kind_row *k = source_kind_of(s->kind);
+    if (!k || i < 0 || i >= k->params)
+        return 0.0;
+    return *(const double *)((const char *)s + k->param[i].field);
+}
+
+/* Every kind's text form, for messages: "pencil, gaussian:W, flat:R,
+ * point:Z or fiber:R:NA (cm)". */
+static void source_forms(char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < SOURCE_KINDS && at < size; k++) {
+        const source_kind_row *row = &source_kind_table[k];
+        const char *sep = k == 0 ? "" : k == SOURCE_KINDS - 1 ? " or " : ", ";
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", sep, row->name);
+        for (int i = 0; i < row->params && at < size; i++)
+            at += (size_t)snprintf(buf + at, size - at, ":%s", row->param[i].symbol);
+    }
+    if (at < size)
+        snprintf(buf + at, size - at, " (cm)");
+}
+
+/* The message of a text that is not a source's. */
+static void source_expected(const char *what, const char *text, tm_error *err)
+{
+    char forms[160];
+    source_forms(forms, sizeof forms);
+    error_set(err, NULL, 0, "%s \"%s\": expected %s", what, text, forms);
 }
 
 /* The kind named by text up to its first ':' (or its end). */
@@ -33,7 +95,8 @@ static bool parse_kind(const char *text, source_kind *kind)
 {
     size_t n = strcspn(text, ":");
     for (int k = 0; k < SOURCE_KINDS; k++)
-        if (strlen(kinds[k].name) == n && strncmp(text, kinds[k].name, n) == 0) {
+        if (strlen(source_kind_table[k].name) == n &&
+            strncmp(text, source_kind_table[k].name, n) == 0) {
             *kind = (source_kind)k;
             return true;
         }
@@ -46,7 +109,7 @@ static bool parse_values(const char *text, const char *what, int count, double *
     const char *at = text + strcspn(text, ":");
     for (int i = 0; i < count; i++) {
         if (*at != ':') {
-            error_set(err, NULL, 0, "%s \"%s\": expected %s", what, text, SOURCE_FORMS);
+            source_expected(what, text, err);
             return false;
         }
         at++;
@@ -68,7 +131,7 @@ static bool parse_values(const char *text, const char *what, int count, double *
         at = end;
     }
     if (*at != '\0') {
-        error_set(err, NULL, 0, "%s \"%s\": expected %s", what, text, SOURCE_FORMS);
+        source_expected(what, text, err);
         return false;
     }
     return true;
@@ -76,19 +139,15 @@ static bool parse_values(const char *text, const char *what, int count, double *
 
 bool source_parse(const char *text, const char *what, source_desc *out, tm_error *err)
 {
-    source_desc s = {0};
-    double v[2] = {0.0, 0.0};
-    if (!text || !parse_kind(text, &s.kind)) {
-        error_set(err, NULL, 0, "%s \"%s\": expected %s", what, text ? text : "", SOURCE_FORMS);
+    source_kind kind;
+    double v[SOURCE_MAX_PARAMS] = {0.0};
+    if (!text || !parse_kind(text, &kind)) {
+        source_expected(what, text ? text : "", err);
         return false;
     }
-    if (!parse_values(text, what, kinds[s.kind].values, v, err))
+    if (!parse_values(text, what, source_kind_table[kind].params, v, err))
         return false;
-    if (s.kind == SOURCE_POINT)
-        s.depth = v[0];
-    else
-        s.radius = v[0];
-    s.na = v[1];
+    source_desc s = source_make(kind, v);
     if (!source_check_values(&s, what, err))
         return false;
     *out = s;
@@ -97,51 +156,33 @@ bool source_parse(const char *text, const char *what, source_desc *out, tm_error
 
 bool source_check_values(const source_desc *s, const char *what, tm_error *err)
 {
-    char text[160];
-    source_text(s, text, sizeof text);
-    double values[] = {s->radius, s->depth, s->na};
-    for (int i = 0; i < 3; i++)
-        if (s->kind != SOURCE_PENCIL && number_is_subnormal(values[i])) {
-            error_set(err, NULL, 0,
-                      "%s \"%s\": %g is too small to compute with: a number other than 0 "
-                      "must be at least 1e-300",
-                      what, text, values[i]);
-            return false;
-        }
-    switch (s->kind) {
-    case SOURCE_PENCIL: return true;
-    case SOURCE_GAUSSIAN:
-    case SOURCE_FLAT:
-        if (isfinite(s->radius) && s->radius > 0.0)
-            return true;
-        error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number of cm > 0 (got %g)",
-                  what, text, s->kind == SOURCE_GAUSSIAN ? "1/e^2 radius W" : "radius R",
-                  s->radius);
-        return false;
-    case SOURCE_POINT:
-        if (isfinite(s->depth) && s->depth > 0.0)
-            return true;
-        error_set(err, NULL, 0, "%s \"%s\": the depth Z must be a finite number of cm > 0 (got %g)",
-                  what, text, s->depth);
-        return false;
-    case SOURCE_FIBER:
-        if (!isfinite(s->radius) || s->radius < 0.0) {
-            error_set(err, NULL, 0,
-                      "%s \"%s\": the fiber's radius R must be a finite number of cm >= 0 (got %g)",
-                      what, text, s->radius);
-            return false;
-        }
-        if (!isfinite(s->na) || s->na < 0.0) {
-            error_set(err, NULL, 0,
-                      "%s \"%s\": the fiber's NA must be a finite number >= 0 (got %g)", what, text,
-                      s->na);
-            return false;
-        }
-        return true;
-    default:
+    const source_kind_row *k = source_kind_of(s->kind);
+    if (!k) {
         error_set(err, NULL, 0, "%s: unknown source kind %d", what, (int)s->kind);
         return false;
     }
+    char text[160];
+    source_text(s, text, sizeof text);
+    for (int i = 0; i < k->params; i++)
+        if (number_is_subnormal(source_value(s, i))) {
+            error_set(err, NULL, 0,
+                      "%s \"%s\": %g is too small to compute with: a number other than 0 "
+                      "must be at least 1e-300",
+                      what, text, source_value(s, i));
+            return false;
+        }
+    for (int i = 0; i < k->params; i++) {
+        const source_param *p = &k->param[i];
+        double v = source_value(s, i);
+        if (isfinite(v) && (p->zero_allowed ? v >= 0.0 : v > 0.0))
+            continue;
+        bool unitless = strcmp(p->unit, "-") == 0;
+        error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number%s%s %s 0 (got %g)", what,
+                  text, p->what, unitless ? "" : " of ", unitless ? "" : p->unit,
+                  p->zero_allowed ? ">=" : ">", v);
+        return false;
+    }
+    return true;
 }
 
 /* True when z is the depth of a boundary between two layers (or the
@@ -198,35 +239,23 @@ static void shortest(double v, char *buf, size_t size)
 
 void source_text(const source_desc *s, char *buf, size_t size)
 {
-    char a[32], b[32];
-    shortest(s->kind == SOURCE_POINT ? s->depth : s->radius, a, sizeof a);
-    shortest(s->na, b, sizeof b);
-    switch (s->kind) {
-    case SOURCE_GAUSSIAN:
-    case SOURCE_FLAT:
-    case SOURCE_POINT: snprintf(buf, size, "%s:%s", kinds[s->kind].name, a); break;
-    case SOURCE_FIBER: snprintf(buf, size, "fiber:%s:%s", a, b); break;
-    default: snprintf(buf, size, "%s", source_kind_name(s->kind));
+    const source_kind_row *k = source_kind_of(s->kind);
+    char text[128];
+    size_t at = (size_t)snprintf(text, sizeof text, "%s", source_kind_name(s->kind));
+    for (int i = 0; k && i < k->params && at < sizeof text; i++) {
+        char v[32];
+        shortest(source_value(s, i), v, sizeof v);
+        at += (size_t)snprintf(text + at, sizeof text - at, ":%s", v);
     }
+    snprintf(buf, size, "%s", text);
 }
 
 void source_describe(const source_desc *s, char *buf, size_t size)
 {
-    switch (s->kind) {
-    case SOURCE_GAUSSIAN:
-        snprintf(buf, size, "Gaussian beam, 1/e^2 radius %.9g cm, normal incidence", s->radius);
-        break;
-    case SOURCE_FLAT:
-        snprintf(buf, size, "flat beam, radius %.9g cm, normal incidence", s->radius);
-        break;
-    case SOURCE_POINT:
-        snprintf(buf, size, "isotropic point at depth %.9g cm on the axis, weight 1", s->depth);
-        break;
-    case SOURCE_FIBER:
-        snprintf(buf, size, "fiber, radius %.9g cm, NA %.9g, at the surface", s->radius, s->na);
-        break;
-    default: snprintf(buf, size, "pencil beam (MCML's)");
-    }
+    const source_kind_row *k = source_kind_of(s->kind);
+    if (!k)
+        k = &source_kind_table[SOURCE_PENCIL];
+    snprintf(buf, size, k->describe, source_value(s, 0), source_value(s, 1));
 }
 
 int source_point_layer(const source_desc *s, const mci_run *run)

@@ -32,10 +32,49 @@ typedef struct source_desc {
     double na;     /* fiber: numerical aperture, n_above sin(theta_max) */
 } source_desc;
 
+/* A kind's parameter: one of the numbers after its name in the text form,
+ * in order (the library's a, then b). */
+typedef struct source_param {
+    const char *symbol; /* in the text form: "W" in gaussian:W */
+    const char *what;   /* in messages: "1/e^2 radius W" */
+    const char *key;    /* in the JSON summary's "source" and "units": "w" */
+    const char *unit;   /* "cm"; "-" for a ratio */
+    size_t field;       /* the double of source_desc that holds it */
+    bool zero_allowed;  /* its range: >= 0, else > 0 (and finite) */
+} source_param;
+
+#define SOURCE_MAX_PARAMS 2
+
+/* A kind, declared once: everything that names a kind or its parameters
+ * (the text form and its parsing, the checks of the values, the
+ * description, the JSON summary, the library's a and b, the kernel's
+ * record of the source: runtime/io/run_view.c) reads its row.  Its number
+ * (its source_kind) is the shape's source, which the templates test
+ * (`spec.source`, templates/source.cu) and the engines branch on. */
+typedef struct source_kind_row {
+    const char *name; /* --source, the JSON's "kind": "gaussian" */
+    int params;       /* how many numbers follow the name (0 .. SOURCE_MAX_PARAMS) */
+    source_param param[SOURCE_MAX_PARAMS];
+    /* For people: a printf format of its parameters in order, %.9g each. */
+    const char *describe;
+} source_kind_row;
+
+extern const source_kind_row source_kind_table[SOURCE_KINDS];
+
 struct mci_run;
+
+/* kind's row; NULL for a number that is no kind. */
+const source_kind_row *source_kind_of(source_kind kind);
 
 /* The kind's name as --source spells it ("pencil", "gaussian", ...). */
 const char *source_kind_name(source_kind kind);
+
+/* A source of kind with its parameters v[0 .. params - 1] (a, b), every
+ * other field 0; kind must be a kind. */
+source_desc source_make(source_kind kind, const double *v);
+
+/* Parameter i (0: a, 1: b) of s; 0 where its kind has fewer. */
+double source_value(const source_desc *s, int i);
 
 /* True for MCML's pencil beam (the zero value). */
 static inline bool source_is_pencil(const source_desc *s) { return s->kind == SOURCE_PENCIL; }

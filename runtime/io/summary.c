@@ -137,14 +137,9 @@ static void summary_add_source(bool *ok, cJSON *input, const source_desc *source
     source_text(source, text, sizeof text);
     summary_str(ok, o, "kind", source_kind_name(source->kind));
     summary_str(ok, o, "text", text);
-    if (source->kind == SOURCE_GAUSSIAN)
-        summary_num(ok, o, "w", source->radius);
-    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
-        summary_num(ok, o, "r", source->radius);
-    if (source->kind == SOURCE_POINT)
-        summary_num(ok, o, "z0", source->depth);
-    if (source->kind == SOURCE_FIBER)
-        summary_num(ok, o, "na", source->na);
+    const source_kind_row *k = source_kind_of(source->kind);
+    for (int i = 0; k && i < k->params; i++)
+        summary_num(ok, o, k->param[i].key, source_value(source, i));
 }
 
 /* What the run asked for besides MCML's outputs: "time_bins" and
@@ -205,11 +200,24 @@ static void summary_array(bool *ok, cJSON *root, const char *name, const double 
     }
 }
 
-/* A layer array: layers 1..num_layers, without the two ambient media of
- * MCML's A_l. */
-static void summary_layers(bool *ok, cJSON *root, const char *name, const double *v, int num_layers)
+/* The arrays the output table shows in the summary (output_array.json),
+ * each where res has it, in the table's order: A_l, and the 1-D totals of
+ * the optional groups a run asked for.  A layer array's entries are layers
+ * 1..num_layers, without the two ambient media of MCML's A_l. */
+static void summary_add_arrays(bool *ok, cJSON *root, const mcml_result *res)
 {
-    summary_array(ok, root, name, v + 1, num_layers);
+    output_grid grid = result_grid(res);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        const output_array *o = &output_table[i];
+        const double *v = res->array[i];
+        if (!v || o->json == OUTPUT_JSON_NONE)
+            continue;
+        v += output_first(o);
+        if (o->json == OUTPUT_JSON_NUMBER)
+            summary_num(ok, root, o->name, v[0]);
+        else
+            summary_array(ok, root, o->name, v, (int)output_bins(o, &grid));
+    }
 }
 
 static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
@@ -236,20 +244,7 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     cJSON *trapped = cJSON_AddObjectToObject(root, "trapped");
     summary_num(ok, trapped, "photons", (double)r->trapped_photons);
     summary_num(ok, trapped, "weight", r->trapped_weight);
-    summary_layers(ok, root, "A_l", res->a_l, res->num_layers);
-    /* The path lengths' totals, only in a run that scored them. */
-    if (result_has_paths(res)) {
-        summary_layers(ok, root, "Rd_path_total", res->rd_path_total, res->num_layers);
-        summary_layers(ok, root, "Tt_path_total", res->tt_path_total, res->num_layers);
-    }
-    /* The time-resolved totals (the 1-D arrays: Rd_t, Tt_t) and the
-     * detector, only in a run that scored them. */
-    if (res->rd_t) {
-        summary_array(ok, root, "Rd_t", res->rd_t, res->nt);
-        summary_array(ok, root, "Tt_t", res->tt_t, res->nt);
-    }
-    if (res->rd_fiber)
-        summary_num(ok, root, "Rd_fiber", res->rd_fiber[0]);
+    summary_add_arrays(ok, root, res);
 }
 
 /* "gpus": each GPU's share of the run. */
@@ -291,10 +286,59 @@ static void summary_add_identity(bool *ok, cJSON *root, const run_report *r)
     summary_str(ok, id, "physics", r->physics);
 }
 
+/* The units of the source's parameters, as summary_add_source names them
+ * (its kind's row). */
+static void summary_add_source_units(bool *ok, cJSON *u, const source_desc *source)
+{
+    const source_kind_row *k = source_kind_of(source->kind);
+    for (int i = 0; k && i < k->params; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "input.source.%s", k->param[i].key);
+        summary_str(ok, u, path, k->param[i].unit);
+    }
+}
+
+/* Whether res has the arrays of option's group (every run has
+ * OUTPUT_OPTION_NONE's): a group's arrays come together. */
+static bool summary_has_option(const mcml_result *res, output_option option)
+{
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].option == option && res->array[i])
+            return true;
+    return false;
+}
+
+/* The units of option's group where res has it: those of the input
+ * summary_add_options writes for it, then those of its arrays in the
+ * summary (summary_add_arrays), each the output table's. */
+static void summary_add_option_units(bool *ok, cJSON *u, output_option option,
+                                     const mcml_result *res)
+{
+    if (!summary_has_option(res, option))
+        return;
+    if (option == OUTPUT_OPTION_TIME) {
+        summary_str(ok, u, "input.time_bins.dt", "ns");
+        summary_str(ok, u, "input.time_bins.c", "cm/ns");
+    }
+    if (option == OUTPUT_OPTION_FIBER) {
+        summary_str(ok, u, "input.fiber_detector.separation", "cm");
+        summary_str(ok, u, "input.fiber_detector.radius", "cm");
+        summary_str(ok, u, "input.fiber_detector.na", "-");
+    }
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        const output_array *o = &output_table[i];
+        if (o->option == option && o->json != OUTPUT_JSON_NONE && res->array[i])
+            summary_str(ok, u, o->name, o->unit);
+    }
+}
+
 /* "units": the unit of each quantity above that has one, by its path
  * ("input.layers[].mua": every layer's mua), "-" for a fraction or ratio;
- * counts (photons, bins, threads) have none.  A_l's is the output table's. */
-static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_desc *source,
+ * counts (photons, bins, threads) have none.  The arrays' are the output
+ * table's, group by group; the source's parameters come between the path
+ * lengths' and the time bins' (the order they were added in: a summary's
+ * text stays as it was). */
+static void summary_add_units(bool *ok, cJSON *root, const source_desc *source,
                               const mcml_result *res)
 {
     static const char *const units[][2] = {
@@ -316,7 +360,6 @@ static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_de
         {"RAT.A", "-"},
         {"RAT.Tt", "-"},
         {"trapped.weight", "-"},
-        {"A_l", NULL}, /* output_table's */
     };
     cJSON *u = cJSON_AddObjectToObject(root, "units");
     if (!u) {
@@ -324,32 +367,11 @@ static void summary_add_units(bool *ok, cJSON *root, bool paths, const source_de
         return;
     }
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        summary_str(ok, u, units[i][0],
-                    units[i][1] ? units[i][1] : output_by_name(units[i][0])->unit);
-    if (paths) {
-        summary_str(ok, u, "Rd_path_total", output_by_name("Rd_path_total")->unit);
-        summary_str(ok, u, "Tt_path_total", output_by_name("Tt_path_total")->unit);
-    }
-    /* The source's parameters, as summary_add_source names them. */
-    if (source->kind == SOURCE_GAUSSIAN)
-        summary_str(ok, u, "input.source.w", "cm");
-    if (source->kind == SOURCE_FLAT || source->kind == SOURCE_FIBER)
-        summary_str(ok, u, "input.source.r", "cm");
-    if (source->kind == SOURCE_POINT)
-        summary_str(ok, u, "input.source.z0", "cm");
-    if (source->kind == SOURCE_FIBER)
-        summary_str(ok, u, "input.source.na", "-");
-    if (res->rd_t) {
-        summary_str(ok, u, "input.time_bins.dt", "ns");
-        summary_str(ok, u, "input.time_bins.c", "cm/ns");
-        summary_str(ok, u, "Rd_t", output_by_name("Rd_t")->unit);
-        summary_str(ok, u, "Tt_t", output_by_name("Tt_t")->unit);
-    }
-    if (res->rd_fiber) {
-        summary_str(ok, u, "input.fiber_detector.separation", "cm");
-        summary_str(ok, u, "input.fiber_detector.radius", "cm");
-        summary_str(ok, u, "input.fiber_detector.na", "-");
-        summary_str(ok, u, "Rd_fiber", output_by_name("Rd_fiber")->unit);
+        summary_str(ok, u, units[i][0], units[i][1]);
+    for (int option = 0; option < OUTPUT_OPTIONS; option++) {
+        if (option == OUTPUT_OPTION_TIME)
+            summary_add_source_units(ok, u, source);
+        summary_add_option_units(ok, u, (output_option)option, res);
     }
 }
 
@@ -382,7 +404,7 @@ static char *summary_render(const run_report *r)
     snprintf(digest, sizeof digest, "fnv1a64:%016" PRIx64, r->tallies_digest);
     summary_str(&ok, root, "tallies_digest", digest);
     summary_add_identity(&ok, root, r);
-    summary_add_units(&ok, root, result_has_paths(r->result), &r->run->source, r->result);
+    summary_add_units(&ok, root, &r->run->source, r->result);
     char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     return text;
