@@ -47,9 +47,15 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     out->photons = raw->photons;
     out->line = 0;
     /* The caller's requests, which the .mci text does not hold: a problem
-     * given its photons or name after them keeps them. */
+     * given its photons or name after them keeps them (time bins and the
+     * detector were dropped so, before issue 43). */
     out->path_lengths = raw->path_lengths;
     out->source = raw->source;
+    out->time_dt = raw->time_dt;
+    out->time_nt = raw->time_nt;
+    out->fiber_sep = raw->fiber_sep;
+    out->fiber_radius = raw->fiber_radius;
+    out->fiber_na = raw->fiber_na;
     return TMCML_OK;
 }
 

@@ -58,6 +58,13 @@ static void test_setters(tmcml_session *s)
     CHECK(tmcml_problem_time_bins(p, &dt) == 7 && dt == 0.02);
     CHECK(tmcml_problem_fiber_detector(p, &sep, &radius, &na) == 1 && sep == 0.1 && radius == 0.2 &&
           na == 0.3);
+    /* Kept when the problem is given its photons or name after them (both
+     * were dropped: the problem is rebuilt from its .mci text). */
+    CHECK(tmcml_problem_set_photons(s, p, 1234) == TMCML_OK);
+    CHECK(tmcml_problem_set_name(s, p, "kept.mco") == TMCML_OK);
+    CHECK(tmcml_problem_time_bins(p, &dt) == 7 && dt == 0.02);
+    CHECK(tmcml_problem_fiber_detector(p, &sep, &radius, &na) == 1 && sep == 0.1 && radius == 0.2 &&
+          na == 0.3);
     tmcml_problem_delete(p);
 }
 
