@@ -88,4 +88,33 @@ tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, .
 /* Frees what a result owns (not r itself). */
 void api_result_clear(tmcml_result *r);
 
+/* ---- the work of public calls, for a call that makes others (a lookup
+ * table: api/lut.c) ----
+ * Each does what its public function does once the session is entered and
+ * the pointers are checked: a public function that called another on its
+ * own session would wait for its own turn forever (api_enter). */
+
+/* tmcml_problem_new's. */
+tmcml_status api_problem_new(tmcml_session *s, const tmcml_layer *layers, int num_layers,
+                             double n_above, double n_below, const tmcml_grid *grid,
+                             tmcml_problem **out);
+/* tmcml_run_batch's, count within 1 .. TMCML_BATCH_MAX, o not NULL. */
+tmcml_status api_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
+                           const tmcml_options *o, tmcml_result **out);
+/* tmcml_run_sets's, num_sets within 1 .. TMCML_MUA_SETS_MAX, o not NULL. */
+tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
+                          int num_sets, const tmcml_options *o, tmcml_result **out);
+/* A run's options checked (TMCML_ERR_ARGUMENT naming the field): *photons
+ * gets o's, else problem_photons (a problem's), refused when neither. */
+tmcml_status api_check_options(tmcml_session *s, const tmcml_options *o, int64_t problem_photons,
+                               int64_t *photons);
+/* A tmcml_checkpoint checked: its path, period and resume. */
+tmcml_status api_check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck);
+/* GPU number index as tmcml_devices describes it; false with *err where
+ * there is none (the session's error untouched). */
+bool api_device(int index, tmcml_device *out, tm_error *err);
+/* o's progress callback with done of total photons, in the caller's locale
+ * (a call works in C's): its answer. */
+int api_host_progress(tmcml_session *s, const tmcml_options *o, uint64_t done, uint64_t total);
+
 #endif

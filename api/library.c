@@ -180,6 +180,30 @@ static void device_from_info(const cuda_device_info *in, tmcml_device *out)
     snprintf(out->name, sizeof out->name, "%s", in->name);
 }
 
+/* The GPUs into out[0 .. max-1] and their count; false with *err where
+ * there is no driver or no GPU. */
+static bool query_devices(tmcml_device *out, int max, int *count, tm_error *err)
+{
+    cuda_driver *drv;
+    if (!cuda_open(&drv, err))
+        return false;
+    int n = cuda_device_count(drv);
+    bool ok = true;
+    for (int i = 0; ok && i < n && i < max; i++) {
+        cuda_device_info info;
+        ok = cuda_device_query(drv, i, &info, err);
+        if (ok)
+            device_from_info(&info, &out[i]);
+    }
+    cuda_close(drv);
+    if (ok && n == 0) {
+        error_set(err, NULL, 0, "the CUDA driver reports no GPU");
+        ok = false;
+    }
+    *count = ok ? n : 0;
+    return ok;
+}
+
 tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *count)
 {
     if (count)
@@ -189,23 +213,23 @@ tmcml_status tmcml_devices(tmcml_session *s, tmcml_device *out, int max, int *co
         return entered;
     if (max > 0 && !out)
         return api_arg_error(s, "out: NULL for max %d", max);
-    cuda_driver *drv;
     tm_error err = {0};
-    if (!cuda_open(&drv, &err))
+    if (!query_devices(out, max, count, &err))
         return api_leave(s, api_fail(s, TMCML_ERR_NO_GPU, &err));
-    int n = cuda_device_count(drv);
-    tmcml_status status = TMCML_OK;
-    for (int i = 0; i < n && i < max; i++) {
-        cuda_device_info info;
-        if (!cuda_device_query(drv, i, &info, &err)) {
-            status = api_fail(s, TMCML_ERR_NO_GPU, &err);
-            break;
-        }
-        device_from_info(&info, &out[i]);
-    }
-    cuda_close(drv);
-    if (status == TMCML_OK && n == 0)
-        status = api_failf(s, TMCML_ERR_NO_GPU, "the CUDA driver reports no GPU");
-    *count = status == TMCML_OK ? n : 0;
-    return api_leave(s, status);
+    return api_leave(s, TMCML_OK);
+}
+
+bool api_device(int index, tmcml_device *out, tm_error *err)
+{
+    tmcml_device *found = calloc((size_t)index + 1, sizeof *found);
+    int count = 0;
+    bool ok = found && query_devices(found, index + 1, &count, err);
+    if (ok && count > index)
+        *out = found[index];
+    else if (ok)
+        error_set(err, NULL, 0, "gpu %d: no such GPU (%d found)", index, count);
+    else if (!found)
+        error_set(err, NULL, 0, "out of memory");
+    free(found);
+    return ok && count > index;
 }

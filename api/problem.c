@@ -67,9 +67,9 @@ static tmcml_problem *problem_alloc(tmcml_session *s)
     return p;
 }
 
-static tmcml_status new_problem(tmcml_session *s, const tmcml_layer *layers, int num_layers,
-                                double n_above, double n_below, const tmcml_grid *grid,
-                                tmcml_problem **out)
+tmcml_status api_problem_new(tmcml_session *s, const tmcml_layer *layers, int num_layers,
+                             double n_above, double n_below, const tmcml_grid *grid,
+                             tmcml_problem **out)
 {
     if (!grid)
         return api_failf(s, TMCML_ERR_ARGUMENT, "grid: NULL");
@@ -116,7 +116,7 @@ tmcml_status tmcml_problem_new(tmcml_session *s, const tmcml_layer *layers, int 
     tmcml_status entered = api_begin(s, API_ARGS({out, "out"}));
     if (entered != TMCML_OK)
         return entered;
-    return api_leave(s, new_problem(s, layers, num_layers, n_above, n_below, grid, out));
+    return api_leave(s, api_problem_new(s, layers, num_layers, n_above, n_below, grid, out));
 }
 
 void tmcml_problem_delete(tmcml_problem *p)

@@ -40,13 +40,13 @@ void tmcml_options_init(tmcml_options *opt)
     opt->progress_interval = DEFAULT_PROGRESS_INTERVAL;
 }
 
-static tmcml_status check_options(tmcml_session *s, const tmcml_problem *p, const tmcml_options *o,
-                                  int64_t *photons)
+tmcml_status api_check_options(tmcml_session *s, const tmcml_options *o, int64_t problem_photons,
+                               int64_t *photons)
 {
     if (o->photons < 0)
         return api_failf(s, TMCML_ERR_ARGUMENT, "photons: expected 1 to 2^63-1 (got %lld)",
                          (long long)o->photons);
-    *photons = o->photons ? o->photons : p->run.photons;
+    *photons = o->photons ? o->photons : problem_photons;
     if (*photons < 1)
         return api_failf(s, TMCML_ERR_ARGUMENT,
                          "photons: none given (tmcml_options.photons, or the problem's)");
@@ -183,8 +183,7 @@ static bool job_start(job *j)
     return false;
 }
 
-/* The host's callback, in the host's locale (the call runs in C's). */
-static int host_progress(tmcml_session *s, const tmcml_options *o, uint64_t done, uint64_t total)
+int api_host_progress(tmcml_session *s, const tmcml_options *o, uint64_t done, uint64_t total)
 {
     c_locale_leave(s->caller_locale);
     int answer = o->progress(done, total, o->progress_user);
@@ -202,14 +201,14 @@ static void job_watch(tmcml_session *s, job *j, const tmcml_options *o, progress
         double interval =
             o->progress_interval > 0 ? o->progress_interval : DEFAULT_PROGRESS_INTERVAL;
         while (!job_wait(j, interval))
-            if (host_progress(s, o, atomic_load(&meter->done), j->count) != 0)
+            if (api_host_progress(s, o, atomic_load(&meter->done), j->count) != 0)
                 s->stop = 1;
         pthread_join(j->thread, NULL);
         pthread_mutex_destroy(&j->lock);
         pthread_cond_destroy(&j->done_cond);
     }
     if (o->progress && j->ok && !s->stop)
-        host_progress(s, o, j->count, j->count);
+        api_host_progress(s, o, j->count, j->count);
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -354,7 +353,7 @@ static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p,
 {
     for (int i = 0; i < count; i++) {
         int64_t photons = 0;
-        tmcml_status status = check_options(s, p[i], o, &photons);
+        tmcml_status status = api_check_options(s, o, p[i]->run.photons, &photons);
         if (status != TMCML_OK)
             return status;
         r[i] = calloc(1, sizeof *r[i]);
@@ -758,7 +757,7 @@ void tmcml_checkpoint_init(tmcml_checkpoint *ck)
             .path = NULL, .every = DRIVER_DEFAULT_CHECKPOINT_SECONDS, .resume = 0};
 }
 
-static tmcml_status check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck)
+tmcml_status api_check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck)
 {
     if (!ck)
         return api_failf(s, TMCML_ERR_ARGUMENT, "checkpoint: NULL");
@@ -787,7 +786,7 @@ tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_problem *p,
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "out: NULL"));
     if (!p)
         return api_leave(s, api_failf(s, TMCML_ERR_ARGUMENT, "problem: NULL"));
-    tmcml_status status = check_checkpoint(s, ck);
+    tmcml_status status = api_check_checkpoint(s, ck);
     if (status != TMCML_OK)
         return api_leave(s, status);
     tmcml_options defaults;
@@ -810,8 +809,14 @@ tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *const *probl
         return api_arg_error(s, "problems[0]: NULL");
     tmcml_options defaults;
     tmcml_options_init(&defaults);
+    return api_leave(s, api_run_batch(s, problems, count, opt ? opt : &defaults, out));
+}
+
+tmcml_status api_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
+                           const tmcml_options *o, tmcml_result **out)
+{
     call_sets none = {0};
-    return api_leave(s, run_problems(s, problems, count, opt ? opt : &defaults, &none, NULL, out));
+    return run_problems(s, problems, count, o, &none, NULL, out);
 }
 
 /* The sets' problems: p with each set's mua (*list, num_sets of them). */
@@ -844,14 +849,19 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
                              num_sets);
     tmcml_options defaults;
     tmcml_options_init(&defaults);
+    return api_leave(s, api_run_sets(s, p, mua_sets, num_sets, opt ? opt : &defaults, out));
+}
+
+tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
+                          int num_sets, const tmcml_options *o, tmcml_result **out)
+{
     tmcml_problem **list = NULL;
     tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
     call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};
     if (status == TMCML_OK)
-        status = run_problems(s, (const tmcml_problem *const *)list, num_sets,
-                              opt ? opt : &defaults, &sets, NULL, out);
+        status = run_problems(s, (const tmcml_problem *const *)list, num_sets, o, &sets, NULL, out);
     for (int k = 0; list && k < num_sets; k++)
         tmcml_problem_delete(list[k]);
     free(list);
-    return api_leave(s, status);
+    return status;
 }

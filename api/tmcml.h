@@ -356,6 +356,89 @@ TMCML_API tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_prob
                                               const tmcml_options *opt, const tmcml_checkpoint *ck,
                                               tmcml_result **out);
 
+/* ---- lookup tables --------------------------------------------------------------------- */
+
+/* A lookup table (docs/lut.md, `tmcml lut`'s): the diffuse reflectance,
+ * total and per ring, of one homogeneous layer over a grid of mua and
+ * mus', without absorption scoring.  How its points are simulated: */
+typedef enum tmcml_lut_strategy {
+    TMCML_LUT_AUTO = 0, /* sets (both engines score them without absorption) */
+    TMCML_LUT_SETS = 1, /* each mus' one simulation whose mua are absorption sets (in chunks
+                           of TMCML_MUA_SETS_MAX), seed S for every mus' */
+    TMCML_LUT_RUNS = 2  /* each point its own simulation, the mus' of one mua batched; mua
+                           number i (from 0) with seed S + i */
+} tmcml_lut_strategy;
+
+typedef struct tmcml_lut_spec {
+    double n;           /* refractive index of the layer */
+    double n_above;     /* of the medium above */
+    double n_below;     /* of the medium below */
+    double g;           /* anisotropy, -1 to below 1; mus = mus' / (1 - g) */
+    double d;           /* thickness in cm; INFINITY (or 1e8): semi-infinite, as 1e8 cm */
+    const double *mua;  /* num_mua absorption coefficients [1/cm], increasing */
+    int num_mua;        /* 1 to 1000000 */
+    const double *musp; /* num_musp reduced scattering coefficients [1/cm], increasing */
+    int num_musp;       /* 1 to 1000000 */
+    int nr;             /* rings of Rd_r ... */
+    double dr;          /* ... of dr cm each */
+    tmcml_lut_strategy strategy;
+} tmcml_lut_spec;
+
+/* `tmcml lut`'s defaults: n 1.4, n_above and n_below 1, g 0.9, d INFINITY,
+ * nr 100, dr 0.01 cm, strategy AUTO; no axes (mua, musp NULL, counts 0).
+ * New in TMCML_1.3. */
+TMCML_API void tmcml_lut_spec_init(tmcml_lut_spec *spec);
+
+/* What a table call did (filled also when it fails or is cancelled). */
+typedef struct tmcml_lut_info {
+    tmcml_lut_strategy strategy; /* the one used: SETS or RUNS */
+    char engine[8];              /* "cpu" or "gpu": every simulation's ("" before the first) */
+    double rsp;                  /* specular reflectance, the same at every point (not in Rd) */
+    uint64_t trapped_photons;    /* photons stopped as never ending (docs/physics.md), over the
+                                    simulations done: mua 0 in a thick layer? */
+    int simulations;             /* the table's: sets num_musp x ceil(num_mua / 256), runs
+                                    num_mua */
+    int done;                    /* of them done (whole): resumed or simulated */
+    int resumed;                 /* of them read from the checkpoint */
+    int kept;                    /* of them the checkpoint file holds as the call returns (0
+                                    without one, or once the finished table removed it) */
+    int64_t points_done;         /* the points of the simulations done */
+} tmcml_lut_info;
+
+/* Simulates the table spec with opt's photons a point, seed S, engine,
+ * threads, GPU, policy, directories, max_steps and progress callback
+ * (opt->absorption is not looked at: a table scores none).  rd[j * num_mua
+ * + i] gets Rd of (musp[j], mua[i]), rd_r[(j * num_mua + i) * nr + ir] its
+ * Rd_r [1/cm2]; every point is, bit for bit, what `tmcml lut` gives it
+ * (sets: tmcml_run_sets of the mus' with seed S; runs: tmcml_run of the
+ * point with seed S + i) and what the same table gives whenever it is
+ * stopped and continued.  info (may be NULL) says what was done.
+ *
+ * Checked before anything runs, TMCML_ERR_ARGUMENT naming the field: the
+ * axes (counts, each value 0 or a coefficient the .mci accepts,
+ * increasing), the indices, g < 1, d > 0 or INFINITY, dr, nr, the table's
+ * size (num_musp x num_mua x nr at most 2^27), opt->photons >= 1, each
+ * point's layer by the .mci rules.  The progress callback counts the
+ * whole table's photons (sets: opt->photons a simulation; runs: a point);
+ * its nonzero answer or tmcml_session_cancel stops the table: the
+ * simulation in flight is discarded (a table is kept a simulation at a
+ * time) and TMCML_ERR_CANCELLED returned.
+ *
+ * ck (NULL: none) keeps the simulations done in a file, the one `tmcml
+ * lut` keeps in OUT.lut.ckpt (docs/lut.md, "Stops and --resume"): written
+ * after a simulation when ck->every seconds have passed since the last (0:
+ * only when stopped), when the table is cancelled, and when a simulation
+ * fails; removed when the table is done.  ck->resume continues from the
+ * file; one of another table (its values, axes, photons, seed, strategy,
+ * max_steps, or another engine's physics) or damaged is refused with
+ * TMCML_ERR_FILE naming what differs, and a file at path without resume
+ * too (a stopped table's work); the file is then left as it was.  Failed
+ * or cancelled, the points of the simulations done (info) hold their
+ * values.  New in TMCML_1.3. */
+TMCML_API tmcml_status tmcml_lut(tmcml_session *s, const tmcml_lut_spec *spec,
+                                 const tmcml_options *opt, const tmcml_checkpoint *ck, double *rd,
+                                 double *rd_r, tmcml_lut_info *info);
+
 /* ---- results -------------------------------------------------------------------------- */
 
 TMCML_API void tmcml_result_delete(tmcml_result *r);

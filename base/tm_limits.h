@@ -106,6 +106,11 @@
  * twice.  Sets share one tally set each, like the runs of a batch. */
 #define TM_MAX_ABSORPTION_SETS 256
 
+/* Values of one axis of a lookup table (docs/lut.md): a million points,
+ * tmcml.h's TMCML_BATCH_MAX, for a table of one row (the runs strategy
+ * batches a row's mus'), and more than any table anyone interpolates in. */
+#define LUT_AXIS_MAX 1000000
+
 /* Runs of one batch (driver/run_batch.c): their tally sets (128-bit
  * bins) and checkpoints live together until the batch ends, so a batch
  * holds at most this many bytes of them (1 GiB: a lookup table of 100 runs

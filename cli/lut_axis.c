@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lut_check.h"
 #include "number_parse.h"
 #include "tm_limits.h"
 
@@ -46,23 +47,13 @@ static bool number_fail(const char *option, const char *text, const char *word, 
     return axis_fail(option, text, why, err);
 }
 
-/* Every value a coefficient of the .mci, and increasing. */
+/* Every value a coefficient of the .mci, and increasing: the library's
+ * rule (driver/lut_check.h), said of the option's text. */
 static bool check_values(const char *option, const char *text, const lut_axis *a, tm_error *err)
 {
-    for (int i = 0; i < a->count; i++) {
-        double v = a->values[i];
-        if (v != 0.0 && (v < MCI_MIN_COEFFICIENT || v > MCI_MAX_COEFFICIENT)) {
-            char why[160];
-            snprintf(why, sizeof why, "%.17g is no coefficient: expected 0 or 1e-12 to 1e12 (1/cm)",
-                     v);
-            return axis_fail(option, text, why, err);
-        }
-        if (i > 0 && !(v > a->values[i - 1]))
-            return axis_fail(option, text,
-                             "the values must increase (so that the table can be interpolated)",
-                             err);
-    }
-    return true;
+    char why[160];
+    return lut_check_axis(a->values, a->count, why, sizeof why) < 0 ||
+           axis_fail(option, text, why, err);
 }
 
 /* START:STOP:COUNT[:log|:lin] split at its colons (fields[4], lengths). */

@@ -9,10 +9,6 @@
 
 #include "error.h"
 
-/* The most values of one axis: a million points, TMCML_BATCH_MAX, for a
- * table of one row, and more than any table anyone interpolates in. */
-#define LUT_AXIS_MAX 1000000
-
 typedef struct lut_axis {
     int count;
     double *values; /* count, increasing; malloc'd */

@@ -1,6 +1,5 @@
 #include "lut_command.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +7,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "clock.h"
-#include "fs.h"
-#include "lut_resume.h"
+#include "lut_axis.h"
+#include "lut_check.h"
+#include "lut_run.h"
 #include "lut_table.h"
-#include "lut_write.h"
-#include "number_parse.h"
 #include "option_value.h"
 #include "tm_limits.h"
 
@@ -67,18 +64,17 @@ static void print_usage(FILE *s)
 }
 
 typedef struct lut_args {
-    lut_spec spec;
-    const char *output, *mua, *musp;
-    bool quiet, help;
-    bool resume;             /* --resume */
-    double checkpoint_every; /* seconds; 0: only on a stop */
+    lut_request req; /* the table, its options and checkpoint, as the library takes them */
+    lut_axis mua, musp;
+    const char *output, *mua_text, *musp_text;
+    bool help;
 } lut_args;
 
-static bool strategy_of(const char *text, lut_strategy *out, tm_error *err)
+static bool strategy_of(const char *text, tmcml_lut_strategy *out, tm_error *err)
 {
     for (lut_strategy s = LUT_AUTO; s <= LUT_RUNS; s++)
         if (strcmp(text, lut_strategy_name(s)) == 0) {
-            *out = s;
+            *out = (tmcml_lut_strategy)s;
             return true;
         }
     error_set(err, NULL, 0, "--strategy: expected auto, sets or runs (got \"%s\")", text);
@@ -101,7 +97,7 @@ static bool engine_of(const char *text, tmcml_engine *out, tm_error *err)
 /* The options with a number: 1 parsed, 0 not one of them, -1 bad. */
 static int parse_number_option(int argc, char **argv, int *i, lut_args *a, tm_error *err)
 {
-    lut_spec *sp = &a->spec;
+    tmcml_lut_spec *sp = &a->req.spec;
     const struct {
         const char *name;
         double *value;
@@ -125,8 +121,8 @@ static int parse_number_option(int argc, char **argv, int *i, lut_args *a, tm_er
         int *value;
         int min, max;
     } ints[] = {{"--nr", &sp->nr, 1, (int)MCI_MAX_BINS},
-                {"--threads", &sp->threads, 0, 4096},
-                {"--gpu", &sp->gpu, 0, 1023}};
+                {"--threads", &a->req.opt.threads, 0, 4096},
+                {"--gpu", &a->req.opt.gpu, 0, 1023}};
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++) {
         int got = cli_long_value(argc, argv, i, ints[k].name, "a whole number", &text, err);
         if (got != 0)
@@ -143,16 +139,16 @@ static int parse_word_option(int argc, char **argv, int *i, lut_args *a, tm_erro
 {
     const char *text = NULL;
     int got;
-    if ((got = cli_long_value(argc, argv, i, "--mua", "START:STOP:COUNT[:log] or a list", &a->mua,
-                              err)) != 0 ||
-        (got = cli_long_value(argc, argv, i, "--musp", "START:STOP:COUNT[:log] or a list", &a->musp,
-                              err)) != 0 ||
+    if ((got = cli_long_value(argc, argv, i, "--mua", "START:STOP:COUNT[:log] or a list",
+                              &a->mua_text, err)) != 0 ||
+        (got = cli_long_value(argc, argv, i, "--musp", "START:STOP:COUNT[:log] or a list",
+                              &a->musp_text, err)) != 0 ||
         (got = cli_long_value(argc, argv, i, "--output", "a name", &a->output, err)) != 0)
         return got;
     if ((got = cli_long_value(argc, argv, i, "--strategy", "auto, sets or runs", &text, err)) != 0)
-        return got > 0 && strategy_of(text, &a->spec.strategy, err) ? 1 : -1;
+        return got > 0 && strategy_of(text, &a->req.spec.strategy, err) ? 1 : -1;
     if ((got = cli_long_value(argc, argv, i, "--engine", "cpu, gpu or auto", &text, err)) != 0)
-        return got > 0 && engine_of(text, &a->spec.engine, err) ? 1 : -1;
+        return got > 0 && engine_of(text, &a->req.opt.engine, err) ? 1 : -1;
     return 0;
 }
 
@@ -162,7 +158,7 @@ static int parse_stop_option(int argc, char **argv, int *i, lut_args *a, tm_erro
 {
     const char *text = NULL;
     if (strcmp(argv[*i], "--resume") == 0) {
-        a->resume = true;
+        a->req.ck.resume = 1;
         return 1;
     }
     int got = cli_long_value(argc, argv, i, "--checkpoint-every", "seconds", &text, err);
@@ -170,7 +166,7 @@ static int parse_stop_option(int argc, char **argv, int *i, lut_args *a, tm_erro
         return got;
     double v;
     if (option_number("--checkpoint-every", text, false, &v, err) && v >= 0 && v <= 604800) {
-        a->checkpoint_every = v;
+        a->req.ck.every = v;
         return 1;
     }
     error_set(err, NULL, 0,
@@ -202,9 +198,9 @@ static int parse_photons_seed_output(int argc, char **argv, int *i, lut_args *a,
     if (which == 0)
         a->output = text;
     else if (which == 1)
-        got = option_count("--photons", text, 9.2e18, &a->spec.photons, err) ? 1 : -1;
+        got = option_count("--photons", text, 9.2e18, &a->req.opt.photons, err) ? 1 : -1;
     else
-        got = option_seed("--seed", text, &a->spec.seed, err) ? 1 : -1;
+        got = option_seed("--seed", text, &a->req.opt.seed, err) ? 1 : -1;
     return got;
 }
 
@@ -212,7 +208,7 @@ static bool parse_option(int argc, char **argv, int *i, lut_args *a, tm_error *e
 {
     const char *w = argv[*i];
     if (strcmp(w, "-q") == 0 || strcmp(w, "--quiet") == 0) {
-        a->quiet = true;
+        a->req.quiet = true;
         return true;
     }
     int got = parse_number_option(argc, argv, i, a, err);
@@ -230,68 +226,28 @@ static bool parse_option(int argc, char **argv, int *i, lut_args *a, tm_error *e
 static void set_defaults(lut_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->spec = (lut_spec){.n = 1.4,
-                         .n_above = 1.0,
-                         .n_below = 1.0,
-                         .g = 0.9,
-                         .d = INFINITY,
-                         .nr = 100,
-                         .dr = 0.01,
-                         .photons = 100000,
-                         .seed = DRIVER_DEFAULT_SEED,
-                         .strategy = LUT_AUTO,
-                         .engine = TMCML_ENGINE_AUTO};
-    a->checkpoint_every = DRIVER_DEFAULT_CHECKPOINT_SECONDS;
+    tmcml_lut_spec_init(&a->req.spec);
+    tmcml_options_init(&a->req.opt);
+    a->req.opt.photons = 100000;
+    a->req.opt.seed = DRIVER_DEFAULT_SEED;
+    tmcml_checkpoint_init(&a->req.ck); /* every 600 s, as `tmcml run`'s */
 }
 
-/* An index of refraction option within the .mci's range. */
-static bool check_index(const char *option, double n, tm_error *err)
-{
-    if (n >= MCI_MIN_N && n <= MCI_MAX_N)
-        return true;
-    error_set(err, NULL, 0, "%s %g: expected a refractive index from %g to %g", option, n,
-              MCI_MIN_N, MCI_MAX_N);
-    return false;
-}
+/* The options by their names, in the library's rules (driver/lut_check.h). */
+static const lut_names option_names = {"--n", "--n-above", "--n-below", "--g",
+                                       "--d", "--dr",      "--nr",      "lut: "};
 
 /* Every number option by its own name, before any problem is made of
  * them (whose messages would name the .mci's fields: dz for --dr). */
-static bool check_layer(const lut_spec *sp, tm_error *err)
+static bool check_layer(const tmcml_lut_spec *sp, tm_error *err)
 {
-    if (!check_index("--n", sp->n, err) || !check_index("--n-above", sp->n_above, err) ||
-        !check_index("--n-below", sp->n_below, err))
-        return false;
-    if (!(sp->dr >= MCI_MIN_STEP && isfinite(sp->dr))) {
-        error_set(err, NULL, 0, "--dr %g: expected a ring width of at least %g cm", sp->dr,
-                  MCI_MIN_STEP);
-        return false;
-    }
-    if (!(sp->g >= -1.0 && sp->g < 1.0)) {
-        error_set(err, NULL, 0,
-                  "--g %g: expected -1 to below 1 (mus = mus' / (1 - g): g = 1 scatters only "
-                  "forward, which no mus' describes)",
-                  sp->g);
-        return false;
-    }
-    if (!(sp->d > 0.0)) {
-        error_set(err, NULL, 0, "--d %g: expected a thickness above 0 cm, or inf", sp->d);
-        return false;
-    }
-    return true;
-}
-
-/* The table's Rd_r within what one output array may hold (MCI_MAX_BINS:
- * 1 GiB of doubles), checked before any memory is asked for. */
-static bool check_size(const lut_spec *sp, tm_error *err)
-{
-    double values = (double)sp->musp.count * sp->mua.count * sp->nr;
-    if (values <= (double)MCI_MAX_BINS)
-        return true;
-    error_set(err, NULL, 0,
-              "lut: %d mus' x %d mua x %d rings is %.3g values of Rd_r, more than 2^27 (1 GiB): "
-              "make the table or --nr smaller, or split it",
-              sp->musp.count, sp->mua.count, sp->nr, values);
-    return false;
+    lut_spec layer = {.n = sp->n,
+                      .n_above = sp->n_above,
+                      .n_below = sp->n_below,
+                      .g = sp->g,
+                      .d = sp->d,
+                      .dr = sp->dr};
+    return lut_check_layer(&layer, &option_names, err);
 }
 
 static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
@@ -309,20 +265,27 @@ static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
         if (!parse_option(argc, argv, &i, a, err))
             return false;
     }
-    if (!a->mua || !a->musp || !a->output) {
+    if (!a->mua_text || !a->musp_text || !a->output) {
         error_set(err, NULL, 0, "lut: %s is required (tmcml lut --help)",
-                  !a->mua    ? "--mua"
-                  : !a->musp ? "--musp"
-                             : "-o OUT");
+                  !a->mua_text    ? "--mua"
+                  : !a->musp_text ? "--musp"
+                                  : "-o OUT");
         return false;
     }
-    if (!check_layer(&a->spec, err))
+    tmcml_lut_spec *sp = &a->req.spec;
+    if (!check_layer(sp, err))
         return false;
-    if (isinf(a->spec.d))
-        a->spec.d = LUT_SEMI_INFINITE_D;
-    a->spec.progress = !a->quiet && isatty(2);
-    return lut_axis_parse("--mua", a->mua, &a->spec.mua, err) &&
-           lut_axis_parse("--musp", a->musp, &a->spec.musp, err) && check_size(&a->spec, err);
+    if (isinf(sp->d))
+        sp->d = LUT_SEMI_INFINITE_D;
+    a->req.progress = !a->req.quiet && isatty(2);
+    if (!lut_axis_parse("--mua", a->mua_text, &a->mua, err) ||
+        !lut_axis_parse("--musp", a->musp_text, &a->musp, err))
+        return false;
+    sp->mua = a->mua.values;
+    sp->num_mua = a->mua.count;
+    sp->musp = a->musp.values;
+    sp->num_musp = a->musp.count;
+    return lut_check_size(sp->num_musp, sp->num_mua, sp->nr, &option_names, err);
 }
 
 /* OUT without a .csv or .npz ending, then the ending. */
@@ -335,74 +298,6 @@ static char *output_name(const char *out, const char *ending)
     if (name)
         sprintf(name, "%.*s%s", (int)n, out, ending);
     return name;
-}
-
-/* Every point's values as the library checks them: each mus' with the
- * first mua and each mua with the first mus' (the layer's other values are
- * common). */
-static bool check_points(tmcml_session *s, const lut_spec *sp, tm_error *err)
-{
-    for (int j = 0; j < sp->musp.count + sp->mua.count; j++) {
-        bool musp = j < sp->musp.count;
-        double mua = musp ? sp->mua.values[0] : sp->mua.values[j - sp->musp.count];
-        tmcml_problem *p =
-            lut_point_problem(s, sp, mua, musp ? sp->musp.values[j] : sp->musp.values[0], err);
-        if (!p)
-            return false;
-        tmcml_problem_delete(p);
-    }
-    return true;
-}
-
-static void report(const lut_args *a, const char *csv, const char *npz, const lut_table *t,
-                   double seconds)
-{
-    if (t->trapped > 0)
-        fprintf(stderr,
-                "tmcml: warning: %llu photons were stopped as never ending (docs/physics.md): "
-                "mua 0 in a thick layer?\n",
-                (unsigned long long)t->trapped);
-    char resumed[64] = "";
-    if (t->made < t->calls)
-        snprintf(resumed, sizeof resumed, " (%d of them resumed)", t->calls - t->made);
-    if (!a->quiet)
-        printf("tmcml lut: %s and %s: %d mus' x %d mua, %lld photons a point, strategy %s, "
-               "engine %s, %d simulations%s, %.2f s\n",
-               csv, npz, t->m, t->k, (long long)a->spec.photons, lut_strategy_name(t->strategy),
-               t->engine, t->calls, resumed, seconds);
-}
-
-/* Planned and checked, the checkpoint read back with --resume (exit 2),
- * simulated (a stop exits 128 + the signal, lut_resume.h), written (exit 1
- * on failure, the simulations done kept in the checkpoint). */
-static int make_table(const lut_args *a, tmcml_session *s, const char *csv, const char *npz,
-                      const char *ckpt)
-{
-    tm_error err = {0};
-    lut_plan plan;
-    lut_table t = {0};
-    lut_resume r;
-    lut_resume_init(&r, ckpt, a->resume, a->checkpoint_every, a->quiet);
-    double start = clock_now();
-    int status = 2;
-    if (check_points(s, &a->spec, &err) && lut_plan_choose(s, &a->spec, &plan, &err) &&
-        fs_check_output(npz, &err) && fs_check_output(csv, &err) &&
-        lut_resume_begin(&r, s, &a->spec, &plan, &t, &err)) {
-        status = 1;
-        if (lut_resume_simulate(&r, &a->spec, &plan, &t, &err) &&
-            lut_write_npz(npz, &a->spec, &t, &err) && lut_write_csv(csv, &a->spec, &t, &err))
-            status = 0;
-    }
-    if (status == 0) {
-        lut_resume_end(&r);
-        report(a, csv, npz, &t, clock_now() - start);
-    } else {
-        error_print(stderr, &err);
-        if (status == 1)
-            lut_resume_keep(&r, &t);
-    }
-    lut_table_free(&t);
-    return status;
 }
 
 int lut_command(int argc, char **argv)
@@ -421,7 +316,10 @@ int lut_command(int argc, char **argv)
         char *ckpt = output_name(a.output, ".lut.ckpt");
         tmcml_session *s = tmcml_session_new();
         if (csv && npz && ckpt && s) {
-            status = make_table(&a, s, csv, npz, ckpt);
+            a.req.csv = csv;
+            a.req.npz = npz;
+            a.req.ck.path = ckpt;
+            status = lut_run(s, &a.req);
         } else {
             fprintf(stderr, "tmcml: out of memory\n");
             status = 1;
@@ -431,7 +329,7 @@ int lut_command(int argc, char **argv)
         free(npz);
         free(ckpt);
     }
-    lut_axis_free(&a.spec.mua);
-    lut_axis_free(&a.spec.musp);
+    lut_axis_free(&a.mua);
+    lut_axis_free(&a.musp);
     return status;
 }

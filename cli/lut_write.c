@@ -5,13 +5,9 @@
 #include <stdlib.h>
 
 #include "fs.h"
+#include "lut_table.h"
 #include "npz.h"
 #include "textbuf.h"
-
-typedef struct lut_job {
-    const lut_spec *spec;
-    const lut_table *t;
-} lut_job;
 
 /* One line's text, written and emptied; false when memory ran out. */
 static bool put_line(FILE *f, textbuf *line)
@@ -34,7 +30,7 @@ static void add_values(textbuf *t, const double *v, int n, const char *sep)
     }
 }
 
-static void add_layer(textbuf *t, const lut_spec *spec)
+static void add_layer(textbuf *t, const tmcml_lut_spec *spec)
 {
     textbuf_add(t, "# layer: n ");
     textbuf_add_double(t, spec->n);
@@ -53,30 +49,31 @@ static void add_layer(textbuf *t, const lut_spec *spec)
     textbuf_add_double(t, spec->n_below);
 }
 
-static void add_seeds(textbuf *t, const lut_spec *spec, const lut_table *tab)
+static void add_seeds(textbuf *t, const lut_values *v)
 {
-    if (tab->strategy == LUT_SETS)
+    if (v->info->strategy == TMCML_LUT_SETS)
         textbuf_add(t,
                     "# strategy: sets (each mus' one simulation whose mua are absorption sets: "
                     "one photon history serves every mua of a mus', so their errors are "
                     "correlated); seed %llu for every mus'",
-                    (unsigned long long)spec->seed);
+                    (unsigned long long)v->seed);
     else
         textbuf_add(t,
                     "# strategy: runs (each point its own simulation, the mus' of one mua "
                     "batched); mua number i (from 0) with seed %llu + i",
-                    (unsigned long long)spec->seed);
+                    (unsigned long long)v->seed);
 }
 
 /* The column names first, then the parameters as # lines: so the names are
  * what numpy.genfromtxt(names=True), numpy.loadtxt(skiprows=1) and
  * pandas.read_csv(comment="#") take as the header (genfromtxt would take a
  * # line before them for the names). */
-static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
+static bool write_header(FILE *f, const lut_values *v)
 {
+    const tmcml_lut_spec *spec = v->spec;
     textbuf line = TEXTBUF_INIT;
     textbuf_add(&line, "musp,mua,Rd");
-    for (int r = 0; r < t->nr; r++)
+    for (int r = 0; r < spec->nr; r++)
         textbuf_add(&line, ",Rd_r_%d", r);
     bool ok = put_line(f, &line);
     textbuf_add(&line,
@@ -86,11 +83,11 @@ static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
     ok = ok && put_line(f, &line);
     add_layer(&line, spec);
     ok = ok && put_line(f, &line);
-    textbuf_add(&line, "# mua [1/cm], %d values: ", spec->mua.count);
-    add_values(&line, spec->mua.values, spec->mua.count, ",");
+    textbuf_add(&line, "# mua [1/cm], %d values: ", spec->num_mua);
+    add_values(&line, spec->mua, spec->num_mua, ",");
     ok = ok && put_line(f, &line);
-    textbuf_add(&line, "# musp [1/cm], %d values: ", spec->musp.count);
-    add_values(&line, spec->musp.values, spec->musp.count, ",");
+    textbuf_add(&line, "# musp [1/cm], %d values: ", spec->num_musp);
+    add_values(&line, spec->musp, spec->num_musp, ",");
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# rings: nr %d, dr ", spec->nr);
     textbuf_add_double(&line, spec->dr);
@@ -98,12 +95,12 @@ static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
                        "the last ring also collects all reflectance beyond nr*dr (MCML)");
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# photons per point %lld; engine %s; absorption not scored (-A)",
-                (long long)spec->photons, t->engine);
+                (long long)v->photons, v->info->engine);
     ok = ok && put_line(f, &line);
-    add_seeds(&line, spec, t);
+    add_seeds(&line, v);
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# Rsp (specular reflectance, the same at every point, not in Rd): ");
-    textbuf_add_double(&line, t->rsp);
+    textbuf_add_double(&line, v->info->rsp);
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# units: musp, mua 1/cm; Rd dimensionless (per photon); Rd_r_i 1/cm2 "
                        "(MCML's: per photon and per cm2 of the ring)");
@@ -112,18 +109,17 @@ static bool write_header(FILE *f, const lut_spec *spec, const lut_table *t)
 
 static bool csv_cb(FILE *f, void *ctx, tm_error *err)
 {
-    const lut_job *job = ctx;
-    const lut_spec *spec = job->spec;
-    const lut_table *t = job->t;
-    bool ok = write_header(f, spec, t);
+    const lut_values *v = ctx;
+    const tmcml_lut_spec *spec = v->spec;
+    bool ok = write_header(f, v);
     textbuf line = TEXTBUF_INIT;
-    for (int j = 0; ok && j < t->m; j++)
-        for (int i = 0; ok && i < t->k; i++) {
-            size_t at = (size_t)j * (size_t)t->k + (size_t)i;
-            double point[3] = {spec->musp.values[j], spec->mua.values[i], t->rd[at]};
+    for (int j = 0; ok && j < spec->num_musp; j++)
+        for (int i = 0; ok && i < spec->num_mua; i++) {
+            size_t at = (size_t)j * (size_t)spec->num_mua + (size_t)i;
+            double point[3] = {spec->musp[j], spec->mua[i], v->rd[at]};
             add_values(&line, point, 3, ",");
             textbuf_add(&line, ",");
-            add_values(&line, t->rd_r + at * (size_t)t->nr, t->nr, ",");
+            add_values(&line, v->rd_r + at * (size_t)spec->nr, spec->nr, ",");
             ok = put_line(f, &line);
         }
     if (!ok)
@@ -131,10 +127,9 @@ static bool csv_cb(FILE *f, void *ctx, tm_error *err)
     return ok;
 }
 
-bool lut_write_csv(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err)
+bool lut_write_csv(const char *path, const lut_values *v, tm_error *err)
 {
-    lut_job job = {spec, t};
-    return fs_write_atomic(path, csv_cb, &job, err);
+    return fs_write_atomic(path, csv_cb, (void *)v, err);
 }
 
 static npz_array scalar(const char *name, const double *value, const char *unit)
@@ -158,27 +153,33 @@ static npz_array text(const char *name, const char *value)
     return (npz_array){.name = name, .unit = "-", .kind = NPZ_TEXT, .text = value};
 }
 
-bool lut_write_npz(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err)
+bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
 {
-    double *r = malloc((size_t)t->nr * sizeof *r);
+    const tmcml_lut_spec *spec = v->spec;
+    int m = spec->num_musp, k = spec->num_mua, nr = spec->nr;
+    double *r = malloc((size_t)nr * sizeof *r);
     if (!r) {
         error_set(err, path, 0, "out of memory");
         return false;
     }
-    for (int i = 0; i < t->nr; i++)
+    for (int i = 0; i < nr; i++)
         r[i] = (i + 0.5) * spec->dr;
-    uint64_t photons = (uint64_t)spec->photons, seed = spec->seed;
+    uint64_t photons = (uint64_t)v->photons, seed = v->seed;
     char version[64];
     snprintf(version, sizeof version, "tmcml %s", tmcml_version());
-    uint64_t m = (uint64_t)t->m, k = (uint64_t)t->k, nr = (uint64_t)t->nr;
+    uint64_t dims[3] = {(uint64_t)m, (uint64_t)k, (uint64_t)nr};
     npz_array a[] = {
-        vector("mua", t->k, spec->mua.values, "1/cm"),
-        vector("musp", t->m, spec->musp.values, "1/cm"),
-        {.name = "Rd", .rank = 2, .dims = {m, k}, .values = t->rd, .unit = "-"},
-        {.name = "Rd_r", .rank = 3, .dims = {m, k, nr}, .values = t->rd_r, .unit = "1/cm2"},
-        vector("r", t->nr, r, "cm"),
+        vector("mua", k, spec->mua, "1/cm"),
+        vector("musp", m, spec->musp, "1/cm"),
+        {.name = "Rd", .rank = 2, .dims = {dims[0], dims[1]}, .values = v->rd, .unit = "-"},
+        {.name = "Rd_r",
+         .rank = 3,
+         .dims = {dims[0], dims[1], dims[2]},
+         .values = v->rd_r,
+         .unit = "1/cm2"},
+        vector("r", nr, r, "cm"),
         scalar("dr", &spec->dr, "cm"),
-        scalar("Rsp", &t->rsp, "-"),
+        scalar("Rsp", &v->info->rsp, "-"),
         scalar("n", &spec->n, "-"),
         scalar("n_above", &spec->n_above, "-"),
         scalar("n_below", &spec->n_below, "-"),
@@ -186,8 +187,8 @@ bool lut_write_npz(const char *path, const lut_spec *spec, const lut_table *t, t
         scalar("d", &spec->d, "cm"),
         count("photons", &photons),
         count("seed", &seed),
-        text("strategy", lut_strategy_name(t->strategy)),
-        text("engine", t->engine),
+        text("strategy", lut_strategy_name((lut_strategy)v->info->strategy)),
+        text("engine", v->info->engine),
         text("version", version),
     };
     bool ok = npz_write_arrays(path, a, (int)(sizeof a / sizeof *a), err);

@@ -6,12 +6,22 @@
 #define TMCML_LUT_WRITE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "error.h"
-#include "lut_table.h"
+#include "tmcml.h"
+
+/* A table as the library made it (tmcml_lut) and what it was made of. */
+typedef struct lut_values {
+    const tmcml_lut_spec *spec; /* d: LUT_SEMI_INFINITE_D (driver/lut_table.h) for inf */
+    int64_t photons;            /* a point's */
+    uint64_t seed;
+    const double *rd, *rd_r;    /* [musp][mua], [musp][mua][nr] */
+    const tmcml_lut_info *info; /* the strategy and engine used, Rsp */
+} lut_values;
 
 /* Each written atomically (fs_write_atomic); false with *err. */
-bool lut_write_csv(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err);
-bool lut_write_npz(const char *path, const lut_spec *spec, const lut_table *t, tm_error *err);
+bool lut_write_csv(const char *path, const lut_values *v, tm_error *err);
+bool lut_write_npz(const char *path, const lut_values *v, tm_error *err);
 
 #endif

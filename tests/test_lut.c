@@ -1,4 +1,4 @@
-/* `tmcml lut` (cli/lut_command.c, cli/lut_table.c, docs/lut.md), on the CPU
+/* `tmcml lut` (cli/lut_command.c, the library's api/lut.c, docs/lut.md), on the CPU
  * engine:
  *   files   the command's OUT.csv and OUT.npz for both strategies: every
  *           number of the CSV reads back as the library's own result of the
@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lut_axis.h"
 #include "lut_command.h"
 #include "lut_table.h"
+#include "npz_read.h"
 #include "stats.h"
 #include "tmcml.h"
 
@@ -37,76 +39,38 @@ static const char *const table_args[] = {"--mua", "0.1:2:4:log", "--musp",   "5,
 #define TABLE_ARGS (int)(sizeof table_args / sizeof *table_args)
 static const double musp_values[2] = {5, 12};
 
-static void spec_of(lut_spec *spec, uint64_t seed, int photons, lut_strategy strategy)
+/* The table's axes as the command parses them, and its spec for the
+ * library (tmcml_lut). */
+typedef struct table_case {
+    lut_axis mua, musp;
+    tmcml_lut_spec spec;
+} table_case;
+
+static void case_of(table_case *c, lut_strategy strategy)
 {
-    memset(spec, 0, sizeof *spec);
-    spec->n = 1.37;
-    spec->n_above = spec->n_below = 1.0;
-    spec->g = 0.8;
-    spec->d = 0.5;
-    spec->nr = NR;
-    spec->dr = DR;
-    spec->photons = photons;
-    spec->seed = seed;
-    spec->strategy = strategy;
-    spec->engine = TMCML_ENGINE_CPU;
     tm_error err = {0};
-    CHECK(lut_axis_parse("--mua", "0.1:2:4:log", &spec->mua, &err));
-    CHECK(lut_axis_parse("--musp", "5,12", &spec->musp, &err));
+    CHECK(lut_axis_parse("--mua", "0.1:2:4:log", &c->mua, &err));
+    CHECK(lut_axis_parse("--musp", "5,12", &c->musp, &err));
+    tmcml_lut_spec_init(&c->spec);
+    c->spec.n = 1.37;
+    c->spec.g = 0.8;
+    c->spec.d = 0.5;
+    c->spec.nr = NR;
+    c->spec.dr = DR;
+    c->spec.mua = c->mua.values;
+    c->spec.num_mua = c->mua.count;
+    c->spec.musp = c->musp.values;
+    c->spec.num_musp = c->musp.count;
+    c->spec.strategy = (tmcml_lut_strategy)strategy;
+}
+
+static void case_free(table_case *c)
+{
+    lut_axis_free(&c->mua);
+    lut_axis_free(&c->musp);
 }
 
 /* ---- reading the files back ---------------------------------------------------- */
-
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-        if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-            buf[n] = '\0';
-            *size = (size_t)n;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    if (f)
-        fclose(f);
-    return buf;
-}
-
-static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-
-/* The bytes after the .npy header of the stored member name ("Rd.npy"), and
- * the header's text; NULL when absent. */
-static const unsigned char *npz_member(const char *zip, size_t size, const char *name, char *header,
-                                       size_t header_size)
-{
-    size_t len = strlen(name);
-    for (size_t at = 0; at + 30 + len < size; at++) {
-        const unsigned char *p = (const unsigned char *)zip + at;
-        if (memcmp(p, "PK\3\4", 4) != 0 || le16(p + 26) != len || memcmp(p + 30, name, len) != 0)
-            continue;
-        const unsigned char *npy = p + 30 + len + le16(p + 28);
-        size_t hlen = le16(npy + 8);
-        snprintf(header, header_size, "%.*s", (int)hlen, (const char *)npy + 10);
-        return npy + 10 + hlen;
-    }
-    return NULL;
-}
-
-static double le_double(const unsigned char *p)
-{
-    uint64_t bits = 0;
-    for (int b = 7; b >= 0; b--)
-        bits = bits << 8 | p[b];
-    double v;
-    memcpy(&v, &bits, sizeof v);
-    return v;
-}
 
 /* The CSV's data lines (after the # lines and the header) into rows[] of
  * 3 + NR values; how many. */
@@ -172,23 +136,22 @@ static void check_row(const double *row, double mua, double musp, const tmcml_re
 }
 
 /* The library's result of every point, in the CSV's order (mus' major). */
-static void check_against_library(double rows[][3 + NR], const lut_spec *spec,
-                                  lut_strategy strategy)
+static void check_against_library(double rows[][3 + NR], const table_case *c, lut_strategy strategy)
 {
     tmcml_session *s = tmcml_session_new();
     tmcml_options o;
-    int k = spec->mua.count;
-    for (int j = 0; j < spec->musp.count; j++) {
-        double musp = spec->musp.values[j];
+    int k = c->mua.count;
+    for (int j = 0; j < c->musp.count; j++) {
+        double musp = c->musp.values[j];
         tmcml_result *r[8] = {0};
         if (strategy == LUT_SETS) {
-            tmcml_problem *p = point(s, spec->mua.values[0], musp);
+            tmcml_problem *p = point(s, c->mua.values[0], musp);
             options(&o, SEED);
-            CHECK(tmcml_run_sets(s, p, spec->mua.values, k, &o, r) == TMCML_OK);
+            CHECK(tmcml_run_sets(s, p, c->mua.values, k, &o, r) == TMCML_OK);
             tmcml_problem_delete(p);
         } else {
             for (int i = 0; i < k; i++) {
-                tmcml_problem *p = point(s, spec->mua.values[i], musp);
+                tmcml_problem *p = point(s, c->mua.values[i], musp);
                 options(&o, SEED + (uint64_t)i); /* mua number i: seed S + i */
                 CHECK(tmcml_run(s, p, &o, &r[i]) == TMCML_OK);
                 tmcml_problem_delete(p);
@@ -196,7 +159,7 @@ static void check_against_library(double rows[][3 + NR], const lut_spec *spec,
         }
         for (int i = 0; i < k; i++) {
             if (r[i])
-                check_row(rows[j * k + i], spec->mua.values[i], musp, r[i]);
+                check_row(rows[j * k + i], c->mua.values[i], musp, r[i]);
             tmcml_result_delete(r[i]);
         }
     }
@@ -256,13 +219,12 @@ static int case_files(void)
         snprintf(npz, sizeof npz, "%s.npz", out);
         double rows[8][3 + NR];
         CHECK(read_csv(csv, rows, 8) == 8);
-        lut_spec spec;
-        spec_of(&spec, SEED, PHOTONS, strategy);
-        CHECK(spec.musp.values[1] == musp_values[1]);
-        check_against_library(rows, &spec, strategy);
+        table_case c;
+        case_of(&c, strategy);
+        CHECK(c.musp.values[1] == musp_values[1]);
+        check_against_library(rows, &c, strategy);
         check_npz(npz, rows, strategy);
-        lut_axis_free(&spec.mua);
-        lut_axis_free(&spec.musp);
+        case_free(&c);
         unlink(csv);
         unlink(npz);
     }
@@ -276,24 +238,20 @@ static int case_files(void)
 /* Rd and Rd_r of every point, one batch a replicate. */
 static bool replicate(tmcml_session *s, lut_strategy strategy, uint64_t seed, batch_vec *v)
 {
-    lut_spec spec;
-    spec_of(&spec, seed, 4000, strategy);
-    lut_plan plan;
-    lut_table t;
-    tm_error err = {0};
-    bool ok = lut_plan_choose(s, &spec, &plan, &err) && plan.strategy == strategy &&
-              lut_table_simulate(s, &spec, &plan, &t, &err);
-    if (ok) {
-        double row[8 * (1 + NR)];
-        memcpy(row, t.rd, 8 * sizeof *row);
-        memcpy(row + 8, t.rd_r, 8 * NR * sizeof *row);
+    table_case c;
+    case_of(&c, strategy);
+    tmcml_options o;
+    options(&o, seed);
+    o.photons = 4000;
+    tmcml_lut_info info;
+    double row[8 * (1 + NR)];
+    bool ok = tmcml_lut(s, &c.spec, &o, NULL, row, row + 8, &info) == TMCML_OK &&
+              info.strategy == (tmcml_lut_strategy)strategy;
+    if (ok)
         batch_vec_add(v, row);
-        lut_table_free(&t);
-    } else {
-        error_print(stderr, &err);
-    }
-    lut_axis_free(&spec.mua);
-    lut_axis_free(&spec.musp);
+    else
+        fprintf(stderr, "tmcml_lut: %s\n", tmcml_session_message(s));
+    case_free(&c);
     return ok;
 }
 

@@ -1,7 +1,8 @@
-/* `tmcml lut`'s checkpoint, OUT.lut.ckpt (docs/lut.md, "Stops and
- * --resume"): the values of the library calls a table has finished, bit
- * for bit, and what they depend on, so that a stopped table can be
- * continued and end byte-identical to an uninterrupted one.  A call (a
+/* A lookup table's checkpoint (tmcml_lut's file, `tmcml lut`'s
+ * OUT.lut.ckpt: docs/lut.md, "Stops and --resume"): the values of the
+ * library calls a table has finished, bit for bit, and what they depend
+ * on, so that a stopped table can be continued and end byte-identical to
+ * an uninterrupted one.  A call (a
  * column's chunk of sets, a row of runs: lut_table_span) is kept whole or
  * not at all: the library gives no partial result.
  *
@@ -24,10 +25,12 @@
 #include "error.h"
 #include "lut_table.h"
 
-/* The options the values depend on as text, one "--option value" line each
- * (numbers exact; each axis a count line, then a line a value), the
- * strategy the table uses, and the scoring (-A, the step limit): malloc'd,
- * NULL when out of memory. */
+/* What the values depend on as text, one line each named as `tmcml lut`'s
+ * option ("--seed 7"; numbers exact; each axis a count line, then a line a
+ * value), the strategy the table uses, and the scoring (-A, the step
+ * limit): malloc'd, NULL when out of memory.  The text of version 1's
+ * files: a checkpoint written before the table moved into the library
+ * (issue 43) is continued by it. */
 char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy);
 
 /* The calls done of t, made by an engine of the given physics. */

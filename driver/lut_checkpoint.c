@@ -1,4 +1,4 @@
-/* `tmcml lut`'s checkpoint file (lut_checkpoint.h). */
+/* A lookup table's checkpoint file (lut_checkpoint.h). */
 #include "lut_checkpoint.h"
 
 #include <errno.h>
@@ -28,12 +28,12 @@ static void add_line(textbuf *t, const char *option, double value)
     textbuf_add(t, "\n");
 }
 
-static void add_axis(textbuf *t, const char *option, const lut_axis *a)
+static void add_axis(textbuf *t, const char *option, const double *values, int count)
 {
-    textbuf_add(t, "%s count %d\n", option, a->count);
-    for (int i = 0; i < a->count; i++) {
+    textbuf_add(t, "%s count %d\n", option, count);
+    for (int i = 0; i < count; i++) {
         textbuf_add(t, "%s[%d] ", option, i);
-        textbuf_add_double(t, a->values[i]);
+        textbuf_add_double(t, values[i]);
         textbuf_add(t, "\n");
     }
 }
@@ -54,9 +54,10 @@ char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
     textbuf_add(&t, "--photons %lld\n", (long long)spec->photons);
     textbuf_add(&t, "--seed %llu\n", (unsigned long long)spec->seed);
     textbuf_add(&t, "--strategy %s\n", lut_strategy_name(strategy));
-    add_axis(&t, "--mua", &spec->mua);
-    add_axis(&t, "--musp", &spec->musp);
-    textbuf_add(&t, "absorption not scored (-A), max_steps %" PRIu32 "\n", TM_MAX_STEPS_PER_PHOTON);
+    add_axis(&t, "--mua", spec->mua, spec->k);
+    add_axis(&t, "--musp", spec->musp, spec->m);
+    textbuf_add(&t, "absorption not scored (-A), max_steps %" PRIu32 "\n",
+                spec->max_steps ? spec->max_steps : TM_MAX_STEPS_PER_PHOTON);
     return textbuf_take(&t);
 }
 
@@ -185,9 +186,9 @@ static bool physics_matches(const char *path, const char *was, const char *now, 
     if (a != b || memcmp(was, now, a) != 0)
         error_set(err, path, 0,
                   "the checkpoint's values came from the %.*s engine (%s), this table would run "
-                  "on the %.*s engine, whose values differ: resume with --engine %.*s, or delete "
-                  "it to start over",
-                  (int)a, was, was, (int)b, now, (int)a, was);
+                  "on the %.*s engine, whose values differ: resume on the %.*s engine (--engine "
+                  "%.*s), or delete it to start over",
+                  (int)a, was, was, (int)b, now, (int)a, was, (int)a, was);
     else
         error_set(err, path, 0,
                   "the checkpoint was made by other physics code (%s; this tmcml: %s): its "

@@ -1,0 +1,38 @@
+/* `tmcml lut`'s table, made by the library (api/lut.h, tmcml_lut) and
+ * written as OUT.csv and OUT.npz: the command is its front end (docs/lut.md,
+ * "Stops and --resume").  The library simulates the table and keeps it in
+ * OUT.lut.ckpt; the command turns a stop signal (base/interrupt.h) into
+ * the library's cancel through the progress callback (the call in flight
+ * stopped within LUT_STOP_POLL_SECONDS and discarded), prints a line after
+ * each simulation, the messages of a resume, a stop and a failure, and
+ * writes its files while the checkpoint is still there, so that a table
+ * whose files cannot be written is kept whole for --resume. */
+#ifndef TMCML_LUT_RUN_H
+#define TMCML_LUT_RUN_H
+
+#include <stdbool.h>
+
+#include "tmcml.h"
+
+/* How often the library asks the progress callback whether to stop. */
+#define LUT_STOP_POLL_SECONDS 0.05
+
+/* What the command asks of the library (lut_command.c parses it). */
+typedef struct lut_request {
+    tmcml_lut_spec spec; /* d: LUT_SEMI_INFINITE_D (driver/lut_table.h) for inf */
+    tmcml_options opt;   /* photons, seed, engine, gpu, threads */
+    tmcml_checkpoint ck; /* OUT.lut.ckpt, --checkpoint-every, --resume */
+    const char *csv, *npz;
+    bool quiet;    /* no report */
+    bool progress; /* a line on stderr after each simulation */
+} lut_request;
+
+/* The table simulated and written.  Returns the exit status: 0 written; 1
+ * a simulation or a write failed (the simulations done kept in the
+ * checkpoint, said on stderr); 2 refused before anything was simulated (a
+ * value, the outputs, a checkpoint in the way, of another table or
+ * damaged).  A stop signal exits the process, 128 + the signal, saying
+ * what the checkpoint keeps. */
+int lut_run(tmcml_session *s, const lut_request *req);
+
+#endif

@@ -1,0 +1,66 @@
+/* Reading back what tmcml writes, for the tests of `tmcml lut`
+ * (test_lut.c) and of the library's tables (test_api_lut.c): a whole file,
+ * and a member of an uncompressed .npz (runtime/io/npz.c's: stored, each
+ * .npy's header then its little-endian data). */
+#ifndef TMCML_TESTS_NPZ_READ_H
+#define TMCML_TESTS_NPZ_READ_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The file's bytes, NUL-terminated, and their count in *size; NULL when it
+ * cannot be read. */
+static inline char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        rewind(f);
+        buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+        if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+            buf[n] = '\0';
+            *size = (size_t)n;
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static inline uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+
+/* The bytes after the .npy header of the stored member name ("Rd.npy"), and
+ * the header's text; NULL when absent. */
+static inline const unsigned char *npz_member(const char *zip, size_t size, const char *name, char *header,
+                                       size_t header_size)
+{
+    size_t len = strlen(name);
+    for (size_t at = 0; at + 30 + len < size; at++) {
+        const unsigned char *p = (const unsigned char *)zip + at;
+        if (memcmp(p, "PK\3\4", 4) != 0 || le16(p + 26) != len || memcmp(p + 30, name, len) != 0)
+            continue;
+        const unsigned char *npy = p + 30 + len + le16(p + 28);
+        size_t hlen = le16(npy + 8);
+        snprintf(header, header_size, "%.*s", (int)hlen, (const char *)npy + 10);
+        return npy + 10 + hlen;
+    }
+    return NULL;
+}
+
+static inline double le_double(const unsigned char *p)
+{
+    uint64_t bits = 0;
+    for (int b = 7; b >= 0; b--)
+        bits = bits << 8 | p[b];
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+#endif
