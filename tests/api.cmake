@@ -64,3 +64,13 @@ set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_C
 add_executable(test_api_time test_api_time.c)
 target_link_libraries(test_api_time PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_time COMMAND test_api_time)
+
+# Lookup tables through the library (tests/test_api_lut.c): `tmcml lut`'s
+# .npz bit for bit, stopped and continued, refusals; on the GPU: label gpu.
+add_executable(test_api_lut test_api_lut.c)
+target_link_libraries(test_api_lut PRIVATE libtmcml tmcml_flags m)
+foreach(case cli resume refused)
+  add_test(NAME api_lut_${case} COMMAND test_api_lut ${case} $<TARGET_FILE:tmcml>)
+endforeach()
+add_test(NAME gpu_api_lut COMMAND test_api_lut gpu $<TARGET_FILE:tmcml>)
+tmcml_gpu_tests(gpu_api_lut)
