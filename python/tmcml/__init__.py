@@ -6,6 +6,7 @@ semantics) from Python, over libtmcml (ctypes) and numpy.
                     dz=0.01, dr=0.01, nz=40, nr=50, na=1)
     print(res.Rd, res.A_rz.shape)
     res.save_mco("example.mco")
+    t = tmcml.lut(mua=[0.1, 1, 10], musp=[5, 10, 20], photons=10**5)  # docs/lut.md
 
 Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
 
@@ -27,6 +28,7 @@ from .api import devices, run
 from .batch import BatchResult, run_batch
 from .beam import FlatBeam, GaussianBeam
 from .detector import FiberDetector
+from .lut import LookupTable, lut
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
@@ -37,6 +39,7 @@ from .session import Session, default_session
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
+           "lut", "LookupTable",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",

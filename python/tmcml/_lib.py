@@ -66,6 +66,21 @@ class Checkpoint(ctypes.Structure):
     _fields_ = [("path", c_char_p), ("every", c_double), ("resume", c_int)]
 
 
+class LutSpec(Structure):
+    """tmcml_lut_spec: a lookup table's layer, axes, rings and strategy."""
+    _fields_ = [("n", c_double), ("n_above", c_double), ("n_below", c_double), ("g", c_double),
+                ("d", c_double), ("mua", POINTER(c_double)), ("num_mua", c_int),
+                ("musp", POINTER(c_double)), ("num_musp", c_int), ("nr", c_int),
+                ("dr", c_double), ("strategy", c_int)]
+
+
+class LutInfo(Structure):
+    """tmcml_lut_info: what a table call did."""
+    _fields_ = [("strategy", c_int), ("engine", c_char * 8), ("rsp", c_double),
+                ("trapped_photons", c_uint64), ("simulations", c_int), ("done", c_int),
+                ("resumed", c_int), ("kept", c_int), ("points_done", c_int64)]
+
+
 class Options(Structure):
     _fields_ = [("photons", c_int64), ("seed", c_uint64), ("engine", c_int),
                 ("absorption", c_int), ("threads", c_int), ("gpu", c_int), ("policy", c_int),
@@ -148,6 +163,9 @@ def _declare(lib):
                                    POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_checkpointed": (c_int, [c_void_p, c_void_p, POINTER(Options),
                                            POINTER(Checkpoint), POINTER(c_void_p)]),
+        "tmcml_lut_spec_init": (None, [POINTER(LutSpec)]),
+        "tmcml_lut": (c_int, [c_void_p, POINTER(LutSpec), POINTER(Options), POINTER(Checkpoint),
+                              POINTER(c_double), POINTER(c_double), POINTER(LutInfo)]),
         "tmcml_result_delete": (None, [c_void_p]),
         "tmcml_result_problem": (c_void_p, [c_void_p]),
         "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),
@@ -183,9 +201,10 @@ def _declare(lib):
 
 # Functions the package does without, in a library older than them (their
 # callers say what is missing): the version string, the figure, the
-# convolution with a broad beam, a run kept in a checkpoint file.
+# convolution with a broad beam, a run kept in a checkpoint file, a lookup
+# table.
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
-             "tmcml_run_checkpointed")
+             "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut")
 
 
 def _load():

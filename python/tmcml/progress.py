@@ -27,8 +27,11 @@ class Progress:
                         unit_scale=True, leave=False)
 
     def update(self, done, total):
-        """Called from the run's thread with photons done of total."""
+        """Called from the run's thread with photons done of total (the
+        library's total where none was given)."""
         self.done = done
+        if self.total is None:
+            self.total = total
         if not self.enabled or time.monotonic() - self.start < QUIET_SECONDS:
             return
         if self.bar is None:

@@ -122,6 +122,20 @@ def execute_sets(session, problem, mua_sets, opt, progress=True, label=""):
     return list(out), seconds
 
 
+def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, label=""):
+    """tmcml_lut of spec (a _lib.LutSpec) with opt, kept in checkpoint (a
+    _lib.Checkpoint, or None) into rd and rd_r (C-ordered float64 arrays of
+    the table's shapes) and info (a _lib.LutInfo): the seconds the call
+    took.  On Ctrl-C the simulations done stay in the checkpoint's file."""
+    if lib.tmcml_lut is None:
+        raise RuntimeError("lut: this libtmcml is older than tmcml_lut (TMCML_1.3)")
+    as_doubles = ctypes.POINTER(ctypes.c_double)
+    kept = ctypes.byref(checkpoint) if checkpoint is not None else None
+    return _watched(session, opt, progress, label, None, lib.tmcml_lut,
+                    (ctypes.byref(spec), ctypes.byref(opt), kept, rd.ctypes.data_as(as_doubles),
+                     rd_r.ctypes.data_as(as_doubles), ctypes.byref(info)), [])
+
+
 def _watched(session, opt, progress, label, total, function, args, outs):
     """function(session, *args) on a thread of its own with a progress bar;
     on Ctrl-C the call is cancelled, the results in outs deleted and the
