@@ -1,6 +1,6 @@
 /* Binary files of little-endian numbers and length-prefixed texts, with an
  * FNV-1a 64 checksum of every byte: the writer and the reader that tmcml's
- * checkpoints (runtime/io/checkpoint.c, cli/lut_checkpoint.c) share, each
+ * checkpoints (runtime/io/checkpoint.c, driver/lut_checkpoint.c) share, each
  * file format its own fields on top.  Both stop at the first failure and
  * remember it (ok), so a format writes or reads its fields in a row and
  * looks once at the end. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `tmcml lut`'s stops and --resume (cli/lut_resume.c, cli/lut_checkpoint.c,
+# `tmcml lut`'s stops and --resume (cli/lut_run.c, api/lut.c, driver/lut_checkpoint.c,
 # docs/lut.md "Stops and --resume"), driven by real signals to a real
 # process on the CPU engine:
 #   - a table stopped by SIGTERM after its first checkpoint (exit 143, the
