@@ -39,18 +39,18 @@ void tmcml_lut_spec_init(tmcml_lut_spec *spec)
 /* One tmcml_lut call: its table, and the file that keeps it. */
 typedef struct table_job {
     lut_work w;
-    const tmcml_checkpoint *ck;  /* NULL: no file */
-    const api_lut_watch *watch;  /* NULL: none */
-    tmcml_engine expected;       /* where the calls run: TMCML_ENGINE_CPU or _GPU */
-    char physics[256];           /* of the engine of the table's values (driver/resume.h) */
-    int saved;                   /* calls done that the file holds */
-    double due;                  /* clock_now of the next periodic checkpoint */
+    const tmcml_checkpoint *ck; /* NULL: no file */
+    const api_lut_watch *watch; /* NULL: none */
+    tmcml_engine expected;      /* where the calls run: TMCML_ENGINE_CPU or _GPU */
+    char physics[256];          /* of the engine of the table's values (driver/resume.h) */
+    int saved;                  /* calls done that the file holds */
+    double due;                 /* clock_now of the next periodic checkpoint */
 } table_job;
 
 /* ---- the checks ------------------------------------------------------------------ */
 
-static const lut_names field_names = {"n",  "n_above", "n_below", "g",
-                                      "d",  "dr",      "nr",      "num_musp x num_mua x nr: "};
+static const lut_names field_names = {"n", "n_above", "n_below", "g",
+                                      "d", "dr",      "nr",      "num_musp x num_mua x nr: "};
 
 static tmcml_status check_axis(tmcml_session *s, const char *name, const double *values, int count)
 {

@@ -95,8 +95,7 @@ static void store_point(lut_table *t, int j, int i, const tmcml_result *r)
 /* The results of one call came from the engine of the table's earlier
  * calls (or are the first): a table of one engine's values alone, since
  * the engines' values differ (AUTO may fall back to the CPU). */
-static tmcml_status same_engine(lut_work *w, tmcml_result *const *r, const char *what,
-                                double value)
+static tmcml_status same_engine(lut_work *w, tmcml_result *const *r, const char *what, double value)
 {
     tmcml_info info;
     tmcml_result_info(r[0], &info);

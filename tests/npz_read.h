@@ -37,8 +37,8 @@ static inline uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (u
 
 /* The bytes after the .npy header of the stored member name ("Rd.npy"), and
  * the header's text; NULL when absent. */
-static inline const unsigned char *npz_member(const char *zip, size_t size, const char *name, char *header,
-                                       size_t header_size)
+static inline const unsigned char *npz_member(const char *zip, size_t size, const char *name,
+                                              char *header, size_t header_size)
 {
     size_t len = strlen(name);
     for (size_t at = 0; at + 30 + len < size; at++) {

@@ -60,10 +60,10 @@ typedef struct watch {
     tmcml_session *s;
     uint64_t last, total;
     int calls, backwards;
-    double cancel_at;     /* fraction of the table's photons (0: never) */
-    bool cancel_session;  /* by tmcml_session_cancel rather than the answer */
-    const char *path;     /* a checkpoint file looked for at each call (NULL: none) */
-    int seen;             /* calls that found it */
+    double cancel_at;    /* fraction of the table's photons (0: never) */
+    bool cancel_session; /* by tmcml_session_cancel rather than the answer */
+    const char *path;    /* a checkpoint file looked for at each call (NULL: none) */
+    int seen;            /* calls that found it */
 } watch;
 
 static int on_progress(uint64_t done, uint64_t total, void *user)
@@ -123,10 +123,21 @@ static char *command_table(const char *tmcml, const tmcml_lut_spec *spec, int64_
     snprintf(g, sizeof g, "%g", spec->g);
     snprintf(d, sizeof d, "%g", spec->d);
     char *mua = axis_text(spec->mua, spec->num_mua), *musp = axis_text(spec->musp, spec->num_musp);
-    char *argv[] = {(char *)tmcml, "lut", "--mua", mua, "--musp", musp, "--n", n, "--g", g,
-                    "--d", d, "--nr", nr, "--dr", dr, "-N", count, "-S", seed, "--engine",
-                    engine == TMCML_ENGINE_GPU ? "gpu" : "cpu", "--strategy",
-                    (char *)strategies[spec->strategy], "--threads", "2", "-q", "-o", out, NULL};
+    char *argv[] = {(char *)tmcml, "lut",
+                    "--mua",       mua,
+                    "--musp",      musp,
+                    "--n",         n,
+                    "--g",         g,
+                    "--d",         d,
+                    "--nr",        nr,
+                    "--dr",        dr,
+                    "-N",          count,
+                    "-S",          seed,
+                    "--engine",    engine == TMCML_ENGINE_GPU ? "gpu" : "cpu",
+                    "--strategy",  (char *)strategies[spec->strategy],
+                    "--threads",   "2",
+                    "-q",          "-o",
+                    out,           NULL};
     pid_t pid;
     int status = -1;
     if (mua && musp && posix_spawn(&pid, tmcml, NULL, NULL, argv, environ) == 0)
@@ -186,8 +197,8 @@ static void check_column(tmcml_session *s, const tmcml_lut_spec *spec, int64_t p
     o.absorption = 0;
     tmcml_problem *p = point(s, spec, spec->mua[0], spec->musp[j]);
     for (int first = 0; p && first < spec->num_mua; first += TMCML_MUA_SETS_MAX) {
-        int n = spec->num_mua - first < TMCML_MUA_SETS_MAX ? spec->num_mua - first
-                                                           : TMCML_MUA_SETS_MAX;
+        int n =
+            spec->num_mua - first < TMCML_MUA_SETS_MAX ? spec->num_mua - first : TMCML_MUA_SETS_MAX;
         tmcml_result *r[TMCML_MUA_SETS_MAX] = {0};
         CHECK(tmcml_run_sets(s, p, &spec->mua[first], n, &o, r) == TMCML_OK);
         for (int i = 0; i < n; i++) {
@@ -312,8 +323,8 @@ static void long_table_of(long_table *t, tmcml_lut_strategy strategy)
 /* The table cancelled (by the callback's answer, or by
  * tmcml_session_cancel from it) once `at` of its photons are done: the
  * simulations done kept in the file. */
-static void cancelled(tmcml_session *s, const long_table *t, const tmcml_checkpoint *ck,
-                      double at, bool by_session, double *rd, double *rd_r, tmcml_lut_info *info)
+static void cancelled(tmcml_session *s, const long_table *t, const tmcml_checkpoint *ck, double at,
+                      bool by_session, double *rd, double *rd_r, tmcml_lut_info *info)
 {
     watch w = {.s = s, .cancel_at = at, .cancel_session = by_session, .path = ck->path};
     tmcml_options o;
@@ -535,8 +546,9 @@ static void refused_specs(tmcml_session *s)
     b.musp = many;
     b.num_musp = 2000;
     b.nr = 100;
-    refused_argument(s, &b, &o, NULL, "num_musp x num_mua x nr: 2000 mus' x 1000 mua x 100 rings is "
-                                      "2e+08 values of Rd_r, more than 2^27 (1 GiB)");
+    refused_argument(s, &b, &o, NULL,
+                     "num_musp x num_mua x nr: 2000 mus' x 1000 mua x 100 rings is "
+                     "2e+08 values of Rd_r, more than 2^27 (1 GiB)");
 #undef REFUSED
     o.photons = 0;
     refused_argument(s, &ok, &o, NULL, "photons: expected the photons of a point");
