@@ -1,8 +1,9 @@
 #!/bin/sh
 # A batch's runs each hold their output lock open (driver/fd_room.h): a file of
 # 400 runs of one shape on the CPU engine
-# - under a hard limit of 300 descriptors is opened and batched in slices
-#   (150 runs each), never refused for "Too many open files";
+# - under a hard limit of 300 descriptors is opened and batched
+#   in slices (about 200 runs each, fewer as more descriptors are open when it
+#   starts: 2 or 3 slices), never refused for "Too many open files";
 # - under a soft limit of 300 below a higher hard one is one batch (the soft
 #   limit raised);
 # every .mco the same as with the limits as they were.  Exit 77 (skipped)
@@ -23,7 +24,7 @@ expect 0 "as set" -- "$tmcml" run "$work/many.mci" $common -o "$work/plain"
 contains "as set" "$runs of $runs runs simulated together in 1 batch"
 expect 0 "hard 300" -- sh -c "ulimit -n 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
     "$work/many.mci" $common -o "$work/hard"
-contains "hard 300" "$runs of $runs runs simulated together in [3-9] batches"
+contains "hard 300" "$runs of $runs runs simulated together in [2-9] batches"
 expect 0 "soft 300" -- sh -c "ulimit -Sn 300 && exec \"\$0\" \"\$@\"" "$tmcml" run \
     "$work/many.mci" $common -o "$work/soft"
 contains "soft 300" "$runs of $runs runs simulated together in 1 batch"
