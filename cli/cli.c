@@ -84,6 +84,10 @@ void cli_print_usage(FILE *s)
           "                        has a line per set, a mua [1/cm] per layer; each set is\n"
           "                        written as NAME.setK.mco (K from 1; both engines; each\n"
           "                        set keeps its checkpoint for --resume; docs/outputs.md)\n"
+          "  --stderr              also estimate the standard error of every output, from\n"
+          "                        64 groups of the run's photons (batch means): Rd, A, Tt\n"
+          "                        in the JSON, every array's as NAME_stderr in NAME.npz\n"
+          "                        (implies --npz; docs/physics.md, \"Uncertainty\")\n"
           "  --path-lengths        also score the mean path [cm] per layer of the weight\n"
           "                        leaving the top and bottom (per ring and in total;\n"
           "                        extra .mco sections, JSON, npz; CPU engine)\n"
@@ -463,6 +467,9 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         }
     } else if (is_long(a, "--path-lengths")) {
         opt->run.path_lengths = true;
+    } else if (is_long(a, "--stderr")) {
+        opt->run.stderr_groups = true;
+        opt->run.npz = true; /* the arrays' errors go there */
     } else if (is_long(a, "--source")) {
         if (!source_parse(option_value(argc, argv, i, 8), "--source", &opt->run.source, err))
             return false;

@@ -55,6 +55,7 @@ typedef struct driver_options {
     bool batch_all;          /* --batch-all: big runs batched too (run_batch.h) */
     bool npz;                /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;    /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
+    bool stderr_groups;      /* --stderr: standard errors by batch means (uncertainty.h) */
     bool path_lengths;       /* --path-lengths: score the partial path lengths (CPU) */
     source_desc source;      /* --source KIND[:...]: where photons start (pencil: MCML's) */
     /* --time DT:NT: time-resolved escapes, NT bins of DT ns (0: none) */

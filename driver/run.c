@@ -50,6 +50,8 @@ static bool simulate_photons(const driver_options *opt, engine *eng, const mci_r
                              tally_set *tallies, checkpoint *ranges, tm_error *err)
 {
     session_sim sim = run_session_sim(opt, eng, meter, st, add_range, ranges);
+    if (opt->stderr_groups)
+        sim.uncertainty = &ranges->unc;
     session_run_stats stats;
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
                                tallies, &stats, err);

@@ -255,9 +255,25 @@ static bool write_outputs(const driver_options *opt, const engine *eng, const mc
                       .gpu_count = gpu_count(eng),
                       .partial_of = partial ? (uint64_t)run->photons : 0,
                       .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL,
+                      .stderr_arrays = res->stderr_groups > 0 && npz ? fs_base_name(npz) : NULL,
                       .physics = eng->physics,
                       .input_digest = id.input_digest};
     return summary_write(json, &rep, err);
+}
+
+/* The result of ck's tallies, with their standard errors where every
+ * photon of them is in ck's groups (a run resumed from a checkpoint
+ * written before this process has none: runtime/io/checkpoint.h). */
+static bool result_of(const mci_run *run, const checkpoint *ck, mcml_result *res, tm_error *err)
+{
+    if (!result_from_tallies(run, &ck->tallies, res, err))
+        return false;
+    if (ck->unc.groups == 0 || ck->unc.photons != ck->tallies.photons)
+        return true;
+    if (uncertainty_fill(&ck->unc, res, err))
+        return true;
+    result_free(res);
+    return false;
 }
 
 /* The outputs of ck's tallies: final, or partial. */
@@ -267,9 +283,8 @@ static bool write_result(const driver_options *opt, const engine *eng, const mci
 {
     const mci_run *run = &file->runs[index];
     mcml_result res = {0};
-    bool ok =
-        result_from_tallies(run, &ck->tallies, &res, err) &&
-        write_outputs(opt, eng, file, index, paths, partial, &ck->tallies, &res, seconds, err);
+    bool ok = result_of(run, ck, &res, err) && write_outputs(opt, eng, file, index, paths, partial,
+                                                             &ck->tallies, &res, seconds, err);
     if (ok && !partial) {
         report_run(opt, paths, &res, seconds);
         warn_trapped(opt, paths, &ck->tallies);
@@ -377,7 +392,7 @@ bool run_finish_write(const driver_options *opt, const engine *eng, const mci_fi
 {
     memset(f, 0, sizeof *f);
     f->ok =
-        result_from_tallies(&file->runs[index], &ck->tallies, &f->res, &f->err) &&
+        result_of(&file->runs[index], ck, &f->res, &f->err) &&
         write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
     if (f->ok)
         remove_leftovers(paths);

@@ -1,5 +1,6 @@
 /* The engine side of a session (driver/session.h). */
 #include "session.h"
+#include "session_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,21 +334,99 @@ static bool simulate_gpu_sets(session *s, const session_sim *sim, const photon_b
     return ok;
 }
 
+/* One engine call over batch. */
+static bool simulate_once(session *s, const session_sim *sim, const photon_batch *batch,
+                          const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                          tm_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    if (specs && sim->num_sets > 0)
+        return simulate_gpu_sets(s, sim, batch, specs, acc, stats, err);
+    if (specs)
+        return simulate_gpus(s, sim, batch, specs, acc, stats, err);
+    return simulate_cpu(sim, batch, acc, stats, err);
+}
+
+/* ---- in groups, for the standard errors (session_groups.h) ---- */
+
+typedef struct grouped_call {
+    session *s;
+    const session_sim *sim;
+    const kernel_spec *specs;
+    const int *origin; /* the round's: its part k is a piece of the batch's origin[k] */
+} grouped_call;
+
+/* A round's photon ranges as sim->done's ranges of the batch's parts. */
+static bool origin_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    const grouped_call *c = ctx;
+    return c->sim->done(c->sim->done_ctx, c->origin[part], first, n, err);
+}
+
+static bool round_call(void *ctx, const photon_batch *round, const int *origin, tally_set *acc,
+                       void *stats, tm_error *err)
+{
+    grouped_call *c = ctx;
+    c->origin = origin;
+    session_sim one = *c->sim;
+    one.uncertainty = NULL;
+    one.slot_done = NULL; /* the groups tell a slot once its last round is folded */
+    if (c->sim->done) {
+        one.done = origin_done;
+        one.done_ctx = c;
+    }
+    return simulate_once(c->s, &one, round, c->specs, acc, stats, err);
+}
+
+static void round_stats_add(void *sum_, const void *round_, bool first)
+{
+    session_run_stats *sum = sum_;
+    const session_run_stats *round = round_;
+    if (first) {
+        *sum = *round;
+        return;
+    }
+    sum->compile_seconds += round->compile_seconds;
+    sum->kernel_seconds += round->kernel_seconds;
+    for (int g = 0; g < GPU_POOL_MAX; g++) {
+        gpu_share *to = &sum->shares[g];
+        const gpu_share *from = &round->shares[g];
+        to->photons += from->photons;
+        to->chunks += from->chunks;
+        to->stats.launches += from->stats.launches;
+        to->stats.kernel_seconds += from->stats.kernel_seconds;
+        to->stats.compile_seconds += from->stats.compile_seconds;
+    }
+}
+
+static bool simulate_grouped(session *s, const session_sim *sim, const photon_batch *batch,
+                             const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
+                             tm_error *err)
+{
+    session_run_stats round;
+    grouped_call c = {s, sim, specs, NULL};
+    groups_call g = {.call = round_call,
+                     .add_stats = round_stats_add,
+                     .ctx = &c,
+                     .stats = stats,
+                     .round_stats = &round,
+                     .sets = sim->num_sets > 0 ? sim->num_sets : 1,
+                     .unc = sim->uncertainty,
+                     .stop = sim->stop,
+                     .slot_done = sim->slot_done,
+                     .slot_ctx = sim->slot_ctx};
+    memset(stats, 0, sizeof *stats);
+    return groups_simulate(&g, batch, acc, err);
+}
+
 bool session_simulate_batch(session *s, const session_sim *sim, const photon_batch *batch,
                             const kernel_spec *specs, tally_set *acc, session_run_stats *stats,
                             tm_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    bool ok;
-    if (specs && sim->num_sets > 0) {
-        ok = simulate_gpu_sets(s, sim, batch, specs, acc, stats, err);
-        s->counts.gpu_runs += ok;
-    } else if (specs) {
-        ok = simulate_gpus(s, sim, batch, specs, acc, stats, err);
-        s->counts.gpu_runs += ok ? (uint64_t)batch->slots : 0;
-    } else {
-        ok = simulate_cpu(sim, batch, acc, stats, err);
-    }
+    bool ok = sim->uncertainty ? simulate_grouped(s, sim, batch, specs, acc, stats, err)
+                               : simulate_once(s, sim, batch, specs, acc, stats, err);
+    if (specs)
+        s->counts.gpu_runs += !ok ? 0 : sim->num_sets > 0 ? 1 : (uint64_t)batch->slots;
     s->counts.runs += ok ? (uint64_t)batch->slots : 0;
     s->counts.batches += ok;
     return ok;

@@ -28,6 +28,7 @@
 #include "progress.h"
 #include "spec.h"
 #include "tally.h"
+#include "uncertainty.h"
 
 typedef enum session_engine_choice { SESSION_AUTO, SESSION_CPU, SESSION_GPU } session_engine_choice;
 
@@ -116,6 +117,11 @@ typedef struct session_sim {
      * only, for now: a GPU call with sets fails, saying so. */
     int num_sets, set_layers;
     const double *set_mua;
+    /* May be NULL: standard errors (runtime/io/uncertainty.h), one per
+     * tally set of acc (a slot's, or a slot's sets); the photons are then
+     * simulated in groups (driver/session_groups.h), the tallies bit for
+     * bit the same. */
+    uncertainty *uncertainty;
 } session_sim;
 
 typedef struct session_run_stats {

@@ -438,5 +438,6 @@ void checkpoint_free(checkpoint *c)
     free(c->input);
     free(c->physics);
     tally_set_free(&c->tallies);
+    uncertainty_free(&c->unc);
     memset(c, 0, sizeof *c);
 }

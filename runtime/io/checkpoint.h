@@ -44,6 +44,7 @@
 #include "error.h"
 #include "mci.h"
 #include "tally.h"
+#include "uncertainty.h"
 
 #define CHECKPOINT_MAX_RANGES 1024
 
@@ -60,6 +61,9 @@ typedef struct checkpoint {
     int range_count;  /* sorted, disjoint, within [0, photons) */
     photon_range ranges[CHECKPOINT_MAX_RANGES];
     tally_set tallies; /* of exactly the photons in the ranges */
+    /* The groups of the standard errors (a run that asks for them:
+     * uncertainty.h), in memory only: a resumed run's start empty. */
+    uncertainty unc;
 } checkpoint;
 
 /* The run as canonical text, one line per item ("grid ...", "layer i: n mua

@@ -1,6 +1,7 @@
 /* A run's arrays as NumPy's .npz (runtime/io/npz.h). */
 #include "npz.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,9 @@
 /* Members beside the output table's: the RAT scalars, the grid, units. */
 #define NPZ_RAT             4
 #define NPZ_GRID            6
-#define NPZ_MEMBERS         (OUTPUT_ARRAYS + NPZ_RAT + NPZ_GRID + 1)
+/* Each array and RAT total may have its standard error beside it
+ * (NAME_stderr: a run with --stderr). */
+#define NPZ_MEMBERS         (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
 /* A member's bytes besides its data: local and central headers with their
  * ZIP64 fields, its name twice, its .npy header. */
 #define NPZ_MEMBER_OVERHEAD (30 + 20 + 46 + 28 + 2 * 32 + NPY_HEADER_MAX)
@@ -193,6 +196,7 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
         return false;
     }
     npz_array a[NPZ_MEMBERS];
+    char stderr_names[OUTPUT_ARRAYS][64];
     int n = 0;
     for (int row = 0; row < OUTPUT_ARRAYS; row++) {
         const output_array *o = &output_table[row];
@@ -205,11 +209,22 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
                          .unit = o->unit};
         for (int d = 0; d < o->rank; d++)
             m->dims[d] = output_axis_length(o->axes[d], &g);
+        if (res->stderr_array[row]) {
+            snprintf(stderr_names[row], sizeof stderr_names[row], "%s_stderr", o->name);
+            a[n] = *m;
+            a[n].name = stderr_names[row];
+            a[n++].values = res->stderr_array[row] + output_first(o);
+        }
     }
     a[n++] = (npz_array){.name = "Rsp", .values = &res->rsp, .unit = "-"};
     a[n++] = (npz_array){.name = "Rd", .values = &res->rd, .unit = "-"};
     a[n++] = (npz_array){.name = "A", .values = &res->a, .unit = "-"};
     a[n++] = (npz_array){.name = "Tt", .values = &res->tt, .unit = "-"};
+    if (res->stderr_groups > 0) {
+        a[n++] = (npz_array){.name = "Rd_stderr", .values = &res->rd_stderr, .unit = "-"};
+        a[n++] = (npz_array){.name = "A_stderr", .values = &res->a_stderr, .unit = "-"};
+        a[n++] = (npz_array){.name = "Tt_stderr", .values = &res->tt_stderr, .unit = "-"};
+    }
     a[n++] = (npz_array){.name = "dr", .values = &run->dr, .unit = "cm"};
     a[n++] = (npz_array){.name = "dz", .values = &run->dz, .unit = "cm"};
     a[n++] = (npz_array){.name = "da", .values = &run->da, .unit = "rad"};
@@ -257,9 +272,10 @@ uint64_t npz_size_bound(const mci_run *run)
 {
     output_grid g = run_options_grid(run);
     uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na;
+    /* Twice the arrays: room for their standard errors (--stderr). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))
-            values += output_bins(&output_table[i], &g);
+            values += 2 * output_bins(&output_table[i], &g);
     return 8 * values + (uint64_t)NPZ_MEMBERS * NPZ_MEMBER_OVERHEAD +
            (uint64_t)NPZ_MEMBERS * 2 * NPZ_UNIT_CHARS * 4 + NPZ_END_BYTES;
 }

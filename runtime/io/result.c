@@ -63,8 +63,10 @@ void result_free(mcml_result *res)
 {
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         free(res->array[i]);
-        res->array[i] = NULL;
+        free(res->stderr_array[i]);
+        res->array[i] = res->stderr_array[i] = NULL;
     }
+    res->stderr_groups = 0;
 }
 
 /* MCML's IzToLayer: the layer holding the centre of depth bin iz; bins

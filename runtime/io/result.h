@@ -25,6 +25,13 @@ typedef struct mcml_result {
     uint64_t photons;      /* photons the quantities are normalised by */
     double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
     OUTPUT_RESULT_FIELDS;
+    /* Standard errors (runtime/io/uncertainty.h), of the groups' estimate:
+     * stderr_groups 0 where the run has none (every pointer NULL); else
+     * stderr_array[i] is array[i]'s, entry for entry, and rd_stderr and the
+     * like the totals' (Rsp is exact).  NaN where fewer than two groups. */
+    int stderr_groups;
+    double rd_stderr, a_stderr, tt_stderr;
+    double *stderr_array[OUTPUT_ARRAYS];
 } mcml_result;
 
 /* The grid of res, as output_bins() takes it. */

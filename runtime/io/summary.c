@@ -235,6 +235,15 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, rat, "Rd", res->rd);
     summary_num(ok, rat, "A", res->a);
     summary_num(ok, rat, "Tt", res->tt);
+    if (res->stderr_groups > 0) {
+        /* Rsp is exact; the arrays' errors are NAME_stderr in the .npz. */
+        cJSON *se = cJSON_AddObjectToObject(root, "stderr");
+        summary_num(ok, se, "Rd", res->rd_stderr);
+        summary_num(ok, se, "A", res->a_stderr);
+        summary_num(ok, se, "Tt", res->tt_stderr);
+        summary_num(ok, se, "groups", res->stderr_groups);
+        summary_str(ok, se, "arrays", r->stderr_arrays);
+    }
     if (r->partial_of) {
         cJSON *partial = cJSON_AddObjectToObject(root, "partial");
         summary_num(ok, partial, "photons_done", photons);

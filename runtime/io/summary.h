@@ -41,6 +41,9 @@ typedef struct run_report {
      * and its checkpoint's name. */
     uint64_t partial_of;
     const char *checkpoint;
+    /* The file of the arrays' standard errors (a result with them: the
+     * .npz's base name), or NULL. */
+    const char *stderr_arrays;
     /* What the tallies depend on besides the seed, for --resume's check of
      * a finished run (driver/finished.c): the physics identity
      * (resume_physics; NULL: no "identity" is written) and an FNV-1a of the

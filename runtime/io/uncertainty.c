@@ -1,0 +1,170 @@
+/* Standard errors by batch means (uncertainty.h). */
+#include "uncertainty.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void uncertainty_init(uncertainty *u) { memset(u, 0, sizeof *u); }
+
+void uncertainty_free(uncertainty *u)
+{
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        free(u->array_mean[i]);
+        free(u->array_m2[i]);
+    }
+    uncertainty_init(u);
+}
+
+static double *total_of(mcml_result *res, int k)
+{
+    return k == 0 ? &res->rd : k == 1 ? &res->a : &res->tt;
+}
+
+/* The arrays of the first group: those its result has. */
+static bool take_shape(uncertainty *u, const mcml_result *g, tm_error *err)
+{
+    u->grid = result_grid(g);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!g->array[i])
+            continue;
+        uint64_t n = output_stored(&output_table[i], &u->grid);
+        u->array_mean[i] = calloc(n, sizeof(double));
+        u->array_m2[i] = calloc(n, sizeof(double));
+        if (!u->array_mean[i] || !u->array_m2[i]) {
+            uncertainty_free(u);
+            error_set(err, NULL, 0, "out of memory for the standard errors");
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool same_shape(const uncertainty *u, const output_grid *grid, double *const *arrays,
+                       tm_error *err)
+{
+    bool same = !memcmp(&u->grid, grid, sizeof *grid);
+    for (int i = 0; same && i < OUTPUT_ARRAYS; i++)
+        same = (u->array_mean[i] != NULL) == (arrays[i] != NULL);
+    if (!same)
+        error_set(err, NULL, 0, "a group of photons with other arrays than the run's groups");
+    return same;
+}
+
+/* The weighted Welford update of one value by a group of weight n (of
+ * total weight total after it). */
+static inline void welford(double *mean, double *m2, double x, double n, double total)
+{
+    double delta = x - *mean;
+    *mean += delta * (n / total);
+    *m2 += n * delta * (x - *mean);
+}
+
+bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *group,
+                           tm_error *err)
+{
+    mcml_result g;
+    if (!result_from_tallies(run, group, &g, err))
+        return false;
+    output_grid grid = result_grid(&g);
+    bool ok = u->groups == 0 ? take_shape(u, &g, err) : same_shape(u, &grid, g.array, err);
+    if (ok) {
+        double n = (double)group->photons, total = (double)(u->photons + group->photons);
+        for (int k = 0; k < 3; k++)
+            welford(&u->mean[k], &u->m2[k], *total_of(&g, k), n, total);
+        for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+            if (!g.array[i])
+                continue;
+            uint64_t bins = output_stored(&output_table[i], &grid);
+            double *mean = u->array_mean[i], *m2 = u->array_m2[i];
+            const double *x = g.array[i];
+            for (uint64_t b = 0; b < bins; b++)
+                welford(&mean[b], &m2[b], x[b], n, total);
+        }
+        u->groups++;
+        u->photons += group->photons;
+    }
+    result_free(&g);
+    return ok;
+}
+
+/* Chan's pairwise update of one value: a (of weight na) and b (nb). */
+static inline void chan(double *mean, double *m2, double mean_b, double m2_b, double na, double nb)
+{
+    double delta = mean_b - *mean, total = na + nb;
+    *mean += delta * (nb / total);
+    *m2 += m2_b + delta * delta * (na * nb / total);
+}
+
+bool uncertainty_merge(uncertainty *a, const uncertainty *b, tm_error *err)
+{
+    if (b->groups == 0)
+        return true;
+    if (a->groups == 0) {
+        output_grid grid = b->grid;
+        a->grid = grid;
+        for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+            if (!b->array_mean[i])
+                continue;
+            uint64_t n = output_stored(&output_table[i], &grid);
+            a->array_mean[i] = calloc(n, sizeof(double));
+            a->array_m2[i] = calloc(n, sizeof(double));
+            if (!a->array_mean[i] || !a->array_m2[i]) {
+                uncertainty_free(a);
+                error_set(err, NULL, 0, "out of memory for the standard errors");
+                return false;
+            }
+        }
+    } else if (!same_shape(a, &b->grid, b->array_mean, err)) {
+        return false;
+    }
+    double na = (double)a->photons, nb = (double)b->photons;
+    for (int k = 0; k < 3; k++)
+        chan(&a->mean[k], &a->m2[k], b->mean[k], b->m2[k], na, nb);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!b->array_mean[i])
+            continue;
+        uint64_t bins = output_stored(&output_table[i], &a->grid);
+        for (uint64_t e = 0; e < bins; e++)
+            chan(&a->array_mean[i][e], &a->array_m2[i][e], b->array_mean[i][e],
+                 b->array_m2[i][e], na, nb);
+    }
+    a->groups += b->groups;
+    a->photons += b->photons;
+    return true;
+}
+
+/* sqrt(m2 / ((G - 1) N)): NaN with fewer than two groups. */
+static double stderr_of(double m2, double scale) { return scale > 0 ? sqrt(m2 * scale) : NAN; }
+
+bool uncertainty_fill(const uncertainty *u, mcml_result *res, tm_error *err)
+{
+    output_grid grid = result_grid(res);
+    if (u->photons != res->photons) {
+        error_set(err, NULL, 0, "standard errors of %llu photons for a result of %llu",
+                  (unsigned long long)u->photons, (unsigned long long)res->photons);
+        return false;
+    }
+    if (!same_shape(u, &grid, res->array, err))
+        return false;
+    double scale = u->groups > 1 ? 1.0 / ((double)(u->groups - 1) * (double)u->photons) : 0.0;
+    res->rd_stderr = stderr_of(u->m2[0], scale);
+    res->a_stderr = stderr_of(u->m2[1], scale);
+    res->tt_stderr = stderr_of(u->m2[2], scale);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!u->array_m2[i])
+            continue;
+        uint64_t bins = output_stored(&output_table[i], &grid);
+        double *se = malloc(bins * sizeof *se);
+        if (!se) {
+            error_set(err, NULL, 0, "out of memory for the standard errors");
+            return false;
+        }
+        for (uint64_t e = 0; e < bins; e++)
+            se[e] = stderr_of(u->array_m2[i][e], scale);
+        free(res->stderr_array[i]);
+        res->stderr_array[i] = se;
+    }
+    res->stderr_groups = u->groups;
+    return true;
+}

@@ -1,0 +1,65 @@
+/* Standard errors by batch means (docs/physics.md, "Uncertainty").
+ *
+ * A run's photons are simulated in groups (driver/grouped.c cuts them by
+ * photon index, so the groups depend on the seed and the photon count
+ * alone, never on the engine, the kernel variant, the launch size or the
+ * GPU count).  Each group of n_g photons is a sample of every output: its
+ * own normalised result m_g (MCML's quantities over its n_g photons), in
+ * which a photon that deposits many times in a bin is one contribution.
+ * The groups are independent, so with N = sum n_g and m the photon-
+ * weighted mean of the m_g (the run's result),
+ *
+ *     s^2 = sum_g n_g (m_g - m)^2 / (G - 1)      (an unbiased estimate of
+ *                                                 the variance of a photon)
+ *     stderr(m) = sqrt(s^2 / N)
+ *
+ * for every entry of every array and for Rd, A and Tt; unequal group
+ * sizes keep it unbiased.  The sums are taken as the groups come
+ * (weighted Welford updates: no cancellation). */
+#ifndef TMCML_UNCERTAINTY_H
+#define TMCML_UNCERTAINTY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mci.h"
+#include "result.h"
+#include "tally.h"
+
+/* Groups a run is cut into for its standard errors: 64 gives each
+ * estimate 63 degrees of freedom (its own relative error about 9 %; a
+ * +-1.96 stderr interval covers 94.5 % rather than 95 %: docs/physics.md).
+ * The GPU pays a launch's tail a group (driver/session_groups.h). */
+#define UNCERTAINTY_GROUPS 64
+
+/* The running sums of one run's (or one absorption set's) groups. */
+typedef struct uncertainty {
+    int groups;       /* groups added */
+    uint64_t photons; /* their photons */
+    output_grid grid; /* of the arrays below: the first group's */
+    double mean[3], m2[3]; /* Rd, A, Tt */
+    double *array_mean[OUTPUT_ARRAYS], *array_m2[OUTPUT_ARRAYS]; /* NULL: not in the run */
+} uncertainty;
+
+void uncertainty_init(uncertainty *u);
+void uncertainty_free(uncertainty *u);
+
+/* Adds the group whose tallies (of group->photons > 0 photons of run) are
+ * `group`; false with *err when out of memory or when its arrays are not
+ * those of the groups before. */
+bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *group,
+                           tm_error *err);
+
+/* Folds b's groups into a's, as if they had been added one after the
+ * other (Chan's pairwise update: the ranks of MPI, a resumed run's kept
+ * groups); false with *err when their arrays differ or out of memory. */
+bool uncertainty_merge(uncertainty *a, const uncertainty *b, tm_error *err);
+
+/* The standard errors into res (allocated here: res->stderr_array of the
+ * arrays res has, res->rd_stderr and the like), from u's groups, which
+ * must be res's photons; with fewer than two groups every error is NaN
+ * (unknown).  False when out of memory or when u is not res's. */
+bool uncertainty_fill(const uncertainty *u, mcml_result *res, tm_error *err);
+
+#endif
