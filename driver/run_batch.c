@@ -420,7 +420,8 @@ static bool early_outputs(const batch_call *c) { return c->world->size == 1 && c
 typedef struct early_call {
     batch_writer *w;
     const photon_batch *batch;
-    tally_set *acc; /* the engine's: acc[k] is run br[k]'s */
+    tally_set *acc;   /* the engine's: acc[k] is run br[k]'s */
+    uncertainty *unc; /* the groups of acc[k]'s standard errors */
 } early_call;
 
 /* Every photon of run br[k] (the batch's slot k) has ended, in `launches`
@@ -434,6 +435,7 @@ static bool run_ended_early(void *ctx, int k, uint64_t launches, tm_error *err)
     early_call *e = ctx;
     batch_run *r = &e->w->br[k];
     r->ck.tallies = e->acc[k];
+    r->ck.unc = e->unc[k];
     for (int p = 0; p < e->batch->count; p++) {
         const batch_part *part = &e->batch->parts[p];
         if (part->slot == k && !resume_cover(&r->ck, part->first, part->first + part->count, err))
@@ -474,19 +476,26 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
 {
     engine *eng = c->eng;
     tally_set *acc = calloc((size_t)n, sizeof *acc);
-    if (!acc) {
+    uncertainty *unc = calloc((size_t)n, sizeof *unc);
+    if (!acc || !unc) {
+        free(acc);
+        free(unc);
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    /* The engines add into an array of tally sets: the runs' own, lent. */
+    /* The engines add into an array of tally sets: the runs' own, lent;
+     * and the groups of their standard errors too. */
     uint64_t before = 0;
     for (int k = 0; k < n; k++) {
         acc[k] = br[k].ck.tallies;
+        unc[k] = br[k].ck.unc;
         before += acc[k].photons;
     }
     range_sink sink = {batch, br, cks};
     session_sim sim = run_session_sim(c->opt, eng, meter, st, add_part_range, &sink);
-    early_call early = {w, batch, acc};
+    if (c->opt->stderr_groups)
+        sim.uncertainty = unc;
+    early_call early = {w, batch, acc, unc};
     if (w && early_outputs(c)) {
         sim.slot_done = run_ended_early;
         sim.slot_ctx = &early;
@@ -496,8 +505,10 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
                                      &stats, err);
     *done = 0;
     for (int k = 0; k < n; k++) {
-        if (!br[k].early) /* else the writers' now */
+        if (!br[k].early) { /* else the writers' now */
             br[k].ck.tallies = acc[k];
+            br[k].ck.unc = unc[k];
+        }
         *done += acc[k].photons;
     }
     *done -= before;
@@ -510,6 +521,7 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
                 br[k].launches += stats.shares[0].chunks; /* run_engine_view */
     }
     free(acc);
+    free(unc);
     return ok;
 }
 

@@ -133,9 +133,10 @@ typedef struct history {
     const int *members;
     int m, from;
     const mci_run *run;
-    int rows, lead; /* sets the engine scores; the members' first row */
-    double *mua;    /* rows x layers */
-    tally_set *acc; /* rows */
+    int rows, lead;   /* sets the engine scores; the members' first row */
+    double *mua;      /* rows x layers */
+    tally_set *acc;   /* rows */
+    uncertainty *unc; /* rows: the groups of the standard errors (--stderr) */
 } history;
 
 static int set_index(const history *h, int j) { return h->c->first + h->from + h->members[j]; }
@@ -144,8 +145,10 @@ static int set_index(const history *h, int j) { return h->c->first + h->from + h
  * arrays: the engine may add optional ones). */
 static void sync_tallies(history *h)
 {
-    for (int j = 0; j < h->m; j++)
+    for (int j = 0; j < h->m; j++) {
         h->st[h->members[j]].ck.tallies = h->acc[h->lead + j];
+        h->st[h->members[j]].ck.unc = h->unc[h->lead + j];
+    }
 }
 
 /* Photons [first, first + n) done: every member's checkpoint has them. */
@@ -168,6 +171,8 @@ static bool simulate_sets_range(void *ctx, progress_meter *meter, stopper *st, u
     sim.num_sets = h->rows;
     sim.set_layers = c->sets->layers;
     sim.set_mua = h->mua;
+    if (c->opt->stderr_groups)
+        sim.uncertainty = h->unc;
     session_run_stats stats;
     bool ok = session_simulate(&c->eng->ses, &sim, h->run, c->eng->pool ? c->eng->specs : NULL,
                                begin, end - begin, h->acc, &stats, err);
@@ -196,7 +201,8 @@ static bool history_rows(history *h)
     h->lead = all ? 0 : 1;
     h->mua = malloc((size_t)h->rows * layers * sizeof *h->mua);
     h->acc = calloc((size_t)h->rows, sizeof *h->acc);
-    if (!h->mua || !h->acc)
+    h->unc = calloc((size_t)h->rows, sizeof *h->unc);
+    if (!h->mua || !h->acc || !h->unc)
         return false;
     if (!all)
         memcpy(h->mua, h->c->reference, layers * sizeof *h->mua);
@@ -205,6 +211,7 @@ static bool history_rows(history *h)
         memcpy(h->mua + (size_t)(h->lead + j) * layers, sets->mua + (size_t)k * layers,
                layers * sizeof *h->mua);
         h->acc[h->lead + j] = h->st[h->members[j]].ck.tallies;
+        h->unc[h->lead + j] = h->st[h->members[j]].ck.unc;
     }
     return all || (tally_set_init(&h->acc[0], h->run->nr, h->run->nz, h->run->na) &&
                    run_options_add_tallies(h->run, &h->acc[0]));
@@ -214,7 +221,10 @@ static void history_free(history *h)
 {
     if (h->acc && h->lead > 0)
         tally_set_free(&h->acc[0]);
+    if (h->unc && h->lead > 0)
+        uncertainty_free(&h->unc[0]);
     free(h->acc);
+    free(h->unc);
     free(h->mua);
 }
 

@@ -108,8 +108,7 @@ static bool fold_round(const groups_call *g, const photon_batch *batch, const ph
     return ok;
 }
 
-bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set *acc,
-                     tm_error *err)
+bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set *acc, tm_error *err)
 {
     tally_set *scratch = scratch_like(batch, g->sets, acc, err);
     batch_part *parts = malloc((size_t)batch->count * sizeof *parts);

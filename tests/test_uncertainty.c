@@ -125,10 +125,10 @@ static bool same_errors(const mcml_result *a, const mcml_result *b)
     bool same = a->stderr_groups == b->stderr_groups && a->rd_stderr == b->rd_stderr &&
                 a->a_stderr == b->a_stderr && a->tt_stderr == b->tt_stderr;
     for (int i = 0; same && i < OUTPUT_ARRAYS; i++)
-        same = (a->stderr_array[i] != NULL) == (b->stderr_array[i] != NULL) &&
-               (!a->stderr_array[i] ||
-                !memcmp(a->stderr_array[i], b->stderr_array[i],
-                        output_stored(&output_table[i], &g) * sizeof(double)));
+        same =
+            (a->stderr_array[i] != NULL) == (b->stderr_array[i] != NULL) &&
+            (!a->stderr_array[i] || !memcmp(a->stderr_array[i], b->stderr_array[i],
+                                            output_stored(&output_table[i], &g) * sizeof(double)));
     return same;
 }
 
@@ -170,8 +170,8 @@ static void batch_errors(session *s, const mci_file *file, const mcml_result *al
     session_sim sim = {.seed = 7, .score_absorption = true, .threads = 2, .uncertainty = unc};
     session_run_stats stats;
     mcml_result res = {0};
-    bool ok = photon_batch_init(&batch, parts, 2, &err) && tallies_for(&file->runs[0], &acc[0], 1) &&
-              tallies_for(&copy.runs[0], &acc[1], 1) &&
+    bool ok = photon_batch_init(&batch, parts, 2, &err) &&
+              tallies_for(&file->runs[0], &acc[0], 1) && tallies_for(&copy.runs[0], &acc[1], 1) &&
               session_simulate_batch(s, &sim, &batch, NULL, acc, &stats, &err);
     CHECK_MSG(ok, "%s", err.message);
     if (ok && result_of(&file->runs[0], &acc[0], &unc[0], &res))
@@ -256,8 +256,8 @@ static int case_identity(void)
 /* ---- coverage ---------------------------------------------------------------------------- */
 
 enum { Q_RD, Q_TT, Q_A, Q_RDR1, Q_RDR2, Q_RDR3, Q_AZ1, Q_AZ2, Q_ARZ, Q_RDT, Q_SET_RD, Q_WRONG, QS };
-static const char *q_names[QS] = {"Rd",      "Tt",      "A",      "Rd_r[1]",
-                                  "Rd_r[4]", "Rd_r[9]", "A_z[1]", "A_z[6]",
+static const char *q_names[QS] = {"Rd",         "Tt",      "A",          "Rd_r[1]",
+                                  "Rd_r[4]",    "Rd_r[9]", "A_z[1]",     "A_z[6]",
                                   "A_rz[2][3]", "Rd_t[6]", "set 2's Rd", "planted A_z[1]"};
 
 /* A_z[iz]'s error from its A_rz bins' errors as if they were independent

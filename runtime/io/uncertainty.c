@@ -126,8 +126,8 @@ bool uncertainty_merge(uncertainty *a, const uncertainty *b, tm_error *err)
             continue;
         uint64_t bins = output_stored(&output_table[i], &a->grid);
         for (uint64_t e = 0; e < bins; e++)
-            chan(&a->array_mean[i][e], &a->array_m2[i][e], b->array_mean[i][e],
-                 b->array_m2[i][e], na, nb);
+            chan(&a->array_mean[i][e], &a->array_m2[i][e], b->array_mean[i][e], b->array_m2[i][e],
+                 na, nb);
     }
     a->groups += b->groups;
     a->photons += b->photons;

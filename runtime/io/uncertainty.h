@@ -35,9 +35,9 @@
 
 /* The running sums of one run's (or one absorption set's) groups. */
 typedef struct uncertainty {
-    int groups;       /* groups added */
-    uint64_t photons; /* their photons */
-    output_grid grid; /* of the arrays below: the first group's */
+    int groups;            /* groups added */
+    uint64_t photons;      /* their photons */
+    output_grid grid;      /* of the arrays below: the first group's */
     double mean[3], m2[3]; /* Rd, A, Tt */
     double *array_mean[OUTPUT_ARRAYS], *array_m2[OUTPUT_ARRAYS]; /* NULL: not in the run */
 } uncertainty;
