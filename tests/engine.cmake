@@ -202,3 +202,5 @@ foreach(case identity coverage)
   add_test(NAME uncertainty_${case} COMMAND test_uncertainty ${case})
   set_tests_properties(uncertainty_${case} PROPERTIES LABELS "validation")
 endforeach()
+add_test(NAME stderr COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr.sh $<TARGET_FILE:tmcml>
+  ${PROJECT_SOURCE_DIR}/examples)
