@@ -414,7 +414,10 @@ static bool simulate_grouped(session *s, const session_sim *sim, const photon_ba
                      .unc = sim->uncertainty,
                      .stop = sim->stop,
                      .slot_done = sim->slot_done,
-                     .slot_ctx = sim->slot_ctx};
+                     .slot_ctx = sim->slot_ctx,
+                     .chunk = sim->group_chunk,
+                     .enough = sim->enough,
+                     .enough_ctx = sim->enough_ctx};
     memset(stats, 0, sizeof *stats);
     return groups_simulate(&g, batch, acc, err);
 }

@@ -28,6 +28,7 @@
 #include "progress.h"
 #include "spec.h"
 #include "tally.h"
+#include "session_groups.h"
 #include "uncertainty.h"
 
 typedef enum session_engine_choice { SESSION_AUTO, SESSION_CPU, SESSION_GPU } session_engine_choice;
@@ -122,6 +123,14 @@ typedef struct session_sim {
      * simulated in groups (driver/session_groups.h), the tallies bit for
      * bit the same. */
     uncertainty *uncertainty;
+    /* With it, a run that stops at a precision: groups growing from
+     * group_chunk photons (0: equal groups, every photon simulated), and
+     * enough(enough_ctx, slot, its sets' uncertainties) asked at each
+     * decision point (session_groups.h): true ends the slot's run there,
+     * its tallies then of the photons of its groups. */
+    uint64_t group_chunk;
+    groups_enough enough;
+    void *enough_ctx;
 } session_sim;
 
 typedef struct session_run_stats {

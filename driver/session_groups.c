@@ -4,62 +4,103 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The first photon of group g of a run of n photons. */
-static uint64_t group_bound(uint64_t g, uint64_t n)
+/* ---- where a run's groups are ---- */
+
+/* Group g's first photon in a growing plan: 64 groups of chunk photons,
+ * then 64 of twice that, and so on; saturated at UINT64_MAX. */
+static uint64_t growing_start(uint64_t g, uint64_t chunk)
 {
-    return (uint64_t)((unsigned __int128)g * n / UNCERTAINTY_GROUPS);
+    uint64_t q = g / UNCERTAINTY_GROUPS, i = g % UNCERTAINTY_GROUPS;
+    if (q >= 63)
+        return UINT64_MAX;
+    unsigned __int128 before = ((unsigned __int128)1 << q) - 1, size = (unsigned __int128)1 << q;
+    unsigned __int128 start = chunk * (UNCERTAINTY_GROUPS * before + i * size);
+    return start > UINT64_MAX ? UINT64_MAX : (uint64_t)start;
 }
 
-/* The group holding photon x (< n): the last g whose bound is <= x. */
-static uint64_t group_of(uint64_t x, uint64_t n)
+uint64_t groups_bound(const groups_plan *p, uint64_t g)
 {
-    unsigned __int128 above = ((unsigned __int128)x + 1) * UNCERTAINTY_GROUPS;
-    return (uint64_t)((above + n - 1) / n) - 1;
+    if (p->chunk == 0) {
+        if (g >= UNCERTAINTY_GROUPS)
+            return p->photons;
+        return (uint64_t)((unsigned __int128)g * p->photons / UNCERTAINTY_GROUPS);
+    }
+    uint64_t start = growing_start(g, p->chunk);
+    return start < p->photons ? start : p->photons;
 }
 
-/* The piece of part p in round r (its r-th group, empty ones skipped):
- * false when it has no more. */
-static bool piece_of(const batch_part *p, int r, batch_part *piece)
+uint64_t groups_of(const groups_plan *p, uint64_t x)
 {
-    uint64_t n = (uint64_t)p->run->photons, end = p->first + p->count;
-    for (uint64_t g = group_of(p->first, n); g < UNCERTAINTY_GROUPS; g++) {
-        uint64_t lo = group_bound(g, n), hi = group_bound(g + 1, n);
+    if (p->chunk == 0) {
+        unsigned __int128 above = ((unsigned __int128)x + 1) * UNCERTAINTY_GROUPS;
+        return (uint64_t)((above + p->photons - 1) / p->photons) - 1;
+    }
+    uint64_t q = 0;
+    while (q < 62 && growing_start((q + 1) * UNCERTAINTY_GROUPS, p->chunk) <= x)
+        q++;
+    uint64_t size = p->chunk << q;
+    return q * UNCERTAINTY_GROUPS + (x - growing_start(q * UNCERTAINTY_GROUPS, p->chunk)) / size;
+}
+
+static groups_plan plan_of(const groups_call *g, const mci_run *run)
+{
+    return (groups_plan){.photons = (uint64_t)run->photons, .chunk = g->chunk};
+}
+
+/* ---- rounds ---- */
+
+/* What the rounds know of a slot: the next group it simulates, and
+ * whether its run is over (every group done, or precise enough). */
+typedef struct slot_state {
+    const mci_run *run;
+    uint64_t next;
+    bool over;
+} slot_state;
+
+/* The first group >= from that a part of slot s touches, or UINT64_MAX. */
+static uint64_t next_group(const photon_batch *batch, const groups_plan *plan, int s, uint64_t from)
+{
+    uint64_t best = UINT64_MAX;
+    for (int k = 0; k < batch->count; k++) {
+        const batch_part *p = &batch->parts[k];
+        if (p->slot != s)
+            continue;
+        uint64_t first = groups_of(plan, p->first), last = groups_of(plan, p->first + p->count - 1);
+        uint64_t g = first > from ? first : from;
+        while (g <= last && groups_bound(plan, g) == groups_bound(plan, g + 1))
+            g++; /* an empty group: a run of fewer photons than groups */
+        if (g <= last && g < best)
+            best = g;
+    }
+    return best;
+}
+
+/* The round's batch: each part's photons in its slot's group of the round
+ * (states[s].next), origin[k] the part its part k is a piece of; false
+ * when there are none (*any false) or out of memory. */
+static bool round_batch(const groups_call *g, const photon_batch *batch, const slot_state *states,
+                        batch_part *parts, int *origin, photon_batch *out, bool *any, tm_error *err)
+{
+    int count = 0;
+    for (int k = 0; k < batch->count; k++) {
+        const batch_part *p = &batch->parts[k];
+        const slot_state *st = &states[p->slot];
+        if (st->over)
+            continue;
+        groups_plan plan = plan_of(g, st->run);
+        uint64_t lo = groups_bound(&plan, st->next), hi = groups_bound(&plan, st->next + 1);
+        uint64_t end = p->first + p->count;
         lo = lo > p->first ? lo : p->first;
         hi = hi < end ? hi : end;
         if (lo >= hi)
             continue;
-        if (r-- == 0) {
-            *piece = *p;
-            piece->first = lo;
-            piece->count = hi - lo;
-            return true;
-        }
+        parts[count] = *p;
+        parts[count].first = lo;
+        parts[count].count = hi - lo;
+        origin[count++] = k;
     }
-    return false;
-}
-
-/* Round r's pieces of every part as a batch, origin[k] the part its part
- * k is a piece of; false when there are none (*any false) or out of
- * memory. */
-static bool round_batch(const photon_batch *batch, int r, batch_part *parts, int *origin,
-                        photon_batch *out, bool *any, tm_error *err)
-{
-    int count = 0;
-    for (int k = 0; k < batch->count; k++)
-        if (piece_of(&batch->parts[k], r, &parts[count]))
-            origin[count++] = k;
     *any = count > 0;
     return count > 0 && photon_batch_init(out, parts, count, err);
-}
-
-/* Whether slot s has a piece in round r + 1 (else round r was its last). */
-static bool slot_goes_on(const photon_batch *batch, int s, int r)
-{
-    batch_part piece;
-    for (int k = 0; k < batch->count; k++)
-        if (batch->parts[k].slot == s && piece_of(&batch->parts[k], r + 1, &piece))
-            return true;
-    return false;
 }
 
 /* Scratch tallies of the shape of acc's, for every slot that has a run. */
@@ -82,57 +123,89 @@ static tally_set *scratch_like(const photon_batch *batch, int sets, const tally_
     return NULL;
 }
 
-/* Each slot's scratch tallies of the round: a group of its uncertainty
- * (unless the call failed: grouped false), then added to its tallies, and
- * the slot told once its last round is in.  The tallies are added first:
- * the ranges the call reported done must be in them whatever follows. */
-static bool fold_round(const groups_call *g, const photon_batch *batch, const photon_batch *round,
-                       int r, tally_set *scratch, tally_set *acc, bool grouped, bool stopped,
-                       tm_error *err)
+/* A decision point of a growing plan: 64 groups, then every 16th. */
+static bool decides(const groups_call *g, const uncertainty *u)
 {
-    bool ok = true;
-    for (int s = 0; s < batch->slots; s++) {
-        const mci_run *run = photon_batch_slot_run(round, s);
-        if (!run)
-            continue;
-        for (int k = 0; k < g->sets; k++) {
-            int i = s * g->sets + k;
-            tally_set_add(&acc[i], &scratch[i]);
-            if (ok && grouped && scratch[i].photons > 0)
-                ok = uncertainty_add_group(&g->unc[i], run, &scratch[i], err);
-            tally_set_clear(&scratch[i]);
-        }
-        if (ok && grouped && g->slot_done && !stopped && !slot_goes_on(batch, s, r))
-            ok = g->slot_done(g->slot_ctx, s, (uint64_t)r + 1, err);
+    return g->chunk > 0 && u->groups >= UNCERTAINTY_GROUPS && u->groups % 16 == 0;
+}
+
+/* Slot s's scratch tallies of the round (its group states[s].next): added
+ * to its tallies (the ranges the call reported are in them whatever
+ * follows), and, unless the call failed, to its groups; then whether its
+ * run goes on. */
+static bool fold_slot(const groups_call *g, const photon_batch *batch, int s, slot_state *st,
+                      tally_set *scratch, tally_set *acc, bool called, bool stopped, tm_error *err)
+{
+    groups_plan plan = plan_of(g, st->run);
+    uint64_t size = groups_bound(&plan, st->next + 1) - groups_bound(&plan, st->next);
+    bool ok = true, added = false;
+    for (int k = 0; k < g->sets; k++) {
+        int i = s * g->sets + k;
+        tally_set_add(&acc[i], &scratch[i]);
+        if (ok && called && scratch[i].photons > 0)
+            ok = uncertainty_add_piece(&g->unc[i], st->run, st->next, size, &scratch[i], &added,
+                                       err);
+        tally_set_clear(&scratch[i]);
     }
+    if (!ok || !called || stopped)
+        return ok;
+    st->next = next_group(batch, &plan, s, st->next + 1);
+    bool done = st->next == UINT64_MAX;
+    if (!done && added && g->enough && decides(g, &g->unc[s * g->sets]))
+        done = g->enough(g->enough_ctx, s, &g->unc[s * g->sets]);
+    st->over = done;
+    if (done && g->slot_done)
+        ok = g->slot_done(g->slot_ctx, s, 1, err);
     return ok;
+}
+
+static slot_state *slot_states(const groups_call *g, const photon_batch *batch, tm_error *err)
+{
+    slot_state *st = calloc((size_t)batch->slots, sizeof *st);
+    if (!st) {
+        error_set(err, NULL, 0, "out of memory");
+        return NULL;
+    }
+    for (int s = 0; s < batch->slots; s++) {
+        st[s].run = photon_batch_slot_run(batch, s);
+        st[s].over = st[s].run == NULL;
+        if (st[s].run) {
+            groups_plan plan = plan_of(g, st[s].run);
+            st[s].next = next_group(batch, &plan, s, 0);
+        }
+    }
+    return st;
 }
 
 bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set *acc, tm_error *err)
 {
     tally_set *scratch = scratch_like(batch, g->sets, acc, err);
+    slot_state *states = scratch ? slot_states(g, batch, err) : NULL;
     batch_part *parts = malloc((size_t)batch->count * sizeof *parts);
     int *origin = malloc((size_t)batch->count * sizeof *origin);
-    bool ok = scratch && parts && origin, any = true;
-    if (scratch && !ok)
+    bool ok = scratch && states && parts && origin, any = true;
+    if (scratch && states && !ok)
         error_set(err, NULL, 0, "out of memory");
     for (int r = 0; ok && any && !(g->stop && *g->stop); r++) {
         photon_batch round;
-        if (!round_batch(batch, r, parts, origin, &round, &any, err)) {
+        if (!round_batch(g, batch, states, parts, origin, &round, &any, err)) {
             ok = !any;
             break;
         }
         bool called = g->call(g->ctx, &round, origin, scratch, g->round_stats, err);
         if (called)
             g->add_stats(g->stats, g->round_stats, r == 0);
-        /* A stopped call's photons are a group of their own. */
         bool stopped = g->stop && *g->stop;
-        ok = fold_round(g, batch, &round, r, scratch, acc, called, stopped, err) && called;
+        for (int s = 0; s < batch->slots; s++)
+            if (photon_batch_slot_run(&round, s))
+                ok = fold_slot(g, batch, s, &states[s], scratch, acc, called, stopped, err) && ok;
+        ok = ok && called;
         photon_batch_free(&round);
     }
     for (int i = 0; scratch && i < batch->slots * g->sets; i++)
         tally_set_free(&scratch[i]);
     free(scratch);
+    free(states);
     free(parts);
     free(origin);
     return ok;

@@ -2,14 +2,19 @@
  * (runtime/io/uncertainty.h): session_simulate_batch's way when its
  * session_sim asks for them.
  *
- * Run R's photons are cut into UNCERTAINTY_GROUPS groups by index, group g
- * holding photons [g N / G, (g + 1) N / G) of R's N: a part of a batch (a
- * whole run, or a gap a checkpoint left) is simulated as its pieces in
- * those groups, one engine call a round, each round's pieces of every part
- * at once.  A piece scores into tallies of its own, which become one group
- * of its slot's uncertainty and are then added, exactly (integers), to the
- * slot's tallies: the tallies are bit for bit those of one call, and the
- * groups depend on the seed and the photon counts alone. */
+ * Run R's photons are cut into groups by index alone (groups_plan): for
+ * its standard errors, UNCERTAINTY_GROUPS groups of its N photons, group g
+ * holding photons [g N / G, (g + 1) N / G); for a run that stops at a
+ * precision, groups that grow from a chunk (64 of chunk photons, then 64 of
+ * twice that, ...) up to its N, the most it may take.  Each round of
+ * engine calls simulates one group of every slot (the pieces of its parts -
+ * the whole run, or the gaps a checkpoint left - in it), into tallies of
+ * its own, which are added exactly (integers) to the slot's tallies and
+ * become a group of its uncertainty: the tallies are bit for bit those of
+ * one call.  A round cut short by a stop leaves its groups pending (the
+ * uncertainty keeps their tallies) until a later call ends them, so every
+ * group is whole, and the errors, like the tallies, depend on the seed and
+ * the photon counts alone, not on where a run was stopped. */
 #ifndef TMCML_SESSION_GROUPS_H
 #define TMCML_SESSION_GROUPS_H
 
@@ -31,6 +36,21 @@ typedef void (*groups_stats_add)(void *sum, const void *round, bool first);
  * slot_done; may be NULL). */
 typedef bool (*groups_slot_done)(void *ctx, int slot, uint64_t launches, tm_error *err);
 
+/* Where a run's groups are: chunk 0, UNCERTAINTY_GROUPS equal groups of
+ * its photons; else growing from chunk, up to its photons. */
+typedef struct groups_plan {
+    uint64_t photons, chunk;
+} groups_plan;
+
+/* Group g's first photon (its photons for g past the last). */
+uint64_t groups_bound(const groups_plan *p, uint64_t g);
+/* The group of photon x (< p->photons). */
+uint64_t groups_of(const groups_plan *p, uint64_t x);
+
+/* At a precision run's decision points (64 groups, then every 16th):
+ * whether slot's run is precise enough (u: its sets' uncertainties). */
+typedef bool (*groups_enough)(void *ctx, int slot, const uncertainty *u);
+
 typedef struct groups_call {
     groups_engine_call call;
     groups_stats_add add_stats;
@@ -41,11 +61,14 @@ typedef struct groups_call {
     const volatile sig_atomic_t *stop;
     groups_slot_done slot_done;
     void *slot_ctx;
+    uint64_t chunk;       /* the plan: 0, equal groups; else growing */
+    groups_enough enough; /* may be NULL: every group of the runs */
+    void *enough_ctx;
 } groups_call;
 
-/* batch in rounds of group pieces; false with *err when a call fails (the
- * rounds done stay in acc and unc, and what the failed call did in acc).  A raised stop flag ends it after the
- * round it cut short, whose photons done are folded as a group. */
+/* batch in rounds of groups; false with *err when a call fails (the
+ * rounds done stay in acc and unc, and what the failed call did in acc).
+ * A raised stop flag ends it after the round it cut short. */
 bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set *acc,
                      tm_error *err);
 

@@ -4,9 +4,10 @@
  *
  *   identity  the groups change no tally: a run simulated in groups has the
  *             tallies of one call, bit for bit; its errors are the same on 1
- *             and 2 threads and for the run in a batch of two; a run in two
- *             gaps has the tallies of one call and a group more; Chan's
- *             merge of two halves' groups is the groups added one by one
+ *             and 2 threads and for the run in a batch of two; a run cut
+ *             in the middle of a group and continued has the tallies and
+ *             the errors of one call, bit for bit; Chan's merge of two
+ *             halves' groups is the groups added one by one
  *   coverage  RUNS independent runs (seeds) of a slab with time bins and two
  *             absorption sets: for Rd, Tt, A, Rd_r at three radii, A_z at two
  *             depths, an A_rz bin, an Rd_t bin and set 2's Rd, the spread of
@@ -185,40 +186,47 @@ static void batch_errors(session *s, const mci_file *file, const mcml_result *al
     mci_free(&copy);
 }
 
-/* In two gaps (a resumed run's): one call's tallies, a group more (the gap
- * cuts one); Chan's merge of the gaps' groups is the groups in order. */
-static void gap_errors(session *s, const mci_run *run, const tally_set *whole)
+/* In two gaps (a run stopped in the middle of a group and resumed, its
+ * groups kept): one call's tallies, and the errors of the unbroken run bit
+ * for bit (the cut group pending until its rest is simulated).  Chan's
+ * merge of two halves' groups is the groups added one by one, to
+ * rounding. */
+static void gap_errors(session *s, const mci_run *run, const tally_set *whole,
+                       const mcml_result *unbroken)
 {
     tally_set t[1];
-    uncertainty first, second, merged;
+    uncertainty kept, first, second, merged;
+    uncertainty_init(&kept);
     uncertainty_init(&first);
     uncertainty_init(&second);
     uncertainty_init(&merged);
     sim_request rq = {.seed = 7, .threads = 2, .grouped = true};
-    uint64_t cut = PHOTONS / 3;
-    bool ok = tallies_for(run, t, 1) && simulate(s, run, &rq, 0, cut, t, &first) &&
-              simulate(s, run, &rq, cut, PHOTONS - cut, t, &second);
+    uint64_t cut = PHOTONS / 3, half = PHOTONS / 2; /* half: group 32's first photon */
+    mcml_result res = {0};
+    bool ok = tallies_for(run, t, 1) && simulate(s, run, &rq, 0, cut, t, &kept);
+    CHECK_MSG(kept.pending.photons > 0, "no group pending after a cut in one");
+    ok = ok && simulate(s, run, &rq, cut, PHOTONS - cut, t, &kept);
     CHECK_MSG(ok && tally_set_equal(t, whole), "two gaps' tallies differ from one call's");
-    CHECK_MSG(first.groups + second.groups == UNCERTAINTY_GROUPS + 1, "%d + %d groups",
-              first.groups, second.groups);
+    CHECK_MSG(kept.groups == UNCERTAINTY_GROUPS && kept.pending.photons == 0, "%d groups",
+              kept.groups);
+    if (ok && result_of(run, t, &kept, &res))
+        CHECK_MSG(same_errors(&res, unbroken), "the errors of a run cut in a group differ");
+    tallies_free(t, 1);
+    ok = ok && tallies_for(run, t, 1) && simulate(s, run, &rq, 0, half, t, &first) &&
+         simulate(s, run, &rq, half, PHOTONS - half, t, &second);
+    CHECK(ok && first.groups == UNCERTAINTY_GROUPS / 2 && second.groups == UNCERTAINTY_GROUPS / 2);
     tm_error err;
     CHECK(uncertainty_merge(&merged, &first, &err) && uncertainty_merge(&merged, &second, &err));
-    /* The same groups added one by one: the sums agree to rounding. */
-    uncertainty one;
-    uncertainty_init(&one);
-    tally_set t2[1];
-    ok = ok && tallies_for(run, t2, 1) && simulate(s, run, &rq, 0, cut, t2, &one) &&
-         simulate(s, run, &rq, cut, PHOTONS - cut, t2, &one);
-    CHECK(ok && one.groups == merged.groups && one.photons == merged.photons);
+    CHECK(ok && kept.groups == merged.groups && kept.photons == merged.photons);
     for (int k = 0; ok && k < 3; k++)
-        CHECK_MSG(fabs(one.m2[k] - merged.m2[k]) <= 1e-12 * one.m2[k], "m2[%d] %.17g vs %.17g", k,
-                  one.m2[k], merged.m2[k]);
+        CHECK_MSG(fabs(kept.m2[k] - merged.m2[k]) <= 1e-12 * kept.m2[k], "m2[%d] %.17g vs %.17g", k,
+                  kept.m2[k], merged.m2[k]);
+    result_free(&res);
     tallies_free(t, 1);
-    tallies_free(t2, 1);
+    uncertainty_free(&kept);
     uncertainty_free(&first);
     uncertainty_free(&second);
     uncertainty_free(&merged);
-    uncertainty_free(&one);
 }
 
 static int case_identity(void)
@@ -241,7 +249,7 @@ static int case_identity(void)
           r1.stderr_array[0] != NULL);
     if (ok) {
         batch_errors(&s, &file, &r1);
-        gap_errors(&s, run, plain);
+        gap_errors(&s, run, plain, &r1);
     }
     result_free(&r1);
     result_free(&r2);

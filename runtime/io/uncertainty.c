@@ -13,6 +13,7 @@ void uncertainty_free(uncertainty *u)
         free(u->array_mean[i]);
         free(u->array_m2[i]);
     }
+    tally_set_free(&u->pending);
     uncertainty_init(u);
 }
 
@@ -85,6 +86,46 @@ bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *
         u->photons += group->photons;
     }
     result_free(&g);
+    return ok;
+}
+
+/* The pending tallies cleared for group g, of part's shape. */
+static bool pending_start(uncertainty *u, uint64_t g, const tally_set *part, tm_error *err)
+{
+    if (!u->pending.a_rz && !(tally_set_init(&u->pending, part->nr, part->nz, part->na) &&
+                              tally_set_add_options_of(&u->pending, part))) {
+        tally_set_free(&u->pending);
+        error_set(err, NULL, 0, "out of memory for a group's tallies");
+        return false;
+    }
+    tally_set_clear(&u->pending);
+    u->pending_group = g;
+    return true;
+}
+
+bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t group_photons,
+                           const tally_set *part, bool *added, tm_error *err)
+{
+    *added = false;
+    if (part->photons == group_photons && u->pending.photons == 0) {
+        *added = true; /* the common case: the group whole at once */
+        return uncertainty_add_group(u, run, part, err);
+    }
+    if (u->pending.photons > 0 && u->pending_group != g) {
+        /* Its other photons will not come: the photons done are a group. */
+        if (!uncertainty_add_group(u, run, &u->pending, err))
+            return false;
+        *added = true;
+        tally_set_clear(&u->pending);
+    }
+    if (u->pending.photons == 0 && !pending_start(u, g, part, err))
+        return false;
+    tally_set_add(&u->pending, part);
+    if (u->pending.photons < group_photons)
+        return true;
+    bool ok = uncertainty_add_group(u, run, &u->pending, err);
+    tally_set_clear(&u->pending);
+    *added = *added || ok;
     return ok;
 }
 

@@ -40,6 +40,12 @@ typedef struct uncertainty {
     output_grid grid;      /* of the arrays below: the first group's */
     double mean[3], m2[3]; /* Rd, A, Tt */
     double *array_mean[OUTPUT_ARRAYS], *array_m2[OUTPUT_ARRAYS]; /* NULL: not in the run */
+    /* A group begun and not ended (a run stopped in the middle of one):
+     * the tallies of its photons done, pending.photons of them (0: none),
+     * kept until the rest of the group is simulated, so that every group
+     * is whole and the errors do not depend on where a run was stopped. */
+    uint64_t pending_group;
+    tally_set pending;
 } uncertainty;
 
 void uncertainty_init(uncertainty *u);
@@ -50,6 +56,14 @@ void uncertainty_free(uncertainty *u);
  * those of the groups before. */
 bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *group,
                            tm_error *err);
+
+/* Photons [first, first + count) of group g, simulated into `part` (whole
+ * group_photons long): the pending group's tallies grow by them (a pending
+ * group of another index, which no later photons can end, is added as the
+ * group it is), and the group, once whole, is added.  *added says whether
+ * a group was.  false with *err when out of memory. */
+bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t group_photons,
+                           const tally_set *part, bool *added, tm_error *err);
 
 /* Folds b's groups into a's, as if they had been added one after the
  * other (Chan's pairwise update: the ranks of MPI, a resumed run's kept
