@@ -6,6 +6,7 @@
 #include "detector.h"
 #include "number_parse.h"
 #include "option_value.h"
+#include "precision.h"
 #include "suggest.h"
 #include "text_escape.h"
 #include "time_bins.h"
@@ -88,6 +89,15 @@ void cli_print_usage(FILE *s)
           "                        64 groups of the run's photons (batch means): Rd, A, Tt\n"
           "                        in the JSON, every array's as NAME_stderr in NAME.npz\n"
           "                        (implies --npz; docs/physics.md, \"Uncertainty\")\n"
+          "  --precision P         run each run until the relative standard error of\n"
+          "                        --precision-of's quantity is at most P (1% or 0.01),\n"
+          "                        deciding every 16 groups of photons (64 of 1000 photons,\n"
+          "                        then 64 of 2000, ...): the photons taken depend on the\n"
+          "                        seed alone; implies --stderr (docs/outputs.md)\n"
+          "  --precision-of Q      Rd (the default), A, Tt, an entry of a 1-D array\n"
+          "                        (Rd_r[40]) or the worst of a range of them (Rd_r[0:100])\n"
+          "  --max-photons N       stop there if the precision is not reached (an error):\n"
+          "                        the default is the run's photon count (-N, the .mci)\n"
           "  --path-lengths        also score the mean path [cm] per layer of the weight\n"
           "                        leaving the top and bottom (per ring and in total;\n"
           "                        extra .mco sections, JSON, npz; CPU engine)\n"
@@ -467,6 +477,22 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         }
     } else if (is_long(a, "--path-lengths")) {
         opt->run.path_lengths = true;
+    } else if (is_long(a, "--precision")) {
+        if (!precision_parse_value(option_value(argc, argv, i, 11), "--precision",
+                                   &opt->run.precision, err))
+            return false;
+        opt->run.stderr_groups = true;
+        opt->run.npz = true;
+    } else if (is_long(a, "--precision-of")) {
+        opt->run.precision_of = option_value(argc, argv, i, 14);
+        if (!opt->run.precision_of || !*opt->run.precision_of) {
+            error_set(err, NULL, 0, "--precision-of: expected a quantity (Rd, Rd_r[40], ...)");
+            return false;
+        }
+    } else if (is_long(a, "--max-photons")) {
+        if (!option_positive("--max-photons", option_value(argc, argv, i, 13), INT64_MAX, &v, err))
+            return false;
+        opt->run.max_photons = (int64_t)v;
     } else if (is_long(a, "--stderr")) {
         opt->run.stderr_groups = true;
         opt->run.npz = true; /* the arrays' errors go there */

@@ -56,8 +56,14 @@ typedef struct driver_options {
     bool npz;                /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;    /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
     bool stderr_groups;      /* --stderr: standard errors by batch means (uncertainty.h) */
-    bool path_lengths;       /* --path-lengths: score the partial path lengths (CPU) */
-    source_desc source;      /* --source KIND[:...]: where photons start (pencil: MCML's) */
+    /* --precision P [--precision-of Q] [--max-photons N]: each run stops once
+     * Q's relative standard error is at most P (0: off; precision.h), after
+     * at most N photons (0: the run's own count) */
+    double precision;
+    const char *precision_of;
+    int64_t max_photons;
+    bool path_lengths;  /* --path-lengths: score the partial path lengths (CPU) */
+    source_desc source; /* --source KIND[:...]: where photons start (pencil: MCML's) */
     /* --time DT:NT: time-resolved escapes, NT bins of DT ns (0: none) */
     double time_dt;
     int time_nt;

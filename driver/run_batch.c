@@ -1,5 +1,6 @@
 /* `tmcml run`'s batches (run_batch.h). */
 #include "run_batch.h"
+#include "run_precision.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -495,8 +496,23 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
     session_sim sim = run_session_sim(c->opt, eng, meter, st, add_part_range, &sink);
     if (c->opt->stderr_groups)
         sim.uncertainty = unc;
+    /* --precision: each run decides on its own (run_precision.h). */
+    run_precision *rp = c->opt->precision > 0.0 ? calloc((size_t)n, sizeof *rp) : NULL;
+    bool precise = rp != NULL;
+    for (int k = 0; precise && k < n; k++)
+        precise = run_precision_target(c->opt, &c->file->runs[br[k].index], &br[k].ck, &rp[k], err);
+    if (c->opt->precision > 0.0 && !precise) {
+        if (!rp)
+            error_set(err, NULL, 0, "out of memory");
+        free(rp);
+        free(acc);
+        free(unc);
+        return false;
+    }
+    run_precision_sim(c->opt, &sim, rp);
     early_call early = {w, batch, acc, unc};
-    if (w && early_outputs(c)) {
+    /* A precision run's photons are not its parts' until it ends. */
+    if (w && early_outputs(c) && !rp) {
         sim.slot_done = run_ended_early;
         sim.slot_ctx = &early;
     }
@@ -522,6 +538,7 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
     }
     free(acc);
     free(unc);
+    free(rp);
     return ok;
 }
 

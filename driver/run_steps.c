@@ -3,6 +3,7 @@
  * what each did, the engine call's options, a run's outputs written and
  * reported, its skip, resume and stop, and the GPUs released. */
 #include "run_steps.h"
+#include "run_precision.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -205,10 +206,18 @@ static void warn_trapped(const driver_options *opt, const run_paths *paths, cons
 /* The .mco and JSON of a run: the final ones, or (partial set) the partial
  * ones of a stopped run, normalised by the photons done and saying so. */
 static bool write_outputs(const driver_options *opt, const engine *eng, const mci_file *file,
-                          int index, const run_paths *paths, bool partial, const tally_set *tallies,
+                          int index, const run_paths *paths, bool partial, const checkpoint *ck,
                           const mcml_result *res, double seconds, tm_error *err)
 {
-    const mci_run *run = &file->runs[index];
+    const tally_set *tallies = &ck->tallies;
+    const mci_run *input = &file->runs[index];
+    /* A precision run ended with the photons it took, which its .mco says;
+     * --max-photons (its input's count) goes to the JSON. */
+    summary_precision precision;
+    bool precise = !partial && run_precision_report(opt, input, ck, &precision);
+    mci_run taken = *input;
+    taken.photons = precise ? (int64_t)tallies->photons : input->photons;
+    const mci_run *run = &taken;
     const char *mco = partial ? paths->partial_mco : paths->mco;
     const char *json = partial ? paths->partial_json : paths->json;
     const char *npz = partial ? paths->partial_npz : paths->npz; /* NULL: no --npz */
@@ -256,6 +265,7 @@ static bool write_outputs(const driver_options *opt, const engine *eng, const mc
                       .partial_of = partial ? (uint64_t)run->photons : 0,
                       .checkpoint = partial ? fs_base_name(paths->ckpt) : NULL,
                       .stderr_arrays = res->stderr_groups > 0 && npz ? fs_base_name(npz) : NULL,
+                      .precision = precise ? &precision : NULL,
                       .physics = eng->physics,
                       .input_digest = id.input_digest};
     return summary_write(json, &rep, err);
@@ -283,8 +293,8 @@ static bool write_result(const driver_options *opt, const engine *eng, const mci
 {
     const mci_run *run = &file->runs[index];
     mcml_result res = {0};
-    bool ok = result_of(run, ck, &res, err) && write_outputs(opt, eng, file, index, paths, partial,
-                                                             &ck->tallies, &res, seconds, err);
+    bool ok = result_of(run, ck, &res, err) &&
+              write_outputs(opt, eng, file, index, paths, partial, ck, &res, seconds, err);
     if (ok && !partial) {
         report_run(opt, paths, &res, seconds);
         warn_trapped(opt, paths, &ck->tallies);
@@ -391,13 +401,16 @@ bool run_finish_write(const driver_options *opt, const engine *eng, const mci_fi
                       const run_paths *paths, const checkpoint *ck, double seconds, run_final *f)
 {
     memset(f, 0, sizeof *f);
-    f->ok =
+    bool written =
         result_of(&file->runs[index], ck, &f->res, &f->err) &&
-        write_outputs(opt, eng, file, index, paths, false, &ck->tallies, &f->res, seconds, &f->err);
-    if (f->ok)
+        write_outputs(opt, eng, file, index, paths, false, ck, &f->res, seconds, &f->err);
+    if (written)
         remove_leftovers(paths);
     else
         keep_unwritten(paths, ck, &f->err);
+    /* Written, a run that took its most photons short of its precision
+     * still fails. */
+    f->ok = written && run_precision_met(opt, &file->runs[index], ck, paths->mco, &f->err);
     return f->ok;
 }
 

@@ -204,3 +204,6 @@ foreach(case identity coverage)
 endforeach()
 add_test(NAME stderr COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr.sh $<TARGET_FILE:tmcml>
   ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME precision COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_precision.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+set_tests_properties(precision PROPERTIES LABELS "validation")

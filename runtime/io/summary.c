@@ -244,6 +244,16 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
         summary_num(ok, se, "groups", res->stderr_groups);
         summary_str(ok, se, "arrays", r->stderr_arrays);
     }
+    if (r->precision) {
+        const summary_precision *pr = r->precision;
+        cJSON *p = cJSON_AddObjectToObject(root, "precision");
+        summary_str(ok, p, "of", pr->of);
+        summary_num(ok, p, "asked", pr->asked);
+        summary_num(ok, p, "reached", pr->reached);
+        summary_num(ok, p, "max_photons", (double)pr->max_photons);
+        if (!cJSON_AddBoolToObject(p, "met", pr->met))
+            *ok = false;
+    }
     if (r->partial_of) {
         cJSON *partial = cJSON_AddObjectToObject(root, "partial");
         summary_num(ok, partial, "photons_done", photons);

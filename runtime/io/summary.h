@@ -18,6 +18,15 @@ typedef struct run_gpu {
     uint64_t chunks;  /* chunks of photons it took */
 } run_gpu;
 
+/* What a precision run asked and reached (driver/run_precision.h). */
+typedef struct summary_precision {
+    const char *of;       /* the quantity: "Rd", "Rd_r[0:100]" */
+    double asked;         /* the relative standard error asked */
+    double reached;       /* the one reached (its worst entry's) */
+    uint64_t max_photons; /* the most the run could take */
+    bool met;             /* reached <= asked; else it stopped at max_photons */
+} summary_precision;
+
 typedef struct run_report {
     const char *input_path; /* the .mci file */
     int run_index;          /* 1-based run number within the file */
@@ -41,6 +50,8 @@ typedef struct run_report {
      * and its checkpoint's name. */
     uint64_t partial_of;
     const char *checkpoint;
+    /* A run that stopped at a precision (--precision), or NULL. */
+    const struct summary_precision *precision;
     /* The file of the arrays' standard errors (a result with them: the
      * .npz's base name), or NULL. */
     const char *stderr_arrays;
