@@ -18,8 +18,9 @@ bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err
         return !opt->precision_of && opt->max_photons == 0;
     }
     if (opt->mua_sets) {
-        error_set(err, NULL, 0, "--precision with --mua-sets: not available yet (each set would "
-                                "stop at its own count); run the sets with -N");
+        error_set(err, NULL, 0,
+                  "--precision with --mua-sets: not available yet (each set would "
+                  "stop at its own count); run the sets with -N");
         return false;
     }
     for (int i = 0; i < file->num_runs; i++) {

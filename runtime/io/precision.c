@@ -32,8 +32,10 @@ bool precision_parse_value(const char *text, const char *option, double *out, tm
     }
     v = percent ? v / 100.0 : v;
     if (!(v > 0.0 && v < 1.0)) {
-        error_set(err, NULL, 0, "%s: a relative standard error must be above 0 and below 100%% "
-                                "(got \"%s\")", option, text);
+        error_set(err, NULL, 0,
+                  "%s: a relative standard error must be above 0 and below 100%% "
+                  "(got \"%s\")",
+                  option, text);
         return false;
     }
     *out = v;

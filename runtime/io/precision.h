@@ -25,10 +25,10 @@
 #define PRECISION_CHUNK 1000
 
 typedef struct precision_target {
-    double relative; /* the relative standard error asked, in (0, 1) */
-    char name[64];   /* as given: "Rd", "Rd_r[40]", "Rd_r[0:100]" */
-    int total;       /* 0, 1, 2: Rd, A, Tt; -1: an array's entries */
-    int row;         /* the output table's row, with total -1 */
+    double relative;     /* the relative standard error asked, in (0, 1) */
+    char name[64];       /* as given: "Rd", "Rd_r[40]", "Rd_r[0:100]" */
+    int total;           /* 0, 1, 2: Rd, A, Tt; -1: an array's entries */
+    int row;             /* the output table's row, with total -1 */
     uint64_t first, end; /* its entries [first, end), as the array shows them */
 } precision_target;
 
