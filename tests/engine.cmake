@@ -207,3 +207,6 @@ add_test(NAME stderr COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr.sh $<TAR
 add_test(NAME precision COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_precision.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 set_tests_properties(precision PROPERTIES LABELS "validation")
+add_test(NAME gpu_stderr COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr_gpu.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+tmcml_gpu_tests(gpu_stderr)

@@ -5,7 +5,8 @@
 #   relative error (Rd's error over Rd) at most the precision, its photons a
 #   decision point (64 groups of 1000, then every 16 groups, the groups
 #   doubling every 64) and the .mco's photon count;
-# - the photons and the .mco are the same on 1 and 2 threads, and in a batch
+# - the photons and the .mco are the same on 1 and 2 threads, paused for
+#   periodic checkpoints, and in a batch
 #   file as alone (each run stopping on its own: more photons where Rd is
 #   smaller);
 # - a cap reached short of the precision: exit 1 saying so, the outputs
@@ -26,6 +27,13 @@ run() { "$tmcml" run "$mci" -S 3 -q --engine cpu "$@"; }
 expect 0 "precision" -- run --precision 0.4% -N 10000000 --threads 2 -o "$work/p2"
 expect 0 "1 thread" -- run --precision 0.4% -N 10000000 --threads 1 -o "$work/p1"
 same_mcos "$work/p2" "$work/p1" 1 "the precision run on 1 thread"
+# Paused every 50 ms for a checkpoint: groups cut by the pauses wait for
+# their rest, so the photons, the .mco and the errors are the same.
+expect 0 "paused" -- run --precision 0.4% -N 10000000 --threads 2 --checkpoint-every 0.05 \
+    -o "$work/paused"
+same_mcos "$work/p2" "$work/paused" 1 "the precision run paused for checkpoints"
+check
+cmp -s "$work/p2/example.npz" "$work/paused/example.npz" || fail "the paused run's errors differ"
 check
 $py - "$work/p2/example.json" "$work/p2/example.mco" <<'EOF' || fail "the precision run's JSON"
 import json, sys

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Standard errors and precision runs on the GPU engine (docs/physics.md,
+# "Uncertainty"; docs/outputs.md): the groups are engine calls of photon
+# ranges, so on a GPU too
+# - `--stderr` leaves the .mco as it is without it, and gives the same
+#   errors (the .npz byte for byte) with another kernel variant (the
+#   heuristic's, untiled) and another launch size;
+# - a precision run takes the same photons, and writes the same .mco and
+#   .npz, with those variants and with 2 GPUs where the machine has them;
+# - the GPU's errors agree with the CPU engine's within their own
+#   uncertainty (two estimates of 63 degrees of freedom each: their ratio
+#   within 0.6 .. 1.6, more than 3 standard deviations of it).
+# Exit 77 (skipped) without a GPU.
+# usage: test_stderr_gpu.sh TMCML EXAMPLES_DIR
+tmcml=$1
+mci=$2/mcml_example.mci
+. "$(dirname "$0")/lib.sh"
+skip_without_gpu "$tmcml" test_stderr_gpu
+isolate_user_dirs
+common="-S 5 -q --engine gpu --tune never --cache $work/cache"
+run() { dir=$1; shift; "$tmcml" run "$mci" $common "$@" -o "$work/$dir"; }
+
+expect 0 "plain" -- run plain -N 2000000
+expect 0 "stderr" -- run se -N 2000000 --stderr
+same_mcos "$work/plain" "$work/se" 1 "the GPU .mco with --stderr"
+expect 0 "stderr, heuristic untiled" -- run se_other -N 2000000 --stderr --no-profile --tile 0x0 \
+    --launch-photons 100000
+check
+cmp -s "$work/se/example.npz" "$work/se_other/example.npz" ||
+    fail "the GPU's errors differ with another variant and launch size"
+
+expect 0 "precision" -- run p --precision 0.2% -N 100000000
+expect 0 "precision, heuristic untiled" -- run p_other --precision 0.2% -N 100000000 \
+    --no-profile --tile 0x0 --launch-photons 100000
+same_mcos "$work/p" "$work/p_other" 1 "a GPU precision run with another variant"
+check
+cmp -s "$work/p/example.npz" "$work/p_other/example.npz" || fail "its .npz differs"
+if [ "$("$tmcml" devices 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
+    expect 0 "precision, 2 GPUs" -- run p2 --precision 0.2% -N 100000000 -G 2
+    same_mcos "$work/p" "$work/p2" 1 "a precision run on 2 GPUs"
+else
+    echo "test_stderr_gpu: one GPU: the 2-GPU case not run"
+fi
+
+expect 0 "cpu" -- "$tmcml" run "$mci" -S 5 -q --engine cpu -N 2000000 --stderr -o "$work/cpu"
+check
+python3 - "$work/se/example.json" "$work/cpu/example.json" <<'EOF' || fail "GPU and CPU errors"
+import json, sys
+g, c = (json.load(open(f))["stderr"] for f in sys.argv[1:3])
+for k in ("Rd", "A", "Tt"):
+    assert 0.6 < g[k] / c[k] < 1.6, (k, g[k], c[k])
+EOF
+finish test_stderr_gpu
