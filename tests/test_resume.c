@@ -178,13 +178,14 @@ static void test_implausible(const char *dir)
     unlink(path);
 }
 
-/* The groups of the standard errors of fill's tallies (3 x 2 x 2 bins, the
- * input's one layer): every run's arrays, sums that are no run's but are
- * distinct, so that a field read into another's place shows. */
-static void fill_groups(checkpoint *c)
+/* The groups of the standard errors of fill's tallies (3 x 2 x 2 bins) and
+ * `layers` layers (fill_groups: the input's one): every run's arrays, sums
+ * that are no run's but are distinct, so that a field read into another's
+ * place shows. */
+static void fill_groups_of(checkpoint *c, int layers)
 {
     uncertainty *u = &c->unc;
-    output_grid grid = {.nr = 3, .nz = 2, .na = 2, .num_layers = 1};
+    output_grid grid = {.nr = 3, .nz = 2, .na = 2, .num_layers = layers};
     uint32_t arrays = 0;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (output_table[i].option == OUTPUT_OPTION_NONE)
@@ -203,6 +204,8 @@ static void fill_groups(checkpoint *c)
             u->array_m2[i][b] = (double)(i + 1) * 1e-9 * (double)(b + 1);
         }
 }
+
+static void fill_groups(checkpoint *c) { fill_groups_of(c, 1); }
 
 static bool same_groups(const uncertainty *a, const uncertainty *b)
 {
@@ -280,7 +283,10 @@ static void test_groups(const char *dir)
         switch (k) {
         case 0: u->photons = DONE + 1; break;
         case 1: u->groups = 51, u->photons = 50; break; /* a group without a photon */
-        case 2: u->grid.num_layers = 2; break;
+        case 2:                                         /* sums of two layers for the input's one */
+            uncertainty_free(u);
+            fill_groups_of(&e, 2);
+            break;
         case 3: { /* A_rz's sums dropped: another run's arrays */
             int a_rz = (int)(output_by_name("A_rz") - output_table);
             free(u->array_mean[a_rz]);
