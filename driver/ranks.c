@@ -203,6 +203,104 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, r
     return true;
 }
 
+/* ---- the groups of the standard errors ---- */
+
+/* A rank's groups as rank 0 first learns them: their count and photons,
+ * the mask of their arrays and their grid's six axes. */
+#define GROUPS_HEAD     9
+#define TAG_GROUPS_GO   1 /* rank 0 to a rank: send your sums (1) or not (0) */
+#define TAG_GROUPS_SUMS 2
+
+static void groups_head(const uncertainty *u, uint64_t *head)
+{
+    const output_grid *g = &u->grid;
+    const int axes[] = {g->nr, g->nz, g->na, g->num_layers, g->nt, g->detectors};
+    head[0] = (uint64_t)u->groups;
+    head[1] = u->photons;
+    head[2] = uncertainty_arrays(u);
+    for (int i = 0; i < 6; i++)
+        head[3 + i] = (uint64_t)axes[i];
+}
+
+/* n doubles to or from rank peer, in messages whose counts stay well
+ * within an int. */
+static void pass_doubles(double *v, uint64_t n, int peer, bool send)
+{
+    const uint64_t step = (uint64_t)1 << 24;
+    for (uint64_t at = 0; at < n; at += step) {
+        int count = (int)(n - at < step ? n - at : step);
+        if (send)
+            MPI_Send(v + at, count, MPI_DOUBLE, peer, TAG_GROUPS_SUMS, MPI_COMM_WORLD);
+        else
+            MPI_Recv(v + at, count, MPI_DOUBLE, peer, TAG_GROUPS_SUMS, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    }
+}
+
+/* u's sums to or from rank peer: the totals', then each array's of its
+ * mask in the table's order (the receiver's u has the sender's mask). */
+static void pass_sums(uncertainty *u, int peer, bool send)
+{
+    pass_doubles(u->mean, 3, peer, send);
+    pass_doubles(u->m2, 3, peer, send);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!u->array_mean[i])
+            continue;
+        uint64_t n = output_stored(&output_table[i], &u->grid);
+        pass_doubles(u->array_mean[i], n, peer, send);
+        pass_doubles(u->array_m2[i], n, peer, send);
+    }
+}
+
+/* Rank 0 takes rank i's groups (of head h) into u: told to send unless
+ * rank 0 failed already or has no memory for them. */
+static bool receive_groups(uncertainty *u, int i, const uint64_t *h, bool ok, tm_error *err)
+{
+    uncertainty theirs;
+    uncertainty_init(&theirs);
+    output_grid grid = {(int)h[3], (int)h[4], (int)h[5], (int)h[6], (int)h[7], (int)h[8]};
+    int go = ok && uncertainty_alloc(&theirs, &grid, (uint32_t)h[2], err);
+    MPI_Send(&go, 1, MPI_INT, i, TAG_GROUPS_GO, MPI_COMM_WORLD);
+    if (go) {
+        pass_sums(&theirs, i, false);
+        theirs.groups = (int)h[0];
+        theirs.photons = h[1];
+        ok = uncertainty_merge(u, &theirs, err);
+    }
+    uncertainty_free(&theirs);
+    return ok && go;
+}
+
+/* Every rank's groups merged into rank 0's u in rank order (Chan's
+ * update: uncertainty_merge) and emptied on the others; a rank without
+ * groups (none asked for, or no chunk taken) sends its head alone. */
+static bool gather_groups(const ranks *r, uncertainty *u, tm_error *err)
+{
+    uint64_t head[GROUPS_HEAD], *heads = NULL;
+    groups_head(u, head);
+    if (r->rank == 0 && !(heads = malloc((size_t)r->size * sizeof head))) {
+        error_set(err, NULL, 0, "out of memory for the ranks' standard errors");
+        abort_job(r, err);
+    }
+    MPI_Gather(head, GROUPS_HEAD, MPI_UINT64_T, heads, GROUPS_HEAD, MPI_UINT64_T, 0,
+               MPI_COMM_WORLD);
+    if (r->rank != 0) {
+        int go = 0;
+        if (u->groups > 0)
+            MPI_Recv(&go, 1, MPI_INT, 0, TAG_GROUPS_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (go)
+            pass_sums(u, 0, true);
+        uncertainty_free(u);
+        return true;
+    }
+    bool ok = true;
+    for (int i = 1; i < r->size; i++)
+        if (heads[(size_t)i * GROUPS_HEAD] > 0)
+            ok = receive_groups(u, i, &heads[(size_t)i * GROUPS_HEAD], ok, err);
+    free(heads);
+    return ok;
+}
+
 bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err)
 {
     reduce_tallies(r, &ck->tallies);
@@ -234,7 +332,8 @@ bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_err
     free(all);
     free(counts);
     free(offsets);
-    return ranks_all_ok(r, ok);
+    bool grouped = gather_groups(r, &ck->unc, ok ? err : &(tm_error){0});
+    return ranks_all_ok(r, ok && grouped);
 }
 
 void ranks_share_ranges(const ranks *r, checkpoint *ck)

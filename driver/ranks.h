@@ -52,7 +52,13 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, r
                        void *ctx, bool *paused, tm_error *err);
 
 /* Every rank's tallies added into rank 0's, and every rank's photon ranges
- * into rank 0's ck (the others' are left as they were). */
+ * into rank 0's ck (the others' are left as they were); every rank's
+ * groups of the standard errors (ck->unc, --stderr) merged into rank 0's
+ * in rank order (uncertainty_merge) and emptied on the others, so that a
+ * later gather adds none twice.  The errors then cover every photon, from
+ * groups that are pieces of the chunks each rank took: they depend on the
+ * rank count and the chunking (runtime/io/uncertainty.h), the tallies do
+ * not. */
 bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err);
 
 /* Rank 0's photon ranges to every rank (a resumed run's gaps). */

@@ -144,6 +144,31 @@ static bool fresh(checkpoint *ck, const mci_run *run, int number, uint64_t seed,
     return true;
 }
 
+/* The standard errors' groups of a checkpoint read back: used with
+ * --stderr, where they must have the run's grid and arrays (the input
+ * check vouches for the run, this for the groups); dropped without it, so
+ * that the checkpoints this run writes hold none (the photons it adds are
+ * not grouped). */
+static bool take_groups(checkpoint *ck, const driver_options *opt, const mci_run *run,
+                        const char *ckpt_path, tm_error *err)
+{
+    uncertainty *u = &ck->unc;
+    if (!opt->stderr_groups) {
+        uncertainty_free(u);
+        return true;
+    }
+    if (u->groups == 0)
+        return true;
+    output_grid grid = run_options_grid(run);
+    bool same = !memcmp(&u->grid, &grid, sizeof grid);
+    for (int i = 0; same && i < OUTPUT_ARRAYS; i++)
+        same = (u->array_mean[i] != NULL) == run_options_wants(run, &output_table[i]);
+    if (!same)
+        error_set(err, ckpt_path, 0,
+                  "the checkpoint's standard-error groups have other arrays than the run's");
+    return same;
+}
+
 bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run, int number,
                   const char *physics, const char *ckpt_path, bool *resumed, tm_error *err)
 {
@@ -165,6 +190,7 @@ bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run,
         error_set(err, ckpt_path, 0, "the checkpoint's grid differs from the run's");
         ok = false;
     }
+    ok = ok && take_groups(ck, opt, run, ckpt_path, err);
     free(input);
     if (!ok) {
         checkpoint_free(ck);

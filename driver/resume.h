@@ -28,7 +28,8 @@ bool resume_physics_same(const char *recorded, const char *now);
 /* *ck for run `number` (1-based) of photons run->photons: fresh (no
  * photons done), or read from ckpt_path when resume is set and the file
  * exists (*resumed then true), checked against this run, seed, input and
- * physics. */
+ * physics.  Its standard errors' groups (checkpoint.h) are kept with
+ * --stderr (opt->stderr_groups) and dropped without it. */
 bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run, int number,
                   const char *physics, const char *ckpt_path, bool *resumed, tm_error *err);
 

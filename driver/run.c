@@ -43,22 +43,23 @@ static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error 
     return resume_add(ctx, first, first + n, err);
 }
 
-/* One engine call over photons [first, first + count) into *tallies, which
- * the pause flag may cut short; the ranges simulated go into *ranges.
- * meter may be NULL. */
+/* One engine call over photons [first, first + count) into into's tallies
+ * (and, with --stderr, its groups), which the pause flag may cut short;
+ * the ranges simulated go into *ranges (into itself, or under MPI the
+ * rank's own list).  meter may be NULL. */
 static bool simulate_photons(const driver_options *opt, engine *eng, const mci_run *run,
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
-                             tally_set *tallies, checkpoint *ranges, run_precision *rp,
+                             checkpoint *into, checkpoint *ranges, run_precision *rp,
                              tm_error *err)
 {
     session_sim sim = run_session_sim(opt, eng, meter, st, add_range, ranges);
     if (opt->stderr_groups)
-        sim.uncertainty = &ranges->unc;
+        sim.uncertainty = &into->unc;
     if (rp)
         run_precision_sim(opt, &sim, rp);
     session_run_stats stats;
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
-                               tallies, &stats, err);
+                               &into->tallies, &stats, err);
     if (ok && eng->pool)
         run_note_shares(opt, eng, &stats);
     return ok;
@@ -79,8 +80,8 @@ static bool simulate_range(void *ctx, progress_meter *meter, stopper *st, uint64
                            uint64_t end, tm_error *err)
 {
     run_gap *g = ctx;
-    return simulate_photons(g->opt, g->eng, g->run, meter, st, begin, end - begin, &g->ck->tallies,
-                            g->ck, g->rp, err);
+    return simulate_photons(g->opt, g->eng, g->run, meter, st, begin, end - begin, g->ck, g->ck,
+                            g->rp, err);
 }
 
 static void save_range(void *ctx)
@@ -162,7 +163,7 @@ typedef struct rank_chunk {
     const driver_options *opt;
     engine *eng;
     const mci_run *run;
-    tally_set *tallies;
+    checkpoint *ck;   /* the rank's tallies and groups, which ranks_gather sums */
     checkpoint *mine; /* the ranges this rank simulated */
     stopper *st;
 } rank_chunk;
@@ -170,10 +171,10 @@ typedef struct rank_chunk {
 static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx, tm_error *err)
 {
     rank_chunk *c = ctx;
-    uint64_t before = c->tallies->photons;
-    bool ok = simulate_photons(c->opt, c->eng, c->run, NULL, c->st, first, count, c->tallies,
-                               c->mine, NULL, err);
-    *done = c->tallies->photons - before;
+    uint64_t before = c->ck->tallies.photons;
+    bool ok = simulate_photons(c->opt, c->eng, c->run, NULL, c->st, first, count, c->ck, c->mine,
+                               NULL, err);
+    *done = c->ck->tallies.photons - before;
     return ok;
 }
 
@@ -184,7 +185,7 @@ static bool share_gaps(const driver_options *opt, const ranks *world, engine *en
                        const mci_run *run, stopper *st, checkpoint *ck, checkpoint *mine,
                        bool *paused, tm_error *err)
 {
-    rank_chunk ctx = {opt, eng, run, &ck->tallies, mine, st};
+    rank_chunk ctx = {opt, eng, run, ck, mine, st};
     bool ok = true;
     uint64_t begin = 0, end = 0;
     *paused = false;
@@ -198,9 +199,10 @@ static bool share_gaps(const driver_options *opt, const ranks *world, engine *en
 }
 
 /* A periodic checkpoint under MPI: rank 0's ck, which the gathering made
- * hold every rank's tallies and ranges, is written (or said not to be); the
- * other ranks start their tallies again from zero (so nothing is summed
- * twice), and every rank learns the gaps left. */
+ * hold every rank's tallies, groups and ranges, is written (or said not to
+ * be); the other ranks start their tallies again from zero (so nothing is
+ * summed twice; their groups went to rank 0's), and every rank learns the
+ * gaps left. */
 static void checkpoint_ranks(const driver_options *opt, const ranks *world, const run_paths *paths,
                              checkpoint *ck, checkpoint *mine)
 {

@@ -272,8 +272,8 @@ static bool write_outputs(const driver_options *opt, const engine *eng, const mc
 }
 
 /* The result of ck's tallies, with their standard errors where every
- * photon of them is in ck's groups (a run resumed from a checkpoint
- * written before this process has none: runtime/io/checkpoint.h). */
+ * photon of them is in ck's groups (a run begun without --stderr and
+ * resumed with it has none: run_say_resumed warned). */
 static bool result_of(const mci_run *run, const checkpoint *ck, mcml_result *res, tm_error *err)
 {
     if (!result_from_tallies(run, &ck->tallies, res, err))
@@ -363,6 +363,17 @@ void run_say_resumed(const driver_options *opt, int index, const run_paths *path
         text_printf(stderr, "tmcml: run %d: resuming from %s, %llu of %llu photons done\n",
                     index + 1, paths->ckpt, (unsigned long long)checkpoint_done(ck),
                     (unsigned long long)ck->photons);
+    /* Photons done without --stderr are in no group: no error can be
+     * estimated over the run's photons (said even with -q: an output the
+     * user asked for is missing). */
+    uint64_t ungrouped = ck->tallies.photons - ck->unc.photons;
+    if (opt->stderr_groups && ungrouped > 0)
+        text_printf(stderr,
+                    "tmcml: warning: run %d: %llu of the %llu photons done in %s were simulated "
+                    "without --stderr, so the standard errors cannot be given: %s and its JSON "
+                    "will have none (remove %s and run again for them)\n",
+                    index + 1, (unsigned long long)ungrouped,
+                    (unsigned long long)ck->tallies.photons, paths->ckpt, paths->mco, paths->ckpt);
 }
 
 /* A run whose final outputs could not be written (a directory where the

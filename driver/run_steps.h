@@ -108,6 +108,8 @@ void run_periodic_checkpoint(const driver_options *opt, const char *path, const 
 bool run_already_finished(const driver_options *opt, const engine *eng, const mci_run *run,
                           const run_paths *paths, bool *done, tm_error *err);
 void run_say_skipped(const driver_options *opt, int index, const run_paths *paths);
+/* A run resumed from ck; with --stderr, a warning (even with -q) when ck
+ * holds photons done without it, for which no error can be given. */
 void run_say_resumed(const driver_options *opt, int index, const run_paths *paths,
                      const checkpoint *ck);
 

@@ -65,6 +65,9 @@ add_test(NAME stop_photon COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stop_photo
   $<TARGET_FILE:tmcml>)
 add_test(NAME sets_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sets_resume.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+# Standard errors across a stop and --resume: a run's, a batch's, sets'.
+add_test(NAME stderr_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr_resume.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 # tmcml lut (docs/lut.md): its files against the library's results of the
 # same points, bit for bit; sets against runs; its command line.
 tmcml_test(test_lut cli test_lut.c stats.c)

@@ -5,6 +5,11 @@
 # a message naming it and no output; ranks paused by SIGTERM leave a
 # checkpoint that --resume continues with another number of ranks;
 # periodic checkpoints under MPI, and a job killed with -9 resumed from one.
+# --stderr: every rank's groups merged into rank 0's (driver/ranks.h), so
+# `-np 2 --stderr` gives one process's .mco and errors over every photon,
+# Rd's close to one process's; the periodic checkpoints, the job killed and
+# resumed and a batch under MPI run with --stderr and end with errors (a
+# rank's groups gathered twice, or left out, would leave none).
 # usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
 tmcml=$1
 data=$2
@@ -65,9 +70,43 @@ check; [ ! -e "$work/skinp/skin7_600nm.ckpt" ] || fail "the checkpoint was left 
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skinp/skin7_600nm.mco" ||
     fail "paused and resumed under MPI: the .mco differs from one process's"
 
+# stderr_field JSON KEY: KEY's value in the JSON's "stderr" object (empty
+# when it has none).
+stderr_field() {
+    awk -v key="\"$2\":" '/"stderr":/ { inside = 1; next }
+        inside && /}/ { exit }
+        inside && $1 == key { sub(/,$/, "", $2); print $2; exit }' "$1"
+}
+# has_errors JSON LABEL: errors of 64 groups or more.
+has_errors() {
+    check
+    [ "$(stderr_field "$1" groups)" -ge 64 ] 2>/dev/null ||
+        fail "$2: $(basename "$1") has no errors of 64 groups or more"
+}
+
+# --stderr on 2 ranks: one process's .mco, errors of every photon.  The
+# ranks' groups are the one process's 64 groups cut at the chunks' bounds
+# (4096 photons: 161 pieces), so s^2 = (S + W) / 160 where S is the one
+# process's sum (63 s1^2) and W, the part within its groups, an independent
+# sigma^2 chi^2_97: s / s1 spreads by about 7 % (from sqrt(2/63) and
+# sqrt(2/97), weighted 97/160), and 20 % is nearly three of those.
+"$tmcml" run "$skin" $sopts --stderr -o "$work/skin1e" || fail "skin, one process, --stderr"
+mpi -np 2 "$tmcml" run "$skin" $sopts --stderr -o "$work/skine" >"$work/oute" 2>&1
+rc=$?
+check; [ $rc -eq 0 ] || { fail "--stderr, 2 ranks: exit $rc"; cat "$work/oute" >&2; }
+check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skine/skin7_600nm.mco" ||
+    fail "--stderr, 2 ranks: the .mco differs from one process's"
+has_errors "$work/skine/skin7_600nm.json" "--stderr, 2 ranks"
+one=$(stderr_field "$work/skin1e/skin7_600nm.json" Rd)
+two=$(stderr_field "$work/skine/skin7_600nm.json" Rd)
+check; awk -v a="$two" -v b="$one" 'BEGIN { d = a - b; exit !(b > 0 && d * d <= 0.04 * b * b) }' ||
+    fail "--stderr, 2 ranks: Rd's error $two, one process's $one: more than 20 % apart"
+
 # Periodic checkpoints under MPI (rank 0's timer pauses every rank, rank 0
 # writes, all go on): the run ends with one process's .mco; killed with -9
-# after a checkpoint, --resume with 3 ranks ends there too.
+# after a checkpoint, --resume with 3 ranks ends there too.  Both with
+# --stderr: each pause gathers the groups, the checkpoint keeps them.
+sopts="$sopts --stderr"
 mpi -np 2 "$tmcml" run "$skin" $sopts --checkpoint-every 0.2 -o "$work/skinc" >"$work/outc" 2>&1 &
 mpid=$!
 seen=no
@@ -82,6 +121,7 @@ check; [ $seen = yes ] || fail "periodic checkpoints: no checkpoint appeared dur
 check; [ ! -e "$work/skinc/skin7_600nm.ckpt" ] || fail "periodic checkpoints: checkpoint left"
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skinc/skin7_600nm.mco" ||
     fail "periodic checkpoints: the .mco differs from one process's"
+has_errors "$work/skinc/skin7_600nm.json" "periodic checkpoints, --stderr"
 mpirun --oversubscribe -np 2 "$tmcml" run "$skin" $sopts --checkpoint-every 0.2 -o "$work/skink" \
     >"$work/outk" 2>&1 &
 mpid=$!
@@ -97,6 +137,7 @@ rc=$?
 check; [ $rc -eq 0 ] || { fail "kill -9, resume with 3 ranks: exit $rc"; cat "$work/outr" >&2; }
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skink/skin7_600nm.mco" ||
     fail "killed and resumed under MPI: the .mco differs from one process's"
+has_errors "$work/skink/skin7_600nm.json" "killed and resumed, --stderr"
 
 # A batch (the runs of one shape, simulated together) shared by the ranks:
 # every .mco one process's; periodic checkpoints pause every rank and
@@ -110,10 +151,12 @@ lut_same() { # DIR WHAT
         check; cmp -s "$f" "$1/$(basename "$f")" || fail "$2: $(basename "$f") differs from one process's"
     done
 }
-mpi -np 3 "$tmcml" run "$lut" $lopts --checkpoint-every 0.1 -o "$work/lut3" >"$work/outl" 2>&1
+mpi -np 3 "$tmcml" run "$lut" $lopts --stderr --checkpoint-every 0.1 -o "$work/lut3" \
+    >"$work/outl" 2>&1
 rc=$?
 check; [ $rc -eq 0 ] || { fail "batch, 3 ranks: exit $rc"; cat "$work/outl" >&2; }
 lut_same "$work/lut3" "batch, 3 ranks"
+for f in "$work"/lut3/*.json; do has_errors "$f" "batch, 3 ranks, --stderr"; done
 mpirun --oversubscribe -np 2 "$tmcml" run "$lut" $lopts --checkpoint-every 0.1 -o "$work/lutp" \
     >"$work/outlp" 2>&1 &
 mpid=$!

@@ -2,7 +2,11 @@
  * driver/resume.h): a round trip keeps every field and 128-bit count,
  * a corrupt, truncated or foreign file is refused with a message naming it,
  * mismatches name the difference, and ranges added in any order merge and
- * leave the right gaps. */
+ * leave the right gaps.  The groups of the standard errors (version 4)
+ * come back bit for bit; a file without them keeps version 1's bytes; groups
+ * of more photons than done, of other arrays or layers, or with a sum no
+ * run makes are refused naming the file. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +178,137 @@ static void test_implausible(const char *dir)
     unlink(path);
 }
 
+/* The groups of the standard errors of fill's tallies (3 x 2 x 2 bins) and
+ * `layers` layers (fill_groups: the input's one): every run's arrays, sums
+ * that are no run's but are distinct, so that a field read into another's
+ * place shows. */
+static void fill_groups_of(checkpoint *c, int layers)
+{
+    uncertainty *u = &c->unc;
+    output_grid grid = {.nr = 3, .nz = 2, .na = 2, .num_layers = layers};
+    uint32_t arrays = 0;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (output_table[i].option == OUTPUT_OPTION_NONE)
+            arrays |= UINT32_C(1) << i;
+    tm_error err;
+    CHECK(uncertainty_alloc(u, &grid, arrays, &err));
+    u->groups = 65;
+    u->photons = DONE - 7;
+    for (int k = 0; k < 3; k++) {
+        u->mean[k] = 0.1 * (k + 1) + 1e-17;
+        u->m2[k] = 3.0 / (k + 7);
+    }
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        for (uint64_t b = 0; u->array_mean[i] && b < output_stored(&output_table[i], &grid); b++) {
+            u->array_mean[i][b] = 1.0 / (double)(i * 31 + (int)b + 3);
+            u->array_m2[i][b] = (double)(i + 1) * 1e-9 * (double)(b + 1);
+        }
+}
+
+static void fill_groups(checkpoint *c) { fill_groups_of(c, 1); }
+
+static bool same_groups(const uncertainty *a, const uncertainty *b)
+{
+    bool same = a->groups == b->groups && a->photons == b->photons &&
+                !memcmp(&a->grid, &b->grid, sizeof a->grid) &&
+                !memcmp(a->mean, b->mean, sizeof a->mean) && !memcmp(a->m2, b->m2, sizeof a->m2);
+    for (int i = 0; same && i < OUTPUT_ARRAYS; i++) {
+        same = (a->array_mean[i] != NULL) == (b->array_mean[i] != NULL);
+        size_t bytes =
+            a->array_mean[i] ? output_stored(&output_table[i], &a->grid) * sizeof(double) : 0;
+        same = same && (!bytes || (!memcmp(a->array_mean[i], b->array_mean[i], bytes) &&
+                                   !memcmp(a->array_m2[i], b->array_m2[i], bytes)));
+    }
+    return same;
+}
+
+/* The format version a file was written in (after the magic). */
+static unsigned file_version(const char *path)
+{
+    unsigned char v[4] = {0};
+    FILE *f = fopen(path, "rb");
+    CHECK(f && fseek(f, 8, SEEK_SET) == 0 && fread(v, 1, 4, f) == 4);
+    if (f)
+        fclose(f);
+    return v[0] | (unsigned)v[1] << 8 | (unsigned)v[2] << 16 | (unsigned)v[3] << 24;
+}
+
+static void test_groups(const char *dir)
+{
+    char path[512], bad[512];
+    snprintf(path, sizeof path, "%s/groups.ckpt", dir);
+    snprintf(bad, sizeof bad, "%s/bad.ckpt", dir);
+    checkpoint c, r;
+    tm_error err = {0};
+    /* Without groups: version 1's bytes, as before they existed. */
+    fill(&c);
+    CHECK(checkpoint_write(path, &c, &err) && file_version(path) == 1);
+    long plain = 0;
+    FILE *f = fopen(path, "rb");
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        plain = ftell(f);
+    if (f)
+        fclose(f);
+    /* With them: version 4, read back bit for bit. */
+    fill_groups(&c);
+    CHECK(checkpoint_write(path, &c, &err) && file_version(path) == 4);
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    CHECK(same(&c, &r) && same_groups(&c.unc, &r.unc));
+    checkpoint_free(&r);
+    /* Any byte of the groups' part changed: refused, naming the file. */
+    unsigned char buf[8192];
+    size_t n = 0;
+    if ((f = fopen(path, "rb")) != NULL) {
+        n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+    }
+    CHECK(plain > 0 && n > (size_t)plain && n < sizeof buf);
+    for (size_t at = (size_t)plain - 8; at < n; at += 13) {
+        buf[at] ^= 0x04;
+        write_bytes(bad, buf, n);
+        buf[at] ^= 0x04;
+        CHECK_MSG(!checkpoint_read(bad, &r, &err) && strcmp(err.file, bad) == 0,
+                  "groups' byte %zu changed: accepted", at);
+    }
+    /* Edited and the checksum recomputed: each inconsistency named. */
+    static const char *const cases[] = {"more photons", "empty group", "layers",
+                                        "arrays",       "NaN",         "negative"};
+    static const char *const want[] = {"photons for",  "groups of",  "another grid",
+                                       "other arrays", "not finite", "negative sum"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        checkpoint e;
+        fill(&e);
+        fill_groups(&e);
+        uncertainty *u = &e.unc;
+        switch (k) {
+        case 0: u->photons = DONE + 1; break;
+        case 1: u->groups = 51, u->photons = 50; break; /* a group without a photon */
+        case 2:                                         /* sums of two layers for the input's one */
+            uncertainty_free(u);
+            fill_groups_of(&e, 2);
+            break;
+        case 3: { /* A_rz's sums dropped: another run's arrays */
+            int a_rz = (int)(output_by_name("A_rz") - output_table);
+            free(u->array_mean[a_rz]);
+            free(u->array_m2[a_rz]);
+            u->array_mean[a_rz] = u->array_m2[a_rz] = NULL;
+            break;
+        }
+        case 4: u->array_mean[0][1] = NAN; break;
+        case 5: u->m2[1] = -1e-30; break;
+        }
+        CHECK(checkpoint_write(bad, &e, &err));
+        CHECK_MSG(!checkpoint_read(bad, &r, &err), "%s: accepted", cases[k]);
+        CHECK_MSG(strstr(err.message, want[k]) && !strstr(err.message, "checksum") &&
+                      strcmp(err.file, bad) == 0,
+                  "%s: %s", cases[k], err.message);
+        checkpoint_free(&e);
+    }
+    checkpoint_free(&c);
+    unlink(path);
+    unlink(bad);
+}
+
 static void test_ranges(void)
 {
     checkpoint c;
@@ -252,6 +387,7 @@ int main(void)
     }
     test_round_trip(dir);
     test_implausible(dir);
+    test_groups(dir);
     test_ranges();
     test_cover();
     test_same_physics();

@@ -2,6 +2,7 @@
 #include "checkpoint.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,10 @@
  * its count (layers, time bins, detectors) and its tallies; written only
  * by runs with time bins or a detector, so the others keep their bytes. */
 #define VERSION_OPTIONS 3u
+/* Version 4: version 3 (its mask may be 0) followed by the groups of the
+ * standard errors (put_groups); written only by runs that have groups
+ * (--stderr), so the others keep the bytes of versions 1 to 3. */
+#define VERSION_GROUPS  4u
 /* Bounds a reader checks before allocating: texts are a few kB. */
 #define MAX_TEXT        (1u << 20)
 
@@ -95,14 +100,55 @@ static void put_options(le_writer *w, const tally_set *t)
     }
 }
 
+static void put_doubles(le_writer *w, const double *a, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        le_put_double(w, a[i]);
+}
+
+/* Version 4's part: u32 groups, u64 photons, the grid (u32 nr, nz, na,
+ * layers, time bins, detectors), u32 mask of the arrays (bit i:
+ * output_table[i]), the totals' means then m2 (Rd, A, Tt; f64), then each
+ * array of the mask in the table's order, its means then its m2 (f64, the
+ * entries it is kept in: output_stored). */
+static void put_groups(le_writer *w, const uncertainty *u)
+{
+    le_put_u32(w, (uint32_t)u->groups);
+    le_put_u64(w, u->photons);
+    const output_grid *g = &u->grid;
+    const int axes[] = {g->nr, g->nz, g->na, g->num_layers, g->nt, g->detectors};
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+        le_put_u32(w, (uint32_t)axes[i]);
+    le_put_u32(w, uncertainty_arrays(u));
+    put_doubles(w, u->mean, 3);
+    put_doubles(w, u->m2, 3);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!u->array_mean[i])
+            continue;
+        uint64_t n = output_stored(&output_table[i], g);
+        put_doubles(w, u->array_mean[i], n);
+        put_doubles(w, u->array_m2[i], n);
+    }
+}
+
+static uint32_t version_of(const checkpoint *c)
+{
+    const tally_set *t = &c->tallies;
+    if (c->unc.groups > 0)
+        return VERSION_GROUPS;
+    if (t->nt > 0 || t->detectors > 0)
+        return VERSION_OPTIONS;
+    return t->num_layers > 0 ? VERSION_PATHS : VERSION;
+}
+
 static bool write_body(FILE *f, void *ctx, tm_error *err)
 {
     const checkpoint *c = ctx;
     const tally_set *t = &c->tallies;
     le_writer w = le_writer_start(f);
     le_put(&w, MAGIC, 8);
-    bool options = t->nt > 0 || t->detectors > 0;
-    le_put_u32(&w, options ? VERSION_OPTIONS : t->num_layers > 0 ? VERSION_PATHS : VERSION);
+    uint32_t version = version_of(c);
+    le_put_u32(&w, version);
     le_put_u32(&w, (uint32_t)c->run_number);
     le_put_u64(&w, c->seed);
     le_put_u64(&w, c->photons);
@@ -122,13 +168,15 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     }
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         put_array(&w, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
-    if (options)
+    if (version >= VERSION_OPTIONS)
         put_options(&w, t);
-    else if (t->num_layers > 0) {
+    else if (version == VERSION_PATHS) {
         le_put_u32(&w, (uint32_t)t->num_layers);
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
     }
+    if (version == VERSION_GROUPS)
+        put_groups(&w, &c->unc);
     le_put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
@@ -171,10 +219,10 @@ static void read_head(le_reader *r, checkpoint *c, uint32_t *version_out)
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
         le_bad(r, "wrong magic bytes");
     uint32_t version = le_get_u32(r);
-    if (r->ok && version != VERSION && version != VERSION_PATHS && version != VERSION_OPTIONS) {
+    if (r->ok && (version < VERSION || version > VERSION_GROUPS)) {
         error_set(r->err, r->path, 0,
                   "checkpoint format version %u: this tmcml reads versions %u to %u", version,
-                  VERSION, VERSION_OPTIONS);
+                  VERSION, VERSION_GROUPS);
         r->ok = false;
     }
     *version_out = version;
@@ -240,7 +288,7 @@ static void read_tallies(le_reader *r, checkpoint *c, uint32_t version)
         le_bad(r, "inconsistent photon ranges");
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         get_array(r, t->tally[k], (size_t)output_tally_bins(k, t->nr, t->nz, t->na));
-    if (r->ok && version == VERSION_OPTIONS)
+    if (r->ok && version >= VERSION_OPTIONS)
         read_options(r, t);
     if (!r->ok || version != VERSION_PATHS)
         return;
@@ -253,6 +301,110 @@ static void read_tallies(le_reader *r, checkpoint *c, uint32_t version)
     }
     for (int k = OUTPUT_TALLIES; r->ok && k < OUTPUT_TALLIES_ALL; k++)
         get_array(r, t->tally[k], (size_t)tally_set_bins(t, k));
+}
+
+/* ---- the groups of the standard errors (version 4) ------------------------ */
+
+static void get_doubles(le_reader *r, double *a, uint64_t n)
+{
+    for (uint64_t i = 0; r->ok && i < n; i++)
+        a[i] = le_get_double(r);
+}
+
+/* The layers the input text lists ("layer I: ..." lines). */
+static int input_layers(const char *input)
+{
+    int n = 0;
+    for (const char *at = input; at && (at = strstr(at, "\nlayer ")) != NULL; at++)
+        n++;
+    return n;
+}
+
+/* Whether groups of `arrays` on grid are those of a run with the tallies
+ * t of the input text `input`: its grid and layers, every run's arrays
+ * and those of the optional groups t has, no other. */
+static bool groups_fit(const output_grid *grid, uint32_t arrays, const tally_set *t,
+                       const char *input)
+{
+    int paths = tally_set_option_length(t, OUTPUT_OPTION_PATHS);
+    bool fit = grid->nr == t->nr && grid->nz == t->nz && grid->na == t->na &&
+               grid->num_layers >= 1 && grid->num_layers == input_layers(input) &&
+               (paths == 0 || paths == grid->num_layers) &&
+               grid->nt == tally_set_option_length(t, OUTPUT_OPTION_TIME) &&
+               grid->detectors == tally_set_option_length(t, OUTPUT_OPTION_FIBER) &&
+               (arrays >> OUTPUT_ARRAYS) == 0;
+    for (int i = 0; fit && i < OUTPUT_ARRAYS; i++) {
+        output_option option = output_table[i].option;
+        bool wanted = option == OUTPUT_OPTION_NONE || tally_set_option_length(t, option) > 0;
+        fit = wanted == ((arrays >> i) & 1u);
+    }
+    return fit;
+}
+
+/* Sums a run can have made: finite means, finite sums of squares >= 0. */
+static bool sums_valid(const double *mean, const double *m2, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (!isfinite(mean[i]) || !isfinite(m2[i]) || !(m2[i] >= 0.0))
+            return false;
+    return true;
+}
+
+/* Version 4's part (put_groups), checked against the tallies read before
+ * it: its photons no more than theirs, its grid and arrays theirs. */
+static void read_groups(le_reader *r, checkpoint *c)
+{
+    const tally_set *t = &c->tallies;
+    uncertainty *u = &c->unc;
+    uint32_t groups = le_get_u32(r);
+    uint64_t photons = le_get_u64(r);
+    uint32_t axes[6];
+    for (int i = 0; i < 6; i++)
+        axes[i] = le_get_u32(r);
+    uint32_t arrays = le_get_u32(r);
+    if (!r->ok)
+        return;
+    char msg[256];
+    if (groups == 0 || groups > INT32_MAX || photons < groups || photons > t->photons) {
+        snprintf(msg, sizeof msg,
+                 "the standard errors' groups: %" PRIu32 " groups of %" PRIu64
+                 " photons for %" PRIu64 " photons done",
+                 groups, photons, t->photons);
+        le_bad(r, msg);
+        return;
+    }
+    bool in_range = true;
+    for (int i = 0; i < 6; i++)
+        in_range = in_range && axes[i] <= INT32_MAX;
+    output_grid grid = {(int)axes[0], (int)axes[1], (int)axes[2],
+                        (int)axes[3], (int)axes[4], (int)axes[5]};
+    if (!in_range || !groups_fit(&grid, arrays, t, c->input)) {
+        le_bad(r, "the standard errors' groups have another grid or other arrays than the "
+                  "tallies");
+        return;
+    }
+    tm_error oom;
+    if (!uncertainty_alloc(u, &grid, arrays, &oom)) {
+        error_set(r->err, r->path, 0, "out of memory for the checkpoint's standard errors");
+        r->ok = false;
+        return;
+    }
+    u->groups = (int)groups;
+    u->photons = photons;
+    get_doubles(r, u->mean, 3);
+    get_doubles(r, u->m2, 3);
+    bool valid = sums_valid(u->mean, u->m2, 3);
+    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
+        if (!u->array_mean[i])
+            continue;
+        uint64_t n = output_stored(&output_table[i], &grid);
+        get_doubles(r, u->array_mean[i], n);
+        get_doubles(r, u->array_m2[i], n);
+        valid = valid && sums_valid(u->array_mean[i], u->array_m2[i], n);
+    }
+    if (r->ok && !valid)
+        le_bad(r, "the standard errors' groups hold a sum that is not finite or a negative sum "
+                  "of squares");
 }
 
 /* ---- plausibility ------------------------------------------------------------ */
@@ -366,6 +518,8 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
     uint32_t version = 0;
     read_head(&r, c, &version);
     read_tallies(&r, c, version);
+    if (r.ok && version == VERSION_GROUPS)
+        read_groups(&r, c);
     uint64_t expected = r.sum, stored = le_get_u64(&r);
     if (r.ok && stored != expected)
         le_bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "

@@ -17,7 +17,16 @@
  * runtime/io/output_arrays.h) as u128; version 2 (a run with path lengths,
  * whose input text says so) then u32 layers and the path tallies Rd_path,
  * Tt_path as u128 (not checked for plausibility: a photon may add up to
- * 2^39 units to each); then a u64 FNV-1a of every byte
+ * 2^39 units to each); version 3 (time bins or a detector) a mask of the
+ * optional tallies present and each one's count and tallies instead;
+ * version 4 (a run with the groups of its standard errors, --stderr)
+ * version 3's part, then the groups: their count and photons, their grid
+ * and the mask of their arrays, the means and sums of squares of Rd, A and
+ * Tt and of each array in output_table's order (f64; checkpoint.c,
+ * put_groups), refused unless they fit the tallies (no more photons than
+ * done, the tallies' grid, the input's layers, their arrays; finite sums,
+ * no negative sum of squares).  A run without groups writes the bytes of
+ * versions 1 to 3 as before.  Then a u64 FNV-1a of every byte
  * before it, which catches truncation and accidental damage (a disk or copy
  * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file
@@ -62,7 +71,9 @@ typedef struct checkpoint {
     photon_range ranges[CHECKPOINT_MAX_RANGES];
     tally_set tallies; /* of exactly the photons in the ranges */
     /* The groups of the standard errors (a run that asks for them:
-     * uncertainty.h), in memory only: a resumed run's start empty. */
+     * uncertainty.h), kept in the file (version 4): groups 0 where the run
+     * has none.  Their photons may be fewer than the tallies' (a run begun
+     * without --stderr and resumed with it): then the run has no errors. */
     uncertainty unc;
 } checkpoint;
 

@@ -22,14 +22,13 @@ static double *total_of(mcml_result *res, int k)
     return k == 0 ? &res->rd : k == 1 ? &res->a : &res->tt;
 }
 
-/* The arrays of the first group: those its result has. */
-static bool take_shape(uncertainty *u, const mcml_result *g, tm_error *err)
+bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint32_t arrays, tm_error *err)
 {
-    u->grid = result_grid(g);
+    u->grid = *grid;
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
-        if (!g->array[i])
+        if (!(arrays & (UINT32_C(1) << i)))
             continue;
-        uint64_t n = output_stored(&output_table[i], &u->grid);
+        uint64_t n = output_stored(&output_table[i], grid);
         u->array_mean[i] = calloc(n, sizeof(double));
         u->array_m2[i] = calloc(n, sizeof(double));
         if (!u->array_mean[i] || !u->array_m2[i]) {
@@ -39,6 +38,26 @@ static bool take_shape(uncertainty *u, const mcml_result *g, tm_error *err)
         }
     }
     return true;
+}
+
+uint32_t uncertainty_arrays(const uncertainty *u)
+{
+    uint32_t arrays = 0;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (u->array_mean[i])
+            arrays |= UINT32_C(1) << i;
+    return arrays;
+}
+
+/* The arrays of the first group: those its result has. */
+static bool take_shape(uncertainty *u, const mcml_result *g, tm_error *err)
+{
+    uint32_t arrays = 0;
+    for (int i = 0; i < OUTPUT_ARRAYS; i++)
+        if (g->array[i])
+            arrays |= UINT32_C(1) << i;
+    output_grid grid = result_grid(g);
+    return uncertainty_alloc(u, &grid, arrays, err);
 }
 
 static bool same_shape(const uncertainty *u, const output_grid *grid, double *const *arrays,
@@ -142,20 +161,8 @@ bool uncertainty_merge(uncertainty *a, const uncertainty *b, tm_error *err)
     if (b->groups == 0)
         return true;
     if (a->groups == 0) {
-        output_grid grid = b->grid;
-        a->grid = grid;
-        for (int i = 0; i < OUTPUT_ARRAYS; i++) {
-            if (!b->array_mean[i])
-                continue;
-            uint64_t n = output_stored(&output_table[i], &grid);
-            a->array_mean[i] = calloc(n, sizeof(double));
-            a->array_m2[i] = calloc(n, sizeof(double));
-            if (!a->array_mean[i] || !a->array_m2[i]) {
-                uncertainty_free(a);
-                error_set(err, NULL, 0, "out of memory for the standard errors");
-                return false;
-            }
-        }
+        if (!uncertainty_alloc(a, &b->grid, uncertainty_arrays(b), err))
+            return false;
     } else if (!same_shape(a, &b->grid, b->array_mean, err)) {
         return false;
     }

@@ -1,6 +1,6 @@
 /* Standard errors by batch means (docs/physics.md, "Uncertainty").
  *
- * A run's photons are simulated in groups (driver/grouped.c cuts them by
+ * A run's photons are simulated in groups (driver/session_groups.c cuts them by
  * photon index, so the groups depend on the seed and the photon count
  * alone, never on the engine, the kernel variant, the launch size or the
  * GPU count).  Each group of n_g photons is a sample of every output: its
@@ -15,7 +15,20 @@
  *
  * for every entry of every array and for Rd, A and Tt; unequal group
  * sizes keep it unbiased.  The sums are taken as the groups come
- * (weighted Welford updates: no cancellation). */
+ * (weighted Welford updates: no cancellation).
+ *
+ * A run's groups outlive its process: a checkpoint keeps them (runtime/io/
+ * checkpoint.h, version 4), so a run stopped and resumed ends with errors
+ * over all its photons.  The stop cuts the group it came in into two (the
+ * photons done are folded as a group: driver/session_groups.h), so the
+ * resumed run has a group more than the run done at once and its errors
+ * are close to that run's, not bit for bit (its tallies are).  Under MPI
+ * (driver/ranks.c) each rank groups the pieces of the chunks it took, and
+ * rank 0 merges every rank's sums into its own (uncertainty_merge, in rank
+ * order) where the tallies are gathered: the errors cover every photon,
+ * but the groups (how many, which photons) depend on the rank count and on
+ * which rank took which chunk, so they differ from one process's and from
+ * one MPI job to the next; the tallies stay bit for bit. */
 #ifndef TMCML_UNCERTAINTY_H
 #define TMCML_UNCERTAINTY_H
 
@@ -32,6 +45,8 @@
  * +-1.96 stderr interval covers 94.5 % rather than 95 %: docs/physics.md).
  * The GPU pays a launch's tail a group (driver/session_groups.h). */
 #define UNCERTAINTY_GROUPS 64
+
+_Static_assert(OUTPUT_ARRAYS <= 32, "a mask of the output arrays fits 32 bits");
 
 /* The running sums of one run's (or one absorption set's) groups. */
 typedef struct uncertainty {
@@ -50,6 +65,15 @@ typedef struct uncertainty {
 
 void uncertainty_init(uncertainty *u);
 void uncertainty_free(uncertainty *u);
+
+/* u (empty) given zeroed sums for the arrays of the mask `arrays` (bit i:
+ * output_table[i]) on grid, no group yet (a checkpoint's groups read
+ * back, an MPI rank's received); false with *err when out of memory (u
+ * then empty). */
+bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint32_t arrays, tm_error *err);
+
+/* The mask of the arrays u has sums of (bit i: output_table[i]). */
+uint32_t uncertainty_arrays(const uncertainty *u);
 
 /* Adds the group whose tallies (of group->photons > 0 photons of run) are
  * `group`; false with *err when out of memory or when its arrays are not
