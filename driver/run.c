@@ -49,8 +49,7 @@ static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error 
  * rank's own list).  meter may be NULL. */
 static bool simulate_photons(const driver_options *opt, engine *eng, const mci_run *run,
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
-                             checkpoint *into, checkpoint *ranges, run_precision *rp,
-                             tm_error *err)
+                             checkpoint *into, checkpoint *ranges, run_precision *rp, tm_error *err)
 {
     session_sim sim = run_session_sim(opt, eng, meter, st, add_range, ranges);
     if (opt->stderr_groups)
@@ -226,7 +225,7 @@ static bool simulate_ranks(const driver_options *opt, const ranks *world, engine
     bool ok = true;
     for (;;) {
         ok = share_gaps(opt, world, eng, run, &st, ck, mine, paused, err) &&
-             ranks_gather(world, ck, mine, err);
+             uncertainty_flush_pending(&ck->unc, run, err) && ranks_gather(world, ck, mine, err);
         if (!ok || !*paused || ranks_max(world, interrupt_requested()))
             break;
         checkpoint_ranks(opt, world, paths, ck, mine);

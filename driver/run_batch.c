@@ -639,8 +639,11 @@ static bool simulate_shared(const batch_call *c, batch_run *br, int n, stopper *
          ranks_share_range(c->world, 0, photon_batch_size(&batch), c->eng->pool != NULL,
                            simulate_shared_chunk, &ctx, &stopped, err);
     *paused = ranks_any(c->world, ok && stopped);
+    /* A group a rank cut with its chunks is ended by other ranks: each
+     * rank's piece is a group of its own. */
     for (int k = 0; ok && k < n; k++)
-        ok = ranks_gather(c->world, &br[k].ck, &br[k].mine, err);
+        ok = uncertainty_flush_pending(&br[k].ck.unc, &c->file->runs[br[k].index], err) &&
+             ranks_gather(c->world, &br[k].ck, &br[k].mine, err);
     if (mine && batch.parts)
         photon_batch_free(&batch);
     free(mine);

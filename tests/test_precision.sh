@@ -6,7 +6,7 @@
 #   decision point (64 groups of 1000, then every 16 groups, the groups
 #   doubling every 64) and the .mco's photon count;
 # - the photons and the .mco are the same on 1 and 2 threads, paused for
-#   periodic checkpoints, and in a batch
+#   periodic checkpoints, stopped by a signal and resumed, and in a batch
 #   file as alone (each run stopping on its own: more photons where Rd is
 #   smaller);
 # - a cap reached short of the precision: exit 1 saying so, the outputs
@@ -56,6 +56,24 @@ mco = open(sys.argv[2]).read()
 assert "%d \t\t\t# No. of photons" % n in mco, "the .mco's photon count"
 assert n < 10000000
 EOF
+
+# Stopped by a signal after a periodic checkpoint and resumed: the same
+# photons, .mco and errors (the groups and the cut one are in the
+# checkpoint).
+expect 0 "long" -- run --precision 0.15% -N 100000000 --threads 1 -o "$work/long"
+"$tmcml" run "$mci" -S 3 -q --engine cpu --precision 0.15% -N 100000000 --threads 1 \
+    --checkpoint-every 0.2 -o "$work/stopped" 2>/dev/null &
+pid=$!
+check
+wait_for "$work/stopped/example.ckpt" 20 || fail "the precision run wrote no checkpoint"
+kill -INT $pid
+wait $pid
+check
+[ -e "$work/stopped/example.ckpt" ] || fail "the stopped precision run kept no checkpoint"
+expect 0 "resumed" -- run --precision 0.15% -N 100000000 --threads 1 --resume -o "$work/stopped"
+same_mcos "$work/long" "$work/stopped" 1 "a precision run stopped and resumed"
+check
+cmp -s "$work/long/example.npz" "$work/stopped/example.npz" || fail "its errors differ"
 
 # A batch of three absorptions: each run stops on its own, as alone.
 printf '1.0\n3\n' >"$work/three.mci"

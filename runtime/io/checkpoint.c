@@ -24,7 +24,8 @@
  * by runs with time bins or a detector, so the others keep their bytes. */
 #define VERSION_OPTIONS 3u
 /* Version 4: version 3 (its mask may be 0) followed by the groups of the
- * standard errors (put_groups); written only by runs that have groups
+ * standard errors (put_groups) and the group a stop cut (put_pending);
+ * written only by runs that have groups or a cut one
  * (--stderr), so the others keep the bytes of versions 1 to 3. */
 #define VERSION_GROUPS  4u
 /* Bounds a reader checks before allocating: texts are a few kB. */
@@ -111,6 +112,25 @@ static void put_doubles(le_writer *w, const double *a, uint64_t n)
  * output_table[i]), the totals' means then m2 (Rd, A, Tt; f64), then each
  * array of the mask in the table's order, its means then its m2 (f64, the
  * entries it is kept in: output_stored). */
+/* After them the group a stop cut (uncertainty.pending): u64 its index,
+ * u64 its photons, and when not 0, u128 steps, u64 trapped photons, u128
+ * trapped units and each tally the checkpoint's tallies have, as they are
+ * written. */
+static void put_pending(le_writer *w, const uncertainty *u, const tally_set *like)
+{
+    const tally_set *p = &u->pending;
+    le_put_u64(w, u->pending_group);
+    le_put_u64(w, p->photons);
+    if (p->photons == 0)
+        return;
+    put_u128(w, p->steps);
+    le_put_u64(w, p->trapped_photons);
+    put_u128(w, p->trapped_units);
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (tally_set_has(like, k))
+            put_array(w, p->tally[k], (size_t)tally_set_bins(like, k));
+}
+
 static void put_groups(le_writer *w, const uncertainty *u)
 {
     le_put_u32(w, (uint32_t)u->groups);
@@ -120,6 +140,8 @@ static void put_groups(le_writer *w, const uncertainty *u)
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         le_put_u32(w, (uint32_t)axes[i]);
     le_put_u32(w, uncertainty_arrays(u));
+    if (u->groups == 0)
+        return; /* only a cut group (put_pending) */
     put_doubles(w, u->mean, 3);
     put_doubles(w, u->m2, 3);
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
@@ -134,7 +156,7 @@ static void put_groups(le_writer *w, const uncertainty *u)
 static uint32_t version_of(const checkpoint *c)
 {
     const tally_set *t = &c->tallies;
-    if (c->unc.groups > 0)
+    if (c->unc.groups > 0 || c->unc.pending.photons > 0)
         return VERSION_GROUPS;
     if (t->nt > 0 || t->detectors > 0)
         return VERSION_OPTIONS;
@@ -175,8 +197,10 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
     }
-    if (version == VERSION_GROUPS)
+    if (version == VERSION_GROUPS) {
         put_groups(&w, &c->unc);
+        put_pending(&w, &c->unc, t);
+    }
     le_put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
@@ -365,7 +389,8 @@ static void read_groups(le_reader *r, checkpoint *c)
     if (!r->ok)
         return;
     char msg[256];
-    if (groups == 0 || groups > INT32_MAX || photons < groups || photons > t->photons) {
+    if (groups > INT32_MAX || photons < groups || photons > t->photons ||
+        (groups == 0) != (photons == 0)) {
         snprintf(msg, sizeof msg,
                  "the standard errors' groups: %" PRIu32 " groups of %" PRIu64
                  " photons for %" PRIu64 " photons done",
@@ -378,6 +403,8 @@ static void read_groups(le_reader *r, checkpoint *c)
         in_range = in_range && axes[i] <= INT32_MAX;
     output_grid grid = {(int)axes[0], (int)axes[1], (int)axes[2],
                         (int)axes[3], (int)axes[4], (int)axes[5]};
+    if (groups == 0) /* only a group a stop cut (read_pending) */
+        return;
     if (!in_range || !groups_fit(&grid, arrays, t, c->input)) {
         le_bad(r, "the standard errors' groups have another grid or other arrays than the "
                   "tallies");
@@ -405,6 +432,52 @@ static void read_groups(le_reader *r, checkpoint *c)
     if (r->ok && !valid)
         le_bad(r, "the standard errors' groups hold a sum that is not finite or a negative sum "
                   "of squares");
+}
+
+/* Whether every count of the pending tallies is within the tallies' (its
+ * photons are some of theirs). */
+static bool pending_within(const tally_set *p, const tally_set *t)
+{
+    bool within = p->photons <= t->photons && p->steps <= t->steps &&
+                  p->trapped_photons <= t->trapped_photons && p->trapped_units <= t->trapped_units;
+    for (int k = 0; within && k < OUTPUT_TALLIES_ALL; k++)
+        for (uint64_t i = 0; within && tally_set_has(t, k) && i < tally_set_bins(t, k); i++)
+            within = p->tally[k][i] <= t->tally[k][i];
+    return within;
+}
+
+/* The group a stop cut (put_pending), checked against the tallies: its
+ * photons beyond the groups', its counts within the tallies'. */
+static void read_pending(le_reader *r, checkpoint *c)
+{
+    const tally_set *t = &c->tallies;
+    uncertainty *u = &c->unc;
+    uint64_t group = le_get_u64(r), photons = le_get_u64(r);
+    if (!r->ok || photons == 0) {
+        if (r->ok && u->groups == 0)
+            le_bad(r, "the standard errors' part holds neither a group nor a cut one");
+        return;
+    }
+    if (photons > t->photons - u->photons) {
+        le_bad(r, "the standard errors' cut group has more photons than the tallies' left");
+        return;
+    }
+    tally_set *p = &u->pending;
+    if (!tally_set_init(p, t->nr, t->nz, t->na) || !tally_set_add_options_of(p, t)) {
+        error_set(r->err, r->path, 0, "out of memory for the checkpoint's standard errors");
+        r->ok = false;
+        return;
+    }
+    u->pending_group = group;
+    p->photons = photons;
+    p->steps = get_u128(r);
+    p->trapped_photons = le_get_u64(r);
+    p->trapped_units = get_u128(r);
+    for (int k = 0; r->ok && k < OUTPUT_TALLIES_ALL; k++)
+        if (tally_set_has(t, k))
+            get_array(r, p->tally[k], (size_t)tally_set_bins(t, k));
+    if (r->ok && !pending_within(p, t))
+        le_bad(r, "the standard errors' cut group holds more than the tallies");
 }
 
 /* ---- plausibility ------------------------------------------------------------ */
@@ -520,6 +593,8 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
     read_tallies(&r, c, version);
     if (r.ok && version == VERSION_GROUPS)
         read_groups(&r, c);
+    if (r.ok && version == VERSION_GROUPS)
+        read_pending(&r, c);
     uint64_t expected = r.sum, stored = le_get_u64(&r);
     if (r.ok && stored != expected)
         le_bad(&r, "checksum mismatch (the file was damaged after it was written: a disk or copy "

@@ -148,6 +148,15 @@ bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint6
     return ok;
 }
 
+bool uncertainty_flush_pending(uncertainty *u, const mci_run *run, tm_error *err)
+{
+    if (u->pending.photons == 0)
+        return true;
+    bool ok = uncertainty_add_group(u, run, &u->pending, err);
+    tally_set_clear(&u->pending);
+    return ok;
+}
+
 /* Chan's pairwise update of one value: a (of weight na) and b (nb). */
 static inline void chan(double *mean, double *m2, double mean_b, double m2_b, double na, double nb)
 {

@@ -89,6 +89,12 @@ bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *
 bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t group_photons,
                            const tally_set *part, bool *added, tm_error *err);
 
+/* The group a stop cut, with what is done of it, added as a group of its
+ * own (a set of whole photons is a group: honest, though the groups then
+ * depend on where the run was cut); for MPI ranks, whose pieces of a group
+ * other ranks end.  false with *err when out of memory. */
+bool uncertainty_flush_pending(uncertainty *u, const mci_run *run, tm_error *err);
+
 /* Folds b's groups into a's, as if they had been added one after the
  * other (Chan's pairwise update: the ranks of MPI, a resumed run's kept
  * groups); false with *err when their arrays differ or out of memory. */
