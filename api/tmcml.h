@@ -188,7 +188,7 @@ TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p
 TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
 /* Whether runs of p estimate the standard error of every output (on:
- * nonzero; default 0) by batch means (docs/physics.md, "Uncertainty"): the
+ * nonzero; default 0) by batch means (docs/library.md, "Standard errors"): the
  * photons are simulated in 64 groups by index, which depend on the seed
  * and the photon count alone, and the spread of the groups' results gives
  * each array entry's and each total's error (tmcml_result_stderr,
@@ -503,8 +503,8 @@ typedef enum tmcml_array {
  * have. */
 TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count);
 
-/* Standard errors (tmcml_problem_set_stderr; docs/physics.md,
- * "Uncertainty"): of a result of a problem that asked for them, the
+/* Standard errors (tmcml_problem_set_stderr; docs/library.md, "Standard
+ * errors"): of a result of a problem that asked for them, the
  * estimate's groups (64; 0: the result has none), each array's standard
  * error entry for entry (the layout and count of tmcml_result_array; NULL,
  * count 0, for a result without them or an array it lacks), and RAT's (rsp
