@@ -32,9 +32,12 @@ struct tmcml_session {
     locale_t caller_locale; /* the calling thread's, while a call works in C's (api_enter) */
 };
 
-/* A checked run.  photons 0 and out_name NULL: not set (arrays). */
+/* A checked run.  photons 0 and out_name NULL: not set (arrays).  The
+ * caller's output requests that a .mci does not hold live beside it, so
+ * that a problem rebuilt from its .mci text (set_run) keeps them. */
 struct tmcml_problem {
     mci_run run;
+    bool stderr_groups; /* tmcml_problem_set_stderr: standard errors asked for */
 };
 
 struct tmcml_result {

@@ -3,6 +3,7 @@
 #include "api.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,33 @@ const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_
         *count = (size_t)output_bins(o, &g);
     /* a_l[0]: the medium above (output_first) */
     return r->res.array[which] + output_first(o);
+}
+
+int tmcml_result_stderr_groups(const tmcml_result *r) { return r ? r->res.stderr_groups : 0; }
+
+const double *tmcml_result_stderr(const tmcml_result *r, tmcml_array which, size_t *count)
+{
+    if (count)
+        *count = 0;
+    const output_array *o = row_of(which);
+    if (!r || !o || !r->res.stderr_array[which])
+        return NULL; /* unknown, not in the run, or no standard errors */
+    output_grid g = result_grid(&r->res);
+    if (count)
+        *count = (size_t)output_bins(o, &g);
+    return r->res.stderr_array[which] + output_first(o); /* as tmcml_result_array */
+}
+
+tmcml_status tmcml_result_rat_stderr(const tmcml_result *r, tmcml_rat *out)
+{
+    if (!r || !out)
+        return TMCML_ERR_ARGUMENT;
+    if (r->res.stderr_groups == 0) {
+        *out = (tmcml_rat){0, NAN, NAN, NAN};
+        return TMCML_ERR_STATE;
+    }
+    *out = (tmcml_rat){0, r->res.rd_stderr, r->res.a_stderr, r->res.tt_stderr}; /* Rsp: exact */
+    return TMCML_OK;
 }
 
 /* The constants of the arrays with tallies, as "TMCML_X, TMCML_Y and

@@ -262,6 +262,17 @@ tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, 
 
 int tmcml_problem_path_lengths(const tmcml_problem *p) { return p && p->run.path_lengths; }
 
+tmcml_status tmcml_problem_set_stderr(tmcml_session *s, tmcml_problem *p, int on)
+{
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
+    p->stderr_groups = on != 0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_stderr(const tmcml_problem *p) { return p && p->stderr_groups; }
+
 /* The library's numbering of the kinds is source.h's. */
 _Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
                "tmcml_source_kind and source_kind differ");

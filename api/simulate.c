@@ -106,6 +106,10 @@ typedef struct work {
     const kernel_spec *specs; /* per call: the GPUs' (NULL: the CPU engine) */
     tally_set *acc;           /* every result's tallies, lent (slot = result) */
     session_run_stats *stats; /* per call */
+    /* The groups of each result's standard errors (slot = result), when
+     * a problem asks for them; else NULL. */
+    uncertainty *unc;
+    int results;
 } work;
 
 /* The engine calls, on a thread of its own while the caller's thread calls
@@ -347,7 +351,10 @@ static tmcml_status check_shapes(tmcml_session *s, const tmcml_problem *const *p
 }
 
 /* Each problem's result, its tallies empty (photons: the options', else the
- * problem's). */
+ * problem's), with the optional tallies its run asks for from the start, as
+ * the run command's are (driver/resume.c): the groups of the standard
+ * errors add each round's tallies into them, and an addition skips a tally
+ * the sum lacks (tally_set_add). */
 static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p, int count,
                                 const tmcml_options *o, tmcml_result **r)
 {
@@ -358,9 +365,11 @@ static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p,
             return status;
         r[i] = calloc(1, sizeof *r[i]);
         if (!r[i] || !mci_run_copy(&r[i]->problem.run, &p[i]->run) ||
-            !tally_set_init(&r[i]->tallies, p[i]->run.nr, p[i]->run.nz, p[i]->run.na))
+            !tally_set_init(&r[i]->tallies, p[i]->run.nr, p[i]->run.nz, p[i]->run.na) ||
+            !run_options_add_tallies(&p[i]->run, &r[i]->tallies))
             return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
         r[i]->problem.run.photons = photons;
+        r[i]->problem.stderr_groups = p[i]->stderr_groups;
         r[i]->has_tallies = true;
     }
     return TMCML_OK;
@@ -425,6 +434,9 @@ static bool plan_work(session *eng, tmcml_result **r, int count, const kernel_sp
 
 static void free_work(work *w)
 {
+    for (int i = 0; w->unc && i < w->results; i++)
+        uncertainty_free(&w->unc[i]);
+    free(w->unc);
     for (int c = 0; w->batches && c < w->calls; c++)
         photon_batch_free(&w->batches[c]);
     free(w->batches);
@@ -491,6 +503,31 @@ static session_sim sim_of(tmcml_session *s, const tmcml_options *o, const call_s
                          .set_mua = sets->mua};
 }
 
+/* Whether a result's problem asks for standard errors. */
+static bool any_stderr(tmcml_result *const *r, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (r[i]->problem.stderr_groups)
+            return true;
+    return false;
+}
+
+/* w->unc: the groups of each result's standard errors, zeroed (as
+ * uncertainty_init leaves them), when any problem asks; else NULL.  Then
+ * every result of the call is grouped: the rounds of group pieces are the
+ * engine call's, every part's at once (driver/session_groups.h), so the
+ * GPU's launches are the same whoever asked, and a result that did not ask
+ * costs only its groups' normalisation on the host; only those that asked
+ * are given errors (fill_stderr).  False when out of memory. */
+static bool plan_groups(work *w, tmcml_result *const *r, int count)
+{
+    w->results = count;
+    if (!any_stderr(r, count))
+        return true;
+    w->unc = calloc((size_t)count, sizeof *w->unc);
+    return w->unc != NULL;
+}
+
 /* Result r's checkpoint (driver/checkpointed.h): fresh, or the file's. */
 static tmcml_status kept_begin(tmcml_session *s, const tmcml_options *o, const tmcml_result *r,
                                const kernel_spec *specs, const tmcml_checkpoint *kc, checkpoint *ck)
@@ -520,7 +557,7 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
     checkpoint ck;
     w->stats = calloc(1, sizeof *w->stats);
     kernel_spec *call_spec = specs ? malloc(sizeof *call_spec) : NULL;
-    if (!w->stats || (specs && !call_spec)) {
+    if (!w->stats || (specs && !call_spec) || !plan_groups(w, &r, 1)) {
         free(call_spec);
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     }
@@ -542,13 +579,20 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
                            .path = kc->path,
                            .every = kc->every,
                            .cancel = &s->stop};
+    /* The groups go with the checkpoint's tallies (a resumed run's start
+     * without its earlier photons': checkpoint.h). */
+    c.sim.uncertainty = w->unc ? &ck.unc : NULL;
     tm_error err = {0};
     job j = {.eng = &s->eng, .w = w, .kept = &c, .ck = &ck, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = checkpoint_done(&ck);
     tally_set_free(&r->tallies);
-    r->tallies = ck.tallies; /* the result's now */
+    r->tallies = ck.tallies; /* the result's now, and the groups the work's */
     memset(&ck.tallies, 0, sizeof ck.tallies);
+    if (w->unc) {
+        w->unc[0] = ck.unc;
+        memset(&ck.unc, 0, sizeof ck.unc);
+    }
     checkpoint_free(&ck);
     if (j.kept_status == CHECKPOINTED_FAILED)
         return api_fail(s, TMCML_ERR_ENGINE, &err);
@@ -571,7 +615,8 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     uint64_t total = 0;
     w->acc = calloc((size_t)count, sizeof *w->acc);
     w->stats = calloc((size_t)count, sizeof *w->stats);
-    if (!w->acc || !w->stats || !plan_calls(&s->eng, r, count, specs, bspec, sets, w, &err))
+    if (!w->acc || !w->stats || !plan_groups(w, r, count) ||
+        !plan_calls(&s->eng, r, count, specs, bspec, sets, w, &err))
         return err.message[0] ? api_fail(s, TMCML_ERR_MEMORY, &err)
                               : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     for (int i = 0; i < count; i++) {
@@ -583,6 +628,7 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     progress_meter meter;
     progress_start(&meter, false, total, NULL);
     session_sim sim = sim_of(s, o, sets, &meter);
+    sim.uncertainty = w->unc; /* one per result: the slots', or the sets' */
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = 0;
@@ -617,22 +663,35 @@ static int call_of(const work *w, int slot)
 
 typedef struct finishing {
     tmcml_result **r;
+    const uncertainty *unc; /* the work's: NULL when no problem asked */
     uint64_t *digests;
     bool *ok;
     tm_error *errs;
 } finishing;
 
+/* Result r's standard errors from its groups u, when its problem asked and
+ * every photon of its tallies is in them (a checkpointed run continued
+ * from a file has no groups of its earlier photons: then none). */
+static bool fill_stderr(tmcml_result *r, const uncertainty *u, tm_error *err)
+{
+    if (!u || !r->problem.stderr_groups || u->groups == 0 || u->photons != r->tallies.photons)
+        return true;
+    return uncertainty_fill(u, &r->res, err);
+}
+
 static void finish_one(void *ctx, int i)
 {
     finishing *f = ctx;
     tmcml_result *r = f->r[i];
-    f->ok[i] = result_from_tallies(&r->problem.run, &r->tallies, &r->res, &f->errs[i]);
+    f->ok[i] = result_from_tallies(&r->problem.run, &r->tallies, &r->res, &f->errs[i]) &&
+               fill_stderr(r, f->unc ? &f->unc[i] : NULL, &f->errs[i]);
     f->digests[i] = tally_set_digest(&r->tallies);
 }
 
 /* finish_one over r[0 .. count-1]: false (with *err) when a result could
  * not be normalised. */
-static bool finish_parallel(tmcml_result **r, int count, uint64_t *digests, tm_error *err)
+static bool finish_parallel(tmcml_result **r, const uncertainty *unc, int count, uint64_t *digests,
+                            tm_error *err)
 {
     bool *ok = calloc((size_t)count, sizeof *ok);
     tm_error *errs = calloc((size_t)count, sizeof *errs);
@@ -642,7 +701,7 @@ static bool finish_parallel(tmcml_result **r, int count, uint64_t *digests, tm_e
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    finishing f = {r, digests, ok, errs};
+    finishing f = {r, unc, digests, ok, errs};
     int cores = cpu_count();
     parallel_for(count, cores < FINISH_THREADS ? cores : FINISH_THREADS, finish_one, &f);
     bool all = true;
@@ -663,7 +722,7 @@ static tmcml_status finish_results(tmcml_session *s, const tmcml_options *o, tmc
     uint64_t *digests = calloc((size_t)count, sizeof *digests);
     if (!digests)
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-    if (!finish_parallel(r, count, digests, &err)) {
+    if (!finish_parallel(r, w->unc, count, digests, &err)) {
         free(digests);
         return api_fail(s, TMCML_ERR_MEMORY, &err);
     }
@@ -831,6 +890,7 @@ static tmcml_status set_problems(tmcml_session *s, const tmcml_problem *p, const
         (*list)[k] = calloc(1, sizeof *(*list)[k]);
         if (!(*list)[k] || !mua_sets_run(&p->run, mua, k, &(*list)[k]->run))
             return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+        (*list)[k]->stderr_groups = p->stderr_groups;
     }
     return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
 }

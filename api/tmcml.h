@@ -187,6 +187,20 @@ TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p
  * tmcml_options keeps its size (callers allocate it).  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
+/* Whether runs of p estimate the standard error of every output (on:
+ * nonzero; default 0) by batch means (docs/library.md, "Standard errors"): the
+ * photons are simulated in 64 groups by index, which depend on the seed
+ * and the photon count alone, and the spread of the groups' results gives
+ * each array entry's and each total's error (tmcml_result_stderr,
+ * tmcml_result_rat_stderr).  The tallies, and so every result, are bit for
+ * bit those of a run without it; on a GPU the run costs a launch's tail a
+ * group.  Honoured by tmcml_run, tmcml_run_batch (each problem that asks),
+ * tmcml_run_sets (every set's result) and tmcml_run_checkpointed.  A problem
+ * flag, as the path lengths, so that tmcml_options keeps its size; a
+ * problem given its photons or name after it keeps it, and a result's
+ * problem has it.  New in TMCML_1.4. */
+TMCML_API tmcml_status tmcml_problem_set_stderr(tmcml_session *s, tmcml_problem *p, int on);
+TMCML_API int tmcml_problem_stderr(const tmcml_problem *p);
 /* Time-resolved escapes (docs/outputs.md, "Time-resolved"): nt bins of dt
  * ns of time of flight (path x n / c per layer, c = 29.9792458 cm/ns), the
  * last collecting every later escape; nt 0 turns them off (dt is then not
@@ -488,6 +502,23 @@ typedef enum tmcml_array {
  * *count; NULL (count 0) for an unknown array or an optional one r does not
  * have. */
 TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array which, size_t *count);
+
+/* Standard errors (tmcml_problem_set_stderr; docs/library.md, "Standard
+ * errors"): of a result of a problem that asked for them, the
+ * estimate's groups (64; 0: the result has none), each array's standard
+ * error entry for entry (the layout and count of tmcml_result_array; NULL,
+ * count 0, for a result without them or an array it lacks), and RAT's (rsp
+ * 0: it is exact).  An entry is NaN where the run had fewer than two groups
+ * (a run of fewer than two photons).  A result read from an .mco, a
+ * convolution, and a checkpointed run continued from a file (its earlier
+ * photons' groups are not kept there yet) have none.
+ * tmcml_result_rat_stderr takes no session, so it keeps no message:
+ * TMCML_ERR_ARGUMENT for a NULL r or out, TMCML_ERR_STATE for a result
+ * without them (*out then NaN but rsp 0).  New in TMCML_1.4. */
+TMCML_API int tmcml_result_stderr_groups(const tmcml_result *r);
+TMCML_API const double *tmcml_result_stderr(const tmcml_result *r, tmcml_array which,
+                                            size_t *count);
+TMCML_API tmcml_status tmcml_result_rat_stderr(const tmcml_result *r, tmcml_rat *out);
 
 /* The integer tallies the arrays come from, each count as its low and high
  * 64 bits (counts are 128-bit); which must be an array whose

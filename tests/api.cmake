@@ -74,3 +74,15 @@ foreach(case cli resume refused)
 endforeach()
 add_test(NAME gpu_api_lut COMMAND test_api_lut gpu $<TARGET_FILE:tmcml>)
 tmcml_gpu_tests(gpu_api_lut)
+
+# Standard errors through the public header (tests/test_api_stderr.c): the
+# results bit for bit those without, the errors those of `tmcml run --stderr`,
+# of a problem alone in a batch, of every set, of a checkpointed run; on the
+# GPU: label gpu.
+add_executable(test_api_stderr test_api_stderr.c)
+target_link_libraries(test_api_stderr PRIVATE libtmcml tmcml_flags m)
+foreach(case identity cli batch sets checkpointed)
+  add_test(NAME api_stderr_${case} COMMAND test_api_stderr ${case} $<TARGET_FILE:tmcml>)
+endforeach()
+add_test(NAME gpu_api_stderr COMMAND test_api_stderr gpu)
+tmcml_gpu_tests(gpu_api_stderr)

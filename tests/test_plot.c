@@ -3,7 +3,9 @@
  * mirror-symmetric about r = 0, brightest near the source; the interfaces
  * are dashed rows where the layout says; the colour bar runs monotonically;
  * R_d(r) and A(z) pass through their bins and R_d falls with r; every text
- * has ink and no two text boxes overlap.  Made-up results cover zeros, the
+ * has ink and no two text boxes overlap; a result with standard errors has
+ * a band of +-1 error around R_d(r) and A(z) where the geometry puts it,
+ * and the figure is otherwise the one without.  Made-up results cover zeros, the
  * mu_a = 0 and all-zero (-A) fallbacks, bad arguments and a write cut
  * short (the older figure stays).
  *
@@ -409,6 +411,105 @@ static void test_made_up(void)
     made_up_free(&m);
 }
 
+/* ---- a result with standard errors: the band ------------------------------------ */
+
+static bool is_band(const image *img, int x, int y) { return same(px(img, x, y), plot_band_rgb); }
+
+/* The band of v +- e as plot_mco.h puts it: at each drawn bin's column,
+ * band (or the curve over it) from log10(v + e) down to log10(v - e), the
+ * area's bottom where v - e <= 0, and no band above or below; none at the
+ * column of a bin whose error is unknown; band (or curve) in the middle of
+ * the columns between two bins with one.  *band counts its pixels. */
+static void check_band(const image *img, const plot_panel *q, const double *v, const double *e,
+                       int n, double step, const char *name)
+{
+    const canvas_box *a = &q->area;
+    int wrong = 0, columns = 0, unknown = 0, between = 0, prev_x = -1, prev_top = 0,
+        prev_bottom = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0) || log10(v[i]) < q->y_lo) {
+            prev_x = -1;
+            continue;
+        }
+        int x = axis_pixel((i + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w);
+        if (!isfinite(e[i])) {
+            for (int y = a->y; y < a->y + a->h; y++)
+                unknown += is_band(img, x, y);
+            prev_x = -1;
+            continue;
+        }
+        double lo = v[i] - e[i] > 0 ? log10(v[i] - e[i]) : q->y_lo;
+        int top = axis_pixel(log10(v[i] + e[i]), q->y_hi, q->y_lo, a->y, a->h);
+        int bottom = axis_pixel(lo, q->y_hi, q->y_lo, a->y, a->h);
+        for (int y = a->y; y < a->y + a->h; y++) {
+            bool in = y >= top && y <= bottom;
+            wrong += in ? !is_band(img, x, y) && !is_curve(img, x, y) : is_band(img, x, y);
+        }
+        if (prev_x >= 0 && x - prev_x >= 4) { /* the middle column, half-way between the ends */
+            int mx = (prev_x + x) / 2;
+            double t = (double)(mx - prev_x) / (x - prev_x);
+            int my = (int)lround(
+                (prev_top + t * (top - prev_top) + prev_bottom + t * (bottom - prev_bottom)) / 2);
+            between += !is_band(img, mx, my) && !is_curve(img, mx, my);
+        }
+        prev_x = x, prev_top = top, prev_bottom = bottom;
+        columns++;
+    }
+    CHECK_MSG(columns >= 2 && wrong == 0 && unknown == 0 && between == 0,
+              "%s's band: %d columns, %d pixels wrong, %d band pixels where the error is unknown, "
+              "%d gaps between columns",
+              name, columns, wrong, unknown, between);
+}
+
+/* made_up's R_d(r) and A(z) with standard errors: a band around each curve
+ * (one error unknown, two reaching 0), the note saying so; every pixel
+ * outside the two panels and the note the figure's without them. */
+static void test_band(void)
+{
+    mco_data m;
+    CHECK(made_up(&m));
+    plot_layout plain_l, l;
+    image plain, img;
+    bool ok = render(&m, "band.png", &plain_l, &plain); /* one name: one title */
+    mcml_result *r = &m.result;
+    const double rd_rel[6] = {0.5, 0.5, NAN, 0.4, 2.0, 0.5}, az_rel[5] = {0.2, 0.3, 0.2, 1.0, 0.1};
+    r->stderr_array[2] = malloc(6 * sizeof(double)); /* rd_r's row */
+    r->stderr_array[1] = malloc(5 * sizeof(double)); /* a_z's */
+    CHECK(r->array[2] == r->rd_r && r->array[1] == r->a_z);
+    if (!r->stderr_array[1] || !r->stderr_array[2]) {
+        made_up_free(&m);
+        return;
+    }
+    for (int i = 0; i < 6; i++)
+        r->stderr_array[2][i] = rd_rel[i] * r->rd_r[i];
+    for (int i = 0; i < 5; i++)
+        r->stderr_array[1][i] = az_rel[i] * r->a_z[i];
+    r->stderr_groups = 64;
+    if (ok && render(&m, "band.png", &l, &img)) {
+        CHECK(l.width == plain_l.width && l.height == plain_l.height);
+        check_band(&img, &l.rd, r->rd_r, r->stderr_array[2], l.map_nr, m.run.dr, "R_d(r)");
+        check_band(&img, &l.az, r->a_z, r->stderr_array[1], l.map_nz, m.run.dz, "A(z)");
+        int differ = 0, band = 0, plain_band = 0;
+        for (int y = 0; y < img.h; y++)
+            for (int x = 0; x < img.w; x++) {
+                band += is_band(&img, x, y);
+                plain_band += is_band(&plain, x, y);
+                if (inside(l.rd.area, x, y) || inside(l.az.area, x, y) || inside(l.note, x, y) ||
+                    inside(plain_l.note, x, y))
+                    continue;
+                differ += !same(px(&img, x, y), px(&plain, x, y));
+            }
+        CHECK_MSG(band > 200 && plain_band == 0 && differ == 0,
+                  "%d band pixels (%d without errors), %d pixels differ outside the panels", band,
+                  plain_band, differ);
+        CHECK(l.note.w > plain_l.note.w);
+        free(img.rgb);
+    }
+    if (ok)
+        free(plain.rgb);
+    made_up_free(&m);
+}
+
 static void test_invalid(void)
 {
     mco_data m;
@@ -582,6 +683,7 @@ int main(int argc, char **argv)
     test_labels();
     test_axis();
     test_made_up();
+    test_band();
     test_invalid();
     test_atomic();
     CHECK(check_temp_files(tmpdir, NULL) == 0);

@@ -155,6 +155,8 @@ def _declare(lib):
                                                      c_double]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
+        "tmcml_problem_set_stderr": (c_int, [c_void_p, c_void_p, c_int]),
+        "tmcml_problem_stderr": (c_int, [c_void_p]),
         "tmcml_options_init": (None, [POINTER(Options)]),
         "tmcml_run": (c_int, [c_void_p, c_void_p, POINTER(Options), POINTER(c_void_p)]),
         "tmcml_run_batch": (c_int, [c_void_p, POINTER(c_void_p), c_int, POINTER(Options),
@@ -173,6 +175,9 @@ def _declare(lib):
         "tmcml_result_tallies": (c_int, [c_void_p, c_void_p, c_int, POINTER(c_uint64),
                                          POINTER(c_uint64), c_size_t]),
         "tmcml_result_info": (None, [c_void_p, POINTER(Info)]),
+        "tmcml_result_stderr_groups": (c_int, [c_void_p]),
+        "tmcml_result_stderr": (POINTER(c_double), [c_void_p, c_int, POINTER(c_size_t)]),
+        "tmcml_result_rat_stderr": (c_int, [c_void_p, POINTER(Rat)]),
         "tmcml_array_count": (c_int, []),
         "tmcml_array_name": (c_char_p, [c_int]),
         "tmcml_array_unit": (c_char_p, [c_int]),
@@ -202,9 +207,11 @@ def _declare(lib):
 # Functions the package does without, in a library older than them (their
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
-# table.
+# table, standard errors (TMCML_1.4).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
-             "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut")
+             "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
+             "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
+             "tmcml_result_stderr", "tmcml_result_rat_stderr")
 
 
 def _load():

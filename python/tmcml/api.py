@@ -12,7 +12,7 @@ from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
 from .runner import (execute, execute_checkpointed, execute_sets, options, set_path_lengths,
-                     set_source, set_time_and_detector)
+                     set_source, set_stderr, set_time_and_detector)
 from .session import default_session
 
 
@@ -25,7 +25,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
-        checkpoint=None, checkpoint_every=600.0, resume=False):
+        checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -78,7 +78,16 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     result is then bit for bit the uninterrupted run's.  The file is removed
     when the run ends; one of another run (another seed, problem, photons or
     engine) is refused with OSError naming what differs, and a file there
-    without resume=True is refused too.  Not with mua_sets."""
+    without resume=True is refused too.  Not with mua_sets.
+
+    stderr=True also estimates the standard error of every output by batch
+    means (docs/library.md, "Standard errors"): the photons in 64 groups by
+    index, the spread of the groups' results.  The results are bit for bit
+    those without it; result.stderr(name) gives an error of the shape of
+    result.<name> (result.stderr('Rd') a float), result['Rd_r_stderr'] the
+    same, and result.plot() draws Rd(r) and A(z) with a band of +-1
+    standard error.  With mua_sets every set's; with checkpoint, none for a
+    run continued from a file (resume=True): the file keeps no groups yet."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
@@ -86,6 +95,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     set_path_lengths(session, [problem], path_lengths)
     set_source(session, [problem], source)
     set_time_and_detector(session, [problem], time_bins, detector)
+    set_stderr(session, [problem], stderr)
     if mua_sets is not None:
         if checkpoint is not None:
             raise ValueError("checkpoint: a run with mua_sets is not kept in a checkpoint file "

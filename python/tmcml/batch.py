@@ -7,8 +7,8 @@ import numpy as np
 
 from . import _lib
 from .problem import Problem, count, require_real
-from .result import KEYS, Result
-from .runner import (execute_batch, options, set_path_lengths, set_source,
+from .result import KEYS, Result, _with_stderr
+from .runner import (execute_batch, options, set_path_lengths, set_source, set_stderr,
                      set_time_and_detector)
 from .session import default_session
 
@@ -27,7 +27,10 @@ class BatchResult:
     the grid and how the batch ran (dz, dr, nz, nr, na, r, z, a, seed, engine,
     kernel, ...) as one value.  batch[b] is problem b's Result (which reads
     like a dict); len() and iteration go over them.  batch['Rd'] and
-    to_dict() give the stacked quantities by name (Result's keys())."""
+    to_dict() give the stacked quantities by name (Result's keys()).  With
+    standard errors (stderr=True), stderr(name) stacks the results' (shape
+    (B,) + the quantity's), as do batch['Rd_stderr'] and the like when every
+    result has them."""
 
     def __init__(self, results):
         if not results:
@@ -37,7 +40,9 @@ class BatchResult:
         self.path_lengths = all(r.path_lengths for r in self.results)
         optional = tuple(a for a in _lib.OPTIONAL_ARRAYS
                          if all(getattr(r, a) is not None for r in self.results))
-        self._keys = KEYS + optional
+        self._names = KEYS + optional
+        every = all(r.stderr_groups for r in self.results)
+        self._keys = _with_stderr(self._names, self.results[0].stderr_keys() if every else ())
         for name in _lib.OPTIONAL_ARRAYS:
             setattr(self, name, None)
         for name in _STACKED + optional:
@@ -48,11 +53,16 @@ class BatchResult:
     def __len__(self):
         return len(self.results)
 
+    def _value(self, key):
+        if key.endswith("_stderr") and key not in self._names:
+            return self.stderr(key[:-len("_stderr")])
+        return getattr(self, key)
+
     def __getitem__(self, b):
         if isinstance(b, str):
             if b not in self._keys:
                 raise KeyError("%r: this BatchResult has %s" % (b, ", ".join(self._keys)))
-            return getattr(self, b)
+            return self._value(b)
         if isinstance(b, slice):
             return BatchResult(self.results[b])
         return self.results[b]
@@ -70,7 +80,21 @@ class BatchResult:
     def to_dict(self):
         """{name: stacked array} of every quantity (Result.keys()): Rd of
         shape (B,), A_rz (B, nr, nz), ..."""
-        return {k: getattr(self, k) for k in self._keys}
+        return {k: self._value(k) for k in self._keys}
+
+    def stderr(self, name):
+        """Each result's standard error of quantity `name` (Result.stderr),
+        stacked: shape (B,) + the quantity's (B,) for 'Rd'.  ValueError
+        naming the results that have none (run with stderr=True)."""
+        missing = [b for b, r in enumerate(self.results) if not r.stderr_groups]
+        if missing and name in self._names:
+            raise ValueError("BatchResult.stderr(%r): result%s %s of %d %s no standard errors: "
+                             "run with stderr=True"
+                             % (name, "s" if len(missing) > 1 else "",
+                                ", ".join(map(str, missing[:10])) +
+                                (", ..." if len(missing) > 10 else ""), len(self),
+                                "have" if len(missing) > 1 else "has"))
+        return np.stack([np.asarray(r.stderr(name)) for r in self.results])
 
     def fluence(self):
         """Each result's fluence [1/cm2], stacked: shape (B, nr, nz)."""
@@ -106,7 +130,7 @@ def _layer_lists(layers):
 def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-              path_lengths=False, source=None, time_bins=None, detector=None):
+              path_lengths=False, source=None, time_bins=None, detector=None, stderr=False):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
@@ -116,7 +140,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     its number of runs.  path_lengths=True: every problem's path lengths;
     source, time_bins and detector: every problem's (tmcml.run's keywords;
     a batch of several problems with time bins or a detector runs on the CPU
-    engine)."""
+    engine); stderr=True: every problem's standard errors (BatchResult.stderr
+    stacks them), each bit for bit those of its run alone."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)
@@ -130,5 +155,6 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     set_path_lengths(session, problems, path_lengths)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
+    set_stderr(session, problems, stderr)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])

@@ -37,6 +37,34 @@ def _array(handle, index):
     return np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(_shape(handle, index))
 
 
+def _stderr_values(handle):
+    """{name: standard error} of a result that has them (tmcml_result_stderr,
+    tmcml_result_rat_stderr): Rd, A and Tt as floats, each array it has in
+    its attribute's shape; None when it has none."""
+    if lib.tmcml_result_stderr_groups is None or lib.tmcml_result_stderr_groups(handle) == 0:
+        return None
+    rat = _lib.Rat()
+    lib.tmcml_result_rat_stderr(handle, ctypes.byref(rat))
+    values = {"Rd": rat.rd, "A": rat.a, "Tt": rat.tt}
+    for i, name in enumerate(_lib.ARRAYS):
+        n = ctypes.c_size_t()
+        ptr = lib.tmcml_result_stderr(handle, i, ctypes.byref(n))
+        if ptr and n.value:
+            values[name] = np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(
+                _shape(handle, i))
+    return values
+
+
+def _with_stderr(keys, stderr):
+    """keys with NAME_stderr after each name that has a standard error."""
+    out = []
+    for k in keys:
+        out.append(k)
+        if stderr and k in stderr:
+            out.append(k + "_stderr")
+    return tuple(out)
+
+
 def _source(problem):
     """The problem's source as tmcml's object: None for the pencil beam."""
     a, b = ctypes.c_double(), ctypes.c_double()
@@ -78,6 +106,10 @@ class Result:
     Rd_rt [nr, nt], Rd_t [nt], Tt_rt, Tt_t) of a run with time_bins=(dt, nt)
     (result.time_bins; result.t the bins' centres in ns) and Rd_fiber [1] of a
     run with a detector (result.detector).
+    Standard errors, in a run with stderr=True (stderr_groups: the groups of
+    the estimate, 64; 0 without): stderr(name) of the shape of the quantity
+    (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
+    names that have one, and NAME_stderr beside NAME in the dict view.
     Coordinates of the bin centres (MCML's: the
     middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
     The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
@@ -88,8 +120,10 @@ class Result:
 
     It also reads like a dict of its quantities (as pmcx's results do):
     r['Rd'], r['A_rz'], r.keys() (tmcml.result.KEYS: Rsp, Rd, A, Tt, then
-    tmcml.ARRAYS), values(), items(), get(), 'Rd' in r, len(r), iteration
-    over the names, and r.to_dict() (a new dict of the same objects)."""
+    tmcml.ARRAYS; with standard errors, 'Rd_stderr' after 'Rd', 'A_rz_stderr'
+    after 'A_rz', ...), values(), items(), get(), 'Rd' in r, len(r),
+    iteration over the names, and r.to_dict() (a new dict of the same
+    objects)."""
 
     def __init__(self, handle, session, python_seconds=None):
         self._session = session
@@ -108,7 +142,10 @@ class Result:
         for i, name in enumerate(_lib.ARRAYS):
             setattr(self, name, _array(handle, i))
         self.path_lengths = self.Rd_path is not None
-        self._keys = KEYS + tuple(a for a in _lib.OPTIONAL_ARRAYS if getattr(self, a) is not None)
+        self._names = KEYS + tuple(a for a in _lib.OPTIONAL_ARRAYS if getattr(self, a) is not None)
+        self._stderr = _stderr_values(handle)
+        self.stderr_groups = lib.tmcml_result_stderr_groups(handle) if self._stderr else 0
+        self._keys = _with_stderr(self._names, self._stderr)
         self.time_bins, self.t = _time_bins(p)
         self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
@@ -147,10 +184,16 @@ class Result:
                 "Tt %.6g>" % (self.photons, len(self.layers), self.nr, self.nz, self.na,
                               self.Rsp, self.Rd, self.A, self.Tt))
 
+    def _value(self, key):
+        """The quantity of a key: an attribute, or NAME_stderr's error."""
+        if self._stderr and key.endswith("_stderr") and key[:-len("_stderr")] in self._stderr:
+            return self._stderr[key[:-len("_stderr")]]
+        return getattr(self, key)
+
     def __getitem__(self, name):
         if name not in self._keys:
             raise KeyError("%r: this Result has %s" % (name, ", ".join(self._keys)))
-        return getattr(self, name)
+        return self._value(name)
 
     def __contains__(self, name):
         return name in self._keys
@@ -165,10 +208,10 @@ class Result:
         return list(self._keys)
 
     def values(self):
-        return [getattr(self, k) for k in self._keys]
+        return [self._value(k) for k in self._keys]
 
     def items(self):
-        return [(k, getattr(self, k)) for k in self._keys]
+        return [(k, self._value(k)) for k in self._keys]
 
     def get(self, name, default=None):
         return self[name] if name in self._keys else default
@@ -177,6 +220,38 @@ class Result:
         """{name: value} of every quantity (keys()): the scalars as floats,
         the arrays as numpy arrays (the Result's own, not copies)."""
         return dict(self.items())
+
+    def stderr(self, name):
+        """The standard error of quantity `name` (docs/library.md, "Standard
+        errors"): an array of the shape of result.<name> (entry for entry),
+        a float for 'Rd', 'A' and 'Tt', 0.0 for 'Rsp' (exact).  KeyError for
+        a name this result does not have (the message lists them);
+        ValueError when the result has no standard errors (run it with
+        stderr=True)."""
+        if name not in self._names:
+            raise KeyError("Result.stderr(%r): not a quantity of this result; it has %s"
+                           % (name, ", ".join(self._names)))
+        if not self._stderr:
+            raise ValueError("Result.stderr(%r): this result has no standard errors: %s"
+                             % (name, self._why_no_stderr()))
+        return 0.0 if name == "Rsp" else self._stderr[name]
+
+    def _why_no_stderr(self):
+        if not self.has_tallies:
+            return ("it was read from an .mco or convolved, which keep none; run the problem "
+                    "with stderr=True (tmcml.run(..., stderr=True))")
+        problem = lib.tmcml_result_problem(self._handle)
+        if lib.tmcml_problem_stderr is not None and lib.tmcml_problem_stderr(problem):
+            return ("its run was continued from a checkpoint file, which keeps no groups of "
+                    "the photons done before (yet); run it again with stderr=True and no "
+                    "resume")
+        return ("run it with stderr=True (tmcml.run(..., stderr=True), run_batch, run_mci, "
+                "or with mua_sets)")
+
+    def stderr_keys(self):
+        """The names whose standard error this result has (stderr(name)):
+        'Rd', 'A', 'Tt' and its arrays; [] without (Rsp is exact: 0.0)."""
+        return [k for k in self._names if self._stderr and k in self._stderr]
 
     @property
     def tallies(self):

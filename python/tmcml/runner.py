@@ -48,6 +48,20 @@ def set_path_lengths(session, problems, path_lengths):
         session.call(lib.tmcml_problem_set_path_lengths, p.handle, int(path_lengths))
 
 
+def set_stderr(session, problems, stderr):
+    """Asks each problem's runs for the standard errors of every output (or
+    not): tmcml_problem_set_stderr."""
+    if not isinstance(stderr, bool):
+        raise ValueError("stderr: expected True or False (got %r)" % (stderr,))
+    if not stderr:
+        return
+    if lib.tmcml_problem_set_stderr is None:
+        raise RuntimeError("stderr: this libtmcml (%s) is older than tmcml_problem_set_stderr "
+                           "(TMCML_1.4)" % _lib.path)
+    for p in problems:
+        session.call(lib.tmcml_problem_set_stderr, p.handle, 1)
+
+
 def set_source(session, problems, source):
     """Gives each problem's runs the source (None: MCML's pencil beam)."""
     if source is None:

@@ -134,6 +134,16 @@ static void colour_range(plot_plan *p)
         l->bar_lo = l->bar_hi - 1;
 }
 
+/* The standard error of r's array `values`, entry for entry; NULL when r
+ * has none. */
+static const double *error_of(const mcml_result *r, const double *values)
+{
+    for (int i = 0; r->stderr_groups > 0 && i < OUTPUT_ARRAYS; i++)
+        if (r->array[i] == values)
+            return r->stderr_array[i];
+    return NULL;
+}
+
 static bool plan_values(plot_plan *p, const char *path, tm_error *err)
 {
     plot_layout *l = &p->lay;
@@ -156,6 +166,8 @@ static bool plan_values(plot_plan *p, const char *path, tm_error *err)
     l->az.x_hi = l->map.y_lo;
     p->rd_empty = !log_axis(p->m->result.rd_r, l->map_nr, &l->rd.y_lo, &l->rd.y_hi);
     p->az_empty = !log_axis(p->m->result.a_z, l->map_nz, &l->az.y_lo, &l->az.y_hi);
+    p->rd_err = error_of(&p->m->result, p->m->result.rd_r);
+    p->az_err = error_of(&p->m->result, p->m->result.a_z);
     return true;
 }
 
@@ -202,9 +214,10 @@ static void plan_texts(plot_plan *p, const char *name)
         snprintf(p->bar_title, sizeof p->bar_title, "no data");
         break;
     }
-    snprintf(p->note, sizeof p->note, "%sgrey: %s",
+    snprintf(p->note, sizeof p->note, "%sgrey: %s%s",
              p->m->run.num_layers > 1 ? "dashed: layer interfaces    " : "",
-             p->lay.kind == PLOT_MAP_NONE ? "no data" : "no absorption scored");
+             p->lay.kind == PLOT_MAP_NONE ? "no data" : "no absorption scored",
+             p->rd_err || p->az_err ? "    band: +-1 std. error" : "");
     snprintf(p->rd_title, sizeof p->rd_title, "Diffuse reflectance R_{d}(r)");
     snprintf(p->rd_y_title, sizeof p->rd_y_title, "R_{d} [cm^{-2}]");
     snprintf(p->az_title, sizeof p->az_title, "Absorption A(z)");

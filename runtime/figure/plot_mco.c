@@ -12,6 +12,9 @@ const unsigned char plot_background_rgb[3] = {255, 255, 255};
 const unsigned char plot_boundary_rgb[3] = {255, 255, 255};
 const unsigned char plot_rule_rgb[3] = {150, 150, 150};
 const unsigned char plot_curve_rgb[3] = {31, 84, 160};
+/* The curve's colour a quarter strong over white: the band reads as the
+ * curve's, and the curve stays visible on it. */
+const unsigned char plot_band_rgb[3] = {199, 212, 231};
 static const unsigned char grid_rgb[3] = {232, 232, 232};
 
 #define DASH_ON      6
@@ -184,6 +187,51 @@ static void draw_curve(const canvas *c, const plot_panel *q, const double *v, in
     }
 }
 
+/* Bin i's band as log10 of its ends (hi above lo): false where it has
+ * none (its value not drawn, its error unknown).  An error reaching 0 or
+ * below takes the band to the axis's bottom. */
+static bool band_ends(const plot_panel *q, double v, double e, double *lo, double *hi)
+{
+    if (!(v > 0 && isfinite(v) && log10(v) >= q->y_lo && isfinite(e) && e >= 0))
+        return false;
+    *hi = log10(v + e);
+    *lo = v - e > 0 ? log10(v - e) : q->y_lo;
+    return true;
+}
+
+/* One column of the band, from log10 value hi down to lo. */
+static void band_column(const canvas *c, const plot_panel *q, int x, double lo, double hi)
+{
+    int top = y_of(q, hi), bottom = y_of(q, lo);
+    canvas_fill(c, x, top, 1, bottom - top + 1, plot_band_rgb);
+}
+
+/* +-1 standard error (e) around v, under its curve (plot_mco.h): each bin
+ * with a band at its column, and the columns between two consecutive ones
+ * filled between their ends interpolated (a straight edge in log scale,
+ * as the curve's segments are). */
+static void draw_band(const canvas *c, const plot_panel *q, const double *v, const double *e, int n,
+                      double step)
+{
+    double plo = 0, phi = 0;
+    int px = 0;
+    bool joined = false;
+    for (int i = 0; i < n; i++) {
+        double lo, hi;
+        if (!band_ends(q, v[i], e[i], &lo, &hi)) {
+            joined = false;
+            continue;
+        }
+        int x = x_of(q, (i + 0.5) * step);
+        for (int k = joined ? px + 1 : x; k < x; k++) {
+            double t = (double)(k - px) / (x - px);
+            band_column(c, q, k, plo + t * (lo - plo), phi + t * (hi - phi));
+        }
+        band_column(c, q, x, lo, hi);
+        px = x, plo = lo, phi = hi, joined = true;
+    }
+}
+
 static void draw_log_panel(const canvas *c, const plot_panel *q, const axis_ticks *x,
                            const axis_ticks *y, bool empty)
 {
@@ -203,6 +251,8 @@ static void draw_rd(const plot_plan *p, const canvas *c)
 {
     const plot_panel *q = &p->lay.rd;
     draw_log_panel(c, q, &p->rd_x, &p->rd_y, p->rd_empty);
+    if (!p->rd_empty && p->rd_err)
+        draw_band(c, q, p->m->result.rd_r, p->rd_err, p->lay.map_nr, p->m->run.dr);
     if (!p->rd_empty)
         draw_curve(c, q, p->m->result.rd_r, p->lay.map_nr, p->m->run.dr);
     canvas_ring(c, q->area, 1, colour_frame_rgb); /* last: over the pen's edge */
@@ -214,6 +264,8 @@ static void draw_az(const plot_plan *p, const canvas *c)
     const plot_panel *q = &p->lay.az;
     const mci_run *run = &p->m->run;
     draw_log_panel(c, q, &p->az_x, &p->az_y, p->az_empty);
+    if (!p->az_empty && p->az_err) /* under the interfaces */
+        draw_band(c, q, p->m->result.a_z, p->az_err, p->lay.map_nz, run->dz);
     for (int k = 1; k <= run->num_layers; k++)
         if (interface_in_view(run, k, q->x_hi))
             canvas_dashed_vline(c, x_of(q, run->layers[k].z1), q->area.y, q->area.y + q->area.h - 1,

@@ -8,7 +8,9 @@
  *      no map and the title says so.  Bins <= 0 are drawn in
  *      colour_no_data_rgb.
  *   2. R_d(r) [cm^-2] on a log axis;  3. A(z) [cm^-1] on a log axis, layer
- *      interfaces dashed.
+ *      interfaces dashed.  A result with standard errors (result.h: the
+ *      library's, never an .mco's) has a band of +-1 standard error
+ *      around each curve, and the note says so.
  * MCML counts everything beyond the grid in the last r bin (and the last z
  * bin when the grid ends inside the tissue): those bins are left out, as is
  * any depth below the tissue. */
@@ -49,7 +51,12 @@ typedef struct plot_panel {
  *   rd, az: bin i is at x axis_pixel((i + 0.5) * step, x_lo, x_hi, ...) and
  *     y axis_pixel(log10 v, y_hi, y_lo, area.y, area.h); consecutive
  *     positive bins are joined in plot_curve_rgb.  az's interfaces are the
- *     columns axis_pixel(z, x_lo, x_hi, ...), dashed in plot_rule_rgb. */
+ *     columns axis_pixel(z, x_lo, x_hi, ...), dashed in plot_rule_rgb.
+ *     The band, under the curve, in plot_band_rgb: bin i with value v > 0
+ *     on the axis and a finite error e spans the rows from log10(v + e)
+ *     down to log10(v - e) (the area's bottom where v - e <= 0, both kept
+ *     on the axis) at its column; between two such consecutive bins each
+ *     column spans the rows of those ends interpolated linearly in x. */
 typedef struct plot_layout {
     int width, height;
     canvas_box title;       /* the figure's: file, photons, R_d, A, T_t */
@@ -75,5 +82,6 @@ extern const unsigned char plot_background_rgb[3]; /* white */
 extern const unsigned char plot_boundary_rgb[3];   /* interfaces on the map (white) */
 extern const unsigned char plot_rule_rgb[3];       /* interfaces in the A(z) panel */
 extern const unsigned char plot_curve_rgb[3];      /* R_d(r) and A(z) */
+extern const unsigned char plot_band_rgb[3];       /* their +-1 standard error */
 
 #endif

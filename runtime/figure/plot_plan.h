@@ -16,7 +16,10 @@ typedef struct plot_plan {
     double *map; /* the map's values, [ir * map_nz + iz] */
     axis_ticks map_x, map_y, bar, rd_x, rd_y, az_x, az_y;
     bool rd_empty, az_empty; /* no positive value to draw */
-    int zero_layer;          /* PLOT_MAP_ABSORPTION: the layer without mu_a */
+    /* The standard errors of R_d(r) and A(z) (a result with them:
+     * result.h), drawn as a band; NULL: none. */
+    const double *rd_err, *az_err;
+    int zero_layer; /* PLOT_MAP_ABSORPTION: the layer without mu_a */
     char title[320], map_title[160], bar_title[64], note[128];
     char rd_title[64], rd_y_title[64], az_title[64], az_y_title[64];
 } plot_plan;

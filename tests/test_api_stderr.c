@@ -1,0 +1,523 @@
+/* Standard errors through the public header alone (tmcml_problem_set_stderr,
+ * tmcml_result_stderr, tmcml_result_rat_stderr; docs/library.md):
+ *   identity      a problem with every optional group (path lengths, time
+ *                 bins, a fiber detector) run with and without the flag:
+ *                 the same arrays, totals and tallies bit for bit; errors
+ *                 only when asked, 64 groups, each array's error of its
+ *                 count, finite and >= 0, 0 exactly where the array is 0
+ *                 and > 0 where it is not; the flag kept by a problem
+ *                 given its photons and name after it, and by the result's
+ *                 problem; none for a result read from an .mco or
+ *                 convolved; NULLs and unknown arrays
+ *   cli           the totals' errors in `tmcml run --stderr`'s JSON and
+ *                 every array's NAME_stderr in its .npz, for the same
+ *                 problem, seed and photons, are the library's bit for bit
+ *   batch         tmcml_run_batch gives each problem that asks the errors
+ *                 it gets alone, bit for bit (a problem that does not ask
+ *                 gets none, its tallies unchanged)
+ *   sets          tmcml_run_sets gives every set its errors; the set equal
+ *                 to the per-layer minimum has a plain run's, bit for bit
+ *   checkpointed  tmcml_run_checkpointed gives tmcml_run's errors bit for
+ *                 bit; continued from a file it has none (the file keeps
+ *                 no groups yet), its tallies tmcml_run's
+ *   gpu           identity and batch on the GPU (status 77 without one)
+ * The CPU engine and fixed seeds: deterministic. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "npz_read.h"
+#include "tmcml.h"
+
+#define SEED   20261201u
+#define GROUPS 64 /* runtime/io/uncertainty.h's UNCERTAINTY_GROUPS */
+
+static tmcml_engine engine = TMCML_ENGINE_CPU;
+static char dir[] = "/tmp/test_api_stderr_XXXXXX";
+
+static const tmcml_layer two_layers[2] = {
+    {1.4, 0.5, 60.0, 0.8, 0.05},
+    {1.37, 1.0, 30.0, 0.9, 0.1},
+};
+static const tmcml_grid grid = {0.02, 0.02, 10, 8, 3};
+
+/* A new problem of two_layers with layer 1's mua; NULL on failure. */
+static tmcml_problem *problem(tmcml_session *s, double mua, int stderr_on)
+{
+    tmcml_layer l[2] = {two_layers[0], two_layers[1]};
+    l[0].mua = mua;
+    tmcml_problem *p = NULL;
+    CHECK_MSG(tmcml_problem_new(s, l, 2, 1.0, 1.0, &grid, &p) == TMCML_OK, "%s",
+              tmcml_session_message(s));
+    if (p && stderr_on)
+        CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
+    return p;
+}
+
+static void options(tmcml_options *o, int64_t photons)
+{
+    tmcml_options_init(o);
+    o->engine = engine;
+    o->photons = photons;
+    o->seed = SEED;
+    o->threads = 2;
+}
+
+static tmcml_result *run(tmcml_session *s, const tmcml_problem *p, int64_t photons)
+{
+    tmcml_options o;
+    options(&o, photons);
+    tmcml_result *r = NULL;
+    CHECK_MSG(tmcml_run(s, p, &o, &r) == TMCML_OK && r, "%s", tmcml_session_message(s));
+    return r;
+}
+
+static uint64_t digest(const tmcml_result *r)
+{
+    tmcml_info info;
+    tmcml_result_info(r, &info);
+    return info.tallies_digest;
+}
+
+static bool same_bits(const double *a, const double *b, size_t n)
+{
+    return (a == NULL) == (b == NULL) && (n == 0 || memcmp(a, b, n * sizeof *a) == 0);
+}
+
+/* a and b's arrays and RAT, bit for bit. */
+static void check_same_results(const tmcml_result *a, const tmcml_result *b, const char *what)
+{
+    CHECK_MSG(digest(a) == digest(b), "%s: tallies digest", what);
+    tmcml_rat x, y;
+    tmcml_result_rat(a, &x);
+    tmcml_result_rat(b, &y);
+    CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "%s: RAT", what);
+    for (int i = 0; i < tmcml_array_count(); i++) {
+        size_t n = 0, m = 0;
+        const double *u = tmcml_result_array(a, (tmcml_array)i, &n);
+        const double *v = tmcml_result_array(b, (tmcml_array)i, &m);
+        CHECK_MSG(n == m && same_bits(u, v, n), "%s: %s", what, tmcml_array_name((tmcml_array)i));
+    }
+}
+
+/* a and b's standard errors, bit for bit (both with them). */
+static void check_same_errors(const tmcml_result *a, const tmcml_result *b, const char *what)
+{
+    CHECK_MSG(tmcml_result_stderr_groups(a) == GROUPS && tmcml_result_stderr_groups(b) == GROUPS,
+              "%s: groups %d and %d", what, tmcml_result_stderr_groups(a),
+              tmcml_result_stderr_groups(b));
+    tmcml_rat x, y;
+    CHECK(tmcml_result_rat_stderr(a, &x) == TMCML_OK && tmcml_result_rat_stderr(b, &y) == TMCML_OK);
+    CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "%s: RAT's errors %.17g %.17g", what, x.rd, y.rd);
+    for (int i = 0; i < tmcml_array_count(); i++) {
+        size_t n = 0, m = 0;
+        const double *u = tmcml_result_stderr(a, (tmcml_array)i, &n);
+        const double *v = tmcml_result_stderr(b, (tmcml_array)i, &m);
+        CHECK_MSG(n == m && same_bits(u, v, n), "%s: %s's errors", what,
+                  tmcml_array_name((tmcml_array)i));
+    }
+}
+
+static void check_no_errors(const tmcml_result *r, const char *what)
+{
+    CHECK_MSG(tmcml_result_stderr_groups(r) == 0, "%s: %d groups", what,
+              tmcml_result_stderr_groups(r));
+    for (int i = 0; i < tmcml_array_count(); i++) {
+        size_t n = 7;
+        CHECK_MSG(tmcml_result_stderr(r, (tmcml_array)i, &n) == NULL && n == 0, "%s: %s", what,
+                  tmcml_array_name((tmcml_array)i));
+    }
+    tmcml_rat e = {1, 1, 1, 1};
+    CHECK(tmcml_result_rat_stderr(r, &e) == TMCML_ERR_STATE);
+    CHECK(e.rsp == 0 && isnan(e.rd) && isnan(e.a) && isnan(e.tt));
+}
+
+/* Every array r has, an error of its count: finite and >= 0, 0 exactly
+ * where the array is 0 (every group 0), > 0 where it is not (the groups
+ * differ); RAT's errors > 0, Rsp's 0; `arrays` counts those with errors. */
+static void check_errors_plausible(const tmcml_result *r, const char *what, int *arrays)
+{
+    CHECK_MSG(tmcml_result_stderr_groups(r) == GROUPS, "%s: %d groups", what,
+              tmcml_result_stderr_groups(r));
+    *arrays = 0;
+    for (int i = 0; i < tmcml_array_count(); i++) {
+        const char *name = tmcml_array_name((tmcml_array)i);
+        size_t n = 0, m = 0;
+        const double *v = tmcml_result_array(r, (tmcml_array)i, &n);
+        const double *e = tmcml_result_stderr(r, (tmcml_array)i, &m);
+        CHECK_MSG((v == NULL) == (e == NULL) && n == m, "%s: %s: %zu values, %zu errors", what,
+                  name, n, m);
+        *arrays += e != NULL;
+        size_t bad = 0;
+        for (size_t k = 0; v && e && k < n; k++)
+            bad += !(isfinite(e[k]) && e[k] >= 0 && (v[k] == 0) == (e[k] == 0));
+        CHECK_MSG(bad == 0,
+                  "%s: %s: %zu of %zu errors not finite, negative, or 0 where the "
+                  "value is not (or not 0 where it is)",
+                  what, name, bad, n);
+    }
+    tmcml_rat e, v;
+    tmcml_result_rat(r, &v);
+    CHECK(tmcml_result_rat_stderr(r, &e) == TMCML_OK);
+    CHECK_MSG(e.rsp == 0 && e.rd > 0 && e.a > 0 && e.rd < v.rd && e.a < v.a && isfinite(e.tt) &&
+                  e.tt >= 0,
+              "%s: RAT's errors %g %g %g %g", what, e.rsp, e.rd, e.a, e.tt);
+}
+
+/* ---- identity ----------------------------------------------------------------------- */
+
+static void test_flag_kept(tmcml_session *s)
+{
+    tmcml_problem *p = problem(s, 0.5, 1);
+    CHECK(tmcml_problem_stderr(p) == 1);
+    CHECK(tmcml_problem_set_photons(s, p, 1234) == TMCML_OK);
+    CHECK(tmcml_problem_set_name(s, p, "kept.mco") == TMCML_OK);
+    CHECK_MSG(tmcml_problem_stderr(p) == 1, "set_photons or set_name dropped the flag");
+    CHECK(tmcml_problem_set_stderr(s, p, 0) == TMCML_OK && tmcml_problem_stderr(p) == 0);
+    CHECK(tmcml_problem_set_stderr(s, p, 5) == TMCML_OK && tmcml_problem_stderr(p) == 1);
+    CHECK(tmcml_problem_set_stderr(NULL, p, 1) == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_problem_set_stderr(s, NULL, 1) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "problem: NULL");
+    CHECK(tmcml_problem_stderr(NULL) == 0);
+    tmcml_problem_delete(p);
+}
+
+static void test_nulls(const tmcml_result *r)
+{
+    size_t n = 7;
+    tmcml_rat e;
+    CHECK(tmcml_result_stderr_groups(NULL) == 0);
+    CHECK(tmcml_result_stderr(NULL, TMCML_RD_R, &n) == NULL && n == 0);
+    n = 7;
+    CHECK(tmcml_result_stderr(r, (tmcml_array)tmcml_array_count(), &n) == NULL && n == 0);
+    CHECK(tmcml_result_stderr(r, (tmcml_array)-1, NULL) == NULL);
+    CHECK(tmcml_result_stderr(r, TMCML_RD_R, NULL) != NULL);
+    CHECK(tmcml_result_rat_stderr(NULL, &e) == TMCML_ERR_ARGUMENT);
+    CHECK(tmcml_result_rat_stderr(r, NULL) == TMCML_ERR_ARGUMENT);
+}
+
+/* Read back from its .mco, or convolved: no errors (neither keeps them). */
+static void test_derived(tmcml_session *s, const tmcml_result *r)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/derived.mco", dir);
+    tmcml_result *back = NULL, *conv = NULL;
+    CHECK(tmcml_result_write_mco(s, r, path) == TMCML_OK);
+    CHECK(tmcml_result_read_mco(s, path, &back) == TMCML_OK && back);
+    check_no_errors(back, "read from an .mco");
+    CHECK(tmcml_problem_stderr(tmcml_result_problem(back)) == 0);
+    const tmcml_beam beam = {TMCML_BEAM_GAUSSIAN, 0.05};
+    CHECK(tmcml_result_convolve(s, r, &beam, &conv) == TMCML_OK && conv);
+    check_no_errors(conv, "convolved");
+    tmcml_result_delete(back);
+    tmcml_result_delete(conv);
+}
+
+/* A problem with every optional group, run with and without the flag. */
+static void check_identity(tmcml_session *s, bool optional_groups)
+{
+    tmcml_problem *plain = problem(s, 0.5, 0), *asked = problem(s, 0.5, 1);
+    for (int k = 0; optional_groups && k < 2; k++) {
+        tmcml_problem *p = k ? asked : plain;
+        CHECK(tmcml_problem_set_path_lengths(s, p, 1) == TMCML_OK);
+        CHECK(tmcml_problem_set_time_bins(s, p, 0.005, 12) == TMCML_OK);
+        CHECK(tmcml_problem_set_fiber_detector(s, p, 0.05, 0.04, 0.5) == TMCML_OK);
+    }
+    tmcml_result *a = run(s, plain, 20000), *b = run(s, asked, 20000);
+    if (!a || !b)
+        return;
+    check_same_results(a, b, "with and without standard errors");
+    check_no_errors(a, "not asked");
+    int arrays = 0;
+    check_errors_plausible(b, "asked", &arrays);
+    CHECK_MSG(arrays == (optional_groups ? tmcml_array_count() : 9), "%d arrays with errors",
+              arrays);
+    CHECK(tmcml_problem_stderr(tmcml_result_problem(b)) == 1);
+    CHECK(tmcml_problem_stderr(tmcml_result_problem(a)) == 0);
+    if (optional_groups) {
+        test_nulls(b);
+        test_derived(s, b);
+    }
+    tmcml_result_delete(a);
+    tmcml_result_delete(b);
+    tmcml_problem_delete(plain);
+    tmcml_problem_delete(asked);
+}
+
+/* Removes dir's files and dir. */
+static void remove_dir(void)
+{
+    const char *names[] = {"derived.mco", "derived.json", "se.mci",  "se.mco",
+                           "se.json",     "se.npz",       "run.ckpt"};
+    char path[512];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    CHECK_MSG(rmdir(dir) == 0, "%s: files left in it", dir);
+}
+
+static int case_identity(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    CHECK(mkdtemp(dir) != NULL);
+    test_flag_kept(s);
+    check_identity(s, true);
+    tmcml_session_delete(s);
+    remove_dir();
+    return check_summary("test_api_stderr identity");
+}
+
+/* ---- the command's ------------------------------------------------------------------ */
+
+/* The number after "key": in text from `from` on; NAN when absent. */
+static double json_number(const char *text, const char *from, const char *key)
+{
+    const char *at = text ? strstr(text, from) : NULL;
+    char quoted[64];
+    snprintf(quoted, sizeof quoted, "\"%s\":", key);
+    at = at ? strstr(at, quoted) : NULL;
+    return at ? strtod(at + strlen(quoted), NULL) : NAN;
+}
+
+static void check_member(const char *zip, size_t size, const char *name, const double *values,
+                         size_t count)
+{
+    char header[256];
+    const unsigned char *data = zip ? npz_member(zip, size, name, header, sizeof header) : NULL;
+    CHECK_MSG(data != NULL, "%s missing from the command's .npz", name);
+    size_t differ = 0;
+    for (size_t i = 0; data && i < count; i++) {
+        double v = le_double(data + 8 * i);
+        differ += memcmp(&v, &values[i], sizeof v) != 0;
+    }
+    CHECK_MSG(differ == 0, "%s: %zu of %zu entries differ from the library's", name, differ, count);
+}
+
+static int case_cli(const char *tmcml)
+{
+    tmcml_session *s = tmcml_session_new();
+    CHECK(mkdtemp(dir) != NULL);
+    tmcml_problem *p = problem(s, 0.5, 1);
+    const int64_t photons = 7001; /* groups of 109 and 110 photons */
+    char path[512], cmd[2048];
+    CHECK(tmcml_problem_set_photons(s, p, photons) == TMCML_OK);
+    CHECK(tmcml_problem_set_name(s, p, "se.mco") == TMCML_OK);
+    snprintf(path, sizeof path, "%s/se.mci", dir);
+    CHECK(tmcml_mci_write(s, path, (const tmcml_problem *const *)&p, 1) == TMCML_OK);
+    snprintf(cmd, sizeof cmd, "cd %s && %s run se.mci -q --engine cpu -S %u --threads 2 --stderr",
+             dir, tmcml, SEED);
+    CHECK(system(cmd) == 0);
+    tmcml_result *r = run(s, p, photons);
+    size_t size = 0;
+    snprintf(path, sizeof path, "%s/se.json", dir);
+    char *json = read_all(path, &size);
+    tmcml_rat e = {0};
+    CHECK(r && tmcml_result_rat_stderr(r, &e) == TMCML_OK);
+    double rd = json_number(json, "\"stderr\"", "Rd"), a = json_number(json, "\"stderr\"", "A"),
+           tt = json_number(json, "\"stderr\"", "Tt");
+    CHECK_MSG(memcmp(&rd, &e.rd, sizeof rd) == 0 && memcmp(&a, &e.a, sizeof a) == 0 &&
+                  memcmp(&tt, &e.tt, sizeof tt) == 0,
+              "the command's Rd, A, Tt errors %.17g %.17g %.17g, the library's %.17g %.17g %.17g",
+              rd, a, tt, e.rd, e.a, e.tt);
+    CHECK(json_number(json, "\"stderr\"", "groups") == GROUPS);
+    snprintf(path, sizeof path, "%s/se.npz", dir);
+    char *zip = read_all(path, &size);
+    int compared = 0;
+    for (int i = 0; r && i < tmcml_array_count(); i++) {
+        size_t n = 0;
+        const double *err = tmcml_result_stderr(r, (tmcml_array)i, &n);
+        if (!err)
+            continue;
+        char member[64];
+        snprintf(member, sizeof member, "%s_stderr.npy", tmcml_array_name((tmcml_array)i));
+        check_member(zip, size, member, err, n);
+        compared++;
+    }
+    CHECK_MSG(compared == 9, "%d arrays compared", compared);
+    check_member(zip, size, "Rd_stderr.npy", &e.rd, 1);
+    free(json);
+    free(zip);
+    tmcml_result_delete(r);
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    remove_dir();
+    return check_summary("test_api_stderr cli");
+}
+
+/* ---- several problems a call ---------------------------------------------------------- */
+
+static void check_batch(tmcml_session *s)
+{
+    const double mua[3] = {0.5, 2.0, 0.1};
+    const int64_t photons[3] = {5000, 7001, 3333};
+    const int asks[3] = {1, 0, 1};
+    tmcml_problem *p[3];
+    for (int i = 0; i < 3; i++) {
+        p[i] = problem(s, mua[i], asks[i]);
+        CHECK(p[i] && tmcml_problem_set_photons(s, p[i], photons[i]) == TMCML_OK);
+    }
+    tmcml_options o;
+    options(&o, 0); /* each problem's photons */
+    tmcml_result *out[3] = {NULL, NULL, NULL};
+    CHECK_MSG(tmcml_run_batch(s, (const tmcml_problem *const *)p, 3, &o, out) == TMCML_OK, "%s",
+              tmcml_session_message(s));
+    for (int i = 0; i < 3; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "batch's problem %d", i);
+        tmcml_result *alone = run(s, p[i], 0);
+        if (out[i] && alone) {
+            check_same_results(out[i], alone, what);
+            if (asks[i])
+                check_same_errors(out[i], alone, what);
+            else
+                check_no_errors(out[i], what);
+        }
+        tmcml_result_delete(alone);
+        tmcml_result_delete(out[i]);
+        tmcml_problem_delete(p[i]);
+    }
+}
+
+static int case_batch(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    check_batch(s);
+    tmcml_session_delete(s);
+    return check_summary("test_api_stderr batch");
+}
+
+/* Three sets; set 0 the problem's own mua and the per-layer minimum. */
+static int case_sets(void)
+{
+    static const double sets[3 * 2] = {0.5, 1.0, 5.0, 1.0, 0.5, 10.0};
+    tmcml_session *s = tmcml_session_new();
+    tmcml_problem *p = problem(s, 0.5, 1), *plain = problem(s, 0.5, 0);
+    tmcml_options o;
+    options(&o, 6000);
+    tmcml_result *out[3] = {NULL, NULL, NULL}, *none[3] = {NULL, NULL, NULL};
+    CHECK_MSG(tmcml_run_sets(s, p, sets, 3, &o, out) == TMCML_OK, "%s", tmcml_session_message(s));
+    CHECK(tmcml_run_sets(s, plain, sets, 3, &o, none) == TMCML_OK);
+    for (int k = 0; k < 3; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "set %d", k);
+        int arrays = 0;
+        if (out[k] && none[k]) {
+            check_same_results(out[k], none[k], what);
+            check_errors_plausible(out[k], what, &arrays);
+            check_no_errors(none[k], what);
+        }
+        CHECK_MSG(arrays == 9, "%s: %d arrays with errors", what, arrays);
+    }
+    tmcml_result *alone = run(s, p, 6000);
+    if (out[0] && alone) {
+        check_same_results(out[0], alone, "set 0 and a plain run");
+        check_same_errors(out[0], alone, "set 0 and a plain run");
+    }
+    tmcml_result_delete(alone);
+    for (int k = 0; k < 3; k++) {
+        tmcml_result_delete(out[k]);
+        tmcml_result_delete(none[k]);
+    }
+    tmcml_problem_delete(p);
+    tmcml_problem_delete(plain);
+    tmcml_session_delete(s);
+    return check_summary("test_api_stderr sets");
+}
+
+/* ---- a checkpointed run ---------------------------------------------------------------- */
+
+static int cancel_first(uint64_t done, uint64_t total, void *user)
+{
+    (void)done;
+    (void)total;
+    (void)user;
+    return 1;
+}
+
+static int case_checkpointed(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    CHECK(mkdtemp(dir) != NULL);
+    /* Long-lived photons, as test_api_checkpoint's: 60000 take about a
+     * second, so a cancel at the first progress call comes while it runs. */
+    static const tmcml_layer slab = {1.4, 0.02, 150.0, 0.9, 1.0};
+    tmcml_problem *p = NULL;
+    CHECK(tmcml_problem_new(s, &slab, 1, 1.0, 1.0, &grid, &p) == TMCML_OK);
+    CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
+    const int64_t photons = 60000;
+    tmcml_result *whole = run(s, p, photons), *kept = NULL, *resumed = NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.ckpt", dir);
+    tmcml_checkpoint ck;
+    tmcml_checkpoint_init(&ck);
+    ck.path = path;
+    ck.every = 0; /* only when cancelled: the groups are tmcml_run's */
+    tmcml_options o;
+    options(&o, photons);
+    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &kept) == TMCML_OK, "%s",
+              tmcml_session_message(s));
+    if (whole && kept) {
+        check_same_results(kept, whole, "checkpointed");
+        check_same_errors(kept, whole, "checkpointed");
+    }
+    o.progress = cancel_first;
+    o.progress_interval = 0.01;
+    tmcml_result *r = NULL;
+    CHECK(tmcml_run_checkpointed(s, p, &o, &ck, &r) == TMCML_ERR_CANCELLED);
+    o.progress = NULL;
+    ck.resume = 1;
+    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &resumed) == TMCML_OK, "%s",
+              tmcml_session_message(s));
+    if (whole && resumed) {
+        check_same_results(resumed, whole, "resumed");
+        /* Until checkpoints keep the groups (runtime/io/checkpoint.h). */
+        check_no_errors(resumed, "resumed");
+    }
+    tmcml_result_delete(whole);
+    tmcml_result_delete(kept);
+    tmcml_result_delete(resumed);
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    remove_dir();
+    return check_summary("test_api_stderr checkpointed");
+}
+
+static int case_gpu(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    tmcml_device dev;
+    int count = 0;
+    if (tmcml_devices(s, &dev, 1, &count) != TMCML_OK || count == 0) {
+        tmcml_session_delete(s);
+        printf("SKIP: no GPU\n");
+        return 77;
+    }
+    engine = TMCML_ENGINE_GPU;
+    check_identity(s, false);
+    check_batch(s);
+    tmcml_session_delete(s);
+    return check_summary("test_api_stderr gpu");
+}
+
+static const char *tmcml_path = "";
+
+static int case_cli_of_path(void) { return case_cli(tmcml_path); }
+
+int main(int argc, char **argv)
+{
+    static const check_case cases[] = {
+        {"identity", case_identity}, {"cli", case_cli_of_path},           {"batch", case_batch},
+        {"sets", case_sets},         {"checkpointed", case_checkpointed}, {"gpu", case_gpu},
+    };
+    tmcml_path = argc > 2 ? argv[2] : "";
+    return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof cases[0],
+                          "usage: test_api_stderr identity|cli|batch|sets|checkpointed|gpu "
+                          "[TMCML]\n");
+}
