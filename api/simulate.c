@@ -543,6 +543,7 @@ static tmcml_status kept_begin(tmcml_session *s, const tmcml_options *o, const t
     d.score_absorption = o->absorption != 0;
     d.max_steps = o->max_steps;
     d.resume = kc->resume != 0;
+    d.stderr_groups = r->problem.stderr_groups; /* a resumed run keeps its groups */
     bool resumed;
     if (!checkpointed_begin(ck, &d, &r->problem.run, physics, kc->path, &resumed, &err))
         return api_fail(s, TMCML_ERR_FILE, &err);
@@ -579,8 +580,8 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
                            .path = kc->path,
                            .every = kc->every,
                            .cancel = &s->stop};
-    /* The groups go with the checkpoint's tallies (a resumed run's start
-     * without its earlier photons': checkpoint.h). */
+    /* The groups go with the checkpoint's tallies (and its file keeps
+     * them: a resumed run's errors are the unbroken run's). */
     c.sim.uncertainty = w->unc ? &ck.unc : NULL;
     tm_error err = {0};
     job j = {.eng = &s->eng, .w = w, .kept = &c, .ck = &ck, .count = total, .err = &err};

@@ -509,9 +509,9 @@ TMCML_API const double *tmcml_result_array(const tmcml_result *r, tmcml_array wh
  * error entry for entry (the layout and count of tmcml_result_array; NULL,
  * count 0, for a result without them or an array it lacks), and RAT's (rsp
  * 0: it is exact).  An entry is NaN where the run had fewer than two groups
- * (a run of fewer than two photons).  A result read from an .mco, a
- * convolution, and a checkpointed run continued from a file (its earlier
- * photons' groups are not kept there yet) have none.
+ * (a run of fewer than two photons).  A result read from an .mco and a
+ * convolution have none; a checkpointed run, stopped or continued from its
+ * file, has tmcml_run's (the file keeps the groups).
  * tmcml_result_rat_stderr takes no session, so it keeps no message:
  * TMCML_ERR_ARGUMENT for a NULL r or out, TMCML_ERR_STATE for a result
  * without them (*out then NaN but rsp 0).  New in TMCML_1.4. */

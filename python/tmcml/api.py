@@ -86,8 +86,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     those without it; result.stderr(name) gives an error of the shape of
     result.<name> (result.stderr('Rd') a float), result['Rd_r_stderr'] the
     same, and result.plot() draws Rd(r) and A(z) with a band of +-1
-    standard error.  With mua_sets every set's; with checkpoint, none for a
-    run continued from a file (resume=True): the file keeps no groups yet."""
+    standard error.  With mua_sets every set's; with checkpoint, the same
+    errors whether the run is stopped and continued (resume=True) or not."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
