@@ -233,6 +233,47 @@ static unsigned file_version(const char *path)
     return v[0] | (unsigned)v[1] << 8 | (unsigned)v[2] << 16 | (unsigned)v[3] << 24;
 }
 
+/* c's unc given a group a stop cut: 5 photons whose counts are c's own
+ * (within them) but for `extra` units more in A_rz's first bin. */
+static void cut_group(checkpoint *c, tally_acc_t extra)
+{
+    tally_set *p = &c->unc.pending;
+    tally_set_free(p);
+    CHECK(tally_set_init(p, c->tallies.nr, c->tallies.nz, c->tallies.na) &&
+          tally_set_add_options_of(p, &c->tallies));
+    c->unc.pending_group = 65;
+    p->photons = 5;
+    p->steps = c->tallies.steps / 2;
+    p->a_rz[0] = c->tallies.a_rz[0] / 2 + extra;
+    p->rd_ra[1] = c->tallies.rd_ra[1];
+}
+
+/* The group a stop cut: read back bit for bit (with groups, and alone);
+ * one that holds more than the tallies refused. */
+static void test_cut_group(checkpoint *c, const char *path, const char *bad)
+{
+    checkpoint r;
+    tm_error err = {0};
+    cut_group(c, 0);
+    CHECK(checkpoint_write(path, c, &err) && file_version(path) == 4);
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    CHECK(same_groups(&c->unc, &r.unc) && r.unc.pending_group == 65 &&
+          tally_set_equal(&r.unc.pending, &c->unc.pending));
+    checkpoint_free(&r);
+    checkpoint alone;
+    fill(&alone);
+    cut_group(&alone, 0);
+    CHECK(checkpoint_write(path, &alone, &err) && file_version(path) == 4);
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    CHECK(r.unc.groups == 0 && tally_set_equal(&r.unc.pending, &alone.unc.pending));
+    checkpoint_free(&r);
+    cut_group(&alone, c->tallies.a_rz[0] + 1); /* beyond the tallies' bin */
+    CHECK(checkpoint_write(bad, &alone, &err));
+    CHECK_MSG(!checkpoint_read(bad, &r, &err) && strstr(err.message, "more than the tallies"),
+              "a cut group beyond the tallies: %s", err.message);
+    checkpoint_free(&alone);
+}
+
 static void test_groups(const char *dir)
 {
     char path[512], bad[512];
@@ -304,6 +345,7 @@ static void test_groups(const char *dir)
                   "%s: %s", cases[k], err.message);
         checkpoint_free(&e);
     }
+    test_cut_group(&c, path, bad);
     checkpoint_free(&c);
     unlink(path);
     unlink(bad);
