@@ -70,8 +70,8 @@ tmcml_status tmcml_result_precision(const tmcml_result *r, tmcml_precision *out)
 }
 
 /* Result r's (number i of the call's) target and photon count checked. */
-static tmcml_status plan_one(tmcml_session *s, const tmcml_result *r, int i,
-                             const tmcml_options *o, api_precision *prec)
+static tmcml_status plan_one(tmcml_session *s, const tmcml_result *r, int i, const tmcml_options *o,
+                             api_precision *prec)
 {
     const mci_run *run = &r->problem.run;
     if (run->photons < MIN_PHOTONS)

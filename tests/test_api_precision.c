@@ -51,8 +51,8 @@ static tmcml_problem *problem(tmcml_session *s, double mua)
     CHECK_MSG(tmcml_problem_new(s, l, 2, 1.0, 1.0, &grid, &p) == TMCML_OK, "%s",
               tmcml_session_message(s));
     if (p)
-        CHECK_MSG(tmcml_problem_set_precision(s, p, PRECISION, NULL, MAX_PHOTONS) == TMCML_OK,
-                  "%s", tmcml_session_message(s));
+        CHECK_MSG(tmcml_problem_set_precision(s, p, PRECISION, NULL, MAX_PHOTONS) == TMCML_OK, "%s",
+                  tmcml_session_message(s));
     return p;
 }
 
@@ -100,9 +100,10 @@ static void check_same(const tmcml_result *a, const tmcml_result *b, const char 
         return;
     }
     tmcml_precision x = precision_of(a), y = precision_of(b);
-    CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "%s: precision (%lld photons, reached %.17g) and "
-              "(%lld photons, reached %.17g)", what, (long long)x.photons, x.reached,
-              (long long)y.photons, y.reached);
+    CHECK_MSG(memcmp(&x, &y, sizeof x) == 0,
+              "%s: precision (%lld photons, reached %.17g) and "
+              "(%lld photons, reached %.17g)",
+              what, (long long)x.photons, x.reached, (long long)y.photons, y.reached);
     CHECK_MSG(digest(a) == digest(b), "%s: tallies digest", what);
     tmcml_rat u, v;
     tmcml_result_rat(a, &u);
@@ -149,8 +150,8 @@ static void check_met(const tmcml_result *r, const char *what)
               (long long)p.max_photons);
     CHECK_MSG(decision_point(p.photons) && p.photons < MAX_PHOTONS, "%s: %lld photons", what,
               (long long)p.photons);
-    CHECK_MSG((int64_t)info.photons == p.photons, "%s: info's %llu photons, precision's %lld",
-              what, (unsigned long long)info.photons, (long long)p.photons);
+    CHECK_MSG((int64_t)info.photons == p.photons, "%s: info's %llu photons, precision's %lld", what,
+              (unsigned long long)info.photons, (long long)p.photons);
     tmcml_rat v, e;
     tmcml_result_rat(r, &v);
     CHECK(tmcml_result_rat_stderr(r, &e) == TMCML_OK);
@@ -162,8 +163,8 @@ static void check_met(const tmcml_result *r, const char *what)
 
 static void remove_dir(void)
 {
-    const char *names[] = {"p.mci",      "p.mco",      "p.json",  "p.npz",
-                           "lib/p.mco", "lib/p.json", "lib",     "run.ckpt"};
+    const char *names[] = {"p.mci",     "p.mco",      "p.json", "p.npz",
+                           "lib/p.mco", "lib/p.json", "lib",    "run.ckpt"};
     char path[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -236,8 +237,8 @@ static int case_cli(const char *tmcml)
     snprintf(path, sizeof path, "%s/p.mci", dir);
     CHECK(tmcml_mci_write(s, path, (const tmcml_problem *const *)&p, 1) == TMCML_OK);
     snprintf(cmd, sizeof cmd,
-             "cd %s && %s run p.mci -q --engine cpu -S %u --threads 2 --precision %g", dir,
-             tmcml, SEED, PRECISION);
+             "cd %s && %s run p.mci -q --engine cpu -S %u --threads 2 --precision %g", dir, tmcml,
+             SEED, PRECISION);
     CHECK(system(cmd) == 0);
     tmcml_result *r = run(s, p);
     check_met(r, "cli");
@@ -404,8 +405,7 @@ static void check_refused(tmcml_session *s, tmcml_problem *p, double relative, c
                           int64_t max, const char *field)
 {
     CHECK_MSG(tmcml_problem_set_precision(s, p, relative, of, max) == TMCML_ERR_ARGUMENT,
-              "relative %g, of %s, max %lld: accepted", relative, of ? of : "NULL",
-              (long long)max);
+              "relative %g, of %s, max %lld: accepted", relative, of ? of : "NULL", (long long)max);
     const char *m = tmcml_session_message(s);
     CHECK_MSG(strncmp(m, field, strlen(field)) == 0, "\"%s\" does not name %s", m, field);
 }
@@ -430,8 +430,8 @@ static int case_arguments(void)
     check_refused(s, p, 0.01, "Rd_r[8]", 0, "of"); /* 8 rings: 0 to 7 */
     check_refused(s, p, 0.01, "Rd_r[3:2]", 0, "of");
     check_refused(s, p, 0.01, "Rd_t[0]", 0, "of"); /* no time bins */
-    check_refused(s, p, 0.01, "Rd_r[0:1]xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0,
-                  "of");
+    check_refused(s, p, 0.01, "Rd_r[0:1]xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                  0, "of");
     check_refused(s, p, 0.01, NULL, 63999, "max_photons");
     check_refused(s, p, 0.01, NULL, -1, "max_photons");
     CHECK(tmcml_problem_set_precision(NULL, p, 0.01, NULL, 0) == TMCML_ERR_ARGUMENT);
@@ -477,11 +477,8 @@ static int case_cli_of_path(void) { return case_cli(tmcml_path); }
 int main(int argc, char **argv)
 {
     static const check_case cases[] = {
-        {"cli", case_cli_of_path},
-        {"batch", case_batch},
-        {"capped", case_capped},
-        {"checkpointed", case_checkpointed},
-        {"arguments", case_arguments},
+        {"cli", case_cli_of_path},           {"batch", case_batch},         {"capped", case_capped},
+        {"checkpointed", case_checkpointed}, {"arguments", case_arguments},
     };
     tmcml_path = argc > 2 ? argv[2] : "";
     return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof cases[0],
