@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session_groups.h"
-
-/* Below 64 first groups, no decision could be taken. */
-#define MIN_PHOTONS ((int64_t)UNCERTAINTY_GROUPS * PRECISION_CHUNK)
-
 /* The command line's message about `--precision-of X` as the field's: "of X". */
 static const char *as_field(const char *message)
 {
@@ -37,12 +32,13 @@ tmcml_status tmcml_problem_set_precision(tmcml_session *s, tmcml_problem *p, dou
                              "relative: a relative standard error must be above 0 and below 1 "
                              "(0.01 for 1 %%; 0 turns it off) (got %g)",
                              relative);
-    if (max_photons != 0 && max_photons < MIN_PHOTONS)
+    if (max_photons != 0 && max_photons < PRECISION_MIN_PHOTONS)
         return api_arg_error(s,
                              "max_photons: expected 0 (the options' or the problem's photons) or "
                              "at least %lld (the 64 groups of %d a precision run decides after) "
                              "(got %lld)",
-                             (long long)MIN_PHOTONS, PRECISION_CHUNK, (long long)max_photons);
+                             (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK,
+                             (long long)max_photons);
     of = of ? of : "Rd";
     if (strlen(of) >= sizeof p->precision_of)
         return api_arg_error(s, "of: at most %zu characters (got \"%.20s...\")",
@@ -74,12 +70,13 @@ static tmcml_status plan_one(tmcml_session *s, const tmcml_result *r, int i, con
                              api_precision *prec)
 {
     const mci_run *run = &r->problem.run;
-    if (run->photons < MIN_PHOTONS)
+    if (run->photons < PRECISION_MIN_PHOTONS)
         return api_failf(s, TMCML_ERR_ARGUMENT,
                          "problems[%d]: a precision run needs at least %lld photons (the 64 "
                          "groups of %d it decides after), and it may take %lld: raise max_photons "
                          "(tmcml_problem_set_precision) or the photons",
-                         i, (long long)MIN_PHOTONS, PRECISION_CHUNK, (long long)run->photons);
+                         i, (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK,
+                         (long long)run->photons);
     tm_error err = {0};
     prec->target.relative = r->problem.precision;
     if (!precision_target_parse(r->problem.precision_of, run, o->absorption != 0, &prec->target,
