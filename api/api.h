@@ -8,8 +8,10 @@
 #include <stdbool.h>
 
 #include "c_locale.h"
+#include "checkpoint.h"
 #include "error.h"
 #include "mci.h"
+#include "precision.h"
 #include "result.h"
 #include "session.h"
 #include "tally.h"
@@ -38,6 +40,11 @@ struct tmcml_session {
 struct tmcml_problem {
     mci_run run;
     bool stderr_groups; /* tmcml_problem_set_stderr: standard errors asked for */
+    /* tmcml_problem_set_precision: the relative error asked (0: none), of
+     * what, and the most photons (0: the options' or the run's). */
+    double precision;
+    char precision_of[64];
+    int64_t max_photons;
 };
 
 struct tmcml_result {
@@ -45,7 +52,8 @@ struct tmcml_result {
     mcml_result res;
     bool has_tallies;
     tally_set tallies;
-    tmcml_info info; /* its strings point into the fields below */
+    tmcml_precision precision; /* with problem.precision > 0: how the run ended */
+    tmcml_info info;           /* its strings point into the fields below */
     char *variant, *kernel, *comment;
     char engine[8], device[256];
 };
@@ -87,6 +95,34 @@ tmcml_status api_arg_error(tmcml_session *s, const char *fmt, ...)
 tmcml_status api_fail(tmcml_session *s, tmcml_status status, const tm_error *err);
 tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- runs that stop at a precision (api/precision.c) ---- */
+
+/* One result's decisions in a call: its target, the photons it took once
+ * met (0: not yet), and a checkpoint whose photon count becomes them (a
+ * checkpointed run's: its gaps then end; NULL otherwise). */
+typedef struct api_precision {
+    precision_target target;
+    uint64_t taken;
+    checkpoint *ck;
+} api_precision;
+
+/* The precisions of results r[0 .. count-1] (their problems' fields,
+ * their photons the most they may take) checked for a run with o:
+ * every result asks for one or none (else TMCML_ERR_ARGUMENT naming the
+ * first that differs), each at least 64000 photons and its target valid
+ * with o's absorption.  *out: one per result, or NULL when none asks
+ * (freed by the caller). */
+tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int count,
+                                const tmcml_options *o, api_precision **out);
+/* sim made a precision call's, decided by prec (NULL: nothing). */
+void api_precision_sim(session_sim *sim, api_precision *prec);
+/* Result r after its run: its photons those taken, its precision reached
+ * from u's groups (nothing for a result without a precision). */
+void api_precision_finish(tmcml_result *r, const api_precision *prec, const uncertainty *u);
+/* The photons of a call's results when it ran to its end: a precision
+ * run's are those it took once met, else its own. */
+uint64_t api_precision_expected(tmcml_result *const *r, int count, const api_precision *prec);
 
 /* Frees what a result owns (not r itself). */
 void api_result_clear(tmcml_result *r);

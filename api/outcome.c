@@ -252,6 +252,11 @@ static tmcml_status write_run(tmcml_session *s, const tmcml_result *r, const cha
     char comment[512];
     mco_provenance(comment, sizeof comment, in->engine, in->seed, in->absorption,
                    in->tallies_digest, NULL, fs_base_name(json));
+    summary_precision prec = {.of = r->problem.precision_of,
+                              .asked = r->precision.asked,
+                              .reached = r->precision.reached,
+                              .max_photons = (uint64_t)r->precision.max_photons,
+                              .met = r->precision.met != 0};
     run_report rep = {.run_index = 1,
                       .run = &run,
                       .result = &r->res,
@@ -266,7 +271,8 @@ static tmcml_status write_run(tmcml_session *s, const tmcml_result *r, const cha
                       .trapped_weight = in->trapped_weight,
                       .tallies_digest = in->tallies_digest,
                       .device = in->device[0] ? in->device : NULL,
-                      .kernel = in->kernel[0] ? in->kernel : NULL};
+                      .kernel = in->kernel[0] ? in->kernel : NULL,
+                      .precision = r->problem.precision > 0.0 ? &prec : NULL};
     tm_error err = {0};
     bool ok = mco_write(path, &run, &r->res, comment, &err) && summary_write(json, &rep, &err);
     free(json);

@@ -110,6 +110,9 @@ typedef struct work {
      * a problem asks for them; else NULL. */
     uncertainty *unc;
     int results;
+    /* Each result's decisions when the call's problems stop at a
+     * precision (api_precision_plan); else NULL. */
+    api_precision *prec;
 } work;
 
 /* The engine calls, on a thread of its own while the caller's thread calls
@@ -359,8 +362,10 @@ static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p,
                                 const tmcml_options *o, tmcml_result **r)
 {
     for (int i = 0; i < count; i++) {
-        int64_t photons = 0;
-        tmcml_status status = api_check_options(s, o, p[i]->run.photons, &photons);
+        /* A precision run's photons are the most it may take: its
+         * max_photons when given. */
+        int64_t most = p[i]->precision > 0.0 ? p[i]->max_photons : 0, photons = 0;
+        tmcml_status status = api_check_options(s, o, most ? most : p[i]->run.photons, &photons);
         if (status != TMCML_OK)
             return status;
         r[i] = calloc(1, sizeof *r[i]);
@@ -368,8 +373,12 @@ static tmcml_status new_results(tmcml_session *s, const tmcml_problem *const *p,
             !tally_set_init(&r[i]->tallies, p[i]->run.nr, p[i]->run.nz, p[i]->run.na) ||
             !run_options_add_tallies(&p[i]->run, &r[i]->tallies))
             return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-        r[i]->problem.run.photons = photons;
-        r[i]->problem.stderr_groups = p[i]->stderr_groups;
+        r[i]->problem.run.photons = most ? most : photons;
+        /* A precision is decided from the groups of the standard errors. */
+        r[i]->problem.stderr_groups = p[i]->stderr_groups || p[i]->precision > 0.0;
+        r[i]->problem.precision = p[i]->precision;
+        r[i]->problem.max_photons = p[i]->max_photons;
+        memcpy(r[i]->problem.precision_of, p[i]->precision_of, sizeof p[i]->precision_of);
         r[i]->has_tallies = true;
     }
     return TMCML_OK;
@@ -437,6 +446,7 @@ static void free_work(work *w)
     for (int i = 0; w->unc && i < w->results; i++)
         uncertainty_free(&w->unc[i]);
     free(w->unc);
+    free(w->prec);
     for (int c = 0; w->batches && c < w->calls; c++)
         photon_batch_free(&w->batches[c]);
     free(w->batches);
@@ -583,10 +593,15 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
     /* The groups go with the checkpoint's tallies (and its file keeps
      * them: a resumed run's errors are the unbroken run's). */
     c.sim.uncertainty = w->unc ? &ck.unc : NULL;
+    if (w->prec) /* met, the checkpoint's photons become those taken */
+        w->prec[0].ck = &ck;
+    api_precision_sim(&c.sim, w->prec);
     tm_error err = {0};
     job j = {.eng = &s->eng, .w = w, .kept = &c, .ck = &ck, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = checkpoint_done(&ck);
+    if (w->prec)
+        w->prec[0].ck = NULL;
     tally_set_free(&r->tallies);
     r->tallies = ck.tallies; /* the result's now, and the groups the work's */
     memset(&ck.tallies, 0, sizeof ck.tallies);
@@ -630,6 +645,7 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     progress_start(&meter, false, total, NULL);
     session_sim sim = sim_of(s, o, sets, &meter);
     sim.uncertainty = w->unc; /* one per result: the slots', or the sets' */
+    api_precision_sim(&sim, w->prec);
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = 0;
@@ -640,6 +656,10 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     done /= (uint64_t)per_history;
     if (!j.ok)
         return api_fail(s, TMCML_ERR_ENGINE, &err);
+    /* A precision run met ends early: only fewer photons than that is a
+     * cancel (the call has no sets then: tmcml_run_sets refuses it). */
+    if (w->prec)
+        total = api_precision_expected(r, count, w->prec);
     if (done < total)
         return api_failf(s, TMCML_ERR_CANCELLED, "cancelled after %llu of %llu photons",
                          (unsigned long long)done, (unsigned long long)total);
@@ -762,6 +782,8 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
+    if (status == TMCML_OK)
+        status = api_precision_plan(s, r, count, o, &w.prec);
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count) &&
         sets->count == 0)
         status = api_failf(s, TMCML_ERR_ARGUMENT,
@@ -784,6 +806,8 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = simulate_kept(s, o, r[0], specs, kc, &w);
     else if (status == TMCML_OK)
         status = simulate_all(s, o, r, count, specs, batched ? &bspec : NULL, sets, &w);
+    for (int i = 0; status == TMCML_OK && w.prec && i < count; i++)
+        api_precision_finish(r[i], &w.prec[i], &w.unc[i]);
     if (status == TMCML_OK)
         status = finish_results(s, o, r, count, &w, plan_seconds, start);
     free_work(&w);
@@ -916,6 +940,11 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
 tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
                           int num_sets, const tmcml_options *o, tmcml_result **out)
 {
+    if (p->precision > 0.0)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "problem: a precision run with absorption sets: not available (each set "
+                         "would stop at its own count); run the sets' problems with "
+                         "tmcml_run_batch, or the sets with their photons");
     tmcml_problem **list = NULL;
     tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
     call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};

@@ -201,6 +201,33 @@ TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
  * problem has it.  New in TMCML_1.4. */
 TMCML_API tmcml_status tmcml_problem_set_stderr(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_stderr(const tmcml_problem *p);
+/* Runs of p that stop at a precision (docs/library.md, "Runs that stop at
+ * a precision"; `tmcml run --precision`'s rules): the photons are simulated
+ * in growing groups (64 of 1000, then 64 of 2000, ...) and the run ends at
+ * the first decision point where the relative standard error of `of` is at
+ * most `relative`, or at max_photons.  relative: within (0, 1), 0 turns it
+ * off (of and max_photons then not looked at); of: "Rd" (NULL), "A",
+ * "Tt", an entry of a 1-D array ("Rd_r[40]") or the worst of a range of
+ * its entries ("Rd_r[0:100]"), checked against p now (it must be scored
+ * and not zero in expectation) and again at the run (with its options'
+ * absorption); max_photons: 0 (the options' photons, else the problem's)
+ * or at least 64000 (the 64 groups of 1000 it decides after).  A bad value
+ * is TMCML_ERR_ARGUMENT naming the field.  The decision is taken from the
+ * groups alone, so a seed and a precision give the same photons and the
+ * same result bit for bit as `tmcml run --precision` on every engine, in
+ * a batch, and across a cancel and resume of tmcml_run_checkpointed.  A
+ * precision implies standard errors (tmcml_problem_set_stderr).  The
+ * result's photons (its problem's, its .mco's and JSON's) are those taken.
+ * A run that reaches max_photons first returns TMCML_OK: its result is
+ * valid, but the caller must check tmcml_result_precision's met.
+ * Honoured by tmcml_run, tmcml_run_checkpointed and tmcml_run_batch (each
+ * problem stops on its own; every problem of the call must ask for one, or
+ * none: a call that mixes them is TMCML_ERR_ARGUMENT naming the first that
+ * differs); tmcml_run_sets refuses it (TMCML_ERR_ARGUMENT), as `tmcml run`
+ * refuses --precision with --mua-sets.  New in TMCML_1.4. */
+TMCML_API tmcml_status tmcml_problem_set_precision(tmcml_session *s, tmcml_problem *p,
+                                                   double relative, const char *of,
+                                                   int64_t max_photons);
 /* Time-resolved escapes (docs/outputs.md, "Time-resolved"): nt bins of dt
  * ns of time of flight (path x n / c per layer, c = 29.9792458 cm/ns), the
  * last collecting every later escape; nt 0 turns them off (dt is then not
@@ -519,6 +546,20 @@ TMCML_API int tmcml_result_stderr_groups(const tmcml_result *r);
 TMCML_API const double *tmcml_result_stderr(const tmcml_result *r, tmcml_array which,
                                             size_t *count);
 TMCML_API tmcml_status tmcml_result_rat_stderr(const tmcml_result *r, tmcml_rat *out);
+
+/* A precision run's outcome (tmcml_problem_set_precision). */
+typedef struct tmcml_precision {
+    double asked;        /* the relative standard error asked */
+    double reached;      /* the one reached (the worst entry's, for a range) */
+    int64_t photons;     /* the photons taken */
+    int64_t max_photons; /* the most it could take */
+    int met;             /* 1: reached <= asked; 0: it stopped at max_photons short of it */
+} tmcml_precision;
+
+/* r's precision: TMCML_ERR_ARGUMENT for a NULL r or out, TMCML_ERR_STATE
+ * for a result of a problem without a precision (or read from an .mco).
+ * New in TMCML_1.4. */
+TMCML_API tmcml_status tmcml_result_precision(const tmcml_result *r, tmcml_precision *out);
 
 /* The integer tallies the arrays come from, each count as its low and high
  * 64 bits (counts are 128-bit); which must be an array whose

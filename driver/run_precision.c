@@ -6,9 +6,6 @@
 
 #include "session_groups.h"
 
-/* Below 64 first groups, no decision could be taken. */
-#define PRECISION_MIN_PHOTONS ((int64_t)UNCERTAINTY_GROUPS * PRECISION_CHUNK)
-
 bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
     if (opt->precision <= 0.0) {

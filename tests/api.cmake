@@ -86,3 +86,13 @@ foreach(case identity cli batch sets checkpointed)
 endforeach()
 add_test(NAME gpu_api_stderr COMMAND test_api_stderr gpu)
 tmcml_gpu_tests(gpu_api_stderr)
+
+# Runs that stop at a precision through the public header
+# (tests/test_api_precision.c): `tmcml run --precision`'s photons, arrays and
+# errors, each problem of a batch stopping on its own, a capped run, a
+# cancelled and resumed checkpointed run, every bad argument.
+add_executable(test_api_precision test_api_precision.c)
+target_link_libraries(test_api_precision PRIVATE libtmcml tmcml_flags m)
+foreach(case cli batch capped checkpointed arguments)
+  add_test(NAME api_precision_${case} COMMAND test_api_precision ${case} $<TARGET_FILE:tmcml>)
+endforeach()

@@ -22,7 +22,7 @@ except ImportError:
     ) from None
 
 from ._lib import (ARRAYS, DETECTOR_ARRAYS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
-                   NoGPUError, TmcmlArgumentError,
+                   NoGPUError, PrecisionWarning, TmcmlArgumentError,
                    TmcmlError, TmcmlFileError, path as library_path, version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
@@ -43,4 +43,4 @@ __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
-           "NoGPUError", "CancelledError", "library_path"]
+           "NoGPUError", "CancelledError", "PrecisionWarning", "library_path"]

@@ -45,6 +45,11 @@ class CancelledError(TmcmlError):
     """The run was cancelled (by tmcml_session_cancel from elsewhere)."""
 
 
+class PrecisionWarning(UserWarning):
+    """A run that stopped at max_photons short of its precision
+    (precision=...): its result is valid, but less precise than asked."""
+
+
 _ERRORS = {ERR_ARGUMENT: TmcmlArgumentError, ERR_FILE: TmcmlFileError, ERR_NO_GPU: NoGPUError,
            ERR_CANCELLED: CancelledError}
 
@@ -104,6 +109,11 @@ class Info(Structure):
 class Beam(ctypes.Structure):
     """tmcml_beam: kind (TMCML_BEAM_GAUSSIAN 1, _FLAT 2), radius in cm."""
     _fields_ = [("kind", c_int), ("radius", c_double)]
+
+
+class Precision(Structure):
+    _fields_ = [("asked", c_double), ("reached", c_double), ("photons", c_int64),
+                ("max_photons", c_int64), ("met", c_int)]
 
 
 class Rat(Structure):
@@ -178,6 +188,8 @@ def _declare(lib):
         "tmcml_result_stderr_groups": (c_int, [c_void_p]),
         "tmcml_result_stderr": (POINTER(c_double), [c_void_p, c_int, POINTER(c_size_t)]),
         "tmcml_result_rat_stderr": (c_int, [c_void_p, POINTER(Rat)]),
+        "tmcml_problem_set_precision": (c_int, [c_void_p, c_void_p, c_double, c_char_p, c_int64]),
+        "tmcml_result_precision": (c_int, [c_void_p, POINTER(Precision)]),
         "tmcml_array_count": (c_int, []),
         "tmcml_array_name": (c_char_p, [c_int]),
         "tmcml_array_unit": (c_char_p, [c_int]),
@@ -207,11 +219,12 @@ def _declare(lib):
 # Functions the package does without, in a library older than them (their
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
-# table, standard errors (TMCML_1.4).
+# table, standard errors and precision runs (TMCML_1.4).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
-             "tmcml_result_stderr", "tmcml_result_rat_stderr")
+             "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
+             "tmcml_result_precision")
 
 
 def _load():

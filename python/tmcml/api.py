@@ -12,7 +12,7 @@ from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
 from .runner import (execute, execute_checkpointed, execute_sets, options, set_path_lengths,
-                     set_source, set_stderr, set_time_and_detector)
+                     set_precision, set_source, set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
 
 
@@ -25,7 +25,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
-        checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False):
+        checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
+        precision_of=None, max_photons=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -87,7 +88,20 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     result.<name> (result.stderr('Rd') a float), result['Rd_r_stderr'] the
     same, and result.plot() draws Rd(r) and A(z) with a band of +-1
     standard error.  With mua_sets every set's; with checkpoint, the same
-    errors whether the run is stopped and continued (resume=True) or not."""
+    errors whether the run is stopped and continued (resume=True) or not.
+
+    precision=P (0 < P < 1, 0.01 for 1 %) stops the run once the relative
+    standard error of precision_of ('Rd' by default; 'A', 'Tt', an entry
+    'Rd_r[40]' or the worst of a range 'Rd_r[0:100]') is at most P, or at
+    max_photons (None: photons; at least 64000), as `tmcml run --precision`
+    does, with the same photons and result bit for bit (docs/library.md,
+    "Runs that stop at a precision").  The photons are simulated in growing
+    groups, decided at fixed counts, so a seed gives the same photons on
+    every engine and across a checkpoint's resume.  It implies stderr=True.
+    result.precision: {asked, reached, photons, max_photons, met}.  A run
+    that reaches max_photons first returns its (valid) result with met False
+    and emits a tmcml.PrecisionWarning naming the quantity, reached and
+    asked.  Not with mua_sets (each set would stop at its own count)."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
@@ -96,6 +110,10 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     set_source(session, [problem], source)
     set_time_and_detector(session, [problem], time_bins, detector)
     set_stderr(session, [problem], stderr)
+    if mua_sets is not None and precision is not None and precision != 0:
+        raise ValueError("precision: not with mua_sets (each set would stop at its own count): "
+                         "run the sets with their photons, or each with tmcml.run")
+    of = set_precision(session, [problem], precision, precision_of, max_photons)
     if mua_sets is not None:
         if checkpoint is not None:
             raise ValueError("checkpoint: a run with mua_sets is not kept in a checkpoint file "
@@ -104,9 +122,11 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     if checkpoint is not None:
         kept = checkpoint_of(checkpoint, checkpoint_every, resume)
         handle, seconds = execute_checkpointed(session, problem, opt, kept, progress)
-        return Result(handle, session, seconds)
-    handle, seconds = execute(session, problem, opt, progress)
-    return Result(handle, session, seconds)
+    else:
+        handle, seconds = execute(session, problem, opt, progress)
+    result = Result(handle, session, seconds)
+    warn_unmet([result], of)
+    return result
 
 
 def checkpoint_of(path, every, resume):

@@ -8,8 +8,8 @@ import numpy as np
 from . import _lib
 from .problem import Problem, count, require_real
 from .result import KEYS, Result, _with_stderr
-from .runner import (execute_batch, options, set_path_lengths, set_source, set_stderr,
-                     set_time_and_detector)
+from .runner import (execute_batch, options, set_path_lengths, set_precision, set_source,
+                     set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
@@ -130,7 +130,8 @@ def _layer_lists(layers):
 def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=200, nr=500,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
-              path_lengths=False, source=None, time_bins=None, detector=None, stderr=False):
+              path_lengths=False, source=None, time_bins=None, detector=None, stderr=False,
+              precision=None, precision_of=None, max_photons=None):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
@@ -141,7 +142,10 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     source, time_bins and detector: every problem's (tmcml.run's keywords;
     a batch of several problems with time bins or a detector runs on the CPU
     engine); stderr=True: every problem's standard errors (BatchResult.stderr
-    stacks them), each bit for bit those of its run alone."""
+    stacks them), each bit for bit those of its run alone.  precision,
+    precision_of and max_photons: every problem's (tmcml.run's keywords),
+    each problem stopping on its own at its run alone's photons; a
+    tmcml.PrecisionWarning for each that did not meet it."""
     session = session or default_session()
     lists = _layer_lists(layers)
     b = len(lists)
@@ -156,5 +160,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_stderr(session, problems, stderr)
+    of = set_precision(session, problems, precision, precision_of, max_photons)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
-    return BatchResult([Result(h, session, seconds) for h in handles])
+    results = [Result(h, session, seconds) for h in handles]
+    warn_unmet(results, of)
+    return BatchResult(results)

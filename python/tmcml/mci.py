@@ -8,8 +8,8 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, count, describe
 from .result import Result
-from .runner import (execute_batch, options, set_path_lengths, set_source, set_stderr,
-                     set_time_and_detector)
+from .runner import (execute_batch, options, set_path_lengths, set_precision, set_source,
+                     set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
 
 
@@ -41,19 +41,21 @@ def _shape(problem):
 def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, threads=None,
             progress=True, policy="profile", cache_dir=None, profile_dir=None, max_steps=None,
             session=None, path_lengths=False, source=None, time_bins=None, detector=None,
-            stderr=False):
+            stderr=False, precision=None, precision_of=None, max_photons=None):
     """Simulates every run of the .mci file at path (photons: None for the
     file's counts, else this many in every run) and returns their Results,
     in the file's order.  Runs of one layer count and grid are simulated
     together, as the run command does: each Result is the run's alone.
     path_lengths=True: every run's path lengths; source, time_bins,
-    detector and stderr: every run's (tmcml.run's keywords)."""
+    detector, stderr, precision, precision_of and max_photons: every run's
+    (tmcml.run's keywords; each run stops on its own)."""
     session = session or default_session()
     problems = read_problems(session, path)
     set_path_lengths(session, problems, path_lengths)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_stderr(session, problems, stderr)
+    of = set_precision(session, problems, precision, precision_of, max_photons)
     opt = options(1 if photons is None else photons, seed, engine, absorption, threads, gpu,
                   policy, cache_dir, profile_dir, max_steps)
     if photons is None:
@@ -70,6 +72,7 @@ def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, t
         handles, seconds = execute_batch(session, batch, opt, total, progress, label)
         for i, h in zip(members, handles):
             results[i] = Result(h, session, seconds)
+    warn_unmet(results, of)
     return results
 
 

@@ -55,6 +55,18 @@ def _stderr_values(handle):
     return values
 
 
+def _precision(handle):
+    """A precision run's outcome (tmcml_result_precision) as a dict, or
+    None for a run without a precision."""
+    if lib.tmcml_result_precision is None:
+        return None
+    p = _lib.Precision()
+    if lib.tmcml_result_precision(handle, ctypes.byref(p)) != _lib.OK:
+        return None
+    return {"asked": p.asked, "reached": p.reached, "photons": int(p.photons),
+            "max_photons": int(p.max_photons), "met": bool(p.met)}
+
+
 def _with_stderr(keys, stderr):
     """keys with NAME_stderr after each name that has a standard error."""
     out = []
@@ -110,6 +122,10 @@ class Result:
     the estimate, 64; 0 without): stderr(name) of the shape of the quantity
     (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
     names that have one, and NAME_stderr beside NAME in the dict view.
+    A run with precision=P (tmcml.run's keyword): precision, a dict of the
+    relative standard error asked and reached, the photons taken (also
+    photons), max_photons, and met (False: it stopped at max_photons short
+    of P, and a tmcml.PrecisionWarning said so); None for other runs.
     Coordinates of the bin centres (MCML's: the
     middle of each bin): r [nr], z [nz] in cm, a [na] in radians.
     The problem: layers (rows n, mua, mus, g, d), n_above, n_below, dz, dr,
@@ -145,6 +161,7 @@ class Result:
         self._names = KEYS + tuple(a for a in _lib.OPTIONAL_ARRAYS if getattr(self, a) is not None)
         self._stderr = _stderr_values(handle)
         self.stderr_groups = lib.tmcml_result_stderr_groups(handle) if self._stderr else 0
+        self.precision = _precision(handle)
         self._keys = _with_stderr(self._names, self._stderr)
         self.time_bins, self.t = _time_bins(p)
         self.detector = _detector(p)

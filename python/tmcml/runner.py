@@ -5,9 +5,11 @@ stop - within a fraction of a second - and is raised again.  Nothing of the
 cancelled run is kept, and the session goes on working."""
 
 import ctypes
+import numbers
 import os
 import threading
 import time
+import warnings
 
 from . import _lib
 from ._lib import lib
@@ -207,3 +209,52 @@ def _watched(session, opt, progress, label, total, function, args, outs):
     if "error" in box:
         raise box["error"]
     return seconds
+
+
+def set_precision(session, problems, precision, precision_of, max_photons):
+    """Makes each problem's runs stop at a precision (precision None or 0:
+    not; tmcml_problem_set_precision), every value checked (ValueError
+    naming it).  Returns the quantity's name, or None without a precision."""
+    if precision is None or (not isinstance(precision, bool) and precision == 0):
+        for name, value in (("precision_of", precision_of), ("max_photons", max_photons)):
+            if value is not None:
+                raise ValueError("%s: only with precision (got %r)" % (name, value))
+        return None
+    if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or \
+            not 0.0 < float(precision) < 1.0:
+        raise ValueError("precision: expected a relative standard error above 0 and below 1 "
+                         "(0.01 for 1 %%) (got %r)" % (precision,))
+    if precision_of is not None and not isinstance(precision_of, str):
+        raise ValueError("precision_of: expected a quantity's name, 'Rd', 'A', 'Tt', "
+                         "'Rd_r[40]' or 'Rd_r[0:100]' (got %r)" % (precision_of,))
+    if max_photons is not None and (isinstance(max_photons, bool) or
+                                    not isinstance(max_photons, numbers.Integral) or
+                                    not 64000 <= max_photons < 2**63):
+        raise ValueError("max_photons: expected None (the run's photons) or at least 64000 "
+                         "(the 64 groups of 1000 a precision run decides after) (got %r)"
+                         % (max_photons,))
+    if lib.tmcml_problem_set_precision is None:
+        raise RuntimeError("precision: this libtmcml (%s) is older than "
+                           "tmcml_problem_set_precision (TMCML_1.4)" % _lib.path)
+    of = precision_of.encode("utf-8") if precision_of is not None else None
+    for p in problems:
+        try:
+            session.call(lib.tmcml_problem_set_precision, p.handle, float(precision), of,
+                         int(max_photons or 0))
+        except _lib.TmcmlArgumentError as e:
+            text = str(e)  # the library names its field: "of ..."
+            raise ValueError("precision_" + text if text.startswith("of") else text) from None
+    return precision_of or "Rd"
+
+
+def warn_unmet(results, of, stacklevel=3):
+    """A tmcml.PrecisionWarning for each result that stopped at max_photons
+    short of its precision."""
+    for i, r in enumerate(results):
+        p = r.precision
+        if p is not None and not p["met"]:
+            which = "" if len(results) == 1 else "result %d: " % i
+            warnings.warn("%smax_photons %d reached with %s's relative standard error %.3g %% "
+                          "(asked %.3g %%): the result is valid, the precision not met"
+                          % (which, p["max_photons"], of, 100 * p["reached"], 100 * p["asked"]),
+                          _lib.PrecisionWarning, stacklevel=stacklevel)

@@ -22,7 +22,10 @@
 /* The first groups of a precision run hold this many photons each (then
  * twice as many every 64 groups: driver/session_groups.h); it decides
  * after 64 of them, so it takes at least 64 x this many. */
-#define PRECISION_CHUNK 1000
+#define PRECISION_CHUNK       1000
+/* The fewest photons a precision run may be given: below 64 first groups,
+ * no decision could be taken. */
+#define PRECISION_MIN_PHOTONS ((int64_t)UNCERTAINTY_GROUPS * PRECISION_CHUNK)
 
 typedef struct precision_target {
     double relative;     /* the relative standard error asked, in (0, 1) */
