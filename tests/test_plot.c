@@ -3,13 +3,20 @@
  * mirror-symmetric about r = 0, brightest near the source; the interfaces
  * are dashed rows where the layout says; the colour bar runs monotonically;
  * R_d(r) and A(z) pass through their bins and R_d falls with r; every text
- * has ink and no two text boxes overlap.  Made-up results cover zeros, the
- * mu_a = 0 and all-zero (-A) fallbacks, bad arguments and a write cut
- * short (the older figure stays).
+ * has ink and no two text boxes overlap.  Where standard errors are given,
+ * each curve's band spans, in each bin's column, exactly the rows the
+ * documented geometry gives (v - e cut at the axis's bottom), in the
+ * curve's colour made light; without them no pixel has that colour and the
+ * figure is the one drawn without errors, byte for byte.  Made-up results
+ * cover zeros, the mu_a = 0 and all-zero (-A) fallbacks, errors larger than
+ * their values and unknown ones, bad arguments and a write cut short (the
+ * older figure stays).
  *
  *   test_plot                                   the checks on made-up results
- *   test_plot --figure FIG.png OUT.mco [--none]  the checks on a figure that
- *       `tmcml plot` drew of OUT.mco (--none: it must be the -A figure) */
+ *   test_plot --figure FIG.png OUT.mco [--none] [--bands]  the checks on a
+ *       figure that `tmcml plot` drew of OUT.mco (--none: it must be the -A
+ *       figure; --bands: with the errors of the .npz beside OUT.mco, which
+ *       must have them; else it must have no band) */
 #include <dirent.h>
 #include <math.h>
 #include <png.h>
@@ -27,6 +34,7 @@
 #include "fs.h"
 #include "label.h"
 #include "mco.h"
+#include "mco_stderr.h"
 #include "plot_mco.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_plot.XXXXXX";
@@ -195,6 +203,77 @@ static void check_curve(const image *img, const plot_panel *q, const double *v, 
               cnt[0] ? sum[0] / cnt[0] : -1, cnt[1] ? sum[1] / cnt[1] : -1);
 }
 
+static bool inside(canvas_box b, int x, int y);
+
+static bool is_band(const image *img, int x, int y)
+{
+    unsigned char band[3];
+    colour_light(plot_curve_rgb, band);
+    return same(px(img, x, y), band);
+}
+
+/* Bin i's band from plot_mco.h's geometry: false where it has none. */
+static bool band_of(const plot_panel *q, double v, double e, int *top, int *bottom)
+{
+    const canvas_box *a = &q->area;
+    if (!(v > 0 && log10(v) >= q->y_lo && e >= 0 && isfinite(e)))
+        return false;
+    *top = axis_pixel(log10(v + e), q->y_hi, q->y_lo, a->y, a->h);
+    *bottom = v - e > 0 && log10(v - e) >= q->y_lo
+                  ? axis_pixel(log10(v - e), q->y_hi, q->y_lo, a->y, a->h)
+                  : a->y + a->h - 1;
+    return true;
+}
+
+/* The band of v's errors e: in the column of each bin whose neighbours lie
+ * in other columns, the band's pixels are exactly its rows (those the
+ * curve and the interfaces drawn over it aside); none beyond them.  Returns
+ * the band's rows counted in those columns. */
+static long check_band(const image *img, const plot_panel *q, const double *v, const double *e,
+                       int n, double step, const char *name)
+{
+    const canvas_box *a = &q->area;
+    int checked = 0, wrong = 0;
+    long rows = 0;
+    for (int i = 0; i < n; i++) {
+        int top, bottom, t, b;
+        if (!band_of(q, v[i], e[i], &top, &bottom))
+            continue;
+        int x = axis_pixel((i + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w);
+        bool crowded = false;
+        for (int k = i - 1; k <= i + 1; k += 2)
+            crowded |= k >= 0 && k < n && band_of(q, v[k], e[k], &t, &b) &&
+                       axis_pixel((k + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w) == x;
+        if (crowded)
+            continue;
+        checked++;
+        for (int y = a->y; y < a->y + a->h; y++) {
+            bool in = y >= top && y <= bottom, band = is_band(img, x, y);
+            bool covered = is_curve(img, x, y) || same(px(img, x, y), plot_rule_rgb);
+            if ((band && !in) || (in && !band && !covered)) {
+                if (wrong++ < 5)
+                    fprintf(stderr, "%s bin %d, column %d, row %d: band %d, want rows %d..%d\n",
+                            name, i, x, y, band, top, bottom);
+            }
+            rows += band;
+        }
+    }
+    CHECK_MSG(checked > n / 3 && wrong == 0, "%s: band checked in %d of %d bins, %d pixels wrong",
+              name, checked, n, wrong);
+    return rows;
+}
+
+/* No band colour anywhere, or only inside the panels' areas. */
+static int band_pixels_outside(const image *img, const plot_layout *l, bool anywhere)
+{
+    int count = 0;
+    for (int y = 0; y < img->h; y++)
+        for (int x = 0; x < img->w; x++)
+            count += is_band(img, x, y) &&
+                     (anywhere || (!inside(l->rd.area, x, y) && !inside(l->az.area, x, y)));
+    return count;
+}
+
 static bool inside(canvas_box b, int x, int y)
 {
     return x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
@@ -231,6 +310,8 @@ static void check_texts(const image *img, const plot_layout *l)
     b[n++] = (named_box){"title", l->title};
     b[n++] = (named_box){"bar title", l->bar_title};
     b[n++] = (named_box){"note", l->note};
+    if (l->band_note.w > 0)
+        b[n++] = (named_box){"band note", l->band_note};
     if (l->kind != PLOT_MAP_NONE)
         b[n++] = (named_box){"bar ticks", l->bar_ticks};
     for (int k = 0; k < 3; k++) {
@@ -264,11 +345,31 @@ static void check_texts(const image *img, const plot_layout *l)
     CHECK(ink_in(img, (canvas_box){0, 0, 12, 12}, plot_background_rgb) == 0);
 }
 
-static void check_figure(const char *png, const mco_data *m, const char *name)
+/* The bands of errors (may be NULL: none). */
+static void check_bands(const image *img, const plot_layout *l, const mco_data *m,
+                        const double *const *errors)
+{
+    const double *rd = errors ? errors[output_by_name("Rd_r") - output_table] : NULL;
+    const double *az = errors ? errors[output_by_name("A_z") - output_table] : NULL;
+    if (!rd && !az) {
+        CHECK_MSG(band_pixels_outside(img, l, true) == 0, "a band drawn without errors");
+        CHECK(l->band_note.w == 0);
+        return;
+    }
+    CHECK(l->band_note.w > 0);
+    CHECK_MSG(band_pixels_outside(img, l, false) == 0, "band pixels outside the panels");
+    if (rd && l->rd.y_hi > l->rd.y_lo)
+        CHECK(check_band(img, &l->rd, m->result.rd_r, rd, l->map_nr, m->run.dr, "R_d(r)") > 0);
+    if (az && l->az.y_hi > l->az.y_lo)
+        CHECK(check_band(img, &l->az, m->result.a_z, az, l->map_nz, m->run.dz, "A(z)") > 0);
+}
+
+static void check_figure(const char *png, const mco_data *m, const double *const *errors,
+                         const char *name)
 {
     plot_layout l;
     tm_error err = {0};
-    bool ok = plot_layout_of(m, name, &l, &err);
+    bool ok = plot_layout_of_errors(m, errors, name, &l, &err);
     CHECK_MSG(ok, "layout of %s: %s", png, err.message);
     image img;
     if (!ok || !image_read(png, &img)) {
@@ -287,6 +388,7 @@ static void check_figure(const char *png, const mco_data *m, const char *name)
     if (l.kind != PLOT_MAP_NONE)
         check_curve(&img, &l.az, m->result.a_z, l.map_nz, m->run.dz, false, "A(z)");
     check_curves_inside(&img, &l);
+    check_bands(&img, &l, m, errors);
     check_texts(&img, &l);
     free(img.rgb);
 }
@@ -330,19 +432,26 @@ static void made_up_free(mco_data *m)
     result_free(&m->result);
 }
 
-static bool render(const mco_data *m, const char *name, plot_layout *l, image *img)
+static bool render_errors(const mco_data *m, const double *const *errors, const char *name,
+                          plot_layout *l, image *img)
 {
     char *path = fs_join(tmpdir, name);
     tm_error err = {0};
-    bool ok = plot_mco_write_png(path, m, name, &err) && plot_layout_of(m, name, l, &err);
+    bool ok = plot_mco_write_png_errors(path, m, errors, name, &err) &&
+              plot_layout_of_errors(m, errors, name, l, &err);
     CHECK_MSG(ok, "%s: %s", name, err.message);
     if (ok) {
-        check_figure(path, m, name);
+        check_figure(path, m, errors, name);
         ok = image_read(path, img);
     }
     unlink(path);
     free(path);
     return ok;
+}
+
+static bool render(const mco_data *m, const char *name, plot_layout *l, image *img)
+{
+    return render_errors(m, NULL, name, l, img);
 }
 
 static void test_made_up(void)
@@ -406,6 +515,67 @@ static void test_made_up(void)
     m.run.nr = m.result.nr = 1; /* one r bin: it is shown */
     CHECK(plot_layout_of(&m, "one", &l, NULL));
     CHECK(l.map_nr == 1);
+    made_up_free(&m);
+}
+
+/* Errors of R_d(r) and A(z): bands where they are known, cut at the
+ * axis's bottom where an error passes its value; the figure without them
+ * is plot_mco_write_png's, byte for byte. */
+static void test_bands(void)
+{
+    mco_data m;
+    CHECK(made_up(&m));
+    double rd[6], az[5];
+    for (int i = 0; i < 6; i++)
+        rd[i] = 0.3 * m.result.rd_r[i];
+    for (int i = 0; i < 5; i++)
+        az[i] = 0.1 * m.result.a_z[i];
+    rd[2] = 2 * m.result.rd_r[2]; /* v - e < 0: down to the axis's bottom */
+    rd[3] = NAN;                  /* unknown: a gap */
+    az[1] = 0;                    /* exact: one row */
+    const double *errors[OUTPUT_ARRAYS] = {NULL};
+    errors[output_by_name("Rd_r") - output_table] = rd;
+    errors[output_by_name("A_z") - output_table] = az;
+    plot_layout l;
+    image img;
+    if (render_errors(&m, errors, "bands.png", &l, &img)) {
+        /* Bin 2's band reaches the bottom row; bin 3 has none. */
+        const canvas_box *a = &l.rd.area;
+        int x2 = axis_pixel(2.5 * m.run.dr, l.rd.x_lo, l.rd.x_hi, a->x, a->w);
+        int x3 = axis_pixel(3.5 * m.run.dr, l.rd.x_lo, l.rd.x_hi, a->x, a->w);
+        CHECK(is_band(&img, x2, a->y + a->h - 1));
+        int in3 = 0;
+        for (int y = a->y; y < a->y + a->h; y++)
+            in3 += is_band(&img, x3, y);
+        CHECK_MSG(in3 == 0, "bin 3 (error unknown): %d band pixels", in3);
+        free(img.rgb);
+    }
+    /* Only A(z)'s: its band, none in R_d(r). */
+    errors[output_by_name("Rd_r") - output_table] = NULL;
+    if (render_errors(&m, errors, "az_band.png", &l, &img)) {
+        int in_rd = 0;
+        for (int y = l.rd.area.y; y < l.rd.area.y + l.rd.area.h; y++)
+            for (int x = l.rd.area.x; x < l.rd.area.x + l.rd.area.w; x++)
+                in_rd += is_band(&img, x, y);
+        CHECK(in_rd == 0);
+        free(img.rgb);
+    }
+    /* No errors of the curves: the figure without errors, byte for byte. */
+    errors[output_by_name("A_z") - output_table] = NULL;
+    errors[output_by_name("A_rz") - output_table] = m.result.a_rz; /* not a curve's */
+    char *with = fs_join(tmpdir, "with.png"), *without = fs_join(tmpdir, "without.png");
+    tm_error err = {0};
+    CHECK(plot_mco_write_png_errors(with, &m, errors, "x", &err) &&
+          plot_mco_write_png(without, &m, "x", &err));
+    size_t n1 = 0, n2 = 0;
+    char *b1 = fs_read_text(with, &n1, &err), *b2 = fs_read_text(without, &n2, &err);
+    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+    free(b1);
+    free(b2);
+    unlink(with);
+    unlink(without);
+    free(with);
+    free(without);
     made_up_free(&m);
 }
 
@@ -555,7 +725,7 @@ static void test_axis(void)
     CHECK(one);
 }
 
-static int check_given_figure(const char *png, const char *mco, bool none)
+static int check_given_figure(const char *png, const char *mco, bool none, bool bands)
 {
     mco_data m;
     tm_error err = {0};
@@ -563,7 +733,15 @@ static int check_given_figure(const char *png, const char *mco, bool none)
         error_print(stderr, &err);
         return 1;
     }
-    check_figure(png, &m, fs_base_name(mco));
+    double *errors[OUTPUT_ARRAYS] = {NULL};
+    if (bands) {
+        char *npz = fs_sibling(mco, ".npz");
+        CHECK_MSG(mco_stderr_read(npz, &m, fs_base_name(mco), errors, &err) == NPZ_FOUND,
+                  "%s: no errors: %s", npz, err.message);
+        free(npz);
+    }
+    check_figure(png, &m, bands ? (const double *const *)errors : NULL, fs_base_name(mco));
+    mco_stderr_free(errors);
     plot_layout l;
     CHECK(plot_layout_of(&m, fs_base_name(mco), &l, &err));
     CHECK_MSG((l.kind == PLOT_MAP_NONE) == none, "%s: map kind %d", png, (int)l.kind);
@@ -573,8 +751,14 @@ static int check_given_figure(const char *png, const char *mco, bool none)
 
 int main(int argc, char **argv)
 {
-    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--figure") == 0)
-        return check_given_figure(argv[2], argv[3], argc == 5 && strcmp(argv[4], "--none") == 0);
+    if (argc >= 4 && strcmp(argv[1], "--figure") == 0) {
+        bool none = false, bands = false;
+        for (int i = 4; i < argc; i++) {
+            none |= strcmp(argv[i], "--none") == 0;
+            bands |= strcmp(argv[i], "--bands") == 0;
+        }
+        return check_given_figure(argv[2], argv[3], none, bands);
+    }
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
@@ -582,6 +766,7 @@ int main(int argc, char **argv)
     test_labels();
     test_axis();
     test_made_up();
+    test_bands();
     test_invalid();
     test_atomic();
     CHECK(check_temp_files(tmpdir, NULL) == 0);

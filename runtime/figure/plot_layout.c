@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "label.h"
+#include "output_arrays.h"
 #include "plot_plan.h"
 
 #define MARGIN         24
@@ -20,6 +21,7 @@
 #define BAR_W          22
 #define PANEL_H        300
 #define ROW_GAP        40 /* the map's note to the lower panels' titles */
+#define NOTE_LINE_GAP  8  /* the note to the bands' line under it */
 #define PANEL_GAP      56 /* panel 2's right edge to panel 3's axis title */
 #define MAP_DECADES    8  /* the colour scale spans at most this many decades... */
 #define LOG_DECADES    10 /* ...and a log axis this many */
@@ -205,6 +207,8 @@ static void plan_texts(plot_plan *p, const char *name)
     snprintf(p->note, sizeof p->note, "%sgrey: %s",
              p->m->run.num_layers > 1 ? "dashed: layer interfaces    " : "",
              p->lay.kind == PLOT_MAP_NONE ? "no data" : "no absorption scored");
+    snprintf(p->band_note, sizeof p->band_note, "%s",
+             p->rd_err || p->az_err ? "shaded: +-1 standard error" : "");
     snprintf(p->rd_title, sizeof p->rd_title, "Diffuse reflectance R_{d}(r)");
     snprintf(p->rd_y_title, sizeof p->rd_y_title, "R_{d} [cm^{-2}]");
     snprintf(p->az_title, sizeof p->az_title, "Absorption A(z)");
@@ -320,6 +324,10 @@ static void plan_top_row(plot_plan *p, int x0, int map_h)
     panel_boxes(&l->map, p->map_title, "r [cm]", "z [cm]", widest(&p->map_y));
     l->note = box(x0 + (MAP_W - text_w(p->note)) / 2, l->map.x_title.y + PLOT_TEXT_H + 12,
                   text_w(p->note), PLOT_TEXT_H);
+    if (p->band_note[0])
+        l->band_note =
+            box(x0 + (MAP_W - text_w(p->band_note)) / 2, l->note.y + PLOT_TEXT_H + NOTE_LINE_GAP,
+                text_w(p->band_note), PLOT_TEXT_H);
 }
 
 /* R_d(r) from x0 and A(z) ending under the colour bar's title, sharing the
@@ -329,7 +337,8 @@ static int plan_bottom_row(plot_plan *p, int x0)
     plot_layout *l = &p->lay;
     int az_left = left_room(widest(&p->az_y));
     int pw = (l->width - MARGIN - x0 - PANEL_GAP - az_left) / 2;
-    int panel_y = l->note.y + PLOT_TEXT_H + ROW_GAP + PLOT_TEXT_H + TITLE_GAP;
+    int notes_end = (l->band_note.w ? l->band_note.y : l->note.y) + PLOT_TEXT_H;
+    int panel_y = notes_end + ROW_GAP + PLOT_TEXT_H + TITLE_GAP;
     l->rd.area = box(x0, panel_y, pw, PANEL_H);
     l->az.area = box(x0 + pw + PANEL_GAP + az_left, panel_y, pw, PANEL_H);
     panel_boxes(&l->rd, p->rd_title, "r [cm]", p->rd_y_title, widest(&p->rd_y));
@@ -378,13 +387,21 @@ static bool check_args(const mco_data *m, const char *path, tm_error *err)
     return true;
 }
 
-bool plot_plan_make(const mco_data *m, const char *name, const char *path, plot_plan *p,
-                    tm_error *err)
+/* The error of the row named name, where errors has it. */
+static const double *row_errors(const double *const *errors, const char *name)
+{
+    return errors ? errors[output_by_name(name) - output_table] : NULL;
+}
+
+bool plot_plan_make(const mco_data *m, const double *const *errors, const char *name,
+                    const char *path, plot_plan *p, tm_error *err)
 {
     memset(p, 0, sizeof *p);
     if (!check_args(m, path, err))
         return false;
     p->m = m;
+    p->rd_err = row_errors(errors, "Rd_r");
+    p->az_err = row_errors(errors, "A_z");
     if (!plan_values(p, path, err))
         return false;
     plan_texts(p, name);
@@ -398,12 +415,18 @@ void plot_plan_free(plot_plan *p)
     p->map = NULL;
 }
 
-bool plot_layout_of(const mco_data *m, const char *name, plot_layout *layout, tm_error *err)
+bool plot_layout_of_errors(const mco_data *m, const double *const *errors, const char *name,
+                           plot_layout *layout, tm_error *err)
 {
     plot_plan p;
-    if (!plot_plan_make(m, name, NULL, &p, err))
+    if (!plot_plan_make(m, errors, name, NULL, &p, err))
         return false;
     *layout = p.lay;
     plot_plan_free(&p);
     return true;
+}
+
+bool plot_layout_of(const mco_data *m, const char *name, plot_layout *layout, tm_error *err)
+{
+    return plot_layout_of_errors(m, NULL, name, layout, err);
 }
