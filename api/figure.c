@@ -24,10 +24,13 @@ tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r, const ch
         return entered;
     if (!*path)
         return api_arg_error(s, "path: empty");
-    /* A shallow view: the figure reads the problem and the arrays alone. */
+    /* A shallow view: the figure reads the problem and the arrays alone,
+     * and their standard errors where the result has them (bands). */
     mco_data view = {.run = r->problem.run, .comment = NULL, .result = r->res};
+    const double *const *errors =
+        r->res.stderr_groups > 0 ? (const double *const *)r->res.stderr_array : NULL;
     tm_error err = {0};
-    if (!plot_mco_write_png(path, &view, figure_name(r, path, name), &err))
+    if (!plot_mco_write_png_errors(path, &view, errors, figure_name(r, path, name), &err))
         return api_leave(s, api_fail(s, TMCML_ERR_FILE, &err));
     return api_leave(s, TMCML_OK);
 }

@@ -67,6 +67,13 @@
 /* Bytes of a profile file: a few kB per entry. */
 #define PROFILE_MAX_FILE_BYTES ((size_t)16 << 20)
 
+/* Bytes of a .npy member's header read back (runtime/io/npz_read.c): the
+ * header is a short Python dict ("{'descr': '<f8', 'fortran_order': False,
+ * 'shape': (500, 200), }"), padded to 64 bytes; tmcml writes about 128 and
+ * NumPy refuses more than 10 000 unless told otherwise.  A damaged length
+ * then asks for no more than this. */
+#define NPY_HEADER_MAX_BYTES ((size_t)4096)
+
 /* Bytes of a cubin cache entry's files (docs/cache.md), read back only up
  * to these, so that a file swapped for a huge one or a link to a device
  * (/dev/zero) ends in a rebuilt entry, not a full memory.  A cubin of the

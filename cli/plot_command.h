@@ -1,5 +1,7 @@
-/* `tmcml plot OUT.mco [-o FIG.png]`: one PNG figure of an MCML .mco
- * (runtime/figure/plot_mco.h): the fluence map, R_d(r) and A(z). */
+/* `tmcml plot OUT.mco [-o FIG.png] [--no-stderr]`: one PNG figure of an
+ * MCML .mco (runtime/figure/plot_mco.h): the fluence map, R_d(r) and A(z),
+ * the curves on bands of their standard errors where OUT.npz beside the
+ * .mco has them (runtime/io/mco_stderr.h) and --no-stderr is not given. */
 #ifndef TMCML_PLOT_COMMAND_H
 #define TMCML_PLOT_COMMAND_H
 

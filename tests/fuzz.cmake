@@ -5,7 +5,8 @@
 set(replay_room_mci io)
 set(replay_room_profile tuner)
 set(replay_room_run engine)
-foreach(harness mci profile run)
+set(replay_room_npz io)
+foreach(harness mci profile run npz)
   tmcml_test(replay_${harness} ${replay_room_${harness}} fuzz/replay.c fuzz/fuzz_${harness}.c)
   add_test(NAME fuzz_replay_${harness} COMMAND replay_${harness}
     ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${harness} ${TMCML_TEST_DATA}/fuzz/${harness})

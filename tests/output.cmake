@@ -18,6 +18,13 @@ tmcml_test(test_zip io test_zip.c)
 add_test(NAME zip COMMAND test_zip)
 add_test(NAME zip_external COMMAND test_zip external)
 set_tests_properties(zip_external PROPERTIES SKIP_RETURN_CODE 77)
+# Reading .npz members back (runtime/io/npz_reader.c), hostile files refused,
+# and an .mco's standard errors from its .npz (mco_stderr.c); (npz_numpy)
+# numpy.savez's files, skipped without numpy.
+tmcml_test(test_npz_reader io test_npz_reader.c)
+add_test(NAME npz_reader COMMAND test_npz_reader)
+add_test(NAME npz_numpy COMMAND test_npz_reader numpy)
+set_tests_properties(npz_numpy PROPERTIES SKIP_RETURN_CODE 77)
 # Broad beams by convolution of the pencil response (runtime/io/conv.c).
 tmcml_test(test_conv io test_conv.c)
 add_test(NAME conv COMMAND test_conv)

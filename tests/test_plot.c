@@ -3,15 +3,20 @@
  * mirror-symmetric about r = 0, brightest near the source; the interfaces
  * are dashed rows where the layout says; the colour bar runs monotonically;
  * R_d(r) and A(z) pass through their bins and R_d falls with r; every text
- * has ink and no two text boxes overlap; a result with standard errors has
- * a band of +-1 error around R_d(r) and A(z) where the geometry puts it,
- * and the figure is otherwise the one without.  Made-up results cover zeros, the
- * mu_a = 0 and all-zero (-A) fallbacks, bad arguments and a write cut
- * short (the older figure stays).
+ * has ink and no two text boxes overlap.  Where standard errors are given,
+ * each curve's band spans, in each bin's column, exactly the rows the
+ * documented geometry gives (v - e cut at the axis's bottom), in the
+ * curve's colour made light; without them no pixel has that colour and the
+ * figure is the one drawn without errors, byte for byte.  Made-up results
+ * cover zeros, the mu_a = 0 and all-zero (-A) fallbacks, errors larger than
+ * their values and unknown ones, bad arguments and a write cut short (the
+ * older figure stays).
  *
  *   test_plot                                   the checks on made-up results
- *   test_plot --figure FIG.png OUT.mco [--none]  the checks on a figure that
- *       `tmcml plot` drew of OUT.mco (--none: it must be the -A figure) */
+ *   test_plot --figure FIG.png OUT.mco [--none] [--bands]  the checks on a
+ *       figure that `tmcml plot` drew of OUT.mco (--none: it must be the -A
+ *       figure; --bands: with the errors of the .npz beside OUT.mco, which
+ *       must have them; else it must have no band) */
 #include <dirent.h>
 #include <math.h>
 #include <png.h>
@@ -29,6 +34,7 @@
 #include "fs.h"
 #include "label.h"
 #include "mco.h"
+#include "mco_stderr.h"
 #include "plot_mco.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_plot.XXXXXX";
@@ -197,6 +203,77 @@ static void check_curve(const image *img, const plot_panel *q, const double *v, 
               cnt[0] ? sum[0] / cnt[0] : -1, cnt[1] ? sum[1] / cnt[1] : -1);
 }
 
+static bool inside(canvas_box b, int x, int y);
+
+static bool is_band(const image *img, int x, int y)
+{
+    unsigned char band[3];
+    colour_light(plot_curve_rgb, band);
+    return same(px(img, x, y), band);
+}
+
+/* Bin i's band from plot_mco.h's geometry: false where it has none. */
+static bool band_of(const plot_panel *q, double v, double e, int *top, int *bottom)
+{
+    const canvas_box *a = &q->area;
+    if (!(v > 0 && log10(v) >= q->y_lo && e >= 0 && isfinite(e)))
+        return false;
+    *top = axis_pixel(log10(v + e), q->y_hi, q->y_lo, a->y, a->h);
+    *bottom = v - e > 0 && log10(v - e) >= q->y_lo
+                  ? axis_pixel(log10(v - e), q->y_hi, q->y_lo, a->y, a->h)
+                  : a->y + a->h - 1;
+    return true;
+}
+
+/* The band of v's errors e: in the column of each bin whose neighbours lie
+ * in other columns, the band's pixels are exactly its rows (those the
+ * curve and the interfaces drawn over it aside); none beyond them.  Returns
+ * the band's rows counted in those columns. */
+static long check_band(const image *img, const plot_panel *q, const double *v, const double *e,
+                       int n, double step, const char *name)
+{
+    const canvas_box *a = &q->area;
+    int checked = 0, wrong = 0;
+    long rows = 0;
+    for (int i = 0; i < n; i++) {
+        int top, bottom, t, b;
+        if (!band_of(q, v[i], e[i], &top, &bottom))
+            continue;
+        int x = axis_pixel((i + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w);
+        bool crowded = false;
+        for (int k = i - 1; k <= i + 1; k += 2)
+            crowded |= k >= 0 && k < n && band_of(q, v[k], e[k], &t, &b) &&
+                       axis_pixel((k + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w) == x;
+        if (crowded)
+            continue;
+        checked++;
+        for (int y = a->y; y < a->y + a->h; y++) {
+            bool in = y >= top && y <= bottom, band = is_band(img, x, y);
+            bool covered = is_curve(img, x, y) || same(px(img, x, y), plot_rule_rgb);
+            if ((band && !in) || (in && !band && !covered)) {
+                if (wrong++ < 5)
+                    fprintf(stderr, "%s bin %d, column %d, row %d: band %d, want rows %d..%d\n",
+                            name, i, x, y, band, top, bottom);
+            }
+            rows += band;
+        }
+    }
+    CHECK_MSG(checked > n / 3 && wrong == 0, "%s: band checked in %d of %d bins, %d pixels wrong",
+              name, checked, n, wrong);
+    return rows;
+}
+
+/* No band colour anywhere, or only inside the panels' areas. */
+static int band_pixels_outside(const image *img, const plot_layout *l, bool anywhere)
+{
+    int count = 0;
+    for (int y = 0; y < img->h; y++)
+        for (int x = 0; x < img->w; x++)
+            count += is_band(img, x, y) &&
+                     (anywhere || (!inside(l->rd.area, x, y) && !inside(l->az.area, x, y)));
+    return count;
+}
+
 static bool inside(canvas_box b, int x, int y)
 {
     return x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
@@ -233,6 +310,8 @@ static void check_texts(const image *img, const plot_layout *l)
     b[n++] = (named_box){"title", l->title};
     b[n++] = (named_box){"bar title", l->bar_title};
     b[n++] = (named_box){"note", l->note};
+    if (l->band_note.w > 0)
+        b[n++] = (named_box){"band note", l->band_note};
     if (l->kind != PLOT_MAP_NONE)
         b[n++] = (named_box){"bar ticks", l->bar_ticks};
     for (int k = 0; k < 3; k++) {
@@ -266,11 +345,31 @@ static void check_texts(const image *img, const plot_layout *l)
     CHECK(ink_in(img, (canvas_box){0, 0, 12, 12}, plot_background_rgb) == 0);
 }
 
-static void check_figure(const char *png, const mco_data *m, const char *name)
+/* The bands of errors (may be NULL: none). */
+static void check_bands(const image *img, const plot_layout *l, const mco_data *m,
+                        const double *const *errors)
+{
+    const double *rd = errors ? errors[output_by_name("Rd_r") - output_table] : NULL;
+    const double *az = errors ? errors[output_by_name("A_z") - output_table] : NULL;
+    if (!rd && !az) {
+        CHECK_MSG(band_pixels_outside(img, l, true) == 0, "a band drawn without errors");
+        CHECK(l->band_note.w == 0);
+        return;
+    }
+    CHECK(l->band_note.w > 0);
+    CHECK_MSG(band_pixels_outside(img, l, false) == 0, "band pixels outside the panels");
+    if (rd && l->rd.y_hi > l->rd.y_lo)
+        CHECK(check_band(img, &l->rd, m->result.rd_r, rd, l->map_nr, m->run.dr, "R_d(r)") > 0);
+    if (az && l->az.y_hi > l->az.y_lo)
+        CHECK(check_band(img, &l->az, m->result.a_z, az, l->map_nz, m->run.dz, "A(z)") > 0);
+}
+
+static void check_figure(const char *png, const mco_data *m, const double *const *errors,
+                         const char *name)
 {
     plot_layout l;
     tm_error err = {0};
-    bool ok = plot_layout_of(m, name, &l, &err);
+    bool ok = plot_layout_of_errors(m, errors, name, &l, &err);
     CHECK_MSG(ok, "layout of %s: %s", png, err.message);
     image img;
     if (!ok || !image_read(png, &img)) {
@@ -289,6 +388,7 @@ static void check_figure(const char *png, const mco_data *m, const char *name)
     if (l.kind != PLOT_MAP_NONE)
         check_curve(&img, &l.az, m->result.a_z, l.map_nz, m->run.dz, false, "A(z)");
     check_curves_inside(&img, &l);
+    check_bands(&img, &l, m, errors);
     check_texts(&img, &l);
     free(img.rgb);
 }
@@ -332,19 +432,26 @@ static void made_up_free(mco_data *m)
     result_free(&m->result);
 }
 
-static bool render(const mco_data *m, const char *name, plot_layout *l, image *img)
+static bool render_errors(const mco_data *m, const double *const *errors, const char *name,
+                          plot_layout *l, image *img)
 {
     char *path = fs_join(tmpdir, name);
     tm_error err = {0};
-    bool ok = plot_mco_write_png(path, m, name, &err) && plot_layout_of(m, name, l, &err);
+    bool ok = plot_mco_write_png_errors(path, m, errors, name, &err) &&
+              plot_layout_of_errors(m, errors, name, l, &err);
     CHECK_MSG(ok, "%s: %s", name, err.message);
     if (ok) {
-        check_figure(path, m, name);
+        check_figure(path, m, errors, name);
         ok = image_read(path, img);
     }
     unlink(path);
     free(path);
     return ok;
+}
+
+static bool render(const mco_data *m, const char *name, plot_layout *l, image *img)
+{
+    return render_errors(m, NULL, name, l, img);
 }
 
 static void test_made_up(void)
@@ -411,102 +518,64 @@ static void test_made_up(void)
     made_up_free(&m);
 }
 
-/* ---- a result with standard errors: the band ------------------------------------ */
-
-static bool is_band(const image *img, int x, int y) { return same(px(img, x, y), plot_band_rgb); }
-
-/* The band of v +- e as plot_mco.h puts it: at each drawn bin's column,
- * band (or the curve over it) from log10(v + e) down to log10(v - e), the
- * area's bottom where v - e <= 0, and no band above or below; none at the
- * column of a bin whose error is unknown; band (or curve) in the middle of
- * the columns between two bins with one.  *band counts its pixels. */
-static void check_band(const image *img, const plot_panel *q, const double *v, const double *e,
-                       int n, double step, const char *name)
-{
-    const canvas_box *a = &q->area;
-    int wrong = 0, columns = 0, unknown = 0, between = 0, prev_x = -1, prev_top = 0,
-        prev_bottom = 0;
-    for (int i = 0; i < n; i++) {
-        if (!(v[i] > 0) || log10(v[i]) < q->y_lo) {
-            prev_x = -1;
-            continue;
-        }
-        int x = axis_pixel((i + 0.5) * step, q->x_lo, q->x_hi, a->x, a->w);
-        if (!isfinite(e[i])) {
-            for (int y = a->y; y < a->y + a->h; y++)
-                unknown += is_band(img, x, y);
-            prev_x = -1;
-            continue;
-        }
-        double lo = v[i] - e[i] > 0 ? log10(v[i] - e[i]) : q->y_lo;
-        int top = axis_pixel(log10(v[i] + e[i]), q->y_hi, q->y_lo, a->y, a->h);
-        int bottom = axis_pixel(lo, q->y_hi, q->y_lo, a->y, a->h);
-        for (int y = a->y; y < a->y + a->h; y++) {
-            bool in = y >= top && y <= bottom;
-            wrong += in ? !is_band(img, x, y) && !is_curve(img, x, y) : is_band(img, x, y);
-        }
-        if (prev_x >= 0 && x - prev_x >= 4) { /* the middle column, half-way between the ends */
-            int mx = (prev_x + x) / 2;
-            double t = (double)(mx - prev_x) / (x - prev_x);
-            int my = (int)lround(
-                (prev_top + t * (top - prev_top) + prev_bottom + t * (bottom - prev_bottom)) / 2);
-            between += !is_band(img, mx, my) && !is_curve(img, mx, my);
-        }
-        prev_x = x, prev_top = top, prev_bottom = bottom;
-        columns++;
-    }
-    CHECK_MSG(columns >= 2 && wrong == 0 && unknown == 0 && between == 0,
-              "%s's band: %d columns, %d pixels wrong, %d band pixels where the error is unknown, "
-              "%d gaps between columns",
-              name, columns, wrong, unknown, between);
-}
-
-/* made_up's R_d(r) and A(z) with standard errors: a band around each curve
- * (one error unknown, two reaching 0), the note saying so; every pixel
- * outside the two panels and the note the figure's without them. */
-static void test_band(void)
+/* Errors of R_d(r) and A(z): bands where they are known, cut at the
+ * axis's bottom where an error passes its value; the figure without them
+ * is plot_mco_write_png's, byte for byte. */
+static void test_bands(void)
 {
     mco_data m;
     CHECK(made_up(&m));
-    plot_layout plain_l, l;
-    image plain, img;
-    bool ok = render(&m, "band.png", &plain_l, &plain); /* one name: one title */
-    mcml_result *r = &m.result;
-    const double rd_rel[6] = {0.5, 0.5, NAN, 0.4, 2.0, 0.5}, az_rel[5] = {0.2, 0.3, 0.2, 1.0, 0.1};
-    r->stderr_array[2] = malloc(6 * sizeof(double)); /* rd_r's row */
-    r->stderr_array[1] = malloc(5 * sizeof(double)); /* a_z's */
-    CHECK(r->array[2] == r->rd_r && r->array[1] == r->a_z);
-    if (!r->stderr_array[1] || !r->stderr_array[2]) {
-        made_up_free(&m);
-        return;
-    }
+    double rd[6], az[5];
     for (int i = 0; i < 6; i++)
-        r->stderr_array[2][i] = rd_rel[i] * r->rd_r[i];
+        rd[i] = 0.3 * m.result.rd_r[i];
     for (int i = 0; i < 5; i++)
-        r->stderr_array[1][i] = az_rel[i] * r->a_z[i];
-    r->stderr_groups = 64;
-    if (ok && render(&m, "band.png", &l, &img)) {
-        CHECK(l.width == plain_l.width && l.height == plain_l.height);
-        check_band(&img, &l.rd, r->rd_r, r->stderr_array[2], l.map_nr, m.run.dr, "R_d(r)");
-        check_band(&img, &l.az, r->a_z, r->stderr_array[1], l.map_nz, m.run.dz, "A(z)");
-        int differ = 0, band = 0, plain_band = 0;
-        for (int y = 0; y < img.h; y++)
-            for (int x = 0; x < img.w; x++) {
-                band += is_band(&img, x, y);
-                plain_band += is_band(&plain, x, y);
-                if (inside(l.rd.area, x, y) || inside(l.az.area, x, y) || inside(l.note, x, y) ||
-                    inside(plain_l.note, x, y))
-                    continue;
-                differ += !same(px(&img, x, y), px(&plain, x, y));
-            }
-        CHECK_MSG(band > 200 && plain_band == 0 && differ == 0,
-                  "%d band pixels (%d without errors), %d pixels differ outside the panels", band,
-                  plain_band, differ);
-        CHECK(l.note.w > plain_l.note.w);
+        az[i] = 0.1 * m.result.a_z[i];
+    rd[2] = 2 * m.result.rd_r[2]; /* v - e < 0: down to the axis's bottom */
+    rd[3] = NAN;                  /* unknown: a gap */
+    az[1] = 0;                    /* exact: one row */
+    const double *errors[OUTPUT_ARRAYS] = {NULL};
+    errors[output_by_name("Rd_r") - output_table] = rd;
+    errors[output_by_name("A_z") - output_table] = az;
+    plot_layout l;
+    image img;
+    if (render_errors(&m, errors, "bands.png", &l, &img)) {
+        /* Bin 2's band reaches the bottom row; bin 3 has none. */
+        const canvas_box *a = &l.rd.area;
+        int x2 = axis_pixel(2.5 * m.run.dr, l.rd.x_lo, l.rd.x_hi, a->x, a->w);
+        int x3 = axis_pixel(3.5 * m.run.dr, l.rd.x_lo, l.rd.x_hi, a->x, a->w);
+        CHECK(is_band(&img, x2, a->y + a->h - 1));
+        int in3 = 0;
+        for (int y = a->y; y < a->y + a->h; y++)
+            in3 += is_band(&img, x3, y);
+        CHECK_MSG(in3 == 0, "bin 3 (error unknown): %d band pixels", in3);
         free(img.rgb);
     }
-    if (ok)
-        free(plain.rgb);
+    /* Only A(z)'s: its band, none in R_d(r). */
+    errors[output_by_name("Rd_r") - output_table] = NULL;
+    if (render_errors(&m, errors, "az_band.png", &l, &img)) {
+        int in_rd = 0;
+        for (int y = l.rd.area.y; y < l.rd.area.y + l.rd.area.h; y++)
+            for (int x = l.rd.area.x; x < l.rd.area.x + l.rd.area.w; x++)
+                in_rd += is_band(&img, x, y);
+        CHECK(in_rd == 0);
+        free(img.rgb);
+    }
+    /* No errors of the curves: the figure without errors, byte for byte. */
+    errors[output_by_name("A_z") - output_table] = NULL;
+    errors[output_by_name("A_rz") - output_table] = m.result.a_rz; /* not a curve's */
+    char *with = fs_join(tmpdir, "with.png"), *without = fs_join(tmpdir, "without.png");
+    tm_error err = {0};
+    CHECK(plot_mco_write_png_errors(with, &m, errors, "x", &err) &&
+          plot_mco_write_png(without, &m, "x", &err));
+    size_t n1 = 0, n2 = 0;
+    char *b1 = fs_read_text(with, &n1, &err), *b2 = fs_read_text(without, &n2, &err);
+    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+    free(b1);
+    free(b2);
+    unlink(with);
+    unlink(without);
+    free(with);
+    free(without);
     made_up_free(&m);
 }
 
@@ -656,7 +725,7 @@ static void test_axis(void)
     CHECK(one);
 }
 
-static int check_given_figure(const char *png, const char *mco, bool none)
+static int check_given_figure(const char *png, const char *mco, bool none, bool bands)
 {
     mco_data m;
     tm_error err = {0};
@@ -664,7 +733,15 @@ static int check_given_figure(const char *png, const char *mco, bool none)
         error_print(stderr, &err);
         return 1;
     }
-    check_figure(png, &m, fs_base_name(mco));
+    double *errors[OUTPUT_ARRAYS] = {NULL};
+    if (bands) {
+        char *npz = fs_sibling(mco, ".npz");
+        CHECK_MSG(mco_stderr_read(npz, &m, fs_base_name(mco), errors, &err) == NPZ_FOUND,
+                  "%s: no errors: %s", npz, err.message);
+        free(npz);
+    }
+    check_figure(png, &m, bands ? (const double *const *)errors : NULL, fs_base_name(mco));
+    mco_stderr_free(errors);
     plot_layout l;
     CHECK(plot_layout_of(&m, fs_base_name(mco), &l, &err));
     CHECK_MSG((l.kind == PLOT_MAP_NONE) == none, "%s: map kind %d", png, (int)l.kind);
@@ -674,8 +751,14 @@ static int check_given_figure(const char *png, const char *mco, bool none)
 
 int main(int argc, char **argv)
 {
-    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--figure") == 0)
-        return check_given_figure(argv[2], argv[3], argc == 5 && strcmp(argv[4], "--none") == 0);
+    if (argc >= 4 && strcmp(argv[1], "--figure") == 0) {
+        bool none = false, bands = false;
+        for (int i = 4; i < argc; i++) {
+            none |= strcmp(argv[i], "--none") == 0;
+            bands |= strcmp(argv[i], "--bands") == 0;
+        }
+        return check_given_figure(argv[2], argv[3], none, bands);
+    }
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
@@ -683,7 +766,7 @@ int main(int argc, char **argv)
     test_labels();
     test_axis();
     test_made_up();
-    test_band();
+    test_bands();
     test_invalid();
     test_atomic();
     CHECK(check_temp_files(tmpdir, NULL) == 0);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # `tmcml plot` as a user meets it: a figure of a CPU run (default name and
 # -o), of MCML's own outputs, of a -A run; each checked pixel by pixel by
-# `test_plot --figure`.  Bad files and unwritable outputs: a non-zero exit, a
-# message naming the file (and the line), no figure and no temporary file
-# left, an older figure untouched.
+# `test_plot --figure`; the bands of a --stderr run's errors, and none from
+# an .npz that is not the .mco's.  Bad files and unwritable outputs: a
+# non-zero exit, a message naming the file (and the line), no figure and no
+# temporary file left, an older figure untouched.
 #   test_plot.sh TMCML TEST_PLOT DATA_DIR
 set -u
 tmcml=$1
@@ -51,6 +52,44 @@ figure "MCML skin" "$work/skin.png" "$data/reference/mcml_skin7_600nm_1e8.mco"
 expect 0 "run -A" -- "$tmcml" run "$example" -N 5000 -A -o "$work/a" --engine cpu -q
 expect 0 "plot -A" -- "$tmcml" plot "$work/a/example.mco"
 figure "-A run" "$work/a/example.png" "$work/a/example.mco" --none
+
+# --stderr: R_d(r) and A(z) on bands of their standard errors from the .npz
+# beside the .mco, checked row by row (test_plot --figure --bands), nothing
+# said.  Without them (--no-stderr, no .npz, an .npz without errors, one of
+# another seed, a damaged one) no band and the same figure, byte for byte;
+# the last two said on stderr, exit 0.
+expect 0 "run --stderr" -- "$tmcml" run "$example" -N 4000 -S 7 -o "$work/se" --engine cpu -q --stderr
+expect 0 "plot with errors" -- "$tmcml" plot "$work/se/example.mco"
+check; [ ! -s "$work/out" ] || fail "plot with errors: said $(cat "$work/out")"
+figure "bands" "$work/se/example.png" "$work/se/example.mco" --bands
+expect 0 "--no-stderr" -- "$tmcml" plot "$work/se/example.mco" --no-stderr -o "$work/plain.png"
+figure "--no-stderr" "$work/plain.png" "$work/se/example.mco"
+check; cmp -s "$work/se/example.png" "$work/plain.png" && fail "--no-stderr: the figure with bands"
+# plain_figure WHAT: the last plot wrote $work/fig_se.png, the figure without bands.
+plain_figure() {
+    check; cmp -s "$work/plain.png" "$work/fig_se.png" || fail "$1: not the figure without bands"
+}
+mv "$work/se/example.npz" "$work/se/kept.npz"
+expect 0 "no .npz" -- "$tmcml" plot "$work/se/example.mco" -o "$work/fig_se.png"
+check; [ ! -s "$work/out" ] || fail "no .npz: said $(cat "$work/out")"
+plain_figure "no .npz"
+expect 0 "run --npz" -- "$tmcml" run "$example" -N 4000 -S 7 -o "$work/npz" --engine cpu -q --npz
+cp "$work/npz/example.npz" "$work/se/example.npz"
+expect 0 "an .npz without errors" -- "$tmcml" plot "$work/se/example.mco" -o "$work/fig_se.png"
+check; [ ! -s "$work/out" ] || fail "an .npz without errors: said $(cat "$work/out")"
+plain_figure "an .npz without errors"
+expect 0 "run -S 8 --stderr" -- "$tmcml" run "$example" -N 4000 -S 8 -o "$work/se8" --engine cpu -q --stderr
+cp "$work/se8/example.npz" "$work/se/example.npz"
+expect 0 "another seed's .npz" -- "$tmcml" plot "$work/se/example.mco" -o "$work/fig_se.png"
+contains "another seed's .npz" "example.npz: not example.mco's (another run's?): its A_l\[0\] is"
+contains "another seed's .npz" "drawn without error bands"
+plain_figure "another seed's .npz"
+head -c 3000 "$work/se/kept.npz" >"$work/se/example.npz"
+expect 0 "a damaged .npz" -- "$tmcml" plot "$work/se/example.mco" -o "$work/fig_se.png"
+contains "a damaged .npz" "example.npz: not a zip archive"
+contains "a damaged .npz" "drawn without error bands"
+plain_figure "a damaged .npz"
+mv "$work/se/kept.npz" "$work/se/example.npz"
 
 # A name not ending in .mco gets .png appended.
 cp "$work/run/example.mco" "$work/results.txt"
@@ -116,6 +155,8 @@ expect 2 "-o without a name" -- "$tmcml" plot "$work/run/example.mco" -o
 contains "-o without a name" "expected a file name"
 expect 0 "help" -- "$tmcml" plot --help
 contains "help" "usage: tmcml plot OUT.mco"
+contains "help" "--no-stderr"
+contains "help" "value - error to value +"
 expect 0 "usage lists plot" -- "$tmcml" --help
 contains "usage lists plot" "tmcml plot OUT.mco"
 no_temps "end"

@@ -7,6 +7,14 @@ const unsigned char colour_no_data_rgb[3] = {200, 200, 200};
 const unsigned char colour_ink_rgb[3] = {32, 32, 32};
 const unsigned char colour_frame_rgb[3] = {80, 80, 80};
 
+#define LIGHT_SHARE 0.25 /* of the colour in colour_light, the rest white */
+
+void colour_light(const unsigned char rgb[3], unsigned char light[3])
+{
+    for (int c = 0; c < 3; c++)
+        light[c] = (unsigned char)lround(255 - LIGHT_SHARE * (255 - rgb[c]));
+}
+
 /* Control points, evenly spaced in t.  Their luma (0.2126 R + 0.7152 G +
  * 0.0722 B: 25, 58, 98, 130, 176, 223) rises in nearly equal steps, and
  * luma is linear in R, G, B, so it rises all along the interpolated map:

@@ -14,6 +14,10 @@ extern const unsigned char colour_no_data_rgb[3];
 extern const unsigned char colour_ink_rgb[3];
 extern const unsigned char colour_frame_rgb[3];
 
+/* rgb made light: a quarter of its strength over white, for what lies
+ * under a line of that colour (the band of a curve's errors). */
+void colour_light(const unsigned char rgb[3], unsigned char light[3]);
+
 /* The map at t in [0, 1] (clamped); NaN gives colour_no_data_rgb. */
 void colour_map(double t, unsigned char rgb[3]);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "label.h"
+#include "output_arrays.h"
 #include "plot_plan.h"
 
 #define MARGIN         24
@@ -20,6 +21,7 @@
 #define BAR_W          22
 #define PANEL_H        300
 #define ROW_GAP        40 /* the map's note to the lower panels' titles */
+#define NOTE_LINE_GAP  8  /* the note to the bands' line under it */
 #define PANEL_GAP      56 /* panel 2's right edge to panel 3's axis title */
 #define MAP_DECADES    8  /* the colour scale spans at most this many decades... */
 #define LOG_DECADES    10 /* ...and a log axis this many */
@@ -134,16 +136,6 @@ static void colour_range(plot_plan *p)
         l->bar_lo = l->bar_hi - 1;
 }
 
-/* The standard error of r's array `values`, entry for entry; NULL when r
- * has none. */
-static const double *error_of(const mcml_result *r, const double *values)
-{
-    for (int i = 0; r->stderr_groups > 0 && i < OUTPUT_ARRAYS; i++)
-        if (r->array[i] == values)
-            return r->stderr_array[i];
-    return NULL;
-}
-
 static bool plan_values(plot_plan *p, const char *path, tm_error *err)
 {
     plot_layout *l = &p->lay;
@@ -166,8 +158,6 @@ static bool plan_values(plot_plan *p, const char *path, tm_error *err)
     l->az.x_hi = l->map.y_lo;
     p->rd_empty = !log_axis(p->m->result.rd_r, l->map_nr, &l->rd.y_lo, &l->rd.y_hi);
     p->az_empty = !log_axis(p->m->result.a_z, l->map_nz, &l->az.y_lo, &l->az.y_hi);
-    p->rd_err = error_of(&p->m->result, p->m->result.rd_r);
-    p->az_err = error_of(&p->m->result, p->m->result.a_z);
     return true;
 }
 
@@ -214,10 +204,11 @@ static void plan_texts(plot_plan *p, const char *name)
         snprintf(p->bar_title, sizeof p->bar_title, "no data");
         break;
     }
-    snprintf(p->note, sizeof p->note, "%sgrey: %s%s",
+    snprintf(p->note, sizeof p->note, "%sgrey: %s",
              p->m->run.num_layers > 1 ? "dashed: layer interfaces    " : "",
-             p->lay.kind == PLOT_MAP_NONE ? "no data" : "no absorption scored",
-             p->rd_err || p->az_err ? "    band: +-1 std. error" : "");
+             p->lay.kind == PLOT_MAP_NONE ? "no data" : "no absorption scored");
+    snprintf(p->band_note, sizeof p->band_note, "%s",
+             p->rd_err || p->az_err ? "shaded: +-1 standard error" : "");
     snprintf(p->rd_title, sizeof p->rd_title, "Diffuse reflectance R_{d}(r)");
     snprintf(p->rd_y_title, sizeof p->rd_y_title, "R_{d} [cm^{-2}]");
     snprintf(p->az_title, sizeof p->az_title, "Absorption A(z)");
@@ -333,6 +324,10 @@ static void plan_top_row(plot_plan *p, int x0, int map_h)
     panel_boxes(&l->map, p->map_title, "r [cm]", "z [cm]", widest(&p->map_y));
     l->note = box(x0 + (MAP_W - text_w(p->note)) / 2, l->map.x_title.y + PLOT_TEXT_H + 12,
                   text_w(p->note), PLOT_TEXT_H);
+    if (p->band_note[0])
+        l->band_note =
+            box(x0 + (MAP_W - text_w(p->band_note)) / 2, l->note.y + PLOT_TEXT_H + NOTE_LINE_GAP,
+                text_w(p->band_note), PLOT_TEXT_H);
 }
 
 /* R_d(r) from x0 and A(z) ending under the colour bar's title, sharing the
@@ -342,7 +337,8 @@ static int plan_bottom_row(plot_plan *p, int x0)
     plot_layout *l = &p->lay;
     int az_left = left_room(widest(&p->az_y));
     int pw = (l->width - MARGIN - x0 - PANEL_GAP - az_left) / 2;
-    int panel_y = l->note.y + PLOT_TEXT_H + ROW_GAP + PLOT_TEXT_H + TITLE_GAP;
+    int notes_end = (l->band_note.w ? l->band_note.y : l->note.y) + PLOT_TEXT_H;
+    int panel_y = notes_end + ROW_GAP + PLOT_TEXT_H + TITLE_GAP;
     l->rd.area = box(x0, panel_y, pw, PANEL_H);
     l->az.area = box(x0 + pw + PANEL_GAP + az_left, panel_y, pw, PANEL_H);
     panel_boxes(&l->rd, p->rd_title, "r [cm]", p->rd_y_title, widest(&p->rd_y));
@@ -391,13 +387,21 @@ static bool check_args(const mco_data *m, const char *path, tm_error *err)
     return true;
 }
 
-bool plot_plan_make(const mco_data *m, const char *name, const char *path, plot_plan *p,
-                    tm_error *err)
+/* The error of the row named name, where errors has it. */
+static const double *row_errors(const double *const *errors, const char *name)
+{
+    return errors ? errors[output_by_name(name) - output_table] : NULL;
+}
+
+bool plot_plan_make(const mco_data *m, const double *const *errors, const char *name,
+                    const char *path, plot_plan *p, tm_error *err)
 {
     memset(p, 0, sizeof *p);
     if (!check_args(m, path, err))
         return false;
     p->m = m;
+    p->rd_err = row_errors(errors, "Rd_r");
+    p->az_err = row_errors(errors, "A_z");
     if (!plan_values(p, path, err))
         return false;
     plan_texts(p, name);
@@ -411,12 +415,18 @@ void plot_plan_free(plot_plan *p)
     p->map = NULL;
 }
 
-bool plot_layout_of(const mco_data *m, const char *name, plot_layout *layout, tm_error *err)
+bool plot_layout_of_errors(const mco_data *m, const double *const *errors, const char *name,
+                           plot_layout *layout, tm_error *err)
 {
     plot_plan p;
-    if (!plot_plan_make(m, name, NULL, &p, err))
+    if (!plot_plan_make(m, errors, name, NULL, &p, err))
         return false;
     *layout = p.lay;
     plot_plan_free(&p);
     return true;
+}
+
+bool plot_layout_of(const mco_data *m, const char *name, plot_layout *layout, tm_error *err)
+{
+    return plot_layout_of_errors(m, NULL, name, layout, err);
 }

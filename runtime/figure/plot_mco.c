@@ -12,9 +12,6 @@ const unsigned char plot_background_rgb[3] = {255, 255, 255};
 const unsigned char plot_boundary_rgb[3] = {255, 255, 255};
 const unsigned char plot_rule_rgb[3] = {150, 150, 150};
 const unsigned char plot_curve_rgb[3] = {31, 84, 160};
-/* The curve's colour a quarter strong over white: the band reads as the
- * curve's, and the curve stays visible on it. */
-const unsigned char plot_band_rgb[3] = {199, 212, 231};
 static const unsigned char grid_rgb[3] = {232, 232, 232};
 
 #define DASH_ON      6
@@ -187,48 +184,60 @@ static void draw_curve(const canvas *c, const plot_panel *q, const double *v, in
     }
 }
 
-/* Bin i's band as log10 of its ends (hi above lo): false where it has
- * none (its value not drawn, its error unknown).  An error reaching 0 or
- * below takes the band to the axis's bottom. */
-static bool band_ends(const plot_panel *q, double v, double e, double *lo, double *hi)
+/* ---- the bands of the curves' errors (plot_mco.h) ----------------------------- */
+
+/* Bin i's band in rows: from v + e down to v - e, or to the area's bottom
+ * row where v - e is not on the axis; false where the curve has no point
+ * or e is unknown. */
+static bool band_rows(const plot_panel *q, double v, double e, int *top, int *bottom)
 {
-    if (!(v > 0 && isfinite(v) && log10(v) >= q->y_lo && isfinite(e) && e >= 0))
+    if (!(v > 0 && isfinite(v) && log10(v) >= q->y_lo) || !(e >= 0 && isfinite(e)))
         return false;
-    *hi = log10(v + e);
-    *lo = v - e > 0 ? log10(v - e) : q->y_lo;
+    double lo = v - e;
+    *top = y_of(q, log10(v + e));
+    *bottom = lo > 0 && log10(lo) >= q->y_lo ? y_of(q, log10(lo)) : q->area.y + q->area.h - 1;
     return true;
 }
 
-/* One column of the band, from log10 value hi down to lo. */
-static void band_column(const canvas *c, const plot_panel *q, int x, double lo, double hi)
+static void band_column(const canvas *c, int x, int top, int bottom, const unsigned char rgb[3])
 {
-    int top = y_of(q, hi), bottom = y_of(q, lo);
-    canvas_fill(c, x, top, 1, bottom - top + 1, plot_band_rgb);
+    canvas_fill(c, x, top, 1, bottom - top + 1, rgb);
 }
 
-/* +-1 standard error (e) around v, under its curve (plot_mco.h): each bin
- * with a band at its column, and the columns between two consecutive ones
- * filled between their ends interpolated (a straight edge in log scale,
- * as the curve's segments are). */
+/* The columns from x0 (rows t0..b0) to x1 (t1..b1), the rows between
+ * interpolated linearly; one column spans both when x0 == x1. */
+static void band_join(const canvas *c, int x0, int t0, int b0, int x1, int t1, int b1,
+                      const unsigned char rgb[3])
+{
+    if (x0 == x1) {
+        band_column(c, x0, t0 < t1 ? t0 : t1, b0 > b1 ? b0 : b1, rgb);
+        return;
+    }
+    for (int x = x0; x <= x1; x++) {
+        double f = (double)(x - x0) / (x1 - x0);
+        band_column(c, x, (int)lround(t0 + f * (t1 - t0)), (int)lround(b0 + f * (b1 - b0)), rgb);
+    }
+}
+
 static void draw_band(const canvas *c, const plot_panel *q, const double *v, const double *e, int n,
                       double step)
 {
-    double plo = 0, phi = 0;
-    int px = 0;
+    unsigned char rgb[3];
+    colour_light(plot_curve_rgb, rgb);
+    int px = 0, pt = 0, pb = 0;
     bool joined = false;
     for (int i = 0; i < n; i++) {
-        double lo, hi;
-        if (!band_ends(q, v[i], e[i], &lo, &hi)) {
+        int top, bottom;
+        if (!band_rows(q, v[i], e[i], &top, &bottom)) {
             joined = false;
             continue;
         }
         int x = x_of(q, (i + 0.5) * step);
-        for (int k = joined ? px + 1 : x; k < x; k++) {
-            double t = (double)(k - px) / (x - px);
-            band_column(c, q, k, plo + t * (lo - plo), phi + t * (hi - phi));
-        }
-        band_column(c, q, x, lo, hi);
-        px = x, plo = lo, phi = hi, joined = true;
+        if (joined)
+            band_join(c, px, pt, pb, x, top, bottom, rgb);
+        else
+            band_column(c, x, top, bottom, rgb);
+        px = x, pt = top, pb = bottom, joined = true;
     }
 }
 
@@ -264,7 +273,7 @@ static void draw_az(const plot_plan *p, const canvas *c)
     const plot_panel *q = &p->lay.az;
     const mci_run *run = &p->m->run;
     draw_log_panel(c, q, &p->az_x, &p->az_y, p->az_empty);
-    if (!p->az_empty && p->az_err) /* under the interfaces */
+    if (!p->az_empty && p->az_err)
         draw_band(c, q, p->m->result.a_z, p->az_err, p->lay.map_nz, run->dz);
     for (int k = 1; k <= run->num_layers; k++)
         if (interface_in_view(run, k, q->x_hi))
@@ -288,18 +297,21 @@ static void draw(const plot_plan *p, const canvas *c)
     draw_titles(c, &l->map, p->map_title, "r [cm]", "z [cm]");
     draw_bar(p, c);
     text(c, l->note.x, l->note.y, p->note);
+    if (p->band_note[0])
+        text(c, l->band_note.x, l->band_note.y, p->band_note);
     draw_rd(p, c);
     draw_az(p, c);
 }
 
-bool plot_mco_write_png(const char *path, const mco_data *m, const char *name, tm_error *err)
+bool plot_mco_write_png_errors(const char *path, const mco_data *m, const double *const *errors,
+                               const char *name, tm_error *err)
 {
     if (!path || !*path) {
         error_set(err, NULL, 0, "plot: no output path");
         return false;
     }
     plot_plan p;
-    if (!plot_plan_make(m, name, path, &p, err))
+    if (!plot_plan_make(m, errors, name, path, &p, err))
         return false;
     canvas c;
     bool ok = canvas_init(&c, p.lay.width, p.lay.height, plot_background_rgb, path, err);
@@ -310,4 +322,9 @@ bool plot_mco_write_png(const char *path, const mco_data *m, const char *name, t
     canvas_free(&c);
     plot_plan_free(&p);
     return ok;
+}
+
+bool plot_mco_write_png(const char *path, const mco_data *m, const char *name, tm_error *err)
+{
+    return plot_mco_write_png_errors(path, m, NULL, name, err);
 }

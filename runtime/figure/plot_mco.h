@@ -8,9 +8,10 @@
  *      no map and the title says so.  Bins <= 0 are drawn in
  *      colour_no_data_rgb.
  *   2. R_d(r) [cm^-2] on a log axis;  3. A(z) [cm^-1] on a log axis, layer
- *      interfaces dashed.  A result with standard errors (result.h: the
- *      library's, never an .mco's) has a band of +-1 standard error
- *      around each curve, and the note says so.
+ *      interfaces dashed.  Where their standard errors are given (plot_mco
+ *      _write_png_errors: `tmcml run --stderr`), each curve lies on a band
+ *      from value - error to value + error, in its own colour made light
+ *      (colour_light), and a line under the map's note says what it is.
  * MCML counts everything beyond the grid in the last r bin (and the last z
  * bin when the grid ends inside the tissue): those bins are left out, as is
  * any depth below the tissue. */
@@ -52,11 +53,15 @@ typedef struct plot_panel {
  *     y axis_pixel(log10 v, y_hi, y_lo, area.y, area.h); consecutive
  *     positive bins are joined in plot_curve_rgb.  az's interfaces are the
  *     columns axis_pixel(z, x_lo, x_hi, ...), dashed in plot_rule_rgb.
- *     The band, under the curve, in plot_band_rgb: bin i with value v > 0
- *     on the axis and a finite error e spans the rows from log10(v + e)
- *     down to log10(v - e) (the area's bottom where v - e <= 0, both kept
- *     on the axis) at its column; between two such consecutive bins each
- *     column spans the rows of those ends interpolated linearly in x. */
+ *   bands: bin i of a curve drawn (as above) whose error e is finite and
+ *     >= 0 spans, in its column x, the rows from axis_pixel(log10(v + e),
+ *     ...) down to axis_pixel(log10(v - e), ...), or down to the area's
+ *     bottom row where v - e <= 0 or lies below y_lo (never a NaN or a
+ *     row outside the area).  Consecutive such bins are joined: each
+ *     column between them spans the rows between the two bins' top rows
+ *     and bottom rows interpolated linearly in the column (lround); where
+ *     both bins fall in one column it spans both.  Bands are drawn over
+ *     the grid and under the interfaces and the curve. */
 typedef struct plot_layout {
     int width, height;
     canvas_box title;       /* the figure's: file, photons, R_d, A, T_t */
@@ -65,6 +70,7 @@ typedef struct plot_layout {
     canvas_box bar_ticks;   /* its labels, right of it */
     canvas_box bar_title;   /* right of those, reading bottom to top */
     canvas_box note;        /* under the map: what the dashes and the grey mean */
+    canvas_box band_note;   /* under it, where bands are drawn: what they are (else 0 wide) */
     double bar_lo, bar_hi;  /* log10 of the values at the colour bar's ends */
     int map_nr, map_nz;     /* bins shown (in map, rd and az) */
     plot_map_kind kind;
@@ -78,10 +84,19 @@ bool plot_layout_of(const mco_data *m, const char *name, plot_layout *layout, tm
  * failure nothing is written and err->file is path. */
 bool plot_mco_write_png(const char *path, const mco_data *m, const char *name, tm_error *err);
 
+/* The same with the standard errors of m's arrays: errors[row] laid out as
+ * m->result.array[row] (runtime/io/mco_stderr.h reads them from the .npz
+ * beside an .mco; an mcml_result's stderr_array is so too), NULL where
+ * unknown; errors NULL: none.  R_d(r)'s and A(z)'s are drawn as bands.
+ * Without them the figure is plot_mco_write_png's, byte for byte. */
+bool plot_layout_of_errors(const mco_data *m, const double *const *errors, const char *name,
+                           plot_layout *layout, tm_error *err);
+bool plot_mco_write_png_errors(const char *path, const mco_data *m, const double *const *errors,
+                               const char *name, tm_error *err);
+
 extern const unsigned char plot_background_rgb[3]; /* white */
 extern const unsigned char plot_boundary_rgb[3];   /* interfaces on the map (white) */
 extern const unsigned char plot_rule_rgb[3];       /* interfaces in the A(z) panel */
-extern const unsigned char plot_curve_rgb[3];      /* R_d(r) and A(z) */
-extern const unsigned char plot_band_rgb[3];       /* their +-1 standard error */
+extern const unsigned char plot_curve_rgb[3];      /* R_d(r) and A(z); their bands light */
 
 #endif

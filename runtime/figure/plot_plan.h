@@ -15,18 +15,17 @@ typedef struct plot_plan {
     plot_layout lay;
     double *map; /* the map's values, [ir * map_nz + iz] */
     axis_ticks map_x, map_y, bar, rd_x, rd_y, az_x, az_y;
-    bool rd_empty, az_empty; /* no positive value to draw */
-    /* The standard errors of R_d(r) and A(z) (a result with them:
-     * result.h), drawn as a band; NULL: none. */
-    const double *rd_err, *az_err;
-    int zero_layer; /* PLOT_MAP_ABSORPTION: the layer without mu_a */
-    char title[320], map_title[160], bar_title[64], note[128];
+    bool rd_empty, az_empty;       /* no positive value to draw */
+    const double *rd_err, *az_err; /* their standard errors (bands); NULL: none */
+    int zero_layer;                /* PLOT_MAP_ABSORPTION: the layer without mu_a */
+    char title[320], map_title[160], bar_title[64], note[128], band_note[64];
     char rd_title[64], rd_y_title[64], az_title[64], az_y_title[64];
 } plot_plan;
 
-/* Checks m and fills *p (allocating p->map); path only names errors. */
-bool plot_plan_make(const mco_data *m, const char *name, const char *path, plot_plan *p,
-                    tm_error *err);
+/* Checks m and fills *p (allocating p->map), with the bands of errors
+ * (plot_mco_write_png_errors; may be NULL); path only names errors. */
+bool plot_plan_make(const mco_data *m, const double *const *errors, const char *name,
+                    const char *path, plot_plan *p, tm_error *err);
 void plot_plan_free(plot_plan *p);
 
 #endif
