@@ -14,15 +14,8 @@
 
 #include "hash.h"
 #include "tm_limits.h"
+#include "zip.h"
 
-#define ZIP_LOCAL_SIG       0x04034b50u
-#define ZIP_CENTRAL_SIG     0x02014b50u
-#define ZIP_END_SIG         0x06054b50u
-#define ZIP64_END_SIG       0x06064b50u
-#define ZIP64_LOCATOR_SIG   0x07064b50u
-#define ZIP64_EXTRA_ID      0x0001
-#define ZIP_ESCAPE_32       0xffffffffu /* a classic field whose value is in ZIP64's */
-#define ZIP_ESCAPE_16       0xffffu
 #define ZIP_END_BYTES       22
 #define ZIP_COMMENT_MAX     65535
 #define ZIP64_LOCATOR_BYTES 20
@@ -129,8 +122,8 @@ static npz_found read_directory(npz_reader *r, tm_error *err)
     r->dir_bytes = le(rec + 12, 4);
     r->dir_offset = le(rec + 16, 4);
     records_end = end_at;
-    if ((r->entries == ZIP_ESCAPE_16 || r->dir_bytes == ZIP_ESCAPE_32 ||
-         r->dir_offset == ZIP_ESCAPE_32) &&
+    if ((r->entries == ZIP_COUNT_MAX || r->dir_bytes == ZIP_CLASSIC_MAX ||
+         r->dir_offset == ZIP_CLASSIC_MAX) &&
         read_zip64_end(r, end_at, &records_end, err) != NPZ_FOUND)
         return NPZ_BAD;
     if (r->dir_offset > records_end || r->dir_bytes > records_end - r->dir_offset) {
@@ -201,7 +194,7 @@ static bool zip64_fields(const unsigned char *extra, uint64_t n, uint64_t *usize
             const unsigned char *p = extra + at + 4;
             uint64_t *fields[3] = {usize, csize, offset}, used = 0;
             for (int i = 0; i < 3; i++) {
-                if (*fields[i] != ZIP_ESCAPE_32)
+                if (*fields[i] != ZIP_CLASSIC_MAX)
                     continue;
                 if (used + 8 > len)
                     return false;
@@ -229,7 +222,7 @@ static npz_found member_bytes(const npz_reader *r, const unsigned char *rec, uin
                   member, (unsigned)le(rec + 10, 2));
         return NPZ_BAD;
     }
-    if (csize == ZIP_ESCAPE_32 || usize == ZIP_ESCAPE_32 || local == ZIP_ESCAPE_32) {
+    if (csize == ZIP_CLASSIC_MAX || usize == ZIP_CLASSIC_MAX || local == ZIP_CLASSIC_MAX) {
         unsigned char *extra = malloc(n ? (size_t)n : 1);
         bool ok = extra && read_at(r, extra_at, extra, n) &&
                   zip64_fields(extra, n, &usize, &csize, &local);

@@ -6,20 +6,12 @@
 
 #include "hash.h"
 
-#define ZIP_LOCAL_SIG     0x04034b50u
-#define ZIP_CENTRAL_SIG   0x02014b50u
-#define ZIP_END_SIG       0x06054b50u
-#define ZIP64_END_SIG     0x06064b50u
-#define ZIP64_LOCATOR_SIG 0x07064b50u
-#define ZIP64_EXTRA_ID    0x0001
-#define ZIP_CLASSIC_MAX   0xffffffffu /* a classic 32-bit field's escape value */
-#define ZIP_COUNT_MAX     0xffffu     /* the classic member count's */
 /* Versions needed to extract: 2.0 for stored members, 4.5 for ZIP64. */
-#define ZIP_VERSION       20
-#define ZIP64_VERSION     45
-#define ZIP_MADE_BY_UNIX  (3 << 8)                  /* the external attributes are a Unix mode */
-#define ZIP_DOS_DATE      ((0 << 9) | (1 << 5) | 1) /* 1980-01-01 */
-#define ZIP_MODE_0644     (UINT32_C(0100644) << 16)
+#define ZIP_VERSION      20
+#define ZIP64_VERSION    45
+#define ZIP_MADE_BY_UNIX (3 << 8)                  /* the external attributes are a Unix mode */
+#define ZIP_DOS_DATE     ((0 << 9) | (1 << 5) | 1) /* 1980-01-01 */
+#define ZIP_MODE_0644    (UINT32_C(0100644) << 16)
 
 struct zip_entry {
     char *name;

@@ -14,6 +14,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The records' signatures and the escapes of the classic fields (PKWARE's
+ * APPNOTE 4.3): the writer's (zip.c) and the reader's (npz_reader.c). */
+#define ZIP_LOCAL_SIG     0x04034b50u
+#define ZIP_CENTRAL_SIG   0x02014b50u
+#define ZIP_END_SIG       0x06054b50u
+#define ZIP64_END_SIG     0x06064b50u
+#define ZIP64_LOCATOR_SIG 0x07064b50u
+#define ZIP64_EXTRA_ID    0x0001
+#define ZIP_CLASSIC_MAX   0xffffffffu /* a classic 32-bit field's escape: the value is ZIP64's */
+#define ZIP_COUNT_MAX     0xffffu     /* the classic member count's */
+
 /* One piece of a member's bytes: a member is the concatenation of its
  * pieces (an .npy's header, then its array). */
 typedef struct zip_piece {
