@@ -147,14 +147,19 @@ static bool fold_slot(const groups_call *g, const photon_batch *batch, int s, sl
                                        err);
         tally_set_clear(&scratch[i]);
     }
-    if (!ok || !called || stopped)
+    if (!ok || !called)
         return ok;
-    st->next = next_group(batch, &plan, s, st->next + 1);
-    bool done = st->next == UINT64_MAX;
-    if (!done && added && g->enough && decides(g, &g->unc[s * g->sets]))
-        done = g->enough(g->enough_ctx, s, &g->unc[s * g->sets]);
-    st->over = done;
-    if (done && g->slot_done)
+    uint64_t next = next_group(batch, &plan, s, st->next + 1);
+    /* A group ended at a decision point is decided even when a stop came
+     * with it: a run stopped there and resumed must decide as the run done
+     * at once (its photons, so its outputs, follow from the decision). */
+    bool met = next != UINT64_MAX && added && g->enough && decides(g, &g->unc[s * g->sets]) &&
+               g->enough(g->enough_ctx, s, &g->unc[s * g->sets]);
+    if (stopped && !met)
+        return ok; /* the rest after the pause, or after --resume */
+    st->next = next;
+    st->over = met || next == UINT64_MAX;
+    if (st->over && g->slot_done)
         ok = g->slot_done(g->slot_ctx, s, 1, err);
     return ok;
 }

@@ -18,6 +18,10 @@
  *             photon's deposits in several rings were independent samples -
  *             fails the first test.
  *
+ *   decision  a precision run stopped as the photons of a decision point
+ *             end still takes that decision (its photons the unbroken
+ *             run's)
+ *
  * The tolerances: with RUNS = 1000 the spread's own relative error is
  * 1/sqrt(2 (RUNS - 1)) = 2.2 % and the mean square error's about as much,
  * so 10 % is more than 3 of their combined standard deviations; 64 groups
@@ -25,6 +29,7 @@
  * 94.55 %, and a coverage of 1000 runs has a standard deviation of 0.72 %:
  * 92.5 % is 2.8 of them below. */
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +266,77 @@ static int case_identity(void)
     return check_summary("identity");
 }
 
+/* ---- a stop at a decision point ---------------------------------------------------------- */
+
+/* What the precision run's callbacks saw. */
+typedef struct decision_watch {
+    volatile sig_atomic_t stop; /* raised once `at` photons are done */
+    uint64_t done, at;
+    int asked; /* decisions asked */
+} decision_watch;
+
+static bool count_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    (void)part, (void)first, (void)err;
+    decision_watch *w = ctx;
+    w->done += n;
+    if (w->done >= w->at)
+        w->stop = 1;
+    return true;
+}
+
+/* Met at the first decision point (64 groups). */
+static bool met_at_first(void *ctx, int slot, const uncertainty *u)
+{
+    (void)slot;
+    decision_watch *w = ctx;
+    w->asked++;
+    return u->groups >= UNCERTAINTY_GROUPS;
+}
+
+/* A stop that comes as the photons of the first decision point end (the
+ * 64th group whole, the stop flag up): the decision is still taken, so a
+ * run stopped there ends as the run done at once would (its photons are
+ * the decision's), not with a group more after --resume. */
+static int case_decision(void)
+{
+    mci_file file;
+    if (!slab(&file))
+        return check_summary("decision");
+    mci_run *run = &file.runs[0];
+    run->photons = 1000000;
+    session s;
+    session_init(&s);
+    tally_set acc[1];
+    uncertainty u;
+    uncertainty_init(&u);
+    decision_watch w = {.at = (uint64_t)UNCERTAINTY_GROUPS * 1000};
+    session_sim sim = {.seed = 3,
+                       .score_absorption = true,
+                       .threads = 1,
+                       .stop = &w.stop,
+                       .done = count_done,
+                       .done_ctx = &w,
+                       .uncertainty = &u,
+                       .group_chunk = 1000,
+                       .enough = met_at_first,
+                       .enough_ctx = &w};
+    session_run_stats stats;
+    tm_error err;
+    bool ok = tallies_for(run, acc, 1) &&
+              session_simulate(&s, &sim, run, NULL, 0, (uint64_t)run->photons, acc, &stats, &err);
+    CHECK_MSG(ok, "%s", err.message);
+    CHECK_MSG(w.stop && acc->photons == w.at && u.groups == UNCERTAINTY_GROUPS,
+              "stopped %d, %llu photons, %d groups", (int)w.stop, (unsigned long long)acc->photons,
+              u.groups);
+    CHECK_MSG(w.asked == 1, "the decision at the stop was asked %d times, not once", w.asked);
+    tallies_free(acc, 1);
+    uncertainty_free(&u);
+    session_close(&s);
+    mci_free(&file);
+    return check_summary("decision");
+}
+
 /* ---- coverage ---------------------------------------------------------------------------- */
 
 enum { Q_RD, Q_TT, Q_A, Q_RDR1, Q_RDR2, Q_RDR3, Q_AZ1, Q_AZ2, Q_ARZ, Q_RDT, Q_SET_RD, Q_WRONG, QS };
@@ -373,6 +449,8 @@ int main(int argc, char **argv)
         return case_identity();
     if (!strcmp(which, "coverage"))
         return case_coverage();
-    fprintf(stderr, "usage: test_uncertainty identity|coverage\n");
+    if (!strcmp(which, "decision"))
+        return case_decision();
+    fprintf(stderr, "usage: test_uncertainty identity|coverage|decision\n");
     return 2;
 }
