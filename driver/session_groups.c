@@ -49,22 +49,24 @@ static groups_plan plan_of(const groups_call *g, const mci_run *run)
 
 /* ---- rounds ---- */
 
-/* What the rounds know of a slot: the next group it simulates, and
- * whether its run is over (every group done, or precise enough). */
+/* What the rounds know of a slot: its run and parts (order[first ..
+ * first + parts - 1], indices into the batch's parts), the next group it
+ * simulates, whether the round has a piece of it, and whether its run is
+ * over (every group done, or precise enough). */
 typedef struct slot_state {
     const mci_run *run;
+    int first, parts;
     uint64_t next;
-    bool over;
+    bool in_round, over;
 } slot_state;
 
-/* The first group >= from that a part of slot s touches, or UINT64_MAX. */
-static uint64_t next_group(const photon_batch *batch, const groups_plan *plan, int s, uint64_t from)
+/* The first group >= from that a part of slot st touches, or UINT64_MAX. */
+static uint64_t next_group(const photon_batch *batch, const int *order, const slot_state *st,
+                           const groups_plan *plan, uint64_t from)
 {
     uint64_t best = UINT64_MAX;
-    for (int k = 0; k < batch->count; k++) {
-        const batch_part *p = &batch->parts[k];
-        if (p->slot != s)
-            continue;
+    for (int j = st->first; j < st->first + st->parts; j++) {
+        const batch_part *p = &batch->parts[order[j]];
         uint64_t first = groups_of(plan, p->first), last = groups_of(plan, p->first + p->count - 1);
         uint64_t g = first > from ? first : from;
         while (g <= last && groups_bound(plan, g) == groups_bound(plan, g + 1))
@@ -78,13 +80,15 @@ static uint64_t next_group(const photon_batch *batch, const groups_plan *plan, i
 /* The round's batch: each part's photons in its slot's group of the round
  * (states[s].next), origin[k] the part its part k is a piece of; false
  * when there are none (*any false) or out of memory. */
-static bool round_batch(const groups_call *g, const photon_batch *batch, const slot_state *states,
+static bool round_batch(const groups_call *g, const photon_batch *batch, slot_state *states,
                         batch_part *parts, int *origin, photon_batch *out, bool *any, tm_error *err)
 {
     int count = 0;
+    for (int s = 0; s < batch->slots; s++)
+        states[s].in_round = false;
     for (int k = 0; k < batch->count; k++) {
         const batch_part *p = &batch->parts[k];
-        const slot_state *st = &states[p->slot];
+        slot_state *st = &states[p->slot];
         if (st->over)
             continue;
         groups_plan plan = plan_of(g, st->run);
@@ -94,6 +98,7 @@ static bool round_batch(const groups_call *g, const photon_batch *batch, const s
         hi = hi < end ? hi : end;
         if (lo >= hi)
             continue;
+        st->in_round = true;
         parts[count] = *p;
         parts[count].first = lo;
         parts[count].count = hi - lo;
@@ -104,14 +109,14 @@ static bool round_batch(const groups_call *g, const photon_batch *batch, const s
 }
 
 /* Scratch tallies of the shape of acc's, for every slot that has a run. */
-static tally_set *scratch_like(const photon_batch *batch, int sets, const tally_set *acc,
-                               tm_error *err)
+static tally_set *scratch_like(const photon_batch *batch, const slot_state *states, int sets,
+                               const tally_set *acc, tm_error *err)
 {
     int n = batch->slots * sets;
     tally_set *s = calloc((size_t)n, sizeof *s);
     bool ok = s != NULL;
     for (int i = 0; ok && i < n; i++)
-        if (photon_batch_slot_run(batch, i / sets))
+        if (states[i / sets].run)
             ok = tally_set_init(&s[i], acc[i].nr, acc[i].nz, acc[i].na) &&
                  tally_set_add_options_of(&s[i], &acc[i]);
     if (ok)
@@ -133,8 +138,9 @@ static bool decides(const groups_call *g, const uncertainty *u)
  * to its tallies (the ranges the call reported are in them whatever
  * follows), and, unless the call failed, to its groups; then whether its
  * run goes on. */
-static bool fold_slot(const groups_call *g, const photon_batch *batch, int s, slot_state *st,
-                      tally_set *scratch, tally_set *acc, bool called, bool stopped, tm_error *err)
+static bool fold_slot(const groups_call *g, const photon_batch *batch, const int *order, int s,
+                      slot_state *st, tally_set *scratch, tally_set *acc, bool called, bool stopped,
+                      tm_error *err)
 {
     groups_plan plan = plan_of(g, st->run);
     uint64_t size = groups_bound(&plan, st->next + 1) - groups_bound(&plan, st->next);
@@ -149,7 +155,7 @@ static bool fold_slot(const groups_call *g, const photon_batch *batch, int s, sl
     }
     if (!ok || !called)
         return ok;
-    uint64_t next = next_group(batch, &plan, s, st->next + 1);
+    uint64_t next = next_group(batch, order, st, &plan, st->next + 1);
     /* A group ended at a decision point is decided even when a stop came
      * with it: a run stopped there and resumed must decide as the run done
      * at once (its photons, so its outputs, follow from the decision). */
@@ -164,19 +170,37 @@ static bool fold_slot(const groups_call *g, const photon_batch *batch, int s, sl
     return ok;
 }
 
-static slot_state *slot_states(const groups_call *g, const photon_batch *batch, tm_error *err)
+/* Each slot's state, its parts listed in order (a counting sort of the
+ * parts by slot, so that a round costs the parts, not parts x slots). */
+static slot_state *slot_states(const groups_call *g, const photon_batch *batch, int *order,
+                               tm_error *err)
 {
     slot_state *st = calloc((size_t)batch->slots, sizeof *st);
     if (!st) {
         error_set(err, NULL, 0, "out of memory");
         return NULL;
     }
+    for (int k = 0; k < batch->count; k++)
+        st[batch->parts[k].slot].parts++;
+    for (int s = 1; s < batch->slots; s++)
+        st[s].first = st[s - 1].first + st[s - 1].parts;
+    int *at = calloc((size_t)batch->slots, sizeof *at);
+    if (!at) {
+        free(st);
+        error_set(err, NULL, 0, "out of memory");
+        return NULL;
+    }
+    for (int k = 0; k < batch->count; k++) {
+        int s = batch->parts[k].slot;
+        order[st[s].first + at[s]++] = k;
+        st[s].run = batch->parts[k].run;
+    }
+    free(at);
     for (int s = 0; s < batch->slots; s++) {
-        st[s].run = photon_batch_slot_run(batch, s);
         st[s].over = st[s].run == NULL;
         if (st[s].run) {
             groups_plan plan = plan_of(g, st[s].run);
-            st[s].next = next_group(batch, &plan, s, 0);
+            st[s].next = next_group(batch, order, &st[s], &plan, 0);
         }
     }
     return st;
@@ -184,12 +208,13 @@ static slot_state *slot_states(const groups_call *g, const photon_batch *batch, 
 
 bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set *acc, tm_error *err)
 {
-    tally_set *scratch = scratch_like(batch, g->sets, acc, err);
-    slot_state *states = scratch ? slot_states(g, batch, err) : NULL;
+    int *order = malloc((size_t)batch->count * sizeof *order);
+    slot_state *states = order ? slot_states(g, batch, order, err) : NULL;
+    tally_set *scratch = states ? scratch_like(batch, states, g->sets, acc, err) : NULL;
     batch_part *parts = malloc((size_t)batch->count * sizeof *parts);
     int *origin = malloc((size_t)batch->count * sizeof *origin);
     bool ok = scratch && states && parts && origin, any = true;
-    if (scratch && states && !ok)
+    if ((!order || (scratch && states)) && !ok)
         error_set(err, NULL, 0, "out of memory");
     for (int r = 0; ok && any && !(g->stop && *g->stop); r++) {
         photon_batch round;
@@ -202,8 +227,10 @@ bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set 
             g->add_stats(g->stats, g->round_stats, r == 0);
         bool stopped = g->stop && *g->stop;
         for (int s = 0; s < batch->slots; s++)
-            if (photon_batch_slot_run(&round, s))
-                ok = fold_slot(g, batch, s, &states[s], scratch, acc, called, stopped, err) && ok;
+            if (states[s].in_round)
+                ok =
+                    fold_slot(g, batch, order, s, &states[s], scratch, acc, called, stopped, err) &&
+                    ok;
         ok = ok && called;
         photon_batch_free(&round);
     }
@@ -211,6 +238,7 @@ bool groups_simulate(const groups_call *g, const photon_batch *batch, tally_set 
         tally_set_free(&scratch[i]);
     free(scratch);
     free(states);
+    free(order);
     free(parts);
     free(origin);
     return ok;
