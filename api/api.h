@@ -137,6 +137,9 @@ void api_result_clear(tmcml_result *r);
 tmcml_status api_problem_new(tmcml_session *s, const tmcml_layer *layers, int num_layers,
                              double n_above, double n_below, const tmcml_grid *grid,
                              tmcml_problem **out);
+/* tmcml_problem_set_precision's. */
+tmcml_status api_problem_precision(tmcml_session *s, tmcml_problem *p, double relative,
+                                   const char *of, int64_t max_photons);
 /* tmcml_run_batch's, count within 1 .. TMCML_BATCH_MAX, o not NULL. */
 tmcml_status api_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
                            const tmcml_options *o, tmcml_result **out);

@@ -15,6 +15,7 @@
 #include "lut_calls.h"
 #include "lut_check.h"
 #include "lut_checkpoint.h"
+#include "precision.h"
 #include "resume.h"
 #include "tm_limits.h"
 
@@ -39,6 +40,7 @@ void tmcml_lut_spec_init(tmcml_lut_spec *spec)
 /* One tmcml_lut call: its table, and the file that keeps it. */
 typedef struct table_job {
     lut_work w;
+    tmcml_lut_errors *errors;   /* NULL: none asked */
     const tmcml_checkpoint *ck; /* NULL: no file */
     const api_lut_watch *watch; /* NULL: none */
     tmcml_engine expected;      /* where the calls run: TMCML_ENGINE_CPU or _GPU */
@@ -112,6 +114,52 @@ static tmcml_status check_options(tmcml_session *s, const tmcml_options *o, lut_
     sp->seed = o->seed;
     sp->max_steps = o->max_steps;
     return status;
+}
+
+/* The errors asked (tmcml_lut_errors): a precision within (0, 1) or 0,
+ * its quantity and most photons only with one, the most photons at
+ * least a decision's; into the spec (its photons then the most). */
+static tmcml_status check_errors(tmcml_session *s, const tmcml_lut_errors *e,
+                                 tmcml_lut_strategy strategy, lut_spec *sp)
+{
+    if (!e)
+        return TMCML_OK;
+    if (!(e->precision == 0.0 || (e->precision > 0.0 && e->precision < 1.0)))
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "precision: a relative standard error above 0 and below 1 (0.02 for "
+                         "2 %%), or 0 for none (got %g)",
+                         e->precision);
+    if (e->precision == 0.0 && (e->of || e->max_photons != 0))
+        return api_failf(s, TMCML_ERR_ARGUMENT, "%s: only with a precision",
+                         e->of ? "of" : "max_photons");
+    if (e->precision > 0.0 && strategy == TMCML_LUT_SETS)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "strategy: SETS with a precision: the absorption sets of a mus' share "
+                         "its photons, so its points cannot stop on their own; use RUNS (or "
+                         "AUTO)");
+    if (e->of && strcmp(e->of, "Rd") != 0 && strncmp(e->of, "Rd_r[", 5) != 0)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "of: Rd, an entry of Rd_r (Rd_r[3]) or a range of them (Rd_r[0:10]): "
+                         "a table scores those alone (got \"%.40s\")",
+                         e->of);
+    if (e->max_photons != 0 && e->max_photons < PRECISION_MIN_PHOTONS)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "max_photons: expected 0 (the options' photons) or at least %lld (the "
+                         "64 groups of %d a precision run decides after) (got %lld)",
+                         (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK,
+                         (long long)e->max_photons);
+    if (e->max_photons > 0)
+        sp->photons = e->max_photons;
+    if (e->precision > 0.0 && sp->photons < PRECISION_MIN_PHOTONS)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "photons: a precision needs at least %lld photons a point (the 64 "
+                         "groups of %d it decides after), and a point may take %lld: raise "
+                         "max_photons or the photons",
+                         (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK, (long long)sp->photons);
+    sp->errors = true;
+    sp->precision = e->precision;
+    sp->precision_of = e->precision > 0.0 ? (e->of ? e->of : "Rd") : NULL;
+    return TMCML_OK;
 }
 
 /* Every point's values as the library checks a problem's: each mus' with
@@ -296,11 +344,32 @@ static tmcml_status failed(table_job *j, tmcml_status status)
     return status;
 }
 
+/* The caller's outs of the errors from the table's (the simulations done). */
+static void give_errors(const table_job *j)
+{
+    tmcml_lut_errors *e = j->errors;
+    const lut_table *t = &j->w.t;
+    if (!e || !t->rd_stderr)
+        return;
+    size_t points = (size_t)t->m * (size_t)t->k;
+    if (e->rd_stderr)
+        memcpy(e->rd_stderr, t->rd_stderr, points * sizeof *e->rd_stderr);
+    if (e->rd_r_stderr)
+        memcpy(e->rd_r_stderr, t->rd_r_stderr, points * (size_t)t->nr * sizeof *e->rd_r_stderr);
+    if (e->reached)
+        memcpy(e->reached, t->reached, points * sizeof *e->reached);
+    for (size_t i = 0; e->photons && i < points; i++)
+        e->photons[i] = (int64_t)t->photons[i];
+    e->points_short = lut_table_points_short(t, j->w.spec.precision);
+    e->photons_total = lut_table_photons_done(t);
+}
+
 /* Every call done: the caller's finish, then the file removed. */
 static tmcml_status finished(table_job *j)
 {
     tmcml_session *s = j->w.s;
     tm_error err = {0};
+    give_errors(j); /* the caller's finish writes them */
     if (j->watch && j->watch->finish) {
         tmcml_lut_info info;
         fill_info(j, &info);
@@ -350,11 +419,15 @@ static tmcml_status prepare(table_job *j, const tmcml_lut_spec *spec, double *rd
     if (status == TMCML_OK)
         status = check_options(s, w->opt, &w->spec);
     if (status == TMCML_OK)
+        status = check_errors(s, j->errors, spec->strategy, &w->spec);
+    if (status == TMCML_OK)
         status = check_points(w);
     if (status != TMCML_OK)
         return status;
-    /* Every engine scores absorption sets without absorption: auto is sets. */
-    lut_strategy strategy = spec->strategy == TMCML_LUT_RUNS ? LUT_RUNS : LUT_SETS;
+    /* Every engine scores absorption sets without absorption: auto is sets,
+     * but with a precision runs (each point stops on its own). */
+    lut_strategy strategy =
+        spec->strategy == TMCML_LUT_RUNS || w->spec.precision > 0.0 ? LUT_RUNS : LUT_SETS;
     j->expected = expected_engine(w->opt);
     /* The runs are given the caller's engine, which falls back to the CPU
      * as `tmcml run`'s does; the sets the engine found. */
@@ -367,8 +440,8 @@ static tmcml_status prepare(table_job *j, const tmcml_lut_spec *spec, double *rd
 }
 
 tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *opt,
-                     const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_info *info,
-                     const api_lut_watch *watch)
+                     const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_errors *errors,
+                     tmcml_lut_info *info, const api_lut_watch *watch)
 {
     if (info)
         memset(info, 0, sizeof *info);
@@ -376,13 +449,14 @@ tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_o
         api_begin(s, API_ARGS({spec, "spec"}, {opt, "opt"}, {rd, "rd"}, {rd_r, "rd_r"}));
     if (entered != TMCML_OK)
         return entered;
-    table_job j = {.w = {.s = s, .opt = opt}, .ck = ck, .watch = watch};
+    table_job j = {.w = {.s = s, .opt = opt}, .errors = errors, .ck = ck, .watch = watch};
     tmcml_status status = prepare(&j, spec, rd, rd_r);
     if (status == TMCML_OK) {
         if (watch)
             tell(&j, watch->began);
         status = simulate(&j);
     }
+    give_errors(&j);
     if (info)
         fill_info(&j, info);
     lut_table_free(&j.w.t);
@@ -392,5 +466,25 @@ tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_o
 tmcml_status tmcml_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *opt,
                        const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_info *info)
 {
-    return api_lut(s, spec, opt, ck, rd, rd_r, info, NULL);
+    return api_lut(s, spec, opt, ck, rd, rd_r, NULL, info, NULL);
+}
+
+void tmcml_lut_errors_init(tmcml_lut_errors *errors)
+{
+    if (errors)
+        *errors = (tmcml_lut_errors){0};
+}
+
+tmcml_status tmcml_lut_with_errors(tmcml_session *s, const tmcml_lut_spec *spec,
+                                   const tmcml_options *opt, const tmcml_checkpoint *ck, double *rd,
+                                   double *rd_r, tmcml_lut_errors *errors, tmcml_lut_info *info)
+{
+    if (!errors) {
+        if (info)
+            memset(info, 0, sizeof *info);
+        return s ? api_begin(s, API_ARGS({errors, "errors"})) : TMCML_ERR_ARGUMENT;
+    }
+    errors->points_short = 0;
+    errors->photons_total = 0;
+    return api_lut(s, spec, opt, ck, rd, rd_r, errors, info, NULL);
 }

@@ -1,6 +1,7 @@
 /* The library calls of a lookup table (lut_calls.h). */
 #include "lut_calls.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +41,17 @@ tmcml_problem *lut_point_problem(lut_work *w, double mua, double musp)
     /* One z bin: nothing is scored in depth without absorption scoring. */
     tmcml_grid grid = {.dz = sp->dr, .dr = sp->dr, .nz = 1, .nr = sp->nr, .na = 1};
     tmcml_problem *p = NULL;
-    if (api_problem_new(w->s, &layer, 1, sp->n_above, sp->n_below, &grid, &p) != TMCML_OK)
-        named(w->s, "mua %.9g, mus' %.9g", mua, musp);
-    return p;
+    tmcml_status status = api_problem_new(w->s, &layer, 1, sp->n_above, sp->n_below, &grid, &p);
+    if (status == TMCML_OK && sp->errors) {
+        p->stderr_groups = true;
+        /* The most photons are the options' (the spec's photons). */
+        status = api_problem_precision(w->s, p, sp->precision, sp->precision_of, 0);
+    }
+    if (status == TMCML_OK)
+        return p;
+    named(w->s, "mua %.9g, mus' %.9g", mua, musp);
+    tmcml_problem_delete(p);
+    return NULL;
 }
 
 /* The caller's callback, told the whole table's photons: those of the
@@ -76,6 +85,28 @@ static void call_options(lut_work *w, uint64_t seed, tmcml_options *o)
     }
 }
 
+/* Point at's errors from its result: Rd's and Rd_r's standard errors, the
+ * photons it took and the relative error reached (of the precision's
+ * quantity, else of Rd). */
+static void store_errors(lut_table *t, size_t at, const tmcml_result *r)
+{
+    tmcml_rat rat, err;
+    tmcml_precision prec;
+    size_t count = 0;
+    tmcml_result_rat(r, &rat);
+    tmcml_result_rat_stderr(r, &err);
+    const double *rd_r = tmcml_result_stderr(r, TMCML_RD_R, &count);
+    t->rd_stderr[at] = err.rd;
+    memcpy(t->rd_r_stderr + at * (size_t)t->nr, rd_r, (size_t)t->nr * sizeof *rd_r);
+    if (tmcml_result_precision(r, &prec) == TMCML_OK) {
+        t->photons[at] = (uint64_t)prec.photons;
+        t->reached[at] = prec.reached;
+    } else {
+        t->photons[at] = (uint64_t)tmcml_problem_photons(tmcml_result_problem(r));
+        t->reached[at] = rat.rd > 0.0 ? err.rd / rat.rd : INFINITY;
+    }
+}
+
 /* Point (j, i) of the table from its result. */
 static void store_point(lut_table *t, int j, int i, const tmcml_result *r)
 {
@@ -90,6 +121,8 @@ static void store_point(lut_table *t, int j, int i, const tmcml_result *r)
     t->rsp = rat.rsp;
     memcpy(t->rd_r + at * (size_t)t->nr, rd_r, (size_t)t->nr * sizeof *rd_r);
     t->trapped += info.trapped_photons;
+    if (t->rd_stderr)
+        store_errors(t, at, r);
 }
 
 /* The results of one call came from the engine of the table's earlier

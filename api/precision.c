@@ -15,42 +15,47 @@ static const char *as_field(const char *message)
     return strncmp(message, option, sizeof option - 1) == 0 ? message + sizeof option - 1 : message;
 }
 
+tmcml_status api_problem_precision(tmcml_session *s, tmcml_problem *p, double relative,
+                                   const char *of, int64_t max_photons)
+{
+    if (relative == 0.0) {
+        p->precision = 0.0;
+        p->precision_of[0] = '\0';
+        p->max_photons = 0;
+        return TMCML_OK;
+    }
+    if (!(relative > 0.0 && relative < 1.0))
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "relative: a relative standard error must be above 0 and below 1 "
+                         "(0.01 for 1 %%; 0 turns it off) (got %g)",
+                         relative);
+    if (max_photons != 0 && max_photons < PRECISION_MIN_PHOTONS)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "max_photons: expected 0 (the options' or the problem's photons) or "
+                         "at least %lld (the 64 groups of %d a precision run decides after) "
+                         "(got %lld)",
+                         (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK, (long long)max_photons);
+    of = of ? of : "Rd";
+    if (strlen(of) >= sizeof p->precision_of)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "of: at most %zu characters (got \"%.20s...\")",
+                         sizeof p->precision_of - 1, of);
+    precision_target t = {.relative = relative};
+    tm_error err = {0};
+    if (!precision_target_parse(of, &p->run, true, &t, &err))
+        return api_failf(s, TMCML_ERR_ARGUMENT, "of%s", as_field(err.message));
+    p->precision = relative;
+    snprintf(p->precision_of, sizeof p->precision_of, "%s", of);
+    p->max_photons = max_photons;
+    return TMCML_OK;
+}
+
 tmcml_status tmcml_problem_set_precision(tmcml_session *s, tmcml_problem *p, double relative,
                                          const char *of, int64_t max_photons)
 {
     tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
-    if (relative == 0.0) {
-        p->precision = 0.0;
-        p->precision_of[0] = '\0';
-        p->max_photons = 0;
-        return api_leave(s, TMCML_OK);
-    }
-    if (!(relative > 0.0 && relative < 1.0))
-        return api_arg_error(s,
-                             "relative: a relative standard error must be above 0 and below 1 "
-                             "(0.01 for 1 %%; 0 turns it off) (got %g)",
-                             relative);
-    if (max_photons != 0 && max_photons < PRECISION_MIN_PHOTONS)
-        return api_arg_error(s,
-                             "max_photons: expected 0 (the options' or the problem's photons) or "
-                             "at least %lld (the 64 groups of %d a precision run decides after) "
-                             "(got %lld)",
-                             (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK,
-                             (long long)max_photons);
-    of = of ? of : "Rd";
-    if (strlen(of) >= sizeof p->precision_of)
-        return api_arg_error(s, "of: at most %zu characters (got \"%.20s...\")",
-                             sizeof p->precision_of - 1, of);
-    precision_target t = {.relative = relative};
-    tm_error err = {0};
-    if (!precision_target_parse(of, &p->run, true, &t, &err))
-        return api_arg_error(s, "of%s", as_field(err.message));
-    p->precision = relative;
-    snprintf(p->precision_of, sizeof p->precision_of, "%s", of);
-    p->max_photons = max_photons;
-    return api_leave(s, TMCML_OK);
+    return api_leave(s, api_problem_precision(s, p, relative, of, max_photons));
 }
 
 tmcml_status tmcml_result_precision(const tmcml_result *r, tmcml_precision *out)

@@ -480,6 +480,52 @@ TMCML_API tmcml_status tmcml_lut(tmcml_session *s, const tmcml_lut_spec *spec,
                                  const tmcml_options *opt, const tmcml_checkpoint *ck, double *rd,
                                  double *rd_r, tmcml_lut_info *info);
 
+/* A table's standard errors, and a table of one precision (docs/lut.md,
+ * "Error bars and a table of one precision"): what tmcml_lut_with_errors is
+ * asked, and, marked out, what it gives.  A struct new in TMCML_1.4, apart
+ * from tmcml_lut_spec, whose size TMCML_1.3 fixed. */
+typedef struct tmcml_lut_errors {
+    double precision;       /* 0: every point opt->photons (its errors given); within (0,
+                                 1): each point runs until `of`'s relative standard error is
+                                 at most this (strategy AUTO is then RUNS; SETS refused) */
+    const char *of;         /* with a precision: "Rd" (NULL), an entry of Rd_r ("Rd_r[3]")
+                                 or the worst of a range of them ("Rd_r[0:10]") */
+    int64_t max_photons;    /* with a precision: a point's most photons, 0 (opt->photons)
+                                 or at least 64000 */
+    double *rd_stderr;      /* out [num_musp][num_mua] (NULL: not wanted): Rd's standard
+                                 error */
+    double *rd_r_stderr;    /* out [num_musp][num_mua][nr] (may be NULL): Rd_r's */
+    int64_t *photons;       /* out [num_musp][num_mua] (may be NULL): each point's photons */
+    double *reached;        /* out [num_musp][num_mua] (may be NULL): the relative standard
+                                 error of `of` (Rd without a precision); INFINITY for a value 0 */
+    int64_t points_short;   /* out: points that took max_photons short of the precision */
+    uint64_t photons_total; /* out: the photons of the points done (saturated at 2^64 - 1) */
+} tmcml_lut_errors;
+
+/* No precision, no output arrays, the outs zero.  New in TMCML_1.4. */
+TMCML_API void tmcml_lut_errors_init(tmcml_lut_errors *errors);
+
+/* tmcml_lut, each point with its standard errors (batch means of 64
+ * groups, docs/physics.md "Uncertainty"), and with errors->precision each
+ * point stopping on its own as tmcml_problem_set_precision's runs do: a
+ * point of high absorption takes more photons than one of low, so a table
+ * of one precision costs fewer photons than a uniform count reaching it
+ * everywhere.  Every point is, bit for bit, tmcml_run's of its problem
+ * with tmcml_problem_set_stderr (and set_precision) and the seed tmcml_lut
+ * gives it; its values are those of tmcml_lut without errors when there is
+ * no precision.  The outs are filled for the simulations done also when
+ * the call fails or is cancelled.  A point that reaches max_photons first
+ * is not a failure (TMCML_OK): points_short counts them.  Checked before
+ * anything runs, TMCML_ERR_ARGUMENT naming the field: precision (0, or
+ * within (0, 1)), of (a quantity of every point, not zero in expectation),
+ * max_photons, strategy SETS with a precision.  ck keeps the errors with
+ * the values; a checkpoint of the table without errors, or with another
+ * precision, is another table's.  New in TMCML_1.4. */
+TMCML_API tmcml_status tmcml_lut_with_errors(tmcml_session *s, const tmcml_lut_spec *spec,
+                                             const tmcml_options *opt, const tmcml_checkpoint *ck,
+                                             double *rd, double *rd_r, tmcml_lut_errors *errors,
+                                             tmcml_lut_info *info);
+
 /* ---- results -------------------------------------------------------------------------- */
 
 TMCML_API void tmcml_result_delete(tmcml_result *r);

@@ -12,6 +12,7 @@
 #include "lut_run.h"
 #include "lut_table.h"
 #include "option_value.h"
+#include "precision.h"
 #include "tm_limits.h"
 
 static void print_usage(FILE *s)
@@ -38,6 +39,17 @@ static void print_usage(FILE *s)
           "  --dr DR               ring width in cm (default 0.01)\n"
           "  -N, --photons N       photons per point (default 100000; 1e6 is accepted)\n"
           "  -S, --seed SEED       random seed (default 1)\n"
+          "  --stderr              each point's standard errors (Rd_stderr, Rd_r_stderr and\n"
+          "                        its photons in OUT.npz and OUT.csv; docs/lut.md)\n"
+          "  --precision P         each point simulated until the relative standard error\n"
+          "                        of --precision-of's quantity is at most P (2% or 0.02),\n"
+          "                        a point of high absorption taking more photons than one\n"
+          "                        of low; -N is then a point's most photons (at least\n"
+          "                        64000); implies --stderr and --strategy runs; a point\n"
+          "                        short of P at its most is an error (exit 1, files\n"
+          "                        written)\n"
+          "  --precision-of Q      Rd (default), Rd_r[I] or the worst of Rd_r[I:J]\n"
+          "  --max-photons N       a point's most photons with --precision (default -N)\n"
           "  --strategy auto|sets|runs\n"
           "                        sets: each mus' one simulation whose mua are absorption\n"
           "                        sets (one history for all mua of a mus': their errors\n"
@@ -152,6 +164,27 @@ static int parse_word_option(int argc, char **argv, int *i, lut_args *a, tm_erro
     return 0;
 }
 
+/* --stderr, --precision P, --precision-of Q and --max-photons N (as
+ * `tmcml run`'s): 1 parsed, 0 not one of them, -1 bad. */
+static int parse_errors_option(int argc, char **argv, int *i, lut_args *a, tm_error *err)
+{
+    tmcml_lut_errors *e = &a->req.errors;
+    const char *text = NULL;
+    int got;
+    if (strcmp(argv[*i], "--stderr") == 0)
+        got = 1;
+    else if ((got = cli_long_value(argc, argv, i, "--precision", "a relative error (2%)", &text,
+                                   err)) != 0)
+        got = got > 0 && precision_parse_value(text, "--precision", &e->precision, err) ? 1 : -1;
+    else if ((got = cli_long_value(argc, argv, i, "--precision-of", "Rd or Rd_r[I] or Rd_r[I:J]",
+                                   &e->of, err)) != 0)
+        ;
+    else if ((got = cli_long_value(argc, argv, i, "--max-photons", "a number", &text, err)) != 0)
+        got = got > 0 && option_count("--max-photons", text, 9.2e18, &e->max_photons, err) ? 1 : -1;
+    a->req.errors_asked = a->req.errors_asked || got > 0;
+    return got;
+}
+
 /* --checkpoint-every S (0 to a week, as `tmcml run`'s) and --resume: 1
  * parsed, 0 not one of them, -1 bad. */
 static int parse_stop_option(int argc, char **argv, int *i, lut_args *a, tm_error *err)
@@ -219,6 +252,8 @@ static bool parse_option(int argc, char **argv, int *i, lut_args *a, tm_error *e
     if (got == 0)
         got = parse_stop_option(argc, argv, i, a, err);
     if (got == 0)
+        got = parse_errors_option(argc, argv, i, a, err);
+    if (got == 0)
         error_set(err, NULL, 0, "lut: unknown option \"%s\" (tmcml lut --help)", w);
     return got > 0;
 }
@@ -231,6 +266,7 @@ static void set_defaults(lut_args *a)
     a->req.opt.photons = 100000;
     a->req.opt.seed = DRIVER_DEFAULT_SEED;
     tmcml_checkpoint_init(&a->req.ck); /* every 600 s, as `tmcml run`'s */
+    tmcml_lut_errors_init(&a->req.errors);
 }
 
 /* The options by their names, in the library's rules (driver/lut_check.h). */
@@ -248,6 +284,35 @@ static bool check_layer(const tmcml_lut_spec *sp, tm_error *err)
                       .d = sp->d,
                       .dr = sp->dr};
     return lut_check_layer(&layer, &option_names, err);
+}
+
+/* The error options by their own names, before the library checks them
+ * by its fields' (a point's most photons are -N's unless --max-photons). */
+static bool check_errors(lut_request *q, tm_error *err)
+{
+    const tmcml_lut_errors *e = &q->errors;
+    if (e->precision == 0.0 && (e->of || e->max_photons)) {
+        error_set(err, NULL, 0, "lut: %s: only with --precision",
+                  e->of ? "--precision-of" : "--max-photons");
+        return false;
+    }
+    if (e->precision > 0.0 && q->spec.strategy == TMCML_LUT_SETS) {
+        error_set(err, NULL, 0,
+                  "lut: --precision with --strategy sets: the absorption sets of a mus' share "
+                  "its photons, so its points cannot stop on their own; use --strategy runs "
+                  "(the default with --precision)");
+        return false;
+    }
+    int64_t most = e->max_photons ? e->max_photons : q->opt.photons;
+    if (e->precision > 0.0 && most < PRECISION_MIN_PHOTONS) {
+        error_set(err, NULL, 0,
+                  "lut: --precision needs at least %lld photons a point (the 64 groups of %d "
+                  "it decides after), and a point may take %lld: raise %s",
+                  (long long)PRECISION_MIN_PHOTONS, PRECISION_CHUNK, (long long)most,
+                  e->max_photons ? "--max-photons" : "-N (a point's most photons)");
+        return false;
+    }
+    return true;
 }
 
 static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
@@ -273,7 +338,7 @@ static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
         return false;
     }
     tmcml_lut_spec *sp = &a->req.spec;
-    if (!check_layer(sp, err))
+    if (!check_layer(sp, err) || !check_errors(&a->req, err))
         return false;
     if (isinf(sp->d))
         sp->d = LUT_SEMI_INFINITE_D;

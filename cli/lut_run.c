@@ -15,8 +15,9 @@
 /* The command's side of one table. */
 typedef struct lut_front {
     const lut_request *req;
-    double *rd, *rd_r; /* the table's values, as the library fills them */
-    bool began;        /* the library's checks passed: something may be simulated */
+    double *rd, *rd_r;       /* the table's values, as the library fills them */
+    tmcml_lut_errors errors; /* the request's, with its outs (errors_asked) */
+    bool began;              /* the library's checks passed: something may be simulated */
 } lut_front;
 
 /* The library's progress callback: a stop signal cancels the call. */
@@ -60,7 +61,13 @@ static bool finish(void *ctx, const tmcml_lut_info *info, tm_error *err)
 {
     const lut_front *f = ctx;
     const lut_request *q = f->req;
-    lut_values v = {&q->spec, q->opt.photons, q->opt.seed, f->rd, f->rd_r, info};
+    lut_values v = {&q->spec,
+                    q->opt.photons,
+                    q->opt.seed,
+                    f->rd,
+                    f->rd_r,
+                    info,
+                    q->errors_asked ? &f->errors : NULL};
     return lut_write_npz(q->npz, &v, err) && lut_write_csv(q->csv, &v, err);
 }
 
@@ -109,6 +116,32 @@ static void failed(tmcml_session *s, const lut_request *q, const tmcml_lut_info 
                     q->ck.path, info->kept, info->simulations);
 }
 
+/* A precision's outcome: the photons the table took, and the points that
+ * stopped short of it (then an error: the files are written, the status
+ * 1). */
+static bool report_precision(const lut_request *q, const tmcml_lut_errors *e)
+{
+    if (!q->errors_asked || e->precision <= 0.0)
+        return true;
+    long long points = (long long)q->spec.num_musp * q->spec.num_mua;
+    if (!q->quiet)
+        printf("tmcml lut: precision %.3g %% of %s: %llu photons over %lld points (%.4g a point "
+               "on average, at most %lld)\n",
+               100.0 * e->precision, e->of ? e->of : "Rd", (unsigned long long)e->photons_total,
+               points, (double)e->photons_total / (double)points,
+               (long long)(e->max_photons ? e->max_photons : q->opt.photons));
+    if (e->points_short == 0)
+        return true;
+    text_printf(stderr,
+                "tmcml: %lld of %lld points took their most photons (%lld) short of the "
+                "precision %.3g %% (their reached error is in %s's \"reached\"): the files are "
+                "written, the precision is not met\n",
+                (long long)e->points_short, points,
+                (long long)(e->max_photons ? e->max_photons : q->opt.photons), 100.0 * e->precision,
+                q->npz);
+    return false;
+}
+
 static void report(const lut_request *q, const tmcml_lut_info *info, double seconds)
 {
     if (info->trapped_photons > 0)
@@ -136,10 +169,20 @@ int lut_run(tmcml_session *s, const lut_request *req)
         return 2;
     }
     size_t points = (size_t)req->spec.num_musp * (size_t)req->spec.num_mua;
-    lut_front f = {req, malloc(points * sizeof *f.rd),
-                   malloc(points * (size_t)req->spec.nr * sizeof *f.rd_r), false};
+    size_t rings = points * (size_t)req->spec.nr;
+    lut_front f = {req, malloc(points * sizeof *f.rd), malloc(rings * sizeof *f.rd_r), req->errors,
+                   false};
+    bool errors = req->errors_asked;
+    if (errors) {
+        f.errors.rd_stderr = malloc(points * sizeof *f.errors.rd_stderr);
+        f.errors.rd_r_stderr = malloc(rings * sizeof *f.errors.rd_r_stderr);
+        f.errors.photons = malloc(points * sizeof *f.errors.photons);
+        f.errors.reached = malloc(points * sizeof *f.errors.reached);
+    }
+    bool have = !errors || (f.errors.rd_stderr && f.errors.rd_r_stderr && f.errors.photons &&
+                            f.errors.reached);
     int status = 2;
-    if (!f.rd || !f.rd_r) {
+    if (!f.rd || !f.rd_r || !have) {
         fprintf(stderr, "tmcml: out of memory for a table of %d x %d points and %d rings\n",
                 req->spec.num_musp, req->spec.num_mua, req->spec.nr);
     } else {
@@ -148,21 +191,28 @@ int lut_run(tmcml_session *s, const lut_request *req)
         opt.progress_interval = LUT_STOP_POLL_SECONDS;
         api_lut_watch watch = {&f, began, ended, unsaved, finish};
         tmcml_lut_info info;
-        tmcml_status got = api_lut(s, &req->spec, &opt, &req->ck, f.rd, f.rd_r, &info, &watch);
+        tmcml_status got = api_lut(s, &req->spec, &opt, &req->ck, f.rd, f.rd_r,
+                                   errors ? &f.errors : NULL, &info, &watch);
         if (got == TMCML_ERR_CANCELLED && interrupt_requested())
             stopped(s, req, &info);
         /* Done or failed, the graceful mode stayed while the files were
          * written (or the checkpoint kept): a signal then let them end. */
         interrupt_graceful(false);
-        if (got == TMCML_OK)
+        bool met = true;
+        if (got == TMCML_OK) {
             report(req, &info, clock_now() - start);
-        else if (!f.began)
+            met = report_precision(req, &f.errors);
+        } else if (!f.began)
             text_printf(stderr, "tmcml: %s\n", tmcml_session_message(s));
         else
             failed(s, req, &info);
-        status = got == TMCML_OK ? 0 : f.began ? 1 : 2;
+        status = got == TMCML_OK ? (met ? 0 : 1) : f.began ? 1 : 2;
     }
     free(f.rd);
     free(f.rd_r);
+    free(f.errors.rd_stderr);
+    free(f.errors.rd_r_stderr);
+    free(f.errors.photons);
+    free(f.errors.reached);
     return status;
 }

@@ -22,6 +22,10 @@ typedef struct lut_request {
     tmcml_lut_spec spec; /* d: LUT_SEMI_INFINITE_D (driver/lut_table.h) for inf */
     tmcml_options opt;   /* photons, seed, engine, gpu, threads */
     tmcml_checkpoint ck; /* OUT.lut.ckpt, --checkpoint-every, --resume */
+    /* --stderr, --precision P [--precision-of Q] [--max-photons N]: the
+     * table's errors (the outs are lut_run's); errors_asked false: none. */
+    tmcml_lut_errors errors;
+    bool errors_asked;
     const char *csv, *npz;
     bool quiet;    /* no report */
     bool progress; /* a line on stderr after each simulation */
@@ -29,7 +33,8 @@ typedef struct lut_request {
 
 /* The table simulated and written.  Returns the exit status: 0 written; 1
  * a simulation or a write failed (the simulations done kept in the
- * checkpoint, said on stderr); 2 refused before anything was simulated (a
+ * checkpoint, said on stderr), or points of a precision stopped at their
+ * most photons short of it (the files written, the points said); 2 refused before anything was simulated (a
  * value, the outputs, a checkpoint in the way, of another table or
  * damaged).  A stop signal exits the process, 128 + the signal, saying
  * what the checkpoint keeps. */

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fs.h"
 #include "lut_table.h"
@@ -64,6 +65,25 @@ static void add_seeds(textbuf *t, const lut_values *v)
                     (unsigned long long)v->seed);
 }
 
+/* What the error columns are, and a precision's outcome. */
+static bool add_errors_header(FILE *f, textbuf *line, const tmcml_lut_errors *e)
+{
+    textbuf_add(line, "# errors: *_stderr the standard error of the value (batch means of 64 "
+                      "photon groups, docs/physics.md \"Uncertainty\"); photons the point's");
+    bool ok = put_line(f, line);
+    if (e->precision > 0.0) {
+        textbuf_add(line,
+                    "# precision: each point run until the relative standard error of %s "
+                    "was at most ",
+                    e->of ? e->of : "Rd");
+        textbuf_add_double(line, e->precision);
+        textbuf_add(line, " (%lld points short of it at their most photons; %llu photons in all)",
+                    (long long)e->points_short, (unsigned long long)e->photons_total);
+        ok = put_line(f, line) && ok;
+    }
+    return ok;
+}
+
 /* The column names first, then the parameters as # lines: so the names are
  * what numpy.genfromtxt(names=True), numpy.loadtxt(skiprows=1) and
  * pandas.read_csv(comment="#") take as the header (genfromtxt would take a
@@ -75,6 +95,11 @@ static bool write_header(FILE *f, const lut_values *v)
     textbuf_add(&line, "musp,mua,Rd");
     for (int r = 0; r < spec->nr; r++)
         textbuf_add(&line, ",Rd_r_%d", r);
+    if (v->errors) {
+        textbuf_add(&line, ",Rd_stderr,photons");
+        for (int r = 0; r < spec->nr; r++)
+            textbuf_add(&line, ",Rd_r_%d_stderr", r);
+    }
     bool ok = put_line(f, &line);
     textbuf_add(&line,
                 "# tmcml lut (tmcml %s): diffuse reflectance of one homogeneous layer over a "
@@ -104,7 +129,10 @@ static bool write_header(FILE *f, const lut_values *v)
     ok = ok && put_line(f, &line);
     textbuf_add(&line, "# units: musp, mua 1/cm; Rd dimensionless (per photon); Rd_r_i 1/cm2 "
                        "(MCML's: per photon and per cm2 of the ring)");
-    return put_line(f, &line) && ok;
+    ok = put_line(f, &line) && ok;
+    if (v->errors)
+        ok = ok && add_errors_header(f, &line, v->errors);
+    return ok;
 }
 
 static bool csv_cb(FILE *f, void *ctx, tm_error *err)
@@ -120,6 +148,12 @@ static bool csv_cb(FILE *f, void *ctx, tm_error *err)
             add_values(&line, point, 3, ",");
             textbuf_add(&line, ",");
             add_values(&line, v->rd_r + at * (size_t)spec->nr, spec->nr, ",");
+            if (v->errors) {
+                textbuf_add(&line, ",");
+                add_values(&line, &v->errors->rd_stderr[at], 1, ",");
+                textbuf_add(&line, ",%lld,", (long long)v->errors->photons[at]);
+                add_values(&line, v->errors->rd_r_stderr + at * (size_t)spec->nr, spec->nr, ",");
+            }
             ok = put_line(f, &line);
         }
     if (!ok)
@@ -153,12 +187,51 @@ static npz_array text(const char *name, const char *value)
     return (npz_array){.name = name, .unit = "-", .kind = NPZ_TEXT, .text = value};
 }
 
+/* The arrays of a table's errors at a[0 ..], at most LUT_ERROR_ARRAYS,
+ * their count returned (0 without errors); taken: the points' photons as
+ * counts (the caller's). */
+#define LUT_ERROR_ARRAYS 6
+static int error_arrays(const lut_values *v, uint64_t *taken, npz_array *a)
+{
+    const tmcml_lut_errors *e = v->errors;
+    if (!e)
+        return 0;
+    const tmcml_lut_spec *spec = v->spec;
+    uint64_t m = (uint64_t)spec->num_musp, k = (uint64_t)spec->num_mua, nr = (uint64_t)spec->nr;
+    for (uint64_t i = 0; i < m * k; i++)
+        taken[i] = (uint64_t)e->photons[i];
+    int n = 0;
+    a[n++] = (npz_array){
+        .name = "Rd_stderr", .rank = 2, .dims = {m, k}, .values = e->rd_stderr, .unit = "-"};
+    a[n++] = (npz_array){.name = "Rd_r_stderr",
+                         .rank = 3,
+                         .dims = {m, k, nr},
+                         .values = e->rd_r_stderr,
+                         .unit = "1/cm2"};
+    a[n++] = (npz_array){.name = "point_photons",
+                         .rank = 2,
+                         .dims = {m, k},
+                         .unit = "-",
+                         .kind = NPZ_UINT64,
+                         .counts = taken};
+    a[n++] = (npz_array){
+        .name = "reached", .rank = 2, .dims = {m, k}, .values = e->reached, .unit = "-"};
+    if (e->precision > 0.0) {
+        a[n++] = scalar("precision", &e->precision, "-");
+        a[n++] = text("precision_of", e->of ? e->of : "Rd");
+    }
+    return n;
+}
+
 bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
 {
     const tmcml_lut_spec *spec = v->spec;
     int m = spec->num_musp, k = spec->num_mua, nr = spec->nr;
     double *r = malloc((size_t)nr * sizeof *r);
-    if (!r) {
+    uint64_t *taken = v->errors ? malloc((size_t)m * (size_t)k * sizeof *taken) : NULL;
+    if (!r || (v->errors && !taken)) {
+        free(r);
+        free(taken);
         error_set(err, path, 0, "out of memory");
         return false;
     }
@@ -168,7 +241,7 @@ bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
     char version[64];
     snprintf(version, sizeof version, "tmcml %s", tmcml_version());
     uint64_t dims[3] = {(uint64_t)m, (uint64_t)k, (uint64_t)nr};
-    npz_array a[] = {
+    const npz_array table[] = {
         vector("mua", k, spec->mua, "1/cm"),
         vector("musp", m, spec->musp, "1/cm"),
         {.name = "Rd", .rank = 2, .dims = {dims[0], dims[1]}, .values = v->rd, .unit = "-"},
@@ -191,7 +264,12 @@ bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
         text("engine", v->info->engine),
         text("version", version),
     };
-    bool ok = npz_write_arrays(path, a, (int)(sizeof a / sizeof *a), err);
+    npz_array a[sizeof table / sizeof *table + LUT_ERROR_ARRAYS];
+    int count = (int)(sizeof table / sizeof *table);
+    memcpy(a, table, sizeof table);
+    count += error_arrays(v, taken, a + count);
+    bool ok = npz_write_arrays(path, a, count, err);
     free(r);
+    free(taken);
     return ok;
 }

@@ -1,7 +1,9 @@
 /* `tmcml lut`'s files (docs/lut.md): OUT.npz, the arrays for NumPy
- * (mua, musp, Rd, Rd_r, r and the parameters), and OUT.csv, the column
- * names, the parameters as `#` lines, then one line a point, mus' major;
- * numbers as the shortest text that reads back as the same double. */
+ * (mua, musp, Rd, Rd_r, r and the parameters; with errors Rd_stderr,
+ * Rd_r_stderr, point_photons, reached), and OUT.csv, the column names, the
+ * parameters as `#` lines, then one line a point, mus' major (with errors
+ * its Rd_stderr, photons and Rd_r_I_stderr after its values); numbers as
+ * the shortest text that reads back as the same double. */
 #ifndef TMCML_LUT_WRITE_H
 #define TMCML_LUT_WRITE_H
 
@@ -16,8 +18,9 @@ typedef struct lut_values {
     const tmcml_lut_spec *spec; /* d: LUT_SEMI_INFINITE_D (driver/lut_table.h) for inf */
     int64_t photons;            /* a point's */
     uint64_t seed;
-    const double *rd, *rd_r;    /* [musp][mua], [musp][mua][nr] */
-    const tmcml_lut_info *info; /* the strategy and engine used, Rsp */
+    const double *rd, *rd_r;        /* [musp][mua], [musp][mua][nr] */
+    const tmcml_lut_info *info;     /* the strategy and engine used, Rsp */
+    const tmcml_lut_errors *errors; /* with its outs filled; NULL: none asked */
 } lut_values;
 
 /* Each written atomically (fs_write_atomic); false with *err. */

@@ -16,8 +16,13 @@
 #include "textbuf.h"
 #include "tm_limits.h"
 
-#define MAGIC   "TMCMLLUT"
-#define VERSION 1u
+#define MAGIC          "TMCMLLUT"
+/* Version 2 is a table with errors (each point's photons and standard
+ * errors after its values); 1 one without, the files of earlier tmcml. */
+#define VERSION        1u
+#define VERSION_ERRORS 2u
+
+static uint32_t version_of(const lut_spec *spec) { return spec->errors ? VERSION_ERRORS : VERSION; }
 
 /* ---- the identity ---------------------------------------------------------- */
 
@@ -58,6 +63,13 @@ char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
     add_axis(&t, "--musp", spec->musp, spec->m);
     textbuf_add(&t, "absorption not scored (-A), max_steps %" PRIu32 "\n",
                 spec->max_steps ? spec->max_steps : TM_MAX_STEPS_PER_PHOTON);
+    /* Lines a table without errors lacks: its identity is version 1's. */
+    if (spec->errors)
+        textbuf_add(&t, "--stderr\n");
+    if (spec->precision > 0.0) {
+        add_line(&t, "--precision", spec->precision);
+        textbuf_add(&t, "--precision-of %s\n", spec->precision_of ? spec->precision_of : "Rd");
+    }
     return textbuf_take(&t);
 }
 
@@ -66,6 +78,7 @@ char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
 typedef struct write_job {
     const char *identity, *physics;
     const lut_table *t;
+    uint32_t version;
 } write_job;
 
 static void put_call(le_writer *w, const lut_table *t, int call)
@@ -79,6 +92,14 @@ static void put_call(le_writer *w, const lut_table *t, int call)
         for (int r = 0; r < t->nr; r++)
             le_put_double(w, ring[r]);
     }
+    for (int p = 0; t->rd_stderr && p < span.count; p++) {
+        size_t at = span.first + (size_t)p * span.stride;
+        le_put_u64(w, t->photons[at]);
+        le_put_double(w, t->rd_stderr[at]);
+        le_put_double(w, t->reached[at]);
+        for (int r = 0; r < t->nr; r++)
+            le_put_double(w, t->rd_r_stderr[at * (size_t)t->nr + (size_t)r]);
+    }
 }
 
 static bool write_body(FILE *f, void *ctx, tm_error *err)
@@ -87,7 +108,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
     const lut_table *t = job->t;
     le_writer w = le_writer_start(f);
     le_put(&w, MAGIC, 8);
-    le_put_u32(&w, VERSION);
+    le_put_u32(&w, job->version);
     le_put_text(&w, job->identity);
     le_put_text(&w, job->physics);
     le_put_u32(&w, (uint32_t)t->strategy);
@@ -109,7 +130,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
 bool lut_checkpoint_write(const char *path, const lut_spec *spec, const char *physics,
                           const lut_table *t, tm_error *err)
 {
-    write_job job = {lut_checkpoint_identity(spec, t->strategy), physics, t};
+    write_job job = {lut_checkpoint_identity(spec, t->strategy), physics, t, version_of(spec)};
     if (!job.identity) {
         error_set(err, path, 0, "out of memory");
         return false;
@@ -198,8 +219,32 @@ static bool physics_matches(const char *path, const char *was, const char *now, 
     return false;
 }
 
+/* The errors of one call's points (a table with errors), checked too: a
+ * point took photons, its errors are finite and not negative (its
+ * relative error may be infinite: an Rd of 0). */
+static void get_errors(le_reader *r, lut_table *t, lut_span span, uint64_t most)
+{
+    bool plausible = true;
+    for (int p = 0; r->ok && p < span.count; p++) {
+        size_t at = span.first + (size_t)p * span.stride;
+        t->photons[at] = le_get_u64(r);
+        t->rd_stderr[at] = le_get_double(r);
+        t->reached[at] = le_get_double(r);
+        plausible = plausible && t->photons[at] > 0 && t->photons[at] <= most &&
+                    t->rd_stderr[at] >= 0.0 && isfinite(t->rd_stderr[at]) && t->reached[at] >= 0.0;
+        double *ring = t->rd_r_stderr + at * (size_t)t->nr;
+        for (int i = 0; i < t->nr; i++) {
+            ring[i] = le_get_double(r);
+            plausible = plausible && ring[i] >= 0.0 && isfinite(ring[i]);
+        }
+    }
+    if (r->ok && !plausible)
+        le_bad(r, "implausible errors (a point of no photons or more than the table's, or a "
+                  "standard error negative or not finite)");
+}
+
 /* The values of one call, checked to be ones a simulation could give. */
-static void get_call(le_reader *r, lut_table *t, int call)
+static void get_call(le_reader *r, lut_table *t, int call, uint64_t most)
 {
     lut_span span = lut_table_span(t, call);
     bool plausible = true;
@@ -217,6 +262,8 @@ static void get_call(le_reader *r, lut_table *t, int call)
     }
     if (!plausible)
         le_bad(r, "implausible values (an Rd outside 0 to 1, or an Rd_r negative or not finite)");
+    if (r->ok && t->rd_stderr)
+        get_errors(r, t, span, most);
 }
 
 /* The head's numbers: the table's shape, as this table's. */
@@ -246,12 +293,13 @@ static void get_calls(le_reader *r, const lut_spec *spec, lut_table *t)
             le_bad(r, "the calls done are not in order");
         if (!r->ok)
             break;
-        get_call(r, t, (int)call);
+        get_call(r, t, (int)call, (uint64_t)spec->photons);
         t->done[call] = 1;
         points += lut_table_span(t, (int)call).count;
         last = call;
     }
     t->done_count = (int)done;
+    /* A point's photons are at most the table's (a precision's most). */
     if (r->ok && (double)t->trapped > points * (double)spec->photons)
         le_bad(r, "more trapped photons than photons simulated");
     if (r->ok && r->left != 0)
@@ -280,9 +328,10 @@ bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *phy
     if (r.ok && memcmp(magic, MAGIC, 8) != 0)
         le_bad(&r, "wrong magic bytes");
     uint64_t version = le_get_u32(&r);
-    if (r.ok && version != VERSION) {
-        error_set(err, path, 0, "lut checkpoint format version %" PRIu64 ": this tmcml reads %u",
-                  version, VERSION);
+    if (r.ok && version != VERSION && version != VERSION_ERRORS) {
+        error_set(err, path, 0,
+                  "lut checkpoint format version %" PRIu64 ": this tmcml reads %u and %u", version,
+                  VERSION, VERSION_ERRORS);
         r.ok = false;
     }
     was = le_get_text(&r, UINT32_MAX);
@@ -291,6 +340,8 @@ bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *phy
         identity_differs(path, was, identity, err);
         r.ok = false;
     }
+    if (r.ok && version != version_of(spec))
+        le_bad(&r, "its format version is not its identity's");
     r.ok = r.ok && physics_matches(path, made_by, physics, err);
     if (r.ok)
         get_calls(&r, spec, t);

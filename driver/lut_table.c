@@ -42,10 +42,20 @@ bool lut_table_init(lut_table *t, const lut_spec *spec, lut_strategy strategy, d
     t->rd = rd;
     t->rd_r = rd_r;
     t->done = calloc((size_t)t->calls, sizeof *t->done);
-    if (t->done) {
+    size_t points = (size_t)t->m * (size_t)t->k;
+    bool ok = t->done != NULL;
+    if (ok && spec->errors) {
+        t->rd_stderr = malloc(points * sizeof *t->rd_stderr);
+        t->rd_r_stderr = malloc(points * (size_t)t->nr * sizeof *t->rd_r_stderr);
+        t->photons = malloc(points * sizeof *t->photons);
+        t->reached = malloc(points * sizeof *t->reached);
+        ok = t->rd_stderr && t->rd_r_stderr && t->photons && t->reached;
+    }
+    if (ok) {
         lut_table_clear(t);
         return true;
     }
+    lut_table_free(t);
     error_set(err, NULL, 0, "out of memory for a table of %d simulations", t->calls);
     return false;
 }
@@ -56,6 +66,12 @@ void lut_table_clear(lut_table *t)
     memset(t->rd, 0, points * sizeof *t->rd);
     memset(t->rd_r, 0, points * (size_t)t->nr * sizeof *t->rd_r);
     memset(t->done, 0, (size_t)t->calls * sizeof *t->done);
+    if (t->rd_stderr) {
+        memset(t->rd_stderr, 0, points * sizeof *t->rd_stderr);
+        memset(t->rd_r_stderr, 0, points * (size_t)t->nr * sizeof *t->rd_r_stderr);
+        memset(t->photons, 0, points * sizeof *t->photons);
+        memset(t->reached, 0, points * sizeof *t->reached);
+    }
     t->rsp = 0.0;
     t->engine[0] = '\0';
     t->done_count = t->made = 0;
@@ -71,8 +87,62 @@ int64_t lut_table_points_done(const lut_table *t)
     return points;
 }
 
+/* fn(ctx, point) for each point of the calls done. */
+static void each_point_done(const lut_table *t, void (*fn)(void *, size_t), void *ctx)
+{
+    for (int c = 0; c < t->calls; c++) {
+        lut_span span = lut_table_span(t, c);
+        for (int p = 0; t->done[c] && p < span.count; p++)
+            fn(ctx, span.first + (size_t)p * span.stride);
+    }
+}
+
+typedef struct short_count {
+    const lut_table *t;
+    double precision;
+    int64_t points;
+} short_count;
+
+static void count_short(void *ctx, size_t at)
+{
+    short_count *c = ctx;
+    c->points += !(c->t->reached[at] <= c->precision);
+}
+
+int64_t lut_table_points_short(const lut_table *t, double precision)
+{
+    short_count c = {t, precision, 0};
+    if (t->reached && precision > 0.0)
+        each_point_done(t, count_short, &c);
+    return c.points;
+}
+
+typedef struct photon_sum {
+    const lut_table *t;
+    uint64_t photons;
+} photon_sum;
+
+static void add_photons(void *ctx, size_t at)
+{
+    photon_sum *s = ctx;
+    uint64_t p = s->t->photons[at];
+    s->photons = s->photons + p < s->photons ? UINT64_MAX : s->photons + p;
+}
+
+uint64_t lut_table_photons_done(const lut_table *t)
+{
+    photon_sum s = {t, 0};
+    if (t->photons)
+        each_point_done(t, add_photons, &s);
+    return s.photons;
+}
+
 void lut_table_free(lut_table *t)
 {
     free(t->done);
+    free(t->rd_stderr);
+    free(t->rd_r_stderr);
+    free(t->photons);
+    free(t->reached);
     memset(t, 0, sizeof *t);
 }

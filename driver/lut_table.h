@@ -41,6 +41,13 @@ typedef struct lut_spec {
     int64_t photons;
     uint64_t seed;
     uint32_t max_steps; /* steps after which a photon is trapped; 0: the default */
+    /* Each point's standard errors (docs/lut.md, "Error bars and a table
+     * of one precision"): asked (errors), or implied by a precision, with
+     * which each point runs until precision_of's relative standard error
+     * (NULL: Rd's) is at most precision, photons then being its most. */
+    bool errors;
+    double precision; /* 0: none */
+    const char *precision_of;
 } lut_spec;
 
 typedef struct lut_table {
@@ -55,6 +62,11 @@ typedef struct lut_table {
     int done_count;        /* calls done: resumed and made */
     int made;              /* calls simulated, not read from a checkpoint */
     uint64_t trapped;      /* photons stopped as never ending, over the calls done */
+    /* With errors (lut_spec), each point's (owned; NULL without): */
+    double *rd_stderr;   /* [m][k]: Rd's standard error */
+    double *rd_r_stderr; /* [m][k][nr] */
+    uint64_t *photons;   /* [m][k]: the photons it took */
+    double *reached;     /* [m][k]: the relative standard error of the precision's quantity */
 } lut_table;
 
 /* The points one call simulates, numbered j * k + i: count of them from
@@ -69,8 +81,8 @@ lut_span lut_table_span(const lut_table *t, int call);
 int lut_table_calls(const lut_spec *spec, lut_strategy strategy);
 
 /* An empty table of spec's size for strategy, over the caller's rd
- * (m x k) and rd_r (m x k x nr), which are zeroed; false with *err when
- * out of memory. */
+ * (m x k) and rd_r (m x k x nr), which are zeroed, with arrays of its own
+ * for the errors spec asks; false with *err when out of memory. */
 bool lut_table_init(lut_table *t, const lut_spec *spec, lut_strategy strategy, double *rd,
                     double *rd_r, tm_error *err);
 
@@ -80,6 +92,11 @@ void lut_table_clear(lut_table *t);
 
 /* The points of the calls done. */
 int64_t lut_table_points_done(const lut_table *t);
+
+/* Of a table with a precision, the points done that stopped at their most
+ * photons short of it, and the photons the points done took. */
+int64_t lut_table_points_short(const lut_table *t, double precision);
+uint64_t lut_table_photons_done(const lut_table *t);
 
 /* Frees what t owns (not the caller's arrays). */
 void lut_table_free(lut_table *t);

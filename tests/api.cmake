@@ -96,3 +96,14 @@ target_link_libraries(test_api_precision PRIVATE libtmcml tmcml_flags m)
 foreach(case cli batch capped checkpointed arguments)
   add_test(NAME api_precision_${case} COMMAND test_api_precision ${case} $<TARGET_FILE:tmcml>)
 endforeach()
+
+# A lookup table's errors and a table of one precision through the public
+# header (tests/test_api_lut_errors.c): each point stopping on its own, bit
+# for bit its own precision run; the values of a table without a precision
+# those of tmcml_lut; a cancelled table resumed; bad fields; the command's
+# .npz.
+add_executable(test_api_lut_errors test_api_lut_errors.c)
+target_link_libraries(test_api_lut_errors PRIVATE libtmcml tmcml_flags m)
+foreach(case precision uniform resume refused cli)
+  add_test(NAME api_lut_errors_${case} COMMAND test_api_lut_errors ${case} $<TARGET_FILE:tmcml>)
+endforeach()

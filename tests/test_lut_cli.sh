@@ -98,8 +98,28 @@ ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
     bad 'lut: unknown option "--bogus"' $ok --bogus
     bad 'values of Rd_r, more than 2^27' $ok --mua 0.1:1:2000 --musp 1:10:1000
     bad 'lut: --mua is required' --musp 5 -o "$work/bad"
+    # The errors' options (docs/lut.md, "Error bars and a table of one precision").
+    bad '--precision: a relative standard error must be above 0' $ok --precision 0
+    bad '--precision: a relative standard error must be above 0' $ok --precision 100%
+    bad 'lut: --max-photons: only with --precision' $ok --max-photons 100000
+    bad 'lut: --precision-of: only with --precision' $ok --precision-of Rd
+    bad 'lut: --precision with --strategy sets' $ok --precision 2% --strategy sets
+    bad 'lut: --precision needs at least 64000 photons a point' $ok --precision 2%
+    bad 'lut: --precision needs at least 64000 photons a point' $ok --precision 2% \
+        --max-photons 1000
+    bad 'of: Rd, an entry of Rd_r' $ok --precision 2% -N 64000 --precision-of Tt
     bad 'lut: -o OUT is required' --mua 1 --musp 5
 }
+# A precision out of reach at a point's most photons: the files written,
+# the points short said, exit 1.
+expect 1 "precision short" -- "$tmcml" lut --mua 0.1,20 --musp 5 --d 0.5 --nr 4 -N 64000 \
+    --engine cpu --precision 0.2% -o "$work/short" -q
+contains "precision short" "2 of 2 points took their most photons (64000) short of the precision"
+check; [ -s "$work/short.csv" ] && [ -s "$work/short.npz" ] || fail "precision short: no files"
+check; head -1 "$work/short.csv" | grep -q ",Rd_stderr,photons,Rd_r_0_stderr," ||
+    fail "precision short: no error columns"
+check; grep -q "^# precision: .*0.002 (2 points short" "$work/short.csv" ||
+    fail "precision short: the outcome is not in the CSV"
 mkdir "$work/dir.csv"
 expect 2 "onto a directory" -- "$tmcml" lut --mua 1 --musp 5 -N 100 --engine cpu -o "$work/dir"
 contains "onto a directory" "dir.csv: is a directory"

@@ -131,3 +131,59 @@ def test_arguments():
             tmcml.lut(**dict(ok, **change))
     t = tmcml.lut(**ok)  # what was refused left the session working
     assert t.Rd.shape == (2, 2) and math.isfinite(t.Rsp)
+
+
+def test_precision_same_as_command(cli, tmp_path):
+    """A table of one precision (docs/lut.md, "Error bars and a table of one
+    precision"): the command's OUT.npz, every member bit for bit, errors and
+    photons too; each point reaches the precision, and the points of high
+    absorption take more photons than those of low."""
+    mua, musp = [0.1, 5.0, 40.0], [4.0, 12.0]
+    layer = ["--n", "1.37", "--g", "0.8", "--d", "0.5", "--precision", "1%"]
+    npz = command_table(cli, tmp_path / "p", mua, musp, 4000000, "auto", layer)
+    t = tmcml.lut(mua, musp, nr=6, dr=0.05, photons=4000000, seed=SEED, engine="cpu",
+                  threads=2, progress=False, n=1.37, g=0.8, d=0.5, precision=0.01)
+    same_as_npz(t, npz)
+    assert t.strategy == "runs" and t.points_short == 0 and t.precision_of == "Rd"
+    assert np.all(t.reached <= 0.01)
+    assert np.allclose(t.reached, t.Rd_stderr / t.Rd, rtol=1e-12, atol=0)
+    assert t.point_photons.min() == 64000 and t.point_photons.max() > 2 * 64000
+    assert t.point_photons[:, 2].min() >= t.point_photons[:, 0].max()
+
+
+def test_stderr_keeps_the_values(cli, tmp_path):
+    """stderr=True: the values of the table without it, bit for bit, with
+    every point's errors and photons."""
+    mua, musp = [0.5, 3.0], [5.0, 12.0]
+    plain = tmcml.lut(mua, musp, nr=6, dr=0.05, photons=3000, seed=SEED, engine="cpu",
+                      threads=2, progress=False)
+    t = tmcml.lut(mua, musp, nr=6, dr=0.05, photons=3000, seed=SEED, engine="cpu", threads=2,
+                  progress=False, stderr=True)
+    assert t.Rd.tobytes() == plain.Rd.tobytes() and t.Rd_r.tobytes() == plain.Rd_r.tobytes()
+    assert np.all(t.point_photons == 3000) and np.all(t.Rd_stderr > 0)
+    assert t.Rd_r_stderr.shape == t.Rd_r.shape and "precision" not in t
+    assert "Rd_stderr" in t.keys() and t.units["Rd_r_stderr"] == "1/cm2"
+
+
+def test_precision_short_warns():
+    with pytest.warns(tmcml.PrecisionWarning, match="2 of 2 points took their most photons"):
+        t = tmcml.lut([0.1, 20.0], [5.0], nr=4, d=0.5, photons=64000, engine="cpu", threads=2,
+                      progress=False, precision=0.002)
+    assert t.points_short == 2 and np.all(t.point_photons == 64000)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(precision=1.5), "precision: expected a relative standard error"),
+    (dict(precision=True), "precision: expected a relative standard error"),
+    (dict(precision_of="Rd"), "precision_of: only with precision"),
+    (dict(max_photons=100000), "max_photons: only with precision"),
+    (dict(precision=0.02, max_photons=1000), "max_photons: expected None"),
+    (dict(precision=0.02, strategy="sets"), "strategy: SETS with a precision"),
+    (dict(precision=0.02, precision_of="Tt"), "precision_of: Rd, an entry of Rd_r"),
+    (dict(precision=0.02, photons=1000), "photons: a precision needs at least 64000"),
+    (dict(stderr="yes"), "stderr: expected True or False"),
+])
+def test_errors_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tmcml.lut([0.1, 1.0], [5.0], nr=4, progress=False, engine="cpu",
+                  **{"photons": 100000, **kwargs})

@@ -86,6 +86,14 @@ class LutInfo(Structure):
                 ("resumed", c_int), ("kept", c_int), ("points_done", c_int64)]
 
 
+class LutErrors(Structure):
+    """tmcml_lut_errors: a table's standard errors and precision (TMCML_1.4)."""
+    _fields_ = [("precision", c_double), ("of", c_char_p), ("max_photons", c_int64),
+                ("rd_stderr", POINTER(c_double)), ("rd_r_stderr", POINTER(c_double)),
+                ("photons", POINTER(c_int64)), ("reached", POINTER(c_double)),
+                ("points_short", c_int64), ("photons_total", c_uint64)]
+
+
 class Options(Structure):
     _fields_ = [("photons", c_int64), ("seed", c_uint64), ("engine", c_int),
                 ("absorption", c_int), ("threads", c_int), ("gpu", c_int), ("policy", c_int),
@@ -178,6 +186,10 @@ def _declare(lib):
         "tmcml_lut_spec_init": (None, [POINTER(LutSpec)]),
         "tmcml_lut": (c_int, [c_void_p, POINTER(LutSpec), POINTER(Options), POINTER(Checkpoint),
                               POINTER(c_double), POINTER(c_double), POINTER(LutInfo)]),
+        "tmcml_lut_with_errors": (c_int, [c_void_p, POINTER(LutSpec), POINTER(Options),
+                                          POINTER(Checkpoint), POINTER(c_double),
+                                          POINTER(c_double), POINTER(LutErrors),
+                                          POINTER(LutInfo)]),
         "tmcml_result_delete": (None, [c_void_p]),
         "tmcml_result_problem": (c_void_p, [c_void_p]),
         "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),
@@ -224,7 +236,7 @@ _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
              "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
-             "tmcml_result_precision")
+             "tmcml_result_precision", "tmcml_lut_with_errors")
 
 
 def _load():

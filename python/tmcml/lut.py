@@ -7,11 +7,13 @@ import ctypes
 import math
 import numbers
 import os
+import warnings
 
 import numpy as np
 
 from . import _lib
 from .api import checkpoint_of
+from ._lib import PrecisionWarning
 from .problem import SEMI_INFINITE_D, count, require_real
 from .runner import execute_lut, options
 from .session import default_session
@@ -23,6 +25,11 @@ UNITS = (("mua", "1/cm"), ("musp", "1/cm"), ("Rd", "-"), ("Rd_r", "1/cm2"), ("r"
          ("d", "cm"), ("photons", "-"), ("seed", "-"), ("strategy", "-"), ("engine", "-"),
          ("version", "-"))
 MEMBERS = tuple(name for name, _ in UNITS) + ("units",)
+# With stderr=True or a precision, the .npz's members of the errors (docs/lut.md,
+# "Error bars and a table of one precision").
+ERROR_UNITS = (("Rd_stderr", "-"), ("Rd_r_stderr", "1/cm2"), ("point_photons", "-"),
+               ("reached", "-"))
+PRECISION_UNITS = (("precision", "-"), ("precision_of", "-"))
 
 
 class LookupTable:
@@ -33,38 +40,44 @@ class LookupTable:
     ('sets' or 'runs'), engine ('cpu' or 'gpu'), version, units (a dict:
     name -> unit, as dict(npz['units'])) - and trapped (photons stopped as
     never ending) and seconds (the call's).  rd, rd_r and rsp are Rd, Rd_r
-    and Rsp.  It reads like a dict of the .npz's members: t['Rd'],
-    t.keys(), t.to_dict()."""
+    and Rsp.  A table with errors (stderr=True or a precision) also has
+    Rd_stderr (M, K), Rd_r_stderr (M, K, nr), point_photons (M, K), reached
+    (M, K): the relative standard error of precision_of, else of Rd, and
+    with a precision, precision, precision_of and points_short (points
+    that took max_photons short of it).  It reads like a dict of the .npz's
+    members: t['Rd'], t.keys(), t.to_dict()."""
 
-    def __init__(self, values, trapped, seconds):
-        for name in MEMBERS:
+    def __init__(self, values, trapped, seconds, points_short=0):
+        self._members = tuple(name for name in values if name != "units") + ("units",)
+        for name in self._members:
             setattr(self, name, values[name])
         self.trapped = trapped
         self.seconds = seconds
+        self.points_short = points_short
 
     rd = property(lambda self: self.Rd)
     rd_r = property(lambda self: self.Rd_r)
     rsp = property(lambda self: self.Rsp)
 
     def keys(self):
-        return MEMBERS
+        return self._members
 
     def __getitem__(self, name):
-        if name not in MEMBERS:
-            raise KeyError("%r: a LookupTable has %s" % (name, ", ".join(MEMBERS)))
+        if name not in self._members:
+            raise KeyError("%r: a LookupTable has %s" % (name, ", ".join(self._members)))
         return getattr(self, name)
 
     def __contains__(self, name):
-        return name in MEMBERS
+        return name in self._members
 
     def __iter__(self):
-        return iter(MEMBERS)
+        return iter(self._members)
 
     def __len__(self):
-        return len(MEMBERS)
+        return len(self._members)
 
     def to_dict(self):
-        return {name: getattr(self, name) for name in MEMBERS}
+        return {name: getattr(self, name) for name in self._members}
 
     def __repr__(self):
         return ("<tmcml.LookupTable %d mus' x %d mua, %d rings, strategy %s, engine %s>"
@@ -106,9 +119,60 @@ def _spec(mua, musp, n, n_above, n_below, g, d, nr, dr, strategy):
     return spec
 
 
+def _errors(stderr, precision, precision_of, max_photons, shape):
+    """A _lib.LutErrors of the arguments (None when neither stderr nor a
+    precision is asked) and the arrays it fills, each value checked
+    (ValueError naming it)."""
+    if precision is None or (not isinstance(precision, bool) and precision == 0):
+        for name, value in (("precision_of", precision_of), ("max_photons", max_photons)):
+            if value is not None:
+                raise ValueError("%s: only with precision (got %r)" % (name, value))
+        precision = 0.0
+    elif isinstance(precision, bool) or not isinstance(precision, numbers.Real) or \
+            not 0.0 < float(precision) < 1.0:
+        raise ValueError("precision: expected a relative standard error above 0 and below 1 "
+                         "(0.02 for 2 %%) (got %r)" % (precision,))
+    if not isinstance(stderr, (bool, np.bool_)):
+        raise ValueError("stderr: expected True or False (got %r)" % (stderr,))
+    if precision_of is not None and not isinstance(precision_of, str):
+        raise ValueError("precision_of: expected 'Rd', 'Rd_r[3]' or 'Rd_r[0:10]' (got %r)"
+                         % (precision_of,))
+    if max_photons is not None and (isinstance(max_photons, bool) or
+                                    not isinstance(max_photons, numbers.Integral) or
+                                    not 64000 <= max_photons < 2**63):
+        raise ValueError("max_photons: expected None (photons) or at least 64000 (the 64 "
+                         "groups of 1000 a precision decides after) (got %r)" % (max_photons,))
+    if not stderr and precision == 0.0:
+        return None, None
+    m, k, nr = shape
+    arrays = {"Rd_stderr": np.zeros((m, k)), "Rd_r_stderr": np.zeros((m, k, nr)),
+              "point_photons": np.zeros((m, k), dtype=np.int64), "reached": np.zeros((m, k))}
+    e = _lib.LutErrors()
+    e.precision = float(precision)
+    e.of = precision_of.encode("utf-8") if precision_of is not None else None
+    e.max_photons = int(max_photons or 0)
+    as_doubles = ctypes.POINTER(ctypes.c_double)
+    e.rd_stderr = arrays["Rd_stderr"].ctypes.data_as(as_doubles)
+    e.rd_r_stderr = arrays["Rd_r_stderr"].ctypes.data_as(as_doubles)
+    e.photons = arrays["point_photons"].ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
+    e.reached = arrays["reached"].ctypes.data_as(as_doubles)
+    return e, arrays
+
+
+def _error_values(e, arrays, precision_of):
+    """The table's members of its errors, as the .npz's."""
+    values = dict(arrays)
+    values["point_photons"] = arrays["point_photons"].astype(np.uint64)
+    if e.precision > 0:
+        values["precision"] = e.precision
+        values["precision_of"] = precision_of or "Rd"
+    return values
+
+
 def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, dr=0.01,
         photons=100000, seed=1, strategy="auto", engine="auto", threads=None, gpu=0,
-        progress=True, checkpoint=None, checkpoint_every=600.0, resume=False, session=None):
+        progress=True, checkpoint=None, checkpoint_every=600.0, resume=False, session=None,
+        stderr=False, precision=None, precision_of=None, max_photons=None):
     """A lookup table (docs/lut.md): diffuse reflectance, total and per ring,
     of one layer (refractive index n, anisotropy g, thickness d in cm, inf:
     semi-infinite, simulated as 1e8 cm) between media of n_above and n_below,
@@ -129,6 +193,15 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
     (a file there without it is refused), and the table is then bit for bit
     the uninterrupted one's.  The file is removed when the table is done; one
     of another table or engine is refused with OSError naming what differs.
+
+    stderr=True: each point's standard errors too (Rd_stderr, Rd_r_stderr,
+    point_photons, reached).  precision (0.02 for 2 %): each point simulated
+    until the relative standard error of precision_of ('Rd', 'Rd_r[3]' or
+    the worst of 'Rd_r[0:10]') is at most precision, photons (or
+    max_photons) its most, a point of high absorption taking more photons
+    than one of low (strategy 'auto' is then 'runs'); it implies stderr, and
+    each point that took its most short of it is said by a
+    tmcml.PrecisionWarning (t.points_short counts them).
     Bad arguments raise ValueError naming the parameter."""
     session = session or default_session()
     mua, musp = _axis("mua", mua), _axis("musp", musp)
@@ -137,9 +210,16 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
     kept = checkpoint_of(checkpoint, checkpoint_every, resume) if checkpoint is not None else None
     rd = np.zeros((len(musp), len(mua)))
     rd_r = np.zeros((len(musp), len(mua), spec.nr))
+    errors, arrays = _errors(stderr, precision, precision_of, max_photons,
+                             (len(musp), len(mua), spec.nr))
     info = _lib.LutInfo()
     try:
-        seconds = execute_lut(session, spec, opt, kept, rd, rd_r, info, progress)
+        seconds = execute_lut(session, spec, opt, kept, rd, rd_r, info, progress,
+                              errors=errors)
+    except _lib.TmcmlArgumentError as e:
+        if e.args and str(e.args[0]).startswith("of"):  # the library's field is precision_of
+            e.args = ("precision_" + str(e.args[0]),)
+        raise
     except _lib.TmcmlError as e:
         if kept is not None and info.kept > 0 and not isinstance(e, _lib.CancelledError):
             e.args = ("%s (%d of %d simulations kept in %s: resume=True continues)"
@@ -152,4 +232,16 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
               "seed": opt.seed, "strategy": STRATEGIES[info.strategy],
               "engine": _lib.text(info.engine), "version": "tmcml %s" % _lib.version(),
               "units": dict(UNITS)}
-    return LookupTable(values, int(info.trapped_photons), seconds)
+    if errors is None:
+        return LookupTable(values, int(info.trapped_photons), seconds)
+    units = values.pop("units")
+    values.update(_error_values(errors, arrays, precision_of))
+    units.update(ERROR_UNITS + (PRECISION_UNITS if errors.precision > 0 else ()))
+    values["units"] = units
+    if errors.points_short > 0:
+        warnings.warn(PrecisionWarning(
+            "lut: %d of %d points took their most photons (%d) short of the precision %.3g %% "
+            "of %s (their errors reached are in t.reached)"
+            % (errors.points_short, len(mua) * len(musp), errors.max_photons or opt.photons,
+               100 * errors.precision, precision_of or "Rd")), stacklevel=2)
+    return LookupTable(values, int(info.trapped_photons), seconds, int(errors.points_short))

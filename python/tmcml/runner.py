@@ -138,18 +138,28 @@ def execute_sets(session, problem, mua_sets, opt, progress=True, label=""):
     return list(out), seconds
 
 
-def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, label=""):
+def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, label="",
+                errors=None):
     """tmcml_lut of spec (a _lib.LutSpec) with opt, kept in checkpoint (a
     _lib.Checkpoint, or None) into rd and rd_r (C-ordered float64 arrays of
-    the table's shapes) and info (a _lib.LutInfo): the seconds the call
+    the table's shapes) and info (a _lib.LutInfo), or tmcml_lut_with_errors
+    with errors (a _lib.LutErrors, its out arrays set): the seconds the call
     took.  On Ctrl-C the simulations done stay in the checkpoint's file."""
     if lib.tmcml_lut is None:
         raise RuntimeError("lut: this libtmcml is older than tmcml_lut (TMCML_1.3)")
+    if errors is not None and lib.tmcml_lut_with_errors is None:
+        raise RuntimeError("lut: stderr and precision need tmcml_lut_with_errors (TMCML_1.4); "
+                           "this libtmcml is older")
     as_doubles = ctypes.POINTER(ctypes.c_double)
     kept = ctypes.byref(checkpoint) if checkpoint is not None else None
-    return _watched(session, opt, progress, label, None, lib.tmcml_lut,
-                    (ctypes.byref(spec), ctypes.byref(opt), kept, rd.ctypes.data_as(as_doubles),
-                     rd_r.ctypes.data_as(as_doubles), ctypes.byref(info)), [])
+    tables = (rd.ctypes.data_as(as_doubles), rd_r.ctypes.data_as(as_doubles))
+    if errors is None:
+        return _watched(session, opt, progress, label, None, lib.tmcml_lut,
+                        (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +
+                        (ctypes.byref(info),), [])
+    return _watched(session, opt, progress, label, None, lib.tmcml_lut_with_errors,
+                    (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +
+                    (ctypes.byref(errors), ctypes.byref(info)), [])
 
 
 def _watched(session, opt, progress, label, total, function, args, outs):
