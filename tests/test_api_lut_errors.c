@@ -15,7 +15,8 @@
  *              with another precision
  *   refused    every bad field of the errors (TMCML_ERR_ARGUMENT naming it)
  *   cli        `tmcml lut --precision`'s OUT.npz holds the library's arrays
- * The CPU engine, fixed seeds: deterministic. */
+ *   gpu        `precision` on the GPU (skipped, status 77, without one)
+ * Fixed seeds: deterministic. */
 #include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -45,6 +46,7 @@ static const double musp[] = {4.0, 12.0};
 #define POINTS (K * M)
 
 static char dir[] = "/tmp/test_api_lut_errors_XXXXXX";
+static tmcml_engine engine = TMCML_ENGINE_CPU;
 
 /* A slab of n 1.37, g 0.8, d 0.5 cm between air. */
 static void slab_spec(tmcml_lut_spec *spec, tmcml_lut_strategy strategy)
@@ -96,7 +98,7 @@ static void options(tmcml_options *o, int64_t photons, watch *w)
     tmcml_options_init(o);
     o->photons = photons;
     o->seed = SEED;
-    o->engine = TMCML_ENGINE_CPU;
+    o->engine = engine;
     o->threads = 2;
     if (w) {
         o->progress = on_progress;
@@ -422,6 +424,19 @@ int main(int argc, char **argv)
         return case_refused();
     if (strcmp(which, "cli") == 0 && argc > 2)
         return case_cli(argv[2]);
-    fprintf(stderr, "usage: test_api_lut_errors precision|uniform|resume|refused | cli TMCML\n");
+    if (strcmp(which, "gpu") == 0) {
+        tmcml_session *s = tmcml_session_new();
+        tmcml_device dev;
+        int count = 0;
+        bool gpu = tmcml_devices(s, &dev, 1, &count) == TMCML_OK && count > 0;
+        tmcml_session_delete(s);
+        if (!gpu) {
+            printf("SKIP: no GPU\n");
+            return 77;
+        }
+        engine = TMCML_ENGINE_GPU;
+        return case_precision();
+    }
+    fprintf(stderr, "usage: test_api_lut_errors precision|uniform|resume|refused|gpu | cli TMCML\n");
     return 2;
 }
