@@ -117,6 +117,15 @@ tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int co
                                 const tmcml_options *o, api_precision **out);
 /* sim made a precision call's, decided by prec (NULL: nothing). */
 void api_precision_sim(session_sim *sim, api_precision *prec);
+/* The results of one history of absorption sets (tmcml_run_sets): one
+ * decision for all, met when the worst set is (they share their photons,
+ * so they stop together). */
+typedef struct api_precision_sets {
+    api_precision *prec;
+    int count;
+} api_precision_sets;
+/* sim made a sets call's, decided by ps (NULL: nothing). */
+void api_precision_sets_sim(session_sim *sim, api_precision_sets *ps);
 /* Result r after its run: its photons those taken, its precision reached
  * from u's groups (nothing for a result without a precision). */
 void api_precision_finish(tmcml_result *r, const api_precision *prec, const uncertainty *u);

@@ -140,6 +140,29 @@ void api_precision_sim(session_sim *sim, api_precision *prec)
     sim->enough_ctx = prec;
 }
 
+/* A history of sets at a decision point: met when every set's result is,
+ * each then taking the photons of the groups. */
+static bool enough_sets(void *ctx, int slot, const uncertainty *u)
+{
+    (void)slot; /* one history */
+    const api_precision_sets *ps = ctx;
+    for (int k = 0; k < ps->count; k++)
+        if (precision_reached(&ps->prec[k].target, &u[k]) > ps->prec[k].target.relative)
+            return false;
+    for (int k = 0; k < ps->count; k++)
+        ps->prec[k].taken = u[k].photons;
+    return true;
+}
+
+void api_precision_sets_sim(session_sim *sim, api_precision_sets *ps)
+{
+    if (!ps)
+        return;
+    sim->group_chunk = PRECISION_CHUNK;
+    sim->enough = enough_sets;
+    sim->enough_ctx = ps;
+}
+
 void api_precision_finish(tmcml_result *r, const api_precision *prec, const uncertainty *u)
 {
     if (!prec)

@@ -113,6 +113,7 @@ typedef struct work {
     /* Each result's decisions when the call's problems stop at a
      * precision (api_precision_plan); else NULL. */
     api_precision *prec;
+    api_precision_sets shared; /* prec as one decision: the sets of one history */
 } work;
 
 /* The engine calls, on a thread of its own while the caller's thread calls
@@ -645,7 +646,12 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     progress_start(&meter, false, total, NULL);
     session_sim sim = sim_of(s, o, sets, &meter);
     sim.uncertainty = w->unc; /* one per result: the slots', or the sets' */
-    api_precision_sim(&sim, w->prec);
+    if (sets->count > 0) {    /* the sets share their photons: they stop together */
+        w->shared = (api_precision_sets){w->prec, count};
+        api_precision_sets_sim(&sim, w->prec ? &w->shared : NULL);
+    } else {
+        api_precision_sim(&sim, w->prec);
+    }
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
     uint64_t done = 0;
@@ -657,9 +663,9 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     if (!j.ok)
         return api_fail(s, TMCML_ERR_ENGINE, &err);
     /* A precision run met ends early: only fewer photons than that is a
-     * cancel (the call has no sets then: tmcml_run_sets refuses it). */
+     * cancel (sets: each result counts the history's photons). */
     if (w->prec)
-        total = api_precision_expected(r, count, w->prec);
+        total = api_precision_expected(r, count, w->prec) / (uint64_t)per_history;
     if (done < total)
         return api_failf(s, TMCML_ERR_CANCELLED, "cancelled after %llu of %llu photons",
                          (unsigned long long)done, (unsigned long long)total);
@@ -916,6 +922,9 @@ static tmcml_status set_problems(tmcml_session *s, const tmcml_problem *p, const
         if (!(*list)[k] || !mua_sets_run(&p->run, mua, k, &(*list)[k]->run))
             return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
         (*list)[k]->stderr_groups = p->stderr_groups;
+        (*list)[k]->precision = p->precision;
+        (*list)[k]->max_photons = p->max_photons;
+        memcpy((*list)[k]->precision_of, p->precision_of, sizeof p->precision_of);
     }
     return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
 }
@@ -940,11 +949,6 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
 tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
                           int num_sets, const tmcml_options *o, tmcml_result **out)
 {
-    if (p->precision > 0.0)
-        return api_failf(s, TMCML_ERR_ARGUMENT,
-                         "problem: a precision run with absorption sets: not available (each set "
-                         "would stop at its own count); run the sets' problems with "
-                         "tmcml_run_batch, or the sets with their photons");
     tmcml_problem **list = NULL;
     tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
     call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};

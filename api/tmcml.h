@@ -220,11 +220,11 @@ TMCML_API int tmcml_problem_stderr(const tmcml_problem *p);
  * result's photons (its problem's, its .mco's and JSON's) are those taken.
  * A run that reaches max_photons first returns TMCML_OK: its result is
  * valid, but the caller must check tmcml_result_precision's met.
- * Honoured by tmcml_run, tmcml_run_checkpointed and tmcml_run_batch (each
+ * Honoured by tmcml_run, tmcml_run_checkpointed, tmcml_run_batch (each
  * problem stops on its own; every problem of the call must ask for one, or
  * none: a call that mixes them is TMCML_ERR_ARGUMENT naming the first that
- * differs); tmcml_run_sets refuses it (TMCML_ERR_ARGUMENT), as `tmcml run`
- * refuses --precision with --mua-sets.  New in TMCML_1.4. */
+ * differs) and tmcml_run_sets (the sets share their photons: they stop
+ * together, when every set has reached it).  New in TMCML_1.4. */
 TMCML_API tmcml_status tmcml_problem_set_precision(tmcml_session *s, tmcml_problem *p,
                                                    double relative, const char *of,
                                                    int64_t max_photons);

@@ -14,12 +14,6 @@ bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err
                       opt->precision_of ? "--precision-of" : "--max-photons");
         return !opt->precision_of && opt->max_photons == 0;
     }
-    if (opt->mua_sets) {
-        error_set(err, NULL, 0,
-                  "--precision with --mua-sets: not available yet (each set would "
-                  "stop at its own count); run the sets with -N");
-        return false;
-    }
     for (int i = 0; i < file->num_runs; i++) {
         mci_run *run = &file->runs[i];
         if (opt->max_photons > 0)
@@ -68,6 +62,30 @@ void run_precision_sim(const driver_options *opt, session_sim *sim, run_precisio
     sim->group_chunk = PRECISION_CHUNK;
     sim->enough = enough;
     sim->enough_ctx = rp;
+}
+
+/* A history of sets at a decision point: met when every set's row is,
+ * each then ending with the photons of the groups (one history: the
+ * same photons). */
+static bool enough_sets(void *ctx, int slot, const uncertainty *u)
+{
+    (void)slot; /* a history is one run */
+    run_precision_sets *ps = ctx;
+    for (int k = ps->lead; k < ps->count; k++)
+        if (precision_reached(&ps->rows[k].target, &u[k]) > ps->rows[k].target.relative)
+            return false;
+    for (int k = ps->lead; k < ps->count; k++)
+        ps->rows[k].ck->photons = u[k].photons;
+    return true;
+}
+
+void run_precision_sets_sim(const driver_options *opt, session_sim *sim, run_precision_sets *ps)
+{
+    if (opt->precision <= 0.0)
+        return;
+    sim->group_chunk = PRECISION_CHUNK;
+    sim->enough = enough_sets;
+    sim->enough_ctx = ps;
 }
 
 bool run_precision_report(const driver_options *opt, const mci_run *run, const checkpoint *ck,

@@ -38,6 +38,18 @@ bool run_precision_target(const driver_options *opt, const mci_run *run, checkpo
  * call. */
 void run_precision_sim(const driver_options *opt, session_sim *sim, run_precision *rp);
 
+/* A history of absorption sets (driver/run_sets.c): one decision for all
+ * its sets, rows[lead .. count - 1] (row 0 with lead 1 is the reference,
+ * which decides nothing), met when the worst of them is: they share their
+ * photons, so they stop together. */
+typedef struct run_precision_sets {
+    run_precision *rows;
+    int count, lead;
+} run_precision_sets;
+
+/* sim made a history's of sets (nothing without --precision). */
+void run_precision_sets_sim(const driver_options *opt, session_sim *sim, run_precision_sets *ps);
+
 /* The run's precision as its JSON says it (NULL without --precision):
  * asked, reached from ck's groups, the most photons it could take. */
 bool run_precision_report(const driver_options *opt, const mci_run *run, const checkpoint *ck,

@@ -14,6 +14,7 @@
 #include "resume.h"
 #include "run.h"
 #include "run_lock.h"
+#include "run_precision.h"
 #include "run_options.h"
 #include "text_escape.h"
 
@@ -133,10 +134,12 @@ typedef struct history {
     const int *members;
     int m, from;
     const mci_run *run;
-    int rows, lead;   /* sets the engine scores; the members' first row */
-    double *mua;      /* rows x layers */
-    tally_set *acc;   /* rows */
-    uncertainty *unc; /* rows: the groups of the standard errors (--stderr) */
+    int rows, lead;             /* sets the engine scores; the members' first row */
+    double *mua;                /* rows x layers */
+    tally_set *acc;             /* rows */
+    uncertainty *unc;           /* rows: the groups of the standard errors (--stderr) */
+    run_precision *targets;     /* rows: --precision's (the reference's unused) */
+    run_precision_sets precise; /* the decisions over the members */
 } history;
 
 static int set_index(const history *h, int j) { return h->c->first + h->from + h->members[j]; }
@@ -173,6 +176,7 @@ static bool simulate_sets_range(void *ctx, progress_meter *meter, stopper *st, u
     sim.set_mua = h->mua;
     if (c->opt->stderr_groups)
         sim.uncertainty = h->unc;
+    run_precision_sets_sim(c->opt, &sim, &h->precise);
     session_run_stats stats;
     bool ok = session_simulate(&c->eng->ses, &sim, h->run, c->eng->pool ? c->eng->specs : NULL,
                                begin, end - begin, h->acc, &stats, err);
@@ -202,8 +206,10 @@ static bool history_rows(history *h)
     h->mua = malloc((size_t)h->rows * layers * sizeof *h->mua);
     h->acc = calloc((size_t)h->rows, sizeof *h->acc);
     h->unc = calloc((size_t)h->rows, sizeof *h->unc);
-    if (!h->mua || !h->acc || !h->unc)
+    h->targets = calloc((size_t)h->rows, sizeof *h->targets);
+    if (!h->mua || !h->acc || !h->unc || !h->targets)
         return false;
+    h->precise = (run_precision_sets){h->targets, h->rows, h->lead};
     if (!all)
         memcpy(h->mua, h->c->reference, layers * sizeof *h->mua);
     for (int j = 0; j < h->m; j++) {
@@ -225,7 +231,21 @@ static void history_free(history *h)
         uncertainty_free(&h->unc[0]);
     free(h->acc);
     free(h->unc);
+    free(h->targets);
     free(h->mua);
+}
+
+/* Each member's --precision target, its checkpoint the one whose photons
+ * become those taken (nothing without --precision). */
+static bool history_targets(history *h, tm_error *err)
+{
+    for (int j = 0; j < h->m; j++) {
+        int index = set_index(h, j);
+        if (!run_precision_target(h->c->opt, &h->c->file->runs[index], &h->st[h->members[j]].ck,
+                                  &h->targets[h->lead + j], err))
+            return false;
+    }
+    return true;
 }
 
 /* The progress line's label: "run I/N: " of a file of several runs, then
@@ -249,7 +269,8 @@ static sim_status simulate_history(history *h, tm_error *err)
     sim_status status = SIM_FAILED;
     if (!history_rows(h))
         error_set(err, NULL, 0, "out of memory");
-    else if (!c->eng->pool || run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, err)) {
+    else if (history_targets(h, err) &&
+             (!c->eng->pool || run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, err))) {
         char label[96];
         history_label(h, label, sizeof label);
         run_gap_calls calls = {simulate_sets_range, save_sets, h};

@@ -93,7 +93,7 @@ tmcml_gpu_tests(gpu_api_stderr)
 # cancelled and resumed checkpointed run, every bad argument.
 add_executable(test_api_precision test_api_precision.c)
 target_link_libraries(test_api_precision PRIVATE libtmcml tmcml_flags m)
-foreach(case cli batch capped checkpointed arguments)
+foreach(case cli batch capped checkpointed arguments sets)
   add_test(NAME api_precision_${case} COMMAND test_api_precision ${case} $<TARGET_FILE:tmcml>)
 endforeach()
 

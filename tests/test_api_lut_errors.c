@@ -437,6 +437,7 @@ int main(int argc, char **argv)
         engine = TMCML_ENGINE_GPU;
         return case_precision();
     }
-    fprintf(stderr, "usage: test_api_lut_errors precision|uniform|resume|refused|gpu | cli TMCML\n");
+    fprintf(stderr,
+            "usage: test_api_lut_errors precision|uniform|resume|refused|gpu | cli TMCML\n");
     return 2;
 }

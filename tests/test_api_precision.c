@@ -12,9 +12,14 @@
  *                 TMCML_OK, met 0, the photons max_photons
  *   checkpointed  tmcml_run_checkpointed: tmcml_run's photons and result;
  *                 cancelled and resumed, the same again bit for bit
+ *   sets          tmcml_run_sets: the sets share their photons and stop
+ *                 together, when the worst has met the precision; each
+ *                 set's result then that of the sets run without a
+ *                 precision at the photons taken, bit for bit, and the same
+ *                 on 1 and 2 threads
  *   arguments     every bad value refused naming its field (relative, of,
  *                 max_photons, a run's photons, absorption off for "A"),
- *                 tmcml_run_sets refused, relative 0 turning it off
+ *                 relative 0 turning it off
  * The CPU engine and fixed seeds: deterministic. */
 #include <math.h>
 #include <stdbool.h>
@@ -450,11 +455,6 @@ static int case_arguments(void)
     o.absorption = 0;
     check_run_refused(s, p, &o, "problems[0]: of A:");
     o.absorption = 1;
-    /* Absorption sets: refused, as the command line's --mua-sets. */
-    const double sets[4] = {0.5, 1.0, 1.0, 1.0};
-    tmcml_result *out[2] = {NULL, NULL};
-    CHECK(tmcml_run_sets(s, p, sets, 2, &o, out) == TMCML_ERR_ARGUMENT && !out[0] && !out[1]);
-    CHECK_CONTAINS(tmcml_session_message(s), "absorption sets");
     /* Off again: a plain run of the problem's photons, no precision. */
     CHECK(tmcml_problem_set_precision(s, p, 0.0, "not looked at", 1) == TMCML_OK);
     tmcml_result *r = run(s, p);
@@ -470,6 +470,65 @@ static int case_arguments(void)
     return check_summary("test_api_precision arguments");
 }
 
+/* ---- absorption sets ------------------------------------------------------------------ */
+
+#define SETS 3
+
+/* The sets (layer 1's and 2's mua) of p with o, out[0 .. SETS-1]. */
+static void run_sets(tmcml_session *s, const tmcml_problem *p, const tmcml_options *o,
+                     tmcml_result **out)
+{
+    static const double mua[SETS * 2] = {0.1, 0.1, 1.0, 1.0, 5.0, 5.0};
+    CHECK_MSG(tmcml_run_sets(s, p, mua, SETS, o, out) == TMCML_OK, "%s", tmcml_session_message(s));
+}
+
+static int case_sets(void)
+{
+    tmcml_session *s = tmcml_session_new();
+    tmcml_problem *p = problem(s, 0.5);
+    tmcml_options o;
+    options(&o);
+    o.absorption = 0;
+    tmcml_result *two[SETS] = {0}, *one[SETS] = {0}, *plain[SETS] = {0};
+    run_sets(s, p, &o, two);
+    o.threads = 1;
+    run_sets(s, p, &o, one);
+    double worst = 0;
+    int64_t photons = two[0] ? precision_of(two[0]).photons : 0;
+    for (int k = 0; k < SETS && two[k] && one[k]; k++) {
+        char what[32];
+        snprintf(what, sizeof what, "set %d", k);
+        check_met(two[k], what);
+        check_same(two[k], one[k], what);
+        tmcml_precision pr = precision_of(two[k]);
+        CHECK_MSG(pr.photons == photons, "set %d: %lld photons, set 0 %lld", k,
+                  (long long)pr.photons, (long long)photons);
+        worst = pr.reached > worst ? pr.reached : worst;
+    }
+    /* The set of most absorption decided: the others were precise before. */
+    CHECK(two[SETS - 1] && precision_of(two[SETS - 1]).reached == worst &&
+          precision_of(two[0]).reached < worst);
+    /* The photons [0, taken) of the history: the sets run of that many. */
+    CHECK(tmcml_problem_set_precision(s, p, 0.0, NULL, 0) == TMCML_OK);
+    o.photons = photons;
+    run_sets(s, p, &o, plain);
+    for (int k = 0; k < SETS && two[k] && plain[k]; k++) {
+        tmcml_rat u, v;
+        tmcml_result_rat(two[k], &u);
+        tmcml_result_rat(plain[k], &v);
+        CHECK_MSG(digest(two[k]) == digest(plain[k]) && memcmp(&u, &v, sizeof u) == 0,
+                  "set %d: not the sets run of %lld photons", k, (long long)photons);
+    }
+    for (int k = 0; k < SETS; k++) {
+        tmcml_result_delete(two[k]);
+        tmcml_result_delete(one[k]);
+        tmcml_result_delete(plain[k]);
+    }
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    return check_summary("test_api_precision sets");
+}
+
 static const char *tmcml_path = "";
 
 static int case_cli_of_path(void) { return case_cli(tmcml_path); }
@@ -478,10 +537,10 @@ int main(int argc, char **argv)
 {
     static const check_case cases[] = {
         {"cli", case_cli_of_path},           {"batch", case_batch},         {"capped", case_capped},
-        {"checkpointed", case_checkpointed}, {"arguments", case_arguments},
+        {"checkpointed", case_checkpointed}, {"arguments", case_arguments}, {"sets", case_sets},
     };
     tmcml_path = argc > 2 ? argv[2] : "";
     return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof cases[0],
-                          "usage: test_api_precision cli|batch|capped|checkpointed|arguments "
+                          "usage: test_api_precision cli|batch|capped|checkpointed|arguments|sets "
                           "[TMCML]\n");
 }

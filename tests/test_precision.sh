@@ -17,6 +17,7 @@
 #   own error, about 9 % at 63 degrees of freedom, and the spread's over 50
 #   runs, 10 %: 1.25 is 2.3 of their combined deviations) and above half of
 #   it (a run that stopped far too late);
+# - absorption sets stop together, when the worst set reaches it;
 # - bad input refused before anything runs, naming the option.
 # usage: test_precision.sh TMCML EXAMPLES_DIR
 . "$(dirname "$0")/lib.sh"
@@ -140,8 +141,36 @@ contains "cap below 64 groups" "needs at least 64000 photons"
 expect 2 "--precision-of alone" -- run --precision-of Rd -o "$work/bad"
 contains "--precision-of alone" "only with --precision"
 printf '0.1\n' >"$work/sets.txt"
-expect 2 "with --mua-sets" -- run --precision 1% --mua-sets "$work/sets.txt" -o "$work/bad"
-contains "with --mua-sets" "--mua-sets"
+expect 2 "a set of 1 of 3 layers" -- run --precision 1% --mua-sets "$work/sets.txt" -o "$work/bad"
+contains "a set of 1 of 3 layers" "sets.txt"
 check
 [ ! -e "$work/bad" ] || fail "a refused run wrote $work/bad"
+
+# Absorption sets share their photons: one decision, when the worst set has
+# reached the precision; every set then met, with the same photons, and the
+# same on 2 threads and on 1 paused every 20 ms for a checkpoint.
+printf '1 1 2\n5 5 5\n20 20 20\n' >"$work/sets.txt"
+sets="-A --precision 1% -N 10000000 --mua-sets $work/sets.txt"
+# shellcheck disable=SC2086
+expect 0 "sets" -- run $sets --threads 2 -o "$work/sets2"
+# shellcheck disable=SC2086
+expect 0 "sets, 1 thread" -- run $sets --threads 1 --checkpoint-every 0.02 -o "$work/sets1"
+check
+$py - "$work/sets2" <<'EOF' || fail "the sets' precision"
+import json, sys
+j = [json.load(open("%s/example.set%d.json" % (sys.argv[1], k))) for k in (1, 2, 3)]
+n = {x["photons"] for x in j}
+assert len(n) == 1 and 64000 < n.pop() < 10000000, [x["photons"] for x in j]
+assert all(x["precision"]["met"] and x["precision"]["reached"] <= 0.01 for x in j)
+r = [x["precision"]["reached"] for x in j]
+assert r[2] == max(r) and r[0] < r[2], r  # the set of most absorption decided
+EOF
+for k in 1 2 3; do
+    check
+    cmp -s "$work/sets2/example.set$k.mco" "$work/sets1/example.set$k.mco" ||
+        fail "set $k differs on 1 thread paused for checkpoints and 2 threads"
+    check
+    cmp -s "$work/sets2/example.set$k.npz" "$work/sets1/example.set$k.npz" ||
+        fail "set $k's errors differ on 1 thread paused for checkpoints and 2 threads"
+done
 finish test_precision

@@ -101,7 +101,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     result.precision: {asked, reached, photons, max_photons, met}.  A run
     that reaches max_photons first returns its (valid) result with met False
     and emits a tmcml.PrecisionWarning naming the quantity, reached and
-    asked.  Not with mua_sets (each set would stop at its own count)."""
+    asked.  With mua_sets the sets share their photons and stop together,
+    once the worst set has reached P."""
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
@@ -110,15 +111,14 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     set_source(session, [problem], source)
     set_time_and_detector(session, [problem], time_bins, detector)
     set_stderr(session, [problem], stderr)
-    if mua_sets is not None and precision is not None and precision != 0:
-        raise ValueError("precision: not with mua_sets (each set would stop at its own count): "
-                         "run the sets with their photons, or each with tmcml.run")
     of = set_precision(session, [problem], precision, precision_of, max_photons)
     if mua_sets is not None:
         if checkpoint is not None:
             raise ValueError("checkpoint: a run with mua_sets is not kept in a checkpoint file "
                              "(yet): leave one of them out")
-        return _run_sets(session, problem, mua_sets, opt, progress)
+        sets = _run_sets(session, problem, mua_sets, opt, progress)
+        warn_unmet(sets.results, of)
+        return sets
     if checkpoint is not None:
         kept = checkpoint_of(checkpoint, checkpoint_every, resume)
         handle, seconds = execute_checkpointed(session, problem, opt, kept, progress)
