@@ -7,6 +7,8 @@
 #   heuristic's, untiled) and another launch size;
 # - a precision run takes the same photons, and writes the same .mco and
 #   .npz, with those variants and with 2 GPUs where the machine has them;
+# - absorption sets of a precision run stop together, the same with another
+#   launch size;
 # - the GPU's errors agree with the CPU engine's within their own
 #   uncertainty (two estimates of 63 degrees of freedom each: their ratio
 #   within 0.6 .. 1.6, more than 3 standard deviations of it).
@@ -41,6 +43,25 @@ if [ "$("$tmcml" devices 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
 else
     echo "test_stderr_gpu: one GPU: the 2-GPU case not run"
 fi
+
+# Absorption sets (-A: the sets' kernel) stop together, the same with
+# another launch size.
+printf '1 1 2\n5 5 5\n20 20 20\n' >"$work/sets.txt"
+expect 0 "precision sets" -- run ps -A --precision 0.5% -N 100000000 --mua-sets "$work/sets.txt"
+expect 0 "precision sets, launch size" -- run ps_other -A --precision 0.5% -N 100000000 \
+    --mua-sets "$work/sets.txt" --launch-photons 100000
+for k in 1 2 3; do
+    check
+    cmp -s "$work/ps/example.set$k.mco" "$work/ps_other/example.set$k.mco" ||
+        fail "GPU precision set $k differs with another launch size"
+done
+check
+python3 - "$work/ps" <<'EOF' || fail "the GPU sets' precision"
+import json, sys
+j = [json.load(open("%s/example.set%d.json" % (sys.argv[1], k))) for k in (1, 2, 3)]
+assert len({x["photons"] for x in j}) == 1, [x["photons"] for x in j]
+assert all(x["precision"]["met"] and x["precision"]["reached"] <= 0.005 for x in j)
+EOF
 
 expect 0 "cpu" -- "$tmcml" run "$mci" -S 5 -q --engine cpu -N 2000000 --stderr -o "$work/cpu"
 check
