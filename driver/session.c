@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "cpu.h"
+#include "gpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
 #include "run_view.h"
@@ -353,28 +354,48 @@ typedef struct grouped_call {
     session *s;
     const session_sim *sim;
     const kernel_spec *specs;
-    const int *origin; /* the round's: its part k is a piece of the batch's origin[k] */
+    groups_ranges *held; /* the round's ranges, until its groups are folded */
 } grouped_call;
 
-/* A round's photon ranges as sim->done's ranges of the batch's parts. */
-static bool origin_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+/* A round's photon ranges, held (the groups report those they take). */
+static bool hold_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
     const grouped_call *c = ctx;
-    return c->sim->done(c->sim->done_ctx, c->origin[part], first, n, err);
+    if (groups_ranges_add(c->held, part, first, n))
+        return true;
+    error_set(err, NULL, 0, "out of memory for a round's photon ranges");
+    return false;
 }
 
-static bool round_call(void *ctx, const photon_batch *round, const int *origin, tally_set *acc,
-                       void *stats, tm_error *err)
+/* A range of the batch's part, taken by the groups: sim->done's. */
+static bool report_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
 {
+    const grouped_call *c = ctx;
+    return c->sim->done(c->sim->done_ctx, part, first, n, err);
+}
+
+/* A round of several slots runs the GPUs' batch kernel: whether it fits
+ * each GPU's (the CPU engine runs any). */
+static bool round_fits(void *ctx, int slots, int parts)
+{
+    const grouped_call *c = ctx;
+    for (int g = 0; c->specs && c->s->pool && g < gpu_pool_size(c->s->pool); g++)
+        if (!gpu_batch_fits(gpu_pool_engine(c->s->pool, g), &c->specs[g], slots, parts))
+            return false;
+    return true;
+}
+
+static bool round_call(void *ctx, const photon_batch *round, const int *origin, groups_ranges *held,
+                       tally_set *acc, void *stats, tm_error *err)
+{
+    (void)origin; /* the groups map the ranges they take */
     grouped_call *c = ctx;
-    c->origin = origin;
+    c->held = held;
     session_sim one = *c->sim;
     one.uncertainty = NULL;
     one.slot_done = NULL; /* the groups tell a slot once its last round is folded */
-    if (c->sim->done) {
-        one.done = origin_done;
-        one.done_ctx = c;
-    }
+    one.done = hold_done;
+    one.done_ctx = c;
     return simulate_once(c->s, &one, round, c->specs, acc, stats, err);
 }
 
@@ -406,6 +427,8 @@ static bool simulate_grouped(session *s, const session_sim *sim, const photon_ba
     session_run_stats round;
     grouped_call c = {s, sim, specs, NULL};
     groups_call g = {.call = round_call,
+                     .report = sim->done ? report_done : NULL,
+                     .fits = round_fits,
                      .add_stats = round_stats_add,
                      .ctx = &c,
                      .stats = stats,

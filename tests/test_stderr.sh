@@ -74,10 +74,23 @@ one_layer_runs 3 20000 "20 20 1" 0.5 0.5 3 >"$work/three.mci"
 expect 0 "batch" -- "$tmcml" run "$work/three.mci" -S 3 -q --engine cpu --stderr -o "$work/batch"
 expect 0 "alone" -- "$tmcml" run "$work/three.mci" -S 3 -q --engine cpu --stderr --no-batch \
     -o "$work/alone"
+# A batch packs each run's 64 groups into one engine call (each group a
+# slot of its own: driver/session_groups.h); paused every 10 ms for a
+# checkpoint, the groups a pause cut are taken up to the first unfinished
+# one and the rest simulated again: the same .mco and errors.
+one_layer_runs 3 300000 "20 20 1" 0.5 0.5 3 >"$work/three_long.mci"
+expect 0 "batch, paused" -- "$tmcml" run "$work/three_long.mci" -S 3 -q --engine cpu --stderr \
+    --threads 2 --checkpoint-every 0.01 -o "$work/batch_paused"
+expect 0 "alone, long" -- "$tmcml" run "$work/three_long.mci" -S 3 -q --engine cpu --stderr \
+    --threads 2 --no-batch -o "$work/alone_long"
 for r in r000 r001 r002; do
     check_outputs "$work/batch" $r
     check
     cmp -s "$work/batch/$r.npz" "$work/alone/$r.npz" || fail "$r: its errors in a batch differ"
+    check
+    cmp -s "$work/batch_paused/$r.mco" "$work/alone_long/$r.mco" &&
+        cmp -s "$work/batch_paused/$r.npz" "$work/alone_long/$r.npz" ||
+        fail "$r: a batch paused for checkpoints differs from the run alone"
 done
 
 # Absorption sets: each its errors.

@@ -3,7 +3,8 @@
 # initcheck, each on small runs of several kernel variants (tile or none,
 # 32- and 64-bit shared entries, -A, every layer placement, the last-bin
 # cache, thread-block clusters, a batch of eight runs in one launch (with
-# whole-grid run tiles, and with small tiles and the edge bins),
+# whole-grid run tiles, and with small tiles and the edge bins; and with
+# --stderr, each run's 64 photon groups slots of their own),
 # absorption sets) split
 # over several launches, two in flight, and two engines sharing chunks on one
 # GPU.  Part of the GPU test protocol
@@ -58,6 +59,7 @@ example_two_engines|mcml_example.mci|6000|1000|--gpus 0,0 --gpu-chunk 1500
 lut_batch|lookup_table.mci|1500|4000|
 lut_batch_two_engines|lookup_table.mci|1500|3000|--gpus 0,0 --gpu-chunk 2500
 lut_batch_edges|lookup_table.mci|1500|12000|--tile 16x16
+lut_batch_stderr|lookup_table.mci|1500|4000|--stderr
 skin_sets|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv
 example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128
 skin_sets_paths|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv --path-lengths
