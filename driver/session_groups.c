@@ -194,22 +194,25 @@ static uint64_t slot_bytes(const tally_set *acc, int sets)
     return bins * sizeof(tally_acc_t);
 }
 
-/* The most groups of a slot in one round: one when the batch is one slot
- * (its own kernel; several groups would need the batch kernel), else as
- * many as a decision allows (64) within the batch limits of round slots
- * and their tallies' bytes, and what the engine's kernel fits. */
+/* The most groups of a slot in one round: one when the batch holds one
+ * run (its own kernel: several groups would need the batch kernel; the
+ * batch may number its slot above 0), else as many as a decision allows
+ * (64) within the batch limits of round slots and their tallies' bytes,
+ * and what the engine's kernel fits. */
 static int round_cap(const groups_call *g, const photon_batch *batch, const slot_state *states,
                      const tally_set *acc)
 {
-    if (batch->slots == 1)
-        return 1;
     uint64_t bytes = 0;
-    int going = 0;
-    for (int s = 0; s < batch->slots; s++)
+    int going = 0, runs = 0;
+    for (int s = 0; s < batch->slots; s++) {
+        runs += states[s].run != NULL;
         if (!states[s].over) {
             bytes += slot_bytes(&acc[s * g->sets], g->sets);
             going++;
         }
+    }
+    if (runs <= 1)
+        return 1;
     int cap = UNCERTAINTY_GROUPS;
     while (cap > 1 && ((uint64_t)cap * (uint64_t)going > TM_BATCH_MAX_RUNS ||
                        (uint64_t)cap * bytes > TM_BATCH_MAX_TALLY_BYTES))
