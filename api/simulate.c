@@ -394,10 +394,13 @@ static bool add_single(work *w, tmcml_result *r, int slot, tm_error *err)
 
 /* Whether result r is simulated by a call of its own on the GPU: a stack
  * of glass alone, which no batch kernel runs, or a problem big enough to
- * fill the GPUs by itself (batch_run_alone). */
+ * fill the GPUs by itself (batch_run_alone) without a precision. */
 static bool simulated_alone(const tmcml_result *r, uint64_t alone_photons)
 {
-    return batch_run_glass_only(&r->problem.run) || batch_run_alone(&r->problem.run, alone_photons);
+    /* A precision run's photons are its most, but it starts with 64000 and
+     * stops where its groups say: batched, its groups share launches. */
+    return batch_run_glass_only(&r->problem.run) ||
+           (r->problem.precision <= 0.0 && batch_run_alone(&r->problem.run, alone_photons));
 }
 
 /* The engine calls of the results: on the GPU, the batch kernel's

@@ -36,7 +36,11 @@ uint64_t run_batch_alone_photons(const driver_options *opt, const ranks *world, 
     /* Every rank must group alike: the largest, as if every rank had it.
      * (At most 64 GPUs of fewer than 2^24 threads each: an int.) */
     int threads = ranks_max(world, eng->pool ? (int)gpu_pool_threads(eng->pool) : 0);
-    return opt->batch_all ? 0 : batch_alone_photons((uint64_t)threads * (uint64_t)world->size);
+    /* Precision runs are batched whatever their most photons: they start
+     * with 64000 and stop where their groups say, and a batch's groups
+     * share launches (driver/session_groups.h). */
+    bool all = opt->batch_all || opt->precision > 0.0;
+    return all ? 0 : batch_alone_photons((uint64_t)threads * (uint64_t)world->size);
 }
 
 /* group[i] as run_batch_groups says, for runs whose big flag is `big`

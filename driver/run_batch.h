@@ -17,7 +17,7 @@
 
 /* The photons from which a run is simulated alone on the GPUs of world
  * (batch_alone_photons; the same on every rank), or 0 for none: the CPU
- * engine, or --batch-all. */
+ * engine, --batch-all, or --precision (its runs batched). */
 uint64_t run_batch_alone_photons(const driver_options *opt, const ranks *world, const engine *eng);
 
 /* group[i]: the first run of run i's shape in the file (runs of equal
