@@ -193,8 +193,8 @@ TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
  * and the photon count alone, and the spread of the groups' results gives
  * each array entry's and each total's error (tmcml_result_stderr,
  * tmcml_result_rat_stderr).  The tallies, and so every result, are bit for
- * bit those of a run without it; on a GPU the run costs a launch's tail a
- * group.  Honoured by tmcml_run, tmcml_run_batch (each problem that asks),
+ * bit those of a run without it; on a GPU a problem alone costs a
+ * launch's tail a group (a batch's, a tail a call).  Honoured by tmcml_run, tmcml_run_batch (each problem that asks),
  * tmcml_run_sets (every set's result) and tmcml_run_checkpointed.  A problem
  * flag, as the path lengths, so that tmcml_options keeps its size; a
  * problem given its photons or name after it keeps it, and a result's
