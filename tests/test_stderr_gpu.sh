@@ -6,7 +6,8 @@
 #   errors (the .npz byte for byte) with another kernel variant (the
 #   heuristic's, untiled) and another launch size;
 # - a precision run takes the same photons, and writes the same .mco and
-#   .npz, with those variants and with 2 GPUs where the machine has them;
+#   .npz, with those variants, on two engines sharing one GPU, and with 2
+#   GPUs where the machine has them;
 # - absorption sets of a precision run stop together, the same with another
 #   launch size;
 # - the GPU's errors agree with the CPU engine's within their own
@@ -37,6 +38,12 @@ expect 0 "precision, heuristic untiled" -- run p_other --precision 0.2% -N 10000
 same_mcos "$work/p" "$work/p_other" 1 "a GPU precision run with another variant"
 check
 cmp -s "$work/p/example.npz" "$work/p_other/example.npz" || fail "its .npz differs"
+# Two engines sharing the launches on one GPU (the pool of -G 2): the same.
+expect 0 "precision, two engines" -- run p_two --precision 0.2% -N 100000000 --gpus 0,0 \
+    --gpu-chunk 300000
+same_mcos "$work/p" "$work/p_two" 1 "a precision run on two engines of one GPU"
+check
+cmp -s "$work/p/example.npz" "$work/p_two/example.npz" || fail "its .npz differs on two engines"
 if [ "$("$tmcml" devices 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
     expect 0 "precision, 2 GPUs" -- run p2 --precision 0.2% -N 100000000 -G 2
     same_mcos "$work/p" "$work/p2" 1 "a precision run on 2 GPUs"
