@@ -8,6 +8,7 @@
 # - a precision run takes the same photons, and writes the same .mco and
 #   .npz, with those variants, on two engines sharing one GPU, and with 2
 #   GPUs where the machine has them;
+# - a batch's errors, paused for checkpoints, are each run's alone;
 # - absorption sets of a precision run stop together, the same with another
 #   launch size;
 # - the GPU's errors agree with the CPU engine's within their own
@@ -50,6 +51,20 @@ if [ "$("$tmcml" devices 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
 else
     echo "test_stderr_gpu: one GPU: the 2-GPU case not run"
 fi
+
+# A batch: each run's groups slots of the batch kernel; paused every 10 ms
+# for a checkpoint (a pause takes each run's groups up to the first
+# unfinished one), the .mco and errors of each run alone.
+one_layer_runs 3 3000000 "20 20 1" 0.5 0.5 3 >"$work/three.mci"
+expect 0 "batch, paused" -- "$tmcml" run "$work/three.mci" $common --stderr \
+    --checkpoint-every 0.01 -o "$work/batch"
+expect 0 "alone" -- "$tmcml" run "$work/three.mci" $common --stderr --no-batch -o "$work/alone"
+for r in r000 r001 r002; do
+    check
+    cmp -s "$work/batch/$r.mco" "$work/alone/$r.mco" &&
+        cmp -s "$work/batch/$r.npz" "$work/alone/$r.npz" ||
+        fail "$r: the paused batch on the GPU differs from the run alone"
+done
 
 # Absorption sets (-A: the sets' kernel) stop together, the same with
 # another launch size.
