@@ -33,6 +33,31 @@ def test_raise_signal_with_progress_shown():
     assert tmcml.run(**EXAMPLE, photons=1000, engine="cpu", progress=False).Rd > 0
 
 
+def test_sigint_while_the_run_starts(monkeypatch):
+    """A Ctrl-C that lands while the run's thread starts: held until the
+    start is over, then the run cancelled and waited for (it used to
+    escape from Thread.start, leaving the call running on the session)."""
+    real_start = threading.Thread.start
+
+    def start_then_sigint(self):
+        real_start(self)
+        if self.name == "tmcml-run":
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(0.2)  # Python raises a pending KeyboardInterrupt here, unless held
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_sigint)
+    with pytest.raises(KeyboardInterrupt):
+        tmcml.run(**EXAMPLE, photons=10**12, engine="cpu", threads=2, progress=False)
+    monkeypatch.undo()
+    # The session is free: the long run was cancelled, not left running.
+    box = {}
+    after = threading.Thread(target=lambda: box.setdefault(
+        "r", tmcml.run(**EXAMPLE, photons=2000, engine="cpu", progress=False)), daemon=True)
+    after.start()
+    after.join(20)
+    assert "r" in box and box["r"].photons == 2000, "the cut run still holds the session"
+
+
 def test_many_runs_do_not_grow():
     """200 small runs: the process's resident memory stays put (results and
     problems are freed with their Python objects)."""

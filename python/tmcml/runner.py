@@ -7,6 +7,7 @@ cancelled run is kept, and the session goes on working."""
 import ctypes
 import numbers
 import os
+import signal
 import threading
 import time
 import warnings
@@ -162,6 +163,22 @@ def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, l
                     (ctypes.byref(errors), ctypes.byref(info)), [])
 
 
+def _hold_sigint():
+    """SIGINT blocked on this thread (where the platform can), its mask
+    before returned for _release_sigint; None where it cannot."""
+    if not hasattr(signal, "pthread_sigmask") or \
+            threading.current_thread() is not threading.main_thread():
+        return None
+    return [signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})]
+
+
+def _release_sigint(held):
+    """The mask _hold_sigint found, once (a held SIGINT is then delivered,
+    and Python raises its KeyboardInterrupt at the next instruction)."""
+    if held:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held.pop())
+
+
 def _watched(session, opt, progress, label, total, function, args, outs):
     """function(session, *args) on a thread of its own with a progress bar;
     on Ctrl-C the call is cancelled, the results in outs deleted and the
@@ -196,14 +213,20 @@ def _watched(session, opt, progress, label, total, function, args, outs):
 
     start = time.perf_counter()
     worker = threading.Thread(target=work, name="tmcml-run", daemon=True)
-    worker.start()
+    # A Ctrl-C while the thread starts is held until the start is over, and
+    # raised inside the try: raised during start(), it would leave a call
+    # running that nothing cancels or waits for (its results then leaked).
+    held = _hold_sigint()
     try:
+        worker.start()
+        _release_sigint(held)
         while not ended.wait(0.25):
             pass
     except KeyboardInterrupt:
+        _release_sigint(held)
         cancel.set()
         session.cancel()
-        while not ended.is_set():
+        while worker.ident is not None and not ended.is_set():
             try:
                 ended.wait()
             except KeyboardInterrupt:  # a second Ctrl-C: still wait, it is ending
@@ -214,6 +237,7 @@ def _watched(session, opt, progress, label, total, function, args, outs):
                 lib.tmcml_result_delete(value)
         raise
     finally:
+        _release_sigint(held)
         meter.close()
     seconds = time.perf_counter() - start
     if "error" in box:
