@@ -7,8 +7,8 @@
 #   doubling every 64) and the .mco's photon count;
 # - the photons and the .mco are the same on 1 and 2 threads, paused for
 #   periodic checkpoints, stopped by a signal and resumed, and in a batch
-#   file as alone (each run stopping on its own: more photons where Rd is
-#   smaller);
+#   file (paused for checkpoints) as alone (each run stopping on its own:
+#   more photons where Rd is smaller);
 # - a cap reached short of the precision: exit 1 saying so, the outputs
 #   written with "met": false;
 # - over 50 seeds, the spread of Rd agrees with the precision asked: its
@@ -82,8 +82,11 @@ for mua in 0.1 1 5; do
     printf 'r%s.mco A\n1000000\n0.01 0.01\n20 20 1\n1\n1.0\n1.4 %s 80 0.9 1E8\n1.0\n' \
         "$mua" "$mua" >>"$work/three.mci"
 done
+# Paused every 10 ms: a batch's groups up to a decision are one engine
+# call (driver/session_groups.h), and a pause takes each run's up to the
+# first unfinished one.
 expect 0 "batch" -- "$tmcml" run "$work/three.mci" -S 3 -q --engine cpu --precision 0.5% \
-    -o "$work/batch"
+    --checkpoint-every 0.01 -o "$work/batch"
 expect 0 "alone" -- "$tmcml" run "$work/three.mci" -S 3 -q --engine cpu --precision 0.5% \
     --no-batch -o "$work/alone"
 same_mcos "$work/batch" "$work/alone" 3 "a precision run in a batch"
