@@ -1,14 +1,27 @@
-# Writes the manual page OUTPUT (tmcml.1) from `TMCML --help`, so the page
-# and the program's usage never disagree.  The usage text is set as it is
+# Writes the manual page OUTPUT (tmcml.1) from `TMCML --help` and the
+# commands' own `--help` (lut, plot, conv, profiles), so the page and the
+# program's usage never disagree.  The usage texts are set as they are
 # printed (no-fill), each backslash, hyphen and leading dot escaped for roff.
 # usage: cmake -DTMCML=... -DVERSION=... -DOUTPUT=... -P man.cmake
-execute_process(COMMAND ${TMCML} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "${TMCML} --help exited ${rc}")
-endif()
-string(REPLACE "\\" "\\e" help "${help}")
-string(REPLACE "-" "\\-" help "${help}")
-string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" help "${help}")
+
+# OUT: `TMCML ARGS...`'s output escaped for roff.
+function(usage_text out)
+  execute_process(COMMAND ${TMCML} ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${TMCML} ${ARGN} exited ${rc}")
+  endif()
+  string(REPLACE "\\" "\\e" text "${text}")
+  string(REPLACE "-" "\\-" text "${text}")
+  string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+usage_text(help --help)
+set(commands "")
+foreach(command lut plot conv profiles)
+  usage_text(text ${command} --help)
+  string(APPEND commands ".SS tmcml ${command}\n.nf\n${text}.fi\n")
+endforeach()
 file(WRITE ${OUTPUT}.tmp
 ".TH TMCML 1 \"\" \"tmcml ${VERSION}\" \"User Commands\"
 .SH NAME
@@ -24,7 +37,11 @@ prints.
 .PP
 .nf
 ${help}.fi
-.SH ENVIRONMENT
+.SH COMMANDS
+What each command's
+.B \\-\\-help
+prints.
+${commands}.SH ENVIRONMENT
 .TP
 .B TMCML_PROFILE_DIR
 a profile directory searched before the user's and the shipped ones
