@@ -12,6 +12,7 @@
 #include "error.h"
 #include "mci.h"
 #include "precision.h"
+#include "precision_stop.h"
 #include "result.h"
 #include "session.h"
 #include "tally.h"
@@ -98,15 +99,6 @@ tmcml_status api_failf(tmcml_session *s, tmcml_status status, const char *fmt, .
 
 /* ---- runs that stop at a precision (api/precision.c) ---- */
 
-/* One result's decisions in a call: its target, the photons it took once
- * met (0: not yet), and a checkpoint whose photon count becomes them (a
- * checkpointed run's: its gaps then end; NULL otherwise). */
-typedef struct api_precision {
-    precision_target target;
-    uint64_t taken;
-    checkpoint *ck;
-} api_precision;
-
 /* The precisions of results r[0 .. count-1] (their problems' fields,
  * their photons the most they may take) checked for a run with o:
  * every result asks for one or none (else TMCML_ERR_ARGUMENT naming the
@@ -114,24 +106,13 @@ typedef struct api_precision {
  * with o's absorption.  *out: one per result, or NULL when none asks
  * (freed by the caller). */
 tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int count,
-                                const tmcml_options *o, api_precision **out);
-/* sim made a precision call's, decided by prec (NULL: nothing). */
-void api_precision_sim(session_sim *sim, api_precision *prec);
-/* The results of one history of absorption sets (tmcml_run_sets): one
- * decision for all, met when the worst set is (they share their photons,
- * so they stop together). */
-typedef struct api_precision_sets {
-    api_precision *prec;
-    int count;
-} api_precision_sets;
-/* sim made a sets call's, decided by ps (NULL: nothing). */
-void api_precision_sets_sim(session_sim *sim, api_precision_sets *ps);
+                                const tmcml_options *o, precision_stop **out);
 /* Result r after its run: its photons those taken, its precision reached
  * from u's groups (nothing for a result without a precision). */
-void api_precision_finish(tmcml_result *r, const api_precision *prec, const uncertainty *u);
+void api_precision_finish(tmcml_result *r, const precision_stop *prec, const uncertainty *u);
 /* The photons of a call's results when it ran to its end: a precision
  * run's are those it took once met, else its own. */
-uint64_t api_precision_expected(tmcml_result *const *r, int count, const api_precision *prec);
+uint64_t api_precision_expected(tmcml_result *const *r, int count, const precision_stop *prec);
 
 /* Frees what a result owns (not r itself). */
 void api_result_clear(tmcml_result *r);

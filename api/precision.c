@@ -72,7 +72,7 @@ tmcml_status tmcml_result_precision(const tmcml_result *r, tmcml_precision *out)
 
 /* Result r's (number i of the call's) target and photon count checked. */
 static tmcml_status plan_one(tmcml_session *s, const tmcml_result *r, int i, const tmcml_options *o,
-                             api_precision *prec)
+                             precision_stop *prec)
 {
     const mci_run *run = &r->problem.run;
     if (run->photons < PRECISION_MIN_PHOTONS)
@@ -91,7 +91,7 @@ static tmcml_status plan_one(tmcml_session *s, const tmcml_result *r, int i, con
 }
 
 tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int count,
-                                const tmcml_options *o, api_precision **out)
+                                const tmcml_options *o, precision_stop **out)
 {
     *out = NULL;
     bool asks = r[0]->problem.precision > 0.0;
@@ -104,7 +104,7 @@ tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int co
                              i, asks ? "has no" : "has", asks ? "has" : "has none");
     if (!asks)
         return TMCML_OK;
-    api_precision *prec = calloc((size_t)count, sizeof *prec);
+    precision_stop *prec = calloc((size_t)count, sizeof *prec);
     if (!prec)
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     for (int i = 0; i < count; i++) {
@@ -118,52 +118,7 @@ tmcml_status api_precision_plan(tmcml_session *s, tmcml_result *const *r, int co
     return TMCML_OK;
 }
 
-/* A decision point: met, the slot's run ends with the photons of its
- * groups (and a checkpoint's gaps with it). */
-static bool enough(void *ctx, int slot, const uncertainty *u)
-{
-    api_precision *p = &((api_precision *)ctx)[slot];
-    if (precision_reached(&p->target, u) > p->target.relative)
-        return false;
-    p->taken = u->photons;
-    if (p->ck)
-        p->ck->photons = u->photons; /* no gap left: the run is done */
-    return true;
-}
-
-void api_precision_sim(session_sim *sim, api_precision *prec)
-{
-    if (!prec)
-        return;
-    sim->group_chunk = PRECISION_CHUNK;
-    sim->enough = enough;
-    sim->enough_ctx = prec;
-}
-
-/* A history of sets at a decision point: met when every set's result is,
- * each then taking the photons of the groups. */
-static bool enough_sets(void *ctx, int slot, const uncertainty *u)
-{
-    (void)slot; /* one history */
-    const api_precision_sets *ps = ctx;
-    for (int k = 0; k < ps->count; k++)
-        if (precision_reached(&ps->prec[k].target, &u[k]) > ps->prec[k].target.relative)
-            return false;
-    for (int k = 0; k < ps->count; k++)
-        ps->prec[k].taken = u[k].photons;
-    return true;
-}
-
-void api_precision_sets_sim(session_sim *sim, api_precision_sets *ps)
-{
-    if (!ps)
-        return;
-    sim->group_chunk = PRECISION_CHUNK;
-    sim->enough = enough_sets;
-    sim->enough_ctx = ps;
-}
-
-void api_precision_finish(tmcml_result *r, const api_precision *prec, const uncertainty *u)
+void api_precision_finish(tmcml_result *r, const precision_stop *prec, const uncertainty *u)
 {
     if (!prec)
         return;
@@ -177,7 +132,7 @@ void api_precision_finish(tmcml_result *r, const api_precision *prec, const unce
                                      .met = reached <= r->problem.precision};
 }
 
-uint64_t api_precision_expected(tmcml_result *const *r, int count, const api_precision *prec)
+uint64_t api_precision_expected(tmcml_result *const *r, int count, const precision_stop *prec)
 {
     uint64_t total = 0;
     for (int i = 0; i < count; i++)

@@ -112,8 +112,8 @@ typedef struct work {
     int results;
     /* Each result's decisions when the call's problems stop at a
      * precision (api_precision_plan); else NULL. */
-    api_precision *prec;
-    api_precision_sets shared; /* prec as one decision: the sets of one history */
+    precision_stop *prec;
+    precision_stop_sets shared; /* prec as one decision: the sets of one history */
 } work;
 
 /* The engine calls, on a thread of its own while the caller's thread calls
@@ -599,7 +599,7 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
     c.sim.uncertainty = w->unc ? &ck.unc : NULL;
     if (w->prec) /* met, the checkpoint's photons become those taken */
         w->prec[0].ck = &ck;
-    api_precision_sim(&c.sim, w->prec);
+    precision_stop_sim(&c.sim, w->prec);
     tm_error err = {0};
     job j = {.eng = &s->eng, .w = w, .kept = &c, .ck = &ck, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);
@@ -650,10 +650,10 @@ static tmcml_status simulate_all(tmcml_session *s, const tmcml_options *o, tmcml
     session_sim sim = sim_of(s, o, sets, &meter);
     sim.uncertainty = w->unc; /* one per result: the slots', or the sets' */
     if (sets->count > 0) {    /* the sets share their photons: they stop together */
-        w->shared = (api_precision_sets){w->prec, count};
-        api_precision_sets_sim(&sim, w->prec ? &w->shared : NULL);
+        w->shared = (precision_stop_sets){w->prec, count, 0};
+        precision_stop_sets_sim(&sim, w->prec ? &w->shared : NULL);
     } else {
-        api_precision_sim(&sim, w->prec);
+        precision_stop_sim(&sim, w->prec);
     }
     job j = {.eng = &s->eng, .sim = &sim, .w = w, .count = total, .err = &err};
     job_watch(s, &j, o, &meter);

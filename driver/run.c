@@ -49,13 +49,13 @@ static bool add_range(void *ctx, int part, uint64_t first, uint64_t n, tm_error 
  * rank's own list).  meter may be NULL. */
 static bool simulate_photons(const driver_options *opt, engine *eng, const mci_run *run,
                              progress_meter *meter, stopper *st, uint64_t first, uint64_t count,
-                             checkpoint *into, checkpoint *ranges, run_precision *rp, tm_error *err)
+                             checkpoint *into, checkpoint *ranges, precision_stop *rp,
+                             tm_error *err)
 {
     session_sim sim = run_session_sim(opt, eng, meter, st, add_range, ranges);
     if (opt->stderr_groups)
         sim.uncertainty = &into->unc;
-    if (rp)
-        run_precision_sim(opt, &sim, rp);
+    precision_stop_sim(&sim, opt->precision > 0.0 ? rp : NULL);
     session_run_stats stats;
     bool ok = session_simulate(&eng->ses, &sim, run, eng->pool ? eng->specs : NULL, first, count,
                                &into->tallies, &stats, err);
@@ -71,7 +71,7 @@ typedef struct run_gap {
     const mci_run *run;
     const run_paths *paths;
     checkpoint *ck;
-    run_precision *rp; /* --precision: the run's decisions (else unused) */
+    precision_stop *rp; /* --precision: the run's decisions (else unused) */
 } run_gap;
 
 /* photons [begin, end) into ck, its ranges too. */
@@ -100,7 +100,7 @@ static sim_status simulate(const driver_options *opt, engine *eng, const mci_run
     char label[64] = "";
     if (count > 1)
         snprintf(label, sizeof label, "run %d/%d: ", index, count);
-    run_precision rp;
+    precision_stop rp;
     if (!run_precision_target(opt, run, ck, &rp, err))
         return SIM_FAILED;
     run_gap g = {opt, eng, run, paths, ck, &rp};

@@ -501,7 +501,7 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
     if (c->opt->stderr_groups)
         sim.uncertainty = unc;
     /* --precision: each run decides on its own (run_precision.h). */
-    run_precision *rp = c->opt->precision > 0.0 ? calloc((size_t)n, sizeof *rp) : NULL;
+    precision_stop *rp = c->opt->precision > 0.0 ? calloc((size_t)n, sizeof *rp) : NULL;
     bool precise = rp != NULL;
     for (int k = 0; precise && k < n; k++)
         precise = run_precision_target(c->opt, &c->file->runs[br[k].index], &br[k].ck, &rp[k], err);
@@ -513,7 +513,7 @@ static bool engine_call(const batch_call *c, const photon_batch *batch, batch_ru
         free(unc);
         return false;
     }
-    run_precision_sim(c->opt, &sim, rp);
+    precision_stop_sim(&sim, rp);
     early_call early = {w, batch, acc, unc};
     /* A precision run's photons are not its parts' until it ends. */
     if (w && early_outputs(c) && !rp) {

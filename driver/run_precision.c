@@ -4,8 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "session_groups.h"
-
 bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
     if (opt->precision <= 0.0) {
@@ -37,55 +35,12 @@ bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err
 }
 
 bool run_precision_target(const driver_options *opt, const mci_run *run, checkpoint *ck,
-                          run_precision *rp, tm_error *err)
+                          precision_stop *rp, tm_error *err)
 {
-    rp->ck = ck;
+    *rp = (precision_stop){.ck = ck};
     rp->target.relative = opt->precision;
     return opt->precision <= 0.0 ||
            precision_target_parse(opt->precision_of, run, opt->score_absorption, &rp->target, err);
-}
-
-/* A decision point: met, the run ends with the photons of its groups. */
-static bool enough(void *ctx, int slot, const uncertainty *u)
-{
-    run_precision *rp = &((run_precision *)ctx)[slot];
-    if (precision_reached(&rp->target, u) > rp->target.relative)
-        return false;
-    rp->ck->photons = u->photons; /* no gap left: the run is done */
-    return true;
-}
-
-void run_precision_sim(const driver_options *opt, session_sim *sim, run_precision *rp)
-{
-    if (opt->precision <= 0.0)
-        return;
-    sim->group_chunk = PRECISION_CHUNK;
-    sim->enough = enough;
-    sim->enough_ctx = rp;
-}
-
-/* A history of sets at a decision point: met when every set's row is,
- * each then ending with the photons of the groups (one history: the
- * same photons). */
-static bool enough_sets(void *ctx, int slot, const uncertainty *u)
-{
-    (void)slot; /* a history is one run */
-    run_precision_sets *ps = ctx;
-    for (int k = ps->lead; k < ps->count; k++)
-        if (precision_reached(&ps->rows[k].target, &u[k]) > ps->rows[k].target.relative)
-            return false;
-    for (int k = ps->lead; k < ps->count; k++)
-        ps->rows[k].ck->photons = u[k].photons;
-    return true;
-}
-
-void run_precision_sets_sim(const driver_options *opt, session_sim *sim, run_precision_sets *ps)
-{
-    if (opt->precision <= 0.0)
-        return;
-    sim->group_chunk = PRECISION_CHUNK;
-    sim->enough = enough_sets;
-    sim->enough_ctx = ps;
 }
 
 bool run_precision_report(const driver_options *opt, const mci_run *run, const checkpoint *ck,

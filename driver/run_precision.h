@@ -14,6 +14,7 @@
 #include "driver_options.h"
 #include "mci.h"
 #include "precision.h"
+#include "precision_stop.h"
 #include "session.h"
 #include "summary.h"
 
@@ -22,33 +23,9 @@
  * anything runs; false with *err naming the run. */
 bool run_precision_runs(const driver_options *opt, mci_file *file, tm_error *err);
 
-/* What a run's decisions read and write: its target, and the checkpoint
- * whose photon count becomes the photons taken once the target is met. */
-typedef struct run_precision {
-    precision_target target;
-    checkpoint *ck;
-} run_precision;
-
 /* rp for run, its photons counted in ck (the caller's: a slot's). */
 bool run_precision_target(const driver_options *opt, const mci_run *run, checkpoint *ck,
-                          run_precision *rp, tm_error *err);
-
-/* sim made a precision run's (nothing without --precision): groups
- * growing from PRECISION_CHUNK, decided by rp[slot] for each slot of the
- * call. */
-void run_precision_sim(const driver_options *opt, session_sim *sim, run_precision *rp);
-
-/* A history of absorption sets (driver/run_sets.c): one decision for all
- * its sets, rows[lead .. count - 1] (row 0 with lead 1 is the reference,
- * which decides nothing), met when the worst of them is: they share their
- * photons, so they stop together. */
-typedef struct run_precision_sets {
-    run_precision *rows;
-    int count, lead;
-} run_precision_sets;
-
-/* sim made a history's of sets (nothing without --precision). */
-void run_precision_sets_sim(const driver_options *opt, session_sim *sim, run_precision_sets *ps);
+                          precision_stop *rp, tm_error *err);
 
 /* The run's precision as its JSON says it (NULL without --precision):
  * asked, reached from ck's groups, the most photons it could take. */

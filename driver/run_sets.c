@@ -134,12 +134,12 @@ typedef struct history {
     const int *members;
     int m, from;
     const mci_run *run;
-    int rows, lead;             /* sets the engine scores; the members' first row */
-    double *mua;                /* rows x layers */
-    tally_set *acc;             /* rows */
-    uncertainty *unc;           /* rows: the groups of the standard errors (--stderr) */
-    run_precision *targets;     /* rows: --precision's (the reference's unused) */
-    run_precision_sets precise; /* the decisions over the members */
+    int rows, lead;              /* sets the engine scores; the members' first row */
+    double *mua;                 /* rows x layers */
+    tally_set *acc;              /* rows */
+    uncertainty *unc;            /* rows: the groups of the standard errors (--stderr) */
+    precision_stop *targets;     /* rows: --precision's (the reference's unused) */
+    precision_stop_sets precise; /* the decisions over the members */
 } history;
 
 static int set_index(const history *h, int j) { return h->c->first + h->from + h->members[j]; }
@@ -176,7 +176,7 @@ static bool simulate_sets_range(void *ctx, progress_meter *meter, stopper *st, u
     sim.set_mua = h->mua;
     if (c->opt->stderr_groups)
         sim.uncertainty = h->unc;
-    run_precision_sets_sim(c->opt, &sim, &h->precise);
+    precision_stop_sets_sim(&sim, c->opt->precision > 0.0 ? &h->precise : NULL);
     session_run_stats stats;
     bool ok = session_simulate(&c->eng->ses, &sim, h->run, c->eng->pool ? c->eng->specs : NULL,
                                begin, end - begin, h->acc, &stats, err);
@@ -209,7 +209,7 @@ static bool history_rows(history *h)
     h->targets = calloc((size_t)h->rows, sizeof *h->targets);
     if (!h->mua || !h->acc || !h->unc || !h->targets)
         return false;
-    h->precise = (run_precision_sets){h->targets, h->rows, h->lead};
+    h->precise = (precision_stop_sets){h->targets, h->rows, h->lead};
     if (!all)
         memcpy(h->mua, h->c->reference, layers * sizeof *h->mua);
     for (int j = 0; j < h->m; j++) {
