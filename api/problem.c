@@ -50,6 +50,7 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
      * given its photons or name after them keeps them (time bins and the
      * detector were dropped so, before issue 43). */
     out->path_lengths = raw->path_lengths;
+    out->jacobian = raw->jacobian;
     out->source = raw->source;
     out->time_dt = raw->time_dt;
     out->time_nt = raw->time_nt;
@@ -261,6 +262,20 @@ tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, 
 }
 
 int tmcml_problem_path_lengths(const tmcml_problem *p) { return p && p->run.path_lengths; }
+
+tmcml_status tmcml_problem_set_jacobian(tmcml_session *s, tmcml_problem *p, int on)
+{
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
+    if (on && p->run.num_layers > TM_MAX_PATH_LAYERS)
+        return api_arg_error(s, "jacobian: at most %d layers (the problem has %d)",
+                             TM_MAX_PATH_LAYERS, p->run.num_layers);
+    p->run.jacobian = on != 0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_jacobian(const tmcml_problem *p) { return p && p->run.jacobian; }
 
 tmcml_status tmcml_problem_set_stderr(tmcml_session *s, tmcml_problem *p, int on)
 {

@@ -308,6 +308,15 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
+/* The derivatives: the CPU engine alone scores them (no GPU kernel yet). */
+static bool any_jacobian(const tmcml_problem *const *p, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (p[i]->run.jacobian)
+            return true;
+    return false;
+}
+
 /* Time bins and a fiber detector: a run's own GPU kernel scores them, not a
  * batch's or the absorption sets' (gen/spec.c, validate_timed), so a call
  * of several problems or with sets takes the CPU. */
@@ -322,7 +331,8 @@ static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const c
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_timed_cpu_only(p, count, sets);
+    bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_jacobian(p, count) ||
+                    any_timed_cpu_only(p, count, sets);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
@@ -798,6 +808,10 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_jacobian(p, count))
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: the derivatives (tmcml_problem_set_jacobian) are scored by "
+                           "the CPU engine: TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: time bins and fiber detectors are scored on the GPU by a "

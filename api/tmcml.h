@@ -187,6 +187,16 @@ TMCML_API tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p
  * tmcml_options keeps its size (callers allocate it).  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
+/* Whether runs of p score the derivatives of the escapes with respect to
+ * each layer's mua, mus and g (on: nonzero; default 0): the Jacobians
+ * TMCML_RD_JACOBIAN to TMCML_TT_A_JACOBIAN (docs/physics.md,
+ * "Derivatives"), from the run's own photons, with standard errors when
+ * asked (tmcml_problem_set_stderr).  The CPU engine scores them, as the
+ * path lengths: TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes
+ * the CPU.  At most 64 layers.  The tallies of every other array stay bit
+ * for bit those of a run without them.  New in TMCML_1.5. */
+TMCML_API tmcml_status tmcml_problem_set_jacobian(tmcml_session *s, tmcml_problem *p, int on);
+TMCML_API int tmcml_problem_jacobian(const tmcml_problem *p);
 /* Whether runs of p estimate the standard error of every output (on:
  * nonzero; default 0) by batch means (docs/library.md, "Standard errors"): the
  * photons are simulated in 64 groups by index, which depend on the seed
@@ -569,7 +579,19 @@ typedef enum tmcml_array {
     TMCML_TT_T,  /* [nt] [1/ns] */
     /* Optional (TMCML_1.1): only with a fiber detector
      * (tmcml_problem_set_fiber_detector). */
-    TMCML_RD_FIBER /* [1] [-]: the fraction of the photons the detector collects */
+    TMCML_RD_FIBER, /* [1] [-]: the fraction of the photons the detector collects */
+    /* Optional (TMCML_1.5): only in a run of a problem with the derivatives
+     * (tmcml_problem_set_jacobian).  Each is an escape array's derivative
+     * by each layer's mua, mus and g: its shape the escape array's, then
+     * num_layers, then 3 (mua, mus, g), in its unit per 1/cm, per 1/cm and
+     * per unit g; NaN where a layer has no such derivative (docs/physics.md,
+     * "Derivatives"). */
+    TMCML_RD_JACOBIAN,   /* [num_layers x 3]: of Rd [-] */
+    TMCML_RD_R_JACOBIAN, /* [nr x num_layers x 3]: of Rd_r [1/cm2] */
+    TMCML_RD_A_JACOBIAN, /* [na x num_layers x 3]: of Rd_a [1/sr] */
+    TMCML_TT_JACOBIAN,   /* [num_layers x 3]: of Tt [-] */
+    TMCML_TT_R_JACOBIAN, /* [nr x num_layers x 3]: of Tt_r [1/cm2] */
+    TMCML_TT_A_JACOBIAN  /* [na x num_layers x 3]: of Tt_a [1/sr] */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -638,15 +660,18 @@ TMCML_API int tmcml_array_count(void);
 TMCML_API const char *tmcml_array_name(tmcml_array which);
 TMCML_API const char *tmcml_array_unit(tmcml_array which);
 typedef enum tmcml_axis {
-    TMCML_AXIS_LAYER = 0,   /* the layers, layer 1 first: the problem's layer count */
-    TMCML_AXIS_R = 1,       /* grid.nr */
-    TMCML_AXIS_Z = 2,       /* grid.nz */
-    TMCML_AXIS_A = 3,       /* grid.na */
-    TMCML_AXIS_T = 4,       /* the time bins (tmcml_problem_set_time_bins); TMCML_1.1 */
-    TMCML_AXIS_DETECTOR = 5 /* the detectors: 1 (tmcml_problem_set_fiber_detector); TMCML_1.1 */
+    TMCML_AXIS_LAYER = 0,    /* the layers, layer 1 first: the problem's layer count */
+    TMCML_AXIS_R = 1,        /* grid.nr */
+    TMCML_AXIS_Z = 2,        /* grid.nz */
+    TMCML_AXIS_A = 3,        /* grid.na */
+    TMCML_AXIS_T = 4,        /* the time bins (tmcml_problem_set_time_bins); TMCML_1.1 */
+    TMCML_AXIS_DETECTOR = 5, /* the detectors: 1 (tmcml_problem_set_fiber_detector); TMCML_1.1 */
+    /* A Jacobian's last axis: 3, the parameters mua, mus, g in this order
+     * (tmcml_problem_set_jacobian); TMCML_1.5. */
+    TMCML_AXIS_PARAM = 8
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
-/* The number of axes (1 or 2 today), each into axes[] (may be NULL), the
+/* The number of axes (1 to 3 today), each into axes[] (may be NULL), the
  * slowest-varying first; 0 for an unknown array. */
 TMCML_API int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS]);
 TMCML_API int tmcml_array_has_tallies(tmcml_array which);
@@ -656,8 +681,8 @@ TMCML_API int tmcml_array_absorption(tmcml_array which);
  * for it elsewhere.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* Which optional group it is of: 0 every run's, 1 the path lengths, 2 the
- * time bins, 3 the fiber detector; -1 for an unknown array.  New in
- * TMCML_1.1. */
+ * time bins, 3 the fiber detector, 4 the derivatives (TMCML_1.5); -1 for
+ * an unknown array.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_option(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's

@@ -103,6 +103,10 @@ void cli_print_usage(FILE *s)
           "  --path-lengths        also score the mean path [cm] per layer of the weight\n"
           "                        leaving the top and bottom (per ring and in total;\n"
           "                        extra .mco sections, JSON, npz; CPU engine)\n"
+          "  --jacobian            also score the derivatives of Rd, Tt, Rd_r, Tt_r, Rd_a\n"
+          "                        and Tt_a by each layer's mua, mus and g, from the same\n"
+          "                        photons (Rd_r_jacobian...: the .npz, implied; CPU\n"
+          "                        engine; docs/physics.md, \"Derivatives\")\n"
           "  --time DT:NT          also score reflectance and transmittance against time\n"
           "                        of flight: NT bins of DT ns, the last collecting the\n"
           "                        rest (Rd_rt, Rd_t, Tt_rt, Tt_t)\n"
@@ -479,6 +483,9 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         }
     } else if (is_long(a, "--path-lengths")) {
         opt->run.path_lengths = true;
+    } else if (is_long(a, "--jacobian")) {
+        opt->run.jacobian = true;
+        opt->run.npz = true;
     } else if (is_long(a, "--precision")) {
         if (!precision_parse_value(option_value(argc, argv, i, 11), "--precision",
                                    &opt->run.precision, err))

@@ -63,6 +63,7 @@ typedef struct driver_options {
     const char *precision_of;
     int64_t max_photons;
     bool path_lengths;  /* --path-lengths: score the partial path lengths (CPU) */
+    bool jacobian;      /* --jacobian: score the escapes' derivatives (CPU) */
     source_desc source; /* --source KIND[:...]: where photons start (pencil: MCML's) */
     /* --time DT:NT: time-resolved escapes, NT bins of DT ns (0: none) */
     double time_dt;

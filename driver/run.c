@@ -706,10 +706,37 @@ static bool paths_options(driver_options *opt, tm_error *err)
     return true;
 }
 
-/* Every run of the file scores its path lengths; more layers than a
- * photon can track are refused as FILE:LINE. */
+/* --jacobian: only the CPU engine scores the derivatives (auto says it
+ * takes it). */
+static bool jacobian_options(driver_options *opt, tm_error *err)
+{
+    if (!opt->jacobian)
+        return true;
+    if (opt->engine == DRIVER_ENGINE_GPU) {
+        error_set(err, NULL, 0,
+                  "--jacobian: the derivatives are scored by the CPU engine: use "
+                  "--engine cpu (or auto)");
+        return false;
+    }
+    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: --jacobian: the derivatives are scored by the CPU engine\n");
+    opt->engine = DRIVER_ENGINE_CPU;
+    return true;
+}
+
+/* Every run of the file scores its path lengths (and its derivatives);
+ * more layers than a photon can track are refused as FILE:LINE. */
 static bool paths_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
+    for (int r = 0; opt->jacobian && r < file->num_runs; r++) {
+        if (file->runs[r].num_layers > TM_MAX_PATH_LAYERS) {
+            error_set(err, file->path, file->runs[r].line,
+                      "--jacobian: at most %d layers (this run has %d)", TM_MAX_PATH_LAYERS,
+                      file->runs[r].num_layers);
+            return false;
+        }
+        file->runs[r].jacobian = true;
+    }
     for (int r = 0; opt->path_lengths && r < file->num_runs; r++) {
         if (file->runs[r].num_layers > TM_MAX_PATH_LAYERS) {
             error_set(err, file->path, file->runs[r].line,
@@ -730,7 +757,7 @@ int run_input_file(const driver_options *given, const ranks *world)
     const driver_options *opt = &rank_opt;
     tm_error sets_err = {0};
     if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
-        !run_timed_options(&rank_opt, &sets_err)) {
+        !jacobian_options(&rank_opt, &sets_err) || !run_timed_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;

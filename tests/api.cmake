@@ -109,3 +109,11 @@ foreach(case precision uniform resume refused cli)
 endforeach()
 add_test(NAME gpu_api_lut_errors COMMAND test_api_lut_errors gpu)
 tmcml_gpu_tests(gpu_api_lut_errors)
+# The derivatives of the escapes (tests/test_jacobian.c): against central
+# differences of independent runs, with planted wrong estimators that must fail.
+add_executable(test_jacobian test_jacobian.c stats.c)
+target_link_libraries(test_jacobian PRIVATE libtmcml tmcml_flags m)
+foreach(case differences skin identity refused)
+  add_test(NAME jacobian_${case} COMMAND test_jacobian ${case})
+  set_tests_properties(jacobian_${case} PROPERTIES LABELS "validation")
+endforeach()

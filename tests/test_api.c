@@ -266,7 +266,7 @@ static const struct {
     tmcml_array which;
     const char *name, *unit;
     int rank;
-    tmcml_axis axes[2];
+    tmcml_axis axes[3];
     int tallies, absorption;
 } want_arrays[] = {
     {TMCML_A_L, "A_l", "-", 1, {TMCML_AXIS_LAYER}, 0, 1},
@@ -287,6 +287,33 @@ static const struct {
     {TMCML_TT_RT, "Tt_rt", "1/(cm2 ns)", 2, {TMCML_AXIS_R, TMCML_AXIS_T}, 1, 0},
     {TMCML_TT_T, "Tt_t", "1/ns", 1, {TMCML_AXIS_T}, 0, 0},
     {TMCML_RD_FIBER, "Rd_fiber", "-", 1, {TMCML_AXIS_DETECTOR}, 1, 0},
+#define JACOBIAN_AXES(first)                                                                       \
+    {                                                                                              \
+        first, TMCML_AXIS_LAYER, TMCML_AXIS_PARAM                                                  \
+    }
+    {TMCML_RD_JACOBIAN,
+     "Rd_jacobian",
+     "cm (mua, mus); - (g)",
+     2,
+     {TMCML_AXIS_LAYER, TMCML_AXIS_PARAM},
+     0,
+     0},
+    {TMCML_RD_R_JACOBIAN, "Rd_r_jacobian", "1/cm (mua, mus); 1/cm2 (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_R), 0, 0},
+    {TMCML_RD_A_JACOBIAN, "Rd_a_jacobian", "cm/sr (mua, mus); 1/sr (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_A), 0, 0},
+    {TMCML_TT_JACOBIAN,
+     "Tt_jacobian",
+     "cm (mua, mus); - (g)",
+     2,
+     {TMCML_AXIS_LAYER, TMCML_AXIS_PARAM},
+     0,
+     0},
+    {TMCML_TT_R_JACOBIAN, "Tt_r_jacobian", "1/cm (mua, mus); 1/cm2 (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_R), 0, 0},
+    {TMCML_TT_A_JACOBIAN, "Tt_a_jacobian", "cm/sr (mua, mus); 1/sr (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_A), 0, 0},
+#undef JACOBIAN_AXES
 };
 
 static void test_array_table(void)
@@ -303,16 +330,18 @@ static void test_array_table(void)
         tmcml_axis axes[TMCML_ARRAY_MAX_DIMS];
         int rank = tmcml_array_dims(w, axes);
         CHECK_MSG(rank == want_arrays[i].rank && axes[0] == want_arrays[i].axes[0] &&
-                      (rank < 2 || axes[1] == want_arrays[i].axes[1]),
+                      (rank < 2 || axes[1] == want_arrays[i].axes[1]) &&
+                      (rank < 3 || axes[2] == want_arrays[i].axes[2]),
                   "%s: dims", want_arrays[i].name);
         CHECK(tmcml_array_dims(w, NULL) == rank);
         CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);
         CHECK(tmcml_array_absorption(w) == want_arrays[i].absorption);
         CHECK(tmcml_array_path_lengths(w) == (w >= TMCML_RD_PATH && w < TMCML_RD_RT));
-        CHECK(tmcml_array_option(w) == (w < TMCML_RD_PATH    ? 0
-                                        : w < TMCML_RD_RT    ? 1
-                                        : w < TMCML_RD_FIBER ? 2
-                                                             : 3));
+        CHECK(tmcml_array_option(w) == (w < TMCML_RD_PATH       ? 0
+                                        : w < TMCML_RD_RT       ? 1
+                                        : w < TMCML_RD_FIBER    ? 2
+                                        : w < TMCML_RD_JACOBIAN ? 3
+                                                                : 4));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {

@@ -46,14 +46,22 @@ static void test_rows(void)
             continue;
         CHECK_MSG(o->tallied == (t == o), "%s: tallied, yet not its tally's row", o->name);
         /* Every run's tallies run along r first (the detector's has one
-         * entry a detector). */
-        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
+         * entry a detector; a derivative tally runs along r or a, then its
+         * layers and terms). */
+        bool derivative = t->option == OUTPUT_OPTION_JACOBIAN;
+        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative ||
+                      (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
                   "%s: a tally runs along r first", t->name);
+        CHECK_MSG(!derivative || (t->rank == 3 && t->axes[1] == OUTPUT_AXIS_JACOBIAN_LAYER &&
+                                  t->axes[2] == OUTPUT_AXIS_TERM && o->rank >= 2 &&
+                                  o->axes[o->rank - 2] == OUTPUT_AXIS_LAYER &&
+                                  o->axes[o->rank - 1] == OUTPUT_AXIS_PARAM),
+                  "%s: a Jacobian's axes", o->name);
         CHECK_MSG(o->option == t->option, "%s: in its tally's group", o->name);
         CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);
         CHECK_MSG((o->total != 0) == (o->tallied && !o->option),
                   "%s: a tally of every run, and only one, has a total", o->name);
-        for (int d = 0; d < o->rank; d++)
+        for (int d = 0; d < o->rank - (derivative ? 2 : 0); d++)
             CHECK_MSG(o->axes[d] == OUTPUT_AXIS_LAYER && !o->option ? holds_axis(t, OUTPUT_AXIS_Z)
                                                                     : holds_axis(t, o->axes[d]),
                       "%s: axis %d is not its tally's", o->name, d);
@@ -61,7 +69,11 @@ static void test_rows(void)
             CHECK_MSG(o->tally > last_tally, "%s: tallies out of the table's order", o->name);
             last_tally = o->tally;
         }
-        /* The .mco section: MCML's name ends its title, as mco_read finds it. */
+        /* The .mco section: MCML's name ends its title, as mco_read finds
+         * it; the Jacobians have none. */
+        CHECK_MSG(!o->mco_title == derivative, "%s: an .mco title but for a Jacobian", o->name);
+        if (!o->mco_title)
+            continue;
         const char *line = strrchr(o->mco_title, '\n');
         line = line ? line + 1 : o->mco_title;
         CHECK_MSG(strncmp(line, o->name, strlen(o->name)) == 0 &&
@@ -70,7 +82,12 @@ static void test_rows(void)
         CHECK_MSG(o->mco_per_line == 1 || o->mco_per_line == 5, "%s: %d a line", o->name,
                   o->mco_per_line);
     }
-    CHECK(last_tally == OUTPUT_TALLIES_ALL - 1);
+    CHECK(last_tally == OUTPUT_TALLY_RD_FIBER);
+    /* The derivative tallies: rows of their own, after it, in order. */
+    for (int k = OUTPUT_TALLY_RD_JR; k < OUTPUT_TALLIES_ALL; k++)
+        CHECK(output_tally(k) == &output_jacobian_tallies[k - OUTPUT_TALLY_RD_JR] &&
+              output_tally(k)->tally == k && output_tally(k)->tallied &&
+              !output_by_name(output_tally(k)->name));
     CHECK(output_by_name("RAT") == NULL && output_by_name("rd_ra") == NULL);
 }
 
@@ -110,7 +127,7 @@ static void test_fields(void)
     tally_set_free(&t);
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
-    CHECK(res.a_l == res.array[0] && res.rd_fiber == res.array[OUTPUT_ARRAYS - 1]);
+    CHECK(res.a_l == res.array[0] && res.tt_a_jacobian == res.array[OUTPUT_ARRAYS - 1]);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK((res.array[i] != NULL) == !output_table[i].option);
     CHECK(result_alloc_paths(&res) && result_has_paths(&res));
@@ -118,6 +135,7 @@ static void test_fields(void)
         CHECK((res.array[i] != NULL) == (output_table[i].option <= OUTPUT_OPTION_PATHS));
     CHECK(result_alloc_time(&res, 7) && res.rd_rt && res.tt_t && res.nt == 7);
     CHECK(result_alloc_detectors(&res, 1) && res.rd_fiber && res.detectors == 1);
+    CHECK(result_alloc_jacobian(&res) && res.rd_jacobian && res.tt_a_jacobian);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);
@@ -129,7 +147,8 @@ static void test_option_tallies(void)
 {
     CHECK(output_option_axis(OUTPUT_OPTION_PATHS) == OUTPUT_AXIS_LAYER &&
           output_option_axis(OUTPUT_OPTION_TIME) == OUTPUT_AXIS_T &&
-          output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR);
+          output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR &&
+          output_option_axis(OUTPUT_OPTION_JACOBIAN) == OUTPUT_AXIS_JACOBIAN_LAYER);
     output_grid time = output_option_grid(OUTPUT_OPTION_TIME, 7);
     CHECK(time.nt == 7 && time.num_layers == 0 && time.detectors == 0 && time.nr == 0);
     tally_set t;
@@ -147,6 +166,13 @@ static void test_option_tallies(void)
     CHECK(tally_batch_init(&b, 3, 5, 2));
     CHECK(tally_batch_add_options(&b, &(output_grid){.num_layers = 2}) && b.rd_path && b.tt_path &&
           !b.rd_rt && !b.rd_fiber && b.num_layers == 2 && b.nt == 0);
+    /* The derivatives: their own layers, apart from the path lengths'. */
+    output_grid derivatives = output_option_grid(OUTPUT_OPTION_JACOBIAN, 3);
+    CHECK(derivatives.jacobian_layers == 3 && derivatives.num_layers == 0);
+    CHECK(tally_set_add_options(&t, &derivatives) && t.rd_jr && t.rd_ja && t.tt_jr && t.tt_ja &&
+          t.num_layers == 2 && tally_set_option_length(&t, OUTPUT_OPTION_JACOBIAN) == 3 &&
+          tally_set_bins(&t, OUTPUT_TALLY_RD_JR) == 3 * 3 * OUTPUT_TERMS &&
+          tally_set_bins(&t, OUTPUT_TALLY_TT_JA) == 2 * 3 * OUTPUT_TERMS);
     tally_set other;
     CHECK(tally_set_init(&other, 3, 5, 2));
     CHECK(tally_set_add_options_of(&other, &t) && tally_set_equal(&other, &t));

@@ -275,7 +275,7 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
         bool ok = opt->num_sets > 0
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
-                  : run->path_lengths || run_options_tracks_time(run)
+                  : run->path_lengths || run->jacobian || run_options_tracks_time(run)
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
         if (ok) {
@@ -375,9 +375,10 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
-/* A run's time and detector tallies into its tally sets (those they have
- * not yet), their dimensions into *extra; false, with *err, for a batch
- * whose runs differ in time bins, or out of memory. */
+/* A run's time, detector and derivative tallies into its tally sets
+ * (those they have not yet), their dimensions into *extra; false, with
+ * *err, for a batch whose runs differ in time bins or in the layers of
+ * their derivatives, or out of memory. */
 static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, output_grid *extra,
                             tm_error *err)
 {
@@ -392,11 +393,22 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
         extra->nt = run->time_nt;
     if (run->fiber_radius > 0.0)
         extra->detectors = 1;
+    if (run->jacobian) {
+        if (run->num_layers > TM_MAX_PATH_LAYERS ||
+            (extra->jacobian_layers > 0 && extra->jacobian_layers != run->num_layers)) {
+            error_set(err, NULL, 0,
+                      "derivatives of %d layers in a batch of %d-layer runs, or more than %d "
+                      "layers: simulate them apart",
+                      run->num_layers, extra->jacobian_layers, TM_MAX_PATH_LAYERS);
+            return false;
+        }
+        extra->jacobian_layers = run->num_layers;
+    }
     output_grid timed = run_options_lengths(run);
     timed.num_layers = 0; /* the path tallies: paths_prepare */
     for (int k = 0; k < slot_sets; k++)
         if (!tally_set_add_options(&acc[k], &timed)) {
-            error_set(err, NULL, 0, "out of memory for the time or detector tallies");
+            error_set(err, NULL, 0, "out of memory for the time, detector or derivative tallies");
             return false;
         }
     return true;
@@ -448,16 +460,19 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    /* Path lengths, time bins or a detector without sets score as one set
-     * (problem_init_own_set). */
-    bool own_set = path_layers > 0 || extra.nt > 0 || extra.detectors > 0;
+    /* Path lengths, derivatives, time bins or a detector without sets
+     * score as one set (problem_init_own_set). */
+    bool own_set =
+        path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 || extra.detectors > 0;
     int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;
     cpu_worker *workers = workers_init(batch->parts[0].run, threads, worker_sets, &extra, err);
     bool ok = workers != NULL;
     pthread_mutex_t acc_lock = PTHREAD_MUTEX_INITIALIZER;
     uint64_t done = 0;
-    /* Path tallies add weight x cm: smaller rounds keep 64 bits enough. */
-    uint64_t round_max = path_layers > 0 ? TALLY_PATH_BATCH_MAX_PHOTONS : TALLY_BATCH_MAX_PHOTONS;
+    /* Path and derivative tallies add weight x cm (or x count): smaller
+     * rounds keep 64 bits enough. */
+    uint64_t round_max = path_layers > 0 || extra.jacobian_layers > 0 ? TALLY_PATH_BATCH_MAX_PHOTONS
+                                                                      : TALLY_BATCH_MAX_PHOTONS;
     while (ok && done < count) {
         uint64_t n = count - done < round_max ? count - done : round_max;
         cpu_round round = {.batch = batch,

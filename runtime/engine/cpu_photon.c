@@ -523,8 +523,14 @@ void cpu_photon_simulate(const cpu_problem *p, uint64_t index, tally_batch *b)
 typedef struct set_track {
     double extra[TM_MAX_ABSORPTION_SETS];
     double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
-    double path[TM_MAX_PATH_LAYERS + 2];    /* with p->paths: L_i, cm in layer i so far */
-    double flight;                          /* with time bins: sum of L_i n_i so far (cm) */
+    double
+        path[TM_MAX_PATH_LAYERS + 2]; /* with p->paths or p->jacobian: L_i, cm in layer i so far */
+    double flight;                    /* with time bins: sum of L_i n_i so far (cm) */
+    /* With p->jacobian (docs/physics.md, "Derivatives"): the interactions
+     * c_i in layer i so far, and the sum over its deflections there of the
+     * Henyey-Greenstein score d ln p(cos theta; g_i) / dg_i. */
+    double collisions[TM_MAX_PATH_LAYERS + 2];
+    double hg_score[TM_MAX_PATH_LAYERS + 2];
 } set_track;
 
 /* A path of s cm in layer i. */
@@ -533,7 +539,7 @@ static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s
     const double *extra_mua = p->set_extra_mua + (size_t)i * p->num_sets;
     for (int k = 0; k < p->num_sets; k++)
         t->extra[k] += extra_mua[k] * s;
-    if (p->paths)
+    if (p->paths || p->jacobian)
         t->path[i] += s;
     if (p->time_nt)
         t->flight += s * p->layers[i].n;
@@ -571,6 +577,54 @@ static void sets_escape_paths(const cpu_problem *p, const photon *ph, const set_
         for (int i = 1; i <= nl; i++)
             row[i - 1] += tally_path_units(w * t->path[i]);
     }
+}
+
+/* An interaction in layer i, deflecting by cos theta = mu: its factor
+ * mus_i / mut_i of the weight counts in c_i, and d ln p_HG(mu; g) / dg =
+ * -2g / (1 - g^2) + 3 (mu - g) / (1 + g^2 - 2 g mu) in the layer's score
+ * (3 mu at g = 0; a layer of |g| = 1 has none: its derivative is NaN). */
+static inline void jacobian_interaction(const cpu_layer *l, int i, double mu, set_track *t)
+{
+    t->collisions[i] += 1.0;
+    if (l->phase == CPU_PHASE_HG) {
+        double g = l->g;
+        t->hg_score[i] += -2.0 * g / (1.0 - g * g) + 3.0 * (mu - g) / (1.0 + g * g - 2.0 * g * mu);
+    }
+}
+
+/* An escape of weight w in ring ir and angle ia: w times each layer's
+ * terms (output_jacobian_term) into the rows ir of the ring tally and ia
+ * of the angle tally. */
+static void jacobian_escape(const cpu_problem *p, const set_track *t, double w, uint64_t *by_r,
+                            uint64_t *by_a)
+{
+    int nl = p->num_layers;
+    for (int i = 1; i <= nl; i++) {
+        double score = t->hg_score[i];
+        uint64_t terms[OUTPUT_TERMS] = {
+            [OUTPUT_TERM_PATH] = tally_path_units(w * t->path[i]),
+            [OUTPUT_TERM_COUNT] = tally_path_units(w * t->collisions[i]),
+            [OUTPUT_TERM_SCORE_POS] = score > 0.0 ? tally_path_units(w * score) : 0,
+            [OUTPUT_TERM_SCORE_NEG] = score < 0.0 ? tally_path_units(-w * score) : 0,
+        };
+        for (int term = 0; term < OUTPUT_TERMS; term++) {
+            by_r[(size_t)(i - 1) * OUTPUT_TERMS + term] += terms[term];
+            by_a[(size_t)(i - 1) * OUTPUT_TERMS + term] += terms[term];
+        }
+    }
+}
+
+/* Set k's escape into its derivative tallies. */
+static void sets_escape_jacobian(const cpu_problem *p, const photon *ph, const set_track *t,
+                                 size_t bin, tally_batch *sets)
+{
+    size_t ir = bin / (size_t)p->na, ia = bin % (size_t)p->na;
+    size_t row = (size_t)p->num_layers * OUTPUT_TERMS;
+    bool down = ph->uz >= 0.0;
+    for (int k = 0; k < p->num_sets; k++)
+        jacobian_escape(p, t, ph->w * exp(-t->extra[k]),
+                        (down ? sets[k].tt_jr : sets[k].rd_jr) + ir * row,
+                        (down ? sets[k].tt_ja : sets[k].rd_ja) + ia * row);
 }
 
 /* The time bin of an escape after an optical path of `flight` cm (sum of
@@ -612,6 +666,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
     }
     if (p->paths)
         sets_escape_paths(p, ph, t, ir, sets);
+    if (p->jacobian)
+        sets_escape_jacobian(p, ph, t, bin, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)
@@ -684,6 +740,8 @@ static uint64_t sets_steps(const cpu_problem *p, photon *ph, set_track *t, tally
                 l = &p->layers[ph->layer];
             } else {
                 sets_drop(p, l, i, ph, t, sets);
+                if (p->jacobian)
+                    jacobian_interaction(l, i, ph->cos_theta, t);
                 spin(p, l, ph);
                 new_step_next(ph);
             }
@@ -709,9 +767,9 @@ void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch 
         t.extra[k] = 0.0;
         t.residue[k] = FIXED_POINT_START_RESIDUE;
     }
-    if (p->paths)
+    if (p->paths || p->jacobian)
         for (int i = 0; i <= p->num_layers + 1; i++)
-            t.path[i] = 0.0;
+            t.path[i] = t.collisions[i] = t.hg_score[i] = 0.0;
     t.flight = 0.0;
     /* Glass layers at the top are crossed before launch: straight down, or
      * a fiber's photon at its angle there.  A point source starts inside. */

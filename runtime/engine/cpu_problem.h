@@ -69,6 +69,11 @@ typedef struct cpu_problem {
      * tally_batch; at most TM_MAX_PATH_LAYERS layers): only with sets, so
      * a run that asks for them without sets is one set of its own mua. */
     bool paths;
+    /* Score the derivatives of the escapes (rd_jr, rd_ja, tt_jr, tt_ja of
+     * each set's tally_batch; docs/physics.md, "Derivatives"): each
+     * photon's path, interactions and Henyey-Greenstein score per layer,
+     * in the sets' loop as the path lengths. */
+    bool jacobian;
     /* Time-resolved escapes (time_bins.h) and the fiber detector
      * (detector.h), scored like the path lengths in the sets' loop, whose
      * path per layer gives the time of flight (sum of L_i n_i / c): time_nt

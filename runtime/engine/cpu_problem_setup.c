@@ -17,6 +17,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->num_sets = 0;
     p->set_extra_mua = p->set_fraction = NULL;
     p->paths = false;
+    p->jacobian = false;
     p->time_nt = 0;
     p->fiber = false;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
@@ -77,6 +78,7 @@ void cpu_problem_free(cpu_problem *p)
 
 void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
 {
+    p->jacobian = run->jacobian;
     p->time_nt = run->time_nt;
     p->time_inv_dt = run->time_nt > 0 ? 1.0 / run->time_dt : 0.0;
     p->fiber = run->fiber_radius > 0.0;

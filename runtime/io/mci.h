@@ -36,6 +36,10 @@ typedef struct mci_run {
      * an .mci field but a request of the caller (--path-lengths,
      * tmcml_problem_set_path_lengths); false from mci_read. */
     bool path_lengths;
+    /* Score the derivatives of the escapes with respect to each layer's
+     * mua, mus and g (docs/physics.md, "Derivatives"): a request of the
+     * caller (--jacobian, tmcml_problem_set_jacobian); false from mci_read. */
+    bool jacobian;
     /* Where photons start (runtime/io/source.h): not an .mci field but a
      * request of the caller (--source, tmcml_problem_set_source); the
      * pencil beam (zero) from mci_read. */

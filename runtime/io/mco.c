@@ -150,10 +150,11 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
     mco_write_rat(stream, res);
     output_grid g = result_grid(res);
     /* MCML's sections, then the optional ones the result has (the path
-     * lengths: extra sections after Tt_ra, which MCML's readers never reach). */
+     * lengths: extra sections after Tt_ra, which MCML's readers never
+     * reach), but for those the .mco does not hold (no title). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
-        if (res->array[i])
+        if (res->array[i] && o->mco_title)
             mco_write_array(stream, o, res->array[i] + output_first(o), output_bins(o, &g));
     }
     return !ferror(stream);

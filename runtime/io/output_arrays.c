@@ -248,20 +248,81 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .mco_number = "%12.6E",
      .mco_per_line = 1,
      .json = OUTPUT_JSON_NUMBER},
+    /* The Jacobians (docs/physics.md, "Derivatives"): optional rows of
+     * the derivatives of the escapes with respect to each layer's mua, mus
+     * and g, in the units of their escape array per 1/cm, per 1/cm and per
+     * unit g (the unit says both); not in the .mco. */
+    {.name = "Rd_jacobian",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm (mua, mus); - (g)",
+     .tally = OUTPUT_TALLY_RD_JR,
+     .norm = OUTPUT_NORM_JACOBIAN_TOTAL,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Rd_r_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "1/cm (mua, mus); 1/cm2 (g)",
+     .tally = OUTPUT_TALLY_RD_JR,
+     .norm = OUTPUT_NORM_JACOBIAN_R,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Rd_a_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_A, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm/sr (mua, mus); 1/sr (g)",
+     .tally = OUTPUT_TALLY_RD_JA,
+     .norm = OUTPUT_NORM_JACOBIAN_A,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Tt_jacobian",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm (mua, mus); - (g)",
+     .tally = OUTPUT_TALLY_TT_JR,
+     .norm = OUTPUT_NORM_JACOBIAN_TOTAL,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Tt_r_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "1/cm (mua, mus); 1/cm2 (g)",
+     .tally = OUTPUT_TALLY_TT_JR,
+     .norm = OUTPUT_NORM_JACOBIAN_R,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Tt_a_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_A, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm/sr (mua, mus); 1/sr (g)",
+     .tally = OUTPUT_TALLY_TT_JA,
+     .norm = OUTPUT_NORM_JACOBIAN_A,
+     .option = OUTPUT_OPTION_JACOBIAN},
+};
+
+/* The derivative tallies' rows (output_arrays.h): per escape ring or angle,
+ * layer and term; the sums over escapes are w S_i, w c_i and the parts of
+ * w G_i (output_jacobian_term). */
+#define JACOBIAN_TALLY(tally_name, first_axis, k)                                                  \
+    {                                                                                              \
+        .name = tally_name, .rank = 3,                                                             \
+        .axes = {first_axis, OUTPUT_AXIS_JACOBIAN_LAYER, OUTPUT_AXIS_TERM}, .unit = "-",           \
+        .tally = k, .tallied = true, .option = OUTPUT_OPTION_JACOBIAN                              \
+    }
+const output_array output_jacobian_tallies[4] = {
+    JACOBIAN_TALLY("Rd_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_RD_JR),
+    JACOBIAN_TALLY("Rd_a_terms", OUTPUT_AXIS_A, OUTPUT_TALLY_RD_JA),
+    JACOBIAN_TALLY("Tt_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_TT_JR),
+    JACOBIAN_TALLY("Tt_a_terms", OUTPUT_AXIS_A, OUTPUT_TALLY_TT_JA),
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, rd_fiber) == offsetof(tally_set, tally[OUTPUT_TALLY_RD_FIBER]),
+_Static_assert(offsetof(tally_set, tt_ja) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_JA]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, rd_fiber) ==
-                   offsetof(tally_batch, tally[OUTPUT_TALLY_RD_FIBER]),
+_Static_assert(offsetof(tally_batch, tt_ja) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_JA]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, rd_fiber) ==
+                   offsetof(mcml_result, tt_a_jacobian) ==
                        offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
@@ -274,6 +335,9 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_A: return (uint64_t)g->na;
     case OUTPUT_AXIS_T: return (uint64_t)g->nt;
     case OUTPUT_AXIS_DETECTOR: return (uint64_t)g->detectors;
+    case OUTPUT_AXIS_JACOBIAN_LAYER: return (uint64_t)g->jacobian_layers;
+    case OUTPUT_AXIS_TERM: return OUTPUT_TERMS;
+    case OUTPUT_AXIS_PARAM: return OUTPUT_PARAMS;
     }
     return 0;
 }
@@ -284,7 +348,7 @@ output_axis output_option_axis(output_option group)
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL && !o; k++)
         if (output_tally(k)->option == group)
             o = output_tally(k);
-    return o ? o->axes[o->rank - 1] : OUTPUT_AXIS_R;
+    return o ? o->axes[o->rank == 1 ? 0 : 1] : OUTPUT_AXIS_R;
 }
 
 output_grid output_option_grid(output_option group, int length)
@@ -294,6 +358,7 @@ output_grid output_option_grid(output_option group, int length)
     case OUTPUT_AXIS_LAYER: g.num_layers = length; break;
     case OUTPUT_AXIS_T: g.nt = length; break;
     case OUTPUT_AXIS_DETECTOR: g.detectors = length; break;
+    case OUTPUT_AXIS_JACOBIAN_LAYER: g.jacobian_layers = length; break;
     default: break;
     }
     return g;
@@ -322,6 +387,8 @@ const output_array *output_tally(int k)
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (output_table[i].tallied && output_table[i].tally == k)
             return &output_table[i];
+    if (k >= OUTPUT_TALLY_RD_JR && k < OUTPUT_TALLIES_ALL)
+        return &output_jacobian_tallies[k - OUTPUT_TALLY_RD_JR];
     return NULL;
 }
 

@@ -44,9 +44,39 @@ enum {
     OUTPUT_TALLY_TT_RT,
     /* The fiber detector's collected weight (mci_run.fiber_radius > 0). */
     OUTPUT_TALLY_RD_FIBER,
+    /* The derivatives' terms (mci_run.jacobian; docs/physics.md,
+     * "Derivatives"): per ring (JR) or angle (JA) of the escapes, layer and
+     * term (output_jacobian_term), weight x cm or weight x count.  Not rows
+     * of output_table[] (no output is one of them bin for bin): their own
+     * rows are output_jacobian_tallies[], which output_tally() finds. */
+    OUTPUT_TALLY_RD_JR,
+    OUTPUT_TALLY_RD_JA,
+    OUTPUT_TALLY_TT_JR,
+    OUTPUT_TALLY_TT_JA,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS 18 /* rows of output_table[] */
+#define OUTPUT_ARRAYS 24 /* rows of output_table[] */
+
+/* The terms a derivative tally keeps per escape bin and layer i, each a
+ * sum over the escaping photons of their weight w times: the path S_i
+ * (cm), the interactions c_i, and the positive and the negative part of
+ * the photon's Henyey-Greenstein score G_i (sum over its deflections in
+ * layer i of d ln p / dg).  The derivatives follow (runtime/io/jacobian.h):
+ * d/dmua_i = -S, d/dmus_i = C / mus_i - S, d/dg_i = G+ - G-. */
+typedef enum output_jacobian_term {
+    OUTPUT_TERM_PATH,
+    OUTPUT_TERM_COUNT,
+    OUTPUT_TERM_SCORE_POS,
+    OUTPUT_TERM_SCORE_NEG,
+    OUTPUT_TERMS
+} output_jacobian_term;
+/* The parameters a Jacobian's last axis runs along, in this order. */
+typedef enum output_jacobian_param {
+    OUTPUT_PARAM_MUA,
+    OUTPUT_PARAM_MUS,
+    OUTPUT_PARAM_G,
+    OUTPUT_PARAMS
+} output_jacobian_param;
 
 /* The arrays as fields of tally_batch, tally_set (TYPE: their integer
  * entries) and mcml_result (double), each twice: by name, for code that
@@ -57,6 +87,7 @@ enum {
     union {                                                                                        \
         struct {                                                                                   \
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
+            TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja;                                                   \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -66,20 +97,28 @@ enum {
             double *a_l, *a_z, *rd_r, *rd_a, *tt_r, *tt_a, *a_rz, *rd_ra, *tt_ra;                  \
             double *rd_path, *tt_path, *rd_path_total, *tt_path_total;                             \
             double *rd_rt, *rd_t, *tt_rt, *tt_t, *rd_fiber;                                        \
+            double *rd_jacobian, *rd_r_jacobian, *rd_a_jacobian;                                   \
+            double *tt_jacobian, *tt_r_jacobian, *tt_a_jacobian;                                   \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
 
 /* The grid axes an array runs along.  ORDER as tmcml.h's tmcml_axis. */
 typedef enum output_axis {
-    OUTPUT_AXIS_LAYER,   /* num_layers entries, layer 1 first */
-    OUTPUT_AXIS_R,       /* nr */
-    OUTPUT_AXIS_Z,       /* nz */
-    OUTPUT_AXIS_A,       /* na */
-    OUTPUT_AXIS_T,       /* nt: the time bins (time_bins.h) */
-    OUTPUT_AXIS_DETECTOR /* the detectors (detector.h): 1 */
+    OUTPUT_AXIS_LAYER,    /* num_layers entries, layer 1 first */
+    OUTPUT_AXIS_R,        /* nr */
+    OUTPUT_AXIS_Z,        /* nz */
+    OUTPUT_AXIS_A,        /* na */
+    OUTPUT_AXIS_T,        /* nt: the time bins (time_bins.h) */
+    OUTPUT_AXIS_DETECTOR, /* the detectors (detector.h): 1 */
+    /* The derivatives' axes: the layers of the derivative tallies (a
+     * tally's grid has them only with its tallies), the terms those keep
+     * (OUTPUT_TERMS), and the parameters of a Jacobian (OUTPUT_PARAMS). */
+    OUTPUT_AXIS_JACOBIAN_LAYER,
+    OUTPUT_AXIS_TERM,
+    OUTPUT_AXIS_PARAM
 } output_axis;
-#define OUTPUT_MAX_RANK 2
+#define OUTPUT_MAX_RANK 3
 
 /* MCML 1.2.2's normalisations (mcmlio.c: Sum2DRd, Sum2DA, Sum2DTt, ScaleRdTt,
  * ScaleA), N photons, each entry's tally as weight (tally_weight); the sums
@@ -99,20 +138,27 @@ typedef enum output_norm {
     OUTPUT_NORM_PATH,       /* [ir][i]: bin / the ring's escaping weight (cm) */
     OUTPUT_NORM_PATH_TOTAL, /* [i]: sum over r / the whole escaping weight (cm) */
     /* Not MCML's either, but its kind: densities per photon in time. */
-    OUTPUT_NORM_RT,   /* bin / (2 pi (ir + 1/2) dr^2 dt N): 1/(cm2 ns) */
-    OUTPUT_NORM_T,    /* sum over r / (dt N): 1/ns */
-    OUTPUT_NORM_COUNT /* bin / N: a fraction of the photons */
+    OUTPUT_NORM_RT,    /* bin / (2 pi (ir + 1/2) dr^2 dt N): 1/(cm2 ns) */
+    OUTPUT_NORM_T,     /* sum over r / (dt N): 1/ns */
+    OUTPUT_NORM_COUNT, /* bin / N: a fraction of the photons */
+    /* The derivatives of Rd_r and Tt_r, of Rd_a and Tt_a, and of Rd and Tt
+     * (runtime/io/jacobian.c): each term normalised as its escape array,
+     * then combined per parameter. */
+    OUTPUT_NORM_JACOBIAN_R,
+    OUTPUT_NORM_JACOBIAN_A,
+    OUTPUT_NORM_JACOBIAN_TOTAL
 } output_norm;
 
 /* The optional groups of arrays: a row of one is scored and written only
  * by a run that asks for it (run_options.h says which a run asks for). */
 typedef enum output_option {
-    OUTPUT_OPTION_NONE,  /* every run's */
-    OUTPUT_OPTION_PATHS, /* the path lengths (mci_run.path_lengths) */
-    OUTPUT_OPTION_TIME,  /* time-resolved escapes (mci_run.time_nt) */
-    OUTPUT_OPTION_FIBER  /* the fiber detector (mci_run.fiber_radius) */
+    OUTPUT_OPTION_NONE,    /* every run's */
+    OUTPUT_OPTION_PATHS,   /* the path lengths (mci_run.path_lengths) */
+    OUTPUT_OPTION_TIME,    /* time-resolved escapes (mci_run.time_nt) */
+    OUTPUT_OPTION_FIBER,   /* the fiber detector (mci_run.fiber_radius) */
+    OUTPUT_OPTION_JACOBIAN /* the derivatives (mci_run.jacobian) */
 } output_option;
-#define OUTPUT_OPTIONS 4
+#define OUTPUT_OPTIONS 5
 
 /* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
  * wants at a glance, in the table's order after "trapped", each with its
@@ -145,7 +191,8 @@ typedef struct output_array {
     int path_of; /* OUTPUT_TALLY_RD_RA or _TT_RA: the weight it is the mean over */
     /* The .mco section: the lines before its numbers (its name last, after
      * MCML's comments; no final newline), the printf format of one number,
-     * and numbers a line (1, or MCML's 5 for a 2-D array). */
+     * and numbers a line (1, or MCML's 5 for a 2-D array).  NULL: not in
+     * the .mco (the Jacobians: the .npz and the library have them). */
     const char *mco_title;
     const char *mco_number;
     int mco_per_line;
@@ -154,16 +201,22 @@ typedef struct output_array {
 
 extern const output_array output_table[OUTPUT_ARRAYS];
 
+/* The rows of the derivative tallies, OUTPUT_TALLY_RD_JR to _TT_JA, in
+ * that order: shape, option and name as a tally row's, never an output. */
+extern const output_array output_jacobian_tallies[4];
+
 /* The grid the arrays are sized by. */
 typedef struct output_grid {
     int nr, nz, na, num_layers;
     int nt, detectors; /* the optional axes: 0 where a run has none */
+    int jacobian_layers;
 } output_grid;
 
 /* Entries along an axis. */
 uint64_t output_axis_length(output_axis axis, const output_grid *g);
-/* The axis an optional group adds to the grid (its tallies' last axis:
- * the layers of the path lengths, the time bins, the detectors), and the
+/* The axis an optional group adds to the grid (its tallies' axis after r,
+ * or their only one: the layers of the path lengths, the time bins, the
+ * detectors, the layers of the derivatives), and the
  * grid of that axis alone, length entries long (every other axis 0). */
 output_axis output_option_axis(output_option group);
 output_grid output_option_grid(output_option group, int length);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "jacobian.h"
 #include "optics.h"
 #include "run_options.h"
 
@@ -12,7 +13,9 @@
 
 output_grid result_grid(const mcml_result *res)
 {
-    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors};
+    /* The derivatives' arrays run along the layers and the parameters: no
+     * axis of their own. */
+    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors, 0};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
@@ -55,6 +58,11 @@ bool result_alloc_detectors(mcml_result *res, int detectors)
 {
     res->detectors = detectors;
     return result_alloc_option(res, OUTPUT_OPTION_FIBER);
+}
+
+bool result_alloc_jacobian(mcml_result *res)
+{
+    return result_alloc_option(res, OUTPUT_OPTION_JACOBIAN);
 }
 
 bool result_has_paths(const mcml_result *res) { return res->rd_path != NULL; }
@@ -236,6 +244,9 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     case OUTPUT_NORM_RZ: result_rz(run, v, n, out); return true;
     case OUTPUT_NORM_Z: result_z(run, v, cols, n, out); return true;
     case OUTPUT_NORM_LAYER: return result_layer(run, v, cols, n, out);
+    case OUTPUT_NORM_JACOBIAN_R:
+    case OUTPUT_NORM_JACOBIAN_A:
+    case OUTPUT_NORM_JACOBIAN_TOTAL: return jacobian_array(run, o, v, n, out);
     }
     return false;
 }
@@ -249,8 +260,9 @@ static double result_total(const tally_acc_t *v, size_t bins, double n)
     return tally_weight(sum) * (1.0 / n);
 }
 
-/* The time and detector arrays of res, when t has their tallies, which
- * must be the run's; false (res freed) with *err otherwise. */
+/* The time, detector and derivative arrays of res, when t has their
+ * tallies, which must be the run's; false (res freed) with *err
+ * otherwise. */
 static bool result_optional(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
 {
     bool ok = true;
@@ -258,13 +270,16 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
         ok = t->nt == run->time_nt && run->time_dt > 0.0 && result_alloc_time(res, t->nt);
     if (ok && t->rd_fiber)
         ok = t->detectors == 1 && run->fiber_radius > 0.0 && result_alloc_detectors(res, 1);
+    if (ok && t->rd_jr)
+        ok = t->jacobian_layers == run->num_layers && result_alloc_jacobian(res);
     if (ok)
         return true;
     result_free(res);
     error_set(err, NULL, 0,
-              "time tallies of %d bins (the run: %d) or %d detectors (the run: %d), or out of "
-              "memory",
-              t->nt, run->time_nt, t->detectors, run->fiber_radius > 0.0);
+              "time tallies of %d bins (the run: %d), %d detectors (the run: %d) or derivatives "
+              "of %d layers (the run: %d), or out of memory",
+              t->nt, run->time_nt, t->detectors, run->fiber_radius > 0.0, t->jacobian_layers,
+              run->num_layers);
     return false;
 }
 

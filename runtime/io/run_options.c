@@ -2,6 +2,11 @@
 #include "run_options.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* The request of the derivatives, as the .mco's header and the
+ * checkpoint's input record it. */
+#define JACOBIAN_LINE "derivatives: of the escapes by each layer's mua, mus and g"
 
 bool run_options_has(const mci_run *run, output_option option)
 {
@@ -10,6 +15,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_PATHS: return run->path_lengths;
     case OUTPUT_OPTION_TIME: return run->time_nt > 0;
     case OUTPUT_OPTION_FIBER: return run->fiber_radius > 0.0;
+    case OUTPUT_OPTION_JACOBIAN: return run->jacobian;
     }
     return false;
 }
@@ -18,6 +24,7 @@ output_grid run_options_lengths(const mci_run *run)
 {
     output_grid lengths = run_options_grid(run);
     lengths.num_layers = run->path_lengths ? run->num_layers : 0;
+    lengths.jacobian_layers = run->jacobian ? run->num_layers : 0;
     return lengths;
 }
 
@@ -39,7 +46,8 @@ output_grid run_options_grid(const mci_run *run)
                          .na = run->na,
                          .num_layers = run->num_layers,
                          .nt = run->time_nt,
-                         .detectors = run->fiber_radius > 0.0 ? 1 : 0};
+                         .detectors = run->fiber_radius > 0.0 ? 1 : 0,
+                         .jacobian_layers = run->jacobian ? run->num_layers : 0};
 }
 
 bool run_options_tracks_time(const mci_run *run)
@@ -63,6 +71,8 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
         textbuf_add_double(t, run->fiber_na);
         textbuf_add(t, "\n");
     }
+    if (run->jacobian)
+        textbuf_add(t, "%s%s\n", prefix, JACOBIAN_LINE);
 }
 
 bool run_options_parse_line(const char *line, mci_run *run)
@@ -79,6 +89,14 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->fiber_sep = sep;
         run->fiber_radius = radius;
         run->fiber_na = na;
+        return true;
+    }
+    if (strcmp(line, JACOBIAN_LINE) == 0) {
+        run->jacobian = true;
+        return true;
+    }
+    if (strcmp(line, JACOBIAN_LINE) == 0) {
+        run->jacobian = true;
         return true;
     }
     return false;

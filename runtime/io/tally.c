@@ -10,7 +10,8 @@
  * tallies takes those t has: every run's, and the optional ones added (the
  * others are NULL). */
 #define GRID(t)                                                                                    \
-    (&(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors})
+    (&(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors,           \
+                    (t)->jacobian_layers})
 #define BINS(t, k) ((size_t)output_tally_grid_bins((k), GRID(t)))
 
 /* Whether t (a batch or set) is to have tally k: every run's tallies, and
@@ -25,8 +26,11 @@ static bool wanted(int k, const output_grid *lengths)
 
 /* The optional axes' lengths that lengths gives, into a batch's or a set's
  * grid. */
-static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors)
+static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors,
+                         int *jacobian_layers)
 {
+    if (lengths->jacobian_layers > 0)
+        *jacobian_layers = lengths->jacobian_layers;
     if (lengths->num_layers > 0)
         *num_layers = lengths->num_layers;
     if (lengths->nt > 0)
@@ -37,7 +41,7 @@ static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, i
 
 bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 {
-    take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors);
+    take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors, &b->jacobian_layers);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!b->tally[k] && wanted(k, lengths))
@@ -47,7 +51,7 @@ bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 
 bool tally_set_add_options(tally_set *t, const output_grid *lengths)
 {
-    take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors);
+    take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors, &t->jacobian_layers);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!t->tally[k] && wanted(k, lengths))
@@ -158,7 +162,7 @@ bool tally_set_runs_equal(const tally_set *a, const tally_set *b)
 bool tally_set_equal(const tally_set *a, const tally_set *b)
 {
     if (!tally_set_runs_equal(a, b) || a->num_layers != b->num_layers || a->nt != b->nt ||
-        a->detectors != b->detectors)
+        a->detectors != b->detectors || a->jacobian_layers != b->jacobian_layers)
         return false;
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
         if (!a->tally[k] != !b->tally[k] ||

@@ -21,9 +21,10 @@ typedef unsigned __int128 tally_acc_t;
  * r first (output_table's axes). */
 typedef struct tally_batch {
     int nr, nz, na;
-    int num_layers; /* of the path tallies; 0: none (tally_batch_add_options) */
-    int nt;         /* time bins of the time tallies; 0: none */
-    int detectors;  /* of the detector tallies; 0: none */
+    int num_layers;      /* of the path tallies; 0: none (tally_batch_add_options) */
+    int nt;              /* time bins of the time tallies; 0: none */
+    int detectors;       /* of the detector tallies; 0: none */
+    int jacobian_layers; /* of the derivative tallies; 0: none */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -42,6 +43,7 @@ typedef struct tally_set {
     int num_layers;           /* of the path tallies; 0: none (tally_set_add_options) */
     int nt;                   /* of the time tallies; 0: none */
     int detectors;            /* of the detector tallies; 0: none */
+    int jacobian_layers;      /* of the derivative tallies; 0: none */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
