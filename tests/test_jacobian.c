@@ -2,8 +2,8 @@
  * docs/physics.md, "Derivatives") on the CPU engine, through the public
  * header:
  *   differences  a glass layer over three scattering layers of unequal
- *                indices: Rd, Tt, Rd_r at three rings and Rd_a at three
- *                angles, by each scattering layer's mua, mus and g, against
+ *                indices: Rd, Tt, Rd_r at three rings, Rd_a at two angles
+ *                and Tt_r at one, by each scattering layer's mua, mus and g, against
  *                central differences of independent runs (mua +-10 %, mus
  *                +-5 %, g +-0.02), every entry within the Bonferroni bound
  *                of the t distribution (at least 4 sigma), sigma from the

@@ -112,7 +112,10 @@ else
     text=$(awk '/^\/\*/ { block = "" } { block = block $0 "\n" }
         /tmcml_status tmcml_result_tallies\(/ { printf "%s", block; exit }' "$header")
     [ -n "$text" ] || fault "$header: no declaration of tmcml_result_tallies"
-    awk '/\.name = "/ { split($0, q, "\""); name = q[2] }
+    # output_table[] alone: the derivative tallies' rows after it are no
+    # output of tmcml_result_tallies.
+    awk '/^};/ { exit }
+        /\.name = "/ { split($0, q, "\""); name = q[2] }
         /\.tallied = true/ { print name }' "$table" | while IFS= read -r name; do
         constant=TMCML_$(echo "$name" | tr '[:lower:]' '[:upper:]')
         echo "$text" | grep -q -w "$constant" ||

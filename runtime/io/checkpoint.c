@@ -21,7 +21,8 @@
 /* Version 3: version 1 followed by a mask of the optional groups present
  * (bit 1 << OUTPUT_OPTION_...) and, group by group in the table's order,
  * its count (layers, time bins, detectors) and its tallies; written only
- * by runs with time bins or a detector, so the others keep their bytes. */
+ * by runs with time bins, a detector or the derivatives, so the others
+ * keep their bytes. */
 #define VERSION_OPTIONS 3u
 /* Version 4: version 3 (its mask may be 0) followed by the groups of the
  * standard errors (put_groups) and the group a stop cut (put_pending);
@@ -158,7 +159,7 @@ static uint32_t version_of(const checkpoint *c)
     const tally_set *t = &c->tallies;
     if (c->unc.groups > 0 || c->unc.pending.photons > 0)
         return VERSION_GROUPS;
-    if (t->nt > 0 || t->detectors > 0)
+    if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0)
         return VERSION_OPTIONS;
     return t->num_layers > 0 ? VERSION_PATHS : VERSION;
 }
@@ -624,7 +625,12 @@ static void first_difference(const char *a, const char *b, char *out, size_t siz
         a += la + (a[la] == '\n');
         b += lb + (b[lb] == '\n');
     }
-    snprintf(out, size, "one has more lines than the other");
+    /* One ends first: the other's next line is what differs (an option
+     * such as --jacobian adds a line). */
+    const char *more = *a ? a : b;
+    int len = (int)strcspn(more, "\n");
+    snprintf(out, size, "\"%.*s\" %s", len < 200 ? len : 200, more,
+             *a ? "in the checkpoint, not now" : "now, not in the checkpoint");
 }
 
 bool checkpoint_matches(const checkpoint *c, const char *path, int run_number, uint64_t seed,
