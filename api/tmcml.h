@@ -189,7 +189,8 @@ TMCML_API tmcml_status tmcml_problem_set_path_lengths(tmcml_session *s, tmcml_pr
 TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
 /* Whether runs of p score the derivatives of the escapes with respect to
  * each layer's mua, mus and g (on: nonzero; default 0): the Jacobians
- * TMCML_RD_JACOBIAN to TMCML_TT_A_JACOBIAN (docs/physics.md,
+ * TMCML_RD_JACOBIAN to TMCML_TT_A_JACOBIAN, and with time bins or a fiber
+ * detector TMCML_RD_RT_JACOBIAN to TMCML_RD_FIBER_JACOBIAN (docs/physics.md,
  * "Derivatives"), from the run's own photons, with standard errors when
  * asked (tmcml_problem_set_stderr).  The CPU engine scores them, as the
  * path lengths: TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes
@@ -591,7 +592,13 @@ typedef enum tmcml_array {
     TMCML_RD_A_JACOBIAN, /* [na x num_layers x 3]: of Rd_a [1/sr] */
     TMCML_TT_JACOBIAN,   /* [num_layers x 3]: of Tt [-] */
     TMCML_TT_R_JACOBIAN, /* [nr x num_layers x 3]: of Tt_r [1/cm2] */
-    TMCML_TT_A_JACOBIAN  /* [na x num_layers x 3]: of Tt_a [1/sr] */
+    TMCML_TT_A_JACOBIAN, /* [na x num_layers x 3]: of Tt_a [1/sr] */
+    /* ... and with time bins or a fiber detector too: */
+    TMCML_RD_RT_JACOBIAN,   /* [nr x nt x num_layers x 3]: of Rd_rt [1/(cm2 ns)] */
+    TMCML_RD_T_JACOBIAN,    /* [nt x num_layers x 3]: of Rd_t [1/ns] */
+    TMCML_TT_RT_JACOBIAN,   /* [nr x nt x num_layers x 3]: of Tt_rt [1/(cm2 ns)] */
+    TMCML_TT_T_JACOBIAN,    /* [nt x num_layers x 3]: of Tt_t [1/ns] */
+    TMCML_RD_FIBER_JACOBIAN /* [1 x num_layers x 3]: of Rd_fiber [-] */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -671,7 +678,7 @@ typedef enum tmcml_axis {
     TMCML_AXIS_PARAM = 8
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
-/* The number of axes (1 to 3 today), each into axes[] (may be NULL), the
+/* The number of axes (1 to 4 today), each into axes[] (may be NULL), the
  * slowest-varying first; 0 for an unknown array. */
 TMCML_API int tmcml_array_dims(tmcml_array which, tmcml_axis axes[TMCML_ARRAY_MAX_DIMS]);
 TMCML_API int tmcml_array_has_tallies(tmcml_array which);

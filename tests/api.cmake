@@ -113,7 +113,7 @@ tmcml_gpu_tests(gpu_api_lut_errors)
 # differences of independent runs, with planted wrong estimators that must fail.
 add_executable(test_jacobian test_jacobian.c stats.c)
 target_link_libraries(test_jacobian PRIVATE libtmcml tmcml_flags m)
-foreach(case differences skin identity refused)
+foreach(case differences time skin identity refused)
   add_test(NAME jacobian_${case} COMMAND test_jacobian ${case})
   set_tests_properties(jacobian_${case} PROPERTIES LABELS "validation")
 endforeach()

@@ -266,7 +266,7 @@ static const struct {
     tmcml_array which;
     const char *name, *unit;
     int rank;
-    tmcml_axis axes[3];
+    tmcml_axis axes[4];
     int tallies, absorption;
 } want_arrays[] = {
     {TMCML_A_L, "A_l", "-", 1, {TMCML_AXIS_LAYER}, 0, 1},
@@ -313,6 +313,26 @@ static const struct {
      JACOBIAN_AXES(TMCML_AXIS_R), 0, 0},
     {TMCML_TT_A_JACOBIAN, "Tt_a_jacobian", "cm/sr (mua, mus); 1/sr (g)", 3,
      JACOBIAN_AXES(TMCML_AXIS_A), 0, 0},
+    {TMCML_RD_RT_JACOBIAN,
+     "Rd_rt_jacobian",
+     "1/(cm ns) (mua, mus); 1/(cm2 ns) (g)",
+     4,
+     {TMCML_AXIS_R, TMCML_AXIS_T, TMCML_AXIS_LAYER, TMCML_AXIS_PARAM},
+     0,
+     0},
+    {TMCML_RD_T_JACOBIAN, "Rd_t_jacobian", "cm/ns (mua, mus); 1/ns (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_T), 0, 0},
+    {TMCML_TT_RT_JACOBIAN,
+     "Tt_rt_jacobian",
+     "1/(cm ns) (mua, mus); 1/(cm2 ns) (g)",
+     4,
+     {TMCML_AXIS_R, TMCML_AXIS_T, TMCML_AXIS_LAYER, TMCML_AXIS_PARAM},
+     0,
+     0},
+    {TMCML_TT_T_JACOBIAN, "Tt_t_jacobian", "cm/ns (mua, mus); 1/ns (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_T), 0, 0},
+    {TMCML_RD_FIBER_JACOBIAN, "Rd_fiber_jacobian", "cm (mua, mus); - (g)", 3,
+     JACOBIAN_AXES(TMCML_AXIS_DETECTOR), 0, 0},
 #undef JACOBIAN_AXES
 };
 
@@ -331,7 +351,8 @@ static void test_array_table(void)
         int rank = tmcml_array_dims(w, axes);
         CHECK_MSG(rank == want_arrays[i].rank && axes[0] == want_arrays[i].axes[0] &&
                       (rank < 2 || axes[1] == want_arrays[i].axes[1]) &&
-                      (rank < 3 || axes[2] == want_arrays[i].axes[2]),
+                      (rank < 3 || axes[2] == want_arrays[i].axes[2]) &&
+                      (rank < 4 || axes[3] == want_arrays[i].axes[3]),
                   "%s: dims", want_arrays[i].name);
         CHECK(tmcml_array_dims(w, NULL) == rank);
         CHECK(tmcml_array_has_tallies(w) == want_arrays[i].tallies);

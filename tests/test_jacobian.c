@@ -13,6 +13,10 @@
  *                for two planted wrong estimators, the mus derivative
  *                without its interaction term (-S alone, which is the mua
  *                column) and the g derivative of the opposite sign.
+ *   time         with time bins and a fiber detector: Rd_t at three times,
+ *                one bin of Rd_rt, Tt_t at one and Rd_fiber, the same way;
+ *                Rd_t's and Rd_rt's derivatives summed over the bins times
+ *                dt are Rd's and Rd_r's
  *   skin         the 7-layer skin of examples/skin7_600nm.mci: Rd and Rd_r at
  *                two rings by every layer's mus and g, the same way
  *   identity     a run with the derivatives has every other array of the
@@ -61,6 +65,9 @@ typedef struct stack {
     int num_layers;
     double n_above, n_below;
     const tmcml_grid *grid;
+    double time_dt;                 /* ns, with time_nt > 0 bins */
+    int time_nt;                    /* 0: no time bins */
+    double fiber_sep, fiber_radius; /* cm; radius 0: no detector */
 } stack;
 
 static tmcml_problem *problem(tmcml_session *s, const stack *st, const tmcml_layer *layers,
@@ -73,6 +80,11 @@ static tmcml_problem *problem(tmcml_session *s, const stack *st, const tmcml_lay
     if (!p)
         return NULL;
     CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
+    if (st->time_nt > 0)
+        CHECK(tmcml_problem_set_time_bins(s, p, st->time_dt, st->time_nt) == TMCML_OK);
+    if (st->fiber_radius > 0.0)
+        CHECK(tmcml_problem_set_fiber_detector(s, p, st->fiber_sep, st->fiber_radius, 0.5) ==
+              TMCML_OK);
     if (jacobian)
         CHECK_MSG(tmcml_problem_set_jacobian(s, p, 1) == TMCML_OK, "%s", tmcml_session_message(s));
     return p;
@@ -256,7 +268,7 @@ static void judge(const char *name, const comparison *c, int m)
 
 static void test_differences(tmcml_session *s)
 {
-    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid};
+    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0, 0, 0, 0};
     const quantity q[] = {
         {"Rd", (tmcml_array)-1, TMCML_RD_JACOBIAN, 0, -1},
         {"Tt", (tmcml_array)-1, TMCML_TT_JACOBIAN, 1, -1},
@@ -289,7 +301,7 @@ static void test_differences(tmcml_session *s)
 
 static void test_skin(tmcml_session *s)
 {
-    const stack st = {skin7, 7, 1.0, 1.0, &skin7_grid};
+    const stack st = {skin7, 7, 1.0, 1.0, &skin7_grid, 0, 0, 0, 0};
     const quantity q[] = {
         {"Rd", (tmcml_array)-1, TMCML_RD_JACOBIAN, 0, -1},
         {"Rd_r[1]", TMCML_RD_R, TMCML_RD_R_JACOBIAN, 0, 1},
@@ -300,6 +312,57 @@ static void test_skin(tmcml_session *s)
     int m = compare(s, &st, layers, 7, 6, q, 3, 1000000, 300000, c);
     CHECK(m == 7 * 2 * 3);
     judge("skin", c, m);
+}
+
+/* Time bins and a fiber detector: Rd_t's derivatives at three times, the
+ * fiber's, against differences as above; each time bin's derivatives
+ * summed times dt are Rd's and Rd_r's (the same units added to both). */
+static void test_time(tmcml_session *s)
+{
+    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0.002, 40, 0.15, 0.05};
+    const quantity q[] = {
+        {"Rd_t[2]", TMCML_RD_T, TMCML_RD_T_JACOBIAN, 0, 2},
+        {"Rd_t[8]", TMCML_RD_T, TMCML_RD_T_JACOBIAN, 0, 8},
+        {"Rd_t[20]", TMCML_RD_T, TMCML_RD_T_JACOBIAN, 0, 20},
+        {"Rd_rt[1][4]", TMCML_RD_RT, TMCML_RD_RT_JACOBIAN, 0, 1 * 40 + 4},
+        {"Tt_t[10]", TMCML_TT_T, TMCML_TT_T_JACOBIAN, 0, 10},
+        {"Rd_fiber", TMCML_RD_FIBER, TMCML_RD_FIBER_JACOBIAN, 0, 0},
+    };
+    const int layers[] = {2, 3, 4};
+    static comparison c[MAX_ENTRIES];
+    int m = compare(s, &st, layers, 3, 7, q, (int)(sizeof q / sizeof q[0]), 4000000, 2000000, c);
+    CHECK(m == 3 * 3 * (int)(sizeof q / sizeof q[0]));
+    judge("time", c, m);
+
+    tmcml_problem *p = problem(s, &st, st.layers, true);
+    tmcml_result *r = p ? run(s, p, 50000, SEED, 2) : NULL;
+    size_t n_t = 0, n_rt = 0, n_tot = 0, n_r = 0;
+    const double *jt = r ? tmcml_result_array(r, TMCML_RD_T_JACOBIAN, &n_t) : NULL;
+    const double *jrt = r ? tmcml_result_array(r, TMCML_RD_RT_JACOBIAN, &n_rt) : NULL;
+    const double *jtot = r ? tmcml_result_array(r, TMCML_RD_JACOBIAN, &n_tot) : NULL;
+    const double *jr = r ? tmcml_result_array(r, TMCML_RD_R_JACOBIAN, &n_r) : NULL;
+    CHECK(jt && jrt && jtot && jr && n_t == 40 * 12 && n_rt == 10 * 40 * 12 && n_tot == 12);
+    for (int e = 0; jt && jtot && n_t == 480 && e < 12; e++) {
+        if (isnan(jtot[e]))
+            continue;
+        double sum = 0.0;
+        for (int it = 0; it < 40; it++)
+            sum += jt[it * 12 + e] * st.time_dt;
+        CHECK_MSG(fabs(sum - jtot[e]) <= 1e-9 * fabs(jtot[e]), "Rd_t's entry %d: %g, Rd's %g", e,
+                  sum, jtot[e]);
+    }
+    for (int ir = 0; jrt && jr && n_rt == 4800 && ir < 10; ir++)
+        for (int e = 0; e < 12; e++) {
+            double want = jr[ir * 12 + e], sum = 0.0;
+            if (isnan(want))
+                continue;
+            for (int it = 0; it < 40; it++)
+                sum += jrt[(ir * 40 + it) * 12 + e] * st.time_dt;
+            CHECK_MSG(fabs(sum - want) <= 1e-9 * fabs(want) + 1e-300, "Rd_rt ring %d entry %d", ir,
+                      e);
+        }
+    tmcml_result_delete(r);
+    tmcml_problem_delete(p);
 }
 
 /* Whether a and b hold array `which` bit for bit (both without it: equal). */
@@ -315,7 +378,7 @@ static bool same_array(const tmcml_result *a, const tmcml_result *b, tmcml_array
  * derivatives do not depend on the thread count or on a batch. */
 static void test_identity(tmcml_session *s)
 {
-    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid};
+    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0.002, 30, 0.1, 0.05};
     tmcml_problem *plain = problem(s, &st, st.layers, false),
                   *with = problem(s, &st, st.layers, true);
     tmcml_options o;
@@ -388,7 +451,7 @@ static void test_identity(tmcml_session *s)
 /* The GPU engine asked by name, and more layers than a photon tracks. */
 static void test_refused(tmcml_session *s)
 {
-    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid};
+    const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0, 0, 0, 0};
     tmcml_problem *p = problem(s, &st, st.layers, true);
     tmcml_options o;
     tmcml_options_init(&o);
@@ -423,6 +486,8 @@ int main(int argc, char **argv)
         test_differences(s);
     else if (strcmp(which, "skin") == 0)
         test_skin(s);
+    else if (strcmp(which, "time") == 0)
+        test_time(s);
     else if (strcmp(which, "identity") == 0)
         test_identity(s);
     else if (strcmp(which, "refused") == 0)

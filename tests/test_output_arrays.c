@@ -52,10 +52,11 @@ static void test_rows(void)
         CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative ||
                       (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
                   "%s: a tally runs along r first", t->name);
-        CHECK_MSG(!derivative || (t->rank == 3 && t->axes[1] == OUTPUT_AXIS_JACOBIAN_LAYER &&
-                                  t->axes[2] == OUTPUT_AXIS_TERM && o->rank >= 2 &&
-                                  o->axes[o->rank - 2] == OUTPUT_AXIS_LAYER &&
-                                  o->axes[o->rank - 1] == OUTPUT_AXIS_PARAM),
+        CHECK_MSG(!derivative ||
+                      (t->rank >= 3 && t->axes[t->rank - 2] == OUTPUT_AXIS_JACOBIAN_LAYER &&
+                       t->axes[t->rank - 1] == OUTPUT_AXIS_TERM && o->rank >= 2 &&
+                       o->axes[o->rank - 2] == OUTPUT_AXIS_LAYER &&
+                       o->axes[o->rank - 1] == OUTPUT_AXIS_PARAM),
                   "%s: a Jacobian's axes", o->name);
         CHECK_MSG(o->option == t->option, "%s: in its tally's group", o->name);
         CHECK_MSG(o->absorption == t->absorption, "%s: -A zeroes it as its tally, or not", o->name);

@@ -592,39 +592,40 @@ static inline void jacobian_interaction(const cpu_layer *l, int i, double mu, se
     }
 }
 
-/* An escape of weight w in ring ir and angle ia: w times each layer's
- * terms (output_jacobian_term) into the rows ir of the ring tally and ia
- * of the angle tally. */
-static void jacobian_escape(const cpu_problem *p, const set_track *t, double w, uint64_t *by_r,
-                            uint64_t *by_a)
+/* w times each layer's terms into one row of a derivative tally. */
+static void jacobian_row(const cpu_problem *p, const set_track *t, double w, uint64_t *row)
 {
-    int nl = p->num_layers;
-    for (int i = 1; i <= nl; i++) {
+    for (int i = 1; i <= p->num_layers; i++) {
         double score = t->hg_score[i];
-        uint64_t terms[OUTPUT_TERMS] = {
-            [OUTPUT_TERM_PATH] = tally_path_units(w * t->path[i]),
-            [OUTPUT_TERM_COUNT] = tally_path_units(w * t->collisions[i]),
-            [OUTPUT_TERM_SCORE_POS] = score > 0.0 ? tally_path_units(w * score) : 0,
-            [OUTPUT_TERM_SCORE_NEG] = score < 0.0 ? tally_path_units(-w * score) : 0,
-        };
-        for (int term = 0; term < OUTPUT_TERMS; term++) {
-            by_r[(size_t)(i - 1) * OUTPUT_TERMS + term] += terms[term];
-            by_a[(size_t)(i - 1) * OUTPUT_TERMS + term] += terms[term];
-        }
+        uint64_t *terms = row + (size_t)(i - 1) * OUTPUT_TERMS;
+        terms[OUTPUT_TERM_PATH] += tally_path_units(w * t->path[i]);
+        terms[OUTPUT_TERM_COUNT] += tally_path_units(w * t->collisions[i]);
+        if (score > 0.0)
+            terms[OUTPUT_TERM_SCORE_POS] += tally_path_units(w * score);
+        else if (score < 0.0)
+            terms[OUTPUT_TERM_SCORE_NEG] += tally_path_units(-w * score);
     }
 }
 
-/* Set k's escape into its derivative tallies. */
+/* Set k's escape into its derivative tallies: the rows of its ring and
+ * angle, of its ring's time bin (time_bin: ring x nt + bin) with time bins,
+ * and its share collected by the fiber detector. */
 static void sets_escape_jacobian(const cpu_problem *p, const photon *ph, const set_track *t,
-                                 size_t bin, tally_batch *sets)
+                                 size_t bin, size_t time_bin, double fiber, tally_batch *sets)
 {
     size_t ir = bin / (size_t)p->na, ia = bin % (size_t)p->na;
     size_t row = (size_t)p->num_layers * OUTPUT_TERMS;
     bool down = ph->uz >= 0.0;
-    for (int k = 0; k < p->num_sets; k++)
-        jacobian_escape(p, t, ph->w * exp(-t->extra[k]),
-                        (down ? sets[k].tt_jr : sets[k].rd_jr) + ir * row,
-                        (down ? sets[k].tt_ja : sets[k].rd_ja) + ia * row);
+    for (int k = 0; k < p->num_sets; k++) {
+        tally_batch *s = &sets[k];
+        double w = ph->w * exp(-t->extra[k]);
+        jacobian_row(p, t, w, (down ? s->tt_jr : s->rd_jr) + ir * row);
+        jacobian_row(p, t, w, (down ? s->tt_ja : s->rd_ja) + ia * row);
+        if (p->time_nt)
+            jacobian_row(p, t, w, (down ? s->tt_jt : s->rd_jt) + time_bin * row);
+        if (fiber > 0.0)
+            jacobian_row(p, t, w * fiber, s->rd_jf);
+    }
 }
 
 /* The time bin of an escape after an optical path of `flight` cm (sum of
@@ -667,7 +668,7 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
     if (p->paths)
         sets_escape_paths(p, ph, t, ir, sets);
     if (p->jacobian)
-        sets_escape_jacobian(p, ph, t, bin, sets);
+        sets_escape_jacobian(p, ph, t, bin, time_bin, fiber, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)

@@ -49,8 +49,12 @@ static void sum_rows(const tally_acc_t *v, int rows, size_t row, tally_acc_t *su
 bool jacobian_array(const mci_run *run, const output_array *o, const tally_acc_t *v, double n,
                     double *out)
 {
-    size_t row = (size_t)run->num_layers * OUTPUT_TERMS,
-           out_row = (size_t)run->num_layers * OUTPUT_PARAMS;
+    size_t row = (size_t)run->num_layers * OUTPUT_TERMS;
+    size_t out_row = (size_t)run->num_layers * OUTPUT_PARAMS;
+    int nt = run->time_nt;
+    tally_acc_t sum[TM_MAX_PATH_LAYERS * OUTPUT_TERMS];
+    if (run->num_layers > TM_MAX_PATH_LAYERS)
+        return false;
     switch (o->norm) {
     case OUTPUT_NORM_JACOBIAN_R: /* as Rd_r: per ring area */
         for (int ir = 0; ir < run->nr; ir++)
@@ -64,14 +68,32 @@ bool jacobian_array(const mci_run *run, const output_array *o, const tally_acc_t
                     1.0 / (sin((ia + 0.5) * run->da) * 2.0 * M_PI * run->da * n),
                     out + (size_t)ia * out_row);
         return true;
-    case OUTPUT_NORM_JACOBIAN_TOTAL: { /* as Rd: per photon */
-        tally_acc_t sum[TM_MAX_PATH_LAYERS * OUTPUT_TERMS];
-        if (run->num_layers > TM_MAX_PATH_LAYERS)
-            return false;
+    case OUTPUT_NORM_JACOBIAN_TOTAL: /* as Rd: per photon */
         sum_rows(v, run->nr, row, sum);
         combine(run, sum, 1.0 / n, out);
         return true;
-    }
+    case OUTPUT_NORM_JACOBIAN_RT: /* as Rd_rt: per ring area and ns */
+        for (int ir = 0; ir < run->nr; ir++) {
+            double scale = 1.0 / (2.0 * M_PI * (ir + 0.5) * run->dr * run->dr * run->time_dt * n);
+            for (int it = 0; it < nt; it++) {
+                size_t bin = (size_t)ir * (size_t)nt + (size_t)it;
+                combine(run, v + bin * row, scale, out + bin * out_row);
+            }
+        }
+        return true;
+    case OUTPUT_NORM_JACOBIAN_T: /* as Rd_t: every ring's, per ns */
+        for (int it = 0; it < nt; it++) {
+            for (size_t e = 0; e < row; e++) {
+                sum[e] = 0;
+                for (int ir = 0; ir < run->nr; ir++)
+                    sum[e] += v[((size_t)ir * (size_t)nt + (size_t)it) * row + e];
+            }
+            combine(run, sum, 1.0 / (run->time_dt * n), out + (size_t)it * out_row);
+        }
+        return true;
+    case OUTPUT_NORM_JACOBIAN_COUNT: /* as Rd_fiber: per photon */
+        combine(run, v, 1.0 / n, out);
+        return true;
     default: return false;
     }
 }

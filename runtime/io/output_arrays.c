@@ -294,6 +294,41 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .tally = OUTPUT_TALLY_TT_JA,
      .norm = OUTPUT_NORM_JACOBIAN_A,
      .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Rd_rt_jacobian",
+     .rank = 4,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "1/(cm ns) (mua, mus); 1/(cm2 ns) (g)",
+     .tally = OUTPUT_TALLY_RD_JT,
+     .norm = OUTPUT_NORM_JACOBIAN_RT,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Rd_t_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_T, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm/ns (mua, mus); 1/ns (g)",
+     .tally = OUTPUT_TALLY_RD_JT,
+     .norm = OUTPUT_NORM_JACOBIAN_T,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Tt_rt_jacobian",
+     .rank = 4,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "1/(cm ns) (mua, mus); 1/(cm2 ns) (g)",
+     .tally = OUTPUT_TALLY_TT_JT,
+     .norm = OUTPUT_NORM_JACOBIAN_RT,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Tt_t_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_T, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm/ns (mua, mus); 1/ns (g)",
+     .tally = OUTPUT_TALLY_TT_JT,
+     .norm = OUTPUT_NORM_JACOBIAN_T,
+     .option = OUTPUT_OPTION_JACOBIAN},
+    {.name = "Rd_fiber_jacobian",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_DETECTOR, OUTPUT_AXIS_LAYER, OUTPUT_AXIS_PARAM},
+     .unit = "cm (mua, mus); - (g)",
+     .tally = OUTPUT_TALLY_RD_JF,
+     .norm = OUTPUT_NORM_JACOBIAN_COUNT,
+     .option = OUTPUT_OPTION_JACOBIAN},
 };
 
 /* The derivative tallies' rows (output_arrays.h): per escape ring or angle,
@@ -305,24 +340,34 @@ const output_array output_table[OUTPUT_ARRAYS] = {
         .axes = {first_axis, OUTPUT_AXIS_JACOBIAN_LAYER, OUTPUT_AXIS_TERM}, .unit = "-",           \
         .tally = k, .tallied = true, .option = OUTPUT_OPTION_JACOBIAN                              \
     }
-const output_array output_jacobian_tallies[4] = {
+/* Per ring and time bin: the time-resolved escapes' (with time bins too). */
+#define JACOBIAN_TIME_TALLY(tally_name, k)                                                         \
+    {                                                                                              \
+        .name = tally_name, .rank = 4,                                                             \
+        .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T, OUTPUT_AXIS_JACOBIAN_LAYER, OUTPUT_AXIS_TERM},      \
+        .unit = "-", .tally = k, .tallied = true, .option = OUTPUT_OPTION_JACOBIAN                 \
+    }
+const output_array output_jacobian_tallies[OUTPUT_JACOBIAN_TALLIES] = {
     JACOBIAN_TALLY("Rd_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_RD_JR),
     JACOBIAN_TALLY("Rd_a_terms", OUTPUT_AXIS_A, OUTPUT_TALLY_RD_JA),
     JACOBIAN_TALLY("Tt_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_TT_JR),
     JACOBIAN_TALLY("Tt_a_terms", OUTPUT_AXIS_A, OUTPUT_TALLY_TT_JA),
+    JACOBIAN_TIME_TALLY("Rd_rt_terms", OUTPUT_TALLY_RD_JT),
+    JACOBIAN_TIME_TALLY("Tt_rt_terms", OUTPUT_TALLY_TT_JT),
+    JACOBIAN_TALLY("Rd_fiber_terms", OUTPUT_AXIS_DETECTOR, OUTPUT_TALLY_RD_JF),
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, tt_ja) == offsetof(tally_set, tally[OUTPUT_TALLY_TT_JA]),
+_Static_assert(offsetof(tally_set, rd_jf) == offsetof(tally_set, tally[OUTPUT_TALLY_RD_JF]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, tt_ja) == offsetof(tally_batch, tally[OUTPUT_TALLY_TT_JA]),
+_Static_assert(offsetof(tally_batch, rd_jf) == offsetof(tally_batch, tally[OUTPUT_TALLY_RD_JF]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, tt_a_jacobian) ==
+                   offsetof(mcml_result, rd_fiber_jacobian) ==
                        offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
@@ -370,6 +415,14 @@ uint64_t output_bins(const output_array *o, const output_grid *g)
     for (int d = 0; d < o->rank; d++)
         n *= output_axis_length(o->axes[d], g);
     return n;
+}
+
+bool output_has_axes(const output_array *o, const output_grid *g)
+{
+    for (int d = 0; d < o->rank; d++)
+        if (output_axis_length(o->axes[d], g) == 0)
+            return false;
+    return true;
 }
 
 int output_first(const output_array *o)

@@ -53,9 +53,15 @@ enum {
     OUTPUT_TALLY_RD_JA,
     OUTPUT_TALLY_TT_JR,
     OUTPUT_TALLY_TT_JA,
+    /* With time bins or the fiber detector too: per ring and time bin
+     * (JT), per detector (JF), layer and term. */
+    OUTPUT_TALLY_RD_JT,
+    OUTPUT_TALLY_TT_JT,
+    OUTPUT_TALLY_RD_JF,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS 24 /* rows of output_table[] */
+#define OUTPUT_ARRAYS           29 /* rows of output_table[] */
+#define OUTPUT_JACOBIAN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
 
 /* The terms a derivative tally keeps per escape bin and layer i, each a
  * sum over the escaping photons of their weight w times: the path S_i
@@ -87,7 +93,7 @@ typedef enum output_jacobian_param {
     union {                                                                                        \
         struct {                                                                                   \
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
-            TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja;                                                   \
+            TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf;                           \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -99,6 +105,8 @@ typedef enum output_jacobian_param {
             double *rd_rt, *rd_t, *tt_rt, *tt_t, *rd_fiber;                                        \
             double *rd_jacobian, *rd_r_jacobian, *rd_a_jacobian;                                   \
             double *tt_jacobian, *tt_r_jacobian, *tt_a_jacobian;                                   \
+            double *rd_rt_jacobian, *rd_t_jacobian, *tt_rt_jacobian, *tt_t_jacobian;               \
+            double *rd_fiber_jacobian;                                                             \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
@@ -118,7 +126,7 @@ typedef enum output_axis {
     OUTPUT_AXIS_TERM,
     OUTPUT_AXIS_PARAM
 } output_axis;
-#define OUTPUT_MAX_RANK 3
+#define OUTPUT_MAX_RANK 4
 
 /* MCML 1.2.2's normalisations (mcmlio.c: Sum2DRd, Sum2DA, Sum2DTt, ScaleRdTt,
  * ScaleA), N photons, each entry's tally as weight (tally_weight); the sums
@@ -146,7 +154,11 @@ typedef enum output_norm {
      * then combined per parameter. */
     OUTPUT_NORM_JACOBIAN_R,
     OUTPUT_NORM_JACOBIAN_A,
-    OUTPUT_NORM_JACOBIAN_TOTAL
+    OUTPUT_NORM_JACOBIAN_TOTAL,
+    /* Those of Rd_rt and Tt_rt, of Rd_t and Tt_t, and of Rd_fiber. */
+    OUTPUT_NORM_JACOBIAN_RT,
+    OUTPUT_NORM_JACOBIAN_T,
+    OUTPUT_NORM_JACOBIAN_COUNT
 } output_norm;
 
 /* The optional groups of arrays: a row of one is scored and written only
@@ -201,9 +213,9 @@ typedef struct output_array {
 
 extern const output_array output_table[OUTPUT_ARRAYS];
 
-/* The rows of the derivative tallies, OUTPUT_TALLY_RD_JR to _TT_JA, in
+/* The rows of the derivative tallies, OUTPUT_TALLY_RD_JR to _RD_JF, in
  * that order: shape, option and name as a tally row's, never an output. */
-extern const output_array output_jacobian_tallies[4];
+extern const output_array output_jacobian_tallies[OUTPUT_JACOBIAN_TALLIES];
 
 /* The grid the arrays are sized by. */
 typedef struct output_grid {
@@ -222,6 +234,9 @@ output_axis output_option_axis(output_option group);
 output_grid output_option_grid(output_option group, int length);
 /* Entries of the array: its dimensions multiplied. */
 uint64_t output_bins(const output_array *o, const output_grid *g);
+/* Whether every axis of o has entries in g: a row of two groups (the
+ * derivatives of the time-resolved escapes) exists only with both. */
+bool output_has_axes(const output_array *o, const output_grid *g);
 /* Entries it is kept in (mcml_result): a layer array also keeps the media
  * above and below, MCML's A_l[0] and A_l[num_layers + 1], which no output
  * shows. */

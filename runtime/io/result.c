@@ -35,12 +35,14 @@ bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
     return false;
 }
 
-/* The arrays of option's rows, those res has not yet. */
+/* The arrays of option's rows, those res has not yet and whose every axis
+ * it has (a Jacobian of the time bins only with them). */
 static bool result_alloc_option(mcml_result *res, output_option option)
 {
     output_grid g = result_grid(res);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (output_table[i].option == option && !res->array[i] &&
+            output_has_axes(&output_table[i], &g) &&
             !(res->array[i] = calloc(output_stored(&output_table[i], &g), sizeof *res->array[i])))
             return false;
     return true;
@@ -246,7 +248,10 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     case OUTPUT_NORM_LAYER: return result_layer(run, v, cols, n, out);
     case OUTPUT_NORM_JACOBIAN_R:
     case OUTPUT_NORM_JACOBIAN_A:
-    case OUTPUT_NORM_JACOBIAN_TOTAL: return jacobian_array(run, o, v, n, out);
+    case OUTPUT_NORM_JACOBIAN_TOTAL:
+    case OUTPUT_NORM_JACOBIAN_RT:
+    case OUTPUT_NORM_JACOBIAN_T:
+    case OUTPUT_NORM_JACOBIAN_COUNT: return jacobian_array(run, o, v, n, out);
     }
     return false;
 }

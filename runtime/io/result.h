@@ -50,8 +50,9 @@ bool result_has_paths(const mcml_result *res);
  * result_alloc_detectors, false when out of memory. */
 bool result_alloc_time(mcml_result *res, int nt);
 bool result_alloc_detectors(mcml_result *res, int detectors);
-/* The Jacobians (zeroed), num_layers x 3 per escape bin: false when out
- * of memory. */
+/* The Jacobians (zeroed), num_layers x 3 per escape bin, those of the
+ * time bins and the detector when res has them already (result_alloc_time,
+ * result_alloc_detectors first): false when out of memory. */
 bool result_alloc_jacobian(mcml_result *res);
 void result_free(mcml_result *res);
 

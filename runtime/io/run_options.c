@@ -36,7 +36,8 @@ bool run_options_add_tallies(const mci_run *run, tally_set *t)
 
 bool run_options_wants(const mci_run *run, const output_array *o)
 {
-    return run_options_has(run, o->option);
+    output_grid g = run_options_grid(run);
+    return run_options_has(run, o->option) && output_has_axes(o, &g);
 }
 
 output_grid run_options_grid(const mci_run *run)

@@ -16,7 +16,8 @@
 /* Whether run asks for option's arrays (OUTPUT_OPTION_NONE: always). */
 bool run_options_has(const mci_run *run, output_option option);
 
-/* Whether run has row o: every run's, or of a group it asks for. */
+/* Whether run has row o: every run's, or of a group it asks for (of two,
+ * the derivatives of the time bins, both). */
 bool run_options_wants(const mci_run *run, const output_array *o);
 
 /* The grid run's arrays are sized by, its optional axes too. */

@@ -14,15 +14,12 @@
                     (t)->jacobian_layers})
 #define BINS(t, k) ((size_t)output_tally_grid_bins((k), GRID(t)))
 
-/* Whether t (a batch or set) is to have tally k: every run's tallies, and
- * those of the optional groups whose axis lengths gives entries (the
- * output table says which axis is a group's). */
-static bool wanted(int k, const output_grid *lengths)
-{
-    output_option group = output_tally(k)->option;
-    return group == OUTPUT_OPTION_NONE ||
-           output_axis_length(output_option_axis(group), lengths) > 0;
-}
+/* Whether t (a batch or set), of grid g (its optional axes' lengths
+ * included), is to have tally k: every axis of k has entries there.  So
+ * every run's tallies always, an optional group's once its axis has a
+ * length, and a tally of two groups (the derivatives of the time bins)
+ * once both have, whichever came first. */
+static bool wanted(int k, const output_grid *g) { return output_has_axes(output_tally(k), g); }
 
 /* The optional axes' lengths that lengths gives, into a batch's or a set's
  * grid. */
@@ -44,7 +41,7 @@ bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
     take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors, &b->jacobian_layers);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
-        if (!b->tally[k] && wanted(k, lengths))
+        if (!b->tally[k] && wanted(k, GRID(b)))
             ok = (b->tally[k] = calloc(BINS(b, k), sizeof *b->tally[k])) != NULL;
     return ok;
 }
@@ -54,7 +51,7 @@ bool tally_set_add_options(tally_set *t, const output_grid *lengths)
     take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors, &t->jacobian_layers);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
-        if (!t->tally[k] && wanted(k, lengths))
+        if (!t->tally[k] && wanted(k, GRID(t)))
             ok = (t->tally[k] = calloc(BINS(t, k), sizeof *t->tally[k])) != NULL;
     return ok;
 }
