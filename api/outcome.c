@@ -346,3 +346,15 @@ tmcml_status tmcml_result_read_mco(tmcml_session *s, const char *path, tmcml_res
         return entered;
     return api_leave(s, read_result(s, path, out));
 }
+
+tmcml_status tmcml_result_ess(const tmcml_result *r, double *out)
+{
+    if (out)
+        *out = NAN;
+    if (!r || !out)
+        return TMCML_ERR_ARGUMENT;
+    if (!r->problem.run.optics_set || isnan(r->res.ess))
+        return TMCML_ERR_STATE;
+    *out = r->res.ess;
+    return TMCML_OK;
+}

@@ -15,6 +15,7 @@
 #include "cpu.h"
 #include "gpu_runner.h"
 #include "mua_sets.h"
+#include "optics_sets.h"
 #include "parallel.h"
 #include "progress.h"
 #include "resume.h"
@@ -96,6 +97,9 @@ typedef struct call_sets {
     int count, layers;
     const double *mua;
     bool paths; /* the sets' problems score their path lengths */
+    /* Optics sets (tmcml_run_optics_sets): each set's mus and g, tables as
+     * mua; NULL for absorption sets. */
+    const double *mus, *g;
 } call_sets;
 
 /* What one call simulates: its problems in engine calls (one run alone, or
@@ -332,7 +336,7 @@ static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
     bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_jacobian(p, count) ||
-                    any_timed_cpu_only(p, count, sets);
+                    any_timed_cpu_only(p, count, sets) || sets->mus;
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
@@ -524,7 +528,9 @@ static session_sim sim_of(tmcml_session *s, const tmcml_options *o, const call_s
                          .stop = &s->stop,
                          .num_sets = sets->count,
                          .set_layers = sets->layers,
-                         .set_mua = sets->mua};
+                         .set_mua = sets->mua,
+                         .set_mus = sets->mus,
+                         .set_g = sets->g};
 }
 
 /* Whether a result's problem asks for standard errors. */
@@ -808,6 +814,10 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && sets->mus)
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: optics sets (tmcml_run_optics_sets) are scored by the CPU "
+                           "engine: TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_jacobian(p, count))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: the derivatives (tmcml_problem_set_jacobian) are scored by "
@@ -968,11 +978,81 @@ tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double
 {
     tmcml_problem **list = NULL;
     tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
-    call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths};
+    call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths, NULL, NULL};
     if (status == TMCML_OK)
         status = run_problems(s, (const tmcml_problem *const *)list, num_sets, o, &sets, NULL, out);
     for (int k = 0; list && k < num_sets; k++)
         tmcml_problem_delete(list[k]);
     free(list);
     return status;
+}
+
+/* ---- optics sets ---------------------------------------------------------------- */
+
+/* The optics sets' problems: p with each set's mua, mus and g, marked
+ * optics sets (their results have an effective sample size). */
+static tmcml_status optics_problems(tmcml_session *s, const tmcml_problem *p, const double *mua,
+                                    const double *mus, const double *g, int num_sets,
+                                    tmcml_problem ***list)
+{
+    tm_error err = {0};
+    if (!optics_sets_check(&p->run, mua, mus, g, num_sets, &err))
+        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
+    if (p->run.jacobian)
+        for (size_t e = 0; e < (size_t)num_sets * (size_t)p->run.num_layers; e++)
+            if (g[e] != p->run.layers[e % (size_t)p->run.num_layers + 1].g)
+                return api_failf(s, TMCML_ERR_ARGUMENT,
+                                 "optics_sets: set %zu changes layer %zu's g: the derivatives "
+                                 "(tmcml_problem_set_jacobian) take sets of the problem's g",
+                                 e / (size_t)p->run.num_layers + 1,
+                                 e % (size_t)p->run.num_layers + 1);
+    *list = calloc((size_t)num_sets, sizeof **list);
+    for (int k = 0; *list && k < num_sets; k++) {
+        (*list)[k] = calloc(1, sizeof *(*list)[k]);
+        if (!(*list)[k] || !optics_sets_run(&p->run, mua, mus, g, k, &(*list)[k]->run))
+            return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+        (*list)[k]->stderr_groups = p->stderr_groups;
+        (*list)[k]->precision = p->precision;
+        (*list)[k]->max_photons = p->max_photons;
+        memcpy((*list)[k]->precision_of, p->precision_of, sizeof p->precision_of);
+    }
+    return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+}
+
+static tmcml_status run_optics_sets(tmcml_session *s, const tmcml_problem *p, const double *optics,
+                                    int num_sets, const tmcml_options *o, tmcml_result **out)
+{
+    size_t n = (size_t)num_sets * (size_t)p->run.num_layers;
+    double *mua = malloc(3 * n * sizeof *mua);
+    if (!mua)
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    double *mus = mua + n, *g = mua + 2 * n;
+    optics_sets_split(optics, num_sets, p->run.num_layers, mua, mus, g);
+    tmcml_problem **list = NULL;
+    tmcml_status status = optics_problems(s, p, mua, mus, g, num_sets, &list);
+    call_sets sets = {num_sets, p->run.num_layers, mua, p->run.path_lengths, mus, g};
+    if (status == TMCML_OK)
+        status = run_problems(s, (const tmcml_problem *const *)list, num_sets, o, &sets, NULL, out);
+    for (int k = 0; list && k < num_sets; k++)
+        tmcml_problem_delete(list[k]);
+    free(list);
+    free(mua);
+    return status;
+}
+
+tmcml_status tmcml_run_optics_sets(tmcml_session *s, const tmcml_problem *p, const double *optics,
+                                   int num_sets, const tmcml_options *opt, tmcml_result **out)
+{
+    for (int k = 0; out && k < num_sets && k < TM_MAX_ABSORPTION_SETS; k++)
+        out[k] = NULL;
+    tmcml_status entered =
+        api_begin(s, API_ARGS({out, "out"}, {p, "problem"}, {optics, "optics_sets"}));
+    if (entered != TMCML_OK)
+        return entered;
+    if (num_sets < 1 || num_sets > TM_MAX_ABSORPTION_SETS)
+        return api_arg_error(s, "num_sets: expected 1 to %d (got %d)", TM_MAX_ABSORPTION_SETS,
+                             num_sets);
+    tmcml_options defaults;
+    tmcml_options_init(&defaults);
+    return api_leave(s, run_optics_sets(s, p, optics, num_sets, opt ? opt : &defaults, out));
 }

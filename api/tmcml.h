@@ -381,6 +381,30 @@ TMCML_API tmcml_status tmcml_run_batch(tmcml_session *s, const tmcml_problem *co
 TMCML_API tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p,
                                       const double *mua_sets, int num_sets,
                                       const tmcml_options *opt, tmcml_result **out);
+/* Optics sets (docs/physics.md, "Optics sets"): simulates p once, with its
+ * own mus and g and each layer's smallest mua over the sets, and scores
+ * num_sets (1 .. 256) sets of per-layer (mua, mus, g) from those histories,
+ * each reweighted by the likelihood ratio of its collisions, path lengths
+ * and deflections (exact in expectation).  optics: num_sets x num_layers x
+ * 3, set k's (mua, mus, g) of layer i at [(k * num_layers + i - 1) * 3].
+ * out[k] is set k's result, as tmcml_run_sets's, with its effective sample
+ * size (tmcml_result_ess).  A layer that scatters keeps scattering (mus >
+ * 0), one that does not (glass, mus 0) keeps mus 0 and its g, |g| < 1, a
+ * layer of g +-1 keeps it; else TMCML_ERR_ARGUMENT naming the set, layer
+ * and parameter, before any photon runs.  The CPU engine scores them
+ * (TMCML_ENGINE_GPU: TMCML_ERR_ARGUMENT; AUTO takes the CPU).  New in
+ * TMCML_1.5. */
+TMCML_API tmcml_status tmcml_run_optics_sets(tmcml_session *s, const tmcml_problem *p,
+                                             const double *optics, int num_sets,
+                                             const tmcml_options *opt, tmcml_result **out);
+/* An optics set's effective sample size: Kish's (sum w)^2 / sum w^2 over
+ * its escapes, as a fraction of the reference history's (1: as good as a
+ * run of its own photons; below TMCML_LOW_ESS its errors rest on a few
+ * heavy histories: docs/physics.md).  TMCML_ERR_ARGUMENT for a NULL r or
+ * out, TMCML_ERR_STATE for a result that is not an optics set's (*out NaN).
+ * New in TMCML_1.5. */
+#define TMCML_LOW_ESS 0.1
+TMCML_API tmcml_status tmcml_result_ess(const tmcml_result *r, double *out);
 
 /* A long run kept in a checkpoint file (docs/library.md, "Checkpoints"):
  * the photons done are written to `path` (atomically) every `every`

@@ -258,7 +258,7 @@ static bool receive_groups(uncertainty *u, int i, const uint64_t *h, bool ok, tm
 {
     uncertainty theirs;
     uncertainty_init(&theirs);
-    output_grid grid = {(int)h[3], (int)h[4], (int)h[5], (int)h[6], (int)h[7], (int)h[8], 0};
+    output_grid grid = {(int)h[3], (int)h[4], (int)h[5], (int)h[6], (int)h[7], (int)h[8], 0, 0};
     int go = ok && uncertainty_alloc(&theirs, &grid, (uint32_t)h[2], err);
     MPI_Send(&go, 1, MPI_INT, i, TAG_GROUPS_GO, MPI_COMM_WORLD);
     if (go) {

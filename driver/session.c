@@ -297,7 +297,9 @@ static bool simulate_cpu(const session_sim *sim, const photon_batch *batch, tall
                      .done_ctx = &relay,
                      .num_sets = sim->num_sets,
                      .set_layers = sim->set_layers,
-                     .set_mua = sim->set_mua};
+                     .set_mua = sim->set_mua,
+                     .set_mus = sim->set_mus,
+                     .set_g = sim->set_g};
     double t0 = clock_now();
     bool ok = cpu_simulate_batch(batch, &c, acc, err);
     stats->kernel_seconds = clock_now() - t0;

@@ -118,6 +118,8 @@ typedef struct session_sim {
      * only, for now: a GPU call with sets fails, saying so. */
     int num_sets, set_layers;
     const double *set_mua;
+    /* Optics sets (cpu_options): each set's mus and g, or NULL. */
+    const double *set_mus, *set_g;
     /* May be NULL: standard errors (runtime/io/uncertainty.h), one per
      * tally set of acc (a slot's, or a slot's sets); the photons are then
      * simulated in groups (driver/session_groups.h), the tallies bit for

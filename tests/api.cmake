@@ -117,3 +117,11 @@ foreach(case differences time skin identity refused)
   add_test(NAME jacobian_${case} COMMAND test_jacobian ${case})
   set_tests_properties(jacobian_${case} PROPERTIES LABELS "validation")
 endforeach()
+# Optics sets (tests/test_optics_sets.c): each set against an independent run
+# of its own properties; the effective sample size flags a far set.
+add_executable(test_optics_sets test_optics_sets.c stats.c)
+target_link_libraries(test_optics_sets PRIVATE libtmcml tmcml_flags m)
+foreach(case agree flagged refused)
+  add_test(NAME optics_sets_${case} COMMAND test_optics_sets ${case})
+  set_tests_properties(optics_sets_${case} PROPERTIES LABELS "validation")
+endforeach()

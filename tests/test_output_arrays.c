@@ -86,7 +86,7 @@ static void test_rows(void)
     CHECK(last_tally == OUTPUT_TALLY_RD_FIBER);
     /* The derivative tallies: rows of their own, after it, in order. */
     for (int k = OUTPUT_TALLY_RD_JR; k < OUTPUT_TALLIES_ALL; k++)
-        CHECK(output_tally(k) == &output_jacobian_tallies[k - OUTPUT_TALLY_RD_JR] &&
+        CHECK(output_tally(k) == &output_hidden_tallies[k - OUTPUT_TALLY_RD_JR] &&
               output_tally(k)->tally == k && output_tally(k)->tallied &&
               !output_by_name(output_tally(k)->name));
     CHECK(output_by_name("RAT") == NULL && output_by_name("rd_ra") == NULL);

@@ -278,6 +278,8 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
                   : run->path_lengths || run->jacobian || run_options_tracks_time(run)
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
+        if (ok && opt->num_sets > 0 && (opt->set_mus || opt->set_g))
+            ok = cpu_problem_set_scattering(&problems[s], opt->set_mus, opt->set_g);
         if (ok) {
             problems[s].paths = run->path_lengths;
             cpu_problem_set_options(&problems[s], run);
@@ -365,13 +367,20 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
             return false;
         }
     }
-    for (size_t j = 0; j < (size_t)opt->num_sets * (size_t)opt->set_layers; j++)
-        if (!(opt->set_mua[j] >= 0.0 && opt->set_mua[j] <= DBL_MAX)) {
-            error_set(err, NULL, 0, "absorption set %zu, layer %zu: mua %g is not >= 0 and finite",
-                      j / (size_t)opt->set_layers + 1, j % (size_t)opt->set_layers + 1,
-                      opt->set_mua[j]);
+    for (size_t j = 0; j < (size_t)opt->num_sets * (size_t)opt->set_layers; j++) {
+        const char *bad = !(opt->set_mua[j] >= 0.0 && opt->set_mua[j] <= DBL_MAX) ? "mua"
+                          : opt->set_mus && !(opt->set_mus[j] >= 0.0 && opt->set_mus[j] <= DBL_MAX)
+                              ? "mus"
+                          : opt->set_g && !(opt->set_g[j] >= -1.0 && opt->set_g[j] <= 1.0) ? "g"
+                                                                                           : NULL;
+        if (bad) {
+            error_set(err, NULL, 0,
+                      "absorption set %zu, layer %zu: %s is not finite and in range (mua, mus "
+                      ">= 0; |g| <= 1)",
+                      j / (size_t)opt->set_layers + 1, j % (size_t)opt->set_layers + 1, bad);
             return false;
         }
+    }
     return true;
 }
 
@@ -404,6 +413,10 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
         }
         extra->jacobian_layers = run->num_layers;
     }
+    /* An optics set's weight sums: its tally sets have them (the sets'
+     * runs ask, not the run the engine simulates). */
+    if (acc[0].set_weights > 0)
+        extra->set_weights = acc[0].set_weights;
     output_grid timed = run_options_lengths(run);
     timed.num_layers = 0; /* the path tallies: paths_prepare */
     for (int k = 0; k < slot_sets; k++)
@@ -464,6 +477,8 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
      * score as one set (problem_init_own_set). */
     bool own_set =
         path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 || extra.detectors > 0;
+    for (int s = 0; s < batch->slots; s++)
+        problems[s].set_weights = extra.set_weights > 0 && problems[s].layers;
     int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;
     cpu_worker *workers = workers_init(batch->parts[0].run, threads, worker_sets, &extra, err);
     bool ok = workers != NULL;

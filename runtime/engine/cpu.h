@@ -41,6 +41,11 @@ typedef struct cpu_options {
     int num_sets;
     int set_layers;
     const double *set_mua;
+    /* Optics sets (docs/physics.md, "Optics sets"): each NULL (the runs'
+     * own), or every set's mus (> 0 where the run's is, 0 where it is 0)
+     * and g (|g| < 1; a layer of |g| = 1 keeps it), indexed as set_mua. */
+    const double *set_mus;
+    const double *set_g;
 } cpu_options;
 
 /* Simulates photons [first, first + count) of run (or, stopped, some of

@@ -536,9 +536,9 @@ typedef struct set_track {
 /* A path of s cm in layer i. */
 static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s)
 {
-    const double *extra_mua = p->set_extra_mua + (size_t)i * p->num_sets;
+    const double *extra_mut = p->set_extra_mut + (size_t)i * p->num_sets;
     for (int k = 0; k < p->num_sets; k++)
-        t->extra[k] += extra_mua[k] * s;
+        t->extra[k] += extra_mut[k] * s;
     if (p->paths || p->jacobian)
         t->path[i] += s;
     if (p->time_nt)
@@ -579,6 +579,28 @@ static void sets_escape_paths(const cpu_problem *p, const photon *ph, const set_
     }
 }
 
+/* ln p_HG(mu; g) for |g| < 1, but for its constant -ln 2. */
+static inline double hg_log_density(double mu, double g)
+{
+    return log(1.0 - g * g) - 1.5 * log(1.0 + g * g - 2.0 * g * mu);
+}
+
+/* An interaction in layer l (index i) of optics sets, deflecting by
+ * cos theta = mu, after its deposits: each set's likelihood ratio takes
+ * this collision's mus_k / mus_ref and this deflection's
+ * p_HG(mu; g_k) / p_HG(mu; g_ref) (docs/physics.md, "Optics sets"). */
+static inline void sets_scatter(const cpu_problem *p, const cpu_layer *l, int i, double mu,
+                                set_track *t)
+{
+    const double *log_mus = p->set_log_mus + (size_t)i * p->num_sets;
+    const double *g = p->set_g + (size_t)i * p->num_sets;
+    double own = l->phase == CPU_PHASE_HG ? hg_log_density(mu, l->g) : 0.0;
+    for (int k = 0; k < p->num_sets; k++) {
+        double deflection = g[k] != l->g ? hg_log_density(mu, g[k]) - own : 0.0;
+        t->extra[k] -= log_mus[k] + deflection;
+    }
+}
+
 /* An interaction in layer i, deflecting by cos theta = mu: its factor
  * mus_i / mut_i of the weight counts in c_i, and d ln p_HG(mu; g) / dg =
  * -2g / (1 - g^2) + 3 (mu - g) / (1 + g^2 - 2 g mu) in the layer's score
@@ -589,6 +611,21 @@ static inline void jacobian_interaction(const cpu_layer *l, int i, double mu, se
     if (l->phase == CPU_PHASE_HG) {
         double g = l->g;
         t->hg_score[i] += -2.0 * g / (1.0 - g * g) + 3.0 * (mu - g) / (1.0 + g * g - 2.0 * g * mu);
+    }
+}
+
+/* An escape into each set's weight sums: its own weight squared, the
+ * reference's and its square (the sets' effective sample sizes). */
+static void sets_escape_weights(const cpu_problem *p, const photon *ph, const set_track *t,
+                                tally_batch *sets)
+{
+    uint64_t w = tally_path_units(ph->w), w2 = tally_path_units(ph->w * ph->w);
+    for (int k = 0; k < p->num_sets; k++) {
+        double wk = ph->w * exp(-t->extra[k]);
+        uint64_t *sums = sets[k].set_w;
+        sums[OUTPUT_SET_WEIGHT_SQUARES] += tally_path_units(wk * wk);
+        sums[OUTPUT_REF_WEIGHTS] += w;
+        sums[OUTPUT_REF_WEIGHT_SQUARES] += w2;
     }
 }
 
@@ -667,6 +704,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
     }
     if (p->paths)
         sets_escape_paths(p, ph, t, ir, sets);
+    if (p->set_weights)
+        sets_escape_weights(p, ph, t, sets);
     if (p->jacobian)
         sets_escape_jacobian(p, ph, t, bin, time_bin, fiber, sets);
 }
@@ -694,9 +733,9 @@ static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, t
  * weight rounds to no unit, now and after any more hops. */
 static bool sets_held(const cpu_problem *p, int i, const photon *ph, const set_track *t)
 {
-    const double *extra_mua = p->set_extra_mua + (size_t)i * p->num_sets;
+    const double *extra_mut = p->set_extra_mut + (size_t)i * p->num_sets;
     for (int k = 0; k < p->num_sets; k++)
-        if (extra_mua[k] > 0.0 && !(ph->w * exp(-t->extra[k]) < SET_QUARTER_UNIT))
+        if (extra_mut[k] > 0.0 && !(ph->w * exp(-t->extra[k]) < SET_QUARTER_UNIT))
             return false;
     return true;
 }
@@ -741,6 +780,8 @@ static uint64_t sets_steps(const cpu_problem *p, photon *ph, set_track *t, tally
                 l = &p->layers[ph->layer];
             } else {
                 sets_drop(p, l, i, ph, t, sets);
+                if (p->scatter)
+                    sets_scatter(p, l, i, ph->cos_theta, t);
                 if (p->jacobian)
                     jacobian_interaction(l, i, ph->cos_theta, t);
                 spin(p, l, ph);

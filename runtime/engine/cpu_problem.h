@@ -63,8 +63,21 @@ typedef struct cpu_problem {
      * above sample with the reference mua (the per-layer minimum).  Per set k
      * and layer i (as layers[], num_layers + 2 a set): */
     int num_sets;
-    double *set_extra_mua; /* mua_k,i - mua_ref,i >= 0 (1/cm) */
-    double *set_fraction;  /* mua_k,i / mut_ref,i: a set's share of an interaction */
+    /* mut_k,i - mut_ref,i (1/cm): the extra attenuation a cm of path costs
+     * set k, its mua's (>= 0) and, with optics sets, its mus's too */
+    double *set_extra_mut;
+    double *set_fraction; /* mua_k,i / mut_ref,i: a set's share of an interaction */
+    /* Optics sets (docs/physics.md, "Optics sets"): sets of their own mus
+     * and g too, reweighted at each interaction by their collision and
+     * deflection densities over the reference's: ln(mus_k,i / mus_ref,i)
+     * and g_k,i per layer and set; NULL (scatter false) when every set has
+     * the run's mus and g. */
+    bool scatter;
+    double *set_log_mus;
+    double *set_g;
+    /* Score each set's weight sums for its effective sample size (the
+     * set_w tally: optics sets' runs have it). */
+    bool set_weights;
     /* Score each set's partial path lengths (Rd_path, Tt_path of its
      * tally_batch; at most TM_MAX_PATH_LAYERS layers): only with sets, so
      * a run that asks for them without sets is one set of its own mua. */

@@ -3,6 +3,7 @@
  * and factors of absorption sets. */
 #include "cpu_problem_setup.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "cpu_source.h"
@@ -15,7 +16,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
 {
     /* no absorption sets unless cpu_problem_init_sets adds them */
     p->num_sets = 0;
-    p->set_extra_mua = p->set_fraction = NULL;
+    p->set_extra_mut = p->set_fraction = p->set_log_mus = p->set_g = NULL;
+    p->scatter = p->set_weights = false;
     p->paths = false;
     p->jacobian = false;
     p->time_nt = 0;
@@ -70,10 +72,12 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
 void cpu_problem_free(cpu_problem *p)
 {
     free(p->layers);
-    free(p->set_extra_mua);
+    free(p->set_extra_mut);
     free(p->set_fraction);
+    free(p->set_log_mus);
+    free(p->set_g);
     p->layers = NULL;
-    p->set_extra_mua = p->set_fraction = NULL;
+    p->set_extra_mut = p->set_fraction = p->set_log_mus = p->set_g = NULL;
 }
 
 void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
@@ -114,9 +118,9 @@ bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bo
         return false;
     size_t entries = ((size_t)run->num_layers + 2) * (size_t)num_sets;
     p->num_sets = num_sets;
-    p->set_extra_mua = calloc(entries, sizeof *p->set_extra_mua);
+    p->set_extra_mut = calloc(entries, sizeof *p->set_extra_mut);
     p->set_fraction = calloc(entries, sizeof *p->set_fraction);
-    if (!p->set_extra_mua || !p->set_fraction) {
+    if (!p->set_extra_mut || !p->set_fraction) {
         cpu_problem_free(p);
         return false;
     }
@@ -125,8 +129,31 @@ bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bo
             const cpu_layer *l = &p->layers[i];
             double mua = set_mua[(size_t)k * run->num_layers + i - 1];
             size_t at = (size_t)i * num_sets + k;
-            p->set_extra_mua[at] = mua - l->mua;
+            p->set_extra_mut[at] = mua - l->mua;
             p->set_fraction[at] = l->mut > 0.0 ? mua / l->mut : 0.0;
+        }
+    return true;
+}
+
+bool cpu_problem_set_scattering(cpu_problem *p, const double *set_mus, const double *set_g)
+{
+    int nl = p->num_layers, K = p->num_sets;
+    size_t entries = ((size_t)nl + 2) * (size_t)K;
+    p->set_log_mus = calloc(entries, sizeof *p->set_log_mus);
+    p->set_g = calloc(entries, sizeof *p->set_g);
+    if (!p->set_log_mus || !p->set_g)
+        return false;
+    p->scatter = true;
+    for (int i = 0; i <= nl + 1; i++)
+        for (int k = 0; k < K; k++) {
+            const cpu_layer *l = &p->layers[i];
+            size_t at = (size_t)i * K + k, from = (size_t)k * nl + i - 1;
+            bool inside = i >= 1 && i <= nl;
+            double mus = inside && set_mus ? set_mus[from] : l->mus;
+            /* A layer that does not scatter stays so (mua_sets_check). */
+            p->set_log_mus[at] = l->mus > 0.0 && mus > 0.0 ? log(mus / l->mus) : 0.0;
+            p->set_extra_mut[at] += mus - l->mus;
+            p->set_g[at] = inside && set_g ? set_g[from] : l->g;
         }
     return true;
 }

@@ -17,6 +17,11 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
  * out of memory. */
 bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bool score_absorption,
                            int num_sets, const double *set_mua);
+/* Makes p's sets (cpu_problem_init_sets) optics sets: set_mus and set_g
+ * (each NULL: the run's), indexed as set_mua, set k's mus and g of each
+ * layer, checked by mua_sets_check (a layer of mus 0 keeps it, |g| < 1, a
+ * layer of |g| = 1 keeps its g).  False when out of memory. */
+bool cpu_problem_set_scattering(cpu_problem *p, const double *set_mus, const double *set_g);
 void cpu_problem_free(cpu_problem *p);
 /* Takes run's time bins and fiber detector (none when it asks for neither). */
 void cpu_problem_set_options(cpu_problem *p, const mci_run *run);

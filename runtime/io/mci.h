@@ -40,6 +40,10 @@ typedef struct mci_run {
      * mua, mus and g (docs/physics.md, "Derivatives"): a request of the
      * caller (--jacobian, tmcml_problem_set_jacobian); false from mci_read. */
     bool jacobian;
+    /* A set of optics sets (docs/physics.md, "Optics sets"), whose result
+     * says its effective sample size: set by the sets' call on each set's
+     * run; false from mci_read. */
+    bool optics_set;
     /* Where photons start (runtime/io/source.h): not an .mci field but a
      * request of the caller (--source, tmcml_problem_set_source); the
      * pencil beam (zero) from mci_read. */

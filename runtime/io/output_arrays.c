@@ -347,7 +347,7 @@ const output_array output_table[OUTPUT_ARRAYS] = {
         .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_T, OUTPUT_AXIS_JACOBIAN_LAYER, OUTPUT_AXIS_TERM},      \
         .unit = "-", .tally = k, .tallied = true, .option = OUTPUT_OPTION_JACOBIAN                 \
     }
-const output_array output_jacobian_tallies[OUTPUT_JACOBIAN_TALLIES] = {
+const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES] = {
     JACOBIAN_TALLY("Rd_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_RD_JR),
     JACOBIAN_TALLY("Rd_a_terms", OUTPUT_AXIS_A, OUTPUT_TALLY_RD_JA),
     JACOBIAN_TALLY("Tt_r_terms", OUTPUT_AXIS_R, OUTPUT_TALLY_TT_JR),
@@ -355,14 +355,22 @@ const output_array output_jacobian_tallies[OUTPUT_JACOBIAN_TALLIES] = {
     JACOBIAN_TIME_TALLY("Rd_rt_terms", OUTPUT_TALLY_RD_JT),
     JACOBIAN_TIME_TALLY("Tt_rt_terms", OUTPUT_TALLY_TT_JT),
     JACOBIAN_TALLY("Rd_fiber_terms", OUTPUT_AXIS_DETECTOR, OUTPUT_TALLY_RD_JF),
+    {.name = "set_weights",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_SET_WEIGHTS},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_SET_WEIGHTS,
+     .tallied = true,
+     .option = OUTPUT_OPTION_OPTICS},
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, rd_jf) == offsetof(tally_set, tally[OUTPUT_TALLY_RD_JF]),
+_Static_assert(offsetof(tally_set, set_w) == offsetof(tally_set, tally[OUTPUT_TALLY_SET_WEIGHTS]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, rd_jf) == offsetof(tally_batch, tally[OUTPUT_TALLY_RD_JF]),
+_Static_assert(offsetof(tally_batch, set_w) ==
+                   offsetof(tally_batch, tally[OUTPUT_TALLY_SET_WEIGHTS]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
@@ -383,6 +391,7 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_JACOBIAN_LAYER: return (uint64_t)g->jacobian_layers;
     case OUTPUT_AXIS_TERM: return OUTPUT_TERMS;
     case OUTPUT_AXIS_PARAM: return OUTPUT_PARAMS;
+    case OUTPUT_AXIS_SET_WEIGHTS: return (uint64_t)g->set_weights;
     }
     return 0;
 }
@@ -404,6 +413,7 @@ output_grid output_option_grid(output_option group, int length)
     case OUTPUT_AXIS_T: g.nt = length; break;
     case OUTPUT_AXIS_DETECTOR: g.detectors = length; break;
     case OUTPUT_AXIS_JACOBIAN_LAYER: g.jacobian_layers = length; break;
+    case OUTPUT_AXIS_SET_WEIGHTS: g.set_weights = length; break;
     default: break;
     }
     return g;
@@ -441,7 +451,7 @@ const output_array *output_tally(int k)
         if (output_table[i].tallied && output_table[i].tally == k)
             return &output_table[i];
     if (k >= OUTPUT_TALLY_RD_JR && k < OUTPUT_TALLIES_ALL)
-        return &output_jacobian_tallies[k - OUTPUT_TALLY_RD_JR];
+        return &output_hidden_tallies[k - OUTPUT_TALLY_RD_JR];
     return NULL;
 }
 

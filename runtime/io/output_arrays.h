@@ -58,10 +58,21 @@ enum {
     OUTPUT_TALLY_RD_JT,
     OUTPUT_TALLY_TT_JT,
     OUTPUT_TALLY_RD_JF,
+    /* An optics set's weights (mci_run.optics_set; docs/physics.md, "Optics
+     * sets"): over its escapes, sum w_k^2, sum w_ref and sum w_ref^2 (w_ref
+     * the reference history's weight), for its effective sample size. */
+    OUTPUT_TALLY_SET_WEIGHTS,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS           29 /* rows of output_table[] */
-#define OUTPUT_JACOBIAN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
+#define OUTPUT_ARRAYS         29 /* rows of output_table[] */
+/* The tallies that are no row of output_table[] (output_hidden_tallies). */
+#define OUTPUT_HIDDEN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
+enum {
+    OUTPUT_SET_WEIGHT_SQUARES,
+    OUTPUT_REF_WEIGHTS,
+    OUTPUT_REF_WEIGHT_SQUARES,
+    OUTPUT_SET_WEIGHTS
+};
 
 /* The terms a derivative tally keeps per escape bin and layer i, each a
  * sum over the escaping photons of their weight w times: the path S_i
@@ -93,7 +104,7 @@ typedef enum output_jacobian_param {
     union {                                                                                        \
         struct {                                                                                   \
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
-            TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf;                           \
+            TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf, *set_w;                   \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -124,7 +135,9 @@ typedef enum output_axis {
      * (OUTPUT_TERMS), and the parameters of a Jacobian (OUTPUT_PARAMS). */
     OUTPUT_AXIS_JACOBIAN_LAYER,
     OUTPUT_AXIS_TERM,
-    OUTPUT_AXIS_PARAM
+    OUTPUT_AXIS_PARAM,
+    /* An optics set's weight sums (OUTPUT_SET_WEIGHTS, or 0 without). */
+    OUTPUT_AXIS_SET_WEIGHTS
 } output_axis;
 #define OUTPUT_MAX_RANK 4
 
@@ -164,13 +177,14 @@ typedef enum output_norm {
 /* The optional groups of arrays: a row of one is scored and written only
  * by a run that asks for it (run_options.h says which a run asks for). */
 typedef enum output_option {
-    OUTPUT_OPTION_NONE,    /* every run's */
-    OUTPUT_OPTION_PATHS,   /* the path lengths (mci_run.path_lengths) */
-    OUTPUT_OPTION_TIME,    /* time-resolved escapes (mci_run.time_nt) */
-    OUTPUT_OPTION_FIBER,   /* the fiber detector (mci_run.fiber_radius) */
-    OUTPUT_OPTION_JACOBIAN /* the derivatives (mci_run.jacobian) */
+    OUTPUT_OPTION_NONE,     /* every run's */
+    OUTPUT_OPTION_PATHS,    /* the path lengths (mci_run.path_lengths) */
+    OUTPUT_OPTION_TIME,     /* time-resolved escapes (mci_run.time_nt) */
+    OUTPUT_OPTION_FIBER,    /* the fiber detector (mci_run.fiber_radius) */
+    OUTPUT_OPTION_JACOBIAN, /* the derivatives (mci_run.jacobian) */
+    OUTPUT_OPTION_OPTICS    /* an optics set's weights (mci_run.optics_set) */
 } output_option;
-#define OUTPUT_OPTIONS 5
+#define OUTPUT_OPTIONS 6
 
 /* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
  * wants at a glance, in the table's order after "trapped", each with its
@@ -213,15 +227,17 @@ typedef struct output_array {
 
 extern const output_array output_table[OUTPUT_ARRAYS];
 
-/* The rows of the derivative tallies, OUTPUT_TALLY_RD_JR to _RD_JF, in
- * that order: shape, option and name as a tally row's, never an output. */
-extern const output_array output_jacobian_tallies[OUTPUT_JACOBIAN_TALLIES];
+/* The rows of the tallies that are no output bin for bin, OUTPUT_TALLY_RD_JR
+ * to _SET_WEIGHTS in that order (the derivatives' terms, an optics set's
+ * weight sums): shape, option and name as a tally row's, never an output. */
+extern const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES];
 
 /* The grid the arrays are sized by. */
 typedef struct output_grid {
     int nr, nz, na, num_layers;
     int nt, detectors; /* the optional axes: 0 where a run has none */
     int jacobian_layers;
+    int set_weights; /* OUTPUT_SET_WEIGHTS with an optics set's, else 0 */
 } output_grid;
 
 /* Entries along an axis. */

@@ -15,12 +15,12 @@ output_grid result_grid(const mcml_result *res)
 {
     /* The derivatives' arrays run along the layers and the parameters: no
      * axis of their own. */
-    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors, 0};
+    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors, 0, 0};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
 {
-    *res = (mcml_result){.nr = nr, .nz = nz, .na = na, .num_layers = num_layers};
+    *res = (mcml_result){.nr = nr, .nz = nz, .na = na, .num_layers = num_layers, .ess = NAN};
     output_grid g = result_grid(res);
     bool ok = true;
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
@@ -256,6 +256,22 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     return false;
 }
 
+/* An optics set's effective sample size from its weight sums and its
+ * escapes' (Rd_ra's and Tt_ra's units): (sum w)^2 / sum w^2, over the
+ * reference's; NaN where nothing escaped. */
+static double result_ess(const tally_set *t)
+{
+    tally_acc_t escaped = 0;
+    for (size_t b = 0; b < (size_t)t->nr * (size_t)t->na; b++)
+        escaped += t->rd_ra[b] + t->tt_ra[b];
+    double w = tally_count(escaped), w2 = tally_count(t->set_w[OUTPUT_SET_WEIGHT_SQUARES]);
+    double ref = tally_count(t->set_w[OUTPUT_REF_WEIGHTS]);
+    double ref2 = tally_count(t->set_w[OUTPUT_REF_WEIGHT_SQUARES]);
+    if (!(w2 > 0.0 && ref2 > 0.0 && ref > 0.0))
+        return NAN;
+    return (w * w / w2) / (ref * ref / ref2);
+}
+
 /* A tally's whole sum / N: the RAT scalar of its row (Rd, A, Tt). */
 static double result_total(const tally_acc_t *v, size_t bins, double n)
 {
@@ -331,5 +347,7 @@ bool result_from_tallies(const mci_run *run, const tally_set *t, mcml_result *re
         if (o->total)
             *(double *)((char *)res + o->total) = result_total(v, output_bins(o, &g), n);
     }
+    if (t->set_w)
+        res->ess = result_ess(t);
     return true;
 }

@@ -32,6 +32,10 @@ typedef struct mcml_result {
     int stderr_groups;
     double rd_stderr, a_stderr, tt_stderr;
     double *stderr_array[OUTPUT_ARRAYS];
+    /* An optics set's effective sample size (docs/physics.md, "Optics
+     * sets"): Kish's (sum w)^2 / sum w^2 over its escapes as a fraction of
+     * the reference history's; NaN for any other result. */
+    double ess;
 } mcml_result;
 
 /* The grid of res, as output_bins() takes it. */

@@ -7,6 +7,8 @@
 /* The request of the derivatives, as the .mco's header and the
  * checkpoint's input record it. */
 #define JACOBIAN_LINE "derivatives: of the escapes by each layer's mua, mus and g"
+#define OPTICS_SET_LINE                                                                            \
+    "optics set: reweighted from the reference's histories (its mua, mus, g in the layers above)"
 
 bool run_options_has(const mci_run *run, output_option option)
 {
@@ -16,6 +18,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_TIME: return run->time_nt > 0;
     case OUTPUT_OPTION_FIBER: return run->fiber_radius > 0.0;
     case OUTPUT_OPTION_JACOBIAN: return run->jacobian;
+    case OUTPUT_OPTION_OPTICS: return run->optics_set;
     }
     return false;
 }
@@ -25,6 +28,7 @@ output_grid run_options_lengths(const mci_run *run)
     output_grid lengths = run_options_grid(run);
     lengths.num_layers = run->path_lengths ? run->num_layers : 0;
     lengths.jacobian_layers = run->jacobian ? run->num_layers : 0;
+    lengths.set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0;
     return lengths;
 }
 
@@ -48,7 +52,8 @@ output_grid run_options_grid(const mci_run *run)
                          .num_layers = run->num_layers,
                          .nt = run->time_nt,
                          .detectors = run->fiber_radius > 0.0 ? 1 : 0,
-                         .jacobian_layers = run->jacobian ? run->num_layers : 0};
+                         .jacobian_layers = run->jacobian ? run->num_layers : 0,
+                         .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0};
 }
 
 bool run_options_tracks_time(const mci_run *run)
@@ -74,6 +79,8 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
     }
     if (run->jacobian)
         textbuf_add(t, "%s%s\n", prefix, JACOBIAN_LINE);
+    if (run->optics_set)
+        textbuf_add(t, "%s%s\n", prefix, OPTICS_SET_LINE);
 }
 
 bool run_options_parse_line(const char *line, mci_run *run)
@@ -96,8 +103,16 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->jacobian = true;
         return true;
     }
+    if (strcmp(line, OPTICS_SET_LINE) == 0) {
+        run->optics_set = true;
+        return true;
+    }
     if (strcmp(line, JACOBIAN_LINE) == 0) {
         run->jacobian = true;
+        return true;
+    }
+    if (strcmp(line, OPTICS_SET_LINE) == 0) {
+        run->optics_set = true;
         return true;
     }
     return false;

@@ -25,6 +25,7 @@ typedef struct tally_batch {
     int nt;              /* time bins of the time tallies; 0: none */
     int detectors;       /* of the detector tallies; 0: none */
     int jacobian_layers; /* of the derivative tallies; 0: none */
+    int set_weights;     /* of an optics set's weight sums; 0: none */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -44,6 +45,7 @@ typedef struct tally_set {
     int nt;                   /* of the time tallies; 0: none */
     int detectors;            /* of the detector tallies; 0: none */
     int jacobian_layers;      /* of the derivative tallies; 0: none */
+    int set_weights;          /* of an optics set's weight sums; 0: none */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */

@@ -1,0 +1,72 @@
+/* Optics sets' rules and runs (optics_sets.h). */
+#include "optics_sets.h"
+
+#include <string.h>
+
+#include "mua_sets.h"
+#include "tm_limits.h"
+
+void optics_sets_split(const double *optics, int count, int layers, double *mua, double *mus,
+                       double *g)
+{
+    for (size_t e = 0; e < (size_t)count * (size_t)layers; e++) {
+        mua[e] = optics[3 * e];
+        mus[e] = optics[3 * e + 1];
+        g[e] = optics[3 * e + 2];
+    }
+}
+
+/* Why a set's (mus, g) cannot be reweighted from layer l's histories, or
+ * NULL; *param the parameter at fault. */
+static const char *scattering_fault(const mci_layer *l, double mus, double g, const char **param)
+{
+    *param = "mus";
+    if (!(l->mus > 0.0) && mus != 0.0)
+        return "the layer does not scatter (mus 0, or glass): a set cannot give it scattering, "
+               "whose histories the run never samples";
+    if (l->mus > 0.0 && !(mus >= MCI_MIN_COEFFICIENT && mus <= MCI_MAX_COEFFICIENT))
+        return "must be between 1e-12 and 1e12 /cm in a layer that scatters";
+    *param = "g";
+    if (!(l->mus > 0.0) || l->g == 1.0 || l->g == -1.0)
+        return g == l->g ? NULL
+                         : "the layer does not scatter or deflects by a fixed angle (g +-1): its "
+                           "g stays the run's";
+    return g > -1.0 && g < 1.0 ? NULL : "must be within (-1, 1)";
+}
+
+bool optics_sets_check(const mci_run *run, const double *mua, const double *mus, const double *g,
+                       int count, tm_error *err)
+{
+    tm_error mua_err = {0};
+    if (!mua_sets_check(mua, count, run->num_layers, &mua_err)) {
+        const char *what = strncmp(mua_err.message, "mua_sets: ", 10) == 0 ? mua_err.message + 10
+                                                                            : mua_err.message;
+        error_set(err, NULL, 0, "optics_sets: %s", what);
+        return false;
+    }
+    for (int k = 0; k < count; k++)
+        for (int i = 1; i <= run->num_layers; i++) {
+            size_t at = (size_t)k * (size_t)run->num_layers + (size_t)i - 1;
+            const char *param, *why = scattering_fault(&run->layers[i], mus[at], g[at], &param);
+            if (why) {
+                error_set(err, NULL, 0, "optics_sets: set %d, layer %d: %s %g: %s", k + 1, i,
+                          param, param[0] == 'g' ? g[at] : mus[at], why);
+                return false;
+            }
+        }
+    return true;
+}
+
+bool optics_sets_run(const mci_run *run, const double *mua, const double *mus, const double *g,
+                     int k, mci_run *out)
+{
+    if (!mua_sets_run(run, mua, k, out))
+        return false;
+    for (int i = 1; i <= run->num_layers; i++) {
+        size_t at = (size_t)k * (size_t)run->num_layers + (size_t)i - 1;
+        out->layers[i].mus = mus[at];
+        out->layers[i].g = g[at];
+    }
+    out->optics_set = true;
+    return true;
+}
