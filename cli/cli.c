@@ -86,6 +86,12 @@ void cli_print_usage(FILE *s)
           "                        has a line per set, a mua [1/cm] per layer; each set is\n"
           "                        written as NAME.setK.mco (K from 1; both engines; each\n"
           "                        set keeps its checkpoint for --resume; docs/outputs.md)\n"
+          "  --optics-sets FILE    score sets of mua, mus and g from one simulation: FILE\n"
+          "                        has a line per set, three values a layer (mua [1/cm],\n"
+          "                        mus [1/cm], g); each set reweighted from the run's\n"
+          "                        histories, written as NAME.setK.mco with its effective\n"
+          "                        sample size in the JSON (CPU engine; docs/physics.md,\n"
+          "                        \"Optics sets\")\n"
           "  --stderr              also estimate the standard error of every output, from\n"
           "                        64 groups of the run's photons (batch means): Rd, A, Tt\n"
           "                        in the JSON, every array's as NAME_stderr in NAME.npz\n"
@@ -479,6 +485,13 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, tm_err
         opt->run.mua_sets = option_value(argc, argv, i, 10);
         if (!opt->run.mua_sets || !*opt->run.mua_sets) {
             error_set(err, NULL, 0, "--mua-sets: expected a file of absorption sets");
+            return false;
+        }
+    } else if (is_long(a, "--optics-sets")) {
+        opt->run.mua_sets = option_value(argc, argv, i, 13);
+        opt->run.optics_sets = true;
+        if (!opt->run.mua_sets || !*opt->run.mua_sets) {
+            error_set(err, NULL, 0, "--optics-sets: expected a file of optics sets");
             return false;
         }
     } else if (is_long(a, "--path-lengths")) {

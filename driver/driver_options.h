@@ -55,6 +55,7 @@ typedef struct driver_options {
     bool batch_all;          /* --batch-all: big runs batched too (run_batch.h) */
     bool npz;                /* --npz: NAME.npz, the arrays for NumPy, beside each .mco */
     const char *mua_sets;    /* --mua-sets FILE: absorption sets (run_sets.h), or NULL */
+    bool optics_sets;        /* --optics-sets FILE (in mua_sets): sets of mua, mus and g */
     bool stderr_groups;      /* --stderr: standard errors by batch means (uncertainty.h) */
     /* --precision P [--precision-of Q] [--max-photons N]: each run stops once
      * Q's relative standard error is at most P (0: off; precision.h), after

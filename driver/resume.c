@@ -107,12 +107,12 @@ static const struct {
      * and a detector, sets with path lengths and a source identical; a
      * b302670 checkpoint (version 3) resumed to the uninterrupted run's
      * .mco. */
-    {"cpu dff8cc904f1a6ac6", "cpu 5e66c8bef069345b"},
-    {"cpu a94c288e29efe04e", "cpu 5e66c8bef069345b"},
-    {"cpu 123fa2412a7dd68a", "cpu 5e66c8bef069345b"},
-    {"cpu 8ea25a9fe88f1d88", "cpu 5e66c8bef069345b"},
-    {"cpu 1dcbe7d66b77df02", "cpu 5e66c8bef069345b"},
-    {"cpu 3a33238972ac9536", "cpu 5e66c8bef069345b"},
+    {"cpu dff8cc904f1a6ac6", "cpu 2df46f6f918d4081"},
+    {"cpu a94c288e29efe04e", "cpu 2df46f6f918d4081"},
+    {"cpu 123fa2412a7dd68a", "cpu 2df46f6f918d4081"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 2df46f6f918d4081"},
+    {"cpu 1dcbe7d66b77df02", "cpu 2df46f6f918d4081"},
+    {"cpu 3a33238972ac9536", "cpu 2df46f6f918d4081"},
 };
 
 bool resume_physics_same(const char *recorded, const char *now)

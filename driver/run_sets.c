@@ -15,6 +15,7 @@
 #include "run.h"
 #include "run_lock.h"
 #include "run_precision.h"
+#include "optics_sets.h"
 #include "run_options.h"
 #include "text_escape.h"
 
@@ -51,13 +52,52 @@ static bool expand_one(const mci_run *run, const mua_sets *sets, int k, uint64_t
                        mci_run *out)
 {
     char *name = set_name(run->out_name, k + 1);
-    if (!name || !mua_sets_run(run, sets->mua, k, out)) {
+    bool copied = sets->mus ? optics_sets_run(run, sets->mua, sets->mus, sets->g, k, out)
+                            : mua_sets_run(run, sets->mua, k, out);
+    if (!name || !copied) {
         free(name);
         return false;
     }
     free(out->out_name);
     out->out_name = name;
     out->history = history;
+    return true;
+}
+
+/* --jacobian with optics sets: the sets keep every run's g (the
+ * derivatives' g score is the reference's). */
+static bool jacobian_sets_g(const driver_options *opt, const mci_file *file, mua_sets *sets,
+                            tm_error *err)
+{
+    for (int i = 0; opt->jacobian && sets->g && i < file->num_runs; i++)
+        for (size_t e = 0; e < (size_t)sets->count * (size_t)sets->layers; e++)
+            if (sets->g[e] != file->runs[i].layers[e % (size_t)sets->layers + 1].g) {
+                error_set(err, opt->mua_sets, 0,
+                          "set %zu changes layer %zu's g: --jacobian takes optics sets of the "
+                          "runs' own g",
+                          e / (size_t)sets->layers + 1, e % (size_t)sets->layers + 1);
+                mua_sets_free(sets);
+                return false;
+            }
+    return true;
+}
+
+/* Each run's own mus and g, before its sets replace it: its histories'. */
+static bool keep_run_optics(const mci_file *file, mua_sets *sets, tm_error *err)
+{
+    size_t layers = (size_t)sets->layers;
+    sets->run_mus = malloc((size_t)file->num_runs * layers * sizeof *sets->run_mus);
+    sets->run_g = malloc((size_t)file->num_runs * layers * sizeof *sets->run_g);
+    if (!sets->run_mus || !sets->run_g) {
+        mua_sets_free(sets);
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    for (int r = 0; r < file->num_runs; r++)
+        for (size_t i = 1; i <= layers; i++) {
+            sets->run_mus[(size_t)r * layers + i - 1] = file->runs[r].layers[i].mus;
+            sets->run_g[(size_t)r * layers + i - 1] = file->runs[r].layers[i].g;
+        }
     return true;
 }
 
@@ -72,7 +112,21 @@ bool run_sets_expand(const driver_options *opt, mci_file *file, mua_sets *sets, 
                       i + 1, file->path, file->runs[i].num_layers, layers);
             return false;
         }
-    if (!mua_sets_read(opt->mua_sets, layers, sets, err))
+    if (opt->optics_sets ? !optics_sets_read(opt->mua_sets, &file->runs[0], sets, err)
+                         : !mua_sets_read(opt->mua_sets, layers, sets, err))
+        return false;
+    for (int i = 1; opt->optics_sets && i < file->num_runs; i++) {
+        tm_error why = {0};
+        if (!optics_sets_check(&file->runs[i], sets->mua, sets->mus, sets->g, sets->count, &why)) {
+            error_set(err, file->path, file->runs[i].line, "--optics-sets %s for this run: %s",
+                      opt->mua_sets, why.message);
+            mua_sets_free(sets);
+            return false;
+        }
+    }
+    if (!jacobian_sets_g(opt, file, sets, err))
+        return false;
+    if (sets->mus && !keep_run_optics(file, sets, err))
         return false;
     int k_count = sets->count, n = file->num_runs;
     mci_run *runs = calloc((size_t)n * (size_t)k_count, sizeof *runs);
@@ -136,6 +190,7 @@ typedef struct history {
     const mci_run *run;
     int rows, lead;              /* sets the engine scores; the members' first row */
     double *mua;                 /* rows x layers */
+    double *mus, *g;             /* optics sets: rows x layers each (in mua's block); else NULL */
     tally_set *acc;              /* rows */
     uncertainty *unc;            /* rows: the groups of the standard errors (--stderr) */
     precision_stop *targets;     /* rows: --precision's (the reference's unused) */
@@ -174,6 +229,8 @@ static bool simulate_sets_range(void *ctx, progress_meter *meter, stopper *st, u
     sim.num_sets = h->rows;
     sim.set_layers = c->sets->layers;
     sim.set_mua = h->mua;
+    sim.set_mus = h->mus;
+    sim.set_g = h->g;
     if (c->opt->stderr_groups)
         sim.uncertainty = h->unc;
     precision_stop_sets_sim(&sim, c->opt->precision > 0.0 ? &h->precise : NULL);
@@ -194,6 +251,18 @@ static void save_sets(void *ctx)
                                 &h->st[h->members[j]].ck);
 }
 
+/* Row 0 of a group that is not every set: the reference, each layer's
+ * smallest mua over every set, with the run's own mus and g. */
+static void reference_row(history *h)
+{
+    int layers = h->c->sets->layers;
+    memcpy(h->mua, h->c->reference, (size_t)layers * sizeof *h->mua);
+    for (int i = 1; h->mus && i <= layers; i++) {
+        h->mus[i - 1] = h->run->layers[i].mus;
+        h->g[i - 1] = h->run->layers[i].g;
+    }
+}
+
 /* The rows the engine scores: every set as the table has them, or the
  * reference and then the members. */
 static bool history_rows(history *h)
@@ -203,19 +272,25 @@ static bool history_rows(history *h)
     bool all = h->m == sets->count;
     h->rows = all ? h->m : h->m + 1;
     h->lead = all ? 0 : 1;
-    h->mua = malloc((size_t)h->rows * layers * sizeof *h->mua);
+    size_t table = (size_t)h->rows * layers;
+    h->mua = malloc((sets->mus ? 3 : 1) * table * sizeof *h->mua);
     h->acc = calloc((size_t)h->rows, sizeof *h->acc);
     h->unc = calloc((size_t)h->rows, sizeof *h->unc);
     h->targets = calloc((size_t)h->rows, sizeof *h->targets);
     if (!h->mua || !h->acc || !h->unc || !h->targets)
         return false;
+    h->mus = sets->mus ? h->mua + table : NULL;
+    h->g = sets->mus ? h->mua + 2 * table : NULL;
     h->precise = (precision_stop_sets){h->targets, h->rows, h->lead};
     if (!all)
-        memcpy(h->mua, h->c->reference, layers * sizeof *h->mua);
+        reference_row(h);
     for (int j = 0; j < h->m; j++) {
-        int k = h->from + h->members[j];
-        memcpy(h->mua + (size_t)(h->lead + j) * layers, sets->mua + (size_t)k * layers,
-               layers * sizeof *h->mua);
+        size_t k = (size_t)(h->from + h->members[j]) * layers, row = (h->lead + j) * layers;
+        memcpy(h->mua + row, sets->mua + k, layers * sizeof *h->mua);
+        if (sets->mus) {
+            memcpy(h->mus + row, sets->mus + k, layers * sizeof *h->mus);
+            memcpy(h->g + row, sets->g + k, layers * sizeof *h->g);
+        }
         h->acc[h->lead + j] = h->st[h->members[j]].ck.tallies;
         h->unc[h->lead + j] = h->st[h->members[j]].ck.unc;
     }
@@ -379,6 +454,20 @@ static bool open_set(const sets_call *c, set_state *s, int index, tm_error *err)
 /* Sets from .. to - 1 of the run: locked, simulated in as few histories as
  * their checkpoints allow (one, unless some were resumed from apart), and
  * written. */
+/* A copy of a set's run with the mus and g of the file's run it is a set
+ * of: the run its optics sets' histories are simulated with. */
+static bool run_own_optics(const sets_call *c, const mci_run *set_run, mci_run *own)
+{
+    if (!mci_run_copy(own, set_run))
+        return false;
+    size_t layers = (size_t)c->sets->layers, at = (size_t)(c->first / c->sets->count) * layers;
+    for (size_t i = 1; i <= layers; i++) {
+        own->layers[i].mus = c->sets->run_mus[at + i - 1];
+        own->layers[i].g = c->sets->run_g[at + i - 1];
+    }
+    return true;
+}
+
 static bool run_group(const sets_call *c, int from, int to, tm_error *err)
 {
     int n = to - from;
@@ -392,6 +481,13 @@ static bool run_group(const sets_call *c, int from, int to, tm_error *err)
     for (int m; ok && (m = next_members(st, n, members)) > 0;) {
         history h = {.c = c, .st = st, .members = members, .m = m, .from = from};
         h.run = &c->file->runs[set_index(&h, 0)];
+        mci_run own; /* optics sets: the histories of the run's own mus and g */
+        if (c->sets->mus && !(ok = run_own_optics(c, h.run, &own))) {
+            error_set(err, NULL, 0, "out of memory");
+            break;
+        }
+        if (c->sets->mus)
+            h.run = &own;
         double start = clock_now();
         sim_status status = simulate_history(&h, err);
         double seconds = clock_now() - start;
@@ -400,6 +496,8 @@ static bool run_group(const sets_call *c, int from, int to, tm_error *err)
         for (int j = 0; j < m; j++)
             st[members[j]].simulated = true;
         ok = status == SIM_DONE && write_members(&h, seconds, err);
+        if (c->sets->mus)
+            mci_run_free(&own);
     }
     for (int k = 0; st && k < n; k++) {
         if (st[k].open)

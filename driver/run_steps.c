@@ -3,6 +3,7 @@
  * what each did, the engine call's options, a run's outputs written and
  * reported, its skip, resume and stop, and the GPUs released. */
 #include "run_steps.h"
+#include "optics_sets.h"
 #include "run_precision.h"
 
 #include <errno.h>
@@ -203,6 +204,20 @@ static void warn_trapped(const driver_options *opt, const run_paths *paths, cons
                 fs_base_name(paths->json));
 }
 
+/* An optics set whose effective sample size is low: its errors rest on a
+ * few heavy histories; said, never silently reported as good. */
+static void warn_low_ess(const run_paths *paths, const mcml_result *res)
+{
+    if (!(res->ess < OPTICS_SETS_LOW_ESS))
+        return;
+    text_printf(stderr,
+                "tmcml: warning: %s: the optics set's effective sample size is %.3g of the "
+                "reference's (below %g): its values and errors rest on a few heavy histories; "
+                "simulate it on its own or nearer the run's optics (docs/physics.md, \"Optics "
+                "sets\")\n",
+                paths->mco, res->ess, OPTICS_SETS_LOW_ESS);
+}
+
 /* The .mco and JSON of a run: the final ones, or (partial set) the partial
  * ones of a stopped run, normalised by the photons done and saying so. */
 static bool write_outputs(const driver_options *opt, const engine *eng, const mci_file *file,
@@ -307,6 +322,7 @@ static bool write_result(const driver_options *opt, const engine *eng, const mci
     if (ok && !partial) {
         report_run(opt, paths, &res, seconds);
         warn_trapped(opt, paths, &ck->tallies);
+        warn_low_ess(paths, &res);
     }
     result_free(&res);
     return ok;
@@ -440,6 +456,7 @@ void run_finish_report(const driver_options *opt, const run_paths *paths, const 
     if (f->ok) {
         report_run(opt, paths, &f->res, seconds);
         warn_trapped(opt, paths, &ck->tallies);
+        warn_low_ess(paths, &f->res);
     }
     result_free(&f->res);
 }

@@ -61,6 +61,8 @@ add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME jacobian_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_jacobian_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME optics_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_optics_sets_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mua_sets_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mua_sets_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME stop_photon COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stop_photon.sh

@@ -100,9 +100,14 @@ static void value_of(const tmcml_result *r, const quantity *q, double *v, double
 }
 
 static const quantity quantities[] = {
-    {"Rd", -1, 0, 0},          {"A", -1, 1, 0},          {"Tt", -1, 2, 0},
-    {"Rd_r[0]", TMCML_RD_R, 0, 0}, {"Rd_r[3]", TMCML_RD_R, 0, 3}, {"A_z[3]", TMCML_A_Z, 0, 3},
-    {"A_z[20]", TMCML_A_Z, 0, 20}, {"Tt_r[0]", TMCML_TT_R, 0, 0},
+    {"Rd", -1, 0, 0},
+    {"A", -1, 1, 0},
+    {"Tt", -1, 2, 0},
+    {"Rd_r[0]", TMCML_RD_R, 0, 0},
+    {"Rd_r[3]", TMCML_RD_R, 0, 3},
+    {"A_z[3]", TMCML_A_Z, 0, 3},
+    {"A_z[20]", TMCML_A_Z, 0, 20},
+    {"Tt_r[0]", TMCML_TT_R, 0, 0},
 };
 #define QUANTITIES ((int)(sizeof quantities / sizeof quantities[0]))
 

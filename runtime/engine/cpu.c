@@ -415,8 +415,9 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     }
     /* An optics set's weight sums: its tally sets have them (the sets'
      * runs ask, not the run the engine simulates). */
-    if (acc[0].set_weights > 0)
-        extra->set_weights = acc[0].set_weights;
+    for (int k = 0; k < slot_sets; k++)
+        if (acc[k].set_weights > 0)
+            extra->set_weights = acc[k].set_weights;
     output_grid timed = run_options_lengths(run);
     timed.num_layers = 0; /* the path tallies: paths_prepare */
     for (int k = 0; k < slot_sets; k++)

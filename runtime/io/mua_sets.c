@@ -65,64 +65,83 @@ bool mua_sets_reference(const mci_run *run, const double *mua, int count, mci_ru
 void mua_sets_free(mua_sets *s)
 {
     free(s->mua);
-    s->mua = NULL;
+    free(s->mus);
+    free(s->g);
+    free(s->run_mus);
+    free(s->run_g);
+    s->mua = s->mus = s->g = s->run_mus = s->run_g = NULL;
     s->count = 0;
 }
 
-/* One value of a line: a number the .mci would take as a mua. */
-static bool parse_mua(const char *path, int line, int layer, const char *tok, double *out,
-                      tm_error *err)
+/* The parameters a table's line gives per layer: mua alone (absorption
+ * sets), or mua, mus and g (optics sets). */
+static const char *const param_names[3] = {"mua", "mus", "g"};
+
+/* One value of a line: a number, in range for its parameter (mua: the
+ * .mci's; mus: 0 or the .mci's range; g: -1 to 1).  The rules that depend
+ * on the run come after (optics_sets_check). */
+static bool parse_value(const char *path, int line, int layer, int per_layer, int param,
+                        const char *tok, double *out, tm_error *err)
 {
     double v;
     number_status s = number_parse(tok, &v);
     if (s != NUMBER_OK) {
-        char what[32];
-        snprintf(what, sizeof what, "layer %d", layer);
+        char what[48]; /* an absorption set's values are all mua: "layer 2" */
+        if (per_layer == 1)
+            snprintf(what, sizeof what, "layer %d", layer);
+        else
+            snprintf(what, sizeof what, "layer %d: %s", layer, param_names[param]);
         number_error_set(err, path, line, what, tok, s);
         return false;
     }
-    if (!mua_in_range(v)) {
-        error_set(err, path, line, "layer %d: mua must be 0 or between 1e-12 and 1e12 /cm (%.60s)",
-                  layer, tok);
+    bool ok = param == 2 ? v >= -1.0 && v <= 1.0 : mua_in_range(v);
+    if (!ok) {
+        error_set(err, path, line, "layer %d: %s must be %s (%.60s)", layer, param_names[param],
+                  param == 2 ? "within -1 .. 1" : "0 or between 1e-12 and 1e12 /cm", tok);
         return false;
     }
     *out = v;
     return true;
 }
 
-/* The values of one line (its comment cut) into row; *n gets their count. */
-static bool parse_line(const char *path, int line, char *text, int layers, double *row, int *n,
-                       tm_error *err)
+/* The values of one line (its comment cut) into row; *n gets their count
+ * (0, or layers x per_layer). */
+static bool parse_line(const char *path, int line, char *text, int layers, int per_layer,
+                       double *row, int *n, tm_error *err)
 {
     char *hash = strchr(text, '#');
     if (hash)
         *hash = '\0';
+    int width = layers * per_layer;
     *n = 0;
     for (char *save, *tok = strtok_r(text, ", \t\r", &save); tok;
          tok = strtok_r(NULL, ", \t\r", &save)) {
-        if (*n == layers) {
+        if (*n == width) {
             error_set(err, path, line, "more than %d values: the run has %d layers (\"%.60s\")",
-                      layers, layers, tok);
+                      width, layers, tok);
             return false;
         }
-        if (!parse_mua(path, line, *n + 1, tok, &row[*n], err))
+        if (!parse_value(path, line, *n / per_layer + 1, per_layer, *n % per_layer, tok, &row[*n],
+                         err))
             return false;
         (*n)++;
     }
-    if (*n != 0 && *n != layers) {
-        error_set(err, path, line, "%d values: the run has %d layers, one mua [1/cm] each", *n,
-                  layers);
+    if (*n != 0 && *n != width) {
+        error_set(err, path, line, "%d values: the run has %d layers, %s each", *n, layers,
+                  per_layer == 1 ? "one mua [1/cm]" : "three (mua [1/cm], mus [1/cm], g)");
         return false;
     }
     return true;
 }
 
-/* The lines of text, each set into out (whose table has room for
- * TM_MAX_ABSORPTION_SETS), row: room for one line's values. */
-static bool parse_sets(const char *path, char *text, int layers, double *row, mua_sets *out,
-                       tm_error *err)
+/* The lines of text, each set into table (room for
+ * TM_MAX_ABSORPTION_SETS rows of width values) and its line into lines;
+ * row: room for one line's values. */
+static bool parse_sets(const char *path, char *text, int layers, int per_layer, double *row,
+                       double *table, int *lines, int *count, tm_error *err)
 {
-    int line = 0;
+    int line = 0, width = layers * per_layer;
+    *count = 0;
     for (char *next = text; next;) {
         char *start = next;
         next = strchr(start, '\n');
@@ -130,40 +149,49 @@ static bool parse_sets(const char *path, char *text, int layers, double *row, mu
             *next++ = '\0';
         line++;
         int n;
-        if (!parse_line(path, line, start, layers, row, &n, err))
+        if (!parse_line(path, line, start, layers, per_layer, row, &n, err))
             return false;
         if (n == 0)
             continue;
-        if (out->count == TM_MAX_ABSORPTION_SETS) {
+        if (*count == TM_MAX_ABSORPTION_SETS) {
             error_set(err, path, line, "more than %d sets", TM_MAX_ABSORPTION_SETS);
             return false;
         }
-        memcpy(out->mua + (size_t)out->count++ * layers, row, (size_t)layers * sizeof *row);
+        lines[*count] = line;
+        memcpy(table + (size_t)(*count)++ * width, row, (size_t)width * sizeof *row);
     }
-    if (out->count == 0) {
-        error_set(err, path, 0, "no set of mua: one line a set, one value a layer");
+    if (*count == 0) {
+        error_set(err, path, 0, "no set of %s: one line a set, %s a layer",
+                  per_layer == 1 ? "mua" : "optics",
+                  per_layer == 1 ? "one value" : "three values (mua, mus, g)");
         return false;
     }
     return true;
 }
 
-bool mua_sets_read(const char *path, int num_layers, mua_sets *out, tm_error *err)
+double *mua_sets_read_table(const char *path, int num_layers, int per_layer, int *count, int *lines,
+                            tm_error *err)
 {
-    out->count = 0;
-    out->layers = num_layers;
-    out->mua = calloc((size_t)TM_MAX_ABSORPTION_SETS * (size_t)num_layers, sizeof *out->mua);
-    if (!out->mua) {
+    size_t width = (size_t)num_layers * (size_t)per_layer;
+    double *table = calloc((size_t)TM_MAX_ABSORPTION_SETS * width, sizeof *table);
+    double *row = malloc(width * sizeof *row);
+    char *text = table && row ? user_text_read(path, MUA_SETS_MAX_BYTES, false, NULL, err) : NULL;
+    if (!table || !row)
         error_set(err, path, 0, "out of memory");
-        return false;
-    }
-    double *row = malloc((size_t)num_layers * sizeof *row);
-    char *text = row ? user_text_read(path, MUA_SETS_MAX_BYTES, false, NULL, err) : NULL;
-    if (!row)
-        error_set(err, path, 0, "out of memory");
-    bool ok = text && parse_sets(path, text, num_layers, row, out, err);
+    bool ok = text && parse_sets(path, text, num_layers, per_layer, row, table, lines, count, err);
     free(text);
     free(row);
-    if (!ok)
-        mua_sets_free(out);
-    return ok;
+    if (!ok) {
+        free(table);
+        return NULL;
+    }
+    return table;
+}
+
+bool mua_sets_read(const char *path, int num_layers, mua_sets *out, tm_error *err)
+{
+    int lines[TM_MAX_ABSORPTION_SETS];
+    *out = (mua_sets){.layers = num_layers};
+    out->mua = mua_sets_read_table(path, num_layers, 1, &out->count, lines, err);
+    return out->mua != NULL;
 }

@@ -14,6 +14,12 @@
 typedef struct mua_sets {
     int count, layers;
     double *mua; /* count x layers: set k's mua of layer i (1-based) at [k * layers + i - 1] */
+    /* Optics sets (optics_sets.h, `--optics-sets`): each set's mus and g,
+     * indexed as mua; NULL for absorption sets.  run_mus and run_g: the
+     * mus and g of each run of the file (runs x layers), which its
+     * histories are simulated with (the reference's). */
+    double *mus, *g;
+    double *run_mus, *run_g;
 } mua_sets;
 
 /* Reads path: one set a line, one mua [1/cm] a layer (layer 1 first),
@@ -21,6 +27,13 @@ typedef struct mua_sets {
  * skipped.  Every line must have num_layers values, each 0 or within the
  * .mci's range.  Errors: "path:line: what (value)". */
 bool mua_sets_read(const char *path, int num_layers, mua_sets *out, tm_error *err);
+
+/* The table of such a file of per_layer values a layer (1: mua; 3: mua,
+ * mus, g), *count rows of num_layers x per_layer, each row's line in
+ * lines[] (room for TM_MAX_ABSORPTION_SETS): malloc'd, or NULL with *err
+ * ("path:line: layer 2: mus ..."). */
+double *mua_sets_read_table(const char *path, int num_layers, int per_layer, int *count, int *lines,
+                            tm_error *err);
 
 /* Checks count sets of layers values (1 .. TM_MAX_ABSORPTION_SETS sets,
  * each mua 0 or within MCI_MIN_COEFFICIENT .. MCI_MAX_COEFFICIENT):

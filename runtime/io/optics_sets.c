@@ -1,6 +1,7 @@
 /* Optics sets' rules and runs (optics_sets.h). */
 #include "optics_sets.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mua_sets.h"
@@ -40,7 +41,7 @@ bool optics_sets_check(const mci_run *run, const double *mua, const double *mus,
     tm_error mua_err = {0};
     if (!mua_sets_check(mua, count, run->num_layers, &mua_err)) {
         const char *what = strncmp(mua_err.message, "mua_sets: ", 10) == 0 ? mua_err.message + 10
-                                                                            : mua_err.message;
+                                                                           : mua_err.message;
         error_set(err, NULL, 0, "optics_sets: %s", what);
         return false;
     }
@@ -49,8 +50,8 @@ bool optics_sets_check(const mci_run *run, const double *mua, const double *mus,
             size_t at = (size_t)k * (size_t)run->num_layers + (size_t)i - 1;
             const char *param, *why = scattering_fault(&run->layers[i], mus[at], g[at], &param);
             if (why) {
-                error_set(err, NULL, 0, "optics_sets: set %d, layer %d: %s %g: %s", k + 1, i,
-                          param, param[0] == 'g' ? g[at] : mus[at], why);
+                error_set(err, NULL, 0, "optics_sets: set %d, layer %d: %s %g: %s", k + 1, i, param,
+                          param[0] == 'g' ? g[at] : mus[at], why);
                 return false;
             }
         }
@@ -69,4 +70,35 @@ bool optics_sets_run(const mci_run *run, const double *mua, const double *mus, c
     }
     out->optics_set = true;
     return true;
+}
+
+bool optics_sets_read(const char *path, const mci_run *run, mua_sets *out, tm_error *err)
+{
+    int lines[TM_MAX_ABSORPTION_SETS], count = 0, layers = run->num_layers;
+    *out = (mua_sets){.layers = layers};
+    double *table = mua_sets_read_table(path, layers, 3, &count, lines, err);
+    size_t n = (size_t)count * (size_t)layers;
+    out->mua = table ? malloc(n * sizeof *out->mua) : NULL;
+    out->mus = table ? malloc(n * sizeof *out->mus) : NULL;
+    out->g = table ? malloc(n * sizeof *out->g) : NULL;
+    if (table && (!out->mua || !out->mus || !out->g))
+        error_set(err, path, 0, "out of memory");
+    bool ok = out->mua && out->mus && out->g;
+    if (ok) {
+        out->count = count;
+        optics_sets_split(table, count, layers, out->mua, out->mus, out->g);
+        for (int k = 0; ok && k < count; k++) {
+            tm_error why = {0};
+            ok =
+                optics_sets_check(run, out->mua + (size_t)k * layers, out->mus + (size_t)k * layers,
+                                  out->g + (size_t)k * layers, 1, &why);
+            if (!ok) /* "optics_sets: set 1, ..." of this one line: its number */
+                error_set(err, path, lines[k], "set %d%s", k + 1,
+                          why.message + sizeof "optics_sets: set 1" - 1);
+        }
+    }
+    free(table);
+    if (!ok)
+        mua_sets_free(out);
+    return ok;
 }

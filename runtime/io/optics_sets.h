@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "mci.h"
+#include "mua_sets.h"
 
 /* A set whose effective sample size is below this fraction of the
  * reference's is flagged (by the library's caller, the CLI, Python):
@@ -35,5 +36,11 @@ bool optics_sets_check(const mci_run *run, const double *mua, const double *mus,
  * result has an effective sample size); false when out of memory. */
 bool optics_sets_run(const mci_run *run, const double *mua, const double *mus, const double *g,
                      int k, mci_run *out);
+
+/* Reads path (`tmcml run --optics-sets`): one set a line, three values a
+ * layer (mua [1/cm], mus [1/cm], g; layer 1 first), separated by commas or
+ * blanks, '#' a comment; checked against run as optics_sets_check, a fault
+ * named "path:line: set K, layer I: mus ...".  out gets mua, mus and g. */
+bool optics_sets_read(const char *path, const mci_run *run, mua_sets *out, tm_error *err);
 
 #endif

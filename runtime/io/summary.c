@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "optics_sets.h"
 #include "fs.h"
 #include "output_arrays.h"
 #include "time_bins.h"
@@ -244,6 +245,13 @@ static void summary_add_results(bool *ok, cJSON *root, const run_report *r)
         summary_num(ok, se, "groups", res->stderr_groups);
         if (r->stderr_arrays) /* the library writes no .npz */
             summary_str(ok, se, "arrays", r->stderr_arrays);
+    }
+    if (!isnan(res->ess)) { /* an optics set's: docs/physics.md, "Optics sets" */
+        cJSON *e = cJSON_AddObjectToObject(root, "effective_sample_size");
+        summary_num(ok, e, "fraction", res->ess);
+        summary_num(ok, e, "low_below", OPTICS_SETS_LOW_ESS);
+        if (!cJSON_AddBoolToObject(e, "low", res->ess < OPTICS_SETS_LOW_ESS))
+            *ok = false;
     }
     if (r->precision) {
         const summary_precision *pr = r->precision;
