@@ -41,15 +41,16 @@ def test_arrays_come_from_the_library():
     lib = tmcml._lib.lib
     names = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
     assert tmcml.ARRAYS == names
-    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 18
+    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 24
     assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra", "Rd_path", "Tt_path", "Rd_rt", "Tt_rt",
                              "Rd_fiber")
     assert tmcml.PATH_ARRAYS == names[9:13]
-    assert tmcml.TIME_ARRAYS == names[13:17] and tmcml.DETECTOR_ARRAYS == names[17:]
-    # with the optional arrays too
+    assert tmcml.TIME_ARRAYS == names[13:17] and tmcml.DETECTOR_ARRAYS == names[17:18]
+    assert tmcml.JACOBIAN_ARRAYS == names[18:]
+    # with the optional arrays too (the Jacobians' last axis, 8: mua, mus, g)
     r = run(photons=1000, path_lengths=True, time_bins=(0.01, 7),
-            detector=tmcml.FiberDetector(0.1, 0.05, 0.5))
-    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1}
+            detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True)
+    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1, 8: 3}
     for i, name in enumerate(names):
         dims = (ctypes.c_int * 4)()
         rank = lib.tmcml_array_dims(i, dims)
@@ -58,7 +59,7 @@ def test_arrays_come_from_the_library():
     batch = tmcml.run_batch(layers=[EXAMPLE["layers"]] * 2, photons=500, engine="cpu", seed=5,
                             progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1,
                             path_lengths=True, time_bins=(0.01, 7),
-                            detector=tmcml.FiberDetector(0.1, 0.05, 0.5))
+                            detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True)
     for name in names:
         assert getattr(batch, name).shape == (2,) + getattr(batch[0], name).shape
 

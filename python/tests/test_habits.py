@@ -24,7 +24,8 @@ def run(**kw):
 
 def test_result_reads_like_a_dict():
     r = run()
-    optional = tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS
+    optional = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS +
+                tmcml.JACOBIAN_ARRAYS)
     names = ["Rsp", "Rd", "A", "Tt"] + [a for a in tmcml.ARRAYS if a not in optional]
     assert r.keys() == names and list(r) == names and len(r) == len(names)
     assert r["Rd"] == r.Rd and r["A_rz"] is r.A_rz and r["A_rz"].shape == (50, 40)

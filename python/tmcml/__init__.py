@@ -21,9 +21,10 @@ except ImportError:
         "pip: pip install numpy; conda: conda install numpy)" % sys.executable
     ) from None
 
-from ._lib import (ARRAYS, DETECTOR_ARRAYS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
-                   NoGPUError, PrecisionWarning, TmcmlArgumentError,
-                   TmcmlError, TmcmlFileError, path as library_path, version as _version)
+from ._lib import (ARRAYS, DETECTOR_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS, PATH_ARRAYS,
+                   TALLIED, TIME_ARRAYS, CancelledError, NoGPUError, PrecisionWarning,
+                   TmcmlArgumentError, TmcmlError, TmcmlFileError, path as library_path,
+                   version as _version)
 from .api import devices, run
 from .batch import BatchResult, run_batch
 from .beam import FlatBeam, GaussianBeam
@@ -41,6 +42,7 @@ __version__ = _version()
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
            "lut", "LookupTable",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
-           "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "TALLIED",
+           "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
+           "JACOBIAN_PARAMS", "TALLIED",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "PrecisionWarning", "library_path"]

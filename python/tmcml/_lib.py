@@ -173,6 +173,8 @@ def _declare(lib):
                                                      c_double]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
+        "tmcml_problem_set_jacobian": (c_int, [c_void_p, c_void_p, c_int]),
+        "tmcml_problem_jacobian": (c_int, [c_void_p]),
         "tmcml_problem_set_stderr": (c_int, [c_void_p, c_void_p, c_int]),
         "tmcml_problem_stderr": (c_int, [c_void_p]),
         "tmcml_options_init": (None, [POINTER(Options)]),
@@ -231,12 +233,14 @@ def _declare(lib):
 # Functions the package does without, in a library older than them (their
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
-# table, standard errors and precision runs (TMCML_1.4).
+# table, standard errors and precision runs (TMCML_1.4), the derivatives
+# (TMCML_1.5).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
              "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
-             "tmcml_result_precision", "tmcml_lut_with_errors")
+             "tmcml_result_precision", "tmcml_lut_with_errors", "tmcml_problem_set_jacobian",
+             "tmcml_problem_jacobian")
 
 
 def _load():
@@ -279,6 +283,11 @@ PATH_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_pat
 # Those of time-resolved runs (time_bins=) and of a detector (detector=).
 TIME_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 2)
 DETECTOR_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 3)
+# The Jacobians of the escapes (jacobian=True): NAME_jacobian, the shape of
+# NAME then the layers, then 3 (mua, mus, g; tmcml.h's TMCML_AXIS_PARAM).
+JACOBIAN_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 4)
+# The entries of a Jacobian's last axis, in the library's order.
+JACOBIAN_PARAMS = ("mua", "mus", "g")
 # Every optional array: there only in runs that ask for its group.
 OPTIONAL_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) > 0)
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).

@@ -11,8 +11,9 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
-from .runner import (execute, execute_checkpointed, execute_sets, options, set_path_lengths,
-                     set_precision, set_source, set_stderr, set_time_and_detector, warn_unmet)
+from .runner import (execute, execute_checkpointed, execute_sets, options, set_jacobian,
+                     set_path_lengths, set_precision, set_source, set_stderr,
+                     set_time_and_detector, warn_unmet)
 from .session import default_session
 
 
@@ -26,7 +27,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
         checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
-        precision_of=None, max_photons=None):
+        precision_of=None, max_photons=None, jacobian=False):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -59,6 +60,17 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     in each ring, and Rd_path_total, Tt_path_total [L] over every ring (the
     differential path lengths of the modified Beer-Lambert law; with
     mua_sets, each set's).  docs/outputs.md, "Path lengths".
+
+    jacobian=True also scores the derivatives of the escapes by each layer's
+    mua, mus and g, from the run's own photons (docs/physics.md,
+    "Derivatives"), on the CPU engine (engine='auto' takes it, 'gpu' is
+    refused): result.jacobian('Rd_r') of shape (nr, L, 3), the last axis
+    d/dmua, d/dmus, d/dg (tmcml.JACOBIAN_PARAMS); 'Rd', 'Tt' (L, 3), 'Tt_r',
+    'Rd_a', 'Tt_a' too, also as attributes Rd_r_jacobian, ...  NaN where a
+    layer has no such derivative (mus and g of a layer that does not
+    scatter, g of |g| = 1).  Every other array is bit for bit the run's
+    without it; with stderr=True the Jacobians have standard errors
+    (result.stderr('Rd_r_jacobian')); with mua_sets, each set's.
 
     source: where photons start (docs/physics.md, "Sources"): None for MCML's
     pencil beam, tmcml.GaussianBeam(w), tmcml.FlatBeam(r) (radius > 0),
@@ -108,6 +120,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
                   profile_dir, max_steps)
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
     set_path_lengths(session, [problem], path_lengths)
+    set_jacobian(session, [problem], jacobian)
     set_source(session, [problem], source)
     set_time_and_detector(session, [problem], time_bins, detector)
     set_stderr(session, [problem], stderr)

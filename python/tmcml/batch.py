@@ -7,9 +7,9 @@ import numpy as np
 
 from . import _lib
 from .problem import Problem, count, require_real
-from .result import KEYS, Result, _with_stderr
-from .runner import (execute_batch, options, set_path_lengths, set_precision, set_source,
-                     set_stderr, set_time_and_detector, warn_unmet)
+from .result import JACOBIAN_OF, KEYS, Result, _with_stderr
+from .runner import (execute_batch, options, set_jacobian, set_path_lengths, set_precision,
+                     set_source, set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
@@ -30,7 +30,10 @@ class BatchResult:
     to_dict() give the stacked quantities by name (Result's keys()).  With
     standard errors (stderr=True), stderr(name) stacks the results' (shape
     (B,) + the quantity's), as do batch['Rd_stderr'] and the like when every
-    result has them."""
+    result has them.  With the derivatives (jacobian=True; has_jacobian when
+    every result has them), jacobian(name) stacks the results' (shape (B,)
+    + Result.jacobian(name)'s), and the NAME_jacobian arrays are stacked as
+    the others."""
 
     def __init__(self, results):
         if not results:
@@ -38,6 +41,7 @@ class BatchResult:
         self.results = list(results)
         # The optional arrays when every result has them, else None.
         self.path_lengths = all(r.path_lengths for r in self.results)
+        self.has_jacobian = all(r.has_jacobian for r in self.results)
         optional = tuple(a for a in _lib.OPTIONAL_ARRAYS
                          if all(getattr(r, a) is not None for r in self.results))
         self._names = KEYS + optional
@@ -88,13 +92,28 @@ class BatchResult:
         naming the results that have none (run with stderr=True)."""
         missing = [b for b, r in enumerate(self.results) if not r.stderr_groups]
         if missing and name in self._names:
-            raise ValueError("BatchResult.stderr(%r): result%s %s of %d %s no standard errors: "
-                             "run with stderr=True"
-                             % (name, "s" if len(missing) > 1 else "",
-                                ", ".join(map(str, missing[:10])) +
-                                (", ..." if len(missing) > 10 else ""), len(self),
-                                "have" if len(missing) > 1 else "has"))
+            raise ValueError(self._missing("stderr", name, missing, "no standard errors",
+                                           "stderr=True"))
         return np.stack([np.asarray(r.stderr(name)) for r in self.results])
+
+    def jacobian(self, name):
+        """Each result's derivatives of quantity `name` (Result.jacobian:
+        'Rd', 'Rd_r', ...), stacked: shape (B,) + the Jacobian's, (B, L, 3)
+        for 'Rd', (B, nr, L, 3) for 'Rd_r'.  ValueError naming the results
+        that have none (run with jacobian=True)."""
+        missing = [b for b, r in enumerate(self.results) if not r.has_jacobian]
+        if missing and name in JACOBIAN_OF:
+            raise ValueError(self._missing("jacobian", name, missing, "no derivatives",
+                                           "jacobian=True"))
+        return np.stack([r.jacobian(name) for r in self.results])
+
+    def _missing(self, method, name, missing, lacking, keyword):
+        """The message of method(name) on a batch whose results `missing`
+        lack what it gives."""
+        return ("BatchResult.%s(%r): result%s %s of %d %s %s: run with %s"
+                % (method, name, "s" if len(missing) > 1 else "",
+                   ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else ""),
+                   len(self), "have" if len(missing) > 1 else "has", lacking, keyword))
 
     def fluence(self):
         """Each result's fluence [1/cm2], stacked: shape (B, nr, nz)."""
@@ -131,7 +150,7 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
               na=30, seed=1, engine="auto", absorption=True, gpu=0, threads=None, progress=True,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
               path_lengths=False, source=None, time_bins=None, detector=None, stderr=False,
-              precision=None, precision_of=None, max_photons=None):
+              precision=None, precision_of=None, max_photons=None, jacobian=False):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
@@ -139,6 +158,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     BatchResult whose item [b] is bit for bit tmcml.run of problem b with the
     same seed.  One call is one batch: a lookup table costs its photons, not
     its number of runs.  path_lengths=True: every problem's path lengths;
+    jacobian=True: every problem's derivatives (BatchResult.jacobian
+    stacks them; the CPU engine);
     source, time_bins and detector: every problem's (tmcml.run's keywords;
     a batch of several problems with time bins or a detector runs on the CPU
     engine); stderr=True: every problem's standard errors (BatchResult.stderr
@@ -157,6 +178,7 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     problems = [Problem.from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
                 for i in range(b)]
     set_path_lengths(session, problems, path_lengths)
+    set_jacobian(session, problems, jacobian)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_stderr(session, problems, stderr)

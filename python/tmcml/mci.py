@@ -8,8 +8,8 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, count, describe
 from .result import Result
-from .runner import (execute_batch, options, set_path_lengths, set_precision, set_source,
-                     set_stderr, set_time_and_detector, warn_unmet)
+from .runner import (execute_batch, options, set_jacobian, set_path_lengths, set_precision,
+                     set_source, set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
 
 
@@ -41,17 +41,19 @@ def _shape(problem):
 def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, threads=None,
             progress=True, policy="profile", cache_dir=None, profile_dir=None, max_steps=None,
             session=None, path_lengths=False, source=None, time_bins=None, detector=None,
-            stderr=False, precision=None, precision_of=None, max_photons=None):
+            stderr=False, precision=None, precision_of=None, max_photons=None, jacobian=False):
     """Simulates every run of the .mci file at path (photons: None for the
     file's counts, else this many in every run) and returns their Results,
     in the file's order.  Runs of one layer count and grid are simulated
     together, as the run command does: each Result is the run's alone.
-    path_lengths=True: every run's path lengths; source, time_bins,
+    path_lengths=True: every run's path lengths; jacobian=True: every run's
+    derivatives (the CPU engine); source, time_bins,
     detector, stderr, precision, precision_of and max_photons: every run's
     (tmcml.run's keywords; each run stops on its own)."""
     session = session or default_session()
     problems = read_problems(session, path)
     set_path_lengths(session, problems, path_lengths)
+    set_jacobian(session, problems, jacobian)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_stderr(session, problems, stderr)

@@ -23,8 +23,12 @@ def _shape(handle, index):
 
 # A result's quantities by name, as a dict has them (r['Rd'], r.keys(),
 # r.to_dict()): the scalars of RAT, then the arrays as the library names them,
-# every result's; a run with path lengths has tmcml.PATH_ARRAYS after them.
+# every result's; a run with an optional group (path lengths, time bins, a
+# detector, the derivatives) has its arrays after them.
 KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.OPTIONAL_ARRAYS)
+# The quantities that have a Jacobian (Result.jacobian): 'Rd', 'Rd_r', ...,
+# the library's NAME_jacobian arrays without the suffix.
+JACOBIAN_OF = tuple(a[:-len("_jacobian")] for a in _lib.JACOBIAN_ARRAYS)
 
 
 def _array(handle, index):
@@ -118,6 +122,14 @@ class Result:
     Rd_rt [nr, nt], Rd_t [nt], Tt_rt, Tt_t) of a run with time_bins=(dt, nt)
     (result.time_bins; result.t the bins' centres in ns) and Rd_fiber [1] of a
     run with a detector (result.detector).
+    The derivatives, in a run with jacobian=True (result.has_jacobian;
+    tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
+    Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
+    Rd_a_jacobian, Tt_a_jacobian [na, L, 3], each the derivative of its
+    escape by each layer's mua, mus and g (the last axis, in that order:
+    tmcml.JACOBIAN_PARAMS), NaN where a layer has none (mus and g of a layer
+    that does not scatter, g of |g| = 1); jacobian(name) gives one by its
+    quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
     Standard errors, in a run with stderr=True (stderr_groups: the groups of
     the estimate, 64; 0 without): stderr(name) of the shape of the quantity
     (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
@@ -158,6 +170,8 @@ class Result:
         for i, name in enumerate(_lib.ARRAYS):
             setattr(self, name, _array(handle, i))
         self.path_lengths = self.Rd_path is not None
+        # (a library before TMCML_1.5 has no such array)
+        self.has_jacobian = getattr(self, "Rd_jacobian", None) is not None
         self._names = KEYS + tuple(a for a in _lib.OPTIONAL_ARRAYS if getattr(self, a) is not None)
         self._stderr = _stderr_values(handle)
         self.stderr_groups = lib.tmcml_result_stderr_groups(handle) if self._stderr else 0
@@ -269,6 +283,32 @@ class Result:
         """The names whose standard error this result has (stderr(name)):
         'Rd', 'A', 'Tt' and its arrays; [] without (Rsp is exact: 0.0)."""
         return [k for k in self._names if self._stderr and k in self._stderr]
+
+    def jacobian(self, name):
+        """The derivatives of quantity `name` ('Rd', 'Tt', 'Rd_r', 'Tt_r',
+        'Rd_a' or 'Tt_a') by each layer's mua, mus and g: the array
+        NAME_jacobian, of shape result.<name>'s + (L, 3), (L, 3) for 'Rd' and
+        'Tt'; the last axis by mua [per 1/cm], mus [per 1/cm] and g
+        (tmcml.JACOBIAN_PARAMS).  Its standard error, in a run with
+        stderr=True too: stderr(name + '_jacobian').  KeyError for a
+        quantity without a Jacobian; ValueError for a result without them
+        (run it with jacobian=True)."""
+        if JACOBIAN_OF and name not in JACOBIAN_OF:
+            raise KeyError("Result.jacobian(%r): not a quantity with derivatives; those are %s"
+                           % (name, ", ".join(JACOBIAN_OF)))
+        if not self.has_jacobian:
+            raise ValueError("Result.jacobian(%r): this result has no derivatives: %s"
+                             % (name, self._why_no_jacobian()))
+        return getattr(self, name + "_jacobian")
+
+    def _why_no_jacobian(self):
+        if not JACOBIAN_OF:
+            return "this libtmcml (%s) is older than the derivatives (TMCML_1.5)" % _lib.path
+        if not self.has_tallies:
+            return ("it was read from an .mco or convolved, which keep none; run the problem "
+                    "with jacobian=True (tmcml.run(..., jacobian=True))")
+        return ("run it with jacobian=True (tmcml.run(..., jacobian=True), run_batch, run_mci, "
+                "or with mua_sets), on the CPU engine")
 
     @property
     def tallies(self):

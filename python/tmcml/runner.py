@@ -51,6 +51,22 @@ def set_path_lengths(session, problems, path_lengths):
         session.call(lib.tmcml_problem_set_path_lengths, p.handle, int(path_lengths))
 
 
+def set_jacobian(session, problems, jacobian):
+    """Asks each problem's runs to score the derivatives of the escapes by
+    each layer's mua, mus and g (or not): tmcml_problem_set_jacobian.  Which
+    engine scores them is the library's to say (today the CPU: a run with
+    engine='gpu' is refused there, naming the engine)."""
+    if not isinstance(jacobian, bool):
+        raise ValueError("jacobian: expected True or False (got %r)" % (jacobian,))
+    if not jacobian:
+        return
+    if lib.tmcml_problem_set_jacobian is None:
+        raise RuntimeError("jacobian: this libtmcml (%s) is older than "
+                           "tmcml_problem_set_jacobian (TMCML_1.5)" % _lib.path)
+    for p in problems:
+        session.call(lib.tmcml_problem_set_jacobian, p.handle, 1)
+
+
 def set_stderr(session, problems, stderr):
     """Asks each problem's runs for the standard errors of every output (or
     not): tmcml_problem_set_stderr."""
