@@ -116,6 +116,9 @@ target_link_libraries(test_jacobian PRIVATE libtmcml tmcml_flags m)
 foreach(case differences time skin identity refused)
   add_test(NAME jacobian_${case} COMMAND test_jacobian ${case})
   set_tests_properties(jacobian_${case} PROPERTIES LABELS "validation")
+  if(TMCML_SANITIZE) # the same code on a tenth of the photons
+    set_tests_properties(jacobian_${case} PROPERTIES ENVIRONMENT "TMCML_VALIDATION_SCALE=0.1")
+  endif()
 endforeach()
 # Optics sets (tests/test_optics_sets.c): each set against an independent run
 # of its own properties; the effective sample size flags a far set.
@@ -124,4 +127,7 @@ target_link_libraries(test_optics_sets PRIVATE libtmcml tmcml_flags m)
 foreach(case agree flagged refused)
   add_test(NAME optics_sets_${case} COMMAND test_optics_sets ${case})
   set_tests_properties(optics_sets_${case} PROPERTIES LABELS "validation")
+  if(TMCML_SANITIZE)
+    set_tests_properties(optics_sets_${case} PROPERTIES ENVIRONMENT "TMCML_VALIDATION_SCALE=0.1")
+  endif()
 endforeach()
