@@ -284,7 +284,8 @@ PATH_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_pat
 TIME_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 2)
 DETECTOR_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 3)
 # The Jacobians of the escapes (jacobian=True): NAME_jacobian, the shape of
-# NAME then the layers, then 3 (mua, mus, g; tmcml.h's TMCML_AXIS_PARAM).
+# NAME then the layers, then 3 (mua, mus, g; tmcml.h's TMCML_AXIS_PARAM);
+# those of an optional NAME (Rd_t, Rd_fiber, ...) only where NAME is.
 JACOBIAN_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 4)
 # The entries of a Jacobian's last axis, in the library's order.
 JACOBIAN_PARAMS = ("mua", "mus", "g")

@@ -90,6 +90,19 @@ def _source(problem):
     return make[kind]() if kind in make else None
 
 
+def _why_not_scored(name):
+    """Why a result with derivatives lacks those of the optional array
+    `name`: the run did not score `name` itself (its group's keyword)."""
+    option = lib.tmcml_array_option(_lib.ARRAYS.index(name))
+    if option == 2:
+        return ("this run has no time bins, so no %s nor its derivatives: run it with "
+                "time_bins=(dt, nt) and jacobian=True" % name)
+    if option == 3:
+        return ("this run has no detector, so no %s nor its derivatives: run it with "
+                "detector=tmcml.FiberDetector(separation, radius, na) and jacobian=True" % name)
+    return "this run did not score %s, so it has no derivatives of it" % name
+
+
 def _time_bins(p):
     """(dt, nt) and the bins' centres [ns] of a time-resolved problem, else
     (None, None)."""
@@ -128,8 +141,10 @@ class Result:
     Rd_a_jacobian, Tt_a_jacobian [na, L, 3], each the derivative of its
     escape by each layer's mua, mus and g (the last axis, in that order:
     tmcml.JACOBIAN_PARAMS), NaN where a layer has none (mus and g of a layer
-    that does not scatter, g of |g| = 1); jacobian(name) gives one by its
-    quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
+    that does not scatter, g of |g| = 1); with time bins also Rd_rt_jacobian,
+    Tt_rt_jacobian [nr, nt, L, 3], Rd_t_jacobian, Tt_t_jacobian [nt, L, 3],
+    with a detector Rd_fiber_jacobian [1, L, 3]; jacobian(name) gives one by
+    its quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
     Standard errors, in a run with stderr=True (stderr_groups: the groups of
     the estimate, 64; 0 without): stderr(name) of the shape of the quantity
     (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
@@ -286,20 +301,25 @@ class Result:
 
     def jacobian(self, name):
         """The derivatives of quantity `name` ('Rd', 'Tt', 'Rd_r', 'Tt_r',
-        'Rd_a' or 'Tt_a') by each layer's mua, mus and g: the array
-        NAME_jacobian, of shape result.<name>'s + (L, 3), (L, 3) for 'Rd' and
-        'Tt'; the last axis by mua [per 1/cm], mus [per 1/cm] and g
+        'Rd_a', 'Tt_a'; with time bins 'Rd_rt', 'Rd_t', 'Tt_rt', 'Tt_t';
+        with a detector 'Rd_fiber') by each layer's mua, mus and g: the
+        array NAME_jacobian, of shape result.<name>'s + (L, 3), (L, 3) for
+        'Rd' and 'Tt'; the last axis by mua [per 1/cm], mus [per 1/cm] and g
         (tmcml.JACOBIAN_PARAMS).  Its standard error, in a run with
         stderr=True too: stderr(name + '_jacobian').  KeyError for a
         quantity without a Jacobian; ValueError for a result without them
-        (run it with jacobian=True)."""
+        (run it with jacobian=True), or without the quantity itself ('Rd_t'
+        of a run without time bins)."""
         if JACOBIAN_OF and name not in JACOBIAN_OF:
             raise KeyError("Result.jacobian(%r): not a quantity with derivatives; those are %s"
                            % (name, ", ".join(JACOBIAN_OF)))
         if not self.has_jacobian:
             raise ValueError("Result.jacobian(%r): this result has no derivatives: %s"
                              % (name, self._why_no_jacobian()))
-        return getattr(self, name + "_jacobian")
+        value = getattr(self, name + "_jacobian")
+        if value is None:
+            raise ValueError("Result.jacobian(%r): %s" % (name, _why_not_scored(name)))
+        return value
 
     def _why_no_jacobian(self):
         if not JACOBIAN_OF:
