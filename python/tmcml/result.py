@@ -71,6 +71,17 @@ def _precision(handle):
             "max_photons": int(p.max_photons), "met": bool(p.met)}
 
 
+def _ess(handle):
+    """An optics set's effective sample size (tmcml_result_ess) as a float,
+    or None for a result that is not an optics set's."""
+    if lib.tmcml_result_ess is None:
+        return None
+    value = ctypes.c_double()
+    if lib.tmcml_result_ess(handle, ctypes.byref(value)) != _lib.OK:
+        return None
+    return value.value
+
+
 def _with_stderr(keys, stderr):
     """keys with NAME_stderr after each name that has a standard error."""
     out = []
@@ -145,6 +156,10 @@ class Result:
     Tt_rt_jacobian [nr, nt, L, 3], Rd_t_jacobian, Tt_t_jacobian [nt, L, 3],
     with a detector Rd_fiber_jacobian [1, L, 3]; jacobian(name) gives one by
     its quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
+    An optics set's result (tmcml.run(..., optics_sets=...)): ess, its
+    effective sample size as a fraction of the reference's (1.0: as good as
+    a run of its own), and ess_low (ess < tmcml.LOW_ESS: its values rest on
+    a few heavy histories); both None for other results.
     Standard errors, in a run with stderr=True (stderr_groups: the groups of
     the estimate, 64; 0 without): stderr(name) of the shape of the quantity
     (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
@@ -191,6 +206,8 @@ class Result:
         self._stderr = _stderr_values(handle)
         self.stderr_groups = lib.tmcml_result_stderr_groups(handle) if self._stderr else 0
         self.precision = _precision(handle)
+        self.ess = _ess(handle)
+        self.ess_low = None if self.ess is None else bool(self.ess < _lib.LOW_ESS)
         self._keys = _with_stderr(self._names, self._stderr)
         self.time_bins, self.t = _time_bins(p)
         self.detector = _detector(p)
