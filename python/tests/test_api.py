@@ -41,12 +41,20 @@ def test_arrays_come_from_the_library():
     lib = tmcml._lib.lib
     names = tuple(lib.tmcml_array_name(i).decode() for i in range(lib.tmcml_array_count()))
     assert tmcml.ARRAYS == names
-    assert names[:3] == ("A_l", "A_z", "Rd_r") and len(names) == 24
+    assert names[:3] == ("A_l", "A_z", "Rd_r")
+    # Every run's arrays first, then each optional group (tmcml_array_option)
+    # in a block of its own, in the groups' order: how many is the
+    # library's to say.
+    groups = [lib.tmcml_array_option(i) for i in range(len(names))]
+    assert groups[0] == 0 and groups == sorted(groups) and groups[-1] == 4
     assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra", "Rd_path", "Tt_path", "Rd_rt", "Tt_rt",
                              "Rd_fiber")
     assert tmcml.PATH_ARRAYS == names[9:13]
     assert tmcml.TIME_ARRAYS == names[13:17] and tmcml.DETECTOR_ARRAYS == names[17:18]
     assert tmcml.JACOBIAN_ARRAYS == names[18:]
+    # each the derivative of an escape of the table (or of RAT's Rd, Tt)
+    assert all(n.endswith("_jacobian") and n[:-len("_jacobian")] in ("Rd", "Tt") + names[:18]
+               for n in tmcml.JACOBIAN_ARRAYS)
     # with the optional arrays too (the Jacobians' last axis, 8: mua, mus, g)
     r = run(photons=1000, path_lengths=True, time_bins=(0.01, 7),
             detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True)

@@ -2,10 +2,11 @@
 layer's mua, mus and g (docs/physics.md, "Derivatives") as arrays of the
 Result (Rd_jacobian [L, 3], Rd_r_jacobian [nr, L, 3], ...) and through
 Result.jacobian(name), None without the keyword; the last axis mua, mus, g;
-the mua column the path tallies' sum (-Rd_path_total * Rd); standard errors
-only when asked; in run_batch (BatchResult.jacobian), with mua_sets and in
-run_mci; the GPU engine and bad values refused; `tmcml run --jacobian
---npz`'s the same."""
+the mua column the path tallies' sum (-Rd_path_total * Rd); those of the
+time-resolved escapes and the fiber detector only with time bins and a
+detector, summing over time to the totals'; standard errors only when asked;
+in run_batch (BatchResult.jacobian), with mua_sets and in run_mci; the GPU
+engine and bad values refused; `tmcml run --jacobian --npz`'s the same."""
 
 import ctypes
 import math
@@ -20,8 +21,12 @@ from conftest import EXAMPLE
 from tmcml._lib import lib
 
 GRID = {k: EXAMPLE[k] for k in ("dz", "dr", "nz", "nr", "na")}
-# The quantities with a Jacobian, by the name Result.jacobian takes.
+# The quantities with a Jacobian, by the name Result.jacobian takes: those
+# of every run, of a run with time bins, of one with a detector.
 OF = ("Rd", "Rd_r", "Rd_a", "Tt", "Tt_r", "Tt_a")
+TIMED = ("Rd_rt", "Rd_t", "Tt_rt", "Tt_t")
+FIBER = ("Rd_fiber",)
+ALL = OF + TIMED + FIBER
 # Rounding of the same integer sums normalised two ways (a few operations
 # in double each): far above 1e-16, far below any statistical difference.
 RTOL = 1e-9
@@ -44,7 +49,7 @@ def test_arrays_shapes_and_names():
     r = run(jacobian=True)
     L = len(r.layers)
     assert r.has_jacobian and tmcml.JACOBIAN_PARAMS == ("mua", "mus", "g")
-    assert tmcml.JACOBIAN_ARRAYS == tuple(name + "_jacobian" for name in OF)
+    assert tmcml.JACOBIAN_ARRAYS == tuple(name + "_jacobian" for name in ALL)
     for name in OF:
         j = r.jacobian(name)
         assert j is getattr(r, name + "_jacobian") and j is r[name + "_jacobian"]
@@ -53,8 +58,8 @@ def test_arrays_shapes_and_names():
         np.testing.assert_array_equal(j.ravel(), raw(r, name + "_jacobian"), err_msg=name)
     assert r.jacobian("Rd").shape == (L, 3) and r.jacobian("Rd_r").shape == (r.nr, L, 3)
     assert r.jacobian("Tt_a").shape == (r.na, L, 3)
-    assert r.keys()[-len(OF):] == list(tmcml.JACOBIAN_ARRAYS)
-    assert set(tmcml.JACOBIAN_ARRAYS) <= set(r.to_dict())
+    assert r.keys()[-len(OF):] == [name + "_jacobian" for name in OF]
+    assert {name + "_jacobian" for name in OF} <= set(r.to_dict())
     # The escapes only fall with more absorption: the mua column is -S <= 0.
     for name in OF:
         assert (r.jacobian(name)[..., 0] <= 0).all(), name
@@ -125,17 +130,91 @@ def test_without_it():
 
 def test_names_without_a_jacobian():
     r = run(jacobian=True, photons=500)
-    for name in ("A_z", "Rd_rt", "A", "Rd_ra", "Rd_jacobian", "rd"):
+    for name in ("A_z", "A_rz", "A", "Rd_ra", "Tt_ra", "Rd_jacobian", "rd", "Rd_path"):
         with pytest.raises(KeyError) as e:
             r.jacobian(name)
-        assert repr(name) in str(e.value) and "Rd, Rd_r, Rd_a, Tt, Tt_r, Tt_a" in str(e.value)
+        assert repr(name) in str(e.value) and \
+            "Rd, Rd_r, Rd_a, Tt, Tt_r, Tt_a, Rd_rt, Rd_t, Tt_rt, Tt_t, Rd_fiber" in str(e.value)
+
+
+def test_time_bins_and_detector():
+    """With time bins and a detector, the Jacobians of the time-resolved
+    escapes [nr, nt, L, 3], [nt, L, 3] and of the fiber [1, L, 3]: summed
+    over time (times dt, the last bin collecting the later escapes) those of
+    Rd, Tt, Rd_r and Tt_r, to rounding, NaN where they are (the glass
+    layer's mus and g); every other array the run's without them."""
+    dt, nt = 0.004, 30
+    layers = [[1.5, 0.0, 0.0, 0.0, 0.02],  # glass: no mus or g derivative
+              [1.37, 1.0, 100.0, 0.9, 0.1],
+              [1.37, 2.0, 10.0, 0.7, 0.2]]
+    fiber = tmcml.FiberDetector(0.05, 0.05, 0.5)
+    r = run(layers=layers, jacobian=True, stderr=True, time_bins=(dt, nt), detector=fiber)
+    plain = run(layers=layers, time_bins=(dt, nt), detector=fiber)
+    L = len(layers)
+    assert [k for k in r.keys() if k.endswith("_jacobian")] == \
+        [name + "_jacobian" for name in ALL]
+    for name in ALL:
+        j = r.jacobian(name)
+        assert j is getattr(r, name + "_jacobian") and j is r[name + "_jacobian"]
+        assert j.shape == np.shape(getattr(r, name)) + (L, 3), name
+        np.testing.assert_array_equal(j.ravel(), raw(r, name + "_jacobian"), err_msg=name)
+        assert r.stderr(name + "_jacobian").shape == j.shape, name
+        assert np.isnan(j[..., 0, 1:]).all() and not np.isnan(j[..., 1:, :]).any(), name
+    assert r.jacobian("Rd_t").shape == (nt, L, 3) and r.jacobian("Tt_rt").shape == (r.nr, nt, L, 3)
+    assert r.jacobian("Rd_fiber").shape == (1, L, 3)
+    for escape in ("Rd", "Tt"):
+        np.testing.assert_allclose(r.jacobian(escape + "_t").sum(0) * dt, r.jacobian(escape),
+                                   rtol=RTOL, atol=0, err_msg=escape)
+        np.testing.assert_allclose(r.jacobian(escape + "_rt").sum(1) * dt,
+                                   r.jacobian(escape + "_r"), rtol=RTOL, atol=0, err_msg=escape)
+    # The fiber collects light here: its mua column is minus a path sum.
+    assert r.Rd_fiber[0] > 0 and (r.jacobian("Rd_fiber")[0, :, 0] <= 0).all()
+    assert r.jacobian("Rd_fiber")[0, 1, 0] < 0
+    for name in plain.keys():
+        np.testing.assert_array_equal(getattr(r, name), getattr(plain, name), err_msg=name)
+
+
+def test_time_and_fiber_ones_need_their_run():
+    """A run without time bins or a detector has none of their Jacobians
+    (None, not among keys()), and asking says which keyword scores them."""
+    r = run(jacobian=True, photons=500)
+    for name in TIMED + FIBER:
+        assert getattr(r, name + "_jacobian") is None and name + "_jacobian" not in r.keys()
+    for name in TIMED:
+        with pytest.raises(ValueError) as e:
+            r.jacobian(name)
+        assert str(e.value) == ("Result.jacobian(%r): this run has no time bins, so no %s nor "
+                                "its derivatives: run it with time_bins=(dt, nt) and "
+                                "jacobian=True" % (name, name))
+    with pytest.raises(ValueError) as e:
+        r.jacobian("Rd_fiber")
+    assert "this run has no detector, so no Rd_fiber nor its derivatives" in str(e.value)
+    assert "detector=tmcml.FiberDetector(separation, radius, na)" in str(e.value)
+    # Time bins alone: the time-resolved ones, not the fiber's.
+    t = run(jacobian=True, photons=500, time_bins=(0.01, 5))
+    assert t.jacobian("Rd_t").shape == (5, len(t.layers), 3) and t.Rd_fiber_jacobian is None
+    with pytest.raises(ValueError, match="no detector"):
+        t.jacobian("Rd_fiber")
+    # A batch stacks those its results have.
+    b = tmcml.run_batch([EXAMPLE["layers"]] * 2, photons=500, seed=5, engine="cpu",
+                        progress=False, threads=2, jacobian=True, **GRID)
+    assert b.Rd_t_jacobian is None and "Rd_t_jacobian" not in b.keys()
+    with pytest.raises(ValueError, match="no time bins"):
+        b.jacobian("Rd_t")
 
 
 def test_standard_errors_only_when_asked():
     r = run(jacobian=True, stderr=True)
     plain = run(jacobian=True)
-    assert set(tmcml.JACOBIAN_ARRAYS) <= set(r.stderr_keys())
-    for name in tmcml.JACOBIAN_ARRAYS:
+    scored = [name + "_jacobian" for name in OF]
+    assert set(scored) <= set(r.stderr_keys())
+    # those of the time bins and the detector are not this run's
+    for name in TIMED + FIBER:
+        assert name + "_jacobian" not in r.stderr_keys() and name not in r.stderr_keys()
+        assert name + "_jacobian_stderr" not in r.keys()
+        with pytest.raises(KeyError):
+            r.stderr(name + "_jacobian")
+    for name in scored:
         se = r.stderr(name)
         assert se.shape == getattr(r, name).shape and name + "_stderr" in r.keys(), name
         assert r[name + "_stderr"] is se
@@ -250,5 +329,8 @@ def test_the_run_command_s(cli, root, tmp_path):
     npz = np.load(tmp_path / "example.npz", allow_pickle=False)
     (r,) = tmcml.run_mci(mci, photons=3000, seed=5, engine="cpu", progress=False, jacobian=True)
     for name in tmcml.JACOBIAN_ARRAYS:
-        assert npz[name].shape == getattr(r, name).shape, name
-        np.testing.assert_array_equal(npz[name], getattr(r, name), err_msg=name)
+        if name[:-len("_jacobian")] in OF:
+            assert npz[name].shape == getattr(r, name).shape, name
+            np.testing.assert_array_equal(npz[name], getattr(r, name), err_msg=name)
+        else:  # neither has those of time bins and a detector it did not score
+            assert name not in npz.files and getattr(r, name) is None, name

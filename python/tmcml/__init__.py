@@ -21,8 +21,9 @@ except ImportError:
         "pip: pip install numpy; conda: conda install numpy)" % sys.executable
     ) from None
 
-from ._lib import (ARRAYS, DETECTOR_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS, PATH_ARRAYS,
-                   TALLIED, TIME_ARRAYS, CancelledError, NoGPUError, PrecisionWarning,
+from ._lib import (ARRAYS, DETECTOR_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS, LOW_ESS,
+                   PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
+                   LowEffectiveSampleSizeWarning, NoGPUError, PrecisionWarning,
                    TmcmlArgumentError, TmcmlError, TmcmlFileError, path as library_path,
                    version as _version)
 from .api import devices, run
@@ -43,6 +44,7 @@ __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci",
            "lut", "LookupTable",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
-           "JACOBIAN_PARAMS", "TALLIED",
+           "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
-           "NoGPUError", "CancelledError", "PrecisionWarning", "library_path"]
+           "NoGPUError", "CancelledError", "PrecisionWarning", "LowEffectiveSampleSizeWarning",
+           "library_path"]

@@ -50,6 +50,20 @@ class PrecisionWarning(UserWarning):
     (precision=...): its result is valid, but less precise than asked."""
 
 
+class LowEffectiveSampleSizeWarning(UserWarning):
+    """An optics set (tmcml.run(..., optics_sets=...)) whose effective
+    sample size is below LOW_ESS: its values and standard errors rest on a
+    few heavy histories."""
+
+
+# The most sets of one run, absorption or optics sets (tmcml.h's
+# TMCML_MUA_SETS_MAX).
+SETS_MAX = 256
+# Below this effective sample size an optics set is flagged (tmcml.h's
+# TMCML_LOW_ESS; a macro, so not in the library's symbols).
+LOW_ESS = 0.1
+
+
 _ERRORS = {ERR_ARGUMENT: TmcmlArgumentError, ERR_FILE: TmcmlFileError, ERR_NO_GPU: NoGPUError,
            ERR_CANCELLED: CancelledError}
 
@@ -183,6 +197,9 @@ def _declare(lib):
                                     POINTER(c_void_p)]),
         "tmcml_run_sets": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int,
                                    POINTER(Options), POINTER(c_void_p)]),
+        "tmcml_run_optics_sets": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int,
+                                          POINTER(Options), POINTER(c_void_p)]),
+        "tmcml_result_ess": (c_int, [c_void_p, POINTER(c_double)]),
         "tmcml_run_checkpointed": (c_int, [c_void_p, c_void_p, POINTER(Options),
                                            POINTER(Checkpoint), POINTER(c_void_p)]),
         "tmcml_lut_spec_init": (None, [POINTER(LutSpec)]),
@@ -234,13 +251,13 @@ def _declare(lib):
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
-# (TMCML_1.5).
+# and the optics sets (TMCML_1.5).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
              "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
              "tmcml_result_precision", "tmcml_lut_with_errors", "tmcml_problem_set_jacobian",
-             "tmcml_problem_jacobian")
+             "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess")
 
 
 def _load():
@@ -284,7 +301,8 @@ PATH_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_pat
 TIME_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 2)
 DETECTOR_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 3)
 # The Jacobians of the escapes (jacobian=True): NAME_jacobian, the shape of
-# NAME then the layers, then 3 (mua, mus, g; tmcml.h's TMCML_AXIS_PARAM).
+# NAME then the layers, then 3 (mua, mus, g; tmcml.h's TMCML_AXIS_PARAM);
+# those of an optional NAME (Rd_t, Rd_fiber, ...) only where NAME is.
 JACOBIAN_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 4)
 # The entries of a Jacobian's last axis, in the library's order.
 JACOBIAN_PARAMS = ("mua", "mus", "g")

@@ -11,9 +11,9 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
-from .runner import (execute, execute_checkpointed, execute_sets, options, set_jacobian,
-                     set_path_lengths, set_precision, set_source, set_stderr,
-                     set_time_and_detector, warn_unmet)
+from .runner import (execute, execute_checkpointed, execute_optics_sets, execute_sets, options,
+                     set_jacobian, set_path_lengths, set_precision, set_source, set_stderr,
+                     set_time_and_detector, warn_low_ess, warn_unmet)
 from .session import default_session
 
 
@@ -27,7 +27,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
         checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
-        precision_of=None, max_photons=None, jacobian=False):
+        precision_of=None, max_photons=None, jacobian=False, optics_sets=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -52,6 +52,19 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     a deposit per set per interaction.
     Returns a BatchResult of the K sets: Rd of shape (K,), A_rz (K, nr, nz),
     ...; [k] is set k's Result.
+
+    optics_sets: an array of shape (K, L, 3), K sets of each layer's (mua,
+    mus, g) (docs/library.md, "Optics sets in Python"), scored from one
+    simulation with the layers' own mus and g, each set reweighted by the
+    likelihood ratio of its histories (exact in expectation), on the CPU
+    engine (engine='auto' takes it, 'gpu' is refused).  Not with mua_sets.
+    A layer that scatters keeps scattering (mus > 0), glass keeps mus 0
+    and its g, |g| < 1; a layer of g +-1 keeps it.  Returns a BatchResult as
+    mua_sets does; each set's Result has ess, its effective sample size as
+    a fraction of the reference's (BatchResult.ess: (K,)), and ess_low
+    (below tmcml.LOW_ESS, 0.1, with a tmcml.LowEffectiveSampleSizeWarning:
+    its values rest on a few heavy histories).  With jacobian=True every
+    set keeps the layers' own g.
 
     path_lengths=True also scores the partial path lengths, on the CPU engine
     or, with mua_sets, on a GPU (otherwise engine='auto' takes the CPU and
@@ -91,7 +104,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     result is then bit for bit the uninterrupted run's.  The file is removed
     when the run ends; one of another run (another seed, problem, photons or
     engine) is refused with OSError naming what differs, and a file there
-    without resume=True is refused too.  Not with mua_sets.
+    without resume=True is refused too.  Not with mua_sets or optics_sets.
 
     stderr=True also estimates the standard error of every output by batch
     means (docs/library.md, "Standard errors"): the photons in 64 groups by
@@ -115,6 +128,9 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     and emits a tmcml.PrecisionWarning naming the quantity, reached and
     asked.  With mua_sets the sets share their photons and stop together,
     once the worst set has reached P."""
+    if mua_sets is not None and optics_sets is not None:
+        raise ValueError("mua_sets, optics_sets: one or the other (each optics set gives its "
+                         "layers' mua too)")
     session = session or default_session()
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
@@ -125,12 +141,17 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     set_time_and_detector(session, [problem], time_bins, detector)
     set_stderr(session, [problem], stderr)
     of = set_precision(session, [problem], precision, precision_of, max_photons)
-    if mua_sets is not None:
+    if mua_sets is not None or optics_sets is not None:
+        which = "mua_sets" if mua_sets is not None else "optics_sets"
         if checkpoint is not None:
-            raise ValueError("checkpoint: a run with mua_sets is not kept in a checkpoint file "
-                             "(yet): leave one of them out")
-        sets = _run_sets(session, problem, mua_sets, opt, progress)
+            raise ValueError("checkpoint: a run with %s is not kept in a checkpoint file "
+                             "(yet): leave one of them out" % which)
+        if optics_sets is not None:
+            sets = _run_optics_sets(session, problem, optics_sets, opt, progress)
+        else:
+            sets = _run_sets(session, problem, mua_sets, opt, progress)
         warn_unmet(sets.results, of)
+        warn_low_ess(sets.results)
         return sets
     if checkpoint is not None:
         kept = checkpoint_of(checkpoint, checkpoint_every, resume)
@@ -163,11 +184,54 @@ def _run_sets(session, problem, mua_sets, opt, progress):
         table = np.array(mua_sets, dtype=np.float64, order="C")
     except (TypeError, ValueError):
         raise ValueError("mua_sets: expected numbers, an array of shape (K, %d)" % layers)
-    if table.ndim != 2 or table.shape[1] != layers or not 1 <= table.shape[0] <= 256:
-        raise ValueError("mua_sets: expected shape (K, %d), 1 <= K <= 256: a row of the %d "
-                         "layers' mua a set (got %s)" % (layers, layers, table.shape))
+    if table.ndim != 2 or table.shape[1] != layers or not 1 <= table.shape[0] <= _lib.SETS_MAX:
+        raise ValueError("mua_sets: expected shape (K, %d), 1 <= K <= %d: a row of the %d "
+                         "layers' mua a set (got %s)" % (layers, _lib.SETS_MAX, layers,
+                                                         table.shape))
     handles, seconds = execute_sets(session, problem, table, opt, progress)
     return BatchResult([Result(h, session, seconds) for h in handles])
+
+
+# A set's row of one layer, in tmcml_run_optics_sets's order.
+_OPTICS_PARAMS = ("mua", "mus", "g")
+
+
+def _run_optics_sets(session, problem, optics_sets, opt, progress):
+    from .batch import BatchResult  # batch.py imports this module
+
+    table = optics_table(lib.tmcml_problem_num_layers(problem.handle), optics_sets)
+    handles, seconds = execute_optics_sets(session, problem, table, opt, progress)
+    return BatchResult([Result(h, session, seconds) for h in handles])
+
+
+def optics_table(layers, optics_sets):
+    """optics_sets as the C-ordered float64 array (K, layers, 3) that
+    tmcml_run_optics_sets reads, its shape and numbers checked (ValueError
+    naming the element); the rules of each layer's values are the
+    library's (its messages number sets and layers from 1)."""
+    expected = ("expected shape (K, %d, 3), 1 <= K <= %d: for each set, a row (mua, mus, g) "
+                "per layer (%d layers)" % (layers, _lib.SETS_MAX, layers))
+    require_real("optics_sets", optics_sets)
+    try:
+        table = np.array(optics_sets, dtype=np.float64, order="C")
+    except (TypeError, ValueError):
+        raise ValueError("optics_sets: %s (got %s)" % (expected, _what(optics_sets))) from None
+    if table.ndim != 3 or table.shape[1:] != (layers, 3) or \
+            not 1 <= table.shape[0] <= _lib.SETS_MAX:
+        raise ValueError("optics_sets: %s (got shape %s)" % (expected, table.shape))
+    bad = np.argwhere(~np.isfinite(table))
+    if len(bad):
+        k, i, j = (int(x) for x in bad[0])
+        raise ValueError("optics_sets[%d, %d, %d] (%s of layer %d in set %d): not a finite "
+                         "number (%r)" % (k, i, j, _OPTICS_PARAMS[j], i + 1, k + 1,
+                                          float(table[k, i, j])))
+    return table
+
+
+def _what(value):
+    """A short description of a value that is not an array of numbers."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def devices(session=None):

@@ -33,7 +33,9 @@ class BatchResult:
     result has them.  With the derivatives (jacobian=True; has_jacobian when
     every result has them), jacobian(name) stacks the results' (shape (B,)
     + Result.jacobian(name)'s), and the NAME_jacobian arrays are stacked as
-    the others."""
+    the others.  ess: each result's effective sample size (Result.ess), an
+    array of shape (B,), NaN for a result that is not an optics set's
+    (tmcml.run(..., optics_sets=...))."""
 
     def __init__(self, results):
         if not results:
@@ -53,6 +55,7 @@ class BatchResult:
             setattr(self, name, np.stack([np.asarray(getattr(r, name)) for r in self.results]))
         for name in _SHARED:
             setattr(self, name, getattr(self.results[0], name))
+        self.ess = np.array([np.nan if r.ess is None else r.ess for r in self.results])
 
     def __len__(self):
         return len(self.results)

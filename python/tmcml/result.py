@@ -71,6 +71,17 @@ def _precision(handle):
             "max_photons": int(p.max_photons), "met": bool(p.met)}
 
 
+def _ess(handle):
+    """An optics set's effective sample size (tmcml_result_ess) as a float,
+    or None for a result that is not an optics set's."""
+    if lib.tmcml_result_ess is None:
+        return None
+    value = ctypes.c_double()
+    if lib.tmcml_result_ess(handle, ctypes.byref(value)) != _lib.OK:
+        return None
+    return value.value
+
+
 def _with_stderr(keys, stderr):
     """keys with NAME_stderr after each name that has a standard error."""
     out = []
@@ -88,6 +99,19 @@ def _source(problem):
     make = {1: lambda: GaussianBeam(a.value), 2: lambda: FlatBeam(a.value),
             3: lambda: IsotropicPoint(a.value), 4: lambda: FiberSource(a.value, b.value)}
     return make[kind]() if kind in make else None
+
+
+def _why_not_scored(name):
+    """Why a result with derivatives lacks those of the optional array
+    `name`: the run did not score `name` itself (its group's keyword)."""
+    option = lib.tmcml_array_option(_lib.ARRAYS.index(name))
+    if option == 2:
+        return ("this run has no time bins, so no %s nor its derivatives: run it with "
+                "time_bins=(dt, nt) and jacobian=True" % name)
+    if option == 3:
+        return ("this run has no detector, so no %s nor its derivatives: run it with "
+                "detector=tmcml.FiberDetector(separation, radius, na) and jacobian=True" % name)
+    return "this run did not score %s, so it has no derivatives of it" % name
 
 
 def _time_bins(p):
@@ -128,8 +152,14 @@ class Result:
     Rd_a_jacobian, Tt_a_jacobian [na, L, 3], each the derivative of its
     escape by each layer's mua, mus and g (the last axis, in that order:
     tmcml.JACOBIAN_PARAMS), NaN where a layer has none (mus and g of a layer
-    that does not scatter, g of |g| = 1); jacobian(name) gives one by its
-    quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
+    that does not scatter, g of |g| = 1); with time bins also Rd_rt_jacobian,
+    Tt_rt_jacobian [nr, nt, L, 3], Rd_t_jacobian, Tt_t_jacobian [nt, L, 3],
+    with a detector Rd_fiber_jacobian [1, L, 3]; jacobian(name) gives one by
+    its quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
+    An optics set's result (tmcml.run(..., optics_sets=...)): ess, its
+    effective sample size as a fraction of the reference's (1.0: as good as
+    a run of its own), and ess_low (ess < tmcml.LOW_ESS: its values rest on
+    a few heavy histories); both None for other results.
     Standard errors, in a run with stderr=True (stderr_groups: the groups of
     the estimate, 64; 0 without): stderr(name) of the shape of the quantity
     (a float for Rd, A, Tt; 0.0 for Rsp, which is exact), stderr_keys() the
@@ -176,6 +206,8 @@ class Result:
         self._stderr = _stderr_values(handle)
         self.stderr_groups = lib.tmcml_result_stderr_groups(handle) if self._stderr else 0
         self.precision = _precision(handle)
+        self.ess = _ess(handle)
+        self.ess_low = None if self.ess is None else bool(self.ess < _lib.LOW_ESS)
         self._keys = _with_stderr(self._names, self._stderr)
         self.time_bins, self.t = _time_bins(p)
         self.detector = _detector(p)
@@ -286,20 +318,25 @@ class Result:
 
     def jacobian(self, name):
         """The derivatives of quantity `name` ('Rd', 'Tt', 'Rd_r', 'Tt_r',
-        'Rd_a' or 'Tt_a') by each layer's mua, mus and g: the array
-        NAME_jacobian, of shape result.<name>'s + (L, 3), (L, 3) for 'Rd' and
-        'Tt'; the last axis by mua [per 1/cm], mus [per 1/cm] and g
+        'Rd_a', 'Tt_a'; with time bins 'Rd_rt', 'Rd_t', 'Tt_rt', 'Tt_t';
+        with a detector 'Rd_fiber') by each layer's mua, mus and g: the
+        array NAME_jacobian, of shape result.<name>'s + (L, 3), (L, 3) for
+        'Rd' and 'Tt'; the last axis by mua [per 1/cm], mus [per 1/cm] and g
         (tmcml.JACOBIAN_PARAMS).  Its standard error, in a run with
         stderr=True too: stderr(name + '_jacobian').  KeyError for a
         quantity without a Jacobian; ValueError for a result without them
-        (run it with jacobian=True)."""
+        (run it with jacobian=True), or without the quantity itself ('Rd_t'
+        of a run without time bins)."""
         if JACOBIAN_OF and name not in JACOBIAN_OF:
             raise KeyError("Result.jacobian(%r): not a quantity with derivatives; those are %s"
                            % (name, ", ".join(JACOBIAN_OF)))
         if not self.has_jacobian:
             raise ValueError("Result.jacobian(%r): this result has no derivatives: %s"
                              % (name, self._why_no_jacobian()))
-        return getattr(self, name + "_jacobian")
+        value = getattr(self, name + "_jacobian")
+        if value is None:
+            raise ValueError("Result.jacobian(%r): %s" % (name, _why_not_scored(name)))
+        return value
 
     def _why_no_jacobian(self):
         if not JACOBIAN_OF:

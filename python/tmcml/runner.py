@@ -147,11 +147,28 @@ def execute_batch(session, problems, opt, total, progress=True, label=""):
 def execute_sets(session, problem, mua_sets, opt, progress=True, label=""):
     """tmcml_run_sets of problem with mua_sets (a C-ordered float64 array of
     shape (K, L)): the K result handles and the seconds the call took."""
-    k = mua_sets.shape[0]
+    return _sets_call(session, lib.tmcml_run_sets, problem, mua_sets, opt, progress, label)
+
+
+def execute_optics_sets(session, problem, optics_sets, opt, progress=True, label=""):
+    """tmcml_run_optics_sets of problem with optics_sets (a C-ordered
+    float64 array of shape (K, L, 3)): the K result handles and the seconds
+    the call took."""
+    if lib.tmcml_run_optics_sets is None:
+        raise RuntimeError("optics_sets: this libtmcml (%s) is older than "
+                           "tmcml_run_optics_sets (TMCML_1.5)" % _lib.path)
+    return _sets_call(session, lib.tmcml_run_optics_sets, problem, optics_sets, opt, progress,
+                      label)
+
+
+def _sets_call(session, function, problem, table, opt, progress, label):
+    """function (tmcml_run_sets or tmcml_run_optics_sets) of problem with
+    table, a set per row of its first axis."""
+    k = table.shape[0]
     out = (ctypes.c_void_p * k)()
-    table = mua_sets.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-    seconds = _watched(session, opt, progress, label, opt.photons, lib.tmcml_run_sets,
-                       (problem.handle, table, k, ctypes.byref(opt), out), out)
+    values = table.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    seconds = _watched(session, opt, progress, label, opt.photons, function,
+                       (problem.handle, values, k, ctypes.byref(opt), out), out)
     return list(out), seconds
 
 
@@ -308,3 +325,15 @@ def warn_unmet(results, of, stacklevel=3):
                           "(asked %.3g %%): the result is valid, the precision not met"
                           % (which, p["max_photons"], of, 100 * p["reached"], 100 * p["asked"]),
                           _lib.PrecisionWarning, stacklevel=stacklevel)
+
+
+def warn_low_ess(results, stacklevel=3):
+    """A tmcml.LowEffectiveSampleSizeWarning for each optics set whose
+    effective sample size is below tmcml.LOW_ESS."""
+    for k, r in enumerate(results):
+        if r.ess_low:
+            warnings.warn("optics_sets[%d] (set %d): effective sample size %.3g of the "
+                          "reference's, below tmcml.LOW_ESS (%g): its values and standard "
+                          "errors rest on a few heavy histories; simulate it on its own or "
+                          "nearer the run's optics" % (k, k + 1, r.ess, _lib.LOW_ESS),
+                          _lib.LowEffectiveSampleSizeWarning, stacklevel=stacklevel)
