@@ -401,7 +401,8 @@ TMCML_API tmcml_status tmcml_run_optics_sets(tmcml_session *s, const tmcml_probl
  * its escapes, as a fraction of the reference history's (1: as good as a
  * run of its own photons; below TMCML_LOW_ESS its errors rest on a few
  * heavy histories: docs/physics.md).  TMCML_ERR_ARGUMENT for a NULL r or
- * out, TMCML_ERR_STATE for a result that is not an optics set's (*out NaN).
+ * out, TMCML_ERR_STATE (*out NaN) for a result that is not an optics set's,
+ * or an optics set's of which nothing escaped.
  * New in TMCML_1.5. */
 #define TMCML_LOW_ESS 0.1
 TMCML_API tmcml_status tmcml_result_ess(const tmcml_result *r, double *out);
