@@ -936,38 +936,89 @@ tmcml_status api_run_batch(tmcml_session *s, const tmcml_problem *const *problem
     return run_problems(s, problems, count, o, &none, NULL, out);
 }
 
-/* The sets' problems: p with each set's mua (*list, num_sets of them). */
-static tmcml_status set_problems(tmcml_session *s, const tmcml_problem *p, const double *mua,
-                                 int num_sets, tmcml_problem ***list)
+/* Why sets's table cannot be scored from p's histories (TMCML_ERR_ARGUMENT,
+ * naming the set, layer and parameter), or TMCML_OK. */
+static tmcml_status check_sets(tmcml_session *s, const tmcml_problem *p, const call_sets *sets)
 {
     tm_error err = {0};
-    if (!mua_sets_check(mua, num_sets, p->run.num_layers, &err))
+    bool ok = sets->mus
+                  ? optics_sets_check(&p->run, sets->mua, sets->mus, sets->g, sets->count, &err)
+                  : mua_sets_check(sets->mua, sets->count, p->run.num_layers, &err);
+    if (!ok)
         return api_fail(s, TMCML_ERR_ARGUMENT, &err);
-    *list = calloc((size_t)num_sets, sizeof **list);
-    for (int k = 0; *list && k < num_sets; k++) {
-        (*list)[k] = calloc(1, sizeof *(*list)[k]);
-        if (!(*list)[k] || !mua_sets_run(&p->run, mua, k, &(*list)[k]->run))
+    for (size_t e = 0; sets->g && p->run.jacobian && e < (size_t)sets->count * (size_t)sets->layers;
+         e++)
+        if (sets->g[e] != p->run.layers[e % (size_t)sets->layers + 1].g)
+            return api_failf(s, TMCML_ERR_ARGUMENT,
+                             "optics_sets: set %zu changes layer %zu's g: the derivatives "
+                             "(tmcml_problem_set_jacobian) take sets of the problem's g",
+                             e / (size_t)sets->layers + 1, e % (size_t)sets->layers + 1);
+    return TMCML_OK;
+}
+
+/* The sets' problems (*list, sets->count of them): p with each set's mua,
+ * and with optics sets its mus and g (marked optics sets: their results
+ * have an effective sample size). */
+static tmcml_status set_problems(tmcml_session *s, const tmcml_problem *p, const call_sets *sets,
+                                 tmcml_problem ***list)
+{
+    tmcml_status status = check_sets(s, p, sets);
+    if (status != TMCML_OK)
+        return status;
+    *list = calloc((size_t)sets->count, sizeof **list);
+    for (int k = 0; *list && k < sets->count; k++) {
+        tmcml_problem *q = (*list)[k] = calloc(1, sizeof *(*list)[k]);
+        bool copied =
+            q && (sets->mus ? optics_sets_run(&p->run, sets->mua, sets->mus, sets->g, k, &q->run)
+                            : mua_sets_run(&p->run, sets->mua, k, &q->run));
+        if (!copied)
             return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-        (*list)[k]->stderr_groups = p->stderr_groups;
-        (*list)[k]->precision = p->precision;
-        (*list)[k]->max_photons = p->max_photons;
-        memcpy((*list)[k]->precision_of, p->precision_of, sizeof p->precision_of);
+        q->stderr_groups = p->stderr_groups;
+        q->precision = p->precision;
+        q->max_photons = p->max_photons;
+        memcpy(q->precision_of, p->precision_of, sizeof p->precision_of);
     }
     return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
 }
 
-tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
-                            int num_sets, const tmcml_options *opt, tmcml_result **out)
+/* Every set of sets, from one simulation of p. */
+static tmcml_status run_sets(tmcml_session *s, const tmcml_problem *p, const call_sets *sets,
+                             const tmcml_options *o, tmcml_result **out)
+{
+    tmcml_problem **list = NULL;
+    tmcml_status status = set_problems(s, p, sets, &list);
+    if (status == TMCML_OK)
+        status =
+            run_problems(s, (const tmcml_problem *const *)list, sets->count, o, sets, NULL, out);
+    for (int k = 0; list && k < sets->count; k++)
+        tmcml_problem_delete(list[k]);
+    free(list);
+    return status;
+}
+
+/* The checks both sets' calls begin with: out cleared, the arguments, the
+ * count; TMCML_OK when the call may go on (inside the session). */
+static tmcml_status sets_begin(tmcml_session *s, const tmcml_problem *p, const double *table,
+                               const char *table_name, int num_sets, tmcml_result **out)
 {
     for (int k = 0; out && k < num_sets && k < TM_MAX_ABSORPTION_SETS; k++)
         out[k] = NULL;
     tmcml_status entered =
-        api_begin(s, API_ARGS({out, "out"}, {p, "problem"}, {mua_sets, "mua_sets"}));
+        api_begin(s, API_ARGS({out, "out"}, {p, "problem"}, {table, table_name}));
     if (entered != TMCML_OK)
         return entered;
     if (num_sets < 1 || num_sets > TM_MAX_ABSORPTION_SETS)
         return api_arg_error(s, "num_sets: expected 1 to %d (got %d)", TM_MAX_ABSORPTION_SETS,
                              num_sets);
+    return TMCML_OK;
+}
+
+tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
+                            int num_sets, const tmcml_options *opt, tmcml_result **out)
+{
+    tmcml_status begun = sets_begin(s, p, mua_sets, "mua_sets", num_sets, out);
+    if (begun != TMCML_OK)
+        return begun;
     tmcml_options defaults;
     tmcml_options_init(&defaults);
     return api_leave(s, api_run_sets(s, p, mua_sets, num_sets, opt ? opt : &defaults, out));
@@ -976,83 +1027,27 @@ tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p, const doub
 tmcml_status api_run_sets(tmcml_session *s, const tmcml_problem *p, const double *mua_sets,
                           int num_sets, const tmcml_options *o, tmcml_result **out)
 {
-    tmcml_problem **list = NULL;
-    tmcml_status status = set_problems(s, p, mua_sets, num_sets, &list);
     call_sets sets = {num_sets, p->run.num_layers, mua_sets, p->run.path_lengths, NULL, NULL};
-    if (status == TMCML_OK)
-        status = run_problems(s, (const tmcml_problem *const *)list, num_sets, o, &sets, NULL, out);
-    for (int k = 0; list && k < num_sets; k++)
-        tmcml_problem_delete(list[k]);
-    free(list);
-    return status;
+    return run_sets(s, p, &sets, o, out);
 }
 
 /* ---- optics sets ---------------------------------------------------------------- */
 
-/* The optics sets' problems: p with each set's mua, mus and g, marked
- * optics sets (their results have an effective sample size). */
-static tmcml_status optics_problems(tmcml_session *s, const tmcml_problem *p, const double *mua,
-                                    const double *mus, const double *g, int num_sets,
-                                    tmcml_problem ***list)
-{
-    tm_error err = {0};
-    if (!optics_sets_check(&p->run, mua, mus, g, num_sets, &err))
-        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
-    if (p->run.jacobian)
-        for (size_t e = 0; e < (size_t)num_sets * (size_t)p->run.num_layers; e++)
-            if (g[e] != p->run.layers[e % (size_t)p->run.num_layers + 1].g)
-                return api_failf(s, TMCML_ERR_ARGUMENT,
-                                 "optics_sets: set %zu changes layer %zu's g: the derivatives "
-                                 "(tmcml_problem_set_jacobian) take sets of the problem's g",
-                                 e / (size_t)p->run.num_layers + 1,
-                                 e % (size_t)p->run.num_layers + 1);
-    *list = calloc((size_t)num_sets, sizeof **list);
-    for (int k = 0; *list && k < num_sets; k++) {
-        (*list)[k] = calloc(1, sizeof *(*list)[k]);
-        if (!(*list)[k] || !optics_sets_run(&p->run, mua, mus, g, k, &(*list)[k]->run))
-            return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-        (*list)[k]->stderr_groups = p->stderr_groups;
-        (*list)[k]->precision = p->precision;
-        (*list)[k]->max_photons = p->max_photons;
-        memcpy((*list)[k]->precision_of, p->precision_of, sizeof p->precision_of);
-    }
-    return *list ? TMCML_OK : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-}
-
-static tmcml_status run_optics_sets(tmcml_session *s, const tmcml_problem *p, const double *optics,
-                                    int num_sets, const tmcml_options *o, tmcml_result **out)
-{
-    size_t n = (size_t)num_sets * (size_t)p->run.num_layers;
-    double *mua = malloc(3 * n * sizeof *mua);
-    if (!mua)
-        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
-    double *mus = mua + n, *g = mua + 2 * n;
-    optics_sets_split(optics, num_sets, p->run.num_layers, mua, mus, g);
-    tmcml_problem **list = NULL;
-    tmcml_status status = optics_problems(s, p, mua, mus, g, num_sets, &list);
-    call_sets sets = {num_sets, p->run.num_layers, mua, p->run.path_lengths, mus, g};
-    if (status == TMCML_OK)
-        status = run_problems(s, (const tmcml_problem *const *)list, num_sets, o, &sets, NULL, out);
-    for (int k = 0; list && k < num_sets; k++)
-        tmcml_problem_delete(list[k]);
-    free(list);
-    free(mua);
-    return status;
-}
-
 tmcml_status tmcml_run_optics_sets(tmcml_session *s, const tmcml_problem *p, const double *optics,
                                    int num_sets, const tmcml_options *opt, tmcml_result **out)
 {
-    for (int k = 0; out && k < num_sets && k < TM_MAX_ABSORPTION_SETS; k++)
-        out[k] = NULL;
-    tmcml_status entered =
-        api_begin(s, API_ARGS({out, "out"}, {p, "problem"}, {optics, "optics_sets"}));
-    if (entered != TMCML_OK)
-        return entered;
-    if (num_sets < 1 || num_sets > TM_MAX_ABSORPTION_SETS)
-        return api_arg_error(s, "num_sets: expected 1 to %d (got %d)", TM_MAX_ABSORPTION_SETS,
-                             num_sets);
+    tmcml_status begun = sets_begin(s, p, optics, "optics_sets", num_sets, out);
+    if (begun != TMCML_OK)
+        return begun;
     tmcml_options defaults;
     tmcml_options_init(&defaults);
-    return api_leave(s, run_optics_sets(s, p, optics, num_sets, opt ? opt : &defaults, out));
+    size_t n = (size_t)num_sets * (size_t)p->run.num_layers;
+    double *mua = malloc(3 * n * sizeof *mua);
+    if (!mua)
+        return api_leave(s, api_failf(s, TMCML_ERR_MEMORY, "out of memory"));
+    optics_sets_split(optics, num_sets, p->run.num_layers, mua, mua + n, mua + 2 * n);
+    call_sets sets = {num_sets, p->run.num_layers, mua, p->run.path_lengths, mua + n, mua + 2 * n};
+    tmcml_status status = run_sets(s, p, &sets, opt ? opt : &defaults, out);
+    free(mua);
+    return api_leave(s, status);
 }
