@@ -1,14 +1,21 @@
 /* A run's optional outputs (run_options.h). */
 #include "run_options.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The request of the derivatives, as the .mco's header and the
- * checkpoint's input record it. */
-#define JACOBIAN_LINE "derivatives: of the escapes by each layer's mua, mus and g"
-#define OPTICS_SET_LINE                                                                            \
-    "optics set: reweighted from the reference's histories (its mua, mus, g in the layers above)"
+/* The requests a run records as one line of text each (the .mco's
+ * header, the checkpoint's input): the flag's line and its field. */
+static const struct {
+    const char *line;
+    size_t flag; /* offsetof(mci_run, a bool) */
+} flag_lines[] = {
+    {"derivatives: of the escapes by each layer's mua, mus and g", offsetof(mci_run, jacobian)},
+    {"optics set: reweighted from the reference's histories (its mua, mus, g in the layers above)",
+     offsetof(mci_run, optics_set)},
+};
+#define FLAG_LINES (sizeof flag_lines / sizeof flag_lines[0])
 
 bool run_options_has(const mci_run *run, output_option option)
 {
@@ -77,10 +84,9 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
         textbuf_add_double(t, run->fiber_na);
         textbuf_add(t, "\n");
     }
-    if (run->jacobian)
-        textbuf_add(t, "%s%s\n", prefix, JACOBIAN_LINE);
-    if (run->optics_set)
-        textbuf_add(t, "%s%s\n", prefix, OPTICS_SET_LINE);
+    for (size_t k = 0; k < FLAG_LINES; k++)
+        if (*(const bool *)((const char *)run + flag_lines[k].flag))
+            textbuf_add(t, "%s%s\n", prefix, flag_lines[k].line);
 }
 
 bool run_options_parse_line(const char *line, mci_run *run)
@@ -99,21 +105,10 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->fiber_na = na;
         return true;
     }
-    if (strcmp(line, JACOBIAN_LINE) == 0) {
-        run->jacobian = true;
-        return true;
-    }
-    if (strcmp(line, OPTICS_SET_LINE) == 0) {
-        run->optics_set = true;
-        return true;
-    }
-    if (strcmp(line, JACOBIAN_LINE) == 0) {
-        run->jacobian = true;
-        return true;
-    }
-    if (strcmp(line, OPTICS_SET_LINE) == 0) {
-        run->optics_set = true;
-        return true;
-    }
+    for (size_t k = 0; k < FLAG_LINES; k++)
+        if (strcmp(line, flag_lines[k].line) == 0) {
+            *(bool *)((char *)run + flag_lines[k].flag) = true;
+            return true;
+        }
     return false;
 }
