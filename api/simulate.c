@@ -943,7 +943,7 @@ static tmcml_status check_sets(tmcml_session *s, const tmcml_problem *p, const c
     tm_error err = {0};
     bool ok = sets->mus
                   ? optics_sets_check(&p->run, sets->mua, sets->mus, sets->g, sets->count, &err)
-                  : mua_sets_check(sets->mua, sets->count, p->run.num_layers, &err);
+                  : mua_sets_check("mua_sets", sets->mua, sets->count, p->run.num_layers, &err);
     if (!ok)
         return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     for (size_t e = 0; sets->g && p->run.jacobian && e < (size_t)sets->count * (size_t)sets->layers;

@@ -19,10 +19,10 @@ static bool mua_in_range(double mua)
     return mua == 0.0 || (mua >= MCI_MIN_COEFFICIENT && mua <= MCI_MAX_COEFFICIENT);
 }
 
-bool mua_sets_check(const double *mua, int count, int layers, tm_error *err)
+bool mua_sets_check(const char *table, const double *mua, int count, int layers, tm_error *err)
 {
     if (count < 1 || count > TM_MAX_ABSORPTION_SETS) {
-        error_set(err, NULL, 0, "mua_sets: %d sets: 1 to %d are possible", count,
+        error_set(err, NULL, 0, "%s: %d sets: 1 to %d are possible", table, count,
                   TM_MAX_ABSORPTION_SETS);
         return false;
     }
@@ -31,9 +31,9 @@ bool mua_sets_check(const double *mua, int count, int layers, tm_error *err)
             double v = mua[(size_t)k * layers + i - 1];
             if (!mua_in_range(v)) {
                 error_set(err, NULL, 0,
-                          "mua_sets: set %d, layer %d: mua must be 0 or between 1e-12 and 1e12 "
-                          "/cm (%g)",
-                          k + 1, i, v);
+                          "%s: set %d, layer %d: mua must be 0 or between 1e-12 and 1e12 /cm "
+                          "(%g)",
+                          table, k + 1, i, v);
                 return false;
             }
         }

@@ -37,8 +37,9 @@ double *mua_sets_read_table(const char *path, int num_layers, int per_layer, int
 
 /* Checks count sets of layers values (1 .. TM_MAX_ABSORPTION_SETS sets,
  * each mua 0 or within MCI_MIN_COEFFICIENT .. MCI_MAX_COEFFICIENT):
- * "mua_sets: set 2, layer 1: ..." otherwise. */
-bool mua_sets_check(const double *mua, int count, int layers, tm_error *err);
+ * "TABLE: set 2, layer 1: ..." otherwise (table: the caller's name of the
+ * table, "mua_sets" or "optics_sets"). */
+bool mua_sets_check(const char *table, const double *mua, int count, int layers, tm_error *err);
 
 /* A copy of run whose layers have set k's mua (false when out of memory). */
 bool mua_sets_run(const mci_run *run, const double *mua, int k, mci_run *out);

@@ -2,7 +2,6 @@
 #include "optics_sets.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "mua_sets.h"
 #include "tm_limits.h"
@@ -38,13 +37,8 @@ static const char *scattering_fault(const mci_layer *l, double mus, double g, co
 bool optics_sets_check(const mci_run *run, const double *mua, const double *mus, const double *g,
                        int count, tm_error *err)
 {
-    tm_error mua_err = {0};
-    if (!mua_sets_check(mua, count, run->num_layers, &mua_err)) {
-        const char *what = strncmp(mua_err.message, "mua_sets: ", 10) == 0 ? mua_err.message + 10
-                                                                           : mua_err.message;
-        error_set(err, NULL, 0, "optics_sets: %s", what);
+    if (!mua_sets_check("optics_sets", mua, count, run->num_layers, err))
         return false;
-    }
     for (int k = 0; k < count; k++)
         for (int i = 1; i <= run->num_layers; i++) {
             size_t at = (size_t)k * (size_t)run->num_layers + (size_t)i - 1;
