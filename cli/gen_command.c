@@ -48,17 +48,24 @@ static void print_info(const kernel_spec *spec, const render_output *src, const 
 }
 
 /* --mua-sets: the file's absorption sets (their count is what the kernel of
- * the sets bakes in, the shape its variant is planned for). */
+ * the sets bakes in, the shape its variant is planned for); --jacobian
+ * without them: the run's own mua, the one set whose kernel scores the
+ * derivatives. */
 static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets,
                       plan_options *plan, tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
-    if (!opt->run.mua_sets)
+    if (!opt->run.mua_sets && !opt->run.jacobian)
         return true;
-    if (!mua_sets_read(opt->run.mua_sets, run->num_layers, sets, err))
+    if (!opt->run.mua_sets && !mua_sets_own(run, sets)) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (opt->run.mua_sets && !mua_sets_read(opt->run.mua_sets, run->num_layers, sets, err))
         return false;
     plan->num_sets = sets->count;
     plan->sets_paths = opt->run.path_lengths;
+    plan->sets_jacobian = opt->run.jacobian;
     plan->set_mua = sets->mua;
     return true;
 }

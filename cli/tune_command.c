@@ -13,24 +13,30 @@
 #include "tune.h"
 #include "tune_job.h"
 
-/* --mua-sets FILE [-A] [--path-lengths]: the kernel of the file's
- * absorption sets is tuned, for their shape (with -A their escapes, else
- * their absorption too). */
+/* --mua-sets FILE [-A] [--path-lengths] [--jacobian]: the kernel of the
+ * file's absorption sets is tuned, for their shape (with -A their escapes,
+ * else their absorption too); --jacobian alone: the kernel of the run's own
+ * mua as its one set, which scores the derivatives. */
 static bool tune_sets(const cli_options *opt, tune_job *job, mua_sets *sets, plan_options *plan,
                       tm_error *err)
 {
     memset(sets, 0, sizeof *sets);
-    if (!opt->run.mua_sets) {
+    if (!opt->run.mua_sets && !opt->run.jacobian) {
         if (opt->run.path_lengths)
             error_set(err, NULL, 0,
                       "--path-lengths: a GPU kernel scores them with absorption sets: add "
                       "--mua-sets FILE");
         return !opt->run.path_lengths;
     }
-    if (!mua_sets_read(opt->run.mua_sets, job->run->num_layers, sets, err))
+    if (!opt->run.mua_sets && !mua_sets_own(job->run, sets)) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    if (opt->run.mua_sets && !mua_sets_read(opt->run.mua_sets, job->run->num_layers, sets, err))
         return false;
     plan->num_sets = sets->count;
     plan->sets_paths = opt->run.path_lengths;
+    plan->sets_jacobian = opt->run.jacobian;
     plan->set_mua = sets->mua;
     gpu_runner_sets(&job->gpu, sets->count, sets->mua);
     return true;

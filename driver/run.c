@@ -714,20 +714,32 @@ static bool paths_options(driver_options *opt, tm_error *err)
     return true;
 }
 
-/* --jacobian: only the CPU engine scores the derivatives (auto says it
- * takes it). */
+/* --jacobian: on the GPU the absorption sets' kernel scores the
+ * derivatives of the escapes by ring and by angle (templates/sets.cu), a
+ * run at a time; those of time bins and a fiber detector, and path lengths
+ * without --mua-sets, only the CPU engine scores (auto says it takes it). */
 static bool jacobian_options(driver_options *opt, tm_error *err)
 {
     if (!opt->jacobian)
         return true;
+    opt->no_batch = true;
+    const char *cpu_only = opt->time_nt > 0                      ? "--time"
+                           : opt->fiber_radius > 0.0             ? "--detector"
+                           : opt->path_lengths && !opt->mua_sets ? "--path-lengths"
+                           : opt->optics_sets                    ? "--optics-sets"
+                                                                 : NULL;
+    if (!cpu_only)
+        return true;
     if (opt->engine == DRIVER_ENGINE_GPU) {
         error_set(err, NULL, 0,
-                  "--jacobian: the derivatives are scored by the CPU engine: use "
-                  "--engine cpu (or auto)");
+                  "--jacobian with %s: those derivatives are scored by the CPU engine: use "
+                  "--engine cpu (or auto)",
+                  cpu_only);
         return false;
     }
     if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --jacobian: the derivatives are scored by the CPU engine\n");
+        fprintf(stderr, "tmcml: --jacobian with %s: the derivatives are scored by the CPU engine\n",
+                cpu_only);
     opt->engine = DRIVER_ENGINE_CPU;
     return true;
 }

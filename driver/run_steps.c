@@ -40,7 +40,11 @@ static int gpu_count(const engine *eng) { return eng->gpus; }
 
 bool run_plan_gpus(const driver_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
-    return run_plan_gpus_sets(opt, eng, run, 0, NULL, err);
+    if (!run->jacobian)
+        return run_plan_gpus_sets(opt, eng, run, 0, NULL, err);
+    for (int i = 1; i <= run->num_layers; i++)
+        eng->jacobian_mua[i - 1] = run->layers[i].mua;
+    return run_plan_gpus_sets(opt, eng, run, 1, eng->jacobian_mua, err);
 }
 
 bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *run, int num_sets,
@@ -50,6 +54,7 @@ bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *r
     driver_plan_options(opt, &plan);
     plan.num_sets = num_sets;
     plan.sets_paths = num_sets > 0 && opt->path_lengths;
+    plan.sets_jacobian = num_sets > 0 && run->jacobian;
     plan.set_mua = set_mua;
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
@@ -122,19 +127,26 @@ void run_note_shares(const driver_options *opt, engine *eng, const session_run_s
 session_sim run_session_sim(const driver_options *opt, const engine *eng, progress_meter *meter,
                             stopper *st, session_done_fn done, void *done_ctx)
 {
-    return (session_sim){.seed = opt->seed,
-                         .score_absorption = opt->score_absorption,
-                         .threads = eng->threads,
-                         .max_steps = opt->max_steps,
-                         .cache_dir = opt->cache_dir,
-                         .template_dir = opt->template_dir,
-                         .verbose = opt->verbose,
-                         .launch_photons = opt->launch_photons,
-                         .gpu_chunk = opt->gpu_chunk,
-                         .progress = meter,
-                         .stop = &st->flag,
-                         .done = done,
-                         .done_ctx = done_ctx};
+    session_sim sim = {.seed = opt->seed,
+                       .score_absorption = opt->score_absorption,
+                       .threads = eng->threads,
+                       .max_steps = opt->max_steps,
+                       .cache_dir = opt->cache_dir,
+                       .template_dir = opt->template_dir,
+                       .verbose = opt->verbose,
+                       .launch_photons = opt->launch_photons,
+                       .gpu_chunk = opt->gpu_chunk,
+                       .progress = meter,
+                       .stop = &st->flag,
+                       .done = done,
+                       .done_ctx = done_ctx};
+    /* A run with derivatives on the GPUs: its own one set (run_plan_gpus;
+     * the sets' calls give theirs instead). */
+    if (eng->pool && eng->specs && eng->specs[0].sets_jacobian) {
+        sim.num_sets = 1;
+        sim.set_mua = eng->jacobian_mua;
+    }
+    return sim;
 }
 
 sim_status run_gaps(const driver_options *opt, const checkpoint *ranges, uint64_t photons,

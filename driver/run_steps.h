@@ -39,6 +39,9 @@ typedef struct engine {
     pthread_t closer;
     bool closing;
     bool last_runs; /* the runs being simulated are the file's last: release after them */
+    /* A run with derivatives on the GPUs is its own one absorption set
+     * (run_plan_gpus): its mua, layer i's at [i - 1]. */
+    double jacobian_mua[TM_MAX_PATH_LAYERS];
 } engine;
 
 /* The GPUs are needed no more: closed in a thread while what is left (the
@@ -47,12 +50,15 @@ typedef struct engine {
 void run_release_gpus(engine *eng);
 
 /* Each GPU's kernel variant for a run (a profile, the heuristic or a
- * tuning; GPUs of different models each get their own), said on stderr. */
+ * tuning; GPUs of different models each get their own), said on stderr.
+ * A run with derivatives (mci_run.jacobian) gets the kernel of one
+ * absorption set, its own, which scores them (templates/sets.cu). */
 bool run_plan_gpus(const driver_options *opt, engine *eng, const mci_run *run, tm_error *err);
 
 /* The same for the kernel of num_sets absorption sets of run (set k's mua
  * of layer i at set_mua[k * layers + i - 1]), with --path-lengths their
- * path lengths: a shape of its own, with profile entries of its own. */
+ * path lengths, and their derivatives when the run has them: a shape of
+ * its own, with profile entries of its own. */
 bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *run, int num_sets,
                         const double *set_mua, tm_error *err);
 

@@ -116,7 +116,8 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
 {
     problem_shape shape = run_view_shape(run, opt->score_absorption);
-    problem_shape_for_sets(&shape, opt->num_sets, opt->sets_paths);
+    problem_shape_for_sets(&shape,
+                           (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian});
     char *key = problem_shape_key(&shape);
     if (!key)
         return NULL;
@@ -192,7 +193,10 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
             if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
                                     &s->plan_specs[i], err) ||
                 (opt->num_sets > 0 &&
-                 !variant_sets_tuned(&s->plan_specs[i], opt->num_sets, opt->sets_paths, &dev, err)))
+                 !variant_sets_tuned(
+                     &s->plan_specs[i],
+                     (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian}, &dev,
+                     err)))
                 return false;
         }
         return true;

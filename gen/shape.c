@@ -19,7 +19,7 @@
  * count and mode, the angles weigh a quarter of r and z.  A profile's
  * entries go by layer count, then A before -A, then the rest in this
  * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
- * fiber". */
+ * fiber jacobian". */
 const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(num_layers), .lo = 1, .hi = SPEC_MAX_LAYERS, .sort = SHAPE_SORT_LEADING,
      .text = "L%d", .shown = SHAPE_SHOWN_ALWAYS},
@@ -38,6 +38,7 @@ const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(source), .lo = 0, .hi = SHAPE_SOURCE_KINDS - 1},
     {SHAPE_BOOL_MEMBER(time_bins), .text = " time"},
     {SHAPE_BOOL_MEMBER(fiber), .text = " fiber"},
+    {SHAPE_BOOL_MEMBER(sets_jacobian), .text = " jacobian", .shown = SHAPE_SHOWN_WITH_SETS},
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -56,12 +57,14 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value)
         *(int *)p = value;
 }
 
-void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths)
+void problem_shape_for_sets(problem_shape *s, sets_scoring sets)
 {
+    int num_sets = sets.num_sets;
     bool absorb = s->score_absorption || s->sets_absorb;
     s->num_sets = num_sets;
     s->sets_2d = num_sets > 0;
-    s->sets_paths = num_sets > 0 && paths;
+    s->sets_paths = num_sets > 0 && sets.paths;
+    s->sets_jacobian = num_sets > 0 && sets.jacobian;
     s->sets_absorb = num_sets > 0 && absorb;
     s->score_absorption = num_sets == 0 && absorb;
 }

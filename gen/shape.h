@@ -50,7 +50,10 @@
     /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored */                     \
     /* by a run's own kernel when on; their bins and geometry are kernel data. */                  \
     bool time_bins;                                                                                \
-    bool fiber;
+    bool fiber;                                                                                    \
+    /* With sets: each set also scores the terms of its escapes' */                                \
+    /* derivatives (docs/physics.md, "Derivatives"). */                                            \
+    bool sets_jacobian;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -114,11 +117,20 @@ void shape_field_set(const shape_field *f, problem_shape *s, int value);
 
 bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
 
-/* s as the kernel of num_sets absorption sets (0: none) sees it: their
- * escapes (sets_2d), with paths their path lengths (sets_paths), and when
- * s scores absorption their absorption instead of the run's (sets_absorb).
- * num_sets 0 gives the run's own shape back. */
-void problem_shape_for_sets(problem_shape *s, int num_sets, bool paths);
+/* What a kernel of absorption sets scores besides their escapes: num_sets
+ * sets (0: none), with paths their path lengths, with jacobian their
+ * derivatives' terms. */
+typedef struct sets_scoring {
+    int num_sets;
+    bool paths, jacobian;
+} sets_scoring;
+
+/* s as the kernel of sets.num_sets absorption sets (0: none) sees it: their
+ * escapes (sets_2d), their path lengths (sets_paths) and derivatives
+ * (sets_jacobian) as asked, and when s scores absorption their absorption
+ * instead of the run's (sets_absorb).  No sets give the run's own shape
+ * back. */
+void problem_shape_for_sets(problem_shape *s, sets_scoring sets);
 
 /* The order of profile entries in a written file, from the table's sort:
  * layers, then A before -A, then nr, nz, na and the later members.  0

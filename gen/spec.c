@@ -30,12 +30,14 @@ void spec_init(kernel_spec *spec)
  * templates/score.cu) in shared memory. */
 /* The sets' extra mua (num_layers x num_sets; with sets_absorb, then each
  * set's mua over the reference's mut), then per thread its path in every
- * layer, its escape waiting to be scored (two words) and, with sets_absorb,
- * each set's deposit residue, 4 bytes each (templates/sets.cu). */
+ * layer, its escape waiting to be scored (two words), with sets_absorb each
+ * set's deposit residue, and with sets_jacobian its interactions and score
+ * in every layer, 4 bytes each (templates/sets.cu). */
 static size_t sets_shared_bytes(const kernel_spec *spec)
 {
     size_t table = (size_t)spec->num_layers * (size_t)spec->num_sets * (spec->sets_absorb ? 2 : 1);
-    size_t rows = (size_t)spec->num_layers + 2 + (spec->sets_absorb ? (size_t)spec->num_sets : 0);
+    size_t rows = (size_t)spec->num_layers + 2 + (spec->sets_absorb ? (size_t)spec->num_sets : 0) +
+                  (spec->sets_jacobian ? 2 * (size_t)spec->num_layers : 0);
     return (table + rows * (size_t)spec->knobs.block_size) * sizeof(float);
 }
 
@@ -115,9 +117,9 @@ size_t spec_batch_budget(const kernel_spec *spec, size_t shared_per_sm, int max_
     return share > SPEC_RESERVED_SHARED_PER_BLOCK ? share - SPEC_RESERVED_SHARED_PER_BLOCK : 0;
 }
 
-void spec_for_sets(kernel_spec *spec, int num_sets, bool paths)
+void spec_for_sets(kernel_spec *spec, sets_scoring sets)
 {
-    problem_shape_for_sets(&spec->shape, num_sets, paths);
+    problem_shape_for_sets(&spec->shape, sets);
     if (!spec->sets_absorb)
         return;
     /* The run's A_rz tile and caches are not the sets' (templates/sets.cu
@@ -234,9 +236,10 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
  * keeps no A_rz of its own beside the sets' paths (templates/sets.cu). */
 static bool validate_sets(const kernel_spec *spec, tm_error *err)
 {
-    if ((spec->sets_paths || spec->sets_absorb) && spec->num_sets == 0) {
+    if ((spec->sets_paths || spec->sets_absorb || spec->sets_jacobian) && spec->num_sets == 0) {
         error_set(err, NULL, 0,
-                  "sets_paths, sets_absorb: a GPU kernel scores them with absorption sets");
+                  "sets_paths, sets_absorb, sets_jacobian: a GPU kernel scores them with "
+                  "absorption sets");
         return false;
     }
     if (spec->num_sets == 0)

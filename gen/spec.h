@@ -80,7 +80,7 @@ void spec_for_batch(kernel_spec *spec);
  * none): their escapes, Rd_ra and Tt_ra each (sets_2d), and with paths
  * their escapes' partial path lengths (Rd_path, Tt_path), in a run's own
  * kernel without absorption (spec_validate says so otherwise). */
-void spec_for_sets(kernel_spec *spec, int num_sets, bool paths);
+void spec_for_sets(kernel_spec *spec, sets_scoring sets);
 
 /* Checks ranges and consistency (tile within grid and shared-memory budget
  * given, block size multiple of 32, ...).  shared_bytes_max: the device's

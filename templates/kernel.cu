@@ -84,7 +84,14 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *multipliers, unsigned long long *next,
              const unsigned int *stop,
              unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
-%   if spec.sets_paths then
+%   if spec.sets_jacobian then
+             unsigned long long *counts, const float *set_extra,
+%     if spec.sets_paths then
+             unsigned long long *rd_path, unsigned long long *tt_path,
+%     end
+             unsigned long long *rd_jr, unsigned long long *rd_ja,
+             unsigned long long *tt_jr, unsigned long long *tt_ja)
+%   elseif spec.sets_paths then
              unsigned long long *counts, const float *set_extra,
              unsigned long long *rd_path, unsigned long long *tt_path)
 %   elseif spec.num_sets > 0 then
@@ -148,10 +155,13 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % if spec.num_sets > 0 then
     unsigned int sets_clock = 0u;  // loop iterations, for the sets' scoring
 % end
+% -- the sets' tallies besides Rd_ra and Tt_ra (sets.cu, sets_score_waiting)
+% local sets_tallies = (spec.sets_paths and ", rd_path, tt_path" or "") ..
+%     (spec.sets_jacobian and ", rd_jr, rd_ja, tt_jr, tt_ja" or "")
     for (;;) {
 % if spec.num_sets > 0 then
         if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)
-            sets_score_waiting(rd_ra, tt_ra{{spec.sets_paths and ", rd_path, tt_path" or ""}});
+            sets_score_waiting(rd_ra, tt_ra{{sets_tallies}});
 % end
         // One test a step for everything rare between steps: a weight below
         // MCML's threshold (roulette), the step limit, an ended photon.  (As
@@ -230,6 +240,9 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   end
 %   if spec.sets_absorb then
                 sets_launch_residues();
+%   end
+%   if spec.sets_jacobian then
+                sets_launch_jacobian();
 %   end
 %   if spec.time_bins then
                 p.flight = time_start;  // the glass layers above first_layer, crossed straight down

@@ -41,6 +41,14 @@ extern __shared__ __align__(16) float sets_shared[];
 #define SET_ABSORBED(i, k) sets_shared[NUM_LAYERS * NUM_SETS + ((i) - 1) * NUM_SETS + (k)]
 #define SET_RESIDUE(t, k) SET_ROW(NUM_LAYERS + 2 + (k), t)
 % end
+% if spec.sets_jacobian then
+// With the derivatives (docs/physics.md, "Derivatives"), two more rows a
+// layer: the photon's interactions c_i there (an unsigned count in the
+// word), then its Henyey-Greenstein score G_i there.
+#define SET_JACOBIAN_ROWS (NUM_LAYERS + 2{{spec.sets_absorb and " + NUM_SETS" or ""}})
+#define SET_COUNT_OF(t, i) SET_ROW(SET_JACOBIAN_ROWS + (i) - 1, t)
+#define SET_SCORE_OF(t, i) SET_ROW(SET_JACOBIAN_ROWS + NUM_LAYERS + (i) - 1, t)
+% end
 
 __device__ __forceinline__ int set_waiting(unsigned int t) { return __float_as_int(SET_WAITING_CODE(t)); }
 
@@ -89,6 +97,36 @@ __device__ __forceinline__ void sets_launch(int first_layer)
     for (int i = 1; i <= NUM_LAYERS; i++) {
         layer_t l = layer_at(i);
         SET_PATH(i) = i < first_layer ? __fsub_rn(l.z1, l.z0) : 0.0f;
+    }
+}
+% end
+% if spec.sets_jacobian then
+
+// A new photon has had no interaction: no count and no score in any layer.
+__device__ __forceinline__ void sets_launch_jacobian()
+{
+    for (int i = 1; i <= NUM_LAYERS; i++) {
+        SET_COUNT_OF(threadIdx.x, i) = __uint_as_float(0u);
+        SET_SCORE_OF(threadIdx.x, i) = 0.0f;
+    }
+}
+
+// An interaction in the photon's layer l, deflecting by cos theta = mu
+// (the spin's, spin_theta): one more interaction there, and the
+// deflection's Henyey-Greenstein score
+//   d ln p(mu; g) / dg = -2g / (1 - g^2) + 3 (mu - g) / (1 + g^2 - 2g mu),
+// whose denominators are >= (1 - |g|)^2 > 0.  A layer of |g| = 1 deflects
+// by a fixed angle: no score (its derivative is NaN, runtime/io/jacobian.c).
+__device__ __forceinline__ void sets_deflection(const photon_t &p, const layer_t &l, float mu)
+{
+    int i = photon_layer(p);
+    SET_COUNT_OF(threadIdx.x, i) = __uint_as_float(__float_as_uint(SET_COUNT_OF(threadIdx.x, i)) + 1u);
+    float g = l.g;
+    if (fabsf(g) < 1.0f) {
+        float spread = __fdividef(__fmul_rn(-2.0f, g), __fmaf_rn(-g, g, 1.0f));
+        float pull = __fdividef(__fmul_rn(3.0f, __fsub_rn(mu, g)),
+                                __fmaf_rn(__fmul_rn(-2.0f, g), mu, __fmaf_rn(g, g, 1.0f)));
+        SET_SCORE_OF(threadIdx.x, i) = __fadd_rn(SET_SCORE_OF(threadIdx.x, i), __fadd_rn(spread, pull));
     }
 }
 % end
@@ -163,7 +201,7 @@ __device__ __forceinline__ void sets_escape(float w, size_t bin, bool tt)
 // Whether this thread's escape still waits to be scored.
 __device__ __forceinline__ bool sets_waiting() { return set_waiting(threadIdx.x) >= 0; }
 
-% if spec.sets_paths then
+% if spec.sets_paths or spec.sets_jacobian then
 // A weight times a path (cm) in path units, 2^24 a weight x cm, capped at
 // 2^39 units (NaN too: fminf takes the cap) as tally_path_units caps the
 // CPU engine's (runtime/io/tally.h; docs/fixed-point.md, "Path tallies"),
@@ -173,6 +211,8 @@ __device__ __forceinline__ unsigned long long sets_path_units(float w_cm)
     return __float2ull_rn(fminf(w_cm * 16777216.0f, 549755813888.0f));
 }
 
+% end
+% if spec.sets_paths then
 // Set k's escape, of weight wk, of thread t's photon in ring ir: its path in
 // each layer times wk, into the ring's row of Rd_path or Tt_path (ring ir,
 // layer i, set k at (ir * NUM_LAYERS + i - 1) * NUM_SETS + k), in path
@@ -190,10 +230,57 @@ __device__ __forceinline__ void sets_score_paths(unsigned long long *path, unsig
 }
 
 % end
+% if spec.sets_jacobian then
+// Thread t's escape, of reference weight w, in ring ir and angle ia, into
+// the derivatives' terms of Rd (jr, ja: its rows by ring and by angle) or
+// of Tt: for each set k and layer i, w_k times the photon's path S_i there,
+// its interactions c_i, and the positive or the negative part of its score
+// G_i, in path units (sets_path_units), as the CPU engine scores them
+// (runtime/engine/cpu_photon.c, jacobian_row).  Term j of layer i of set k
+// in a row at ((i - 1) * JACOBIAN_TERMS + j) * NUM_SETS + k: set-minor, as
+// every tally of the sets.  The lanes here share the escape's
+// NUM_SETS x NUM_LAYERS x 3 quantities, two atomics each (its ring's row
+// and its angle's): for one set of skin's 7 layers, 21 lanes at once.
+#define JACOBIAN_TERMS 4  // path, count, score+, score- (runtime/io/output_arrays.h)
+#define JACOBIAN_ROW (NUM_LAYERS * JACOBIAN_TERMS * NUM_SETS)
+__device__ __forceinline__ void sets_score_jacobian(unsigned int t, float w, size_t ir, size_t ia,
+                                                    unsigned long long *jr, unsigned long long *ja,
+                                                    int n, int rank)
+{
+    for (int item = rank; item < NUM_SETS * NUM_LAYERS * 3; item += n) {
+        int k = item % NUM_SETS;
+        int i = 1 + (item / NUM_SETS) % NUM_LAYERS;
+        int q = item / (NUM_SETS * NUM_LAYERS);  // 0 path, 1 count, 2 score
+        float v = q == 0   ? SET_PATH_OF(t, i)
+                  : q == 1 ? (float)__float_as_uint(SET_COUNT_OF(t, i))
+                           : SET_SCORE_OF(t, i);
+        int term = q < 2 ? q : v > 0.0f ? 2 : 3;
+        float wk = __fmul_rn(w, sets_factor(t, k));
+        unsigned long long units = sets_path_units(__fmul_rn(wk, fabsf(v)));
+        if (units == 0ull)
+            continue;
+        size_t at = ((size_t)(i - 1) * JACOBIAN_TERMS + (size_t)term) * NUM_SETS + (size_t)k;
+        atomicAdd(&jr[ir * JACOBIAN_ROW + at], units);
+        atomicAdd(&ja[ia * JACOBIAN_ROW + at], units);
+    }
+}
+
+% end
 // The waiting escapes of the lanes here together, each scored for every
 // set by all of them: lane r of n takes sets r, r + n, ...  Every escape's
 // units are the same whoever adds them.
-% if spec.sets_paths then
+% if spec.sets_jacobian then
+__device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
+                                                   unsigned long long *tt_ra,
+%   if spec.sets_paths then
+                                                   unsigned long long *rd_path,
+                                                   unsigned long long *tt_path,
+%   end
+                                                   unsigned long long *rd_jr,
+                                                   unsigned long long *rd_ja,
+                                                   unsigned long long *tt_jr,
+                                                   unsigned long long *tt_ja)
+% elseif spec.sets_paths then
 __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
                                                    unsigned long long *tt_ra,
                                                    unsigned long long *rd_path,
@@ -226,6 +313,10 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
 % else
         for (int k = rank; k < NUM_SETS; k += n)
             atomicAdd(&ra[k], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
+% end
+% if spec.sets_jacobian then
+        bool tt = (code & 1) != 0;
+        sets_score_jacobian(t, w, bin / NA, bin % NA, tt ? tt_jr : rd_jr, tt ? tt_ja : rd_ja, n, rank);
 % end
     }
     __syncwarp(group);  // every waiting path read before its lane goes on

@@ -55,6 +55,13 @@ foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
   tmcml_gpu_tests(gpu_time_${case})
 endforeach()
+# The derivatives on the GPU (templates/sets.cu): against the CPU engine's,
+# across variants, launches and calls.
+tmcml_test(test_jacobian_gpu api test_jacobian_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_jacobian_${case} COMMAND test_jacobian_gpu ${case})
+  tmcml_gpu_tests(gpu_jacobian_${case})
+endforeach()
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tmcml run --jacobian (issue 45): the derivatives go to the .npz (implied),
 # never to the .mco, whose MCML sections stay the plain run's and whose
-# header records the request; --engine gpu is refused with nothing written;
+# header records the request; --engine gpu with time bins is refused with
+# nothing written (the GPU's kernel scores the derivatives of the escapes by
+# ring and angle: tests/test_jacobian_gpu.c);
 # a run stopped and resumed, a file of runs batched or not, and (with MPI
 # built in) two ranks give the uninterrupted one-process run's .npz bit for
 # bit; a checkpoint without the derivatives does not resume a run that asks
@@ -58,9 +60,9 @@ if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in";
         cmp -s "$f" "$work/mm/${f##*/}" || fail "${f##*/}: two ranks differ from one process"
     done
 fi
-# The GPU engine is refused, nothing written.
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian -o "$work/g"
-contains "gpu" "--jacobian: the derivatives are scored by the CPU engine"
+# The GPU engine with time bins is refused, nothing written.
+expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian --time 0.01:10 -o "$work/g"
+contains "gpu" "--jacobian with --time: those derivatives are scored by the CPU engine"
 check
-[ ! -e "$work/g" ] || fail "--engine gpu --jacobian wrote $work/g"
+[ ! -e "$work/g" ] || fail "--engine gpu --jacobian --time wrote $work/g"
 finish test_jacobian_cli

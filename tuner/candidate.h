@@ -19,9 +19,10 @@ typedef struct tune_options {
     bool debug_wrong_candidate; /* test-only: one candidate with a wrong kernel */
     FILE *log;                  /* a line per candidate as it is measured; NULL: quiet */
     /* The kernel of num_sets absorption sets (0: a run's own) and whether it
-     * scores their path lengths (spec_for_sets): the runner knows their mua. */
+     * scores their path lengths and derivatives (spec_for_sets): the runner
+     * knows their mua. */
     int num_sets;
-    bool sets_paths;
+    bool sets_paths, sets_jacobian;
 } tune_options;
 
 typedef enum tune_status {

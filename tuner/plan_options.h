@@ -26,11 +26,11 @@ typedef struct plan_options {
     bool debug_wrong_candidate; /* test-only: a kernel the bit-identity gate must reject */
     variant_options variant;    /* explicit knobs, --arch */
     /* The kernel of num_sets absorption sets (0: the run's own), with their
-     * path lengths (sets_paths): a shape of its own, whose profile entry is
-     * looked up (and tuned for) as any other's; the runner knows their mua
-     * (gpu_runner_sets). */
+     * path lengths (sets_paths) and derivatives (sets_jacobian): a shape of
+     * its own, whose profile entry is looked up (and tuned for) as any
+     * other's; the runner knows their mua (gpu_runner_sets). */
     int num_sets;
-    bool sets_paths;
+    bool sets_paths, sets_jacobian;
     const double *set_mua; /* set k's mua of layer i at [k * layers + i - 1] */
 } plan_options;
 

@@ -165,8 +165,8 @@ static bool put_device(cJSON *root, const tune_device *d)
 }
 
 /* The absorption sets' shape (tune_options num_sets, sets_paths) only when
- * a sets' kernel was tuned: recordings of a run's own kernel stay as they
- * were. */
+ * a sets' kernel was tuned, and sets_jacobian only when it scores the
+ * derivatives: recordings of the kernels before them stay as they were. */
 static bool put_options(cJSON *root, const tune_options *t)
 {
     cJSON *o = cJSON_AddObjectToObject(root, "options");
@@ -175,8 +175,10 @@ static bool put_options(cJSON *root, const tune_options *t)
               put_number(o, "min_kernel_seconds", t->min_kernel_seconds) &&
               put_number(o, "repeats", t->repeats) &&
               cJSON_AddBoolToObject(o, "debug_wrong_candidate", t->debug_wrong_candidate);
-    return ok && (t->num_sets == 0 || (put_number(o, "num_sets", t->num_sets) &&
-                                       cJSON_AddBoolToObject(o, "sets_paths", t->sets_paths)));
+    return ok &&
+           (t->num_sets == 0 || (put_number(o, "num_sets", t->num_sets) &&
+                                 cJSON_AddBoolToObject(o, "sets_paths", t->sets_paths))) &&
+           (!t->sets_jacobian || cJSON_AddBoolToObject(o, "sets_jacobian", true));
 }
 
 static cJSON *recording_json(const tune_recording *r)
@@ -423,7 +425,9 @@ static bool read_options(reader *rd, const cJSON *root, tune_options *t)
     if (!ok || !cJSON_GetObjectItemCaseSensitive(o, "num_sets"))
         return ok; /* a run's own kernel (put_options) */
     return get_int(rd, o, "options", "num_sets", &t->num_sets) &&
-           get_bool(rd, o, "options", "sets_paths", &t->sets_paths);
+           get_bool(rd, o, "options", "sets_paths", &t->sets_paths) &&
+           (!cJSON_GetObjectItemCaseSensitive(o, "sets_jacobian") ||
+            get_bool(rd, o, "options", "sets_jacobian", &t->sets_jacobian));
 }
 
 static bool read_root(reader *rd, const cJSON *root, tune_recording *r)

@@ -47,7 +47,7 @@ typedef struct tune_result {
     double seconds; /* the whole search */
     int mismatches;
     int num_sets; /* the shape tuned: tune_options' sets */
-    bool sets_paths;
+    bool sets_paths, sets_jacobian;
 } tune_result;
 
 /* Runs the search for run (its photon count is not used: the pilot sets its

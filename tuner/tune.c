@@ -23,6 +23,7 @@ void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
     t->debug_wrong_candidate = opt->debug_wrong_candidate;
     t->num_sets = opt->num_sets;
     t->sets_paths = opt->sets_paths;
+    t->sets_jacobian = opt->sets_jacobian;
 }
 
 static bool store_entry(const plan_options *opt, const tune_device *device, const profile_entry *e,

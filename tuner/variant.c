@@ -222,20 +222,19 @@ static bool sets_fit_block(kernel_spec *spec, const variant_options *v, const tu
  * blocks an SM), 200 bytes spilled; 0.43-0.48 s with no bound (48-52
  * registers) or 6 blocks an SM (40); the run without sets 0.30 s.  Its
  * block is fitted to the device's shared memory (sets_fit_block). */
-bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
+bool variant_sets_spec(kernel_spec *spec, sets_scoring sets, const variant_options *v,
                        const tune_device *dev, tm_error *err)
 {
     if (!given(v, "min_blocks_per_sm"))
         spec->knobs.min_blocks_per_sm = 0;
-    spec_for_sets(spec, num_sets, paths);
+    spec_for_sets(spec, sets);
     return sets_fit_block(spec, v, dev, err) &&
            spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 
-bool variant_sets_tuned(kernel_spec *spec, int num_sets, bool paths, const tune_device *dev,
-                        tm_error *err)
+bool variant_sets_tuned(kernel_spec *spec, sets_scoring sets, const tune_device *dev, tm_error *err)
 {
-    spec_for_sets(spec, num_sets, paths);
+    spec_for_sets(spec, sets);
     return spec_validate(spec, dev ? dev->shared_per_block_optin : 0, err);
 }
 

@@ -42,19 +42,19 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
                         const struct kernel_knobs *tuned, const variant_options *v,
                         kernel_spec *spec, tm_error *err);
 
-/* The kernel of a run's variant that scores num_sets absorption sets
- * (spec_for_sets: with paths, their path lengths too), without a launch
+/* The kernel of a run's variant that scores absorption sets as sets says
+ * (spec_for_sets), without a launch
  * bound unless one was given, in the largest block that fits dev's shared
  * memory (at most the variant's; Hopper's when dev is NULL) unless one was
  * given; validated for dev (may be NULL).  When no block fits, the message
  * says what the user can change: fewer sets a call, -A, the CPU engine. */
-bool variant_sets_spec(kernel_spec *spec, int num_sets, bool paths, const variant_options *v,
+bool variant_sets_spec(kernel_spec *spec, sets_scoring sets, const variant_options *v,
                        const tune_device *dev, tm_error *err);
 
 /* The same for a configuration tuned for the sets' own shape (a profile
  * entry of num_sets sets, a candidate of their search): its knobs as they
  * are, the launch bound too. */
-bool variant_sets_tuned(kernel_spec *spec, int num_sets, bool paths, const tune_device *dev,
+bool variant_sets_tuned(kernel_spec *spec, sets_scoring sets, const tune_device *dev,
                         tm_error *err);
 
 /* The batch kernel (spec_for_batch) of a run's variant, with the batch

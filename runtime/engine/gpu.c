@@ -73,7 +73,8 @@ typedef struct gpu_queue {
  * after the other: templates/batch.cu), a batch kernel's tables, and the
  * photon counter and stop word of the launch running.  The tally arrays are
  * output_table's (runtime/io/output_arrays.h), in its order: every run's,
- * then the path tallies when the kernel scores them (spec sets_paths). */
+ * then the path and derivative tallies when the kernel scores them (spec
+ * sets_paths, sets_jacobian). */
 typedef struct gpu_run {
     gpu_queue *queue; /* the engine's: its stream owns these buffers */
     const photon_batch *batch;
@@ -410,13 +411,30 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *
     return ok;
 }
 
-/* Whether a kernel of spec scores optional tally k (the sets' path lengths:
- * templates/sets.cu; the time bins' and the fiber's, in a run's own kernel:
- * templates/timed.cu). */
+/* The derivatives' tallies a kernel of the sets scores (sets_jacobian),
+ * in templates/kernel.cu's order of its parameters: those of the escapes
+ * by ring and by angle (not those of time bins or a fiber, which the sets'
+ * kernel does not score). */
+static const int gpu_jacobian_tallies[] = {OUTPUT_TALLY_RD_JR, OUTPUT_TALLY_RD_JA,
+                                           OUTPUT_TALLY_TT_JR, OUTPUT_TALLY_TT_JA};
+#define GPU_JACOBIAN_TALLIES (sizeof gpu_jacobian_tallies / sizeof *gpu_jacobian_tallies)
+
+static bool gpu_jacobian_tally(int k)
+{
+    for (size_t j = 0; j < GPU_JACOBIAN_TALLIES; j++)
+        if (gpu_jacobian_tallies[j] == k)
+            return true;
+    return false;
+}
+
+/* Whether a kernel of spec scores optional tally k (the sets' path lengths
+ * and derivatives: templates/sets.cu; the time bins' and the fiber's, in a
+ * run's own kernel: templates/timed.cu). */
 static bool spec_scores(const kernel_spec *spec, int k)
 {
     output_option g = output_tally(k)->option;
     return k < OUTPUT_TALLIES || (g == OUTPUT_OPTION_PATHS && spec->sets_paths) ||
+           (spec->sets_jacobian && gpu_jacobian_tally(k)) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
            (g == OUTPUT_OPTION_FIBER && spec->fiber);
 }
@@ -517,16 +535,17 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
     int slot = t / r->sets;
     const uint64_t *counts = &h->counts[(size_t)t * RUN_COUNTS];
     const output_grid grid = run_options_grid(run);
-    tally_batch view = {.nr = run->nr,
-                        .nz = run->nz,
-                        .na = run->na,
-                        .num_layers = r->tally_bytes[OUTPUT_TALLY_RD_PATH] ? grid.num_layers : 0,
-                        .nt = grid.nt,
-                        .detectors = grid.detectors,
-                        .steps =
-                            h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
-                        .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
-                        .trapped_units = counts[COUNT_TRAPPED_UNITS]};
+    tally_batch view = {
+        .nr = run->nr,
+        .nz = run->nz,
+        .na = run->na,
+        .num_layers = r->tally_bytes[OUTPUT_TALLY_RD_PATH] ? grid.num_layers : 0,
+        .jacobian_layers = r->tally_bytes[OUTPUT_TALLY_RD_JR] ? grid.jacobian_layers : 0,
+        .nt = grid.nt,
+        .detectors = grid.detectors,
+        .steps = h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
+        .trapped_photons = counts[COUNT_TRAPPED_PHOTONS],
+        .trapped_units = counts[COUNT_TRAPPED_UNITS]};
     for (int k = 0; k < OUTPUT_TALLIES_ALL; k++) {
         if (!h->tally[k])
             continue; /* not scored: NULL in the view, which the sum skips */
@@ -652,7 +671,8 @@ typedef struct launch {
  * host follows the template here: templates/kernel.cu's parameters list the
  * tally arrays in output_table's order of tallies (ORDER OUTPUT), so they
  * are passed in that order; a kernel with absorption sets takes their table
- * after the counts, then the path tallies when it scores them.  At most 13
+ * after the counts, then the path tallies and the derivatives' when it
+ * scores them.  At most 13
  * other arguments. */
 typedef struct launch_args {
     uint64_t first, count, seed;
@@ -765,6 +785,11 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
             a->tally[k] = r->tally[k];
             v[n++] = &a->tally[k];
         }
+    for (size_t j = 0; spec->sets_jacobian && j < GPU_JACOBIAN_TALLIES; j++) {
+        int k = gpu_jacobian_tallies[j]; /* after the path tallies */
+        a->tally[k] = r->tally[k];
+        v[n++] = &a->tally[k];
+    }
 }
 
 static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
@@ -1019,12 +1044,21 @@ static double glass_only_weight(const mci_run *run, const gpu_options *opt, int 
 
 /* With path lengths, the path of one photon through a stack of glass for
  * set k: its weight times each layer's thickness, in ring 0 of Tt_path, as
- * the CPU engine scores it. */
+ * the CPU engine scores it; with derivatives, the same as each layer's path
+ * term in ring 0 and angle 0 of Tt's (no interaction: no count, no score). */
 static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally_set *acc)
 {
-    for (int i = 1; acc->tt_path && i <= run->num_layers; i++)
-        acc->tt_path[i - 1] +=
+    for (int i = 1; i <= run->num_layers; i++) {
+        tally_acc_t units =
             (tally_acc_t)count * tally_path_units(w * (run->layers[i].z1 - run->layers[i].z0));
+        size_t term = (size_t)(i - 1) * OUTPUT_TERMS + OUTPUT_TERM_PATH;
+        if (acc->tt_path)
+            acc->tt_path[i - 1] += units;
+        if (acc->tt_jr)
+            acc->tt_jr[term] += units;
+        if (acc->tt_ja)
+            acc->tt_ja[term] += units;
+    }
 }
 
 /* The time bin of the straight crossing of a stack of glass (as the CPU
@@ -1111,14 +1145,20 @@ static bool check_batch(const photon_batch *b, const kernel_spec *spec, tm_error
     return true;
 }
 
-bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
-                       tally_set *acc, tm_error *err)
+output_grid gpu_spec_options(const kernel_spec *spec, const mci_run *run)
+{
+    return (output_grid){.num_layers = spec->sets_paths ? run->num_layers : 0,
+                         .jacobian_layers = spec->sets_jacobian ? run->num_layers : 0};
+}
+
+bool gpu_acc_add_options(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
+                         tally_set *acc, tm_error *err)
 {
     int sets = b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
-    for (int t = 0; spec->sets_paths && t < sets; t++)
-        if (!tally_set_add_options(&acc[t],
-                                   &(output_grid){.num_layers = b->parts[0].run->num_layers})) {
-            error_set(err, NULL, 0, "out of memory for the path tallies");
+    output_grid options = gpu_spec_options(spec, b->parts[0].run);
+    for (int t = 0; (options.num_layers > 0 || options.jacobian_layers > 0) && t < sets; t++)
+        if (!tally_set_add_options(&acc[t], &options)) {
+            error_set(err, NULL, 0, "out of memory for the path and derivative tallies");
             return false;
         }
     return true;
@@ -1143,7 +1183,7 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
         return true;
     const mci_run *run = b->parts[0].run;
     output_grid timed = run_options_lengths(run);
-    timed.num_layers = 0; /* the path tallies: gpu_acc_add_paths */
+    timed.num_layers = timed.jacobian_layers = 0; /* gpu_acc_add_options' */
     if (!tally_set_add_options(&acc[0], &timed)) {
         error_set(err, NULL, 0, "out of memory for the time or detector tallies");
         return false;
@@ -1156,7 +1196,7 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_batch(batch, spec, err) || !gpu_acc_add_paths(batch, spec, opt, acc, err) ||
+    if (!check_batch(batch, spec, err) || !gpu_acc_add_options(batch, spec, opt, acc, err) ||
         !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
@@ -1195,7 +1235,8 @@ bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, i
 
 uint64_t gpu_launch_photons(const gpu_options *opt, const kernel_spec *spec)
 {
-    uint64_t most = spec->sets_paths ? TALLY_PATH_BATCH_MAX_PHOTONS : TALLY_BATCH_MAX_PHOTONS;
+    uint64_t most = spec->sets_paths || spec->sets_jacobian ? TALLY_PATH_BATCH_MAX_PHOTONS
+                                                            : TALLY_BATCH_MAX_PHOTONS;
     uint64_t n = opt->max_launch_photons ? opt->max_launch_photons : most;
     return n < most ? n : most;
 }

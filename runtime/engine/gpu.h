@@ -138,11 +138,16 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
  * occupancy the variant is tuned for (its launch bounds). */
 bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, int parts);
 
-/* A kernel of spec that scores path lengths (sets_paths) gives each tally
- * set of acc (slots x sets) the path tallies, if it has none yet, as the
- * CPU engine does for a run with path lengths; gpu_simulate_feed calls it. */
-bool gpu_acc_add_paths(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
-                       tally_set *acc, tm_error *err);
+/* The optional tallies a kernel of spec scores for run besides the time
+ * bins' and the fiber's: the path lengths' layers (sets_paths) and the
+ * derivatives' (sets_jacobian), 0 where it scores none. */
+output_grid gpu_spec_options(const kernel_spec *spec, const mci_run *run);
+
+/* Gives each tally set of acc (slots x sets) the tallies of
+ * gpu_spec_options, if it has none yet, as the CPU engine does for a run
+ * with path lengths or derivatives; gpu_simulate_feed calls it. */
+bool gpu_acc_add_options(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
+                         tally_set *acc, tm_error *err);
 
 /* Photons [first, first + count) of run in launches of at most
  * opt->max_launch_photons: gpu_simulate_feed of a one-part batch.  Stopped,

@@ -460,18 +460,18 @@ static int tally_sets(const photon_batch *b, const gpu_options *opt)
     return b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
 }
 
-/* Several GPUs: a GPU's own tallies, as the caller's (with the path
- * tallies when its kernel scores them). */
+/* Several GPUs: a GPU's own tallies, as the caller's (with the path and
+ * derivative tallies when its kernel scores them). */
 static bool own_tallies_init(worker *w, const photon_batch *b)
 {
     const mci_run *run = b->parts[0].run;
     int n = tally_sets(b, &w->opt);
     w->own_tallies = calloc((size_t)n, sizeof *w->own_tallies);
+    output_grid options = gpu_spec_options(w->spec, run);
+    bool more = options.num_layers > 0 || options.jacobian_layers > 0;
     for (int s = 0; w->own_tallies && s < n; s++)
         if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na) ||
-            (w->spec->sets_paths &&
-             !tally_set_add_options(&w->own_tallies[s],
-                                    &(output_grid){.num_layers = run->num_layers})))
+            (more && !tally_set_add_options(&w->own_tallies[s], &options)))
             return false;
     w->tallies = w->own_tallies;
     return w->own_tallies != NULL;
@@ -589,7 +589,7 @@ bool gpu_pool_simulate(gpu_pool *pool, const gpu_pool_job *job, tally_set *acc, 
     }
     pthread_mutex_init(&d.lock, NULL);
     pthread_cond_init(&d.changed, NULL);
-    bool ok = gpu_acc_add_paths(job->batch, &job->specs[0], job->opt, acc, err) &&
+    bool ok = gpu_acc_add_options(job->batch, &job->specs[0], job->opt, acc, err) &&
               early_slots_init(&d, acc, err) && workers_init(pool, &d, acc, err) &&
               prepare_all(pool, job, d.workers, err) && run_workers(pool, d.workers, err);
     if (ok && d.failed) {

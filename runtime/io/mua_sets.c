@@ -62,6 +62,15 @@ bool mua_sets_reference(const mci_run *run, const double *mua, int count, mci_ru
     return true;
 }
 
+bool mua_sets_own(const mci_run *run, mua_sets *out)
+{
+    *out = (mua_sets){.count = 1, .layers = run->num_layers};
+    out->mua = malloc((size_t)run->num_layers * sizeof *out->mua);
+    for (int i = 1; out->mua && i <= run->num_layers; i++)
+        out->mua[i - 1] = run->layers[i].mua;
+    return out->mua != NULL;
+}
+
 void mua_sets_free(mua_sets *s)
 {
     free(s->mua);

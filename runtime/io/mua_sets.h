@@ -50,6 +50,10 @@ bool mua_sets_run(const mci_run *run, const double *mua, int k, mci_run *out);
  * makes the same, cpu_photon.c).  False when out of memory. */
 bool mua_sets_reference(const mci_run *run, const double *mua, int count, mci_run *out);
 
+/* run's own mua as the one set of *out (a run with derivatives on the GPU:
+ * the absorption sets' kernel scores them); false when out of memory. */
+bool mua_sets_own(const mci_run *run, mua_sets *out);
+
 void mua_sets_free(mua_sets *s);
 
 #endif

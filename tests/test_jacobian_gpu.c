@@ -1,0 +1,268 @@
+/* The derivatives of the escapes on the GPU engine (label gpu; exit 77
+ * without a GPU), whose kernel of the absorption sets scores them
+ * (templates/sets.cu, spec sets_jacobian), against the CPU engine and
+ * across kernel variants:
+ *   agree     a glass layer over three scattering layers of unequal indices
+ *             (g 0.9, 0 and 0.7), two absorption sets (the run's own mua
+ *             and layer 2's times 1.5): each set's Rd, Tt, Rd_r, Rd_a and
+ *             Tt_r Jacobians by every layer's mua, mus and g, GPU batches
+ *             against CPU batches of another seed (independent), entry by
+ *             entry, with the Bonferroni bound of stats_compare_dependent
+ *             (valid whatever the entries' correlation); the glass layer's
+ *             mus and g NaN on both
+ *   identity  the run as its own one set: the heuristic variant in one call
+ *             against another (block 128, constant layers) in launches of
+ *             70000 and two calls, every tally, the derivatives' too, bit
+ *             for bit; its escapes (Rd_ra, Tt_ra) those of the same kernel
+ *             without the derivatives
+ * Fixed seeds: deterministic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "cpu_sets.h"
+#include "engine_device.h"
+#include "mci.h"
+#include "mua_sets.h"
+#include "result.h"
+#include "stats.h"
+#include "variant.h"
+
+#define SEED    20261129u
+#define BATCHES 16
+#define ALPHA   1e-4
+#define SETS    2
+
+static gpu_engine *gpu;
+
+/* Glass (n 1.5) over layers of n 1.37, 1.45, 1.37. */
+static const char *stack = "1.0\n1\nj.mco A\n1000\n0.01 0.01\n40 30 8\n4\n1.0\n"
+                           "1.5 0 0 0 0.05\n1.37 1 100 0.9 0.1\n1.45 1 10 0 0.1\n"
+                           "1.37 2 30 0.7 0.2\n1.0\n";
+
+static bool parse_run(mci_file *f)
+{
+    tm_error err;
+    if (!mci_parse(stack, "test_jacobian_gpu.mci", f, &err)) {
+        error_print(stderr, &err);
+        return false;
+    }
+    f->runs[0].jacobian = true;
+    return true;
+}
+
+/* The sets' mua: the run's own, then layer 2's times 1.5. */
+static void sets_mua(const mci_run *run, double *mua)
+{
+    int n = run->num_layers;
+    for (int k = 0; k < SETS; k++)
+        for (int i = 1; i <= n; i++)
+            mua[k * n + i - 1] = run->layers[i].mua * (k == 1 && i == 3 ? 1.5 : 1.0);
+}
+
+static bool init_sets(const mci_run *run, int n, tally_set *t)
+{
+    for (int k = 0; k < n; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
+            return false;
+    return true;
+}
+
+/* Photons [first, first + count) of run on the GPU, -A, with num_sets sets
+ * of mua, the variant of v, in launches of at most launch photons (0:
+ * any); jacobian false: the same kernel without the derivatives. */
+static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
+                        const variant_options *v, uint64_t launch, bool jacobian, uint64_t first,
+                        uint64_t count, tally_set *t)
+{
+    tm_error err = {0};
+    mci_run ref;
+    if (!mua_sets_reference(run, mua, num_sets, &ref))
+        return false;
+    ref.jacobian = jacobian;
+    kernel_spec spec;
+    gpu_options opt = {
+        .seed = SEED, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
+    gpu_stats stats;
+    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
+              variant_sets_spec(&spec, (sets_scoring){num_sets, false, jacobian}, v, device_of(gpu),
+                                &err) &&
+              gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    mci_run_free(&ref);
+    return ok;
+}
+
+/* Every Jacobian compared, one row: Rd's, Tt's, Rd_r's, Rd_a's, Tt_r's;
+ * NaN entries (a layer without that derivative) as 0, which the
+ * comparison leaves out (no variance). */
+static size_t row_length(const mci_run *run)
+{
+    size_t per = (size_t)run->num_layers * 3;
+    return per * (2 + 2 * (size_t)run->nr + (size_t)run->na);
+}
+
+static void row_of(const mci_run *run, const mcml_result *res, double *row, size_t *nans)
+{
+    size_t per = (size_t)run->num_layers * 3, at = 0;
+    const double *parts[] = {res->rd_jacobian, res->tt_jacobian, res->rd_r_jacobian,
+                             res->rd_a_jacobian, res->tt_r_jacobian};
+    size_t lengths[] = {per, per, per * (size_t)run->nr, per * (size_t)run->na,
+                        per * (size_t)run->nr};
+    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+        for (size_t j = 0; j < lengths[p]; j++, at++) {
+            double v = parts[p][j];
+            *nans += isnan(v);
+            row[at] = isnan(v) ? 0.0 : v;
+        }
+}
+
+/* One batch of both engines: each set's row into g[k] and c[k]. */
+static bool batch(const mci_run *run, const double *mua, int b, uint64_t m, batch_vec *g,
+                  batch_vec *c, double *row)
+{
+    tally_set tg[SETS], tc[SETS];
+    tm_error err = {0};
+    bool ok = init_sets(run, SETS, tg) && init_sets(run, SETS, tc);
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    ok = ok && gpu_tallies(run, SETS, mua, &heuristic, 0, true, (uint64_t)b * m, m, tg);
+    cpu_options copt = {.seed = SEED + 1,
+                        .threads = cpu_count(),
+                        .num_sets = SETS,
+                        .set_layers = run->num_layers,
+                        .set_mua = mua};
+    ok = ok && cpu_simulate(run, &copt, (uint64_t)b * m, m, tc, &err);
+    for (int k = 0; ok && k < SETS; k++) {
+        mci_run own;
+        mcml_result rg = {0}, rc = {0};
+        size_t nan_g = 0, nan_c = 0;
+        ok = mua_sets_run(run, mua, k, &own) && result_from_tallies(&own, &tg[k], &rg, &err) &&
+             result_from_tallies(&own, &tc[k], &rc, &err);
+        if (ok) {
+            row_of(run, &rg, row, &nan_g);
+            batch_vec_add(&g[k], row);
+            row_of(run, &rc, row, &nan_c);
+            batch_vec_add(&c[k], row);
+            CHECK_MSG(nan_g == nan_c && nan_g > 0, "set %d: NaN entries GPU %zu, CPU %zu", k, nan_g,
+                      nan_c);
+        }
+        result_free(&rg);
+        result_free(&rc);
+        mci_run_free(&own);
+    }
+    if (!ok && err.message[0])
+        error_print(stderr, &err);
+    for (int k = 0; k < SETS; k++) {
+        tally_set_free(&tg[k]);
+        tally_set_free(&tc[k]);
+    }
+    return ok;
+}
+
+/* The GPU's batches minus the CPU's, shifted by the CPU's mean
+ * (tests/test_sets.c, check_bins). */
+static void compare(int set, const batch_vec *g, const batch_vec *c, double *row)
+{
+    size_t n = g->n;
+    batch_vec d;
+    CHECK(batch_vec_init(&d, n, BATCHES));
+    for (int b = 0; b < g->k; b++) {
+        for (size_t i = 0; i < n; i++)
+            row[i] = g->rows[(size_t)b * n + i] - c->rows[(size_t)b * n + i] + c->mean[i];
+        batch_vec_add(&d, row);
+    }
+    batch_vec_finish(&d);
+    z_report r = stats_compare_dependent(&d, c->mean, 0.2, ALPHA);
+    char name[32];
+    snprintf(name, sizeof name, "set %d", set);
+    stats_print_report(name, &r);
+    CHECK_MSG(r.bins > 100, "set %d: only %zu entries well enough determined", set, r.bins);
+    CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
+    batch_vec_free(&d);
+}
+
+static int case_agree(void)
+{
+    mci_file f;
+    if (!parse_run(&f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    double mua[SETS * 4];
+    sets_mua(run, mua);
+    size_t n = row_length(run);
+    batch_vec g[SETS], c[SETS];
+    for (int k = 0; k < SETS; k++)
+        CHECK(batch_vec_init(&g[k], n, BATCHES) && batch_vec_init(&c[k], n, BATCHES));
+    double *row = malloc(n * sizeof *row);
+    const uint64_t m = 100000;
+    for (int b = 0; b < BATCHES && row; b++)
+        if (!batch(run, mua, b, m, g, c, row)) {
+            CHECK_MSG(false, "batch %d failed", b);
+            break;
+        }
+    for (int k = 0; k < SETS && row; k++) {
+        batch_vec_finish(&g[k]);
+        batch_vec_finish(&c[k]);
+        printf("set %d: dRd/dmus_1 GPU %.5g, CPU %.5g; dRd/dg_1 GPU %.5g, CPU %.5g\n", k,
+               g[k].mean[3 + 1], c[k].mean[3 + 1], g[k].mean[3 + 2], c[k].mean[3 + 2]);
+        compare(k, &g[k], &c[k], row);
+    }
+    for (int k = 0; k < SETS; k++) {
+        batch_vec_free(&g[k]);
+        batch_vec_free(&c[k]);
+    }
+    free(row);
+    mci_free(&f);
+    return check_summary("agree (gpu)");
+}
+
+static int case_identity(void)
+{
+    mci_file f;
+    if (!parse_run(&f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    double own[4];
+    for (int i = 1; i <= run->num_layers; i++)
+        own[i - 1] = run->layers[i].mua;
+    variant_options heuristic, other;
+    variant_options_init(&heuristic);
+    variant_options_init(&other);
+    tm_error err = {0};
+    CHECK(variant_options_set(&other, "--block", "128", &err) &&
+          variant_options_set(&other, "--layers", "constant", &err));
+    const uint64_t n = 300000, split = 110000;
+    tally_set a, b, plain;
+    CHECK(init_sets(run, 1, &a) && init_sets(run, 1, &b) && init_sets(run, 1, &plain));
+    CHECK(gpu_tallies(run, 1, own, &heuristic, 0, true, 0, n, &a));
+    CHECK(gpu_tallies(run, 1, own, &other, 70000, true, 0, split, &b) &&
+          gpu_tallies(run, 1, own, &other, 70000, true, split, n - split, &b));
+    CHECK_MSG(a.rd_jr && a.tt_ja && tally_set_equal(&a, &b), "the two variants' tallies differ");
+    CHECK(gpu_tallies(run, 1, own, &heuristic, 0, false, 0, n, &plain));
+    CHECK_MSG(!plain.rd_jr, "the kernel without the derivatives scored them");
+    static const int escapes[] = {OUTPUT_TALLY_RD_RA, OUTPUT_TALLY_TT_RA};
+    for (size_t j = 0; j < 2; j++) {
+        int k = escapes[j];
+        CHECK_MSG(memcmp(a.tally[k], plain.tally[k], tally_set_bins(&a, k) * sizeof *a.tally[k]) ==
+                      0,
+                  "tally %d differs from the kernel's without the derivatives", k);
+    }
+    tally_set_free(&a);
+    tally_set_free(&b);
+    tally_set_free(&plain);
+    mci_free(&f);
+    return check_summary("identity (gpu)");
+}
+
+int main(int argc, char **argv)
+{
+    static const check_case cases[] = {{"agree", case_agree}, {"identity", case_identity}};
+    return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
+                                  sizeof cases / sizeof cases[0],
+                                  "usage: test_jacobian_gpu agree|identity\n");
+}
