@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "mci.h"
 #include "mua_sets.h"
+#include "optics_sets.h"
 #include "render.h"
 #include "run.h"
 #include "run_source.h"
@@ -61,12 +62,17 @@ static bool read_sets(const cli_options *opt, const mci_run *run, mua_sets *sets
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    if (opt->run.mua_sets && !mua_sets_read(opt->run.mua_sets, run->num_layers, sets, err))
+    if (opt->run.mua_sets &&
+        !(opt->run.optics_sets ? optics_sets_read(opt->run.mua_sets, run, sets, err)
+                               : mua_sets_read(opt->run.mua_sets, run->num_layers, sets, err)))
         return false;
     plan->num_sets = sets->count;
     plan->sets_paths = opt->run.path_lengths;
     plan->sets_jacobian = opt->run.jacobian;
+    plan->sets_optics = optics_sets_level(run, sets->count, sets->mus, sets->g);
     plan->set_mua = sets->mua;
+    plan->set_mus = sets->mus;
+    plan->set_g = sets->g;
     return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include "fs.h"
 #include "mua_sets.h"
+#include "optics_sets.h"
 #include "profile.h"
 #include "run.h"
 #include "sweep.h"
@@ -32,13 +33,18 @@ static bool tune_sets(const cli_options *opt, tune_job *job, mua_sets *sets, pla
         error_set(err, NULL, 0, "out of memory");
         return false;
     }
-    if (opt->run.mua_sets && !mua_sets_read(opt->run.mua_sets, job->run->num_layers, sets, err))
+    if (opt->run.mua_sets &&
+        !(opt->run.optics_sets ? optics_sets_read(opt->run.mua_sets, job->run, sets, err)
+                               : mua_sets_read(opt->run.mua_sets, job->run->num_layers, sets, err)))
         return false;
     plan->num_sets = sets->count;
     plan->sets_paths = opt->run.path_lengths;
     plan->sets_jacobian = opt->run.jacobian;
+    plan->sets_optics = optics_sets_level(job->run, sets->count, sets->mus, sets->g);
+    plan->set_mus = sets->mus;
+    plan->set_g = sets->g;
     plan->set_mua = sets->mua;
-    gpu_runner_sets(&job->gpu, sets->count, sets->mua);
+    gpu_runner_sets(&job->gpu, sets->count, sets->mua, sets->mus, sets->g);
     return true;
 }
 

@@ -93,7 +93,9 @@ static bool run(void *ctx, const mci_run *mrun, const kernel_spec *spec, uint64_
                         .verbose = g->verbose,
                         .measure_steady = true,
                         .num_sets = spec->num_sets,
-                        .set_mua = g->set_mua};
+                        .set_mua = g->set_mua,
+                        .set_mus = g->set_mus,
+                        .set_g = g->set_g};
     gpu_stats stats;
     ok = ok && gpu_simulate(g->eng, &ref, spec, &gopt, 0, photons, t, &stats, err) &&
          (!spec->count_deposits || copy_deposits(&t[0], out, err));
@@ -130,14 +132,17 @@ void gpu_runner_init(gpu_runner *g, gpu_engine *eng, const char *template_dir,
     g->cache_dir = cache_dir;
     g->verbose = verbose;
     g->num_sets = 0;
-    g->set_mua = NULL;
+    g->set_mua = g->set_mus = g->set_g = NULL;
     gpu_runner_device(gpu_engine_device(eng), &g->device);
     *runner =
         (tune_runner){.device = &g->device, .run = run, .usable = usable, .now = now, .ctx = g};
 }
 
-void gpu_runner_sets(gpu_runner *g, int num_sets, const double *set_mua)
+void gpu_runner_sets(gpu_runner *g, int num_sets, const double *set_mua, const double *set_mus,
+                     const double *set_g)
 {
     g->num_sets = num_sets;
     g->set_mua = set_mua;
+    g->set_mus = set_mus;
+    g->set_g = set_g;
 }

@@ -24,6 +24,7 @@ typedef struct gpu_runner {
     tune_device device;
     int num_sets; /* absorption sets (gpu_runner_sets), 0 for none */
     const double *set_mua;
+    const double *set_mus, *set_g; /* optics sets' (else NULL) */
 } gpu_runner;
 
 /* Fills g and *runner (whose ctx is g). */
@@ -31,9 +32,11 @@ void gpu_runner_init(gpu_runner *g, gpu_engine *eng, const char *template_dir,
                      const char *cache_dir, bool verbose, tune_runner *runner);
 
 /* The absorption sets a sets' kernel is run with (set k's mua of layer i at
- * set_mua[k * layers + i - 1], kept by the caller): the run measured is
- * then the sets' reference (mua_sets_reference), and the digest folds
- * every set's tallies digest in set order. */
-void gpu_runner_sets(gpu_runner *g, int num_sets, const double *set_mua);
+ * set_mua[k * layers + i - 1], kept by the caller; optics sets' mus and g
+ * indexed alike, else NULL): the run measured is then the sets' reference
+ * (mua_sets_reference), and the digest folds every set's tallies digest in
+ * set order. */
+void gpu_runner_sets(gpu_runner *g, int num_sets, const double *set_mua, const double *set_mus,
+                     const double *set_g);
 
 #endif

@@ -124,13 +124,14 @@ static const struct {
 static const struct {
     const char *before, *now;
 } generator_equivalents[] = {
-    /* -> issue 45's derivatives on the GPU (templates/sets.cu, kernel.cu
-     * and step.cu under spec.sets_jacobian): tools/carry_profiles.sh found
-     * every shipped profile's kernel the same, and tmcml gen every kernel
-     * of skin, skin -A, the slabs, the example, absorption sets with and
-     * without path lengths and absorption, time bins, a fiber, a Gaussian
-     * source and immediate layers. */
-    {"82fb8a102e55388b", "5e2f6355a99a9e7d"},
+    /* -> issue 45's derivatives and optics sets on the GPU
+     * (templates/sets.cu, kernel.cu and step.cu under spec.sets_jacobian
+     * and spec.sets_optics): tools/carry_profiles.sh found every shipped
+     * profile's kernel the same, and tmcml gen every kernel of skin, skin
+     * -A, the slabs, the example, absorption sets with and without path
+     * lengths and absorption, time bins, a fiber, a Gaussian source and
+     * immediate layers. */
+    {"82fb8a102e55388b", "d24ba8cbaf2a0944"},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="

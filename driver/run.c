@@ -677,13 +677,6 @@ static bool sets_options(driver_options *opt, const ranks *world, tm_error *err)
         return true;
     const char *no =
         world->size > 1 ? "runs with absorption sets run in one process: no MPI" : NULL;
-    if (!no && opt->optics_sets && opt->engine == DRIVER_ENGINE_GPU)
-        no = "optics sets are scored by the CPU engine: use --engine cpu (or auto)";
-    if (!no && opt->optics_sets) {
-        if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-            fprintf(stderr, "tmcml: --optics-sets: the sets are scored by the CPU engine\n");
-        opt->engine = DRIVER_ENGINE_CPU;
-    }
     if (no)
         error_set(err, NULL, 0, "%s: %s", opt->optics_sets ? "--optics-sets" : "--mua-sets", no);
     if (!no && opt->score_absorption && !opt->quiet)

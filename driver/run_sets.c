@@ -345,7 +345,8 @@ static sim_status simulate_history(history *h, tm_error *err)
     if (!history_rows(h))
         error_set(err, NULL, 0, "out of memory");
     else if (history_targets(h, err) &&
-             (!c->eng->pool || run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, err))) {
+             (!c->eng->pool ||
+              run_plan_gpus_sets(c->opt, c->eng, h->run, h->rows, h->mua, h->mus, h->g, err))) {
         char label[96];
         history_label(h, label, sizeof label);
         run_gap_calls calls = {simulate_sets_range, save_sets, h};

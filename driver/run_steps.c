@@ -41,21 +41,25 @@ static int gpu_count(const engine *eng) { return eng->gpus; }
 bool run_plan_gpus(const driver_options *opt, engine *eng, const mci_run *run, tm_error *err)
 {
     if (!run->jacobian)
-        return run_plan_gpus_sets(opt, eng, run, 0, NULL, err);
+        return run_plan_gpus_sets(opt, eng, run, 0, NULL, NULL, NULL, err);
     for (int i = 1; i <= run->num_layers; i++)
         eng->jacobian_mua[i - 1] = run->layers[i].mua;
-    return run_plan_gpus_sets(opt, eng, run, 1, eng->jacobian_mua, err);
+    return run_plan_gpus_sets(opt, eng, run, 1, eng->jacobian_mua, NULL, NULL, err);
 }
 
 bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *run, int num_sets,
-                        const double *set_mua, tm_error *err)
+                        const double *set_mua, const double *set_mus, const double *set_g,
+                        tm_error *err)
 {
     plan_options plan;
     driver_plan_options(opt, &plan);
     plan.num_sets = num_sets;
     plan.sets_paths = num_sets > 0 && opt->path_lengths;
     plan.sets_jacobian = num_sets > 0 && run->jacobian;
+    plan.sets_optics = optics_sets_level(run, num_sets, set_mus, set_g);
     plan.set_mua = set_mua;
+    plan.set_mus = set_mus;
+    plan.set_g = set_g;
     if (!session_plan(&eng->ses, &plan, run, &eng->specs, err))
         return false;
     for (int i = 0; i < gpu_count(eng); i++) {

@@ -56,11 +56,13 @@ void run_release_gpus(engine *eng);
 bool run_plan_gpus(const driver_options *opt, engine *eng, const mci_run *run, tm_error *err);
 
 /* The same for the kernel of num_sets absorption sets of run (set k's mua
- * of layer i at set_mua[k * layers + i - 1]), with --path-lengths their
- * path lengths, and their derivatives when the run has them: a shape of
- * its own, with profile entries of its own. */
+ * of layer i at set_mua[k * layers + i - 1]; optics sets' mus and g
+ * indexed alike, else NULL), with --path-lengths their path lengths, and
+ * their derivatives when the run has them: a shape of its own, with
+ * profile entries of its own. */
 bool run_plan_gpus_sets(const driver_options *opt, engine *eng, const mci_run *run, int num_sets,
-                        const double *set_mua, tm_error *err);
+                        const double *set_mua, const double *set_mus, const double *set_g,
+                        tm_error *err);
 
 /* A kernel derived from each GPU's variant: a batch's or a set's
  * (tuner/variant.h), with the explicit options v and the GPU's dev; arg is

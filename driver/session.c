@@ -116,8 +116,8 @@ bool session_engine(session *s, session_engine_choice choice, const int *devices
 static char *plan_shape(const session *s, const plan_options *opt, const mci_run *run)
 {
     problem_shape shape = run_view_shape(run, opt->score_absorption);
-    problem_shape_for_sets(&shape,
-                           (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian});
+    problem_shape_for_sets(&shape, (sets_scoring){opt->num_sets, opt->sets_paths,
+                                                  opt->sets_jacobian, opt->sets_optics});
     char *key = problem_shape_key(&shape);
     if (!key)
         return NULL;
@@ -161,7 +161,7 @@ static bool plan_all(session *s, const plan_options *opt, const mci_run *run, tm
             tune_runner runner;
             gpu_runner_init(&g, gpu_pool_engine(s->pool, i), opt->template_dir, opt->cache_dir,
                             opt->verbose, &runner);
-            gpu_runner_sets(&g, opt->num_sets, opt->set_mua);
+            gpu_runner_sets(&g, opt->num_sets, opt->set_mua, opt->set_mus, opt->set_g);
             if (!plan_choose(opt, &runner, run, &s->plan_specs[i], s->sources[i],
                              sizeof s->sources[i], err))
                 return false;
@@ -193,10 +193,10 @@ bool session_plan(session *s, const plan_options *opt, const mci_run *run,
             if (!variant_spec_tuned(run, opt->score_absorption, &dev, &knobs, &none,
                                     &s->plan_specs[i], err) ||
                 (opt->num_sets > 0 &&
-                 !variant_sets_tuned(
-                     &s->plan_specs[i],
-                     (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian}, &dev,
-                     err)))
+                 !variant_sets_tuned(&s->plan_specs[i],
+                                     (sets_scoring){opt->num_sets, opt->sets_paths,
+                                                    opt->sets_jacobian, opt->sets_optics},
+                                     &dev, err)))
                 return false;
         }
         return true;
@@ -258,7 +258,9 @@ static bool simulate_gpus(session *s, const session_sim *sim, const photon_batch
                      .progress = sim->progress,
                      .stop = sim->stop,
                      .num_sets = sim->num_sets,
-                     .set_mua = sim->set_mua};
+                     .set_mua = sim->set_mua,
+                     .set_mus = sim->set_mus,
+                     .set_g = sim->set_g};
     done_relay relay = {sim, batch};
     gpu_pool_job job = {.batch = batch,
                         .specs = specs,

@@ -19,7 +19,7 @@
  * count and mode, the angles weigh a quarter of r and z.  A profile's
  * entries go by layer count, then A before -A, then the rest in this
  * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
- * fiber jacobian". */
+ * fiber jacobian optics=2". */
 const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(num_layers), .lo = 1, .hi = SPEC_MAX_LAYERS, .sort = SHAPE_SORT_LEADING,
      .text = "L%d", .shown = SHAPE_SHOWN_ALWAYS},
@@ -39,6 +39,8 @@ const shape_field shape_field_table[] = {
     {SHAPE_BOOL_MEMBER(time_bins), .text = " time"},
     {SHAPE_BOOL_MEMBER(fiber), .text = " fiber"},
     {SHAPE_BOOL_MEMBER(sets_jacobian), .text = " jacobian", .shown = SHAPE_SHOWN_WITH_SETS},
+    {SHAPE_INT_MEMBER(sets_optics), .lo = 0, .hi = 2, .text = " optics=%d",
+     .shown = SHAPE_SHOWN_WITH_SETS},
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 
@@ -65,6 +67,7 @@ void problem_shape_for_sets(problem_shape *s, sets_scoring sets)
     s->sets_2d = num_sets > 0;
     s->sets_paths = num_sets > 0 && sets.paths;
     s->sets_jacobian = num_sets > 0 && sets.jacobian;
+    s->sets_optics = num_sets > 0 ? sets.optics : 0;
     s->sets_absorb = num_sets > 0 && absorb;
     s->score_absorption = num_sets == 0 && absorb;
 }

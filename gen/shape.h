@@ -53,7 +53,11 @@
     bool fiber;                                                                                    \
     /* With sets: each set also scores the terms of its escapes' */                                \
     /* derivatives (docs/physics.md, "Derivatives"). */                                            \
-    bool sets_jacobian;
+    bool sets_jacobian;                                                                            \
+    /* Optics sets (docs/physics.md, "Optics sets"): 0 none (absorption */                         \
+    /* sets), 1 sets of other mus (each interaction reweighted), 2 of other */                     \
+    /* g too (each deflection reweighted); their weight sums scored. */                            \
+    int sets_optics;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -119,10 +123,11 @@ bool problem_shape_equal(const problem_shape *a, const problem_shape *b);
 
 /* What a kernel of absorption sets scores besides their escapes: num_sets
  * sets (0: none), with paths their path lengths, with jacobian their
- * derivatives' terms. */
+ * derivatives' terms; optics: the sets are optics sets (sets_optics). */
 typedef struct sets_scoring {
     int num_sets;
     bool paths, jacobian;
+    int optics;
 } sets_scoring;
 
 /* s as the kernel of sets.num_sets absorption sets (0: none) sees it: their

@@ -28,16 +28,23 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
-/* The sets' extra mua (num_layers x num_sets; with sets_absorb, then each
- * set's mua over the reference's mut), then per thread its path in every
- * layer, its escape waiting to be scored (two words), with sets_absorb each
- * set's deposit residue, and with sets_jacobian its interactions and score
- * in every layer, 4 bytes each (templates/sets.cu). */
+/* The sets' tables, num_layers x num_sets each: the extra mut, with
+ * sets_absorb each set's mua over the reference's mut, with optics sets
+ * ln(mus_k / mus_ref) and with their g changed g_k and ln((1 - g_k^2) /
+ * (1 - g_ref^2)), then whether a layer's g is changed; then per thread its path in every layer, its escape
+ * waiting to be scored (two words), with sets_absorb each set's deposit
+ * residue, with sets_jacobian or optics sets its interactions in every
+ * layer, with sets_jacobian its score in every layer and with their g
+ * changed each set's deflections' ratio, 4 bytes each (templates/sets.cu). */
 static size_t sets_shared_bytes(const kernel_spec *spec)
 {
-    size_t table = (size_t)spec->num_layers * (size_t)spec->num_sets * (spec->sets_absorb ? 2 : 1);
-    size_t rows = (size_t)spec->num_layers + 2 + (spec->sets_absorb ? (size_t)spec->num_sets : 0) +
-                  (spec->sets_jacobian ? 2 * (size_t)spec->num_layers : 0);
+    size_t layers = (size_t)spec->num_layers, sets = (size_t)spec->num_sets;
+    int optics = spec->sets_optics;
+    size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
+    size_t table = layers * sets * tables + (optics > 1 ? layers : 0); /* then a flag a layer */
+    size_t rows = layers + 2 + (spec->sets_absorb ? sets : 0) +
+                  (spec->sets_jacobian || optics > 0 ? layers : 0) +
+                  (spec->sets_jacobian ? layers : 0) + (optics > 1 ? sets : 0);
     return (table + rows * (size_t)spec->knobs.block_size) * sizeof(float);
 }
 
@@ -236,10 +243,11 @@ static bool validate_tile(const kernel_spec *spec, tm_error *err)
  * keeps no A_rz of its own beside the sets' paths (templates/sets.cu). */
 static bool validate_sets(const kernel_spec *spec, tm_error *err)
 {
-    if ((spec->sets_paths || spec->sets_absorb || spec->sets_jacobian) && spec->num_sets == 0) {
+    if ((spec->sets_paths || spec->sets_absorb || spec->sets_jacobian || spec->sets_optics) &&
+        spec->num_sets == 0) {
         error_set(err, NULL, 0,
-                  "sets_paths, sets_absorb, sets_jacobian: a GPU kernel scores them with "
-                  "absorption sets");
+                  "sets_paths, sets_absorb, sets_jacobian, sets_optics: a GPU kernel scores them "
+                  "with absorption sets");
         return false;
     }
     if (spec->num_sets == 0)

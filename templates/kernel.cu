@@ -84,13 +84,18 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
              const unsigned int *multipliers, unsigned long long *next,
              const unsigned int *stop,
              unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
-%   if spec.sets_jacobian then
+%   if spec.sets_jacobian or spec.sets_optics > 0 then
              unsigned long long *counts, const float *set_extra,
 %     if spec.sets_paths then
              unsigned long long *rd_path, unsigned long long *tt_path,
 %     end
+%     if spec.sets_jacobian then
              unsigned long long *rd_jr, unsigned long long *rd_ja,
-             unsigned long long *tt_jr, unsigned long long *tt_ja)
+             unsigned long long *tt_jr, unsigned long long *tt_ja{{spec.sets_optics > 0 and "," or ")"}}
+%     end
+%     if spec.sets_optics > 0 then
+             unsigned long long *set_w)
+%     end
 %   elseif spec.sets_paths then
              unsigned long long *counts, const float *set_extra,
              unsigned long long *rd_path, unsigned long long *tt_path)
@@ -157,7 +162,8 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 % end
 % -- the sets' tallies besides Rd_ra and Tt_ra (sets.cu, sets_score_waiting)
 % local sets_tallies = (spec.sets_paths and ", rd_path, tt_path" or "") ..
-%     (spec.sets_jacobian and ", rd_jr, rd_ja, tt_jr, tt_ja" or "")
+%     (spec.sets_jacobian and ", rd_jr, rd_ja, tt_jr, tt_ja" or "") ..
+%     (spec.sets_optics > 0 and ", set_w" or "")
     for (;;) {
 % if spec.num_sets > 0 then
         if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)
@@ -241,8 +247,8 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   if spec.sets_absorb then
                 sets_launch_residues();
 %   end
-%   if spec.sets_jacobian then
-                sets_launch_jacobian();
+%   if spec.sets_jacobian or spec.sets_optics > 0 then
+                sets_launch_counts();
 %   end
 %   if spec.time_bins then
                 p.flight = time_start;  // the glass layers above first_layer, crossed straight down

@@ -30,7 +30,13 @@
 // and that escape's reference weight, and with sets_absorb each set's
 // deposit residue (fixed_point.h).
 extern __shared__ __align__(16) float sets_shared[];
-#define SETS_TABLE (NUM_LAYERS * NUM_SETS * {{spec.sets_absorb and 2 or 1}})
+% -- the tables a layer by a set: the extra mut, then with sets_absorb the
+% -- absorbed fraction, with optics sets ln(mus_k / mus_ref) and with g
+% -- changed g_k and ln((1 - g_k^2) / (1 - g_ref^2))
+% local optics = spec.sets_optics
+% local tables = 1 + (spec.sets_absorb and 1 or 0) + (optics > 0 and 1 or 0) + (optics > 1 and 2 or 0)
+% local counts = spec.sets_jacobian or optics > 0  -- rows of each layer's interactions
+#define SETS_TABLE (NUM_LAYERS * NUM_SETS * {{tables}}{{optics > 1 and " + NUM_LAYERS" or ""}})
 #define SET_EXTRA(i, k) sets_shared[((i) - 1) * NUM_SETS + (k)]
 #define SET_ROW(row, t) sets_shared[SETS_TABLE + (row) * SETS_BLOCK + (t)]
 #define SET_PATH_OF(t, i) SET_ROW((i) - 1, t)
@@ -41,13 +47,35 @@ extern __shared__ __align__(16) float sets_shared[];
 #define SET_ABSORBED(i, k) sets_shared[NUM_LAYERS * NUM_SETS + ((i) - 1) * NUM_SETS + (k)]
 #define SET_RESIDUE(t, k) SET_ROW(NUM_LAYERS + 2 + (k), t)
 % end
+% if optics > 0 then
+// Optics sets (docs/physics.md, "Optics sets"): SET_EXTRA is the extra
+// mut, mut_k,i - mut_ref,i; each interaction in layer i multiplies a set's
+// weight by mus_k,i / mus_ref,i (SET_LOG_MUS, its logarithm) and, where a
+// set changes g, each deflection by p(mu; g_k,i) / p(mu; g_ref,i) (SET_G,
+// and SET_LOG_HG = ln((1 - g_k,i^2) / (1 - g_ref,i^2)): sets_deflect).
+#define SET_TABLE_AT(table, i, k) sets_shared[(table) * NUM_LAYERS * NUM_SETS + ((i) - 1) * NUM_SETS + (k)]
+#define SET_LOG_MUS(i, k) SET_TABLE_AT({{spec.sets_absorb and 2 or 1}}, i, k)
+%   if optics > 1 then
+#define SET_G(i, k) SET_TABLE_AT({{spec.sets_absorb and 3 or 2}}, i, k)
+#define SET_LOG_HG(i, k) SET_TABLE_AT({{spec.sets_absorb and 4 or 3}}, i, k)
+// After the tables, a word a layer: 1 where some set changes its g, else 0.
+#define SET_G_CHANGED(i) sets_shared[{{tables}} * NUM_LAYERS * NUM_SETS + (i) - 1]
+%   end
+% end
+% if counts then
+// Per thread after those rows: a row a layer of the photon's interactions
+// c_i there (an unsigned count in the word); for the derivatives
+// (docs/physics.md, "Derivatives") a row a layer of its Henyey-Greenstein
+// score G_i there; for sets that change g a row a set of the logarithm of
+// its deflections' ratio of densities (sets_interaction).
+#define SET_COUNT_ROWS (NUM_LAYERS + 2{{spec.sets_absorb and " + NUM_SETS" or ""}})
+#define SET_COUNT_OF(t, i) SET_ROW(SET_COUNT_ROWS + (i) - 1, t)
+% end
 % if spec.sets_jacobian then
-// With the derivatives (docs/physics.md, "Derivatives"), two more rows a
-// layer: the photon's interactions c_i there (an unsigned count in the
-// word), then its Henyey-Greenstein score G_i there.
-#define SET_JACOBIAN_ROWS (NUM_LAYERS + 2{{spec.sets_absorb and " + NUM_SETS" or ""}})
-#define SET_COUNT_OF(t, i) SET_ROW(SET_JACOBIAN_ROWS + (i) - 1, t)
-#define SET_SCORE_OF(t, i) SET_ROW(SET_JACOBIAN_ROWS + NUM_LAYERS + (i) - 1, t)
+#define SET_SCORE_OF(t, i) SET_ROW(SET_COUNT_ROWS + NUM_LAYERS + (i) - 1, t)
+% end
+% if optics > 1 then
+#define SET_DEFLECTION(t, k) SET_ROW(SET_COUNT_ROWS + NUM_LAYERS{{spec.sets_jacobian and " * 2" or ""}} + (k), t)
 % end
 
 __device__ __forceinline__ int set_waiting(unsigned int t) { return __float_as_int(SET_WAITING_CODE(t)); }
@@ -100,34 +128,70 @@ __device__ __forceinline__ void sets_launch(int first_layer)
     }
 }
 % end
-% if spec.sets_jacobian then
+% if counts then
 
-// A new photon has had no interaction: no count and no score in any layer.
-__device__ __forceinline__ void sets_launch_jacobian()
+// A new photon has had no interaction: its counts (scores, ratios) are 0.
+__device__ __forceinline__ void sets_launch_counts()
 {
     for (int i = 1; i <= NUM_LAYERS; i++) {
         SET_COUNT_OF(threadIdx.x, i) = __uint_as_float(0u);
+%   if spec.sets_jacobian then
         SET_SCORE_OF(threadIdx.x, i) = 0.0f;
+%   end
     }
+%   if optics > 1 then
+    for (int k = 0; k < NUM_SETS; k++)
+        SET_DEFLECTION(threadIdx.x, k) = 0.0f;
+%   end
 }
 
+// 1 + g^2 - 2g mu, the Henyey-Greenstein density's base, >= (1 - |g|)^2 > 0.
+__device__ __forceinline__ float hg_base(float g, float mu)
+{
+    return __fmaf_rn(__fmul_rn(-2.0f, g), mu, __fmaf_rn(g, g, 1.0f));
+}
+%   if optics > 1 then
+
+// The deflection by cos theta = mu in layer i, of the reference's g, for
+// the sets of another g there: each set's ln p(mu; g_k) - ln p(mu; g), of
+// p(mu; g) = (1 - g^2) / (2 (1 + g^2 - 2g mu)^1.5).  The reference's own
+// term is 0 at |g| = 1 (a fixed deflection, whose sets keep its g).
+__device__ __forceinline__ void sets_deflect(int i, float g, float mu)
+{
+    if (SET_G_CHANGED(i) == 0.0f)
+        return;  // no set's ratio but 1 here: no logarithm
+    float own = fabsf(g) < 1.0f ? __fmul_rn(-1.5f, __logf(hg_base(g, mu))) : 0.0f;
+    for (int k = 0; k < NUM_SETS; k++) {
+        float gk = SET_G(i, k);
+        if (gk == g)
+            continue;
+        float theirs = __fmaf_rn(-1.5f, __logf(hg_base(gk, mu)), SET_LOG_HG(i, k));
+        SET_DEFLECTION(threadIdx.x, k) = __fadd_rn(SET_DEFLECTION(threadIdx.x, k), __fsub_rn(theirs, own));
+    }
+}
+%   end
+
 // An interaction in the photon's layer l, deflecting by cos theta = mu
-// (the spin's, spin_theta): one more interaction there, and the
-// deflection's Henyey-Greenstein score
-//   d ln p(mu; g) / dg = -2g / (1 - g^2) + 3 (mu - g) / (1 + g^2 - 2g mu),
-// whose denominators are >= (1 - |g|)^2 > 0.  A layer of |g| = 1 deflects
-// by a fixed angle: no score (its derivative is NaN, runtime/io/jacobian.c).
-__device__ __forceinline__ void sets_deflection(const photon_t &p, const layer_t &l, float mu)
+// (the spin's, spin_theta): one more interaction there; for the
+// derivatives the deflection's Henyey-Greenstein score
+//   d ln p(mu; g) / dg = -2g / (1 - g^2) + 3 (mu - g) / (1 + g^2 - 2g mu)
+// (none at |g| = 1, a fixed deflection: its derivative is NaN,
+// runtime/io/jacobian.c); for sets that change g their ratios (sets_deflect).
+__device__ __forceinline__ void sets_interaction(const photon_t &p, const layer_t &l, float mu)
 {
     int i = photon_layer(p);
     SET_COUNT_OF(threadIdx.x, i) = __uint_as_float(__float_as_uint(SET_COUNT_OF(threadIdx.x, i)) + 1u);
     float g = l.g;
+%   if spec.sets_jacobian then
     if (fabsf(g) < 1.0f) {
         float spread = __fdividef(__fmul_rn(-2.0f, g), __fmaf_rn(-g, g, 1.0f));
-        float pull = __fdividef(__fmul_rn(3.0f, __fsub_rn(mu, g)),
-                                __fmaf_rn(__fmul_rn(-2.0f, g), mu, __fmaf_rn(g, g, 1.0f)));
+        float pull = __fdividef(__fmul_rn(3.0f, __fsub_rn(mu, g)), hg_base(g, mu));
         SET_SCORE_OF(threadIdx.x, i) = __fadd_rn(SET_SCORE_OF(threadIdx.x, i), __fadd_rn(spread, pull));
     }
+%   end
+%   if optics > 1 then
+    sets_deflect(i, g, mu);
+%   end
 }
 % end
 % if spec.sets_absorb then
@@ -153,6 +217,14 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
     float e = 0.0f;
     for (int i = 1; i <= NUM_LAYERS; i++)
         e = __fmaf_rn(SET_EXTRA(i, k), SET_PATH_OF(t, i), e);
+% if optics > 0 then
+    // optics sets: times (mus_k / mus_ref)^c_i a layer
+    for (int i = 1; i <= NUM_LAYERS; i++)
+        e = __fmaf_rn(-SET_LOG_MUS(i, k), (float)__float_as_uint(SET_COUNT_OF(t, i)), e);
+% end
+% if optics > 1 then
+    e = __fsub_rn(e, SET_DEFLECTION(t, k));  // and their deflections' ratio
+% end
     return __expf(-e);
 }
 
@@ -201,7 +273,7 @@ __device__ __forceinline__ void sets_escape(float w, size_t bin, bool tt)
 // Whether this thread's escape still waits to be scored.
 __device__ __forceinline__ bool sets_waiting() { return set_waiting(threadIdx.x) >= 0; }
 
-% if spec.sets_paths or spec.sets_jacobian then
+% if spec.sets_paths or spec.sets_jacobian or optics > 0 then
 // A weight times a path (cm) in path units, 2^24 a weight x cm, capped at
 // 2^39 units (NaN too: fminf takes the cap) as tally_path_units caps the
 // CPU engine's (runtime/io/tally.h; docs/fixed-point.md, "Path tallies"),
@@ -226,6 +298,25 @@ __device__ __forceinline__ void sets_score_paths(unsigned long long *path, unsig
         unsigned long long units = sets_path_units(__fmul_rn(wk, SET_PATH_OF(t, i)));
         if (units != 0ull)
             atomicAdd(&row[(i - 1) * NUM_SETS], units);
+    }
+}
+
+% end
+% if optics > 0 then
+// Thread t's escape, of reference weight w, into each optics set's weight
+// sums (docs/physics.md, "Optics sets": its effective sample size): w_k^2,
+// w and w^2, in path units (sets_path_units), entry j of set k at
+// j * NUM_SETS + k (runtime/io/output_arrays.h, OUTPUT_SET_WEIGHT_SQUARES
+// .. OUTPUT_REF_WEIGHT_SQUARES).
+__device__ __forceinline__ void sets_score_weights(unsigned long long *set_w, unsigned int t, float w,
+                                                   int n, int rank)
+{
+    unsigned long long ref = sets_path_units(w), ref2 = sets_path_units(__fmul_rn(w, w));
+    for (int k = rank; k < NUM_SETS; k += n) {
+        float wk = __fmul_rn(w, sets_factor(t, k));
+        atomicAdd(&set_w[k], sets_path_units(__fmul_rn(wk, wk)));
+        atomicAdd(&set_w[NUM_SETS + k], ref);
+        atomicAdd(&set_w[2 * NUM_SETS + k], ref2);
     }
 }
 
@@ -269,17 +360,22 @@ __device__ __forceinline__ void sets_score_jacobian(unsigned int t, float w, siz
 // The waiting escapes of the lanes here together, each scored for every
 // set by all of them: lane r of n takes sets r, r + n, ...  Every escape's
 // units are the same whoever adds them.
-% if spec.sets_jacobian then
+% if spec.sets_jacobian or optics > 0 then
 __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
                                                    unsigned long long *tt_ra,
 %   if spec.sets_paths then
                                                    unsigned long long *rd_path,
                                                    unsigned long long *tt_path,
 %   end
+%   if spec.sets_jacobian then
                                                    unsigned long long *rd_jr,
                                                    unsigned long long *rd_ja,
                                                    unsigned long long *tt_jr,
-                                                   unsigned long long *tt_ja)
+                                                   unsigned long long *tt_ja{{optics > 0 and "," or ")"}}
+%   end
+%   if optics > 0 then
+                                                   unsigned long long *set_w)
+%   end
 % elseif spec.sets_paths then
 __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
                                                    unsigned long long *tt_ra,
@@ -313,6 +409,9 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
 % else
         for (int k = rank; k < NUM_SETS; k += n)
             atomicAdd(&ra[k], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
+% end
+% if optics > 0 then
+        sets_score_weights(set_w, t, w, n, rank);
 % end
 % if spec.sets_jacobian then
         bool tt = (code & 1) != 0;

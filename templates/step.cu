@@ -67,8 +67,8 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
 % end
         p.w = __fsub_rn(p.w, dw);
         deposit_t d = score_absorption(p, dw, TALLY_PASS);
-% if spec.sets_jacobian then
-        sets_deflection(p, l, spin_theta(l, xi));  // the derivatives' count and score (sets.cu)
+% if spec.sets_jacobian or spec.sets_optics > 0 then
+        sets_interaction(p, l, spin_theta(l, xi));  // its count, score, deflection (sets.cu)
 % end
         spin(p, l, xi);
         settle_deposit(p, d, TALLY_PASS);

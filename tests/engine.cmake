@@ -62,6 +62,13 @@ foreach(case agree identity)
   add_test(NAME gpu_jacobian_${case} COMMAND test_jacobian_gpu ${case})
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()
+# Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
+# variants, launches and calls.
+tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_optics_sets_${case} COMMAND test_optics_sets_gpu ${case})
+  tmcml_gpu_tests(gpu_optics_sets_${case})
+endforeach()
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh

@@ -88,8 +88,8 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
         .seed = SEED, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
     gpu_stats stats;
     bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
-              variant_sets_spec(&spec, (sets_scoring){num_sets, false, jacobian}, v, device_of(gpu),
-                                &err) &&
+              variant_sets_spec(&spec, (sets_scoring){.num_sets = num_sets, .jacobian = jacobian},
+                                v, device_of(gpu), &err) &&
               gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
     if (!ok)
         error_print(stderr, &err);

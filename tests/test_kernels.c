@@ -159,13 +159,13 @@ static bool compile_family(const family *fam, const char *source_text, int timed
     render_output src = {0};
     compile_result r = {0};
     compile_options copt = {.arch = 90, .cache_dir = ""};
-    bool ok =
-        set_options(fam->options, &v, &err) &&
-        variant_spec_for_run(&f.runs[0], fam->absorb, NULL, &v, &spec, &err) &&
-        for_batch(fam, &v, &spec, &err) &&
-        (fam->sets == 0 ||
-         variant_sets_spec(&spec, (sets_scoring){fam->sets, fam->paths, false}, &v, NULL, &err)) &&
-        render_kernel(&spec, NULL, &src, &err) && compile_cubin(&src, &copt, &r, &err);
+    bool ok = set_options(fam->options, &v, &err) &&
+              variant_spec_for_run(&f.runs[0], fam->absorb, NULL, &v, &spec, &err) &&
+              for_batch(fam, &v, &spec, &err) &&
+              (fam->sets == 0 ||
+               variant_sets_spec(&spec, (sets_scoring){.num_sets = fam->sets, .paths = fam->paths},
+                                 &v, NULL, &err)) &&
+              render_kernel(&spec, NULL, &src, &err) && compile_cubin(&src, &copt, &r, &err);
     if (ok) {
         printf("  %-20s %-28s %3d registers, %4d bytes stack, spills %d/%d bytes, %.2f s\n",
                fam->input, fam->name, r.registers, r.stack_bytes, r.spill_stores, r.spill_loads,

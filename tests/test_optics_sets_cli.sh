@@ -3,7 +3,8 @@
 # plain run's sections and an effective sample size of 1; every set's JSON
 # has its effective sample size; a far set is warned of; stopped and resumed,
 # each set's .mco is the uninterrupted run's; a bad table is refused naming
-# its file, line, set, layer and parameter, --engine gpu too, nothing written.
+# its file, line, set, layer and parameter, nothing written (the GPU's
+# optics sets: tests/test_optics_sets_gpu.c).
 # usage: test_optics_sets_cli.sh TMCML EXAMPLES_DIR
 . "$(dirname "$0")/lib.sh"
 example_setup "$1" "$2"
@@ -60,8 +61,6 @@ contains "g" "bad.csv:1: layer 3: g must be within -1 .. 1"
 printf '1 100 0.9  1 10 0  2 10\n' >"$work/bad.csv"
 expect 2 "short" -- "$tmcml" run "$mci" $common --optics-sets "$work/bad.csv" -o "$work/x"
 contains "short" "bad.csv:1: 8 values: the run has 3 layers, three (mua"
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --optics-sets "$work/sets.csv" -o "$work/x"
-contains "gpu" "--optics-sets: optics sets are scored by the CPU engine"
 check
 [ ! -e "$work/x" ] || fail "a refused run wrote $work/x"
 finish test_optics_sets_cli

@@ -73,10 +73,10 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
     gpu_options opt = {
         .seed = SEED, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
     gpu_stats stats;
-    bool ok =
-        variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, err) &&
-        variant_sets_spec(&spec, (sets_scoring){num_sets, paths, false}, v, device_of(gpu), err) &&
-        gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, err);
+    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, err) &&
+              variant_sets_spec(&spec, (sets_scoring){.num_sets = num_sets, .paths = paths}, v,
+                                device_of(gpu), err) &&
+              gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, err);
     mci_run_free(&ref);
     return ok;
 }

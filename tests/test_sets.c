@@ -124,8 +124,9 @@ static bool gpu_tallies(const mci_run *run, uint64_t seed, int num_sets, const d
         .seed = seed, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
     gpu_stats stats;
     bool ok = variant_spec_for_run(&ref, gpu_absorbs, device_of(gpu), v, &spec, err) &&
-              (num_sets == 0 || variant_sets_spec(&spec, (sets_scoring){num_sets, false, false}, v,
-                                                  device_of(gpu), err));
+              (num_sets == 0 ||
+               variant_sets_spec(&spec, (sets_scoring){.num_sets = num_sets, .paths = false}, v,
+                                 device_of(gpu), err));
     ok = ok && gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, err);
     mci_run_free(&ref);
     return ok;

@@ -101,7 +101,7 @@ static kernel_spec sets_as_before(const kernel_spec *run_spec, int num_sets)
 {
     kernel_spec s = *run_spec;
     s.knobs.min_blocks_per_sm = 0;
-    spec_for_sets(&s, (sets_scoring){num_sets, false, false});
+    spec_for_sets(&s, (sets_scoring){.num_sets = num_sets, .paths = false});
     return s;
 }
 
@@ -133,7 +133,8 @@ static void test_skin(const mci_run *skin, const profile_entry *e)
               spec_shared_bytes(&before));
     CHECK(!spec_validate(&before, H200_OPTIN, &err));
 
-    bool ok = variant_sets_spec(&spec, (sets_scoring){SKIN_SETS, false, false}, &none, &dev, &err);
+    bool ok = variant_sets_spec(&spec, (sets_scoring){.num_sets = SKIN_SETS, .paths = false}, &none,
+                                &dev, &err);
     CHECK_MSG(ok, "%s", err.message);
     CHECK_MSG(spec.knobs.block_size == SKIN_BLOCK, "block %d", spec.knobs.block_size);
     CHECK_MSG(spec_shared_bytes(&spec) == SKIN_BYTES_768, "after: %zu bytes",
@@ -150,13 +151,15 @@ static void test_skin(const mci_run *skin, const profile_entry *e)
 
     /* Without a device (`tmcml gen` without a GPU): Hopper's limit. */
     CHECK(variant_spec_tuned(skin, true, NULL, &e->config, &none, &spec, &err) &&
-          variant_sets_spec(&spec, (sets_scoring){SKIN_SETS, false, false}, &none, NULL, &err) &&
+          variant_sets_spec(&spec, (sets_scoring){.num_sets = SKIN_SETS, .paths = false}, &none,
+                            NULL, &err) &&
           spec.knobs.block_size == SKIN_BLOCK);
 
     /* A block given on the command line is kept, or refused with what fits. */
     CHECK(variant_options_set(&none, "--block", "1024", &err));
     CHECK(variant_spec_tuned(skin, true, &dev, &e->config, &none, &spec, &err));
-    CHECK(!variant_sets_spec(&spec, (sets_scoring){SKIN_SETS, false, false}, &none, &dev, &err));
+    CHECK(!variant_sets_spec(&spec, (sets_scoring){.num_sets = SKIN_SETS, .paths = false}, &none,
+                             &dev, &err));
     CHECK_CONTAINS(err.message, "--block 1024");
     CHECK_CONTAINS(err.message, "at most 768 threads");
 }
@@ -239,8 +242,8 @@ static void test_every_count(void)
                     kernel_spec spec = synthetic(layers, a, blocks[b]);
                     kernel_spec before = sets_as_before(&spec, sets);
                     tm_error err = {0};
-                    bool ok = variant_sets_spec(&spec, (sets_scoring){sets, false, false}, &none,
-                                                &dev, &err);
+                    bool ok = variant_sets_spec(
+                        &spec, (sets_scoring){.num_sets = sets, .paths = false}, &none, &dev, &err);
                     bool fits = ok && largest_fitting(&spec, &before, H200_OPTIN);
                     if (fits && spec_shared_bytes(&before) <= H200_OPTIN) {
                         char *k1 = spec_key(&spec), *k2 = spec_key(&before);
@@ -265,8 +268,9 @@ static void test_every_count(void)
     kernel_spec most = synthetic(SPEC_MAX_LAYERS, true, 256);
     kernel_spec before = sets_as_before(&most, TM_MAX_ABSORPTION_SETS);
     tm_error err = {0};
-    CHECK(variant_sets_spec(&most, (sets_scoring){TM_MAX_ABSORPTION_SETS, false, false}, &none,
-                            &dev, &err));
+    CHECK(variant_sets_spec(&most,
+                            (sets_scoring){.num_sets = TM_MAX_ABSORPTION_SETS, .paths = false},
+                            &none, &dev, &err));
     CHECK_MSG(most.knobs.block_size == 64 && spec_shared_bytes(&most) <= H200_OPTIN,
               "block %d, %zu bytes", most.knobs.block_size, spec_shared_bytes(&most));
     printf("  %d sets with absorption on %d layers: blocks of 256 need %zu bytes; blocks of %d, "
@@ -287,7 +291,8 @@ static void test_too_large(void)
     variant_options_init(&none);
     kernel_spec spec = synthetic(SPEC_MAX_LAYERS, true, 256);
     tm_error err = {0};
-    CHECK(!variant_sets_spec(&spec, (sets_scoring){64, false, false}, &none, &small, &err));
+    CHECK(!variant_sets_spec(&spec, (sets_scoring){.num_sets = 64, .paths = false}, &none, &small,
+                             &err));
     /* (64 x 2 K + (66 + K) x 32) x 4 + 66 x 48 = 640 K + 11616 <= 49152 */
     CHECK_CONTAINS(err.message, "at most 58 sets a call");
     CHECK_CONTAINS(err.message, "without absorption (-A; absorption=False in Python)");
@@ -297,8 +302,9 @@ static void test_too_large(void)
     printf("  48 KB a block: %s\n", err.message);
     /* 256 sets: -A does not fit either, and is not offered. */
     spec = synthetic(SPEC_MAX_LAYERS, true, 256);
-    CHECK(!variant_sets_spec(&spec, (sets_scoring){TM_MAX_ABSORPTION_SETS, false, false}, &none,
-                             &small, &err));
+    CHECK(!variant_sets_spec(&spec,
+                             (sets_scoring){.num_sets = TM_MAX_ABSORPTION_SETS, .paths = false},
+                             &none, &small, &err));
     CHECK_CONTAINS(err.message, "at most 58 sets a call");
     CHECK(!strstr(err.message, "-A"));
 }
@@ -356,16 +362,17 @@ static int test_compile(void)
     profile_entry e;
     kernel_spec spec;
     if (shipped_skin_entry(&f.runs[0], &e)) {
-        CHECK(
-            variant_spec_tuned(&f.runs[0], true, &dev, &e.config, &none, &spec, &err) &&
-            variant_sets_spec(&spec, (sets_scoring){SKIN_SETS, false, false}, &none, &dev, &err) &&
-            spec.knobs.block_size == SKIN_BLOCK);
+        CHECK(variant_spec_tuned(&f.runs[0], true, &dev, &e.config, &none, &spec, &err) &&
+              variant_sets_spec(&spec, (sets_scoring){.num_sets = SKIN_SETS, .paths = false}, &none,
+                                &dev, &err) &&
+              spec.knobs.block_size == SKIN_BLOCK);
         compile_one("skin, 64 sets with absorption", &spec);
     }
     mci_free(&f);
     spec = synthetic(SPEC_MAX_LAYERS, true, 256);
-    CHECK(variant_sets_spec(&spec, (sets_scoring){TM_MAX_ABSORPTION_SETS, false, false}, &none,
-                            &dev, &err));
+    CHECK(variant_sets_spec(&spec,
+                            (sets_scoring){.num_sets = TM_MAX_ABSORPTION_SETS, .paths = false},
+                            &none, &dev, &err));
     compile_one("64 layers, 256 sets with absorption", &spec);
     return check_summary("test_sets_plan compile");
 }

@@ -190,7 +190,8 @@ static void check_store(const char *path, const tune_options *opt, const tune_re
                          .debug_wrong_candidate = opt->debug_wrong_candidate,
                          .num_sets = opt->num_sets,
                          .sets_paths = opt->sets_paths,
-                         .sets_jacobian = opt->sets_jacobian};
+                         .sets_jacobian = opt->sets_jacobian,
+                         .sets_optics = opt->sets_optics};
     variant_options_init(&plan.variant);
     tune_options made;
     plan_tune_options(&plan, opt->budget_seconds, &made);
@@ -203,8 +204,8 @@ static void check_store(const char *path, const tune_options *opt, const tune_re
     profile p;
     if (ok && profile_read(out.profile_path, &p, &err)) {
         profile_class cls = run_view_shape(run, rr.rec.score_absorption);
-        problem_shape_for_sets(&cls,
-                               (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian});
+        problem_shape_for_sets(&cls, (sets_scoring){opt->num_sets, opt->sets_paths,
+                                                    opt->sets_jacobian, opt->sets_optics});
         const profile_entry *e;
         CHECK(profile_lookup(&p, &cls, &e) == PROFILE_MATCH_EXACT);
         CHECK(knobs_equal(&e->config, &recorded->candidates[recorded->winner].config));

@@ -5,7 +5,7 @@
 # cache, thread-block clusters, a batch of eight runs in one launch (with
 # whole-grid run tiles, and with small tiles and the edge bins; and with
 # --stderr, each run's 64 photon groups slots of their own),
-# absorption sets) split
+# absorption sets, the derivatives and optics sets) split
 # over several launches, two in flight, and two engines sharing chunks on one
 # GPU.  Part of the GPU test protocol
 # (CONTRIBUTING.md); ctest runs it as `gpu_sanitizer` (label sanitizer).
@@ -42,6 +42,12 @@ common="--engine gpu --tune never --no-profile --cache $work/cache"
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.1 0.1 0.3 0.5 0.3 0.5 0.1\n0.4 0.3 1.4 2 1.4 2 0.6\n' \
     >"$work/skin_sets.csv"
 printf '1 1 2\n0.5 2 1\n3 0.5 0.5\n2 2 2\n' >"$work/example_sets.csv"
+# Optics sets: skin's with the dermis's mus and g changed (each deflection
+# reweighted), the example's with mus changed (each interaction).
+printf '%s\n' "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 220 0.78 1 350 0.95 0.3 150 0.8" \
+    "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 180 0.74 1 350 0.95 0.3 150 0.8" \
+    >"$work/skin_optics.csv"
+printf '1 110 0.9 1 10 0 2 10 0.7\n1 100 0.9 1 9 0 2 11 0.7\n' >"$work/example_optics.csv"
 # 40 sets: more than a warp's lanes, each depositing its photon's sets.
 awk 'BEGIN { for (k = 1; k <= 40; k++) printf "%g %g %g\n", k, k, 2 * k }' \
     >"$work/example_sets40.csv"
@@ -65,6 +71,10 @@ example_sets_two_engines|mcml_example.mci|6000|2500|-A --mua-sets $work/example_
 skin_sets_paths|skin7_600nm.mci|3000|1000|-A --mua-sets $work/skin_sets.csv --path-lengths
 example_sets_absorb|mcml_example.mci|6000|2500|--mua-sets $work/example_sets.csv
 example_sets40_absorb|mcml_example.mci|3000|1500|--mua-sets $work/example_sets40.csv --path-lengths
+skin_jacobian|skin7_600nm.mci|3000|1000|-A --jacobian
+example_jacobian_sets_two_engines|mcml_example.mci|6000|2500|--jacobian --mua-sets $work/example_sets.csv --gpus 0,0 --gpu-chunk 1500 --block 128
+skin_optics_g|skin7_600nm.mci|3000|1000|-A --optics-sets $work/skin_optics.csv
+example_optics_absorb|mcml_example.mci|6000|2500|--optics-sets $work/example_optics.csv
 skin_gaussian|skin7_600nm.mci|3000|1000|--source gaussian:0.1
 example_point_shared|mcml_example.mci|6000|2500|--source point:0.05 --layers shared
 skin_fiber_sets|skin7_600nm.mci|3000|1000|--source fiber:0.02:0.22 -A --mua-sets $work/skin_sets.csv

@@ -23,6 +23,7 @@ typedef struct tune_options {
      * knows their mua. */
     int num_sets;
     bool sets_paths, sets_jacobian;
+    int sets_optics; /* optics sets: shape.h's sets_optics */
 } tune_options;
 
 typedef enum tune_status {

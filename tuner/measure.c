@@ -17,9 +17,10 @@ bool measure_spec(const measure_setup *m, const kernel_knobs *config, bool debug
     if (!variant_spec_tuned(m->run, m->score_absorption, m->runner->device, config, &none, spec,
                             err) ||
         (m->opt->num_sets > 0 &&
-         !variant_sets_tuned(
-             spec, (sets_scoring){m->opt->num_sets, m->opt->sets_paths, m->opt->sets_jacobian},
-             m->runner->device, err)))
+         !variant_sets_tuned(spec,
+                             (sets_scoring){m->opt->num_sets, m->opt->sets_paths,
+                                            m->opt->sets_jacobian, m->opt->sets_optics},
+                             m->runner->device, err)))
         return false;
     spec->debug_bias = debug_bias;
     return true;

@@ -100,8 +100,9 @@ static bool estimate_seconds(const choice *c, double *seconds, tm_error *err)
     tune_measurement stats;
     if (!variant_spec_for_run(c->run, c->opt->score_absorption, dev, &none, &spec, err) ||
         (t.num_sets > 0 &&
-         !variant_sets_spec(&spec, (sets_scoring){t.num_sets, t.sets_paths, t.sets_jacobian}, &none,
-                            dev, err)) ||
+         !variant_sets_spec(
+             &spec, (sets_scoring){t.num_sets, t.sets_paths, t.sets_jacobian, t.sets_optics}, &none,
+             dev, err)) ||
         !measure_run_once(&m, &spec, photons, &stats, err))
         return false;
     tune_measurement_free(&stats);
@@ -205,8 +206,8 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
     const plan_options *opt = c->opt;
     const mci_run *run = c->run;
     c->cls = run_view_shape(run, opt->score_absorption);
-    problem_shape_for_sets(&c->cls,
-                           (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian});
+    problem_shape_for_sets(&c->cls, (sets_scoring){opt->num_sets, opt->sets_paths,
+                                                   opt->sets_jacobian, opt->sets_optics});
     if (c->info)
         profile_device_from_info(c->info, &c->dev);
     tm_error ignored;
@@ -238,10 +239,14 @@ static bool choose(choice *c, char *source, size_t source_size, kernel_spec *spe
      * in a block that fits (variant_sets_spec), said when it is smaller */
     if (tuned && found.entry.cls.num_sets > 0)
         return variant_sets_tuned(
-            spec, (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian}, c->info, err);
+            spec,
+            (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian, opt->sets_optics},
+            c->info, err);
     int block = spec->knobs.block_size;
-    if (!variant_sets_spec(spec, (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian},
-                           &opt->variant, c->info, err))
+    if (!variant_sets_spec(
+            spec,
+            (sets_scoring){opt->num_sets, opt->sets_paths, opt->sets_jacobian, opt->sets_optics},
+            &opt->variant, c->info, err))
         return false;
     if (spec->knobs.block_size != block && source_size > 0) {
         size_t n = strlen(source);

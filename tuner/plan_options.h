@@ -26,12 +26,15 @@ typedef struct plan_options {
     bool debug_wrong_candidate; /* test-only: a kernel the bit-identity gate must reject */
     variant_options variant;    /* explicit knobs, --arch */
     /* The kernel of num_sets absorption sets (0: the run's own), with their
-     * path lengths (sets_paths) and derivatives (sets_jacobian): a shape of
-     * its own, whose profile entry is looked up (and tuned for) as any
-     * other's; the runner knows their mua (gpu_runner_sets). */
+     * path lengths (sets_paths) and derivatives (sets_jacobian), optics
+     * sets (sets_optics, gen/shape.h): a shape of its own, whose profile
+     * entry is looked up (and tuned for) as any other's; the runner knows
+     * their optics (gpu_runner_sets). */
     int num_sets;
     bool sets_paths, sets_jacobian;
-    const double *set_mua; /* set k's mua of layer i at [k * layers + i - 1] */
+    int sets_optics;
+    const double *set_mua;         /* set k's mua of layer i at [k * layers + i - 1] */
+    const double *set_mus, *set_g; /* optics sets': indexed as set_mua (else NULL) */
 } plan_options;
 
 #endif

@@ -165,8 +165,9 @@ static bool put_device(cJSON *root, const tune_device *d)
 }
 
 /* The absorption sets' shape (tune_options num_sets, sets_paths) only when
- * a sets' kernel was tuned, and sets_jacobian only when it scores the
- * derivatives: recordings of the kernels before them stay as they were. */
+ * a sets' kernel was tuned, sets_jacobian and sets_optics only when it
+ * scores the derivatives or optics sets: recordings of the kernels before
+ * them stay as they were. */
 static bool put_options(cJSON *root, const tune_options *t)
 {
     cJSON *o = cJSON_AddObjectToObject(root, "options");
@@ -178,7 +179,8 @@ static bool put_options(cJSON *root, const tune_options *t)
     return ok &&
            (t->num_sets == 0 || (put_number(o, "num_sets", t->num_sets) &&
                                  cJSON_AddBoolToObject(o, "sets_paths", t->sets_paths))) &&
-           (!t->sets_jacobian || cJSON_AddBoolToObject(o, "sets_jacobian", true));
+           (!t->sets_jacobian || cJSON_AddBoolToObject(o, "sets_jacobian", true)) &&
+           (t->sets_optics == 0 || put_number(o, "sets_optics", t->sets_optics));
 }
 
 static cJSON *recording_json(const tune_recording *r)
@@ -427,7 +429,9 @@ static bool read_options(reader *rd, const cJSON *root, tune_options *t)
     return get_int(rd, o, "options", "num_sets", &t->num_sets) &&
            get_bool(rd, o, "options", "sets_paths", &t->sets_paths) &&
            (!cJSON_GetObjectItemCaseSensitive(o, "sets_jacobian") ||
-            get_bool(rd, o, "options", "sets_jacobian", &t->sets_jacobian));
+            get_bool(rd, o, "options", "sets_jacobian", &t->sets_jacobian)) &&
+           (!cJSON_GetObjectItemCaseSensitive(o, "sets_optics") ||
+            get_int(rd, o, "options", "sets_optics", &t->sets_optics));
 }
 
 static bool read_root(reader *rd, const cJSON *root, tune_recording *r)

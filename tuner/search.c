@@ -401,10 +401,10 @@ static bool run_stages(search *s)
     kernel_spec heuristic;
     if (!variant_spec_for_run(s->m.run, s->m.score_absorption, dev, &none, &heuristic, s->err) ||
         (s->m.opt->num_sets > 0 &&
-         !variant_sets_spec(
-             &heuristic,
-             (sets_scoring){s->m.opt->num_sets, s->m.opt->sets_paths, s->m.opt->sets_jacobian},
-             &none, dev, s->err)))
+         !variant_sets_spec(&heuristic,
+                            (sets_scoring){s->m.opt->num_sets, s->m.opt->sets_paths,
+                                           s->m.opt->sets_jacobian, s->m.opt->sets_optics},
+                            &none, dev, s->err)))
         return false;
     kernel_knobs base;
     base = heuristic.knobs;
@@ -434,6 +434,7 @@ bool tune_search(const tune_runner *runner, const mci_run *run, bool score_absor
     res->num_sets = opt->num_sets;
     res->sets_paths = opt->sets_paths;
     res->sets_jacobian = opt->sets_jacobian;
+    res->sets_optics = opt->sets_optics;
     res->pilot_photons = s.m.photons;
     res->seconds = elapsed(&s);
     fluence_map_free(&s.map);
@@ -447,8 +448,8 @@ void tune_result_entry(const tune_result *res, const mci_run *run, bool score_ab
 {
     memset(e, 0, sizeof *e);
     e->cls = run_view_shape(run, score_absorption);
-    problem_shape_for_sets(&e->cls,
-                           (sets_scoring){res->num_sets, res->sets_paths, res->sets_jacobian});
+    problem_shape_for_sets(&e->cls, (sets_scoring){res->num_sets, res->sets_paths,
+                                                   res->sets_jacobian, res->sets_optics});
     const tune_candidate *w = &res->candidates[res->winner];
     e->config = w->config;
     e->photons_per_second = w->photons_per_second;

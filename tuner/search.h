@@ -48,6 +48,7 @@ typedef struct tune_result {
     int mismatches;
     int num_sets; /* the shape tuned: tune_options' sets */
     bool sets_paths, sets_jacobian;
+    int sets_optics;
 } tune_result;
 
 /* Runs the search for run (its photon count is not used: the pilot sets its

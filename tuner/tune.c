@@ -24,6 +24,7 @@ void plan_tune_options(const plan_options *opt, double budget, tune_options *t)
     t->num_sets = opt->num_sets;
     t->sets_paths = opt->sets_paths;
     t->sets_jacobian = opt->sets_jacobian;
+    t->sets_optics = opt->sets_optics;
 }
 
 static bool store_entry(const plan_options *opt, const tune_device *device, const profile_entry *e,

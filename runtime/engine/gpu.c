@@ -377,19 +377,41 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
     return ok;
 }
 
-/* The absorption sets' table of templates/sets.cu: layer i's (1-based) set
- * k extra mua, mua_k,i - mua_ref,i, at (i - 1) * num_sets + k; run is the
- * sets' reference (mua_sets_reference). */
-static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *opt, gpu_run *r,
-                        tm_error *err)
+/* Optics set k's scattering tables for layer i (templates/sets.cu):
+ * ln(mus_k / mus_ref) (0 where either does not scatter: such a layer stays
+ * so, optics_sets_check), and with g changed g_k and ln((1 - g_k^2) /
+ * (1 - g_ref^2)) (0 where the set keeps g: no deflection is reweighted). */
+static void optics_tables(const mci_layer *l, double mus, double g, int optics, float *log_mus,
+                          float *g_k, float *log_hg)
 {
-    int sets = opt->num_sets, layers = run->num_layers;
-    if (sets != r->sets || !opt->set_mua) {
-        error_set(err, NULL, 0, "a kernel of %d absorption sets given %d", r->sets, sets);
+    *log_mus = l->mus > 0.0 && mus > 0.0 ? (float)log(mus / l->mus) : 0.0f;
+    if (optics < 2)
+        return;
+    *g_k = (float)g;
+    *log_hg = g != l->g ? (float)(log1p(-g * g) - log1p(-l->g * l->g)) : 0.0f;
+}
+
+/* The absorption sets' tables of templates/sets.cu, each layer i's
+ * (1-based) set k at (i - 1) * num_sets + k: the extra mut, mut_k,i -
+ * mut_ref,i (mua's alone for absorption sets), with sets_absorb the set's
+ * share of an interaction, with optics sets their scattering's
+ * (optics_tables), then with g changed a flag a layer (1: some set's g is
+ * not the layer's); run is the sets' reference (mua_sets_reference). */
+static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
+                        const gpu_options *opt, gpu_run *r, tm_error *err)
+{
+    int sets = opt->num_sets, layers = run->num_layers, optics = spec->sets_optics;
+    if (sets != r->sets || !opt->set_mua || (optics > 0) != (opt->set_mus != NULL)) {
+        error_set(err, NULL, 0, "a kernel of %d %s sets given %d %s sets", r->sets,
+                  optics > 0 ? "optics" : "absorption", sets,
+                  opt->set_mus ? "optics" : "absorption");
         return false;
     }
     size_t per_table = (size_t)sets * (size_t)layers;
-    size_t entries = per_table * (r->sets_absorb ? 2 : 1);
+    size_t absorbed = r->sets_absorb ? per_table : 0, scattering = absorbed + per_table;
+    size_t tables = 1 + (r->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
+    size_t flags = per_table * tables; /* with g changed, whether a layer's is */
+    size_t entries = flags + (optics > 1 ? (size_t)layers : 0);
     float *table = malloc(entries * sizeof *table);
     if (!table) {
         error_set(err, NULL, 0, "out of memory");
@@ -398,12 +420,23 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const gpu_options *
     for (int i = 1; i <= layers; i++)
         for (int k = 0; k < sets; k++) {
             const mci_layer *l = &run->layers[i];
-            double mua = opt->set_mua[(size_t)k * (size_t)layers + (size_t)i - 1];
+            size_t from = (size_t)k * (size_t)layers + (size_t)i - 1;
+            double mua = opt->set_mua[from];
+            double mus = optics > 0 ? opt->set_mus[from] : l->mus;
             size_t at = (size_t)(i - 1) * (size_t)sets + (size_t)k;
-            table[at] = (float)(mua - l->mua);
+            table[at] =
+                optics > 0 ? (float)((mua - l->mua) + (mus - l->mus)) : (float)(mua - l->mua);
             /* with sets_absorb, the set's share of an interaction (0 in glass) */
             if (r->sets_absorb)
-                table[per_table + at] = l->mua + l->mus > 0 ? (float)(mua / (l->mua + l->mus)) : 0;
+                table[absorbed + at] = l->mua + l->mus > 0 ? (float)(mua / (l->mua + l->mus)) : 0;
+            if (optics > 0)
+                optics_tables(l, mus, opt->set_g[from], optics, &table[scattering + at],
+                              &table[scattering + per_table + at],
+                              &table[scattering + 2 * per_table + at]);
+            if (optics > 1 && k == 0)
+                table[flags + (size_t)i - 1] = 0.0f;
+            if (optics > 1 && opt->set_g[from] != l->g)
+                table[flags + (size_t)i - 1] = 1.0f;
         }
     bool ok = kept_at_least(eng, KEPT_SETS, entries * sizeof *table, &r->set_extra, err) &&
               cuda_upload(eng->queue.stream, r->set_extra, table, entries * sizeof *table, err);
@@ -435,6 +468,7 @@ static bool spec_scores(const kernel_spec *spec, int k)
     output_option g = output_tally(k)->option;
     return k < OUTPUT_TALLIES || (g == OUTPUT_OPTION_PATHS && spec->sets_paths) ||
            (spec->sets_jacobian && gpu_jacobian_tally(k)) ||
+           (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
            (g == OUTPUT_OPTION_FIBER && spec->fiber);
 }
@@ -498,7 +532,7 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
          kept_at_least(eng, KEPT_LAYERS, layers, &r->layers, err) &&
          kept_at_least(eng, KEPT_DONE, r->slot_done_bytes, &r->slot_done, err);
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
-           (spec->num_sets == 0 || upload_sets(eng, run, opt, r, err)) &&
+           (spec->num_sets == 0 || upload_sets(eng, run, spec, opt, r, err)) &&
            (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
            zero_tallies(r, err);
 }
@@ -541,6 +575,7 @@ static void add_slot(const gpu_run *r, const host_tallies *h, int t, tally_set *
         .na = run->na,
         .num_layers = r->tally_bytes[OUTPUT_TALLY_RD_PATH] ? grid.num_layers : 0,
         .jacobian_layers = r->tally_bytes[OUTPUT_TALLY_RD_JR] ? grid.jacobian_layers : 0,
+        .set_weights = r->tally_bytes[OUTPUT_TALLY_SET_WEIGHTS] ? grid.set_weights : 0,
         .nt = grid.nt,
         .detectors = grid.detectors,
         .steps = h->counts[(size_t)slot * (size_t)r->sets * RUN_COUNTS + COUNT_STEPS],
@@ -789,6 +824,10 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
         int k = gpu_jacobian_tallies[j]; /* after the path tallies */
         a->tally[k] = r->tally[k];
         v[n++] = &a->tally[k];
+    }
+    if (spec->sets_optics > 0) { /* the optics sets' weight sums, last */
+        a->tally[OUTPUT_TALLY_SET_WEIGHTS] = r->tally[OUTPUT_TALLY_SET_WEIGHTS];
+        v[n++] = &a->tally[OUTPUT_TALLY_SET_WEIGHTS];
     }
 }
 
@@ -1061,6 +1100,18 @@ static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally
     }
 }
 
+/* An optics set's weight sums of count photons through a stack of glass,
+ * of reference weight w_ref and the set's w (as the CPU engine sums an
+ * escape's). */
+static void glass_only_weights(double w_ref, double w, uint64_t count, tally_set *acc)
+{
+    if (!acc->set_w)
+        return;
+    acc->set_w[OUTPUT_SET_WEIGHT_SQUARES] += (tally_acc_t)count * tally_path_units(w * w);
+    acc->set_w[OUTPUT_REF_WEIGHTS] += (tally_acc_t)count * tally_path_units(w_ref);
+    acc->set_w[OUTPUT_REF_WEIGHT_SQUARES] += (tally_acc_t)count * tally_path_units(w_ref * w_ref);
+}
+
 /* The time bin of the straight crossing of a stack of glass (as the CPU
  * engine bins it: runtime/engine/cpu_photon.c). */
 static size_t glass_only_time_bin(const mci_run *run)
@@ -1089,6 +1140,7 @@ static bool glass_only(const mci_run *run, const gpu_options *opt, const photon_
                 acc[k].tt_rt[glass_only_time_bin(run)] += (tally_acc_t)count * units;
             acc[k].photons += count;
             glass_only_paths(run, w, count, &acc[k]);
+            glass_only_weights(1.0 - optics_specular(run), w, count, &acc[k]);
         }
         progress_add(opt->progress, count);
         if (feed->done && !feed->done(feed->ctx, first, count, err))
@@ -1148,7 +1200,8 @@ static bool check_batch(const photon_batch *b, const kernel_spec *spec, tm_error
 output_grid gpu_spec_options(const kernel_spec *spec, const mci_run *run)
 {
     return (output_grid){.num_layers = spec->sets_paths ? run->num_layers : 0,
-                         .jacobian_layers = spec->sets_jacobian ? run->num_layers : 0};
+                         .jacobian_layers = spec->sets_jacobian ? run->num_layers : 0,
+                         .set_weights = spec->sets_optics > 0 ? OUTPUT_SET_WEIGHTS : 0};
 }
 
 bool gpu_acc_add_options(const photon_batch *b, const kernel_spec *spec, const gpu_options *opt,
@@ -1156,7 +1209,8 @@ bool gpu_acc_add_options(const photon_batch *b, const kernel_spec *spec, const g
 {
     int sets = b->slots * (opt->num_sets > 0 ? opt->num_sets : 1);
     output_grid options = gpu_spec_options(spec, b->parts[0].run);
-    for (int t = 0; (options.num_layers > 0 || options.jacobian_layers > 0) && t < sets; t++)
+    bool any = options.num_layers > 0 || options.jacobian_layers > 0 || options.set_weights > 0;
+    for (int t = 0; any && t < sets; t++)
         if (!tally_set_add_options(&acc[t], &options)) {
             error_set(err, NULL, 0, "out of memory for the path and derivative tallies");
             return false;
@@ -1183,7 +1237,7 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
         return true;
     const mci_run *run = b->parts[0].run;
     output_grid timed = run_options_lengths(run);
-    timed.num_layers = timed.jacobian_layers = 0; /* gpu_acc_add_options' */
+    timed.num_layers = timed.jacobian_layers = timed.set_weights = 0; /* gpu_acc_add_options' */
     if (!tally_set_add_options(&acc[0], &timed)) {
         error_set(err, NULL, 0, "out of memory for the time or detector tallies");
         return false;
@@ -1235,8 +1289,8 @@ bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, i
 
 uint64_t gpu_launch_photons(const gpu_options *opt, const kernel_spec *spec)
 {
-    uint64_t most = spec->sets_paths || spec->sets_jacobian ? TALLY_PATH_BATCH_MAX_PHOTONS
-                                                            : TALLY_BATCH_MAX_PHOTONS;
+    bool path_units = spec->sets_paths || spec->sets_jacobian || spec->sets_optics > 0;
+    uint64_t most = path_units ? TALLY_PATH_BATCH_MAX_PHOTONS : TALLY_BATCH_MAX_PHOTONS;
     uint64_t n = opt->max_launch_photons ? opt->max_launch_photons : most;
     return n < most ? n : most;
 }

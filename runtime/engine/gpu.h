@@ -45,6 +45,10 @@ typedef struct gpu_options {
      * slot: set k of slot s is acc[s * num_sets + k]. */
     int num_sets;
     const double *set_mua;
+    /* Optics sets (spec sets_optics): each set's mus and g, indexed as
+     * set_mua; the run's own mus and g are the reference's.  NULL for
+     * absorption sets. */
+    const double *set_mus, *set_g;
     /* May be NULL.  Every launch of a batch kernel with one tally set a
      * slot, of the whole batch or of a part, calls slot_ended(slot_ctx, s,
      * n, err) once its n photons of slot s have all ended and are added to
@@ -139,8 +143,9 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
 bool gpu_batch_fits(const gpu_engine *eng, const kernel_spec *spec, int slots, int parts);
 
 /* The optional tallies a kernel of spec scores for run besides the time
- * bins' and the fiber's: the path lengths' layers (sets_paths) and the
- * derivatives' (sets_jacobian), 0 where it scores none. */
+ * bins' and the fiber's: the path lengths' layers (sets_paths), the
+ * derivatives' (sets_jacobian) and the optics sets' weight sums
+ * (sets_optics), 0 where it scores none. */
 output_grid gpu_spec_options(const kernel_spec *spec, const mci_run *run);
 
 /* Gives each tally set of acc (slots x sets) the tallies of

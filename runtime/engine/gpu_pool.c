@@ -468,7 +468,7 @@ static bool own_tallies_init(worker *w, const photon_batch *b)
     int n = tally_sets(b, &w->opt);
     w->own_tallies = calloc((size_t)n, sizeof *w->own_tallies);
     output_grid options = gpu_spec_options(w->spec, run);
-    bool more = options.num_layers > 0 || options.jacobian_layers > 0;
+    bool more = options.num_layers > 0 || options.jacobian_layers > 0 || options.set_weights > 0;
     for (int s = 0; w->own_tallies && s < n; s++)
         if (!tally_set_init(&w->own_tallies[s], run->nr, run->nz, run->na) ||
             (more && !tally_set_add_options(&w->own_tallies[s], &options)))

@@ -96,3 +96,15 @@ bool optics_sets_read(const char *path, const mci_run *run, mua_sets *out, tm_er
         mua_sets_free(out);
     return ok;
 }
+
+int optics_sets_level(const mci_run *run, int count, const double *mus, const double *g)
+{
+    if (!mus)
+        return 0;
+    int layers = run->num_layers;
+    for (int k = 0; k < count; k++)
+        for (int i = 1; i <= layers; i++)
+            if (g[(size_t)k * (size_t)layers + (size_t)i - 1] != run->layers[i].g)
+                return 2;
+    return 1;
+}

@@ -43,4 +43,9 @@ bool optics_sets_run(const mci_run *run, const double *mua, const double *mus, c
  * named "path:line: set K, layer I: mus ...".  out gets mua, mus and g. */
 bool optics_sets_read(const char *path, const mci_run *run, mua_sets *out, tm_error *err);
 
+/* What a GPU kernel of count sets of run must reweight (gen/shape.h's
+ * sets_optics): 0 for absorption sets (mus NULL), 2 when a set changes a
+ * layer's g (each deflection), else 1 (each interaction). */
+int optics_sets_level(const mci_run *run, int count, const double *mus, const double *g);
+
 #endif

@@ -1,0 +1,68 @@
+#!/bin/sh
+# The derivatives and optics sets on the GPU (docs/physics.md,
+# "Derivatives", "Optics sets"): issue 45's two targets on skin
+# (examples/skin7_600nm.mci, 10^8 photons, -A), whole process, warm cubin
+# cache, alternating:
+#  1. the run alone and with --jacobian (every layer's mua, mus and g
+#     derivatives of Rd, Tt, Rd_r, Tt_r, Rd_a and Tt_a): target <= 2x;
+#  2. one optics set (the skin's own optics), 16 sets of the dermis's mus
+#     x0.9 .. 1.1, and 16 sets changing its g by -0.02 .. +0.02 too (each
+#     deflection reweighted): target 16 sets <= 2x one set.
+# The kernel's time from --verbose beside the whole process's.
+# usage: bench/bench_jacobian.sh BUILD_DIR [OUT_DIR] [REPEATS] [run options]
+set -eu
+build=$1
+out=${2:-bench-jacobian}
+repeats=${3:-3}
+shift $(($# < 3 ? $# : 3))
+tmcml=$build/tmcml
+ex=$(dirname "$0")/../examples
+mkdir -p "$out"
+cache=$out/cache
+now() { date +%s.%N; }
+echo "GPU: $("$tmcml" devices | head -n 1)"
+sed 's/^1000000 /100000000 /' "$ex/skin7_600nm.mci" >"$out/skin.mci"
+# The skin's layers (mua mus g), the dermis the fifth.
+OUT=$out awk 'BEGIN {
+    split("0.2 1000 0.9  0.15 400 0.85  0.7 300 0.8  1 350 0.9  0.7 200 0.76  1 350 0.95  0.3 150 0.8", v, " ")
+    for (file = 0; file < 3; file++) {
+        name = file == 0 ? "one" : file == 1 ? "mus16" : "g16"
+        for (k = 0; k < (file == 0 ? 1 : 16); k++) {
+            line = ""
+            for (i = 0; i < 7; i++) {
+                mua = v[3 * i + 1]; mus = v[3 * i + 2]; g = v[3 * i + 3]
+                if (file > 0 && i == 4) mus *= 0.9 + 0.2 * k / 15
+                if (file == 2 && i == 4) g += -0.02 + 0.04 * k / 15
+                line = line sprintf(i ? " %.6g %.6g %.6g" : "%.6g %.6g %.6g", mua, mus, g)
+            }
+            print line > (ENVIRON["OUT"] "/skin_" name ".csv")
+        }
+    }
+}'
+skin() { # label [options]
+    label=$1
+    shift
+    rm -rf "$out/o"
+    t0=$(now)
+    "$tmcml" run "$out/skin.mci" -A --engine gpu --verbose --cache "$cache" "$@" -o "$out/o" \
+        >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
+    t1=$(now)
+    printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
+        "$(grep -o 'kernel [0-9.]* s' "$out/skin.log" | head -n 1 | cut -d' ' -f2)" \
+        "$(awk "BEGIN{print $t1 - $t0}")"
+}
+cases() {
+    skin "alone" "$@"
+    skin "--jacobian" --jacobian "$@"
+    skin "1 optics set" --optics-sets "$out/skin_one.csv" "$@"
+    skin "16 optics sets (mus)" --optics-sets "$out/skin_mus16.csv" "$@"
+    skin "16 optics sets (mus, g)" --optics-sets "$out/skin_g16.csv" "$@"
+}
+cases "$@" >/dev/null # warm-up: every kernel compiled and cached
+echo "| case | kernel s | whole process s |"
+echo "|---|---|---|"
+r=0
+while [ "$r" -lt "$repeats" ]; do
+    cases "$@"
+    r=$((r + 1))
+done

@@ -1,0 +1,301 @@
+/* Optics sets on the GPU engine (label gpu; exit 77 without a GPU), whose
+ * kernel of the absorption sets reweights each interaction and deflection
+ * (templates/sets.cu, spec sets_optics), against the CPU engine and across
+ * kernel variants:
+ *   agree     a glass layer over three scattering layers of unequal indices,
+ *             four sets: the run's own optics, layer 2's mus x1.1, layer 3's
+ *             mus x0.95 and g +0.02, and all of layer 1 to 3 changed at once
+ *             (mua too): each set's Rd, Tt, Rd_r, Rd_a, Tt_r and effective
+ *             sample size, GPU batches against CPU batches of another seed
+ *             (independent), entry by entry, with the Bonferroni bound of
+ *             stats_compare_dependent (valid whatever their correlation);
+ *             the set of the run's own optics has an effective sample size
+ *             of 1 (to the escapes' rounding)
+ *   identity  the heuristic variant in one call against another (block 128,
+ *             constant layers) in launches of 70000 and two calls: every
+ *             tally, the weight sums too, bit for bit; a set of the run's
+ *             own optics (which reweights nothing) has the escapes of the
+ *             absorption sets' kernel of its mua
+ * Fixed seeds: deterministic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "engine_device.h"
+#include "mci.h"
+#include "mua_sets.h"
+#include "optics_sets.h"
+#include "result.h"
+#include "stats.h"
+#include "variant.h"
+
+#define SEED    20261129u
+#define BATCHES 16
+#define ALPHA   1e-4
+#define SETS    4
+#define LAYERS  4
+
+static gpu_engine *gpu;
+
+/* Glass (n 1.5) over layers of n 1.37, 1.45, 1.37. */
+static const char *stack = "1.0\n1\no.mco A\n1000\n0.01 0.01\n40 30 8\n4\n1.0\n"
+                           "1.5 0 0 0 0.05\n1.37 1 100 0.9 0.1\n1.45 1 10 0 0.1\n"
+                           "1.37 2 30 0.7 0.2\n1.0\n";
+
+/* The sets' mua, mus and g (set k's layer i at [k * LAYERS + i - 1]). */
+typedef struct optics {
+    double mua[SETS * LAYERS], mus[SETS * LAYERS], g[SETS * LAYERS];
+} optics;
+
+static bool parse_run(mci_file *f, optics *o)
+{
+    tm_error err;
+    if (!mci_parse(stack, "test_optics_sets_gpu.mci", f, &err)) {
+        error_print(stderr, &err);
+        return false;
+    }
+    mci_run *run = &f->runs[0];
+    run->optics_set = true; /* each set's weight sums are scored */
+    for (int k = 0; k < SETS; k++)
+        for (int i = 1; i <= LAYERS; i++) {
+            const mci_layer *l = &run->layers[i];
+            int at = k * LAYERS + i - 1;
+            bool all = k == 3 && i >= 2;
+            o->mua[at] = l->mua * (all ? 1.2 : 1.0);
+            o->mus[at] = l->mus * (k == 1 && i == 3   ? 1.1
+                                   : k == 2 && i == 4 ? 0.95
+                                   : all              ? 1.05
+                                                      : 1.0);
+            o->g[at] = l->g + (k == 2 && i == 4 ? 0.02 : all ? -0.02 : 0.0);
+        }
+    tm_error why = {0};
+    if (!optics_sets_check(run, o->mua, o->mus, o->g, SETS, &why)) {
+        error_print(stderr, &why);
+        return false;
+    }
+    return true;
+}
+
+static bool init_sets(const mci_run *run, int n, tally_set *t)
+{
+    for (int k = 0; k < n; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
+            return false;
+    return true;
+}
+
+/* The CPU engine's tallies of the sets, with their weight sums (the CPU
+ * engine scores them for the sets whose tallies have them: runtime/engine/cpu.c). */
+static bool init_cpu_sets(const mci_run *run, tally_set *t)
+{
+    output_grid sums = {.set_weights = OUTPUT_SET_WEIGHTS};
+    for (int k = 0; k < SETS; k++)
+        if (!tally_set_init(&t[k], run->nr, run->nz, run->na) ||
+            !tally_set_add_options(&t[k], &sums))
+            return false;
+    return true;
+}
+
+/* Photons [first, first + count) of run on the GPU, -A, with its optics
+ * sets o (mus NULL: absorption sets of o's mua), the variant of v, in
+ * launches of at most launch photons (0: any). */
+static bool gpu_tallies(const mci_run *run, int num_sets, const optics *o, bool scatter,
+                        const variant_options *v, uint64_t launch, uint64_t first, uint64_t count,
+                        tally_set *t)
+{
+    tm_error err = {0};
+    mci_run ref;
+    if (!mua_sets_reference(run, o->mua, num_sets, &ref))
+        return false;
+    const double *mus = scatter ? o->mus : NULL, *g = scatter ? o->g : NULL;
+    kernel_spec spec;
+    gpu_options opt = {.seed = SEED,
+                       .max_launch_photons = launch,
+                       .num_sets = num_sets,
+                       .set_mua = o->mua,
+                       .set_mus = mus,
+                       .set_g = g};
+    sets_scoring scoring = {.num_sets = num_sets,
+                            .optics = optics_sets_level(run, num_sets, mus, g)};
+    gpu_stats stats;
+    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
+              variant_sets_spec(&spec, scoring, v, device_of(gpu), &err) &&
+              gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
+    if (!ok)
+        error_print(stderr, &err);
+    mci_run_free(&ref);
+    return ok;
+}
+
+/* Rd, Tt, the effective sample size, then Rd_r, Rd_a and Tt_r: one row. */
+static size_t row_length(const mci_run *run) { return 3 + 2 * (size_t)run->nr + (size_t)run->na; }
+
+static void row_of(const mci_run *run, const mcml_result *res, double *row)
+{
+    row[0] = res->rd;
+    row[1] = res->tt;
+    row[2] = res->ess;
+    memcpy(row + 3, res->rd_r, (size_t)run->nr * sizeof *row);
+    memcpy(row + 3 + run->nr, res->rd_a, (size_t)run->na * sizeof *row);
+    memcpy(row + 3 + run->nr + run->na, res->tt_r, (size_t)run->nr * sizeof *row);
+}
+
+/* One batch of both engines: each set's row into g[k] and c[k]. */
+static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_vec *g,
+                  batch_vec *c, double *row)
+{
+    tally_set tg[SETS], tc[SETS];
+    tm_error err = {0};
+    bool ok = init_sets(run, SETS, tg) && init_cpu_sets(run, tc);
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    ok = ok && gpu_tallies(run, SETS, o, true, &heuristic, 0, (uint64_t)b * m, m, tg);
+    cpu_options copt = {.seed = SEED + 1,
+                        .threads = cpu_count(),
+                        .num_sets = SETS,
+                        .set_layers = LAYERS,
+                        .set_mua = o->mua,
+                        .set_mus = o->mus,
+                        .set_g = o->g};
+    ok = ok && cpu_simulate(run, &copt, (uint64_t)b * m, m, tc, &err);
+    for (int k = 0; ok && k < SETS; k++) {
+        mci_run own;
+        mcml_result rg = {0}, rc = {0};
+        ok = optics_sets_run(run, o->mua, o->mus, o->g, k, &own) &&
+             result_from_tallies(&own, &tg[k], &rg, &err) &&
+             result_from_tallies(&own, &tc[k], &rc, &err);
+        if (ok) {
+            row_of(run, &rg, row);
+            batch_vec_add(&g[k], row);
+            row_of(run, &rc, row);
+            batch_vec_add(&c[k], row);
+        }
+        result_free(&rg);
+        result_free(&rc);
+        mci_run_free(&own);
+    }
+    if (!ok && err.message[0])
+        error_print(stderr, &err);
+    for (int k = 0; k < SETS; k++) {
+        tally_set_free(&tg[k]);
+        tally_set_free(&tc[k]);
+    }
+    return ok;
+}
+
+/* The GPU's batches minus the CPU's, shifted by the CPU's mean
+ * (tests/test_sets.c, check_bins). */
+static void compare(int set, const batch_vec *g, const batch_vec *c, double *row)
+{
+    size_t n = g->n;
+    batch_vec d;
+    CHECK(batch_vec_init(&d, n, BATCHES));
+    for (int b = 0; b < g->k; b++) {
+        for (size_t i = 0; i < n; i++)
+            row[i] = g->rows[(size_t)b * n + i] - c->rows[(size_t)b * n + i] + c->mean[i];
+        batch_vec_add(&d, row);
+    }
+    batch_vec_finish(&d);
+    z_report r = stats_compare_dependent(&d, c->mean, 0.2, ALPHA);
+    char name[32];
+    snprintf(name, sizeof name, "set %d", set);
+    stats_print_report(name, &r);
+    CHECK_MSG(r.bins > 40, "set %d: only %zu entries well enough determined", set, r.bins);
+    CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
+    batch_vec_free(&d);
+}
+
+static int case_agree(void)
+{
+    mci_file f;
+    optics o;
+    if (!parse_run(&f, &o))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    size_t n = row_length(run);
+    batch_vec g[SETS], c[SETS];
+    for (int k = 0; k < SETS; k++)
+        CHECK(batch_vec_init(&g[k], n, BATCHES) && batch_vec_init(&c[k], n, BATCHES));
+    double *row = malloc(n * sizeof *row);
+    const uint64_t m = 100000;
+    for (int b = 0; b < BATCHES && row; b++)
+        if (!batch(run, &o, b, m, g, c, row)) {
+            CHECK_MSG(false, "batch %d failed", b);
+            break;
+        }
+    for (int k = 0; k < SETS && row; k++) {
+        batch_vec_finish(&g[k]);
+        batch_vec_finish(&c[k]);
+        printf("set %d: Rd GPU %.6f, CPU %.6f; Tt GPU %.6f, CPU %.6f; ESS GPU %.4f, CPU %.4f\n", k,
+               g[k].mean[0], c[k].mean[0], g[k].mean[1], c[k].mean[1], g[k].mean[2], c[k].mean[2]);
+        /* The run's own optics: every weight the reference's, but for the
+         * rounding of an escape's units (half a unit each). */
+        if (k == 0)
+            CHECK_MSG(fabs(g[k].mean[2] - 1.0) <= 1e-6, "set 0's effective sample size %.17g",
+                      g[k].mean[2]);
+        compare(k, &g[k], &c[k], row);
+    }
+    for (int k = 0; k < SETS; k++) {
+        batch_vec_free(&g[k]);
+        batch_vec_free(&c[k]);
+    }
+    free(row);
+    mci_free(&f);
+    return check_summary("agree (gpu)");
+}
+
+static int case_identity(void)
+{
+    mci_file f;
+    optics o;
+    if (!parse_run(&f, &o))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    variant_options heuristic, other;
+    variant_options_init(&heuristic);
+    variant_options_init(&other);
+    tm_error err = {0};
+    CHECK(variant_options_set(&other, "--block", "128", &err) &&
+          variant_options_set(&other, "--layers", "constant", &err));
+    const uint64_t n = 300000, split = 110000;
+    tally_set a[SETS], b[SETS], own, plain;
+    CHECK(init_sets(run, SETS, a) && init_sets(run, SETS, b));
+    CHECK(gpu_tallies(run, SETS, &o, true, &heuristic, 0, 0, n, a));
+    CHECK(gpu_tallies(run, SETS, &o, true, &other, 70000, 0, split, b) &&
+          gpu_tallies(run, SETS, &o, true, &other, 70000, split, n - split, b));
+    for (int k = 0; k < SETS; k++)
+        CHECK_MSG(a[k].set_w && tally_set_equal(&a[k], &b[k]),
+                  "set %d: the two variants' tallies differ", k);
+    /* Set 0, the run's own optics, alone: an optics set and an absorption
+     * set of the same mua escape alike. */
+    CHECK(init_sets(run, 1, &own) && init_sets(run, 1, &plain));
+    CHECK(gpu_tallies(run, 1, &o, true, &heuristic, 0, 0, n, &own));
+    CHECK(gpu_tallies(run, 1, &o, false, &heuristic, 0, 0, n, &plain));
+    CHECK_MSG(!plain.set_w, "the absorption set scored weight sums");
+    static const int escapes[] = {OUTPUT_TALLY_RD_RA, OUTPUT_TALLY_TT_RA};
+    for (size_t j = 0; j < 2; j++) {
+        int k = escapes[j];
+        CHECK_MSG(memcmp(own.tally[k], plain.tally[k],
+                         tally_set_bins(&own, k) * sizeof *own.tally[k]) == 0,
+                  "tally %d of the run's own optics differs from the absorption set's", k);
+    }
+    for (int k = 0; k < SETS; k++) {
+        tally_set_free(&a[k]);
+        tally_set_free(&b[k]);
+    }
+    tally_set_free(&own);
+    tally_set_free(&plain);
+    mci_free(&f);
+    return check_summary("identity (gpu)");
+}
+
+int main(int argc, char **argv)
+{
+    static const check_case cases[] = {{"agree", case_agree}, {"identity", case_identity}};
+    return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
+                                  sizeof cases / sizeof cases[0],
+                                  "usage: test_optics_sets_gpu agree|identity\n");
+}
