@@ -294,7 +294,10 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
     plan_options_of(o, &plan);
     plan.num_sets = sets->count;
     plan.sets_paths = sets->count > 0 && sets->paths;
+    plan.sets_optics = optics_sets_level(run, sets->count, sets->mus, sets->g);
     plan.set_mua = sets->mua;
+    plan.set_mus = sets->mus;
+    plan.set_g = sets->g;
     double t0 = clock_now();
     bool ok = session_plan(&s->eng, &plan, run, specs, &err);
     *plan_seconds = clock_now() - t0;
@@ -312,7 +315,8 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
-/* The derivatives: the CPU engine alone scores them (no GPU kernel yet). */
+/* The derivatives: the library's calls score them on the CPU engine (the
+ * command line's run them on the GPU as a set of one: driver/run_steps.c). */
 static bool any_jacobian(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
@@ -336,7 +340,7 @@ static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
     bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_jacobian(p, count) ||
-                    any_timed_cpu_only(p, count, sets) || sets->mus;
+                    any_timed_cpu_only(p, count, sets);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
@@ -814,10 +818,6 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && sets->mus)
-        status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: optics sets (tmcml_run_optics_sets) are scored by the CPU "
-                           "engine: TMCML_ENGINE_CPU or AUTO");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_jacobian(p, count))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: the derivatives (tmcml_problem_set_jacobian) are scored by "

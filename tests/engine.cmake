@@ -65,7 +65,7 @@ endforeach()
 # Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
 # variants, launches and calls.
 tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
-foreach(case agree identity)
+foreach(case agree identity library)
   add_test(NAME gpu_optics_sets_${case} COMMAND test_optics_sets_gpu ${case})
   tmcml_gpu_tests(gpu_optics_sets_${case})
 endforeach()

@@ -244,6 +244,30 @@ z_report stats_compare_dependent(const batch_vec *ours, const double *ref, doubl
     return compare(ours, ref, NULL, 0.0, 0.0, max_rel_sem, alpha, true);
 }
 
+z_report stats_compare_independent(const batch_vec *ours, const batch_vec *ref, double max_rel_sem,
+                                   double alpha, bool *ok)
+{
+    size_t n = ours->n;
+    batch_vec d;
+    double *row = malloc(n * sizeof *row);
+    z_report r = {0};
+    *ok = row && batch_vec_init(&d, n, ours->k);
+    if (!*ok) {
+        free(row);
+        return r;
+    }
+    for (int b = 0; b < ours->k; b++) {
+        for (size_t i = 0; i < n; i++)
+            row[i] = ours->rows[(size_t)b * n + i] - ref->rows[(size_t)b * n + i] + ref->mean[i];
+        batch_vec_add(&d, row);
+    }
+    batch_vec_finish(&d);
+    r = stats_compare_dependent(&d, ref->mean, max_rel_sem, alpha);
+    batch_vec_free(&d);
+    free(row);
+    return r;
+}
+
 void stats_print_report(const char *name, const z_report *r)
 {
     if (r->any_dependence) {

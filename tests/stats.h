@@ -63,6 +63,16 @@ z_report stats_compare(const batch_vec *ours, const double *ref, const double *r
 z_report stats_compare_dependent(const batch_vec *ours, const double *ref, double max_rel_sem,
                                  double alpha);
 
+/* stats_compare_dependent of two independent sets of batches of the same
+ * quantities (another engine's, another seed's): batch b of ours minus
+ * batch b of ref, shifted by ref's mean (which keeps each quantity's
+ * relative error, by which the comparison selects them), are batches whose
+ * mean is ours minus ref's plus that mean and whose variance is both
+ * sides'; they are compared with ref's mean.  *ok false when out of
+ * memory. */
+z_report stats_compare_independent(const batch_vec *ours, const batch_vec *ref, double max_rel_sem,
+                                   double alpha, bool *ok);
+
 void stats_print_report(const char *name, const z_report *r);
 
 /* sd of the rounding error of a value printed with `digits` significant

@@ -13,9 +13,10 @@
  *   flagged   a set at +50 % mus in a thick scattering layer: its
  *             effective sample size below TMCML_LOW_ESS
  *   refused   scattering given to a glass layer, mus 0 in a layer that
- *             scatters, |g| >= 1, another g in a layer of g 1, 257 sets, the
- *             GPU engine, the derivatives with a set of another g: each
- *             named (set, layer, parameter), no result
+ *             scatters, |g| >= 1, another g in a layer of g 1, 257 sets,
+ *             the derivatives with a set of another g: each named (set,
+ *             layer, parameter), no result (the GPU's optics sets:
+ *             tests/test_optics_sets_gpu.c)
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdbool.h>
@@ -266,9 +267,6 @@ static void test_refused(tmcml_session *s)
     static tmcml_result *r[257]; /* out has room for every set asked */
     CHECK(tmcml_run_optics_sets(s, p, base, 257, &o, r) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "num_sets: expected 1 to 256");
-    o.engine = TMCML_ENGINE_GPU;
-    refused(s, p, base, 1, &o, "optics sets (tmcml_run_optics_sets) are scored by the CPU engine");
-    o.engine = TMCML_ENGINE_CPU;
     /* The derivatives take sets of the problem's g. */
     CHECK(tmcml_problem_set_jacobian(s, p, 1) == TMCML_OK);
     memcpy(t, base, sizeof t);

@@ -16,6 +16,8 @@
  *             tally, the weight sums too, bit for bit; a set of the run's
  *             own optics (which reweights nothing) has the escapes of the
  *             absorption sets' kernel of its mua
+ *   library   tmcml_run_optics_sets on the GPU: each set's arrays those of
+ *             the engine's kernel for the same seed and photons, bit for bit
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@
 #include "optics_sets.h"
 #include "result.h"
 #include "stats.h"
+#include "tmcml.h"
 #include "variant.h"
 
 #define SEED    20261129u
@@ -186,26 +189,17 @@ static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_
     return ok;
 }
 
-/* The GPU's batches minus the CPU's, shifted by the CPU's mean
- * (tests/test_sets.c, check_bins). */
-static void compare(int set, const batch_vec *g, const batch_vec *c, double *row)
+/* Set k's GPU batches against its CPU batches (stats_compare_independent). */
+static void compare(int set, const batch_vec *g, const batch_vec *c)
 {
-    size_t n = g->n;
-    batch_vec d;
-    CHECK(batch_vec_init(&d, n, BATCHES));
-    for (int b = 0; b < g->k; b++) {
-        for (size_t i = 0; i < n; i++)
-            row[i] = g->rows[(size_t)b * n + i] - c->rows[(size_t)b * n + i] + c->mean[i];
-        batch_vec_add(&d, row);
-    }
-    batch_vec_finish(&d);
-    z_report r = stats_compare_dependent(&d, c->mean, 0.2, ALPHA);
+    bool ok;
+    z_report r = stats_compare_independent(g, c, 0.2, ALPHA, &ok);
+    CHECK(ok);
     char name[32];
     snprintf(name, sizeof name, "set %d", set);
     stats_print_report(name, &r);
     CHECK_MSG(r.bins > 40, "set %d: only %zu entries well enough determined", set, r.bins);
     CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
-    batch_vec_free(&d);
 }
 
 static int case_agree(void)
@@ -236,7 +230,7 @@ static int case_agree(void)
         if (k == 0)
             CHECK_MSG(fabs(g[k].mean[2] - 1.0) <= 1e-6, "set 0's effective sample size %.17g",
                       g[k].mean[2]);
-        compare(k, &g[k], &c[k], row);
+        compare(k, &g[k], &c[k]);
     }
     for (int k = 0; k < SETS; k++) {
         batch_vec_free(&g[k]);
@@ -292,10 +286,80 @@ static int case_identity(void)
     return check_summary("identity (gpu)");
 }
 
+/* The library's tmcml_run_optics_sets on the GPU, -A: each set's Rd_r, Rd_a
+ * and Tt_r those of the engine's kernel of the sets (set 0, the problem's
+ * own optics, its reference) for the same seed and photons, bit for bit. */
+static int case_library(void)
+{
+    mci_file f;
+    optics o;
+    if (!parse_run(&f, &o))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    tmcml_layer layers[LAYERS];
+    double table[SETS * LAYERS * 3];
+    for (int i = 1; i <= LAYERS; i++) {
+        const mci_layer *l = &run->layers[i];
+        layers[i - 1] = (tmcml_layer){l->n, l->mua, l->mus, l->g, l->z1 - l->z0};
+        for (int k = 0; k < SETS; k++) {
+            double *at = &table[(k * LAYERS + i - 1) * 3];
+            at[0] = o.mua[k * LAYERS + i - 1];
+            at[1] = o.mus[k * LAYERS + i - 1];
+            at[2] = o.g[k * LAYERS + i - 1];
+        }
+    }
+    const tmcml_grid grid = {run->dz, run->dr, run->nz, run->nr, run->na};
+    const uint64_t n = 300000;
+    tmcml_session *s = tmcml_session_new();
+    tmcml_problem *p = NULL;
+    tmcml_result *r[SETS] = {0};
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_GPU;
+    opt.photons = (int64_t)n;
+    opt.seed = SEED;
+    opt.absorption = 0;
+    bool ok = s &&
+              tmcml_problem_new(s, layers, LAYERS, run->layers[0].n, run->layers[LAYERS + 1].n,
+                                &grid, &p) == TMCML_OK &&
+              tmcml_run_optics_sets(s, p, table, SETS, &opt, r) == TMCML_OK;
+    CHECK_MSG(ok, "the library: %s", s ? tmcml_session_message(s) : "no session");
+    tally_set t[SETS];
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    CHECK(init_sets(run, SETS, t) && gpu_tallies(run, SETS, &o, true, &heuristic, 0, 0, n, t));
+    static const tmcml_array arrays[] = {TMCML_RD_R, TMCML_RD_A, TMCML_TT_R};
+    for (int k = 0; ok && k < SETS; k++) {
+        mci_run own;
+        mcml_result res = {0};
+        tm_error err = {0};
+        CHECK(optics_sets_run(run, o.mua, o.mus, o.g, k, &own) &&
+              result_from_tallies(&own, &t[k], &res, &err));
+        const double *ours[] = {res.rd_r, res.rd_a, res.tt_r};
+        for (size_t j = 0; j < 3; j++) {
+            size_t count = 0;
+            const double *lib = tmcml_result_array(r[k], arrays[j], &count);
+            CHECK_MSG(lib && ours[j] && memcmp(lib, ours[j], count * sizeof *lib) == 0,
+                      "set %d: the library's array %d is not the engine's", k, (int)arrays[j]);
+        }
+        result_free(&res);
+        mci_run_free(&own);
+    }
+    for (int k = 0; k < SETS; k++) {
+        tmcml_result_delete(r[k]);
+        tally_set_free(&t[k]);
+    }
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    mci_free(&f);
+    return check_summary("library (gpu)");
+}
+
 int main(int argc, char **argv)
 {
-    static const check_case cases[] = {{"agree", case_agree}, {"identity", case_identity}};
+    static const check_case cases[] = {
+        {"agree", case_agree}, {"identity", case_identity}, {"library", case_library}};
     return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
                                   sizeof cases / sizeof cases[0],
-                                  "usage: test_optics_sets_gpu agree|identity\n");
+                                  "usage: test_optics_sets_gpu agree|identity|library\n");
 }

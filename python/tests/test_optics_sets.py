@@ -172,9 +172,6 @@ def test_bad_tables_refused(table, says):
 
 def test_refused_combinations():
     with pytest.raises(ValueError) as e:
-        run(photons=100, optics_sets=[OWN], engine="gpu")
-    assert "optics sets (tmcml_run_optics_sets) are scored by the CPU engine" in str(e.value)
-    with pytest.raises(ValueError) as e:
         run(photons=100, optics_sets=[OWN], mua_sets=[OWN[:, 0]])
     assert str(e.value) == ("mua_sets, optics_sets: one or the other (each optics set gives "
                             "its layers' mua too)")
