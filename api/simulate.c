@@ -102,6 +102,26 @@ typedef struct call_sets {
     const double *mus, *g;
 } call_sets;
 
+/* A problem with derivatives on the GPU: its own one absorption set, whose
+ * kernel scores them (templates/sets.cu), as the command line's
+ * (driver/run_steps.c); mua its layers'. */
+typedef struct own_set {
+    call_sets sets;
+    double mua[TM_MAX_PATH_LAYERS];
+} own_set;
+
+/* *sets for a call on the GPU: a problem with derivatives and no sets is
+ * its own one set (the call's problems are then one: jacobian_cpu_only). */
+static void jacobian_own_set(const mci_run *run, const call_sets **sets, own_set *own)
+{
+    if ((*sets)->count > 0 || !run->jacobian)
+        return;
+    for (int i = 1; i <= run->num_layers; i++)
+        own->mua[i - 1] = run->layers[i].mua;
+    own->sets = (call_sets){.count = 1, .layers = run->num_layers, .mua = own->mua};
+    *sets = &own->sets;
+}
+
 /* What one call simulates: its problems in engine calls (one run alone, or
  * batches of several), each into the results' tallies. */
 typedef struct work {
@@ -273,10 +293,11 @@ static tmcml_status fill_info(tmcml_session *s, tmcml_result *r, uint64_t digest
 }
 
 /* The engine and, on the GPU, the variant (with sets, the sets' kernel,
- * planned for their shape): *specs NULL for the CPU. */
+ * planned for their shape; with derivatives and no sets, that of the
+ * problem's own set, which *sets then is): *specs NULL for the CPU. */
 static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engine engine,
-                           const call_sets *sets, const mci_run *run, const kernel_spec **specs,
-                           double *plan_seconds)
+                           const call_sets **sets_io, own_set *own, const mci_run *run,
+                           const kernel_spec **specs, double *plan_seconds)
 {
     static const session_engine_choice engines[] = {
         [TMCML_ENGINE_AUTO] = SESSION_AUTO,
@@ -290,10 +311,13 @@ static tmcml_status choose(tmcml_session *s, const tmcml_options *o, tmcml_engin
         return api_fail(s, TMCML_ERR_NO_GPU, &err);
     if (!pool)
         return TMCML_OK;
+    jacobian_own_set(run, sets_io, own);
+    const call_sets *sets = *sets_io;
     plan_options plan;
     plan_options_of(o, &plan);
     plan.num_sets = sets->count;
     plan.sets_paths = sets->count > 0 && sets->paths;
+    plan.sets_jacobian = sets->count > 0 && run->jacobian;
     plan.sets_optics = optics_sets_level(run, sets->count, sets->mus, sets->g);
     plan.set_mua = sets->mua;
     plan.set_mus = sets->mus;
@@ -315,13 +339,18 @@ static bool any_paths(const tmcml_problem *const *p, int count)
     return false;
 }
 
-/* The derivatives: the library's calls score them on the CPU engine (the
- * command line's run them on the GPU as a set of one: driver/run_steps.c). */
-static bool any_jacobian(const tmcml_problem *const *p, int count)
+/* Derivatives the GPU does not score: of several problems in a call (a
+ * batch), with optics sets, or of time bins, a fiber detector or path
+ * lengths without sets (the GPU's kernel of the sets scores those of the
+ * escapes by ring and angle). */
+static bool jacobian_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
-    for (int i = 0; i < count; i++)
-        if (p[i]->run.jacobian)
+    for (int i = 0; i < count; i++) {
+        const mci_run *run = &p[i]->run;
+        if (run->jacobian && (count > 1 || sets->mus || run_options_tracks_time(run) ||
+                              (run->path_lengths && sets->count == 0)))
             return true;
+    }
     return false;
 }
 
@@ -339,8 +368,8 @@ static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const c
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = (any_paths(p, count) && sets->count == 0) || any_jacobian(p, count) ||
-                    any_timed_cpu_only(p, count, sets);
+    bool cpu_only = (any_paths(p, count) && sets->count == 0) ||
+                    jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count, sets);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
@@ -585,9 +614,11 @@ static tmcml_status kept_begin(tmcml_session *s, const tmcml_options *o, const t
 }
 
 /* One result's photons kept in kc's file: the checkpoint's tallies become
- * the result's, the file goes once they are all done. */
+ * the result's, the file goes once they are all done; sets: none, or on the
+ * GPU a problem's own with its derivatives (jacobian_own_set). */
 static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcml_result *r,
-                                  const kernel_spec *specs, const tmcml_checkpoint *kc, work *w)
+                                  const kernel_spec *specs, const call_sets *sets,
+                                  const tmcml_checkpoint *kc, work *w)
 {
     checkpoint ck;
     w->stats = calloc(1, sizeof *w->stats);
@@ -606,9 +637,8 @@ static tmcml_status simulate_kept(tmcml_session *s, const tmcml_options *o, tmcm
     progress_meter meter;
     progress_start(&meter, false, total, NULL);
     progress_add(&meter, checkpoint_done(&ck));
-    call_sets none = {0};
     checkpointed_call c = {.ses = &s->eng,
-                           .sim = sim_of(s, o, &none, &meter),
+                           .sim = sim_of(s, o, sets, &meter),
                            .run = &r->problem.run,
                            .specs = specs,
                            .path = kc->path,
@@ -806,6 +836,7 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
     work w = {0};
     const kernel_spec *specs = NULL;
     kernel_spec bspec;
+    own_set own; /* a problem's own set, with derivatives on the GPU (choose) */
     double plan_seconds = 0;
     tmcml_status status =
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
@@ -818,25 +849,27 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_jacobian(p, count))
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && jacobian_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: the derivatives (tmcml_problem_set_jacobian) are scored by "
-                           "the CPU engine: TMCML_ENGINE_CPU or AUTO");
+                           "engine: the derivatives (tmcml_problem_set_jacobian) of several "
+                           "problems in a call, with optics sets, time bins, a detector or path "
+                           "lengths are scored by the CPU engine: TMCML_ENGINE_CPU or AUTO (on "
+                           "the GPU, one problem a call)");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: time bins and fiber detectors are scored on the GPU by a "
                            "run's own kernel, not in a batch of several problems or with "
                            "absorption sets: TMCML_ENGINE_CPU or AUTO (or one problem a call)");
     if (status == TMCML_OK)
-        status = choose(s, o, paths_engine(o->engine, sets, p, count), sets, &r[0]->problem.run,
-                        &specs, &plan_seconds);
+        status = choose(s, o, paths_engine(o->engine, sets, p, count), &sets, &own,
+                        &r[0]->problem.run, &specs, &plan_seconds);
     /* bspec: the batch kernel of several problems (the sets' problems are one
      * history, simulated by the sets' kernel that choose planned) */
     bool batched = specs && count > 1 && sets->count == 0;
     if (status == TMCML_OK && batched)
         status = batch_spec(s, o, r, count, specs, &bspec);
     if (status == TMCML_OK && kc)
-        status = simulate_kept(s, o, r[0], specs, kc, &w);
+        status = simulate_kept(s, o, r[0], specs, sets, kc, &w);
     else if (status == TMCML_OK)
         status = simulate_all(s, o, r, count, specs, batched ? &bspec : NULL, sets, &w);
     for (int i = 0; status == TMCML_OK && w.prec && i < count; i++)

@@ -192,9 +192,12 @@ TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
  * TMCML_RD_JACOBIAN to TMCML_TT_A_JACOBIAN, and with time bins or a fiber
  * detector TMCML_RD_RT_JACOBIAN to TMCML_RD_FIBER_JACOBIAN (docs/physics.md,
  * "Derivatives"), from the run's own photons, with standard errors when
- * asked (tmcml_problem_set_stderr).  The CPU engine scores them, as the
- * path lengths: TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes
- * the CPU.  At most 64 layers.  The tallies of every other array stay bit
+ * asked (tmcml_problem_set_stderr).  Both engines score those of the
+ * escapes by ring and angle of one problem a call (tmcml_run, or
+ * tmcml_run_sets); those of several problems in a call, of time bins, a
+ * detector, path lengths or with optics sets the CPU engine alone
+ * (TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU).
+ * At most 64 layers.  The tallies of every other array stay bit
  * for bit those of a run without them.  New in TMCML_1.5. */
 TMCML_API tmcml_status tmcml_problem_set_jacobian(tmcml_session *s, tmcml_problem *p, int on);
 TMCML_API int tmcml_problem_jacobian(const tmcml_problem *p);
@@ -391,9 +394,8 @@ TMCML_API tmcml_status tmcml_run_sets(tmcml_session *s, const tmcml_problem *p,
  * size (tmcml_result_ess).  A layer that scatters keeps scattering (mus >
  * 0), one that does not (glass, mus 0) keeps mus 0 and its g, |g| < 1, a
  * layer of g +-1 keeps it; else TMCML_ERR_ARGUMENT naming the set, layer
- * and parameter, before any photon runs.  The CPU engine scores them
- * (TMCML_ENGINE_GPU: TMCML_ERR_ARGUMENT; AUTO takes the CPU).  New in
- * TMCML_1.5. */
+ * and parameter, before any photon runs.  Both engines score them (the
+ * histories are set 0's optics).  New in TMCML_1.5. */
 TMCML_API tmcml_status tmcml_run_optics_sets(tmcml_session *s, const tmcml_problem *p,
                                              const double *optics, int num_sets,
                                              const tmcml_options *opt, tmcml_result **out);

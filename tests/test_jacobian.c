@@ -23,7 +23,8 @@
  *                run without them, bit for bit; the same derivatives for
  *                1 and 2 threads and under tmcml_run_batch; errors only
  *                with tmcml_problem_set_stderr
- *   refused      the GPU engine, and more layers than a photon can track
+ *   refused      the GPU engine with time bins, and more layers than a
+ *                photon can track
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdbool.h>
@@ -457,7 +458,9 @@ static void test_identity(tmcml_session *s)
     tmcml_problem_delete(with);
 }
 
-/* The GPU engine asked by name, and more layers than a photon tracks. */
+/* The GPU engine asked by name for derivatives of time bins (its kernel
+ * scores those of the escapes by ring and angle: tests/test_jacobian_gpu.c),
+ * and more layers than a photon tracks. */
 static void test_refused(tmcml_session *s)
 {
     const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0, 0, 0, 0};
@@ -467,6 +470,7 @@ static void test_refused(tmcml_session *s)
     o.engine = TMCML_ENGINE_GPU;
     o.photons = 1000;
     tmcml_result *r = NULL;
+    CHECK(p && tmcml_problem_set_time_bins(s, p, 0.01, 10) == TMCML_OK);
     CHECK(p && tmcml_run(s, p, &o, &r) == TMCML_ERR_ARGUMENT && !r);
     CHECK_CONTAINS(tmcml_session_message(s), "derivatives");
     tmcml_problem_delete(p);

@@ -15,6 +15,9 @@
  *             70000 and two calls, every tally, the derivatives' too, bit
  *             for bit; its escapes (Rd_ra, Tt_ra) those of the same kernel
  *             without the derivatives
+ *   library   tmcml_run with the derivatives on the GPU: its Jacobians those
+ *             of the engine's kernel for the same seed and photons, bit for
+ *             bit
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +32,7 @@
 #include "mua_sets.h"
 #include "result.h"
 #include "stats.h"
+#include "tmcml.h"
 #include "variant.h"
 
 #define SEED    20261129u
@@ -42,6 +46,9 @@ static gpu_engine *gpu;
 static const char *stack = "1.0\n1\nj.mco A\n1000\n0.01 0.01\n40 30 8\n4\n1.0\n"
                            "1.5 0 0 0 0.05\n1.37 1 100 0.9 0.1\n1.45 1 10 0 0.1\n"
                            "1.37 2 30 0.7 0.2\n1.0\n";
+
+/* The layers' thicknesses of `stack`, for the library's problem. */
+static const double thickness[4] = {0.05, 0.1, 0.1, 0.2};
 
 static bool parse_run(mci_file *f)
 {
@@ -250,10 +257,72 @@ static int case_identity(void)
     return check_summary("identity (gpu)");
 }
 
+/* The library's tmcml_run with the derivatives on the GPU, -A: the Jacobians
+ * those of the engine's kernel of the problem's own one set for the same
+ * seed and photons, bit for bit. */
+static int case_library(void)
+{
+    mci_file f;
+    if (!parse_run(&f))
+        return 1;
+    const mci_run *run = &f.runs[0];
+    int n_layers = run->num_layers;
+    tmcml_layer layers[4];
+    double own[4];
+    for (int i = 1; i <= n_layers; i++) {
+        const mci_layer *l = &run->layers[i];
+        /* the thickness as the .mci text gives it (z1 - z0 may round) */
+        layers[i - 1] = (tmcml_layer){l->n, l->mua, l->mus, l->g, thickness[i - 1]};
+        own[i - 1] = l->mua;
+    }
+    const tmcml_grid grid = {run->dz, run->dr, run->nz, run->nr, run->na};
+    const uint64_t n = 300000;
+    tmcml_session *s = tmcml_session_new();
+    tmcml_problem *p = NULL;
+    tmcml_result *r = NULL;
+    tmcml_options opt;
+    tmcml_options_init(&opt);
+    opt.engine = TMCML_ENGINE_GPU;
+    opt.photons = (int64_t)n;
+    opt.seed = SEED;
+    opt.absorption = 0;
+    bool ok = s &&
+              tmcml_problem_new(s, layers, n_layers, run->layers[0].n, run->layers[n_layers + 1].n,
+                                &grid, &p) == TMCML_OK &&
+              tmcml_problem_set_jacobian(s, p, 1) == TMCML_OK &&
+              tmcml_run(s, p, &opt, &r) == TMCML_OK;
+    CHECK_MSG(ok, "the library: %s", s ? tmcml_session_message(s) : "no session");
+    tally_set t;
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    mcml_result res = {0};
+    tm_error err = {0};
+    CHECK(init_sets(run, 1, &t) && gpu_tallies(run, 1, own, &heuristic, 0, true, 0, n, &t) &&
+          result_from_tallies(run, &t, &res, &err));
+    static const tmcml_array arrays[] = {TMCML_RD_JACOBIAN, TMCML_RD_R_JACOBIAN,
+                                         TMCML_RD_A_JACOBIAN, TMCML_TT_R_JACOBIAN};
+    const double *ours[] = {res.rd_jacobian, res.rd_r_jacobian, res.rd_a_jacobian,
+                            res.tt_r_jacobian};
+    for (size_t j = 0; ok && j < sizeof arrays / sizeof *arrays; j++) {
+        size_t count = 0;
+        const double *lib = tmcml_result_array(r, arrays[j], &count);
+        CHECK_MSG(lib && ours[j] && count > 0 && memcmp(lib, ours[j], count * sizeof *lib) == 0,
+                  "the library's array %d is not the engine's", (int)arrays[j]);
+    }
+    result_free(&res);
+    tally_set_free(&t);
+    tmcml_result_delete(r);
+    tmcml_problem_delete(p);
+    tmcml_session_delete(s);
+    mci_free(&f);
+    return check_summary("library (gpu)");
+}
+
 int main(int argc, char **argv)
 {
-    static const check_case cases[] = {{"agree", case_agree}, {"identity", case_identity}};
+    static const check_case cases[] = {
+        {"agree", case_agree}, {"identity", case_identity}, {"library", case_library}};
     return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
                                   sizeof cases / sizeof cases[0],
-                                  "usage: test_jacobian_gpu agree|identity\n");
+                                  "usage: test_jacobian_gpu agree|identity|library\n");
 }

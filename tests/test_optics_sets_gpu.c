@@ -53,6 +53,9 @@ typedef struct optics {
     double mua[SETS * LAYERS], mus[SETS * LAYERS], g[SETS * LAYERS];
 } optics;
 
+/* The layers' thicknesses of `stack`, for the library's problem. */
+static const double thickness[4] = {0.05, 0.1, 0.1, 0.2};
+
 static bool parse_run(mci_file *f, optics *o)
 {
     tm_error err;
@@ -300,7 +303,8 @@ static int case_library(void)
     double table[SETS * LAYERS * 3];
     for (int i = 1; i <= LAYERS; i++) {
         const mci_layer *l = &run->layers[i];
-        layers[i - 1] = (tmcml_layer){l->n, l->mua, l->mus, l->g, l->z1 - l->z0};
+        /* the thickness as the .mci text gives it (z1 - z0 may round) */
+        layers[i - 1] = (tmcml_layer){l->n, l->mua, l->mus, l->g, thickness[i - 1]};
         for (int k = 0; k < SETS; k++) {
             double *at = &table[(k * LAYERS + i - 1) * 3];
             at[0] = o.mua[k * LAYERS + i - 1];
