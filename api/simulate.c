@@ -340,15 +340,16 @@ static bool any_paths(const tmcml_problem *const *p, int count)
 }
 
 /* Derivatives the GPU does not score: of several problems in a call (a
- * batch), with optics sets, or of time bins, a fiber detector or path
- * lengths without sets (the GPU's kernel of the sets scores those of the
- * escapes by ring and angle). */
+ * batch; a call's sets are one problem's), or of time bins, a fiber
+ * detector or path lengths without sets (the GPU's kernel of the sets
+ * scores those of the escapes by ring and angle). */
 static bool jacobian_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
+    bool batch = count > 1 && sets->count == 0;
     for (int i = 0; i < count; i++) {
         const mci_run *run = &p[i]->run;
-        if (run->jacobian && (count > 1 || sets->mus || run_options_tracks_time(run) ||
-                              (run->path_lengths && sets->count == 0)))
+        if (run->jacobian &&
+            (batch || run_options_tracks_time(run) || (run->path_lengths && sets->count == 0)))
             return true;
     }
     return false;
@@ -852,9 +853,9 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && jacobian_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: the derivatives (tmcml_problem_set_jacobian) of several "
-                           "problems in a call, with optics sets, time bins, a detector or path "
-                           "lengths are scored by the CPU engine: TMCML_ENGINE_CPU or AUTO (on "
-                           "the GPU, one problem a call)");
+                           "problems in a call, of time bins, a detector or path lengths are "
+                           "scored by the CPU engine: TMCML_ENGINE_CPU or AUTO (on the GPU, one "
+                           "problem a call)");
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: time bins and fiber detectors are scored on the GPU by a "

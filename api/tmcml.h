@@ -194,8 +194,8 @@ TMCML_API int tmcml_problem_path_lengths(const tmcml_problem *p);
  * "Derivatives"), from the run's own photons, with standard errors when
  * asked (tmcml_problem_set_stderr).  Both engines score those of the
  * escapes by ring and angle of one problem a call (tmcml_run, or
- * tmcml_run_sets); those of several problems in a call, of time bins, a
- * detector, path lengths or with optics sets the CPU engine alone
+ * tmcml_run_sets, tmcml_run_optics_sets); those of several problems in a
+ * call, of time bins, a detector or path lengths the CPU engine alone
  * (TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU).
  * At most 64 layers.  The tallies of every other array stay bit
  * for bit those of a run without them.  New in TMCML_1.5. */

@@ -719,7 +719,6 @@ static bool jacobian_options(driver_options *opt, tm_error *err)
     const char *cpu_only = opt->time_nt > 0                      ? "--time"
                            : opt->fiber_radius > 0.0             ? "--detector"
                            : opt->path_lengths && !opt->mua_sets ? "--path-lengths"
-                           : opt->optics_sets                    ? "--optics-sets"
                                                                  : NULL;
     if (!cpu_only)
         return true;

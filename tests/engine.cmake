@@ -58,7 +58,7 @@ endforeach()
 # The derivatives on the GPU (templates/sets.cu): against the CPU engine's,
 # across variants, launches and calls.
 tmcml_test(test_jacobian_gpu api test_jacobian_gpu.c stats.c)
-foreach(case agree identity library)
+foreach(case agree optics identity library)
   add_test(NAME gpu_jacobian_${case} COMMAND test_jacobian_gpu ${case})
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()

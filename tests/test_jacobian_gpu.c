@@ -10,6 +10,9 @@
  *             entry, with the Bonferroni bound of stats_compare_dependent
  *             (valid whatever the entries' correlation); the glass layer's
  *             mus and g NaN on both
+ *   optics    the same with two optics sets (the run's own optics, and
+ *             layer 2's mua x1.5 with layer 1's mus x1.1; the run's g, as
+ *             the derivatives take): the sets' kernel of both
  *   identity  the run as its own one set: the heuristic variant in one call
  *             against another (block 128, constant layers) in launches of
  *             70000 and two calls, every tally, the derivatives' too, bit
@@ -30,6 +33,7 @@
 #include "engine_device.h"
 #include "mci.h"
 #include "mua_sets.h"
+#include "optics_sets.h"
 #include "result.h"
 #include "stats.h"
 #include "tmcml.h"
@@ -61,13 +65,34 @@ static bool parse_run(mci_file *f)
     return true;
 }
 
-/* The sets' mua: the run's own, then layer 2's times 1.5. */
-static void sets_mua(const mci_run *run, double *mua)
+/* The sets of a case: their mua, and for optics sets their mus and g
+ * (else NULL); set k's layer i at [k * layers + i - 1]. */
+typedef struct sets_of {
+    double mua[SETS * 4], mus[SETS * 4], g[SETS * 4];
+    bool optics;
+} sets_of;
+
+/* The run's own optics, then layer 2's mua times 1.5 and, for optics sets,
+ * layer 1's mus times 1.1 (g the run's: the derivatives' g score is the
+ * reference's). */
+static void make_sets(const mci_run *run, bool optics, sets_of *o)
 {
     int n = run->num_layers;
+    o->optics = optics;
     for (int k = 0; k < SETS; k++)
-        for (int i = 1; i <= n; i++)
-            mua[k * n + i - 1] = run->layers[i].mua * (k == 1 && i == 3 ? 1.5 : 1.0);
+        for (int i = 1; i <= n; i++) {
+            const mci_layer *l = &run->layers[i];
+            o->mua[k * n + i - 1] = l->mua * (k == 1 && i == 3 ? 1.5 : 1.0);
+            o->mus[k * n + i - 1] = l->mus * (optics && k == 1 && i == 2 ? 1.1 : 1.0);
+            o->g[k * n + i - 1] = l->g;
+        }
+}
+
+/* Set k's run: its optics in the run's layers. */
+static bool run_of(const mci_run *run, const sets_of *o, int k, mci_run *out)
+{
+    return o->optics ? optics_sets_run(run, o->mua, o->mus, o->g, k, out)
+                     : mua_sets_run(run, o->mua, k, out);
 }
 
 static bool init_sets(const mci_run *run, int n, tally_set *t)
@@ -79,11 +104,12 @@ static bool init_sets(const mci_run *run, int n, tally_set *t)
 }
 
 /* Photons [first, first + count) of run on the GPU, -A, with num_sets sets
- * of mua, the variant of v, in launches of at most launch photons (0:
- * any); jacobian false: the same kernel without the derivatives. */
-static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
-                        const variant_options *v, uint64_t launch, bool jacobian, uint64_t first,
-                        uint64_t count, tally_set *t)
+ * of mua (optics sets: mus and g too, else NULL), the variant of v, in
+ * launches of at most launch photons (0: any); jacobian false: the same
+ * kernel without the derivatives. */
+static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua, const double *mus,
+                        const double *g, const variant_options *v, uint64_t launch, bool jacobian,
+                        uint64_t first, uint64_t count, tally_set *t)
 {
     tm_error err = {0};
     mci_run ref;
@@ -91,12 +117,18 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua,
         return false;
     ref.jacobian = jacobian;
     kernel_spec spec;
-    gpu_options opt = {
-        .seed = SEED, .max_launch_photons = launch, .num_sets = num_sets, .set_mua = mua};
+    gpu_options opt = {.seed = SEED,
+                       .max_launch_photons = launch,
+                       .num_sets = num_sets,
+                       .set_mua = mua,
+                       .set_mus = mus,
+                       .set_g = g};
+    sets_scoring scoring = {.num_sets = num_sets,
+                            .jacobian = jacobian,
+                            .optics = optics_sets_level(run, num_sets, mus, g)};
     gpu_stats stats;
     bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
-              variant_sets_spec(&spec, (sets_scoring){.num_sets = num_sets, .jacobian = jacobian},
-                                v, device_of(gpu), &err) &&
+              variant_sets_spec(&spec, scoring, v, device_of(gpu), &err) &&
               gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
     if (!ok)
         error_print(stderr, &err);
@@ -129,26 +161,29 @@ static void row_of(const mci_run *run, const mcml_result *res, double *row, size
 }
 
 /* One batch of both engines: each set's row into g[k] and c[k]. */
-static bool batch(const mci_run *run, const double *mua, int b, uint64_t m, batch_vec *g,
+static bool batch(const mci_run *run, const sets_of *o, int b, uint64_t m, batch_vec *g,
                   batch_vec *c, double *row)
 {
+    const double *mus = o->optics ? o->mus : NULL, *gs = o->optics ? o->g : NULL;
     tally_set tg[SETS], tc[SETS];
     tm_error err = {0};
     bool ok = init_sets(run, SETS, tg) && init_sets(run, SETS, tc);
     variant_options heuristic;
     variant_options_init(&heuristic);
-    ok = ok && gpu_tallies(run, SETS, mua, &heuristic, 0, true, (uint64_t)b * m, m, tg);
+    ok = ok && gpu_tallies(run, SETS, o->mua, mus, gs, &heuristic, 0, true, (uint64_t)b * m, m, tg);
     cpu_options copt = {.seed = SEED + 1,
                         .threads = cpu_count(),
                         .num_sets = SETS,
                         .set_layers = run->num_layers,
-                        .set_mua = mua};
+                        .set_mua = o->mua,
+                        .set_mus = mus,
+                        .set_g = gs};
     ok = ok && cpu_simulate(run, &copt, (uint64_t)b * m, m, tc, &err);
     for (int k = 0; ok && k < SETS; k++) {
         mci_run own;
         mcml_result rg = {0}, rc = {0};
         size_t nan_g = 0, nan_c = 0;
-        ok = mua_sets_run(run, mua, k, &own) && result_from_tallies(&own, &tg[k], &rg, &err) &&
+        ok = run_of(run, o, k, &own) && result_from_tallies(&own, &tg[k], &rg, &err) &&
              result_from_tallies(&own, &tc[k], &rc, &err);
         if (ok) {
             row_of(run, &rg, row, &nan_g);
@@ -184,14 +219,16 @@ static void compare(int set, const batch_vec *g, const batch_vec *c)
     CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
 }
 
-static int case_agree(void)
+/* Each set's Jacobians, GPU batches against CPU batches: absorption sets,
+ * or optics sets (of the run's g). */
+static int agree(bool optics)
 {
     mci_file f;
     if (!parse_run(&f))
         return 1;
     const mci_run *run = &f.runs[0];
-    double mua[SETS * 4];
-    sets_mua(run, mua);
+    sets_of o;
+    make_sets(run, optics, &o);
     size_t n = row_length(run);
     batch_vec g[SETS], c[SETS];
     for (int k = 0; k < SETS; k++)
@@ -199,7 +236,7 @@ static int case_agree(void)
     double *row = malloc(n * sizeof *row);
     const uint64_t m = 100000;
     for (int b = 0; b < BATCHES && row; b++)
-        if (!batch(run, mua, b, m, g, c, row)) {
+        if (!batch(run, &o, b, m, g, c, row)) {
             CHECK_MSG(false, "batch %d failed", b);
             break;
         }
@@ -216,8 +253,12 @@ static int case_agree(void)
     }
     free(row);
     mci_free(&f);
-    return check_summary("agree (gpu)");
+    return check_summary(optics ? "optics (gpu)" : "agree (gpu)");
 }
+
+static int case_agree(void) { return agree(false); }
+
+static int case_optics(void) { return agree(true); }
 
 static int case_identity(void)
 {
@@ -237,11 +278,11 @@ static int case_identity(void)
     const uint64_t n = 300000, split = 110000;
     tally_set a, b, plain;
     CHECK(init_sets(run, 1, &a) && init_sets(run, 1, &b) && init_sets(run, 1, &plain));
-    CHECK(gpu_tallies(run, 1, own, &heuristic, 0, true, 0, n, &a));
-    CHECK(gpu_tallies(run, 1, own, &other, 70000, true, 0, split, &b) &&
-          gpu_tallies(run, 1, own, &other, 70000, true, split, n - split, &b));
+    CHECK(gpu_tallies(run, 1, own, NULL, NULL, &heuristic, 0, true, 0, n, &a));
+    CHECK(gpu_tallies(run, 1, own, NULL, NULL, &other, 70000, true, 0, split, &b) &&
+          gpu_tallies(run, 1, own, NULL, NULL, &other, 70000, true, split, n - split, &b));
     CHECK_MSG(a.rd_jr && a.tt_ja && tally_set_equal(&a, &b), "the two variants' tallies differ");
-    CHECK(gpu_tallies(run, 1, own, &heuristic, 0, false, 0, n, &plain));
+    CHECK(gpu_tallies(run, 1, own, NULL, NULL, &heuristic, 0, false, 0, n, &plain));
     CHECK_MSG(!plain.rd_jr, "the kernel without the derivatives scored them");
     static const int escapes[] = {OUTPUT_TALLY_RD_RA, OUTPUT_TALLY_TT_RA};
     for (size_t j = 0; j < 2; j++) {
@@ -297,7 +338,8 @@ static int case_library(void)
     variant_options_init(&heuristic);
     mcml_result res = {0};
     tm_error err = {0};
-    CHECK(init_sets(run, 1, &t) && gpu_tallies(run, 1, own, &heuristic, 0, true, 0, n, &t) &&
+    CHECK(init_sets(run, 1, &t) &&
+          gpu_tallies(run, 1, own, NULL, NULL, &heuristic, 0, true, 0, n, &t) &&
           result_from_tallies(run, &t, &res, &err));
     static const tmcml_array arrays[] = {TMCML_RD_JACOBIAN, TMCML_RD_R_JACOBIAN,
                                          TMCML_RD_A_JACOBIAN, TMCML_TT_R_JACOBIAN};
@@ -320,9 +362,11 @@ static int case_library(void)
 
 int main(int argc, char **argv)
 {
-    static const check_case cases[] = {
-        {"agree", case_agree}, {"identity", case_identity}, {"library", case_library}};
+    static const check_case cases[] = {{"agree", case_agree},
+                                       {"optics", case_optics},
+                                       {"identity", case_identity},
+                                       {"library", case_library}};
     return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
                                   sizeof cases / sizeof cases[0],
-                                  "usage: test_jacobian_gpu agree|identity|library\n");
+                                  "usage: test_jacobian_gpu agree|optics|identity|library\n");
 }
