@@ -112,7 +112,7 @@ __device__ __forceinline__ void spin(photon_t &p, const layer_t &l, float xi)
         // MCML's rotation with k = sin(theta) / sqrt(1 - uz^2) from one
         // reciprocal square root, which also gives sqrt(1 - uz^2) = perp2 r:
         // no division, one MUFU instead of three.  FMAs written out, so every
-        // variant rounds alike (DESIGN.md section 4).
+        // variant rounds alike (docs/design.md, "Bit-identity").
         float perp2 = __fmaf_rn(-uz, uz, 1.0f);
         float r = rsqrtf(perp2);
         float k = __fmul_rn(sint, r);

@@ -9,7 +9,7 @@
  *   - start state from splitmix64 of (seed, i), so photons sharing a
  *     multiplier start at unrelated points of that long cycle.
  * Why MWC: it is the cheapest generator measured on the target GPU
- * (DESIGN.md section 4): one 32x32->64 multiply-add per number. */
+ * (docs/rng.md, "Why MWC per photon"): one 32x32->64 multiply-add per number. */
 #ifndef TMCML_RNG_MWC_H
 #define TMCML_RNG_MWC_H
 

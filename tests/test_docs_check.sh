@@ -31,7 +31,10 @@ printf 'Inputs: ../%s/bench/lut100.mci.\n' shared >>"$tree/bench/README.md"
 } >>"$tree/docs/rng.md"
 header=$(find "$tree" -name tmcml.h -path '*api*' | head -n 1)
 sed 's/TMCML_RD_FIBER  /TMCML_RD_FIBRE  /' "$header" >"$work/h" && cp "$work/h" "$header"
-sed "/$brief/d" "$tree/templates/photon.cu" >"$work/cu" && cp "$work/cu" "$tree/templates/photon.cu"
+# An exception that no longer needs to be: a file on the list that cites
+# nothing outside.
+sed "s|^stale_ok=''|stale_ok='templates/photon.cu'|" "$tree/tools/check_docs.sh" >"$work/check" &&
+    cp "$work/check" "$tree/tools/check_docs.sh"
 expect 1 "planted faults" -- sh "$tree/tools/check_docs.sh"
 contains "a brief" "docs/batches.md:[0-9]*: cites a file the repository does not hold"
 contains "a folder beside" "bench/README.md:[0-9]*: cites a file the repository does not hold"

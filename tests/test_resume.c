@@ -421,13 +421,13 @@ static void test_same_physics(void)
     /* A GPU generator whose kernels a later one renders the same: the
      * identity with the same NVRTC and architecture only, one way. */
     CHECK(resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                              "gpu generator=d24ba8cbaf2a0944 nvrtc=13.0 sm_90"));
-    CHECK(!resume_physics_same("gpu generator=d24ba8cbaf2a0944 nvrtc=13.0 sm_90",
+                              "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90"));
+    CHECK(!resume_physics_same("gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90",
                                "gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90"));
     CHECK(!resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                               "gpu generator=d24ba8cbaf2a0944 nvrtc=13.1 sm_90"));
+                               "gpu generator=77bab5657b23f3f5 nvrtc=13.1 sm_90"));
     CHECK(!resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                               "gpu generator=d24ba8cbaf2a0944 nvrtc=13.0 sm_100"));
+                               "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_100"));
 }
 
 int main(void)
