@@ -113,17 +113,17 @@ static const struct {
     {"cpu 8ea25a9fe88f1d88", "cpu 2df46f6f918d4081"},
     {"cpu 1dcbe7d66b77df02", "cpu 2df46f6f918d4081"},
     {"cpu 3a33238972ac9536", "cpu 2df46f6f918d4081"},
-    /* -> the twenty-fifth session's: a comment of templates/rng_mwc.h
-     * cites docs/rng.md instead of a file users do not have (no code
-     * changed: compare_builds against b302670, every CPU case identical; a
+    /* -> the twenty-fifth session's: comments of templates/rng_mwc.h and
+     * runtime/io/mci.c cite docs/ instead of a file users do not have (no
+     * code changed: compare_builds against b302670, every CPU case identical; a
      * b302670 checkpoint resumed to the uninterrupted run's .mco). */
-    {"cpu dff8cc904f1a6ac6", "cpu 8bdc3d0753c48ccb"},
-    {"cpu a94c288e29efe04e", "cpu 8bdc3d0753c48ccb"},
-    {"cpu 123fa2412a7dd68a", "cpu 8bdc3d0753c48ccb"},
-    {"cpu 8ea25a9fe88f1d88", "cpu 8bdc3d0753c48ccb"},
-    {"cpu 1dcbe7d66b77df02", "cpu 8bdc3d0753c48ccb"},
-    {"cpu 3a33238972ac9536", "cpu 8bdc3d0753c48ccb"},
-    {"cpu 2df46f6f918d4081", "cpu 8bdc3d0753c48ccb"},
+    {"cpu dff8cc904f1a6ac6", "cpu 0bffd0c07d71ae9d"},
+    {"cpu a94c288e29efe04e", "cpu 0bffd0c07d71ae9d"},
+    {"cpu 123fa2412a7dd68a", "cpu 0bffd0c07d71ae9d"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 0bffd0c07d71ae9d"},
+    {"cpu 1dcbe7d66b77df02", "cpu 0bffd0c07d71ae9d"},
+    {"cpu 3a33238972ac9536", "cpu 0bffd0c07d71ae9d"},
+    {"cpu 2df46f6f918d4081", "cpu 0bffd0c07d71ae9d"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every

@@ -22,6 +22,7 @@ contains "the tree as it is" "in order"
 
 brief=DESIGN
 printf 'As %s.md section 4 says.\n' "$brief" >>"$tree/docs/batches.md"
+printf 'As %s §3 says.\n' "$brief" >>"$tree/docs/runs.md"
 printf 'Inputs: ../%s/bench/lut100.mci.\n' shared >>"$tree/bench/README.md"
 # (written in pieces, so that this file holds none of the faults itself)
 {
@@ -37,6 +38,7 @@ sed "s|^stale_ok=''|stale_ok='templates/photon.cu'|" "$tree/tools/check_docs.sh"
     cp "$work/check" "$tree/tools/check_docs.sh"
 expect 1 "planted faults" -- sh "$tree/tools/check_docs.sh"
 contains "a brief" "docs/batches.md:[0-9]*: cites a file the repository does not hold"
+contains "a brief's section" "docs/runs.md:[0-9]*: cites a file the repository does not hold"
 contains "a folder beside" "bench/README.md:[0-9]*: cites a file the repository does not hold"
 contains "a missing page" "docs/rng.md:[0-9]*: names docs/nowhere[.]md, which does not exist"
 contains "a missing section" "cites \"No such section\" of docs/tuning.md, which has no such heading"

@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 # The citations of what is not in the repository, as an extended regular
 # expression written so that this file does not match it.
-outside='DESIGN[.]md|STYLE[.]md|[.][.]/shared'
+outside='DESIGN[.]md|DESIGN[ ]§|STYLE[.]md|[.][.]/shared'
 # Files that may keep such a citation, and why (none now: the templates'
 # last two went once tools/carry_profiles.sh could show that a comment
 # changes no cubin, so the shipped profiles stay current).

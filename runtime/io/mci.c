@@ -498,9 +498,10 @@ static bool read_layer(run_ctx *c, int i, mci_layer *layer, double *depth)
         if (!layer_value(r, &dl, i, k, v[k]))
             return false;
     /* Deviation: MCML refuses g < 0.  Henyey-Greenstein is defined for the
-     * whole of [-1, 1] and backward-peaked media are real (DESIGN §3), so we
-     * accept g in [-1, 0) too; only |g| > 1, which is no phase function,
-     * is refused.  d = 0 is allowed, as in MCML. */
+     * whole of [-1, 1] and backward-peaked media are real, so we accept g in
+     * [-1, 0) too (docs/physics.md, "Accepted input beyond MCML"); only
+     * |g| > 1, which is no phase function, is refused.  d = 0 is allowed, as
+     * in MCML. */
     return layer_range(r, &dl, i, layer->n > 0.0, "n must be positive", 0) &&
            layer_range(r, &dl, i, layer->n >= MCI_MIN_N && layer->n <= MCI_MAX_N,
                        "n must be between 0.01 and 100", 0) &&
