@@ -55,9 +55,9 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
 
     optics_sets: an array of shape (K, L, 3), K sets of each layer's (mua,
     mus, g) (docs/library.md, "Optics sets in Python"), scored from one
-    simulation with the layers' own mus and g, each set reweighted by the
-    likelihood ratio of its histories (exact in expectation), on the CPU
-    engine (engine='auto' takes it, 'gpu' is refused).  Not with mua_sets.
+    simulation with the first set's mus and g, each set reweighted by the
+    likelihood ratio of its histories (exact in expectation), on either
+    engine.  Not with mua_sets.
     A layer that scatters keeps scattering (mus > 0), glass keeps mus 0
     and its g, |g| < 1; a layer of g +-1 keeps it.  Returns a BatchResult as
     mua_sets does; each set's Result has ess, its effective sample size as
@@ -76,8 +76,9 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
 
     jacobian=True also scores the derivatives of the escapes by each layer's
     mua, mus and g, from the run's own photons (docs/physics.md,
-    "Derivatives"), on the CPU engine (engine='auto' takes it, 'gpu' is
-    refused): result.jacobian('Rd_r') of shape (nr, L, 3), the last axis
+    "Derivatives"), on either engine (with time_bins, a detector or
+    path_lengths the CPU: engine='auto' takes it, 'gpu' is refused):
+    result.jacobian('Rd_r') of shape (nr, L, 3), the last axis
     d/dmua, d/dmus, d/dg (tmcml.JACOBIAN_PARAMS); 'Rd', 'Tt' (L, 3), 'Tt_r',
     'Rd_a', 'Tt_a' too, also as attributes Rd_r_jacobian, ...  NaN where a
     layer has no such derivative (mus and g of a layer that does not

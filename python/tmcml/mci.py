@@ -47,7 +47,7 @@ def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, t
     in the file's order.  Runs of one layer count and grid are simulated
     together, as the run command does: each Result is the run's alone.
     path_lengths=True: every run's path lengths; jacobian=True: every run's
-    derivatives (the CPU engine); source, time_bins,
+    derivatives (several runs: the CPU engine); source, time_bins,
     detector, stderr, precision, precision_of and max_photons: every run's
     (tmcml.run's keywords; each run stops on its own)."""
     session = session or default_session()
