@@ -31,6 +31,7 @@
 #include "cpu.h"
 #include "cpu_sets.h"
 #include "engine_device.h"
+#include "gpu_agree.h"
 #include "mci.h"
 #include "mua_sets.h"
 #include "optics_sets.h"
@@ -93,14 +94,6 @@ static bool run_of(const mci_run *run, const sets_of *o, int k, mci_run *out)
 {
     return o->optics ? optics_sets_run(run, o->mua, o->mus, o->g, k, out)
                      : mua_sets_run(run, o->mua, k, out);
-}
-
-static bool init_sets(const mci_run *run, int n, tally_set *t)
-{
-    for (int k = 0; k < n; k++)
-        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
-            return false;
-    return true;
 }
 
 /* Photons [first, first + count) of run on the GPU, -A, with num_sets sets
@@ -167,7 +160,7 @@ static bool batch(const mci_run *run, const sets_of *o, int b, uint64_t m, batch
     const double *mus = o->optics ? o->mus : NULL, *gs = o->optics ? o->g : NULL;
     tally_set tg[SETS], tc[SETS];
     tm_error err = {0};
-    bool ok = init_sets(run, SETS, tg) && init_sets(run, SETS, tc);
+    bool ok = gpu_agree_init(run, SETS, tg) && gpu_agree_init(run, SETS, tc);
     variant_options heuristic;
     variant_options_init(&heuristic);
     ok = ok && gpu_tallies(run, SETS, o->mua, mus, gs, &heuristic, 0, true, (uint64_t)b * m, m, tg);
@@ -206,19 +199,6 @@ static bool batch(const mci_run *run, const sets_of *o, int b, uint64_t m, batch
     return ok;
 }
 
-/* Set k's GPU batches against its CPU batches (stats_compare_independent). */
-static void compare(int set, const batch_vec *g, const batch_vec *c)
-{
-    bool ok;
-    z_report r = stats_compare_independent(g, c, 0.2, ALPHA, &ok);
-    CHECK(ok);
-    char name[32];
-    snprintf(name, sizeof name, "set %d", set);
-    stats_print_report(name, &r);
-    CHECK_MSG(r.bins > 100, "set %d: only %zu entries well enough determined", set, r.bins);
-    CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
-}
-
 /* Each set's Jacobians, GPU batches against CPU batches: absorption sets,
  * or optics sets (of the run's g). */
 static int agree(bool optics)
@@ -245,7 +225,7 @@ static int agree(bool optics)
         batch_vec_finish(&c[k]);
         printf("set %d: dRd/dmus_1 GPU %.5g, CPU %.5g; dRd/dg_1 GPU %.5g, CPU %.5g\n", k,
                g[k].mean[3 + 1], c[k].mean[3 + 1], g[k].mean[3 + 2], c[k].mean[3 + 2]);
-        compare(k, &g[k], &c[k]);
+        gpu_agree_check(k, &g[k], &c[k], ALPHA, 100);
     }
     for (int k = 0; k < SETS; k++) {
         batch_vec_free(&g[k]);
@@ -277,7 +257,8 @@ static int case_identity(void)
           variant_options_set(&other, "--layers", "constant", &err));
     const uint64_t n = 300000, split = 110000;
     tally_set a, b, plain;
-    CHECK(init_sets(run, 1, &a) && init_sets(run, 1, &b) && init_sets(run, 1, &plain));
+    CHECK(gpu_agree_init(run, 1, &a) && gpu_agree_init(run, 1, &b) &&
+          gpu_agree_init(run, 1, &plain));
     CHECK(gpu_tallies(run, 1, own, NULL, NULL, &heuristic, 0, true, 0, n, &a));
     CHECK(gpu_tallies(run, 1, own, NULL, NULL, &other, 70000, true, 0, split, &b) &&
           gpu_tallies(run, 1, own, NULL, NULL, &other, 70000, true, split, n - split, &b));
@@ -338,7 +319,7 @@ static int case_library(void)
     variant_options_init(&heuristic);
     mcml_result res = {0};
     tm_error err = {0};
-    CHECK(init_sets(run, 1, &t) &&
+    CHECK(gpu_agree_init(run, 1, &t) &&
           gpu_tallies(run, 1, own, NULL, NULL, &heuristic, 0, true, 0, n, &t) &&
           result_from_tallies(run, &t, &res, &err));
     static const tmcml_array arrays[] = {TMCML_RD_JACOBIAN, TMCML_RD_R_JACOBIAN,

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "engine_device.h"
+#include "gpu_agree.h"
 #include "mci.h"
 #include "mua_sets.h"
 #include "optics_sets.h"
@@ -82,14 +83,6 @@ static bool parse_run(mci_file *f, optics *o)
         error_print(stderr, &why);
         return false;
     }
-    return true;
-}
-
-static bool init_sets(const mci_run *run, int n, tally_set *t)
-{
-    for (int k = 0; k < n; k++)
-        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
-            return false;
     return true;
 }
 
@@ -155,7 +148,7 @@ static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_
 {
     tally_set tg[SETS], tc[SETS];
     tm_error err = {0};
-    bool ok = init_sets(run, SETS, tg) && init_cpu_sets(run, tc);
+    bool ok = gpu_agree_init(run, SETS, tg) && init_cpu_sets(run, tc);
     variant_options heuristic;
     variant_options_init(&heuristic);
     ok = ok && gpu_tallies(run, SETS, o, true, &heuristic, 0, (uint64_t)b * m, m, tg);
@@ -192,19 +185,6 @@ static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_
     return ok;
 }
 
-/* Set k's GPU batches against its CPU batches (stats_compare_independent). */
-static void compare(int set, const batch_vec *g, const batch_vec *c)
-{
-    bool ok;
-    z_report r = stats_compare_independent(g, c, 0.2, ALPHA, &ok);
-    CHECK(ok);
-    char name[32];
-    snprintf(name, sizeof name, "set %d", set);
-    stats_print_report(name, &r);
-    CHECK_MSG(r.bins > 40, "set %d: only %zu entries well enough determined", set, r.bins);
-    CHECK_MSG(r.pass, "set %d: an entry's z or their mean beyond the bound", set);
-}
-
 static int case_agree(void)
 {
     mci_file f;
@@ -233,7 +213,7 @@ static int case_agree(void)
         if (k == 0)
             CHECK_MSG(fabs(g[k].mean[2] - 1.0) <= 1e-6, "set 0's effective sample size %.17g",
                       g[k].mean[2]);
-        compare(k, &g[k], &c[k]);
+        gpu_agree_check(k, &g[k], &c[k], ALPHA, 40);
     }
     for (int k = 0; k < SETS; k++) {
         batch_vec_free(&g[k]);
@@ -259,7 +239,7 @@ static int case_identity(void)
           variant_options_set(&other, "--layers", "constant", &err));
     const uint64_t n = 300000, split = 110000;
     tally_set a[SETS], b[SETS], own, plain;
-    CHECK(init_sets(run, SETS, a) && init_sets(run, SETS, b));
+    CHECK(gpu_agree_init(run, SETS, a) && gpu_agree_init(run, SETS, b));
     CHECK(gpu_tallies(run, SETS, &o, true, &heuristic, 0, 0, n, a));
     CHECK(gpu_tallies(run, SETS, &o, true, &other, 70000, 0, split, b) &&
           gpu_tallies(run, SETS, &o, true, &other, 70000, split, n - split, b));
@@ -268,7 +248,7 @@ static int case_identity(void)
                   "set %d: the two variants' tallies differ", k);
     /* Set 0, the run's own optics, alone: an optics set and an absorption
      * set of the same mua escape alike. */
-    CHECK(init_sets(run, 1, &own) && init_sets(run, 1, &plain));
+    CHECK(gpu_agree_init(run, 1, &own) && gpu_agree_init(run, 1, &plain));
     CHECK(gpu_tallies(run, 1, &o, true, &heuristic, 0, 0, n, &own));
     CHECK(gpu_tallies(run, 1, &o, false, &heuristic, 0, 0, n, &plain));
     CHECK_MSG(!plain.set_w, "the absorption set scored weight sums");
@@ -331,7 +311,7 @@ static int case_library(void)
     tally_set t[SETS];
     variant_options heuristic;
     variant_options_init(&heuristic);
-    CHECK(init_sets(run, SETS, t) && gpu_tallies(run, SETS, &o, true, &heuristic, 0, 0, n, t));
+    CHECK(gpu_agree_init(run, SETS, t) && gpu_tallies(run, SETS, &o, true, &heuristic, 0, 0, n, t));
     static const tmcml_array arrays[] = {TMCML_RD_R, TMCML_RD_A, TMCML_TT_R};
     for (int k = 0; ok && k < SETS; k++) {
         mci_run own;

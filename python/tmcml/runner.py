@@ -51,34 +51,35 @@ def set_path_lengths(session, problems, path_lengths):
         session.call(lib.tmcml_problem_set_path_lengths, p.handle, int(path_lengths))
 
 
+def _ask(session, problems, name, on, setter, since):
+    """Asks each problem's runs for what the flag `name` names when on is
+    True (the library's setter, new in its version `since`): checked to be
+    a bool; an older libtmcml is said so."""
+    if not isinstance(on, bool):
+        raise ValueError("%s: expected True or False (got %r)" % (name, on))
+    if not on:
+        return
+    fn = getattr(lib, setter)
+    if fn is None:
+        raise RuntimeError("%s: this libtmcml (%s) is older than %s (%s)"
+                           % (name, _lib.path, setter, since))
+    for p in problems:
+        session.call(fn, p.handle, 1)
+
+
 def set_jacobian(session, problems, jacobian):
     """Asks each problem's runs to score the derivatives of the escapes by
     each layer's mua, mus and g (or not): tmcml_problem_set_jacobian.  Which
-    engine scores them is the library's to say (today the CPU: a run with
-    engine='gpu' is refused there, naming the engine)."""
-    if not isinstance(jacobian, bool):
-        raise ValueError("jacobian: expected True or False (got %r)" % (jacobian,))
-    if not jacobian:
-        return
-    if lib.tmcml_problem_set_jacobian is None:
-        raise RuntimeError("jacobian: this libtmcml (%s) is older than "
-                           "tmcml_problem_set_jacobian (TMCML_1.5)" % _lib.path)
-    for p in problems:
-        session.call(lib.tmcml_problem_set_jacobian, p.handle, 1)
+    engine scores them is the library's to say (those of time bins, a
+    detector or path lengths the CPU: a run with engine='gpu' is refused
+    there, naming the engine)."""
+    _ask(session, problems, "jacobian", jacobian, "tmcml_problem_set_jacobian", "TMCML_1.5")
 
 
 def set_stderr(session, problems, stderr):
     """Asks each problem's runs for the standard errors of every output (or
     not): tmcml_problem_set_stderr."""
-    if not isinstance(stderr, bool):
-        raise ValueError("stderr: expected True or False (got %r)" % (stderr,))
-    if not stderr:
-        return
-    if lib.tmcml_problem_set_stderr is None:
-        raise RuntimeError("stderr: this libtmcml (%s) is older than tmcml_problem_set_stderr "
-                           "(TMCML_1.4)" % _lib.path)
-    for p in problems:
-        session.call(lib.tmcml_problem_set_stderr, p.handle, 1)
+    _ask(session, problems, "stderr", stderr, "tmcml_problem_set_stderr", "TMCML_1.4")
 
 
 def set_source(session, problems, source):
