@@ -69,6 +69,11 @@ foreach(case agree identity library)
   add_test(NAME gpu_optics_sets_${case} COMMAND test_optics_sets_gpu ${case})
   tmcml_gpu_tests(gpu_optics_sets_${case})
 endforeach()
+# Both kernels on two engines of one GPU and across a stop and resume: one
+# GPU's uninterrupted outputs bit for bit.
+add_test(NAME gpu_sets_identity COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sets_gpu_identity.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+tmcml_gpu_tests(gpu_sets_identity)
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
