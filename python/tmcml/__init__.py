@@ -7,6 +7,7 @@ semantics) from Python, over libtmcml (ctypes) and numpy.
     print(res.Rd, res.A_rz.shape)
     res.save_mco("example.mco")
     t = tmcml.lut(mua=[0.1, 1, 10], musp=[5, 10, 20], photons=10**5)  # docs/lut.md
+    f = tmcml.fit(data, r, layers, free=[("mua", 0), ("musp", 0)], sigma=s)  # docs/fit.md
 
 Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
 
@@ -30,18 +31,21 @@ from .api import devices, run
 from .batch import BatchResult, run_batch
 from .beam import FlatBeam, GaussianBeam
 from .detector import FiberDetector
+from .fit import FitWarning, fit
+from .fit_result import FitResult
 from .lut import LookupTable, lut
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
 from .source import FiberSource, IsotropicPoint
+from .spectrum import Spectrum, spectrum
 from .session import Session, default_session
 
 # The library's version (tmcml_version), else the package's as installed.
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
-           "lut", "LookupTable",
+           "lut", "LookupTable", "fit", "FitResult", "FitWarning", "spectrum", "Spectrum",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
            "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",

@@ -1,0 +1,190 @@
+"""tmcml.fit: a layered tissue's optical properties, or its chromophores,
+from measured reflectance, with their uncertainties (docs/fit.md).
+
+The solver is scipy's least_squares (trust-region reflective, within the
+bounds).  Each of its evaluations is one run with the derivatives (tmcml.run
+jacobian=True), or one a wavelength, always with the same seed: the model
+is then a fixed function of the parameters (common random numbers), and
+its exact Monte Carlo derivatives are the solver's Jacobian.  The
+covariance of the result adds, to the data's, the Monte Carlo error of the
+model at the solution, propagated through the same linear map."""
+
+import math
+import time
+import warnings
+
+import numpy as np
+
+from .fit_data import Rings, _array, measurement
+from .fit_params import ChromophoreModel, OpticsModel, parameter_name
+from .fit_result import FitResult
+from .spectrum import ring_runs, runner_of
+
+# Above this condition number of the data-weighted Jacobian (its columns
+# scaled to unit length) two parameters move the model almost alike: for
+# two parameters, a correlation beyond 0.999998.  The fit then says they are
+# not identifiable from these data.
+ILL_CONDITIONED = 1e3
+
+
+class FitWarning(UserWarning):
+    """A fit that did not converge, stopped at a bound, or whose parameters
+    the data do not determine (FitResult.message says which)."""
+
+
+def fit(data, r, layers, free, sigma=None, wavelengths=None, bounds=None, ring_width=None,
+        dr=None, photons=10**6, seed=1, engine="auto", threads=None, n_above=1.0,
+        n_below=1.0, session=None, max_runs=40, xtol=1e-4, ftol=1e-6):
+    """Fits the free parameters of layers to reflectance measured in rings
+    of the surface, by least squares weighted by the data's uncertainty, and
+    returns a FitResult (values, stderr, cov, layers, chi2_dof, success,
+    message, residuals, plot()).
+
+    data: Rd(r) [1/cm2] averaged over the rings of centres r [cm] and width
+    ring_width (default: the spacing of r), shape (S,); or, with
+    wavelengths [nm], a spectrum at each ring, shape (W, S).  sigma: the
+    data's standard errors (one value, or data's shape); None when data has
+    a first axis of repeated measurements (their standard error of the mean
+    is then used).
+    layers: tmcml.run's rows [n, mua, mus, g, d] (free: 'mua', 'mus',
+    'musp', 'g' of a layer); with wavelengths, dicts of n, d, g, blood,
+    sto2, water, lipid, melanin, a and b (mus' = a (lambda/500 nm)^-b;
+    free: those keys but n and d), the start of the fit.
+    free: [(name, layer index), ...], the parameters fitted, in the order of
+    FitResult.values.  bounds: {(name, layer): (low, high)} (default:
+    mua, mus, mus', a >= 0; g within +-0.99; fractions within 0..1; b
+    within 0..10); the start must lie within them.
+    photons, seed, engine, threads, n_above, n_below, session: every run's
+    (tmcml.run's).  max_runs: at most this many model evaluations (runs,
+    or runs of every wavelength); xtol, ftol: least_squares's (relative
+    change of the parameters, of the cost) at which the fit stops."""
+    start = time.perf_counter()
+    rings = Rings(r, ring_width, dr)
+    spectral = wavelengths is not None
+    if spectral:
+        lam = _array("wavelengths", wavelengths, (1,))
+        model = ChromophoreModel(layers, lam, free, bounds)
+        shape = (len(lam), len(rings.r))
+    else:
+        model = OpticsModel(layers, free, bounds)
+        shape = (len(rings.r),)
+    if not model.free:
+        raise ValueError("free: no free parameters")
+    values, sigma = measurement(data, sigma, shape)
+    if len(model.free) >= values.size:
+        raise ValueError("data: %d values for %d free parameters: fewer values than parameters "
+                         "determine nothing" % (values.size, len(model.free)))
+    evaluate = _Evaluator(model, rings, spectral,
+                          runner_of(photons, seed, engine, n_above, n_below, session, threads))
+    solution = _solve(evaluate, values, sigma, model, max_runs, xtol, ftol)
+    return _result(solution, evaluate, values, sigma, model, rings, spectral,
+                   time.perf_counter() - start)
+
+
+class _Evaluator:
+    """The model's values, derivatives by the free parameters and Monte
+    Carlo errors at parameters x, each x run once (least_squares asks for
+    the values and then the Jacobian at the same point)."""
+
+    def __init__(self, model, rings, spectral, runner):
+        self.model, self.rings, self.spectral, self.runner = model, rings, spectral, runner
+        self.runs = 0
+        self._key = None
+
+    def __call__(self, x):
+        key = np.asarray(x, dtype=float).tobytes()
+        if key != self._key:
+            self._last = self._run(np.asarray(x, dtype=float))
+            self._key = key
+        return self._last
+
+    def _run(self, x):
+        self.runs += 1
+        rows = self.model.layers(x)
+        if self.spectral:
+            v, j, s = ring_runs(rows, self.rings, self.runner)
+        else:
+            v, j, s = ring_runs([rows], self.rings, self.runner)
+            v, j, s = v[0], j[0], s[0]
+        return v, self.model.chain(j, x), s
+
+
+def _solve(evaluate, values, sigma, model, max_runs, xtol, ftol):
+    try:
+        from scipy.optimize import least_squares
+    except ImportError:
+        raise ImportError("tmcml.fit needs scipy (Debian: apt-get install python3-scipy; pip: "
+                          "pip install scipy)") from None
+    flat_data, flat_sigma = values.ravel(), sigma.ravel()
+
+    def residuals(x):
+        return (evaluate(x)[0].ravel() - flat_data) / flat_sigma
+
+    def jacobian(x):
+        return evaluate(x)[1].reshape(flat_data.size, -1) / flat_sigma[:, None]
+
+    return least_squares(residuals, model.start, jac=jacobian, bounds=(model.low, model.high),
+                         method="trf", x_scale="jac", xtol=xtol, ftol=ftol, gtol=1e-10,
+                         max_nfev=max_runs)
+
+
+def _result(solution, evaluate, values, sigma, model, rings, spectral, seconds):
+    x = solution.x
+    model_values, jac, mc_stderr = evaluate(x)
+    names = [parameter_name(n, i) for n, i in model.free]
+    a = jac.reshape(values.size, -1) / sigma.ravel()[:, None]
+    cov, condition, degenerate = _covariance(a, (mc_stderr / sigma).ravel(), names)
+    total = np.sqrt(sigma ** 2 + mc_stderr ** 2)
+    residuals = (model_values - values) / total
+    dof = values.size - len(x)
+    at_bound = [names[k] for k in np.flatnonzero(solution.active_mask)]
+    converged = solution.status > 0
+    problems = _problems(solution, converged, at_bound, condition, degenerate)
+    result = FitResult(
+        names=names, values=x, cov=cov, layers=model.fitted_layers(x), data=values,
+        sigma=sigma, model=model_values, model_stderr=mc_stderr, residuals=residuals,
+        chi2=float(np.sum(residuals ** 2)), dof=dof, converged=converged, at_bound=at_bound,
+        condition=condition, success=not problems,
+        message="; ".join(problems) if problems else "converged: " + solution.message,
+        runs=evaluate.runs, seconds=seconds, r=rings.r, ring_width=rings.width,
+        wavelengths=model.wavelengths if spectral else None)
+    if problems:
+        warnings.warn(FitWarning("tmcml.fit: " + result.message), stacklevel=3)
+    return result
+
+
+def _covariance(a, mc_ratio, names):
+    """The parameters' covariance: the data's, (A^T A)^-1 with A the
+    data-weighted Jacobian, plus the model's Monte Carlo error propagated
+    by the same map (a sandwich); the condition number of A with unit
+    columns, and the names of the parameters of its weakest direction."""
+    scale = np.linalg.norm(a, axis=0)
+    if (scale == 0).any():
+        flat = [names[k] for k in np.flatnonzero(scale == 0)]
+        nan = np.full((len(names), len(names)), np.nan)
+        return nan, math.inf, flat
+    u, s, vt = np.linalg.svd(a / scale, full_matrices=False)
+    condition = float(s[0] / s[-1]) if s[-1] > 0 else math.inf
+    weak = np.abs(vt[-1])
+    degenerate = [names[k] for k in np.argsort(-weak)[:2] if weak[k] > 0.3]
+    if not math.isfinite(condition):
+        nan = np.full((len(names), len(names)), np.nan)
+        return nan, condition, degenerate
+    inverse = (vt.T / s ** 2) @ vt / np.outer(scale, scale)
+    lever = inverse @ a.T  # how each weighted datum moves the parameters
+    return inverse + (lever * mc_ratio ** 2) @ lever.T, condition, degenerate
+
+
+def _problems(solution, converged, at_bound, condition, degenerate):
+    problems = []
+    if not converged:
+        problems.append("did not converge in %d evaluations (max_runs): %s"
+                        % (solution.nfev, solution.message))
+    if at_bound:
+        problems.append("stopped at a bound: %s (widen the bounds, or fix the parameter)"
+                        % ", ".join(at_bound))
+    if condition > ILL_CONDITIONED:
+        problems.append("not identifiable from these data: %s move the model almost alike "
+                        "(condition number %.3g)" % (" and ".join(degenerate) or "the parameters",
+                                                     condition))
+    return problems

@@ -1,0 +1,78 @@
+"""tmcml.spectrum: the reflectance of layers of chromophores at many
+wavelengths, in rings of the surface, with each layer's mean path (the
+differential path length of the modified Beer-Lambert law) and the
+derivatives by each layer's mua, mus and g: one run a wavelength, in one
+session (on a GPU, one kernel compiled for all of them)."""
+
+import numpy as np
+
+from .api import run
+from .fit_data import Rings, _array
+from .fit_params import ChromophoreModel
+from .session import default_session
+
+
+class Spectrum:
+    """Rd (W, S): the mean diffuse reflectance [1/cm2] of each ring (S radii)
+    at each wavelength (W); Rd_stderr its Monte Carlo standard error;
+    jacobian (W, S, L, 3) its derivatives by each layer's (mua, mus, g);
+    mean_path (W, S, L) [cm], the mean path in each layer of the light
+    leaving the ring (-dRd/dmua / Rd); dpf (W, S), the total mean path over
+    the ring's radius (the differential path-length factor); layers
+    (W, L, 5), each wavelength's layer rows."""
+
+    def __init__(self, wavelengths, r, layers, rd, stderr, jacobian):
+        self.wavelengths, self.r, self.layers = wavelengths, r, layers
+        self.Rd, self.Rd_stderr, self.jacobian = rd, stderr, jacobian
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.mean_path = -jacobian[..., 0] / rd[..., None]
+        self.dpf = self.mean_path.sum(axis=-1) / r
+
+    def __repr__(self):
+        return "Spectrum(%d wavelengths %g-%g nm, %d radii)" % (
+            len(self.wavelengths), self.wavelengths.min(), self.wavelengths.max(), len(self.r))
+
+
+def ring_runs(rows, rings, runner):
+    """Runs each problem of rows (W, L, 5) with runner(layers, grid) and
+    returns the rings' values (W, S), derivatives (W, S, L, 3) and
+    standard errors (W, S)."""
+    values, jacobians, stderrs = [], [], []
+    for layers in rows:
+        result = runner(layers, rings.grid())
+        v, j, s = rings.of(result.Rd_r, result.jacobian("Rd_r"), result.stderr("Rd_r"))
+        values.append(v)
+        jacobians.append(j)
+        stderrs.append(s)
+    return np.array(values), np.array(jacobians), np.array(stderrs)
+
+
+def runner_of(photons, seed, engine, n_above, n_below, session, threads=None):
+    """A function running one problem's layers on a grid with the
+    derivatives and standard errors, as the fit and spectrum need them: the
+    same seed for every call (common random numbers), no absorption
+    scored (only the escapes are used)."""
+    session = session or default_session()
+
+    def runner(layers, grid):
+        return run(layers=layers, n_above=n_above, n_below=n_below, photons=photons, seed=seed,
+                   engine=engine, threads=threads, absorption=False, jacobian=True, stderr=True,
+                   progress=False, session=session, **grid)
+    return runner
+
+
+def spectrum(layers, wavelengths, r, ring_width=None, dr=None, photons=10**6, seed=1,
+             engine="auto", n_above=1.0, n_below=1.0, session=None, threads=None):
+    """The diffuse reflectance of layers of chromophores (dicts of n, d [cm],
+    g, blood, sto2, water, lipid, melanin, a [1/cm], b: tmcml.fit's
+    chromophore layers, docs/fit.md) at wavelengths [nm], averaged over the
+    rings of centres r [cm] and width ring_width (default: the spacing of
+    r): a Spectrum.  photons, seed, engine, threads, n_above, n_below and
+    session are tmcml.run's, for every wavelength."""
+    lam = _array("wavelengths", wavelengths, (1,))
+    model = ChromophoreModel(layers, lam)
+    rings = Rings(r, ring_width, dr)
+    rows = model.layers(model.start)
+    rd, jac, se = ring_runs(rows, rings, runner_of(photons, seed, engine, n_above, n_below,
+                                                   session, threads))
+    return Spectrum(lam, rings.r, rows, rd, se, jac)
