@@ -3,8 +3,9 @@ Python's standard library alone - no setuptools, no wheel, nothing from a
 package index - so that `pip install ./python` works offline in any Python
 3.8+ with pip: Debian's, a venv, pyenv's, conda's.
 
-The wheel holds tmcml/*.py and the library the package needs
-(docs/library.md, "Installing the Python package"), in this order:
+The wheel holds tmcml/*.py, tmcml/data/* (the chromophores' tables:
+docs/chromophores.md) and the library the package needs (docs/library.md,
+"Installing the Python package"), in this order:
 
 1. the file named by $TMCML_LIBRARY: copied beside the modules;
 2. the checkout's build/libtmcml.so (not a sanitizer build): copied;
@@ -173,6 +174,15 @@ def _read(path):
         return f.read()
 
 
+def add_data(wheel, folder):
+    """The package's data files (tmcml/data/*: tables the modules read
+    beside themselves), each as it is."""
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            wheel.add("%s/data/%s" % (NAME, name), _read(path))
+
+
 # --- PEP 517 and 660 hooks ------------------------------------------------------------
 
 
@@ -192,6 +202,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     for name in sorted(os.listdir(package)):
         if name.endswith(".py") and name != "_installed.py":
             wheel.add("%s/%s" % (NAME, name), _read(os.path.join(package, name)))
+    add_data(wheel, os.path.join(package, "data"))
     if copy:
         wheel.add(NAME + "/libtmcml.so", _read(os.path.realpath(lib)), 0o755)
         say("%s copied into the package" % lib)

@@ -4,8 +4,9 @@ library itself - offline (--no-index), then imported from another
 directory:
   1. pip into a venv of this Python with --system-site-packages (its
      numpy) and --no-build-isolation: it loads the copy of the library
-     installed beside it, reports the project's version and runs; its
-     wheel is tagged for this platform, not py3-none-any;
+     installed beside it and the chromophores' tables (tmcml/data/),
+     reports the project's version and runs; its wheel is tagged for this
+     platform, not py3-none-any;
   2. pip into a bare venv (no wheel, no numpy, build isolation on, as a
      pyenv or conda Python offline): it installs (--no-deps: no numpy to
      fetch) and its import says to install numpy.
@@ -67,6 +68,7 @@ def main():
                  "r = tmcml.run(layers=[[1.37, 1, 100, 0.9, 0.1]], photons=1e3, nz=4, nr=4, na=1,"
                  " engine='cpu', progress=False)\n"
                  "assert r['Rd'] > 0\n"
+                 "assert tmcml.chromophores.mua([800], blood=0.01, water=1, lipid=0.1) > 0\n"
                  "print(tmcml.__version__, tmcml.library_path)\n")
         out = subprocess.run([python, "-c", check], cwd=elsewhere, env=env, check=True,
                              capture_output=True, text=True).stdout

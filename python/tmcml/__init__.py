@@ -7,6 +7,7 @@ semantics) from Python, over libtmcml (ctypes) and numpy.
     print(res.Rd, res.A_rz.shape)
     res.save_mco("example.mco")
     t = tmcml.lut(mua=[0.1, 1, 10], musp=[5, 10, 20], photons=10**5)  # docs/lut.md
+    mua = tmcml.chromophores.mua([650, 800], blood=0.02, sto2=0.7)  # docs/chromophores.md
     f = tmcml.fit(data, r, layers, free=[("mua", 0), ("musp", 0)], sigma=s)  # docs/fit.md
 
 Units are MCML's: cm and 1/cm.  docs/library.md has the whole interface."""
@@ -27,6 +28,7 @@ from ._lib import (ARRAYS, DETECTOR_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS, LO
                    LowEffectiveSampleSizeWarning, NoGPUError, PrecisionWarning,
                    TmcmlArgumentError, TmcmlError, TmcmlFileError, path as library_path,
                    version as _version)
+from . import chromophores  # absorption spectra of tissue (docs/chromophores.md)
 from .api import devices, run
 from .batch import BatchResult, run_batch
 from .beam import FlatBeam, GaussianBeam
@@ -45,7 +47,8 @@ from .session import Session, default_session
 __version__ = _version()
 
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
-           "lut", "LookupTable", "fit", "FitResult", "FitWarning", "spectrum", "Spectrum",
+           "lut", "LookupTable", "chromophores", "fit", "FitResult", "FitWarning", "spectrum",
+           "Spectrum",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
            "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",
