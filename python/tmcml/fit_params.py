@@ -161,9 +161,21 @@ class ChromophoreModel:
         self.free = _free_list(free, CHROMOPHORE_FREE, len(self.start_layers))
         from . import chromophores  # its tables are read only for chromophore models
         self.wavelengths = np.asarray(wavelengths, dtype=float)
-        self.basis = chromophores.basis(self.wavelengths)
+        self.basis = self._basis(chromophores)
         self.start = np.array([self.start_layers[i][name] for name, i in self.free])
         self.low, self.high = _bounds(self.free, bounds, self.start)
+
+    def _basis(self, chromophores):
+        """The spectra of the chromophores this model has (a table need only
+        cover the wavelengths where its chromophore is present or free);
+        the others are zeros."""
+        used = {key for layer in self.start_layers for key in layer if layer[key] != 0}
+        used |= {name for name, _ in self.free}
+        names = [n for n in chromophores.CHROMOPHORES
+                 if n in used or (n in ("oxy", "deoxy") and used & {"blood", "sto2"})]
+        spectra = chromophores.basis(self.wavelengths, names)
+        zero = np.zeros_like(self.wavelengths)
+        return {n: spectra.get(n, zero) for n in chromophores.CHROMOPHORES}
 
     def _dicts(self, x):
         layers = [dict(layer) for layer in self.start_layers]
