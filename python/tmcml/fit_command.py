@@ -1,0 +1,198 @@
+"""`python -m tmcml fit MODEL DATA`: tmcml.fit from a model file (TOML or
+JSON) and a CSV of measurements; prints the parameters with their errors
+and writes the fit's JSON and plot (docs/fit.md, "The command")."""
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+from .fit import fit
+
+# The model file's keys beside layers: tmcml.fit's keywords.
+RUN_KEYS = {"photons": int, "seed": int, "engine": str, "threads": int, "n_above": float,
+            "n_below": float, "ring_width": float, "dr": float, "max_runs": int}
+OPTICS_KEYS = ("n", "mua", "mus", "musp", "g", "d")
+# A layer with any of these is a chromophore layer (tmcml.fit's dicts).
+SPECTRAL_ONLY = {"blood", "sto2", "water", "lipid", "melanin", "a", "b"}
+
+
+def main(argv):
+    args = _parser().parse_args(argv)
+    try:
+        model = read_model(args.model)
+        data = read_data(args.data, model["spectral"])
+        result = fit(layers=model["layers"], free=model["free"], bounds=model["bounds"],
+                     **data, **model["run"])
+    except (ValueError, OSError) as e:
+        print("tmcml fit: %s" % e, file=sys.stderr)
+        return 2
+    print(result)
+    return _write(result, args)
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m tmcml fit", description=(
+        "Fits the free parameters of the layers in MODEL (TOML or JSON) to the reflectance "
+        "in DATA (CSV with a header: r,Rd,sigma; or wavelength,r,Rd,sigma for spectra; "
+        "several Rd columns and no sigma: repeated measurements).  docs/fit.md."))
+    p.add_argument("model", help="the model: layers, free parameters, run settings")
+    p.add_argument("data", help="the measurements, CSV")
+    p.add_argument("-o", "--output", default=".", help="directory of NAME.fit.json and "
+                   "NAME.fit.png (NAME: DATA's name without .csv; created if missing; files "
+                   "of those names are replaced, as `tmcml run` replaces its .mco)")
+    p.add_argument("--no-plot", action="store_true", help="no NAME.fit.png")
+    return p
+
+
+def _write(result, args):
+    os.makedirs(args.output, exist_ok=True)
+    stem = os.path.join(args.output, os.path.splitext(os.path.basename(args.data))[0])
+    result.save_json(stem + ".fit.json")
+    print("wrote %s.fit.json" % stem)
+    if not args.no_plot:
+        try:
+            result.plot(stem + ".fit.png")
+            print("wrote %s.fit.png" % stem)
+        except ImportError as e:
+            print("tmcml fit: no plot: %s" % e, file=sys.stderr)
+    return 0 if result.success else 1
+
+
+def read_model(path):
+    """The model file as {'layers', 'free', 'bounds', 'spectral', 'run'}:
+    each layer a table of its properties with `free` (a list of names) and
+    `bounds` ({name: [low, high]}); the run's settings at the top."""
+    text = _read_text(path)
+    try:
+        if path.endswith(".toml"):
+            import tomllib
+            raw = tomllib.loads(text)
+        else:
+            raw = json.loads(text)
+    except ValueError as e:
+        raise ValueError("%s: not valid %s: %s" % (path, "TOML" if path.endswith(".toml")
+                                                   else "JSON", e)) from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("layers"), list) or \
+            not raw["layers"]:
+        raise ValueError("%s: expected a list of layers ([[layers]] in TOML)" % path)
+    unknown = sorted(set(raw) - set(RUN_KEYS) - {"layers"})
+    if unknown:
+        raise ValueError("%s: unknown key %r (known: layers, %s)"
+                         % (path, unknown[0], ", ".join(RUN_KEYS)))
+    run = {k: _typed(path, k, v, RUN_KEYS[k]) for k, v in raw.items() if k != "layers"}
+    spectral = any(set(layer) & SPECTRAL_ONLY for layer in raw["layers"]
+                   if isinstance(layer, dict))
+    layers, free, bounds = [], [], {}
+    for i, layer in enumerate(raw["layers"]):
+        if not isinstance(layer, dict):
+            raise ValueError("%s: layer %d: expected a table of properties" % (path, i))
+        layer = dict(layer)
+        for name in layer.pop("free", []):
+            free.append((name, i))
+        for name, interval in layer.pop("bounds", {}).items():
+            bounds[(name, i)] = tuple(interval)
+        layers.append(layer if spectral else _optics_row(path, i, layer))
+    return {"layers": layers, "free": free, "bounds": bounds, "spectral": spectral, "run": run}
+
+
+def _typed(path, key, value, kind):
+    if isinstance(value, bool) or (kind is not str and not isinstance(value, (int, float))) or \
+            (kind is str and not isinstance(value, str)):
+        raise ValueError("%s: %s: expected a %s (got %r)"
+                         % (path, key, {int: "whole number", float: "number", str: "string"}[kind],
+                            value))
+    if kind is int:
+        if float(value) != int(value):
+            raise ValueError("%s: %s: expected a whole number (got %r)" % (path, key, value))
+        return int(value)
+    return kind(value)
+
+
+def _optics_row(path, i, layer):
+    """An optical-property layer as tmcml.run's row [n, mua, mus, g, d];
+    mus' may stand for mus (mus = mus' / (1 - g))."""
+    unknown = sorted(set(layer) - set(OPTICS_KEYS))
+    if unknown:
+        raise ValueError("%s: layer %d: unknown key %r (a layer has n, mua, mus or musp, g, d, "
+                         "free and bounds; or, of chromophores, n, d, g, blood, sto2, water, "
+                         "lipid, melanin, a and b)" % (path, i, unknown[0]))
+    missing = [k for k in ("n", "mua", "g", "d") if k not in layer]
+    if missing or ("mus" in layer) == ("musp" in layer):
+        raise ValueError("%s: layer %d: needs n, mua, g, d and one of mus or musp (missing: %s)"
+                         % (path, i, ", ".join(missing) or "mus or musp"))
+    d = layer["d"]
+    d = math.inf if d == "inf" else d
+    mus = layer["mus"] if "mus" in layer else layer["musp"] / (1 - layer["g"])
+    return [layer["n"], layer["mua"], mus, layer["g"], d]
+
+
+def read_data(path, spectral):
+    """The CSV as tmcml.fit's data, r, sigma (and wavelengths): columns r,
+    Rd[, sigma] (wavelength first for a spectrum: a row per wavelength and
+    ring); several Rd columns without sigma are repeated measurements."""
+    rows, header = _csv_rows(path)
+    columns = {name: [row[k] for row in rows] for k, name in enumerate(header)}
+    rd = [k for k, name in enumerate(header) if name == "Rd"]
+    need = (["wavelength"] if spectral else []) + ["r"]
+    missing = [c for c in need if c not in columns] + ([] if rd else ["Rd"])
+    if missing:
+        raise ValueError("%s: no %s column (the header has %s)"
+                         % (path, ", ".join(missing), ", ".join(header)))
+    values = np.array([[row[k] for row in rows] for k in rd])  # (repeats, rows)
+    sigma = np.array(columns["sigma"]) if "sigma" in columns else None
+    if sigma is None and len(rd) < 2:
+        raise ValueError("%s: no sigma column and one Rd column: give each value's standard "
+                         "error (sigma), or several Rd columns of repeated measurements" % path)
+    r = np.array(columns["r"])
+    if not spectral:
+        return {"data": values[0] if sigma is not None else values, "r": r, "sigma": sigma}
+    return _spectrum(path, np.array(columns["wavelength"]), r, values, sigma)
+
+
+def _spectrum(path, lam, r, values, sigma):
+    """Long rows (wavelength, r) as the (W, S) arrays of a spectrum."""
+    wavelengths, radii = np.unique(lam), np.unique(r)
+    shape = (len(wavelengths), len(radii))
+    if len(lam) != shape[0] * shape[1]:
+        raise ValueError("%s: %d rows for %d wavelengths and %d radii: every wavelength needs "
+                         "a row at every radius, once" % (path, len(lam), *shape))
+    at = np.searchsorted(wavelengths, lam) * shape[1] + np.searchsorted(radii, r)
+    if len(set(at)) != len(at):
+        raise ValueError("%s: a (wavelength, r) pair is given twice" % path)
+    grid = np.empty((values.shape[0],) + shape)
+    grid.reshape(values.shape[0], -1)[:, at] = values
+    data = grid[0] if sigma is not None else grid
+    sig = None
+    if sigma is not None:
+        sig = np.empty(shape)
+        sig.reshape(-1)[at] = sigma
+    return {"data": data, "r": radii, "sigma": sig, "wavelengths": wavelengths}
+
+
+def _csv_rows(path):
+    with open(path, newline="") as f:
+        lines = [line for line in csv.reader(f) if line and not line[0].startswith("#")]
+    if len(lines) < 2:
+        raise ValueError("%s: expected a header row and data rows" % path)
+    header = [h.strip() for h in lines[0]]
+    rows = []
+    for n, line in enumerate(lines[1:], 2):
+        if len(line) != len(header):
+            raise ValueError("%s: row %d has %d values for %d columns" % (path, n, len(line),
+                                                                          len(header)))
+        try:
+            rows.append([float(x) for x in line])
+        except ValueError:
+            raise ValueError("%s: row %d: not a number in %r" % (path, n, ",".join(line))) \
+                from None
+    return rows, header
+
+
+def _read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
