@@ -82,9 +82,12 @@ def fit(data, r, layers, free, sigma=None, wavelengths=None, bounds=None, ring_w
 
 
 class _Evaluator:
-    """The model's values, derivatives by the free parameters and Monte
-    Carlo errors at parameters x, each x run once (least_squares asks for
-    the values and then the Jacobian at the same point)."""
+    """The model's values and derivatives by the free parameters at
+    parameters x, each x run once (least_squares asks for the values and
+    then the Jacobian at the same point); with_stderr(x) adds the Monte
+    Carlo errors, asked only at the solution: the same seed gives the same
+    values and derivatives with or without them, and the errors' groups
+    cost a GPU more than the photons of a short run."""
 
     def __init__(self, model, rings, spectral, runner):
         self.model, self.rings, self.spectral, self.runner = model, rings, spectral, runner
@@ -94,18 +97,21 @@ class _Evaluator:
     def __call__(self, x):
         key = np.asarray(x, dtype=float).tobytes()
         if key != self._key:
-            self._last = self._run(np.asarray(x, dtype=float))
+            self._last = self._run(np.asarray(x, dtype=float), False)[:2]
             self._key = key
         return self._last
 
-    def _run(self, x):
+    def with_stderr(self, x):
+        return self._run(np.asarray(x, dtype=float), True)
+
+    def _run(self, x, stderr):
         self.runs += 1
         rows = self.model.layers(x)
         if self.spectral:
-            v, j, s = ring_runs(rows, self.rings, self.runner)
+            v, j, s = ring_runs(rows, self.rings, self.runner, stderr)
         else:
-            v, j, s = ring_runs([rows], self.rings, self.runner)
-            v, j, s = v[0], j[0], s[0]
+            v, j, s = ring_runs([rows], self.rings, self.runner, stderr)
+            v, j, s = v[0], j[0], (s[0] if stderr else None)
         return v, self.model.chain(j, x), s
 
 
@@ -130,7 +136,7 @@ def _solve(evaluate, values, sigma, model, max_runs, xtol, ftol):
 
 def _result(solution, evaluate, values, sigma, model, rings, spectral, seconds):
     x = solution.x
-    model_values, jac, mc_stderr = evaluate(x)
+    model_values, jac, mc_stderr = evaluate.with_stderr(x)
     names = [parameter_name(n, i) for n, i in model.free]
     a = jac.reshape(values.size, -1) / sigma.ravel()[:, None]
     cov, condition, degenerate = _covariance(a, (mc_stderr / sigma).ravel(), names)

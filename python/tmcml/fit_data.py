@@ -111,9 +111,9 @@ class Rings:
     def of(self, rd_r, jacobian, stderr):
         """The rings' values, their derivatives (n, L, 3) and the Monte Carlo
         standard errors (rings are independent: each photon escapes into
-        one)."""
+        one; None without stderr)."""
         return (self.weights @ rd_r, np.einsum("nk,k...->n...", self.weights, jacobian),
-                np.sqrt((self.weights ** 2) @ (stderr ** 2)))
+                None if stderr is None else np.sqrt((self.weights ** 2) @ (stderr ** 2)))
 
 
 def _positive(name, value):

@@ -33,31 +33,32 @@ class Spectrum:
             len(self.wavelengths), self.wavelengths.min(), self.wavelengths.max(), len(self.r))
 
 
-def ring_runs(rows, rings, runner):
-    """Runs each problem of rows (W, L, 5) with runner(layers, grid) and
-    returns the rings' values (W, S), derivatives (W, S, L, 3) and
-    standard errors (W, S)."""
+def ring_runs(rows, rings, runner, stderr=True):
+    """Runs each problem of rows (W, L, 5) with runner(layers, grid,
+    stderr) and returns the rings' values (W, S), derivatives (W, S, L, 3)
+    and, with stderr, standard errors (W, S) (else None)."""
     values, jacobians, stderrs = [], [], []
     for layers in rows:
-        result = runner(layers, rings.grid())
-        v, j, s = rings.of(result.Rd_r, result.jacobian("Rd_r"), result.stderr("Rd_r"))
+        result = runner(layers, rings.grid(), stderr)
+        v, j, s = rings.of(result.Rd_r, result.jacobian("Rd_r"),
+                           result.stderr("Rd_r") if stderr else None)
         values.append(v)
         jacobians.append(j)
         stderrs.append(s)
-    return np.array(values), np.array(jacobians), np.array(stderrs)
+    return np.array(values), np.array(jacobians), np.array(stderrs) if stderr else None
 
 
 def runner_of(photons, seed, engine, n_above, n_below, session, threads=None):
     """A function running one problem's layers on a grid with the
-    derivatives and standard errors, as the fit and spectrum need them: the
-    same seed for every call (common random numbers), no absorption
-    scored (only the escapes are used)."""
+    derivatives (and, when asked, the standard errors), as the fit and
+    spectrum need them: the same seed for every call (common random
+    numbers), no absorption scored (only the escapes are used)."""
     session = session or default_session()
 
-    def runner(layers, grid):
+    def runner(layers, grid, stderr):
         return run(layers=layers, n_above=n_above, n_below=n_below, photons=photons, seed=seed,
-                   engine=engine, threads=threads, absorption=False, jacobian=True, stderr=True,
-                   progress=False, session=session, **grid)
+                   engine=engine, threads=threads, absorption=False, jacobian=True,
+                   stderr=stderr, progress=False, session=session, **grid)
     return runner
 
 
