@@ -19,7 +19,6 @@ Exit 77 when the engine is gpu and there is none."""
 import argparse
 import os
 import sys
-import time
 import warnings
 
 import numpy as np

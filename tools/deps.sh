@@ -5,8 +5,9 @@
 #                           and their tests' programs)
 #   tools/deps.sh --tests   also what the whole test suite needs (tools/test.sh,
 #                           .ci/run): Open MPI (the mpi test and an MPI build),
-#                           Python with numpy and pytest, dieharder, the
-#                           locales' sources, clang-format, clang with libFuzzer
+#                           Python with numpy, scipy (tmcml.fit), matplotlib
+#                           (its plot) and pytest, dieharder, the locales'
+#                           sources, clang-format, clang with libFuzzer
 #   tools/deps.sh --mpi     the build's packages and Open MPI (mpirun)
 #   --list                  print the packages instead of installing them
 # The CUDA Toolkit (NVIDIA's, in /usr/local/cuda) is optional: libcuda and
@@ -14,7 +15,7 @@
 set -e
 build="build-essential cmake pkg-config liblua5.4-dev libcjson-dev libpng-dev"
 mpi="libopenmpi-dev openmpi-bin"
-tests="$mpi locales dieharder clang-format clang libclang-rt-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv"
+tests="$mpi locales dieharder clang-format clang libclang-rt-dev python3-numpy python3-scipy python3-matplotlib python3-pytest python3-setuptools python3-pip python3-venv"
 packages=$build
 list=false
 for arg in "$@"; do
@@ -23,7 +24,7 @@ for arg in "$@"; do
         --mpi) [ "$packages" != "$build" ] || packages="$build $mpi" ;;
         --list) list=true ;;
         -h | --help)
-            sed -n '2,13s/^# \{0,1\}//p' "$0"
+            sed -n '2,14s/^# \{0,1\}//p' "$0"
             exit 0
             ;;
         *)

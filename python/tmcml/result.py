@@ -345,7 +345,7 @@ class Result:
             return ("it was read from an .mco or convolved, which keep none; run the problem "
                     "with jacobian=True (tmcml.run(..., jacobian=True))")
         return ("run it with jacobian=True (tmcml.run(..., jacobian=True), run_batch, run_mci, "
-                "or with mua_sets), on the CPU engine")
+                "or with mua_sets)")
 
     @property
     def tallies(self):
