@@ -71,6 +71,7 @@ def test_model_reads_as_fit_takes_it(tmp_path):
     assert model["bounds"] == {("mua", 0): (0.0, 5.0)}
     assert model["layers"][0][2] == pytest.approx(30.0) and model["layers"][0][4] == np.inf
     assert model["run"] == {"photons": 20000, "engine": "cpu", "seed": 3}
+    assert model["fiber"] is None
     (tmp_path / "m.json").write_text(json.dumps({"layers": [
         {"n": 1.4, "d": 0.01, "g": 0.8, "melanin": 0.02, "a": 40, "b": 1.2, "free": ["melanin"]},
         {"n": 1.4, "d": 100, "g": 0.8, "blood": 0.02, "sto2": 0.7, "a": 20, "b": 1}]}))
@@ -88,6 +89,15 @@ def test_repeats_and_spectra(tmp_path):
     data = read_data(str(tmp_path / "s.csv"), True)
     assert data["data"].tolist() == [[2, 1], [3, 4]]
     assert data["wavelengths"].tolist() == [500, 600] and data["r"].tolist() == [0.1, 0.2]
+    (tmp_path / "f.csv").write_text("separation,Rd,sigma\n0.6,1,0.1\n0.3,2,0.2\n")
+    data = read_data(str(tmp_path / "f.csv"), False, {"radius": 0.1, "na": 0.5})
+    assert data["data"].tolist() == [2, 1] and data["sigma"].tolist() == [0.2, 0.1]
+    assert data["fibers"] == [tmcml.FiberDetector(0.3, 0.1, 0.5),
+                              tmcml.FiberDetector(0.6, 0.1, 0.5)]
+    (tmp_path / "t.csv").write_text("r,t,Rd,sigma\n0.1,0.05,1,1\n0.1,0.15,2,1\n"
+                                    "0.3,0.05,3,1\n0.3,0.15,4,1\n")
+    data = read_data(str(tmp_path / "t.csv"), False)
+    assert data["data"].tolist() == [[1, 2], [3, 4]] and data["t"].tolist() == [0.05, 0.15]
 
 
 @pytest.mark.parametrize("model, data, message", [
@@ -100,6 +110,11 @@ def test_repeats_and_spectra(tmp_path):
     (MODEL, "r,Rd,sigma\n0.1,1,0.1\n0.2,x,0.1\n", "data.csv: row 3: not a number"),
     (MODEL, "r,Rd,sigma\n0.1,1,0.1\n0.2,1\n", "data.csv: row 3 has 2 values for 3 columns"),
     (MODEL, "r,R,sigma\n0.1,1,0.1\n", "data.csv: no Rd column"),
+    (MODEL, "separation,Rd,sigma\n0.1,1,0.1\n", "data.csv: a separation column, but the "
+     "model has no fiber"),
+    (MODEL, "r,Rd,sigma\n0.1,1,0.1\n0.1,2,0.1\n", "data.csv: 2 rows for a grid of 1 points"),
+    ("fiber = { radius = 0.1 }\n" + MODEL, "r,Rd,sigma\n0.1,1,0.1\n",
+     "model.toml: fiber: expected { radius = cm, na = numerical aperture }"),
     (MODEL, "r,Rd\n0.1,1\n0.2,1\n", "data.csv: no sigma column and one Rd column"),
     (MODEL.replace('["mua", "musp"]', '["mub"]'), "r,Rd,sigma\n0.1,1,0.1\n0.2,1,.1\n",
      "'mub' is not a parameter"),

@@ -1,12 +1,12 @@
 """tmcml.fit (docs/fit.md): mua and mus' of a semi-infinite medium from
 Rd(r) over 0.05-1 cm, against an independent run of known optics (another
-seed) with 2 % noise: the truth within the fit's standard errors, and those
-errors honest (their size against the spread of fits to 20 noise draws,
-each with its own model seed); a parameter the data cannot determine, and
-one held at a bound, said so; every bad argument named."""
+seed) with 2 % noise (fibers and time bins: test_fit_kinds.py): the
+truth within the fit's standard errors, and those errors honest (their size
+against the spread of fits to 20 noise draws, each with its own model
+seed); a parameter the data cannot determine, one held at a bound and data
+no parameters match, said so; every bad argument named."""
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -104,12 +104,16 @@ def test_repeated_measurements_give_sigma(measured):
     (dict(data=[1.0] * 19 + [-1.0]), "data\\[19\\]: negative reflectance"),
     (dict(sigma=0.0), "sigma\\[0\\]: must be positive"),
     (dict(sigma=[1.0, 2.0]), "sigma: expected one value or shape"),
-    (dict(r=np.arange(0, 20) * 0.05), "r: expected distinct radii > 0"),
+    (dict(r=np.arange(0, 20) * 0.05), "r: expected distinct values > 0"),
     (dict(r=[0.05, 0.1, 0.15], ring_width=0.0314159), "give dr="),
     (dict(r=[0.05, 0.1, 0.15], ring_width=0.07), "ring_width: 0.07 cm is more than"),
     (dict(free=[("mub", 0)]), "'mub' is not a parameter of this model"),
     (dict(free=[("mua", 1)]), "the layer is an index from 0 to 0"),
     (dict(free=[]), "free: no free parameters"),
+    (dict(r=[0.1], data=[1.0]), "1 values for 2 free parameters"),
+    (dict(fibers=[0.3], r=None), "fibers: expected a non-empty list of tmcml.FiberDetector"),
+    (dict(r=None), "r: the rings' radii \\[cm\\] are needed"),
+    (dict(t=[0.1, 0.2], wavelengths=[500, 600]), "t: time-resolved spectra are not fitted"),
     (dict(free=[("mus", 0), ("musp", 0)]), "mus and musp of layer 0: one or the other"),
     (dict(bounds={("mua", 0): (1.0, 2.0)}), "bounds of mua\\[0\\]: the start 0.3 is outside"),
     (dict(bounds={("g", 0): (0, 1)}), "bounds: \\('g', 0\\) not a free parameter"),
@@ -118,7 +122,17 @@ def test_repeated_measurements_give_sigma(measured):
 def test_bad_arguments_are_named(change, message):
     args = dict(data=[1.0] * 20, r=R, layers=START, free=FREE, sigma=0.01)
     args.update(change)
-    if "r" in change and "data" not in change:
+    if change.get("r") is not None and "data" not in change:
         args["data"] = [1.0] * len(args["r"])
     with pytest.raises(ValueError, match=message):
         tmcml.fit(photons=1000, engine="cpu", **args)
+
+
+def test_a_poor_match_is_said(measured):
+    """Data of another medium's shape (a quarter more at r > 0.5 cm): no
+    mua and mus' give it, and the fit says so rather than succeed."""
+    clean, sigma = measured
+    bent = clean * np.where(R > 0.5, 1.25, 1.0)
+    with pytest.warns(tmcml.FitWarning, match="does not match the data"):
+        f = tmcml.fit(bent, R, START, FREE, sigma=sigma, photons=3 * 10**4, engine="cpu")
+    assert not f.success and f.chi2_dof > 2

@@ -15,16 +15,19 @@ import warnings
 
 import numpy as np
 
-from .fit_data import Rings, _array, measurement
+from .fit_data import _array, measurement, measurement_of
 from .fit_params import ChromophoreModel, OpticsModel, parameter_name
 from .fit_result import FitResult
-from .spectrum import ring_runs, runner_of
+from .spectrum import measure, runner_of
 
 # Above this condition number of the data-weighted Jacobian (its columns
 # scaled to unit length) two parameters move the model almost alike: for
 # two parameters, a correlation beyond 0.999998.  The fit then says they are
 # not identifiable from these data.
 ILL_CONDITIONED = 1e3
+# Below this chance of a chi-square as large, the fit says the model does
+# not match the data: a fit of 20 values and 2 parameters at chi2/dof 2.3.
+POOR_FIT = 1e-3
 
 
 class FitWarning(UserWarning):
@@ -32,17 +35,23 @@ class FitWarning(UserWarning):
     the data do not determine (FitResult.message says which)."""
 
 
-def fit(data, r, layers, free, sigma=None, wavelengths=None, bounds=None, ring_width=None,
-        dr=None, photons=10**6, seed=1, engine="auto", threads=None, n_above=1.0,
-        n_below=1.0, session=None, max_runs=40, xtol=1e-4, ftol=1e-6):
+def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, bounds=None,
+        ring_width=None, dr=None, fibers=None, t=None, time_width=None, dt=None,
+        photons=10**6, seed=1, engine="auto", threads=None, n_above=1.0, n_below=1.0,
+        session=None, max_runs=40, xtol=1e-4, ftol=1e-6):
     """Fits the free parameters of layers to reflectance measured in rings
     of the surface, by least squares weighted by the data's uncertainty, and
     returns a FitResult (values, stderr, cov, layers, chi2_dof, success,
     message, residuals, plot()).
 
     data: Rd(r) [1/cm2] averaged over the rings of centres r [cm] and width
-    ring_width (default: the spacing of r), shape (S,); or, with
-    wavelengths [nm], a spectrum at each ring, shape (W, S).  sigma: the
+    ring_width (default: the spacing of r), shape (S,); or, with fibers (a
+    list of tmcml.FiberDetector) and no r, each fiber's Rd_fiber, (F,); or,
+    with t [ns] (bin centres; width time_width, default their spacing),
+    Rd_t [1/ns] of the whole surface (T,), or with r too Rd_rt
+    [1/(cm2 ns)] of each ring (S, T).  With wavelengths [nm], a spectrum
+    of rings or fibers: (W, S) or (W, F).  Fibers and time bins take the
+    CPU engine (its derivatives).  sigma: the
     data's standard errors (one value, or data's shape); None when data has
     a first axis of repeated measurements (their standard error of the mean
     is then used).
@@ -59,25 +68,30 @@ def fit(data, r, layers, free, sigma=None, wavelengths=None, bounds=None, ring_w
     or runs of every wavelength); xtol, ftol: least_squares's (relative
     change of the parameters, of the cost) at which the fit stops."""
     start = time.perf_counter()
-    rings = Rings(r, ring_width, dr)
+    if layers is None or free is None:
+        raise ValueError("layers, free: the start of the fit and its free parameters are needed")
+    where = measurement_of(r, ring_width, dr, fibers, t, time_width, dt)
     spectral = wavelengths is not None
     if spectral:
+        if t is not None:
+            raise ValueError("t: time-resolved spectra are not fitted (yet): fit one "
+                             "wavelength's Rd_t, or a spectrum of rings or fibers")
         lam = _array("wavelengths", wavelengths, (1,))
         model = ChromophoreModel(layers, lam, free, bounds)
-        shape = (len(lam), len(rings.r))
+        shape = (len(lam),) + where.shape
     else:
         model = OpticsModel(layers, free, bounds)
-        shape = (len(rings.r),)
+        shape = where.shape
     if not model.free:
         raise ValueError("free: no free parameters")
     values, sigma = measurement(data, sigma, shape)
-    if len(model.free) >= values.size:
+    if len(model.free) > values.size:
         raise ValueError("data: %d values for %d free parameters: fewer values than parameters "
-                         "determine nothing" % (values.size, len(model.free)))
-    evaluate = _Evaluator(model, rings, spectral,
+                         "cannot determine them" % (values.size, len(model.free)))
+    evaluate = _Evaluator(model, where, spectral,
                           runner_of(photons, seed, engine, n_above, n_below, session, threads))
     solution = _solve(evaluate, values, sigma, model, max_runs, xtol, ftol)
-    return _result(solution, evaluate, values, sigma, model, rings, spectral,
+    return _result(solution, evaluate, values, sigma, model, where, spectral,
                    time.perf_counter() - start)
 
 
@@ -89,8 +103,8 @@ class _Evaluator:
     values and derivatives with or without them, and the errors' groups
     cost a GPU more than the photons of a short run."""
 
-    def __init__(self, model, rings, spectral, runner):
-        self.model, self.rings, self.spectral, self.runner = model, rings, spectral, runner
+    def __init__(self, model, where, spectral, runner):
+        self.model, self.where, self.spectral, self.runner = model, where, spectral, runner
         self.runs = 0
         self._key = None
 
@@ -108,9 +122,9 @@ class _Evaluator:
         self.runs += 1
         rows = self.model.layers(x)
         if self.spectral:
-            v, j, s = ring_runs(rows, self.rings, self.runner, stderr)
+            v, j, s = measure(rows, self.where, self.runner, stderr)
         else:
-            v, j, s = ring_runs([rows], self.rings, self.runner, stderr)
+            v, j, s = measure([rows], self.where, self.runner, stderr)
             v, j, s = v[0], j[0], (s[0] if stderr else None)
         return v, self.model.chain(j, x), s
 
@@ -134,7 +148,7 @@ def _solve(evaluate, values, sigma, model, max_runs, xtol, ftol):
                          max_nfev=max_runs)
 
 
-def _result(solution, evaluate, values, sigma, model, rings, spectral, seconds):
+def _result(solution, evaluate, values, sigma, model, where, spectral, seconds):
     x = solution.x
     model_values, jac, mc_stderr = evaluate.with_stderr(x)
     names = [parameter_name(n, i) for n, i in model.free]
@@ -145,14 +159,16 @@ def _result(solution, evaluate, values, sigma, model, rings, spectral, seconds):
     dof = values.size - len(x)
     at_bound = [names[k] for k in np.flatnonzero(solution.active_mask)]
     converged = solution.status > 0
-    problems = _problems(solution, converged, at_bound, condition, degenerate)
+    chi2 = float(np.sum(residuals ** 2))
+    problems = _problems(solution, converged, at_bound, condition, degenerate, chi2, dof)
     result = FitResult(
         names=names, values=x, cov=cov, layers=model.fitted_layers(x), data=values,
         sigma=sigma, model=model_values, model_stderr=mc_stderr, residuals=residuals,
-        chi2=float(np.sum(residuals ** 2)), dof=dof, converged=converged, at_bound=at_bound,
+        chi2=chi2, dof=dof, converged=converged, at_bound=at_bound,
         condition=condition, success=not problems,
         message="; ".join(problems) if problems else "converged: " + solution.message,
-        runs=evaluate.runs, seconds=seconds, r=rings.r, ring_width=rings.width,
+        runs=evaluate.runs, seconds=seconds, r=getattr(where, "r", None),
+        t=getattr(where, "t", None), channels=where.channels, kind=where.kind,
         wavelengths=model.wavelengths if spectral else None)
     if problems:
         warnings.warn(FitWarning("tmcml.fit: " + result.message), stacklevel=3)
@@ -181,7 +197,12 @@ def _covariance(a, mc_ratio, names):
     return inverse + (lever * mc_ratio ** 2) @ lever.T, condition, degenerate
 
 
-def _problems(solution, converged, at_bound, condition, degenerate):
+def _chi2_p(chi2, dof):
+    from scipy.stats import chi2 as distribution
+    return float(distribution.sf(chi2, dof))
+
+
+def _problems(solution, converged, at_bound, condition, degenerate, chi2, dof):
     problems = []
     if not converged:
         problems.append("did not converge in %d evaluations (max_runs): %s"
@@ -189,6 +210,11 @@ def _problems(solution, converged, at_bound, condition, degenerate):
     if at_bound:
         problems.append("stopped at a bound: %s (widen the bounds, or fix the parameter)"
                         % ", ".join(at_bound))
+    if dof > 0 and _chi2_p(chi2, dof) < POOR_FIT:
+        problems.append("the model does not match the data: chi2/dof %.3g over %d degrees of "
+                        "freedom (p = %.2g): a wrong model, a sigma too small, or too few "
+                        "photons for the derivatives (photons=)" % (chi2 / dof, dof,
+                                                                   _chi2_p(chi2, dof)))
     if condition > ILL_CONDITIONED:
         problems.append("not identifiable from these data: %s move the model almost alike "
                         "(condition number %.3g)" % (" and ".join(degenerate) or "the parameters",

@@ -11,11 +11,13 @@ import sys
 
 import numpy as np
 
+from .detector import FiberDetector
 from .fit import fit
 
 # The model file's keys beside layers: tmcml.fit's keywords.
 RUN_KEYS = {"photons": int, "seed": int, "engine": str, "threads": int, "n_above": float,
-            "n_below": float, "ring_width": float, "dr": float, "max_runs": int}
+            "n_below": float, "ring_width": float, "dr": float, "time_width": float,
+            "dt": float, "max_runs": int}
 OPTICS_KEYS = ("n", "mua", "mus", "musp", "g", "d")
 # A layer with any of these is a chromophore layer (tmcml.fit's dicts).
 SPECTRAL_ONLY = {"blood", "sto2", "water", "lipid", "melanin", "a", "b"}
@@ -25,7 +27,7 @@ def main(argv):
     args = _parser().parse_args(argv)
     try:
         model = read_model(args.model)
-        data = read_data(args.data, model["spectral"])
+        data = read_data(args.data, model["spectral"], model["fiber"])
         result = fit(layers=model["layers"], free=model["free"], bounds=model["bounds"],
                      **data, **model["run"])
     except (ValueError, OSError) as e:
@@ -38,8 +40,10 @@ def main(argv):
 def _parser():
     p = argparse.ArgumentParser(prog="python -m tmcml fit", description=(
         "Fits the free parameters of the layers in MODEL (TOML or JSON) to the reflectance "
-        "in DATA (CSV with a header: r,Rd,sigma; or wavelength,r,Rd,sigma for spectra; "
-        "several Rd columns and no sigma: repeated measurements).  docs/fit.md."))
+        "in DATA (CSV with a header: r,Rd,sigma for rings; separation,Rd,sigma for fibers "
+        "(the model's fiber = {radius, na}); t,Rd,sigma or r,t,Rd,sigma time-resolved; "
+        "wavelength first for spectra; several Rd columns and no sigma: repeated "
+        "measurements).  docs/fit.md."))
     p.add_argument("model", help="the model: layers, free parameters, run settings")
     p.add_argument("data", help="the measurements, CSV")
     p.add_argument("-o", "--output", default=".", help="directory of NAME.fit.json and "
@@ -80,11 +84,13 @@ def read_model(path):
     if not isinstance(raw, dict) or not isinstance(raw.get("layers"), list) or \
             not raw["layers"]:
         raise ValueError("%s: expected a list of layers ([[layers]] in TOML)" % path)
-    unknown = sorted(set(raw) - set(RUN_KEYS) - {"layers"})
+    unknown = sorted(set(raw) - set(RUN_KEYS) - {"layers", "fiber"})
     if unknown:
-        raise ValueError("%s: unknown key %r (known: layers, %s)"
+        raise ValueError("%s: unknown key %r (known: layers, fiber, %s)"
                          % (path, unknown[0], ", ".join(RUN_KEYS)))
-    run = {k: _typed(path, k, v, RUN_KEYS[k]) for k, v in raw.items() if k != "layers"}
+    run = {k: _typed(path, k, v, RUN_KEYS[k]) for k, v in raw.items()
+           if k not in ("layers", "fiber")}
+    fiber = _fiber(path, raw.get("fiber"))
     spectral = any(set(layer) & SPECTRAL_ONLY for layer in raw["layers"]
                    if isinstance(layer, dict))
     layers, free, bounds = [], [], {}
@@ -97,7 +103,18 @@ def read_model(path):
         for name, interval in layer.pop("bounds", {}).items():
             bounds[(name, i)] = tuple(interval)
         layers.append(layer if spectral else _optics_row(path, i, layer))
-    return {"layers": layers, "free": free, "bounds": bounds, "spectral": spectral, "run": run}
+    return {"layers": layers, "free": free, "bounds": bounds, "spectral": spectral, "run": run,
+            "fiber": fiber}
+
+
+def _fiber(path, fiber):
+    """The model's fiber = { radius, na } (cm, numerical aperture), or None."""
+    if fiber is None:
+        return None
+    if not isinstance(fiber, dict) or set(fiber) != {"radius", "na"}:
+        raise ValueError("%s: fiber: expected { radius = cm, na = numerical aperture } (got %r)"
+                         % (path, fiber))
+    return {k: _typed(path, "fiber." + k, v, float) for k, v in fiber.items()}
 
 
 def _typed(path, key, value, kind):
@@ -131,47 +148,70 @@ def _optics_row(path, i, layer):
     return [layer["n"], layer["mua"], mus, layer["g"], d]
 
 
-def read_data(path, spectral):
-    """The CSV as tmcml.fit's data, r, sigma (and wavelengths): columns r,
-    Rd[, sigma] (wavelength first for a spectrum: a row per wavelength and
-    ring); several Rd columns without sigma are repeated measurements."""
+def read_data(path, spectral, fiber=None):
+    """The CSV as tmcml.fit's keywords (data, sigma and where: r, fibers or
+    t; wavelengths).  Columns: Rd and sigma (several Rd columns without
+    sigma: repeated measurements), and where each value is: r (a ring), or
+    separation (a fiber of the model's `fiber`), or t (a time bin; with r,
+    of that ring); wavelength first for a spectrum.  A row a value."""
     rows, header = _csv_rows(path)
-    columns = {name: [row[k] for row in rows] for k, name in enumerate(header)}
+    columns = {name: np.array([row[k] for row in rows]) for k, name in enumerate(header)}
     rd = [k for k, name in enumerate(header) if name == "Rd"]
-    need = (["wavelength"] if spectral else []) + ["r"]
-    missing = [c for c in need if c not in columns] + ([] if rd else ["Rd"])
-    if missing:
-        raise ValueError("%s: no %s column (the header has %s)"
-                         % (path, ", ".join(missing), ", ".join(header)))
+    if not rd:
+        raise ValueError("%s: no Rd column (the header has %s)" % (path, ", ".join(header)))
     values = np.array([[row[k] for row in rows] for k in rd])  # (repeats, rows)
-    sigma = np.array(columns["sigma"]) if "sigma" in columns else None
+    sigma = columns.get("sigma")
     if sigma is None and len(rd) < 2:
         raise ValueError("%s: no sigma column and one Rd column: give each value's standard "
                          "error (sigma), or several Rd columns of repeated measurements" % path)
-    r = np.array(columns["r"])
-    if not spectral:
-        return {"data": values[0] if sigma is not None else values, "r": r, "sigma": sigma}
-    return _spectrum(path, np.array(columns["wavelength"]), r, values, sigma)
+    axes = _axes(path, columns, spectral, fiber)
+    data, sigma, ticks = _on_axes(path, [columns[a] for a in axes], values, sigma)
+    out = {"data": data, "sigma": sigma}
+    for name, tick in zip(axes, ticks):
+        if name == "separation":
+            out["fibers"] = [FiberDetector(x, fiber["radius"], fiber["na"]) for x in tick]
+        else:
+            out[{"wavelength": "wavelengths"}.get(name, name)] = tick
+    return out
 
 
-def _spectrum(path, lam, r, values, sigma):
-    """Long rows (wavelength, r) as the (W, S) arrays of a spectrum."""
-    wavelengths, radii = np.unique(lam), np.unique(r)
-    shape = (len(wavelengths), len(radii))
-    if len(lam) != shape[0] * shape[1]:
-        raise ValueError("%s: %d rows for %d wavelengths and %d radii: every wavelength needs "
-                         "a row at every radius, once" % (path, len(lam), *shape))
-    at = np.searchsorted(wavelengths, lam) * shape[1] + np.searchsorted(radii, r)
-    if len(set(at)) != len(at):
-        raise ValueError("%s: a (wavelength, r) pair is given twice" % path)
+def _axes(path, columns, spectral, fiber):
+    """The columns that say where each value is, in the data's axis order."""
+    first = ["wavelength"] if spectral else []
+    if "t" in columns:
+        if spectral:
+            raise ValueError("%s: a t column with a spectrum's model: time-resolved spectra "
+                             "are not fitted (yet)" % path)
+        return ["r", "t"] if "r" in columns else ["t"]
+    if "separation" in columns:
+        if fiber is None:
+            raise ValueError("%s: a separation column, but the model has no fiber = { radius, "
+                             "na }" % path)
+        return first + ["separation"]
+    missing = [c for c in first + ["r"] if c not in columns]
+    if missing:
+        raise ValueError("%s: no %s column (the header has %s)"
+                         % (path, ", ".join(missing), ", ".join(columns)))
+    return first + ["r"]
+
+
+def _on_axes(path, where, values, sigma):
+    """Rows of values at coordinates `where` (one array a column) as arrays
+    on the grid of the distinct coordinates: every point once."""
+    ticks = [np.unique(w) for w in where]
+    shape = tuple(len(t) for t in ticks)
+    at = np.ravel_multi_index([np.searchsorted(t, w) for t, w in zip(ticks, where)], shape)
+    if len(at) != int(np.prod(shape)) or len(set(at.tolist())) != len(at):
+        raise ValueError("%s: %d rows for a grid of %s points: every combination of the "
+                         "coordinates needs one row, once" % (path, len(at), " x ".join(
+                             str(n) for n in shape)))
     grid = np.empty((values.shape[0],) + shape)
     grid.reshape(values.shape[0], -1)[:, at] = values
-    data = grid[0] if sigma is not None else grid
-    sig = None
-    if sigma is not None:
-        sig = np.empty(shape)
-        sig.reshape(-1)[at] = sigma
-    return {"data": data, "r": radii, "sigma": sig, "wavelengths": wavelengths}
+    if sigma is None:
+        return grid, None, ticks
+    sig = np.empty(shape)
+    sig.reshape(-1)[at] = sigma
+    return grid[0], sig, ticks
 
 
 def _csv_rows(path):

@@ -1,12 +1,16 @@
 """The measurements a fit (tmcml.fit) compares the model with, and how the
-model's values at them follow from a run: reflectance averaged over rings
-of the surface, Rd(r), alone or at each wavelength of a spectrum.
+model's values at them follow from its runs (docs/fit.md, "The data"):
+- reflectance averaged over rings of the surface, Rd(r);
+- fiber detectors (Rd_fiber), one run a fiber;
+- time-resolved reflectance, of the whole surface or of rings;
+alone or at each wavelength of a spectrum.
 
-A measured Rd(r) is the diffuse reflectance averaged over the ring of
-radius r +- w/2 (w the ring width: an image binned in annuli).  The model's
-grid is chosen with rings of width dr that tile every measured ring, so its
-value there is the area-weighted mean of whole rings: exact, no
-interpolation (docs/fit.md, "Rings")."""
+A measured bin (a ring r +- w/2, a time bin t +- w/2) is an average over
+the bin.  The model's grid is chosen with bins that tile every measured
+bin, so its value there is the (area-)weighted mean of whole bins: exact,
+no interpolation.  Each measurement has runs() (each run's keywords),
+of_results() (the values, derivatives and errors from those runs), shape
+and channels (the labels of its curves)."""
 
 import math
 import numbers
@@ -67,46 +71,72 @@ def measurement(data, sigma, shape):
     return values, sigma
 
 
-class Rings:
-    """Rings of the surface: centres r [cm], width w; the model's grid
-    (dr, nr) and the matrix from its Rd_r to the rings' means."""
+class _Bins:
+    """Measured bins along one axis (the rings' radius, the time of flight):
+    centres x, width w (default: the spacing of x), never overlapping; the
+    model's step (the widest w / m whose multiples are every bin's edges,
+    or the one given) and each bin's first and last model bin.  what, unit
+    and step name the arguments in messages."""
 
-    def __init__(self, r, ring_width=None, dr=None):
-        self.r = _array("r", r, (1,))
-        if len(self.r) == 0:
-            raise ValueError("r: no radii")
-        order = np.sort(self.r)
+    def __init__(self, x, width, step, what, unit, step_name, width_name):
+        self.x = _array(what, x, (1,))
+        if len(self.x) == 0:
+            raise ValueError("%s: no values" % what)
+        order = np.sort(self.x)
         if order[0] <= 0 or (np.diff(order) <= 0).any():
-            raise ValueError("r: expected distinct radii > 0 [cm] (got %s)" % (self.r,))
+            raise ValueError("%s: expected distinct values > 0 [%s] (got %s)"
+                             % (what, unit, self.x))
         spacing = np.diff(order).min() if len(order) > 1 else 2 * order[0]
-        spacing = float("%.12g" % spacing)  # radii read from text: 0.05, not 0.0499999
-        self.width = _positive("ring_width", ring_width) if ring_width is not None else spacing
+        spacing = float("%.12g" % spacing)  # values read from text: 0.05, not 0.0499999
+        self.width = _positive(width_name, width, unit) if width is not None else spacing
         if self.width > spacing * (1 + 1e-9):
-            raise ValueError("ring_width: %g cm is more than the radii's spacing (%g cm): the "
-                             "rings would overlap" % (self.width, spacing))
-        low, high = self.r - self.width / 2, self.r + self.width / 2
+            raise ValueError("%s: %g %s is more than the spacing of %s (%g %s): the bins "
+                             "would overlap" % (width_name, self.width, unit, what, spacing, unit))
+        low, high = self.x - self.width / 2, self.x + self.width / 2
         if low.min() < -1e-12 * self.width:
-            raise ValueError("ring_width: %g cm makes the ring at r = %g cm start below 0"
-                             % (self.width, self.r[np.argmin(low)]))
-        self.dr = _positive("dr", dr) if dr is not None else _tiling(low, high, self.width)
-        self.first, self.last = _ring_indices(low, high, self.dr)
-        # The last ring of a run collects every escape beyond the grid
-        # (MCML's overflow ring): one more than the measured rings.
-        self.nr = int(self.last.max()) + 2
-        self.weights = self._weights()
+            raise ValueError("%s: %g %s makes the bin at %s = %g %s start below 0"
+                             % (width_name, self.width, unit, what, self.x[np.argmin(low)], unit))
+        self.step = _positive(step_name, step, unit) if step is not None else \
+            _tiling(low, high, self.width, what, unit, step_name)
+        if not (_on_grid(low, self.step) and _on_grid(high, self.step)):
+            raise ValueError("%s: %g %s: the bins' edges (%s +- %s/2) are not multiples of it"
+                             % (step_name, self.step, unit, what, width_name))
+        self.first = np.round(low / self.step).astype(int)
+        self.last = np.round(high / self.step).astype(int)
+        # A run's last bin collects every escape beyond the grid (MCML's
+        # overflow ring, the later escapes): one more than the measured.
+        self.count = int(self.last.max()) + 2
 
-    def _weights(self):
-        """(n, nr): each measured ring's mean as the area-weighted mean of
-        the model's rings it is made of (ring k's area is (2k + 1) pi dr^2)."""
-        w = np.zeros((len(self.r), self.nr))
+    def weights(self, size_of):
+        """(n, count): each measured bin's mean as the mean of the model's
+        bins it is made of, bin k weighted by size_of(k)."""
+        w = np.zeros((len(self.x), self.count))
         for i, (a, b) in enumerate(zip(self.first, self.last)):
             k = np.arange(a, b)
-            w[i, k] = (2 * k + 1) / float(b * b - a * a)
+            w[i, k] = size_of(k) / size_of(k).sum()
         return w
+
+
+class Rings:
+    """Rings of the surface: centres r [cm], width ring_width; the model's
+    grid (dr, nr) and the matrix from its Rd_r to the rings' means (ring
+    k's area is (2k + 1) pi dr^2)."""
+
+    def __init__(self, r, ring_width=None, dr=None):
+        bins = _Bins(r, ring_width, dr, "r", "cm", "dr", "ring_width")
+        self.r, self.width, self.dr, self.nr = bins.x, bins.width, bins.step, bins.count
+        self.weights = bins.weights(lambda k: 2.0 * k + 1)
+        self.shape = (len(self.r),)
+        self.channels = ["r = %g cm" % x for x in self.r]
+        self.kind = "Rd_r"
 
     def grid(self):
         """tmcml.run's grid keywords for these rings."""
         return dict(dr=self.dr, nr=self.nr, dz=0.01, nz=1, na=1)
+
+    def runs(self):
+        """Each run's keywords (one)."""
+        return [self.grid()]
 
     def of(self, rd_r, jacobian, stderr):
         """The rings' values, their derivatives (n, L, 3) and the Monte Carlo
@@ -115,33 +145,108 @@ class Rings:
         return (self.weights @ rd_r, np.einsum("nk,k...->n...", self.weights, jacobian),
                 None if stderr is None else np.sqrt((self.weights ** 2) @ (stderr ** 2)))
 
+    def of_results(self, results, stderr):
+        res = results[0]
+        return self.of(res.Rd_r, res.jacobian("Rd_r"), res.stderr("Rd_r") if stderr else None)
 
-def _positive(name, value):
+
+class Fibers:
+    """Fiber detectors on the surface (tmcml.FiberDetector each): the
+    fraction of the photons each collects, one run a fiber (a run scores
+    one detector).  Their derivatives are the CPU engine's."""
+
+    def __init__(self, fibers):
+        from .detector import FiberDetector
+        try:
+            self.fibers = list(fibers)
+        except TypeError:
+            raise ValueError("fibers: expected a list of tmcml.FiberDetector (got %r)"
+                             % (fibers,)) from None
+        if not self.fibers or not all(isinstance(f, FiberDetector) for f in self.fibers):
+            raise ValueError("fibers: expected a non-empty list of tmcml.FiberDetector (got %r)"
+                             % (fibers,))
+        self.r = np.array([f.separation for f in self.fibers])
+        self.shape = (len(self.fibers),)
+        self.channels = ["fiber at %g cm" % x for x in self.r]
+        self.kind = "Rd_fiber"
+
+    def runs(self):
+        return [dict(dr=0.01, nr=1, dz=0.01, nz=1, na=1, detector=f) for f in self.fibers]
+
+    def of_results(self, results, stderr):
+        return (np.array([r.Rd_fiber[0] for r in results]),
+                np.array([r.jacobian("Rd_fiber")[0] for r in results]),
+                np.array([r.stderr("Rd_fiber")[0] for r in results]) if stderr else None)
+
+
+class TimeBins:
+    """Time-resolved reflectance: bins of time of flight of centres t [ns]
+    and width time_width, of the whole surface (Rd_t, 1/ns) or, with
+    rings, of each ring (Rd_rt, 1/(cm2 ns); data (rings, times)).  Their
+    derivatives are the CPU engine's."""
+
+    def __init__(self, t, time_width=None, dt=None, rings=None):
+        bins = _Bins(t, time_width, dt, "t", "ns", "dt", "time_width")
+        self.t, self.dt, self.nt = bins.x, bins.step, bins.count
+        self.weights = bins.weights(lambda k: np.ones(len(k)))
+        self.rings = rings
+        self.r = None if rings is None else rings.r
+        self.shape = (len(self.t),) if rings is None else rings.shape + (len(self.t),)
+        self.channels = ["Rd_t"] if rings is None else rings.channels
+        self.kind = "Rd_t" if rings is None else "Rd_rt"
+
+    def runs(self):
+        grid = self.rings.grid() if self.rings else dict(dr=0.01, nr=1, dz=0.01, nz=1, na=1)
+        return [dict(grid, time_bins=(self.dt, self.nt))]
+
+    def of_results(self, results, stderr):
+        res, wt = results[0], self.weights
+        if self.rings is None:
+            se = res.stderr("Rd_t") if stderr else None
+            return (wt @ res.Rd_t, np.einsum("tk,k...->t...", wt, res.jacobian("Rd_t")),
+                    None if se is None else np.sqrt((wt ** 2) @ (se ** 2)))
+        wr = self.rings.weights
+        se = res.stderr("Rd_rt") if stderr else None
+        return (wr @ res.Rd_rt @ wt.T,
+                np.einsum("sr,rk...,tk->st...", wr, res.jacobian("Rd_rt"), wt),
+                None if se is None else np.sqrt((wr ** 2) @ (se ** 2) @ (wt ** 2).T))
+
+
+def measurement_of(r=None, ring_width=None, dr=None, fibers=None, t=None, time_width=None,
+                   dt=None):
+    """What the data are: rings (r), fibers, or time bins (t; with r, of
+    each ring)."""
+    if fibers is not None:
+        if r is not None or t is not None:
+            raise ValueError("fibers: not with r or t (a fiber's data are one value each)")
+        return Fibers(fibers)
+    rings = Rings(r, ring_width, dr) if r is not None else None
+    if t is not None:
+        return TimeBins(t, time_width, dt, rings)
+    if rings is None:
+        raise ValueError("r: the rings' radii [cm] are needed (or fibers=, or t=)")
+    return rings
+
+
+def _positive(name, value, unit="cm"):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
             not math.isfinite(value) or value <= 0:
-        raise ValueError("%s: expected a positive number [cm] (got %r)" % (name, value))
+        raise ValueError("%s: expected a positive number [%s] (got %r)" % (name, unit, value))
     return float(value)
 
 
-def _tiling(low, high, width):
-    """The widest model ring width (width / m) whose edges fall on every
-    measured ring's edges."""
+def _tiling(low, high, width, what, unit, step_name):
+    """The widest model bin width (width / m) whose edges fall on every
+    measured bin's edges."""
     for m in range(1, 65):
-        dr = float("%.12g" % (width / m))  # 0.025, not 0.024999999999999967
-        if _on_grid(low, dr) and _on_grid(high, dr):
-            return dr
-    raise ValueError("r: the rings (r +- %g/2 cm) do not fall on any grid of width %g/m cm "
-                     "(m up to 64): give dr=, a ring width whose multiples are the rings' "
-                     "edges" % (width, width))
+        step = float("%.12g" % (width / m))  # 0.025, not 0.024999999999999967
+        if _on_grid(low, step) and _on_grid(high, step):
+            return step
+    raise ValueError("%s: the bins (%s +- %g/2 %s) do not fall on any grid of width %g/m %s "
+                     "(m up to 64): give %s=, a width whose multiples are the bins' edges"
+                     % (what, what, width, unit, width, unit, step_name))
 
 
-def _on_grid(x, dr):
-    k = x / dr
+def _on_grid(x, step):
+    k = x / step
     return bool((np.abs(k - np.round(k)) < 1e-6).all())
-
-
-def _ring_indices(low, high, dr):
-    if not (_on_grid(low, dr) and _on_grid(high, dr)):
-        raise ValueError("dr: %g cm: the rings' edges (r +- ring_width/2) are not multiples "
-                         "of it" % dr)
-    return np.round(low / dr).astype(int), np.round(high / dr).astype(int)

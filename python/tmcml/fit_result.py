@@ -48,9 +48,9 @@ class FitResult:
             if isinstance(v, np.integer):
                 return int(v)
             return v
-        keys = ("names", "values", "stderr", "cov", "layers", "chi2", "dof", "chi2_dof",
+        keys = ("kind", "names", "values", "stderr", "cov", "layers", "chi2", "dof", "chi2_dof",
                 "success", "converged", "at_bound", "condition", "message", "runs", "seconds",
-                "r", "ring_width", "wavelengths", "data", "sigma", "model", "model_stderr",
+                "r", "t", "wavelengths", "channels", "data", "sigma", "model", "model_stderr",
                 "residuals")
         return {k: plain(getattr(self, k)) for k in keys}
 
@@ -58,6 +58,21 @@ class FitResult:
         with open(path, "w") as f:
             json.dump(self.to_dict(), f, indent=1)
             f.write("\n")
+
+    def _curves(self):
+        """The plot's x axis, its label, and (name, (data, sigma, model,
+        residuals)) a curve."""
+        arrays = [np.asarray(a) for a in (self.data, self.sigma, self.model, self.residuals)]
+        if self.wavelengths is not None:  # (W, channels): a curve a channel
+            return self.wavelengths, "wavelength [nm]", [
+                (name, [a[:, c] for a in arrays]) for c, name in enumerate(self.channels)]
+        if self.t is not None:  # (T,) or (rings, T)
+            if self.r is None:
+                return self.t, "t [ns]", [("Rd_t", arrays)]
+            return self.t, "t [ns]", [(name, [a[c] for a in arrays])
+                                      for c, name in enumerate(self.channels)]
+        x_label = "separation [cm]" if self.kind == "Rd_fiber" else "r [cm]"
+        return self.r, x_label, [(self.kind, arrays)]
 
     def plot(self, path=None, show=False):
         """Data (with error bars) against the fitted model, and the
@@ -74,20 +89,15 @@ class FitResult:
                               "python3-matplotlib; pip: pip install matplotlib)") from None
         fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 6),
                                           gridspec_kw={"height_ratios": [3, 1]})
-        x, label = (self.wavelengths, "wavelength [nm]") if self.wavelengths is not None \
-            else (self.r, "r [cm]")
-        data = np.reshape(self.data, (len(x), -1))
-        sigma, model = np.reshape(self.sigma, data.shape), np.reshape(self.model, data.shape)
-        residuals = np.reshape(self.residuals, data.shape)
-        for s in range(data.shape[1]):
-            tag = "r = %g cm" % self.r[s] if self.wavelengths is not None else "Rd(r)"
-            dots = top.errorbar(x, data[:, s], yerr=sigma[:, s], fmt="o", ms=3,
-                                label="data, " + tag)
-            top.plot(x, model[:, s], "-", color=dots[0].get_color(), label="model, " + tag)
-            bottom.plot(x, residuals[:, s], "o", ms=3, color=dots[0].get_color())
+        x, label, curves = self._curves()
+        for name, (data, sigma, model, residuals) in curves:
+            dots = top.errorbar(x, data, yerr=sigma, fmt="o", ms=3, label="data, " + name)
+            top.plot(x, model, "-", color=dots[0].get_color(), label="model, " + name)
+            bottom.plot(x, residuals, "o", ms=3, color=dots[0].get_color())
         if self.wavelengths is None:
             top.set_yscale("log")
-        top.set_ylabel("Rd [1/cm2]")
+        top.set_ylabel({"Rd_t": "Rd_t [1/ns]", "Rd_rt": "Rd_rt [1/(cm2 ns)]",
+                        "Rd_fiber": "Rd_fiber [1]", "Rd_r": "Rd [1/cm2]"}[self.kind])
         top.legend(fontsize=8)
         top.set_title("tmcml.fit: chi2/dof %.3g%s" % (self.chi2_dof,
                                                       "" if self.success else " (FAILED)"))

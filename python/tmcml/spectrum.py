@@ -33,15 +33,15 @@ class Spectrum:
             len(self.wavelengths), self.wavelengths.min(), self.wavelengths.max(), len(self.r))
 
 
-def ring_runs(rows, rings, runner, stderr=True):
-    """Runs each problem of rows (W, L, 5) with runner(layers, grid,
-    stderr) and returns the rings' values (W, S), derivatives (W, S, L, 3)
-    and, with stderr, standard errors (W, S) (else None)."""
+def measure(rows, measurement, runner, stderr=True):
+    """Runs each problem of rows (W, L, 5), each run of the measurement,
+    with runner(layers, keywords, stderr), and returns the measurement's
+    values (W, ...), derivatives (W, ..., L, 3) and, with stderr, standard
+    errors (W, ...) (else None)."""
     values, jacobians, stderrs = [], [], []
     for layers in rows:
-        result = runner(layers, rings.grid(), stderr)
-        v, j, s = rings.of(result.Rd_r, result.jacobian("Rd_r"),
-                           result.stderr("Rd_r") if stderr else None)
+        results = [runner(layers, keywords, stderr) for keywords in measurement.runs()]
+        v, j, s = measurement.of_results(results, stderr)
         values.append(v)
         jacobians.append(j)
         stderrs.append(s)
@@ -55,10 +55,10 @@ def runner_of(photons, seed, engine, n_above, n_below, session, threads=None):
     numbers), no absorption scored (only the escapes are used)."""
     session = session or default_session()
 
-    def runner(layers, grid, stderr):
+    def runner(layers, keywords, stderr):
         return run(layers=layers, n_above=n_above, n_below=n_below, photons=photons, seed=seed,
                    engine=engine, threads=threads, absorption=False, jacobian=True,
-                   stderr=stderr, progress=False, session=session, **grid)
+                   stderr=stderr, progress=False, session=session, **keywords)
     return runner
 
 
@@ -74,6 +74,6 @@ def spectrum(layers, wavelengths, r, ring_width=None, dr=None, photons=10**6, se
     model = ChromophoreModel(layers, lam)
     rings = Rings(r, ring_width, dr)
     rows = model.layers(model.start)
-    rd, jac, se = ring_runs(rows, rings, runner_of(photons, seed, engine, n_above, n_below,
-                                                   session, threads))
+    rd, jac, se = measure(rows, rings, runner_of(photons, seed, engine, n_above, n_below,
+                                                 session, threads))
     return Spectrum(lam, rings.r, rows, rd, se, jac)
