@@ -1,22 +1,18 @@
 #!/usr/bin/env python3
 """Fits mua and mus' of a semi-infinite medium to a "measured" diffuse
-reflectance Rd(r), as optical-property fitting does with MCML: the
-measurement is made with tmcml at known values plus 2 % noise, and the fit
-runs tmcml in a loop (one session: on a GPU, one kernel compile for all of
-it).
+reflectance Rd(r) with tmcml.fit (docs/fit.md), and prints them with their
+standard errors.  The measurement is made with tmcml at known values (another
+seed, more photons) plus 2 % noise.
 
     python3 examples/fit_optical_properties.py [--quick] [--engine cpu|gpu|auto]
 
-The fit compares log Rd(r) over 0.05-1 cm.  Every model run uses the same
-seed (common random numbers), so that the misfit changes with the
-parameters rather than with the noise of each run.  With scipy, Nelder-Mead
-in (log mua, log mus') starts from a coarse grid's best point; without it,
-a coarse-to-fine grid search narrows a 5 x 5 grid around the best point
-at each level.  --quick (the test's mode: a few seconds on two cores) uses
-fewer photons and levels.  Prints the values recovered and the runs made."""
+Rd(r) is averaged over 20 rings of 0.05 cm from 0.025 to 1.025 cm.  The fit
+is scipy's least squares on runs with the derivatives, one run an
+evaluation, every run with the same seed.  --quick (the test's mode: a few
+seconds on two cores) uses fewer photons.  Needs scipy (Debian:
+python3-scipy)."""
 
 import argparse
-import math
 import os
 import sys
 
@@ -26,80 +22,50 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import tmcml  # noqa: E402
+from tmcml.fit_data import Rings  # noqa: E402
 
 N, G = 1.4, 0.8  # refractive index and anisotropy, known
 TRUE_MUA, TRUE_MUSP = 0.5, 10.0  # 1/cm: what the fit should recover
-GRID = dict(dz=0.05, dr=0.05, nz=1, nr=20, na=1)
 THICK = 100.0  # cm: semi-infinite for these coefficients
-FIT_BINS = slice(1, 20)  # r from 0.05 to 1 cm
+R = np.arange(1, 21) * 0.05  # the rings' centres [cm]
 
 
-class Model:
-    def __init__(self, photons, engine):
-        self.photons, self.engine, self.runs = photons, engine, 0
-        self.session = tmcml.Session()
-
-    def rd(self, mua, musp, photons=None, seed=1):
-        self.runs += 1
-        layer = [N, mua, musp / (1 - G), G, THICK]
-        res = tmcml.run(layers=[layer], n_above=1.0, n_below=1.0, photons=photons or self.photons,
-                        seed=seed, engine=self.engine, progress=False, absorption=False,
-                        session=self.session, **GRID)
-        return res.Rd_r
-
-    def misfit(self, log_params, measured):
-        mua, musp = np.exp(log_params)
-        model = self.rd(mua, musp)[FIT_BINS]
-        if (model <= 0).any():
-            return 1e3
-        return float(np.mean((np.log(model) - np.log(measured)) ** 2))
+def layer(mua, musp):
+    return [[N, mua, musp / (1 - G), G, THICK]]
 
 
-def grid_search(model, measured, levels, centre, span):
-    """Coarse to fine: a 5 x 5 grid in (log mua, log mus'), each level a third
-    as wide around the best point of the last."""
-    best = np.array(centre)
-    for _ in range(levels):
-        axis = np.linspace(-span, span, 5)
-        trials = [(model.misfit(best + (a, b), measured), a, b) for a in axis for b in axis]
-        cost, a, b = min(trials)
-        best = best + (a, b)
-        span /= 3
-    return best, cost
-
-
-def fit(model, measured, quick):
-    start = np.log([1.0, 5.0])  # a guess well off the truth
-    try:
-        from scipy.optimize import minimize
-    except ImportError:
-        return grid_search(model, measured, 3 if quick else 5, start, 1.5), "grid search"
-    best, _ = grid_search(model, measured, 1, start, 1.5)
-    res = minimize(model.misfit, best, args=(measured,), method="Nelder-Mead",
-                   options={"xatol": 0.01, "fatol": 1e-5, "maxfev": 40 if quick else 150})
-    return (res.x, res.fun), "scipy Nelder-Mead"
+def measure(photons, engine):
+    """Rd of the rings at the true values (seed 12345), with 2 % noise:
+    the data and their standard errors (the noise's and the measuring
+    run's own)."""
+    rings = Rings(R)
+    res = tmcml.run(layers=layer(TRUE_MUA, TRUE_MUSP), photons=photons, seed=12345,
+                    engine=engine, absorption=False, progress=False, stderr=True,
+                    **rings.grid())
+    clean = rings.weights @ res.Rd_r
+    own = np.sqrt(rings.weights ** 2 @ res.stderr("Rd_r") ** 2)
+    noise = 1 + 0.02 * np.random.default_rng(0).standard_normal(clean.size)
+    return clean * noise, np.sqrt((0.02 * clean) ** 2 + own ** 2)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="fewer photons and levels (tests)")
+    ap.add_argument("--quick", action="store_true", help="fewer photons (tests)")
     ap.add_argument("--engine", default="cpu", choices=("cpu", "gpu", "auto"))
     args = ap.parse_args(argv)
-    photons = 3000 if args.quick else 100000
-    model = Model(photons, args.engine)
-    measured = model.rd(TRUE_MUA, TRUE_MUSP, photons=20 * photons, seed=12345)[FIT_BINS]
-    measured = measured * (1 + 0.02 * np.random.default_rng(0).standard_normal(measured.size))
-    model.runs = 0
-    (log_params, cost), method = fit(model, measured, args.quick)
-    mua, musp = np.exp(log_params)
-    print("fit_optical_properties: %s, %d photons a run on the %s engine"
-          % (method, photons, args.engine))
+    photons = 50000 if args.quick else 200000
+    data, sigma = measure(20 * photons, args.engine)
+    f = tmcml.fit(data, R, layer(1.0, 5.0), free=[("mua", 0), ("musp", 0)], sigma=sigma,
+                  photons=photons, engine=args.engine)
+    (mua, musp), (e_mua, e_musp) = f.values, f.stderr
+    print("fit_optical_properties: %d photons a run on the %s engine" % (photons, args.engine))
     print("  true:      mua %.4f /cm  mus' %.3f /cm" % (TRUE_MUA, TRUE_MUSP))
-    print("  recovered: mua %.4f /cm  mus' %.3f /cm  (%+.1f %%, %+.1f %%; rms log misfit %.3g)"
-          % (mua, musp, 100 * (mua / TRUE_MUA - 1), 100 * (musp / TRUE_MUSP - 1),
-             math.sqrt(cost)))
-    print("  runs: %d (session: %s)" % (model.runs, model.session.stats()))
-    return 0
+    print("  recovered: mua %.4f /cm  mus' %.3f /cm  (%+.1f %%, %+.1f %%)"
+          % (mua, musp, 100 * (mua / TRUE_MUA - 1), 100 * (musp / TRUE_MUSP - 1)))
+    print("  errors:    mua %.4f /cm  mus' %.3f /cm; chi2/dof %.2f; %s"
+          % (e_mua, e_musp, f.chi2_dof, f.message))
+    print("  runs: %d, %.1f s" % (f.runs, f.seconds))
+    return 0 if f.success else 1
 
 
 if __name__ == "__main__":

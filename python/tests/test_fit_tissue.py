@@ -136,3 +136,14 @@ def test_a_poor_match_is_said(measured):
     with pytest.warns(tmcml.FitWarning, match="does not match the data"):
         f = tmcml.fit(bent, R, START, FREE, sigma=sigma, photons=3 * 10**4, engine="cpu")
     assert not f.success and f.chi2_dof > 2
+
+
+def test_too_few_photons_are_said(measured):
+    """5000 photons a run: the model's Monte Carlo error is several times
+    the data's, its values rough from one evaluation to the next, and the
+    fit says it cannot be trusted (short of the minimum, or a poor match)."""
+    clean, sigma = measured
+    with pytest.warns(tmcml.FitWarning, match="short of the minimum|does not match"):
+        f = tmcml.fit(noisy(clean, 0), R, START, FREE, sigma=sigma, photons=5000,
+                      engine="cpu")
+    assert not f.success and f.mc_ratio > 2, f

@@ -154,18 +154,21 @@ def _result(solution, evaluate, values, sigma, model, where, spectral, seconds):
     names = [parameter_name(n, i) for n, i in model.free]
     a = jac.reshape(values.size, -1) / sigma.ravel()[:, None]
     cov, condition, degenerate = _covariance(a, (mc_stderr / sigma).ravel(), names)
-    total = np.sqrt(sigma ** 2 + mc_stderr ** 2)
-    residuals = (model_values - values) / total
-    dof = values.size - len(x)
-    at_bound = [names[k] for k in np.flatnonzero(solution.active_mask)]
-    converged = solution.status > 0
-    chi2 = float(np.sum(residuals ** 2))
-    problems = _problems(solution, converged, at_bound, condition, degenerate, chi2, dof)
+    residuals = (model_values - values) / np.sqrt(sigma ** 2 + mc_stderr ** 2)
+    checks = dict(
+        converged=solution.status > 0, nfev=solution.nfev, solver=solution.message,
+        at_bound=[names[k] for k in np.flatnonzero(solution.active_mask)],
+        chi2=float(np.sum(residuals ** 2)), dof=values.size - len(x), condition=condition,
+        degenerate=degenerate, mc_ratio=float(np.sqrt(np.mean((mc_stderr / sigma) ** 2))),
+        short=_short_of_minimum(a, ((model_values - values) / sigma).ravel(),
+                                np.sqrt(np.diag(cov)), solution.active_mask, names))
+    problems = _problems(checks)
     result = FitResult(
         names=names, values=x, cov=cov, layers=model.fitted_layers(x), data=values,
         sigma=sigma, model=model_values, model_stderr=mc_stderr, residuals=residuals,
-        chi2=chi2, dof=dof, converged=converged, at_bound=at_bound,
-        condition=condition, success=not problems,
+        chi2=checks["chi2"], dof=checks["dof"], converged=checks["converged"],
+        at_bound=checks["at_bound"], condition=condition, mc_ratio=checks["mc_ratio"],
+        success=not problems,
         message="; ".join(problems) if problems else "converged: " + solution.message,
         runs=evaluate.runs, seconds=seconds, r=getattr(where, "r", None),
         t=getattr(where, "t", None), channels=where.channels, kind=where.kind,
@@ -173,6 +176,22 @@ def _result(solution, evaluate, values, sigma, model, where, spectral, seconds):
     if problems:
         warnings.warn(FitWarning("tmcml.fit: " + result.message), stacklevel=3)
     return result
+
+
+def _short_of_minimum(a, residuals, stderr, active, names):
+    """(name, standard errors) of the parameter farthest from where the
+    solution's own derivatives put the minimum (the Gauss-Newton step, the
+    parameters at a bound held), or None when every one is within one
+    standard error.  The model's Monte Carlo noise makes each evaluation a
+    little rough: the solver can stop on a bump short of the minimum."""
+    free = active == 0
+    if not free.any() or not np.isfinite(stderr).all():
+        return None
+    step = np.zeros(len(names))
+    step[free] = -np.linalg.lstsq(a[:, free], residuals, rcond=None)[0]
+    far = np.abs(step) / stderr
+    k = int(np.argmax(far))
+    return (names[k], float(far[k])) if far[k] > 1 else None
 
 
 def _covariance(a, mc_ratio, names):
@@ -202,21 +221,25 @@ def _chi2_p(chi2, dof):
     return float(distribution.sf(chi2, dof))
 
 
-def _problems(solution, converged, at_bound, condition, degenerate, chi2, dof):
+def _problems(c):
     problems = []
-    if not converged:
+    if not c["converged"]:
         problems.append("did not converge in %d evaluations (max_runs): %s"
-                        % (solution.nfev, solution.message))
-    if at_bound:
+                        % (c["nfev"], c["solver"]))
+    if c["at_bound"]:
         problems.append("stopped at a bound: %s (widen the bounds, or fix the parameter)"
-                        % ", ".join(at_bound))
-    if dof > 0 and _chi2_p(chi2, dof) < POOR_FIT:
+                        % ", ".join(c["at_bound"]))
+    if c["short"]:
+        problems.append("stopped short of the minimum: %s is %.1f standard errors from where "
+                        "the model's derivatives put it (the model's Monte Carlo error is %.2g "
+                        "times the data's: more photons)" % (c["short"] + (c["mc_ratio"],)))
+    if c["dof"] > 0 and _chi2_p(c["chi2"], c["dof"]) < POOR_FIT:
         problems.append("the model does not match the data: chi2/dof %.3g over %d degrees of "
                         "freedom (p = %.2g): a wrong model, a sigma too small, or too few "
-                        "photons for the derivatives (photons=)" % (chi2 / dof, dof,
-                                                                   _chi2_p(chi2, dof)))
-    if condition > ILL_CONDITIONED:
+                        "photons for the derivatives (photons=)"
+                        % (c["chi2"] / c["dof"], c["dof"], _chi2_p(c["chi2"], c["dof"])))
+    if c["condition"] > ILL_CONDITIONED:
         problems.append("not identifiable from these data: %s move the model almost alike "
-                        "(condition number %.3g)" % (" and ".join(degenerate) or "the parameters",
-                                                     condition))
+                        "(condition number %.3g)" % (" and ".join(c["degenerate"]) or
+                                                     "the parameters", c["condition"]))
     return problems

@@ -17,8 +17,10 @@ class FitResult:
     model_stderr^2); data, sigma, model, model_stderr: of data's shape;
     success: converged, inside the bounds and identifiable, else message
     says what is wrong (and a tmcml.FitWarning was emitted); converged,
-    at_bound, condition: each of those; runs, seconds: the model
-    evaluations and the time taken."""
+    at_bound, condition: each of those; mc_ratio: the root mean square of
+    the model's Monte Carlo error over the data's sigma (above about 1, a
+    fit wants more photons); runs, seconds: the model evaluations and the
+    time taken."""
 
     def __init__(self, **fields):
         self.__dict__.update(fields)
@@ -49,7 +51,8 @@ class FitResult:
                 return int(v)
             return v
         keys = ("kind", "names", "values", "stderr", "cov", "layers", "chi2", "dof", "chi2_dof",
-                "success", "converged", "at_bound", "condition", "message", "runs", "seconds",
+                "success", "converged", "at_bound", "condition", "mc_ratio", "message", "runs",
+                "seconds",
                 "r", "t", "wavelengths", "channels", "data", "sigma", "model", "model_stderr",
                 "residuals")
         return {k: plain(getattr(self, k)) for k in keys}
