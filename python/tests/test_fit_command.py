@@ -78,6 +78,9 @@ def test_model_reads_as_fit_takes_it(tmp_path):
     model = read_model(str(tmp_path / "m.json"))
     assert model["spectral"] and model["layers"][1]["blood"] == 0.02
     assert model["free"] == [("melanin", 0)]
+    (tmp_path / "s.toml").write_text('free = [["b", [0, 1]]]\n' + MODEL)
+    assert read_model(str(tmp_path / "s.toml"))["free"] == [("b", (0, 1)), ("mua", 0),
+                                                            ("musp", 0)]
 
 
 def test_repeats_and_spectra(tmp_path):

@@ -90,6 +90,19 @@ def test_a_bound_is_said(measured):
     assert f.values[0] == pytest.approx(0.35, rel=1e-3)
 
 
+def test_layers_share_a_parameter(measured):
+    """The medium as two layers of the same optics, mua and mus' shared:
+    the homogeneous truth again, with one value each."""
+    clean, sigma = measured
+    split = [[1.4, 0.3, 30.0, 0.8, 0.1], [1.4, 0.3, 30.0, 0.8, 100.0]]
+    f = tmcml.fit(noisy(clean, 0), R, split, [("mua", (0, 1)), ("musp", (0, 1))],
+                  sigma=sigma, photons=3 * 10**5, engine="cpu", bounds={"mua[0,1]": (0, 5)})
+    assert f.success, f.message
+    assert f.names == ["mua[0,1]", "musp[0,1]"]
+    assert (np.abs(f.values - [0.5, 10.0]) < 4 * f.stderr).all(), f
+    assert f.layers[0][1] == f.layers[1][1] == f.values[0]
+
+
 def test_repeated_measurements_give_sigma(measured):
     clean, _ = measured
     repeats = np.array([noisy(clean, d) for d in range(5)])
@@ -108,7 +121,11 @@ def test_repeated_measurements_give_sigma(measured):
     (dict(r=[0.05, 0.1, 0.15], ring_width=0.0314159), "give dr="),
     (dict(r=[0.05, 0.1, 0.15], ring_width=0.07), "ring_width: 0.07 cm is more than"),
     (dict(free=[("mub", 0)]), "'mub' is not a parameter of this model"),
-    (dict(free=[("mua", 1)]), "the layer is an index from 0 to 0"),
+    (dict(free=[("mua", 1)]), "a layer is an index from 0 to 0"),
+    (dict(free=[("mua", (0, 0))]), "expected distinct layers"),
+    (dict(free=[("mua", 0), ("mua", (0,))]), "mua of layer 0 is given twice"),
+    (dict(layers=[[1.4, 0.3, 30.0, 0.8, 0.1], [1.4, 0.4, 30.0, 0.8, 100.0]],
+          free=[("mua", (0, 1))]), "mua\\[0,1\\]: the layers 0, 1 share it but start from"),
     (dict(free=[]), "free: no free parameters"),
     (dict(r=[0.1], data=[1.0]), "1 values for 2 free parameters"),
     (dict(fibers=[0.3], r=None), "fibers: expected a non-empty list of tmcml.FiberDetector"),
@@ -116,7 +133,7 @@ def test_repeated_measurements_give_sigma(measured):
     (dict(t=[0.1, 0.2], wavelengths=[500, 600]), "t: time-resolved spectra are not fitted"),
     (dict(free=[("mus", 0), ("musp", 0)]), "mus and musp of layer 0: one or the other"),
     (dict(bounds={("mua", 0): (1.0, 2.0)}), "bounds of mua\\[0\\]: the start 0.3 is outside"),
-    (dict(bounds={("g", 0): (0, 1)}), "bounds: \\('g', 0\\) not a free parameter"),
+    (dict(bounds={("g", 0): (0, 1)}), "bounds: g\\[0\\] not a free parameter"),
     (dict(layers=[[1.4, 0.3, 0.0, 0.8, 100.0]]), "layer 0 does not scatter"),
 ])
 def test_bad_arguments_are_named(change, message):

@@ -151,7 +151,7 @@ def _solve(evaluate, values, sigma, model, max_runs, xtol, ftol):
 def _result(solution, evaluate, values, sigma, model, where, spectral, seconds):
     x = solution.x
     model_values, jac, mc_stderr = evaluate.with_stderr(x)
-    names = [parameter_name(n, i) for n, i in model.free]
+    names = [parameter_name(n, layers) for n, layers in model.free]
     a = jac.reshape(values.size, -1) / sigma.ravel()[:, None]
     cov, condition, degenerate = _covariance(a, (mc_stderr / sigma).ravel(), names)
     residuals = (model_values - values) / np.sqrt(sigma ** 2 + mc_stderr ** 2)
@@ -159,15 +159,17 @@ def _result(solution, evaluate, values, sigma, model, where, spectral, seconds):
         converged=solution.status > 0, nfev=solution.nfev, solver=solution.message,
         at_bound=[names[k] for k in np.flatnonzero(solution.active_mask)],
         chi2=float(np.sum(residuals ** 2)), dof=values.size - len(x), condition=condition,
-        degenerate=degenerate, mc_ratio=float(np.sqrt(np.mean((mc_stderr / sigma) ** 2))),
-        short=_short_of_minimum(a, ((model_values - values) / sigma).ravel(),
-                                np.sqrt(np.diag(cov)), solution.active_mask, names))
+        degenerate=degenerate, mc_ratio=float(np.sqrt(np.mean((mc_stderr / sigma) ** 2))))
+    checks["short"], shortfall = _short_of_minimum(
+        a, ((model_values - values) / sigma).ravel(), np.sqrt(np.diag(cov)),
+        solution.active_mask, names)
     problems = _problems(checks)
     result = FitResult(
         names=names, values=x, cov=cov, layers=model.fitted_layers(x), data=values,
         sigma=sigma, model=model_values, model_stderr=mc_stderr, residuals=residuals,
         chi2=checks["chi2"], dof=checks["dof"], converged=checks["converged"],
         at_bound=checks["at_bound"], condition=condition, mc_ratio=checks["mc_ratio"],
+        shortfall=shortfall,
         success=not problems,
         message="; ".join(problems) if problems else "converged: " + solution.message,
         runs=evaluate.runs, seconds=seconds, r=getattr(where, "r", None),
@@ -182,16 +184,16 @@ def _short_of_minimum(a, residuals, stderr, active, names):
     """(name, standard errors) of the parameter farthest from where the
     solution's own derivatives put the minimum (the Gauss-Newton step, the
     parameters at a bound held), or None when every one is within one
-    standard error.  The model's Monte Carlo noise makes each evaluation a
+    standard error; and that distance.  The model's Monte Carlo noise makes each evaluation a
     little rough: the solver can stop on a bump short of the minimum."""
     free = active == 0
     if not free.any() or not np.isfinite(stderr).all():
-        return None
+        return None, 0.0
     step = np.zeros(len(names))
     step[free] = -np.linalg.lstsq(a[:, free], residuals, rcond=None)[0]
     far = np.abs(step) / stderr
     k = int(np.argmax(far))
-    return (names[k], float(far[k])) if far[k] > 1 else None
+    return (names[k], float(far[k])) if far[k] > 1 else None, float(far[k])
 
 
 def _covariance(a, mc_ratio, names):

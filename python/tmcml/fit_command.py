@@ -84,16 +84,16 @@ def read_model(path):
     if not isinstance(raw, dict) or not isinstance(raw.get("layers"), list) or \
             not raw["layers"]:
         raise ValueError("%s: expected a list of layers ([[layers]] in TOML)" % path)
-    unknown = sorted(set(raw) - set(RUN_KEYS) - {"layers", "fiber"})
+    unknown = sorted(set(raw) - set(RUN_KEYS) - {"layers", "fiber", "free"})
     if unknown:
-        raise ValueError("%s: unknown key %r (known: layers, fiber, %s)"
+        raise ValueError("%s: unknown key %r (known: layers, fiber, free, %s)"
                          % (path, unknown[0], ", ".join(RUN_KEYS)))
     run = {k: _typed(path, k, v, RUN_KEYS[k]) for k, v in raw.items()
-           if k not in ("layers", "fiber")}
+           if k not in ("layers", "fiber", "free")}
     fiber = _fiber(path, raw.get("fiber"))
     spectral = any(set(layer) & SPECTRAL_ONLY for layer in raw["layers"]
                    if isinstance(layer, dict))
-    layers, free, bounds = [], [], {}
+    layers, free, bounds = [], _shared(path, raw.get("free", [])), {}
     for i, layer in enumerate(raw["layers"]):
         if not isinstance(layer, dict):
             raise ValueError("%s: layer %d: expected a table of properties" % (path, i))
@@ -105,6 +105,16 @@ def read_model(path):
         layers.append(layer if spectral else _optics_row(path, i, layer))
     return {"layers": layers, "free": free, "bounds": bounds, "spectral": spectral, "run": run,
             "fiber": fiber}
+
+
+def _shared(path, free):
+    """The model's top-level free = [[name, [layers]], ...]: parameters that
+    layers share (tmcml.fit's ("b", (0, 1)))."""
+    if not isinstance(free, list) or not all(isinstance(p, list) and len(p) == 2 and
+                                             isinstance(p[0], str) for p in free):
+        raise ValueError("%s: free: expected a list of [name, layer or [layers]] (got %r)"
+                         % (path, free))
+    return [(name, tuple(layer) if isinstance(layer, list) else layer) for name, layer in free]
 
 
 def _fiber(path, fiber):

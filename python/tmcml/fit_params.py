@@ -31,11 +31,13 @@ _DEFAULT_BOUNDS = {"mua": (0.0, math.inf), "mus": (0.0, math.inf), "musp": (0.0,
 
 
 def _free_list(free, allowed, layers):
-    """free as a list of (name, layer index) pairs, each checked."""
+    """free as a list of (name, layers) pairs, layers a tuple of indices
+    (one layer, or several that share the parameter: ('b', (0, 1))), each
+    checked."""
     if isinstance(free, (str, bytes)) or not hasattr(free, "__iter__"):
         raise ValueError("free: expected a list of (name, layer) pairs, as [('mua', 0)] "
                          "(got %r)" % (free,))
-    pairs = []
+    pairs, taken = [], set()
     for item in free:
         try:
             name, layer = item
@@ -44,29 +46,51 @@ def _free_list(free, allowed, layers):
         if name not in allowed:
             raise ValueError("free: %r is not a parameter of this model; the free parameters "
                              "are %s" % (name, ", ".join(allowed)))
-        if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or \
-                not 0 <= layer < layers:
-            raise ValueError("free: (%r, %r): the layer is an index from 0 to %d"
-                             % (name, layer, layers - 1))
-        if (name, int(layer)) in pairs:
-            raise ValueError("free: (%r, %d) is given twice" % (name, layer))
-        pairs.append((name, int(layer)))
+        tied = layer_tuple(name, layer, layers)
+        for i in tied:
+            if (name, i) in taken:
+                raise ValueError("free: %s of layer %d is given twice" % (name, i))
+            taken.add((name, i))
+        pairs.append((name, tied))
     return pairs
 
 
-def parameter_name(name, layer):
-    return "%s[%d]" % (name, layer)
+def layer_tuple(name, layer, layers):
+    """A free parameter's layers as a tuple of distinct indices: an index,
+    or a tuple or list of them (the layers share the parameter)."""
+    many = isinstance(layer, (tuple, list))
+    indices = list(layer) if many else [layer]
+    for i in indices:
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < layers:
+            raise ValueError("free: (%r, %r): a layer is an index from 0 to %d, or a tuple of "
+                             "them (layers sharing the parameter)" % (name, layer, layers - 1))
+    if not indices or len(set(indices)) != len(indices):
+        raise ValueError("free: (%r, %r): expected distinct layers" % (name, layer))
+    return tuple(int(i) for i in indices)
+
+
+def parameter_name(name, layers):
+    return "%s[%s]" % (name, ",".join(str(i) for i in layers))
+
+
+def _shared_start(name, layers, values):
+    """The start of a parameter the layers share: their common value."""
+    if len(set(values)) > 1:
+        raise ValueError("free: %s: the layers %s share it but start from different values "
+                         "(%s): give them one" % (parameter_name(name, layers),
+                                                 ", ".join(map(str, layers)),
+                                                 ", ".join("%g" % v for v in values)))
+    return values[0]
 
 
 def _bounds(pairs, bounds, start):
     """(low, high) arrays of the free parameters: bounds is None or a dict
     {(name, layer) or 'name[layer]': (low, high)}; the start must lie
     within them."""
-    bounds = dict(bounds or {})
+    bounds = {_bounds_key(k): v for k, v in (bounds or {}).items()}
     low, high = [], []
     for (name, layer), x in zip(pairs, start):
-        key = (name, layer)
-        given = bounds.pop(key, bounds.pop(parameter_name(name, layer), None))
+        given = bounds.pop(parameter_name(name, layer), None)
         lo, hi = _DEFAULT_BOUNDS[name] if given is None else given
         lo, hi = float(lo), float(hi)
         if not lo < hi:
@@ -82,68 +106,82 @@ def _bounds(pairs, bounds, start):
     return np.array(low), np.array(high)
 
 
+def _bounds_key(key):
+    """A key of bounds= as a parameter's name: (name, layer or layers) or
+    'name[layers]'."""
+    if isinstance(key, str):
+        return key
+    try:
+        name, layer = key
+        return parameter_name(name, layer if isinstance(layer, (tuple, list)) else (layer,))
+    except (TypeError, ValueError):
+        raise ValueError("bounds: %r is not a (name, layer) key" % (key,)) from None
+
+
+def _each_layer(free):
+    """(parameter index, name, layer) for each layer of each free parameter."""
+    return [(k, name, i) for k, (name, layers) in enumerate(free) for i in layers]
+
+
 class OpticsModel:
     """Free optical properties of layers given as tmcml.run's rows."""
 
     def __init__(self, layers, free, bounds):
         self.start_layers = layers_array(layers)
         self.free = _free_list(free, OPTICS_FREE, len(self.start_layers))
-        for name, layer in self.free:
-            if name == "musp" and ("mus", layer) in self.free:
+        self.each = _each_layer(self.free)
+        names = {(name, i) for _, name, i in self.each}
+        for _, name, i in self.each:
+            if name == "musp" and ("mus", i) in names:
                 raise ValueError("free: mus and musp of layer %d: one or the other (mus' = "
-                                 "mus (1 - g))" % layer)
-            if name in ("mus", "musp", "g") and self.start_layers[layer][2] == 0:
+                                 "mus (1 - g))" % i)
+            if name in ("mus", "musp", "g") and self.start_layers[i][2] == 0:
                 raise ValueError("free: (%r, %d): layer %d does not scatter (mus 0, glass): "
-                                 "it has no %s to fit" % (name, layer, layer, name))
-        self.start = np.array([self._value(self.start_layers, p) for p in self.free])
+                                 "it has no %s to fit" % (name, i, i, name))
+        self.start = np.array([_shared_start(name, layers, [self._value(name, i)
+                                                              for i in layers])
+                               for name, layers in self.free])
         self.low, self.high = _bounds(self.free, bounds, self.start)
 
-    @staticmethod
-    def _value(rows, pair):
-        name, i = pair
-        n, mua, mus, g, d = rows[i]
+    def _value(self, name, i):
+        n, mua, mus, g, d = self.start_layers[i]
         return {"mua": mua, "mus": mus, "musp": mus * (1 - g), "g": g}[name]
 
     def _musp_of(self, x):
-        """Each layer's mus', where mus' is free or fixed by the start."""
-        rows = self.start_layers
-        musp = {i: rows[i][2] * (1 - rows[i][3]) for _, i in self.free}
-        for (name, i), v in zip(self.free, x):
-            if name == "musp":
-                musp[i] = v
-        return musp
+        """Each layer's mus' where it is free ({layer: mus'})."""
+        return {i: x[k] for k, name, i in self.each if name == "musp"}
 
     def layers(self, x):
         """The layer rows at parameters x: mus follows mus' where mus' is
         free, with the layer's g (free or not)."""
         rows = self.start_layers.copy()
-        for (name, i), v in zip(self.free, x):
+        for k, name, i in self.each:
             if name != "musp":
-                rows[i][{"mua": 1, "mus": 2, "g": 3}[name]] = v
-        musp = self._musp_of(x)
-        for name, i in self.free:
-            if name == "musp":
-                rows[i][2] = musp[i] / (1 - rows[i][3])
+                rows[i][{"mua": 1, "mus": 2, "g": 3}[name]] = x[k]
+        for i, musp in self._musp_of(x).items():
+            rows[i][2] = musp / (1 - rows[i][3])
         return rows
 
     def chain(self, jacobian, x):
         """The derivatives by the free parameters, the last axis of
-        jacobian (..., L, 3: by mua, mus, g) replaced by (..., P)."""
+        jacobian (..., L, 3: by mua, mus, g) replaced by (..., P); a
+        parameter that layers share sums their derivatives."""
         rows = self.layers(x)
         musp = self._musp_of(x)
-        columns = []
-        for name, i in self.free:
+        columns = [0.0] * len(self.free)
+        for k, name, i in self.each:
             g = rows[i][3]
             if name == "mua":
-                columns.append(jacobian[..., i, 0])
+                column = jacobian[..., i, 0]
             elif name == "mus":
-                columns.append(jacobian[..., i, 1])
+                column = jacobian[..., i, 1]
             elif name == "musp":
-                columns.append(jacobian[..., i, 1] / (1 - g))
-            elif ("musp", i) in self.free:  # g with mus' held: mus moves too
-                columns.append(jacobian[..., i, 2] + jacobian[..., i, 1] * musp[i] / (1 - g) ** 2)
+                column = jacobian[..., i, 1] / (1 - g)
+            elif i in musp:  # g with mus' held: mus moves too
+                column = jacobian[..., i, 2] + jacobian[..., i, 1] * musp[i] / (1 - g) ** 2
             else:
-                columns.append(jacobian[..., i, 2])
+                column = jacobian[..., i, 2]
+            columns[k] = columns[k] + column
         return np.stack(columns, axis=-1)
 
     def fitted_layers(self, x):
@@ -159,10 +197,13 @@ class ChromophoreModel:
         if not self.start_layers:
             raise ValueError("layers: no layers")
         self.free = _free_list(free, CHROMOPHORE_FREE, len(self.start_layers))
+        self.each = _each_layer(self.free)
         from . import chromophores  # its tables are read only for chromophore models
         self.wavelengths = np.asarray(wavelengths, dtype=float)
         self.basis = self._basis(chromophores)
-        self.start = np.array([self.start_layers[i][name] for name, i in self.free])
+        self.start = np.array([_shared_start(name, layers, [self.start_layers[i][name]
+                                                              for i in layers])
+                               for name, layers in self.free])
         self.low, self.high = _bounds(self.free, bounds, self.start)
 
     def _basis(self, chromophores):
@@ -179,8 +220,8 @@ class ChromophoreModel:
 
     def _dicts(self, x):
         layers = [dict(layer) for layer in self.start_layers]
-        for (name, i), v in zip(self.free, x):
-            layers[i][name] = float(v)
+        for k, name, i in self.each:
+            layers[i][name] = float(x[k])
         return layers
 
     def _mua(self, layer):
@@ -205,29 +246,35 @@ class ChromophoreModel:
         return rows
 
     def chain(self, jacobian, x):
-        """jacobian (W, ..., L, 3) at each wavelength to (W, ..., P)."""
+        """jacobian (W, ..., L, 3) at each wavelength to (W, ..., P); a
+        parameter that layers share sums their derivatives."""
         dicts = self._dicts(x)
-        b = self.basis
-        lam = self.wavelengths
-        columns = []
-        for name, i in self.free:
-            layer = dicts[i]
-            d_mua, d_mus, d_g = (jacobian[..., i, k] for k in range(3))
-            shape = (len(lam),) + (1,) * (jacobian.ndim - 3)
-            mus = (self._musp(layer) / (1 - layer["g"])).reshape(shape)
-            per = {
-                "blood": lambda: d_mua * (layer["sto2"] * b["oxy"] +
-                                          (1 - layer["sto2"]) * b["deoxy"]).reshape(shape),
-                "sto2": lambda: d_mua * (layer["blood"] * (b["oxy"] - b["deoxy"])).reshape(shape),
-                "water": lambda: d_mua * b["water"].reshape(shape),
-                "lipid": lambda: d_mua * b["lipid"].reshape(shape),
-                "melanin": lambda: d_mua * b["melanin"].reshape(shape),
-                "a": lambda: d_mus * mus / layer["a"],
-                "b": lambda: -d_mus * mus * np.log(lam / 500.0).reshape(shape),
-                "g": lambda: d_g + d_mus * mus / (1 - layer["g"]),
-            }
-            columns.append(per[name]())
+        columns = [0.0] * len(self.free)
+        for k, name, i in self.each:
+            columns[k] = columns[k] + self._derivative(name, dicts[i], jacobian[..., i, :])
         return np.stack(columns, axis=-1)
+
+    def _derivative(self, name, layer, by):
+        """The derivative by a layer's parameter `name` from its derivatives
+        `by` (W, ..., 3) by mua, mus and g: mua and mus are functions of
+        the wavelength, so each factor is a spectrum (W,) broadcast."""
+        lam = self.wavelengths
+        spectrum = (len(lam),) + (1,) * (by.ndim - 2)
+        b = self.basis
+        d_mua, d_mus, d_g = by[..., 0], by[..., 1], by[..., 2]
+        mus = (self._musp(layer) / (1 - layer["g"])).reshape(spectrum)
+        if name == "blood":
+            return d_mua * (layer["sto2"] * b["oxy"] +
+                            (1 - layer["sto2"]) * b["deoxy"]).reshape(spectrum)
+        if name == "sto2":
+            return d_mua * (layer["blood"] * (b["oxy"] - b["deoxy"])).reshape(spectrum)
+        if name in ("water", "lipid", "melanin"):
+            return d_mua * b[name].reshape(spectrum)
+        if name == "a":
+            return d_mus * mus / layer["a"]
+        if name == "b":
+            return -d_mus * mus * np.log(lam / 500.0).reshape(spectrum)
+        return d_g + d_mus * mus / (1 - layer["g"])  # g, with mus' held
 
     def fitted_layers(self, x):
         return self._dicts(x)

@@ -19,7 +19,9 @@ class FitResult:
     says what is wrong (and a tmcml.FitWarning was emitted); converged,
     at_bound, condition: each of those; mc_ratio: the root mean square of
     the model's Monte Carlo error over the data's sigma (above about 1, a
-    fit wants more photons); runs, seconds: the model evaluations and the
+    fit wants more photons); shortfall: how far, in standard errors, the
+    solution's own derivatives put the minimum from it (above 1 the fit
+    says it stopped short); runs, seconds: the model evaluations and the
     time taken."""
 
     def __init__(self, **fields):
@@ -51,7 +53,7 @@ class FitResult:
                 return int(v)
             return v
         keys = ("kind", "names", "values", "stderr", "cov", "layers", "chi2", "dof", "chi2_dof",
-                "success", "converged", "at_bound", "condition", "mc_ratio", "message", "runs",
+                "success", "converged", "at_bound", "condition", "mc_ratio", "shortfall", "message", "runs",
                 "seconds",
                 "r", "t", "wavelengths", "channels", "data", "sigma", "model", "model_stderr",
                 "residuals")
