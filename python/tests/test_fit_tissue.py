@@ -164,3 +164,37 @@ def test_too_few_photons_are_said(measured):
         f = tmcml.fit(noisy(clean, 0), R, START, FREE, sigma=sigma, photons=5000,
                       engine="cpu")
     assert not f.success and f.mc_ratio > 2, f
+
+
+@pytest.fixture(scope="module")
+def table():
+    """A table of the medium's layer over mua 0.1-2 and mus' 4-25 /cm, on
+    the rings of the data, with its errors."""
+    rings = Rings(R)
+    return tmcml.lut(mua=np.geomspace(0.1, 2, 7), musp=np.geomspace(4, 25, 7), n=1.4, g=0.8,
+                     d=100.0, nr=rings.nr, dr=rings.dr, photons=5 * 10**4, engine="cpu",
+                     progress=False, stderr=True)
+
+
+def test_from_a_lookup_table(measured, table):
+    """The table's splines as the model: no run at each evaluation."""
+    clean, sigma = measured
+    f = tmcml.fit(noisy(clean, 0), R, START, FREE, sigma=sigma, lut=table)
+    assert f.success, f.message
+    assert (np.abs(f.values - [0.5, 10.0]) < 4 * f.stderr).all(), f
+    assert f.mc_ratio > 0  # the table's errors count
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(layers=[[1.4, 0.3, 30.0, 0.9, 100.0]]), "lut: the layer's g is 0.9, the table's 0.8"),
+    (dict(layers=[[1.4, 3.0, 30.0, 0.8, 100.0]]), "lut: the start mua = 3 is outside the table"),
+    (dict(free=[("g", 0)]), "lut: g is the table's"),
+    (dict(n_above=1.33), "lut: n_above is 1.33, the table's 1"),
+    (dict(r=np.arange(1, 11) * 0.1), "lut: its rings are 0.025 cm wide, the data's need dr = 0.05"),
+])
+def test_lookup_table_misuse_is_named(table, change, message):
+    args = dict(data=[1.0] * 20, r=R, layers=START, free=FREE, sigma=0.01, lut=table)
+    args.update(change)
+    args["data"] = [1.0] * len(args["r"])
+    with pytest.raises(ValueError, match=message):
+        tmcml.fit(**args)

@@ -38,7 +38,7 @@ class FitWarning(UserWarning):
 def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, bounds=None,
         ring_width=None, dr=None, fibers=None, t=None, time_width=None, dt=None,
         photons=10**6, seed=1, engine="auto", threads=None, n_above=1.0, n_below=1.0,
-        session=None, max_runs=40, xtol=1e-4, ftol=1e-6):
+        session=None, max_runs=40, xtol=1e-4, ftol=1e-6, lut=None):
     """Fits the free parameters of layers to reflectance measured in rings
     of the surface, by least squares weighted by the data's uncertainty, and
     returns a FitResult (values, stderr, cov, layers, chi2_dof, success,
@@ -66,7 +66,11 @@ def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, boun
     photons, seed, engine, threads, n_above, n_below, session: every run's
     (tmcml.run's).  max_runs: at most this many model evaluations (runs,
     or runs of every wavelength); xtol, ftol: least_squares's (relative
-    change of the parameters, of the cost) at which the fit stops."""
+    change of the parameters, of the cost) at which the fit stops.
+    lut: a tmcml.LookupTable of the one layer (its n, g, d; n_above and
+    n_below) whose Rd_r, interpolated, is the model instead of runs: Rd(r)
+    in rings of the table's width, free 'mua' and 'musp' (or 'mus') within
+    the table's range (docs/fit.md, "From a lookup table")."""
     start = time.perf_counter()
     if layers is None or free is None:
         raise ValueError("layers, free: the start of the fit and its free parameters are needed")
@@ -88,8 +92,14 @@ def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, boun
     if len(model.free) > values.size:
         raise ValueError("data: %d values for %d free parameters: fewer values than parameters "
                          "cannot determine them" % (values.size, len(model.free)))
-    evaluate = _Evaluator(model, where, spectral,
-                          runner_of(photons, seed, engine, n_above, n_below, session, threads))
+    if lut is not None:
+        simulate = _lut_model(lut, where, model, spectral, layers, n_above, n_below)
+    else:
+        runner = runner_of(photons, seed, engine, n_above, n_below, session, threads)
+
+        def simulate(rows, stderr):
+            return measure(rows, where, runner, stderr)
+    evaluate = _Evaluator(model, spectral, simulate)
     solution = _solve(evaluate, values, sigma, model, max_runs, xtol, ftol)
     return _result(solution, evaluate, values, sigma, model, where, spectral,
                    time.perf_counter() - start)
@@ -103,8 +113,8 @@ class _Evaluator:
     values and derivatives with or without them, and the errors' groups
     cost a GPU more than the photons of a short run."""
 
-    def __init__(self, model, where, spectral, runner):
-        self.model, self.where, self.spectral, self.runner = model, where, spectral, runner
+    def __init__(self, model, spectral, simulate):
+        self.model, self.spectral, self.simulate = model, spectral, simulate
         self.runs = 0
         self._key = None
 
@@ -122,11 +132,40 @@ class _Evaluator:
         self.runs += 1
         rows = self.model.layers(x)
         if self.spectral:
-            v, j, s = measure(rows, self.where, self.runner, stderr)
+            v, j, s = self.simulate(rows, stderr)
         else:
-            v, j, s = measure([rows], self.where, self.runner, stderr)
+            v, j, s = self.simulate([rows], stderr)
             v, j, s = v[0], j[0], (s[0] if stderr else None)
         return v, self.model.chain(j, x), s
+
+
+def _lut_model(table, where, model, spectral, layers, n_above, n_below):
+    """simulate(rows, stderr) from a lookup table, the fit's bounds
+    narrowed to its range (the start must be inside)."""
+    from .fit_data import Rings
+    from .fit_lut import LutModel
+    if spectral or not isinstance(where, Rings):
+        raise ValueError("lut: a table gives Rd(r) in rings of one layer, not spectra, fibers "
+                         "or time bins")
+    for name, ours in (("n_above", n_above), ("n_below", n_below)):
+        if not math.isclose(float(ours), float(getattr(table, name)), rel_tol=1e-9):
+            raise ValueError("lut: %s is %g, the table's %g" % (name, ours,
+                                                              float(getattr(table, name))))
+    lut = LutModel(table, where, layers)
+    for k, (name, _) in enumerate(model.free):
+        if name not in ("mua", "musp"):
+            raise ValueError("lut: %s is the table's; free mua and musp alone" % name)
+        lo, hi = lut.bounds(name)
+        if not lo <= model.start[k] <= hi:
+            raise ValueError("lut: the start %s = %g is outside the table (%g..%g)"
+                             % (name, model.start[k], lo, hi))
+        model.low[k], model.high[k] = max(model.low[k], lo), min(model.high[k], hi)
+
+    def simulate(rows, stderr):
+        out = [lut.run(r, stderr) for r in rows]
+        values, jacobians = np.array([o[0] for o in out]), np.array([o[1] for o in out])
+        return values, jacobians, np.array([o[2] for o in out]) if stderr else None
+    return simulate
 
 
 def _solve(evaluate, values, sigma, model, max_runs, xtol, ftol):
