@@ -35,12 +35,12 @@ class Spectrum:
 
 def measure(rows, measurement, runner, stderr=True):
     """Runs each problem of rows (W, L, 5), each run of the measurement,
-    with runner(layers, keywords, stderr), and returns the measurement's
+    with runner(layers, keywords, stderr, problem index), and returns the measurement's
     values (W, ...), derivatives (W, ..., L, 3) and, with stderr, standard
     errors (W, ...) (else None)."""
     values, jacobians, stderrs = [], [], []
-    for layers in rows:
-        results = [runner(layers, keywords, stderr) for keywords in measurement.runs()]
+    for w, layers in enumerate(rows):
+        results = [runner(layers, keywords, stderr, w) for keywords in measurement.runs()]
         v, j, s = measurement.of_results(results, stderr)
         values.append(v)
         jacobians.append(j)
@@ -49,16 +49,21 @@ def measure(rows, measurement, runner, stderr=True):
 
 
 def runner_of(photons, seed, engine, n_above, n_below, session, threads=None):
-    """A function running one problem's layers on a grid with the
-    derivatives (and, when asked, the standard errors), as the fit and
-    spectrum need them: the same seed for every call (common random
-    numbers), no absorption scored (only the escapes are used)."""
+    """A function running one problem's layers (with a grid, detector or
+    time bins) with the derivatives (and, when asked, the standard errors),
+    as the fit and spectrum need them: problem number i (a wavelength) with
+    seed + i at every call (common random numbers from one evaluation to
+    the next; independent errors from one wavelength to the next, which the
+    fit's covariance assumes: with one seed, the wavelengths' errors would
+    move together, a smooth distortion of the spectrum that the scattering
+    parameters absorb unseen), no absorption scored (only the escapes are
+    used)."""
     session = session or default_session()
 
-    def runner(layers, keywords, stderr):
-        return run(layers=layers, n_above=n_above, n_below=n_below, photons=photons, seed=seed,
-                   engine=engine, threads=threads, absorption=False, jacobian=True,
-                   stderr=stderr, progress=False, session=session, **keywords)
+    def runner(layers, keywords, stderr, index):
+        return run(layers=layers, n_above=n_above, n_below=n_below, photons=photons,
+                   seed=seed + index, engine=engine, threads=threads, absorption=False,
+                   jacobian=True, stderr=stderr, progress=False, session=session, **keywords)
     return runner
 
 
@@ -68,8 +73,9 @@ def spectrum(layers, wavelengths, r, ring_width=None, dr=None, photons=10**6, se
     g, blood, sto2, water, lipid, melanin, a [1/cm], b: tmcml.fit's
     chromophore layers, docs/fit.md) at wavelengths [nm], averaged over the
     rings of centres r [cm] and width ring_width (default: the spacing of
-    r): a Spectrum.  photons, seed, engine, threads, n_above, n_below and
-    session are tmcml.run's, for every wavelength."""
+    r): a Spectrum.  photons, engine, threads, n_above, n_below and session
+    are tmcml.run's, for every wavelength; wavelength number i is run with
+    seed + i (independent errors from one wavelength to the next)."""
     lam = _array("wavelengths", wavelengths, (1,))
     model = ChromophoreModel(layers, lam)
     rings = Rings(r, ring_width, dr)
