@@ -82,13 +82,16 @@ def spectral(engine, photons, draws):
     start = [dict(EPIDERMIS, melanin=0.015), dict(DERMIS, blood=0.01, sto2=0.5, a=20.0, b=1.0)]
     truth = np.array([0.03, 0.02, 0.75, 25.0, 1.1])
     fits = []
+    # Draw d's wavelength i runs with seed 1 + 1000 d + i: no two draws
+    # share a seed (with seeds 1 + d, draw d + 1 would rerun draw d's
+    # histories one wavelength over, and the draws would not be independent).
     for d in range(draws):
         data = ref.Rd * (1 + 0.01 * np.random.default_rng(3 + d).normal(size=ref.Rd.shape))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", tmcml.FitWarning)
             fits.append(tmcml.fit(data, RINGS, start, SPECTRAL_FREE, sigma=sigma,
                                   wavelengths=LAM, ring_width=0.05, photons=photons,
-                                  engine=engine, seed=1 + d))
+                                  engine=engine, seed=1 + 1000 * d))
     f = fits[0]
     print("spectral, %s, %d photons a run, %d wavelengths:\n%r" % (engine, photons, len(LAM), f))
     error = f.values / truth - 1
