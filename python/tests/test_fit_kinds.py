@@ -40,10 +40,11 @@ def test_fibers():
 def test_time_resolved():
     """Rd_t of the whole surface in 10 bins of 0.1 ns; the time-resolved
     derivative by mus is noisy (its score grows with the scatterings), so
-    the model needs more photons than for Rd(r)."""
+    the model needs more photons than for Rd(r): at 2e5 a run this fit
+    said it stopped short of the minimum (mus' 1.8 standard errors off)."""
     bins = TimeBins(np.arange(10) * 0.1 + 0.05)
     data, sigma = _reference(bins)
-    f = tmcml.fit(data, t=bins.t, layers=START, free=FREE, sigma=sigma, photons=2 * 10**5,
+    f = tmcml.fit(data, t=bins.t, layers=START, free=FREE, sigma=sigma, photons=5 * 10**5,
                   engine="cpu")
     assert f.success and f.kind == "Rd_t", f.message
     assert (np.abs(f.values - [0.5, 10.0]) < 4 * f.stderr).all(), f
