@@ -62,6 +62,7 @@ void cli_print_usage(FILE *s)
           "  --allow-outside-output-dir\n"
           "                        with -o, write such names where they point all the same\n"
           "  -N, --photons N       simulate N photons per run instead of the file's count\n"
+          "                        (every count: 1000000, 1_000_000 or 1e6)\n"
           "  -G N                  run on the first N GPUs (GPU-MCML's form)\n"
           "  --gpus LIST           run on these GPUs, e.g. 0,2 (tmcml devices lists them);\n"
           "                        the results do not depend on how many\n"

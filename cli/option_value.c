@@ -7,16 +7,54 @@
 
 #include "number_parse.h"
 
+/* text as digits with single underscores between them ("1_000_000", as
+ * Python writes an int) into digits (size cap), else false. */
+static bool digits_of(const char *text, char *digits, size_t cap)
+{
+    size_t n = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c == '_' && c > text && c[-1] >= '0' && c[-1] <= '9' && c[1] >= '0' && c[1] <= '9')
+            continue;
+        if (*c < '0' || *c > '9' || n + 1 >= cap)
+            return false;
+        digits[n++] = *c;
+    }
+    digits[n] = '\0';
+    return n > 0;
+}
+
+/* text in the decimal forms of a float ("2e4", "2.5e3"), not hexadecimal:
+ * what Python's float() reads. */
+static bool decimal_form(const char *text)
+{
+    for (const char *c = text; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == 'e' || *c == 'E' || *c == '+' ||
+              *c == '-'))
+            return false;
+    return true;
+}
+
 bool option_u64(const char *text, uint64_t *out)
 {
     if (!text || *text < '0' || *text > '9')
         return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end)
+    char digits[40];
+    if (digits_of(text, digits, sizeof digits)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(digits, &end, 10);
+        if (errno || *end)
+            return false;
+        *out = v;
+        return true;
+    }
+    /* A whole number written as a float, within the doubles' exact
+     * integers (2^53): 1e6 photons, as Python's photons=1e6 and pmcx take. */
+    double v;
+    if (!decimal_form(text) || number_parse(text, &v) != NUMBER_OK || v != floor(v) || v < 0 ||
+        v > 9007199254740992.0)
         return false;
-    *out = v;
+    *out = (uint64_t)v;
     return true;
 }
 

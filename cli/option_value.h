@@ -10,15 +10,18 @@
 
 #include "error.h"
 
-/* Digits alone from the first character (strtoull would skip blanks and
- * read " -1" as 2^64 - 1), the whole of text, within 64 bits. */
+/* A whole number as Python writes one, the whole of text from its first
+ * character (strtoull would skip blanks and read " -1" as 2^64 - 1):
+ * digits with single underscores between them ("1_000_000"), within 64
+ * bits; or a float that is whole ("2e4", "1e6", "2.5e3"), up to 2^53.
+ * Not "1.5", "1e-3", "0x10", "1__0" or "_1". */
 bool option_u64(const char *text, uint64_t *out);
 
-/* A whole number 1 .. max, as digits. */
+/* A whole number 1 .. max (option_u64's forms). */
 bool option_positive(const char *option, const char *text, uint64_t max, uint64_t *out,
                      tm_error *err);
 
-/* A whole number min .. max (min >= 0), as digits. */
+/* A whole number min .. max (min >= 0; option_u64's forms). */
 bool option_whole(const char *option, const char *text, int min, int max, int *out, tm_error *err);
 
 /* A random seed, 0 .. 2^64 - 1. */

@@ -68,11 +68,25 @@ printf '1.0\n1\nx\033]0;pwned\007.mco A\n200\n0.01 0.01\n10 10 10\n1\n1.0\n1.37 
 "$tmcml" run "$work/title.mci" -o "$work/title" --engine cpu >"$work/out" 2>&1
 check; grep -q "$(printf '\033')" "$work/out" && fail "escape in an output name: the ESC byte was printed"
 check; grep -q "$(printf '\007')" "$work/out" && fail "escape in an output name: the BEL byte was printed"
-# Numbers: digits only (a leading blank does not hide a minus sign).
+# Numbers: a leading blank does not hide a minus sign.
 expect 2 "seed ' -1'" -- "$tmcml" run "$example" -S " -1"
 contains "seed ' -1'" "seed: expected a whole number"
 expect 2 "photons ' -5'" -- "$tmcml" run "$example" -N " -5"
 contains "photons ' -5'" "--photons: expected a whole number"
+# Counts as Python writes them (issue 47): 2e3, 2_000 and 2000 are one run,
+# byte for byte; a fraction, hexadecimal and stray underscores are refused.
+for n in 2000 2e3 2_000 0.2e4; do
+    expect 0 "-N $n" -- "$tmcml" run "$example" -N "$n" -S 3 -q --engine cpu -o "$work/count_$n"
+    check; cmp -s "$work/count_$n/example.mco" "$work/count_2000/example.mco" ||
+        fail "-N $n: another .mco than -N 2000's"
+done
+for n in 1.5 1e-3 0x10 1__0 _1 2_ 2e3x; do
+    expect 2 "-N $n" -- "$tmcml" run "$example" -N "$n" -q --engine cpu -o "$work/count_bad"
+    contains "-N $n" "--photons: expected a whole number from 1 to"
+done
+expect 0 "-S 1e3" -- "$tmcml" run "$example" -N 1000 -S 1e3 -q --engine cpu -o "$work/seed_e"
+expect 0 "-S 1000" -- "$tmcml" run "$example" -N 1000 -S 1000 -q --engine cpu -o "$work/seed_d"
+check; cmp -s "$work/seed_e/example.mco" "$work/seed_d/example.mco" || fail "-S 1e3 is not -S 1000"
 # Options with a value take it as the next word or after '=' alike.
 expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
 expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
