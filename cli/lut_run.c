@@ -164,7 +164,9 @@ int lut_run(tmcml_session *s, const lut_request *req)
 {
     double start = clock_now();
     tm_error err = {0};
-    if (!fs_check_output(req->npz, &err) || !fs_check_output(req->csv, &err)) {
+    /* OUT's directory is made when missing, as `run -o DIR` makes DIR. */
+    if (!fs_make_parent(req->npz, &err) || !fs_check_output(req->npz, &err) ||
+        !fs_check_output(req->csv, &err)) {
         error_print(stderr, &err);
         return 2;
     }

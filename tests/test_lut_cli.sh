@@ -125,6 +125,11 @@ expect 2 "onto a directory" -- "$tmcml" lut --mua 1 --musp 5 -N 100 --engine cpu
 contains "onto a directory" "dir.csv: is a directory"
 check; [ ! -e "$work/dir.npz" ] || fail "onto a directory: dir.npz written"
 check; [ -z "$(find "$work" -name '*.tmp.*')" ] || fail "temporary files left"
+# OUT's directory is made when missing (issue 47), as `run -o DIR` makes DIR.
+expect 0 "new directory" -- "$tmcml" lut --mua 1 --musp 5 -N 100 --engine cpu -q \
+    -o "$work/new/deeper/table"
+check; [ -s "$work/new/deeper/table.csv" ] && [ -s "$work/new/deeper/table.npz" ] ||
+    fail "new directory: no table in it"
 expect 0 "help" -- "$tmcml" lut --help
 contains "help" "usage: tmcml lut --mua AXIS --musp AXIS -o OUT"
 finish lut_cli
