@@ -1,6 +1,8 @@
 /* The frame of `tmcml plot` and `tmcml conv` (mco_command.h). */
 #include "mco_command.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,19 @@ static bool distinct_files(const mco_command *cmd, const char *input, const char
     return !same;
 }
 
+/* The .mco can be opened: a missing input is named as such, before its
+ * output's directory is looked at (which would be missing too). */
+static bool input_opens(const char *input, tm_error *err)
+{
+    FILE *f = fopen(input, "rb");
+    if (!f) {
+        error_set(err, input, 0, "cannot open file: %s", strerror(errno));
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
 /* The output is checked before the .mco is read, so a typo in -o costs
  * nothing; the write itself is atomic all the same. */
 static int write_output(const mco_command *cmd, const void *ctx, const mco_files *a)
@@ -83,6 +98,8 @@ static int write_output(const mco_command *cmd, const void *ctx, const mco_files
     int status = 1;
     if (!output)
         error_set(&err, NULL, 0, "%s: out of memory", cmd->name);
+    else if (!input_opens(a->input, &err))
+        status = 1;
     else if (!distinct_files(cmd, a->input, output, &err))
         status = 2;
     else if (fs_check_output(output, &err) && cmd->write(a->input, output, ctx, &err))

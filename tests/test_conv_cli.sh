@@ -80,6 +80,12 @@ printf 'A1\nnot an mco\n' >"$work/broken.mco"
 expect 1 "bad .mco" -- "$tmcml" conv "$work/broken.mco" --beam gaussian:0.1 -o "$work/bad.mco"
 contains "bad .mco" "broken.mco"
 check; [ ! -e "$work/bad.mco" ] || fail "bad .mco: written"
+# A missing input in a missing directory is named as missing (issue 47), not
+# as an output directory that cannot be written.
+expect 1 "missing input" -- "$tmcml" conv "$work/missing/x.mco" --beam gaussian:0.1
+contains "missing input" "missing/x.mco: cannot open file: No such file or directory"
+expect 1 "plot, missing input" -- "$tmcml" plot "$work/missing/x.mco"
+contains "plot, missing input" "missing/x.mco: cannot open file"
 check; [ -z "$(find "$work" -name '*.tmp.*')" ] || fail "temporary files left"
 expect 0 "help" -- "$tmcml" conv --help
 contains "help" "usage: tmcml conv OUT.mco --beam gaussian:W|flat:R"
