@@ -83,4 +83,22 @@ check
     "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
     fail "the file with a byte-order mark does not run the sets of the one without"
 
+# A CSV's header row of names (issue 47) is skipped, once, before the first
+# set; a row of names after a set, or of the wrong width, is refused.
+printf 'mua_1,mua_2,mua_3\n1,1,2\n2.5,1.5,2\n10,10,20\n' >"$work/header.csv"
+expect 0 "header" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/header.csv" \
+    -o "$work/header"
+check
+[ "$(json "$work/header/example.set3.json" tallies_digest)" = \
+    "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
+    fail "the file with a header does not run the sets of the one without"
+printf '1,1,2\nmua_1,mua_2,mua_3\n' >"$work/late.csv"
+expect 2 "late header" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/late.csv" \
+    -o "$work/late"
+contains "late header" 'late.csv:2: layer 1: not a number ("mua_1")'
+printf 'mua_1,mua_2\n1,1,2\n' >"$work/narrow.csv"
+expect 2 "narrow header" -- "$tmcml" run "$mci" $common --engine cpu \
+    --mua-sets "$work/narrow.csv" -o "$work/narrow"
+contains "narrow header" "narrow.csv:1: layer 1: not a number"
+
 finish test_mua_sets_cli

@@ -51,6 +51,14 @@ for k in 1 2 3; do
     check
     cmp -s "$work/k/example.set$k.mco" "$work/w/example.set$k.mco" || fail "set $k: resumed .mco differs"
 done
+# A header row of names (issue 47) is skipped: the sets of the file without.
+printf 'mua1,mus1,g1,mua2,mus2,g2,mua3,mus3,g3\n1 110 0.9, 1 10 0.05, 2 10 0.7\n' \
+    >"$work/header.csv"
+expect 0 "header" -- "$tmcml" run "$mci" $common --optics-sets "$work/header.csv" -o "$work/h"
+check
+[ "$(json "$work/h/example.set1.json" tallies_digest)" = \
+    "$(json "$work/s/example.set2.json" tallies_digest)" ] ||
+    fail "the file with a header does not run the set of the one without"
 # Refused: nothing written.
 printf '1 100 0.9  1 10 0  2 0 0.7\n' >"$work/bad.csv"
 expect 2 "mus 0" -- "$tmcml" run "$mci" $common --optics-sets "$work/bad.csv" -o "$work/x"

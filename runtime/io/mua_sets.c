@@ -143,6 +143,29 @@ static bool parse_line(const char *path, int line, char *text, int layers, int p
     return true;
 }
 
+/* A header row of a CSV (names such as "mua_1,mua_2"): width tokens, not
+ * one of them a number.  A line with some numbers is a set, checked as one,
+ * so a typo in a set is never skipped as a header. */
+static bool is_header(const char *line, int width)
+{
+    char *copy = strdup(line);
+    if (!copy)
+        return false;
+    char *hash = strchr(copy, '#');
+    if (hash)
+        *hash = '\0';
+    int names = 0;
+    double v;
+    bool all_names = true;
+    for (char *save, *tok = strtok_r(copy, ", \t\r", &save); tok && all_names;
+         tok = strtok_r(NULL, ", \t\r", &save)) {
+        all_names = number_parse(tok, &v) == NUMBER_NONE;
+        names++;
+    }
+    free(copy);
+    return all_names && names == width;
+}
+
 /* The lines of text, each set into table (room for
  * TM_MAX_ABSORPTION_SETS rows of width values) and its line into lines;
  * row: room for one line's values. */
@@ -150,6 +173,7 @@ static bool parse_sets(const char *path, char *text, int layers, int per_layer, 
                        double *table, int *lines, int *count, tm_error *err)
 {
     int line = 0, width = layers * per_layer;
+    bool seen_values = false;
     *count = 0;
     for (char *next = text; next;) {
         char *start = next;
@@ -158,10 +182,15 @@ static bool parse_sets(const char *path, char *text, int layers, int per_layer, 
             *next++ = '\0';
         line++;
         int n;
+        if (*count == 0 && !seen_values && is_header(start, width)) {
+            seen_values = true; /* one header, before the first set */
+            continue;
+        }
         if (!parse_line(path, line, start, layers, per_layer, row, &n, err))
             return false;
         if (n == 0)
             continue;
+        seen_values = true;
         if (*count == TM_MAX_ABSORPTION_SETS) {
             error_set(err, path, line, "more than %d sets", TM_MAX_ABSORPTION_SETS);
             return false;
