@@ -58,6 +58,13 @@ expect 0 "pkg-config build" -- "$cc" $cflags -o "$work/example_pc" "$example" \
     $(pkg-config --cflags --libs tmcml)
 expect 0 "pkg-config run" -- env LD_LIBRARY_PATH="$pc_libdir" "$work/example_pc" 2 cpu
 contains "pkg-config run" "session:"
+# README's way: the pkg-config line with -Wl,-rpath, run with no
+# LD_LIBRARY_PATH.
+# shellcheck disable=SC2046,SC2086
+expect 0 "pkg-config build, rpath" -- "$cc" $cflags -o "$work/example_rpath" "$example" \
+    $(pkg-config --cflags --libs tmcml) -Wl,-rpath,"$pc_libdir"
+expect 0 "pkg-config run, rpath" -- env -u LD_LIBRARY_PATH "$work/example_rpath" 2 cpu
+contains "pkg-config run, rpath" "session:"
 
 # The library, through find_package(tmcml) and the imported target tmcml::tmcml.
 mkdir -p "$work/app"
