@@ -330,7 +330,7 @@ tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_problem *p, dou
     if (entered != TMCML_OK)
         return entered;
     tm_error err = {0};
-    if (nt != 0 && !time_bins_check("time bins", dt, nt, p->run.nr, &err))
+    if (nt != 0 && !time_bins_check_asked("time bins", dt, nt, p->run.nr, &err))
         return api_arg_error(s, "%s", err.message);
     p->run.time_nt = nt;
     p->run.time_dt = nt != 0 ? dt : 0.0;

@@ -106,6 +106,11 @@
  * and Inf into Rd_rt.  The widest is bounded by the range's end, nt dt,
  * which must be a finite number of ns. */
 #define TM_MIN_TIME_BIN_NS           1e-9
+/* The narrowest time bin a user asks for (the command line, the library,
+ * Python): 10 fs, 1e-5 ns.  Narrower is no time-resolved measurement; it is
+ * a width in seconds given where tmcml takes ns (MCX's habit: 1e-11 for
+ * 10 ps), which would put every escape in the last bin. */
+#define TM_MIN_ASKED_TIME_BIN_NS     1e-5
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

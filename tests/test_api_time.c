@@ -42,6 +42,11 @@ static void test_setters(tmcml_session *s)
     CHECK_CONTAINS(tmcml_session_message(s), "time bins: bin width 9.99989e-321 ns is below");
     CHECK(tmcml_problem_set_time_bins(s, p, 1e-300, 10) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "bin width 1e-300 ns is below 1e-09 ns");
+    /* A width in seconds (1e-11 for 10 ps, MCX's habit; issue 47). */
+    CHECK(tmcml_problem_set_time_bins(s, p, 1e-11, 50) == TMCML_ERR_ARGUMENT);
+    CHECK_CONTAINS(tmcml_session_message(s), "it looks like seconds; time bins are in ns");
+    CHECK(tmcml_problem_set_time_bins(s, p, 1e-5, 50) == TMCML_OK); /* 10 fs: taken */
+    CHECK(tmcml_problem_set_time_bins(s, p, 0.0, 0) == TMCML_OK);   /* none again */
     CHECK(tmcml_problem_set_time_bins(s, p, 1e307, 1000) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "1000 bins of 1e+307 ns end beyond");
     CHECK(tmcml_problem_set_fiber_detector(s, p, 0.1, 1e-320, 0.5) == TMCML_ERR_ARGUMENT);

@@ -71,6 +71,10 @@ expect 2 "dt 1e-400" -- "$tmcml" run "$mci" $common --time 1e-400:10 -o "$work/b
 contains "dt 1e-400" '--time: bin width: too small to compute with ("1e-400")'
 expect 2 "dt 1e-30" -- "$tmcml" run "$mci" $common --time 1e-30:10 -o "$work/bad"
 contains "dt 1e-30" "--time: bin width 1e-30 ns is below 1e-09 ns"
+# A width in seconds where tmcml takes ns (MCX's habit, issue 47): refused.
+expect 2 "dt in seconds" -- "$tmcml" run "$mci" $common --time 1e-11:50 -o "$work/bad"
+contains "dt in seconds" "--time: bin width 1e-11 ns is below 1e-05 ns (10 fs): it looks like seconds"
+check; [ ! -e "$work/bad" ] || [ -z "$(ls "$work/bad")" ] || fail "dt in seconds: files written"
 expect 2 "dt 1e308" -- "$tmcml" run "$mci" $common --time 1e308:10 -o "$work/bad"
 contains "dt 1e308" "--time: 10 bins of 1e+308 ns end beyond the largest number"
 expect 2 "detector 2e-324" -- "$tmcml" run "$mci" $common --detector fiber:2e-324:0.1:0.2 \

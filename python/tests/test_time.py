@@ -83,6 +83,10 @@ def test_batch_and_mci(tmp_path):
     (dict(time_bins=(1e-320, 10)), "time bins: bin width 9.99989e-321 ns is below 1e-09 ns"),
     (dict(time_bins=(1e-300, 10)), "time bins: bin width 1e-300 ns is below"),
     (dict(time_bins=(1e307, 1000)), "time bins: 1000 bins of 1e.307 ns end beyond"),
+    # Seconds where tmcml takes ns (MCX's habit; issue 47): every escape
+    # would land in the last bin.
+    (dict(time_bins=(1e-11, 50)), "time bins: bin width 1e-11 ns is below 1e-05 ns (10 fs): it "
+     "looks like seconds; time bins are in ns"),
     (dict(detector=tmcml.FiberDetector(0, 1e-320, 0.5)), "radius 9.99989e-321 is too small"),
 ])
 def test_bad_values(kw, message):

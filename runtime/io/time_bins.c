@@ -35,7 +35,7 @@ bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err)
     }
     *dt = v;
     *nt = (int)n;
-    return time_bins_check("--time", *dt, *nt, 1, err);
+    return time_bins_check_asked("--time", *dt, *nt, 1, err);
 }
 
 bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err)
@@ -69,4 +69,18 @@ bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err)
         return false;
     }
     return true;
+}
+
+bool time_bins_check_asked(const char *what, double dt, int nt, int nr, tm_error *err)
+{
+    /* 1e-15 .. 1e-5: a bin of 1 fs to 10 us if it were seconds.  Narrower
+     * widths are refused by time_bins_check for what they are. */
+    if (dt >= 1e-15 && dt < TM_MIN_ASKED_TIME_BIN_NS) {
+        error_set(err, NULL, 0,
+                  "%s: bin width %g ns is below %g ns (10 fs): it looks like seconds; time bins "
+                  "are in ns (10 ps is 0.01)",
+                  what, dt, TM_MIN_ASKED_TIME_BIN_NS);
+        return false;
+    }
+    return time_bins_check(what, dt, nt, nr, err);
 }

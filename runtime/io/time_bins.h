@@ -27,4 +27,10 @@ bool time_bins_parse(const char *text, double *dt, int *nt, tm_error *err);
  * message. */
 bool time_bins_check(const char *what, double dt, int nt, int nr, tm_error *err);
 
+/* The time_bins_check of a width a user gives (--time, the library's
+ * tmcml_problem_set_time_bins): also at least TM_MIN_ASKED_TIME_BIN_NS, a
+ * narrower one refused as one that looks like seconds.  Files tmcml wrote
+ * are read by time_bins_check alone. */
+bool time_bins_check_asked(const char *what, double dt, int nt, int nr, tm_error *err);
+
 #endif
