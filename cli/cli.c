@@ -5,6 +5,7 @@
 #include "knob.h"
 #include "detector.h"
 #include "number_parse.h"
+#include "option_once.h"
 #include "option_value.h"
 #include "precision.h"
 #include "suggest.h"
@@ -638,15 +639,11 @@ static bool parse_command(int argc, char **argv, int *i, cli_options *opt, tm_er
     return true;
 }
 
-bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
+/* The words after the command: options, each given once (option_once.h),
+ * and the input file. */
+static bool parse_words(int argc, char **argv, int i, cli_options *opt, options_given *given,
+                        tm_error *err)
 {
-    set_defaults(opt);
-    int i = 1;
-    if (!parse_command(argc, argv, &i, opt, err))
-        return false;
-    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT || opt->command == CLI_CONV ||
-        opt->command == CLI_LUT)
-        return true;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (is_long(a, "-h") || is_long(a, "--help")) {
@@ -658,7 +655,8 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
             return true;
         }
         if (a[0] == '-' && a[1] != '\0') {
-            if (!parse_option(argc, argv, &i, opt, err))
+            int first = i;
+            if (!parse_option(argc, argv, &i, opt, err) || !option_once(given, argv, first, i, err))
                 return false;
         } else if (!opt->run.input) {
             opt->run.input = a;
@@ -668,6 +666,14 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
             return false;
         }
     }
+    return true;
+}
+
+/* What the words must have given together. */
+static bool parse_complete(cli_options *opt, tm_error *err)
+{
+    if (opt->command == CLI_HELP || opt->command == CLI_VERSION)
+        return true;
     if (opt->command == CLI_GEN)
         opt->gen_output = opt->run.out_dir; /* gen -o names the source file */
     if (opt->command == CLI_SWEEP && (!opt->sweep_nr || !opt->sweep_nz)) {
@@ -679,4 +685,23 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
         return false;
     }
     return true;
+}
+
+bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
+{
+    set_defaults(opt);
+    int i = 1;
+    if (!parse_command(argc, argv, &i, opt, err))
+        return false;
+    if (opt->command == CLI_PROFILES || opt->command == CLI_PLOT || opt->command == CLI_CONV ||
+        opt->command == CLI_LUT)
+        return true;
+    options_given given = {calloc((size_t)argc, sizeof *given.at), 0};
+    if (!given.at) {
+        error_set(err, NULL, 0, "out of memory");
+        return false;
+    }
+    bool ok = parse_words(argc, argv, i, opt, &given, err);
+    free(given.at);
+    return ok && parse_complete(opt, err);
 }

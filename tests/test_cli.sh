@@ -87,6 +87,20 @@ done
 expect 0 "-S 1e3" -- "$tmcml" run "$example" -N 1000 -S 1e3 -q --engine cpu -o "$work/seed_e"
 expect 0 "-S 1000" -- "$tmcml" run "$example" -N 1000 -S 1000 -q --engine cpu -o "$work/seed_d"
 check; cmp -s "$work/seed_e/example.mco" "$work/seed_d/example.mco" || fail "-S 1e3 is not -S 1000"
+# An option given twice with different values is refused (issue 47: a
+# second --detector replaced the first), whatever its spelling; the same
+# value twice, or a flag twice, is taken.
+expect 2 "-S twice" -- "$tmcml" run "$example" -N 100 -S 1 -S 2 -q --engine cpu -o "$work/twice"
+contains "-S twice" '--seed given twice, with different values ("1", then "2"): give it once'
+expect 2 "-N and --photons" -- "$tmcml" run "$example" -N 100 --photons 200 -q --engine cpu \
+    -o "$work/twice"
+contains "-N and --photons" "--photons given twice"
+expect 2 "--detector twice" -- "$tmcml" run "$example" -N 100 -q --engine cpu -o "$work/twice" \
+    --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5
+contains "--detector twice" "--detector given twice"
+check; [ ! -e "$work/twice" ] || fail "an option given twice: files written"
+expect 0 "same twice" -- "$tmcml" run "$example" -N 100 -S 3 -S3 --seed 3 -q -q --engine cpu \
+    -o "$work/same"
 # Options with a value take it as the next word or after '=' alike.
 expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
 expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
