@@ -70,3 +70,21 @@ def test_batch_and_mci(tmp_path):
     tmcml.save_mci(str(mci), **dict(EXAMPLE, photons=1000))
     (r,) = tmcml.run_mci(str(mci), engine="cpu", progress=False, source=tmcml.FlatBeam(0.1))
     assert repr(r.source) == "tmcml.FlatBeam(0.1)"
+
+
+def test_sizes_in_the_other_codes_words():
+    """Issue 47: PyXOpto and MCX give a Gaussian beam by sigma and a fiber by
+    its diameter; tmcml takes those keywords too, converted, and refuses a
+    size given twice or not at all."""
+    assert tmcml.GaussianBeam(sigma=0.05).w == 0.1
+    assert tmcml.GaussianBeam(w=0.1).w == tmcml.GaussianBeam(0.1).w == 0.1
+    assert tmcml.FiberSource(diameter=0.04, na=0.22).radius == 0.02
+    assert tmcml.FiberDetector(0.3, diameter=0.2, na=0.5) == tmcml.FiberDetector(0.3, 0.1, 0.5)
+    for make, message in ((lambda: tmcml.GaussianBeam(w=0.1, sigma=0.05), "one of them"),
+                          (lambda: tmcml.GaussianBeam(), "give w"),
+                          (lambda: tmcml.FiberSource(0.02, 0.22, diameter=0.04), "one of them"),
+                          (lambda: tmcml.FiberSource(diameter=0.04), "na"),
+                          (lambda: tmcml.FiberDetector(0.3, na=0.5), "radius or diameter"),
+                          (lambda: tmcml.GaussianBeam(sigma=-1), "GaussianBeam\\(sigma\\)")):
+        with pytest.raises(ValueError, match=message):
+            make()

@@ -19,12 +19,19 @@ def _radius(name, value):
 
 class GaussianBeam:
     """A Gaussian beam of 1/e^2 radius w (cm): irradiance
-    2/(pi w^2) exp(-2 r^2 / w^2); w = 0 is the pencil."""
+    2/(pi w^2) exp(-2 r^2 / w^2); w = 0 is the pencil.  Or give sigma=
+    (cm), the standard deviation of the irradiance's Gaussian, as PyXOpto
+    and MCX take a Gaussian beam: w = 2 sigma.  One of the two."""
 
     kind = 1  # TMCML_BEAM_GAUSSIAN
     source_kind = 1  # TMCML_SOURCE_GAUSSIAN
 
-    def __init__(self, w):
+    def __init__(self, w=None, sigma=None):
+        if (w is None) == (sigma is None):
+            raise ValueError("GaussianBeam: give w (the 1/e^2 radius, cm) or sigma (the "
+                             "Gaussian's standard deviation, cm; w = 2 sigma), one of them")
+        if sigma is not None:
+            w = 2 * _radius("GaussianBeam(sigma)", sigma)
         self.radius = self.w = _radius("GaussianBeam(w)", w)
 
     def source_args(self):

@@ -5,17 +5,22 @@ time_bins= keywords take."""
 import numbers
 
 from .problem import number_from
+from .source import fiber_radius
 
 
 class FiberDetector:
     """A fiber on the surface collecting diffuse reflectance: a face of
-    radius `radius` (cm) centred `separation` (cm) from the beam's axis,
+    radius `radius` (cm; or diameter=, one of the two) centred `separation`
+    (cm) from the beam's axis,
     counting only escapes whose direction in the medium above lies within
     its numerical aperture na (sin(theta) <= na / n_above; 0 < na <=
     n_above).  A Result then has Rd_fiber, the fraction of the photons it
     collects ([1]), and .detector, this object."""
 
-    def __init__(self, separation, radius, na):
+    def __init__(self, separation, radius=None, na=None, diameter=None):
+        radius = fiber_radius("FiberDetector", radius, diameter)
+        if na is None:
+            raise ValueError("FiberDetector: na (its numerical aperture) is needed")
         self.separation = number_from("FiberDetector(separation)", separation, 0.0, False)
         self.radius = number_from("FiberDetector(radius)", radius, 0.0, True)
         self.na = number_from("FiberDetector(na)", na, 0.0, True)

@@ -26,13 +26,17 @@ class IsotropicPoint:
 
 class FiberSource:
     """A fiber at the surface: photons uniform over its face of radius
-    `radius` (cm), directions uniform in solid angle within its cone
-    (na = n_above sin theta_max), refracted into the tissue, each losing
-    the surface's Fresnel reflectance at its own angle."""
+    `radius` (cm; or diameter=, as PyXOpto gives a fiber: one of the two),
+    directions uniform in solid angle within its cone (na = n_above sin
+    theta_max), refracted into the tissue, each losing the surface's
+    Fresnel reflectance at its own angle."""
 
     source_kind = 4  # TMCML_SOURCE_FIBER
 
-    def __init__(self, radius, na):
+    def __init__(self, radius=None, na=None, diameter=None):
+        radius = fiber_radius("FiberSource", radius, diameter)
+        if na is None:
+            raise ValueError("FiberSource: na (its numerical aperture) is needed")
         self.radius = number_from("FiberSource(radius)", radius, 0.0, False)
         self.na = number_from("FiberSource(na)", na, 0.0, False)
 
@@ -41,3 +45,12 @@ class FiberSource:
 
     def __repr__(self):
         return "tmcml.FiberSource(%r, %r)" % (self.radius, self.na)
+
+
+def fiber_radius(what, radius, diameter):
+    """A fiber's radius from radius= or diameter= (cm), one of them."""
+    if (radius is None) == (diameter is None):
+        raise ValueError("%s: give radius or diameter (cm), one of them" % what)
+    if diameter is not None:
+        return number_from("%s(diameter)" % what, diameter, 0.0, False) / 2
+    return radius
