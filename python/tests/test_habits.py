@@ -26,10 +26,11 @@ def test_result_reads_like_a_dict():
     r = run()
     optional = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS +
                 tmcml.JACOBIAN_ARRAYS)
-    names = ["Rsp", "Rd", "A", "Tt"] + [a for a in tmcml.ARRAYS if a not in optional]
+    names = (["Rsp", "Rd", "A", "Tt"] + [a for a in tmcml.ARRAYS if a not in optional] +
+             ["r", "z", "a", "fluence"])
     assert r.keys() == names and list(r) == names and len(r) == len(names)
     assert r["Rd"] == r.Rd and r["A_rz"] is r.A_rz and r["A_rz"].shape == (50, 40)
-    assert "Rd_r" in r and "Rd" in r and "nope" not in r and "r" not in r
+    assert "Rd_r" in r and "Rd" in r and "nope" not in r and "t" not in r
     assert r.get("nope") is None and r.get("Tt") == r.Tt
     d = r.to_dict()
     assert list(d) == names and d["Tt_ra"] is r.Tt_ra and isinstance(d["A"], float)
@@ -37,6 +38,32 @@ def test_result_reads_like_a_dict():
     with pytest.raises(KeyError) as e:
         r["flux"]
     assert "flux" in str(e.value) and "A_rz" in str(e.value)
+
+
+def test_dict_view_has_the_grid_units_and_fluence():
+    """Issue 47: the bins' centres, the fluence and every key's unit in the
+    dict view (the library's unit table), time bins' centres when asked;
+    no fluence without absorption scored."""
+    r = run(time_bins=(0.01, 5))
+    np.testing.assert_array_equal(r["r"], r.r)
+    assert r["z"][0] == 0.5 * r.dz and r["t"].tolist() == r.t.tolist() and len(r["t"]) == 5
+    np.testing.assert_array_equal(r["fluence"], r.fluence())
+    assert set(r.units) == set(r.keys())
+    assert (r.units["Rd"], r.units["A_rz"], r.units["Rd_r"], r.units["fluence"],
+            r.units["r"], r.units["a"], r.units["t"], r.units["Rd_rt"]) == \
+        ("-", "1/cm3", "1/cm2", "1/cm2", "cm", "rad", "ns", "1/(cm2 ns)")
+    assert "fluence" in r.to_dict() and "t" in r.to_dict()
+    assert "fluence" not in run(absorption=False) and "t" not in run()
+    e = run(stderr=True)
+    assert e.units["Rd_r_stderr"] == "1/cm2"
+
+
+def test_batch_dict_view_has_the_grid():
+    sets = [EXAMPLE["layers"], [[1.37, 0.5, 50.0, 0.8, 0.1]] * 3]
+    batch = tmcml.run_batch(layers=sets, photons=500, seed=3, engine="cpu", progress=False,
+                            threads=2, **GRID)
+    np.testing.assert_array_equal(batch["r"], batch[0].r)
+    assert batch["fluence"].shape == (2, 50, 40) and batch.units["fluence"] == "1/cm2"
 
 
 def test_batch_reads_like_a_dict():

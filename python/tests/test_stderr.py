@@ -50,7 +50,7 @@ def test_dict_view():
     assert r["Rd_r_stderr"] is r.stderr("Rd_r")
     d = r.to_dict()
     assert set(d) == set(keys) and len(r) == len(keys)
-    assert len(keys) == 4 + 3 + 2 * len(base_arrays(r))
+    assert len(keys) == 4 + 3 + 2 * len(base_arrays(r)) + len(("r", "z", "a", "fluence"))
     plain = tmcml.run(LAYERS, **COMMON)
     assert not any(k.endswith("_stderr") for k in plain.keys())
     with pytest.raises(KeyError) as e:

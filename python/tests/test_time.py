@@ -43,7 +43,7 @@ def test_arrays():
     assert plain.time_bins is None and plain.detector is None and plain.t is None
     assert plain.Rd_rt is None and plain.Rd_fiber is None and "Rd_t" not in plain
     for name in plain.keys():
-        np.testing.assert_array_equal(getattr(plain, name), getattr(r, name), err_msg=name)
+        np.testing.assert_array_equal(plain[name], r[name], err_msg=name)
 
 
 def test_mco_round_trip(tmp_path):

@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _lib
 from .problem import Problem, count, require_real
-from .result import JACOBIAN_OF, KEYS, Result, _with_stderr
+from .result import JACOBIAN_OF, KEYS, Result, _view_keys, _with_stderr, unit_of
 from .runner import (execute_batch, options, set_jacobian, set_path_lengths, set_precision,
                      set_source, set_stderr, set_time_and_detector, warn_unmet)
 from .session import default_session
@@ -17,8 +17,8 @@ from .session import default_session
 _STACKED = (KEYS + ("layers", "n_above", "n_below", "photons", "steps", "trapped_photons",
              "trapped_weight"))
 # What every result of a batch shares: the grid and how it ran.
-_SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "seed", "absorption", "engine",
-           "device", "kernel", "variant")
+_SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "t", "seed", "absorption",
+           "engine", "device", "kernel", "variant")
 
 
 class BatchResult:
@@ -48,7 +48,9 @@ class BatchResult:
                          if all(getattr(r, a) is not None for r in self.results))
         self._names = KEYS + optional
         every = all(r.stderr_groups for r in self.results)
-        self._keys = _with_stderr(self._names, self.results[0].stderr_keys() if every else ())
+        first = self.results[0]
+        self._keys = (_with_stderr(self._names, first.stderr_keys() if every else ()) +
+                      _view_keys(first.t is not None, first.absorption))
         for name in _lib.OPTIONAL_ARRAYS:
             setattr(self, name, None)
         for name in _STACKED + optional:
@@ -63,7 +65,14 @@ class BatchResult:
     def _value(self, key):
         if key.endswith("_stderr") and key not in self._names:
             return self.stderr(key[:-len("_stderr")])
+        if key == "fluence":
+            return self.fluence()
         return getattr(self, key)
+
+    @property
+    def units(self):
+        """{key: unit} of every key (Result.units)."""
+        return {k: unit_of(k) for k in self._keys}
 
     def __getitem__(self, b):
         if isinstance(b, str):

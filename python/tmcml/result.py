@@ -16,6 +16,25 @@ from .session import open_session
 from .source import FiberSource, IsotropicPoint
 
 
+# The dict view's keys beside the quantities: the bins' centres, and the
+# fluence of a run that scored absorption.
+COORDINATES = ("r", "z", "a")
+_UNITS = {"Rsp": "-", "Rd": "-", "A": "-", "Tt": "-", "r": "cm", "z": "cm", "a": "rad",
+          "t": "ns", "fluence": "1/cm2"}
+
+
+def _view_keys(timed, absorption):
+    return COORDINATES + (("t",) if timed else ()) + (("fluence",) if absorption else ())
+
+
+def unit_of(key):
+    """The unit of a key of the dict view (a quantity's error: its own)."""
+    name = key[:-len("_stderr")] if key.endswith("_stderr") else key
+    if name in _UNITS:
+        return _UNITS[name]
+    return _lib.text(lib.tmcml_array_unit(_lib.ARRAYS.index(name)))
+
+
 def _shape(handle, index):
     dims = (ctypes.c_size_t * _lib.ARRAY_MAX_DIMS)()
     return tuple(dims[:lib.tmcml_result_array_shape(handle, index, dims)])
@@ -179,9 +198,11 @@ class Result:
     It also reads like a dict of its quantities (as pmcx's results do):
     r['Rd'], r['A_rz'], r.keys() (tmcml.result.KEYS: Rsp, Rd, A, Tt, then
     tmcml.ARRAYS; with standard errors, 'Rd_stderr' after 'Rd', 'A_rz_stderr'
-    after 'A_rz', ...), values(), items(), get(), 'Rd' in r, len(r),
-    iteration over the names, and r.to_dict() (a new dict of the same
-    objects)."""
+    after 'A_rz', ...; then the bins' centres 'r', 'z', 'a' and, with time
+    bins, 't'; then 'fluence' (fluence()) when absorption was scored),
+    values(), items(), get(), 'Rd' in r, len(r), iteration over the names,
+    r.to_dict() (a new dict of the same objects), and r.units ({key:
+    unit}, the library's table; '-' for a fraction)."""
 
     def __init__(self, handle, session, python_seconds=None):
         self._session = session
@@ -208,8 +229,9 @@ class Result:
         self.precision = _precision(handle)
         self.ess = _ess(handle)
         self.ess_low = None if self.ess is None else bool(self.ess < _lib.LOW_ESS)
-        self._keys = _with_stderr(self._names, self._stderr)
         self.time_bins, self.t = _time_bins(p)
+        self._keys = (_with_stderr(self._names, self._stderr) +
+                      _view_keys(self.t is not None, bool(info.absorption)))
         self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr
@@ -248,10 +270,19 @@ class Result:
                               self.Rsp, self.Rd, self.A, self.Tt))
 
     def _value(self, key):
-        """The quantity of a key: an attribute, or NAME_stderr's error."""
+        """The quantity of a key: an attribute, NAME_stderr's error, or the
+        fluence."""
         if self._stderr and key.endswith("_stderr") and key[:-len("_stderr")] in self._stderr:
             return self._stderr[key[:-len("_stderr")]]
+        if key == "fluence":
+            return self.fluence()
         return getattr(self, key)
+
+    @property
+    def units(self):
+        """{key: unit} of every key of the dict view: the library's table
+        for the arrays (tmcml_array_unit), '-' for a fraction."""
+        return {k: unit_of(k) for k in self._keys}
 
     def __getitem__(self, name):
         if name not in self._keys:
