@@ -153,3 +153,17 @@ def test_plot_is_the_commands_figure(cli, tmp_path):
     with pytest.raises(tmcml.TmcmlFileError) as e:
         r.plot(tmp_path / "no" / "such" / "dir.png")
     assert "dir.png" in str(e.value)
+
+
+def test_run_takes_a_config_dict():
+    """Issue 47: tmcml.run(cfg), a dict of its keywords, as pmcx.run takes
+    one: the same run bit for bit; a key it does not know, or a keyword
+    given in cfg and beside it, refused."""
+    cfg = dict(EXAMPLE, photons=2000, engine="cpu", seed=5, progress=False, threads=2)
+    assert tmcml.run(cfg).tallies_digest == run().tallies_digest
+    with pytest.raises(TypeError, match="'photon' is not a keyword of tmcml.run"):
+        tmcml.run(dict(cfg, photon=3))
+    with pytest.raises(TypeError, match="'seed' given in cfg and as a keyword"):
+        tmcml.run(cfg, seed=7)
+    with pytest.raises(TypeError, match="cfg has no 'layers'"):
+        tmcml.run({"photons": 100})

@@ -4,6 +4,7 @@ import ctypes
 import math
 import numbers
 import os
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -31,6 +32,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
+    tmcml.run(cfg) with a dict of these keywords (as pmcx.run takes one) is
+    the same call.
 
     seed: equal seeds give bit-identical tallies (and the run command's .mco
     for the same problem).  engine: 'auto' (the GPU when one is usable),
@@ -129,6 +132,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     and emits a tmcml.PrecisionWarning naming the quantity, reached and
     asked.  With mua_sets the sets share their photons and stop together,
     once the worst set has reached P."""
+    if isinstance(layers, Mapping):
+        return _run_config(layers, locals())
     if mua_sets is not None and optics_sets is not None:
         raise ValueError("mua_sets, optics_sets: one or the other (each optics set gives its "
                          "layers' mua too)")
@@ -162,6 +167,26 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     result = Result(handle, session, seconds)
     warn_unmet([result], of)
     return result
+
+
+def _run_config(config, given):
+    """run(cfg): a dict of run's keyword arguments, as pmcx.run takes one; a
+    keyword given both in it and beside it is refused (which would win?)."""
+    import inspect
+    names = list(inspect.signature(run).parameters)
+    unknown = sorted(k for k in config if k not in names)
+    if unknown:
+        raise TypeError("run(cfg): %r is not a keyword of tmcml.run (they are %s)"
+                        % (unknown[0], ", ".join(names)))
+    defaults = {k: p.default for k, p in inspect.signature(run).parameters.items()}
+    both = sorted(k for k in config if k != "layers" and given[k] is not defaults[k])
+    if both:
+        raise TypeError("run(cfg): %r given in cfg and as a keyword: give it once" % both[0])
+    if "layers" not in config:
+        raise TypeError("run(cfg): cfg has no 'layers'")
+    merged = {k: v for k, v in given.items() if k in names and k != "layers"}
+    merged.update(config)
+    return run(**merged)
 
 
 def checkpoint_of(path, every, resume):
