@@ -73,25 +73,23 @@ contains "1e-320" "subnormal.csv:2: layer 3: too small to compute with (\"1e-320
 check
 [ ! -e "$work/b" ] || [ -z "$(ls "$work/b")" ] || fail "a refused run wrote $(ls "$work/b")"
 
+# same_sets NAME WHAT: NAME.csv runs the sets of sets.csv, bit for bit.
+same_sets() {
+    expect 0 "$1" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/$1.csv" \
+        -o "$work/$1"
+    check
+    [ "$(json "$work/$1/example.set3.json" tallies_digest)" = \
+        "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
+        fail "the file with $2 does not run the sets of the one without"
+}
 # A UTF-8 byte-order mark (Excel's "CSV UTF-8") is skipped: the file reads
 # as the one without it, whose first value it was glued to.
 printf '\357\273\2771 1 2\r\n2.5, 1.5, 2\r\n10 10 20\r\n' >"$work/bom.csv"
-expect 0 "BOM" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/bom.csv" \
-    -o "$work/bom"
-check
-[ "$(json "$work/bom/example.set3.json" tallies_digest)" = \
-    "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
-    fail "the file with a byte-order mark does not run the sets of the one without"
-
+same_sets bom "a byte-order mark"
 # A CSV's header row of names (issue 47) is skipped, once, before the first
 # set; a row of names after a set, or of the wrong width, is refused.
 printf 'mua_1,mua_2,mua_3\n1,1,2\n2.5,1.5,2\n10,10,20\n' >"$work/header.csv"
-expect 0 "header" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/header.csv" \
-    -o "$work/header"
-check
-[ "$(json "$work/header/example.set3.json" tallies_digest)" = \
-    "$(json "$work/sets/example.set3.json" tallies_digest)" ] ||
-    fail "the file with a header does not run the sets of the one without"
+same_sets header "a header"
 printf '1,1,2\nmua_1,mua_2,mua_3\n' >"$work/late.csv"
 expect 2 "late header" -- "$tmcml" run "$mci" $common --engine cpu --mua-sets "$work/late.csv" \
     -o "$work/late"
