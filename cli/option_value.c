@@ -108,8 +108,8 @@ bool option_number(const char *option, const char *text, bool inf_ok, double *ou
 
 bool option_count(const char *option, const char *text, double max, int64_t *out, tm_error *err)
 {
-    double v;
-    if (!option_number(option, text, false, &v, err) || v != floor(v) || v < 1 || v > max) {
+    uint64_t v;
+    if (!option_u64(text, &v) || v < 1 || (double)v > max) {
         error_set(err, NULL, 0, "%s: expected a whole number from 1 to %.0f (got \"%s\")", option,
                   max, text ? text : "");
         return false;

@@ -31,7 +31,7 @@ bool option_seed(const char *option, const char *text, uint64_t *out, tm_error *
  * refused, not read as 0), finite, or +inf where inf_ok. */
 bool option_number(const char *option, const char *text, bool inf_ok, double *out, tm_error *err);
 
-/* A whole number 1 .. max, as digits or as a number (1e6). */
+/* A whole number 1 .. max (option_u64's forms: 1000000, 1_000_000, 1e6). */
 bool option_count(const char *option, const char *text, double max, int64_t *out, tm_error *err);
 
 #endif

@@ -130,6 +130,11 @@ expect 0 "new directory" -- "$tmcml" lut --mua 1 --musp 5 -N 100 --engine cpu -q
     -o "$work/new/deeper/table"
 check; [ -s "$work/new/deeper/table.csv" ] && [ -s "$work/new/deeper/table.npz" ] ||
     fail "new directory: no table in it"
+# Counts as Python writes them (issue 47): 2e3, 2_000 and 2000 are one table.
+for n in 2000 2e3 2_000; do
+    expect 0 "-N $n" -- "$tmcml" lut --mua 1 --musp 5 -N "$n" --engine cpu -q -o "$work/count_$n"
+    check; cmp -s "$work/count_$n.npz" "$work/count_2000.npz" || fail "-N $n: another table"
+done
 expect 0 "help" -- "$tmcml" lut --help
 contains "help" "usage: tmcml lut --mua AXIS --musp AXIS -o OUT"
 finish lut_cli
