@@ -31,18 +31,19 @@ POOR_FIT = 1e-3
 
 
 class FitWarning(UserWarning):
-    """A fit that did not converge, stopped at a bound, or whose parameters
-    the data do not determine (FitResult.message says which)."""
+    """A fit that did not converge, stopped at a bound or short of the
+    minimum, does not match its data, or whose parameters the data do not
+    determine (FitResult.message says which)."""
 
 
 def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, bounds=None,
         ring_width=None, dr=None, fibers=None, t=None, time_width=None, dt=None,
         photons=10**6, seed=1, engine="auto", threads=None, n_above=1.0, n_below=1.0,
         session=None, max_runs=40, xtol=1e-4, ftol=1e-6, lut=None):
-    """Fits the free parameters of layers to reflectance measured in rings
-    of the surface, by least squares weighted by the data's uncertainty, and
-    returns a FitResult (values, stderr, cov, layers, chi2_dof, success,
-    message, residuals, plot()).
+    """Fits the free parameters of layers to measured reflectance (rings of
+    the surface, fibers, time bins, or spectra of them), by least squares
+    weighted by the data's uncertainty, and returns a FitResult (values,
+    stderr, cov, layers, chi2_dof, success, message, residuals, plot()).
 
     data: Rd(r) [1/cm2] averaged over the rings of centres r [cm] and width
     ring_width (default: the spacing of r), shape (S,); or, with fibers (a
@@ -51,16 +52,16 @@ def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, boun
     Rd_t [1/ns] of the whole surface (T,), or with r too Rd_rt
     [1/(cm2 ns)] of each ring (S, T).  With wavelengths [nm], a spectrum
     of rings or fibers: (W, S) or (W, F).  Fibers and time bins take the
-    CPU engine (its derivatives).  sigma: the
-    data's standard errors (one value, or data's shape); None when data has
-    a first axis of repeated measurements (their standard error of the mean
-    is then used).
+    CPU engine (its derivatives).
+    sigma: the data's standard errors (one value, or data's shape); None
+    when data has a first axis of repeated measurements (their standard
+    error of the mean is then used).
     layers: tmcml.run's rows [n, mua, mus, g, d] (free: 'mua', 'mus',
     'musp', 'g' of a layer); with wavelengths, dicts of n, d, g, blood,
     sto2, water, lipid, melanin, a and b (mus' = a (lambda/500 nm)^-b;
     free: those keys but n and d), the start of the fit.
     free: [(name, layer index), ...], the parameters fitted, in the order of
-    FitResult.values.  bounds: {(name, layer): (low, high)} (default:
+    FitResult.values; a tuple of layer indices makes them share one.  bounds: {(name, layer): (low, high)} (default:
     mua, mus, mus', a >= 0; g within +-0.99; fractions within 0..1; b
     within 0..10); the start must lie within them.
     photons, seed, engine, threads, n_above, n_below, session: every run's
@@ -76,16 +77,7 @@ def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, boun
         raise ValueError("layers, free: the start of the fit and its free parameters are needed")
     where = measurement_of(r, ring_width, dr, fibers, t, time_width, dt)
     spectral = wavelengths is not None
-    if spectral:
-        if t is not None:
-            raise ValueError("t: time-resolved spectra are not fitted (yet): fit one "
-                             "wavelength's Rd_t, or a spectrum of rings or fibers")
-        lam = _array("wavelengths", wavelengths, (1,))
-        model = ChromophoreModel(layers, lam, free, bounds)
-        shape = (len(lam),) + where.shape
-    else:
-        model = OpticsModel(layers, free, bounds)
-        shape = where.shape
+    model, shape = _model_of(layers, free, bounds, wavelengths, where)
     if not model.free:
         raise ValueError("free: no free parameters")
     values, sigma = measurement(data, sigma, shape)
@@ -103,6 +95,18 @@ def fit(data, r=None, layers=None, free=None, sigma=None, wavelengths=None, boun
     solution = _solve(evaluate, values, sigma, model, max_runs, xtol, ftol)
     return _result(solution, evaluate, values, sigma, model, where, spectral,
                    time.perf_counter() - start)
+
+
+def _model_of(layers, free, bounds, wavelengths, where):
+    """The parameters' model (optical properties, or chromophores at the
+    wavelengths) and the shape of the data it is compared with."""
+    if wavelengths is None:
+        return OpticsModel(layers, free, bounds), where.shape
+    if getattr(where, "t", None) is not None:
+        raise ValueError("t: time-resolved spectra are not fitted (yet): fit one wavelength's "
+                         "Rd_t, or a spectrum of rings or fibers")
+    lam = _array("wavelengths", wavelengths, (1,))
+    return ChromophoreModel(layers, lam, free, bounds), (len(lam),) + where.shape
 
 
 class _Evaluator:
