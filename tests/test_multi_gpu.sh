@@ -167,22 +167,25 @@ TMCML_TEST_STEAL_SECONDS=0 batch_case batch_given_back --gpus 0,0
 # Absorption sets (-A) on several engines: every set's .mco as one GPU's.
 printf '0.2 0.15 0.7 1 0.7 1 0.3\n0.4 0.3 1.4 2 1.4 2 0.6\n0.1 0.1 0.35 0.5 0.35 0.5 0.15\n' \
     >"$work/sets.csv"
-sets_case() { # NAME OPTIONS...
+sets_case() { # NAME OPTIONS... ($photons a run)
     name=$1
     shift
     # shellcheck disable=SC2086
-    "$tmcml" run "$ex/skin7_600nm.mci" -N 700000 -S 9 -A $common --mua-sets "$work/sets.csv" \
+    "$tmcml" run "$ex/skin7_600nm.mci" -N "$photons" -S 9 -A $common \
+        --mua-sets "$work/sets.csv" \
         "$@" -o "$work/$name" >"$work/$name.log" 2>&1 ||
         { fail "$name: $* exited $?"; cat "$work/$name.log" >&2; return; }
 }
+photons=700000
 sets_case sets_one
 sets_case sets_two_engines --gpus 0,0 --gpu-chunk 123457
 [ "$gpus" -ge 2 ] && sets_case sets_dash_G -G 2
 [ "$gpus" -ge 3 ] && sets_case sets_all -G "$gpus"
 # With path lengths (launches of at most 2^24 photons: 2^24 + 5 makes two).
-sets_case paths_one --path-lengths -N 16777221
-sets_case paths_two_engines --path-lengths -N 16777221 --gpus 0,0 --gpu-chunk 1234567
-[ "$gpus" -ge 2 ] && sets_case paths_dash_G --path-lengths -N 16777221 -G 2
+photons=16777221
+sets_case paths_one --path-lengths
+sets_case paths_two_engines --path-lengths --gpus 0,0 --gpu-chunk 1234567
+[ "$gpus" -ge 2 ] && sets_case paths_dash_G --path-lengths -G 2
 for pair in sets_two_engines:sets_one sets_dash_G:sets_one sets_all:sets_one \
     paths_two_engines:paths_one paths_dash_G:paths_one; do
     name=${pair%%:*} one=${pair##*:}
