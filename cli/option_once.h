@@ -1,20 +1,18 @@
 /* Options given once: an option of the command line given twice with
  * different values is refused (the last silently winning hid mistakes: a
  * second --detector replaced the first), whatever its spelling ("-S 5",
- * "-S5", "--seed 5", "--seed=5").  The same value twice, or a flag twice,
- * is harmless and taken. */
+ * "-S5", "--seed 5", "--seed=5": the option table gives its one name).
+ * The same value twice, or a flag twice, is harmless and taken. */
 #ifndef TMCML_OPTION_ONCE_H
 #define TMCML_OPTION_ONCE_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "error.h"
 
 typedef struct option_given {
-    char name[48];     /* the long name where the option has one */
+    char name[48];     /* the option's name in its table */
     const char *value; /* in argv; "" for a flag */
-    size_t value_len;
 } option_given;
 
 typedef struct options_given {
@@ -22,9 +20,8 @@ typedef struct options_given {
     int count;
 } options_given;
 
-/* Records the option of argv[first .. last] (the words its parser took)
- * into g; false with *err naming it when it was given before with another
- * value. */
-bool option_once(options_given *g, char **argv, int first, int last, tm_error *err);
+/* Records the option name given with value into g; false with *err naming
+ * it when it was given before with another value. */
+bool option_once(options_given *g, const char *name, const char *value, tm_error *err);
 
 #endif

@@ -104,9 +104,9 @@ add_test(NAME lut_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_resume.
 
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})
-# Every option a parser knows is in its command's --help (and so the man page).
+# Every option a parser knows is in its command's --help and the man page.
 add_test(NAME help_options COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_help_options.sh
-  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/cli)
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/cli ${PROJECT_BINARY_DIR}/tmcml.1)
 
 tmcml_test(test_quantization engine test_quantization.c)
 add_test(NAME quantization COMMAND test_quantization)

@@ -104,7 +104,7 @@ expect 0 "same twice" -- "$tmcml" run "$example" -N 100 -S 3 -S3 --seed 3 -q -q 
 # Options with a value take it as the next word or after '=' alike.
 expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
 expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
-contains "--profiles= empty" "--profiles: expected a directory"
+contains "--profiles= empty" "--profiles: expected a value (--profiles DIR)"
 expect 2 "unknown option" -- "$tmcml" run "$example" --bogus
 contains "unknown option" "unknown option \"--bogus\""
 # A misspelt option or command is named with the nearest real one; a bare

@@ -1,14 +1,19 @@
 #!/bin/sh
-# Every option a command's parser knows is in that command's --help, and so
-# in the manual page and in "did you mean" (issue 47: --source was in
-# neither, and "--sourc" got no suggestion), both made from the same usage
-# texts (packaging/man.cmake, cli/suggest.c).  The names are read from the
-# parsers' sources: is_long(a, "--x"), cli_long_value(..., "--x", ...) and
-# the tables' {"--x", ...} entries.
-# usage: test_help_options.sh TMCML CLI_DIR
+# Every option a command's parser knows is in that command's --help and in
+# the manual page, and "did you mean" offers it (issue 47: --source was in
+# neither, and "--sourc" got no suggestion).  Each command's parser reads
+# one option table (cli/option_table.h), and the help, the manual page
+# (packaging/man.cmake) and the suggestions are made from it; this test
+# reads the tables' rows ({"--x", ...}) from their sources, and the names
+# of the parsers not yet on a table (is_long(a, "--x"), cli_long_value(...,
+# "--x", ...)), so that a row or a parser that escapes the help is caught.
+# It also checks the table's forms: --name=value, -Xvalue, a flag given a
+# value, an option of another command.
+# usage: test_help_options.sh TMCML CLI_DIR MAN_PAGE
 . "$(dirname "$0")/lib.sh"
 tmcml=$1
 cli=$2
+man=$3
 
 # parsed FILE...: the long options those parsers take (test-only --debug-*
 # options are not for users and stay out of the help).
@@ -17,7 +22,17 @@ parsed() {
         "$@" | grep -oE '"--[a-z0-9-]+"' | tr -d '"' | grep -v '^--debug-' | sort -u
 }
 
-# in_help HELP_ARGS -- FILE...: each of the files' options in that --help.
+# The manual page as text: roff's escaped hyphens as hyphens.
+check
+if [ -s "$man" ]; then
+    sed 's/\\-/-/g' "$man" >"$work/man"
+else
+    fail "no manual page at $man"
+    : >"$work/man"
+fi
+
+# in_help HELP_ARGS -- FILE...: each of the files' options in that --help
+# and in the manual page.
 in_help() {
     args=
     while [ "$1" != "--" ]; do args="$args $1"; shift; done
@@ -28,17 +43,40 @@ in_help() {
         check
         grep -qE -- "$option([^a-z0-9-]|$)" "$work/help" ||
             fail "tmcml$args --help does not list $option"
+        check
+        grep -qE -- "$option([^a-z0-9-]|$)" "$work/man" ||
+            fail "the manual page does not list $option (tmcml$args)"
     done
 }
 
-in_help -- "$cli/cli.c"
+in_help -- "$cli/run_option_table.c"
 in_help lut -- "$cli/lut_command.c"
 in_help conv -- "$cli/conv_command.c" "$cli/mco_command.c"
 in_help plot -- "$cli/plot_command.c" "$cli/mco_command.c"
 in_help profiles -- "$cli/profiles_command.c"
 check
-[ "$(parsed "$cli/cli.c" | wc -l)" -gt 30 ] || fail "too few options read from cli.c: the pattern broke"
+[ "$(parsed "$cli/run_option_table.c" | wc -l)" -gt 40 ] ||
+    fail "too few options read from run_option_table.c: the pattern broke"
+
 # A near miss of an option gets the option suggested.
 expect 2 "--sourc" -- "$tmcml" run x.mci --sourc gaussian:0.1
 contains "--sourc" "did you mean --source?"
+# ... a knob's too (the kernel variant's own table).
+expect 2 "--edge-cach" -- "$tmcml" gen x.mci --edge-cach 1
+contains "--edge-cach" "did you mean --edge-cache?"
+
+# Every valued option takes --name=value, and a short form -Xvalue.
+example=$(dirname "$0")/../examples/skin7_600nm.mci
+expect 0 "--seed=5 -N300" -- "$tmcml" run "$example" --seed=5 -N300 --engine=cpu --threads=1 -q \
+    -o "$work/eq"
+expect 0 "-S 5 --photons 300" -- "$tmcml" run "$example" -S 5 --photons 300 --engine cpu \
+    --threads 1 -q -o "$work/spaced"
+check
+cmp -s "$work/eq/skin7_600nm.mco" "$work/spaced/skin7_600nm.mco" ||
+    fail "--seed=5 -N300 and -S 5 --photons 300 gave different files"
+# A flag given a value, and an option of another command, are named.
+expect 2 "--npz=yes" -- "$tmcml" run "$example" --npz=yes
+contains "--npz=yes" "--npz takes no value"
+expect 2 "run --nr" -- "$tmcml" run "$example" --nr 1:2:1
+contains "run --nr" "--nr: an option of tmcml sweep only"
 finish test_help_options
