@@ -770,8 +770,8 @@ TMCML_API tmcml_status tmcml_result_write_mco(tmcml_session *s, const tmcml_resu
 
 /* Draws r as `tmcml plot` draws an .mco (one design: the fluence map in r-z
  * mirrored about r = 0 with the layer interfaces, R_d(r) and A(z) on log
- * axes; README.md, Pictures) and writes the PNG to path (atomically: on failure
- * nothing is left).  name goes into the figure's title; NULL or "": the
+ * axes; docs/cli.md, "Pictures") and writes the PNG to path (atomically: on
+ * failure nothing is left).  name goes into the figure's title; NULL or "": the
  * problem's output name, else path's last component.  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_result_plot(tmcml_session *s, const tmcml_result *r, const char *path,
                                          const char *name);

@@ -52,6 +52,7 @@ the profiles shipped with tmcml, found relative to the program
 .SH SEE ALSO
 The manual in
 .IR PREFIX/share/doc/tmcml :
-README.md, docs/runs.md, docs/tuning.md, docs/library.md.
+README.md, docs/index.md (which page covers what), docs/cli.md, docs/runs.md,
+docs/tuning.md, docs/library.md.
 ")
 file(RENAME ${OUTPUT}.tmp ${OUTPUT})

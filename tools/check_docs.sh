@@ -11,7 +11,11 @@
 #  4. every relative link of a Markdown file, [text](PATH), finds its file;
 #  5. the text of tmcml_result_tallies in tmcml.h names every array whose
 #     integer tallies it gives: the rows of output_table[]
-#     (runtime/io/output_arrays.c) marked `.tallied = true`.
+#     (runtime/io/output_arrays.c) marked `.tallied = true`;
+#  6. the README stays short and in order (issue 47): at most
+#     $readme_lines lines, "Set up" its first section, a first run in
+#     Python among its first $python_by lines, and the rest in docs/, every
+#     page of which docs/index.md links.
 # Prints each fault as FILE:LINE: what, and exits 1 if there is one.
 #   sh tools/check_docs.sh
 cd "$(dirname "$0")/.." || exit 2
@@ -19,6 +23,9 @@ cd "$(dirname "$0")/.." || exit 2
 # The citations of what is not in the repository, as an extended regular
 # expression written so that this file does not match it.
 outside='DESIGN[.]md|DESIGN[ ]§|STYLE[.]md|[.][.]/shared'
+# The README's bounds (6.): the whole of it, and where its Python begins.
+readme_lines=200
+python_by=100
 # Files that may keep such a citation, and why (none now: the templates'
 # last two went once tools/carry_profiles.sh could show that a comment
 # changes no cubin, so the shipped profiles stay current).
@@ -122,9 +129,28 @@ else
     done
 fi
 
+# 6. A short README, the set-up first and Python early; an index of docs/.
+if [ -f README.md ]; then
+    n=$(wc -l <README.md)
+    [ "$n" -le "$readme_lines" ] ||
+        fault "README.md: $n lines, more than $readme_lines: move the long material into docs/"
+    first=$(grep -m 1 '^## ' README.md | sed 's/^## *//')
+    [ "$first" = "Set up" ] || fault "README.md: its first section is \"$first\", not \"Set up\""
+    python=$(grep -n -m 1 '^## .*Python' README.md | cut -d: -f1)
+    if [ -z "$python" ] || [ "$python" -gt "$python_by" ]; then
+        fault "README.md: no section on a first run in Python in its first $python_by lines"
+    fi
+fi
+if [ -f docs/index.md ]; then
+    for page in $(echo "$all" | grep -E '^docs/[^/]+\.md$' | grep -v '^docs/index\.md$'); do
+        grep -q -F "](${page#docs/})" docs/index.md ||
+            fault "docs/index.md: does not link $page"
+    done
+fi
+
 if [ -s "$faults" ]; then
     cat "$faults"
     echo "check_docs: $(wc -l <"$faults") faults"
     exit 1
 fi
-echo "check_docs: $(echo "$files" | wc -l) files: citations, docs/ names, sections, links and tmcml_result_tallies in order"
+echo "check_docs: $(echo "$files" | wc -l) files: citations, docs/ names, sections, links, tmcml_result_tallies, the README and docs/index.md in order"

@@ -3,7 +3,7 @@
  * Each input is parsed twice: from memory (mci_parse) and from a file
  * (mci_read, which also refuses NUL bytes).  Both must agree: the same
  * verdict, the same message, the same runs.  A file that is accepted must
- * keep every promise of mci.h and of the README ("Input errors"): values in
+ * keep every promise of mci.h and of docs/cli.md ("Input errors"): values in
  * range, finite, no subnormals and no -0, unique output names, depths and
  * critical angles derived as MCML derives them.  Everything is freed, so
  * LeakSanitizer sees a leak in any path. */
