@@ -74,9 +74,9 @@ enum run_option_id {
 };
 
 #define OPTIONS RUN_SECTION_OPTIONS
-#define GEN RUN_SECTION_GEN
-#define TUNING RUN_SECTION_TUNING
-#define SWEEP RUN_SECTION_SWEEP
+#define GEN     RUN_SECTION_GEN
+#define TUNING  RUN_SECTION_TUNING
+#define SWEEP   RUN_SECTION_SWEEP
 #define VARIANT RUN_SECTION_VARIANT
 
 static const cli_option rows[] = {
@@ -84,8 +84,8 @@ static const cli_option rows[] = {
      OPTIONS, 0, 0},
     {"-A", NULL, NULL, "do not score absorption (A arrays written as zeros)", OPT_NO_ABSORPTION,
      OPTIONS, 0, 0},
-    {"--engine", NULL, "cpu|gpu|auto",
-     "engine (default auto: the GPU if one is usable, else CPU)", OPT_ENGINE, OPTIONS, 0, 0},
+    {"--engine", NULL, "cpu|gpu|auto", "engine (default auto: the GPU if one is usable, else CPU)",
+     OPT_ENGINE, OPTIONS, 0, 0},
     {"--threads", NULL, "N", "CPU engine threads (default 0: every core)", OPT_THREADS, OPTIONS, 0,
      0},
     {"--output", "-o", "DIR",
@@ -208,8 +208,8 @@ static const cli_option rows[] = {
      "weight as trapped (default 10^7; docs/physics.md)",
      OPT_MAX_STEPS, OPTIONS, 0, 0},
     {"--quiet", "-q", NULL, "no progress line and no per-run report", OPT_QUIET, OPTIONS, 0, 0},
-    {"--verbose", NULL, NULL, "kernel compile and launch details on stderr", OPT_VERBOSE, OPTIONS, 0,
-     0},
+    {"--verbose", NULL, NULL, "kernel compile and launch details on stderr", OPT_VERBOSE, OPTIONS,
+     0, 0},
     {"--templates", NULL, "DIR", "read the kernel templates from DIR (experiments)", OPT_TEMPLATES,
      OPTIONS, 0, 0},
     {"--cache", NULL, "DIR", "cubin cache directory (\"\" disables the cache)", OPT_CACHE, OPTIONS,
@@ -221,8 +221,8 @@ static const cli_option rows[] = {
      "gen: compile the source with NVRTC and report registers,\n"
      "spills and stack",
      OPT_INFO, GEN, 0, 0},
-    {"--batch", NULL, NULL, "gen: the kernel that simulates runs of K's shape together",
-     OPT_BATCH, GEN, 0, 0},
+    {"--batch", NULL, NULL, "gen: the kernel that simulates runs of K's shape together", OPT_BATCH,
+     GEN, 0, 0},
     {"--profiles", NULL, "DIR", "profile directory searched first (tune stores there)",
      OPT_PROFILES, TUNING, 0, 0},
     {"--profile", NULL, "FILE", "take the kernel variant from this profile file only", OPT_PROFILE,
@@ -367,8 +367,7 @@ static bool apply_gpu(int id, const char *v, cli_options *opt, tm_error *err)
         opt->run.gpus = (int)n;
         return true;
     case OPT_GPUS: return parse_gpu_list(v, opt, err);
-    default:
-        return option_positive("--gpu-chunk", v, UINT64_C(1) << 32, &opt->run.gpu_chunk, err);
+    default: return option_positive("--gpu-chunk", v, UINT64_C(1) << 32, &opt->run.gpu_chunk, err);
     }
 }
 
@@ -425,12 +424,15 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_NO_ABSORPTION: r->score_absorption = false; return true;
     case OPT_NPZ: r->npz = true; return true;
     case OPT_MUA_SETS: r->mua_sets = v; return true;
-    case OPT_OPTICS_SETS: r->mua_sets = v; /* the file, read as the optics' */
+    case OPT_OPTICS_SETS:
+        r->mua_sets = v; /* the file, read as the optics' */
         r->optics_sets = true;
         return true;
     case OPT_PATH_LENGTHS: r->path_lengths = true; return true;
     case OPT_JACOBIAN: r->jacobian = r->npz = true; return true;
-    case OPT_STDERR: r->stderr_groups = r->npz = true; /* the arrays' errors go there */ return true;
+    case OPT_STDERR:
+        r->stderr_groups = r->npz = true; /* the arrays' errors go there */
+        return true;
     case OPT_PRECISION:
         r->stderr_groups = r->npz = true;
         return precision_parse_value(v, "--precision", &r->precision, err);

@@ -69,19 +69,21 @@ bad() {
     contains "$what" "$what"
     check; [ -z "$(ls "$work" | grep '^bad')" ] || fail "$what: wrote $(ls "$work" | grep '^bad')"
 }
-ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
+# (each option once: a value that another replaces is refused as given twice)
+base="--engine cpu -o $work/bad"
+ok="--mua 0.1,1 --musp 5 -N 100 $base"
 # shellcheck disable=SC2086
 {
-    bad '--mua "1:0.1:3": START must be below STOP' $ok --mua 1:0.1:3
-    bad '--mua "0:1:3:log": log spacing needs START above 0' $ok --mua 0:1:3:log
-    bad '--musp "5:40:0": COUNT must be a whole number' $ok --musp 5:40:0
-    bad '--mua "0.1,x": expected START:STOP:COUNT' $ok --mua 0.1,x
-    bad '--mua "0.5,0.1": the values must increase' $ok --mua 0.5,0.1
-    bad '--musp "-5": -5 is no coefficient' $ok --musp=-5
+    bad '--mua "1:0.1:3": START must be below STOP' --musp 5 -N 100 $base --mua 1:0.1:3
+    bad '--mua "0:1:3:log": log spacing needs START above 0' --musp 5 -N 100 $base --mua 0:1:3:log
+    bad '--musp "5:40:0": COUNT must be a whole number' --mua 0.1,1 -N 100 $base --musp 5:40:0
+    bad '--mua "0.1,x": expected START:STOP:COUNT' --musp 5 -N 100 $base --mua 0.1,x
+    bad '--mua "0.5,0.1": the values must increase' --musp 5 -N 100 $base --mua 0.5,0.1
+    bad '--musp "-5": -5 is no coefficient' --mua 0.1,1 -N 100 $base --musp=-5
     bad '--g 1: expected -1 to below 1' $ok --g 1
     bad '--d 0: expected a thickness above 0 cm, or inf' $ok --d 0
     bad '--strategy: expected auto, sets or runs (got "fast")' $ok --strategy fast
-    bad '--photons: expected a whole number' $ok -N 1.5
+    bad '--photons: expected a whole number' --mua 0.1,1 --musp 5 $base -N 1.5
     # Every number option's message names the option given (issue 42):
     # --dr was "dz must be positive", --n "layer 1: n must be between".
     bad '--n 1000: expected a refractive index from 0.01 to 100' $ok --n 1000
@@ -93,10 +95,10 @@ ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
     bad '--dr: too small to compute with ("1e-320")' $ok --dr 1e-320
     bad '--g: too small to compute with ("1e-400")' $ok --g 1e-400
     bad '--d: too small to compute with ("2e-324")' $ok --d 2e-324
-    bad '--mua "1e-400,1": "1e-400" is too small to compute with' $ok --mua 1e-400,1
-    bad '--musp "2e-324:5:3": "2e-324" is too small to compute with' $ok --musp 2e-324:5:3
+    bad '--mua "1e-400,1": "1e-400" is too small to compute with' --musp 5 -N 100 $base --mua 1e-400,1
+    bad '--musp "2e-324:5:3": "2e-324" is too small to compute with' --mua 0.1,1 -N 100 $base --musp 2e-324:5:3
     bad 'lut: unknown option "--bogus"' $ok --bogus
-    bad 'values of Rd_r, more than 2^27' $ok --mua 0.1:1:2000 --musp 1:10:1000
+    bad 'values of Rd_r, more than 2^27' -N 100 $base --mua 0.1:1:2000 --musp 1:10:1000
     bad 'lut: --mua is required' --musp 5 -o "$work/bad"
     # The errors' options (docs/lut.md, "Error bars and a table of one precision").
     bad '--precision: a relative standard error must be above 0' $ok --precision 0
@@ -107,7 +109,7 @@ ok="--mua 0.1,1 --musp 5 -N 100 --engine cpu -o $work/bad"
     bad 'lut: --precision needs at least 64000 photons a point' $ok --precision 2%
     bad 'lut: --precision needs at least 64000 photons a point' $ok --precision 2% \
         --max-photons 1000
-    bad 'of: Rd, an entry of Rd_r' $ok --precision 2% -N 64000 --precision-of Tt
+    bad 'of: Rd, an entry of Rd_r' --mua 0.1,1 --musp 5 $base --precision 2% -N 64000 --precision-of Tt
     bad 'lut: -o OUT is required' --mua 1 --musp 5
 }
 # A precision out of reach at a point's most photons: the files written,

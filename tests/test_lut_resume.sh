@@ -37,7 +37,8 @@ no_temps() { ! ls -A "$work" | grep -q '\.tmp\.'; }
 # 16 simulations either way, each of about 0.1 s (so that the table is far
 # from its end when the signal comes): the runs' 16 mua (a batch of 4 mus'
 # each), the sets' 16 mus' (4 mua each); a slab, so that photons end soon.
-common="--d 0.5 --g 0.8 --n 1.37 --nr 6 --dr 0.05 -S 7 --engine cpu --threads 2 -q"
+layer="--d 0.5 --g 0.8 --n 1.37 --nr 6 --dr 0.05 --engine cpu --threads 2 -q"
+common="$layer -S 7"
 table_runs="--mua 0.1:2:16:log --musp 5:20:4 --strategy runs -N 6000 $common"
 table_sets="--mua 0.1:2:4:log --musp 5:20:16 --strategy sets -N 20000 $common"
 
@@ -110,13 +111,15 @@ refused() { # WHAT MESSAGE options...
 }
 # shellcheck disable=SC2086
 {
-    refused "another seed" "made with --seed 7, this one has --seed 8" $table_runs -S 8
+    # $table_runs with one option changed (each option is given once)
+    refused "another seed" "made with --seed 7, this one has --seed 8" \
+        --mua 0.1:2:16:log --musp 5:20:4 --strategy runs -N 6000 $layer -S 8
     refused "another photon count" "made with --photons 6000, this one has --photons 7000" \
-        $table_runs -N 7000
+        --mua 0.1:2:16:log --musp 5:20:4 --strategy runs -N 7000 $common
     refused "another axis" "made with --musp\[1\] 10, this one has --musp\[1\] 11" \
-        $table_runs --musp 5,11,15,20
+        --mua 0.1:2:16:log --musp 5,11,15,20 --strategy runs -N 6000 $common
     refused "another strategy" "made with --strategy runs, this one has --strategy sets" \
-        $table_runs --strategy sets
+        --mua 0.1:2:16:log --musp 5:20:4 --strategy sets -N 6000 $common
 }
 size=$(wc -c <"$work/kept")
 # A byte changed in the middle (a disk or copy error), and the file cut short.
