@@ -24,11 +24,18 @@ linux_<arch>, and the reason is said.  The library built here is configured
 with TMCML_STATIC_DEPS=ON, which links Lua, cJSON and libpng in where their
 static archives allow (packaging/static_deps.cmake); Debian 12's do not, so
 there it needs them shared and the wheel is linux_x86_64.  The pkg-config
-case (3) holds no library but depends on the system's: linux_<arch> too."""
+case (3) holds no library but depends on the system's: linux_<arch> too.
+
+build_sdist writes tmcml-VERSION.tar.gz: the C sources the libtmcml target
+needs, this folder without its tests, PKG-INFO and a pyproject.toml at its
+top that names this backend in python/ (SDIST_*).  `pip install` of it
+builds the library with cmake from those sources (4 above)."""
 
 import base64
+import gzip
 import hashlib
 import importlib.util
+import io
 import os
 import re
 import shutil
@@ -36,6 +43,7 @@ import struct
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,7 +78,8 @@ def version():
         found = None
     if not found:
         raise RuntimeError("tmcml: no CMakeLists.txt with project(tmcml VERSION ...) above %s: "
-                           "install from a source checkout" % HERE)
+                           "install from a source checkout or its sdist (tmcml-VERSION.tar.gz)"
+                           % HERE)
     return found.group(1)
 
 
@@ -318,6 +327,10 @@ def get_requires_for_build_editable(config_settings=None):
     return []
 
 
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     ver = version()
     lib, copy = choose_library()
@@ -352,3 +365,146 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     wheel.add("tmcml_editable.pth", HERE + "\n")
     return wheel.close(pure=True)
 
+
+# --- the source distribution (PEP 517 build_sdist) -------------------------------
+
+# What tmcml-VERSION.tar.gz holds of the repository: what cmake needs to
+# configure it with BUILD_TESTING=OFF and build the libtmcml target (every
+# room, the build's scripts, packaging/ and the shipped profiles), the
+# license and readmes, and this folder without its tests.  Not tests/,
+# bench/, docs/, examples/, the other tools/ or .ci/.
+SDIST_FILES = ("CMakeLists.txt", "LICENSE", "README.md", "CHANGELOG.md", "tools/embed.cmake",
+               "tools/physics_hash.cmake", "tools/script_args.cmake", "tools/mwc_multipliers.c")
+SDIST_FOLDERS = ("api/", "base/", "cli/", "driver/", "gen/", "packaging/", "profiles/",
+                 "runtime/", "templates/", "tuner/", "python/")
+SDIST_LEFT = ("python/tests/", "python/build/", "python/CMakeLists.txt")
+# The sdist's own pyproject.toml, at its top: this backend, in python/.
+SDIST_PYPROJECT = """\
+# The source distribution's build (written by python/build_backend.py): the
+# backend of python/pyproject.toml, which builds libtmcml with cmake from the
+# sources beside this file (docs/library.md, "Installing the Python package").
+[build-system]
+requires = []
+build-backend = "build_backend"
+backend-path = ["python"]
+"""
+# Its files' time when neither SOURCE_DATE_EPOCH nor git gives one: the
+# wheel's (2020-01-01).
+FALLBACK_DATE = 1577836800
+
+
+def in_sdist(path):
+    """Whether the file at path (relative to the top, with /) goes in."""
+    parts = path.split("/")
+    if "__pycache__" in parts or path.endswith(".pyc") or path.startswith(SDIST_LEFT):
+        return False
+    return path in SDIST_FILES or path.startswith(SDIST_FOLDERS)
+
+
+def _git(*args):
+    """git's output in the checkout above this folder, or None where this is
+    no checkout's top (an unpacked sdist), or git is missing."""
+    git = shutil.which("git")
+    if not git:
+        return None
+    top = subprocess.run([git, "-C", TOP, "rev-parse", "--show-toplevel"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    if top.returncode != 0 or (os.path.realpath(top.stdout.decode().strip())
+                               != os.path.realpath(TOP)):
+        return None
+    out = subprocess.run([git, "-C", TOP] + list(args), stdout=subprocess.PIPE)
+    if out.returncode != 0:
+        raise RuntimeError("tmcml: git %s in %s failed" % (" ".join(args), TOP))
+    return out.stdout.decode("utf-8", "surrogateescape")
+
+
+def source_files():
+    """The sdist's files, relative to the top: git's (tracked, as they are
+    in the work tree) in a checkout, else the tree's, those in_sdist takes."""
+    tracked = _git("ls-files", "-z")
+    if tracked is not None:
+        paths = [p for p in tracked.split("\0") if p]
+        others = [p for p in _git("ls-files", "-z", "--others", "--exclude-standard").split("\0")
+                  if p and in_sdist(p)]
+        if others:
+            say("left out, not tracked by git (git add them to ship them): " + ", ".join(others))
+    else:
+        say("%s is no git checkout: its files are taken as they are" % TOP)
+        paths = []
+        for start in SDIST_FILES + SDIST_FOLDERS:
+            full = os.path.join(TOP, start)
+            if os.path.isfile(full):
+                paths.append(start)
+            for folder, subfolders, names in os.walk(full):
+                rel = os.path.relpath(folder, TOP).replace(os.sep, "/")
+                subfolders[:] = [d for d in subfolders if in_sdist(rel + "/" + d + "/")]
+                paths += [rel + "/" + n for n in names]
+    files = []
+    for path in sorted(set(paths)):
+        if not in_sdist(path):
+            continue
+        if not os.path.isfile(os.path.join(TOP, path)):
+            say("%s left out: tracked by git but not in the work tree" % path)
+            continue
+        files.append(path)
+    for need in ("CMakeLists.txt", "LICENSE", "python/build_backend.py"):
+        if need not in files:
+            raise RuntimeError("tmcml: no %s in %s: not a tmcml source tree" % (need, TOP))
+    return files
+
+
+def source_date():
+    """The sdist's timestamp: $SOURCE_DATE_EPOCH, else the checkout's last
+    commit, else FALLBACK_DATE: the same sources give the same bytes."""
+    given = os.environ.get("SOURCE_DATE_EPOCH")
+    if given:
+        try:
+            return int(given)
+        except ValueError:
+            raise RuntimeError("tmcml: SOURCE_DATE_EPOCH=%r: not a whole number of seconds"
+                               % given)
+    commit = _git("log", "-1", "--format=%ct")
+    return int(commit) if commit and commit.strip().isdigit() else FALLBACK_DATE
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """tmcml-VERSION.tar.gz in sdist_directory: its files under
+    tmcml-VERSION/, sorted, with one time (source_date), owner 0 and modes
+    0644 (0755 for an executable), in a gzip that names no file and has
+    that time: two builds of the same sources are the same bytes."""
+    ver = version()
+    top = "%s-%s" % (NAME, ver)
+    when = source_date()
+    entries = {top + "/PKG-INFO": (metadata(ver).encode("utf-8"), 0o644),
+               top + "/pyproject.toml": (SDIST_PYPROJECT.encode("utf-8"), 0o644)}
+    for path in source_files():
+        full = os.path.join(TOP, path)
+        mode = 0o755 if os.stat(full).st_mode & 0o111 else 0o644
+        entries[top + "/" + path] = (_read(full), mode)
+
+    def member(name, kind, mode, size=0):
+        info = tarfile.TarInfo(name)
+        info.type, info.mode, info.size, info.mtime = kind, mode, size, when
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        return info
+
+    name = top + ".tar.gz"
+    path = os.path.join(sdist_directory, name)
+    with open(path + ".part", "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=when) as packed:
+            with tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as tar:
+                folders = set()
+                for arcname in sorted(entries):
+                    data, mode = entries[arcname]
+                    parts = arcname.split("/")
+                    for depth in range(1, len(parts)):
+                        folder = "/".join(parts[:depth])
+                        if folder not in folders:
+                            folders.add(folder)
+                            tar.addfile(member(folder, tarfile.DIRTYPE, 0o755))
+                    tar.addfile(member(arcname, tarfile.REGTYPE, mode, len(data)),
+                                io.BytesIO(data))
+    os.replace(path + ".part", path)
+    say("%s: %d files from %s" % (name, len(entries), TOP))
+    return name
