@@ -377,7 +377,7 @@ SDIST_FILES = ("CMakeLists.txt", "LICENSE", "README.md", "CHANGELOG.md", "tools/
                "tools/physics_hash.cmake", "tools/script_args.cmake", "tools/mwc_multipliers.c")
 SDIST_FOLDERS = ("api/", "base/", "cli/", "driver/", "gen/", "packaging/", "profiles/",
                  "runtime/", "templates/", "tuner/", "python/")
-SDIST_LEFT = ("python/tests/", "python/build/", "python/CMakeLists.txt")
+SDIST_LEFT = ("python/tests/", "python/build/", "python/dist/", "python/CMakeLists.txt")
 # The sdist's own pyproject.toml, at its top: this backend, in python/.
 SDIST_PYPROJECT = """\
 # The source distribution's build (written by python/build_backend.py): the
