@@ -19,7 +19,7 @@ the tag of its wheel.
    else linux_<arch>.
 4. A library that needs glibc alone (compiled here), named by
    TMCML_LIBRARY: its wheel is tagged manylinux_2_N_<arch>, N as readelf
-   says.
+   says, and pip installs it here.
 Exit 77 (skipped) without venv or ensurepip (python3-venv), cmake, a C
 compiler or readelf.  Under a minute on 2 cores: it builds libtmcml."""
 
@@ -191,10 +191,12 @@ def check_install(work, env, sdist, ver):
     assert tags == ["py3-none-" + want], "the wheel is tagged %s; its library (%s) allows %s" % (
         tags, facts, want)
     print("sdist_check: pip installed the sdist and ran it; wheel tag %s (%s)" % (tags[0], facts))
+    return python
 
 
-def check_glibc_only(work, env, ver):
-    """A library that needs glibc alone: a manylinux wheel."""
+def check_glibc_only(work, env, ver, python):
+    """A library that needs glibc alone: a manylinux wheel, which pip takes
+    here."""
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     source, library = os.path.join(work, "tiny.c"), os.path.join(work, "libtiny.so")
     with open(source, "w") as f:
@@ -209,6 +211,9 @@ def check_glibc_only(work, env, ver):
     with zipfile.ZipFile(os.path.join(out, name)) as whl:
         wheel = whl.read("tmcml-%s.dist-info/WHEEL" % ver).decode()
     assert "Tag: py3-none-%s\n" % want in wheel, wheel
+    # pip on this machine takes the tag (--target: a folder, not the venv).
+    run([python, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target",
+         os.path.join(work, "target"), os.path.join(out, name)], env=env)
     print("sdist_check: a library of glibc alone (%s): %s" % (facts, name))
 
 
@@ -236,8 +241,8 @@ def main():
                    PKG_CONFIG_PATH="", PYTHONDONTWRITEBYTECODE="1")
         env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
         sdist = check_sdist(work, env, ver)
-        check_install(work, env, sdist, ver)
-        check_glibc_only(work, env, ver)
+        python = check_install(work, env, sdist, ver)
+        check_glibc_only(work, env, ver, python)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
