@@ -16,18 +16,34 @@ docs/chromophores.md) and the library the package needs (docs/library.md,
    folder of the package's own (python/build/libtmcml, kept for the next
    install), the libtmcml target alone, Release; then copied.
 
-It carries a native library, so it is tagged for this platform
-(py3-none-linux_x86_64 here), not py3-none-any."""
+It carries a native library, so it is tagged for a platform, never
+py3-none-any: for what that library truly needs, read from its ELF headers
+(wheel_platform): manylinux_2_N_<arch> (PEP 600) when it needs glibc's own
+libraries alone, N the newest GLIBC_2.N of its symbol versions; else
+linux_<arch>, and the reason is said.  The library built here is configured
+with TMCML_STATIC_DEPS=ON, which links Lua, cJSON and libpng in where their
+static archives allow (packaging/static_deps.cmake); Debian 12's do not, so
+there it needs them shared and the wheel is linux_x86_64.  The pkg-config
+case (3) holds no library but depends on the system's: linux_<arch> too.
+
+build_sdist writes tmcml-VERSION.tar.gz: the C sources the libtmcml target
+needs, this folder without its tests, PKG-INFO and a pyproject.toml at its
+top that names this backend in python/ (SDIST_*).  `pip install` of it
+builds the library with cmake from those sources (4 above)."""
 
 import base64
+import gzip
 import hashlib
 import importlib.util
+import io
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,7 +78,8 @@ def version():
         found = None
     if not found:
         raise RuntimeError("tmcml: no CMakeLists.txt with project(tmcml VERSION ...) above %s: "
-                           "install from a source checkout" % HERE)
+                           "install from a source checkout or its sdist (tmcml-VERSION.tar.gz)"
+                           % HERE)
     return found.group(1)
 
 
@@ -89,8 +106,10 @@ def build_library():
     tree = os.path.join(HERE, "build", "libtmcml")
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
     say("building libtmcml.so with cmake in %s (-j%s)" % (tree, jobs))
+    # TMCML_STATIC_DEPS: Lua, cJSON and libpng linked in where their
+    # archives allow, so that the wheel may be manylinux (wheel_platform).
     steps = [[cmake, "-S", TOP, "-B", tree, "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
-              "-DTMCML_SANITIZE=OFF", "-DTMCML_MPI=OFF"],
+              "-DTMCML_SANITIZE=OFF", "-DTMCML_MPI=OFF", "-DTMCML_STATIC_DEPS=ON"],
              [cmake, "--build", tree, "--target", "libtmcml", "--parallel", jobs]]
     for step in steps:
         # cmake's output to stderr: pip shows it with -v, and on failure.
@@ -125,6 +144,120 @@ def choose_library():
 
 def platform_tag():
     return re.sub(r"[^A-Za-z0-9]", "_", sysconfig.get_platform())
+
+
+# --- the wheel's platform: what its library needs (PEP 600) ----------------------
+
+# glibc's own libraries and its loader: a manylinux wheel's library may need
+# these, at the symbol versions its tag names.  The manylinux policy allows a
+# few more (libgcc_s, libstdc++, X11, GL, glib) at versions of their own,
+# which are not checked here: a library that needs one of them, or anything
+# else (liblua5.4.so.0), is tagged linux_<arch>, which pip installs on this
+# machine and a package index refuses.
+GLIBC_LIBRARIES = ("libc.so.6", "libm.so.6", "libdl.so.2", "librt.so.1", "libpthread.so.0",
+                   "libutil.so.1", "libnsl.so.1", "libresolv.so.2", "ld-linux-x86-64.so.2",
+                   "ld-linux-aarch64.so.1", "ld-linux.so.2", "ld-linux-armhf.so.3", "ld64.so.1",
+                   "ld64.so.2")
+# ELF e_machine: the architecture PEP 600 names (EM_PPC64 by byte order).
+MACHINES = {3: "i686", 22: "s390x", 40: "armv7l", 62: "x86_64", 183: "aarch64"}
+# The oldest manylinux of each architecture (2_17 where not named here, as
+# pip has it): a library that asks for no newer GLIBC_2.N is tagged with it.
+OLDEST_GLIBC = {"x86_64": (2, 5), "i686": (2, 5)}
+
+
+def elf_needs(path):
+    """(architecture, DT_NEEDED names, {needed file: the symbol versions
+    asked of it}) of an ELF shared object, from its section headers: the
+    dynamic section and the version needs (SHT_GNU_verneed: Elf_Verneed,
+    Elf_Vernaux), each with the string table it links to.  ValueError for a
+    file that is not an ELF shared object or has no section headers."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or len(data) < 64 or data[4] not in (1, 2) or data[5] not in (1, 2):
+        raise ValueError("not an ELF file")
+    wide, order = data[4] == 2, "<" if data[5] == 1 else ">"
+    machine, = struct.unpack_from(order + "H", data, 0x12)
+    if wide:
+        shoff, = struct.unpack_from(order + "Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A)
+        section, entry = order + "IIQQQQIIQQ", order + "qQ"
+    else:
+        shoff, = struct.unpack_from(order + "I", data, 0x20)
+        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x2E)
+        section, entry = order + "IIIIIIIIII", order + "iI"
+    if not shoff or not shnum:
+        raise ValueError("no section headers")
+    headers = [struct.unpack_from(section, data, shoff + i * shentsize) for i in range(shnum)]
+
+    def string(table, offset):
+        start = headers[table][4] + offset
+        return data[start:data.index(b"\0", start)].decode("ascii", "replace")
+
+    needed, versions, dynamic = [], {}, False
+    for _, kind, _, _, offset, size, link, info, _, _ in headers:
+        if kind == 6:  # SHT_DYNAMIC
+            dynamic = True
+            for at in range(offset, offset + size, struct.calcsize(entry)):
+                tag, value = struct.unpack_from(entry, data, at)
+                if tag == 0:  # DT_NULL
+                    break
+                if tag == 1:  # DT_NEEDED
+                    needed.append(string(link, value))
+        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed: info is the number of entries
+            at = offset
+            for _ in range(info):
+                _, count, name, aux, following = struct.unpack_from(order + "HHIII", data, at)
+                names = versions.setdefault(string(link, name), set())
+                there = at + aux
+                for _ in range(count):
+                    _, _, _, version, step = struct.unpack_from(order + "IHHII", data, there)
+                    names.add(string(link, version))
+                    there += step
+                if not following:
+                    break
+                at += following
+    if not dynamic:
+        raise ValueError("no dynamic section: not a shared object")
+    arch = MACHINES.get(machine)
+    if machine == 21:  # EM_PPC64
+        arch = "ppc64le" if order == "<" else "ppc64"
+    return arch, needed, versions
+
+
+def wheel_platform(path):
+    """(the platform tag a wheel that carries the library at path may
+    have, why): manylinux_2_N_<arch> when it needs glibc alone (N the
+    newest GLIBC_2.N it asks for), else linux_<arch>."""
+    here = platform_tag()
+    if not here.startswith("linux_"):
+        return here, "not Linux"
+    try:
+        arch, needed, versions = elf_needs(path)
+    except (OSError, ValueError, IndexError, struct.error) as e:
+        raise RuntimeError("tmcml: %s: cannot read what it needs from its ELF headers (%s)"
+                           % (path, e))
+    if arch is None:
+        return here, "its architecture is not one manylinux names"
+    if here != "linux_" + arch:
+        raise RuntimeError("tmcml: %s is a library for %s, and this Python is %s: set "
+                           "TMCML_LIBRARY to one built for it" % (path, arch, here))
+    others = [n for n in needed if n not in GLIBC_LIBRARIES]
+    if others:
+        return here, ("%s needs %s beside glibc (a manylinux wheel needs them linked in: "
+                      "docs/library.md)" % (os.path.basename(path), ", ".join(others)))
+    glibc = OLDEST_GLIBC.get(arch, (2, 17))
+    for library, names in sorted(versions.items()):
+        for name in sorted(names):
+            found = re.match(r"GLIBC_(\d+)\.(\d+)(\.\d+)?$", name)
+            if found:
+                glibc = max(glibc, (int(found.group(1)), int(found.group(2))))
+            elif name == "GLIBC_ABI_DT_RELR":  # packed relocations: glibc 2.36
+                glibc = max(glibc, (2, 36))
+            else:
+                return here, "%s needs %s of %s" % (os.path.basename(path), name, library)
+    return ("manylinux_%d_%d_%s" % (glibc[0], glibc[1], arch),
+            "%s needs glibc %d.%d alone (%s)" % (os.path.basename(path), glibc[0], glibc[1],
+                                                 ", ".join(needed)))
 
 
 def metadata(ver):
@@ -194,10 +327,19 @@ def get_requires_for_build_editable(config_settings=None):
     return []
 
 
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     ver = version()
     lib, copy = choose_library()
-    wheel = Wheel(wheel_directory, ver, "py3-none-" + platform_tag())
+    if copy:
+        platform, why = wheel_platform(lib)
+    else:
+        platform, why = platform_tag(), "it depends on the system's %s" % lib
+    say("the wheel is tagged %s: %s" % (platform, why))
+    wheel = Wheel(wheel_directory, ver, "py3-none-" + platform)
     package = os.path.join(HERE, NAME)
     for name in sorted(os.listdir(package)):
         if name.endswith(".py") and name != "_installed.py":
@@ -222,3 +364,147 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     wheel = Wheel(wheel_directory, version(), "py3-none-any")
     wheel.add("tmcml_editable.pth", HERE + "\n")
     return wheel.close(pure=True)
+
+
+# --- the source distribution (PEP 517 build_sdist) -------------------------------
+
+# What tmcml-VERSION.tar.gz holds of the repository: what cmake needs to
+# configure it with BUILD_TESTING=OFF and build the libtmcml target (every
+# room, the build's scripts, packaging/ and the shipped profiles), the
+# license and readmes, and this folder without its tests.  Not tests/,
+# bench/, docs/, examples/, the other tools/ or .ci/.
+SDIST_FILES = ("CMakeLists.txt", "LICENSE", "README.md", "CHANGELOG.md", "tools/embed.cmake",
+               "tools/physics_hash.cmake", "tools/script_args.cmake", "tools/mwc_multipliers.c")
+SDIST_FOLDERS = ("api/", "base/", "cli/", "driver/", "gen/", "packaging/", "profiles/",
+                 "runtime/", "templates/", "tuner/", "python/")
+SDIST_LEFT = ("python/tests/", "python/build/", "python/dist/", "python/CMakeLists.txt")
+# The sdist's own pyproject.toml, at its top: this backend, in python/.
+SDIST_PYPROJECT = """\
+# The source distribution's build (written by python/build_backend.py): the
+# backend of python/pyproject.toml, which builds libtmcml with cmake from the
+# sources beside this file (docs/library.md, "Installing the Python package").
+[build-system]
+requires = []
+build-backend = "build_backend"
+backend-path = ["python"]
+"""
+# Its files' time when neither SOURCE_DATE_EPOCH nor git gives one: the
+# wheel's (2020-01-01).
+FALLBACK_DATE = 1577836800
+
+
+def in_sdist(path):
+    """Whether the file at path (relative to the top, with /) goes in."""
+    parts = path.split("/")
+    if "__pycache__" in parts or path.endswith(".pyc") or path.startswith(SDIST_LEFT):
+        return False
+    return path in SDIST_FILES or path.startswith(SDIST_FOLDERS)
+
+
+def _git(*args):
+    """git's output in the checkout above this folder, or None where this is
+    no checkout's top (an unpacked sdist), or git is missing."""
+    git = shutil.which("git")
+    if not git:
+        return None
+    top = subprocess.run([git, "-C", TOP, "rev-parse", "--show-toplevel"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    if top.returncode != 0 or (os.path.realpath(top.stdout.decode().strip())
+                               != os.path.realpath(TOP)):
+        return None
+    out = subprocess.run([git, "-C", TOP] + list(args), stdout=subprocess.PIPE)
+    if out.returncode != 0:
+        raise RuntimeError("tmcml: git %s in %s failed" % (" ".join(args), TOP))
+    return out.stdout.decode("utf-8", "surrogateescape")
+
+
+def source_files():
+    """The sdist's files, relative to the top: git's (tracked, as they are
+    in the work tree) in a checkout, else the tree's, those in_sdist takes."""
+    tracked = _git("ls-files", "-z")
+    if tracked is not None:
+        paths = [p for p in tracked.split("\0") if p]
+        others = [p for p in _git("ls-files", "-z", "--others", "--exclude-standard").split("\0")
+                  if p and in_sdist(p)]
+        if others:
+            say("left out, not tracked by git (git add them to ship them): " + ", ".join(others))
+    else:
+        say("%s is no git checkout: its files are taken as they are" % TOP)
+        paths = []
+        for start in SDIST_FILES + SDIST_FOLDERS:
+            full = os.path.join(TOP, start)
+            if os.path.isfile(full):
+                paths.append(start)
+            for folder, subfolders, names in os.walk(full):
+                rel = os.path.relpath(folder, TOP).replace(os.sep, "/")
+                subfolders[:] = [d for d in subfolders if in_sdist(rel + "/" + d + "/")]
+                paths += [rel + "/" + n for n in names]
+    files = []
+    for path in sorted(set(paths)):
+        if not in_sdist(path):
+            continue
+        if not os.path.isfile(os.path.join(TOP, path)):
+            say("%s left out: tracked by git but not in the work tree" % path)
+            continue
+        files.append(path)
+    for need in ("CMakeLists.txt", "LICENSE", "python/build_backend.py"):
+        if need not in files:
+            raise RuntimeError("tmcml: no %s in %s: not a tmcml source tree" % (need, TOP))
+    return files
+
+
+def source_date():
+    """The sdist's timestamp: $SOURCE_DATE_EPOCH, else the checkout's last
+    commit, else FALLBACK_DATE: the same sources give the same bytes."""
+    given = os.environ.get("SOURCE_DATE_EPOCH")
+    if given:
+        try:
+            return int(given)
+        except ValueError:
+            raise RuntimeError("tmcml: SOURCE_DATE_EPOCH=%r: not a whole number of seconds"
+                               % given)
+    commit = _git("log", "-1", "--format=%ct")
+    return int(commit) if commit and commit.strip().isdigit() else FALLBACK_DATE
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """tmcml-VERSION.tar.gz in sdist_directory: its files under
+    tmcml-VERSION/, sorted, with one time (source_date), owner 0 and modes
+    0644 (0755 for an executable), in a gzip that names no file and has
+    that time: two builds of the same sources are the same bytes."""
+    ver = version()
+    top = "%s-%s" % (NAME, ver)
+    when = source_date()
+    entries = {top + "/PKG-INFO": (metadata(ver).encode("utf-8"), 0o644),
+               top + "/pyproject.toml": (SDIST_PYPROJECT.encode("utf-8"), 0o644)}
+    for path in source_files():
+        full = os.path.join(TOP, path)
+        mode = 0o755 if os.stat(full).st_mode & 0o111 else 0o644
+        entries[top + "/" + path] = (_read(full), mode)
+
+    def member(name, kind, mode, size=0):
+        info = tarfile.TarInfo(name)
+        info.type, info.mode, info.size, info.mtime = kind, mode, size, when
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        return info
+
+    name = top + ".tar.gz"
+    path = os.path.join(sdist_directory, name)
+    with open(path + ".part", "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=when) as packed:
+            with tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as tar:
+                folders = set()
+                for arcname in sorted(entries):
+                    data, mode = entries[arcname]
+                    parts = arcname.split("/")
+                    for depth in range(1, len(parts)):
+                        folder = "/".join(parts[:depth])
+                        if folder not in folders:
+                            folders.add(folder)
+                            tar.addfile(member(folder, tarfile.DIRTYPE, 0o755))
+                    tar.addfile(member(arcname, tarfile.REGTYPE, mode, len(data)),
+                                io.BytesIO(data))
+    os.replace(path + ".part", path)
+    say("%s: %d files from %s" % (name, len(entries), TOP))
+    return name
