@@ -133,9 +133,12 @@ static bool engine_of(const char *text, tmcml_engine *out, tm_error *err)
 static bool apply_number(int id, const char *name, const char *v, lut_args *a, tm_error *err)
 {
     tmcml_lut_spec *sp = &a->req.spec;
-    double *reals[] = {[LUT_N] = &sp->n,         [LUT_N_ABOVE] = &sp->n_above,
-                       [LUT_N_BELOW] = &sp->n_below, [LUT_G] = &sp->g,
-                       [LUT_D] = &sp->d,         [LUT_DR] = &sp->dr};
+    double *reals[] = {[LUT_N] = &sp->n,
+                       [LUT_N_ABOVE] = &sp->n_above,
+                       [LUT_N_BELOW] = &sp->n_below,
+                       [LUT_G] = &sp->g,
+                       [LUT_D] = &sp->d,
+                       [LUT_DR] = &sp->dr};
     if (id <= LUT_DR)
         return option_number(name, v, id == LUT_D, reals[id], err);
     if (id == LUT_NR)

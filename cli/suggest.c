@@ -4,7 +4,6 @@
 #include "suggest.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MAX_WORD 64
@@ -55,52 +54,4 @@ const char *suggest_nearest(const char *word, const char *const *words, int n)
     /* fewer edits than letters: "rn" is "run", but "ab" is not "gen" */
     size_t letters = strlen(word) - strspn(word, "-");
     return best && (size_t)best_edits < letters ? best : NULL;
-}
-
-static bool listed(const char **options, int n, const char *name, size_t len)
-{
-    for (int i = 0; i < n; i++)
-        if (strlen(options[i]) == len && strncmp(options[i], name, len) == 0)
-            return true;
-    return false;
-}
-
-int suggest_usage_options(void (*print_usage)(FILE *), char **storage, const char ***options)
-{
-    size_t size = 0;
-    FILE *f = open_memstream(storage, &size);
-    *options = NULL;
-    if (!f)
-        return -1;
-    print_usage(f);
-    if (fclose(f) != 0)
-        return -1;
-    const char **list = malloc((size / 3 + 1) * sizeof *list);
-    if (!list) {
-        free(*storage);
-        *storage = NULL;
-        return -1;
-    }
-    int n = 0;
-    char *text = *storage;
-    for (char *p = text; (p = strstr(p, "--")) != NULL;) {
-        /* an option begins a word: "--name", its end at the first letter
-         * that is not a letter, digit or '-' */
-        bool starts_word = p == text || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '[' ||
-                           p[-1] == '(' || p[-1] == '|' || p[-1] == '\0';
-        size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
-        char *end = p + len;
-        if (!starts_word || len <= 3 || listed(list, n, p, len)) {
-            p = end;
-            continue;
-        }
-        list[n++] = p;
-        bool last = *end == '\0';
-        *end = '\0'; /* what ended it is a blank or punctuation: not needed */
-        if (last)
-            break;
-        p = end + 1;
-    }
-    *options = list;
-    return n;
 }

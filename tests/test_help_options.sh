@@ -9,6 +9,8 @@
 # "--x", ...)), so that a row or a parser that escapes the help is caught.
 # It also checks the table's forms: --name=value, -Xvalue, a flag given a
 # value, an option of another command.
+# The reference pages name every option too (docs/cli.md for run's,
+# docs/lut.md for lut's).
 # usage: test_help_options.sh TMCML CLI_DIR MAN_PAGE
 . "$(dirname "$0")/lib.sh"
 tmcml=$1
@@ -50,10 +52,20 @@ in_help() {
 }
 
 in_help -- "$cli/run_option_table.c"
-in_help lut -- "$cli/lut_command.c"
+in_help lut -- "$cli/lut_option_table.c"
 in_help conv -- "$cli/conv_command.c" "$cli/mco_command.c"
 in_help plot -- "$cli/plot_command.c" "$cli/mco_command.c"
 in_help profiles -- "$cli/profiles_command.c"
+# in_doc PAGE FILE: each of the file's options on that page.
+in_doc() {
+    for option in $(parsed "$2" | grep -v '^--help$'); do
+        check
+        grep -qE -- "$option([^a-z0-9-]|$)" "$1" || fail "$1 does not name $option"
+    done
+}
+docs=$cli/../docs
+in_doc "$docs/cli.md" "$cli/run_option_table.c"
+in_doc "$docs/lut.md" "$cli/lut_option_table.c"
 check
 [ "$(parsed "$cli/run_option_table.c" | wc -l)" -gt 40 ] ||
     fail "too few options read from run_option_table.c: the pattern broke"
