@@ -89,22 +89,6 @@ static void unknown_option(const char *a, tm_error *err)
     option_table_unknown(&run_options, knobs, n, a, "tmcml --help", err);
 }
 
-int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,
-                   const char **value, tm_error *err)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
-        return 0;
-    const char *v = a[n] == '=' ? a + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-    if (!v || !*v) {
-        error_set(err, NULL, 0, "%s: expected %s", name, what);
-        return -1;
-    }
-    *value = v;
-    return 1;
-}
-
 /* A knob's option (the kernel variant's table, gen/knob.h), as "--knob V"
  * or "--knob=V", given once: 1 parsed, 0 not a knob's, -1 a bad value. */
 static int parse_knob_option(int argc, char **argv, int *i, cli_options *opt, options_given *given,

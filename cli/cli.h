@@ -48,10 +48,4 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 
 void cli_print_usage(FILE *stream);
 
-/* A long option with a value, as `--name VALUE` or `--name=VALUE`: 1 when
- * argv[*i] is that option (*value set, *i past it), 0 when it is not, -1
- * when its value is missing (*err: "--name: expected WHAT"). */
-int cli_long_value(int argc, char **argv, int *i, const char *name, const char *what,
-                   const char **value, tm_error *err);
-
 #endif

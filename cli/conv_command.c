@@ -2,10 +2,24 @@
 
 #include <stdio.h>
 
-#include "cli.h"
 #include "conv.h"
 #include "mco.h"
 #include "mco_command.h"
+
+enum { CONV_BEAM };
+
+static const cli_option rows[] = {
+    {"--beam", NULL, "gaussian:W|flat:R",
+     "a Gaussian beam of 1/e^2 radius W (cm), or a flat\n"
+     "(top-hat) beam of radius R (cm)",
+     CONV_BEAM, 0, 0, 0},
+    {"--output", "-o", "FILE", "the convolved .mco (default: OUT.conv.mco beside OUT.mco)",
+     MCO_OPTION_OUTPUT, 0, 0, 0},
+    {"--help", "-h", NULL, "this text", MCO_OPTION_HELP, 0, 0, 0},
+};
+
+static const cli_option_table conv_options_table = {"conv: ", rows,
+                                                    (int)(sizeof rows / sizeof *rows)};
 
 static void print_usage(FILE *s)
 {
@@ -19,11 +33,10 @@ static void print_usage(FILE *s)
           "everything beyond the grid, is not spread and collects what the beam carries\n"
           "beyond it.  The header comment records the beam.\n"
           "\n"
-          "  --beam gaussian:W     a Gaussian beam of 1/e^2 radius W (cm)\n"
-          "  --beam flat:R         a flat (top-hat) beam of radius R (cm)\n"
-          "  -o, --output FILE     the convolved .mco (default: OUT.conv.mco beside OUT.mco)\n"
-          "  -h, --help            this text\n"
-          "\n"
+          "\n",
+          s);
+    option_table_usage(&conv_options_table, 0, s);
+    fputs("\n"
           "exit status: 0 written; 1 the .mco unreadable or the output not written\n"
           "(nothing left behind); 2 bad command line.\n",
           s);
@@ -35,21 +48,17 @@ typedef struct conv_options {
     bool have_beam;
 } conv_options;
 
-static int beam_option(int argc, char **argv, int *i, void *ctx, tm_error *err)
+static bool beam_option(const option_read *read, void *ctx, tm_error *err)
 {
     conv_options *o = ctx;
-    const char *text = NULL;
-    int got = cli_long_value(argc, argv, i, "--beam", "gaussian:W or flat:R (cm)", &text, err);
-    if (got <= 0)
-        return got;
-    if (!conv_beam_parse(text, &o->beam, err)) {
+    if (!conv_beam_parse(read->value, &o->beam, err)) {
         tm_error named = {0}; /* the option as the user wrote it */
         error_set(&named, NULL, 0, "--%s", err->message);
         *err = named;
-        return -1;
+        return false;
     }
     o->have_beam = true;
-    return 1;
+    return true;
 }
 
 static bool beam_given(const void *ctx, tm_error *err)
@@ -91,7 +100,8 @@ int conv_command(int argc, char **argv)
         .print_usage = print_usage,
         .suffix = ".conv.mco",
         .overwrite = "the output would overwrite the .mco it is made from",
-        .option = beam_option,
+        .options = &conv_options_table,
+        .apply = beam_option,
         .complete = beam_given,
         .write = convolve_file,
     };

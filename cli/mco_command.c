@@ -6,38 +6,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "fs.h"
+#include "option_once.h"
 
 typedef struct mco_files {
     const char *input, *output;
     bool help;
 } mco_files;
 
-/* -o FILE, -oFILE, --output FILE, the .mco, or a word refused. */
-static bool parse_word(const mco_command *cmd, int argc, char **argv, int *i, mco_files *a,
-                       tm_error *err)
+/* One option of the command's table, given once: the frame's own (-o,
+ * --help) or the command's. */
+static bool parse_option(const mco_command *cmd, void *ctx, int argc, char **argv, int *i,
+                         mco_files *a, options_given *given, tm_error *err)
 {
-    const char *w = argv[*i];
-    int got = cli_long_value(argc, argv, i, "--output", "a file name", &a->output, err);
-    if (got != 0)
-        return got > 0;
-    if (strncmp(w, "-o", 2) == 0) { /* -o FILE or -oFILE */
-        a->output = w[2] ? w + 2 : *i + 1 < argc ? argv[++*i] : NULL;
-        if (!a->output || !*a->output) {
-            error_set(err, NULL, 0, "-o: expected a file name");
+    char help[64];
+    snprintf(help, sizeof help, "tmcml %s --help", cmd->name);
+    option_read o;
+    int got = option_table_read(cmd->options, argc, argv, i, &o, err);
+    if (got == 0)
+        option_table_unknown(cmd->options, NULL, 0, argv[*i], help, err);
+    if (got <= 0)
+        return false;
+    bool ok = true;
+    if (o.row->id == MCO_OPTION_OUTPUT)
+        a->output = o.value;
+    else if (o.row->id == MCO_OPTION_HELP)
+        a->help = true;
+    else
+        ok = cmd->apply(&o, ctx, err);
+    return ok && option_once(given, o.row->name, o.value ? o.value : "", err);
+}
+
+/* The words: the .mco and the options; --help ends them. */
+static bool parse_words(const mco_command *cmd, void *ctx, int argc, char **argv, mco_files *a,
+                        options_given *given, tm_error *err)
+{
+    for (int i = 1; i < argc && !a->help; i++) {
+        const char *w = argv[i];
+        if (w[0] == '-' && w[1]) {
+            if (!parse_option(cmd, ctx, argc, argv, &i, a, given, err))
+                return false;
+        } else if (a->input) {
+            error_set(err, NULL, 0, "%s: more than one .mco file (\"%s\" and \"%s\")", cmd->name,
+                      a->input, w);
             return false;
+        } else {
+            a->input = w;
         }
-    } else if (w[0] == '-' && w[1]) {
-        error_set(err, NULL, 0, "%s: unknown option \"%s\" (tmcml %s --help)", cmd->name, w,
-                  cmd->name);
-        return false;
-    } else if (a->input) {
-        error_set(err, NULL, 0, "%s: more than one .mco file (\"%s\" and \"%s\")", cmd->name,
-                  a->input, w);
-        return false;
-    } else {
-        a->input = w;
     }
     return true;
 }
@@ -46,15 +61,13 @@ static bool parse(const mco_command *cmd, void *ctx, int argc, char **argv, mco_
                   tm_error *err)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            a->help = true;
-            return true;
-        }
-        int own = cmd->option ? cmd->option(argc, argv, &i, ctx, err) : 0;
-        if (own < 0 || (own == 0 && !parse_word(cmd, argc, argv, &i, a, err)))
-            return false;
-    }
+    options_given given = {calloc((size_t)argc, sizeof *given.at), 0};
+    bool ok = given.at && parse_words(cmd, ctx, argc, argv, a, &given, err);
+    if (!given.at)
+        error_set(err, NULL, 0, "%s: out of memory", cmd->name);
+    free(given.at);
+    if (!ok || a->help)
+        return ok;
     if (!a->input) {
         error_set(err, NULL, 0, "%s: no .mco file given (tmcml %s --help)", cmd->name, cmd->name);
         return false;

@@ -1,6 +1,7 @@
 /* The frame of the commands that read one .mco and write one file from it
- * (`tmcml plot`, `tmcml conv`): the command line (-h, -o FILE, --output
- * FILE, the .mco, the command's own options), the output's name (given,
+ * (`tmcml plot`, `tmcml conv`): the command line (the .mco and the
+ * options of the command's table, each given once: -h, -o FILE and the
+ * command's own), the output's name (given,
  * else beside the .mco), its checks before the .mco is read (not the .mco
  * itself, creatable), the messages and the exit status.  Each command
  * gives its usage, its options and the writing. */
@@ -11,15 +12,21 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "option_table.h"
+
+/* The ids of the frame's own rows, which every command's table lists
+ * (with its own words for the output): -o/--output and -h/--help. */
+enum { MCO_OPTION_OUTPUT = -1, MCO_OPTION_HELP = -2 };
 
 typedef struct mco_command {
     const char *name; /* "plot": the messages' first word, "tmcml plot --help" */
     void (*print_usage)(FILE *s);
     const char *suffix;    /* the output's default: the .mco's sibling of this suffix */
     const char *overwrite; /* why the output may not be the .mco ("the figure would ...") */
-    /* The command's own option at argv[*i] (ctx: its options): 1 taken
-     * (*i past its value), 0 not one of them, -1 bad (err).  NULL: none. */
-    int (*option)(int argc, char **argv, int *i, void *ctx, tm_error *err);
+    const cli_option_table *options; /* the command's, the frame's rows among them */
+    /* Sets the command's own option read (ctx: its options); false with
+     * err on a bad value.  NULL: it has none beside the frame's. */
+    bool (*apply)(const option_read *o, void *ctx, tm_error *err);
     /* After the command line: false (err) for an option it lacks.  NULL:
      * none required. */
     bool (*complete)(const void *ctx, tm_error *err);

@@ -10,6 +10,18 @@
 #include "mco_stderr.h"
 #include "plot_mco.h"
 
+enum { PLOT_NO_STDERR };
+
+static const cli_option rows[] = {
+    {"--output", "-o", "FIG.png", "the figure (default: OUT.png beside OUT.mco)", MCO_OPTION_OUTPUT,
+     0, 0, 0},
+    {"--no-stderr", NULL, NULL, "no bands, whatever OUT.npz holds", PLOT_NO_STDERR, 0, 0, 0},
+    {"--help", "-h", NULL, "this text", MCO_OPTION_HELP, 0, 0, 0},
+};
+
+static const cli_option_table plot_options_table = {"plot: ", rows,
+                                                    (int)(sizeof rows / sizeof *rows)};
+
 static void print_usage(FILE *s)
 {
     fputs("usage: tmcml plot OUT.mco [-o FIG.png] [--no-stderr]\n"
@@ -26,10 +38,10 @@ static void print_usage(FILE *s)
           "(another run's) or that cannot be read is said so on stderr, and the figure\n"
           "drawn without bands.\n"
           "\n"
-          "  -o, --output FIG.png  the figure (default: OUT.png beside OUT.mco)\n"
-          "  --no-stderr           no bands, whatever OUT.npz holds\n"
-          "  -h, --help            this text\n"
-          "\n"
+          "\n",
+          s);
+    option_table_usage(&plot_options_table, 0, s);
+    fputs("\n"
           "exit status: 0 written; 1 the .mco unreadable or the figure not written\n"
           "(nothing left behind); 2 bad command line.\n",
           s);
@@ -40,14 +52,12 @@ typedef struct plot_options {
     bool no_stderr;
 } plot_options;
 
-static int plot_option(int argc, char **argv, int *i, void *ctx, tm_error *err)
+static bool plot_option(const option_read *o, void *ctx, tm_error *err)
 {
-    (void)argc;
+    (void)o; /* its one option: --no-stderr */
     (void)err;
-    if (strcmp(argv[*i], "--no-stderr") != 0)
-        return 0;
     ((plot_options *)ctx)->no_stderr = true;
-    return 1;
+    return true;
 }
 
 /* The standard errors from the .npz beside the .mco, into errors: none
@@ -89,7 +99,8 @@ int plot_command(int argc, char **argv)
         .print_usage = print_usage,
         .suffix = ".png",
         .overwrite = "the figure would overwrite the .mco it is drawn from",
-        .option = plot_option,
+        .options = &plot_options_table,
+        .apply = plot_option,
         .write = plot_file,
     };
     plot_options o = {0};

@@ -9,8 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
 #include "fs.h"
+#include "option_once.h"
+#include "option_table.h"
 #include "profile_audit.h"
 
 typedef struct profiles_args {
@@ -19,6 +20,16 @@ typedef struct profiles_args {
     int num_names;
     const char *names[PROFILES_MAX_FILES];
 } profiles_args;
+
+enum { PROFILES_DIR, PROFILES_HELP };
+
+static const cli_option rows[] = {
+    {"--profiles", NULL, "DIR", "a profile directory searched first", PROFILES_DIR, 0, 0, 0},
+    {"--help", "-h", NULL, "this text", PROFILES_HELP, 0, 0, 0},
+};
+
+static const cli_option_table profiles_options = {"profiles: ", rows,
+                                                  (int)(sizeof rows / sizeof *rows)};
 
 static void profiles_usage(FILE *s)
 {
@@ -35,32 +46,50 @@ static void profiles_usage(FILE *s)
           "  show   the entries of a file, or of the files of a device (any part of\n"
           "         its name, e.g. H100)\n"
           "  check  reads every file on the path (or those given) and reports corrupt\n"
-          "         and stale ones; exit status 1 when one is corrupt\n",
+          "         and stale ones; exit status 1 when one is corrupt\n"
+          "\n",
           s);
+    option_table_usage(&profiles_options, 0, s);
+}
+
+/* One word: an option of the table, given once (--help is looked for
+ * before: profiles_command), the action or a file. */
+static bool profiles_word(int argc, char **argv, int *i, profiles_args *a, options_given *given,
+                          tm_error *err)
+{
+    const char *w = argv[*i];
+    if (w[0] == '-' && w[1]) {
+        option_read o;
+        int got = option_table_read(&profiles_options, argc, argv, i, &o, err);
+        if (got == 0)
+            option_table_unknown(&profiles_options, NULL, 0, w, "tmcml profiles --help", err);
+        if (got > 0 && o.row->id == PROFILES_DIR)
+            a->dir = o.value;
+        return got > 0 && option_once(given, o.row->name, o.value ? o.value : "", err);
+    }
+    if (!a->action) {
+        a->action = w;
+    } else if (a->num_names < PROFILES_MAX_FILES) {
+        a->names[a->num_names++] = w;
+    } else {
+        error_set(err, NULL, 0, "profiles: more than %d files given", PROFILES_MAX_FILES);
+        return false;
+    }
+    return true;
 }
 
 static bool profiles_parse(int argc, char **argv, profiles_args *a, tm_error *err)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *w = argv[i];
-        int dir = cli_long_value(argc, argv, &i, "--profiles", "a directory", &a->dir, err);
-        if (dir < 0)
-            return false;
-        if (dir > 0) {
-            continue;
-        } else if (w[0] == '-' && w[1]) {
-            error_set(err, NULL, 0, "profiles: unknown option \"%s\" (tmcml profiles --help)", w);
-            return false;
-        } else if (!a->action) {
-            a->action = w;
-        } else if (a->num_names < PROFILES_MAX_FILES) {
-            a->names[a->num_names++] = w;
-        } else {
-            error_set(err, NULL, 0, "profiles: more than %d files given", PROFILES_MAX_FILES);
-            return false;
-        }
-    }
+    options_given given = {calloc((size_t)argc, sizeof *given.at), 0};
+    bool ok = given.at != NULL;
+    if (!ok)
+        error_set(err, NULL, 0, "profiles: out of memory");
+    for (int i = 1; ok && i < argc; i++)
+        ok = profiles_word(argc, argv, &i, a, &given, err);
+    free(given.at);
+    if (!ok)
+        return false;
     if (!a->action) {
         error_set(err, NULL, 0, "profiles: expected list, show or check (tmcml profiles --help)");
         return false;

@@ -71,7 +71,7 @@ done
 expect 2 "no beam" -- "$tmcml" conv "$mco" -o "$work/bad.mco"
 contains "no beam" "no beam given"
 expect 2 "--beam without a value" -- "$tmcml" conv "$mco" --beam
-contains "--beam without a value" "--beam: expected gaussian:W or flat:R"
+contains "--beam without a value" "--beam: expected a value (--beam gaussian:W|flat:R)"
 expect 2 "over its input" -- "$tmcml" conv "$mco" --beam gaussian:0.1 -o "$mco"
 contains "over its input" "would overwrite"
 expect 2 "no file" -- "$tmcml" conv --beam gaussian:0.1

@@ -152,7 +152,7 @@ contains "two files" "more than one"
 expect 2 "unknown option" -- "$tmcml" plot "$work/run/example.mco" --seed 3
 contains "unknown option" "unknown option"
 expect 2 "-o without a name" -- "$tmcml" plot "$work/run/example.mco" -o
-contains "-o without a name" "expected a file name"
+contains "-o without a name" "--output: expected a value (--output FIG.png)"
 expect 0 "help" -- "$tmcml" plot --help
 contains "help" "usage: tmcml plot OUT.mco"
 contains "help" "--no-stderr"
