@@ -162,15 +162,15 @@ def test_time_bins_and_detector():
         assert r.stderr(name + "_jacobian").shape == j.shape, name
         assert np.isnan(j[..., 0, 1:]).all() and not np.isnan(j[..., 1:, :]).any(), name
     assert r.jacobian("Rd_t").shape == (nt, L, 3) and r.jacobian("Tt_rt").shape == (r.nr, nt, L, 3)
-    assert r.jacobian("Rd_fiber").shape == (1, L, 3)
+    assert r.jacobian("Rd_fiber").shape == (L, 3) and type(r.Rd_fiber) is float
     for escape in ("Rd", "Tt"):
         np.testing.assert_allclose(r.jacobian(escape + "_t").sum(0) * dt, r.jacobian(escape),
                                    rtol=RTOL, atol=0, err_msg=escape)
         np.testing.assert_allclose(r.jacobian(escape + "_rt").sum(1) * dt,
                                    r.jacobian(escape + "_r"), rtol=RTOL, atol=0, err_msg=escape)
     # The fiber collects light here: its mua column is minus a path sum.
-    assert r.Rd_fiber[0] > 0 and (r.jacobian("Rd_fiber")[0, :, 0] <= 0).all()
-    assert r.jacobian("Rd_fiber")[0, 1, 0] < 0
+    assert r.Rd_fiber > 0 and (r.jacobian("Rd_fiber")[:, 0] <= 0).all()
+    assert r.jacobian("Rd_fiber")[1, 0] < 0
     for name in plain.keys():
         np.testing.assert_array_equal(r[name], plain[name], err_msg=name)
 

@@ -137,7 +137,7 @@ def test_with_the_other_outputs():
         np.testing.assert_array_equal(b[0][name], plain[name], err_msg=name)
     L = len(LAYERS)
     assert b.has_jacobian and b.jacobian("Rd_t").shape == (3, 5, L, 3)
-    assert b.Rd_path_total.shape == (3, L) and b.Rd_fiber.shape == (3, 1)
+    assert b.Rd_path_total.shape == (3, L) and b.Rd_fiber.shape == (3,)
     assert b.stderr("Rd_r_jacobian").shape == (3, b.nr, L, 3)
     assert not np.array_equal(b.Rd_r[1], b.Rd_r[0])
 

@@ -1,6 +1,7 @@
 """tmcml.run(..., time_bins=(dt, nt), detector=tmcml.FiberDetector(...)):
-the time-resolved arrays (Rd_rt, Rd_t, Tt_rt, Tt_t) and Rd_fiber as arrays
-of the Result, None without the keywords; sum(Rd_t) * dt == Rd; the
+the time-resolved arrays (Rd_rt, Rd_t, Tt_rt, Tt_t) of the Result and
+Rd_fiber, a float as Rd is (issue 47: scalar detectors as floats), None
+without the keywords; sum(Rd_t) * dt == Rd; the
 settings on the Result and through the .mco (load_mco); run_batch and
 run_mci; bad values raise ValueError naming them; the GPU engine refused."""
 
@@ -26,7 +27,8 @@ def test_arrays():
     assert r.time_bins == (0.005, 30) and r.detector == FIBER
     np.testing.assert_allclose(r.t, (np.arange(30) + 0.5) * 0.005)
     assert r.Rd_rt.shape == (r.nr, 30) and r.Rd_t.shape == (30,)
-    assert r.Tt_rt.shape == (r.nr, 30) and r.Tt_t.shape == (30,) and r.Rd_fiber.shape == (1,)
+    assert r.Tt_rt.shape == (r.nr, 30) and r.Tt_t.shape == (30,)
+    assert type(r.Rd_fiber) is float and r["Rd_fiber"] == r.Rd_fiber == r.to_dict()["Rd_fiber"]
     assert set(tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS) <= set(r.keys())
     assert math.isclose(r.Rd_t.sum() * 0.005, r.Rd, rel_tol=1e-12)
     assert math.isclose(r.Tt_t.sum() * 0.005, r.Tt, rel_tol=1e-12)
@@ -38,6 +40,7 @@ def test_arrays():
     # (0.1 cm: rings 0 to 9 of 0.01 cm), exactly in integers.
     t = r.tallies
     assert int(t["Rd_fiber"][0]) == int(t["Rd_ra"][:10].sum())
+    assert math.isclose(r.Rd_fiber, t["Rd_fiber"][0] / 2.0 ** 24 / r.photons, rel_tol=1e-12)
     # Every other array is the plain run's.
     plain = run()
     assert plain.time_bins is None and plain.detector is None and plain.t is None
@@ -63,7 +66,7 @@ def test_batch_and_mci(tmp_path):
                 na=EXAMPLE["na"])
     b = tmcml.run_batch(layers=layers, photons=1000, engine="cpu", seed=5, progress=False,
                         time_bins=(0.01, 9), detector=FIBER, **grid)
-    assert b.Rd_rt.shape == (2, b.nr, 9) and b.Rd_fiber.shape == (2, 1) and b["Rd_t"].shape == (2, 9)
+    assert b.Rd_rt.shape == (2, b.nr, 9) and b.Rd_fiber.shape == (2,) and b["Rd_t"].shape == (2, 9)
     alone = run(photons=1000, time_bins=(0.01, 9), detector=FIBER)
     np.testing.assert_array_equal(b[0].Rd_rt, alone.Rd_rt)
     tmcml.save_mci(tmp_path / "a.mci", layers=EXAMPLE["layers"], photons=1000, **grid)

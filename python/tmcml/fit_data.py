@@ -174,9 +174,9 @@ class Fibers:
         return [dict(dr=0.01, nr=1, dz=0.01, nz=1, na=1, detector=f) for f in self.fibers]
 
     def of_results(self, results, stderr):
-        return (np.array([r.Rd_fiber[0] for r in results]),
-                np.array([r.jacobian("Rd_fiber")[0] for r in results]),
-                np.array([r.stderr("Rd_fiber")[0] for r in results]) if stderr else None)
+        return (np.array([r.Rd_fiber for r in results]),
+                np.array([r.jacobian("Rd_fiber") for r in results]),
+                np.array([r.stderr("Rd_fiber") for r in results]) if stderr else None)
 
 
 class TimeBins:

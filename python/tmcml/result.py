@@ -45,6 +45,11 @@ def _shape(handle, index):
 # every result's; a run with an optional group (path lengths, time bins, a
 # detector, the derivatives) has its arrays after them.
 KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.OPTIONAL_ARRAYS)
+# The arrays of one value (a detector's: Rd_fiber), which a Result gives as
+# floats, as it gives Rd: r.Rd_fiber, r.stderr('Rd_fiber'), r['Rd_fiber'];
+# their derivatives then have the shape of Rd's, (L, 3).  The library, the
+# .npz and Result.tallies() keep them as arrays of one value.
+ONE_VALUE = ("Rd_fiber",)
 # The quantities that have a Jacobian (Result.jacobian): 'Rd', 'Rd_r', ...,
 # the library's NAME_jacobian arrays without the suffix.
 JACOBIAN_OF = tuple(a[:-len("_jacobian")] for a in _lib.JACOBIAN_ARRAYS)
@@ -75,6 +80,17 @@ def _stderr_values(handle):
         if ptr and n.value:
             values[name] = np.ctypeslib.as_array(ptr, (n.value,)).copy().reshape(
                 _shape(handle, i))
+    return _one_values(values)
+
+
+def _one_values(values):
+    """values (name: array) with the arrays of one value (ONE_VALUE) as
+    floats, and their derivatives as Rd's, (L, 3)."""
+    for name in ONE_VALUE:
+        if values.get(name) is not None:
+            values[name] = float(values[name][0])
+        if values.get(name + "_jacobian") is not None:
+            values[name + "_jacobian"] = values[name + "_jacobian"][0]
     return values
 
 
@@ -163,8 +179,9 @@ class Result:
     weight) are arrays in a run with path_lengths=True (result.path_lengths)
     and None otherwise; so are the time-resolved arrays (tmcml.TIME_ARRAYS:
     Rd_rt [nr, nt], Rd_t [nt], Tt_rt, Tt_t) of a run with time_bins=(dt, nt)
-    (result.time_bins; result.t the bins' centres in ns) and Rd_fiber [1] of a
-    run with a detector (result.detector).
+    (result.time_bins; result.t the bins' centres in ns); Rd_fiber, a float as
+    Rd is (the library's array of one value), of a run with a detector
+    (result.detector).
     The derivatives, in a run with jacobian=True (result.has_jacobian;
     tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
     Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
@@ -173,7 +190,7 @@ class Result:
     tmcml.JACOBIAN_PARAMS), NaN where a layer has none (mus and g of a layer
     that does not scatter, g of |g| = 1); with time bins also Rd_rt_jacobian,
     Tt_rt_jacobian [nr, nt, L, 3], Rd_t_jacobian, Tt_t_jacobian [nt, L, 3],
-    with a detector Rd_fiber_jacobian [1, L, 3]; jacobian(name) gives one by
+    with a detector Rd_fiber_jacobian [L, 3], as Rd_jacobian; jacobian(name) gives one by
     its quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
     An optics set's result (tmcml.run(..., optics_sets=...)): ess, its
     effective sample size as a fraction of the reference's (1.0: as good as
@@ -218,8 +235,9 @@ class Result:
         self.dz, self.dr, self.nz, self.nr, self.na = p["dz"], p["dr"], p["nz"], p["nr"], p["na"]
         self.out_name = p["out_name"] or None
         self.source = _source(lib.tmcml_result_problem(handle))
-        for i, name in enumerate(_lib.ARRAYS):
-            setattr(self, name, _array(handle, i))
+        arrays = _one_values({name: _array(handle, i) for i, name in enumerate(_lib.ARRAYS)})
+        for name, value in arrays.items():
+            setattr(self, name, value)
         self.path_lengths = self.Rd_path is not None
         # (a library before TMCML_1.5 has no such array)
         self.has_jacobian = getattr(self, "Rd_jacobian", None) is not None
