@@ -6,8 +6,6 @@ import json
 import os
 import subprocess
 
-import numpy as np
-
 import tmcml
 from conftest import EXAMPLE
 

@@ -6,7 +6,6 @@ cancelled run is kept, and the session goes on working."""
 
 import ctypes
 import numbers
-import os
 import signal
 import threading
 import time
