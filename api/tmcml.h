@@ -799,7 +799,10 @@ typedef struct tmcml_beam {
  * carries beyond the grid.  *out is a new result without tallies, whose
  * comment names the beam (tmcml_result_write_mco writes `tmcml conv`'s
  * file: for a result read from an .mco, byte for byte).  A bad beam is
- * TMCML_ERR_ARGUMENT naming it.  The path lengths (means, not densities)
+ * TMCML_ERR_ARGUMENT naming it.  The time-resolved arrays and the
+ * derivatives, linear in the escapes too, are kept: those with an r axis
+ * (Rd_rt, Rd_r_jacobian, ...) convolved, the rest copied.  The path lengths
+ * (means, not densities) and a detector (its reading is not made of rings)
  * are left out.  The caller owns *out.  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_result_convolve(tmcml_session *s, const tmcml_result *r,
                                              const tmcml_beam *beam, tmcml_result **out);

@@ -1,7 +1,8 @@
 /* Broad beams by convolution (runtime/io/conv.c): against the analytic
  * Gaussian within the bound docs/physics.md derives, the quadrature against
  * twice its nodes, the totals kept, the pencil as the radius goes to 0, the
- * beam's text. */
+ * time-resolved arrays and the derivatives convolved as Rd_r is (the path
+ * lengths and the detector dropped), the beam's text. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -177,6 +178,64 @@ static void test_totals(conv_beam_kind kind, double radius)
  * 2 E|d| / dr times its largest difference with a neighbour (physics.md;
  * the overflow ring, never spread, counts as 0),
  * E|d| = W sqrt(pi/8) (Gaussian), 2R/3 (flat); radius 0 copies. */
+/* The optional groups: every ring-resolved array of the time bins and the
+ * derivatives made of Rd_r scaled by (its column + 1), so that each of its
+ * columns convolved is Rd_r's convolution times that (to rounding); their
+ * totals copied; the path lengths and the detector's arrays gone. */
+static void test_optional_arrays(conv_beam_kind kind, double radius)
+{
+    const int nr = 30, nz = 4, na = 2, nt = 5;
+    const double dr = 0.03;
+    mcml_result in, out;
+    fill_random(&in, nr, nz, na, 3, 5);
+    CHECK(result_alloc_paths(&in) && result_alloc_time(&in, nt) && result_alloc_detectors(&in, 1) &&
+          result_alloc_jacobian(&in));
+    output_grid g = result_grid(&in);
+    for (int o = 0; o < OUTPUT_ARRAYS; o++) {
+        const output_array *row = &output_table[o];
+        if (!row->option || !in.array[o])
+            continue;
+        uint64_t n = output_stored(row, &g);
+        int cols = (int)(n / (uint64_t)nr);
+        for (uint64_t k = 0; k < n; k++)
+            in.array[o][k] = row->axes[0] == OUTPUT_AXIS_R
+                                 ? in.rd_r[k / (uint64_t)cols] * (double)(k % (uint64_t)cols + 1)
+                                 : (double)k + 0.5;
+    }
+    tm_error err = {0};
+    conv_beam beam = {kind, radius};
+    CHECK(conv_result(&in, dr, &beam, &out, &err));
+    for (int o = 0; o < OUTPUT_ARRAYS; o++) {
+        const output_array *row = &output_table[o];
+        if (!row->option || !in.array[o])
+            continue;
+        bool kept =
+            row->option == OUTPUT_OPTION_TIME ||
+            (row->option == OUTPUT_OPTION_JACOBIAN &&
+             output_has_axes(
+                 row, &(output_grid){.nr = nr, .nz = nz, .na = na, .num_layers = 3, .nt = nt}));
+        CHECK_MSG(kept == (out.array[o] != NULL), "%s: %s", row->name,
+                  kept ? "dropped" : "kept, but not the convolution of the pencil's");
+        if (!out.array[o])
+            continue;
+        uint64_t n = output_stored(row, &g);
+        if (row->axes[0] != OUTPUT_AXIS_R) {
+            CHECK_MSG(memcmp(in.array[o], out.array[o], n * sizeof(double)) == 0, "%s", row->name);
+            continue;
+        }
+        int cols = (int)(n / (uint64_t)nr);
+        for (int i = 0; i < nr; i++)
+            for (int c = 0; c < cols; c++) {
+                double want = out.rd_r[i] * (c + 1), got = out.array[o][i * cols + c];
+                CHECK_MSG(fabs(got - want) <= 1e-12 * (c + 1) * fabs(out.rd_r[0]) + 1e-300,
+                          "%s ring %d column %d: %.17g, Rd_r's times %d %.17g", row->name, i, c,
+                          got, c + 1, want);
+            }
+    }
+    result_free(&in);
+    result_free(&out);
+}
+
 static void test_pencil_limit(conv_beam_kind kind, double radius)
 {
     const int nr = 30;
@@ -247,6 +306,8 @@ int main(void)
         test_quadrature(CONV_BEAM_FLAT, radii[k]);
         test_totals(CONV_BEAM_GAUSSIAN, radii[k]);
         test_totals(CONV_BEAM_FLAT, radii[k]);
+        test_optional_arrays(CONV_BEAM_GAUSSIAN, radii[k]);
+        test_optional_arrays(CONV_BEAM_FLAT, radii[k]);
     }
     const double tiny[] = {0, 1e-9, 1e-6, 1e-4};
     for (int k = 0; k < 4; k++) {

@@ -1,7 +1,8 @@
 """Result.convolve (tmcml_result_convolve): tmcml conv's file byte for byte
 from the .mco the command convolved; a run's own result against it within the
-.mco's digits; the totals kept; the pencil for a zero radius; bad beams
-refused naming the value."""
+.mco's digits; the totals kept; the pencil for a zero radius; the
+time-resolved arrays and the derivatives convolved too, the path lengths and
+the detector dropped; bad beams refused naming the value."""
 
 import math
 import os
@@ -70,6 +71,41 @@ def test_zero_radius_is_the_pencil(pencil):
         c = run.convolve(beam)
         for name in set(tmcml.ARRAYS) - set(OPTIONAL):
             np.testing.assert_array_equal(getattr(c, name), getattr(run, name))
+
+
+def test_time_bins_and_derivatives_convolved():
+    """The time-resolved escapes and the derivatives are linear in the
+    pencil's escapes, so a broad beam's are their convolutions (issue 45):
+    each ring-resolved one keeps its columns' weights, as Rd_r does; its
+    totals (Rd_t, the Jacobians of Rd, Rd_a, Rd_t) are the pencil's; a zero
+    radius gives the pencil's arrays.  The path lengths and a fiber's reading
+    are not convolutions of the pencil's: the broad beam's result has none,
+    and no detector."""
+    layers = [[1.37, 1.0, 100.0, 0.9, 0.1], [1.37, 2.0, 10.0, 0.7, 0.2]]
+    run = tmcml.run(layers=layers, photons=PHOTONS, seed=SEED, engine="cpu", progress=False,
+                    dz=0.01, dr=0.01, nz=30, nr=40, na=4, jacobian=True, time_bins=(0.01, 6),
+                    path_lengths=True, detector=tmcml.FiberDetector(0.05, 0.02, 0.5))
+    area = math.pi * run.dr ** 2 * (2 * np.arange(run.nr) + 1)
+    ringed = ("Rd_rt", "Tt_rt", "Rd_r_jacobian", "Tt_r_jacobian", "Rd_rt_jacobian",
+              "Tt_rt_jacobian")
+    totals = ("Rd_t", "Tt_t", "Rd_jacobian", "Tt_jacobian", "Rd_a_jacobian", "Tt_a_jacobian",
+              "Rd_t_jacobian", "Tt_t_jacobian")
+    c = run.convolve(tmcml.GaussianBeam(0.05))
+    for name in ringed:
+        a, b = getattr(run, name), getattr(c, name)
+        assert b.shape == a.shape and not np.array_equal(a, b), name
+        np.testing.assert_allclose(np.tensordot(area, b, axes=(0, 0)),
+                                   np.tensordot(area, a, axes=(0, 0)),
+                                   rtol=4 * run.nr * np.finfo(float).eps, atol=1e-300,
+                                   err_msg=name)
+    for name in totals:
+        np.testing.assert_array_equal(getattr(c, name), getattr(run, name), err_msg=name)
+    assert c.jacobian("Rd_r").shape == (run.nr, 2, 3)
+    assert c.Rd_path is None and c.Rd_fiber is None and c.Rd_fiber_jacobian is None
+    assert c.detector is None and run.detector is not None
+    zero = run.convolve(tmcml.GaussianBeam(0))
+    for name in ringed + totals:
+        np.testing.assert_array_equal(getattr(zero, name), getattr(run, name), err_msg=name)
 
 
 def test_convolved_is_not_convolved_again(pencil, tmp_path):

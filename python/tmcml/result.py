@@ -451,10 +451,13 @@ class Result:
     def convolve(self, beam):
         """This result's response to a broad beam of unit power instead of
         the pencil (tmcml.GaussianBeam(w), tmcml.FlatBeam(r); cm), as a new
-        Result: Rd_r, Tt_r, A_rz, Rd_ra and Tt_ra convolved as MCML's CONV
+        Result: Rd_r, Tt_r, A_rz, Rd_ra and Tt_ra (and a run's Rd_rt,
+        Tt_rt and derivatives with an r axis) convolved as MCML's CONV
         does (tmcml_result_convolve; `tmcml conv`), the totals and the other
-        arrays unchanged, no tallies.  The last r bin (everything beyond the
-        grid) is not spread and collects what the beam carries beyond it."""
+        arrays unchanged, no tallies; no path lengths and no detector (not
+        convolutions of the pencil's).  The last r bin (everything beyond
+        the grid) is not spread and collects what the beam carries beyond
+        it."""
         from .beam import FlatBeam, GaussianBeam
 
         if not isinstance(beam, (GaussianBeam, FlatBeam)):

@@ -213,6 +213,22 @@ static bool conv_apply(const conv_plan *p, int nr, conv_column_set *sets, int ns
     return true;
 }
 
+/* Whether res has an array of option's group. */
+static bool conv_has(const mcml_result *res, output_option option)
+{
+    for (int o = 0; o < OUTPUT_ARRAYS; o++)
+        if (output_table[o].option == option && res->array[o])
+            return true;
+    return false;
+}
+
+/* out: in's totals and arrays, to be convolved where they run along r.
+ * The time-resolved escapes and the derivatives are linear in the pencil's
+ * escapes as Rd_r is, so they are kept (and convolved).  The path lengths
+ * are means over a ring's escaping weight, not densities, and a fiber's
+ * reading is not made from rings: a broad beam's of either is not the
+ * convolution of the pencil's, and the result has none (result_alloc
+ * leaves them out). */
 static bool conv_copy(const mcml_result *in, mcml_result *out)
 {
     if (!result_alloc(out, in->nr, in->nz, in->na, in->num_layers))
@@ -222,9 +238,13 @@ static bool conv_copy(const mcml_result *in, mcml_result *out)
     out->rd = in->rd;
     out->a = in->a;
     out->tt = in->tt;
+    bool ok = (!conv_has(in, OUTPUT_OPTION_TIME) || result_alloc_time(out, in->nt)) &&
+              (!conv_has(in, OUTPUT_OPTION_JACOBIAN) || result_alloc_jacobian(out));
+    if (!ok) {
+        result_free(out);
+        return false;
+    }
     output_grid g = result_grid(in);
-    /* The path lengths are means over a ring's escaping weight, not
-     * densities: a convolution has none (result_alloc leaves them out). */
     for (int o = 0; o < OUTPUT_ARRAYS; o++)
         if (out->array[o])
             memcpy(out->array[o], in->array[o],
@@ -361,7 +381,8 @@ bool conv_result_nodes(const mcml_result *in, double dr, const conv_beam *beam, 
         const output_array *row = &output_table[o];
         if (row->axes[0] != OUTPUT_AXIS_R || !out->array[o])
             continue;
-        int cols = row->rank == 2 ? (int)output_axis_length(row->axes[1], &g) : 1;
+        /* a ring's entries: its z, angle or time bins, or its derivatives */
+        int cols = (int)(output_stored(row, &g) / (uint64_t)in->nr);
         sets[nsets++] = (conv_column_set){in->array[o], out->array[o], cols};
     }
     if (!conv_apply(&p, in->nr, sets, nsets)) {
