@@ -37,16 +37,6 @@ static int spelt(const cli_option *row, const char *spelling, const char *word,
     return 0;
 }
 
-const cli_option *option_table_find(const cli_option_table *t, const char *name)
-{
-    for (int k = 0; k < t->count; k++) {
-        const cli_option *row = &t->rows[k];
-        if (strcmp(row->name, name) == 0 || (row->alias && strcmp(row->alias, name) == 0))
-            return row;
-    }
-    return NULL;
-}
-
 /* The row argv[i] names, the whole word before one that takes a value
  * from the same word: "--seed" is not "--seeds" and "-S5" is -S. */
 static const cli_option *row_of(const cli_option_table *t, const char *word, int *how,

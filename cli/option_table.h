@@ -56,9 +56,6 @@ int option_table_read(const cli_option_table *t, int argc, char **argv, int *i, 
  * too wide). */
 void option_table_usage(const cli_option_table *t, int section, FILE *out);
 
-/* The row named name (either spelling), or NULL. */
-const cli_option *option_table_find(const cli_option_table *t, const char *name);
-
 /* "unknown option" for word, with the nearest of the table's options (and
  * of more[0 .. more_count), options kept in another table: the kernel
  * variant's knobs) when one is near ("did you mean --source?"); help names
