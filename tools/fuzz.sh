@@ -8,7 +8,7 @@
 # crash, leak, timeout or out-of-memory (the input's path is printed; the
 # scratch directory is kept), 2 when the build fails, 77 when clang or
 # libFuzzer is missing.
-#   sh tools/fuzz.sh [SECONDS] [HARNESS...]      HARNESS: mci profile run npz
+#   sh tools/fuzz.sh [SECONDS] [HARNESS...]      HARNESS: mci profile run npz cli
 # Environment: TMCML_FUZZ_JOBS=N runs N harnesses at a time (default 1);
 # FUZZ_CC names the clang to use (default clang).
 set -u
@@ -26,12 +26,12 @@ case $seconds in
         exit 2
         ;;
 esac
-harnesses=${*:-mci profile run npz}
+harnesses=${*:-mci profile run npz cli}
 for h in $harnesses; do
     case $h in
-        mci | profile | run | npz) ;;
+        mci | profile | run | npz | cli) ;;
         *)
-            echo "fuzz: unknown harness '$h' (mci, profile, run or npz)" >&2
+            echo "fuzz: unknown harness '$h' (mci, profile, run, npz or cli)" >&2
             exit 2
             ;;
     esac
@@ -97,6 +97,7 @@ fuzz_one() {
     dict=tests/fuzz/mci.dict
     [ "$h" = profile ] && dict=tests/fuzz/profile.dict
     [ "$h" = npz ] && dict=tests/fuzz/npz.dict
+    [ "$h" = cli ] && dict=tests/fuzz/cli.dict
     (cd "$dir" && TMPDIR=$files/$h "$root/$build/tests/fuzz/fuzz_$h" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -dict="$root/$dict" -artifact_prefix="$dir/" \
