@@ -1,6 +1,6 @@
 /* The grid of a run the tests make up in C rather than read from an .mci
- * (test_mco.c, test_npz_reader.c): nz x nr bins of dz x dr, and na angle
- * bins over the quarter turn as the .mci reader makes them. */
+ * (test_mco.c, test_npz_reader.c, test_result.c): nz x nr bins of dz x dr,
+ * and na angle bins over the quarter turn as the .mci reader makes them. */
 #ifndef TMCML_TESTS_RUN_GRID_H
 #define TMCML_TESTS_RUN_GRID_H
 
