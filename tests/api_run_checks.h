@@ -100,16 +100,11 @@ static inline double json_number(const char *text, const char *from, const char 
 static inline void check_member(const command_output *out, const char *name, const double *values,
                                 size_t count)
 {
-    char header[256];
-    const unsigned char *data =
-        out->zip ? npz_member(out->zip, out->zip_size, name, header, sizeof header) : NULL;
-    CHECK_MSG(data != NULL, "%s missing from the command's .npz", name);
-    size_t differ = 0;
-    for (size_t i = 0; data && i < count; i++) {
-        double v = le_double(data + 8 * i);
-        differ += memcmp(&v, &values[i], sizeof v) != 0;
-    }
-    CHECK_MSG(differ == 0, "%s: %zu of %zu entries differ from the library's", name, differ, count);
+    bool found;
+    size_t differ = npz_differing(out->zip, out->zip_size, name, values, count, &found);
+    CHECK_MSG(found, "%s missing from the command's .npz", name);
+    CHECK_MSG(!found || differ == 0, "%s: %zu of %zu entries differ from the library's", name,
+              differ, count);
 }
 
 /* ---- a checkpointed run ---------------------------------------------------------------- */

@@ -125,15 +125,11 @@ static char *command_table(const char *tmcml, const tmcml_lut_spec *spec, int64_
 static void check_member(const char *zip, size_t size, const char *name, const double *values,
                          size_t count)
 {
-    char header[256];
-    const unsigned char *data = npz_member(zip, size, name, header, sizeof header);
-    CHECK_MSG(data != NULL, "%s missing", name);
-    size_t differ = 0;
-    for (size_t i = 0; data && i < count; i++) {
-        double v = le_double(data + 8 * i);
-        differ += memcmp(&v, &values[i], sizeof v) != 0;
-    }
-    CHECK_MSG(differ == 0, "%s: %zu of %zu values differ from tmcml lut's", name, differ, count);
+    bool found;
+    size_t differ = npz_differing(zip, size, name, values, count, &found);
+    CHECK_MSG(found, "%s missing", name);
+    CHECK_MSG(!found || differ == 0, "%s: %zu of %zu values differ from tmcml lut's", name, differ,
+              count);
 }
 
 /* Point (j, i)'s Rd and Rd_r equal to result r's, bit for bit. */
