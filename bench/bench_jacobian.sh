@@ -15,13 +15,8 @@ build=$1
 out=${2:-bench-jacobian}
 repeats=${3:-3}
 shift $(($# < 3 ? $# : 3))
-tmcml=$build/tmcml
-ex=$(dirname "$0")/../examples
-mkdir -p "$out"
-cache=$out/cache
-now() { date +%s.%N; }
-echo "GPU: $("$tmcml" devices | head -n 1)"
-sed 's/^1000000 /100000000 /' "$ex/skin7_600nm.mci" >"$out/skin.mci"
+# shellcheck source=bench/skin_gpu.sh
+. "$(dirname "$0")/skin_gpu.sh"
 # The skin's layers (mua mus g), the dermis the fifth.
 OUT=$out awk 'BEGIN {
     split("0.2 1000 0.9  0.15 400 0.85  0.7 300 0.8  1 350 0.9  0.7 200 0.76  1 350 0.95  0.3 150 0.8", v, " ")
@@ -48,7 +43,7 @@ skin() { # label [options]
         >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
     t1=$(now)
     printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
-        "$(grep -o 'kernel [0-9.]* s' "$out/skin.log" | head -n 1 | cut -d' ' -f2)" \
+        "$(kernel_seconds "$out/skin.log")" \
         "$(awk "BEGIN{print $t1 - $t0}")"
 }
 cases() {

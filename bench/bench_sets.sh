@@ -16,13 +16,8 @@ set -eu
 build=$1
 out=${2:-bench-sets}
 repeats=${3:-3}
-tmcml=$build/tmcml
-ex=$(dirname "$0")/../examples
-mkdir -p "$out"
-cache=$out/cache
-now() { date +%s.%N; }
-echo "GPU: $("$tmcml" devices | head -n 1)"
-sed 's/^1000000 /100000000 /' "$ex/skin7_600nm.mci" >"$out/skin.mci"
+# shellcheck source=bench/skin_gpu.sh
+. "$(dirname "$0")/skin_gpu.sh"
 awk 'BEGIN { split("0.2 0.15 0.7 1 0.7 1 0.3", m, " ");
              for (j = 0; j < 64; j++) { s = 0.5 * 4 ^ (j / 63); line = "";
                for (i = 1; i <= 7; i++) line = line sprintf(i > 1 ? " %.6g" : "%.6g", m[i] * s);
@@ -45,7 +40,7 @@ skin_mode() {
         -o "$out/o" >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
     t1=$(now)
     printf '| skin 10^8 %s, %s | %s | %.3f |\n' "${mode:-A}" "$label" \
-        "$(grep -o 'kernel [0-9.]* s' "$out/skin.log" | head -n 1 | cut -d' ' -f2)" \
+        "$(kernel_seconds "$out/skin.log")" \
         "$(awk "BEGIN{print $t1 - $t0}")"
 }
 lut() { # strategy

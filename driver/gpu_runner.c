@@ -13,15 +13,10 @@
 void gpu_runner_device(const cuda_device_info *info, tune_device *dev)
 {
     memset(dev, 0, sizeof *dev);
-    snprintf(dev->name, sizeof dev->name, "%s", info->name);
-    dev->cc_major = info->cc_major;
-    dev->cc_minor = info->cc_minor;
-    dev->sm_count = info->sm_count;
-    dev->shared_per_block_optin = info->shared_per_block_optin;
+    TUNE_DEVICE_IDENTITY_COPY(dev, info);
     dev->shared_per_sm = info->shared_per_sm;
     dev->max_threads_per_sm = info->max_threads_per_sm;
     dev->regs_per_sm = info->regs_per_sm;
-    dev->driver_version = info->driver_version;
 }
 
 /* The pilot's map: A_rz counted deposit events (spec.count_deposits). */

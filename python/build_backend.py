@@ -158,70 +158,9 @@ GLIBC_LIBRARIES = ("libc.so.6", "libm.so.6", "libdl.so.2", "librt.so.1", "libpth
                    "libutil.so.1", "libnsl.so.1", "libresolv.so.2", "ld-linux-x86-64.so.2",
                    "ld-linux-aarch64.so.1", "ld-linux.so.2", "ld-linux-armhf.so.3", "ld64.so.1",
                    "ld64.so.2")
-# ELF e_machine: the architecture PEP 600 names (EM_PPC64 by byte order).
-MACHINES = {3: "i686", 22: "s390x", 40: "armv7l", 62: "x86_64", 183: "aarch64"}
 # The oldest manylinux of each architecture (2_17 where not named here, as
 # pip has it): a library that asks for no newer GLIBC_2.N is tagged with it.
 OLDEST_GLIBC = {"x86_64": (2, 5), "i686": (2, 5)}
-
-
-def elf_needs(path):
-    """(architecture, DT_NEEDED names, {needed file: the symbol versions
-    asked of it}) of an ELF shared object, from its section headers: the
-    dynamic section and the version needs (SHT_GNU_verneed: Elf_Verneed,
-    Elf_Vernaux), each with the string table it links to.  ValueError for a
-    file that is not an ELF shared object or has no section headers."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:4] != b"\x7fELF" or len(data) < 64 or data[4] not in (1, 2) or data[5] not in (1, 2):
-        raise ValueError("not an ELF file")
-    wide, order = data[4] == 2, "<" if data[5] == 1 else ">"
-    machine, = struct.unpack_from(order + "H", data, 0x12)
-    if wide:
-        shoff, = struct.unpack_from(order + "Q", data, 0x28)
-        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A)
-        section, entry = order + "IIQQQQIIQQ", order + "qQ"
-    else:
-        shoff, = struct.unpack_from(order + "I", data, 0x20)
-        shentsize, shnum = struct.unpack_from(order + "HH", data, 0x2E)
-        section, entry = order + "IIIIIIIIII", order + "iI"
-    if not shoff or not shnum:
-        raise ValueError("no section headers")
-    headers = [struct.unpack_from(section, data, shoff + i * shentsize) for i in range(shnum)]
-
-    def string(table, offset):
-        start = headers[table][4] + offset
-        return data[start:data.index(b"\0", start)].decode("ascii", "replace")
-
-    needed, versions, dynamic = [], {}, False
-    for _, kind, _, _, offset, size, link, info, _, _ in headers:
-        if kind == 6:  # SHT_DYNAMIC
-            dynamic = True
-            for at in range(offset, offset + size, struct.calcsize(entry)):
-                tag, value = struct.unpack_from(entry, data, at)
-                if tag == 0:  # DT_NULL
-                    break
-                if tag == 1:  # DT_NEEDED
-                    needed.append(string(link, value))
-        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed: info is the number of entries
-            at = offset
-            for _ in range(info):
-                _, count, name, aux, following = struct.unpack_from(order + "HHIII", data, at)
-                names = versions.setdefault(string(link, name), set())
-                there = at + aux
-                for _ in range(count):
-                    _, _, _, version, step = struct.unpack_from(order + "IHHII", data, there)
-                    names.add(string(link, version))
-                    there += step
-                if not following:
-                    break
-                at += following
-    if not dynamic:
-        raise ValueError("no dynamic section: not a shared object")
-    arch = MACHINES.get(machine)
-    if machine == 21:  # EM_PPC64
-        arch = "ppc64le" if order == "<" else "ppc64"
-    return arch, needed, versions
 
 
 def wheel_platform(path):
@@ -232,7 +171,7 @@ def wheel_platform(path):
     if not here.startswith("linux_"):
         return here, "not Linux"
     try:
-        arch, needed, versions = elf_needs(path)
+        arch, needed, versions = _finder().elf_needs(path)
     except (OSError, ValueError, IndexError, struct.error) as e:
         raise RuntimeError("tmcml: %s: cannot read what it needs from its ELF headers (%s)"
                            % (path, e))

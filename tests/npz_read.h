@@ -1,10 +1,12 @@
 /* Reading back what tmcml writes, for the tests of `tmcml lut`
- * (test_lut.c) and of the library's tables (test_api_lut.c): a whole file,
- * and a member of an uncompressed .npz (runtime/io/npz.c's: stored, each
- * .npy's header then its little-endian data). */
+ * (test_lut.c), of the library's tables (test_api_lut*.c) and runs
+ * (api_run_checks.h): a whole file, a member of an uncompressed .npz
+ * (runtime/io/npz.c's: stored, each .npy's header then its little-endian
+ * data), and its doubles against the caller's. */
 #ifndef TMCML_TESTS_NPZ_READ_H
 #define TMCML_TESTS_NPZ_READ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,26 @@ static inline double le_double(const unsigned char *p)
     double v;
     memcpy(&v, &bits, sizeof v);
     return v;
+}
+
+/* How many of the member name's first count doubles differ from
+ * values[0 .. count), bit for bit: all count when zip (NULL: none) has no
+ * such member, *found (may be NULL) then false. */
+static inline size_t npz_differing(const char *zip, size_t size, const char *name,
+                                   const double *values, size_t count, bool *found)
+{
+    char header[256];
+    const unsigned char *data = zip ? npz_member(zip, size, name, header, sizeof header) : NULL;
+    if (found)
+        *found = data != NULL;
+    if (!data)
+        return count;
+    size_t differ = 0;
+    for (size_t i = 0; i < count; i++) {
+        double v = le_double(data + 8 * i);
+        differ += memcmp(&v, &values[i], sizeof v) != 0;
+    }
+    return differ;
 }
 
 #endif

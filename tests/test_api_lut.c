@@ -25,35 +25,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api_lut.h"
 #include "check.h"
 #include "npz_read.h"
 #include "tmcml.h"
 
 extern char **environ;
 
-#define SEED 20261129u
-#define NR   6
-#define DR   0.05
+#define NR 6
 
-static tmcml_engine engine = TMCML_ENGINE_CPU;
 static char dir[] = "/tmp/test_api_lut_XXXXXX";
-
-/* A slab (photons end soon) of n 1.37, g 0.8, d 0.5 cm between air. */
-static void slab_spec(tmcml_lut_spec *spec, const double *mua, int k, const double *musp, int m,
-                      tmcml_lut_strategy strategy)
-{
-    tmcml_lut_spec_init(spec);
-    spec->n = 1.37;
-    spec->g = 0.8;
-    spec->d = 0.5;
-    spec->nr = NR;
-    spec->dr = DR;
-    spec->mua = mua;
-    spec->num_mua = k;
-    spec->musp = musp;
-    spec->num_musp = m;
-    spec->strategy = strategy;
-}
 
 /* What the progress callback saw, and when it cancels. */
 typedef struct watch {
@@ -82,16 +63,7 @@ static int on_progress(uint64_t done, uint64_t total, void *user)
 
 static void options(tmcml_options *o, int64_t photons, watch *w)
 {
-    tmcml_options_init(o);
-    o->photons = photons;
-    o->seed = SEED;
-    o->engine = engine;
-    o->threads = 2;
-    if (w) {
-        o->progress = on_progress;
-        o->progress_user = w;
-        o->progress_interval = 0.002;
-    }
+    lut_options(o, photons, w ? on_progress : NULL, w);
 }
 
 /* ---- the command's table ----------------------------------------------------------- */
@@ -153,15 +125,11 @@ static char *command_table(const char *tmcml, const tmcml_lut_spec *spec, int64_
 static void check_member(const char *zip, size_t size, const char *name, const double *values,
                          size_t count)
 {
-    char header[256];
-    const unsigned char *data = npz_member(zip, size, name, header, sizeof header);
-    CHECK_MSG(data != NULL, "%s missing", name);
-    size_t differ = 0;
-    for (size_t i = 0; data && i < count; i++) {
-        double v = le_double(data + 8 * i);
-        differ += memcmp(&v, &values[i], sizeof v) != 0;
-    }
-    CHECK_MSG(differ == 0, "%s: %zu of %zu values differ from tmcml lut's", name, differ, count);
+    bool found;
+    size_t differ = npz_differing(zip, size, name, values, count, &found);
+    CHECK_MSG(found, "%s missing", name);
+    CHECK_MSG(!found || differ == 0, "%s: %zu of %zu values differ from tmcml lut's", name, differ,
+              count);
 }
 
 /* Point (j, i)'s Rd and Rd_r equal to result r's, bit for bit. */
@@ -239,7 +207,7 @@ static void same_as_cli(const char *tmcml, tmcml_lut_strategy strategy, const do
 {
     tmcml_session *s = tmcml_session_new();
     tmcml_lut_spec spec;
-    slab_spec(&spec, mua, k, musp, m, strategy);
+    lut_slab_spec(&spec, NR, mua, k, musp, m, strategy);
     size_t points = (size_t)k * (size_t)m;
     double *rd = malloc(points * sizeof *rd), *rd_r = malloc(points * NR * sizeof *rd_r);
     watch w = {.s = s};
@@ -316,7 +284,7 @@ static void long_table_of(long_table *t, tmcml_lut_strategy strategy)
         t->mua[i] = 0.1 * pow(20.0, (double)i / (k - 1));
     for (int j = 0; j < m; j++)
         t->musp[j] = 5.0 + 15.0 * j / (m - 1);
-    slab_spec(&t->spec, t->mua, k, t->musp, m, strategy);
+    lut_slab_spec(&t->spec, NR, t->mua, k, t->musp, m, strategy);
     t->photons = runs ? 6000 : 20000;
 }
 
@@ -497,7 +465,7 @@ static void refused_specs(tmcml_session *s)
     static const double mua2[2] = {0.1, 1}, musp2[2] = {5, 10}, down[2] = {0.5, 0.1};
     static const double negative[2] = {-5, 1}, huge[2] = {5, 1e12}, nan1[2] = {NAN, 1};
     tmcml_lut_spec ok, b;
-    slab_spec(&ok, mua2, 2, musp2, 2, TMCML_LUT_AUTO);
+    lut_slab_spec(&ok, NR, mua2, 2, musp2, 2, TMCML_LUT_AUTO);
     tmcml_options o;
     options(&o, 100, NULL);
     double rd[4], rd_r[4 * NR];
@@ -588,19 +556,8 @@ int main(int argc, char **argv)
         return case_resume();
     if (strcmp(which, "refused") == 0)
         return case_refused();
-    if (strcmp(which, "gpu") == 0) {
-        tmcml_session *s = tmcml_session_new();
-        tmcml_device dev;
-        int count = 0;
-        bool gpu = tmcml_devices(s, &dev, 1, &count) == TMCML_OK && count > 0;
-        tmcml_session_delete(s);
-        if (!gpu) {
-            printf("SKIP: no GPU\n");
-            return 77;
-        }
-        engine = TMCML_ENGINE_GPU;
-        return case_cli(tmcml);
-    }
+    if (strcmp(which, "gpu") == 0)
+        return lut_use_gpu() ? case_cli(tmcml) : 77;
     fprintf(stderr, "usage: test_api_lut cli|gpu TMCML | resume | refused\n");
     return 2;
 }

@@ -27,15 +27,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api_lut.h"
 #include "check.h"
 #include "npz_read.h"
 #include "tmcml.h"
 
 extern char **environ;
 
-#define SEED      20261129u
 #define NR        4
-#define DR        0.05
 #define PRECISION 0.01
 #define MOST      4000000
 
@@ -47,22 +46,11 @@ static const double musp[] = {4.0, 12.0};
 #define POINTS (K * M)
 
 static char dir[] = "/tmp/test_api_lut_errors_XXXXXX";
-static tmcml_engine engine = TMCML_ENGINE_CPU;
 
-/* A slab of n 1.37, g 0.8, d 0.5 cm between air. */
+/* The slab's table of mua by musp. */
 static void slab_spec(tmcml_lut_spec *spec, tmcml_lut_strategy strategy)
 {
-    tmcml_lut_spec_init(spec);
-    spec->n = 1.37;
-    spec->g = 0.8;
-    spec->d = 0.5;
-    spec->nr = NR;
-    spec->dr = DR;
-    spec->mua = mua;
-    spec->num_mua = K;
-    spec->musp = musp;
-    spec->num_musp = M;
-    spec->strategy = strategy;
+    lut_slab_spec(spec, NR, mua, K, musp, M, strategy);
 }
 
 typedef struct table {
@@ -96,16 +84,7 @@ static int on_progress(uint64_t done, uint64_t total, void *user)
 
 static void options(tmcml_options *o, int64_t photons, watch *w)
 {
-    tmcml_options_init(o);
-    o->photons = photons;
-    o->seed = SEED;
-    o->engine = engine;
-    o->threads = 2;
-    if (w) {
-        o->progress = on_progress;
-        o->progress_user = w;
-        o->progress_interval = 0.002;
-    }
+    lut_options(o, photons, w ? on_progress : NULL, w);
 }
 
 static tmcml_problem *point(tmcml_session *s, const tmcml_lut_spec *spec, double a, double sp)
@@ -389,12 +368,8 @@ static int case_cli(const char *tmcml)
                    {"Rd_r_stderr.npy", t.rd_r_stderr, POINTS * NR},
                    {"reached.npy", t.reached, POINTS}};
     for (size_t k = 0; zip && k < sizeof members / sizeof *members; k++) {
-        const unsigned char *data = npz_member(zip, size, members[k].name, header, sizeof header);
-        size_t differ = data ? 0 : members[k].count;
-        for (size_t i = 0; data && i < members[k].count; i++) {
-            double v = le_double(data + 8 * i);
-            differ += memcmp(&v, &members[k].values[i], sizeof v) != 0;
-        }
+        size_t differ =
+            npz_differing(zip, size, members[k].name, members[k].values, members[k].count, NULL);
         CHECK_MSG(differ == 0, "%s: %zu values differ from the library's", members[k].name, differ);
     }
     const unsigned char *taken =
@@ -430,16 +405,8 @@ int main(int argc, char **argv)
     if (strcmp(which, "cli") == 0 && argc > 2)
         return case_cli(argv[2]);
     if (strcmp(which, "gpu") == 0) {
-        tmcml_session *s = tmcml_session_new();
-        tmcml_device dev;
-        int count = 0;
-        bool gpu = tmcml_devices(s, &dev, 1, &count) == TMCML_OK && count > 0;
-        tmcml_session_delete(s);
-        if (!gpu) {
-            printf("SKIP: no GPU\n");
+        if (!lut_use_gpu())
             return 77;
-        }
-        engine = TMCML_ENGINE_GPU;
         most_photons = 100000000;
         return case_precision();
     }

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api_run_checks.h"
 #include "check.h"
 #include "npz_read.h"
 #include "tmcml.h"
@@ -39,12 +40,6 @@
 #define MAX_PHOTONS 4000000
 
 static char dir[] = "/tmp/test_api_precision_XXXXXX";
-
-static const tmcml_layer two_layers[2] = {
-    {1.4, 0.5, 60.0, 0.8, 0.05},
-    {1.37, 1.0, 30.0, 0.9, 0.1},
-};
-static const tmcml_grid grid = {0.02, 0.02, 10, 8, 3};
 
 /* A new problem of two_layers with layer 1's mua, stopping at PRECISION of
  * Rd; NULL on failure. */
@@ -83,18 +78,6 @@ static tmcml_precision precision_of(const tmcml_result *r)
     tmcml_precision p = {0};
     CHECK(r && tmcml_result_precision(r, &p) == TMCML_OK);
     return p;
-}
-
-static uint64_t digest(const tmcml_result *r)
-{
-    tmcml_info info;
-    tmcml_result_info(r, &info);
-    return info.tallies_digest;
-}
-
-static bool same_bits(const double *a, const double *b, size_t n)
-{
-    return (a == NULL) == (b == NULL) && (n == 0 || memcmp(a, b, n * sizeof *a) == 0);
 }
 
 /* a and b: the same photons, precision, arrays, RAT and errors bit for bit. */
@@ -181,31 +164,6 @@ static void remove_dir(void)
 
 /* ---- the command's ------------------------------------------------------------------ */
 
-/* The number after "key": in text from `from` on; NAN when absent. */
-static double json_number(const char *text, const char *from, const char *key)
-{
-    const char *at = text ? strstr(text, from) : NULL;
-    char quoted[64];
-    snprintf(quoted, sizeof quoted, "\"%s\":", key);
-    at = at ? strstr(at, quoted) : NULL;
-    return at ? strtod(at + strlen(quoted), NULL) : NAN;
-}
-
-/* The .npz member name holds values[0 .. count-1] bit for bit. */
-static void check_member(const char *zip, size_t size, const char *name, const double *values,
-                         size_t count)
-{
-    char header[256];
-    const unsigned char *data = zip ? npz_member(zip, size, name, header, sizeof header) : NULL;
-    CHECK_MSG(data != NULL, "%s missing from the command's .npz", name);
-    size_t differ = 0;
-    for (size_t i = 0; data && i < count; i++) {
-        double v = le_double(data + 8 * i);
-        differ += memcmp(&v, &values[i], sizeof v) != 0;
-    }
-    CHECK_MSG(differ == 0, "%s: %zu of %zu entries differ from the library's", name, differ, count);
-}
-
 /* The library's .mco and JSON of r: the photons taken, the precision. */
 static void check_written(tmcml_session *s, const tmcml_result *r)
 {
@@ -236,29 +194,20 @@ static int case_cli(const char *tmcml)
     tmcml_session *s = tmcml_session_new();
     CHECK(mkdtemp(dir) != NULL);
     tmcml_problem *p = problem(s, 0.5);
-    char path[512], cmd[2048];
     CHECK(tmcml_problem_set_photons(s, p, MAX_PHOTONS) == TMCML_OK);
-    CHECK(tmcml_problem_set_name(s, p, "p.mco") == TMCML_OK);
-    snprintf(path, sizeof path, "%s/p.mci", dir);
-    CHECK(tmcml_mci_write(s, path, (const tmcml_problem *const *)&p, 1) == TMCML_OK);
-    snprintf(cmd, sizeof cmd,
-             "cd %s && %s run p.mci -q --engine cpu -S %u --threads 2 --precision %g", dir, tmcml,
-             SEED, PRECISION);
-    CHECK(system(cmd) == 0);
+    char flags[64];
+    snprintf(flags, sizeof flags, "--precision %g", PRECISION);
+    command_output out = run_command(s, p, tmcml, dir, "p", SEED, flags);
+    const char *json = out.json;
     tmcml_result *r = run(s, p);
     check_met(r, "cli");
     tmcml_precision prec = precision_of(r);
-    size_t size = 0;
-    snprintf(path, sizeof path, "%s/p.json", dir);
-    char *json = read_all(path, &size);
     CHECK_MSG(json_number(json, "{", "photons") == (double)prec.photons,
               "the command took %g photons, the library %lld", json_number(json, "{", "photons"),
               (long long)prec.photons);
     double reached = json_number(json, "\"precision\"", "reached");
     CHECK_MSG(memcmp(&reached, &prec.reached, sizeof reached) == 0,
               "the command reached %.17g, the library %.17g", reached, prec.reached);
-    snprintf(path, sizeof path, "%s/p.npz", dir);
-    char *zip = read_all(path, &size);
     int compared = 0;
     for (int i = 0; r && i < tmcml_array_count(); i++) {
         size_t n = 0;
@@ -268,16 +217,15 @@ static int case_cli(const char *tmcml)
         if (!values || !err)
             continue;
         snprintf(member, sizeof member, "%s.npy", tmcml_array_name((tmcml_array)i));
-        check_member(zip, size, member, values, n);
+        check_member(&out, member, values, n);
         snprintf(member, sizeof member, "%s_stderr.npy", tmcml_array_name((tmcml_array)i));
-        check_member(zip, size, member, err, n);
+        check_member(&out, member, err, n);
         compared++;
     }
     CHECK_MSG(compared == 9, "%d arrays compared", compared);
     if (r)
         check_written(s, r);
-    free(json);
-    free(zip);
+    command_output_free(&out);
     tmcml_result_delete(r);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
@@ -349,54 +297,22 @@ static int case_capped(void)
 
 /* ---- checkpointed ---------------------------------------------------------------------- */
 
-static int cancel_first(uint64_t done, uint64_t total, void *user)
-{
-    (void)done;
-    (void)total;
-    (void)user;
-    return 1;
-}
-
 static int case_checkpointed(void)
 {
     tmcml_session *s = tmcml_session_new();
     CHECK(mkdtemp(dir) != NULL);
-    /* Long-lived photons, as test_api_checkpoint's: a cancel at the first
-     * progress call comes while it runs. */
-    static const tmcml_layer slab = {1.4, 0.02, 150.0, 0.9, 1.0};
-    tmcml_problem *p = NULL;
-    CHECK(tmcml_problem_new(s, &slab, 1, 1.0, 1.0, &grid, &p) == TMCML_OK);
+    tmcml_problem *p = slab_problem(s);
     CHECK(tmcml_problem_set_precision(s, p, 0.0013, "Rd", 1000000) == TMCML_OK);
-    tmcml_result *whole = run(s, p), *kept = NULL, *resumed = NULL;
+    tmcml_result *whole = run(s, p);
     tmcml_precision pw = precision_of(whole);
     CHECK_MSG(pw.met && pw.photons > 64000, "the slab took %lld photons, met %d, reached %g",
               (long long)pw.photons, pw.met, pw.reached);
     char path[512];
     snprintf(path, sizeof path, "%s/run.ckpt", dir);
-    tmcml_checkpoint ck;
-    tmcml_checkpoint_init(&ck);
-    ck.path = path;
-    ck.every = 0; /* only when cancelled */
     tmcml_options o;
     options(&o);
-    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &kept) == TMCML_OK, "%s",
-              tmcml_session_message(s));
-    check_same(kept, whole, "checkpointed");
-    struct stat st;
-    CHECK_MSG(stat(path, &st) != 0, "the finished run's checkpoint is left");
-    o.progress = cancel_first;
-    o.progress_interval = 0.01;
-    tmcml_result *r = NULL;
-    CHECK(tmcml_run_checkpointed(s, p, &o, &ck, &r) == TMCML_ERR_CANCELLED);
-    CHECK_MSG(stat(path, &st) == 0, "the cancelled run kept no checkpoint");
-    o.progress = NULL;
-    ck.resume = 1;
-    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &resumed) == TMCML_OK, "%s",
-              tmcml_session_message(s));
-    check_same(resumed, whole, "resumed");
+    check_cancelled_and_resumed(s, p, &o, path, whole, check_same);
     tmcml_result_delete(whole);
-    tmcml_result_delete(kept);
-    tmcml_result_delete(resumed);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
     remove_dir();

@@ -31,8 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api_run_checks.h"
 #include "check.h"
-#include "npz_read.h"
 #include "tmcml.h"
 
 #define SEED   20261201u
@@ -40,12 +40,6 @@
 
 static tmcml_engine engine = TMCML_ENGINE_CPU;
 static char dir[] = "/tmp/test_api_stderr_XXXXXX";
-
-static const tmcml_layer two_layers[2] = {
-    {1.4, 0.5, 60.0, 0.8, 0.05},
-    {1.37, 1.0, 30.0, 0.9, 0.1},
-};
-static const tmcml_grid grid = {0.02, 0.02, 10, 8, 3};
 
 /* A new problem of two_layers with layer 1's mua; NULL on failure. */
 static tmcml_problem *problem(tmcml_session *s, double mua, int stderr_on)
@@ -76,18 +70,6 @@ static tmcml_result *run(tmcml_session *s, const tmcml_problem *p, int64_t photo
     tmcml_result *r = NULL;
     CHECK_MSG(tmcml_run(s, p, &o, &r) == TMCML_OK && r, "%s", tmcml_session_message(s));
     return r;
-}
-
-static uint64_t digest(const tmcml_result *r)
-{
-    tmcml_info info;
-    tmcml_result_info(r, &info);
-    return info.tallies_digest;
-}
-
-static bool same_bits(const double *a, const double *b, size_t n)
-{
-    return (a == NULL) == (b == NULL) && (n == 0 || memcmp(a, b, n * sizeof *a) == 0);
 }
 
 /* a and b's arrays and RAT, bit for bit. */
@@ -281,48 +263,16 @@ static int case_identity(void)
 
 /* ---- the command's ------------------------------------------------------------------ */
 
-/* The number after "key": in text from `from` on; NAN when absent. */
-static double json_number(const char *text, const char *from, const char *key)
-{
-    const char *at = text ? strstr(text, from) : NULL;
-    char quoted[64];
-    snprintf(quoted, sizeof quoted, "\"%s\":", key);
-    at = at ? strstr(at, quoted) : NULL;
-    return at ? strtod(at + strlen(quoted), NULL) : NAN;
-}
-
-static void check_member(const char *zip, size_t size, const char *name, const double *values,
-                         size_t count)
-{
-    char header[256];
-    const unsigned char *data = zip ? npz_member(zip, size, name, header, sizeof header) : NULL;
-    CHECK_MSG(data != NULL, "%s missing from the command's .npz", name);
-    size_t differ = 0;
-    for (size_t i = 0; data && i < count; i++) {
-        double v = le_double(data + 8 * i);
-        differ += memcmp(&v, &values[i], sizeof v) != 0;
-    }
-    CHECK_MSG(differ == 0, "%s: %zu of %zu entries differ from the library's", name, differ, count);
-}
-
 static int case_cli(const char *tmcml)
 {
     tmcml_session *s = tmcml_session_new();
     CHECK(mkdtemp(dir) != NULL);
     tmcml_problem *p = problem(s, 0.5, 1);
     const int64_t photons = 7001; /* groups of 109 and 110 photons */
-    char path[512], cmd[2048];
     CHECK(tmcml_problem_set_photons(s, p, photons) == TMCML_OK);
-    CHECK(tmcml_problem_set_name(s, p, "se.mco") == TMCML_OK);
-    snprintf(path, sizeof path, "%s/se.mci", dir);
-    CHECK(tmcml_mci_write(s, path, (const tmcml_problem *const *)&p, 1) == TMCML_OK);
-    snprintf(cmd, sizeof cmd, "cd %s && %s run se.mci -q --engine cpu -S %u --threads 2 --stderr",
-             dir, tmcml, SEED);
-    CHECK(system(cmd) == 0);
+    command_output out = run_command(s, p, tmcml, dir, "se", SEED, "--stderr");
+    const char *json = out.json;
     tmcml_result *r = run(s, p, photons);
-    size_t size = 0;
-    snprintf(path, sizeof path, "%s/se.json", dir);
-    char *json = read_all(path, &size);
     tmcml_rat e = {0};
     CHECK(r && tmcml_result_rat_stderr(r, &e) == TMCML_OK);
     double rd = json_number(json, "\"stderr\"", "Rd"), a = json_number(json, "\"stderr\"", "A"),
@@ -332,8 +282,6 @@ static int case_cli(const char *tmcml)
               "the command's Rd, A, Tt errors %.17g %.17g %.17g, the library's %.17g %.17g %.17g",
               rd, a, tt, e.rd, e.a, e.tt);
     CHECK(json_number(json, "\"stderr\"", "groups") == GROUPS);
-    snprintf(path, sizeof path, "%s/se.npz", dir);
-    char *zip = read_all(path, &size);
     int compared = 0;
     for (int i = 0; r && i < tmcml_array_count(); i++) {
         size_t n = 0;
@@ -342,13 +290,12 @@ static int case_cli(const char *tmcml)
             continue;
         char member[64];
         snprintf(member, sizeof member, "%s_stderr.npy", tmcml_array_name((tmcml_array)i));
-        check_member(zip, size, member, err, n);
+        check_member(&out, member, err, n);
         compared++;
     }
     CHECK_MSG(compared == 9, "%d arrays compared", compared);
-    check_member(zip, size, "Rd_stderr.npy", &e.rd, 1);
-    free(json);
-    free(zip);
+    check_member(&out, "Rd_stderr.npy", &e.rd, 1);
+    command_output_free(&out);
     tmcml_result_delete(r);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
@@ -438,56 +385,31 @@ static int case_sets(void)
 
 /* ---- a checkpointed run ---------------------------------------------------------------- */
 
-static int cancel_first(uint64_t done, uint64_t total, void *user)
+/* a and b's arrays, RAT and errors bit for bit (when both are there): a
+ * resumed run's too, the file keeping the groups and the one the cancel cut. */
+static void check_same_with_errors(const tmcml_result *a, const tmcml_result *b, const char *what)
 {
-    (void)done;
-    (void)total;
-    (void)user;
-    return 1;
+    if (a && b) {
+        check_same_results(a, b, what);
+        check_same_errors(a, b, what);
+    }
 }
 
 static int case_checkpointed(void)
 {
     tmcml_session *s = tmcml_session_new();
     CHECK(mkdtemp(dir) != NULL);
-    /* Long-lived photons, as test_api_checkpoint's: 60000 take about a
-     * second, so a cancel at the first progress call comes while it runs. */
-    static const tmcml_layer slab = {1.4, 0.02, 150.0, 0.9, 1.0};
-    tmcml_problem *p = NULL;
-    CHECK(tmcml_problem_new(s, &slab, 1, 1.0, 1.0, &grid, &p) == TMCML_OK);
+    /* 60000 of the slab's photons take about a second. */
+    tmcml_problem *p = slab_problem(s);
     CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
     const int64_t photons = 60000;
-    tmcml_result *whole = run(s, p, photons), *kept = NULL, *resumed = NULL;
+    tmcml_result *whole = run(s, p, photons);
     char path[512];
     snprintf(path, sizeof path, "%s/run.ckpt", dir);
-    tmcml_checkpoint ck;
-    tmcml_checkpoint_init(&ck);
-    ck.path = path;
-    ck.every = 0; /* only when cancelled: the groups are tmcml_run's */
     tmcml_options o;
     options(&o, photons);
-    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &kept) == TMCML_OK, "%s",
-              tmcml_session_message(s));
-    if (whole && kept) {
-        check_same_results(kept, whole, "checkpointed");
-        check_same_errors(kept, whole, "checkpointed");
-    }
-    o.progress = cancel_first;
-    o.progress_interval = 0.01;
-    tmcml_result *r = NULL;
-    CHECK(tmcml_run_checkpointed(s, p, &o, &ck, &r) == TMCML_ERR_CANCELLED);
-    o.progress = NULL;
-    ck.resume = 1;
-    CHECK_MSG(tmcml_run_checkpointed(s, p, &o, &ck, &resumed) == TMCML_OK, "%s",
-              tmcml_session_message(s));
-    if (whole && resumed) {
-        check_same_results(resumed, whole, "resumed");
-        /* The file kept the groups and the one the cancel cut. */
-        check_same_errors(resumed, whole, "resumed");
-    }
+    check_cancelled_and_resumed(s, p, &o, path, whole, check_same_with_errors);
     tmcml_result_delete(whole);
-    tmcml_result_delete(kept);
-    tmcml_result_delete(resumed);
     tmcml_problem_delete(p);
     tmcml_session_delete(s);
     remove_dir();

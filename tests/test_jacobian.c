@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "session_case.h"
 #include "stats.h"
 #include "tmcml.h"
 
@@ -489,26 +490,10 @@ static void test_refused(tmcml_session *s)
 
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "differences";
-    tmcml_session *s = tmcml_session_new();
-    if (!s) {
-        fprintf(stderr, "no session\n");
-        return 1;
-    }
-    if (strcmp(which, "differences") == 0)
-        test_differences(s);
-    else if (strcmp(which, "skin") == 0)
-        test_skin(s);
-    else if (strcmp(which, "time") == 0)
-        test_time(s);
-    else if (strcmp(which, "identity") == 0)
-        test_identity(s);
-    else if (strcmp(which, "refused") == 0)
-        test_refused(s);
-    else {
-        fprintf(stderr, "unknown case %s\n", which);
-        return 2;
-    }
-    tmcml_session_delete(s);
-    return check_summary(which);
+    static const session_case cases[] = {
+        {"differences", test_differences}, {"skin", test_skin},       {"time", test_time},
+        {"identity", test_identity},       {"refused", test_refused},
+    };
+    return session_case_run(argc > 1 ? argv[1] : "differences", cases,
+                            sizeof cases / sizeof cases[0]);
 }

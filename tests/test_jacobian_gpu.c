@@ -104,29 +104,8 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua, con
                         const double *g, const variant_options *v, uint64_t launch, bool jacobian,
                         uint64_t first, uint64_t count, tally_set *t)
 {
-    tm_error err = {0};
-    mci_run ref;
-    if (!mua_sets_reference(run, mua, num_sets, &ref))
-        return false;
-    ref.jacobian = jacobian;
-    kernel_spec spec;
-    gpu_options opt = {.seed = SEED,
-                       .max_launch_photons = launch,
-                       .num_sets = num_sets,
-                       .set_mua = mua,
-                       .set_mus = mus,
-                       .set_g = g};
-    sets_scoring scoring = {.num_sets = num_sets,
-                            .jacobian = jacobian,
-                            .optics = optics_sets_level(run, num_sets, mus, g)};
-    gpu_stats stats;
-    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
-              variant_sets_spec(&spec, scoring, v, device_of(gpu), &err) &&
-              gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
-    if (!ok)
-        error_print(stderr, &err);
-    mci_run_free(&ref);
-    return ok;
+    gpu_agree_sets sets = {num_sets, mua, mus, g, jacobian};
+    return gpu_agree_tallies(gpu, run, SEED, sets, v, launch, first, count, t);
 }
 
 /* Every Jacobian compared, one row: Rd's, Tt's, Rd_r's, Rd_a's, Tt_r's;
@@ -154,9 +133,10 @@ static void row_of(const mci_run *run, const mcml_result *res, double *row, size
 }
 
 /* One batch of both engines: each set's row into g[k] and c[k]. */
-static bool batch(const mci_run *run, const sets_of *o, int b, uint64_t m, batch_vec *g,
+static bool batch(const mci_run *run, const void *sets, int b, uint64_t m, batch_vec *g,
                   batch_vec *c, double *row)
 {
+    const sets_of *o = sets;
     const double *mus = o->optics ? o->mus : NULL, *gs = o->optics ? o->g : NULL;
     tally_set tg[SETS], tc[SETS];
     tm_error err = {0};
@@ -190,13 +170,7 @@ static bool batch(const mci_run *run, const sets_of *o, int b, uint64_t m, batch
         result_free(&rc);
         mci_run_free(&own);
     }
-    if (!ok && err.message[0])
-        error_print(stderr, &err);
-    for (int k = 0; k < SETS; k++) {
-        tally_set_free(&tg[k]);
-        tally_set_free(&tc[k]);
-    }
-    return ok;
+    return gpu_agree_batch_end(ok, &err, SETS, tg, tc);
 }
 
 /* Each set's Jacobians, GPU batches against CPU batches: absorption sets,
@@ -209,29 +183,14 @@ static int agree(bool optics)
     const mci_run *run = &f.runs[0];
     sets_of o;
     make_sets(run, optics, &o);
-    size_t n = row_length(run);
     batch_vec g[SETS], c[SETS];
-    for (int k = 0; k < SETS; k++)
-        CHECK(batch_vec_init(&g[k], n, BATCHES) && batch_vec_init(&c[k], n, BATCHES));
-    double *row = malloc(n * sizeof *row);
-    const uint64_t m = 100000;
-    for (int b = 0; b < BATCHES && row; b++)
-        if (!batch(run, &o, b, m, g, c, row)) {
-            CHECK_MSG(false, "batch %d failed", b);
-            break;
+    if (gpu_agree_batches(run, &o, batch, SETS, row_length(run), BATCHES, 100000, g, c))
+        for (int k = 0; k < SETS; k++) {
+            printf("set %d: dRd/dmus_1 GPU %.5g, CPU %.5g; dRd/dg_1 GPU %.5g, CPU %.5g\n", k,
+                   g[k].mean[3 + 1], c[k].mean[3 + 1], g[k].mean[3 + 2], c[k].mean[3 + 2]);
+            gpu_agree_check(k, &g[k], &c[k], ALPHA, 100);
         }
-    for (int k = 0; k < SETS && row; k++) {
-        batch_vec_finish(&g[k]);
-        batch_vec_finish(&c[k]);
-        printf("set %d: dRd/dmus_1 GPU %.5g, CPU %.5g; dRd/dg_1 GPU %.5g, CPU %.5g\n", k,
-               g[k].mean[3 + 1], c[k].mean[3 + 1], g[k].mean[3 + 2], c[k].mean[3 + 2]);
-        gpu_agree_check(k, &g[k], &c[k], ALPHA, 100);
-    }
-    for (int k = 0; k < SETS; k++) {
-        batch_vec_free(&g[k]);
-        batch_vec_free(&c[k]);
-    }
-    free(row);
+    gpu_agree_batches_free(SETS, g, c);
     mci_free(&f);
     return check_summary(optics ? "optics (gpu)" : "agree (gpu)");
 }
@@ -251,10 +210,7 @@ static int case_identity(void)
         own[i - 1] = run->layers[i].mua;
     variant_options heuristic, other;
     variant_options_init(&heuristic);
-    variant_options_init(&other);
-    tm_error err = {0};
-    CHECK(variant_options_set(&other, "--block", "128", &err) &&
-          variant_options_set(&other, "--layers", "constant", &err));
+    gpu_agree_other_variant(&other);
     const uint64_t n = 300000, split = 110000;
     tally_set a, b, plain;
     CHECK(gpu_agree_init(run, 1, &a) && gpu_agree_init(run, 1, &b) &&
@@ -303,11 +259,7 @@ static int case_library(void)
     tmcml_problem *p = NULL;
     tmcml_result *r = NULL;
     tmcml_options opt;
-    tmcml_options_init(&opt);
-    opt.engine = TMCML_ENGINE_GPU;
-    opt.photons = (int64_t)n;
-    opt.seed = SEED;
-    opt.absorption = 0;
+    gpu_agree_library_options(&opt, n, SEED);
     bool ok = s &&
               tmcml_problem_new(s, layers, n_layers, run->layers[0].n, run->layers[n_layers + 1].n,
                                 &grid, &p) == TMCML_OK &&

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "fs.h"
 #include "mco.h"
+#include "run_grid.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_mco.XXXXXX";
 
@@ -143,14 +144,9 @@ static void test_own_round_trip(void)
     mci_run run = {.out_name = "dir with space/out put.mco",
                    .out_format = 'B',
                    .photons = INT64_C(9223372036854775807),
-                   .dz = 0.05,
-                   .dr = 0.0125,
-                   .nz = NZ,
-                   .nr = NR,
-                   .na = NA,
-                   .da = M_PI / (2 * NA),
                    .num_layers = NL,
                    .layers = layers};
+    run_grid(&run, 0.05, 0.0125, NZ, NR, NA);
     mcml_result res;
     CHECK(result_alloc(&res, NR, NZ, NA, NL));
     res.photons = (uint64_t)run.photons;

@@ -27,6 +27,7 @@
 #include "mco_stderr.h"
 #include "npz.h"
 #include "npz_reader.h"
+#include "run_grid.h"
 #include "zip.h"
 
 static char tmpdir[] = "/tmp/tmcml_test_npz_reader.XXXXXX";
@@ -426,27 +427,20 @@ static void test_hostile(void)
 
 enum { NR = 6, NZ = 5, NA = 3, NL = 2 };
 
-/* A made-up run and its result with errors; the .mco at mco, the .npz at npz. */
+/* A made-up run (its grid made_up's) and its result with errors; the .mco
+ * at mco, the .npz at npz. */
 static mci_layer layers[NL + 2] = {
     {.n = 1.0},
     {.n = 1.37, .mua = 1, .mus = 100, .g = 0.9, .d = 0.1, .z0 = 0, .z1 = 0.1},
     {.n = 1.45, .mua = 2, .mus = 10, .g = 0.5, .d = 0.2, .z0 = 0.1, .z1 = 0.3},
     {.n = 1.0, .z0 = 0.3, .z1 = 0.3},
 };
-static mci_run run = {.out_name = "e.mco",
-                      .out_format = 'A',
-                      .photons = 1000,
-                      .dz = 0.05,
-                      .dr = 0.02,
-                      .nz = NZ,
-                      .nr = NR,
-                      .na = NA,
-                      .da = M_PI / (2 * NA),
-                      .num_layers = NL,
-                      .layers = layers};
+static mci_run run = {
+    .out_name = "e.mco", .out_format = 'A', .photons = 1000, .num_layers = NL, .layers = layers};
 
 static bool made_up(mcml_result *res)
 {
+    run_grid(&run, 0.05, 0.02, NZ, NR, NA);
     if (!result_alloc(res, NR, NZ, NA, NL))
         return false;
     res->photons = 1000;

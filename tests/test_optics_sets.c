@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "session_case.h"
 #include "stats.h"
 #include "tmcml.h"
 
@@ -285,20 +286,7 @@ static void test_refused(tmcml_session *s)
 
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "agree";
-    tmcml_session *s = tmcml_session_new();
-    if (!s)
-        return 1;
-    if (strcmp(which, "agree") == 0)
-        test_agree(s);
-    else if (strcmp(which, "flagged") == 0)
-        test_flagged(s);
-    else if (strcmp(which, "refused") == 0)
-        test_refused(s);
-    else {
-        fprintf(stderr, "unknown case %s\n", which);
-        return 2;
-    }
-    tmcml_session_delete(s);
-    return check_summary(which);
+    static const session_case cases[] = {
+        {"agree", test_agree}, {"flagged", test_flagged}, {"refused", test_refused}};
+    return session_case_run(argc > 1 ? argv[1] : "agree", cases, sizeof cases / sizeof cases[0]);
 }

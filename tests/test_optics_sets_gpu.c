@@ -105,28 +105,8 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const optics *o, bool 
                         const variant_options *v, uint64_t launch, uint64_t first, uint64_t count,
                         tally_set *t)
 {
-    tm_error err = {0};
-    mci_run ref;
-    if (!mua_sets_reference(run, o->mua, num_sets, &ref))
-        return false;
-    const double *mus = scatter ? o->mus : NULL, *g = scatter ? o->g : NULL;
-    kernel_spec spec;
-    gpu_options opt = {.seed = SEED,
-                       .max_launch_photons = launch,
-                       .num_sets = num_sets,
-                       .set_mua = o->mua,
-                       .set_mus = mus,
-                       .set_g = g};
-    sets_scoring scoring = {.num_sets = num_sets,
-                            .optics = optics_sets_level(run, num_sets, mus, g)};
-    gpu_stats stats;
-    bool ok = variant_spec_for_run(&ref, false, device_of(gpu), v, &spec, &err) &&
-              variant_sets_spec(&spec, scoring, v, device_of(gpu), &err) &&
-              gpu_simulate(gpu, &ref, &spec, &opt, first, count, t, &stats, &err);
-    if (!ok)
-        error_print(stderr, &err);
-    mci_run_free(&ref);
-    return ok;
+    gpu_agree_sets sets = {num_sets, o->mua, scatter ? o->mus : NULL, scatter ? o->g : NULL, false};
+    return gpu_agree_tallies(gpu, run, SEED, sets, v, launch, first, count, t);
 }
 
 /* Rd, Tt, the effective sample size, then Rd_r, Rd_a and Tt_r: one row. */
@@ -143,9 +123,10 @@ static void row_of(const mci_run *run, const mcml_result *res, double *row)
 }
 
 /* One batch of both engines: each set's row into g[k] and c[k]. */
-static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_vec *g,
+static bool batch(const mci_run *run, const void *sets, int b, uint64_t m, batch_vec *g,
                   batch_vec *c, double *row)
 {
+    const optics *o = sets;
     tally_set tg[SETS], tc[SETS];
     tm_error err = {0};
     bool ok = gpu_agree_init(run, SETS, tg) && init_cpu_sets(run, tc);
@@ -176,13 +157,7 @@ static bool batch(const mci_run *run, const optics *o, int b, uint64_t m, batch_
         result_free(&rc);
         mci_run_free(&own);
     }
-    if (!ok && err.message[0])
-        error_print(stderr, &err);
-    for (int k = 0; k < SETS; k++) {
-        tally_set_free(&tg[k]);
-        tally_set_free(&tc[k]);
-    }
-    return ok;
+    return gpu_agree_batch_end(ok, &err, SETS, tg, tc);
 }
 
 static int case_agree(void)
@@ -192,34 +167,20 @@ static int case_agree(void)
     if (!parse_run(&f, &o))
         return 1;
     const mci_run *run = &f.runs[0];
-    size_t n = row_length(run);
     batch_vec g[SETS], c[SETS];
-    for (int k = 0; k < SETS; k++)
-        CHECK(batch_vec_init(&g[k], n, BATCHES) && batch_vec_init(&c[k], n, BATCHES));
-    double *row = malloc(n * sizeof *row);
-    const uint64_t m = 100000;
-    for (int b = 0; b < BATCHES && row; b++)
-        if (!batch(run, &o, b, m, g, c, row)) {
-            CHECK_MSG(false, "batch %d failed", b);
-            break;
+    if (gpu_agree_batches(run, &o, batch, SETS, row_length(run), BATCHES, 100000, g, c))
+        for (int k = 0; k < SETS; k++) {
+            printf("set %d: Rd GPU %.6f, CPU %.6f; Tt GPU %.6f, CPU %.6f; ESS GPU %.4f, CPU %.4f\n",
+                   k, g[k].mean[0], c[k].mean[0], g[k].mean[1], c[k].mean[1], g[k].mean[2],
+                   c[k].mean[2]);
+            /* The run's own optics: every weight the reference's, but for the
+             * rounding of an escape's units (half a unit each). */
+            if (k == 0)
+                CHECK_MSG(fabs(g[k].mean[2] - 1.0) <= 1e-6, "set 0's effective sample size %.17g",
+                          g[k].mean[2]);
+            gpu_agree_check(k, &g[k], &c[k], ALPHA, 40);
         }
-    for (int k = 0; k < SETS && row; k++) {
-        batch_vec_finish(&g[k]);
-        batch_vec_finish(&c[k]);
-        printf("set %d: Rd GPU %.6f, CPU %.6f; Tt GPU %.6f, CPU %.6f; ESS GPU %.4f, CPU %.4f\n", k,
-               g[k].mean[0], c[k].mean[0], g[k].mean[1], c[k].mean[1], g[k].mean[2], c[k].mean[2]);
-        /* The run's own optics: every weight the reference's, but for the
-         * rounding of an escape's units (half a unit each). */
-        if (k == 0)
-            CHECK_MSG(fabs(g[k].mean[2] - 1.0) <= 1e-6, "set 0's effective sample size %.17g",
-                      g[k].mean[2]);
-        gpu_agree_check(k, &g[k], &c[k], ALPHA, 40);
-    }
-    for (int k = 0; k < SETS; k++) {
-        batch_vec_free(&g[k]);
-        batch_vec_free(&c[k]);
-    }
-    free(row);
+    gpu_agree_batches_free(SETS, g, c);
     mci_free(&f);
     return check_summary("agree (gpu)");
 }
@@ -233,10 +194,7 @@ static int case_identity(void)
     const mci_run *run = &f.runs[0];
     variant_options heuristic, other;
     variant_options_init(&heuristic);
-    variant_options_init(&other);
-    tm_error err = {0};
-    CHECK(variant_options_set(&other, "--block", "128", &err) &&
-          variant_options_set(&other, "--layers", "constant", &err));
+    gpu_agree_other_variant(&other);
     const uint64_t n = 300000, split = 110000;
     tally_set a[SETS], b[SETS], own, plain;
     CHECK(gpu_agree_init(run, SETS, a) && gpu_agree_init(run, SETS, b));
@@ -298,11 +256,7 @@ static int case_library(void)
     tmcml_problem *p = NULL;
     tmcml_result *r[SETS] = {0};
     tmcml_options opt;
-    tmcml_options_init(&opt);
-    opt.engine = TMCML_ENGINE_GPU;
-    opt.photons = (int64_t)n;
-    opt.seed = SEED;
-    opt.absorption = 0;
+    gpu_agree_library_options(&opt, n, SEED);
     bool ok = s &&
               tmcml_problem_new(s, layers, LAYERS, run->layers[0].n, run->layers[LAYERS + 1].n,
                                 &grid, &p) == TMCML_OK &&

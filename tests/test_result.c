@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "result.h"
+#include "run_grid.h"
 
 #define PI   3.14159265358979323846
 #define UNIT TALLY_UNITS_PER_WEIGHT
@@ -38,14 +39,9 @@ static void make_run(mci_run *run, mci_layer *layers)
     *run = (mci_run){.out_name = "t.mco",
                      .out_format = 'A',
                      .photons = 1000,
-                     .dz = 0.25,
-                     .dr = 0.1,
-                     .nz = NZ,
-                     .nr = NR,
-                     .na = NA,
-                     .da = PI / (2 * NA),
                      .num_layers = NL,
                      .layers = layers};
+    run_grid(run, 0.25, 0.1, NZ, NR, NA);
 }
 
 /* Distinct values in every bin, one of them beyond 64 bits. */

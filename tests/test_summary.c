@@ -179,36 +179,52 @@ static void test_write_and_parse(void)
     result_free(&res);
 }
 
+/* A run of one layer with n cells each way, its result (freed by
+ * result_free(&o->res)) and its report, as the JSON's odd names and optional
+ * arrays need them; false when the result's arrays could not be made. */
+typedef struct one_layer {
+    mci_layer layers[3];
+    mci_run run;
+    mcml_result res;
+    run_report rep;
+} one_layer;
+
+static bool one_layer_init(one_layer *o, char *out_name, const char *input_path, int n)
+{
+    o->layers[0] = (mci_layer){.n = 1.0};
+    o->layers[1] = (mci_layer){.n = 1.4, .mua = 1, .mus = 10, .d = 0.1, .z1 = 0.1};
+    o->layers[2] = (mci_layer){.n = 1.0};
+    o->run = (mci_run){.out_name = out_name,
+                       .out_format = 'A',
+                       .photons = 10,
+                       .dz = 0.1,
+                       .dr = 0.1,
+                       .nz = n,
+                       .nr = n,
+                       .na = n,
+                       .num_layers = 1,
+                       .layers = o->layers};
+    o->rep = (run_report){.input_path = input_path,
+                          .run_index = 1,
+                          .run = &o->run,
+                          .result = &o->res,
+                          .seed = 1,
+                          .engine = "cpu",
+                          .rng = "mwc-per-photon"};
+    return result_alloc(&o->res, n, n, n, 1);
+}
+
 /* Output names and paths may hold any bytes; the JSON must stay UTF-8, with
  * each stray byte replaced by U+FFFD and valid characters kept. */
 static void test_not_utf8(void)
 {
-    enum { NL = 1 };
-    mci_layer layers[NL + 2] = {
-        {.n = 1.0}, {.n = 1.4, .mua = 1, .mus = 10, .d = 0.1, .z1 = 0.1}, {.n = 1.0}};
-    mci_run run = {.out_name = "bad\xff\xfe name \xc3 \xc3\xa9t\xc3\xa9 \xed\xa0\x80.mco",
-                   .out_format = 'A',
-                   .photons = 10,
-                   .dz = 0.1,
-                   .dr = 0.1,
-                   .nz = 1,
-                   .nr = 1,
-                   .na = 1,
-                   .num_layers = NL,
-                   .layers = layers};
-    mcml_result res;
-    CHECK(result_alloc(&res, 1, 1, 1, NL));
-    run_report rep = {.input_path = "in\x80.mci",
-                      .run_index = 1,
-                      .run = &run,
-                      .result = &res,
-                      .seed = 1,
-                      .engine = "cpu",
-                      .rng = "mwc-per-photon"};
+    one_layer o;
+    CHECK(one_layer_init(&o, "bad\xff\xfe name \xc3 \xc3\xa9t\xc3\xa9 \xed\xa0\x80.mco",
+                         "in\x80.mci", 1));
     char path[512];
     snprintf(path, sizeof path, "%s/bad.json", tmpdir);
     tm_error err = {0};
-    CHECK(summary_write(path, &rep, &err));
+    CHECK(summary_write(path, &o.rep, &err));
     size_t size = 0;
     char *text = fs_read_text(path, &size, &err);
     CHECK(text != NULL);
@@ -224,7 +240,7 @@ static void test_not_utf8(void)
     }
     free(text);
     unlink(path);
-    result_free(&res);
+    result_free(&o.res);
 }
 
 /* The keys of object key of root (root itself for NULL), in the file's
@@ -248,45 +264,25 @@ static void keys_of(const cJSON *root, const char *key, char *buf, size_t size)
  * its arrays.  A run without them has none of their keys. */
 static void test_optional_order(void)
 {
-    enum { NL = 1 };
-    mci_layer layers[NL + 2] = {
-        {.n = 1.0}, {.n = 1.4, .mua = 1, .mus = 10, .d = 0.1, .z1 = 0.1}, {.n = 1.0}};
-    mci_run run = {.out_name = "o.mco",
-                   .out_format = 'A',
-                   .photons = 10,
-                   .dz = 0.1,
-                   .dr = 0.1,
-                   .nz = 2,
-                   .nr = 2,
-                   .na = 2,
-                   .num_layers = NL,
-                   .layers = layers};
-    mcml_result res;
-    CHECK(result_alloc(&res, 2, 2, 2, NL));
-    res.photons = 10;
-    run_report rep = {.input_path = "in.mci",
-                      .run_index = 1,
-                      .run = &run,
-                      .result = &res,
-                      .seed = 1,
-                      .engine = "cpu",
-                      .rng = "mwc-per-photon"};
+    one_layer o;
+    CHECK(one_layer_init(&o, "o.mco", "in.mci", 2));
+    o.res.photons = 10;
     char path[512], keys[2048];
     snprintf(path, sizeof path, "%s/order.json", tmpdir);
     tm_error err = {0};
     for (int full = 0; full < 2; full++) {
         if (full) {
-            run.path_lengths = true;
-            run.time_nt = 3;
-            run.time_dt = 0.01;
-            run.fiber_sep = 0.05;
-            run.fiber_radius = 0.02;
-            run.fiber_na = 0.22;
-            run.source = (source_desc){.kind = SOURCE_FIBER, .radius = 0.02, .na = 0.22};
-            CHECK(result_alloc_paths(&res) && result_alloc_time(&res, 3) &&
-                  result_alloc_detectors(&res, 1));
+            o.run.path_lengths = true;
+            o.run.time_nt = 3;
+            o.run.time_dt = 0.01;
+            o.run.fiber_sep = 0.05;
+            o.run.fiber_radius = 0.02;
+            o.run.fiber_na = 0.22;
+            o.run.source = (source_desc){.kind = SOURCE_FIBER, .radius = 0.02, .na = 0.22};
+            CHECK(result_alloc_paths(&o.res) && result_alloc_time(&o.res, 3) &&
+                  result_alloc_detectors(&o.res, 1));
         }
-        CHECK_MSG(summary_write(path, &rep, &err), "%s", err.message);
+        CHECK_MSG(summary_write(path, &o.rep, &err), "%s", err.message);
         char *text = fs_read_text(path, NULL, &err);
         cJSON *root = cJSON_Parse(text ? text : "");
         CHECK(root != NULL);
@@ -311,7 +307,7 @@ static void test_optional_order(void)
             CHECK(strcmp(str(u, "Rd_t"), "1/ns") == 0 && strcmp(str(u, "Rd_fiber"), "-") == 0);
             CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "Rd_t")) == 3);
             CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "Tt_path_total")) ==
-                  NL);
+                  o.run.num_layers);
             CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "Rd_fiber")));
             check_units(root);
         }
@@ -319,7 +315,7 @@ static void test_optional_order(void)
         free(text);
     }
     unlink(path);
-    result_free(&res);
+    result_free(&o.res);
 }
 
 int main(void)

@@ -59,12 +59,7 @@ bool profile_file_name(const profile_device *dev, char *buf, size_t size)
 void profile_device_from_info(const tune_device *info, profile_device *dev)
 {
     memset(dev, 0, sizeof *dev);
-    snprintf(dev->name, sizeof dev->name, "%s", info->name);
-    dev->cc_major = info->cc_major;
-    dev->cc_minor = info->cc_minor;
-    dev->sm_count = info->sm_count;
-    dev->shared_per_block_optin = info->shared_per_block_optin;
-    dev->driver_version = info->driver_version;
+    TUNE_DEVICE_IDENTITY_COPY(dev, info);
 }
 
 bool profile_toolchain_current(profile_toolchain *tc, tm_error *err)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "mci.h"
@@ -33,6 +34,21 @@ typedef struct tune_device {
     int max_threads_per_sm, regs_per_sm;
     int driver_version; /* e.g. 13000 */
 } tune_device;
+
+/* What identifies a device, copied from *src to *dst: the name, the
+ * compute capability, the SMs, the shared memory a block may opt in to and
+ * the driver.  tune_device, the engine's cuda_device_info and the profile's
+ * device (profile.h) name these fields alike; dst's others are left as
+ * they are. */
+#define TUNE_DEVICE_IDENTITY_COPY(dst, src)                                                        \
+    do {                                                                                           \
+        snprintf((dst)->name, sizeof(dst)->name, "%s", (src)->name);                               \
+        (dst)->cc_major = (src)->cc_major;                                                         \
+        (dst)->cc_minor = (src)->cc_minor;                                                         \
+        (dst)->sm_count = (src)->sm_count;                                                         \
+        (dst)->shared_per_block_optin = (src)->shared_per_block_optin;                             \
+        (dst)->driver_version = (src)->driver_version;                                             \
+    } while (0)
 
 /* One run of a spec, as the tuner sees it.  Tallies are not kept: the gate
  * compares digests (tally_set_digest, equal tallies <=> equal digests up to

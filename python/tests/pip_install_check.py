@@ -19,12 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def skip(why):
-    print("pip_install_check: skipped: " + why)
-    sys.exit(77)
+from install_common import ROOT, need_venv, project_version
 
 
 def ignored(folder, names):
@@ -37,11 +32,7 @@ def ignored(folder, names):
 
 
 def main():
-    for module in ("venv", "ensurepip"):
-        try:
-            __import__(module)
-        except ImportError:
-            skip("%s has no %s (Debian: python3-venv)" % (sys.executable, module))
+    need_venv()
     work = tempfile.mkdtemp(prefix="tmcml-pip-")
     try:
         tree, venv, bare, elsewhere = (os.path.join(work, n)
@@ -72,8 +63,7 @@ def main():
                  "print(tmcml.__version__, tmcml.library_path)\n")
         out = subprocess.run([python, "-c", check], cwd=elsewhere, env=env, check=True,
                              capture_output=True, text=True).stdout
-        with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
-            assert "VERSION %s " % out.split()[0] in f.read(), out
+        assert out.split()[0] == project_version(), out
         files = subprocess.run([python, "-m", "pip", "show", "-f", "tmcml"], env=env,
                                check=True, capture_output=True, text=True).stdout
         assert "tmcml/libtmcml.so" in files, files

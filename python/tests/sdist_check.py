@@ -34,8 +34,9 @@ import tarfile
 import tempfile
 import zipfile
 
-PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT = os.path.dirname(PYTHON_DIR)
+from install_common import ROOT, need_venv, project_version, skip
+
+PYTHON_DIR = os.path.join(ROOT, "python")
 # glibc's libraries and loaders: what a manylinux wheel's library may need.
 GLIBC = {"libc.so.6", "libm.so.6", "libdl.so.2", "librt.so.1", "libpthread.so.0", "libutil.so.1",
          "libnsl.so.1", "libresolv.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
@@ -54,16 +55,6 @@ double tiny(double x)
     return sqrt(x);
 }
 """
-
-
-def skip(why):
-    print("sdist_check: skipped: " + why)
-    sys.exit(77)
-
-
-def project_version():
-    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
-        return re.search(r"project\(tmcml\s+VERSION\s+([0-9.]+)", f.read()).group(1)
 
 
 def run(args, **kwargs):
@@ -218,11 +209,7 @@ def check_glibc_only(work, env, ver, python):
 
 
 def main():
-    for module in ("venv", "ensurepip"):
-        try:
-            __import__(module)
-        except ImportError:
-            skip("%s has no %s (Debian: python3-venv)" % (sys.executable, module))
+    need_venv()
     for tool in ("cmake", "readelf"):
         if not shutil.which(tool):
             skip("no %s (Debian: %s)" % (tool, "binutils" if tool == "readelf" else tool))

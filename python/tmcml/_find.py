@@ -21,16 +21,23 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SANITIZER_RUNTIMES = ("libasan", "libubsan", "libtsan", "liblsan", "libhwasan", "libmsan")
+# ELF e_machine: the architecture PEP 600 names (EM_PPC64 by byte order).
+MACHINES = {3: "i686", 22: "s390x", 40: "armv7l", 62: "x86_64", 183: "aarch64"}
 
 
-def _elf_needed(path):
-    """The DT_NEEDED names of an ELF shared object (its .dynamic section,
-    strings from the section it links to); [] for anything else."""
+def elf_needs(path):
+    """(architecture, DT_NEEDED names, {needed file: the symbol versions
+    asked of it}) of an ELF shared object, from its section headers: the
+    dynamic section and the version needs (SHT_GNU_verneed: Elf_Verneed,
+    Elf_Vernaux), each with the string table it links to.  ValueError for a
+    file that is not an ELF shared object or has no section headers.  The
+    sanitizer check here and build_backend.py's wheel platform read them."""
     with open(path, "rb") as f:
         data = f.read()
-    if data[:4] != b"\x7fELF" or len(data) < 64:
-        return []
+    if data[:4] != b"\x7fELF" or len(data) < 64 or data[4] not in (1, 2) or data[5] not in (1, 2):
+        raise ValueError("not an ELF file")
     wide, order = data[4] == 2, "<" if data[5] == 1 else ">"
+    machine, = struct.unpack_from(order + "H", data, 0x12)
     if wide:
         shoff, = struct.unpack_from(order + "Q", data, 0x28)
         shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A)
@@ -39,28 +46,49 @@ def _elf_needed(path):
         shoff, = struct.unpack_from(order + "I", data, 0x20)
         shentsize, shnum = struct.unpack_from(order + "HH", data, 0x2E)
         section, entry = order + "IIIIIIIIII", order + "iI"
+    if not shoff or not shnum:
+        raise ValueError("no section headers")
     headers = [struct.unpack_from(section, data, shoff + i * shentsize) for i in range(shnum)]
-    needed = []
-    for h in headers:
-        if h[1] != 6:  # SHT_DYNAMIC
-            continue
-        offset, size, link = h[4], h[5], h[6]
-        strtab = headers[link][4]
-        step = struct.calcsize(entry)
-        for at in range(offset, offset + size, step):
-            tag, value = struct.unpack_from(entry, data, at)
-            if tag == 0:  # DT_NULL
-                break
-            if tag == 1:  # DT_NEEDED
-                end = data.index(b"\0", strtab + value)
-                needed.append(data[strtab + value:end].decode("ascii", "replace"))
-    return needed
+
+    def string(table, offset):
+        start = headers[table][4] + offset
+        return data[start:data.index(b"\0", start)].decode("ascii", "replace")
+
+    needed, versions, dynamic = [], {}, False
+    for _, kind, _, _, offset, size, link, info, _, _ in headers:
+        if kind == 6:  # SHT_DYNAMIC
+            dynamic = True
+            for at in range(offset, offset + size, struct.calcsize(entry)):
+                tag, value = struct.unpack_from(entry, data, at)
+                if tag == 0:  # DT_NULL
+                    break
+                if tag == 1:  # DT_NEEDED
+                    needed.append(string(link, value))
+        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed: info is the number of entries
+            at = offset
+            for _ in range(info):
+                _, count, name, aux, following = struct.unpack_from(order + "HHIII", data, at)
+                names = versions.setdefault(string(link, name), set())
+                there = at + aux
+                for _ in range(count):
+                    _, _, _, version, step = struct.unpack_from(order + "IHHII", data, there)
+                    names.add(string(link, version))
+                    there += step
+                if not following:
+                    break
+                at += following
+    if not dynamic:
+        raise ValueError("no dynamic section: not a shared object")
+    arch = MACHINES.get(machine)
+    if machine == 21:  # EM_PPC64
+        arch = "ppc64le" if order == "<" else "ppc64"
+    return arch, needed, versions
 
 
 def sanitizer(path):
     """The sanitizer runtime path needs ("libasan.so.8"), or None."""
     try:
-        needed = _elf_needed(path)
+        needed = elf_needs(path)[1]
     except (OSError, struct.error, ValueError, IndexError):
         return None
     for name in needed:

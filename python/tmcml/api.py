@@ -13,8 +13,7 @@ from ._lib import lib
 from .problem import Problem, require_real
 from .result import Result
 from .runner import (execute, execute_checkpointed, execute_optics_sets, execute_sets, options,
-                     set_jacobian, set_path_lengths, set_precision, set_source, set_stderr,
-                     set_time_and_detector, warn_low_ess, warn_unmet)
+                     set_run_keywords, warn_low_ess, warn_unmet)
 from .session import default_session
 
 
@@ -141,12 +140,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     opt = options(photons, seed, engine, absorption, threads, gpu, policy, cache_dir,
                   profile_dir, max_steps)
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
-    set_path_lengths(session, [problem], path_lengths)
-    set_jacobian(session, [problem], jacobian)
-    set_source(session, [problem], source)
-    set_time_and_detector(session, [problem], time_bins, detector)
-    set_stderr(session, [problem], stderr)
-    of = set_precision(session, [problem], precision, precision_of, max_photons)
+    of = set_run_keywords(session, [problem], path_lengths, jacobian, source, time_bins, detector,
+                          stderr, precision, precision_of, max_photons)
     if mua_sets is not None or optics_sets is not None:
         which = "mua_sets" if mua_sets is not None else "optics_sets"
         if checkpoint is not None:

@@ -8,8 +8,7 @@ import numpy as np
 from . import _lib
 from .problem import Problem, count, require_real
 from .result import JACOBIAN_OF, KEYS, Result, _view_keys, _with_stderr, unit_of
-from .runner import (execute_batch, options, set_jacobian, set_path_lengths, set_precision,
-                     set_source, set_stderr, set_time_and_detector, warn_unmet)
+from .runner import execute_batch, options, set_run_keywords, warn_unmet
 from .session import default_session
 
 # The stacked arrays and scalars of a BatchResult: Result's names (its
@@ -189,12 +188,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
                   profile_dir, max_steps)
     problems = [Problem.from_arrays(session, lists[i], above[i], below[i], dz, dr, nz, nr, na)
                 for i in range(b)]
-    set_path_lengths(session, problems, path_lengths)
-    set_jacobian(session, problems, jacobian)
-    set_source(session, problems, source)
-    set_time_and_detector(session, problems, time_bins, detector)
-    set_stderr(session, problems, stderr)
-    of = set_precision(session, problems, precision, precision_of, max_photons)
+    of = set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
+                          stderr, precision, precision_of, max_photons)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     results = [Result(h, session, seconds) for h in handles]
     warn_unmet(results, of)

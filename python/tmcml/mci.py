@@ -8,8 +8,7 @@ from . import _lib
 from ._lib import lib
 from .problem import Problem, count, describe
 from .result import Result
-from .runner import (execute_batch, options, set_jacobian, set_path_lengths, set_precision,
-                     set_source, set_stderr, set_time_and_detector, warn_unmet)
+from .runner import execute_batch, options, set_run_keywords, warn_unmet
 from .session import default_session
 
 
@@ -52,12 +51,8 @@ def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, t
     (tmcml.run's keywords; each run stops on its own)."""
     session = session or default_session()
     problems = read_problems(session, path)
-    set_path_lengths(session, problems, path_lengths)
-    set_jacobian(session, problems, jacobian)
-    set_source(session, problems, source)
-    set_time_and_detector(session, problems, time_bins, detector)
-    set_stderr(session, problems, stderr)
-    of = set_precision(session, problems, precision, precision_of, max_photons)
+    of = set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
+                          stderr, precision, precision_of, max_photons)
     opt = options(1 if photons is None else photons, seed, engine, absorption, threads, gpu,
                   policy, cache_dir, profile_dir, max_steps)
     if photons is None:

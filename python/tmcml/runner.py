@@ -314,6 +314,21 @@ def set_precision(session, problems, precision, precision_of, max_photons):
     return precision_of or "Rd"
 
 
+def set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
+                     stderr, precision, precision_of, max_photons):
+    """What tmcml.run, run_batch and run_mci ask of each problem's runs
+    with these keywords, asked in this order (the first refused raises):
+    path lengths, derivatives, source, time bins and detector, standard
+    errors, precision.  Returns set_precision's quantity name (None
+    without a precision)."""
+    set_path_lengths(session, problems, path_lengths)
+    set_jacobian(session, problems, jacobian)
+    set_source(session, problems, source)
+    set_time_and_detector(session, problems, time_bins, detector)
+    set_stderr(session, problems, stderr)
+    return set_precision(session, problems, precision, precision_of, max_photons)
+
+
 def warn_unmet(results, of, stacklevel=3):
     """A tmcml.PrecisionWarning for each result that stopped at max_photons
     short of its precision."""
