@@ -18,8 +18,8 @@
  *   sets          tmcml_run_sets gives every set its errors; the set equal
  *                 to the per-layer minimum has a plain run's, bit for bit
  *   checkpointed  tmcml_run_checkpointed gives tmcml_run's errors bit for
- *                 bit; continued from a file it has none (the file keeps
- *                 no groups yet), its tallies tmcml_run's
+ *                 bit, whole and cancelled then resumed from its file (the
+ *                 file keeps the groups done)
  *   gpu           identity and batch on the GPU (status 77 without one)
  * The CPU engine and fixed seeds: deterministic. */
 #include <math.h>
