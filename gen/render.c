@@ -9,6 +9,7 @@
  * a template of the template set. */
 #include "render.h"
 
+#include "kernel_param.h"
 #include "layer_record.h"
 
 #include <errno.h>
@@ -49,7 +50,7 @@ uint64_t render_generator_hash(void)
         const render_file *f = &render_embedded_files[i];
         h = fnv1a_file(h, f->name, f->text, f->size);
     }
-    return h;
+    return kernel_param_hash(h); /* the signature's rows: source the templates do not hold */
 }
 
 /* ---- the template set: embedded, or a directory ------------------------------ */
@@ -308,6 +309,28 @@ static void push_knobs(lua_State *L, const kernel_knobs *v)
     }
 }
 
+/* spec.params: the rows of kernel_param_table[] that spec's kernel takes,
+ * in order, each its type, name and new_line (templates/kernel.cu writes
+ * the signature from them; the GPU engine passes the same rows' values). */
+static void push_params(lua_State *L, const kernel_spec *spec)
+{
+    lua_createtable(L, KERNEL_PARAM_ROWS, 0);
+    lua_Integer n = 0;
+    for (int i = 0; i < KERNEL_PARAM_ROWS; i++) {
+        const kernel_param *p = &kernel_param_table[i];
+        if (!kernel_param_taken(p, spec))
+            continue;
+        lua_createtable(L, 0, 3);
+        lua_pushstring(L, p->type);
+        lua_setfield(L, -2, "type");
+        lua_pushstring(L, p->name);
+        lua_setfield(L, -2, "name");
+        set_bool(L, "new_line", p->new_line);
+        lua_rawseti(L, -2, ++n);
+    }
+    lua_setfield(L, -2, "params");
+}
+
 /* The KernelSpec as the table `spec` of the templates. */
 static void push_spec(lua_State *L, const kernel_spec *spec)
 {
@@ -334,6 +357,7 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_bool(L, "count_deposits", spec->count_deposits);
     set_bool(L, "debug_bias", spec->debug_bias);
     set_int(L, "shared_bytes", (lua_Integer)spec_shared_bytes(spec));
+    push_params(L, spec);
 }
 
 /* Loads engine.lua; leaves its module table on the stack. */

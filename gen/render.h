@@ -57,9 +57,11 @@ bool render_kernel(const kernel_spec *spec, const char *template_dir, render_out
                    tm_error *err);
 void render_output_free(render_output *out);
 
-/* Hash of the generator: the embedded templates, engine and headers (for
- * profiles' toolchain fingerprint and the cubin cache key): FNV-1a 64 over
- * every embedded file's name and contents. */
+/* Hash of the generator: the embedded templates, engine and headers, and
+ * the kernel's parameter rows (gen/kernel_param.h), for profiles'
+ * toolchain fingerprint and the cubin cache key: FNV-1a 64 over every
+ * embedded file's name and contents, continued over the rows
+ * (kernel_param_hash). */
 uint64_t render_generator_hash(void);
 
 #endif

@@ -44,20 +44,16 @@ extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}}
 % else
 extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{spec.block_size}})
 % end
+% -- The parameters: the rows of gen/kernel_param.c that this kernel takes,
+% -- in their order (the GPU engine passes the same rows' values).
+% local params = {}
+% for i = 1, #spec.params do
+%   local p = spec.params[i]
+%   local gap = i == 1 and "" or p.new_line and ",\n             " or ", "
+%   params[i] = gap .. p.type .. (p.type:sub(-1) == "*" and "" or " ") .. p.name
+% end
+tmcml_kernel({{table.concat(params)}})
 % if spec.batch then
-tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
-             const batch_part_t *parts_in, unsigned int num_parts,
-             const layer_t *batch_layers, unsigned int num_slots, unsigned int max_steps,
-             const unsigned int *multipliers, unsigned long long *next,
-             const unsigned int *stop,
-             unsigned long long *a_rz_all, unsigned long long *rd_ra_all,
-             unsigned long long *tt_ra_all, unsigned long long *counts_all,
-%   if run_tiles then
-             unsigned long long *slot_done, unsigned int tile_nr, unsigned int tile_nz,
-             unsigned int edge_bins)
-%   else
-             unsigned long long *slot_done)
-%   end
 {
     // The batch's tables in the block's shared memory (batch_shared): every
     // slot's layer table, then the parts.
@@ -79,36 +75,6 @@ tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long l
 %   end
     __syncthreads();
 % else
-tmcml_kernel(unsigned long long first, unsigned long long count, unsigned long long seed,
-             float start_weight, int first_layer, unsigned int max_steps,
-             const unsigned int *multipliers, unsigned long long *next,
-             const unsigned int *stop,
-             unsigned long long *a_rz, unsigned long long *rd_ra, unsigned long long *tt_ra,
-%   if spec.sets_jacobian or spec.sets_optics > 0 then
-             unsigned long long *counts, const float *set_extra,
-%     if spec.sets_paths then
-             unsigned long long *rd_path, unsigned long long *tt_path,
-%     end
-%     if spec.sets_jacobian then
-             unsigned long long *rd_jr, unsigned long long *rd_ja,
-             unsigned long long *tt_jr, unsigned long long *tt_ja{{spec.sets_optics > 0 and "," or ")"}}
-%     end
-%     if spec.sets_optics > 0 then
-             unsigned long long *set_w)
-%     end
-%   elseif spec.sets_paths then
-             unsigned long long *counts, const float *set_extra,
-             unsigned long long *rd_path, unsigned long long *tt_path)
-%   elseif spec.num_sets > 0 then
-             unsigned long long *counts, const float *set_extra)
-%   elseif spec.time_bins or spec.fiber then
-             unsigned long long *counts,
-             unsigned long long *rd_rt, unsigned long long *tt_rt, unsigned long long *rd_fiber,
-             const float *time_n, float time_start, float inv_c_dt, int nt,
-             float fiber_sep, float fiber_radius, float fiber_cos_accept)
-%   else
-             unsigned long long *counts)
-%   end
 {
     // Steps of the block's ended photons (one global atomic per block).
     __shared__ unsigned long long block_steps;

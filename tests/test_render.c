@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "example_spec.h"
+#include "kernel_param.h"
 #include "layer_record.h"
 #include "render.h"
 #include "spec.h"
@@ -263,6 +264,89 @@ static void test_spec_table(const char *dir)
                        "3: 1.29999995f 300.0f 0.0299999993f\n"
                        "4: 1.39999998f 400.0f 0.0399999991f\n"
                        "9\n");
+}
+
+/* ---- the kernel's parameters: the rows each kernel takes ---------------------------- */
+
+/* spec.params's names, in order, with a "/" before each that starts a
+ * line of the signature. */
+#define PARAM_NAMES                                                                                \
+    "% local t = {}\n"                                                                             \
+    "% for i = 1, #spec.params do\n"                                                               \
+    "%   t[i] = (spec.params[i].new_line and \"/\" or \"\") .. spec.params[i].name\n"              \
+    "% end\n"                                                                                      \
+    "{{table.concat(t, \" \")}}\n"
+
+/* A kernel's parameters are the rows of kernel_param_table[] it takes, in
+ * the table's order: a run's own (its start and tallies by name), the
+ * batch kernel's (its tables, every slot's tallies, with run tiles their
+ * extents), the absorption sets' with every tally they can score, a timed
+ * kernel's; and templates/kernel.cu writes the signature from them. */
+static void test_params(const char *dir)
+{
+    const char *common = "first count seed";
+    const char *run = "/start_weight first_layer max_steps /multipliers next /stop /a_rz rd_ra "
+                      "tt_ra /counts";
+    char expected[1024];
+    kernel_spec spec = example_spec();
+    snprintf(expected, sizeof expected, "%s %s\n", common, run);
+    expect_render_spec(dir, &spec, PARAM_NAMES, NULL, expected);
+
+    kernel_spec batch = example_spec();
+    batch.knobs.tile_nr = batch.knobs.tile_nz = 8;
+    spec_for_batch(&batch);
+    snprintf(expected, sizeof expected,
+             "%s /parts_in num_parts /batch_layers num_slots max_steps /multipliers next /stop "
+             "/a_rz_all rd_ra_all /tt_ra_all counts_all /slot_done tile_nr tile_nz /edge_bins\n",
+             common);
+    expect_render_spec(dir, &batch, PARAM_NAMES, NULL, expected);
+    batch.score_absorption = false; /* no run tiles */
+    batch.knobs.tile_nr = batch.knobs.tile_nz = 0;
+    batch.knobs.edge_cache = false;
+    snprintf(expected, sizeof expected,
+             "%s /parts_in num_parts /batch_layers num_slots max_steps /multipliers next /stop "
+             "/a_rz_all rd_ra_all /tt_ra_all counts_all /slot_done\n",
+             common);
+    expect_render_spec(dir, &batch, PARAM_NAMES, NULL, expected);
+
+    kernel_spec sets = example_spec();
+    sets.score_absorption = false;
+    spec_for_sets(&sets,
+                  (sets_scoring){.num_sets = 2, .paths = true, .jacobian = true, .optics = 2});
+    snprintf(expected, sizeof expected,
+             "%s %s set_extra /rd_path tt_path /rd_jr rd_ja /tt_jr tt_ja /set_w\n", common, run);
+    expect_render_spec(dir, &sets, PARAM_NAMES, NULL, expected);
+
+    kernel_spec timed = example_spec();
+    timed.time_bins = true;
+    snprintf(expected, sizeof expected,
+             "%s %s /rd_rt tt_rt rd_fiber /time_n time_start inv_c_dt nt /fiber_sep fiber_radius "
+             "fiber_cos_accept\n",
+             common, run);
+    expect_render_spec(dir, &timed, PARAM_NAMES, NULL, expected);
+
+    /* The embedded kernel's signature, from the rows: the last line of the
+     * sets' and the batch kernel's. */
+    render_output out;
+    tm_error err;
+    CHECK_MSG(render_kernel(&sets, NULL, &out, &err), "%s", err.message);
+    if (out.source)
+        CHECK_CONTAINS(out.source, "tmcml_kernel(unsigned long long first, unsigned long long "
+                                   "count, unsigned long long seed,\n             float "
+                                   "start_weight, int first_layer, unsigned int max_steps,\n");
+    if (out.source)
+        CHECK_CONTAINS(out.source, "             unsigned long long *tt_jr, unsigned long long "
+                                   "*tt_ja,\n             unsigned long long *set_w)\n{\n");
+    render_output_free(&out);
+    batch = example_spec();
+    batch.knobs.tile_nr = batch.knobs.tile_nz = 8;
+    spec_for_batch(&batch);
+    CHECK_MSG(render_kernel(&batch, NULL, &out, &err), "%s", err.message);
+    if (out.source)
+        CHECK_CONTAINS(out.source, "             unsigned long long *slot_done, unsigned int "
+                                   "tile_nr, unsigned int tile_nz,\n             unsigned int "
+                                   "edge_bins)\n{\n");
+    render_output_free(&out);
 }
 
 /* ---- the layer record: the same floats baked in as uploaded ---------------------- */
@@ -517,6 +601,16 @@ static void test_embedded(void)
             h = (h ^ (unsigned char)f->text[k]) * 0x100000001b3ull;
         h = (h ^ 0) * 0x100000001b3ull;
     }
+    /* then each parameter row's type, NUL, name, NUL, condition and layout */
+    for (int i = 0; i < KERNEL_PARAM_ROWS; i++) {
+        const kernel_param *p = &kernel_param_table[i];
+        for (size_t k = 0; k <= strlen(p->type); k++)
+            h = (h ^ (unsigned char)p->type[k]) * 0x100000001b3ull;
+        for (size_t k = 0; k <= strlen(p->name); k++)
+            h = (h ^ (unsigned char)p->name[k]) * 0x100000001b3ull;
+        h = (h ^ (unsigned char)p->when) * 0x100000001b3ull;
+        h = (h ^ (p->new_line ? 1u : 0u)) * 0x100000001b3ull;
+    }
     CHECK(render_generator_hash() == h);
     CHECK(render_generator_hash() == render_generator_hash());
 }
@@ -670,6 +764,7 @@ int main(void)
     test_syntax(dir);
     test_include(dir);
     test_spec_table(dir);
+    test_params(dir);
     test_layer_record(dir);
     test_errors(dir);
     test_sandbox(dir);

@@ -428,6 +428,10 @@ static void test_same_physics(void)
                                "gpu generator=77bab5657b23f3f5 nvrtc=13.1 sm_90"));
     CHECK(!resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
                                "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_100"));
+    CHECK(resume_physics_same("gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90",
+                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
+    CHECK(resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
+                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
 }
 
 int main(void)

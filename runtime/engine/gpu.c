@@ -36,6 +36,7 @@
 #include "compile.h"
 #include "detector.h"
 #include "fixed_point.h"
+#include "kernel_param.h"
 #include "launch_plan.h"
 #include "layer_record.h"
 #include "optics.h"
@@ -444,10 +445,9 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
     return ok;
 }
 
-/* The derivatives' tallies a kernel of the sets scores (sets_jacobian),
- * in templates/kernel.cu's order of its parameters: those of the escapes
- * by ring and by angle (not those of time bins or a fiber, which the sets'
- * kernel does not score). */
+/* The derivatives' tallies a kernel of the sets scores (sets_jacobian):
+ * those of the escapes by ring and by angle (not those of time bins or a
+ * fiber, which the sets' kernel does not score). */
 static const int gpu_jacobian_tallies[] = {OUTPUT_TALLY_RD_JR, OUTPUT_TALLY_RD_JA,
                                            OUTPUT_TALLY_TT_JR, OUTPUT_TALLY_TT_JA};
 #define GPU_JACOBIAN_TALLIES (sizeof gpu_jacobian_tallies / sizeof *gpu_jacobian_tallies)
@@ -696,19 +696,11 @@ typedef struct launch {
     early_slots early;
 } launch;
 
-/* Queues: the photon counter and stop word zeroed, the kernel, the
- * launch_done event.  The monitor stream's reads of the counter
- * wait for its zeroing (counter_zeroed), so progress never shows the last
- * launch's count or uninitialised memory. */
-/* The launch's kernel arguments, in templates/kernel.cu's order: a run's
- * kernel takes photon indices of its run, a batch kernel batch indices and
- * the batch's tables; both end with the tally arrays and the counts.  The
- * host follows the template here: templates/kernel.cu's parameters list the
- * tally arrays in output_table's order of tallies (ORDER OUTPUT), so they
- * are passed in that order; a kernel with absorption sets takes their table
- * after the counts, then the path tallies and the derivatives' when it
- * scores them.  At most 13
- * other arguments. */
+/* The values of a launch's kernel arguments, one of each kernel_arg
+ * (gen/kernel_param.h), and the argument list of cuLaunchKernel: a pointer
+ * to the value of each parameter the kernel takes, the rows of
+ * kernel_param_table[] its spec takes in the rows' order, as the template
+ * wrote its signature from the same rows (launch_args_fill). */
 typedef struct launch_args {
     uint64_t first, count, seed;
     float start_weight;
@@ -721,21 +713,65 @@ typedef struct launch_args {
     cuda_ptr time_n;
     float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
     int nt;
-    void *list[23 + OUTPUT_TALLIES_ALL];
+    void *list[KERNEL_PARAM_ROWS];
 } launch_args;
 
-/* The arguments of templates/timed.cu, after the counts (kernel.cu's
- * order): the time and fiber tallies (a NULL pointer for one the kernel
- * does not score), each layer's n, the glass's flight before the first
- * layer, 1 / (c dt), nt, the fiber's geometry and its least exit cosine. */
-static void timed_args_fill(launch_args *a, const gpu_run *r, const mci_run *run, int *n)
+/* Where a holds the value of v, of the C type of the parameters that pass
+ * it (gen/kernel_param.c: a pointer, unsigned long long, unsigned int,
+ * int, float).  The compiler holds the switch to every kernel_arg
+ * (-Wswitch); the tallies are output_table's (ORDER OUTPUT). */
+static void *launch_value(launch_args *a, kernel_arg v)
 {
-    void **v = a->list;
-    static const int timed[3] = {OUTPUT_TALLY_RD_RT, OUTPUT_TALLY_TT_RT, OUTPUT_TALLY_RD_FIBER};
-    for (int j = 0; j < 3; j++) {
-        a->tally[timed[j]] = r->tally[timed[j]];
-        v[(*n)++] = &a->tally[timed[j]];
+    switch (v) {
+    case KERNEL_ARG_FIRST: return &a->first;
+    case KERNEL_ARG_COUNT: return &a->count;
+    case KERNEL_ARG_SEED: return &a->seed;
+    case KERNEL_ARG_PARTS: return &a->parts;
+    case KERNEL_ARG_NUM_PARTS: return &a->num_parts;
+    case KERNEL_ARG_LAYERS: return &a->layers;
+    case KERNEL_ARG_NUM_SLOTS: return &a->num_slots;
+    case KERNEL_ARG_START_WEIGHT: return &a->start_weight;
+    case KERNEL_ARG_FIRST_LAYER: return &a->first_layer;
+    case KERNEL_ARG_MAX_STEPS: return &a->max_steps;
+    case KERNEL_ARG_MULTIPLIERS: return &a->multipliers;
+    case KERNEL_ARG_NEXT: return &a->next;
+    case KERNEL_ARG_STOP: return &a->stop;
+    case KERNEL_ARG_A_RZ: return &a->tally[OUTPUT_TALLY_A_RZ];
+    case KERNEL_ARG_RD_RA: return &a->tally[OUTPUT_TALLY_RD_RA];
+    case KERNEL_ARG_TT_RA: return &a->tally[OUTPUT_TALLY_TT_RA];
+    case KERNEL_ARG_COUNTS: return &a->counts;
+    case KERNEL_ARG_SLOT_DONE: return &a->slot_done;
+    case KERNEL_ARG_TILE_NR: return &a->tiles.nr;
+    case KERNEL_ARG_TILE_NZ: return &a->tiles.nz;
+    case KERNEL_ARG_EDGE_BINS: return &a->tiles.edge_bins;
+    case KERNEL_ARG_SET_EXTRA: return &a->set_extra;
+    case KERNEL_ARG_RD_PATH: return &a->tally[OUTPUT_TALLY_RD_PATH];
+    case KERNEL_ARG_TT_PATH: return &a->tally[OUTPUT_TALLY_TT_PATH];
+    case KERNEL_ARG_RD_JR: return &a->tally[OUTPUT_TALLY_RD_JR];
+    case KERNEL_ARG_RD_JA: return &a->tally[OUTPUT_TALLY_RD_JA];
+    case KERNEL_ARG_TT_JR: return &a->tally[OUTPUT_TALLY_TT_JR];
+    case KERNEL_ARG_TT_JA: return &a->tally[OUTPUT_TALLY_TT_JA];
+    case KERNEL_ARG_SET_W: return &a->tally[OUTPUT_TALLY_SET_WEIGHTS];
+    case KERNEL_ARG_RD_RT: return &a->tally[OUTPUT_TALLY_RD_RT];
+    case KERNEL_ARG_TT_RT: return &a->tally[OUTPUT_TALLY_TT_RT];
+    case KERNEL_ARG_RD_FIBER: return &a->tally[OUTPUT_TALLY_RD_FIBER];
+    case KERNEL_ARG_TIME_N: return &a->time_n;
+    case KERNEL_ARG_TIME_START: return &a->time_start;
+    case KERNEL_ARG_INV_C_DT: return &a->inv_c_dt;
+    case KERNEL_ARG_NT: return &a->nt;
+    case KERNEL_ARG_FIBER_SEP: return &a->fiber_sep;
+    case KERNEL_ARG_FIBER_RADIUS: return &a->fiber_radius;
+    case KERNEL_ARG_FIBER_COS_ACCEPT: return &a->fiber_cos_accept;
+    case KERNEL_ARGS: break;
     }
+    return NULL;
+}
+
+/* The values of templates/timed.cu (the tallies aside): each layer's n,
+ * the glass's flight before the first layer, 1 / (c dt), nt, the fiber's
+ * geometry and its least exit cosine (2: no fiber). */
+static void timed_values(launch_args *a, const gpu_run *r, const mci_run *run)
+{
     double flight = 0.0;
     for (int i = 1; i < optics_first_layer(run) && i <= run->num_layers; i++)
         flight += run->layers[i].n * (run->layers[i].z1 - run->layers[i].z0);
@@ -748,20 +784,18 @@ static void timed_args_fill(launch_args *a, const gpu_run *r, const mci_run *run
     a->fiber_cos_accept = run->fiber_radius > 0.0
                               ? (float)detector_cos_accept(run->fiber_na, run->layers[0].n)
                               : 2.0f;
-    v[(*n)++] = &a->time_n;
-    v[(*n)++] = &a->time_start;
-    v[(*n)++] = &a->inv_c_dt;
-    v[(*n)++] = &a->nt;
-    v[(*n)++] = &a->fiber_sep;
-    v[(*n)++] = &a->fiber_radius;
-    v[(*n)++] = &a->fiber_cos_accept;
 }
 
+/* Every value of the launch, then the list: the value of each parameter
+ * of the kernel, walking kernel_param_table[] with the condition the
+ * renderer walked it with (a tally the kernel does not score passes a NULL
+ * pointer, as the device tallies have none: run_open). */
 static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_run *r,
                              const launch *l, const kernel_spec *spec, const launch_plan *plan,
                              const gpu_options *opt)
 {
     const photon_batch *b = r->batch;
+    const batch_part *p = &b->parts[0];
     *a = (launch_args){.first = l->first,
                        .count = l->count,
                        .seed = opt->seed,
@@ -777,60 +811,23 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .set_extra = r->set_extra,
                        .slot_done = r->slot_done,
                        .tiles = plan->tiles};
-    int n = 0;
-    void **v = a->list;
-    v[n++] = &a->first;
-    v[n++] = &a->count;
-    v[n++] = &a->seed;
-    if (spec->batch) {
-        v[n++] = &a->parts;
-        v[n++] = &a->num_parts;
-        v[n++] = &a->layers;
-        v[n++] = &a->num_slots;
-    } else {
-        const batch_part *p = &b->parts[0];
-        a->first += p->first; /* one part: batch index j is photon first + j */
+    memcpy(a->tally, r->tally, sizeof a->tally);
+    if (!spec->batch) {       /* a run's own kernel: one part */
+        a->first += p->first; /* batch index j is photon first + j */
         a->start_weight = (float)(1.0 - optics_specular(p->run));
         a->first_layer = optics_first_layer(p->run);
-        v[n++] = &a->start_weight;
-        v[n++] = &a->first_layer;
+        timed_values(a, r, p->run);
     }
-    v[n++] = &a->max_steps;
-    v[n++] = &a->multipliers;
-    v[n++] = &a->next;
-    v[n++] = &a->stop;
-    for (int k = 0; k < OUTPUT_TALLIES; k++) {
-        a->tally[k] = r->tally[k];
-        v[n++] = &a->tally[k];
-    }
-    v[n++] = &a->counts;
-    if (spec->batch)
-        v[n++] = &a->slot_done;
-    if (spec->batch && spec_batch_tiled(spec)) {
-        v[n++] = &a->tiles.nr;
-        v[n++] = &a->tiles.nz;
-        v[n++] = &a->tiles.edge_bins;
-    }
-    if (spec->num_sets > 0)
-        v[n++] = &a->set_extra;
-    else if (spec->time_bins || spec->fiber)
-        timed_args_fill(a, r, b->parts[0].run, &n);
-    for (int k = OUTPUT_TALLIES; spec->sets_paths && k < OUTPUT_TALLIES_ALL; k++)
-        if (output_tally(k)->option == OUTPUT_OPTION_PATHS) { /* after the sets' table */
-            a->tally[k] = r->tally[k];
-            v[n++] = &a->tally[k];
-        }
-    for (size_t j = 0; spec->sets_jacobian && j < GPU_JACOBIAN_TALLIES; j++) {
-        int k = gpu_jacobian_tallies[j]; /* after the path tallies */
-        a->tally[k] = r->tally[k];
-        v[n++] = &a->tally[k];
-    }
-    if (spec->sets_optics > 0) { /* the optics sets' weight sums, last */
-        a->tally[OUTPUT_TALLY_SET_WEIGHTS] = r->tally[OUTPUT_TALLY_SET_WEIGHTS];
-        v[n++] = &a->tally[OUTPUT_TALLY_SET_WEIGHTS];
-    }
+    int n = 0;
+    for (int i = 0; i < KERNEL_PARAM_ROWS; i++)
+        if (kernel_param_taken(&kernel_param_table[i], spec))
+            a->list[n++] = launch_value(a, kernel_param_table[i].arg);
 }
 
+/* Queues: the photon counter and stop word zeroed, the kernel, the
+ * launch_done event.  The monitor stream's reads of the counter
+ * wait for its zeroing (counter_zeroed), so progress never shows the last
+ * launch's count or uninitialised memory. */
 static bool launch_async(gpu_engine *eng, const gpu_run *r, launch *l, const kernel_spec *spec,
                          const launch_plan *plan, const gpu_options *opt, tm_error *err)
 {

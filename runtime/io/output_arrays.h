@@ -26,8 +26,8 @@
  * TMCML_ constant), of the .mco's sections after RAT (MCML 1.2.2's), and of
  * the fields below.  The rows that are tallies (tallied), in the table's
  * order, are the integer tally arrays: their order is the checkpoint file's,
- * the tallies digest's and the GPU kernel's arguments' (templates/kernel.cu
- * takes a_rz, rd_ra, tt_ra, counts).  A new array goes at the end; a new
+ * the tallies digest's and the GPU kernel's parameters' (gen/kernel_param.c:
+ * a_rz, rd_ra, tt_ra, then counts).  A new array goes at the end; a new
  * tally changes the checkpoint format (its version) and every digest. */
 enum {
     OUTPUT_TALLY_A_RZ,
