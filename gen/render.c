@@ -243,6 +243,12 @@ static void set_number(lua_State *L, const char *field, double value)
     lua_setfield(L, -2, field);
 }
 
+static void set_string(lua_State *L, const char *field, const char *value)
+{
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, field);
+}
+
 static void set_bool(lua_State *L, const char *field, bool value)
 {
     lua_pushboolean(L, value);
@@ -343,6 +349,10 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
         else
             set_int(L, f->name, v);
     }
+    /* the source kind by its name as well as its number (shape.h) */
+    int source = spec->shape.source;
+    if (source >= 0 && source < SHAPE_SOURCE_KINDS)
+        set_string(L, "source_name", shape_source_names[source]);
     set_number(L, "dr", spec->dr);
     set_number(L, "dz", spec->dz);
     set_number(L, "da", spec->da);

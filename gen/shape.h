@@ -113,6 +113,10 @@ typedef struct shape_field {
 /* The source kinds a shape may name (SOURCE_KINDS of runtime/io/source.h,
  * which gen cannot see: runtime/io/run_view.c asserts that they agree). */
 #define SHAPE_SOURCE_KINDS  5
+/* Their names, by number, as the templates test them (spec.source_name,
+ * templates/source.cu) and --source spells them: source_kind_table's
+ * (runtime/io/source.c) in its order (tests/test_source_table.c). */
+extern const char *const shape_source_names[SHAPE_SOURCE_KINDS];
 extern const shape_field shape_field_table[];
 extern const int shape_field_count;
 

@@ -205,7 +205,7 @@ tmcml_kernel({{table.concat(params)}})
                               multipliers);
 % else
                 photon_launch(p, first + i, seed, start_weight, first_layer, multipliers);
-%   if spec.num_sets > 0 and spec.source == 4 then
+%   if spec.num_sets > 0 and spec.source_name == "fiber" then
                 sets_launch(first_layer, p);
 %   elseif spec.num_sets > 0 then
                 sets_launch(first_layer);

@@ -35,7 +35,7 @@ __device__ __forceinline__ int photon_layer(const photon_t &p)
     return NUM_LAYERS == 1 ? 1 : p.layer;
 }
 
-% if spec.source ~= 0 then
+% if spec.source_name ~= "pencil" then
 % include("source.cu")
 
 % end
@@ -62,9 +62,9 @@ __device__ __forceinline__ void photon_launch(photon_t &p, unsigned long long in
     p.cached_units = 0u;
 % end
     mwc_seed(&p.rng, seed, index, multipliers);
-% if spec.source ~= 0 and spec.batch then
+% if spec.source_name ~= "pencil" and spec.batch then
     source_launch(p, layer_from(p.layer_table, 0));  // the run's source, drawn first
-% elseif spec.source ~= 0 then
+% elseif spec.source_name ~= "pencil" then
     source_launch(p, layer_at(0));  // the run's source, drawn first
 % end
 }

@@ -99,14 +99,14 @@ __device__ __forceinline__ void sets_setup(const float *set_extra)
 
 // A new photon has no path yet but through the glass layers above its first
 // layer, which it crossed straight down (as the CPU engine counts them).
-% if spec.source == 3 then
+% if spec.source_name == "point" then
 // A point source starts inside its layer: no glass crossed.
 __device__ __forceinline__ void sets_launch(int first_layer)
 {
     for (int i = 1; i <= NUM_LAYERS; i++)
         SET_PATH(i) = 0.0f;
 }
-% elseif spec.source == 4 then
+% elseif spec.source_name == "fiber" then
 // A fiber's photon crossed a glass layer 1 at its angle there: d / cos theta,
 // sin theta = sin theta_first n_first / n_glass (record 0: source.cu).
 __device__ __forceinline__ void sets_launch(int first_layer, const photon_t &p)

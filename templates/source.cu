@@ -8,8 +8,8 @@
 // The photon draws them first from its own stream, before any number of its
 // steps, as the CPU engine does (runtime/engine/cpu_source.c), which has
 // the same distributions in double.
-% local kind = spec.source
-% if kind == 1 or kind == 2 or kind == 4 then
+% local kind = spec.source_name
+% if kind == "gaussian" or kind == "flat" or kind == "fiber" then
 
 // A point at radius r and a uniform azimuth.
 __device__ __forceinline__ void source_place(photon_t &p, float r)
@@ -20,7 +20,7 @@ __device__ __forceinline__ void source_place(photon_t &p, float r)
     p.y = __fmul_rn(r, sa);
 }
 % end
-% if kind == 4 then
+% if kind == "fiber" then
 
 // Unpolarised Fresnel reflectance at incidence cosine ci from a medium into
 // one whose index is the first's / ratio; 1 under total internal reflection.
@@ -40,13 +40,13 @@ __device__ __forceinline__ float source_fresnel(float ratio, float ci)
 
 __device__ __forceinline__ void source_launch(photon_t &p, const layer_t &src)
 {
-% if kind == 1 then
+% if kind == "gaussian" then
     // Gaussian: r^2 exponential of mean W^2 / 2 (irradiance exp(-2 r^2 / W^2))
     source_place(p, __fmul_rn(src.z0, sqrtf(-0.5f * __logf(mwc_uniform_open0_f(&p.rng)))));
-% elseif kind == 2 then
+% elseif kind == "flat" then
     // flat: r^2 uniform in [0, R^2)
     source_place(p, __fmul_rn(src.z0, sqrtf(mwc_uniform_f(&p.rng))));
-% elseif kind == 3 then
+% elseif kind == "point" then
     // isotropic point at depth z0 on the axis (its layer is first_layer),
     // weight 1: cos theta uniform in (-1, 1)
     p.z = src.z0;
@@ -57,7 +57,7 @@ __device__ __forceinline__ void source_launch(photon_t &p, const layer_t &src)
     p.ux = __fmul_rn(st, ca);
     p.uy = __fmul_rn(st, sa);
     p.uz = uz;
-% elseif kind == 4 then
+% elseif kind == "fiber" then
     // fiber: uniform over its face, cos theta0 uniform in [cos_max, 1],
     // weight 1 - R(theta0), refracted into the first layer
     source_place(p, __fmul_rn(src.z0, sqrtf(mwc_uniform_f(&p.rng))));

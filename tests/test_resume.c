@@ -432,6 +432,13 @@ static void test_same_physics(void)
                               "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
     CHECK(resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
                               "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
+    for (int k = 0; k < 3; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6"}[k]);
+        CHECK_MSG(resume_physics_same(before, "gpu generator=0d3bfdecfe2aa143 nvrtc=13.0 sm_90"),
+                  "%s", before);
+    }
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "shape.h"
 #include "source.h"
 
 #define FORMS "pencil, gaussian:W, flat:R, point:Z or fiber:R:NA (cm)"
@@ -112,8 +113,19 @@ static void test_table(void)
     }
 }
 
+/* The templates name the kinds as the table does (gen's shape_source_names,
+ * spec.source_name), number for number. */
+static void test_template_names(void)
+{
+    for (int k = 0; k < SOURCE_KINDS; k++)
+        CHECK_MSG(strcmp(shape_source_names[k], source_kind_name((source_kind)k)) == 0,
+                  "kind %d: the templates' \"%s\", the table's \"%s\"", k, shape_source_names[k],
+                  source_kind_name((source_kind)k));
+}
+
 int main(void)
 {
+    test_template_names();
     test_kinds();
     test_messages();
     test_table();
