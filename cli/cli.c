@@ -120,9 +120,13 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, option
         *i = first;
         got = 0;
     }
-    if (got > 0)
+    if (got > 0) {
+        if ((o.row->flags & (OPTION_GPU | OPTION_CPU)) &&
+            opt->one_engine_count < CLI_ONE_ENGINE_MAX)
+            opt->one_engine[opt->one_engine_count++] = o.row;
         return run_option_apply(&o, opt, err) &&
                option_once(given, o.row->name, o.value ? o.value : "", err);
+    }
     if (got < 0)
         return false;
     int knob = parse_knob_option(argc, argv, i, opt, given, err);
@@ -263,4 +267,22 @@ bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err)
     bool ok = parse_words(argc, argv, i, opt, &given, err);
     free(given.at);
     return ok && parse_complete(opt, err);
+}
+
+void cli_engine_notes(const cli_options *opt, FILE *out)
+{
+    driver_engine engine = opt->run.engine;
+    if (opt->command != CLI_RUN || engine == DRIVER_ENGINE_AUTO)
+        return;
+    unsigned other = engine == DRIVER_ENGINE_CPU ? OPTION_GPU : OPTION_CPU;
+    for (int k = 0; k < opt->one_engine_count; k++) {
+        const cli_option *row = opt->one_engine[k];
+        bool seen = false; /* an option given twice (with one value) is noted once */
+        for (int j = 0; j < k; j++)
+            seen = seen || opt->one_engine[j] == row;
+        if ((row->flags & other) && !seen)
+            fprintf(out, "tmcml: note: %s is the %s engine's; --engine %s makes no use of it\n",
+                    row->name, other == OPTION_GPU ? "GPU" : "CPU",
+                    engine == DRIVER_ENGINE_CPU ? "cpu" : "gpu");
+    }
 }

@@ -24,6 +24,10 @@ typedef enum cli_command {
     CLI_VERSION
 } cli_command;
 
+#define CLI_ONE_ENGINE_MAX 32
+
+struct cli_option;
+
 typedef struct cli_options {
     cli_command command;
     driver_options run; /* what the driver is asked (run, tune, sweep and gen read it too) */
@@ -37,6 +41,10 @@ typedef struct cli_options {
     const char *sweep_nr, *sweep_nz; /* sweep --nr A:B:STEP --nz A:B:STEP */
     const char *sweep_entries;       /* sweep --entry 32,64 */
     const char *sweep_clusters;      /* sweep --clusters 1,2,4 */
+    /* The options given that are one engine's (OPTION_GPU, OPTION_CPU of
+     * their rows), for cli_engine_notes. */
+    const struct cli_option *one_engine[CLI_ONE_ENGINE_MAX];
+    int one_engine_count;
 } cli_options;
 
 /* Parses argv into *opt.  Accepts `tmcml run FILE [options]`, `tmcml gen
@@ -47,5 +55,11 @@ typedef struct cli_options {
 bool cli_parse(int argc, char **argv, cli_options *opt, tm_error *err);
 
 void cli_print_usage(FILE *stream);
+
+/* A note on out for each option given that is one engine's while the run
+ * asks for the other (--engine cpu with --gpu-chunk, --engine gpu with
+ * --threads): the run goes on, but the option does nothing.  Nothing for
+ * --engine auto, which takes either. */
+void cli_engine_notes(const cli_options *opt, FILE *out);
 
 #endif

@@ -69,6 +69,8 @@ int main(int argc, char **argv)
         error_print(stderr, &err);
         return 2;
     }
+    if (world.rank == 0)
+        cli_engine_notes(&opt, stderr);
     int status = run_input_file(&opt.run, &world);
     ranks_end(&world);
     return status;

@@ -18,6 +18,8 @@
 enum {
     OPTION_HIDDEN = 1u << 0,   /* test-only: parsed, left out of the usage */
     OPTION_EMPTY_OK = 1u << 1, /* its value may be "" (--cache "": no cache) */
+    OPTION_GPU = 1u << 2,      /* the GPU engine's: a CPU run does nothing with it */
+    OPTION_CPU = 1u << 3,      /* the CPU engine's: a GPU run does nothing with it */
 };
 
 typedef struct cli_option {

@@ -87,7 +87,7 @@ static const cli_option rows[] = {
     {"--engine", NULL, "cpu|gpu|auto", "engine (default auto: the GPU if one is usable, else CPU)",
      OPT_ENGINE, OPTIONS, 0, 0},
     {"--threads", NULL, "N", "CPU engine threads (default 0: every core)", OPT_THREADS, OPTIONS, 0,
-     0},
+     OPTION_CPU},
     {"--output", "-o", "DIR",
      "directory for the output files (default: current); an\n"
      "output name that is absolute or climbs out of DIR with\n"
@@ -99,21 +99,22 @@ static const cli_option rows[] = {
      "simulate N photons per run instead of the file's count\n"
      "(every count: 1000000, 1_000_000 or 1e6)",
      OPT_PHOTONS, OPTIONS, 0, 0},
-    {"-G", NULL, "N", "run on the first N GPUs (GPU-MCML's form)", OPT_FIRST_GPUS, OPTIONS, 0, 0},
+    {"-G", NULL, "N", "run on the first N GPUs (GPU-MCML's form)", OPT_FIRST_GPUS, OPTIONS, 0,
+     OPTION_GPU},
     {"--gpus", NULL, "LIST",
      "run on these GPUs, e.g. 0,2 (tmcml devices lists them);\n"
      "the results do not depend on how many",
-     OPT_GPUS, OPTIONS, 0, 0},
-    {"--gpu", NULL, "K", "use GPU K (default 0)", OPT_GPU, OPTIONS, 0, 0},
+     OPT_GPUS, OPTIONS, 0, OPTION_GPU},
+    {"--gpu", NULL, "K", "use GPU K (default 0)", OPT_GPU, OPTIONS, 0, OPTION_GPU},
     {"--gpu-chunk", NULL, "N",
      "several GPUs: they take N photons at a time from one\n"
      "counter (default: an equal share each, photons taken\n"
      "back from a GPU that lags and shared out again)",
-     OPT_GPU_CHUNK, OPTIONS, 0, 0},
+     OPT_GPU_CHUNK, OPTIONS, 0, OPTION_GPU},
     {"--launch-photons", NULL, "N",
      "GPU: at most N photons per kernel launch (default 2^32);\n"
      "the results do not depend on it",
-     OPT_LAUNCH_PHOTONS, OPTIONS, 0, 0},
+     OPT_LAUNCH_PHOTONS, OPTIONS, 0, OPTION_GPU},
     {"--checkpoint-every", NULL, "S",
      "write DIR/NAME.ckpt every S seconds of a run (default 600;\n"
      "0: only when a signal (SIGINT, SIGTERM, SIGHUP, ...) stops\n"
@@ -211,9 +212,9 @@ static const cli_option rows[] = {
     {"--verbose", NULL, NULL, "kernel compile and launch details on stderr", OPT_VERBOSE, OPTIONS,
      0, 0},
     {"--templates", NULL, "DIR", "read the kernel templates from DIR (experiments)", OPT_TEMPLATES,
-     OPTIONS, 0, 0},
+     OPTIONS, 0, OPTION_GPU},
     {"--cache", NULL, "DIR", "cubin cache directory (\"\" disables the cache)", OPT_CACHE, OPTIONS,
-     0, OPTION_EMPTY_OK},
+     0, OPTION_EMPTY_OK | OPTION_GPU},
     {"--help", "-h", NULL, "this text", OPT_HELP, OPTIONS, 0, 0},
     {"--version", NULL, NULL, "version and build configuration", OPT_VERSION, OPTIONS, 0, 0},
     {"--run", NULL, "K", "gen, tune and sweep: run K of the file (default 1)", OPT_RUN, GEN, 0, 0},
@@ -224,19 +225,19 @@ static const cli_option rows[] = {
     {"--batch", NULL, NULL, "gen: the kernel that simulates runs of K's shape together", OPT_BATCH,
      GEN, 0, 0},
     {"--profiles", NULL, "DIR", "profile directory searched first (tune stores there)",
-     OPT_PROFILES, TUNING, 0, 0},
+     OPT_PROFILES, TUNING, 0, OPTION_GPU},
     {"--profile", NULL, "FILE", "take the kernel variant from this profile file only", OPT_PROFILE,
-     TUNING, 0, 0},
+     TUNING, 0, OPTION_GPU},
     {"--no-profile", NULL, NULL, "no profile: the heuristic variant (and explicit options)",
-     OPT_NO_PROFILE, TUNING, 0, 0},
+     OPT_NO_PROFILE, TUNING, 0, OPTION_GPU},
     {"--tune", NULL, "never|auto|always",
      "run: tune first when no profile entry applies (auto:\n"
      "when the run is long enough to repay it; default auto)",
-     OPT_TUNE, TUNING, 0, 0},
+     OPT_TUNE, TUNING, 0, OPTION_GPU},
     {"--budget", NULL, "SECONDS", "tuning time (tune: 60; run --tune: 20)", OPT_BUDGET, TUNING, 0,
-     0},
+     OPTION_GPU},
     {"--repeats", NULL, "N", "timings per candidate, the median is kept (default 3)", OPT_REPEATS,
-     TUNING, 0, 0},
+     TUNING, 0, OPTION_GPU},
     {"--csv", NULL, "FILE", "tune: every measurement (default tune-STEM.csv)", OPT_CSV, TUNING, 0,
      0},
     {"--nr", NULL, "A:B:STEP", "the tiles' NR, from A to B by STEP, or one (required)", OPT_NR,
@@ -250,7 +251,7 @@ static const cli_option rows[] = {
      "launch's own: 1 unless --cluster says otherwise)",
      OPT_CLUSTERS, SWEEP, RUN_ONLY_SWEEP, 0},
     {"--arch", NULL, "sm_XY", "compile for this architecture (default: the GPU's, else sm_90)",
-     OPT_ARCH, VARIANT, 0, 0},
+     OPT_ARCH, VARIANT, 0, OPTION_GPU},
     /* test-only variants: tests/test_gpu.c's fault, tests/test_tuner_gpu.sh */
     {"--debug-out-of-bounds", NULL, NULL, "", OPT_DEBUG_OUT_OF_BOUNDS, VARIANT, 0, OPTION_HIDDEN},
     {"--debug-wrong-candidate", NULL, NULL, "", OPT_DEBUG_WRONG_CANDIDATE, TUNING, 0,

@@ -101,6 +101,16 @@ contains "--detector twice" "--detector given twice"
 check; [ ! -e "$work/twice" ] || fail "an option given twice: files written"
 expect 0 "same twice" -- "$tmcml" run "$example" -N 100 -S 3 -S3 --seed 3 -q -q --engine cpu \
     -o "$work/same"
+# An option of the other engine is noted (the run goes on); with --engine
+# auto, which takes either, nothing is said.
+expect 0 "one engine's" -- "$tmcml" run "$example" -N 100 --engine cpu --gpu-chunk 5 \
+    --launch-photons=1e6 --threads 1 -q -o "$work/one_engine"
+contains "one engine's" "note: --gpu-chunk is the GPU engine's; --engine cpu makes no use of it"
+contains "one engine's" "note: --launch-photons is the GPU engine's"
+check; ! grep -q "threads" "$work/out" || fail "one engine's: --threads noted on the CPU engine"
+expect 0 "auto, either engine" -- "$tmcml" run "$example" -N 100 --gpu-chunk 5 --threads 1 -q \
+    -o "$work/either_engine"
+check; ! grep -q "note:" "$work/out" || fail "auto, either engine: noted $(cat "$work/out")"
 # Options with a value take it as the next word or after '=' alike.
 expect 0 "--profiles=DIR" -- "$tmcml" gen "$example" --profiles="$work/nowhere" -o "$work/eq.cu"
 expect 2 "--profiles= empty" -- "$tmcml" gen "$example" --profiles=
