@@ -391,8 +391,9 @@ class Result:
         if not JACOBIAN_OF:
             return "this libtmcml (%s) is older than the derivatives (TMCML_1.5)" % _lib.path
         if not self.has_tallies:
-            return ("it was read from an .mco or convolved, which keep none; run the problem "
-                    "with jacobian=True (tmcml.run(..., jacobian=True))")
+            return ("it was read from an .mco, which keeps none, or convolved from a result "
+                    "without them; run the problem with jacobian=True (tmcml.run(..., "
+                    "jacobian=True))")
         return ("run it with jacobian=True (tmcml.run(..., jacobian=True), run_batch, run_mci, "
                 "or with mua_sets)")
 
