@@ -116,17 +116,16 @@ static bool strategy_of(const char *text, tmcml_lut_strategy *out, tm_error *err
     return false;
 }
 
+_Static_assert(TMCML_ENGINE_AUTO == 0 && TMCML_ENGINE_CPU == 1 && TMCML_ENGINE_GPU == 2,
+               "option_engine's order");
+
 static bool engine_of(const char *text, tmcml_engine *out, tm_error *err)
 {
-    static const char *const names[] = {
-        [TMCML_ENGINE_AUTO] = "auto", [TMCML_ENGINE_CPU] = "cpu", [TMCML_ENGINE_GPU] = "gpu"};
-    for (int e = 0; e < 3; e++)
-        if (strcmp(text, names[e]) == 0) {
-            *out = (tmcml_engine)e;
-            return true;
-        }
-    error_set(err, NULL, 0, "--engine: expected cpu, gpu or auto (got \"%s\")", text);
-    return false;
+    int e;
+    if (!option_engine(text, &e, err))
+        return false;
+    *out = (tmcml_engine)e;
+    return true;
 }
 
 /* The numbers of the layer and the grid, and the engine's counts. */
@@ -162,21 +161,6 @@ static bool apply_errors(int id, const char *v, lut_args *a, tm_error *err)
     }
 }
 
-/* --checkpoint-every S: 0 to a week, as `tmcml run`'s. */
-static bool checkpoint_every(const char *v, lut_args *a, tm_error *err)
-{
-    double s;
-    if (option_number("--checkpoint-every", v, false, &s, err) && s >= 0 && s <= 604800) {
-        a->req.ck.every = s;
-        return true;
-    }
-    error_set(err, NULL, 0,
-              "--checkpoint-every: expected seconds, from 0 (only on a signal) to 604800 (got "
-              "\"%s\")",
-              v);
-    return false;
-}
-
 static bool apply_other(int id, const char *v, lut_args *a, tm_error *err)
 {
     switch (id) {
@@ -187,7 +171,7 @@ static bool apply_other(int id, const char *v, lut_args *a, tm_error *err)
     case LUT_SEED: return option_seed("--seed", v, &a->req.opt.seed, err);
     case LUT_STRATEGY: return strategy_of(v, &a->req.spec.strategy, err);
     case LUT_ENGINE: return engine_of(v, &a->req.opt.engine, err);
-    case LUT_CHECKPOINT_EVERY: return checkpoint_every(v, a, err);
+    case LUT_CHECKPOINT_EVERY: return option_checkpoint_every(v, &a->req.ck.every, err);
     case LUT_RESUME: a->req.ck.resume = 1; return true;
     case LUT_QUIET: a->req.quiet = true; return true;
     default: /* LUT_HELP */ a->help = true; return true;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "number_parse.h"
 
@@ -116,4 +117,41 @@ bool option_count(const char *option, const char *text, double max, int64_t *out
     }
     *out = (int64_t)v;
     return true;
+}
+
+bool option_seconds(const char *option, const char *text, double lo, bool lo_excluded, double hi,
+                    const char *range, double *out, tm_error *err)
+{
+    double v = lo - 1;
+    number_status s = text ? number_parse(text, &v) : NUMBER_NONE;
+    if (s == NUMBER_TOO_SMALL) {
+        number_error_set(err, NULL, 0, option, text, s);
+        return false;
+    }
+    bool above = lo_excluded ? v > lo : v >= lo;
+    if (s != NUMBER_OK || !(above && v <= hi)) {
+        error_set(err, NULL, 0, "%s: expected seconds, %s (got \"%s\")", option, range,
+                  text ? text : "");
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool option_checkpoint_every(const char *text, double *out, tm_error *err)
+{
+    return option_seconds("--checkpoint-every", text, 0, false, 604800,
+                          "from 0 (only on a signal) to 604800", out, err);
+}
+
+bool option_engine(const char *text, int *out, tm_error *err)
+{
+    static const char *const names[] = {"auto", "cpu", "gpu"};
+    for (int e = 0; e < 3; e++)
+        if (text && strcmp(text, names[e]) == 0) {
+            *out = e;
+            return true;
+        }
+    error_set(err, NULL, 0, "--engine: expected cpu, gpu or auto (got \"%s\")", text ? text : "");
+    return false;
 }

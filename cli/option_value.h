@@ -34,4 +34,17 @@ bool option_number(const char *option, const char *text, bool inf_ok, double *ou
 /* A whole number 1 .. max (option_u64's forms: 1000000, 1_000_000, 1e6). */
 bool option_count(const char *option, const char *text, double max, int64_t *out, tm_error *err);
 
+/* A number of seconds in [lo, hi] (above lo when lo_excluded); range says
+ * what is expected in the message ("from 0 (only on a signal) to 604800"). */
+bool option_seconds(const char *option, const char *text, double lo, bool lo_excluded, double hi,
+                    const char *range, double *out, tm_error *err);
+
+/* --checkpoint-every: seconds from 0 (only when a signal stops the run) to
+ * a week, for `run` and `lut` alike. */
+bool option_checkpoint_every(const char *text, double *out, tm_error *err);
+
+/* --engine: "auto", "cpu" or "gpu" as 0, 1 and 2, the order of the
+ * driver's driver_engine and the library's tmcml_engine. */
+bool option_engine(const char *text, int *out, tm_error *err);
+
 #endif

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "detector.h"
-#include "number_parse.h"
 #include "option_value.h"
 #include "precision.h"
 #include "time_bins.h"
@@ -260,20 +259,16 @@ static const cli_option rows[] = {
 
 const cli_option_table run_options = {"", rows, (int)(sizeof rows / sizeof *rows)};
 
+_Static_assert(DRIVER_ENGINE_AUTO == 0 && DRIVER_ENGINE_CPU == 1 && DRIVER_ENGINE_GPU == 2,
+               "option_engine's order");
+
 static bool parse_engine(const char *text, cli_options *opt, tm_error *err)
 {
-    static const struct {
-        const char *name;
-        driver_engine engine;
-    } engines[] = {
-        {"cpu", DRIVER_ENGINE_CPU}, {"gpu", DRIVER_ENGINE_GPU}, {"auto", DRIVER_ENGINE_AUTO}};
-    for (size_t k = 0; k < sizeof engines / sizeof *engines; k++)
-        if (strcmp(text, engines[k].name) == 0) {
-            opt->run.engine = engines[k].engine;
-            return true;
-        }
-    error_set(err, NULL, 0, "--engine: expected cpu, gpu or auto (got \"%s\")", text);
-    return false;
+    int e;
+    if (!option_engine(text, &e, err))
+        return false;
+    opt->run.engine = (driver_engine)e;
+    return true;
 }
 
 static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
@@ -286,26 +281,6 @@ static bool parse_tune_mode(const char *text, cli_options *opt, tm_error *err)
         }
     error_set(err, NULL, 0, "--tune: expected never, auto or always (got \"%s\")", text);
     return false;
-}
-
-/* A number of seconds in [lo, hi] (above lo when lo_excluded); range says
- * what is expected in the message. */
-static bool parse_seconds(const char *option, const char *text, double lo, bool lo_excluded,
-                          double hi, const char *range, double *out, tm_error *err)
-{
-    double v = lo - 1;
-    number_status s = number_parse(text, &v);
-    if (s == NUMBER_TOO_SMALL) {
-        number_error_set(err, NULL, 0, option, text, s);
-        return false;
-    }
-    bool above = lo_excluded ? v > lo : v >= lo;
-    if (s != NUMBER_OK || !(above && v <= hi)) {
-        error_set(err, NULL, 0, "%s: expected seconds, %s (got \"%s\")", option, range, text);
-        return false;
-    }
-    *out = v;
-    return true;
 }
 
 static bool parse_gpu_number(const char *option, const char *text, int *gpu, tm_error *err)
@@ -455,8 +430,8 @@ static bool apply_tuning(int id, const char *v, cli_options *opt, tm_error *err)
     case OPT_NO_PROFILE: r->no_profile = true; return true;
     case OPT_TUNE: return parse_tune_mode(v, opt, err);
     case OPT_BUDGET:
-        return parse_seconds("--budget", v, 0, true, 86400, "more than 0 and at most 86400",
-                             &r->budget, err);
+        return option_seconds("--budget", v, 0, true, 86400, "more than 0 and at most 86400",
+                              &r->budget, err);
     case OPT_CSV: opt->csv_path = v; return true;
     case OPT_NR: opt->sweep_nr = v; return true;
     case OPT_NZ: opt->sweep_nz = v; return true;
@@ -481,9 +456,7 @@ static bool apply_running(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_ENGINE: return parse_engine(v, opt, err);
     case OPT_OUTPUT: r->out_dir = v; return true;
     case OPT_ALLOW_OUTSIDE: r->allow_outside_out_dir = true; return true;
-    case OPT_CHECKPOINT_EVERY:
-        return parse_seconds("--checkpoint-every", v, 0, false, 604800,
-                             "from 0 (only on a signal) to 604800", &r->checkpoint_every, err);
+    case OPT_CHECKPOINT_EVERY: return option_checkpoint_every(v, &r->checkpoint_every, err);
     case OPT_RESUME: r->resume = true; return true;
     case OPT_NO_BATCH: r->no_batch = true; return true;
     case OPT_BATCH_ALL: r->batch_all = true; return true;
