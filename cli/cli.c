@@ -124,8 +124,7 @@ static bool parse_option(int argc, char **argv, int *i, cli_options *opt, option
         if ((o.row->flags & (OPTION_GPU | OPTION_CPU)) &&
             opt->one_engine_count < CLI_ONE_ENGINE_MAX)
             opt->one_engine[opt->one_engine_count++] = o.row;
-        return run_option_apply(&o, opt, err) &&
-               option_once(given, o.row->name, o.value ? o.value : "", err);
+        return run_option_apply(&o, opt, err) && option_once_read(given, &o, err);
     }
     if (got < 0)
         return false;

@@ -43,8 +43,7 @@ static bool parse_option(int argc, char **argv, int *i, lut_args *a, options_giv
     int got = option_table_read(&lut_options, argc, argv, i, &o, err);
     if (got == 0)
         option_table_unknown(&lut_options, NULL, 0, argv[*i], "tmcml lut --help", err);
-    return got > 0 && lut_option_apply(&o, a, err) &&
-           option_once(given, o.row->name, o.value ? o.value : "", err);
+    return got > 0 && lut_option_apply(&o, a, err) && option_once_read(given, &o, err);
 }
 
 static void set_defaults(lut_args *a)

@@ -34,7 +34,7 @@ static bool parse_option(const mco_command *cmd, void *ctx, int argc, char **arg
         a->help = true;
     else
         ok = cmd->apply(&o, ctx, err);
-    return ok && option_once(given, o.row->name, o.value ? o.value : "", err);
+    return ok && option_once_read(given, &o, err);
 }
 
 /* The words: the .mco and the options; --help ends them. */

@@ -21,3 +21,10 @@ bool option_once(options_given *g, const char *name, const char *value, tm_error
     o->value = value;
     return true;
 }
+
+bool option_once_read(options_given *g, const option_read *o, tm_error *err)
+{
+    if (o->row->flags & OPTION_REPEATABLE)
+        return true;
+    return option_once(g, o->row->name, o->value ? o->value : "", err);
+}

@@ -9,6 +9,10 @@
 
 /* The usage's help column: "  -S, --seed SEED       random seed". */
 #define HELP_COLUMN 24
+/* The usage's width: a help line that would pass it with "(repeatable)"
+ * leaves that to a line of its own. */
+#define USAGE_WIDTH 80
+#define REPEATABLE  "(repeatable)"
 
 static bool is_long_form(const char *spelling) { return spelling[0] == '-' && spelling[1] == '-'; }
 
@@ -91,6 +95,16 @@ int option_table_read(const cli_option_table *t, int argc, char **argv, int *i, 
     return 1;
 }
 
+/* "(repeatable)" after a help line that ends at column `at`: on it when
+ * it fits the usage's width, else on a line of its own. */
+static void print_repeatable(int at, FILE *out)
+{
+    if (at + 1 + (int)strlen(REPEATABLE) < USAGE_WIDTH)
+        fprintf(out, " %s", REPEATABLE);
+    else
+        fprintf(out, "\n%*s%s", HELP_COLUMN, "", REPEATABLE);
+}
+
 static void print_row(const cli_option *row, FILE *out)
 {
     char left[96];
@@ -106,7 +120,10 @@ static void print_row(const cli_option *row, FILE *out)
     for (const char *p = row->help; *p;) {
         const char *end = strchr(p, '\n');
         int len = end ? (int)(end - p) : (int)strlen(p);
-        fprintf(out, "%.*s\n", len, p);
+        fprintf(out, "%.*s", len, p);
+        if (!end && (row->flags & OPTION_REPEATABLE)) /* on the last line, or after it */
+            print_repeatable(HELP_COLUMN + len, out);
+        fputc('\n', out);
         if (!end)
             break;
         p = end + 1;

@@ -1,8 +1,8 @@
 /* A command's options as one table: each row names an option, its other
  * spelling, the value it takes and its help, so that the parser, the usage
  * text (and the manual page made from it: packaging/man.cmake), "did you
- * mean" and the rule that an option is given once all read the same rows
- * and cannot drift apart (issue 47: --source was parsed but missing from
+ * mean" and the rule that an option is given once (unless its row says it
+ * repeats) all read the same rows and cannot drift apart (issue 47: --source was parsed but missing from
  * the help, and only some options took the "--name=value" form).
  *
  * Every valued option takes its value as "--name VALUE" or "--name=VALUE",
@@ -20,6 +20,10 @@ enum {
     OPTION_EMPTY_OK = 1u << 1, /* its value may be "" (--cache "": no cache) */
     OPTION_GPU = 1u << 2,      /* the GPU engine's: a CPU run does nothing with it */
     OPTION_CPU = 1u << 3,      /* the CPU engine's: a GPU run does nothing with it */
+    /* Each time given it adds one more (--detector: a detector each), its
+     * apply refusing past its limit; the usage says "(repeatable)".  An
+     * option without it is given once (option_once.h). */
+    OPTION_REPEATABLE = 1u << 4,
 };
 
 typedef struct cli_option {
@@ -55,7 +59,7 @@ int option_table_read(const cli_option_table *t, int argc, char **argv, int *i, 
 
 /* The rows of one section of the usage, as lines "  -S, --seed SEED
  * help", the help at column 24 (on the next line when the left side is
- * too wide). */
+ * too wide), a repeatable option's ending "(repeatable)". */
 void option_table_usage(const cli_option_table *t, int section, FILE *out);
 
 /* "unknown option" for word, with the nearest of the table's options (and

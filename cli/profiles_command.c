@@ -65,7 +65,7 @@ static bool profiles_word(int argc, char **argv, int *i, profiles_args *a, optio
             option_table_unknown(&profiles_options, NULL, 0, w, "tmcml profiles --help", err);
         if (got > 0 && o.row->id == PROFILES_DIR)
             a->dir = o.value;
-        return got > 0 && option_once(given, o.row->name, o.value ? o.value : "", err);
+        return got > 0 && option_once_read(given, &o, err);
     }
     if (!a->action) {
         a->action = w;
