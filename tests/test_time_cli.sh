@@ -2,7 +2,8 @@
 # tmcml run --time and --detector (issue 26): the .mco records them in
 # header comments and gets Rd_rt, Rd_t, Tt_rt, Tt_t and Rd_fiber as extra
 # sections after MCML's, which mco_read (tmcml plot, tmcml conv) reads back;
-# the JSON the settings and the 1-D arrays; --npz the arrays; a run without
+# the JSON the settings and the 1-D arrays; --npz the arrays (with
+# --jacobian their derivatives, of rank 4 for the time bins); a run without
 # the options writes none of them and its MCML sections are the run's with
 # them; a run stopped and resumed gives the uninterrupted run's .mco, and
 # --resume with other time bins is refused; bad values, and --engine gpu
@@ -40,6 +41,12 @@ check
 sed -n '/^# Rd\[r\]\[t\]/q;/^#.*tallies/d;/^# time bins/d;/^# fiber/d;p' "$work/t/example.mco" >"$work/a"
 sed '/^#.*tallies/d' "$work/plain/example.mco" >"$work/b"
 cmp -s "$work/a" "$work/b" || fail "the .mco's MCML sections differ from the plain run's"
+# With the derivatives: the .npz holds the time bins' (nr x nt x layers x 3,
+# a rank the writer once had no room for: it crashed).
+expect 0 "jacobian" -- "$tmcml" run "$mci" $common $opts --jacobian -o "$work/j"
+check
+unzip -p "$work/j/example.npz" Rd_rt_jacobian.npy | head -c 128 | grep -q "'shape': (50, 40, 3, 3)" ||
+    fail "no Rd_rt_jacobian of shape (50, 40, 3, 3) in the .npz"
 # mco_read takes it back: tmcml plot, and tmcml conv (whose result drops
 # the time and detector arrays, and their comments).
 expect 0 "plot" -- "$tmcml" plot "$work/t/example.mco" -o "$work/t/x.png"

@@ -26,6 +26,10 @@
 #define NPZ_END_BYTES       (56 + 20 + 22)
 #define NPZ_UNIT_CHARS      16 /* at least the widest unit ("1/(cm2 sr)") or name */
 
+/* Every array of the output table fits a member's shape (a rank-4 array,
+ * Rd_rt_jacobian, wrote its last length over the member's values). */
+_Static_assert(OUTPUT_MAX_RANK <= NPZ_MAX_RANK, "npz_array's dims hold every output array's");
+
 static bool host_little_endian(void)
 {
     const uint16_t one = 1;

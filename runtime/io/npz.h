@@ -26,7 +26,7 @@ bool npz_write(const char *path, const mci_run *run, const mcml_result *res, tm_
  * or uint64 counts (exact where a float64 would round: seeds, photons), or
  * one text (a 0-d '<UW' string), shaped by rank dims (rank 0 to
  * NPZ_MAX_RANK; a text has rank 0); unit "-" for none. */
-#define NPZ_MAX_RANK 3
+#define NPZ_MAX_RANK 4 /* the time bins' Jacobians: nr x nt x layers x 3 */
 typedef enum npz_kind { NPZ_FLOAT64, NPZ_UINT64, NPZ_TEXT } npz_kind;
 typedef struct npz_array {
     const char *name;
