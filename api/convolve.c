@@ -45,7 +45,7 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
     bool ok = mci_run_copy(&c->problem.run, &r->problem.run);
     c->problem.run.source = conv_beam_source(beam);
     /* no detector: its reading is not convolved (conv.c) */
-    c->problem.run.fiber_sep = c->problem.run.fiber_radius = c->problem.run.fiber_na = 0.0;
+    c->problem.run.fiber_count = 0;
     c->comment = strdup(comment);
     c->variant = strdup("");
     c->kernel = strdup("");

@@ -54,9 +54,8 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     out->source = raw->source;
     out->time_dt = raw->time_dt;
     out->time_nt = raw->time_nt;
-    out->fiber_sep = raw->fiber_sep;
-    out->fiber_radius = raw->fiber_radius;
-    out->fiber_na = raw->fiber_na;
+    out->fiber_count = raw->fiber_count;
+    memcpy(out->fibers, raw->fibers, sizeof out->fibers);
     return TMCML_OK;
 }
 
@@ -344,6 +343,8 @@ int tmcml_problem_time_bins(const tmcml_problem *p, double *dt)
     return p ? p->run.time_nt : 0;
 }
 
+_Static_assert(TMCML_MAX_FIBER_DETECTORS == TM_MAX_DETECTORS, "tmcml.h's limit is the run's");
+
 tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p, double separation,
                                               double radius, double na)
 {
@@ -351,27 +352,56 @@ tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p
     if (entered != TMCML_OK)
         return entered;
     tm_error err = {0};
-    if (radius != 0.0 &&
-        !detector_check("fiber detector", separation, radius, na, p->run.layers[0].n, &err))
+    fiber_detector d = {separation, radius, na};
+    if (radius != 0.0 && !detector_check("fiber detector", &d, p->run.layers[0].n, &err))
         return api_arg_error(s, "%s", err.message);
-    bool on = radius != 0.0;
-    p->run.fiber_sep = on ? separation : 0.0;
-    p->run.fiber_radius = on ? radius : 0.0;
-    p->run.fiber_na = on ? na : 0.0;
+    /* this one in place of every detector p had, or none */
+    p->run.fiber_count = radius != 0.0 ? 1 : 0;
+    memset(p->run.fibers, 0, sizeof p->run.fibers);
+    if (radius != 0.0)
+        p->run.fibers[0] = d;
     return api_leave(s, TMCML_OK);
+}
+
+tmcml_status tmcml_problem_add_fiber_detector(tmcml_session *s, tmcml_problem *p, double separation,
+                                              double radius, double na)
+{
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
+    int k = p->run.fiber_count + 1;
+    if (k > TM_MAX_DETECTORS)
+        return api_arg_error(s, "fiber detector %d: at most %d detectors on a problem", k,
+                             TM_MAX_DETECTORS);
+    tm_error err = {0};
+    char name[48];
+    fiber_detector d = {separation, radius, na};
+    if (!detector_check(detector_name("fiber detector", k, k, name, sizeof name), &d,
+                        p->run.layers[0].n, &err))
+        return api_arg_error(s, "%s", err.message);
+    p->run.fibers[k - 1] = d;
+    p->run.fiber_count = k;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separation,
+                                    double *radius, double *na)
+{
+    int count = p ? p->run.fiber_count : 0;
+    const fiber_detector *d = k >= 0 && k < count ? &p->run.fibers[k] : NULL;
+    if (separation)
+        *separation = d ? d->sep : 0.0;
+    if (radius)
+        *radius = d ? d->radius : 0.0;
+    if (na)
+        *na = d ? d->na : 0.0;
+    return count;
 }
 
 int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation, double *radius,
                                  double *na)
 {
-    bool on = p && p->run.fiber_radius > 0.0;
-    if (separation)
-        *separation = on ? p->run.fiber_sep : 0.0;
-    if (radius)
-        *radius = on ? p->run.fiber_radius : 0.0;
-    if (na)
-        *na = on ? p->run.fiber_na : 0.0;
-    return on;
+    return tmcml_problem_fiber_detector_at(p, 0, separation, radius, na) > 0;
 }
 
 tmcml_status tmcml_problem_set_name(tmcml_session *s, tmcml_problem *p, const char *name)

@@ -255,15 +255,35 @@ TMCML_API tmcml_status tmcml_problem_set_time_bins(tmcml_session *s, tmcml_probl
 TMCML_API int tmcml_problem_time_bins(const tmcml_problem *p, double *dt);
 /* A fiber detector on the surface (docs/physics.md, "Fiber detector"): a
  * face of radius `radius` cm centred `separation` cm from the beam's axis,
- * numerical aperture na (0 < na <= n of the medium above); radius 0 turns
- * it off.  Runs of p then give TMCML_RD_FIBER, the fraction of the photons
- * it collects.  The CPU engine scores it.  New in TMCML_1.1. */
+ * numerical aperture na (0 < na <= n of the medium above), in place of
+ * every detector p had; radius 0 turns them off.  Runs of p then give
+ * TMCML_RD_FIBER, the fraction of the photons it collects.  Both engines
+ * score it.  New in TMCML_1.1. */
 TMCML_API tmcml_status tmcml_problem_set_fiber_detector(tmcml_session *s, tmcml_problem *p,
                                                         double separation, double radius,
                                                         double na);
-/* 1 with a detector (its values into the pointers, each may be NULL), else 0. */
+/* 1 with one or more detectors (the first's values into the pointers,
+ * each may be NULL), else 0. */
 TMCML_API int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation,
                                            double *radius, double *na);
+/* Fiber detectors a problem may have. */
+#define TMCML_MAX_FIBER_DETECTORS 16
+/* One more fiber detector after those p has (the values as
+ * tmcml_problem_set_fiber_detector's, radius > 0), up to
+ * TMCML_MAX_FIBER_DETECTORS: runs of p then give TMCML_RD_FIBER with a value
+ * a detector, in the order added, each scored from the same photons (each
+ * bit for bit what a run of the same seed with that detector alone gives),
+ * and TMCML_RD_FIBER_JACOBIAN a [num_layers x 3] block a detector.  Bad
+ * values, or one detector too many, are TMCML_ERR_ARGUMENT naming it
+ * ("fiber detector 2: ...").  New in TMCML_1.6. */
+TMCML_API tmcml_status tmcml_problem_add_fiber_detector(tmcml_session *s, tmcml_problem *p,
+                                                        double separation, double radius,
+                                                        double na);
+/* p's fiber detectors: their count (0: none), and detector k's values
+ * (k from 0) into the pointers (each may be NULL; zeros when k is not
+ * one of them).  New in TMCML_1.6. */
+TMCML_API int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separation,
+                                              double *radius, double *na);
 
 /* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
  * pencil beam).  The kinds, and what a and b are:
@@ -605,9 +625,9 @@ typedef enum tmcml_array {
     TMCML_RD_T,  /* [nt] [1/ns]: the same over every ring; sum x dt = Rd */
     TMCML_TT_RT, /* [nr x nt] [1/(cm2 ns)] */
     TMCML_TT_T,  /* [nt] [1/ns] */
-    /* Optional (TMCML_1.1): only with a fiber detector
-     * (tmcml_problem_set_fiber_detector). */
-    TMCML_RD_FIBER, /* [1] [-]: the fraction of the photons the detector collects */
+    /* Optional (TMCML_1.1): only with fiber detectors
+     * (tmcml_problem_set_fiber_detector, tmcml_problem_add_fiber_detector). */
+    TMCML_RD_FIBER, /* [detectors] [-]: the fraction of the photons each detector collects */
     /* Optional (TMCML_1.5): only in a run of a problem with the derivatives
      * (tmcml_problem_set_jacobian).  Each is an escape array's derivative
      * by each layer's mua, mus and g: its shape the escape array's, then
@@ -625,7 +645,7 @@ typedef enum tmcml_array {
     TMCML_RD_T_JACOBIAN,    /* [nt x num_layers x 3]: of Rd_t [1/ns] */
     TMCML_TT_RT_JACOBIAN,   /* [nr x nt x num_layers x 3]: of Tt_rt [1/(cm2 ns)] */
     TMCML_TT_T_JACOBIAN,    /* [nt x num_layers x 3]: of Tt_t [1/ns] */
-    TMCML_RD_FIBER_JACOBIAN /* [1 x num_layers x 3]: of Rd_fiber [-] */
+    TMCML_RD_FIBER_JACOBIAN /* [detectors x num_layers x 3]: of Rd_fiber [-] */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -699,7 +719,7 @@ typedef enum tmcml_axis {
     TMCML_AXIS_Z = 2,        /* grid.nz */
     TMCML_AXIS_A = 3,        /* grid.na */
     TMCML_AXIS_T = 4,        /* the time bins (tmcml_problem_set_time_bins); TMCML_1.1 */
-    TMCML_AXIS_DETECTOR = 5, /* the detectors: 1 (tmcml_problem_set_fiber_detector); TMCML_1.1 */
+    TMCML_AXIS_DETECTOR = 5, /* the fiber detectors: 1 to 16 (TMCML_1.6; 1 before); TMCML_1.1 */
     /* A Jacobian's last axis: 3, the parameters mua, mus, g in this order
      * (tmcml_problem_set_jacobian); TMCML_1.5. */
     TMCML_AXIS_PARAM = 8

@@ -112,6 +112,14 @@
  * 10 ps), which would put every escape in the last bin. */
 #define TM_MIN_ASKED_TIME_BIN_NS     1e-5
 
+/* Fiber detectors of one run (--detector, given again for each;
+ * docs/physics.md, "Fiber detector"): each escape through the top is
+ * tested against every one, and a run's own GPU kernel keeps their
+ * geometry in shared memory (12 bytes each).  A probe's detection fibers
+ * (two to eight in spatially resolved reflectance) fit twice; more fibers
+ * are simulated in runs of this many (the fit does). */
+#define TM_MAX_DETECTORS 16
+
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB
  * at this count; the issue's use (a spectrum of 64 to 128 wavelengths) fits

@@ -193,8 +193,9 @@ static const cli_option rows[] = {
     {"--detector", NULL, "fiber:SEP:RADIUS:NA",
      "also score a fiber detector on the surface: a face of\n"
      "RADIUS cm centred SEP cm from the beam, numerical\n"
-     "aperture NA (Rd_fiber)",
-     OPT_DETECTOR, OPTIONS, 0, 0},
+     "aperture NA (Rd_fiber); each --detector adds one, at\n"
+     "most 16, all scored from the same photons",
+     OPT_DETECTOR, OPTIONS, 0, OPTION_REPEATABLE},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"
      "kernel shape share launches; the outputs are the same)",
@@ -258,6 +259,8 @@ static const cli_option rows[] = {
 };
 
 const cli_option_table run_options = {"", rows, (int)(sizeof rows / sizeof *rows)};
+
+_Static_assert(TM_MAX_DETECTORS == 16, "--detector's help says at most 16");
 
 _Static_assert(DRIVER_ENGINE_AUTO == 0 && DRIVER_ENGINE_CPU == 1 && DRIVER_ENGINE_GPU == 2,
                "option_engine's order");
@@ -392,6 +395,27 @@ static bool apply_count(int id, const char *v, cli_options *opt, tm_error *err)
     }
 }
 
+/* --detector, once a detector: each parsed into the next of the run's,
+ * the second and later named by their number in messages ("--detector
+ * 2"), beyond TM_MAX_DETECTORS refused. */
+static bool add_detector(const char *v, driver_options *r, tm_error *err)
+{
+    int k = r->fiber_count + 1;
+    if (k > TM_MAX_DETECTORS) {
+        error_set(err, NULL, 0,
+                  "--detector: at most %d detectors in a run (got a %dth, \"%s\"): run the "
+                  "others in another run with the same seed",
+                  TM_MAX_DETECTORS, k, v);
+        return false;
+    }
+    char name[32];
+    if (!detector_parse(v, detector_name("--detector", k, k, name, sizeof name), &r->fibers[k - 1],
+                        err))
+        return false;
+    r->fiber_count = k;
+    return true;
+}
+
 /* The options that add outputs or scores to a run. */
 static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err)
 {
@@ -415,8 +439,7 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_PRECISION_OF: r->precision_of = v; return true;
     case OPT_SOURCE: return source_parse(v, "--source", &r->source, err);
     case OPT_TIME: return time_bins_parse(v, &r->time_dt, &r->time_nt, err);
-    default: /* OPT_DETECTOR */
-        return detector_parse(v, &r->fiber_sep, &r->fiber_radius, &r->fiber_na, err);
+    default: /* OPT_DETECTOR */ return add_detector(v, r, err);
     }
 }
 

@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "detector.h"
 #include "plan.h"
 #include "source.h"
+#include "tm_limits.h"
 #include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
@@ -69,8 +71,10 @@ typedef struct driver_options {
     /* --time DT:NT: time-resolved escapes, NT bins of DT ns (0: none) */
     double time_dt;
     int time_nt;
-    /* --detector fiber:SEP:RADIUS:NA: a fiber detector (radius 0: none) */
-    double fiber_sep, fiber_radius, fiber_na;
+    /* --detector fiber:SEP:RADIUS:NA, once a detector: fiber_count of them
+     * (0: none), in the order given */
+    int fiber_count;
+    fiber_detector fibers[TM_MAX_DETECTORS];
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

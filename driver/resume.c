@@ -124,6 +124,24 @@ static const struct {
     {"cpu 1dcbe7d66b77df02", "cpu 0bffd0c07d71ae9d"},
     {"cpu 3a33238972ac9536", "cpu 0bffd0c07d71ae9d"},
     {"cpu 2df46f6f918d4081", "cpu 0bffd0c07d71ae9d"},
+    /* -> issue 47's several fiber detectors: cpu_problem.h holds a
+     * detector's geometry a row (cpu_fiber), cpu_photon.c scores each one's
+     * share of an escape (and of its derivatives) in a loop, cpu.c sizes
+     * the workers' detector tallies for the most a batch's run has.  A run
+     * of one detector or none keeps its arithmetic: compare_builds against
+     * 6ce2fec, every CPU case identical; runs with a detector, time bins,
+     * derivatives, standard errors, absorption sets with path lengths and a
+     * fiber source identical (.mco and .npz); 6ce2fec checkpoints (a plain
+     * run's, and one's with time bins and a detector, version 3) resumed to
+     * the uninterrupted runs' .mco. */
+    {"cpu dff8cc904f1a6ac6", "cpu 73fb6a0babdc2e5f"},
+    {"cpu a94c288e29efe04e", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 123fa2412a7dd68a", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 1dcbe7d66b77df02", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 3a33238972ac9536", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 2df46f6f918d4081", "cpu 73fb6a0babdc2e5f"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 73fb6a0babdc2e5f"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every
@@ -164,6 +182,19 @@ static const struct {
     {"82fb8a102e55388b", "0d3bfdecfe2aa143"},
     {"77bab5657b23f3f5", "0d3bfdecfe2aa143"},
     {"2396091d77297fc6", "0d3bfdecfe2aa143"},
+    /* -> issue 47's several fiber detectors (templates/timed.cu's loop
+     * under spec.fibers, the shape's new member, which no earlier shape
+     * has): tmcml gen renders 30 kernels of 0d3bfdec's byte for byte (the
+     * run's own, -A, tiles, entries, blocks, the three layer placements,
+     * last bin, edge cache, a cluster, the batch kernel with and without
+     * -A, every source, time bins with and without -A, one fiber with time
+     * bins, -A and a fiber source, absorption and optics sets with path
+     * lengths and derivatives, the derivatives), and
+     * tools/carry_profiles.sh every shipped profile's. */
+    {"82fb8a102e55388b", "9be723f63925a30f"},
+    {"77bab5657b23f3f5", "9be723f63925a30f"},
+    {"2396091d77297fc6", "9be723f63925a30f"},
+    {"0d3bfdecfe2aa143", "9be723f63925a30f"},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="

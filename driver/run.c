@@ -717,7 +717,7 @@ static bool jacobian_options(driver_options *opt, tm_error *err)
         return true;
     opt->no_batch = true;
     const char *cpu_only = opt->time_nt > 0                      ? "--time"
-                           : opt->fiber_radius > 0.0             ? "--detector"
+                           : opt->fiber_count > 0                ? "--detector"
                            : opt->path_lengths && !opt->mua_sets ? "--path-lengths"
                                                                  : NULL;
     if (!cpu_only)

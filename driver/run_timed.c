@@ -6,7 +6,7 @@
 #include "detector.h"
 #include "time_bins.h"
 
-static bool asked(const driver_options *opt) { return opt->time_nt > 0 || opt->fiber_radius > 0.0; }
+static bool asked(const driver_options *opt) { return opt->time_nt > 0 || opt->fiber_count > 0; }
 
 bool run_timed_options(driver_options *opt, tm_error *err)
 {
@@ -38,17 +38,16 @@ bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err)
         tm_error why = {0};
         if ((opt->time_nt > 0 &&
              !time_bins_check("--time", opt->time_dt, opt->time_nt, run->nr, &why)) ||
-            (opt->fiber_radius > 0.0 &&
-             !detector_check("--detector", opt->fiber_sep, opt->fiber_radius, opt->fiber_na,
-                             run->layers[0].n, &why))) {
+            !detector_check_all("--detector", opt->fibers, opt->fiber_count, run->layers[0].n,
+                                &why)) {
             error_set(err, file->path, run->line, "%s", why.message);
             return false;
         }
         run->time_dt = opt->time_dt;
         run->time_nt = opt->time_nt;
-        run->fiber_sep = opt->fiber_sep;
-        run->fiber_radius = opt->fiber_radius;
-        run->fiber_na = opt->fiber_na;
+        run->fiber_count = opt->fiber_count;
+        for (int k = 0; k < opt->fiber_count; k++)
+            run->fibers[k] = opt->fibers[k];
     }
     return true;
 }

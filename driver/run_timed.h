@@ -1,5 +1,5 @@
-/* The command line's requests of time-resolved escapes (--time) and a
- * fiber detector (--detector): the engine they need, and every run of the
+/* The command line's requests of time-resolved escapes (--time) and
+ * fiber detectors (--detector, once each): the engine they need, and every run of the
  * file given them, checked against its grid and medium as FILE:LINE. */
 #ifndef TMCML_RUN_TIMED_H
 #define TMCML_RUN_TIMED_H
@@ -15,9 +15,10 @@
  * --engine gpu is refused, auto takes the CPU (and says so unless quiet). */
 bool run_timed_options(driver_options *opt, tm_error *err);
 
-/* Every run of file gets opt's time bins and detector; a run whose grid
- * makes too many time bins, or whose medium above is thinner than the
- * fiber's NA, is refused as FILE:LINE. */
+/* Every run of file gets opt's time bins and detectors; a run whose grid
+ * makes too many time bins, or whose medium above is thinner than a
+ * fiber's NA, is refused as FILE:LINE (naming the detector, "--detector
+ * 2", when there are several). */
 bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err);
 
 #endif

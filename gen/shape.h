@@ -2,7 +2,7 @@
  * the optical data, and what a tuned variant is chosen for (FFTW's problem,
  * less its data): the layer count, the grid's counts, whether A_rz is
  * scored, the absorption sets and what they score, the source kind, time
- * bins and a fiber detector (PROBLEM_SHAPE_MEMBERS below; docs/design.md,
+ * bins and fiber detectors (PROBLEM_SHAPE_MEMBERS below; docs/design.md,
  * "What a kernel bakes in").  Declared once, here; the spec's members are
  * these (gen/spec.h), a profile entry's class is one (tuner/profile.h), the
  * planner looks one up (tuner/plan.c) and a session plans again when it
@@ -57,7 +57,11 @@
     /* Optics sets (docs/physics.md, "Optics sets"): 0 none (absorption */                         \
     /* sets), 1 sets of other mus (each interaction reweighted), 2 of other */                     \
     /* g too (each deflection reweighted); their weight sums scored. */                            \
-    int sets_optics;
+    int sets_optics;                                                                               \
+    /* Several fiber detectors (fiber true): their count, 2 .. */                                  \
+    /* TM_MAX_DETECTORS, each escape scored against their geometry (kernel */                      \
+    /* data) in a loop; 0 with one or none, whose kernel is as before. */                          \
+    int fibers;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

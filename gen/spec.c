@@ -76,13 +76,15 @@ size_t spec_tile_slots(const kernel_spec *spec)
 /* layer_t of templates/layers.cu (layer_record.h). */
 #define SPEC_GPU_LAYER_BYTES sizeof(layer_record)
 
-/* timed_t of templates/timed.cu: three pointers, six 4-byte values and a
- * float a layer, rounded up to its 8-byte alignment. */
+/* timed_t of templates/timed.cu: three pointers, six 4-byte values, three
+ * floats a detector of several and a float a layer, rounded up to its
+ * 8-byte alignment. */
 static size_t spec_timed_bytes(const kernel_spec *spec)
 {
     if (spec->batch || !(spec->time_bins || spec->fiber) || spec->num_layers <= 0)
         return 0;
-    size_t bytes = 3 * 8 + 6 * 4 + (size_t)(spec->num_layers + 2) * 4;
+    size_t bytes =
+        3 * 8 + 6 * 4 + (size_t)spec->fibers * 3 * 4 + (size_t)(spec->num_layers + 2) * 4;
     return (bytes + 7) / 8 * 8;
 }
 
@@ -263,10 +265,17 @@ static bool validate_sets(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
-/* Time bins and the fiber detector are scored by a run's own kernel
- * (templates/timed.cu): not by a batch's or the absorption sets'. */
+/* Time bins and fiber detectors are scored by a run's own kernel
+ * (templates/timed.cu): not by a batch's or the absorption sets'.
+ * Several detectors (fibers) are a fiber kernel's. */
 static bool validate_timed(const kernel_spec *spec, tm_error *err)
 {
+    if (spec->fibers == 1 || (spec->fibers > 1 && !spec->fiber)) {
+        error_set(err, NULL, 0,
+                  "fibers=%d: several fiber detectors (2 or more) in a kernel with a fiber",
+                  spec->fibers);
+        return false;
+    }
     if (!spec->time_bins && !spec->fiber)
         return true;
     if (spec->batch || spec->num_sets > 0) {

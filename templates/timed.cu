@@ -5,7 +5,11 @@
 // escape goes into time bin floor(path / (c dt)), the last of nt collecting
 // every later one, with the escape's own tally units.
 % end
-% if spec.fiber then
+% if spec.fibers > 0 then
+// An escape through the top scores, for each of the {{spec.fibers}} fiber detectors
+// whose acceptance cone it lies in, its weight times the fraction of its
+// circle inside that fiber's face, into the detector's own entry.
+% elseif spec.fiber then
 // An escape through the top inside the fiber's acceptance cone scores its
 // weight times the fraction of its circle inside the fiber's face.
 % end
@@ -17,6 +21,9 @@ struct timed_t {
     int nt;
     float fiber_sep, fiber_radius;      // cm
     float fiber_cos_accept;             // the least exit cosine the fiber takes
+% if spec.fibers > 0 then
+    float fibers[{{spec.fibers}}][3];  // each detector's sep, radius (cm), least exit cosine
+% end
     float n[NUM_LAYERS + 2];            // each layer's refractive index
 };
 __shared__ timed_t timed;
@@ -38,6 +45,11 @@ __device__ __forceinline__ void timed_setup(unsigned long long *rd_rt, unsigned 
     }
     for (int i = threadIdx.x; i < NUM_LAYERS + 2; i += blockDim.x)
         timed.n[i] = time_n[i];
+% if spec.fibers > 0 then
+    // the detectors' geometry follows the layers' n in time_n
+    for (int i = threadIdx.x; i < 3 * {{spec.fibers}}; i += blockDim.x)
+        timed.fibers[i / 3][i % 3] = time_n[NUM_LAYERS + 2 + i];
+% end
 }
 % if spec.time_bins then
 
@@ -51,9 +63,14 @@ __device__ __forceinline__ void timed_path(photon_t &p, float s)
 
 // The fraction of the circle of radius r about the axis inside the face
 // (detector_fiber_fraction's, in float).
+% if spec.fibers > 0 then
+__device__ __forceinline__ float fiber_fraction(float r, float sep, float radius)
+{
+% else
 __device__ __forceinline__ float fiber_fraction(float r)
 {
     float sep = timed.fiber_sep, radius = timed.fiber_radius;
+% end
     if (r + sep <= radius)
         return 1.0f;
     if (r >= sep + radius || r <= sep - radius)
@@ -75,7 +92,18 @@ __device__ __forceinline__ void timed_escape(const photon_t &p, float r, int ir,
 % else
     (void)ir; (void)units;
 % end
-% if spec.fiber then
+% if spec.fibers > 0 then
+    if (p.uz < 0.0f) {
+        for (int k = 0; k < {{spec.fibers}}; k++) {  // each detector as if alone
+            const float *d = timed.fibers[k];
+            if (exit_cos >= d[2]) {
+                float f = fiber_fraction(r, d[0], d[1]);
+                if (f > 0.0f)
+                    atomicAdd(timed.rd_fiber + k, fixed_point_from_weight_f(p.w * f));
+            }
+        }
+    }
+% elseif spec.fiber then
     if (p.uz < 0.0f && exit_cos >= timed.fiber_cos_accept) {
         float f = fiber_fraction(r);
         if (f > 0.0f)

@@ -1,9 +1,12 @@
 /* The problem the tests of an optional output through the public header
  * share (test_api_paths.c, test_api_time.c): two layers on a 20 x 20 x 4
- * grid, 4000 photons of seed 7 on the engine asked for; and their check of
- * a batch against its runs alone. */
+ * grid, 4000 photons of seed 7 on the engine asked for; their check of a
+ * batch against its runs alone; and a result's .mco round trip. */
 #ifndef TMCML_TESTS_API_TWO_LAYERS_H
 #define TMCML_TESTS_API_TWO_LAYERS_H
+
+#include <stdio.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "tmcml.h"
@@ -38,6 +41,23 @@ static inline void check_batch_as_alone(tmcml_session *s, const tmcml_problem *c
         CHECK_MSG(a.tallies_digest == b.tallies_digest, "problem %d: batch and alone differ", i);
         tmcml_result_delete(alone);
     }
+}
+
+/* r written as an .mco (and its JSON) in a scratch directory and read
+ * back (NULL when that failed), the files removed. */
+static inline tmcml_result *mco_round_trip(tmcml_session *s, const tmcml_result *r)
+{
+    char dir[] = "/tmp/tmcml_api_test.XXXXXX", path[64];
+    tmcml_result *back = NULL;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/t.mco", dir);
+    CHECK(tmcml_result_write_mco(s, r, path) == TMCML_OK);
+    CHECK_MSG(tmcml_result_read_mco(s, path, &back) == TMCML_OK, "%s", tmcml_session_message(s));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    unlink(path);
+    rmdir(dir);
+    return back;
 }
 
 #endif

@@ -50,6 +50,13 @@ foreach(case sums decay mean_time fiber)
   add_test(NAME time_${case} COMMAND test_time ${case})
   set_tests_properties(time_${case} PROPERTIES LABELS "validation")
 endforeach()
+# Several fiber detectors in one run, each as if alone (tests/test_fibers.c).
+tmcml_test(test_fibers api test_fibers.c)
+foreach(case alone batch)
+  add_test(NAME fibers_${case} COMMAND test_fibers ${case})
+endforeach()
+add_test(NAME gpu_fibers_alone COMMAND test_fibers gpu_alone)
+tmcml_gpu_tests(gpu_fibers_alone)
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
@@ -75,6 +82,8 @@ add_test(NAME gpu_sets_identity COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sets
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 tmcml_gpu_tests(gpu_sets_identity)
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME detectors_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_detectors_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)

@@ -147,9 +147,8 @@ static int case_sets(void)
     run->path_lengths = true;
     run->time_nt = 40;
     run->time_dt = 0.002;
-    run->fiber_sep = 0.05;
-    run->fiber_radius = 0.03;
-    run->fiber_na = 0.5;
+    run->fiber_count = 1;
+    run->fibers[0] = (fiber_detector){0.05, 0.03, 0.5};
     /* The reference takes each layer's least mua: the glass's 0. */
     static const double set_mua[] = {1, 0, 0.5, 2, 0, 0.5, 1, 3, 0.5};
     cpu_problem p;

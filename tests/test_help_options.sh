@@ -8,7 +8,10 @@
 # of the parsers not yet on a table (is_long(a, "--x"), cli_long_value(...,
 # "--x", ...)), so that a row or a parser that escapes the help is caught.
 # It also checks the table's forms: --name=value, -Xvalue, a flag given a
-# value, an option of another command.
+# value, an option of another command; and its column of repeatable
+# options (OPTION_REPEATABLE: --detector): the help and the manual page say
+# "(repeatable)" of each, and of no other, one given twice adds, another
+# given twice with other values is refused.
 # The reference pages name every option too (docs/cli.md for run's,
 # docs/lut.md for lut's).
 # usage: test_help_options.sh TMCML CLI_DIR MAN_PAGE
@@ -49,6 +52,10 @@ in_help() {
         grep -qE -- "$option([^a-z0-9-]|$)" "$work/man" ||
             fail "the manual page does not list $option (tmcml$args)"
     done
+    rows=$(cat "$@" | grep -c 'OPTION_REPEATABLE')
+    check
+    [ "$(grep -c '(repeatable)' "$work/help")" -eq "$rows" ] ||
+        fail "tmcml$args --help: not one \"(repeatable)\" for each of its $rows repeatable rows"
 }
 
 in_help -- "$cli/run_option_table.c"
@@ -69,6 +76,18 @@ in_doc "$docs/lut.md" "$cli/lut_option_table.c"
 check
 [ "$(parsed "$cli/run_option_table.c" | wc -l)" -gt 40 ] ||
     fail "too few options read from run_option_table.c: the pattern broke"
+
+# The repeatable column: --detector's entry says so, in the help and the
+# manual page; given twice, two detectors; another option given twice with
+# other values is refused.
+"$tmcml" --help >"$work/help" 2>&1
+for page in "$work/help" "$work/man"; do
+    check
+    awk '/^  --detector /{on = 1; print; next} on && /^  -/{exit} on' "$page" |
+        grep -q '(repeatable)' || fail "$page: --detector's entry does not say (repeatable)"
+done
+check
+[ "$(grep -c '(repeatable)' "$work/man")" -ge 1 ] || fail "the manual page names no repeatable option"
 
 # A near miss of an option gets the option suggested.
 expect 2 "--sourc" -- "$tmcml" run x.mci --sourc gaussian:0.1
@@ -91,4 +110,13 @@ expect 2 "--npz=yes" -- "$tmcml" run "$example" --npz=yes
 contains "--npz=yes" "--npz takes no value"
 expect 2 "run --nr" -- "$tmcml" run "$example" --nr 1:2:1
 contains "run --nr" "--nr: an option of tmcml sweep only"
+expect 0 "--detector twice" -- "$tmcml" run "$example" -N300 --engine cpu --threads 1 -q \
+    -o "$work/two" --detector fiber:0.1:0.05:0.5 --detector=fiber:0.2:0.05:0.5
+check
+[ "$(grep -c '^# fiber detector: ' "$work/two/skin7_600nm.mco")" -eq 2 ] ||
+    fail "--detector twice: not two detectors"
+expect 2 "--seed twice" -- "$tmcml" run "$example" -N300 -S 1 --seed=2 --engine cpu -q \
+    -o "$work/seeds"
+contains "--seed twice" '--seed given twice, with different values ("1", then "2")'
+
 finish test_help_options

@@ -84,8 +84,9 @@ static const struct {
     {{"skin7_600nm.mci", "-A, 64 sets, fiber", "", false, false, 0, 64, false}, "fiber:0.02:0.22"},
 };
 
-/* Kernels with time bins (1), a fiber detector (2) or both (3): a run's own
- * kernel, the launch bound dropped as the variant drops it. */
+/* Kernels with time bins (1), a fiber detector (2) or both (3), or with
+ * TM_MAX_DETECTORS fiber detectors (4: the kernel's loop over them): a
+ * run's own kernel, the launch bound dropped as the variant drops it. */
 typedef struct timed_family {
     family base;
     int timed;
@@ -96,6 +97,8 @@ static const timed_family timed_families[] = {
     {{"skin7_600nm.mci", "fiber", "", true, false, 0, 0, false}, 2},
     {{"skin7_600nm.mci", "time bins and fiber", "", true, false, 0, 0, false}, 3},
     {{"skin7_600nm.mci", "-A, time bins and fiber", "", false, false, 0, 0, false}, 3},
+    {{"skin7_600nm.mci", "time bins and 16 fibers", "", true, false, 0, 0, false}, 5},
+    {{"skin7_600nm.mci", "-A, 16 fibers", "", false, false, 0, 0, false}, 4},
     {{"intralipid_slab.mci", "time bins and fiber", "--tile 100x100 --entry 64", true, false, 0, 0,
       false},
      3},
@@ -148,10 +151,11 @@ static bool compile_family(const family *fam, const char *source_text, int timed
         f.runs[0].time_nt = 100;
     }
     if (timed & 2) {
-        f.runs[0].fiber_sep = 0.1;
-        f.runs[0].fiber_radius = 0.05;
-        f.runs[0].fiber_na = 0.5;
+        f.runs[0].fiber_count = 1;
+        f.runs[0].fibers[0] = (fiber_detector){0.1, 0.05, 0.5};
     }
+    for (int k = 0; (timed & 4) && k < TM_MAX_DETECTORS; k++)
+        f.runs[0].fibers[f.runs[0].fiber_count++] = (fiber_detector){0.02 * k, 0.05, 0.5};
     variant_options v;
     variant_options_init(&v);
     v.debug_out_of_bounds = fam->out_of_bounds;

@@ -108,6 +108,9 @@ static void test_text(void)
     check_text(&s, 128, "L7 200x500x30 -A sets=4 2-D paths A source=3 time fiber");
     s.sets_paths = false;
     check_text(&s, 128, "L7 200x500x30 -A sets=4 2-D A source=3 time fiber");
+    s.fibers = 3; /* several detectors: their count */
+    check_text(&s, 128, "L7 200x500x30 -A sets=4 2-D A source=3 time fiber fibers=3");
+    s.fibers = 0;
     /* Cut short as snprintf cuts: the buffer's first size - 1 bytes. */
     check_text(&s, 6, "L7 20");
     check_text(&s, 17, "L7 200x500x30 -A");

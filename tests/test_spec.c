@@ -74,6 +74,17 @@ static void test_validate_problem(void)
     s = skin();
     s.dr = NAN;
     expect_invalid(&s, 0, "dr nan");
+    /* Several fiber detectors: two or more, in a kernel with a fiber. */
+    s = skin();
+    s.fiber = true;
+    s.fibers = 1;
+    expect_invalid(&s, 0, "fibers=1: several fiber detectors (2 or more) in a kernel with a fiber");
+    s.fiber = false;
+    s.fibers = 3;
+    expect_invalid(&s, 0, "fibers=3");
+    s.fiber = true;
+    tm_error err = {0};
+    CHECK_MSG(spec_validate(&s, 0, &err), "%s", err.message);
 }
 
 static void test_validate_tile(void)
@@ -159,6 +170,11 @@ static void test_shared_bytes(void)
     /* The time bins' data (templates/timed.cu's timed_t) too. */
     s.time_bins = true;
     CHECK(spec_static_shared_bytes(&s) == 9 * 48 + (48 + 9 * 4 + 7) / 8 * 8);
+    s.fiber = true; /* and three detectors' geometry, 12 bytes each */
+    s.fibers = 3;
+    CHECK(spec_static_shared_bytes(&s) == 9 * 48 + (48 + 3 * 12 + 9 * 4 + 7) / 8 * 8);
+    s.fiber = false;
+    s.fibers = 0;
     s.time_bins = false;
     CHECK(spec_dynamic_shared_bytes(&s) == (tile + edges) * 4);
     s.score_absorption = false; /* -A caches nothing */
@@ -246,6 +262,11 @@ static void m_sets_2d(kernel_spec *s)
 
 static void m_time(kernel_spec *s) { s->time_bins = true; }
 static void m_fiber(kernel_spec *s) { s->fiber = true; }
+static void m_fibers(kernel_spec *s)
+{
+    s->fiber = true;
+    s->fibers = 3;
+}
 
 static void test_key_distinct(void)
 {
@@ -253,7 +274,7 @@ static void test_key_distinct(void)
         m_layers,    m_nr,      m_nz,      m_na,       m_dr,    m_dz,        m_da,
         m_absorb,    m_tile_nr, m_tile_nz, m_entry,    m_block, m_minblocks, m_shared,
         m_immediate, m_arch,    m_oob,     m_last_bin, m_count, m_bias,      m_edge,
-        m_cluster,   m_sets,    m_sets_2d, m_time,     m_fiber};
+        m_cluster,   m_sets,    m_sets_2d, m_time,     m_fiber, m_fibers};
     enum { N = sizeof mutations / sizeof mutations[0] };
     static char keys[N + 1][KEY_TEXT];
     kernel_spec base = skin();

@@ -275,9 +275,8 @@ static void test_optional_order(void)
             o.run.path_lengths = true;
             o.run.time_nt = 3;
             o.run.time_dt = 0.01;
-            o.run.fiber_sep = 0.05;
-            o.run.fiber_radius = 0.02;
-            o.run.fiber_na = 0.22;
+            o.run.fiber_count = 1;
+            o.run.fibers[0] = (fiber_detector){0.05, 0.02, 0.22};
             o.run.source = (source_desc){.kind = SOURCE_FIBER, .radius = 0.02, .na = 0.22};
             CHECK(result_alloc_paths(&o.res) && result_alloc_time(&o.res, 3) &&
                   result_alloc_detectors(&o.res, 1));

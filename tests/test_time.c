@@ -41,15 +41,7 @@
 static bool tallies(const mci_run *run, int num_sets, const double *mua, int threads,
                     uint64_t first, uint64_t count, tally_set *t, bool init)
 {
-    tm_error err = {0};
-    int n = num_sets > 0 ? num_sets : 1;
-    for (int k = 0; init && k < n; k++)
-        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
-            return false;
-    if (cpu_sets_simulate(run, SEED, threads, num_sets, mua, first, count, t, &err))
-        return true;
-    error_print(stderr, &err);
-    return false;
+    return cpu_sets_tallies(run, SEED, threads, num_sets, mua, first, count, t, init);
 }
 
 static tally_acc_t row_sum(const tally_acc_t *v, int row, int cols)
@@ -96,9 +88,8 @@ static int case_sums(void)
     CHECK(mci_run_copy(&plain, run));
     run->time_dt = 0.002;
     run->time_nt = 40;
-    run->fiber_sep = 0.0;
-    run->fiber_radius = 5 * run->dr;
-    run->fiber_na = 1.0;
+    run->fiber_count = 1;
+    run->fibers[0] = (fiber_detector){0.0, 5 * run->dr, 1.0};
     uint64_t n = 30000;
     tally_set a, b, c, sets[2];
     CHECK(tallies(&plain, 0, NULL, 2, 0, n, &a, true));
@@ -128,13 +119,13 @@ static int case_sums(void)
     result_free(&res);
     /* NA 0.5 (30 degrees in air) with 3 angle bins of 30 degrees: the
      * first angle bin of the covered rings, exactly. */
-    run->fiber_na = 0.5;
+    run->fibers[0].na = 0.5;
     tally_set_free(&c);
     CHECK(tallies(run, 0, NULL, 2, 0, n, &c, true));
     check_sums("NA 0.5", run, &c, 5, true);
     /* Absorption sets: each set's sums. */
     static const double mua[2 * 3] = {0, 0.5, 1, 0, 2, 3};
-    run->fiber_na = 1.0;
+    run->fibers[0].na = 1.0;
     CHECK(tallies(run, 2, mua, 2, 0, n, sets, true));
     check_sums("set 1", run, &sets[0], 5, false);
     check_sums("set 2", run, &sets[1], 5, false);
@@ -299,12 +290,12 @@ static int case_fiber(void)
     if (!parse_inline(text, &f))
         return 1;
     mci_run *run = &f.runs[0];
-    run->fiber_sep = 0.15;
-    run->fiber_radius = 0.05;
-    run->fiber_na = 1.0;
+    run->fiber_count = 1;
+    run->fibers[0] = (fiber_detector){0.15, 0.05, 1.0};
     double frac[300], spread[300];
     for (int ir = 0; ir < run->nr; ir++)
-        ring_fraction(run->dr, ir, run->fiber_sep, run->fiber_radius, &frac[ir], &spread[ir]);
+        ring_fraction(run->dr, ir, run->fibers[0].sep, run->fibers[0].radius, &frac[ir],
+                      &spread[ir]);
     batch_vec d;
     CHECK(batch_vec_init(&d, 1, BATCHES));
     double bias = 0, detected = 0;

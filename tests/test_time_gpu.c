@@ -44,9 +44,8 @@ static bool parse_run(mci_file *f)
     mci_run *run = &f->runs[0];
     run->time_dt = 0.005;
     run->time_nt = 60;
-    run->fiber_sep = 0.1;
-    run->fiber_radius = 0.05;
-    run->fiber_na = 0.5;
+    run->fiber_count = 1;
+    run->fibers[0] = (fiber_detector){0.1, 0.05, 0.5};
     return true;
 }
 
@@ -171,7 +170,7 @@ static int case_identity(void)
     CHECK_MSG(a.rd_rt && a.rd_fiber && tally_set_equal(&a, &b), "the two variants' tallies differ");
     /* Without time bins and detector: the plain kernel's every-run tallies. */
     run->time_nt = 0;
-    run->fiber_radius = 0.0;
+    run->fiber_count = 0;
     CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &plain, true));
     for (int k = 0; k < OUTPUT_TALLIES; k++)
         CHECK_MSG(memcmp(a.tally[k], plain.tally[k], tally_set_bins(&a, k) * sizeof *a.tally[k]) ==

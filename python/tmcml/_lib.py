@@ -187,6 +187,10 @@ def _declare(lib):
                                                      c_double]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
+        "tmcml_problem_add_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
+                                                     c_double]),
+        "tmcml_problem_fiber_detector_at": (c_int, [c_void_p, c_int, POINTER(c_double),
+                                                    POINTER(c_double), POINTER(c_double)]),
         "tmcml_problem_set_jacobian": (c_int, [c_void_p, c_void_p, c_int]),
         "tmcml_problem_jacobian": (c_int, [c_void_p]),
         "tmcml_problem_set_stderr": (c_int, [c_void_p, c_void_p, c_int]),
@@ -251,13 +255,14 @@ def _declare(lib):
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
-# and the optics sets (TMCML_1.5).
+# and the optics sets (TMCML_1.5), several fiber detectors (TMCML_1.6).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
              "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
              "tmcml_result_precision", "tmcml_lut_with_errors", "tmcml_problem_set_jacobian",
-             "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess")
+             "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess",
+             "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at")
 
 
 def _load():

@@ -97,7 +97,10 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     time of flight in nt bins of dt ns, the last collecting the later
     escapes (Rd_rt, Tt_rt [nr, nt] in 1/(cm2 ns), Rd_t, Tt_t [nt] in 1/ns;
     sum(Rd_t) * dt == Rd).  detector=tmcml.FiberDetector(separation, radius,
-    na) also scores a fiber detector (Rd_fiber).  Both engines score them
+    na) also scores a fiber detector (Rd_fiber, a float); a list of up to 16
+    scores each from the same photons (Rd_fiber an array, one value a
+    detector, each bit for bit its value in a run of the same seed with that
+    detector alone).  Both engines score them
     (with mua_sets the CPU: engine='auto' takes it, 'gpu' is refused).
     docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector".
 

@@ -1,7 +1,7 @@
 """The measurements a fit (tmcml.fit) compares the model with, and how the
 model's values at them follow from its runs (docs/fit.md, "The data"):
 - reflectance averaged over rings of the surface, Rd(r);
-- fiber detectors (Rd_fiber), one run a fiber;
+- fiber detectors (Rd_fiber), one run for all of them (16 a run);
 - time-resolved reflectance, of the whole surface or of rings;
 alone or at each wavelength of a spectrum.
 
@@ -152,8 +152,9 @@ class Rings:
 
 class Fibers:
     """Fiber detectors on the surface (tmcml.FiberDetector each): the
-    fraction of the photons each collects, one run a fiber (a run scores
-    one detector).  Their derivatives are the CPU engine's."""
+    fraction of the photons each collects, every fiber scored in one run
+    (runs of MAX_DETECTORS, when there are more), each bit for bit its run
+    alone of the same seed.  Their derivatives are the CPU engine's."""
 
     def __init__(self, fibers):
         from .detector import FiberDetector
@@ -171,12 +172,20 @@ class Fibers:
         self.kind = "Rd_fiber"
 
     def runs(self):
-        return [dict(dr=0.01, nr=1, dz=0.01, nz=1, na=1, detector=f) for f in self.fibers]
+        from .detector import MAX_DETECTORS
+        return [dict(dr=0.01, nr=1, dz=0.01, nz=1, na=1,
+                     detector=self.fibers[k:k + MAX_DETECTORS])
+                for k in range(0, len(self.fibers), MAX_DETECTORS)]
 
     def of_results(self, results, stderr):
-        return (np.array([r.Rd_fiber for r in results]),
-                np.array([r.jacobian("Rd_fiber") for r in results]),
-                np.array([r.stderr("Rd_fiber") for r in results]) if stderr else None)
+        """Each run's fibers in order (a run of one gives a float and
+        (L, 3), of several (D,) and (D, L, 3))."""
+        def joined(values, shape):
+            return np.concatenate([np.reshape(v, (-1,) + shape) for v in values])
+        layers = (len(results[0].layers), 3)
+        return (joined([r.Rd_fiber for r in results], ()),
+                joined([r.jacobian("Rd_fiber") for r in results], layers),
+                joined([r.stderr("Rd_fiber") for r in results], ()) if stderr else None)
 
 
 class TimeBins:

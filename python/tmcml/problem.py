@@ -189,7 +189,7 @@ def describe(handle):
             "n_below": rows[-1][0], "dz": grid.dz, "dr": grid.dr, "nz": grid.nz,
             "nr": grid.nr, "na": grid.na, "photons": int(lib.tmcml_problem_photons(handle)),
             "out_name": _lib.text(lib.tmcml_problem_name(handle)),
-            "time_bins": _time_bins(handle), "fiber_detector": _fiber(handle)}
+            "time_bins": _time_bins(handle), "fiber_detectors": _fibers(handle)}
 
 
 def _time_bins(handle):
@@ -198,8 +198,16 @@ def _time_bins(handle):
     return (dt.value, nt) if nt > 0 else None
 
 
-def _fiber(handle):
+def _fibers(handle):
+    """Each fiber detector's (separation, radius, na), in their order: a
+    list, empty for none (a library before TMCML_1.6 has one at most)."""
     v = [ctypes.c_double() for _ in range(3)]
-    if not lib.tmcml_problem_fiber_detector(handle, *(ctypes.byref(x) for x in v)):
-        return None
-    return tuple(x.value for x in v)
+    refs = [ctypes.byref(x) for x in v]
+    if lib.tmcml_problem_fiber_detector_at is None:
+        return [tuple(x.value for x in v)] if lib.tmcml_problem_fiber_detector(handle, *refs) \
+            else []
+    out = []
+    for k in range(lib.tmcml_problem_fiber_detector_at(handle, 0, *refs)):
+        lib.tmcml_problem_fiber_detector_at(handle, k, *refs)
+        out.append(tuple(x.value for x in v))
+    return out

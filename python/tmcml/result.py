@@ -45,10 +45,12 @@ def _shape(handle, index):
 # every result's; a run with an optional group (path lengths, time bins, a
 # detector, the derivatives) has its arrays after them.
 KEYS = ("Rsp", "Rd", "A", "Tt") + tuple(a for a in _lib.ARRAYS if a not in _lib.OPTIONAL_ARRAYS)
-# The arrays of one value (a detector's: Rd_fiber), which a Result gives as
-# floats, as it gives Rd: r.Rd_fiber, r.stderr('Rd_fiber'), r['Rd_fiber'];
-# their derivatives then have the shape of Rd's, (L, 3).  The library, the
-# .npz and Result.tallies() keep them as arrays of one value.
+# The arrays of a value a detector (Rd_fiber), which a Result of one
+# detector gives as floats, as it gives Rd: r.Rd_fiber, r.stderr('Rd_fiber'),
+# r['Rd_fiber']; their derivatives then have the shape of Rd's, (L, 3).  With
+# several detectors they stay arrays, one value a detector, (D,), and
+# (D, L, 3).  The library, the .npz and Result.tallies() keep them as
+# arrays, (1,) for one.
 ONE_VALUE = ("Rd_fiber",)
 # The quantities that have a Jacobian (Result.jacobian): 'Rd', 'Rd_r', ...,
 # the library's NAME_jacobian arrays without the suffix.
@@ -84,13 +86,15 @@ def _stderr_values(handle):
 
 
 def _one_values(values):
-    """values (name: array) with the arrays of one value (ONE_VALUE) as
-    floats, and their derivatives as Rd's, (L, 3)."""
+    """values (name: array) with the arrays of a value a detector
+    (ONE_VALUE) as floats where there is one detector, and their
+    derivatives as Rd's, (L, 3); several detectors' left as arrays."""
     for name in ONE_VALUE:
-        if values.get(name) is not None:
+        if values.get(name) is not None and len(values[name]) == 1:
             values[name] = float(values[name][0])
-        if values.get(name + "_jacobian") is not None:
-            values[name + "_jacobian"] = values[name + "_jacobian"][0]
+        jacobian = values.get(name + "_jacobian")
+        if jacobian is not None and len(jacobian) == 1:
+            values[name + "_jacobian"] = jacobian[0]
     return values
 
 
@@ -159,10 +163,11 @@ def _time_bins(p):
 
 
 def _detector(p):
-    if p["fiber_detector"] is None:
-        return None
+    """The problem's detectors as Result.detector has them: None, one
+    FiberDetector, or a list of them (as Rd_fiber is a float or an array)."""
     from .detector import FiberDetector
-    return FiberDetector(*p["fiber_detector"])
+    fibers = [FiberDetector(*f) for f in p["fiber_detectors"]]
+    return None if not fibers else fibers[0] if len(fibers) == 1 else fibers
 
 
 class Result:
@@ -181,7 +186,8 @@ class Result:
     Rd_rt [nr, nt], Rd_t [nt], Tt_rt, Tt_t) of a run with time_bins=(dt, nt)
     (result.time_bins; result.t the bins' centres in ns); Rd_fiber, a float as
     Rd is (the library's array of one value), of a run with a detector
-    (result.detector).
+    (result.detector), or an array of one value a detector [D] of a run with
+    a list of them (result.detector, the list).
     The derivatives, in a run with jacobian=True (result.has_jacobian;
     tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
     Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
@@ -190,7 +196,8 @@ class Result:
     tmcml.JACOBIAN_PARAMS), NaN where a layer has none (mus and g of a layer
     that does not scatter, g of |g| = 1); with time bins also Rd_rt_jacobian,
     Tt_rt_jacobian [nr, nt, L, 3], Rd_t_jacobian, Tt_t_jacobian [nt, L, 3],
-    with a detector Rd_fiber_jacobian [L, 3], as Rd_jacobian; jacobian(name) gives one by
+    with a detector Rd_fiber_jacobian [L, 3], as Rd_jacobian ([D, L, 3] with
+    D detectors); jacobian(name) gives one by
     its quantity's name (jacobian('Rd_r') is Rd_r_jacobian).  None otherwise.
     An optics set's result (tmcml.run(..., optics_sets=...)): ess, its
     effective sample size as a fraction of the reference's (1.0: as good as

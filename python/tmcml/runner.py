@@ -96,18 +96,22 @@ def set_source(session, problems, source):
 
 def set_time_and_detector(session, problems, time_bins, detector):
     """Asks each problem's runs for time bins (time_bins=(dt, nt) or None)
-    and a detector (a tmcml.FiberDetector or None)."""
-    from .detector import FiberDetector, time_bins as check_time_bins
+    and detectors (a tmcml.FiberDetector, a list of them, or None): the
+    first in place of any the problem had, the others added after it."""
+    from .detector import fiber_detectors, time_bins as check_time_bins
 
     bins = check_time_bins(time_bins)
-    if detector is not None and not isinstance(detector, FiberDetector):
-        raise ValueError("detector: expected a tmcml.FiberDetector or None (got %r)" % (detector,))
+    fibers = fiber_detectors(detector)
+    if len(fibers) > 1 and lib.tmcml_problem_add_fiber_detector is None:
+        raise ValueError("detector: several detectors need libtmcml 1.6 or later (this one, %s, "
+                         "scores one)" % _lib.path)
     for p in problems:
         if bins is not None:
             session.call(lib.tmcml_problem_set_time_bins, p.handle, bins[0], bins[1])
-        if detector is not None:
-            session.call(lib.tmcml_problem_set_fiber_detector, p.handle, detector.separation,
-                         detector.radius, detector.na)
+        for k, d in enumerate(fibers):
+            session.call(lib.tmcml_problem_add_fiber_detector if k else
+                         lib.tmcml_problem_set_fiber_detector, p.handle, d.separation, d.radius,
+                         d.na)
 
 
 def execute(session, problem, opt, progress=True, label=""):

@@ -400,8 +400,11 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     }
     if (run->time_nt > 0)
         extra->nt = run->time_nt;
-    if (run->fiber_radius > 0.0)
-        extra->detectors = 1;
+    /* The workers' detector tallies hold the most a run of the batch has:
+     * a run of fewer scores the first of them (their leading axis), which
+     * its own tally sets take (tally_set_add_batch adds theirs). */
+    if (run->fiber_count > extra->detectors)
+        extra->detectors = run->fiber_count;
     if (run->jacobian) {
         if (run->num_layers > TM_MAX_PATH_LAYERS ||
             (extra->jacobian_layers > 0 && extra->jacobian_layers != run->num_layers)) {

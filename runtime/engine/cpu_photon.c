@@ -646,9 +646,10 @@ static void jacobian_row(const cpu_problem *p, const set_track *t, double w, uin
 
 /* Set k's escape into its derivative tallies: the rows of its ring and
  * angle, of its ring's time bin (time_bin: ring x nt + bin) with time bins,
- * and its share collected by the fiber detector. */
+ * and each detector's row with its share (fiber[d]; fiber NULL: none). */
 static void sets_escape_jacobian(const cpu_problem *p, const photon *ph, const set_track *t,
-                                 size_t bin, size_t time_bin, double fiber, tally_batch *sets)
+                                 size_t bin, size_t time_bin, const double *fiber,
+                                 tally_batch *sets)
 {
     size_t ir = bin / (size_t)p->na, ia = bin % (size_t)p->na;
     size_t row = (size_t)p->num_layers * OUTPUT_TERMS;
@@ -660,8 +661,9 @@ static void sets_escape_jacobian(const cpu_problem *p, const photon *ph, const s
         jacobian_row(p, t, w, (down ? s->tt_ja : s->rd_ja) + ia * row);
         if (p->time_nt)
             jacobian_row(p, t, w, (down ? s->tt_jt : s->rd_jt) + time_bin * row);
-        if (fiber > 0.0)
-            jacobian_row(p, t, w * fiber, s->rd_jf);
+        for (int d = 0; fiber && d < p->fibers; d++)
+            if (fiber[d] > 0.0)
+                jacobian_row(p, t, w * fiber[d], s->rd_jf + (size_t)d * row);
     }
 }
 
@@ -674,15 +676,24 @@ static size_t escape_time_bin(const cpu_problem *p, double flight)
     return it < (double)(p->time_nt - 1) ? (size_t)it : (size_t)(p->time_nt - 1);
 }
 
-/* The share of an escape the fiber detector collects: 0 outside its
- * acceptance cone or through the bottom, else the fraction of the escape's
- * circle inside the fiber's face (detector.h). */
-static double escape_fiber_share(const cpu_problem *p, const photon *ph)
+/* The share of an escape each fiber detector collects, into share[d]: 0
+ * outside its acceptance cone, else the fraction of the escape's circle
+ * inside its face (detector.h).  False when the escape is through the
+ * bottom or every share is 0.  A detector's share depends on the escape
+ * alone, not on the others: each tallies what it would alone. */
+static bool escape_fiber_shares(const cpu_problem *p, const photon *ph, double *share)
 {
-    if (ph->uz >= 0.0 || ph->exit_cos < p->fiber_cos_accept)
-        return 0.0;
-    return detector_fiber_fraction(root(ph->x * ph->x + ph->y * ph->y), p->fiber_sep,
-                                   p->fiber_radius);
+    if (ph->uz >= 0.0)
+        return false;
+    double r = root(ph->x * ph->x + ph->y * ph->y);
+    bool any = false;
+    for (int d = 0; d < p->fibers; d++) {
+        const cpu_fiber *f = &p->fiber[d];
+        share[d] =
+            ph->exit_cos < f->cos_accept ? 0.0 : detector_fiber_fraction(r, f->sep, f->radius);
+        any = any || share[d] > 0.0;
+    }
+    return any;
 }
 
 static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
@@ -691,7 +702,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
     size_t bin = escape_bin(p, ph->x, ph->y, ph->exit_cos);
     size_t ir = bin / (size_t)p->na;
     size_t time_bin = p->time_nt ? ir * (size_t)p->time_nt + escape_time_bin(p, t->flight) : 0;
-    double fiber = p->fiber ? escape_fiber_share(p, ph) : 0.0;
+    double share[TM_MAX_DETECTORS];
+    const double *fiber = p->fibers > 0 && escape_fiber_shares(p, ph, share) ? share : NULL;
     for (int k = 0; k < p->num_sets; k++) {
         double w = ph->w * exp(-t->extra[k]);
         uint64_t units = fixed_point_from_weight(w);
@@ -699,8 +711,9 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
         /* The escape's own units: each time tally sums to its escape tally. */
         if (p->time_nt)
             (ph->uz < 0.0 ? sets[k].rd_rt : sets[k].tt_rt)[time_bin] += units;
-        if (fiber > 0.0)
-            sets[k].rd_fiber[0] += fixed_point_from_weight(w * fiber);
+        for (int d = 0; fiber && d < p->fibers; d++)
+            if (fiber[d] > 0.0)
+                sets[k].rd_fiber[d] += fixed_point_from_weight(w * fiber[d]);
     }
     if (p->paths)
         sets_escape_paths(p, ph, t, ir, sets);

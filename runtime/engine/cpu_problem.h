@@ -31,6 +31,13 @@ typedef struct cpu_layer {
     double cos_crit0, cos_crit1;
 } cpu_layer;
 
+/* A fiber detector as an escape is tested against it (detector.h): its
+ * face's centre and radius (cm), and the least exit cosine it accepts in
+ * the medium above. */
+typedef struct cpu_fiber {
+    double sep, radius, cos_accept;
+} cpu_fiber;
+
 /* Everything constant over a run. */
 typedef struct cpu_problem {
     int num_layers;
@@ -87,14 +94,14 @@ typedef struct cpu_problem {
      * photon's path, interactions and Henyey-Greenstein score per layer,
      * in the sets' loop as the path lengths. */
     bool jacobian;
-    /* Time-resolved escapes (time_bins.h) and the fiber detector
+    /* Time-resolved escapes (time_bins.h) and the fiber detectors
      * (detector.h), scored like the path lengths in the sets' loop, whose
      * path per layer gives the time of flight (sum of L_i n_i / c): time_nt
-     * bins (0: none) of 1 / time_inv_dt ns; a detector when fiber. */
+     * bins (0: none) of 1 / time_inv_dt ns; fibers detectors (0: none). */
     int time_nt;
     double time_inv_dt;
-    bool fiber;
-    double fiber_sep, fiber_radius, fiber_cos_accept;
+    int fibers;
+    cpu_fiber fiber[TM_MAX_DETECTORS];
 } cpu_problem;
 
 #endif

@@ -21,7 +21,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->paths = false;
     p->jacobian = false;
     p->time_nt = 0;
-    p->fiber = false;
+    p->fibers = 0;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -85,10 +85,11 @@ void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
     p->jacobian = run->jacobian;
     p->time_nt = run->time_nt;
     p->time_inv_dt = run->time_nt > 0 ? 1.0 / run->time_dt : 0.0;
-    p->fiber = run->fiber_radius > 0.0;
-    p->fiber_sep = run->fiber_sep;
-    p->fiber_radius = run->fiber_radius;
-    p->fiber_cos_accept = p->fiber ? detector_cos_accept(run->fiber_na, run->layers[0].n) : 0.0;
+    p->fibers = run->fiber_count;
+    for (int k = 0; k < run->fiber_count; k++) {
+        const fiber_detector *d = &run->fibers[k];
+        p->fiber[k] = (cpu_fiber){d->sep, d->radius, detector_cos_accept(d->na, run->layers[0].n)};
+    }
 }
 
 static double min_of_sets(double a, double b) { return a < b ? a : b; }

@@ -473,14 +473,30 @@ static bool spec_scores(const kernel_spec *spec, int k)
            (g == OUTPUT_OPTION_FIBER && spec->fiber);
 }
 
+/* The least exit cosine fiber detector d accepts, as the kernel has it
+ * (2: none, for a kernel without a detector). */
+static float fiber_cos_accept(const fiber_detector *d, const mci_run *run)
+{
+    return d ? (float)detector_cos_accept(d->na, run->layers[0].n) : 2.0f;
+}
+
 /* Each layer's refractive index for the time of flight (a run's kernel
- * with time bins or a fiber). */
+ * with time bins or a fiber), then, with several fibers (the shape's
+ * fibers: run_view_shape), each one's separation, radius and least exit
+ * cosine (templates/timed.cu's timed.fibers), as the kernel of one fiber
+ * takes its own in parameters (timed_values). */
 static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
 {
-    size_t count = (size_t)run->num_layers + 2;
-    float n[SPEC_MAX_LAYERS + 2];
-    for (size_t i = 0; i < count; i++)
-        n[i] = (float)run->layers[i].n;
+    float n[SPEC_MAX_LAYERS + 2 + 3 * TM_MAX_DETECTORS];
+    size_t count = 0;
+    for (int i = 0; i < run->num_layers + 2; i++)
+        n[count++] = (float)run->layers[i].n;
+    for (int k = 0; run->fiber_count > 1 && k < run->fiber_count; k++) {
+        const fiber_detector *d = &run->fibers[k];
+        n[count++] = (float)d->sep;
+        n[count++] = (float)d->radius;
+        n[count++] = fiber_cos_accept(d, run);
+    }
     return kept_at_least(eng, KEPT_TIME, count * sizeof *n, &r->time_n, err) &&
            cuda_upload(eng->queue.stream, r->time_n, n, count * sizeof *n, err);
 }
@@ -768,8 +784,9 @@ static void *launch_value(launch_args *a, kernel_arg v)
 }
 
 /* The values of templates/timed.cu (the tallies aside): each layer's n,
- * the glass's flight before the first layer, 1 / (c dt), nt, the fiber's
- * geometry and its least exit cosine (2: no fiber). */
+ * the glass's flight before the first layer, 1 / (c dt), nt, the first
+ * fiber's geometry and its least exit cosine (2: no fiber; several
+ * fibers' are in time_n: upload_time). */
 static void timed_values(launch_args *a, const gpu_run *r, const mci_run *run)
 {
     double flight = 0.0;
@@ -779,11 +796,10 @@ static void timed_values(launch_args *a, const gpu_run *r, const mci_run *run)
     a->time_start = (float)flight;
     a->inv_c_dt = run->time_nt > 0 ? (float)(1.0 / (TIME_LIGHT_CM_PER_NS * run->time_dt)) : 0.0f;
     a->nt = run->time_nt;
-    a->fiber_sep = (float)run->fiber_sep;
-    a->fiber_radius = (float)run->fiber_radius;
-    a->fiber_cos_accept = run->fiber_radius > 0.0
-                              ? (float)detector_cos_accept(run->fiber_na, run->layers[0].n)
-                              : 2.0f;
+    const fiber_detector *first = run->fiber_count > 0 ? &run->fibers[0] : NULL;
+    a->fiber_sep = first ? (float)first->sep : 0.0f;
+    a->fiber_radius = first ? (float)first->radius : 0.0f;
+    a->fiber_cos_accept = fiber_cos_accept(first, run);
 }
 
 /* Every value of the launch, then the list: the value of each parameter
@@ -1222,11 +1238,14 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
 {
     for (int k = 0; k < b->count; k++) {
         const mci_run *run = b->parts[k].run;
-        if (spec->time_bins != (run->time_nt > 0) || spec->fiber != (run->fiber_radius > 0.0)) {
+        problem_shape own = run_view_shape(run, true);
+        if (spec->time_bins != own.time_bins || spec->fiber != own.fiber ||
+            spec->fibers != own.fibers) {
             error_set(err, NULL, 0,
-                      "the kernel's time bins and fiber detector (%d, %d) are not the run's (%d, "
+                      "the kernel's time bins and fiber detectors (%d, %d) are not the run's (%d, "
                       "%d)",
-                      spec->time_bins, spec->fiber, run->time_nt > 0, run->fiber_radius > 0.0);
+                      spec->time_bins, spec->fibers > 0 ? spec->fibers : (int)spec->fiber,
+                      own.time_bins, run->fiber_count);
             return false;
         }
     }

@@ -264,8 +264,12 @@ static void read_options(le_reader *r, tally_set *t)
     uint32_t mask = le_get_u32(r);
     if (r->ok && (mask & ~(((1u << OUTPUT_OPTIONS) - 1) & ~1u)))
         le_bad(r, "unknown optional tallies");
-    static const uint32_t most[OUTPUT_OPTIONS] = {0, TM_MAX_PATH_LAYERS, TM_MAX_TIME_BINS,
-                                                  1, TM_MAX_PATH_LAYERS, OUTPUT_SET_WEIGHTS};
+    static const uint32_t most[OUTPUT_OPTIONS] = {0,
+                                                  TM_MAX_PATH_LAYERS,
+                                                  TM_MAX_TIME_BINS,
+                                                  TM_MAX_DETECTORS,
+                                                  TM_MAX_PATH_LAYERS,
+                                                  OUTPUT_SET_WEIGHTS};
     for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;

@@ -25,17 +25,17 @@ static bool detector_number(const char **p, bool last, double *v, number_status 
     return true;
 }
 
-bool detector_parse(const char *text, double *sep, double *radius, double *na, tm_error *err)
+bool detector_parse(const char *text, const char *what, fiber_detector *d, tm_error *err)
 {
     const char *p = text ? text : "";
     if (strncmp(p, "fiber:", 6) != 0) {
-        error_set(
-            err, NULL, 0,
-            "--detector: expected fiber:SEP:RADIUS:NA (cm, cm, numerical aperture; got \"%s\")", p);
+        error_set(err, NULL, 0,
+                  "%s: expected fiber:SEP:RADIUS:NA (cm, cm, numerical aperture; got \"%s\")", what,
+                  p);
         return false;
     }
     p += 6;
-    double *values[3] = {sep, radius, na};
+    double *values[3] = {&d->sep, &d->radius, &d->na};
     bool ok = true;
     for (int i = 0; ok && i < 3; i++) {
         const char *at = p;
@@ -45,25 +45,23 @@ bool detector_parse(const char *text, double *sep, double *radius, double *na, t
             char number[64];
             size_t len = strcspn(at, ":");
             snprintf(number, sizeof number, "%.*s", (int)(len < 63 ? len : 63), at);
-            number_error_set(err, NULL, 0, "--detector", number, status);
+            number_error_set(err, NULL, 0, what, number, status);
             return false;
         }
     }
     if (!ok) {
-        error_set(
-            err, NULL, 0,
-            "--detector: expected fiber:SEP:RADIUS:NA, three numbers after \"fiber:\" (got \"%s\")",
-            text);
+        error_set(err, NULL, 0,
+                  "%s: expected fiber:SEP:RADIUS:NA, three numbers after \"fiber:\" (got \"%s\")",
+                  what, text);
         return false;
     }
     /* The medium above is checked per run (detector_check with its n). */
-    return detector_check("--detector", *sep, *radius, *na, INFINITY, err);
+    return detector_check(what, d, INFINITY, err);
 }
 
-bool detector_check(const char *what, double sep, double radius, double na, double n_above,
-                    tm_error *err)
+bool detector_check(const char *what, const fiber_detector *d, double n_above, tm_error *err)
 {
-    const double values[3] = {sep, radius, na};
+    const double values[3] = {d->sep, d->radius, d->na};
     static const char *const names[3] = {"separation", "radius", "numerical aperture"};
     for (int i = 0; i < 3; i++)
         if (number_is_subnormal(values[i])) {
@@ -73,24 +71,46 @@ bool detector_check(const char *what, double sep, double radius, double na, doub
                       what, names[i], values[i]);
             return false;
         }
-    if (!(sep >= 0.0 && isfinite(sep))) {
-        error_set(err, NULL, 0, "%s: separation %g cm is not a finite number >= 0", what, sep);
+    if (!(d->sep >= 0.0 && isfinite(d->sep))) {
+        error_set(err, NULL, 0, "%s: separation %g cm is not a finite number >= 0", what, d->sep);
         return false;
     }
-    if (!(radius > 0.0 && isfinite(radius))) {
-        error_set(err, NULL, 0, "%s: radius %g cm is not a finite number > 0", what, radius);
+    if (!(d->radius > 0.0 && isfinite(d->radius))) {
+        error_set(err, NULL, 0, "%s: radius %g cm is not a finite number > 0", what, d->radius);
         return false;
     }
-    if (!(na > 0.0 && isfinite(na))) {
-        error_set(err, NULL, 0, "%s: numerical aperture %g is not a finite number > 0", what, na);
+    if (!(d->na > 0.0 && isfinite(d->na))) {
+        error_set(err, NULL, 0, "%s: numerical aperture %g is not a finite number > 0", what,
+                  d->na);
         return false;
     }
-    if (na > n_above) {
+    if (d->na > n_above) {
         error_set(err, NULL, 0,
                   "%s: numerical aperture %g exceeds the refractive index %g of the medium above "
                   "(sin(theta) = NA / n cannot pass 1)",
-                  what, na, n_above);
+                  what, d->na, n_above);
         return false;
+    }
+    return true;
+}
+
+const char *detector_name(const char *what, int k, int count, char *buf, size_t size)
+{
+    if (count <= 1)
+        snprintf(buf, size, "%s", what);
+    else
+        snprintf(buf, size, "%s %d", what, k);
+    return buf;
+}
+
+bool detector_check_all(const char *what, const fiber_detector *d, int count, double n_above,
+                        tm_error *err)
+{
+    for (int k = 0; k < count; k++) {
+        char name[96];
+        if (!detector_check(detector_name(what, k + 1, count, name, sizeof name), &d[k], n_above,
+                            err))
+            return false;
     }
     return true;
 }

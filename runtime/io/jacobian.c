@@ -91,8 +91,9 @@ bool jacobian_array(const mci_run *run, const output_array *o, const tally_acc_t
             combine(run, sum, 1.0 / (run->time_dt * n), out + (size_t)it * out_row);
         }
         return true;
-    case OUTPUT_NORM_JACOBIAN_COUNT: /* as Rd_fiber: per photon */
-        combine(run, v, 1.0 / n, out);
+    case OUTPUT_NORM_JACOBIAN_COUNT: /* as Rd_fiber: per photon, a row a detector */
+        for (int d = 0; d < run->fiber_count; d++)
+            combine(run, v + (size_t)d * row, 1.0 / n, out + (size_t)d * out_row);
         return true;
     default: return false;
     }

@@ -8,8 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "detector.h"
 #include "error.h"
 #include "source.h"
+#include "tm_limits.h"
 
 /* One layer.  layers[0] is the medium above and layers[num_layers+1] the
  * medium below: of those only n is meaningful (the others are zero). */
@@ -53,10 +55,11 @@ typedef struct mci_run {
      * time_nt 0: none.  Not .mci fields: 0 from mci_read. */
     double time_dt;
     int time_nt;
-    /* A fiber detector (detector.h; --detector, tmcml_problem_set_fiber_detector)
-     * at fiber_sep cm from the axis, fiber_radius cm, numerical aperture
-     * fiber_na; fiber_radius 0: none. */
-    double fiber_sep, fiber_radius, fiber_na;
+    /* Fiber detectors (detector.h; --detector, tmcml_problem_add_fiber_detector):
+     * fiber_count of them (0: none), scored in this order.  Not .mci
+     * fields: none from mci_read. */
+    int fiber_count;
+    fiber_detector fibers[TM_MAX_DETECTORS];
     /* The histories the run's tallies come from: 0 for photons simulated
      * with the run's own mua; for one of several absorption sets, a digest
      * of the mua they are simulated with (the sets' reference,

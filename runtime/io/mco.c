@@ -139,7 +139,7 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
     if (!res->rd_t)
         asked.time_nt = 0;
     if (!res->rd_fiber)
-        asked.fiber_radius = 0.0;
+        asked.fiber_count = 0;
     textbuf options = TEXTBUF_INIT;
     run_options_describe(&asked, "# ", &options);
     char *text = textbuf_take(&options);

@@ -543,7 +543,7 @@ static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *
         error_set(err, path, 0, "out of memory for the arrays");
         return false;
     }
-    if (run->fiber_radius > 0.0 && !result_alloc_detectors(res, 1)) {
+    if (run->fiber_count > 0 && !result_alloc_detectors(res, run->fiber_count)) {
         error_set(err, path, 0, "out of memory for the arrays");
         return false;
     }

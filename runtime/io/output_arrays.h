@@ -129,7 +129,7 @@ typedef enum output_axis {
     OUTPUT_AXIS_Z,        /* nz */
     OUTPUT_AXIS_A,        /* na */
     OUTPUT_AXIS_T,        /* nt: the time bins (time_bins.h) */
-    OUTPUT_AXIS_DETECTOR, /* the detectors (detector.h): 1 */
+    OUTPUT_AXIS_DETECTOR, /* the fiber detectors (detector.h): 1 to TM_MAX_DETECTORS */
     /* The derivatives' axes: the layers of the derivative tallies (a
      * tally's grid has them only with its tallies), the terms those keep
      * (OUTPUT_TERMS), and the parameters of a Jacobian (OUTPUT_PARAMS). */
@@ -192,7 +192,7 @@ typedef enum output_option {
 typedef enum output_json {
     OUTPUT_JSON_NONE,  /* not in the summary: the .mco, the .npz and the library have it */
     OUTPUT_JSON_LIST,  /* its shown entries (output_first on) as a list */
-    OUTPUT_JSON_NUMBER /* its one entry (one detector) as a number */
+    OUTPUT_JSON_NUMBER /* one entry (one detector) as a number, several as a list */
 } output_json;
 
 typedef struct output_array {

@@ -290,7 +290,7 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
     if (t->rd_rt)
         ok = t->nt == run->time_nt && run->time_dt > 0.0 && result_alloc_time(res, t->nt);
     if (ok && t->rd_fiber)
-        ok = t->detectors == 1 && run->fiber_radius > 0.0 && result_alloc_detectors(res, 1);
+        ok = t->detectors == run->fiber_count && result_alloc_detectors(res, t->detectors);
     if (ok && t->rd_jr)
         ok = t->jacobian_layers == run->num_layers && result_alloc_jacobian(res);
     if (ok)
@@ -299,7 +299,7 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
     error_set(err, NULL, 0,
               "time tallies of %d bins (the run: %d), %d detectors (the run: %d) or derivatives "
               "of %d layers (the run: %d), or out of memory",
-              t->nt, run->time_nt, t->detectors, run->fiber_radius > 0.0, t->jacobian_layers,
+              t->nt, run->time_nt, t->detectors, run->fiber_count, t->jacobian_layers,
               run->num_layers);
     return false;
 }

@@ -23,7 +23,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_NONE: return true;
     case OUTPUT_OPTION_PATHS: return run->path_lengths;
     case OUTPUT_OPTION_TIME: return run->time_nt > 0;
-    case OUTPUT_OPTION_FIBER: return run->fiber_radius > 0.0;
+    case OUTPUT_OPTION_FIBER: return run->fiber_count > 0;
     case OUTPUT_OPTION_JACOBIAN: return run->jacobian;
     case OUTPUT_OPTION_OPTICS: return run->optics_set;
     }
@@ -58,14 +58,14 @@ output_grid run_options_grid(const mci_run *run)
                          .na = run->na,
                          .num_layers = run->num_layers,
                          .nt = run->time_nt,
-                         .detectors = run->fiber_radius > 0.0 ? 1 : 0,
+                         .detectors = run->fiber_count,
                          .jacobian_layers = run->jacobian ? run->num_layers : 0,
                          .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0};
 }
 
 bool run_options_tracks_time(const mci_run *run)
 {
-    return run->time_nt > 0 || run->fiber_radius > 0.0;
+    return run->time_nt > 0 || run->fiber_count > 0;
 }
 
 void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
@@ -75,13 +75,16 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
         textbuf_add_double(t, run->time_dt);
         textbuf_add(t, " ns (time of flight: path x n / c, c = 29.9792458 cm/ns)\n");
     }
-    if (run->fiber_radius > 0.0) {
+    /* A line a detector, in their order (a run of one writes what it
+     * wrote before there could be more). */
+    for (int k = 0; k < run->fiber_count; k++) {
+        const fiber_detector *d = &run->fibers[k];
         textbuf_add(t, "%sfiber detector: separation ", prefix);
-        textbuf_add_double(t, run->fiber_sep);
+        textbuf_add_double(t, d->sep);
         textbuf_add(t, " cm, radius ");
-        textbuf_add_double(t, run->fiber_radius);
+        textbuf_add_double(t, d->radius);
         textbuf_add(t, " cm, NA ");
-        textbuf_add_double(t, run->fiber_na);
+        textbuf_add_double(t, d->na);
         textbuf_add(t, "\n");
     }
     for (size_t k = 0; k < FLAG_LINES; k++)
@@ -100,9 +103,9 @@ bool run_options_parse_line(const char *line, mci_run *run)
     }
     if (sscanf(line, "fiber detector: separation %lf cm, radius %lf cm, NA %lf", &sep, &radius,
                &na) == 3) {
-        run->fiber_sep = sep;
-        run->fiber_radius = radius;
-        run->fiber_na = na;
+        if (run->fiber_count >= TM_MAX_DETECTORS)
+            return false; /* more than a run holds: its Rd_fiber section reads as too long */
+        run->fibers[run->fiber_count++] = (fiber_detector){sep, radius, na};
         return true;
     }
     for (size_t k = 0; k < FLAG_LINES; k++)

@@ -143,6 +143,41 @@ static void summary_add_source(bool *ok, cJSON *input, const source_desc *source
         summary_num(ok, o, k->param[i].key, source_value(source, i));
 }
 
+/* A detector's geometry as an object. */
+static cJSON *summary_detector(bool *ok, const fiber_detector *f)
+{
+    cJSON *d = cJSON_CreateObject();
+    *ok = *ok && d;
+    summary_num(ok, d, "separation", f->sep);
+    summary_num(ok, d, "radius", f->radius);
+    summary_num(ok, d, "na", f->na);
+    return d;
+}
+
+/* "fiber_detector": one detector's object, as before there could be
+ * more; a list of them, in their order, for several (as Rd_fiber is a
+ * number or a list). */
+static void summary_add_detectors(bool *ok, cJSON *in, const mci_run *run)
+{
+    if (run->fiber_count == 1) {
+        cJSON *d = summary_detector(ok, &run->fibers[0]);
+        if (!d || !cJSON_AddItemToObject(in, "fiber_detector", d)) {
+            cJSON_Delete(d);
+            *ok = false;
+        }
+        return;
+    }
+    cJSON *list = cJSON_AddArrayToObject(in, "fiber_detector");
+    *ok = *ok && list;
+    for (int k = 0; list && k < run->fiber_count; k++) {
+        cJSON *d = summary_detector(ok, &run->fibers[k]);
+        if (!d || !cJSON_AddItemToArray(list, d)) {
+            cJSON_Delete(d);
+            *ok = false;
+        }
+    }
+}
+
 /* What the run asked for besides MCML's outputs: "time_bins" and
  * "fiber_detector", only when it did (a plain run's JSON is as before). */
 static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
@@ -154,13 +189,8 @@ static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
         summary_num(ok, t, "nt", run->time_nt);
         summary_num(ok, t, "c", TIME_LIGHT_CM_PER_NS);
     }
-    if (run->fiber_radius > 0.0) {
-        cJSON *d = cJSON_AddObjectToObject(in, "fiber_detector");
-        *ok = *ok && d;
-        summary_num(ok, d, "separation", run->fiber_sep);
-        summary_num(ok, d, "radius", run->fiber_radius);
-        summary_num(ok, d, "na", run->fiber_na);
-    }
+    if (run->fiber_count > 0)
+        summary_add_detectors(ok, in, run);
 }
 
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
@@ -214,7 +244,7 @@ static void summary_add_arrays(bool *ok, cJSON *root, const mcml_result *res)
         if (!v || o->json == OUTPUT_JSON_NONE)
             continue;
         v += output_first(o);
-        if (o->json == OUTPUT_JSON_NUMBER)
+        if (o->json == OUTPUT_JSON_NUMBER && output_bins(o, &grid) == 1)
             summary_num(ok, root, o->name, v[0]);
         else
             summary_array(ok, root, o->name, v, (int)output_bins(o, &grid));
@@ -349,9 +379,14 @@ static void summary_add_option_units(bool *ok, cJSON *u, output_option option,
         summary_str(ok, u, "input.time_bins.c", "cm/ns");
     }
     if (option == OUTPUT_OPTION_FIBER) {
-        summary_str(ok, u, "input.fiber_detector.separation", "cm");
-        summary_str(ok, u, "input.fiber_detector.radius", "cm");
-        summary_str(ok, u, "input.fiber_detector.na", "-");
+        /* "input.fiber_detector[].separation": each of a list's */
+        bool list = res->detectors > 1;
+        summary_str(ok, u,
+                    list ? "input.fiber_detector[].separation" : "input.fiber_detector.separation",
+                    "cm");
+        summary_str(ok, u, list ? "input.fiber_detector[].radius" : "input.fiber_detector.radius",
+                    "cm");
+        summary_str(ok, u, list ? "input.fiber_detector[].na" : "input.fiber_detector.na", "-");
     }
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
