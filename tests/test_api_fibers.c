@@ -19,7 +19,8 @@
 #include "tmcml.h"
 
 #define DETECTORS 3
-static const double geometry[DETECTORS][3] = {{0.0, 0.05, 1.0}, {0.1, 0.04, 0.5}, {0.05, 0.05, 1.0}};
+static const double geometry[DETECTORS][3] = {
+    {0.0, 0.05, 1.0}, {0.1, 0.04, 0.5}, {0.05, 0.05, 1.0}};
 
 /* A problem with detectors [first, first + count) of geometry[]. */
 static tmcml_problem *problem(tmcml_session *s, int first, int count)
