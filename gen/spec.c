@@ -28,10 +28,18 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
+size_t spec_sets_g_pairs_at(const kernel_spec *spec)
+{
+    size_t before = (size_t)spec->num_layers * (size_t)spec->num_sets *
+                    (size_t)(2 + (spec->sets_absorb ? 1 : 0));
+    return before + (before & 1u);
+}
+
 /* The sets' tables, num_layers x num_sets each: the extra mut, with
  * sets_absorb each set's mua over the reference's mut, with optics sets
- * ln(mus_k / mus_ref) and with their g changed g_k and ln((1 - g_k^2) /
- * (1 - g_ref^2)), then whether a layer's g is changed; then per thread its path in every layer, its escape
+ * the logarithm of an interaction's ratio and with their g changed the
+ * pairs (-2 g_k, 1 + g_k^2) at an even word (spec_sets_g_pairs_at), then
+ * whether a layer's g is changed; then per thread its path in every layer, its escape
  * waiting to be scored (two words), with sets_absorb each set's deposit
  * residue, with sets_jacobian or optics sets its interactions in every
  * layer, with sets_jacobian its score in every layer and with their g
@@ -40,8 +48,9 @@ static size_t sets_shared_bytes(const kernel_spec *spec)
 {
     size_t layers = (size_t)spec->num_layers, sets = (size_t)spec->num_sets;
     int optics = spec->sets_optics;
-    size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
-    size_t table = layers * sets * tables + (optics > 1 ? layers : 0); /* then a flag a layer */
+    size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0);
+    size_t table = optics > 1 ? spec_sets_g_pairs_at(spec) + 2 * layers * sets + layers /* flags */
+                              : layers * sets * tables;
     size_t rows = layers + 2 + (spec->sets_absorb ? sets : 0) +
                   (spec->sets_jacobian || optics > 0 ? layers : 0) +
                   (spec->sets_jacobian ? layers : 0) + (optics > 1 ? sets : 0);

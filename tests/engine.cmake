@@ -63,9 +63,9 @@ foreach(case agree optics identity library)
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()
 # Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
-# variants, launches and calls.
+# variants, launches and calls, and with absorption (a padded table).
 tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
-foreach(case agree identity library)
+foreach(case agree identity library absorb)
   add_test(NAME gpu_optics_sets_${case} COMMAND test_optics_sets_gpu ${case})
   tmcml_gpu_tests(gpu_optics_sets_${case})
 endforeach()

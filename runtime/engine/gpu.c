@@ -378,26 +378,37 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
     return ok;
 }
 
-/* Optics set k's scattering tables for layer i (templates/sets.cu):
+/* Optics set k's scattering tables for layer i (templates/sets.cu): the
+ * logarithm of what each interaction multiplies its weight by,
  * ln(mus_k / mus_ref) (0 where either does not scatter: such a layer stays
- * so, optics_sets_check), and with g changed g_k and ln((1 - g_k^2) /
- * (1 - g_ref^2)) (0 where the set keeps g: no deflection is reweighted). */
-static void optics_tables(const mci_layer *l, double mus, double g, int optics, float *log_mus,
-                          float *g_k, float *log_hg)
+ * so, optics_sets_check), with g changed plus ln((1 - g_k^2) /
+ * (1 - g_ref^2)) (0 where the set keeps g); and with g changed -2 g_k and
+ * 1 + g_k^2, rounded as the kernel's hg_base rounds the reference's (an
+ * exact product, one fmaf), so that a set of the reference's g has its
+ * base bit for bit. */
+static void optics_tables(const mci_layer *l, double mus, double g, int optics, float *log_ratio,
+                          float *minus_2g, float *one_plus_g2)
 {
-    *log_mus = l->mus > 0.0 && mus > 0.0 ? (float)log(mus / l->mus) : 0.0f;
-    if (optics < 2)
+    double log_mus = l->mus > 0.0 && mus > 0.0 ? log(mus / l->mus) : 0.0;
+    if (optics < 2) {
+        *log_ratio = (float)log_mus;
         return;
-    *g_k = (float)g;
-    *log_hg = g != l->g ? (float)(log1p(-g * g) - log1p(-l->g * l->g)) : 0.0f;
+    }
+    double log_hg = g != l->g ? log1p(-g * g) - log1p(-l->g * l->g) : 0.0;
+    *log_ratio = (float)(log_mus + log_hg);
+    float gk = (float)g;
+    *minus_2g = -2.0f * gk;
+    *one_plus_g2 = fmaf(gk, gk, 1.0f);
 }
 
 /* The absorption sets' tables of templates/sets.cu, each layer i's
  * (1-based) set k at (i - 1) * num_sets + k: the extra mut, mut_k,i -
  * mut_ref,i (mua's alone for absorption sets), with sets_absorb the set's
  * share of an interaction, with optics sets their scattering's
- * (optics_tables), then with g changed a flag a layer (1: some set's g is
- * not the layer's); run is the sets' reference (mua_sets_reference). */
+ * (optics_tables: with g changed its pairs at spec_sets_g_pairs_at, entry
+ * (i - 1) * num_sets + k of them), then with g changed a flag a layer (1:
+ * some set's g is not the layer's); run is the sets' reference
+ * (mua_sets_reference). */
 static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                         const gpu_options *opt, gpu_run *r, tm_error *err)
 {
@@ -410,10 +421,10 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
     }
     size_t per_table = (size_t)sets * (size_t)layers;
     size_t absorbed = r->sets_absorb ? per_table : 0, scattering = absorbed + per_table;
-    size_t tables = 1 + (r->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
-    size_t flags = per_table * tables; /* with g changed, whether a layer's is */
-    size_t entries = flags + (optics > 1 ? (size_t)layers : 0);
-    float *table = malloc(entries * sizeof *table);
+    size_t tables = 1 + (r->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0);
+    size_t pairs = spec_sets_g_pairs_at(spec), flags = pairs + 2 * per_table;
+    size_t entries = optics > 1 ? flags + (size_t)layers : per_table * tables;
+    float *table = calloc(entries, sizeof *table); /* a pad word before the pairs stays 0 */
     if (!table) {
         error_set(err, NULL, 0, "out of memory");
         return false;
@@ -432,10 +443,7 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
                 table[absorbed + at] = l->mua + l->mus > 0 ? (float)(mua / (l->mua + l->mus)) : 0;
             if (optics > 0)
                 optics_tables(l, mus, opt->set_g[from], optics, &table[scattering + at],
-                              &table[scattering + per_table + at],
-                              &table[scattering + 2 * per_table + at]);
-            if (optics > 1 && k == 0)
-                table[flags + (size_t)i - 1] = 0.0f;
+                              &table[pairs + 2 * at], &table[pairs + 2 * at + 1]);
             if (optics > 1 && opt->set_g[from] != l->g)
                 table[flags + (size_t)i - 1] = 1.0f;
         }
