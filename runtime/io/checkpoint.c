@@ -159,7 +159,8 @@ static uint32_t version_of(const checkpoint *c)
     const tally_set *t = &c->tallies;
     if (c->unc.groups > 0 || c->unc.pending.photons > 0)
         return VERSION_GROUPS;
-    if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0)
+    if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0 ||
+        t->frequencies > 0)
         return VERSION_OPTIONS;
     return t->num_layers > 0 ? VERSION_PATHS : VERSION;
 }
