@@ -251,8 +251,8 @@ static int case_diffusion(void)
                "diffusion's %.5f (%+.2f %%)\n",
                fx[k], got, sem, d, 100 * (got - d) / d, got_ratio, sem_ratio, ratio,
                100 * (got_ratio - ratio) / ratio);
-        CHECK_MSG(fabs(got - d) <= MODEL_ERROR * d + t_q * sem, "R(%g): %g against %g", fx[k],
-                  got, d);
+        CHECK_MSG(fabs(got - d) <= MODEL_ERROR * d + t_q * sem, "R(%g): %g against %g", fx[k], got,
+                  d);
         CHECK_MSG(fabs(got_ratio - ratio) <= MODEL_ERROR_FX0 * ratio + t_q * sem_ratio,
                   "R(%g) / R(0): %g against %g", fx[k], got_ratio, ratio);
         CHECK(sem < 0.005 * got); /* the test has power */

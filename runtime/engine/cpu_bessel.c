@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#define J0_SERIES_END 12.0
+#define J0_SERIES_END  12.0
 /* The series' terms stop counting below this (J0 is of order 1). */
 #define J0_SERIES_TINY 1e-18
 /* The asymptotic expansion's terms: it stops at its smallest (before

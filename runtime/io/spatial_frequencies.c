@@ -115,7 +115,7 @@ static bool add_range(fx_list *l, const char *item, const char *c1, const char *
     if (!(v[1] > 0.0) || v[2] < v[0]) {
         error_set(err, NULL, 0,
                   OPTION ": range \"%s\": expected START:STEP:STOP with STEP > 0 and STOP >= "
-                  "START (0:0.5:26 is 0, 0.5, ..., 26)",
+                         "START (0:0.5:26 is 0, 0.5, ..., 26)",
                   item);
         return false;
     }
@@ -194,8 +194,8 @@ bool spatial_frequencies_check(const char *what, const double *fx, int count, tm
     }
     for (int i = 0; i < count; i++) {
         double v = fx[i];
-        const char *why = !isfinite(v)   ? "is not a finite number"
-                          : v < 0.0      ? "is negative: a spatial frequency is 0 or more"
+        const char *why = !isfinite(v) ? "is not a finite number"
+                          : v < 0.0    ? "is negative: a spatial frequency is 0 or more"
                           : v > TM_MAX_SPATIAL_FREQUENCY
                               ? "is above 10000 1/cm (a period of 1 um): radiative transport, "
                                 "which the simulation solves, means nothing for a pattern finer "
