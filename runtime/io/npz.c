@@ -21,6 +21,7 @@
 /* Each array and RAT total may have its standard error beside it
  * (NAME_stderr: a run with --stderr). */
 #define NPZ_MEMBERS         (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
+_Static_assert(NPZ_MAX_RANK >= OUTPUT_MAX_RANK, "an .npz member holds any output array's axes");
 /* A member's bytes besides its data: local and central headers with their
  * ZIP64 fields, its name twice, its .npy header. */
 #define NPZ_MEMBER_OVERHEAD (30 + 20 + 46 + 28 + 2 * 32 + NPY_HEADER_MAX)
