@@ -10,17 +10,17 @@
 #include "run_options.h"
 #include "zip.h"
 
-#define NPY_MAGIC           "\x93NUMPY\x01\x00" /* format version 1.0 */
-#define NPY_MAGIC_BYTES     8
-#define NPY_ALIGN           64 /* NumPy pads its header so that the data start on this */
-#define NPY_HEADER_MAX      256
+#define NPY_MAGIC       "\x93NUMPY\x01\x00" /* format version 1.0 */
+#define NPY_MAGIC_BYTES 8
+#define NPY_ALIGN       64 /* NumPy pads its header so that the data start on this */
+#define NPY_HEADER_MAX  256
 /* Members beside the output table's: the RAT scalars, the grid (dr, dz,
  * da, r, z, a, and fx with spatial frequencies), units. */
-#define NPZ_RAT             4
-#define NPZ_GRID            7
+#define NPZ_RAT         4
+#define NPZ_GRID        7
 /* Each array and RAT total may have its standard error beside it
  * (NAME_stderr: a run with --stderr). */
-#define NPZ_MEMBERS         (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
+#define NPZ_MEMBERS     (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
 _Static_assert(NPZ_MAX_RANK >= OUTPUT_MAX_RANK, "an .npz member holds any output array's axes");
 /* A member's bytes besides its data: local and central headers with their
  * ZIP64 fields, its name twice, its .npy header. */
