@@ -6,7 +6,8 @@
 # Rd; --npz the arrays and fx; a run without the option writes none of
 # them and its MCML sections are the run's with them; 1 and 2 threads give
 # the same tallies; a run stopped and resumed gives the uninterrupted run's
-# .mco, and --resume with other frequencies is refused; /mm is converted;
+# .mco, and --resume with other frequencies is refused; MPI ranks give the
+# one process's .mco; /mm is converted;
 # bad lists, --engine gpu and gen, tune and sweep are refused with a
 # message naming the value or the option, nothing written.
 # usage: test_fx_cli.sh TMCML EXAMPLES_DIR
@@ -52,6 +53,22 @@ expect 0 "1 thread" -- "$tmcml" run "$mci" $common $opts --threads 1 -o "$work/f
 check
 [ "$(json "$work/f1/example.json" tallies_digest)" = "$(json "$work/f/example.json" \
     tallies_digest)" ] || fail "1 and 2 threads give other tallies"
+# Two ranks, and three of which two are idle (a run of 3000 photons is
+# one chunk): the one process's .mco, the frequencies' tallies reduced.
+if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in"; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    for np in 2 3; do
+        expect 0 "mpi $np" -- env ASAN_OPTIONS=detect_leaks=0 timeout 120 mpirun --oversubscribe \
+            -np $np "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu --threads 1 $opts \
+            -o "$work/mpi$np"
+    done
+    expect 0 "one process" -- "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu $opts -o "$work/m1"
+    for np in 2 3; do
+        check
+        cmp -s "$work/mpi$np/example.mco" "$work/m1/example.mco" ||
+            fail "$np ranks differ from one process"
+    done
+fi
 # mco_read takes it back: tmcml plot, and tmcml conv (whose result drops
 # the frequencies' arrays and their comment).
 expect 0 "plot" -- "$tmcml" plot "$work/f/example.mco" -o "$work/f/x.png"
