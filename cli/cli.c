@@ -243,6 +243,13 @@ static bool parse_complete(cli_options *opt, tm_error *err)
         error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
         return false;
     }
+    if (opt->run.fx_count > 0 && opt->command != CLI_RUN) {
+        /* gen, tune and sweep make GPU kernels, and none scores them */
+        error_set(err, NULL, 0,
+                  "--spatial-frequencies: an option of tmcml run (the CPU engine scores Rd_fx "
+                  "and Tt_fx; no GPU kernel does)");
+        return false;
+    }
     if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;

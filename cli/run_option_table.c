@@ -9,6 +9,7 @@
 #include "detector.h"
 #include "option_value.h"
 #include "precision.h"
+#include "spatial_frequencies.h"
 #include "time_bins.h"
 
 /* In groups, each applied by its own function (run_option_apply). */
@@ -38,6 +39,7 @@ enum run_option_id {
     OPT_PRECISION_OF,
     OPT_SOURCE,
     OPT_TIME,
+    OPT_SPATIAL_FREQUENCIES,
     OPT_DETECTOR,
     /* how a run goes: apply_running */
     OPT_SEED,
@@ -195,6 +197,12 @@ static const cli_option rows[] = {
      "RADIUS cm centred SEP cm from the beam, numerical\n"
      "aperture NA (Rd_fiber)",
      OPT_DETECTOR, OPTIONS, 0, 0},
+    {"--spatial-frequencies", NULL, "LIST",
+     "also score R(fx) and T(fx), the escapes' Hankel\n"
+     "transforms, at spatial frequencies in 1/cm: 0,0.5,1 or\n"
+     "START:STEP:STOP (0:0.5:26, STOP included), /mm after\n"
+     "the list for 1/mm (Rd_fx, Tt_fx; the CPU engine)",
+     OPT_SPATIAL_FREQUENCIES, OPTIONS, 0, 0},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"
      "kernel shape share launches; the outputs are the same)",
@@ -415,6 +423,7 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_PRECISION_OF: r->precision_of = v; return true;
     case OPT_SOURCE: return source_parse(v, "--source", &r->source, err);
     case OPT_TIME: return time_bins_parse(v, &r->time_dt, &r->time_nt, err);
+    case OPT_SPATIAL_FREQUENCIES: return spatial_frequencies_parse(v, r->fx, &r->fx_count, err);
     default: /* OPT_DETECTOR */
         return detector_parse(v, &r->fiber_sep, &r->fiber_radius, &r->fiber_na, err);
     }

@@ -11,6 +11,7 @@
 
 #include "plan.h"
 #include "source.h"
+#include "tm_limits.h"
 #include "variant.h"
 
 /* Seed used when none is given, so two runs of one file are identical. */
@@ -71,6 +72,10 @@ typedef struct driver_options {
     int time_nt;
     /* --detector fiber:SEP:RADIUS:NA: a fiber detector (radius 0: none) */
     double fiber_sep, fiber_radius, fiber_na;
+    /* --spatial-frequencies LIST: fx_count frequencies [1/cm] (0: none),
+     * scored by the CPU engine (Rd_fx, Tt_fx) */
+    double fx[TM_MAX_SPATIAL_FREQUENCIES];
+    int fx_count;
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -124,6 +124,24 @@ static const struct {
     {"cpu 1dcbe7d66b77df02", "cpu 0bffd0c07d71ae9d"},
     {"cpu 3a33238972ac9536", "cpu 0bffd0c07d71ae9d"},
     {"cpu 2df46f6f918d4081", "cpu 0bffd0c07d71ae9d"},
+    /* -> issue 48's spatial frequencies: cpu_photon.c scores them in the
+     * sets' loop (sets_escape_fx, a run that asks being one set of its own
+     * mua), cpu_bessel.c (hashed) gives their J0, cpu.c and cpu_problem
+     * carry their count, tally.c the frequencies' length, mci.c copies and
+     * frees a run's frequencies.  No arithmetic of a run without them
+     * changed: compare_builds against 6ce2fec, every CPU case identical;
+     * runs with time bins and a detector, path lengths, derivatives,
+     * absorption sets (with path lengths, -A), a Gaussian source and
+     * --stderr identical, .mco and .npz; a 6ce2fec checkpoint resumed to the
+     * uninterrupted run's .mco. */
+    {"cpu dff8cc904f1a6ac6", "cpu 183e4d5aedaf1d5e"},
+    {"cpu a94c288e29efe04e", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 123fa2412a7dd68a", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 1dcbe7d66b77df02", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 3a33238972ac9536", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 2df46f6f918d4081", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 183e4d5aedaf1d5e"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every

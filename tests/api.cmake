@@ -64,6 +64,10 @@ set_tests_properties(locale PROPERTIES FIXTURES_REQUIRED de_locale SKIP_RETURN_C
 add_executable(test_api_time test_api_time.c)
 target_link_libraries(test_api_time PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_time COMMAND test_api_time)
+# Spatial frequencies through the public header (tests/test_api_fx.c).
+add_executable(test_api_fx test_api_fx.c)
+target_link_libraries(test_api_fx PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_fx COMMAND test_api_fx)
 
 # Lookup tables through the library (tests/test_api_lut.c): `tmcml lut`'s
 # .npz bit for bit, stopped and continued, refusals; on the GPU: label gpu.

@@ -50,6 +50,12 @@ foreach(case sums decay mean_time fiber)
   add_test(NAME time_${case} COMMAND test_time ${case})
   set_tests_properties(time_${case} PROPERTIES LABELS "validation")
 endforeach()
+# Spatial frequencies, R(fx) and T(fx) (docs/physics.md, "Spatial frequencies").
+tmcml_test(test_fx engine test_fx.c stats.c)
+foreach(case zero hankel diffusion)
+  add_test(NAME fx_${case} COMMAND test_fx ${case})
+  set_tests_properties(fx_${case} PROPERTIES LABELS "validation")
+endforeach()
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
@@ -75,6 +81,8 @@ add_test(NAME gpu_sets_identity COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sets
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 tmcml_gpu_tests(gpu_sets_identity)
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME fx_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_fx_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
@@ -144,6 +152,9 @@ set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
 
 tmcml_test(test_cpu_math engine test_cpu_math.c)
 add_test(NAME cpu_math COMMAND test_cpu_math)
+# The J0 of the spatial frequencies (runtime/engine/cpu_bessel.c).
+tmcml_test(test_bessel engine test_bessel.c)
+add_test(NAME bessel COMMAND test_bessel)
 
 # Numerically hostile inputs the reader accepts: trapped photons, g -> 0.
 tmcml_test(test_hostile api test_hostile.c)

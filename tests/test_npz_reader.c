@@ -303,7 +303,7 @@ static void test_headers(void)
         "{'descr': '<f8', 'fortran_order': Maybe, 'shape': (5,)}",
         "{'descr': '<f8', 'fortran_order': False, 'shape': (5,,)}",
         "{'descr': '<f8', 'fortran_order': False, 'shape': (-5,)}",
-        "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 1, 5)}",
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 1, 1, 5)}",
         "{'descr': '<f8', 'fortran_order': False, 'shape': (5,)} trailing",
         "{'descr': '<f8\n', 'fortran_order': False, 'shape': (5,)}",
         "{'descr': '<f8', 'fortran_order': False, 'shape': (5,)",

@@ -41,15 +41,7 @@
 static bool tallies(const mci_run *run, int num_sets, const double *mua, int threads,
                     uint64_t first, uint64_t count, tally_set *t, bool init)
 {
-    tm_error err = {0};
-    int n = num_sets > 0 ? num_sets : 1;
-    for (int k = 0; init && k < n; k++)
-        if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
-            return false;
-    if (cpu_sets_simulate(run, SEED, threads, num_sets, mua, first, count, t, &err))
-        return true;
-    error_print(stderr, &err);
-    return false;
+    return cpu_sets_tallies(run, SEED, num_sets, mua, threads, first, count, t, init);
 }
 
 static tally_acc_t row_sum(const tally_acc_t *v, int row, int cols)
