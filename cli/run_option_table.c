@@ -201,7 +201,8 @@ static const cli_option rows[] = {
      "also score R(fx) and T(fx), the escapes' Hankel\n"
      "transforms, at spatial frequencies in 1/cm: 0,0.5,1 or\n"
      "START:STEP:STOP (0:0.5:26, STOP included), /mm after\n"
-     "the list for 1/mm (Rd_fx, Tt_fx; the CPU engine)",
+     "the list for 1/mm (Rd_fx, Tt_fx; both engines, the GPU\n"
+     "up to 128 frequencies in a run's own kernel)",
      OPT_SPATIAL_FREQUENCIES, OPTIONS, 0, 0},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"

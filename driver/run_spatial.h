@@ -9,8 +9,11 @@
 #include "error.h"
 #include "mci.h"
 
-/* The CPU engine alone scores them: --engine gpu is refused naming the
- * option, auto takes the CPU (and says so unless quiet). */
+/* A run's own GPU kernel scores up to TM_MAX_GPU_SPATIAL_FREQUENCIES of
+ * them (templates/fx.cu), so the runs are not batched; more, or with
+ * absorption or optics sets or derivatives (whose kernel scores none), the
+ * CPU engine alone: --engine gpu is then refused naming the option and
+ * why, auto takes the CPU (and says so unless quiet). */
 bool run_spatial_options(driver_options *opt, tm_error *err);
 
 /* Every run of file gets its own copy of opt's frequencies; false (*err)

@@ -57,7 +57,10 @@
     /* Optics sets (docs/physics.md, "Optics sets"): 0 none (absorption */                         \
     /* sets), 1 sets of other mus (each interaction reweighted), 2 of other */                     \
     /* g too (each deflection reweighted); their weight sums scored. */                            \
-    int sets_optics;
+    int sets_optics;                                                                               \
+    /* Spatial frequencies (docs/physics.md): 0 none, else how many the */                         \
+    /* escapes' Hankel transforms are scored at, by a run's own kernel. */                         \
+    int fx;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

@@ -95,11 +95,21 @@ static size_t spec_timed_bytes(const kernel_spec *spec)
     return (bytes + 7) / 8 * 8;
 }
 
+/* templates/fx.cu's block sums, four 8-byte words a frequency (a side by
+ * a sign), and its frequencies, a float each. */
+static size_t spec_fx_bytes(const kernel_spec *spec)
+{
+    if (spec->batch || spec->num_sets > 0 || spec->fx <= 0)
+        return 0;
+    return (size_t)spec->fx * (4 * 8 + 4);
+}
+
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
+    size_t scored = spec_timed_bytes(spec) + spec_fx_bytes(spec);
     if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
-        return spec_timed_bytes(spec);
-    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + spec_timed_bytes(spec);
+        return scored;
+    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + scored;
 }
 
 size_t spec_shared_bytes(const kernel_spec *spec)
@@ -288,6 +298,20 @@ static bool validate_timed(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* So are the spatial frequencies (templates/fx.cu), at most
+ * TM_MAX_GPU_SPATIAL_FREQUENCIES of them (the shape's range). */
+static bool validate_fx(const kernel_spec *spec, tm_error *err)
+{
+    if (spec->fx > 0 && (spec->batch || spec->num_sets > 0)) {
+        error_set(err, NULL, 0,
+                  "spatial frequencies are scored by a run's own kernel on the GPU, not by a %s "
+                  "kernel (run it alone, or on the CPU engine)",
+                  spec->batch ? "batch" : "absorption sets'");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -341,7 +365,7 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err) || !validate_timed(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err) || !validate_fx(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

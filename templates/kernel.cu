@@ -97,6 +97,9 @@ tmcml_kernel({{table.concat(params)}})
     timed_setup(rd_rt, tt_rt, rd_fiber, time_n, inv_c_dt, nt, fiber_sep, fiber_radius,
                 fiber_cos_accept);
 %   end
+%   if spec.fx > 0 then
+    fx_setup(fx_omega);
+%   end
     LAYERS_SETUP();
 %   if clustered then
     cluster_sync();  // every share of the tile zeroed (and this block's layers set up)
@@ -249,5 +252,8 @@ tmcml_kernel({{table.concat(params)}})
 % end
     if (threadIdx.x == 0)
         atomicAdd(&counts[COUNT_STEPS], block_steps);
+% if spec.fx > 0 then
+    fx_flush(rd_fx, tt_fx);  // the block's sums at the spatial frequencies
+% end
 % end
 }

@@ -56,6 +56,13 @@ foreach(case zero hankel diffusion)
   add_test(NAME fx_${case} COMMAND test_fx ${case})
   set_tests_properties(fx_${case} PROPERTIES LABELS "validation")
 endforeach()
+# Spatial frequencies on the GPU (templates/fx.cu): against the CPU
+# engine's, across variants, launches and calls.
+tmcml_test(test_fx_gpu api test_fx_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_fx_${case} COMMAND test_fx_gpu ${case})
+  tmcml_gpu_tests(gpu_fx_${case})
+endforeach()
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})

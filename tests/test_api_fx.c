@@ -3,7 +3,8 @@
  * message naming the value, the problem unchanged; the frequencies copied,
  * kept when the problem gets its photons or name, read back; a run has
  * Rd_fx and Tt_fx (Rd_fx[0] is Rd bit for bit), its other tallies the plain
- * run's; GPU refused naming them, AUTO takes the CPU engine; a batch mixing
+ * run's; with derivatives (whose GPU kernel scores no frequencies) the GPU
+ * refused naming them, AUTO takes the CPU engine; a batch mixing
  * problems with and without them gives each its own run, one mixing counts
  * is refused; the .mco round trip keeps the frequencies and the arrays; a
  * convolution drops them. */
@@ -99,21 +100,28 @@ static void check_round_trip(tmcml_session *s, const tmcml_result *r)
 
 static void test_run(tmcml_session *s)
 {
-    tmcml_problem *p = problem(s, 4), *plain = problem(s, 0);
+    tmcml_problem *p = problem(s, 4), *plain = problem(s, 0), *derived = problem(s, 4);
+    CHECK(tmcml_problem_set_jacobian(s, derived, 1) == TMCML_OK);
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_GPU);
-    tmcml_result *r = NULL, *q = NULL;
-    CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
+    tmcml_result *r = NULL, *q = NULL, *d = NULL;
+    CHECK(tmcml_run(s, derived, &opt, &d) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "spatial frequencies");
     CHECK_CONTAINS(tmcml_session_message(s), "CPU engine alone");
     options(&opt, TMCML_ENGINE_AUTO);
+    CHECK_MSG(tmcml_run(s, derived, &opt, &d) == TMCML_OK, "%s", tmcml_session_message(s));
+    tmcml_info info;
+    if (d) {
+        tmcml_result_info(d, &info);
+        CHECK(strcmp(info.engine, "cpu") == 0);
+    }
+    tmcml_result_delete(d);
+    tmcml_problem_delete(derived);
+    options(&opt, TMCML_ENGINE_CPU); /* the CPU engine's arrays (the GPU's: test_fx_gpu.c) */
     CHECK_MSG(tmcml_run(s, p, &opt, &r) == TMCML_OK, "%s", tmcml_session_message(s));
     CHECK(tmcml_run(s, plain, &opt, &q) == TMCML_OK);
     if (!r || !q)
         return;
-    tmcml_info info;
-    tmcml_result_info(r, &info);
-    CHECK(strcmp(info.engine, "cpu") == 0);
     size_t n = 0, shape[TMCML_ARRAY_MAX_DIMS];
     const double *rd_fx = tmcml_result_array(r, TMCML_RD_FX, &n);
     CHECK(rd_fx && n == 4);

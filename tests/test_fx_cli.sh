@@ -7,15 +7,16 @@
 # them and its MCML sections are the run's with them; 1 and 2 threads give
 # the same tallies; a run stopped and resumed gives the uninterrupted run's
 # .mco, and --resume with other frequencies is refused; MPI ranks give the
-# one process's .mco; /mm is converted;
-# bad lists, --engine gpu and gen, tune and sweep are refused with a
-# message naming the value or the option, nothing written.
+# one process's .mco; /mm is converted; gen shows the GPU kernel's scoring;
+# bad lists, --engine gpu with derivatives or more than 128 frequencies,
+# tune and sweep are refused with a message naming the value or the
+# option, nothing written.
 # usage: test_fx_cli.sh TMCML EXAMPLES_DIR
 . "$(dirname "$0")/lib.sh"
 example_setup "$1" "$2"
 opts="--spatial-frequencies 0:0.5:2,10"
 
-expect 0 "fx" -- "$tmcml" run "$mci" $common $opts --npz -o "$work/f"
+expect 0 "fx" -- "$tmcml" run "$mci" $common --engine cpu $opts --npz -o "$work/f"
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu --npz -o "$work/plain"
 for s in Rd_fx Tt_fx; do
     check
@@ -49,7 +50,7 @@ sed -n '/^Rd_fx /q;/^#.*tallies/d;/^# spatial/d;p' "$work/f/example.mco" >"$work
 sed '/^#.*tallies/d' "$work/plain/example.mco" >"$work/b"
 cmp -s "$work/a" "$work/b" || fail "the .mco's MCML sections differ from the plain run's"
 # 1 and 2 threads: the same tallies.
-expect 0 "1 thread" -- "$tmcml" run "$mci" $common $opts --threads 1 -o "$work/f1"
+expect 0 "1 thread" -- "$tmcml" run "$mci" $common --engine cpu $opts --threads 1 -o "$work/f1"
 check
 [ "$(json "$work/f1/example.json" tallies_digest)" = "$(json "$work/f/example.json" \
     tallies_digest)" ] || fail "1 and 2 threads give other tallies"
@@ -80,7 +81,7 @@ sed '$d' "$work/f/example.mco" | sed '$d' >"$work/cut.mco"
 expect 1 "cut" -- "$tmcml" plot "$work/cut.mco" -o "$work/cut.png"
 contains "cut" "Tt_fx"
 # Per mm: converted to per cm exactly (0.3/mm is 3, not 3.0000000000000004).
-expect 0 "per mm" -- "$tmcml" run "$mci" $common --spatial-frequencies "0:0.1:0.3 1/mm" \
+expect 0 "per mm" -- "$tmcml" run "$mci" $common --engine cpu --spatial-frequencies "0:0.1:0.3 1/mm" \
     -o "$work/mm"
 check
 grep -q '^# spatial frequencies: 4 in 1/cm: 0 1 2 3$' "$work/mm/example.mco" ||
@@ -95,18 +96,26 @@ expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q $opts --resume -o "$work/
 expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q $opts -o "$work/w"
 check
 cmp -s "$work/k/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
-# The engine: auto takes the CPU and says so; gpu is refused.
-expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile $opts -o "$work/auto"
-contains "auto" "--spatial-frequencies: scored by the CPU engine"
+# The engine: a run's own GPU kernel scores up to 128 frequencies
+# (tests/test_fx_gpu.c); with derivatives, or more, auto takes the CPU and
+# says so, gpu is refused saying why.
+expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile --jacobian $opts \
+    -o "$work/auto"
+contains "auto" "--spatial-frequencies with --jacobian: scored by the CPU engine"
 check
 [ "$(json "$work/auto/example.json" engine)" = cpu ] || fail "auto did not take the CPU"
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu $opts -o "$work/bad"
-contains "gpu" "--spatial-frequencies: Rd_fx and Tt_fx are scored by the CPU engine alone"
-for cmd in gen tune sweep; do
+expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian $opts -o "$work/bad"
+contains "gpu" "--spatial-frequencies with --jacobian: Rd_fx and Tt_fx are then scored by the CPU engine alone"
+expect 2 "gpu, 129" -- "$tmcml" run "$mci" $common --engine gpu --spatial-frequencies 0:1:128 \
+    -o "$work/bad"
+contains "gpu, 129" "--spatial-frequencies of 129 frequencies (a GPU kernel scores at most 128)"
+expect 0 "gen" -- "$tmcml" gen "$mci" --no-profile $opts -o "$work/fx.cu"
+grep -q "fx_escape" "$work/fx.cu" || fail "gen: the kernel scores no spatial frequencies"
+for cmd in tune sweep; do
     sweep_grid=
     [ $cmd = sweep ] && sweep_grid="--nr 50:50:1 --nz 40:40:1"
     expect 2 "$cmd" -- "$tmcml" $cmd "$mci" $sweep_grid $opts -o "$work/bad"
-    contains "$cmd" "--spatial-frequencies: an option of tmcml run"
+    contains "$cmd" "--spatial-frequencies: an option of tmcml run and tmcml gen"
 done
 # Bad lists: a message naming the value and the reason, exit 2.
 bad() {

@@ -109,6 +109,7 @@ def test_bad_values(value, message):
 
 
 def test_gpu_refused():
+    # with derivatives: their GPU kernel (the sets') scores no frequencies
     with pytest.raises(tmcml.TmcmlArgumentError) as e:
-        run(photons=10, engine="gpu", spatial_frequencies=FX)
+        run(photons=10, engine="gpu", spatial_frequencies=FX, jacobian=True)
     assert "spatial frequencies" in str(e.value) and "CPU engine alone" in str(e.value)

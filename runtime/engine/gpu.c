@@ -89,7 +89,8 @@ typedef struct gpu_run {
     cuda_ptr slot_done;     /* a batch kernel's: photons of each slot ended in the launch */
     size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots; 0: none */
     size_t slot_done_bytes;
-    cuda_ptr time_n; /* time bins or a fiber: each layer's n (templates/timed.cu) */
+    cuda_ptr time_n;   /* time bins or a fiber: each layer's n (templates/timed.cu) */
+    cuda_ptr fx_omega; /* spatial frequencies: 2 pi fx each (templates/fx.cu) */
 } gpu_run;
 
 /* A device buffer kept from call to call, grown when a call needs more. */
@@ -106,6 +107,7 @@ enum {
     KEPT_LAYERS,
     KEPT_SETS,
     KEPT_TIME,
+    KEPT_FX,
     KEPT_DONE,
     KEPT_COUNT
 };
@@ -478,7 +480,7 @@ static bool spec_scores(const kernel_spec *spec, int k)
            (spec->sets_jacobian && gpu_jacobian_tally(k)) ||
            (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
-           (g == OUTPUT_OPTION_FIBER && spec->fiber);
+           (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0);
 }
 
 /* Each layer's refractive index for the time of flight (a run's kernel
@@ -491,6 +493,23 @@ static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_erro
         n[i] = (float)run->layers[i].n;
     return kept_at_least(eng, KEPT_TIME, count * sizeof *n, &r->time_n, err) &&
            cuda_upload(eng->queue.stream, r->time_n, n, count * sizeof *n, err);
+}
+
+/* 2 pi fx at each of the run's spatial frequencies (1/cm), the product in
+ * double rounded once (a run's kernel with them: templates/fx.cu). */
+static bool upload_fx(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
+{
+    size_t count = (size_t)run->fx_count;
+    float omega[TM_MAX_GPU_SPATIAL_FREQUENCIES];
+    if (count > TM_MAX_GPU_SPATIAL_FREQUENCIES) {
+        error_set(err, NULL, 0, "%zu spatial frequencies: a GPU kernel scores at most %d", count,
+                  TM_MAX_GPU_SPATIAL_FREQUENCIES);
+        return false;
+    }
+    for (size_t f = 0; f < count; f++)
+        omega[f] = (float)(6.283185307179586 * run->fx[f]); /* 2 pi */
+    return kept_at_least(eng, KEPT_FX, count * sizeof *omega, &r->fx_omega, err) &&
+           cuda_upload(eng->queue.stream, r->fx_omega, omega, count * sizeof *omega, err);
 }
 
 /* Queues the zeroing of the run's tallies on the stream: the next launch
@@ -542,7 +561,7 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
            (spec->num_sets == 0 || upload_sets(eng, run, spec, opt, r, err)) &&
            (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
-           zero_tallies(r, err);
+           (spec->fx == 0 || upload_fx(eng, run, r, err)) && zero_tallies(r, err);
 }
 
 /* The run is over once its stream has finished with its buffers (kept for
@@ -720,6 +739,7 @@ typedef struct launch_args {
     /* time bins or a fiber (templates/timed.cu) */
     cuda_ptr time_n;
     float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
+    cuda_ptr fx_omega; /* spatial frequencies (templates/fx.cu) */
     int nt;
     void *list[KERNEL_PARAM_ROWS];
 } launch_args;
@@ -770,6 +790,9 @@ static void *launch_value(launch_args *a, kernel_arg v)
     case KERNEL_ARG_FIBER_SEP: return &a->fiber_sep;
     case KERNEL_ARG_FIBER_RADIUS: return &a->fiber_radius;
     case KERNEL_ARG_FIBER_COS_ACCEPT: return &a->fiber_cos_accept;
+    case KERNEL_ARG_FX_OMEGA: return &a->fx_omega;
+    case KERNEL_ARG_RD_FX: return &a->tally[OUTPUT_TALLY_RD_FX];
+    case KERNEL_ARG_TT_FX: return &a->tally[OUTPUT_TALLY_TT_FX];
     case KERNEL_ARGS: break;
     }
     return NULL;
@@ -817,6 +840,7 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .stop = r->stop,
                        .counts = r->counts,
                        .set_extra = r->set_extra,
+                       .fx_omega = r->fx_omega,
                        .slot_done = r->slot_done,
                        .tiles = plan->tiles};
     memcpy(a->tally, r->tally, sizeof a->tally);
@@ -1250,15 +1274,18 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
     return true;
 }
 
-/* Spatial frequencies: no kernel scores them (the CPU engine does), so a
- * run that asks is refused rather than given none. */
-static bool check_fx(const photon_batch *b, tm_error *err)
+/* Spatial frequencies: a run's own kernel scores as many as its shape
+ * says (templates/fx.cu; a batch's and the sets' none: spec_validate), so
+ * a run whose count is not the kernel's is refused rather than given none;
+ * timed_prepare gives acc their tallies. */
+static bool check_fx(const photon_batch *b, const kernel_spec *spec, tm_error *err)
 {
     for (int k = 0; k < b->count; k++)
-        if (b->parts[k].run->fx_count > 0) {
+        if (b->parts[k].run->fx_count != spec->fx) {
             error_set(err, NULL, 0,
-                      "spatial frequencies (Rd_fx, Tt_fx) are scored by the CPU engine alone: "
-                      "run them with the CPU engine");
+                      "the kernel scores %d spatial frequencies, the run asks for %d (a batch's "
+                      "or the sets' kernel scores none: run it alone, or on the CPU engine)",
+                      spec->fx, b->parts[k].run->fx_count);
             return false;
         }
     return true;
@@ -1269,7 +1296,7 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_fx(batch, err) || !check_batch(batch, spec, err) ||
+    if (!check_fx(batch, spec, err) || !check_batch(batch, spec, err) ||
         !gpu_acc_add_options(batch, spec, opt, acc, err) || !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;

@@ -12,7 +12,8 @@ problem_shape run_view_shape(const mci_run *run, bool score_absorption)
                            .score_absorption = score_absorption,
                            .source = (int)run->source.kind,
                            .time_bins = run->time_nt > 0,
-                           .fiber = run->fiber_radius > 0.0};
+                           .fiber = run->fiber_radius > 0.0,
+                           .fx = run->fx_count};
 }
 
 _Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds");
