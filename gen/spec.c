@@ -96,12 +96,13 @@ static size_t spec_timed_bytes(const kernel_spec *spec)
 }
 
 /* templates/fx.cu's block sums, four 8-byte words a frequency (a side by
- * a sign), and its frequencies, a float each. */
+ * a sign), its frequencies, a float each, and each thread's escape waiting
+ * to be scored, two floats. */
 static size_t spec_fx_bytes(const kernel_spec *spec)
 {
     if (spec->batch || spec->num_sets > 0 || spec->fx <= 0)
         return 0;
-    return (size_t)spec->fx * (4 * 8 + 4);
+    return (size_t)spec->fx * (4 * 8 + 4) + (size_t)spec->knobs.block_size * 8;
 }
 
 size_t spec_static_shared_bytes(const kernel_spec *spec)

@@ -130,8 +130,8 @@ static int case_agree(void)
     CHECK(compared);
     stats_print_report("Rd_fx, Tt_fx", &r);
     for (int k = 0; k < FX; k++)
-        printf("fx %5.2f /cm: Rd_fx GPU %.6g, CPU %.6g; Tt_fx GPU %.6g, CPU %.6g\n",
-               frequencies[k], g.mean[k], c.mean[k], g.mean[FX + k], c.mean[FX + k]);
+        printf("fx %5.2f /cm: Rd_fx GPU %.6g, CPU %.6g; Tt_fx GPU %.6g, CPU %.6g\n", frequencies[k],
+               g.mean[k], c.mean[k], g.mean[FX + k], c.mean[FX + k]);
     CHECK_MSG(r.bins >= 10, "only %zu entries well enough determined", r.bins);
     CHECK_MSG(r.pass, "an entry's z or their mean beyond the bound");
     batch_vec_free(&g);
