@@ -12,29 +12,10 @@ repeats=${3:-3}
 shift $(($# < 3 ? $# : 3))
 # shellcheck source=bench/skin_gpu.sh
 . "$(dirname "$0")/skin_gpu.sh"
-skin() { # label [options]
-    label=$1
-    shift
-    rm -rf "$out/o"
-    t0=$(now)
-    "$tmcml" run "$out/skin.mci" -A --engine gpu --verbose --cache "$cache" "$@" -o "$out/o" \
-        >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
-    t1=$(now)
-    printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
-        "$(kernel_seconds "$out/skin.log")" \
-        "$(awk "BEGIN{print $t1 - $t0}")"
-}
 cases() {
     skin "alone" "$@"
     skin "8 frequencies (0:1:7 /cm)" --spatial-frequencies 0:1:7 "$@"
     skin "32 frequencies (0:0.5:15.5 /cm)" --spatial-frequencies 0:0.5:15.5 "$@"
     skin "128 frequencies (0:0.125:15.875 /cm)" --spatial-frequencies 0:0.125:15.875 "$@"
 }
-cases "$@" >/dev/null # warm-up: every kernel compiled and cached
-echo "| case | kernel s | whole process s |"
-echo "|---|---|---|"
-r=0
-while [ "$r" -lt "$repeats" ]; do
-    cases "$@"
-    r=$((r + 1))
-done
+alternate "$repeats" "$@"

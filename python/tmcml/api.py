@@ -105,9 +105,10 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     and T(fx), the Hankel transforms of the reflectance and transmittance
     (each escape adds w J0(2 pi fx rho)): result.Rd_fx, Tt_fx, one value a
     frequency (Rd_fx[0] is Rd at fx = 0), and result.fx; 1 to 1024
-    frequencies, each 0 to 1e4 1/cm.  The CPU engine scores them (engine
-    'auto' takes it; 'gpu' is refused); docs/physics.md, "Spatial
-    frequencies".
+    frequencies, each 0 to 1e4 1/cm.  Both engines: the GPU for a run alone
+    of up to 128 frequencies; with mua_sets, optics_sets or jacobian, or
+    more, the CPU ('auto' takes it; 'gpu' is refused); docs/physics.md,
+    "Spatial frequencies".
 
     checkpoint: a file the run is kept in (docs/library.md, "Checkpoints"):
     the photons done are written there every checkpoint_every seconds and
