@@ -454,6 +454,17 @@ static void test_same_physics(void)
     }
     CHECK(resume_physics_same("gpu generator=4af182a050680498 nvrtc=13.0 sm_90",
                               "gpu generator=4af182a050680498 nvrtc=13.0 sm_90", true));
+    /* Then the spatial frequencies' kernel (templates/fx.cu) was added:
+     * 4af182a0's optics sets resume too. */
+    for (int k = 0; k < 5; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6",
+                                  "0d3bfdecfe2aa143", "4af182a050680498"}[k]);
+        const char *now = "gpu generator=9240865e9acdd63e nvrtc=13.0 sm_90";
+        CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
+        CHECK_MSG(resume_physics_same(before, now, true) == (k == 4), "%s: an optics set", before);
+    }
 }
 
 int main(void)
