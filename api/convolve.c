@@ -24,7 +24,8 @@ static void pencil_comment(const tmcml_result *r, char *buf, size_t size)
                        "not written");
 }
 
-/* The new result: r's problem (without its detector) and record, the
+/* The new result: r's problem (without its detector and spatial
+ * frequencies) and record, the
  * convolved arrays, no tallies, the comment naming the beam. */
 static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv_beam *beam,
                              tmcml_result **out)
@@ -44,8 +45,12 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
     conv_comment(beam, pencil, comment, sizeof comment);
     bool ok = mci_run_copy(&c->problem.run, &r->problem.run);
     c->problem.run.source = conv_beam_source(beam);
-    /* no detector: its reading is not convolved (conv.c) */
+    /* no detector: its reading is not convolved (conv.c); nor are the
+     * spatial frequencies' transforms */
     c->problem.run.fiber_count = 0;
+    free(c->problem.run.fx);
+    c->problem.run.fx = NULL;
+    c->problem.run.fx_count = 0;
     c->comment = strdup(comment);
     c->variant = strdup("");
     c->kernel = strdup("");

@@ -11,21 +11,40 @@
 #include <string.h>
 
 #include "detector.h"
+#include "spatial_frequencies.h"
 #include "time_bins.h"
 
 /* The name a problem without one is checked under, and the photons. */
 #define UNNAMED "tmcml.mco"
 
+/* count frequencies as a problem's own copy (NULL for none); false when
+ * out of memory. */
+static bool copy_fx(const double *fx, int count, double **out)
+{
+    *out = NULL;
+    if (count <= 0 || !fx)
+        return true;
+    if (!(*out = malloc((size_t)count * sizeof **out)))
+        return false;
+    memcpy(*out, fx, (size_t)count * sizeof **out);
+    return true;
+}
+
 /* raw (fields as given) checked as a .mci run: *out gets the run read back,
  * with photons 0 and out_name NULL where raw had none. */
 static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out)
 {
+    double *fx;
+    if (!copy_fx(raw->fx, raw->fx_count, &fx))
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     mci_run probe = *raw;
     probe.out_name = raw->out_name ? raw->out_name : UNNAMED;
     probe.photons = raw->photons ? raw->photons : 1;
     char *text = mci_format(&probe, 1);
-    if (!text)
+    if (!text) {
+        free(fx);
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
     mci_file file;
     tm_error err = {0};
     bool ok = mci_parse(text, "", &file, &err);
@@ -35,6 +54,7 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
          * wrote would only confuse. */
         err.file[0] = '\0';
         err.line = 0;
+        free(fx);
         return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     }
     *out = file.runs[0];
@@ -56,6 +76,8 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     out->time_nt = raw->time_nt;
     out->fiber_count = raw->fiber_count;
     memcpy(out->fibers, raw->fibers, sizeof out->fibers);
+    out->fx = fx;
+    out->fx_count = fx ? raw->fx_count : 0;
     return TMCML_OK;
 }
 
@@ -395,6 +417,32 @@ int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separ
         *radius = d ? d->radius : 0.0;
     if (na)
         *na = d ? d->na : 0.0;
+    return count;
+}
+
+tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_problem *p,
+                                                   const double *fx, int count)
+{
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
+    tm_error err = {0};
+    if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
+        return api_arg_error(s, "%s", err.message);
+    double *own;
+    if (!copy_fx(fx, count, &own))
+        return api_leave(s, api_failf(s, TMCML_ERR_MEMORY, "out of memory"));
+    free(p->run.fx);
+    p->run.fx = own;
+    p->run.fx_count = own ? count : 0;
+    return api_leave(s, TMCML_OK);
+}
+
+int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most)
+{
+    int count = p ? p->run.fx_count : 0;
+    for (int k = 0; fx && k < count && k < most; k++)
+        fx[k] = p->run.fx[k];
     return count;
 }
 

@@ -366,10 +366,24 @@ static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const c
     return false;
 }
 
+/* Spatial frequencies the GPU does not score: a run's own kernel scores
+ * up to TM_MAX_GPU_SPATIAL_FREQUENCIES (templates/fx.cu), a batch's and the
+ * sets' (so with derivatives too) none. */
+static bool any_fx(const tmcml_problem *const *p, int count, const call_sets *sets)
+{
+    for (int i = 0; i < count; i++) {
+        const mci_run *run = &p[i]->run;
+        if (run->fx_count > 0 && (count > 1 || sets->count > 0 || run->jacobian ||
+                                  run->fx_count > TM_MAX_GPU_SPATIAL_FREQUENCIES))
+            return true;
+    }
+    return false;
+}
+
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = (any_paths(p, count) && sets->count == 0) ||
+    bool cpu_only = any_fx(p, count, sets) || (any_paths(p, count) && sets->count == 0) ||
                     jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count, sets);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
@@ -850,6 +864,12 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_fx(p, count, sets))
+        status = api_failf(s, TMCML_ERR_ARGUMENT,
+                           "engine: spatial frequencies (tmcml_problem_set_spatial_frequencies) "
+                           "of several problems in one call, with sets or derivatives, or more "
+                           "than %d are scored by the CPU engine alone: TMCML_ENGINE_CPU or AUTO",
+                           TM_MAX_GPU_SPATIAL_FREQUENCIES);
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && jacobian_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: the derivatives (tmcml_problem_set_jacobian) of several "

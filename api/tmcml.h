@@ -284,6 +284,23 @@ TMCML_API tmcml_status tmcml_problem_add_fiber_detector(tmcml_session *s, tmcml_
  * one of them).  New in TMCML_1.6. */
 TMCML_API int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separation,
                                               double *radius, double *na);
+/* Spatial frequencies (docs/physics.md, "Spatial frequencies"): count
+ * frequencies fx[0 .. count-1] in 1/cm (copied), at which runs of p score
+ * the Hankel transforms of their escapes, TMCML_RD_FX and TMCML_TT_FX
+ * (R(fx) = sum over the escapes through the top of w J0(2 pi fx rho) / N,
+ * rho the escape's distance from the beam's axis; R(0) is Rd), also in the
+ * .mco and JSON; count 0 turns them off (fx is then not looked at).  Each
+ * finite, 0 to 10^4 1/cm (a period of 1 um: finer is no transport
+ * problem), 1 to 1024 of them, else TMCML_ERR_ARGUMENT naming the value.
+ * Both engines: on the GPU a problem's own kernel, up to 128 of them;
+ * several problems in one call, sets, derivatives or more frequencies the
+ * CPU engine alone (TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT, AUTO takes
+ * the CPU).  New in TMCML_1.6. */
+TMCML_API tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_problem *p,
+                                                             const double *fx, int count);
+/* The count of p's spatial frequencies (0: none), and the first `most` of
+ * them into fx (may be NULL when most is 0). */
+TMCML_API int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most);
 
 /* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
  * pencil beam).  The kinds, and what a and b are:
@@ -641,11 +658,16 @@ typedef enum tmcml_array {
     TMCML_TT_R_JACOBIAN, /* [nr x num_layers x 3]: of Tt_r [1/cm2] */
     TMCML_TT_A_JACOBIAN, /* [na x num_layers x 3]: of Tt_a [1/sr] */
     /* ... and with time bins or a fiber detector too: */
-    TMCML_RD_RT_JACOBIAN,   /* [nr x nt x num_layers x 3]: of Rd_rt [1/(cm2 ns)] */
-    TMCML_RD_T_JACOBIAN,    /* [nt x num_layers x 3]: of Rd_t [1/ns] */
-    TMCML_TT_RT_JACOBIAN,   /* [nr x nt x num_layers x 3]: of Tt_rt [1/(cm2 ns)] */
-    TMCML_TT_T_JACOBIAN,    /* [nt x num_layers x 3]: of Tt_t [1/ns] */
-    TMCML_RD_FIBER_JACOBIAN /* [detectors x num_layers x 3]: of Rd_fiber [-] */
+    TMCML_RD_RT_JACOBIAN,    /* [nr x nt x num_layers x 3]: of Rd_rt [1/(cm2 ns)] */
+    TMCML_RD_T_JACOBIAN,     /* [nt x num_layers x 3]: of Rd_t [1/ns] */
+    TMCML_TT_RT_JACOBIAN,    /* [nr x nt x num_layers x 3]: of Tt_rt [1/(cm2 ns)] */
+    TMCML_TT_T_JACOBIAN,     /* [nt x num_layers x 3]: of Tt_t [1/ns] */
+    TMCML_RD_FIBER_JACOBIAN, /* [detectors x num_layers x 3]: of Rd_fiber [-] */
+    /* Optional (TMCML_1.6): only in a run of a problem with spatial
+     * frequencies (tmcml_problem_set_spatial_frequencies), one value a
+     * frequency, in its order. */
+    TMCML_RD_FX, /* [frequencies] [-]: R(fx), the reflectance's Hankel transform */
+    TMCML_TT_FX  /* [frequencies] [-]: T(fx), the transmittance's */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -722,7 +744,10 @@ typedef enum tmcml_axis {
     TMCML_AXIS_DETECTOR = 5, /* the fiber detectors: 1 to 16 (TMCML_1.6; 1 before); TMCML_1.1 */
     /* A Jacobian's last axis: 3, the parameters mua, mus, g in this order
      * (tmcml_problem_set_jacobian); TMCML_1.5. */
-    TMCML_AXIS_PARAM = 8
+    TMCML_AXIS_PARAM = 8,
+    /* The spatial frequencies (tmcml_problem_set_spatial_frequencies);
+     * TMCML_1.6. */
+    TMCML_AXIS_FX = 10
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
 /* The number of axes (1 to 4 today), each into axes[] (may be NULL), the
@@ -735,8 +760,9 @@ TMCML_API int tmcml_array_absorption(tmcml_array which);
  * for it elsewhere.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* Which optional group it is of: 0 every run's, 1 the path lengths, 2 the
- * time bins, 3 the fiber detector, 4 the derivatives (TMCML_1.5); -1 for
- * an unknown array.  New in TMCML_1.1. */
+ * time bins, 3 the fiber detector, 4 the derivatives (TMCML_1.5), 6 the
+ * spatial frequencies (TMCML_1.6); -1 for an unknown array.  New in
+ * TMCML_1.1. */
 TMCML_API int tmcml_array_option(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's

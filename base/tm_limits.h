@@ -118,7 +118,21 @@
  * geometry in shared memory (12 bytes each).  A probe's detection fibers
  * (two to eight in spatially resolved reflectance) fit twice; more fibers
  * are simulated in runs of this many (the fit does). */
-#define TM_MAX_DETECTORS 16
+#define TM_MAX_DETECTORS               16
+/* Spatial frequencies of one run (runtime/io/spatial_frequencies.h): each
+ * escape evaluates J0 once per frequency (about 0.1 us), so 1024 of them
+ * make a run of the 3-layer example 17 times as long; a spatial frequency
+ * domain imager uses a handful to a few dozen (0:0.05:1 in 1/mm is 21). */
+#define TM_MAX_SPATIAL_FREQUENCIES     1024
+/* The highest spatial frequency, in 1/cm: 10^4, a period of 1 um.  The
+ * simulation solves radiative transport, which has no meaning for a
+ * pattern finer than about a wavelength of light (0.4 to 1 um in tissue
+ * optics); its R(fx) there would be a number of no physical use. */
+#define TM_MAX_SPATIAL_FREQUENCY       1e4
+/* The most a GPU kernel scores (templates/fx.cu): each block sums its
+ * escapes' terms in shared memory, 36 bytes a frequency (4.5 kB at 128,
+ * beside the A_rz tile's tens of kB); more take the CPU engine. */
+#define TM_MAX_GPU_SPATIAL_FREQUENCIES 128
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

@@ -34,18 +34,6 @@ OUT=$out awk 'BEGIN {
         }
     }
 }'
-skin() { # label [options]
-    label=$1
-    shift
-    rm -rf "$out/o"
-    t0=$(now)
-    "$tmcml" run "$out/skin.mci" -A --engine gpu --verbose --cache "$cache" "$@" -o "$out/o" \
-        >"$out/skin.log" 2>&1 || { cat "$out/skin.log"; exit 1; }
-    t1=$(now)
-    printf '| skin 10^8 -A, %s | %s | %.3f |\n' "$label" \
-        "$(kernel_seconds "$out/skin.log")" \
-        "$(awk "BEGIN{print $t1 - $t0}")"
-}
 cases() {
     skin "alone" "$@"
     skin "--jacobian" --jacobian "$@"
@@ -53,11 +41,4 @@ cases() {
     skin "16 optics sets (mus)" --optics-sets "$out/skin_mus16.csv" "$@"
     skin "16 optics sets (mus, g)" --optics-sets "$out/skin_g16.csv" "$@"
 }
-cases "$@" >/dev/null # warm-up: every kernel compiled and cached
-echo "| case | kernel s | whole process s |"
-echo "|---|---|---|"
-r=0
-while [ "$r" -lt "$repeats" ]; do
-    cases "$@"
-    r=$((r + 1))
-done
+alternate "$repeats" "$@"

@@ -242,6 +242,14 @@ static bool parse_complete(cli_options *opt, tm_error *err)
         error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
         return false;
     }
+    if (opt->run.fx_count > 0 && opt->command != CLI_RUN && opt->command != CLI_GEN) {
+        /* a tuned or swept kernel is one without them (tune and sweep take
+         * no --time or --detector either) */
+        error_set(err, NULL, 0,
+                  "--spatial-frequencies: an option of tmcml run and tmcml gen (tune and sweep "
+                  "time the kernels without them)");
+        return false;
+    }
     if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;

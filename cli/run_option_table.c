@@ -9,6 +9,7 @@
 #include "detector.h"
 #include "option_value.h"
 #include "precision.h"
+#include "spatial_frequencies.h"
 #include "time_bins.h"
 
 /* In groups, each applied by its own function (run_option_apply). */
@@ -38,6 +39,7 @@ enum run_option_id {
     OPT_PRECISION_OF,
     OPT_SOURCE,
     OPT_TIME,
+    OPT_SPATIAL_FREQUENCIES,
     OPT_DETECTOR,
     /* how a run goes: apply_running */
     OPT_SEED,
@@ -196,6 +198,13 @@ static const cli_option rows[] = {
      "aperture NA (Rd_fiber); each --detector adds one, at\n"
      "most 16, all scored from the same photons",
      OPT_DETECTOR, OPTIONS, 0, OPTION_REPEATABLE},
+    {"--spatial-frequencies", NULL, "LIST",
+     "also score R(fx) and T(fx), the escapes' Hankel\n"
+     "transforms, at spatial frequencies in 1/cm: 0,0.5,1 or\n"
+     "START:STEP:STOP (0:0.5:26, STOP included), /mm after\n"
+     "the list for 1/mm (Rd_fx, Tt_fx; both engines, the GPU\n"
+     "up to 128 frequencies in a run's own kernel)",
+     OPT_SPATIAL_FREQUENCIES, OPTIONS, 0, 0},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"
      "kernel shape share launches; the outputs are the same)",
@@ -439,6 +448,7 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_PRECISION_OF: r->precision_of = v; return true;
     case OPT_SOURCE: return source_parse(v, "--source", &r->source, err);
     case OPT_TIME: return time_bins_parse(v, &r->time_dt, &r->time_nt, err);
+    case OPT_SPATIAL_FREQUENCIES: return spatial_frequencies_parse(v, r->fx, &r->fx_count, err);
     default: /* OPT_DETECTOR */ return add_detector(v, r, err);
     }
 }

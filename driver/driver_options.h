@@ -75,6 +75,10 @@ typedef struct driver_options {
      * (0: none), in the order given */
     int fiber_count;
     fiber_detector fibers[TM_MAX_DETECTORS];
+    /* --spatial-frequencies LIST: fx_count frequencies [1/cm] (0: none)
+     * (Rd_fx, Tt_fx) */
+    double fx[TM_MAX_SPATIAL_FREQUENCIES];
+    int fx_count;
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -22,6 +22,7 @@ bool finished_identity(const driver_options *opt, const mci_run *run, const char
         return false;
     }
     id->seed = opt->seed;
+    id->optics_set = run->optics_set;
     id->photons = (uint64_t)run->photons;
     id->input_digest = hash_fnv1a(HASH_FNV1A_START, input, strlen(input));
     snprintf(id->physics, sizeof id->physics, "%s", physics);
@@ -43,7 +44,7 @@ static bool differs(const summary_identity *had, const summary_identity *id, cha
         snprintf(what, size,
                  "of another input (its layers, grid, -A, --max-steps, --path-lengths or --source "
                  "differ)");
-    else if (!resume_physics_same(had->physics, id->physics))
+    else if (!resume_physics_same(had->physics, id->physics, id->optics_set))
         snprintf(what, size, "of other physics code (%s; this tmcml: %s)", had->physics,
                  id->physics);
     else

@@ -201,7 +201,7 @@ static size_t engine_word(const char *physics) { return strcspn(physics, " "); }
 
 static bool physics_matches(const char *path, const char *was, const char *now, tm_error *err)
 {
-    if (resume_physics_same(was, now))
+    if (resume_physics_same(was, now, false)) /* a table has no optics sets */
         return true;
     size_t a = engine_word(was), b = engine_word(now);
     if (a != b || memcmp(was, now, a) != 0)

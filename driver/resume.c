@@ -142,6 +142,37 @@ static const struct {
     {"cpu 3a33238972ac9536", "cpu 73fb6a0babdc2e5f"},
     {"cpu 2df46f6f918d4081", "cpu 73fb6a0babdc2e5f"},
     {"cpu 0bffd0c07d71ae9d", "cpu 73fb6a0babdc2e5f"},
+    /* -> issue 48's spatial frequencies: cpu_photon.c scores them in the
+     * sets' loop (sets_escape_fx, a run that asks being one set of its own
+     * mua), cpu_bessel.c (hashed) gives their J0, cpu.c and cpu_problem
+     * carry their count, tally.c the frequencies' length, mci.c copies and
+     * frees a run's frequencies.  No arithmetic of a run without them
+     * changed: compare_builds against 6ce2fec, every CPU case identical;
+     * runs with time bins and a detector, path lengths, derivatives,
+     * absorption sets (with path lengths, -A), a Gaussian source and
+     * --stderr identical, .mco and .npz; a 6ce2fec checkpoint resumed to the
+     * uninterrupted run's .mco. */
+    {"cpu dff8cc904f1a6ac6", "cpu 183e4d5aedaf1d5e"},
+    {"cpu a94c288e29efe04e", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 123fa2412a7dd68a", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 1dcbe7d66b77df02", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 3a33238972ac9536", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 2df46f6f918d4081", "cpu 183e4d5aedaf1d5e"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 183e4d5aedaf1d5e"},
+    /* -> both: the several detectors' and the spatial frequencies' sources
+     * together (each identity above was checked alone; together:
+     * compare_builds against 9240865e's build, every CPU case identical). */
+    {"cpu dff8cc904f1a6ac6", "cpu 0c975c1316654ac3"},
+    {"cpu a94c288e29efe04e", "cpu 0c975c1316654ac3"},
+    {"cpu 123fa2412a7dd68a", "cpu 0c975c1316654ac3"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 0c975c1316654ac3"},
+    {"cpu 1dcbe7d66b77df02", "cpu 0c975c1316654ac3"},
+    {"cpu 3a33238972ac9536", "cpu 0c975c1316654ac3"},
+    {"cpu 2df46f6f918d4081", "cpu 0c975c1316654ac3"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 0c975c1316654ac3"},
+    {"cpu 73fb6a0babdc2e5f", "cpu 0c975c1316654ac3"},
+    {"cpu 183e4d5aedaf1d5e", "cpu 0c975c1316654ac3"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every
@@ -153,6 +184,7 @@ static const struct {
  * `now` when the rest (NVRTC, architecture) is the same. */
 static const struct {
     const char *before, *now;
+    bool but_optics_sets; /* every kernel but the optics sets' */
 } generator_equivalents[] = {
     /* -> issue 45's derivatives and optics sets on the GPU
      * (templates/sets.cu, kernel.cu and step.cu under spec.sets_jacobian
@@ -163,7 +195,7 @@ static const struct {
      * and without path lengths and absorption, time bins, a fiber, a
      * Gaussian source and immediate layers the same source but for those
      * comments. */
-    {"82fb8a102e55388b", "77bab5657b23f3f5"},
+    {"82fb8a102e55388b", "77bab5657b23f3f5", false},
     /* -> issue 43's kernel parameters from one table (templates/kernel.cu
      * writes the signature from gen/kernel_param.c's rows, which the
      * generator hash covers): tmcml gen renders every kernel of 77bab565's
@@ -171,36 +203,59 @@ static const struct {
      * kernel with and without run tiles, absorption and optics sets with
      * path lengths and derivatives, time bins and a fiber, with and
      * without -A), and tools/carry_profiles.sh every shipped profile's. */
-    {"82fb8a102e55388b", "2396091d77297fc6"},
-    {"77bab5657b23f3f5", "2396091d77297fc6"},
+    {"82fb8a102e55388b", "2396091d77297fc6", false},
+    {"77bab5657b23f3f5", "2396091d77297fc6", false},
     /* -> the templates test a source kind by its name (spec.source_name,
      * gen/shape.c's shape_source_names) instead of its number: tmcml gen
      * renders the 39 kernels above and every source's (Gaussian, flat,
      * point, fiber; alone, -A, with absorption sets, with path lengths, the
      * batch kernel, time bins) byte for byte, and tools/carry_profiles.sh
      * every shipped profile's. */
-    {"82fb8a102e55388b", "0d3bfdecfe2aa143"},
-    {"77bab5657b23f3f5", "0d3bfdecfe2aa143"},
-    {"2396091d77297fc6", "0d3bfdecfe2aa143"},
-    /* -> issue 47's several fiber detectors (templates/timed.cu's loop
-     * under spec.fibers, the shape's new member, which no earlier shape
-     * has): tmcml gen renders 30 kernels of 0d3bfdec's byte for byte (the
-     * run's own, -A, tiles, entries, blocks, the three layer placements,
-     * last bin, edge cache, a cluster, the batch kernel with and without
-     * -A, every source, time bins with and without -A, one fiber with time
-     * bins, -A and a fiber source, absorption and optics sets with path
-     * lengths and derivatives, the derivatives), and
+    {"82fb8a102e55388b", "0d3bfdecfe2aa143", false},
+    {"77bab5657b23f3f5", "0d3bfdecfe2aa143", false},
+    {"2396091d77297fc6", "0d3bfdecfe2aa143", false},
+    /* -> the optics sets that change g read each set's (-2 g_k, 1 + g_k^2)
+     * and sum base-2 logarithms (templates/sets.cu sets_deflect): their
+     * kernels round otherwise, so their runs' checkpoints are not carried;
+     * tmcml gen renders every other kernel byte for byte (the 20 above;
+     * the derivatives' with and without -A; the optics sets of mus alone
+     * but for comments), and tools/carry_profiles.sh every shipped
+     * profile's. */
+    {"82fb8a102e55388b", "4af182a050680498", true},
+    {"77bab5657b23f3f5", "4af182a050680498", true},
+    {"2396091d77297fc6", "4af182a050680498", true},
+    {"0d3bfdecfe2aa143", "4af182a050680498", true},
+    /* -> the spatial frequencies on the GPU (templates/fx.cu, included and
+     * called only under spec.fx, a shape member no earlier shape has):
+     * tmcml gen renders every kernel above byte for byte, and
      * tools/carry_profiles.sh every shipped profile's. */
-    {"82fb8a102e55388b", "9be723f63925a30f"},
-    {"77bab5657b23f3f5", "9be723f63925a30f"},
-    {"2396091d77297fc6", "9be723f63925a30f"},
-    {"0d3bfdecfe2aa143", "9be723f63925a30f"},
+    {"82fb8a102e55388b", "9240865e9acdd63e", true},
+    {"77bab5657b23f3f5", "9240865e9acdd63e", true},
+    {"2396091d77297fc6", "9240865e9acdd63e", true},
+    {"0d3bfdecfe2aa143", "9240865e9acdd63e", true},
+    {"4af182a050680498", "9240865e9acdd63e", false},
+    /* -> issue 47's several fiber detectors (templates/timed.cu's loop
+     * under spec.fibers, a shape member no earlier shape has) beside the
+     * spatial frequencies: tmcml gen renders 30 kernels of 0d3bfdec's byte
+     * for byte (the run's own, -A, tiles, entries, blocks, the three layer
+     * placements, last bin, edge cache, a cluster, the batch kernel with
+     * and without -A, every source, time bins with and without -A, one
+     * fiber with time bins, -A and a fiber source, absorption and optics
+     * sets with path lengths and derivatives, the derivatives), the 26 of
+     * 9240865e's above, and tools/carry_profiles.sh every shipped
+     * profile's. */
+    {"82fb8a102e55388b", "a04dac24c0167bdc", true},
+    {"77bab5657b23f3f5", "a04dac24c0167bdc", true},
+    {"2396091d77297fc6", "a04dac24c0167bdc", true},
+    {"0d3bfdecfe2aa143", "a04dac24c0167bdc", true},
+    {"4af182a050680498", "a04dac24c0167bdc", false},
+    {"9240865e9acdd63e", "a04dac24c0167bdc", false},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="
 #define GENERATOR_DIGITS   16
 
-static bool same_gpu_physics(const char *recorded, const char *now)
+static bool same_gpu_physics(const char *recorded, const char *now, bool optics_set)
 {
     size_t p = strlen(GPU_PHYSICS_PREFIX), n = p + GENERATOR_DIGITS;
     if (strncmp(recorded, GPU_PHYSICS_PREFIX, p) != 0 || strncmp(now, GPU_PHYSICS_PREFIX, p) != 0 ||
@@ -208,14 +263,15 @@ static bool same_gpu_physics(const char *recorded, const char *now)
         return false;
     for (size_t i = 0; i < sizeof generator_equivalents / sizeof generator_equivalents[0]; i++)
         if (strncmp(recorded + p, generator_equivalents[i].before, GENERATOR_DIGITS) == 0 &&
-            strncmp(now + p, generator_equivalents[i].now, GENERATOR_DIGITS) == 0)
+            strncmp(now + p, generator_equivalents[i].now, GENERATOR_DIGITS) == 0 &&
+            !(optics_set && generator_equivalents[i].but_optics_sets))
             return true;
     return false;
 }
 
-bool resume_physics_same(const char *recorded, const char *now)
+bool resume_physics_same(const char *recorded, const char *now, bool optics_set)
 {
-    if (strcmp(recorded, now) == 0 || same_gpu_physics(recorded, now))
+    if (strcmp(recorded, now) == 0 || same_gpu_physics(recorded, now, optics_set))
         return true;
     for (size_t i = 0; i < sizeof resume_equivalents / sizeof resume_equivalents[0]; i++)
         if (strcmp(recorded, resume_equivalents[i].before) == 0 &&
@@ -226,9 +282,9 @@ bool resume_physics_same(const char *recorded, const char *now)
 
 /* A checkpoint of equivalent physics (resume_physics_same) continues as one
  * of this build's: it is written back with this build's identity. */
-static bool adopt_physics(checkpoint *ck, const char *physics, tm_error *err)
+static bool adopt_physics(checkpoint *ck, const char *physics, bool optics_set, tm_error *err)
 {
-    if (strcmp(ck->physics, physics) == 0 || !resume_physics_same(ck->physics, physics))
+    if (strcmp(ck->physics, physics) == 0 || !resume_physics_same(ck->physics, physics, optics_set))
         return true;
     char *mine = strdup(physics);
     if (!mine) {
@@ -299,7 +355,8 @@ bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run,
     struct stat st;
     if (!opt->resume || stat(ckpt_path, &st) != 0)
         return fresh(ck, run, number, opt->seed, input, physics, err);
-    bool ok = checkpoint_read(ckpt_path, ck, err) && adopt_physics(ck, physics, err) &&
+    bool ok = checkpoint_read(ckpt_path, ck, err) &&
+              adopt_physics(ck, physics, run->optics_set, err) &&
               checkpoint_matches(ck, ckpt_path, number, opt->seed, (uint64_t)run->photons, input,
                                  physics, err);
     if (ok &&

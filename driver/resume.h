@@ -22,8 +22,10 @@ bool resume_gpu_physics(int cc_major, int cc_minor, char *buf, size_t size, tm_e
 
 /* Whether what a build of physics `recorded` left (a checkpoint, a finished
  * run's JSON) is this build's (`now`): the same identity, or an earlier
- * one known to give the same tallies bit for bit (resume.c lists them). */
-bool resume_physics_same(const char *recorded, const char *now);
+ * one known to give the same tallies bit for bit (resume.c lists them) for
+ * a run of this kind (optics_set: one of optics sets, whose GPU kernels
+ * some later generators changed). */
+bool resume_physics_same(const char *recorded, const char *now, bool optics_set);
 
 /* *ck for run `number` (1-based) of photons run->photons: fresh (no
  * photons done), or read from ckpt_path when resume is set and the file

@@ -67,6 +67,11 @@ const kernel_param kernel_param_table[KERNEL_PARAM_ROWS] = {
     {"float", "fiber_sep", KERNEL_PARAM_TIMED, KERNEL_ARG_FIBER_SEP, NL},
     {"float", "fiber_radius", KERNEL_PARAM_TIMED, KERNEL_ARG_FIBER_RADIUS, false},
     {"float", "fiber_cos_accept", KERNEL_PARAM_TIMED, KERNEL_ARG_FIBER_COS_ACCEPT, false},
+    /* spatial frequencies (templates/fx.cu): 2 pi fx each, then the
+     * tallies of their sums' parts */
+    {"const float *", "fx_omega", KERNEL_PARAM_FX, KERNEL_ARG_FX_OMEGA, NL},
+    {"unsigned long long *", "rd_fx", KERNEL_PARAM_FX, KERNEL_ARG_RD_FX, false},
+    {"unsigned long long *", "tt_fx", KERNEL_PARAM_FX, KERNEL_ARG_TT_FX, false},
 };
 
 bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
@@ -81,6 +86,7 @@ bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
     case KERNEL_PARAM_SETS_JACOBIAN: return spec->sets_jacobian;
     case KERNEL_PARAM_SETS_OPTICS: return spec->sets_optics > 0;
     case KERNEL_PARAM_TIMED: return spec->time_bins || spec->fiber;
+    case KERNEL_PARAM_FX: return spec->fx > 0;
     }
     return false;
 }

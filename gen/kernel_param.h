@@ -37,7 +37,8 @@ typedef enum kernel_param_when {
     KERNEL_PARAM_SETS_PATHS,    /* the sets' path lengths (sets_paths) */
     KERNEL_PARAM_SETS_JACOBIAN, /* the sets' derivatives (sets_jacobian) */
     KERNEL_PARAM_SETS_OPTICS,   /* optics sets' weight sums (sets_optics > 0) */
-    KERNEL_PARAM_TIMED          /* time bins or a fiber detector (templates/timed.cu) */
+    KERNEL_PARAM_TIMED,         /* time bins or a fiber detector (templates/timed.cu) */
+    KERNEL_PARAM_FX             /* spatial frequencies (templates/fx.cu) */
 } kernel_param_when;
 
 /* The values the host passes, one of each a launch (runtime/engine/gpu.c,
@@ -83,6 +84,9 @@ typedef enum kernel_arg {
     KERNEL_ARG_FIBER_SEP,  /* the fiber's geometry */
     KERNEL_ARG_FIBER_RADIUS,
     KERNEL_ARG_FIBER_COS_ACCEPT, /* its least exit cosine */
+    KERNEL_ARG_FX_OMEGA,         /* 2 pi fx at each spatial frequency */
+    KERNEL_ARG_RD_FX,            /* their tallies */
+    KERNEL_ARG_TT_FX,
     KERNEL_ARGS
 } kernel_arg;
 
@@ -97,7 +101,7 @@ typedef struct kernel_param {
 } kernel_param;
 
 /* Rows of kernel_param_table[]: the most parameters a kernel takes. */
-#define KERNEL_PARAM_ROWS 43
+#define KERNEL_PARAM_ROWS 46
 extern const kernel_param kernel_param_table[KERNEL_PARAM_ROWS];
 
 /* Whether the kernel of spec (validated: spec_validate) takes parameter p. */

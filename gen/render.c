@@ -367,6 +367,7 @@ static void push_spec(lua_State *L, const kernel_spec *spec)
     set_bool(L, "count_deposits", spec->count_deposits);
     set_bool(L, "debug_bias", spec->debug_bias);
     set_int(L, "shared_bytes", (lua_Integer)spec_shared_bytes(spec));
+    set_int(L, "sets_g_pairs_at", (lua_Integer)spec_sets_g_pairs_at(spec));
     push_params(L, spec);
 }
 

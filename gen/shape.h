@@ -61,7 +61,10 @@
     /* Several fiber detectors (fiber true): their count, 2 .. */                                  \
     /* TM_MAX_DETECTORS, each escape scored against their geometry (kernel */                      \
     /* data) in a loop; 0 with one or none, whose kernel is as before. */                          \
-    int fibers;
+    int fibers;                                                                                    \
+    /* Spatial frequencies (docs/physics.md): 0 none, else how many the */                         \
+    /* escapes' Hankel transforms are scored at, by a run's own kernel. */                         \
+    int fx;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

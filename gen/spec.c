@@ -28,10 +28,18 @@ void spec_init(kernel_spec *spec)
 /* The kernel caches the A_rz tile and, whenever it scores absorption, the
  * last row and column of A_rz (the clamped out-of-grid bins,
  * templates/score.cu) in shared memory. */
+size_t spec_sets_g_pairs_at(const kernel_spec *spec)
+{
+    size_t before = (size_t)spec->num_layers * (size_t)spec->num_sets *
+                    (size_t)(2 + (spec->sets_absorb ? 1 : 0));
+    return before + (before & 1u);
+}
+
 /* The sets' tables, num_layers x num_sets each: the extra mut, with
  * sets_absorb each set's mua over the reference's mut, with optics sets
- * ln(mus_k / mus_ref) and with their g changed g_k and ln((1 - g_k^2) /
- * (1 - g_ref^2)), then whether a layer's g is changed; then per thread its path in every layer, its escape
+ * the logarithm of an interaction's ratio and with their g changed the
+ * pairs (-2 g_k, 1 + g_k^2) at an even word (spec_sets_g_pairs_at), then
+ * whether a layer's g is changed; then per thread its path in every layer, its escape
  * waiting to be scored (two words), with sets_absorb each set's deposit
  * residue, with sets_jacobian or optics sets its interactions in every
  * layer, with sets_jacobian its score in every layer and with their g
@@ -40,8 +48,9 @@ static size_t sets_shared_bytes(const kernel_spec *spec)
 {
     size_t layers = (size_t)spec->num_layers, sets = (size_t)spec->num_sets;
     int optics = spec->sets_optics;
-    size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
-    size_t table = layers * sets * tables + (optics > 1 ? layers : 0); /* then a flag a layer */
+    size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0);
+    size_t table = optics > 1 ? spec_sets_g_pairs_at(spec) + 2 * layers * sets + layers /* flags */
+                              : layers * sets * tables;
     size_t rows = layers + 2 + (spec->sets_absorb ? sets : 0) +
                   (spec->sets_jacobian || optics > 0 ? layers : 0) +
                   (spec->sets_jacobian ? layers : 0) + (optics > 1 ? sets : 0);
@@ -88,11 +97,22 @@ static size_t spec_timed_bytes(const kernel_spec *spec)
     return (bytes + 7) / 8 * 8;
 }
 
+/* templates/fx.cu's block sums, four 8-byte words a frequency (a side by
+ * a sign), its frequencies, a float each, and each thread's escape waiting
+ * to be scored, two floats. */
+static size_t spec_fx_bytes(const kernel_spec *spec)
+{
+    if (spec->batch || spec->num_sets > 0 || spec->fx <= 0)
+        return 0;
+    return (size_t)spec->fx * (4 * 8 + 4) + (size_t)spec->knobs.block_size * 8;
+}
+
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
+    size_t scored = spec_timed_bytes(spec) + spec_fx_bytes(spec);
     if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
-        return spec_timed_bytes(spec);
-    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + spec_timed_bytes(spec);
+        return scored;
+    return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + scored;
 }
 
 size_t spec_shared_bytes(const kernel_spec *spec)
@@ -288,6 +308,20 @@ static bool validate_timed(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* So are the spatial frequencies (templates/fx.cu), at most
+ * TM_MAX_GPU_SPATIAL_FREQUENCIES of them (the shape's range). */
+static bool validate_fx(const kernel_spec *spec, tm_error *err)
+{
+    if (spec->fx > 0 && (spec->batch || spec->num_sets > 0)) {
+        error_set(err, NULL, 0,
+                  "spatial frequencies are scored by a run's own kernel on the GPU, not by a %s "
+                  "kernel (run it alone, or on the CPU engine)",
+                  spec->batch ? "batch" : "absorption sets'");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -341,7 +375,7 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err) || !validate_timed(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err) || !validate_fx(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

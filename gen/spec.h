@@ -110,6 +110,12 @@ int spec_largest_fitting_block(const kernel_spec *spec, size_t shared_bytes_max)
  * absorption sets, the sets' extra mua and each thread's path per layer
  * (templates/sets.cu). */
 size_t spec_dynamic_shared_bytes(const kernel_spec *spec);
+
+/* With optics sets that change g, the word of the sets' table where each
+ * layer's sets' pairs (-2 g_k, 1 + g_k^2) start (templates/sets.cu, one
+ * 8-byte load a set a deflection): after the extra mut, sets_absorb's table
+ * and the interactions' logarithms, padded to an even word. */
+size_t spec_sets_g_pairs_at(const kernel_spec *spec);
 /* A batch launch's dynamic shared memory: the layer tables of its slots
  * runs and the records of its parts (templates/batch.cu). */
 size_t spec_batch_bytes(const kernel_spec *spec, int slots, int parts);

@@ -97,6 +97,9 @@ tmcml_kernel({{table.concat(params)}})
     timed_setup(rd_rt, tt_rt, rd_fiber, time_n, inv_c_dt, nt, fiber_sep, fiber_radius,
                 fiber_cos_accept);
 %   end
+%   if spec.fx > 0 then
+    fx_setup(fx_omega);
+%   end
     LAYERS_SETUP();
 %   if clustered then
     cluster_sync();  // every share of the tile zeroed (and this block's layers set up)
@@ -126,6 +129,10 @@ tmcml_kernel({{table.concat(params)}})
 % if spec.num_sets > 0 then
     unsigned int sets_clock = 0u;  // loop iterations, for the sets' scoring
 % end
+% local fx = spec.fx > 0 and spec.num_sets == 0 and not spec.batch  -- fx.cu
+% if fx then
+    unsigned int fx_clock = 0u;  // loop iterations, for the spatial frequencies' scoring
+% end
 % -- the sets' tallies besides Rd_ra and Tt_ra (sets.cu, sets_score_waiting)
 % local sets_tallies = (spec.sets_paths and ", rd_path, tt_path" or "") ..
 %     (spec.sets_jacobian and ", rd_jr, rd_ja, tt_jr, tt_ja" or "") ..
@@ -134,6 +141,10 @@ tmcml_kernel({{table.concat(params)}})
 % if spec.num_sets > 0 then
         if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)
             sets_score_waiting(rd_ra, tt_ra{{sets_tallies}});
+% end
+% if fx then
+        if ((++fx_clock & (FX_SCORE_PERIOD - 1u)) == 0u)
+            fx_score_waiting();
 % end
         // One test a step for everything rare between steps: a weight below
         // MCML's threshold (roulette), the step limit, an ended photon.  (As
@@ -145,6 +156,10 @@ tmcml_kernel({{table.concat(params)}})
 % if spec.num_sets > 0 then
                 if (sets_waiting())
                     continue;  // its escape is scored first (sets_score_waiting)
+% end
+% if fx then
+                if (fx_is_waiting())
+                    continue;  // its escape is scored first (fx_score_waiting)
 % end
                 // The lanes whose photon ended, together here, take consecutive
                 // indices with one atomic.  The test costs the step loop one
@@ -249,5 +264,8 @@ tmcml_kernel({{table.concat(params)}})
 % end
     if (threadIdx.x == 0)
         atomicAdd(&counts[COUNT_STEPS], block_steps);
+% if spec.fx > 0 then
+    fx_flush(rd_fx, tt_fx);  // the block's sums at the spatial frequencies
+% end
 % end
 }

@@ -272,6 +272,10 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
 
 % include("timed.cu")
 % end
+% if spec.fx > 0 then
+
+% include("fx.cu")
+% end
 
 __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TALLY_ARGS)
 {
@@ -359,7 +363,7 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % if spec.batch then
     ra += batch_slot_of(p.layer_table) * SLOT_RA;  // the photon's run's (batch.cu)
 % end
-% if spec.time_bins or spec.fiber then
+% if spec.time_bins or spec.fiber or spec.fx > 0 then
     float r = sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y)));
     int ir = bin_of(r, INV_DR, NR);
 % else
@@ -381,6 +385,9 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
     timed_escape(p, r, ir, exit_cos, units);  // the same units in its time bin
 % else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
+% end
+% if spec.fx > 0 and spec.num_sets == 0 and not spec.batch then
+    fx_escape(p.w, r, p.uz < 0.0f);  // its Hankel transforms' terms (fx.cu)
 % end
     p.w = 0.0f;  // ended
 }

@@ -31,12 +31,18 @@
 // deposit residue (fixed_point.h).
 extern __shared__ __align__(16) float sets_shared[];
 % -- the tables a layer by a set: the extra mut, then with sets_absorb the
-% -- absorbed fraction, with optics sets ln(mus_k / mus_ref) and with g
-% -- changed g_k and ln((1 - g_k^2) / (1 - g_ref^2))
+% -- absorbed fraction, with optics sets the logarithm of an interaction's
+% -- ratio and with g changed -2 g_k and 1 + g_k^2
 % local optics = spec.sets_optics
-% local tables = 1 + (spec.sets_absorb and 1 or 0) + (optics > 0 and 1 or 0) + (optics > 1 and 2 or 0)
+% local tables = 1 + (spec.sets_absorb and 1 or 0) + (optics > 0 and 1 or 0)
 % local counts = spec.sets_jacobian or optics > 0  -- rows of each layer's interactions
-#define SETS_TABLE (NUM_LAYERS * NUM_SETS * {{tables}}{{optics > 1 and " + NUM_LAYERS" or ""}})
+% -- with g changed, the pairs at an even word (gen/spec.c, spec_sets_g_pairs_at), then a flag a layer
+% local g_flags = optics > 1 and spec.sets_g_pairs_at + 2 * spec.num_layers * spec.num_sets
+% if optics > 1 then
+#define SETS_TABLE ({{g_flags}} + NUM_LAYERS)
+% else
+#define SETS_TABLE (NUM_LAYERS * NUM_SETS * {{tables}})
+% end
 #define SET_EXTRA(i, k) sets_shared[((i) - 1) * NUM_SETS + (k)]
 #define SET_ROW(row, t) sets_shared[SETS_TABLE + (row) * SETS_BLOCK + (t)]
 #define SET_PATH_OF(t, i) SET_ROW((i) - 1, t)
@@ -50,16 +56,20 @@ extern __shared__ __align__(16) float sets_shared[];
 % if optics > 0 then
 // Optics sets (docs/physics.md, "Optics sets"): SET_EXTRA is the extra
 // mut, mut_k,i - mut_ref,i; each interaction in layer i multiplies a set's
-// weight by mus_k,i / mus_ref,i (SET_LOG_MUS, its logarithm) and, where a
-// set changes g, each deflection by p(mu; g_k,i) / p(mu; g_ref,i) (SET_G,
-// and SET_LOG_HG = ln((1 - g_k,i^2) / (1 - g_ref,i^2)): sets_deflect).
+// weight by mus_k,i / mus_ref,i and, where a set changes g, each deflection
+// by p(mu; g_k,i) / p(mu; g_ref,i).  SET_LOG_MUS is the logarithm of what
+// every interaction there multiplies, ln(mus_k / mus_ref), with g changed
+// plus ln((1 - g_k^2) / (1 - g_ref^2)), the densities' constant ratio; what
+// depends on the deflection is (b_ref / b_k)^1.5, b = 1 + g^2 - 2g mu, of
+// which sets_deflect keeps the base-2 logarithm (SET_G_PAIR: -2 g_k and
+// 1 + g_k^2, which give b_k in one FMA, read in one 8-byte load).
 #define SET_TABLE_AT(table, i, k) sets_shared[(table) * NUM_LAYERS * NUM_SETS + ((i) - 1) * NUM_SETS + (k)]
 #define SET_LOG_MUS(i, k) SET_TABLE_AT({{spec.sets_absorb and 2 or 1}}, i, k)
 %   if optics > 1 then
-#define SET_G(i, k) SET_TABLE_AT({{spec.sets_absorb and 3 or 2}}, i, k)
-#define SET_LOG_HG(i, k) SET_TABLE_AT({{spec.sets_absorb and 4 or 3}}, i, k)
-// After the tables, a word a layer: 1 where some set changes its g, else 0.
-#define SET_G_CHANGED(i) sets_shared[{{tables}} * NUM_LAYERS * NUM_SETS + (i) - 1]
+#define SET_G_PAIR(i, k) \
+    reinterpret_cast<const float2 *>(sets_shared + {{spec.sets_g_pairs_at}})[((i) - 1) * NUM_SETS + (k)]
+// After the pairs, a word a layer: 1 where some set changes its g, else 0.
+#define SET_G_CHANGED(i) sets_shared[{{g_flags}} + (i) - 1]
 %   end
 % end
 % if counts then
@@ -153,19 +163,23 @@ __device__ __forceinline__ float hg_base(float g, float mu)
 %   if optics > 1 then
 
 // The deflection by cos theta = mu in layer i, of the reference's g, for
-// the sets of another g there: each set's ln p(mu; g_k) - ln p(mu; g), of
-// p(mu; g) = (1 - g^2) / (2 (1 + g^2 - 2g mu)^1.5).  The reference's own
-// term is 0 at |g| = 1 (a fixed deflection, whose sets keep its g).
+// the sets of another g there: each set's log2 b_k - log2 b_ref of the
+// Henyey-Greenstein density p(mu; g) = (1 - g^2) / (2 b^1.5), b = 1 + g^2
+// - 2g mu (its constant factor is the interaction's, SET_LOG_MUS).  The
+// host's -2 g_k and 1 + g_k^2 round as hg_base's, so a set of the
+// reference's g adds exactly 0.  Only layers where a set changes g, whose
+// reference |g| < 1 (optics_sets_check), so b_ref > 0.  A set's work here
+// is one load of its pair, one FMA, one logarithm and its sum
+// (bench/results_gpu.md: each set also building its b, testing its g and
+// scaling its term made 16 sets of skin's dermis 2.7 times one set).
 __device__ __forceinline__ void sets_deflect(int i, float g, float mu)
 {
     if (SET_G_CHANGED(i) == 0.0f)
         return;  // no set's ratio but 1 here: no logarithm
-    float own = fabsf(g) < 1.0f ? __fmul_rn(-1.5f, __logf(hg_base(g, mu))) : 0.0f;
+    float own = __log2f(hg_base(g, mu));
     for (int k = 0; k < NUM_SETS; k++) {
-        float gk = SET_G(i, k);
-        if (gk == g)
-            continue;
-        float theirs = __fmaf_rn(-1.5f, __logf(hg_base(gk, mu)), SET_LOG_HG(i, k));
+        float2 pair = SET_G_PAIR(i, k);
+        float theirs = __log2f(__fmaf_rn(pair.x, mu, pair.y));
         SET_DEFLECTION(threadIdx.x, k) = __fadd_rn(SET_DEFLECTION(threadIdx.x, k), __fsub_rn(theirs, own));
     }
 }
@@ -218,12 +232,15 @@ __device__ __forceinline__ float sets_factor(unsigned int t, int k)
     for (int i = 1; i <= NUM_LAYERS; i++)
         e = __fmaf_rn(SET_EXTRA(i, k), SET_PATH_OF(t, i), e);
 % if optics > 0 then
-    // optics sets: times (mus_k / mus_ref)^c_i a layer
+    // optics sets: times (mus_k / mus_ref)^c_i a layer (with g changed, the
+    // densities' constant ratio too)
     for (int i = 1; i <= NUM_LAYERS; i++)
         e = __fmaf_rn(-SET_LOG_MUS(i, k), (float)__float_as_uint(SET_COUNT_OF(t, i)), e);
 % end
 % if optics > 1 then
-    e = __fsub_rn(e, SET_DEFLECTION(t, k));  // and their deflections' ratio
+    // and their deflections' (b_ref / b_k)^1.5: 1.5 ln 2 times the sum of
+    // log2 b_k - log2 b_ref
+    e = __fmaf_rn(1.03972077f, SET_DEFLECTION(t, k), e);
 % end
     return __expf(-e);
 }

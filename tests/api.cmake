@@ -68,6 +68,10 @@ add_test(NAME api_time COMMAND test_api_time)
 add_executable(test_api_fibers test_api_fibers.c)
 target_link_libraries(test_api_fibers PRIVATE libtmcml tmcml_flags m)
 add_test(NAME api_fibers COMMAND test_api_fibers)
+# Spatial frequencies through the public header (tests/test_api_fx.c).
+add_executable(test_api_fx test_api_fx.c)
+target_link_libraries(test_api_fx PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_fx COMMAND test_api_fx)
 
 # Lookup tables through the library (tests/test_api_lut.c): `tmcml lut`'s
 # .npz bit for bit, stopped and continued, refusals; on the GPU: label gpu.

@@ -60,4 +60,26 @@ static inline tmcml_result *mco_round_trip(tmcml_session *s, const tmcml_result 
     return back;
 }
 
+/* A batch of a problem with an optional group and one without (CPU or
+ * AUTO): each result its run alone; with `other`, whose group differs in
+ * its count (time bins, frequencies), refused with a message holding
+ * needle.  The three problems are deleted. */
+static inline void check_batch_mixed(tmcml_session *s, tmcml_problem *with, tmcml_problem *without,
+                                     tmcml_problem *other, const char *needle)
+{
+    const tmcml_problem *batch[2] = {with, without};
+    tmcml_options opt;
+    options(&opt, TMCML_ENGINE_AUTO);
+    tmcml_result *out[2] = {NULL, NULL};
+    check_batch_as_alone(s, batch, &opt, out);
+    for (int i = 0; i < 2; i++)
+        tmcml_result_delete(out[i]);
+    const tmcml_problem *mixed[2] = {with, other};
+    CHECK(tmcml_run_batch(s, mixed, 2, &opt, out) != TMCML_OK);
+    CHECK_CONTAINS(tmcml_session_message(s), needle);
+    tmcml_problem_delete(with);
+    tmcml_problem_delete(without);
+    tmcml_problem_delete(other);
+}
+
 #endif

@@ -22,14 +22,15 @@ static inline bool cpu_sets_simulate(const mci_run *run, uint64_t seed, int thre
     return cpu_simulate(run, &opt, first, count, t, err);
 }
 
-/* The same into t, its tally sets initialised here first when init, an
- * error printed on stderr. */
-static inline bool cpu_sets_tallies(const mci_run *run, uint64_t seed, int threads, int num_sets,
-                                    const double *mua, uint64_t first, uint64_t count, tally_set *t,
-                                    bool init)
+/* The same into t initialised here when init (num_sets tally sets, or 1),
+ * an error printed (test_time.c, test_fx.c, test_fibers.c). */
+static inline bool cpu_sets_tallies(const mci_run *run, uint64_t seed, int num_sets,
+                                    const double *mua, int threads, uint64_t first, uint64_t count,
+                                    tally_set *t, bool init)
 {
     tm_error err = {0};
-    for (int k = 0; init && k < (num_sets > 0 ? num_sets : 1); k++)
+    int n = num_sets > 0 ? num_sets : 1;
+    for (int k = 0; init && k < n; k++)
         if (!tally_set_init(&t[k], run->nr, run->nz, run->na))
             return false;
     if (cpu_sets_simulate(run, seed, threads, num_sets, mua, first, count, t, &err))

@@ -57,6 +57,19 @@ foreach(case alone batch)
 endforeach()
 add_test(NAME gpu_fibers_alone COMMAND test_fibers gpu_alone)
 tmcml_gpu_tests(gpu_fibers_alone)
+# Spatial frequencies, R(fx) and T(fx) (docs/physics.md, "Spatial frequencies").
+tmcml_test(test_fx engine test_fx.c stats.c)
+foreach(case zero hankel diffusion)
+  add_test(NAME fx_${case} COMMAND test_fx ${case})
+  set_tests_properties(fx_${case} PROPERTIES LABELS "validation")
+endforeach()
+# Spatial frequencies on the GPU (templates/fx.cu): against the CPU
+# engine's, across variants, launches and calls.
+tmcml_test(test_fx_gpu api test_fx_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_fx_${case} COMMAND test_fx_gpu ${case})
+  tmcml_gpu_tests(gpu_fx_${case})
+endforeach()
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})
@@ -70,9 +83,9 @@ foreach(case agree optics identity library)
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()
 # Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
-# variants, launches and calls.
+# variants, launches and calls, and with absorption (a padded table).
 tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
-foreach(case agree identity library)
+foreach(case agree identity library absorb)
   add_test(NAME gpu_optics_sets_${case} COMMAND test_optics_sets_gpu ${case})
   tmcml_gpu_tests(gpu_optics_sets_${case})
 endforeach()
@@ -84,6 +97,8 @@ tmcml_gpu_tests(gpu_sets_identity)
 add_test(NAME time_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_time_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME detectors_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_detectors_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME fx_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_fx_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
@@ -153,6 +168,9 @@ set_tests_properties(kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS nvrtc)
 
 tmcml_test(test_cpu_math engine test_cpu_math.c)
 add_test(NAME cpu_math COMMAND test_cpu_math)
+# The J0 of the spatial frequencies (runtime/engine/cpu_bessel.c).
+tmcml_test(test_bessel engine test_bessel.c)
+add_test(NAME bessel COMMAND test_bessel)
 
 # Numerically hostile inputs the reader accepts: trapped photons, g -> 0.
 tmcml_test(test_hostile api test_hostile.c)

@@ -33,14 +33,15 @@ static inline bool gpu_agree_init(const mci_run *run, int n, tally_set *t)
 
 /* The sets of a GPU run: num_sets sets of mua, for optics sets their mus
  * and g too (else NULL), set k's layer i at [k * layers + i - 1]; the
- * derivatives scored when jacobian. */
+ * derivatives scored when jacobian; each set's absorption when absorption
+ * (else -A). */
 typedef struct gpu_agree_sets {
     int num_sets;
     const double *mua, *mus, *g;
-    bool jacobian;
+    bool jacobian, absorption;
 } gpu_agree_sets;
 
-/* Photons [first, first + count) of run on eng, -A, of seed `seed`, with
+/* Photons [first, first + count) of run on eng, -A unless s.absorption, of seed `seed`, with
  * the sets s, the variant of v, in launches of at most launch photons (0:
  * any), into t; the error on stderr when it fails. */
 static inline bool gpu_agree_tallies(gpu_engine *eng, const mci_run *run, uint64_t seed,
@@ -63,7 +64,7 @@ static inline bool gpu_agree_tallies(gpu_engine *eng, const mci_run *run, uint64
                             .jacobian = s.jacobian,
                             .optics = optics_sets_level(run, s.num_sets, s.mus, s.g)};
     gpu_stats stats;
-    bool ok = variant_spec_for_run(&ref, false, device_of(eng), v, &spec, &err) &&
+    bool ok = variant_spec_for_run(&ref, s.absorption, device_of(eng), v, &spec, &err) &&
               variant_sets_spec(&spec, scoring, v, device_of(eng), &err) &&
               gpu_simulate(eng, &ref, &spec, &opt, first, count, t, &stats, &err);
     if (!ok)

@@ -334,6 +334,8 @@ static const struct {
     {TMCML_RD_FIBER_JACOBIAN, "Rd_fiber_jacobian", "cm (mua, mus); - (g)", 3,
      JACOBIAN_AXES(TMCML_AXIS_DETECTOR), 0, 0},
 #undef JACOBIAN_AXES
+    {TMCML_RD_FX, "Rd_fx", "-", 1, {TMCML_AXIS_FX}, 0, 0},
+    {TMCML_TT_FX, "Tt_fx", "-", 1, {TMCML_AXIS_FX}, 0, 0},
 };
 
 static void test_array_table(void)
@@ -362,7 +364,8 @@ static void test_array_table(void)
                                         : w < TMCML_RD_RT       ? 1
                                         : w < TMCML_RD_FIBER    ? 2
                                         : w < TMCML_RD_JACOBIAN ? 3
-                                                                : 4));
+                                        : w < TMCML_RD_FX       ? 4
+                                                                : 6));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {

@@ -143,20 +143,9 @@ static void test_run(tmcml_session *s)
 
 static void test_batch(tmcml_session *s)
 {
-    const tmcml_problem *batch[2] = {problem(s, 10, 0.05), problem(s, 0, 0.0)};
-    tmcml_options opt;
-    options(&opt, TMCML_ENGINE_AUTO);
-    tmcml_result *out[2] = {NULL, NULL};
-    check_batch_as_alone(s, batch, &opt, out);
-    for (int i = 0; i < 2; i++)
-        tmcml_result_delete(out[i]);
     /* Bin counts differ: refused, with the counts named. */
-    const tmcml_problem *mixed[2] = {batch[0], problem(s, 11, 0.0)};
-    CHECK(tmcml_run_batch(s, mixed, 2, &opt, out) != TMCML_OK);
-    CHECK_CONTAINS(tmcml_session_message(s), "10 and 11 time bins");
-    for (int i = 0; i < 2; i++)
-        tmcml_problem_delete((tmcml_problem *)batch[i]);
-    tmcml_problem_delete((tmcml_problem *)mixed[1]);
+    check_batch_mixed(s, problem(s, 10, 0.05), problem(s, 0, 0.0), problem(s, 11, 0.0),
+                      "10 and 11 time bins");
 }
 
 int main(void)

@@ -75,7 +75,7 @@ static bool detector_matches(const tally_set *all, const tally_set *one, int d)
 static bool cpu_tallies(const mci_run *run, int sets, const double *mua, int threads,
                         uint64_t first, uint64_t count, tally_set *t, bool init)
 {
-    return cpu_sets_tallies(run, SEED, threads, sets, mua, first, count, t, init);
+    return cpu_sets_tallies(run, SEED, sets, mua, threads, first, count, t, init);
 }
 
 /* The test's run, with time bins, into f; false when it does not parse. */

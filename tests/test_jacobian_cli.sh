@@ -60,6 +60,11 @@ if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in";
         cmp -s "$f" "$work/mm/${f##*/}" || fail "${f##*/}: two ranks differ from one process"
     done
 fi
+# With time bins: the .npz holds the rank-4 Jacobians (a rank-4 member
+# once overran the .npz writer's dimensions and crashed the run).
+expect 0 "time" -- "$tmcml" run "$mci" $common --engine cpu --jacobian --time 0.01:10 -o "$work/t"
+check
+unzip -l "$work/t/example.npz" | grep -q " Rd_rt_jacobian.npy" || fail "no Rd_rt_jacobian in the .npz"
 # The GPU engine with time bins is refused, nothing written.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian --time 0.01:10 -o "$work/g"
 contains "gpu" "--jacobian with --time: those derivatives are scored by the CPU engine"

@@ -104,7 +104,7 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const double *mua, con
                         const double *g, const variant_options *v, uint64_t launch, bool jacobian,
                         uint64_t first, uint64_t count, tally_set *t)
 {
-    gpu_agree_sets sets = {num_sets, mua, mus, g, jacobian};
+    gpu_agree_sets sets = {num_sets, mua, mus, g, jacobian, false};
     return gpu_agree_tallies(gpu, run, SEED, sets, v, launch, first, count, t);
 }
 

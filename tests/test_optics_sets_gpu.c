@@ -18,6 +18,12 @@
  *             absorption sets' kernel of its mua
  *   library   tmcml_run_optics_sets on the GPU: each set's arrays those of
  *             the engine's kernel for the same seed and photons, bit for bit
+ *   absorb    three layers, one set changing g, scoring its absorption: the
+ *             table's g pairs then start at a padded word (gen/spec.c,
+ *             spec_sets_g_pairs_at, 9 words before them), -A's at an even
+ *             one; the escapes are the -A kernel's bit for bit (scoring the
+ *             absorption draws nothing and changes no weight), and the set
+ *             absorbs
  * Fixed seeds: deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -105,7 +111,8 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const optics *o, bool 
                         const variant_options *v, uint64_t launch, uint64_t first, uint64_t count,
                         tally_set *t)
 {
-    gpu_agree_sets sets = {num_sets, o->mua, scatter ? o->mus : NULL, scatter ? o->g : NULL, false};
+    gpu_agree_sets sets = {num_sets, o->mua, scatter ? o->mus : NULL, scatter ? o->g : NULL,
+                           false,    false};
     return gpu_agree_tallies(gpu, run, SEED, sets, v, launch, first, count, t);
 }
 
@@ -293,10 +300,65 @@ static int case_library(void)
     return check_summary("library (gpu)");
 }
 
+/* Three tissue layers (no glass), so that one set's tables before its g
+ * pairs are an odd number of words with absorption. */
+static const char *three = "1.0\n1\no.mco A\n1000\n0.01 0.01\n40 30 8\n3\n1.0\n"
+                           "1.37 1 100 0.9 0.1\n1.45 1 10 0.3 0.1\n1.37 2 30 0.7 0.2\n1.0\n";
+
+static int case_absorb(void)
+{
+    mci_file f;
+    tm_error err = {0};
+    if (!mci_parse(three, "three.mci", &f, &err)) {
+        error_print(stderr, &err);
+        return 1;
+    }
+    mci_run *run = &f.runs[0];
+    run->optics_set = true;
+    double mua[3], mus[3], g[3];
+    for (int i = 1; i <= 3; i++) {
+        mua[i - 1] = run->layers[i].mua;
+        mus[i - 1] = run->layers[i].mus * (i == 2 ? 1.05 : 1.0);
+        g[i - 1] = run->layers[i].g + (i == 3 ? 0.03 : i == 2 ? -0.05 : 0.0);
+    }
+    CHECK(optics_sets_check(run, mua, mus, g, 1, &err));
+    kernel_spec spec = {.num_layers = 3, .num_sets = 1, .sets_optics = 2, .sets_absorb = true};
+    CHECK_MSG(spec_sets_g_pairs_at(&spec) == 10, "the pairs at word %zu",
+              spec_sets_g_pairs_at(&spec));
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    const uint64_t n = 200000;
+    tally_set with, without;
+    CHECK(gpu_agree_init(run, 1, &with) && gpu_agree_init(run, 1, &without));
+    gpu_agree_sets absorbing = {1, mua, mus, g, false, true}, escaping = absorbing;
+    escaping.absorption = false;
+    CHECK(gpu_agree_tallies(gpu, run, SEED, absorbing, &heuristic, 0, 0, n, &with));
+    CHECK(gpu_agree_tallies(gpu, run, SEED, escaping, &heuristic, 0, 0, n, &without));
+    static const int escapes[] = {OUTPUT_TALLY_RD_RA, OUTPUT_TALLY_TT_RA};
+    for (size_t j = 0; j < 2; j++) {
+        int k = escapes[j];
+        CHECK_MSG(with.tally[k] && without.tally[k] &&
+                      memcmp(with.tally[k], without.tally[k],
+                             tally_set_bins(&with, k) * sizeof *with.tally[k]) == 0,
+                  "tally %d with absorption differs from -A's", k);
+    }
+    uint64_t absorbed = 0;
+    for (size_t b = 0;
+         with.tally[OUTPUT_TALLY_A_RZ] && b < tally_set_bins(&with, OUTPUT_TALLY_A_RZ); b++)
+        absorbed += with.tally[OUTPUT_TALLY_A_RZ][b];
+    CHECK_MSG(absorbed > 0, "the set absorbed nothing");
+    tally_set_free(&with);
+    tally_set_free(&without);
+    mci_free(&f);
+    return check_summary("absorb (gpu)");
+}
+
 int main(int argc, char **argv)
 {
-    static const check_case cases[] = {
-        {"agree", case_agree}, {"identity", case_identity}, {"library", case_library}};
+    static const check_case cases[] = {{"agree", case_agree},
+                                       {"identity", case_identity},
+                                       {"library", case_library},
+                                       {"absorb", case_absorb}};
     return engine_device_run_case(&gpu, true, argc > 1 ? argv[1] : "", cases,
                                   sizeof cases / sizeof cases[0],
                                   "usage: test_optics_sets_gpu agree|identity|library\n");

@@ -47,11 +47,17 @@ static void test_rows(void)
         CHECK_MSG(o->tallied == (t == o), "%s: tallied, yet not its tally's row", o->name);
         /* Every run's tallies run along r first (the detector's has one
          * entry a detector; a derivative tally runs along r or a, then its
-         * layers and terms). */
+         * layers and terms; a spatial-frequency tally's parts come first,
+         * then its frequencies). */
         bool derivative = t->option == OUTPUT_OPTION_JACOBIAN;
-        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative ||
+        bool fx = t->option == OUTPUT_OPTION_FX;
+        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative || fx ||
                       (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
                   "%s: a tally runs along r first", t->name);
+        CHECK_MSG(!fx || (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_FX_PART &&
+                          t->axes[1] == OUTPUT_AXIS_FX && o->rank == 1 &&
+                          o->axes[0] == OUTPUT_AXIS_FX && o->norm == OUTPUT_NORM_FX),
+                  "%s: a spatial-frequency tally's axes", t->name);
         CHECK_MSG(!derivative ||
                       (t->rank >= 3 && t->axes[t->rank - 2] == OUTPUT_AXIS_JACOBIAN_LAYER &&
                        t->axes[t->rank - 1] == OUTPUT_AXIS_TERM && o->rank >= 2 &&
@@ -128,7 +134,8 @@ static void test_fields(void)
     tally_set_free(&t);
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
-    CHECK(res.a_l == res.array[0] && res.tt_a_jacobian == res.array[OUTPUT_ARRAYS - 1]);
+    CHECK(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
+          offsetof(mcml_result, tt_fx) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]));
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK((res.array[i] != NULL) == !output_table[i].option);
     CHECK(result_alloc_paths(&res) && result_has_paths(&res));
@@ -137,6 +144,7 @@ static void test_fields(void)
     CHECK(result_alloc_time(&res, 7) && res.rd_rt && res.tt_t && res.nt == 7);
     CHECK(result_alloc_detectors(&res, 1) && res.rd_fiber && res.detectors == 1);
     CHECK(result_alloc_jacobian(&res) && res.rd_jacobian && res.tt_a_jacobian);
+    CHECK(result_alloc_fx(&res, 3) && res.rd_fx && res.tt_fx && res.frequencies == 3);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);
@@ -149,7 +157,8 @@ static void test_option_tallies(void)
     CHECK(output_option_axis(OUTPUT_OPTION_PATHS) == OUTPUT_AXIS_LAYER &&
           output_option_axis(OUTPUT_OPTION_TIME) == OUTPUT_AXIS_T &&
           output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR &&
-          output_option_axis(OUTPUT_OPTION_JACOBIAN) == OUTPUT_AXIS_JACOBIAN_LAYER);
+          output_option_axis(OUTPUT_OPTION_JACOBIAN) == OUTPUT_AXIS_JACOBIAN_LAYER &&
+          output_option_axis(OUTPUT_OPTION_FX) == OUTPUT_AXIS_FX);
     output_grid time = output_option_grid(OUTPUT_OPTION_TIME, 7);
     CHECK(time.nt == 7 && time.num_layers == 0 && time.detectors == 0 && time.nr == 0);
     tally_set t;
@@ -174,6 +183,12 @@ static void test_option_tallies(void)
           t.num_layers == 2 && tally_set_option_length(&t, OUTPUT_OPTION_JACOBIAN) == 3 &&
           tally_set_bins(&t, OUTPUT_TALLY_RD_JR) == 3 * 3 * OUTPUT_TERMS &&
           tally_set_bins(&t, OUTPUT_TALLY_TT_JA) == 2 * 3 * OUTPUT_TERMS);
+    /* The spatial frequencies: two parts a frequency. */
+    output_grid frequencies = output_option_grid(OUTPUT_OPTION_FX, 4);
+    CHECK(frequencies.frequencies == 4 && frequencies.nt == 0);
+    CHECK(tally_set_add_options(&t, &frequencies) && t.rd_fx_parts && t.tt_fx_parts &&
+          tally_set_option_length(&t, OUTPUT_OPTION_FX) == 4 &&
+          tally_set_bins(&t, OUTPUT_TALLY_TT_FX) == OUTPUT_FX_PARTS * 4);
     tally_set other;
     CHECK(tally_set_init(&other, 3, 5, 2));
     CHECK(tally_set_add_options_of(&other, &t) && tally_set_equal(&other, &t));

@@ -325,6 +325,11 @@ static void test_params(const char *dir)
              common, run);
     expect_render_spec(dir, &timed, PARAM_NAMES, NULL, expected);
 
+    kernel_spec fx = example_spec(); /* spatial frequencies (templates/fx.cu) */
+    fx.fx = 4;
+    snprintf(expected, sizeof expected, "%s %s /fx_omega rd_fx tt_fx\n", common, run);
+    expect_render_spec(dir, &fx, PARAM_NAMES, NULL, expected);
+
     /* The embedded kernel's signature, from the rows: the last line of the
      * sets' and the batch kernel's. */
     render_output out;

@@ -396,48 +396,75 @@ static void test_cover(void)
  * later identity it names. */
 static void test_same_physics(void)
 {
-    CHECK(resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdef"));
-    CHECK(!resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdee"));
-    CHECK(resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 8ea25a9fe88f1d88"));
-    CHECK(resume_physics_same("cpu a94c288e29efe04e", "cpu 8ea25a9fe88f1d88"));
-    CHECK(resume_physics_same("cpu 123fa2412a7dd68a", "cpu 8ea25a9fe88f1d88"));
-    CHECK(!resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu dff8cc904f1a6ac6"));
-    CHECK(resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu 1dcbe7d66b77df02"));
-    CHECK(!resume_physics_same("cpu 1dcbe7d66b77df02", "cpu 8ea25a9fe88f1d88"));
+    CHECK(resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdef", false));
+    CHECK(!resume_physics_same("cpu 0123456789abcdef", "cpu 0123456789abcdee", false));
+    CHECK(resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 8ea25a9fe88f1d88", false));
+    CHECK(resume_physics_same("cpu a94c288e29efe04e", "cpu 8ea25a9fe88f1d88", false));
+    CHECK(resume_physics_same("cpu 123fa2412a7dd68a", "cpu 8ea25a9fe88f1d88", false));
+    CHECK(!resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu dff8cc904f1a6ac6", false));
+    CHECK(resume_physics_same("cpu 8ea25a9fe88f1d88", "cpu 1dcbe7d66b77df02", false));
+    CHECK(!resume_physics_same("cpu 1dcbe7d66b77df02", "cpu 8ea25a9fe88f1d88", false));
     /* This build takes 6b4eeb8's checkpoints: a change of the hashed
      * sources' bytes fails here until it is checked (tools/compare_builds.sh,
      * an old checkpoint resumed) and resume.c's entry names the new identity. */
     char id[64];
     tm_error err;
     CHECK(resume_physics(NULL, id, sizeof id, &err));
-    CHECK_MSG(resume_physics_same("cpu dff8cc904f1a6ac6", id),
+    CHECK_MSG(resume_physics_same("cpu dff8cc904f1a6ac6", id, false),
               "this build's CPU physics identity \"%s\" is not listed in driver/resume.c as giving "
               "6b4eeb8's tallies (cpu dff8cc904f1a6ac6): if the hashed sources changed bytes, not "
               "arithmetic, check it with tools/compare_builds.sh and an old checkpoint resumed, "
               "then update the entry",
               id);
-    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 0123456789abcdef"));
-    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "gpu generator=0 nvrtc=13.0 sm_90"));
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "cpu 0123456789abcdef", false));
+    CHECK(!resume_physics_same("cpu dff8cc904f1a6ac6", "gpu generator=0 nvrtc=13.0 sm_90", false));
     /* A GPU generator whose kernels a later one renders the same: the
      * identity with the same NVRTC and architecture only, one way. */
     CHECK(resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                              "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90"));
+                              "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90", false));
     CHECK(!resume_physics_same("gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90",
-                               "gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90"));
+                               "gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90", false));
     CHECK(!resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                               "gpu generator=77bab5657b23f3f5 nvrtc=13.1 sm_90"));
+                               "gpu generator=77bab5657b23f3f5 nvrtc=13.1 sm_90", false));
     CHECK(!resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                               "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_100"));
+                               "gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_100", false));
     CHECK(resume_physics_same("gpu generator=77bab5657b23f3f5 nvrtc=13.0 sm_90",
-                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
+                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90", false));
     CHECK(resume_physics_same("gpu generator=82fb8a102e55388b nvrtc=13.0 sm_90",
-                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90"));
+                              "gpu generator=2396091d77297fc6 nvrtc=13.0 sm_90", false));
     for (int k = 0; k < 3; k++) {
         char before[80];
         snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
                  (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6"}[k]);
-        CHECK_MSG(resume_physics_same(before, "gpu generator=0d3bfdecfe2aa143 nvrtc=13.0 sm_90"),
-                  "%s", before);
+        CHECK_MSG(
+            resume_physics_same(before, "gpu generator=0d3bfdecfe2aa143 nvrtc=13.0 sm_90", false),
+            "%s", before);
+    }
+    /* Then the optics sets' kernels changed (templates/sets.cu
+     * sets_deflect): every earlier generator's checkpoint resumes but an
+     * optics set's. */
+    for (int k = 0; k < 4; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6",
+                                  "0d3bfdecfe2aa143"}[k]);
+        const char *now = "gpu generator=4af182a050680498 nvrtc=13.0 sm_90";
+        CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
+        CHECK_MSG(!resume_physics_same(before, now, true), "%s: an optics set", before);
+    }
+    CHECK(resume_physics_same("gpu generator=4af182a050680498 nvrtc=13.0 sm_90",
+                              "gpu generator=4af182a050680498 nvrtc=13.0 sm_90", true));
+    /* Then the spatial frequencies' kernel (templates/fx.cu) and the
+     * several detectors' (templates/timed.cu) were added: 4af182a0's
+     * optics sets resume too. */
+    for (int k = 0; k < 6; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6",
+                                  "0d3bfdecfe2aa143", "4af182a050680498", "9240865e9acdd63e"}[k]);
+        const char *now = "gpu generator=a04dac24c0167bdc nvrtc=13.0 sm_90";
+        CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
+        CHECK_MSG(resume_physics_same(before, now, true) == (k >= 4), "%s: an optics set", before);
     }
 }
 

@@ -403,6 +403,28 @@ static void test_batch_edges(void)
     CHECK_CONTAINS(err.message, "edge_cache on needs a tile");
 }
 
+/* Optics sets that change g read each set's pair (-2 g_k, 1 + g_k^2) in
+ * one 8-byte load (templates/sets.cu): the pairs start at an even word
+ * after the tables before them (extra mut, sets_absorb's, the
+ * interactions' logarithms), a pad word when those are odd, and the
+ * shared memory holds the pairs, a flag a layer and the threads' rows. */
+static void test_sets_g_pairs(void)
+{
+    kernel_spec s = skin(); /* 7 layers */
+    s.num_sets = 3;
+    s.sets_optics = 2;
+    s.sets_absorb = true; /* 7 x 3 x 3 = 63 words before: padded to 64 */
+    CHECK(spec_sets_g_pairs_at(&s) == 64);
+    size_t rows = 7 + 2 + 3 + 7 + 3; /* paths, waiting, residues, counts, deflections */
+    CHECK(spec_dynamic_shared_bytes(&s) ==
+          (64 + 2 * 21 + 7 + rows * (size_t)s.knobs.block_size) * 4);
+    s.sets_absorb = false; /* 42 words: no pad */
+    CHECK(spec_sets_g_pairs_at(&s) == 42);
+    s.num_sets = 4;
+    s.sets_absorb = true; /* 84 */
+    CHECK(spec_sets_g_pairs_at(&s) == 84);
+}
+
 int main(void)
 {
     test_defaults();
@@ -410,6 +432,7 @@ int main(void)
     test_validate_tile();
     test_validate_launch();
     test_shared_bytes();
+    test_sets_g_pairs();
     test_key_format();
     test_key_distinct();
     test_key_layers();

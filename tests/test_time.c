@@ -41,7 +41,7 @@
 static bool tallies(const mci_run *run, int num_sets, const double *mua, int threads,
                     uint64_t first, uint64_t count, tally_set *t, bool init)
 {
-    return cpu_sets_tallies(run, SEED, threads, num_sets, mua, first, count, t, init);
+    return cpu_sets_tallies(run, SEED, num_sets, mua, threads, first, count, t, init);
 }
 
 static tally_acc_t row_sum(const tally_acc_t *v, int row, int cols)

@@ -22,6 +22,7 @@
 #include "engine_device.h"
 #include "mci.h"
 #include "result.h"
+#include "run_kernel_tallies.h"
 #include "stats.h"
 #include "variant.h"
 
@@ -47,36 +48,6 @@ static bool parse_run(mci_file *f)
     run->fiber_count = 1;
     run->fibers[0] = (fiber_detector){0.1, 0.05, 0.5};
     return true;
-}
-
-/* Photons [first, first + count) of run on the GPU with v's variant, in
- * launches of at most launch photons (0: any), into t (initialised here
- * when init). */
-static bool gpu_tallies(const mci_run *run, const variant_options *v, uint64_t launch,
-                        uint64_t seed, uint64_t first, uint64_t count, tally_set *t, bool init)
-{
-    tm_error err = {0};
-    kernel_spec spec;
-    gpu_options opt = {.seed = seed, .max_launch_photons = launch};
-    gpu_stats stats;
-    bool ok = (!init || tally_set_init(t, run->nr, run->nz, run->na)) &&
-              variant_spec_for_run(run, true, device_of(gpu), v, &spec, &err) &&
-              gpu_simulate(gpu, run, &spec, &opt, first, count, t, &stats, &err);
-    if (!ok)
-        error_print(stderr, &err);
-    return ok;
-}
-
-static bool cpu_tallies(const mci_run *run, uint64_t seed, uint64_t first, uint64_t count,
-                        tally_set *t)
-{
-    tm_error err = {0};
-    cpu_options opt = {.seed = seed, .threads = cpu_count(), .score_absorption = true};
-    bool ok = tally_set_init(t, run->nr, run->nz, run->na) &&
-              cpu_simulate(run, &opt, first, count, t, &err);
-    if (!ok)
-        error_print(stderr, &err);
-    return ok;
 }
 
 /* Rd_t, Tt_t and Rd_fiber of a result, one row. */
@@ -113,8 +84,8 @@ static int case_agree(void)
         tally_set tg, tc;
         mcml_result rg, rc;
         tm_error err = {0};
-        bool ok = gpu_tallies(run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
-                  cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
+        bool ok = run_gpu_tallies(gpu, run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
+                  run_cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
                   result_from_tallies(run, &tg, &rg, &err) &&
                   result_from_tallies(run, &tc, &rc, &err);
         CHECK_MSG(ok, "batch %d: %s", b, err.message);
@@ -149,36 +120,19 @@ static int case_agree(void)
     return check_summary("agree (gpu)");
 }
 
+/* Without time bins and detector. */
+static void drop_timed(mci_run *run)
+{
+    run->time_nt = 0;
+    run->fiber_count = 0;
+}
+
 static int case_identity(void)
 {
     mci_file f;
     if (!parse_run(&f))
         return 1;
-    mci_run *run = &f.runs[0];
-    variant_options heuristic, other;
-    variant_options_init(&heuristic);
-    variant_options_init(&other);
-    tm_error err = {0};
-    CHECK(variant_options_set(&other, "--block", "128", &err) &&
-          variant_options_set(&other, "--layers", "shared", &err) &&
-          variant_options_set(&other, "--tile", "0x0", &err));
-    const uint64_t n = 300000, split = 110000;
-    tally_set a, b, plain;
-    CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &a, true));
-    CHECK(gpu_tallies(run, &other, 70000, SEED, 0, split, &b, true) &&
-          gpu_tallies(run, &other, 70000, SEED, split, n - split, &b, false));
-    CHECK_MSG(a.rd_rt && a.rd_fiber && tally_set_equal(&a, &b), "the two variants' tallies differ");
-    /* Without time bins and detector: the plain kernel's every-run tallies. */
-    run->time_nt = 0;
-    run->fiber_count = 0;
-    CHECK(gpu_tallies(run, &heuristic, 0, SEED, 0, n, &plain, true));
-    for (int k = 0; k < OUTPUT_TALLIES; k++)
-        CHECK_MSG(memcmp(a.tally[k], plain.tally[k], tally_set_bins(&a, k) * sizeof *a.tally[k]) ==
-                      0,
-                  "tally %d differs from the plain kernel's", k);
-    tally_set_free(&a);
-    tally_set_free(&b);
-    tally_set_free(&plain);
+    run_identity(gpu, &f.runs[0], SEED, OUTPUT_TALLY_RD_FIBER, drop_timed);
     mci_free(&f);
     return check_summary("identity (gpu)");
 }

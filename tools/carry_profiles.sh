@@ -54,6 +54,21 @@ write_input() { # LAYERS NR NZ NA FILE
     } >"$5"
 }
 
+# NVRTC 13.0 compiles some sources (the sets' kernel with derivatives and
+# absorption) to other cubins in other processes: its vectorizer groups the
+# shared-memory loads in an order that follows the process's addresses
+# (the same FMAs in the same order, loads of other widths; measured with
+# `tmcml gen --jacobian --info` on skin: five processes, five cubins, and
+# five identical with address randomization off).  So the compiles run
+# with it off where setarch can (Linux), and one source gives one cubin.
+fixed_layout() {
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+        setarch "$(uname -m)" -R "$@"
+    else
+        "$@"
+    fi
+}
+
 # Whether the two sources of the entry (gen's last calls: the same options
 # with --info) compile to the same cubin: a difference in comments alone
 # reaches no instruction (-lineinfo keeps line numbers, which such a change
@@ -63,9 +78,9 @@ same_cubin() {
         dir=""
         [ "$side" = old ] && dir="--templates $work/old/templates"
         # shellcheck disable=SC2086 # word lists
-        "$tmcml" gen "$work/in.mci" $flag $dir --no-profile --arch "sm_$arch" --tile "$tile" \
-            --entry "$entry" --block "$block" --min-blocks "$minb" --layers "$place" \
-            --last-bin "$last" --edge-cache "$edge" --cluster "$cluster" \
+        fixed_layout "$tmcml" gen "$work/in.mci" $flag $dir --no-profile --arch "sm_$arch" \
+            --tile "$tile" --entry "$entry" --block "$block" --min-blocks "$minb" \
+            --layers "$place" --last-bin "$last" --edge-cache "$edge" --cluster "$cluster" \
             --cache "$work/cache-$side" --info -o "$work/$side.cu" >/dev/null 2>&1 || return 1
         set -- "$work/cache-$side"/*.cubin
         [ -f "$1" ] && cp "$1" "$work/$side.cubin" || return 1

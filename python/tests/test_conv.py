@@ -16,7 +16,8 @@ import tmcml
 PHOTONS, SEED = 3000, 7
 RING = ("Rd_r", "Tt_r", "A_rz", "Rd_ra", "Tt_ra")  # the arrays with an r axis
 # The arrays of every optional group, there only in runs that ask for them.
-OPTIONAL = tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS
+OPTIONAL = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS +
+            tmcml.FX_ARRAYS)
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from tmcml._lib import lib
 
 PHOTONS, SEED = 3000, 5
 # The arrays of every optional group, there only in runs that ask for them.
-OPTIONAL = tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS
+OPTIONAL = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS +
+            tmcml.FX_ARRAYS)
 
 
 def run_cli(cli, mci, out, *more):
@@ -49,6 +50,23 @@ def test_npz_is_the_library_arrays(cli, root, tmp_path):
     assert npz["Rd"].shape == () and npz["r"].shape == (lib_result.nr,)
     assert units["Rd"] == "-" and units["r"] == "cm" and units["da"] == "rad"
     assert set(units) == set(npz.files) - {"units"}
+
+
+def test_npz_spatial_frequencies(cli, root, tmp_path):
+    """--spatial-frequencies: fx, Rd_fx and Tt_fx in the .npz, the library's
+    bit for bit (and fx in 1/cm), Rd_fx[0] the run's Rd."""
+    mci = os.path.join(root, "examples", "mcml_example.mci")
+    run_cli(cli, mci, tmp_path, "--npz", "--spatial-frequencies", "0:0.05:0.2/mm")
+    npz = np.load(tmp_path / "example.npz", allow_pickle=False)
+    r = tmcml.run_mci(mci, photons=PHOTONS, seed=SEED, engine="cpu", progress=False,
+                      spatial_frequencies=[0, 0.5, 1, 1.5, 2])[0]
+    np.testing.assert_array_equal(npz["fx"], [0, 0.5, 1, 1.5, 2])
+    np.testing.assert_array_equal(npz["fx"], r.fx)
+    for name in ("Rd_fx", "Tt_fx"):
+        np.testing.assert_array_equal(npz[name], getattr(r, name), err_msg=name)
+    assert npz["Rd_fx"][0] == npz["Rd"] and npz["Tt_fx"][0] == npz["Tt"]
+    units = dict(npz["units"])
+    assert units["fx"] == "1/cm" and units["Rd_fx"] == "-"
 
 
 def test_without_npz_nothing_more(cli, root, tmp_path):

@@ -23,8 +23,8 @@ except ImportError:
         "pip: pip install numpy; conda: conda install numpy)" % sys.executable
     ) from None
 
-from ._lib import (ARRAYS, DETECTOR_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS, LOW_ESS,
-                   PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
+from ._lib import (ARRAYS, DETECTOR_ARRAYS, FX_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS,
+                   LOW_ESS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
                    LowEffectiveSampleSizeWarning, NoGPUError, PrecisionWarning,
                    TmcmlArgumentError, TmcmlError, TmcmlFileError, path as library_path,
                    version as _version)
@@ -51,6 +51,7 @@ __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci",
            "Spectrum",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
+           "FX_ARRAYS",
            "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "PrecisionWarning", "LowEffectiveSampleSizeWarning",

@@ -185,6 +185,9 @@ def _declare(lib):
         "tmcml_problem_time_bins": (c_int, [c_void_p, POINTER(c_double)]),
         "tmcml_problem_set_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
                                                      c_double]),
+        "tmcml_problem_set_spatial_frequencies": (c_int, [c_void_p, c_void_p, POINTER(c_double),
+                                                          c_int]),
+        "tmcml_problem_spatial_frequencies": (c_int, [c_void_p, POINTER(c_double), c_int]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
         "tmcml_problem_add_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
@@ -255,14 +258,16 @@ def _declare(lib):
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
-# and the optics sets (TMCML_1.5), several fiber detectors (TMCML_1.6).
+# and the optics sets (TMCML_1.5), several fiber detectors and the spatial
+# frequencies (TMCML_1.6).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
              "tmcml_result_stderr", "tmcml_result_rat_stderr", "tmcml_problem_set_precision",
              "tmcml_result_precision", "tmcml_lut_with_errors", "tmcml_problem_set_jacobian",
              "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess",
-             "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at")
+             "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at",
+             "tmcml_problem_set_spatial_frequencies", "tmcml_problem_spatial_frequencies")
 
 
 def _load():
@@ -311,6 +316,8 @@ DETECTOR_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array
 JACOBIAN_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 4)
 # The entries of a Jacobian's last axis, in the library's order.
 JACOBIAN_PARAMS = ("mua", "mus", "g")
+# R(fx) and T(fx), of runs with spatial frequencies (spatial_frequencies=).
+FX_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 6)
 # Every optional array: there only in runs that ask for its group.
 OPTIONAL_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) > 0)
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).

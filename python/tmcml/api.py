@@ -27,7 +27,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
         checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
-        precision_of=None, max_photons=None, jacobian=False, optics_sets=None):
+        precision_of=None, max_photons=None, jacobian=False, optics_sets=None,
+        spatial_frequencies=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -103,6 +104,14 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     detector alone).  Both engines score them
     (with mua_sets the CPU: engine='auto' takes it, 'gpu' is refused).
     docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector".
+    spatial_frequencies=[0, 0.5, 1] (a sequence, in 1/cm) also scores R(fx)
+    and T(fx), the Hankel transforms of the reflectance and transmittance
+    (each escape adds w J0(2 pi fx rho)): result.Rd_fx, Tt_fx, one value a
+    frequency (Rd_fx[0] is Rd at fx = 0), and result.fx; 1 to 1024
+    frequencies, each 0 to 1e4 1/cm.  Both engines: the GPU for a run alone
+    of up to 128 frequencies; with mua_sets, optics_sets or jacobian, or
+    more, the CPU ('auto' takes it; 'gpu' is refused); docs/physics.md,
+    "Spatial frequencies".
 
     checkpoint: a file the run is kept in (docs/library.md, "Checkpoints"):
     the photons done are written there every checkpoint_every seconds and
@@ -144,7 +153,8 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
                   profile_dir, max_steps)
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
     of = set_run_keywords(session, [problem], path_lengths, jacobian, source, time_bins, detector,
-                          stderr, precision, precision_of, max_photons)
+                          stderr, precision, precision_of, max_photons,
+                          spatial_frequencies=spatial_frequencies)
     if mua_sets is not None or optics_sets is not None:
         which = "mua_sets" if mua_sets is not None else "optics_sets"
         if checkpoint is not None:

@@ -189,13 +189,27 @@ def describe(handle):
             "n_below": rows[-1][0], "dz": grid.dz, "dr": grid.dr, "nz": grid.nz,
             "nr": grid.nr, "na": grid.na, "photons": int(lib.tmcml_problem_photons(handle)),
             "out_name": _lib.text(lib.tmcml_problem_name(handle)),
-            "time_bins": _time_bins(handle), "fiber_detectors": _fibers(handle)}
+            "time_bins": _time_bins(handle), "fiber_detectors": _fibers(handle),
+            "spatial_frequencies": _spatial_frequencies(handle)}
 
 
 def _time_bins(handle):
     dt = ctypes.c_double()
     nt = lib.tmcml_problem_time_bins(handle, ctypes.byref(dt))
     return (dt.value, nt) if nt > 0 else None
+
+
+def _spatial_frequencies(handle):
+    """The problem's spatial frequencies [1/cm] as an array, or None (none,
+    or a library before TMCML_1.6)."""
+    if lib.tmcml_problem_spatial_frequencies is None:
+        return None
+    n = lib.tmcml_problem_spatial_frequencies(handle, None, 0)
+    if n <= 0:
+        return None
+    fx = (ctypes.c_double * n)()
+    lib.tmcml_problem_spatial_frequencies(handle, fx, n)
+    return np.array(fx[:], dtype=float)
 
 
 def _fibers(handle):

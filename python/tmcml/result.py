@@ -20,11 +20,12 @@ from .source import FiberSource, IsotropicPoint
 # fluence of a run that scored absorption.
 COORDINATES = ("r", "z", "a")
 _UNITS = {"Rsp": "-", "Rd": "-", "A": "-", "Tt": "-", "r": "cm", "z": "cm", "a": "rad",
-          "t": "ns", "fluence": "1/cm2"}
+          "t": "ns", "fx": "1/cm", "fluence": "1/cm2"}
 
 
-def _view_keys(timed, absorption):
-    return COORDINATES + (("t",) if timed else ()) + (("fluence",) if absorption else ())
+def _view_keys(timed, absorption, frequencies=False):
+    return (COORDINATES + (("t",) if timed else ()) + (("fx",) if frequencies else ()) +
+            (("fluence",) if absorption else ()))
 
 
 def unit_of(key):
@@ -187,7 +188,10 @@ class Result:
     (result.time_bins; result.t the bins' centres in ns); Rd_fiber, a float as
     Rd is (the library's array of one value), of a run with a detector
     (result.detector), or an array of one value a detector [D] of a run with
-    a list of them (result.detector, the list).
+    a list of them (result.detector, the list); Rd_fx and Tt_fx [F], R(fx)
+    and T(fx), the Hankel transforms of the reflectance and transmittance at
+    F spatial frequencies, of a run with spatial_frequencies= (result.fx the
+    frequencies in 1/cm; Rd_fx[0] is Rd where fx[0] is 0; tmcml.FX_ARRAYS).
     The derivatives, in a run with jacobian=True (result.has_jacobian;
     tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
     Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
@@ -223,7 +227,7 @@ class Result:
     r['Rd'], r['A_rz'], r.keys() (tmcml.result.KEYS: Rsp, Rd, A, Tt, then
     tmcml.ARRAYS; with standard errors, 'Rd_stderr' after 'Rd', 'A_rz_stderr'
     after 'A_rz', ...; then the bins' centres 'r', 'z', 'a' and, with time
-    bins, 't'; then 'fluence' (fluence()) when absorption was scored),
+    bins, 't'; with spatial frequencies 'fx'; then 'fluence' (fluence()) when absorption was scored),
     values(), items(), get(), 'Rd' in r, len(r), iteration over the names,
     r.to_dict() (a new dict of the same objects), and r.units ({key:
     unit}, the library's table; '-' for a fraction)."""
@@ -255,8 +259,9 @@ class Result:
         self.ess = _ess(handle)
         self.ess_low = None if self.ess is None else bool(self.ess < _lib.LOW_ESS)
         self.time_bins, self.t = _time_bins(p)
+        self.fx = p["spatial_frequencies"] if getattr(self, "Rd_fx", None) is not None else None
         self._keys = (_with_stderr(self._names, self._stderr) +
-                      _view_keys(self.t is not None, bool(info.absorption)))
+                      _view_keys(self.t is not None, bool(info.absorption), self.fx is not None))
         self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr

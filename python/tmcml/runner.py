@@ -11,6 +11,8 @@ import threading
 import time
 import warnings
 
+import numpy as np
+
 from . import _lib
 from ._lib import lib
 from .problem import count
@@ -112,6 +114,37 @@ def set_time_and_detector(session, problems, time_bins, detector):
             session.call(lib.tmcml_problem_add_fiber_detector if k else
                          lib.tmcml_problem_set_fiber_detector, p.handle, d.separation, d.radius,
                          d.na)
+
+
+def set_spatial_frequencies(session, problems, spatial_frequencies):
+    """Asks each problem's runs for R(fx) and T(fx) at spatial_frequencies
+    (a sequence of frequencies in 1/cm, or None for none):
+    tmcml_problem_set_spatial_frequencies, which checks the values."""
+    if spatial_frequencies is None:
+        return
+    if isinstance(spatial_frequencies, (str, bytes)) or np.ndim(spatial_frequencies) != 1:
+        raise ValueError("spatial_frequencies: expected a sequence of frequencies in 1/cm, "
+                         "e.g. [0, 0.5, 1] or numpy.arange(0, 2.01, 0.5) (got %r)"
+                         % (spatial_frequencies,))
+    try:
+        fx = np.ascontiguousarray(spatial_frequencies, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("spatial_frequencies: expected numbers in 1/cm (got %r)"
+                         % (spatial_frequencies,)) from None
+    if fx.size == 0:
+        raise ValueError("spatial_frequencies: empty (give None for none)")
+    if lib.tmcml_problem_set_spatial_frequencies is None:
+        raise RuntimeError("spatial_frequencies: this libtmcml (%s) is older than "
+                           "tmcml_problem_set_spatial_frequencies (TMCML_1.6)" % _lib.path)
+    pointer = fx.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    for p in problems:
+        try:
+            session.call(lib.tmcml_problem_set_spatial_frequencies, p.handle, pointer,
+                         int(fx.size))
+        except _lib.TmcmlArgumentError as e:
+            text = str(e)  # the library's "spatial frequencies: frequency 2, ..."
+            raise _lib.TmcmlArgumentError(text.replace("spatial frequencies", "spatial_frequencies",
+                                                       1), e.status) from None
 
 
 def execute(session, problem, opt, progress=True, label=""):
@@ -319,16 +352,17 @@ def set_precision(session, problems, precision, precision_of, max_photons):
 
 
 def set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
-                     stderr, precision, precision_of, max_photons):
+                     stderr, precision, precision_of, max_photons, spatial_frequencies=None):
     """What tmcml.run, run_batch and run_mci ask of each problem's runs
     with these keywords, asked in this order (the first refused raises):
-    path lengths, derivatives, source, time bins and detector, standard
-    errors, precision.  Returns set_precision's quantity name (None
-    without a precision)."""
+    path lengths, derivatives, source, time bins and detector, spatial
+    frequencies, standard errors, precision.  Returns set_precision's
+    quantity name (None without a precision)."""
     set_path_lengths(session, problems, path_lengths)
     set_jacobian(session, problems, jacobian)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
+    set_spatial_frequencies(session, problems, spatial_frequencies)
     set_stderr(session, problems, stderr)
     return set_precision(session, problems, precision, precision_of, max_photons)
 

@@ -275,7 +275,8 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
         bool ok = opt->num_sets > 0
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
-                  : run->path_lengths || run->jacobian || run_options_tracks_time(run)
+                  : run->path_lengths || run->jacobian || run_options_tracks_time(run) ||
+                          run->fx_count > 0
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
         if (ok && opt->num_sets > 0 && (opt->set_mus || opt->set_g))
@@ -384,10 +385,11 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
-/* A run's time, detector and derivative tallies into its tally sets
- * (those they have not yet), their dimensions into *extra; false, with
- * *err, for a batch whose runs differ in time bins or in the layers of
- * their derivatives, or out of memory. */
+/* A run's time, detector, derivative and spatial-frequency tallies into
+ * its tally sets (those they have not yet), their dimensions into *extra;
+ * false, with *err, for a batch whose runs differ in time bins, in the
+ * layers of their derivatives or in their count of frequencies, or out of
+ * memory. */
 static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, output_grid *extra,
                             tm_error *err)
 {
@@ -400,6 +402,16 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     }
     if (run->time_nt > 0)
         extra->nt = run->time_nt;
+    if (run->fx_count > TM_MAX_SPATIAL_FREQUENCIES ||
+        (run->fx_count > 0 && extra->frequencies > 0 && extra->frequencies != run->fx_count)) {
+        error_set(err, NULL, 0,
+                  "runs of one batch with %d and %d spatial frequencies (at most %d): simulate "
+                  "them apart (or with one count)",
+                  extra->frequencies, run->fx_count, TM_MAX_SPATIAL_FREQUENCIES);
+        return false;
+    }
+    if (run->fx_count > 0)
+        extra->frequencies = run->fx_count;
     /* The workers' detector tallies hold the most a run of the batch has:
      * a run of fewer scores the first of them (their leading axis), which
      * its own tally sets take (tally_set_add_batch adds theirs). */
@@ -425,7 +437,8 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     timed.num_layers = 0; /* the path tallies: paths_prepare */
     for (int k = 0; k < slot_sets; k++)
         if (!tally_set_add_options(&acc[k], &timed)) {
-            error_set(err, NULL, 0, "out of memory for the time, detector or derivative tallies");
+            error_set(err, NULL, 0,
+                      "out of memory for the time, detector, derivative or frequency tallies");
             return false;
         }
     return true;
@@ -477,10 +490,10 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    /* Path lengths, derivatives, time bins or a detector without sets
-     * score as one set (problem_init_own_set). */
-    bool own_set =
-        path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 || extra.detectors > 0;
+    /* Path lengths, derivatives, time bins, a detector or spatial
+     * frequencies without sets score as one set (problem_init_own_set). */
+    bool own_set = path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 ||
+                   extra.detectors > 0 || extra.frequencies > 0;
     for (int s = 0; s < batch->slots; s++)
         problems[s].set_weights = extra.set_weights > 0 && problems[s].layers;
     int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;

@@ -22,6 +22,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "cpu_bessel.h"
 #include "cpu_source.h"
 #include "detector.h"
 #include "fixed_point.h"
@@ -34,6 +35,7 @@
 #define COS_90D          1.0e-6
 /* mwc_uniform's largest value, 1 - 2^-32 (exact in a double). */
 #define UNIFORM_MAX      (4294967295.0 / 4294967296.0)
+#define TWO_PI           6.283185307179586476925286766559
 
 /* A photon draws the random numbers of its steps and deflections ahead of
  * their use (new_step_next, draw_spin_ahead): turning a 32-bit number into
@@ -696,6 +698,32 @@ static bool escape_fiber_shares(const cpu_problem *p, const photon *ph, double *
     return any;
 }
 
+/* Set k's escape into its spatial-frequency tallies: at each frequency,
+ * its weight w_k times J0(2 pi fx rho), rho the escape's distance from the
+ * axis (docs/physics.md, "Spatial frequencies"), rounded as every escape
+ * (w_k J0(0) is w_k, so frequency 0 scores the escape tally's units) into
+ * the part of its sign: integers, whatever the sign. */
+static void sets_escape_fx(const cpu_problem *p, const photon *ph, const set_track *t,
+                           tally_batch *sets)
+{
+    double j0[TM_MAX_SPATIAL_FREQUENCIES];
+    double omega = TWO_PI * root(ph->x * ph->x + ph->y * ph->y);
+    int nf = p->fx_count;
+    for (int f = 0; f < nf; f++)
+        j0[f] = cpu_bessel_j0(omega * p->fx[f]);
+    for (int k = 0; k < p->num_sets; k++) {
+        double w = ph->w * exp(-t->extra[k]);
+        uint64_t *parts = ph->uz < 0.0 ? sets[k].rd_fx_parts : sets[k].tt_fx_parts;
+        for (int f = 0; f < nf; f++) {
+            double score = w * j0[f];
+            if (score >= 0.0)
+                parts[OUTPUT_FX_POSITIVE * nf + f] += fixed_point_from_weight(score);
+            else
+                parts[OUTPUT_FX_NEGATIVE * nf + f] += fixed_point_from_weight(-score);
+        }
+    }
+}
+
 static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
                         tally_batch *sets)
 {
@@ -721,6 +749,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
         sets_escape_weights(p, ph, t, sets);
     if (p->jacobian)
         sets_escape_jacobian(p, ph, t, bin, time_bin, fiber, sets);
+    if (p->fx_count)
+        sets_escape_fx(p, ph, t, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)

@@ -102,6 +102,12 @@ typedef struct cpu_problem {
     double time_inv_dt;
     int fibers;
     cpu_fiber fiber[TM_MAX_DETECTORS];
+    /* Spatial frequencies (docs/physics.md, "Spatial frequencies"): each
+     * escape scores w J0(2 pi fx rho) at fx_count frequencies fx [1/cm]
+     * (the run's own array), in the sets' loop as the path lengths; 0:
+     * none. */
+    int fx_count;
+    const double *fx;
 } cpu_problem;
 
 #endif

@@ -22,6 +22,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->jacobian = false;
     p->time_nt = 0;
     p->fibers = 0;
+    p->fx_count = 0;
+    p->fx = NULL;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -90,6 +92,8 @@ void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
         const fiber_detector *d = &run->fibers[k];
         p->fiber[k] = (cpu_fiber){d->sep, d->radius, detector_cos_accept(d->na, run->layers[0].n)};
     }
+    p->fx_count = run->fx ? run->fx_count : 0;
+    p->fx = run->fx;
 }
 
 static double min_of_sets(double a, double b) { return a < b ? a : b; }

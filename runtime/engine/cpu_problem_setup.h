@@ -23,7 +23,9 @@ bool cpu_problem_init_sets(cpu_problem *p, const mci_run *run, uint64_t seed, bo
  * layer of |g| = 1 keeps its g).  False when out of memory. */
 bool cpu_problem_set_scattering(cpu_problem *p, const double *set_mus, const double *set_g);
 void cpu_problem_free(cpu_problem *p);
-/* Takes run's time bins and fiber detector (none when it asks for neither). */
+/* Takes run's time bins, fiber detector, derivatives and spatial
+ * frequencies (none it does not ask for); p keeps a pointer to run's
+ * frequencies, so run outlives p. */
 void cpu_problem_set_options(cpu_problem *p, const mci_run *run);
 
 #endif

@@ -17,6 +17,13 @@
  * tabs, "# layer N"); its A_l line is an array's (mco_array_bytes). */
 #define MCO_LAYER_BYTES (5 * 14 + 24)
 
+/* A spatial frequency in the .mco's header line (run_options_describe): a
+ * blank and at most 24 characters ("-2.2250738585072014e-308"); in the
+ * JSON summary the same three times (input.spatial_frequencies, Rd_fx,
+ * Tt_fx) with cJSON's separators and indentation. */
+#define MCO_FX_BYTES  25
+#define JSON_FX_BYTES (3 * 32)
+
 /* cJSON writes a byte of a name or path as at most 6 bytes ("\u001b"; an
  * invalid UTF-8 byte becomes the 3 bytes of U+FFFD). */
 #define JSON_ESCAPE_FACTOR 6
@@ -42,8 +49,9 @@ static uint64_t mco_array_bytes(const output_array *o, uint64_t n)
 uint64_t footprint_mco_bound(const mci_run *run)
 {
     output_grid g = grid_of(run);
-    uint64_t bytes =
-        MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + (uint64_t)run->num_layers * MCO_LAYER_BYTES;
+    uint64_t bytes = MCO_TEXT_BYTES_BOUND + strlen(run->out_name) +
+                     (uint64_t)run->num_layers * MCO_LAYER_BYTES +
+                     (uint64_t)run->fx_count * MCO_FX_BYTES;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))
             bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
@@ -54,7 +62,8 @@ static uint64_t json_bound(const mci_run *run, const char *input_path)
 {
     uint64_t names = strlen(run->out_name) + (input_path ? strlen(input_path) : 0);
     return JSON_TEXT_BYTES_BOUND + JSON_ESCAPE_FACTOR * names +
-           (uint64_t)run->num_layers * JSON_LAYER_BYTES_BOUND;
+           (uint64_t)run->num_layers * JSON_LAYER_BYTES_BOUND +
+           (uint64_t)run->fx_count * JSON_FX_BYTES;
 }
 
 void footprint_of_run(const mci_run *run, const char *input_path, run_footprint *fp)

@@ -89,7 +89,8 @@ typedef struct gpu_run {
     cuda_ptr slot_done;     /* a batch kernel's: photons of each slot ended in the launch */
     size_t tally_bytes[OUTPUT_TALLIES_ALL], counts_bytes; /* of all the slots; 0: none */
     size_t slot_done_bytes;
-    cuda_ptr time_n; /* time bins or a fiber: each layer's n (templates/timed.cu) */
+    cuda_ptr time_n;   /* time bins or a fiber: each layer's n (templates/timed.cu) */
+    cuda_ptr fx_omega; /* spatial frequencies: 2 pi fx each (templates/fx.cu) */
 } gpu_run;
 
 /* A device buffer kept from call to call, grown when a call needs more. */
@@ -106,6 +107,7 @@ enum {
     KEPT_LAYERS,
     KEPT_SETS,
     KEPT_TIME,
+    KEPT_FX,
     KEPT_DONE,
     KEPT_COUNT
 };
@@ -378,26 +380,37 @@ static bool upload_batch(gpu_engine *eng, const photon_batch *b, const gpu_run *
     return ok;
 }
 
-/* Optics set k's scattering tables for layer i (templates/sets.cu):
+/* Optics set k's scattering tables for layer i (templates/sets.cu): the
+ * logarithm of what each interaction multiplies its weight by,
  * ln(mus_k / mus_ref) (0 where either does not scatter: such a layer stays
- * so, optics_sets_check), and with g changed g_k and ln((1 - g_k^2) /
- * (1 - g_ref^2)) (0 where the set keeps g: no deflection is reweighted). */
-static void optics_tables(const mci_layer *l, double mus, double g, int optics, float *log_mus,
-                          float *g_k, float *log_hg)
+ * so, optics_sets_check), with g changed plus ln((1 - g_k^2) /
+ * (1 - g_ref^2)) (0 where the set keeps g); and with g changed -2 g_k and
+ * 1 + g_k^2, rounded as the kernel's hg_base rounds the reference's (an
+ * exact product, one fmaf), so that a set of the reference's g has its
+ * base bit for bit. */
+static void optics_tables(const mci_layer *l, double mus, double g, int optics, float *log_ratio,
+                          float *minus_2g, float *one_plus_g2)
 {
-    *log_mus = l->mus > 0.0 && mus > 0.0 ? (float)log(mus / l->mus) : 0.0f;
-    if (optics < 2)
+    double log_mus = l->mus > 0.0 && mus > 0.0 ? log(mus / l->mus) : 0.0;
+    if (optics < 2) {
+        *log_ratio = (float)log_mus;
         return;
-    *g_k = (float)g;
-    *log_hg = g != l->g ? (float)(log1p(-g * g) - log1p(-l->g * l->g)) : 0.0f;
+    }
+    double log_hg = g != l->g ? log1p(-g * g) - log1p(-l->g * l->g) : 0.0;
+    *log_ratio = (float)(log_mus + log_hg);
+    float gk = (float)g;
+    *minus_2g = -2.0f * gk;
+    *one_plus_g2 = fmaf(gk, gk, 1.0f);
 }
 
 /* The absorption sets' tables of templates/sets.cu, each layer i's
  * (1-based) set k at (i - 1) * num_sets + k: the extra mut, mut_k,i -
  * mut_ref,i (mua's alone for absorption sets), with sets_absorb the set's
  * share of an interaction, with optics sets their scattering's
- * (optics_tables), then with g changed a flag a layer (1: some set's g is
- * not the layer's); run is the sets' reference (mua_sets_reference). */
+ * (optics_tables: with g changed its pairs at spec_sets_g_pairs_at, entry
+ * (i - 1) * num_sets + k of them), then with g changed a flag a layer (1:
+ * some set's g is not the layer's); run is the sets' reference
+ * (mua_sets_reference). */
 static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *spec,
                         const gpu_options *opt, gpu_run *r, tm_error *err)
 {
@@ -410,10 +423,10 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
     }
     size_t per_table = (size_t)sets * (size_t)layers;
     size_t absorbed = r->sets_absorb ? per_table : 0, scattering = absorbed + per_table;
-    size_t tables = 1 + (r->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0) + (optics > 1 ? 2 : 0);
-    size_t flags = per_table * tables; /* with g changed, whether a layer's is */
-    size_t entries = flags + (optics > 1 ? (size_t)layers : 0);
-    float *table = malloc(entries * sizeof *table);
+    size_t tables = 1 + (r->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0);
+    size_t pairs = spec_sets_g_pairs_at(spec), flags = pairs + 2 * per_table;
+    size_t entries = optics > 1 ? flags + (size_t)layers : per_table * tables;
+    float *table = calloc(entries, sizeof *table); /* a pad word before the pairs stays 0 */
     if (!table) {
         error_set(err, NULL, 0, "out of memory");
         return false;
@@ -432,10 +445,7 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
                 table[absorbed + at] = l->mua + l->mus > 0 ? (float)(mua / (l->mua + l->mus)) : 0;
             if (optics > 0)
                 optics_tables(l, mus, opt->set_g[from], optics, &table[scattering + at],
-                              &table[scattering + per_table + at],
-                              &table[scattering + 2 * per_table + at]);
-            if (optics > 1 && k == 0)
-                table[flags + (size_t)i - 1] = 0.0f;
+                              &table[pairs + 2 * at], &table[pairs + 2 * at + 1]);
             if (optics > 1 && opt->set_g[from] != l->g)
                 table[flags + (size_t)i - 1] = 1.0f;
         }
@@ -470,7 +480,7 @@ static bool spec_scores(const kernel_spec *spec, int k)
            (spec->sets_jacobian && gpu_jacobian_tally(k)) ||
            (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
-           (g == OUTPUT_OPTION_FIBER && spec->fiber);
+           (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0);
 }
 
 /* The least exit cosine fiber detector d accepts, as the kernel has it
@@ -499,6 +509,23 @@ static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_erro
     }
     return kept_at_least(eng, KEPT_TIME, count * sizeof *n, &r->time_n, err) &&
            cuda_upload(eng->queue.stream, r->time_n, n, count * sizeof *n, err);
+}
+
+/* 2 pi fx at each of the run's spatial frequencies (1/cm), the product in
+ * double rounded once (a run's kernel with them: templates/fx.cu). */
+static bool upload_fx(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
+{
+    size_t count = (size_t)run->fx_count;
+    float omega[TM_MAX_GPU_SPATIAL_FREQUENCIES];
+    if (count > TM_MAX_GPU_SPATIAL_FREQUENCIES) {
+        error_set(err, NULL, 0, "%zu spatial frequencies: a GPU kernel scores at most %d", count,
+                  TM_MAX_GPU_SPATIAL_FREQUENCIES);
+        return false;
+    }
+    for (size_t f = 0; f < count; f++)
+        omega[f] = (float)(6.283185307179586 * run->fx[f]); /* 2 pi */
+    return kept_at_least(eng, KEPT_FX, count * sizeof *omega, &r->fx_omega, err) &&
+           cuda_upload(eng->queue.stream, r->fx_omega, omega, count * sizeof *omega, err);
 }
 
 /* Queues the zeroing of the run's tallies on the stream: the next launch
@@ -550,7 +577,7 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
            (spec->num_sets == 0 || upload_sets(eng, run, spec, opt, r, err)) &&
            (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
-           zero_tallies(r, err);
+           (spec->fx == 0 || upload_fx(eng, run, r, err)) && zero_tallies(r, err);
 }
 
 /* The run is over once its stream has finished with its buffers (kept for
@@ -728,6 +755,7 @@ typedef struct launch_args {
     /* time bins or a fiber (templates/timed.cu) */
     cuda_ptr time_n;
     float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
+    cuda_ptr fx_omega; /* spatial frequencies (templates/fx.cu) */
     int nt;
     void *list[KERNEL_PARAM_ROWS];
 } launch_args;
@@ -778,6 +806,9 @@ static void *launch_value(launch_args *a, kernel_arg v)
     case KERNEL_ARG_FIBER_SEP: return &a->fiber_sep;
     case KERNEL_ARG_FIBER_RADIUS: return &a->fiber_radius;
     case KERNEL_ARG_FIBER_COS_ACCEPT: return &a->fiber_cos_accept;
+    case KERNEL_ARG_FX_OMEGA: return &a->fx_omega;
+    case KERNEL_ARG_RD_FX: return &a->tally[OUTPUT_TALLY_RD_FX];
+    case KERNEL_ARG_TT_FX: return &a->tally[OUTPUT_TALLY_TT_FX];
     case KERNEL_ARGS: break;
     }
     return NULL;
@@ -825,6 +856,7 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
                        .stop = r->stop,
                        .counts = r->counts,
                        .set_extra = r->set_extra,
+                       .fx_omega = r->fx_omega,
                        .slot_done = r->slot_done,
                        .tiles = plan->tiles};
     memcpy(a->tally, r->tally, sizeof a->tally);
@@ -1261,13 +1293,30 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
     return true;
 }
 
+/* Spatial frequencies: a run's own kernel scores as many as its shape
+ * says (templates/fx.cu; a batch's and the sets' none: spec_validate), so
+ * a run whose count is not the kernel's is refused rather than given none;
+ * timed_prepare gives acc their tallies. */
+static bool check_fx(const photon_batch *b, const kernel_spec *spec, tm_error *err)
+{
+    for (int k = 0; k < b->count; k++)
+        if (b->parts[k].run->fx_count != spec->fx) {
+            error_set(err, NULL, 0,
+                      "the kernel scores %d spatial frequencies, the run asks for %d (a batch's "
+                      "or the sets' kernel scores none: run it alone, or on the CPU engine)",
+                      spec->fx, b->parts[k].run->fx_count);
+            return false;
+        }
+    return true;
+}
+
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_batch(batch, spec, err) || !gpu_acc_add_options(batch, spec, opt, acc, err) ||
-        !timed_prepare(batch, spec, acc, err))
+    if (!check_fx(batch, spec, err) || !check_batch(batch, spec, err) ||
+        !gpu_acc_add_options(batch, spec, opt, acc, err) || !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
     if (!spec->batch && batch_run_glass_only(run) && !source_is_pencil(&run->source)) {

@@ -159,7 +159,8 @@ static uint32_t version_of(const checkpoint *c)
     const tally_set *t = &c->tallies;
     if (c->unc.groups > 0 || c->unc.pending.photons > 0)
         return VERSION_GROUPS;
-    if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0)
+    if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0 ||
+        t->frequencies > 0)
         return VERSION_OPTIONS;
     return t->num_layers > 0 ? VERSION_PATHS : VERSION;
 }
@@ -269,7 +270,8 @@ static void read_options(le_reader *r, tally_set *t)
                                                   TM_MAX_TIME_BINS,
                                                   TM_MAX_DETECTORS,
                                                   TM_MAX_PATH_LAYERS,
-                                                  OUTPUT_SET_WEIGHTS};
+                                                  OUTPUT_SET_WEIGHTS,
+                                                  TM_MAX_SPATIAL_FREQUENCIES};
     for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
@@ -407,9 +409,18 @@ static void read_groups(le_reader *r, checkpoint *c)
     bool in_range = true;
     for (int i = 0; i < 6; i++)
         in_range = in_range && axes[i] <= INT32_MAX;
-    /* A result's grid: no axis of the derivative or set-weight tallies. */
-    output_grid grid = {
-        (int)axes[0], (int)axes[1], (int)axes[2], (int)axes[3], (int)axes[4], (int)axes[5], 0, 0};
+    /* A result's grid: no axis of the derivative or set-weight tallies; its
+     * spatial frequencies are the tallies' (the part has no count of them:
+     * runs before them wrote none). */
+    output_grid grid = {(int)axes[0],
+                        (int)axes[1],
+                        (int)axes[2],
+                        (int)axes[3],
+                        (int)axes[4],
+                        (int)axes[5],
+                        0,
+                        0,
+                        tally_set_option_length(t, OUTPUT_OPTION_FX)};
     if (groups == 0) /* only a group a stop cut (read_pending) */
         return;
     if (!in_range || !groups_fit(&grid, arrays, t, c->input)) {

@@ -671,6 +671,7 @@ void mci_run_free(mci_run *run)
         return;
     free(run->out_name);
     free(run->layers);
+    free(run->fx);
     memset(run, 0, sizeof *run);
 }
 
@@ -690,16 +691,22 @@ bool mci_run_copy(mci_run *dst, const mci_run *src)
     *dst = *src;
     dst->out_name = NULL;
     dst->layers = NULL;
-    size_t n = (size_t)src->num_layers + 2;
+    dst->fx = NULL;
+    size_t n = (size_t)src->num_layers + 2, nfx = src->fx ? (size_t)src->fx_count : 0;
+    dst->fx_count = (int)nfx;
     if (src->out_name)
         dst->out_name = strdup(src->out_name);
     if (src->layers)
         dst->layers = malloc(n * sizeof *dst->layers);
-    if ((src->out_name && !dst->out_name) || (src->layers && !dst->layers)) {
+    if (nfx)
+        dst->fx = malloc(nfx * sizeof *dst->fx);
+    if ((src->out_name && !dst->out_name) || (src->layers && !dst->layers) || (nfx && !dst->fx)) {
         mci_run_free(dst);
         return false;
     }
     if (src->layers)
         memcpy(dst->layers, src->layers, n * sizeof *dst->layers);
+    if (nfx)
+        memcpy(dst->fx, src->fx, nfx * sizeof *dst->fx);
     return true;
 }

@@ -60,6 +60,13 @@ typedef struct mci_run {
      * fields: none from mci_read. */
     int fiber_count;
     fiber_detector fibers[TM_MAX_DETECTORS];
+    /* Spatial frequencies [1/cm] at which the escapes' Hankel transforms
+     * Rd_fx and Tt_fx are scored (spatial_frequencies.h;
+     * --spatial-frequencies, tmcml_problem_set_spatial_frequencies):
+     * fx_count of them in fx (malloc'd, owned as layers is: mci_run_copy
+     * copies it, mci_run_free frees it); 0 and NULL: none. */
+    double *fx;
+    int fx_count;
     /* The histories the run's tallies come from: 0 for photons simulated
      * with the run's own mua; for one of several absorption sets, a digest
      * of the mua they are simulated with (the sets' reference,

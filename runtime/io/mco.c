@@ -140,6 +140,8 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
         asked.time_nt = 0;
     if (!res->rd_fiber)
         asked.fiber_count = 0;
+    if (!res->rd_fx)
+        asked.fx_count = 0;
     textbuf options = TEXTBUF_INIT;
     run_options_describe(&asked, "# ", &options);
     char *text = textbuf_take(&options);

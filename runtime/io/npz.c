@@ -10,16 +10,18 @@
 #include "run_options.h"
 #include "zip.h"
 
-#define NPY_MAGIC           "\x93NUMPY\x01\x00" /* format version 1.0 */
-#define NPY_MAGIC_BYTES     8
-#define NPY_ALIGN           64 /* NumPy pads its header so that the data start on this */
-#define NPY_HEADER_MAX      256
-/* Members beside the output table's: the RAT scalars, the grid, units. */
-#define NPZ_RAT             4
-#define NPZ_GRID            6
+#define NPY_MAGIC       "\x93NUMPY\x01\x00" /* format version 1.0 */
+#define NPY_MAGIC_BYTES 8
+#define NPY_ALIGN       64 /* NumPy pads its header so that the data start on this */
+#define NPY_HEADER_MAX  256
+/* Members beside the output table's: the RAT scalars, the grid (dr, dz,
+ * da, r, z, a, and fx with spatial frequencies), units. */
+#define NPZ_RAT         4
+#define NPZ_GRID        7
 /* Each array and RAT total may have its standard error beside it
  * (NAME_stderr: a run with --stderr). */
-#define NPZ_MEMBERS         (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
+#define NPZ_MEMBERS     (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
+_Static_assert(NPZ_MAX_RANK >= OUTPUT_MAX_RANK, "an .npz member holds any output array's axes");
 /* A member's bytes besides its data: local and central headers with their
  * ZIP64 fields, its name twice, its .npy header. */
 #define NPZ_MEMBER_OVERHEAD (30 + 20 + 46 + 28 + 2 * 32 + NPY_HEADER_MAX)
@@ -244,6 +246,12 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
                          .dims = {(uint64_t)run->na},
                          .values = centres + run->nr + run->nz,
                          .unit = "rad"};
+    if (res->rd_fx && run->fx && run->fx_count == res->frequencies) /* Rd_fx's axis */
+        a[n++] = (npz_array){.name = "fx",
+                             .rank = 1,
+                             .dims = {(uint64_t)res->frequencies},
+                             .values = run->fx,
+                             .unit = "1/cm"};
     bool ok = npz_write_members(stream, a, n, err);
     free(centres);
     return ok;
@@ -275,7 +283,8 @@ bool npz_write_arrays(const char *path, const npz_array *arrays, int count, tm_e
 uint64_t npz_size_bound(const mci_run *run)
 {
     output_grid g = run_options_grid(run);
-    uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na;
+    uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na +
+                      (uint64_t)run->fx_count;
     /* Twice the arrays: room for their standard errors (--stderr). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))

@@ -26,7 +26,10 @@ bool npz_write(const char *path, const mci_run *run, const mcml_result *res, tm_
  * or uint64 counts (exact where a float64 would round: seeds, photons), or
  * one text (a 0-d '<UW' string), shaped by rank dims (rank 0 to
  * NPZ_MAX_RANK; a text has rank 0); unit "-" for none. */
-#define NPZ_MAX_RANK 4 /* the time bins' Jacobians: nr x nt x layers x 3 */
+/* The output table's arrays have up to 4 axes (Rd_rt_jacobian: r, t,
+ * layer, parameter); 3 here wrote a rank-4 member's last dimension past
+ * dims, and --jacobian --time crashed writing its .npz. */
+#define NPZ_MAX_RANK 4
 typedef enum npz_kind { NPZ_FLOAT64, NPZ_UINT64, NPZ_TEXT } npz_kind;
 typedef struct npz_array {
     const char *name;

@@ -329,6 +329,32 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .tally = OUTPUT_TALLY_RD_JF,
      .norm = OUTPUT_NORM_JACOBIAN_COUNT,
      .option = OUTPUT_OPTION_JACOBIAN},
+    /* The escapes' Hankel transforms at the spatial frequencies
+     * (docs/physics.md, "Spatial frequencies"): R(fx), T(fx), a fraction
+     * of the photons as Rd is (R(0) is Rd); the frequencies are the .mco's
+     * header line's, the JSON's input.spatial_frequencies. */
+    {.name = "Rd_fx",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_FX},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_RD_FX,
+     .norm = OUTPUT_NORM_FX,
+     .option = OUTPUT_OPTION_FX,
+     .mco_title = "Rd_fx #Rd(fx) at the spatial frequencies fx of the header. [-]",
+     .mco_number = "%12.6E",
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
+    {.name = "Tt_fx",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_FX},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_TT_FX,
+     .norm = OUTPUT_NORM_FX,
+     .option = OUTPUT_OPTION_FX,
+     .mco_title = "Tt_fx #Tt(fx) at the spatial frequencies fx of the header. [-]",
+     .mco_number = "%12.6E",
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
 };
 
 /* The derivative tallies' rows (output_arrays.h): per escape ring or angle,
@@ -362,21 +388,37 @@ const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES] = {
      .tally = OUTPUT_TALLY_SET_WEIGHTS,
      .tallied = true,
      .option = OUTPUT_OPTION_OPTICS},
+    /* The parts first, so that the frequencies are the second axis, as the
+     * other groups' (output_option_axis). */
+    {.name = "Rd_fx_parts",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_FX_PART, OUTPUT_AXIS_FX},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_RD_FX,
+     .tallied = true,
+     .option = OUTPUT_OPTION_FX},
+    {.name = "Tt_fx_parts",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_FX_PART, OUTPUT_AXIS_FX},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_TT_FX,
+     .tallied = true,
+     .option = OUTPUT_OPTION_FX},
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, set_w) == offsetof(tally_set, tally[OUTPUT_TALLY_SET_WEIGHTS]),
+_Static_assert(offsetof(tally_set, tt_fx_parts) ==
+                   offsetof(tally_set, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, set_w) ==
-                   offsetof(tally_batch, tally[OUTPUT_TALLY_SET_WEIGHTS]),
+_Static_assert(offsetof(tally_batch, tt_fx_parts) ==
+                   offsetof(tally_batch, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, rd_fiber_jacobian) ==
-                       offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
+                   offsetof(mcml_result, tt_fx) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
 uint64_t output_axis_length(output_axis axis, const output_grid *g)
@@ -392,6 +434,8 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_TERM: return OUTPUT_TERMS;
     case OUTPUT_AXIS_PARAM: return OUTPUT_PARAMS;
     case OUTPUT_AXIS_SET_WEIGHTS: return (uint64_t)g->set_weights;
+    case OUTPUT_AXIS_FX: return (uint64_t)g->frequencies;
+    case OUTPUT_AXIS_FX_PART: return OUTPUT_FX_PARTS;
     }
     return 0;
 }
@@ -414,6 +458,7 @@ output_grid output_option_grid(output_option group, int length)
     case OUTPUT_AXIS_DETECTOR: g.detectors = length; break;
     case OUTPUT_AXIS_JACOBIAN_LAYER: g.jacobian_layers = length; break;
     case OUTPUT_AXIS_SET_WEIGHTS: g.set_weights = length; break;
+    case OUTPUT_AXIS_FX: g.frequencies = length; break;
     default: break;
     }
     return g;

@@ -42,7 +42,7 @@ enum {
      * bin, the same units as Rd_ra's and Tt_ra's, so each sums to them. */
     OUTPUT_TALLY_RD_RT,
     OUTPUT_TALLY_TT_RT,
-    /* The fiber detector's collected weight (mci_run.fiber_radius > 0). */
+    /* The fiber detectors' collected weight (mci_run.fiber_count > 0). */
     OUTPUT_TALLY_RD_FIBER,
     /* The derivatives' terms (mci_run.jacobian; docs/physics.md,
      * "Derivatives"): per ring (JR) or angle (JA) of the escapes, layer and
@@ -62,11 +62,25 @@ enum {
      * sets"): over its escapes, sum w_k^2, sum w_ref and sum w_ref^2 (w_ref
      * the reference history's weight), for its effective sample size. */
     OUTPUT_TALLY_SET_WEIGHTS,
+    /* The escapes' Hankel transforms at the run's spatial frequencies
+     * (mci_run.fx; docs/physics.md, "Spatial frequencies"): over the
+     * escapes through the top (RD) or the bottom (TT), sum w J0(2 pi fx
+     * rho) in the weight's fixed point, its positive and its negative
+     * terms apart (output_fx_part), so that the sums stay integers. */
+    OUTPUT_TALLY_RD_FX,
+    OUTPUT_TALLY_TT_FX,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS         29 /* rows of output_table[] */
+#define OUTPUT_ARRAYS         31 /* rows of output_table[] */
 /* The tallies that are no row of output_table[] (output_hidden_tallies). */
 #define OUTPUT_HIDDEN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
+/* The parts of a spatial-frequency tally, its slower axis: [part][k] is
+ * the sum of the escapes' w J0 of that sign at frequency k. */
+typedef enum output_fx_part {
+    OUTPUT_FX_POSITIVE,
+    OUTPUT_FX_NEGATIVE,
+    OUTPUT_FX_PARTS
+} output_fx_part;
 enum {
     OUTPUT_SET_WEIGHT_SQUARES,
     OUTPUT_REF_WEIGHTS,
@@ -105,6 +119,7 @@ typedef enum output_jacobian_param {
         struct {                                                                                   \
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
             TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf, *set_w;                   \
+            TYPE *rd_fx_parts, *tt_fx_parts;                                                       \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -118,6 +133,7 @@ typedef enum output_jacobian_param {
             double *tt_jacobian, *tt_r_jacobian, *tt_a_jacobian;                                   \
             double *rd_rt_jacobian, *rd_t_jacobian, *tt_rt_jacobian, *tt_t_jacobian;               \
             double *rd_fiber_jacobian;                                                             \
+            double *rd_fx, *tt_fx;                                                                 \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
@@ -137,7 +153,11 @@ typedef enum output_axis {
     OUTPUT_AXIS_TERM,
     OUTPUT_AXIS_PARAM,
     /* An optics set's weight sums (OUTPUT_SET_WEIGHTS, or 0 without). */
-    OUTPUT_AXIS_SET_WEIGHTS
+    OUTPUT_AXIS_SET_WEIGHTS,
+    /* The spatial frequencies (mci_run.fx_count), and the parts of their
+     * tallies (OUTPUT_FX_PARTS). */
+    OUTPUT_AXIS_FX,
+    OUTPUT_AXIS_FX_PART
 } output_axis;
 #define OUTPUT_MAX_RANK 4
 
@@ -171,7 +191,10 @@ typedef enum output_norm {
     /* Those of Rd_rt and Tt_rt, of Rd_t and Tt_t, and of Rd_fiber. */
     OUTPUT_NORM_JACOBIAN_RT,
     OUTPUT_NORM_JACOBIAN_T,
-    OUTPUT_NORM_JACOBIAN_COUNT
+    OUTPUT_NORM_JACOBIAN_COUNT,
+    /* Rd_fx, Tt_fx: each frequency's positive part less its negative / N
+     * (the difference taken on the integers). */
+    OUTPUT_NORM_FX
 } output_norm;
 
 /* The optional groups of arrays: a row of one is scored and written only
@@ -180,11 +203,12 @@ typedef enum output_option {
     OUTPUT_OPTION_NONE,     /* every run's */
     OUTPUT_OPTION_PATHS,    /* the path lengths (mci_run.path_lengths) */
     OUTPUT_OPTION_TIME,     /* time-resolved escapes (mci_run.time_nt) */
-    OUTPUT_OPTION_FIBER,    /* the fiber detector (mci_run.fiber_radius) */
+    OUTPUT_OPTION_FIBER,    /* the fiber detectors (mci_run.fiber_count) */
     OUTPUT_OPTION_JACOBIAN, /* the derivatives (mci_run.jacobian) */
-    OUTPUT_OPTION_OPTICS    /* an optics set's weights (mci_run.optics_set) */
+    OUTPUT_OPTION_OPTICS,   /* an optics set's weights (mci_run.optics_set) */
+    OUTPUT_OPTION_FX        /* the spatial frequencies (mci_run.fx_count) */
 } output_option;
-#define OUTPUT_OPTIONS 6
+#define OUTPUT_OPTIONS 7
 
 /* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
  * wants at a glance, in the table's order after "trapped", each with its
@@ -228,8 +252,9 @@ typedef struct output_array {
 extern const output_array output_table[OUTPUT_ARRAYS];
 
 /* The rows of the tallies that are no output bin for bin, OUTPUT_TALLY_RD_JR
- * to _SET_WEIGHTS in that order (the derivatives' terms, an optics set's
- * weight sums): shape, option and name as a tally row's, never an output. */
+ * to _TT_FX in that order (the derivatives' terms, an optics set's weight
+ * sums, the spatial frequencies' parts): shape, option and name as a tally
+ * row's, never an output. */
 extern const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES];
 
 /* The grid the arrays are sized by. */
@@ -238,13 +263,15 @@ typedef struct output_grid {
     int nt, detectors; /* the optional axes: 0 where a run has none */
     int jacobian_layers;
     int set_weights; /* OUTPUT_SET_WEIGHTS with an optics set's, else 0 */
+    int frequencies; /* the spatial frequencies; 0 where a run has none */
 } output_grid;
 
 /* Entries along an axis. */
 uint64_t output_axis_length(output_axis axis, const output_grid *g);
-/* The axis an optional group adds to the grid (its tallies' axis after r,
- * or their only one: the layers of the path lengths, the time bins, the
- * detectors, the layers of the derivatives), and the
+/* The axis an optional group adds to the grid (its tallies' second axis,
+ * after r or the spatial frequencies' parts, or their only one: the layers
+ * of the path lengths, the time bins, the detectors, the layers of the
+ * derivatives, the frequencies), and the
  * grid of that axis alone, length entries long (every other axis 0). */
 output_axis output_option_axis(output_option group);
 output_grid output_option_grid(output_option group, int length);

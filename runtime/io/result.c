@@ -15,7 +15,8 @@ output_grid result_grid(const mcml_result *res)
 {
     /* The derivatives' arrays run along the layers and the parameters: no
      * axis of their own. */
-    return (output_grid){res->nr, res->nz, res->na, res->num_layers, res->nt, res->detectors, 0, 0};
+    return (output_grid){res->nr,        res->nz, res->na, res->num_layers, res->nt,
+                         res->detectors, 0,       0,       res->frequencies};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
@@ -60,6 +61,12 @@ bool result_alloc_detectors(mcml_result *res, int detectors)
 {
     res->detectors = detectors;
     return result_alloc_option(res, OUTPUT_OPTION_FIBER);
+}
+
+bool result_alloc_fx(mcml_result *res, int frequencies)
+{
+    res->frequencies = frequencies;
+    return result_alloc_option(res, OUTPUT_OPTION_FX);
 }
 
 bool result_alloc_jacobian(mcml_result *res)
@@ -226,6 +233,20 @@ static void result_count(const tally_acc_t *v, int count, double n, double *out)
         out[i] = tally_weight(v[i]) / n;
 }
 
+/* Rd_fx, Tt_fx: each frequency's positive sum less its negative
+ * (output_fx_part), the difference taken exactly on the integers, per
+ * photon: where nothing is negative (fx = 0, whose J0 is 1) the quotient
+ * is RAT's Rd or Tt bit for bit, as result_total computes it. */
+static void result_fx(const tally_acc_t *v, int count, double n, double *out)
+{
+    for (int k = 0; k < count; k++) {
+        tally_acc_t pos = v[OUTPUT_FX_POSITIVE * count + k],
+                    neg = v[OUTPUT_FX_NEGATIVE * count + k];
+        double w = pos >= neg ? tally_weight(pos - neg) : -tally_weight(neg - pos);
+        out[k] = w * (1.0 / n);
+    }
+}
+
 /* Array o from its tally v, whose rows are r (output_table[]: every tally
  * runs along r first), and, for a path array, the escape tally e it is a
  * mean over; false when out of memory. */
@@ -238,6 +259,7 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     case OUTPUT_NORM_RT: result_rt(run, v, n, out); return true;
     case OUTPUT_NORM_T: result_t(run, v, n, out); return true;
     case OUTPUT_NORM_COUNT: result_count(v, g.detectors, n, out); return true;
+    case OUTPUT_NORM_FX: result_fx(v, g.frequencies, n, out); return true;
     case OUTPUT_NORM_PATH: result_path(run, v, e, out); return true;
     case OUTPUT_NORM_PATH_TOTAL: result_path_total(run, v, e, out); return true;
     case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
@@ -281,7 +303,7 @@ static double result_total(const tally_acc_t *v, size_t bins, double n)
     return tally_weight(sum) * (1.0 / n);
 }
 
-/* The time, detector and derivative arrays of res, when t has their
+/* The time, detector, derivative and spatial-frequency arrays of res, when t has their
  * tallies, which must be the run's; false (res freed) with *err
  * otherwise. */
 static bool result_optional(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
@@ -293,14 +315,17 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
         ok = t->detectors == run->fiber_count && result_alloc_detectors(res, t->detectors);
     if (ok && t->rd_jr)
         ok = t->jacobian_layers == run->num_layers && result_alloc_jacobian(res);
+    if (ok && t->rd_fx_parts)
+        ok = t->frequencies == run->fx_count && result_alloc_fx(res, t->frequencies);
     if (ok)
         return true;
     result_free(res);
     error_set(err, NULL, 0,
-              "time tallies of %d bins (the run: %d), %d detectors (the run: %d) or derivatives "
-              "of %d layers (the run: %d), or out of memory",
+              "time tallies of %d bins (the run: %d), %d detectors (the run: %d), derivatives "
+              "of %d layers (the run: %d) or %d spatial frequencies (the run: %d), or out of "
+              "memory",
               t->nt, run->time_nt, t->detectors, run->fiber_count, t->jacobian_layers,
-              run->num_layers);
+              run->num_layers, t->frequencies, run->fx_count);
     return false;
 }
 

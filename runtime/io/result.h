@@ -22,6 +22,7 @@
 typedef struct mcml_result {
     int nr, nz, na, num_layers;
     int nt, detectors;     /* of the optional time and detector arrays; 0: none */
+    int frequencies;       /* of the optional spatial-frequency arrays; 0: none */
     uint64_t photons;      /* photons the quantities are normalised by */
     double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
     OUTPUT_RESULT_FIELDS;
@@ -54,6 +55,8 @@ bool result_has_paths(const mcml_result *res);
  * result_alloc_detectors, false when out of memory. */
 bool result_alloc_time(mcml_result *res, int nt);
 bool result_alloc_detectors(mcml_result *res, int detectors);
+/* The same for Rd_fx and Tt_fx at `frequencies` spatial frequencies. */
+bool result_alloc_fx(mcml_result *res, int frequencies);
 /* The Jacobians (zeroed), num_layers x 3 per escape bin, those of the
  * time bins and the detector when res has them already (result_alloc_time,
  * result_alloc_detectors first): false when out of memory. */

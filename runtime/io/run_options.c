@@ -1,9 +1,14 @@
 /* A run's optional outputs (run_options.h). */
 #include "run_options.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "number_parse.h"
+#include "tm_limits.h"
 
 /* The requests a run records as one line of text each (the .mco's
  * header, the checkpoint's input): the flag's line and its field. */
@@ -17,6 +22,9 @@ static const struct {
 };
 #define FLAG_LINES (sizeof flag_lines / sizeof flag_lines[0])
 
+/* The spatial frequencies' line: their count, then each in 1/cm. */
+#define FX_LINE "spatial frequencies: %d in 1/cm:"
+
 bool run_options_has(const mci_run *run, output_option option)
 {
     switch (option) {
@@ -26,6 +34,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_FIBER: return run->fiber_count > 0;
     case OUTPUT_OPTION_JACOBIAN: return run->jacobian;
     case OUTPUT_OPTION_OPTICS: return run->optics_set;
+    case OUTPUT_OPTION_FX: return run->fx_count > 0;
     }
     return false;
 }
@@ -60,7 +69,8 @@ output_grid run_options_grid(const mci_run *run)
                          .nt = run->time_nt,
                          .detectors = run->fiber_count,
                          .jacobian_layers = run->jacobian ? run->num_layers : 0,
-                         .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0};
+                         .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0,
+                         .frequencies = run->fx_count};
 }
 
 bool run_options_tracks_time(const mci_run *run)
@@ -90,11 +100,47 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
     for (size_t k = 0; k < FLAG_LINES; k++)
         if (*(const bool *)((const char *)run + flag_lines[k].flag))
             textbuf_add(t, "%s%s\n", prefix, flag_lines[k].line);
+    if (run->fx_count > 0) {
+        /* One line, however many: mco_read_digest reads a bounded number
+         * of lines before InParm. */
+        textbuf_add(t, "%s" FX_LINE, prefix, run->fx_count);
+        for (int k = 0; k < run->fx_count; k++) {
+            textbuf_add(t, " ");
+            textbuf_add_double(t, run->fx[k]);
+        }
+        textbuf_add(t, "\n");
+    }
+}
+
+/* The frequencies of an FX_LINE after its count, into run (its own copy);
+ * false for a line that does not hold count numbers. */
+static bool parse_fx(const char *values, int count, mci_run *run)
+{
+    if (count < 1 || count > TM_MAX_SPATIAL_FREQUENCIES)
+        return false;
+    double *fx = malloc((size_t)count * sizeof *fx);
+    const char *at = values;
+    bool ok = fx != NULL;
+    for (int k = 0; ok && k < count; k++) {
+        while (*at == ' ')
+            at++;
+        ok = number_parse_prefix(at, &at, &fx[k]) == NUMBER_OK;
+    }
+    while (ok && isspace((unsigned char)*at))
+        at++;
+    if (!ok || *at) {
+        free(fx);
+        return false;
+    }
+    free(run->fx);
+    run->fx = fx;
+    run->fx_count = count;
+    return true;
 }
 
 bool run_options_parse_line(const char *line, mci_run *run)
 {
-    int nt = 0;
+    int nt = 0, fx_count = 0, fx_at = 0;
     double dt = 0.0, sep = 0.0, radius = 0.0, na = 0.0;
     if (sscanf(line, "time bins: %d of %lf ns", &nt, &dt) == 2) {
         run->time_nt = nt;
@@ -108,6 +154,8 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->fibers[run->fiber_count++] = (fiber_detector){sep, radius, na};
         return true;
     }
+    if (sscanf(line, FX_LINE "%n", &fx_count, &fx_at) == 1 && fx_at > 0)
+        return parse_fx(line + fx_at, fx_count, run);
     for (size_t k = 0; k < FLAG_LINES; k++)
         if (strcmp(line, flag_lines[k].line) == 0) {
             *(bool *)((char *)run + flag_lines[k].flag) = true;

@@ -178,8 +178,23 @@ static void summary_add_detectors(bool *ok, cJSON *in, const mci_run *run)
     }
 }
 
-/* What the run asked for besides MCML's outputs: "time_bins" and
- * "fiber_detector", only when it did (a plain run's JSON is as before). */
+/* n numbers v[0..n-1] as a JSON array. */
+static void summary_array(bool *ok, cJSON *root, const char *name, const double *v, int n)
+{
+    cJSON *a = cJSON_AddArrayToObject(root, name);
+    for (int i = 0; i < n; i++) {
+        cJSON *x = summary_number(v[i]);
+        if (!x || !a || !cJSON_AddItemToArray(a, x)) {
+            cJSON_Delete(x);
+            *ok = false;
+            return;
+        }
+    }
+}
+
+/* What the run asked for besides MCML's outputs: "time_bins",
+ * "fiber_detector" and "spatial_frequencies" (1/cm), only when it did (a
+ * plain run's JSON is as before). */
 static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
 {
     if (run->time_nt > 0) {
@@ -191,6 +206,8 @@ static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
     }
     if (run->fiber_count > 0)
         summary_add_detectors(ok, in, run);
+    if (run->fx_count > 0)
+        summary_array(ok, in, "spatial_frequencies", run->fx, run->fx_count);
 }
 
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
@@ -215,20 +232,6 @@ static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
     summary_num(ok, in, "n_below", run->layers[run->num_layers + 1].n);
     summary_add_source(ok, in, &run->source);
     summary_add_options(ok, in, run);
-}
-
-/* n numbers v[0..n-1] as a JSON array. */
-static void summary_array(bool *ok, cJSON *root, const char *name, const double *v, int n)
-{
-    cJSON *a = cJSON_AddArrayToObject(root, name);
-    for (int i = 0; i < n; i++) {
-        cJSON *x = summary_number(v[i]);
-        if (!x || !a || !cJSON_AddItemToArray(a, x)) {
-            cJSON_Delete(x);
-            *ok = false;
-            return;
-        }
-    }
 }
 
 /* The arrays the output table shows in the summary (output_array.json),
@@ -388,6 +391,8 @@ static void summary_add_option_units(bool *ok, cJSON *u, output_option option,
                     "cm");
         summary_str(ok, u, list ? "input.fiber_detector[].na" : "input.fiber_detector.na", "-");
     }
+    if (option == OUTPUT_OPTION_FX)
+        summary_str(ok, u, "input.spatial_frequencies[]", "1/cm");
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
         if (o->option == option && o->json != OUTPUT_JSON_NONE && res->array[i])

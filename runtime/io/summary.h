@@ -70,7 +70,8 @@ typedef struct summary_identity {
     uint64_t input_digest;   /* FNV-1a of checkpoint_input_text */
     uint64_t tallies_digest; /* tally_set_digest */
     char physics[256];
-    bool partial; /* a stopped run's partial summary */
+    bool partial;    /* a stopped run's partial summary */
+    bool optics_set; /* the run is an optics set's (not written: resume_physics_same) */
 } summary_identity;
 
 /* Writes path atomically (fs_write_atomic): {"tmcml_version", "input": {"file",

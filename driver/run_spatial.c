@@ -1,0 +1,61 @@
+/* --spatial-frequencies for tmcml run (driver/run_spatial.h). */
+#include "run_spatial.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_limits.h"
+
+/* Why the GPU cannot score opt's frequencies (into why), or false. */
+static bool gpu_fault(const driver_options *opt, char *why, size_t size)
+{
+    if (opt->fx_count > TM_MAX_GPU_SPATIAL_FREQUENCIES)
+        snprintf(why, size, "of %d frequencies (a GPU kernel scores at most %d)", opt->fx_count,
+                 TM_MAX_GPU_SPATIAL_FREQUENCIES);
+    else if (opt->mua_sets)
+        snprintf(why, size, "with %s", opt->optics_sets ? "--optics-sets" : "--mua-sets");
+    else if (opt->jacobian)
+        snprintf(why, size, "with --jacobian");
+    else
+        return false;
+    return true;
+}
+
+bool run_spatial_options(driver_options *opt, tm_error *err)
+{
+    if (opt->fx_count == 0)
+        return true;
+    opt->no_batch = true; /* a run's own GPU kernel scores them, not a batch's */
+    char why[96];
+    if (!gpu_fault(opt, why, sizeof why))
+        return true;
+    if (opt->engine == DRIVER_ENGINE_GPU) {
+        error_set(err, NULL, 0,
+                  "--spatial-frequencies %s: Rd_fx and Tt_fx are then scored by the CPU engine "
+                  "alone: use --engine cpu (or auto)",
+                  why);
+        return false;
+    }
+    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: --spatial-frequencies %s: scored by the CPU engine\n", why);
+    opt->engine = DRIVER_ENGINE_CPU;
+    return true;
+}
+
+bool run_spatial_runs(const driver_options *opt, mci_file *file, tm_error *err)
+{
+    size_t bytes = (size_t)opt->fx_count * sizeof *opt->fx;
+    for (int r = 0; opt->fx_count > 0 && r < file->num_runs; r++) {
+        mci_run *run = &file->runs[r];
+        free(run->fx);
+        if (!(run->fx = malloc(bytes))) {
+            run->fx_count = 0;
+            error_set(err, NULL, 0, "out of memory");
+            return false;
+        }
+        memcpy(run->fx, opt->fx, bytes);
+        run->fx_count = opt->fx_count;
+    }
+    return true;
+}
