@@ -5,7 +5,8 @@
 # cache, thread-block clusters, a batch of eight runs in one launch (with
 # whole-grid run tiles, and with small tiles and the edge bins; and with
 # --stderr, each run's 64 photon groups slots of their own),
-# absorption sets, the derivatives and optics sets) split
+# absorption sets, the derivatives and optics sets, time bins with several
+# fiber detectors, and the spatial frequencies' warp-shared scoring) split
 # over several launches, two in flight, and two engines sharing chunks on one
 # GPU.  Part of the GPU test protocol
 # (CONTRIBUTING.md); ctest runs it as `gpu_sanitizer` (label sanitizer).
@@ -79,7 +80,10 @@ skin_gaussian|skin7_600nm.mci|3000|1000|--source gaussian:0.1
 example_point_shared|mcml_example.mci|6000|2500|--source point:0.05 --layers shared
 skin_fiber_sets|skin7_600nm.mci|3000|1000|--source fiber:0.02:0.22 -A --mua-sets $work/skin_sets.csv
 skin_time_fiber|skin7_600nm.mci|3000|1000|--time 0.005:40 --detector fiber:0.1:0.05:0.5
-example_time_A_gaussian|mcml_example.mci|6000|2500|-A --time 0.01:20 --source gaussian:0.05"
+example_time_A_gaussian|mcml_example.mci|6000|2500|-A --time 0.01:20 --source gaussian:0.05
+skin_fibers3_time|skin7_600nm.mci|3000|1000|--time 0.005:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0:0.02:0.22 --detector fiber:0.3:0.05:0.39
+example_fx|mcml_example.mci|6000|2500|--spatial-frequencies 0:0.5:20
+skin_fx_A_fibers|skin7_600nm.mci|3000|1000|-A --spatial-frequencies 0:1:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5 --block 128"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the
