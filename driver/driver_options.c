@@ -62,3 +62,15 @@ void driver_warn_cache(const driver_options *opt)
                     "tmcml: warning: cubin cache %s not used (kernels are compiled anew): %s\n",
                     dir, error_format(&why, text, sizeof text));
 }
+
+bool driver_take_cpu(driver_options *opt, const char *refusal, const char *note, tm_error *err)
+{
+    if (opt->engine == DRIVER_ENGINE_GPU) {
+        error_set(err, NULL, 0, "%s", refusal);
+        return false;
+    }
+    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
+        fprintf(stderr, "tmcml: %s\n", note);
+    opt->engine = DRIVER_ENGINE_CPU;
+    return true;
+}

@@ -110,4 +110,9 @@ void driver_plan_options(const driver_options *opt, plan_options *plan);
  * (compile_cache_check); every kernel is then compiled anew. */
 void driver_warn_cache(const driver_options *opt);
 
+/* The CPU engine for what only it scores: with --engine gpu false and
+ * *err the refusal (what was asked, why, how to go on); with auto it takes
+ * the CPU and says so on stderr ("tmcml: " note) unless quiet. */
+bool driver_take_cpu(driver_options *opt, const char *refusal, const char *note, tm_error *err);
+
 #endif

@@ -695,17 +695,12 @@ static bool paths_options(driver_options *opt, tm_error *err)
 {
     if (!opt->path_lengths || opt->mua_sets)
         return true;
-    if (opt->engine == DRIVER_ENGINE_GPU) {
-        error_set(err, NULL, 0,
-                  "--path-lengths: on the GPU, path lengths are scored with absorption sets "
-                  "(--mua-sets FILE); else use --engine cpu");
-        return false;
-    }
-    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --path-lengths: path lengths are scored by the CPU engine (a GPU "
-                        "kernel scores them with --mua-sets)\n");
-    opt->engine = DRIVER_ENGINE_CPU;
-    return true;
+    return driver_take_cpu(opt,
+                           "--path-lengths: on the GPU, path lengths are scored with absorption "
+                           "sets (--mua-sets FILE); else use --engine cpu",
+                           "--path-lengths: path lengths are scored by the CPU engine (a GPU "
+                           "kernel scores them with --mua-sets)",
+                           err);
 }
 
 /* --jacobian: on the GPU the absorption sets' kernel scores the
@@ -723,18 +718,14 @@ static bool jacobian_options(driver_options *opt, tm_error *err)
                                                                  : NULL;
     if (!cpu_only)
         return true;
-    if (opt->engine == DRIVER_ENGINE_GPU) {
-        error_set(err, NULL, 0,
-                  "--jacobian with %s: those derivatives are scored by the CPU engine: use "
-                  "--engine cpu (or auto)",
-                  cpu_only);
-        return false;
-    }
-    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --jacobian with %s: the derivatives are scored by the CPU engine\n",
-                cpu_only);
-    opt->engine = DRIVER_ENGINE_CPU;
-    return true;
+    char refusal[160], note[120];
+    snprintf(refusal, sizeof refusal,
+             "--jacobian with %s: those derivatives are scored by the CPU engine: use --engine cpu "
+             "(or auto)",
+             cpu_only);
+    snprintf(note, sizeof note, "--jacobian with %s: the derivatives are scored by the CPU engine",
+             cpu_only);
+    return driver_take_cpu(opt, refusal, note, err);
 }
 
 /* Every run of the file scores its path lengths (and its derivatives);

@@ -30,17 +30,13 @@ bool run_spatial_options(driver_options *opt, tm_error *err)
     char why[96];
     if (!gpu_fault(opt, why, sizeof why))
         return true;
-    if (opt->engine == DRIVER_ENGINE_GPU) {
-        error_set(err, NULL, 0,
-                  "--spatial-frequencies %s: Rd_fx and Tt_fx are then scored by the CPU engine "
-                  "alone: use --engine cpu (or auto)",
-                  why);
-        return false;
-    }
-    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: --spatial-frequencies %s: scored by the CPU engine\n", why);
-    opt->engine = DRIVER_ENGINE_CPU;
-    return true;
+    char refusal[256], note[160];
+    snprintf(refusal, sizeof refusal,
+             "--spatial-frequencies %s: Rd_fx and Tt_fx are then scored by the CPU engine alone: "
+             "use --engine cpu (or auto)",
+             why);
+    snprintf(note, sizeof note, "--spatial-frequencies %s: scored by the CPU engine", why);
+    return driver_take_cpu(opt, refusal, note, err);
 }
 
 bool run_spatial_runs(const driver_options *opt, mci_file *file, tm_error *err)

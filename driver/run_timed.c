@@ -18,17 +18,13 @@ bool run_timed_options(driver_options *opt, tm_error *err)
     opt->no_batch = true;
     if (!opt->mua_sets)
         return true;
-    if (opt->engine == DRIVER_ENGINE_GPU) {
-        error_set(err, NULL, 0,
-                  "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or "
-                  "fiber detector: --engine cpu",
-                  what);
-        return false;
-    }
-    if (opt->engine == DRIVER_ENGINE_AUTO && !opt->quiet)
-        fprintf(stderr, "tmcml: %s with --mua-sets: scored by the CPU engine\n", what);
-    opt->engine = DRIVER_ENGINE_CPU;
-    return true;
+    char refusal[200], note[80];
+    snprintf(refusal, sizeof refusal,
+             "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or fiber "
+             "detector: --engine cpu",
+             what);
+    snprintf(note, sizeof note, "%s with --mua-sets: scored by the CPU engine", what);
+    return driver_take_cpu(opt, refusal, note, err);
 }
 
 bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err)
