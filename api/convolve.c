@@ -46,11 +46,13 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
     bool ok = mci_run_copy(&c->problem.run, &r->problem.run);
     c->problem.run.source = conv_beam_source(beam);
     /* no detector: its reading is not convolved (conv.c); nor are the
-     * spatial frequencies' transforms */
+     * spatial frequencies' transforms, nor the frequency domain's
+     * amplitudes and phases (no sum of rings gives them) */
     c->problem.run.fiber_count = 0;
     free(c->problem.run.fx);
-    c->problem.run.fx = NULL;
-    c->problem.run.fx_count = 0;
+    free(c->problem.run.mod_hz);
+    c->problem.run.fx = c->problem.run.mod_hz = NULL;
+    c->problem.run.fx_count = c->problem.run.mod_count = 0;
     c->comment = strdup(comment);
     c->variant = strdup("");
     c->kernel = strdup("");

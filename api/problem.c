@@ -11,38 +11,34 @@
 #include <string.h>
 
 #include "detector.h"
+#include "modulation.h"
 #include "spatial_frequencies.h"
 #include "time_bins.h"
 
 /* The name a problem without one is checked under, and the photons. */
 #define UNNAMED "tmcml.mco"
 
-/* count frequencies as a problem's own copy (NULL for none); false when
- * out of memory. */
-static bool copy_fx(const double *fx, int count, double **out)
-{
-    *out = NULL;
-    if (count <= 0 || !fx)
-        return true;
-    if (!(*out = malloc((size_t)count * sizeof **out)))
-        return false;
-    memcpy(*out, fx, (size_t)count * sizeof **out);
-    return true;
-}
-
 /* raw (fields as given) checked as a .mci run: *out gets the run read back,
  * with photons 0 and out_name NULL where raw had none. */
 static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out)
 {
-    double *fx;
-    if (!copy_fx(raw->fx, raw->fx_count, &fx))
+    /* The caller's lists, copied first: out takes their copies. */
+    double *fx, *mod_hz;
+    int fx_count, mod_count;
+    bool copied = mci_list_copy(raw->fx, raw->fx_count, &fx, &fx_count);
+    copied = mci_list_copy(raw->mod_hz, raw->mod_count, &mod_hz, &mod_count) && copied;
+    if (!copied) {
+        free(fx);
+        free(mod_hz);
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    }
     mci_run probe = *raw;
     probe.out_name = raw->out_name ? raw->out_name : UNNAMED;
     probe.photons = raw->photons ? raw->photons : 1;
     char *text = mci_format(&probe, 1);
     if (!text) {
         free(fx);
+        free(mod_hz);
         return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     }
     mci_file file;
@@ -55,6 +51,7 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
         err.file[0] = '\0';
         err.line = 0;
         free(fx);
+        free(mod_hz);
         return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     }
     *out = file.runs[0];
@@ -77,7 +74,9 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     out->fiber_count = raw->fiber_count;
     memcpy(out->fibers, raw->fibers, sizeof out->fibers);
     out->fx = fx;
-    out->fx_count = fx ? raw->fx_count : 0;
+    out->fx_count = fx_count;
+    out->mod_hz = mod_hz;
+    out->mod_count = mod_count;
     return TMCML_OK;
 }
 
@@ -420,6 +419,29 @@ int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separ
     return count;
 }
 
+/* A problem's list (its frequencies: *values, *count) replaced by a copy
+ * of count values (0: none). */
+static tmcml_status set_list(tmcml_session *s, const double *v, int count, double **values,
+                             int *values_count)
+{
+    double *own;
+    int own_count;
+    if (!mci_list_copy(v, count, &own, &own_count))
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    free(*values);
+    *values = own;
+    *values_count = own_count;
+    return TMCML_OK;
+}
+
+/* A list's count, and its first `most` values into out (may be NULL). */
+static int get_list(const double *values, int count, double *out, int most)
+{
+    for (int k = 0; out && k < count && k < most; k++)
+        out[k] = values[k];
+    return count;
+}
+
 tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_problem *p,
                                                    const double *fx, int count)
 {
@@ -429,21 +451,29 @@ tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_probl
     tm_error err = {0};
     if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
         return api_arg_error(s, "%s", err.message);
-    double *own;
-    if (!copy_fx(fx, count, &own))
-        return api_leave(s, api_failf(s, TMCML_ERR_MEMORY, "out of memory"));
-    free(p->run.fx);
-    p->run.fx = own;
-    p->run.fx_count = own ? count : 0;
-    return api_leave(s, TMCML_OK);
+    return api_leave(s, set_list(s, fx, count, &p->run.fx, &p->run.fx_count));
 }
 
 int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most)
 {
-    int count = p ? p->run.fx_count : 0;
-    for (int k = 0; fx && k < count && k < most; k++)
-        fx[k] = p->run.fx[k];
-    return count;
+    return p ? get_list(p->run.fx, p->run.fx_count, fx, most) : 0;
+}
+
+tmcml_status tmcml_problem_set_modulation(tmcml_session *s, tmcml_problem *p, const double *hz,
+                                          int count)
+{
+    tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
+    if (entered != TMCML_OK)
+        return entered;
+    tm_error err = {0};
+    if (count != 0 && !modulation_check("modulation frequencies", hz, count, &err))
+        return api_arg_error(s, "%s", err.message);
+    return api_leave(s, set_list(s, hz, count, &p->run.mod_hz, &p->run.mod_count));
+}
+
+int tmcml_problem_modulation(const tmcml_problem *p, double *hz, int most)
+{
+    return p ? get_list(p->run.mod_hz, p->run.mod_count, hz, most) : 0;
 }
 
 int tmcml_problem_fiber_detector(const tmcml_problem *p, double *separation, double *radius,

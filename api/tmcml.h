@@ -301,6 +301,22 @@ TMCML_API tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, t
 /* The count of p's spatial frequencies (0: none), and the first `most` of
  * them into fx (may be NULL when most is 0). */
 TMCML_API int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most);
+/* Modulation frequencies (docs/physics.md, "Frequency domain"): count
+ * frequencies hz[0 .. count-1] in Hz (copied), at which runs of p score
+ * the reflectance in the frequency domain, sum over the escapes through
+ * the top of w exp(-i 2 pi f t), t the time of flight: its amplitude and
+ * phase lag per ring, TMCML_RD_R_AC and TMCML_RD_R_PHASE, and over every
+ * ring, TMCML_RD_AC and TMCML_RD_PHASE, also in the .mco and JSON; count 0
+ * turns them off (hz is then not looked at).  Each finite, 1 kHz to 10 GHz
+ * (outside, a value is likelier in the wrong unit), 1 to 256 of them, else
+ * TMCML_ERR_ARGUMENT naming the value.  The CPU engine scores them:
+ * TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.  New
+ * in TMCML_1.6. */
+TMCML_API tmcml_status tmcml_problem_set_modulation(tmcml_session *s, tmcml_problem *p,
+                                                    const double *hz, int count);
+/* The count of p's modulation frequencies (0: none), and the first `most`
+ * of them into hz (may be NULL when most is 0). */
+TMCML_API int tmcml_problem_modulation(const tmcml_problem *p, double *hz, int most);
 
 /* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
  * pencil beam).  The kinds, and what a and b are:
@@ -667,7 +683,14 @@ typedef enum tmcml_array {
      * frequencies (tmcml_problem_set_spatial_frequencies), one value a
      * frequency, in its order. */
     TMCML_RD_FX, /* [frequencies] [-]: R(fx), the reflectance's Hankel transform */
-    TMCML_TT_FX  /* [frequencies] [-]: T(fx), the transmittance's */
+    TMCML_TT_FX, /* [frequencies] [-]: T(fx), the transmittance's */
+    /* Optional (TMCML_1.6): only in a run of a problem with modulation
+     * frequencies (tmcml_problem_set_modulation), one value a frequency,
+     * in its order; the phase lag positive, in (-pi, pi]. */
+    TMCML_RD_R_AC,    /* [nr x modulations] [1/cm2]: the amplitude of Rd_r */
+    TMCML_RD_R_PHASE, /* [nr x modulations] [rad]: its phase lag */
+    TMCML_RD_AC,      /* [modulations] [-]: the amplitude of Rd */
+    TMCML_RD_PHASE    /* [modulations] [rad]: its phase lag */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -747,7 +770,10 @@ typedef enum tmcml_axis {
     TMCML_AXIS_PARAM = 8,
     /* The spatial frequencies (tmcml_problem_set_spatial_frequencies);
      * TMCML_1.6. */
-    TMCML_AXIS_FX = 10
+    TMCML_AXIS_FX = 10,
+    /* The modulation frequencies (tmcml_problem_set_modulation);
+     * TMCML_1.6. */
+    TMCML_AXIS_MODULATION = 12
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
 /* The number of axes (1 to 4 today), each into axes[] (may be NULL), the
@@ -761,8 +787,8 @@ TMCML_API int tmcml_array_absorption(tmcml_array which);
 TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* Which optional group it is of: 0 every run's, 1 the path lengths, 2 the
  * time bins, 3 the fiber detector, 4 the derivatives (TMCML_1.5), 6 the
- * spatial frequencies (TMCML_1.6); -1 for an unknown array.  New in
- * TMCML_1.1. */
+ * spatial frequencies, 7 the modulation frequencies (TMCML_1.6); -1 for
+ * an unknown array.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_option(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's

@@ -250,6 +250,13 @@ static bool parse_complete(cli_options *opt, tm_error *err)
                   "time the kernels without them)");
         return false;
     }
+    if (opt->run.mod_count > 0 && opt->command != CLI_RUN) {
+        /* gen, tune and sweep make GPU kernels, and none scores them */
+        error_set(err, NULL, 0,
+                  "--modulation: an option of tmcml run (the CPU engine scores Rd_r_ac and "
+                  "Rd_r_phase; no GPU kernel does)");
+        return false;
+    }
     if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;

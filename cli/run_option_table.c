@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "detector.h"
+#include "modulation.h"
 #include "option_value.h"
 #include "precision.h"
 #include "spatial_frequencies.h"
@@ -40,6 +41,7 @@ enum run_option_id {
     OPT_SOURCE,
     OPT_TIME,
     OPT_SPATIAL_FREQUENCIES,
+    OPT_MODULATION,
     OPT_DETECTOR,
     /* how a run goes: apply_running */
     OPT_SEED,
@@ -205,6 +207,13 @@ static const cli_option rows[] = {
      "the list for 1/mm (Rd_fx, Tt_fx; both engines, the GPU\n"
      "up to 128 frequencies in a run's own kernel)",
      OPT_SPATIAL_FREQUENCIES, OPTIONS, 0, 0},
+    {"--modulation", NULL, "LIST",
+     "also score the reflectance's amplitude and phase lag\n"
+     "at modulation frequencies: 100MHz, 50,100,200MHz or\n"
+     "START:STEP:STOP (100:100:500MHz); Hz, kHz, MHz or GHz,\n"
+     "a number alone Hz; each --modulation adds its list\n"
+     "(Rd_r_ac, Rd_r_phase, Rd_ac, Rd_phase; the CPU engine)",
+     OPT_MODULATION, OPTIONS, 0, OPTION_REPEATABLE},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"
      "kernel shape share launches; the outputs are the same)",
@@ -449,6 +458,7 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_SOURCE: return source_parse(v, "--source", &r->source, err);
     case OPT_TIME: return time_bins_parse(v, &r->time_dt, &r->time_nt, err);
     case OPT_SPATIAL_FREQUENCIES: return spatial_frequencies_parse(v, r->fx, &r->fx_count, err);
+    case OPT_MODULATION: return modulation_parse(v, r->mod_hz, &r->mod_count, err);
     default: /* OPT_DETECTOR */ return add_detector(v, r, err);
     }
 }

@@ -79,6 +79,11 @@ typedef struct driver_options {
      * (Rd_fx, Tt_fx) */
     double fx[TM_MAX_SPATIAL_FREQUENCIES];
     int fx_count;
+    /* --modulation LIST (repeatable): mod_count modulation frequencies
+     * [Hz] (0: none), scored by the CPU engine (Rd_r_ac, Rd_r_phase, Rd_ac,
+     * Rd_phase) */
+    double mod_hz[TM_MAX_MODULATIONS];
+    int mod_count;
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -29,6 +29,7 @@
 #include "run_source.h"
 #include "run_precision.h"
 #include "run_steps.h"
+#include "run_modulation.h"
 #include "run_spatial.h"
 #include "run_timed.h"
 #include "session.h"
@@ -762,7 +763,8 @@ int run_input_file(const driver_options *given, const ranks *world)
     tm_error sets_err = {0};
     if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
         !jacobian_options(&rank_opt, &sets_err) || !run_timed_options(&rank_opt, &sets_err) ||
-        !run_spatial_options(&rank_opt, &sets_err)) {
+        !run_spatial_options(&rank_opt, &sets_err) ||
+        !run_modulation_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;
@@ -784,6 +786,7 @@ int run_input_file(const driver_options *given, const ranks *world)
     mua_sets sets = {0};
     if (!paths_runs(opt, &file, &err) || !run_source_runs(opt, &file, &err) ||
         !run_timed_runs(opt, &file, &err) || !run_spatial_runs(opt, &file, &err) ||
+        !run_modulation_runs(opt, &file, &err) ||
         !run_precision_runs(opt, &file, &err) ||
         (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err))) {
         engine_open_join(&opening);

@@ -41,17 +41,13 @@ bool run_spatial_options(driver_options *opt, tm_error *err)
 
 bool run_spatial_runs(const driver_options *opt, mci_file *file, tm_error *err)
 {
-    size_t bytes = (size_t)opt->fx_count * sizeof *opt->fx;
     for (int r = 0; opt->fx_count > 0 && r < file->num_runs; r++) {
         mci_run *run = &file->runs[r];
         free(run->fx);
-        if (!(run->fx = malloc(bytes))) {
-            run->fx_count = 0;
+        if (!mci_list_copy(opt->fx, opt->fx_count, &run->fx, &run->fx_count)) {
             error_set(err, NULL, 0, "out of memory");
             return false;
         }
-        memcpy(run->fx, opt->fx, bytes);
-        run->fx_count = opt->fx_count;
     }
     return true;
 }

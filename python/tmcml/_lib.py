@@ -188,6 +188,8 @@ def _declare(lib):
         "tmcml_problem_set_spatial_frequencies": (c_int, [c_void_p, c_void_p, POINTER(c_double),
                                                           c_int]),
         "tmcml_problem_spatial_frequencies": (c_int, [c_void_p, POINTER(c_double), c_int]),
+        "tmcml_problem_set_modulation": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int]),
+        "tmcml_problem_modulation": (c_int, [c_void_p, POINTER(c_double), c_int]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
         "tmcml_problem_add_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
@@ -258,8 +260,8 @@ def _declare(lib):
 # callers say what is missing): the version string, the figure, the
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
-# and the optics sets (TMCML_1.5), several fiber detectors and the spatial
-# frequencies (TMCML_1.6).
+# and the optics sets (TMCML_1.5), several fiber detectors, the spatial
+# and the modulation frequencies (TMCML_1.6).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
@@ -267,7 +269,8 @@ _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_result_precision", "tmcml_lut_with_errors", "tmcml_problem_set_jacobian",
              "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess",
              "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at",
-             "tmcml_problem_set_spatial_frequencies", "tmcml_problem_spatial_frequencies")
+             "tmcml_problem_set_spatial_frequencies", "tmcml_problem_spatial_frequencies",
+             "tmcml_problem_set_modulation", "tmcml_problem_modulation")
 
 
 def _load():
@@ -318,6 +321,9 @@ JACOBIAN_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array
 JACOBIAN_PARAMS = ("mua", "mus", "g")
 # R(fx) and T(fx), of runs with spatial frequencies (spatial_frequencies=).
 FX_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 6)
+# The reflectance in the frequency domain, of runs with modulation
+# frequencies (modulation=): amplitude and phase lag.
+MOD_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 7)
 # Every optional array: there only in runs that ask for its group.
 OPTIONAL_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) > 0)
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).

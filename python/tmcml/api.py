@@ -28,7 +28,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
         checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
         precision_of=None, max_photons=None, jacobian=False, optics_sets=None,
-        spatial_frequencies=None):
+        spatial_frequencies=None, modulation=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -112,6 +112,14 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     of up to 128 frequencies; with mua_sets, optics_sets or jacobian, or
     more, the CPU ('auto' takes it; 'gpu' is refused); docs/physics.md,
     "Spatial frequencies".
+    modulation=[100e6, 200e6] (a sequence, in Hz) also scores the
+    reflectance in the frequency domain, each escape through the top adding
+    w exp(-i 2 pi f t), t its time of flight: result.Rd_r_ac [nr, F] (its
+    amplitude per ring, 1/cm2, normalised as Rd_r), Rd_r_phase [nr, F] (its
+    phase lag, rad, in (-pi, pi]), Rd_ac and Rd_phase [F] (over every ring;
+    Rd_ac a fraction as Rd), and result.modulation (Hz); 1 to 256
+    frequencies, each 1e3 to 1e10 Hz.  The CPU engine ('auto' takes it;
+    'gpu' is refused); docs/physics.md, "Frequency domain".
 
     checkpoint: a file the run is kept in (docs/library.md, "Checkpoints"):
     the photons done are written there every checkpoint_every seconds and
@@ -154,7 +162,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
     of = set_run_keywords(session, [problem], path_lengths, jacobian, source, time_bins, detector,
                           stderr, precision, precision_of, max_photons,
-                          spatial_frequencies=spatial_frequencies)
+                          spatial_frequencies=spatial_frequencies, modulation=modulation)
     if mua_sets is not None or optics_sets is not None:
         which = "mua_sets" if mua_sets is not None else "optics_sets"
         if checkpoint is not None:

@@ -190,7 +190,8 @@ def describe(handle):
             "nr": grid.nr, "na": grid.na, "photons": int(lib.tmcml_problem_photons(handle)),
             "out_name": _lib.text(lib.tmcml_problem_name(handle)),
             "time_bins": _time_bins(handle), "fiber_detectors": _fibers(handle),
-            "spatial_frequencies": _spatial_frequencies(handle)}
+            "spatial_frequencies": _frequencies(handle, "tmcml_problem_spatial_frequencies"),
+            "modulation": _frequencies(handle, "tmcml_problem_modulation")}
 
 
 def _time_bins(handle):
@@ -199,17 +200,19 @@ def _time_bins(handle):
     return (dt.value, nt) if nt > 0 else None
 
 
-def _spatial_frequencies(handle):
-    """The problem's spatial frequencies [1/cm] as an array, or None (none,
-    or a library before TMCML_1.6)."""
-    if lib.tmcml_problem_spatial_frequencies is None:
+def _frequencies(handle, getter):
+    """The problem's spatial frequencies [1/cm] or modulation frequencies
+    [Hz] (the library's getter) as an array, or None (none, or a library
+    before TMCML_1.6)."""
+    call = getattr(lib, getter)
+    if call is None:
         return None
-    n = lib.tmcml_problem_spatial_frequencies(handle, None, 0)
+    n = call(handle, None, 0)
     if n <= 0:
         return None
-    fx = (ctypes.c_double * n)()
-    lib.tmcml_problem_spatial_frequencies(handle, fx, n)
-    return np.array(fx[:], dtype=float)
+    f = (ctypes.c_double * n)()
+    call(handle, f, n)
+    return np.array(f[:], dtype=float)
 
 
 def _fibers(handle):

@@ -20,12 +20,12 @@ from .source import FiberSource, IsotropicPoint
 # fluence of a run that scored absorption.
 COORDINATES = ("r", "z", "a")
 _UNITS = {"Rsp": "-", "Rd": "-", "A": "-", "Tt": "-", "r": "cm", "z": "cm", "a": "rad",
-          "t": "ns", "fx": "1/cm", "fluence": "1/cm2"}
+          "t": "ns", "fx": "1/cm", "modulation": "Hz", "fluence": "1/cm2"}
 
 
-def _view_keys(timed, absorption, frequencies=False):
+def _view_keys(timed, absorption, frequencies=False, modulation=False):
     return (COORDINATES + (("t",) if timed else ()) + (("fx",) if frequencies else ()) +
-            (("fluence",) if absorption else ()))
+            (("modulation",) if modulation else ()) + (("fluence",) if absorption else ()))
 
 
 def unit_of(key):
@@ -192,6 +192,10 @@ class Result:
     and T(fx), the Hankel transforms of the reflectance and transmittance at
     F spatial frequencies, of a run with spatial_frequencies= (result.fx the
     frequencies in 1/cm; Rd_fx[0] is Rd where fx[0] is 0; tmcml.FX_ARRAYS).
+    Rd_r_ac and Rd_r_phase [nr, F], the amplitude (1/cm2, as Rd_r) and
+    phase lag (rad) of the reflectance at F modulation frequencies, and
+    Rd_ac and Rd_phase [F] over every ring, of a run with modulation=
+    (result.modulation the frequencies in Hz; tmcml.MOD_ARRAYS).
     The derivatives, in a run with jacobian=True (result.has_jacobian;
     tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
     Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
@@ -260,8 +264,10 @@ class Result:
         self.ess_low = None if self.ess is None else bool(self.ess < _lib.LOW_ESS)
         self.time_bins, self.t = _time_bins(p)
         self.fx = p["spatial_frequencies"] if getattr(self, "Rd_fx", None) is not None else None
+        self.modulation = p["modulation"] if getattr(self, "Rd_ac", None) is not None else None
         self._keys = (_with_stderr(self._names, self._stderr) +
-                      _view_keys(self.t is not None, bool(info.absorption), self.fx is not None))
+                      _view_keys(self.t is not None, bool(info.absorption), self.fx is not None,
+                                 self.modulation is not None))
         self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr

@@ -116,35 +116,50 @@ def set_time_and_detector(session, problems, time_bins, detector):
                          d.na)
 
 
+def _set_frequencies(session, problems, values, keyword, unit, example, setter, said):
+    """Asks each problem's runs for a list of frequencies: values (a
+    sequence in unit, or None for none) given to the library's setter
+    (setter_name, of TMCML_1.6), which checks them and names them `said` in
+    its messages (replaced by the keyword)."""
+    if values is None:
+        return
+    if isinstance(values, (str, bytes)) or np.ndim(values) != 1:
+        raise ValueError("%s: expected a sequence of frequencies in %s, e.g. %s (got %r)"
+                         % (keyword, unit, example, values))
+    try:
+        f = np.ascontiguousarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("%s: expected numbers in %s (got %r)" % (keyword, unit, values)) from None
+    if f.size == 0:
+        raise ValueError("%s: empty (give None for none)" % keyword)
+    call = getattr(lib, setter)
+    if call is None:
+        raise RuntimeError("%s: this libtmcml (%s) is older than %s (TMCML_1.6)"
+                           % (keyword, _lib.path, setter))
+    pointer = f.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    for p in problems:
+        try:
+            session.call(call, p.handle, pointer, int(f.size))
+        except _lib.TmcmlArgumentError as e:
+            text = str(e)  # the library's "spatial frequencies: frequency 2, ..."
+            raise _lib.TmcmlArgumentError(text.replace(said, keyword, 1), e.status) from None
+
+
 def set_spatial_frequencies(session, problems, spatial_frequencies):
     """Asks each problem's runs for R(fx) and T(fx) at spatial_frequencies
     (a sequence of frequencies in 1/cm, or None for none):
     tmcml_problem_set_spatial_frequencies, which checks the values."""
-    if spatial_frequencies is None:
-        return
-    if isinstance(spatial_frequencies, (str, bytes)) or np.ndim(spatial_frequencies) != 1:
-        raise ValueError("spatial_frequencies: expected a sequence of frequencies in 1/cm, "
-                         "e.g. [0, 0.5, 1] or numpy.arange(0, 2.01, 0.5) (got %r)"
-                         % (spatial_frequencies,))
-    try:
-        fx = np.ascontiguousarray(spatial_frequencies, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("spatial_frequencies: expected numbers in 1/cm (got %r)"
-                         % (spatial_frequencies,)) from None
-    if fx.size == 0:
-        raise ValueError("spatial_frequencies: empty (give None for none)")
-    if lib.tmcml_problem_set_spatial_frequencies is None:
-        raise RuntimeError("spatial_frequencies: this libtmcml (%s) is older than "
-                           "tmcml_problem_set_spatial_frequencies (TMCML_1.6)" % _lib.path)
-    pointer = fx.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-    for p in problems:
-        try:
-            session.call(lib.tmcml_problem_set_spatial_frequencies, p.handle, pointer,
-                         int(fx.size))
-        except _lib.TmcmlArgumentError as e:
-            text = str(e)  # the library's "spatial frequencies: frequency 2, ..."
-            raise _lib.TmcmlArgumentError(text.replace("spatial frequencies", "spatial_frequencies",
-                                                       1), e.status) from None
+    _set_frequencies(session, problems, spatial_frequencies, "spatial_frequencies", "1/cm",
+                     "[0, 0.5, 1] or numpy.arange(0, 2.01, 0.5)",
+                     "tmcml_problem_set_spatial_frequencies", "spatial frequencies")
+
+
+def set_modulation(session, problems, modulation):
+    """Asks each problem's runs for the reflectance's amplitude and phase
+    at the modulation frequencies `modulation` (a sequence in Hz, or None
+    for none): tmcml_problem_set_modulation, which checks the values."""
+    _set_frequencies(session, problems, modulation, "modulation", "Hz", "[100e6, 200e6]",
+                     "tmcml_problem_set_modulation", "modulation frequencies")
 
 
 def execute(session, problem, opt, progress=True, label=""):
@@ -352,17 +367,19 @@ def set_precision(session, problems, precision, precision_of, max_photons):
 
 
 def set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
-                     stderr, precision, precision_of, max_photons, spatial_frequencies=None):
+                     stderr, precision, precision_of, max_photons, spatial_frequencies=None,
+                     modulation=None):
     """What tmcml.run, run_batch and run_mci ask of each problem's runs
     with these keywords, asked in this order (the first refused raises):
     path lengths, derivatives, source, time bins and detector, spatial
-    frequencies, standard errors, precision.  Returns set_precision's
+    and modulation frequencies, standard errors, precision.  Returns set_precision's
     quantity name (None without a precision)."""
     set_path_lengths(session, problems, path_lengths)
     set_jacobian(session, problems, jacobian)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_spatial_frequencies(session, problems, spatial_frequencies)
+    set_modulation(session, problems, modulation)
     set_stderr(session, problems, stderr)
     return set_precision(session, problems, precision, precision_of, max_photons)
 

@@ -276,7 +276,7 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
                   : run->path_lengths || run->jacobian || run_options_tracks_time(run) ||
-                          run->fx_count > 0
+                          run->fx_count > 0 || run->mod_count > 0
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
         if (ok && opt->num_sets > 0 && (opt->set_mus || opt->set_g))
@@ -385,11 +385,11 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
-/* A run's time, detector, derivative and spatial-frequency tallies into
- * its tally sets (those they have not yet), their dimensions into *extra;
- * false, with *err, for a batch whose runs differ in time bins, in the
- * layers of their derivatives or in their count of frequencies, or out of
- * memory. */
+/* A run's time, detector, derivative, spatial-frequency and modulation
+ * tallies into its tally sets (those they have not yet), their dimensions
+ * into *extra; false, with *err, for a batch whose runs differ in time
+ * bins, in the layers of their derivatives or in their count of spatial
+ * or modulation frequencies, or out of memory. */
 static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, output_grid *extra,
                             tm_error *err)
 {
@@ -412,6 +412,16 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     }
     if (run->fx_count > 0)
         extra->frequencies = run->fx_count;
+    if (run->mod_count > TM_MAX_MODULATIONS ||
+        (run->mod_count > 0 && extra->modulations > 0 && extra->modulations != run->mod_count)) {
+        error_set(err, NULL, 0,
+                  "runs of one batch with %d and %d modulation frequencies (at most %d): "
+                  "simulate them apart (or with one count)",
+                  extra->modulations, run->mod_count, TM_MAX_MODULATIONS);
+        return false;
+    }
+    if (run->mod_count > 0)
+        extra->modulations = run->mod_count;
     /* The workers' detector tallies hold the most a run of the batch has:
      * a run of fewer scores the first of them (their leading axis), which
      * its own tally sets take (tally_set_add_batch adds theirs). */
@@ -490,10 +500,11 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
         return false;
     }
     int threads = cpu_thread_count(opt->threads, count);
-    /* Path lengths, derivatives, time bins, a detector or spatial
-     * frequencies without sets score as one set (problem_init_own_set). */
+    /* Path lengths, derivatives, time bins, a detector, spatial or
+     * modulation frequencies without sets score as one set
+     * (problem_init_own_set). */
     bool own_set = path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 ||
-                   extra.detectors > 0 || extra.frequencies > 0;
+                   extra.detectors > 0 || extra.frequencies > 0 || extra.modulations > 0;
     for (int s = 0; s < batch->slots; s++)
         problems[s].set_weights = extra.set_weights > 0 && problems[s].layers;
     int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;

@@ -527,7 +527,7 @@ typedef struct set_track {
     double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
     double
         path[TM_MAX_PATH_LAYERS + 2]; /* with p->paths or p->jacobian: L_i, cm in layer i so far */
-    double flight;                    /* with time bins: sum of L_i n_i so far (cm) */
+    double flight; /* with time bins or modulation: sum of L_i n_i so far (cm) */
     /* With p->jacobian (docs/physics.md, "Derivatives"): the interactions
      * c_i in layer i so far, and the sum over its deflections there of the
      * Henyey-Greenstein score d ln p(cos theta; g_i) / dg_i. */
@@ -543,7 +543,7 @@ static inline void sets_path(const cpu_problem *p, set_track *t, int i, double s
         t->extra[k] += extra_mut[k] * s;
     if (p->paths || p->jacobian)
         t->path[i] += s;
-    if (p->time_nt)
+    if (p->time_nt || p->mod_count)
         t->flight += s * p->layers[i].n;
 }
 
@@ -698,6 +698,17 @@ static bool escape_fiber_shares(const cpu_problem *p, const photon *ph, double *
     return any;
 }
 
+/* A signed score into the fixed-point tally of its sign's part: pos for
+ * score >= 0, else neg, each rounded as every escape, so that the sums
+ * stay integers (docs/fixed-point.md, "Signed scores"). */
+static inline void score_signed(double score, uint64_t *pos, uint64_t *neg)
+{
+    if (score >= 0.0)
+        *pos += fixed_point_from_weight(score);
+    else
+        *neg += fixed_point_from_weight(-score);
+}
+
 /* Set k's escape into its spatial-frequency tallies: at each frequency,
  * its weight w_k times J0(2 pi fx rho), rho the escape's distance from the
  * axis (docs/physics.md, "Spatial frequencies"), rounded as every escape
@@ -714,12 +725,36 @@ static void sets_escape_fx(const cpu_problem *p, const photon *ph, const set_tra
     for (int k = 0; k < p->num_sets; k++) {
         double w = ph->w * exp(-t->extra[k]);
         uint64_t *parts = ph->uz < 0.0 ? sets[k].rd_fx_parts : sets[k].tt_fx_parts;
+        for (int f = 0; f < nf; f++)
+            score_signed(w * j0[f], &parts[OUTPUT_FX_POSITIVE * nf + f],
+                         &parts[OUTPUT_FX_NEGATIVE * nf + f]);
+    }
+}
+
+/* An escape through the top into set k's modulation tallies, its ring's
+ * row: at each frequency, its weight w_k times cos(omega t) and times
+ * sin(omega t), t = flight / c its time of flight as the time bins take
+ * it (docs/physics.md, "Frequency domain"), each into the part of its
+ * sign.  sin(omega t) > 0 is a lag: the phase atan2(S, C) is positive. */
+static void sets_escape_mod(const cpu_problem *p, const photon *ph, const set_track *t, size_t ir,
+                            tally_batch *sets)
+{
+    double c[TM_MAX_MODULATIONS], s[TM_MAX_MODULATIONS];
+    double time = t->flight / TIME_LIGHT_CM_PER_NS;
+    int nf = p->mod_count;
+    for (int f = 0; f < nf; f++) {
+        c[f] = cos(p->mod_omega[f] * time);
+        s[f] = sin(p->mod_omega[f] * time);
+    }
+    for (int k = 0; k < p->num_sets; k++) {
+        double w = ph->w * exp(-t->extra[k]);
+        uint64_t *row = sets[k].rd_mod_parts + ir * (size_t)nf * OUTPUT_MOD_PARTS;
         for (int f = 0; f < nf; f++) {
-            double score = w * j0[f];
-            if (score >= 0.0)
-                parts[OUTPUT_FX_POSITIVE * nf + f] += fixed_point_from_weight(score);
-            else
-                parts[OUTPUT_FX_NEGATIVE * nf + f] += fixed_point_from_weight(-score);
+            uint64_t *parts = row + (size_t)f * OUTPUT_MOD_PARTS;
+            score_signed(w * c[f], &parts[OUTPUT_MOD_COS_POSITIVE],
+                         &parts[OUTPUT_MOD_COS_NEGATIVE]);
+            score_signed(w * s[f], &parts[OUTPUT_MOD_SIN_POSITIVE],
+                         &parts[OUTPUT_MOD_SIN_NEGATIVE]);
         }
     }
 }
@@ -751,6 +786,8 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
         sets_escape_jacobian(p, ph, t, bin, time_bin, fiber, sets);
     if (p->fx_count)
         sets_escape_fx(p, ph, t, sets);
+    if (p->mod_count && ph->uz < 0.0)
+        sets_escape_mod(p, ph, t, ir, sets);
 }
 
 static void sets_trapped(const cpu_problem *p, photon *ph, const set_track *t, tally_batch *sets)

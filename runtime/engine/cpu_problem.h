@@ -108,6 +108,13 @@ typedef struct cpu_problem {
      * none. */
     int fx_count;
     const double *fx;
+    /* Modulation frequencies (docs/physics.md, "Frequency domain"): each
+     * escape through the top scores w cos(omega t) and w sin(omega t) into
+     * its ring's row at mod_count angular frequencies mod_omega [rad/ns]
+     * (2 pi f), t its time of flight (the time bins' sum of L_i n_i / c),
+     * in the sets' loop as the path lengths; 0: none. */
+    int mod_count;
+    double mod_omega[TM_MAX_MODULATIONS];
 } cpu_problem;
 
 #endif

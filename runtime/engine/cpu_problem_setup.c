@@ -24,6 +24,7 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->fibers = 0;
     p->fx_count = 0;
     p->fx = NULL;
+    p->mod_count = 0;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -94,6 +95,9 @@ void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
     }
     p->fx_count = run->fx ? run->fx_count : 0;
     p->fx = run->fx;
+    p->mod_count = run->mod_hz ? run->mod_count : 0;
+    for (int k = 0; k < p->mod_count; k++)
+        p->mod_omega[k] = 6.283185307179586 * run->mod_hz[k] * 1e-9; /* 2 pi f, in rad/ns */
 }
 
 static double min_of_sets(double a, double b) { return a < b ? a : b; }

@@ -20,7 +20,9 @@
 /* A spatial frequency in the .mco's header line (run_options_describe): a
  * blank and at most 24 characters ("-2.2250738585072014e-308"); in the
  * JSON summary the same three times (input.spatial_frequencies, Rd_fx,
- * Tt_fx) with cJSON's separators and indentation. */
+ * Tt_fx) with cJSON's separators and indentation.  A modulation frequency
+ * the same, three times too (input.modulation_frequencies, Rd_ac,
+ * Rd_phase). */
 #define MCO_FX_BYTES  25
 #define JSON_FX_BYTES (3 * 32)
 
@@ -51,7 +53,7 @@ uint64_t footprint_mco_bound(const mci_run *run)
     output_grid g = grid_of(run);
     uint64_t bytes = MCO_TEXT_BYTES_BOUND + strlen(run->out_name) +
                      (uint64_t)run->num_layers * MCO_LAYER_BYTES +
-                     (uint64_t)run->fx_count * MCO_FX_BYTES;
+                     (uint64_t)(run->fx_count + run->mod_count) * MCO_FX_BYTES;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))
             bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));
@@ -63,7 +65,7 @@ static uint64_t json_bound(const mci_run *run, const char *input_path)
     uint64_t names = strlen(run->out_name) + (input_path ? strlen(input_path) : 0);
     return JSON_TEXT_BYTES_BOUND + JSON_ESCAPE_FACTOR * names +
            (uint64_t)run->num_layers * JSON_LAYER_BYTES_BOUND +
-           (uint64_t)run->fx_count * JSON_FX_BYTES;
+           (uint64_t)(run->fx_count + run->mod_count) * JSON_FX_BYTES;
 }
 
 void footprint_of_run(const mci_run *run, const char *input_path, run_footprint *fp)

@@ -1310,12 +1310,26 @@ static bool check_fx(const photon_batch *b, const kernel_spec *spec, tm_error *e
     return true;
 }
 
+/* Modulation frequencies: no kernel scores them (the CPU engine does),
+ * so a run that asks is refused rather than given none. */
+static bool check_mod(const photon_batch *b, tm_error *err)
+{
+    for (int k = 0; k < b->count; k++)
+        if (b->parts[k].run->mod_count > 0) {
+            error_set(err, NULL, 0,
+                      "modulation frequencies (Rd_r_ac, Rd_r_phase) are scored by the CPU engine "
+                      "alone: run them with the CPU engine");
+            return false;
+        }
+    return true;
+}
+
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_fx(batch, spec, err) || !check_batch(batch, spec, err) ||
+    if (!check_mod(batch, err) || !check_fx(batch, spec, err) || !check_batch(batch, spec, err) ||
         !gpu_acc_add_options(batch, spec, opt, acc, err) || !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;

@@ -29,6 +29,10 @@
  * written only by runs that have groups or a cut one
  * (--stderr), so the others keep the bytes of versions 1 to 3. */
 #define VERSION_GROUPS  4u
+/* Version 5: version 4 with the mask of the arrays as u64, whose bits from
+ * 32 on are the frequency domain's arrays; written only by runs with them
+ * and groups, so the others keep the bytes of versions 1 to 4. */
+#define VERSION_WIDE    5u
 /* Bounds a reader checks before allocating: texts are a few kB. */
 #define MAX_TEXT        (1u << 20)
 
@@ -140,7 +144,11 @@ static void put_groups(le_writer *w, const uncertainty *u)
     const int axes[] = {g->nr, g->nz, g->na, g->num_layers, g->nt, g->detectors};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         le_put_u32(w, (uint32_t)axes[i]);
-    le_put_u32(w, uncertainty_arrays(u));
+    uint64_t arrays = uncertainty_arrays(u);
+    if (arrays >> 32)
+        le_put_u64(w, arrays);
+    else
+        le_put_u32(w, (uint32_t)arrays);
     if (u->groups == 0)
         return; /* only a cut group (put_pending) */
     put_doubles(w, u->mean, 3);
@@ -158,9 +166,9 @@ static uint32_t version_of(const checkpoint *c)
 {
     const tally_set *t = &c->tallies;
     if (c->unc.groups > 0 || c->unc.pending.photons > 0)
-        return VERSION_GROUPS;
+        return uncertainty_arrays(&c->unc) >> 32 ? VERSION_WIDE : VERSION_GROUPS;
     if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0 ||
-        t->frequencies > 0)
+        t->frequencies > 0 || t->modulations > 0)
         return VERSION_OPTIONS;
     return t->num_layers > 0 ? VERSION_PATHS : VERSION;
 }
@@ -199,7 +207,7 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
     }
-    if (version == VERSION_GROUPS) {
+    if (version >= VERSION_GROUPS) {
         put_groups(&w, &c->unc);
         put_pending(&w, &c->unc, t);
     }
@@ -245,10 +253,10 @@ static void read_head(le_reader *r, checkpoint *c, uint32_t *version_out)
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
         le_bad(r, "wrong magic bytes");
     uint32_t version = le_get_u32(r);
-    if (r->ok && (version < VERSION || version > VERSION_GROUPS)) {
+    if (r->ok && (version < VERSION || version > VERSION_WIDE)) {
         error_set(r->err, r->path, 0,
                   "checkpoint format version %u: this tmcml reads versions %u to %u", version,
-                  VERSION, VERSION_GROUPS);
+                  VERSION, VERSION_WIDE);
         r->ok = false;
     }
     *version_out = version;
@@ -271,7 +279,8 @@ static void read_options(le_reader *r, tally_set *t)
                                                   TM_MAX_DETECTORS,
                                                   TM_MAX_PATH_LAYERS,
                                                   OUTPUT_SET_WEIGHTS,
-                                                  TM_MAX_SPATIAL_FREQUENCIES};
+                                                  TM_MAX_SPATIAL_FREQUENCIES,
+                                                  TM_MAX_MODULATIONS};
     for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
@@ -355,7 +364,7 @@ static int input_layers(const char *input)
 /* Whether groups of `arrays` on grid are those of a run with the tallies
  * t of the input text `input`: its grid and layers, every run's arrays
  * and those of the optional groups t has, no other. */
-static bool groups_fit(const output_grid *grid, uint32_t arrays, const tally_set *t,
+static bool groups_fit(const output_grid *grid, uint64_t arrays, const tally_set *t,
                        const char *input)
 {
     int paths = tally_set_option_length(t, OUTPUT_OPTION_PATHS);
@@ -368,7 +377,7 @@ static bool groups_fit(const output_grid *grid, uint32_t arrays, const tally_set
     for (int i = 0; fit && i < OUTPUT_ARRAYS; i++) {
         output_option option = output_table[i].option;
         bool wanted = option == OUTPUT_OPTION_NONE || tally_set_option_length(t, option) > 0;
-        fit = wanted == ((arrays >> i) & 1u);
+        fit = wanted == ((arrays >> i) & 1);
     }
     return fit;
 }
@@ -384,7 +393,7 @@ static bool sums_valid(const double *mean, const double *m2, uint64_t n)
 
 /* Version 4's part (put_groups), checked against the tallies read before
  * it: its photons no more than theirs, its grid and arrays theirs. */
-static void read_groups(le_reader *r, checkpoint *c)
+static void read_groups(le_reader *r, checkpoint *c, uint32_t version)
 {
     const tally_set *t = &c->tallies;
     uncertainty *u = &c->unc;
@@ -393,7 +402,7 @@ static void read_groups(le_reader *r, checkpoint *c)
     uint32_t axes[6];
     for (int i = 0; i < 6; i++)
         axes[i] = le_get_u32(r);
-    uint32_t arrays = le_get_u32(r);
+    uint64_t arrays = version >= VERSION_WIDE ? le_get_u64(r) : le_get_u32(r);
     if (!r->ok)
         return;
     char msg[256];
@@ -410,17 +419,16 @@ static void read_groups(le_reader *r, checkpoint *c)
     for (int i = 0; i < 6; i++)
         in_range = in_range && axes[i] <= INT32_MAX;
     /* A result's grid: no axis of the derivative or set-weight tallies; its
-     * spatial frequencies are the tallies' (the part has no count of them:
-     * runs before them wrote none). */
-    output_grid grid = {(int)axes[0],
-                        (int)axes[1],
-                        (int)axes[2],
-                        (int)axes[3],
-                        (int)axes[4],
-                        (int)axes[5],
-                        0,
-                        0,
-                        tally_set_option_length(t, OUTPUT_OPTION_FX)};
+     * spatial and modulation frequencies are the tallies' (the part has no
+     * count of them: runs before them wrote none). */
+    output_grid grid = {.nr = (int)axes[0],
+                        .nz = (int)axes[1],
+                        .na = (int)axes[2],
+                        .num_layers = (int)axes[3],
+                        .nt = (int)axes[4],
+                        .detectors = (int)axes[5],
+                        .frequencies = tally_set_option_length(t, OUTPUT_OPTION_FX),
+                        .modulations = tally_set_option_length(t, OUTPUT_OPTION_MOD)};
     if (groups == 0) /* only a group a stop cut (read_pending) */
         return;
     if (!in_range || !groups_fit(&grid, arrays, t, c->input)) {
@@ -609,9 +617,9 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
     uint32_t version = 0;
     read_head(&r, c, &version);
     read_tallies(&r, c, version);
-    if (r.ok && version == VERSION_GROUPS)
-        read_groups(&r, c);
-    if (r.ok && version == VERSION_GROUPS)
+    if (r.ok && version >= VERSION_GROUPS)
+        read_groups(&r, c, version);
+    if (r.ok && version >= VERSION_GROUPS)
         read_pending(&r, c);
     uint64_t expected = r.sum, stored = le_get_u64(&r);
     if (r.ok && stored != expected)

@@ -672,6 +672,7 @@ void mci_run_free(mci_run *run)
     free(run->out_name);
     free(run->layers);
     free(run->fx);
+    free(run->mod_hz);
     memset(run, 0, sizeof *run);
 }
 
@@ -686,27 +687,33 @@ void mci_free(mci_file *file)
     memset(file, 0, sizeof *file);
 }
 
+bool mci_list_copy(const double *src, int count, double **dst, int *dst_count)
+{
+    size_t n = src && count > 0 ? (size_t)count : 0;
+    *dst = n ? malloc(n * sizeof **dst) : NULL;
+    *dst_count = *dst ? (int)n : 0;
+    if (*dst)
+        memcpy(*dst, src, n * sizeof **dst);
+    return *dst || n == 0;
+}
+
 bool mci_run_copy(mci_run *dst, const mci_run *src)
 {
     *dst = *src;
     dst->out_name = NULL;
     dst->layers = NULL;
-    dst->fx = NULL;
-    size_t n = (size_t)src->num_layers + 2, nfx = src->fx ? (size_t)src->fx_count : 0;
-    dst->fx_count = (int)nfx;
+    size_t n = (size_t)src->num_layers + 2;
+    bool lists = mci_list_copy(src->fx, src->fx_count, &dst->fx, &dst->fx_count);
+    lists = mci_list_copy(src->mod_hz, src->mod_count, &dst->mod_hz, &dst->mod_count) && lists;
     if (src->out_name)
         dst->out_name = strdup(src->out_name);
     if (src->layers)
         dst->layers = malloc(n * sizeof *dst->layers);
-    if (nfx)
-        dst->fx = malloc(nfx * sizeof *dst->fx);
-    if ((src->out_name && !dst->out_name) || (src->layers && !dst->layers) || (nfx && !dst->fx)) {
+    if ((src->out_name && !dst->out_name) || (src->layers && !dst->layers) || !lists) {
         mci_run_free(dst);
         return false;
     }
     if (src->layers)
         memcpy(dst->layers, src->layers, n * sizeof *dst->layers);
-    if (nfx)
-        memcpy(dst->fx, src->fx, nfx * sizeof *dst->fx);
     return true;
 }

@@ -67,6 +67,12 @@ typedef struct mci_run {
      * copies it, mci_run_free frees it); 0 and NULL: none. */
     double *fx;
     int fx_count;
+    /* Modulation frequencies [Hz] at which the reflectance's amplitude and
+     * phase are scored (modulation.h; --modulation,
+     * tmcml_problem_set_modulation): mod_count of them in mod_hz, owned as
+     * fx is; 0 and NULL: none. */
+    double *mod_hz;
+    int mod_count;
     /* The histories the run's tallies come from: 0 for photons simulated
      * with the run's own mua; for one of several absorption sets, a digest
      * of the mua they are simulated with (the sets' reference,
@@ -108,6 +114,11 @@ static inline bool mci_layer_is_glass(const mci_layer *layer)
 
 /* Deep copy of a run (used by writers and engines that outlive the file). */
 bool mci_run_copy(mci_run *dst, const mci_run *src);
+/* count doubles of src (a run's list: fx, mod_hz; NULL or count <= 0:
+ * none) as a copy of their own into *dst (NULL for none), their count into
+ * *dst_count (0 for none); false when out of memory (*dst NULL, count 0).
+ * *dst is not freed first. */
+bool mci_list_copy(const double *src, int count, double **dst, int *dst_count);
 void mci_run_free(mci_run *run);
 
 #endif

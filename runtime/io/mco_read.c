@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modulation.h"
 #include "run_options.h"
 #include "spatial_frequencies.h"
 #include "time_bins.h"
@@ -298,9 +299,10 @@ static bool mco_read_section(mco_cursor *c, int i, mcml_result *res)
         if (!res->array[i - 1]) {
             error_set(c->err, c->path, c->li + 1,
                       "section %s without the header comment that gives its %s", o->name,
-                      o->option == OUTPUT_OPTION_TIME ? "time bins"
-                      : o->option == OUTPUT_OPTION_FX ? "spatial frequencies"
-                                                      : "detector");
+                      o->option == OUTPUT_OPTION_TIME  ? "time bins"
+                      : o->option == OUTPUT_OPTION_FX  ? "spatial frequencies"
+                      : o->option == OUTPUT_OPTION_MOD ? "modulation frequencies"
+                                                       : "detector");
             return false;
         }
         return mco_read_numbers(c, o->name, res->array[i - 1] + output_first(o),
@@ -346,7 +348,8 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
                          (output_table[i - 1].option == OUTPUT_OPTION_PATHS && paths) ||
                          (output_table[i - 1].option == OUTPUT_OPTION_TIME && res->nt) ||
                          (output_table[i - 1].option == OUTPUT_OPTION_FIBER && res->detectors) ||
-                         (output_table[i - 1].option == OUTPUT_OPTION_FX && res->frequencies))) {
+                         (output_table[i - 1].option == OUTPUT_OPTION_FX && res->frequencies) ||
+                         (output_table[i - 1].option == OUTPUT_OPTION_MOD && res->modulations))) {
             error_set(c->err, c->path, mco_last_line(c),
                       "file ends without section %s (truncated?)", mco_section_name(i));
             return false;
@@ -357,8 +360,8 @@ static bool mco_read_sections(mco_cursor *c, mcml_result *res)
 /* The last comment line before InParm (MCML's time line), after "# ";
  * NULL when there is none. */
 /* The options a run of ours recorded in comment lines before InParm
- * (run_options_describe): its time bins, detector and spatial frequencies
- * into *run. */
+ * (run_options_describe): its time bins, detector, spatial and modulation
+ * frequencies into *run. */
 static void mco_read_options(char *const *raw, int nlines, mci_run *run)
 {
     for (int i = 0; i < nlines; i++) {
@@ -537,9 +540,8 @@ static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
     return false;
 }
 
-/* The time, detector and spatial-frequency arrays the header's comments
- * announce: their
- * sections must follow.  Values out of range are refused as corrupt. */
+/* The time, detector, spatial-frequency and frequency-domain arrays the
+ * header's comments announce: their sections must follow.  Values out of range are refused as corrupt. */
 static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *path, tm_error *err)
 {
     if (run->time_nt != 0 &&
@@ -557,6 +559,13 @@ static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *
         !spatial_frequencies_check("spatial frequencies", run->fx, run->fx_count, err))
         return false;
     if (run->fx_count > 0 && !result_alloc_fx(res, run->fx_count)) {
+        error_set(err, path, 0, "out of memory for the arrays");
+        return false;
+    }
+    if (run->mod_count > 0 &&
+        !modulation_check("modulation frequencies", run->mod_hz, run->mod_count, err))
+        return false;
+    if (run->mod_count > 0 && !result_alloc_mod(res, run->mod_count)) {
         error_set(err, path, 0, "out of memory for the arrays");
         return false;
     }
@@ -618,6 +627,7 @@ void mco_free(mco_data *data)
     free(data->run.out_name);
     free(data->run.layers);
     free(data->run.fx);
+    free(data->run.mod_hz);
     result_free(&data->result);
     memset(data, 0, sizeof *data);
 }

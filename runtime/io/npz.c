@@ -15,9 +15,10 @@
 #define NPY_ALIGN       64 /* NumPy pads its header so that the data start on this */
 #define NPY_HEADER_MAX  256
 /* Members beside the output table's: the RAT scalars, the grid (dr, dz,
- * da, r, z, a, and fx with spatial frequencies), units. */
+ * da, r, z, a, fx with spatial frequencies, modulation with modulation
+ * frequencies), units. */
 #define NPZ_RAT         4
-#define NPZ_GRID        7
+#define NPZ_GRID        8
 /* Each array and RAT total may have its standard error beside it
  * (NAME_stderr: a run with --stderr). */
 #define NPZ_MEMBERS     (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
@@ -252,6 +253,12 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
                              .dims = {(uint64_t)res->frequencies},
                              .values = run->fx,
                              .unit = "1/cm"};
+    if (res->rd_ac && run->mod_hz && run->mod_count == res->modulations) /* Rd_ac's axis */
+        a[n++] = (npz_array){.name = "modulation",
+                             .rank = 1,
+                             .dims = {(uint64_t)res->modulations},
+                             .values = run->mod_hz,
+                             .unit = "Hz"};
     bool ok = npz_write_members(stream, a, n, err);
     free(centres);
     return ok;
@@ -284,7 +291,7 @@ uint64_t npz_size_bound(const mci_run *run)
 {
     output_grid g = run_options_grid(run);
     uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na +
-                      (uint64_t)run->fx_count;
+                      (uint64_t)run->fx_count + (uint64_t)run->mod_count;
     /* Twice the arrays: room for their standard errors (--stderr). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))

@@ -355,6 +355,63 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .mco_number = "%12.6E",
      .mco_per_line = 1,
      .json = OUTPUT_JSON_LIST},
+    /* The reflectance in the frequency domain (docs/physics.md, "Frequency
+     * domain"): amplitude and phase of sum w exp(-i omega t) per ring, as
+     * Rd_r per area (at 0 Hz the amplitude would be Rd_r itself), and over
+     * every ring, per photon as Rd; the frequencies are the .mco's header
+     * line's, the JSON's input.modulation_frequencies. */
+    {.name = "Rd_r_ac",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_MOD},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_RD_MOD,
+     .norm = OUTPUT_NORM_MOD_AC_R,
+     .option = OUTPUT_OPTION_MOD,
+     .mco_title = "# Rd_ac[r][f]. [1/cm2] Amplitude of the diffuse reflectance at the\n"
+                  "# modulation frequencies f of the header (not MCML's: an extra section).\n"
+                  "# Rd_ac[0][0], [0][1],..[0][nf-1]\n"
+                  "# ...\n"
+                  "# Rd_ac[nr-1][0], [nr-1][1],..[nr-1][nf-1]\n"
+                  "Rd_r_ac",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Rd_r_phase",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_MOD},
+     .unit = "rad",
+     .tally = OUTPUT_TALLY_RD_MOD,
+     .norm = OUTPUT_NORM_MOD_PHASE_R,
+     .option = OUTPUT_OPTION_MOD,
+     .mco_title = "# Rd_phase[r][f]. [rad] Phase lag of the diffuse reflectance at the\n"
+                  "# modulation frequencies f of the header, in (-pi, pi] (not MCML's).\n"
+                  "# Rd_phase[0][0], [0][1],..[0][nf-1]\n"
+                  "# ...\n"
+                  "# Rd_phase[nr-1][0], [nr-1][1],..[nr-1][nf-1]\n"
+                  "Rd_r_phase",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Rd_ac",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_MOD},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_RD_MOD,
+     .norm = OUTPUT_NORM_MOD_AC,
+     .option = OUTPUT_OPTION_MOD,
+     .mco_title = "Rd_ac #Amplitude of Rd at the modulation frequencies f of the header. [-]",
+     .mco_number = "%12.6E",
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
+    {.name = "Rd_phase",
+     .rank = 1,
+     .axes = {OUTPUT_AXIS_MOD},
+     .unit = "rad",
+     .tally = OUTPUT_TALLY_RD_MOD,
+     .norm = OUTPUT_NORM_MOD_PHASE,
+     .option = OUTPUT_OPTION_MOD,
+     .mco_title = "Rd_phase #Phase lag of Rd at the modulation frequencies f of the header. [rad]",
+     .mco_number = "%12.6E",
+     .mco_per_line = 1,
+     .json = OUTPUT_JSON_LIST},
 };
 
 /* The derivative tallies' rows (output_arrays.h): per escape ring or angle,
@@ -404,21 +461,32 @@ const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES] = {
      .tally = OUTPUT_TALLY_TT_FX,
      .tallied = true,
      .option = OUTPUT_OPTION_FX},
+    /* The parts last, so that the frequencies are the second axis, as the
+     * other groups' (output_option_axis), and a ring's scores of one
+     * escape are close together. */
+    {.name = "Rd_mod_parts",
+     .rank = 3,
+     .axes = {OUTPUT_AXIS_R, OUTPUT_AXIS_MOD, OUTPUT_AXIS_MOD_PART},
+     .unit = "-",
+     .tally = OUTPUT_TALLY_RD_MOD,
+     .tallied = true,
+     .option = OUTPUT_OPTION_MOD},
 };
 
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, tt_fx_parts) ==
+_Static_assert(offsetof(tally_set, rd_mod_parts) ==
                    offsetof(tally_set, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, tt_fx_parts) ==
+_Static_assert(offsetof(tally_batch, rd_mod_parts) ==
                    offsetof(tally_batch, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, tt_fx) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
+                   offsetof(mcml_result, rd_phase) ==
+                       offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
 uint64_t output_axis_length(output_axis axis, const output_grid *g)
@@ -436,6 +504,8 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_SET_WEIGHTS: return (uint64_t)g->set_weights;
     case OUTPUT_AXIS_FX: return (uint64_t)g->frequencies;
     case OUTPUT_AXIS_FX_PART: return OUTPUT_FX_PARTS;
+    case OUTPUT_AXIS_MOD: return (uint64_t)g->modulations;
+    case OUTPUT_AXIS_MOD_PART: return OUTPUT_MOD_PARTS;
     }
     return 0;
 }
@@ -459,6 +529,7 @@ output_grid output_option_grid(output_option group, int length)
     case OUTPUT_AXIS_JACOBIAN_LAYER: g.jacobian_layers = length; break;
     case OUTPUT_AXIS_SET_WEIGHTS: g.set_weights = length; break;
     case OUTPUT_AXIS_FX: g.frequencies = length; break;
+    case OUTPUT_AXIS_MOD: g.modulations = length; break;
     default: break;
     }
     return g;

@@ -69,9 +69,15 @@ enum {
      * terms apart (output_fx_part), so that the sums stay integers. */
     OUTPUT_TALLY_RD_FX,
     OUTPUT_TALLY_TT_FX,
+    /* The reflectance in the frequency domain at the run's modulation
+     * frequencies (mci_run.mod_hz; docs/physics.md, "Frequency domain"):
+     * per ring and frequency, over the escapes through the top, sum w
+     * cos(omega t) and sum w sin(omega t) (t the time of flight) in the
+     * weight's fixed point, each sign's terms apart (output_mod_part). */
+    OUTPUT_TALLY_RD_MOD,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS         31 /* rows of output_table[] */
+#define OUTPUT_ARRAYS         35 /* rows of output_table[] */
 /* The tallies that are no row of output_table[] (output_hidden_tallies). */
 #define OUTPUT_HIDDEN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
 /* The parts of a spatial-frequency tally, its slower axis: [part][k] is
@@ -81,6 +87,16 @@ typedef enum output_fx_part {
     OUTPUT_FX_NEGATIVE,
     OUTPUT_FX_PARTS
 } output_fx_part;
+/* The parts of a modulation tally, its fastest axis: [ring][k][part] is
+ * the sum over the ring's escapes of w cos(omega_k t) or w sin(omega_k t)
+ * of that sign. */
+typedef enum output_mod_part {
+    OUTPUT_MOD_COS_POSITIVE,
+    OUTPUT_MOD_COS_NEGATIVE,
+    OUTPUT_MOD_SIN_POSITIVE,
+    OUTPUT_MOD_SIN_NEGATIVE,
+    OUTPUT_MOD_PARTS
+} output_mod_part;
 enum {
     OUTPUT_SET_WEIGHT_SQUARES,
     OUTPUT_REF_WEIGHTS,
@@ -119,7 +135,7 @@ typedef enum output_jacobian_param {
         struct {                                                                                   \
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
             TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf, *set_w;                   \
-            TYPE *rd_fx_parts, *tt_fx_parts;                                                       \
+            TYPE *rd_fx_parts, *tt_fx_parts, *rd_mod_parts;                                        \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -134,6 +150,7 @@ typedef enum output_jacobian_param {
             double *rd_rt_jacobian, *rd_t_jacobian, *tt_rt_jacobian, *tt_t_jacobian;               \
             double *rd_fiber_jacobian;                                                             \
             double *rd_fx, *tt_fx;                                                                 \
+            double *rd_r_ac, *rd_r_phase, *rd_ac, *rd_phase;                                       \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
@@ -157,7 +174,11 @@ typedef enum output_axis {
     /* The spatial frequencies (mci_run.fx_count), and the parts of their
      * tallies (OUTPUT_FX_PARTS). */
     OUTPUT_AXIS_FX,
-    OUTPUT_AXIS_FX_PART
+    OUTPUT_AXIS_FX_PART,
+    /* The modulation frequencies (mci_run.mod_count), and the parts of
+     * their tallies (OUTPUT_MOD_PARTS). */
+    OUTPUT_AXIS_MOD,
+    OUTPUT_AXIS_MOD_PART
 } output_axis;
 #define OUTPUT_MAX_RANK 4
 
@@ -194,7 +215,16 @@ typedef enum output_norm {
     OUTPUT_NORM_JACOBIAN_COUNT,
     /* Rd_fx, Tt_fx: each frequency's positive part less its negative / N
      * (the difference taken on the integers). */
-    OUTPUT_NORM_FX
+    OUTPUT_NORM_FX,
+    /* The frequency domain, from the cosine and sine sums C and S (each
+     * its positive part less its negative, on the integers): Rd_r_ac, a
+     * ring's sqrt(C^2 + S^2) normalised as Rd_r; Rd_r_phase, its
+     * atan2(S, C) (rad, a lag positive); Rd_ac and Rd_phase the same of
+     * the sums over the rings, the amplitude per photon as Rd. */
+    OUTPUT_NORM_MOD_AC_R,
+    OUTPUT_NORM_MOD_PHASE_R,
+    OUTPUT_NORM_MOD_AC,
+    OUTPUT_NORM_MOD_PHASE
 } output_norm;
 
 /* The optional groups of arrays: a row of one is scored and written only
@@ -206,9 +236,10 @@ typedef enum output_option {
     OUTPUT_OPTION_FIBER,    /* the fiber detectors (mci_run.fiber_count) */
     OUTPUT_OPTION_JACOBIAN, /* the derivatives (mci_run.jacobian) */
     OUTPUT_OPTION_OPTICS,   /* an optics set's weights (mci_run.optics_set) */
-    OUTPUT_OPTION_FX        /* the spatial frequencies (mci_run.fx_count) */
+    OUTPUT_OPTION_FX,       /* the spatial frequencies (mci_run.fx_count) */
+    OUTPUT_OPTION_MOD       /* the modulation frequencies (mci_run.mod_count) */
 } output_option;
-#define OUTPUT_OPTIONS 7
+#define OUTPUT_OPTIONS 8
 
 /* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
  * wants at a glance, in the table's order after "trapped", each with its
@@ -252,8 +283,8 @@ typedef struct output_array {
 extern const output_array output_table[OUTPUT_ARRAYS];
 
 /* The rows of the tallies that are no output bin for bin, OUTPUT_TALLY_RD_JR
- * to _TT_FX in that order (the derivatives' terms, an optics set's weight
- * sums, the spatial frequencies' parts): shape, option and name as a tally
+ * to _RD_MOD in that order (the derivatives' terms, an optics set's weight
+ * sums, the spatial frequencies' and the modulation frequencies' parts): shape, option and name as a tally
  * row's, never an output. */
 extern const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES];
 
@@ -264,6 +295,7 @@ typedef struct output_grid {
     int jacobian_layers;
     int set_weights; /* OUTPUT_SET_WEIGHTS with an optics set's, else 0 */
     int frequencies; /* the spatial frequencies; 0 where a run has none */
+    int modulations; /* the modulation frequencies; 0 where a run has none */
 } output_grid;
 
 /* Entries along an axis. */

@@ -15,8 +15,14 @@ output_grid result_grid(const mcml_result *res)
 {
     /* The derivatives' arrays run along the layers and the parameters: no
      * axis of their own. */
-    return (output_grid){res->nr,        res->nz, res->na, res->num_layers, res->nt,
-                         res->detectors, 0,       0,       res->frequencies};
+    return (output_grid){.nr = res->nr,
+                         .nz = res->nz,
+                         .na = res->na,
+                         .num_layers = res->num_layers,
+                         .nt = res->nt,
+                         .detectors = res->detectors,
+                         .frequencies = res->frequencies,
+                         .modulations = res->modulations};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
@@ -67,6 +73,12 @@ bool result_alloc_fx(mcml_result *res, int frequencies)
 {
     res->frequencies = frequencies;
     return result_alloc_option(res, OUTPUT_OPTION_FX);
+}
+
+bool result_alloc_mod(mcml_result *res, int modulations)
+{
+    res->modulations = modulations;
+    return result_alloc_option(res, OUTPUT_OPTION_MOD);
 }
 
 bool result_alloc_jacobian(mcml_result *res)
@@ -233,17 +245,61 @@ static void result_count(const tally_acc_t *v, int count, double n, double *out)
         out[i] = tally_weight(v[i]) / n;
 }
 
+/* A signed score's positive sum less its negative, the difference taken
+ * exactly on the integers, as weight. */
+static double signed_weight(tally_acc_t pos, tally_acc_t neg)
+{
+    return pos >= neg ? tally_weight(pos - neg) : -tally_weight(neg - pos);
+}
+
 /* Rd_fx, Tt_fx: each frequency's positive sum less its negative
- * (output_fx_part), the difference taken exactly on the integers, per
- * photon: where nothing is negative (fx = 0, whose J0 is 1) the quotient
- * is RAT's Rd or Tt bit for bit, as result_total computes it. */
+ * (output_fx_part), per photon: where nothing is negative (fx = 0, whose
+ * J0 is 1) the quotient is RAT's Rd or Tt bit for bit, as result_total
+ * computes it. */
 static void result_fx(const tally_acc_t *v, int count, double n, double *out)
 {
-    for (int k = 0; k < count; k++) {
-        tally_acc_t pos = v[OUTPUT_FX_POSITIVE * count + k],
-                    neg = v[OUTPUT_FX_NEGATIVE * count + k];
-        double w = pos >= neg ? tally_weight(pos - neg) : -tally_weight(neg - pos);
-        out[k] = w * (1.0 / n);
+    for (int k = 0; k < count; k++)
+        out[k] = signed_weight(v[OUTPUT_FX_POSITIVE * count + k],
+                               v[OUTPUT_FX_NEGATIVE * count + k]) *
+                 (1.0 / n);
+}
+
+/* The cosine and sine sums (weight) of the parts p (output_mod_part) of
+ * one ring and frequency, or of a frequency over every ring. */
+static void mod_sums(const tally_acc_t *p, double *c, double *s)
+{
+    *c = signed_weight(p[OUTPUT_MOD_COS_POSITIVE], p[OUTPUT_MOD_COS_NEGATIVE]);
+    *s = signed_weight(p[OUTPUT_MOD_SIN_POSITIVE], p[OUTPUT_MOD_SIN_NEGATIVE]);
+}
+
+/* Rd_r_ac, Rd_r_phase: each ring's amplitude sqrt(C^2 + S^2) per area and
+ * photon, scaled as result_r scales Rd_r, or its phase lag atan2(S, C). */
+static void result_mod_r(const mci_run *run, const tally_acc_t *v, bool phase, double n,
+                         double *out)
+{
+    int nf = run->mod_count;
+    double scale1 = 2.0 * M_PI * run->dr * run->dr * n;
+    for (int ir = 0; ir < run->nr; ir++)
+        for (int k = 0; k < nf; k++) {
+            double c, s;
+            mod_sums(v + ((size_t)ir * nf + k) * OUTPUT_MOD_PARTS, &c, &s);
+            out[ir * nf + k] = phase ? atan2(s, c) : hypot(c, s) * (1.0 / ((ir + 0.5) * scale1));
+        }
+}
+
+/* Rd_ac, Rd_phase: the same of the sums over every ring (on the
+ * integers), the amplitude per photon. */
+static void result_mod(const mci_run *run, const tally_acc_t *v, bool phase, double n, double *out)
+{
+    int nf = run->mod_count;
+    for (int k = 0; k < nf; k++) {
+        tally_acc_t parts[OUTPUT_MOD_PARTS] = {0};
+        for (int ir = 0; ir < run->nr; ir++)
+            for (int p = 0; p < OUTPUT_MOD_PARTS; p++)
+                parts[p] += v[((size_t)ir * nf + k) * OUTPUT_MOD_PARTS + p];
+        double c, s;
+        mod_sums(parts, &c, &s);
+        out[k] = phase ? atan2(s, c) : hypot(c, s) * (1.0 / n);
     }
 }
 
@@ -260,6 +316,10 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     case OUTPUT_NORM_T: result_t(run, v, n, out); return true;
     case OUTPUT_NORM_COUNT: result_count(v, g.detectors, n, out); return true;
     case OUTPUT_NORM_FX: result_fx(v, g.frequencies, n, out); return true;
+    case OUTPUT_NORM_MOD_AC_R: result_mod_r(run, v, false, n, out); return true;
+    case OUTPUT_NORM_MOD_PHASE_R: result_mod_r(run, v, true, n, out); return true;
+    case OUTPUT_NORM_MOD_AC: result_mod(run, v, false, n, out); return true;
+    case OUTPUT_NORM_MOD_PHASE: result_mod(run, v, true, n, out); return true;
     case OUTPUT_NORM_PATH: result_path(run, v, e, out); return true;
     case OUTPUT_NORM_PATH_TOTAL: result_path_total(run, v, e, out); return true;
     case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
@@ -317,15 +377,17 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
         ok = t->jacobian_layers == run->num_layers && result_alloc_jacobian(res);
     if (ok && t->rd_fx_parts)
         ok = t->frequencies == run->fx_count && result_alloc_fx(res, t->frequencies);
+    if (ok && t->rd_mod_parts)
+        ok = t->modulations == run->mod_count && result_alloc_mod(res, t->modulations);
     if (ok)
         return true;
     result_free(res);
     error_set(err, NULL, 0,
               "time tallies of %d bins (the run: %d), %d detectors (the run: %d), derivatives "
-              "of %d layers (the run: %d) or %d spatial frequencies (the run: %d), or out of "
-              "memory",
+              "of %d layers (the run: %d), %d spatial frequencies (the run: %d) or %d modulation "
+              "frequencies (the run: %d), or out of memory",
               t->nt, run->time_nt, t->detectors, run->fiber_count, t->jacobian_layers,
-              run->num_layers, t->frequencies, run->fx_count);
+              run->num_layers, t->frequencies, run->fx_count, t->modulations, run->mod_count);
     return false;
 }
 

@@ -22,8 +22,22 @@ static const struct {
 };
 #define FLAG_LINES (sizeof flag_lines / sizeof flag_lines[0])
 
-/* The spatial frequencies' line: their count, then each in 1/cm. */
-#define FX_LINE "spatial frequencies: %d in 1/cm:"
+/* The lists a run records as one line each, however long (mco_read_digest
+ * reads a bounded number of lines before InParm): the line's start, of
+ * the count (a printf format), then each value; the list's fields. */
+static const struct {
+    const char *line;
+    size_t values, count; /* offsetof(mci_run, a double *), and its int count */
+    int most;
+} list_lines[] = {
+    {"spatial frequencies: %d in 1/cm:", offsetof(mci_run, fx), offsetof(mci_run, fx_count),
+     TM_MAX_SPATIAL_FREQUENCIES},
+    {"modulation frequencies: %d in Hz:", offsetof(mci_run, mod_hz), offsetof(mci_run, mod_count),
+     TM_MAX_MODULATIONS},
+};
+#define LIST_LINES (sizeof list_lines / sizeof list_lines[0])
+#define LIST_VALUES(run, k) (*(double **)((char *)(run) + list_lines[k].values))
+#define LIST_COUNT(run, k)  (*(int *)((char *)(run) + list_lines[k].count))
 
 bool run_options_has(const mci_run *run, output_option option)
 {
@@ -35,6 +49,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_JACOBIAN: return run->jacobian;
     case OUTPUT_OPTION_OPTICS: return run->optics_set;
     case OUTPUT_OPTION_FX: return run->fx_count > 0;
+    case OUTPUT_OPTION_MOD: return run->mod_count > 0;
     }
     return false;
 }
@@ -70,7 +85,8 @@ output_grid run_options_grid(const mci_run *run)
                          .detectors = run->fiber_count,
                          .jacobian_layers = run->jacobian ? run->num_layers : 0,
                          .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0,
-                         .frequencies = run->fx_count};
+                         .frequencies = run->fx_count,
+                         .modulations = run->mod_count};
 }
 
 bool run_options_tracks_time(const mci_run *run)
@@ -100,47 +116,50 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
     for (size_t k = 0; k < FLAG_LINES; k++)
         if (*(const bool *)((const char *)run + flag_lines[k].flag))
             textbuf_add(t, "%s%s\n", prefix, flag_lines[k].line);
-    if (run->fx_count > 0) {
-        /* One line, however many: mco_read_digest reads a bounded number
-         * of lines before InParm. */
-        textbuf_add(t, "%s" FX_LINE, prefix, run->fx_count);
-        for (int k = 0; k < run->fx_count; k++) {
+    for (size_t k = 0; k < LIST_LINES; k++) {
+        int count = LIST_COUNT((mci_run *)run, k);
+        const double *values = LIST_VALUES((mci_run *)run, k);
+        if (count <= 0)
+            continue;
+        textbuf_add(t, "%s", prefix);
+        textbuf_add(t, list_lines[k].line, count);
+        for (int i = 0; i < count; i++) {
             textbuf_add(t, " ");
-            textbuf_add_double(t, run->fx[k]);
+            textbuf_add_double(t, values[i]);
         }
         textbuf_add(t, "\n");
     }
 }
 
-/* The frequencies of an FX_LINE after its count, into run (its own copy);
+/* The values of list line k after its count, into run (its own copy);
  * false for a line that does not hold count numbers. */
-static bool parse_fx(const char *values, int count, mci_run *run)
+static bool parse_list(const char *values, int count, size_t k, mci_run *run)
 {
-    if (count < 1 || count > TM_MAX_SPATIAL_FREQUENCIES)
+    if (count < 1 || count > list_lines[k].most)
         return false;
-    double *fx = malloc((size_t)count * sizeof *fx);
+    double *list = malloc((size_t)count * sizeof *list);
     const char *at = values;
-    bool ok = fx != NULL;
-    for (int k = 0; ok && k < count; k++) {
+    bool ok = list != NULL;
+    for (int i = 0; ok && i < count; i++) {
         while (*at == ' ')
             at++;
-        ok = number_parse_prefix(at, &at, &fx[k]) == NUMBER_OK;
+        ok = number_parse_prefix(at, &at, &list[i]) == NUMBER_OK;
     }
     while (ok && isspace((unsigned char)*at))
         at++;
     if (!ok || *at) {
-        free(fx);
+        free(list);
         return false;
     }
-    free(run->fx);
-    run->fx = fx;
-    run->fx_count = count;
+    free(LIST_VALUES(run, k));
+    LIST_VALUES(run, k) = list;
+    LIST_COUNT(run, k) = count;
     return true;
 }
 
 bool run_options_parse_line(const char *line, mci_run *run)
 {
-    int nt = 0, fx_count = 0, fx_at = 0;
+    int nt = 0;
     double dt = 0.0, sep = 0.0, radius = 0.0, na = 0.0;
     if (sscanf(line, "time bins: %d of %lf ns", &nt, &dt) == 2) {
         run->time_nt = nt;
@@ -154,8 +173,13 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->fibers[run->fiber_count++] = (fiber_detector){sep, radius, na};
         return true;
     }
-    if (sscanf(line, FX_LINE "%n", &fx_count, &fx_at) == 1 && fx_at > 0)
-        return parse_fx(line + fx_at, fx_count, run);
+    for (size_t k = 0; k < LIST_LINES; k++) {
+        char format[64];
+        int count = 0, at = 0;
+        snprintf(format, sizeof format, "%s%%n", list_lines[k].line);
+        if (sscanf(line, format, &count, &at) == 1 && at > 0)
+            return parse_list(line + at, count, k, run);
+    }
     for (size_t k = 0; k < FLAG_LINES; k++)
         if (strcmp(line, flag_lines[k].line) == 0) {
             *(bool *)((char *)run + flag_lines[k].flag) = true;

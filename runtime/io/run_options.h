@@ -39,16 +39,17 @@ bool run_options_add_tallies(const mci_run *run, tally_set *t);
  * of the absorption sets scores (as the path lengths). */
 bool run_options_tracks_time(const mci_run *run);
 
-/* One line a request of the time bins, each detector, the derivatives and
- * the spatial frequencies ("time bins ...", "fiber detector ...", "spatial
- * frequencies: N in 1/cm: fx..." on one line, each value as it reads back
- * exactly), added to t; nothing for a run without them, so that its texts
+/* One line a request of the time bins, each detector, the derivatives,
+ * the spatial frequencies and the modulation frequencies ("time bins ...",
+ * "fiber detector ...", "spatial frequencies: N in 1/cm: fx...",
+ * "modulation frequencies: N in Hz: f..." on one line, each value as it
+ * reads back exactly), added to t; nothing for a run without them, so that its texts
  * are as before they existed.  prefix starts each line ("# " in an .mco). */
 void run_options_describe(const mci_run *run, const char *prefix, textbuf *t);
 
 /* Reads back a line run_options_describe wrote (after its prefix) into
  * run's fields (a detector's appended to its detectors, the frequencies
- * into a copy run owns); false for any other line, and for a detector
+ * of either list into a copy run owns); false for any other line, and for a detector
  * beyond TM_MAX_DETECTORS. */
 bool run_options_parse_line(const char *line, mci_run *run);
 

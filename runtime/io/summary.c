@@ -193,8 +193,9 @@ static void summary_array(bool *ok, cJSON *root, const char *name, const double 
 }
 
 /* What the run asked for besides MCML's outputs: "time_bins",
- * "fiber_detector" and "spatial_frequencies" (1/cm), only when it did (a
- * plain run's JSON is as before). */
+ * "fiber_detector", "spatial_frequencies" (1/cm) and
+ * "modulation_frequencies" (Hz), only when it did (a plain run's JSON is
+ * as before). */
 static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
 {
     if (run->time_nt > 0) {
@@ -208,6 +209,8 @@ static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
         summary_add_detectors(ok, in, run);
     if (run->fx_count > 0)
         summary_array(ok, in, "spatial_frequencies", run->fx, run->fx_count);
+    if (run->mod_count > 0)
+        summary_array(ok, in, "modulation_frequencies", run->mod_hz, run->mod_count);
 }
 
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
@@ -393,6 +396,8 @@ static void summary_add_option_units(bool *ok, cJSON *u, output_option option,
     }
     if (option == OUTPUT_OPTION_FX)
         summary_str(ok, u, "input.spatial_frequencies[]", "1/cm");
+    if (option == OUTPUT_OPTION_MOD)
+        summary_str(ok, u, "input.modulation_frequencies[]", "Hz");
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
         if (o->option == option && o->json != OUTPUT_JSON_NONE && res->array[i])

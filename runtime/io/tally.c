@@ -11,7 +11,7 @@
  * others are NULL). */
 #define GRID(t)                                                                                    \
     (&(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors,           \
-                    (t)->jacobian_layers, (t)->set_weights, (t)->frequencies})
+                    (t)->jacobian_layers, (t)->set_weights, (t)->frequencies, (t)->modulations})
 #define BINS(t, k) ((size_t)output_tally_grid_bins((k), GRID(t)))
 
 /* Whether t (a batch or set), of grid g (its optional axes' lengths
@@ -24,8 +24,11 @@ static bool wanted(int k, const output_grid *g) { return output_has_axes(output_
 /* The optional axes' lengths that lengths gives, into a batch's or a set's
  * grid. */
 static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors,
-                         int *jacobian_layers, int *set_weights, int *frequencies)
+                         int *jacobian_layers, int *set_weights, int *frequencies,
+                         int *modulations)
 {
+    if (lengths->modulations > 0)
+        *modulations = lengths->modulations;
     if (lengths->frequencies > 0)
         *frequencies = lengths->frequencies;
     if (lengths->set_weights > 0)
@@ -43,7 +46,7 @@ static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, i
 bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 {
     take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors, &b->jacobian_layers,
-                 &b->set_weights, &b->frequencies);
+                 &b->set_weights, &b->frequencies, &b->modulations);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!b->tally[k] && wanted(k, GRID(b)))
@@ -54,7 +57,7 @@ bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 bool tally_set_add_options(tally_set *t, const output_grid *lengths)
 {
     take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors, &t->jacobian_layers,
-                 &t->set_weights, &t->frequencies);
+                 &t->set_weights, &t->frequencies, &t->modulations);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!t->tally[k] && wanted(k, GRID(t)))
@@ -166,7 +169,8 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
 {
     if (!tally_set_runs_equal(a, b) || a->num_layers != b->num_layers || a->nt != b->nt ||
         a->detectors != b->detectors || a->jacobian_layers != b->jacobian_layers ||
-        a->set_weights != b->set_weights || a->frequencies != b->frequencies)
+        a->set_weights != b->set_weights || a->frequencies != b->frequencies ||
+        a->modulations != b->modulations)
         return false;
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
         if (!a->tally[k] != !b->tally[k] ||

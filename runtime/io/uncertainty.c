@@ -22,11 +22,11 @@ static double *total_of(mcml_result *res, int k)
     return k == 0 ? &res->rd : k == 1 ? &res->a : &res->tt;
 }
 
-bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint32_t arrays, tm_error *err)
+bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint64_t arrays, tm_error *err)
 {
     u->grid = *grid;
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
-        if (!(arrays & (UINT32_C(1) << i)))
+        if (!(arrays & (UINT64_C(1) << i)))
             continue;
         uint64_t n = output_stored(&output_table[i], grid);
         u->array_mean[i] = calloc(n, sizeof(double));
@@ -40,22 +40,22 @@ bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint32_t arrays,
     return true;
 }
 
-uint32_t uncertainty_arrays(const uncertainty *u)
+uint64_t uncertainty_arrays(const uncertainty *u)
 {
-    uint32_t arrays = 0;
+    uint64_t arrays = 0;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (u->array_mean[i])
-            arrays |= UINT32_C(1) << i;
+            arrays |= UINT64_C(1) << i;
     return arrays;
 }
 
 /* The arrays of the first group: those its result has. */
 static bool take_shape(uncertainty *u, const mcml_result *g, tm_error *err)
 {
-    uint32_t arrays = 0;
+    uint64_t arrays = 0;
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (g->array[i])
-            arrays |= UINT32_C(1) << i;
+            arrays |= UINT64_C(1) << i;
     output_grid grid = result_grid(g);
     return uncertainty_alloc(u, &grid, arrays, err);
 }

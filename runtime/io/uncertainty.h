@@ -46,7 +46,7 @@
  * The GPU pays a launch's tail a group (driver/session_groups.h). */
 #define UNCERTAINTY_GROUPS 64
 
-_Static_assert(OUTPUT_ARRAYS <= 32, "a mask of the output arrays fits 32 bits");
+_Static_assert(OUTPUT_ARRAYS <= 64, "a mask of the output arrays fits 64 bits");
 
 /* The running sums of one run's (or one absorption set's) groups. */
 typedef struct uncertainty {
@@ -70,10 +70,10 @@ void uncertainty_free(uncertainty *u);
  * output_table[i]) on grid, no group yet (a checkpoint's groups read
  * back, an MPI rank's received); false with *err when out of memory (u
  * then empty). */
-bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint32_t arrays, tm_error *err);
+bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint64_t arrays, tm_error *err);
 
 /* The mask of the arrays u has sums of (bit i: output_table[i]). */
-uint32_t uncertainty_arrays(const uncertainty *u);
+uint64_t uncertainty_arrays(const uncertainty *u);
 
 /* Adds the group whose tallies (of group->photons > 0 photons of run) are
  * `group`; false with *err when out of memory or when its arrays are not

@@ -1,0 +1,34 @@
+/* Lists of numbers an option takes (--spatial-frequencies, --modulation):
+ * items separated by commas, each a number or a range START:STEP:STOP
+ * (MATLAB's colon: START, START + STEP, ... up to STOP inclusive), each
+ * number's decimal text scaled by a power of ten its unit gives, exactly
+ * (the exponent raised: 0.3 x 10 is 3, not 3.0000000000000004).  The
+ * options' units and checks are their own (spatial_frequencies.c,
+ * modulation.c); the items' reading and its messages are shared here. */
+#ifndef TMCML_NUMBER_LIST_H
+#define TMCML_NUMBER_LIST_H
+
+#include <stdbool.h>
+
+#include "error.h"
+
+/* A list being read: what messages call it, and its values so far. */
+typedef struct number_list {
+    const char *option;     /* "--spatial-frequencies" */
+    const char *noun;       /* "frequency": "an empty frequency" */
+    const char *nouns;      /* "frequencies": "more than 1024 frequencies" */
+    const char *range;      /* a range's example: "0:0.5:26" */
+    const char *range_said; /* and what it gives: "0:0.5:26 is 0, 0.5, ..., 26" */
+    int most;            /* room in values */
+    double *values;
+    int count;
+} number_list;
+
+/* item (a number or START:STEP:STOP, blanks around each number skipped),
+ * each of its numbers times 10^exp10, appended to l; false with *err
+ * naming the option, the item and the reason (an empty item, a number
+ * that is not one, a range of no step or running backwards, more than
+ * l->most values). */
+bool number_list_add_item(number_list *l, const char *item, int exp10, tm_error *err);
+
+#endif
