@@ -63,6 +63,14 @@ foreach(case zero hankel diffusion)
   add_test(NAME fx_${case} COMMAND test_fx ${case})
   set_tests_properties(fx_${case} PROPERTIES LABELS "validation")
 endforeach()
+# The frequency domain on the CPU engine (docs/physics.md, "Frequency
+# domain"): identity, the Fourier transform of the same run's time bins,
+# diffusion theory.
+tmcml_test(test_mod engine test_mod.c stats.c)
+foreach(case identity fourier diffusion)
+  add_test(NAME mod_${case} COMMAND test_mod ${case})
+  set_tests_properties(mod_${case} PROPERTIES LABELS "validation")
+endforeach()
 # Spatial frequencies on the GPU (templates/fx.cu): against the CPU
 # engine's, across variants, launches and calls.
 tmcml_test(test_fx_gpu api test_fx_gpu.c stats.c)
