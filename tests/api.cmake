@@ -73,6 +73,11 @@ add_executable(test_api_fx test_api_fx.c)
 target_link_libraries(test_api_fx PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_fx COMMAND test_api_fx)
 
+# Modulation frequencies through the public header (tests/test_api_mod.c).
+add_executable(test_api_mod test_api_mod.c)
+target_link_libraries(test_api_mod PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_mod COMMAND test_api_mod)
+
 # Lookup tables through the library (tests/test_api_lut.c): `tmcml lut`'s
 # .npz bit for bit, stopped and continued, refusals; on the GPU: label gpu.
 add_executable(test_api_lut test_api_lut.c)

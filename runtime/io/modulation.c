@@ -33,9 +33,11 @@ static bool same_letters(const char *text, size_t len, const char *name)
 }
 
 /* The unit at the end of item, taken off (item edited), as its power of
- * ten into *exp10 (NO_UNIT for none).  Letters after a digit or a point
- * are a unit; letters alone ("nan", "-inf") are the number's, which its
- * reader refuses.  False with *err for letters that are no unit. */
+ * ten into *exp10 (NO_UNIT for none): the trailing letters, or their end
+ * ("nanMHz" is MHz after "nan"), that are a unit with text before them.
+ * Letters that are none are the number's ("nan", "-inf"), which its reader
+ * refuses, unless a digit or a point is before them: false with *err for
+ * an unknown unit ("100Mhzz"). */
 static bool take_unit(char *item, int *exp10, tm_error *err)
 {
     size_t n = strlen(item);
@@ -44,22 +46,28 @@ static bool take_unit(char *item, int *exp10, tm_error *err)
     size_t letters = n;
     while (letters > 0 && isalpha((unsigned char)item[letters - 1]))
         letters--;
-    size_t before = letters;
+    *exp10 = NO_UNIT;
+    size_t unit = n;
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+        size_t len = strlen(units[k].name);
+        if (n - letters >= len && n - len > 0 && n - len < unit &&
+            same_letters(item + n - len, len, units[k].name)) {
+            *exp10 = units[k].exp10;
+            unit = n - len;
+        }
+    }
+    size_t before = unit;
     while (before > 0 && isspace((unsigned char)item[before - 1]))
         before--;
-    *exp10 = NO_UNIT;
-    if (letters == n || before == 0 ||
-        !(isdigit((unsigned char)item[before - 1]) || item[before - 1] == '.'))
-        return true;
-    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
-        if (same_letters(item + letters, n - letters, units[k].name))
-            *exp10 = units[k].exp10;
-    if (*exp10 == NO_UNIT) {
+    if (*exp10 == NO_UNIT && letters < n && letters > 0 &&
+        (isdigit((unsigned char)item[letters - 1]) || item[letters - 1] == '.' ||
+         isspace((unsigned char)item[letters - 1]))) {
         error_set(err, NULL, 0, OPTION ": unknown unit \"%.*s\" in \"%s\": Hz, kHz, MHz or GHz",
                   (int)(n - letters), item + letters, item);
         return false;
     }
-    item[before] = '\0';
+    if (*exp10 != NO_UNIT)
+        item[before] = '\0';
     return true;
 }
 
