@@ -336,6 +336,10 @@ static const struct {
 #undef JACOBIAN_AXES
     {TMCML_RD_FX, "Rd_fx", "-", 1, {TMCML_AXIS_FX}, 0, 0},
     {TMCML_TT_FX, "Tt_fx", "-", 1, {TMCML_AXIS_FX}, 0, 0},
+    {TMCML_RD_R_AC, "Rd_r_ac", "1/cm2", 2, {TMCML_AXIS_R, TMCML_AXIS_MODULATION}, 0, 0},
+    {TMCML_RD_R_PHASE, "Rd_r_phase", "rad", 2, {TMCML_AXIS_R, TMCML_AXIS_MODULATION}, 0, 0},
+    {TMCML_RD_AC, "Rd_ac", "-", 1, {TMCML_AXIS_MODULATION}, 0, 0},
+    {TMCML_RD_PHASE, "Rd_phase", "rad", 1, {TMCML_AXIS_MODULATION}, 0, 0},
 };
 
 static void test_array_table(void)
@@ -365,7 +369,8 @@ static void test_array_table(void)
                                         : w < TMCML_RD_FIBER    ? 2
                                         : w < TMCML_RD_JACOBIAN ? 3
                                         : w < TMCML_RD_FX       ? 4
-                                                                : 6));
+                                        : w < TMCML_RD_R_AC     ? 6
+                                                                : 7));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {

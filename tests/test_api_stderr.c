@@ -212,6 +212,8 @@ static void check_identity(tmcml_session *s, bool optional_groups)
         CHECK(tmcml_problem_set_fiber_detector(s, p, 0.05, 0.04, 0.5) == TMCML_OK);
         static const double fx[] = {0, 1, 5};
         CHECK(tmcml_problem_set_spatial_frequencies(s, p, fx, 3) == TMCML_OK);
+        static const double hz[] = {1e8, 1e9};
+        CHECK(tmcml_problem_set_modulation(s, p, hz, 2) == TMCML_OK);
     }
     tmcml_result *a = run(s, plain, 20000), *b = run(s, asked, 20000);
     if (!a || !b)

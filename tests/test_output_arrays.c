@@ -48,12 +48,17 @@ static void test_rows(void)
         /* Every run's tallies run along r first (the detector's has one
          * entry a detector; a derivative tally runs along r or a, then its
          * layers and terms; a spatial-frequency tally's parts come first,
-         * then its frequencies). */
+         * then its frequencies; a modulation tally runs along r, then its
+         * frequencies and parts). */
         bool derivative = t->option == OUTPUT_OPTION_JACOBIAN;
-        bool fx = t->option == OUTPUT_OPTION_FX;
+        bool fx = t->option == OUTPUT_OPTION_FX, mod = t->option == OUTPUT_OPTION_MOD;
         CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative || fx ||
-                      (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_R),
+                      (t->rank == (mod ? 3 : 2) && t->axes[0] == OUTPUT_AXIS_R),
                   "%s: a tally runs along r first", t->name);
+        CHECK_MSG(!mod || (t->axes[1] == OUTPUT_AXIS_MOD && t->axes[2] == OUTPUT_AXIS_MOD_PART &&
+                           o->axes[o->rank - 1] == OUTPUT_AXIS_MOD &&
+                           (o->rank == 1 || o->axes[0] == OUTPUT_AXIS_R)),
+                  "%s: a modulation tally's axes", o->name);
         CHECK_MSG(!fx || (t->rank == 2 && t->axes[0] == OUTPUT_AXIS_FX_PART &&
                           t->axes[1] == OUTPUT_AXIS_FX && o->rank == 1 &&
                           o->axes[0] == OUTPUT_AXIS_FX && o->norm == OUTPUT_NORM_FX),
@@ -135,7 +140,7 @@ static void test_fields(void)
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
     CHECK(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-          offsetof(mcml_result, tt_fx) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]));
+          offsetof(mcml_result, rd_phase) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]));
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK((res.array[i] != NULL) == !output_table[i].option);
     CHECK(result_alloc_paths(&res) && result_has_paths(&res));
@@ -145,6 +150,7 @@ static void test_fields(void)
     CHECK(result_alloc_detectors(&res, 1) && res.rd_fiber && res.detectors == 1);
     CHECK(result_alloc_jacobian(&res) && res.rd_jacobian && res.tt_a_jacobian);
     CHECK(result_alloc_fx(&res, 3) && res.rd_fx && res.tt_fx && res.frequencies == 3);
+    CHECK(result_alloc_mod(&res, 2) && res.rd_r_ac && res.rd_phase && res.modulations == 2);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);
@@ -158,7 +164,8 @@ static void test_option_tallies(void)
           output_option_axis(OUTPUT_OPTION_TIME) == OUTPUT_AXIS_T &&
           output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR &&
           output_option_axis(OUTPUT_OPTION_JACOBIAN) == OUTPUT_AXIS_JACOBIAN_LAYER &&
-          output_option_axis(OUTPUT_OPTION_FX) == OUTPUT_AXIS_FX);
+          output_option_axis(OUTPUT_OPTION_FX) == OUTPUT_AXIS_FX &&
+          output_option_axis(OUTPUT_OPTION_MOD) == OUTPUT_AXIS_MOD);
     output_grid time = output_option_grid(OUTPUT_OPTION_TIME, 7);
     CHECK(time.nt == 7 && time.num_layers == 0 && time.detectors == 0 && time.nr == 0);
     tally_set t;
@@ -189,6 +196,12 @@ static void test_option_tallies(void)
     CHECK(tally_set_add_options(&t, &frequencies) && t.rd_fx_parts && t.tt_fx_parts &&
           tally_set_option_length(&t, OUTPUT_OPTION_FX) == 4 &&
           tally_set_bins(&t, OUTPUT_TALLY_TT_FX) == OUTPUT_FX_PARTS * 4);
+    /* The modulation frequencies: four parts a ring and frequency. */
+    output_grid modulations = output_option_grid(OUTPUT_OPTION_MOD, 5);
+    CHECK(modulations.modulations == 5 && modulations.frequencies == 0);
+    CHECK(tally_set_add_options(&t, &modulations) && t.rd_mod_parts &&
+          tally_set_option_length(&t, OUTPUT_OPTION_MOD) == 5 &&
+          tally_set_bins(&t, OUTPUT_TALLY_RD_MOD) == 3 * 5 * OUTPUT_MOD_PARTS);
     tally_set other;
     CHECK(tally_set_init(&other, 3, 5, 2));
     CHECK(tally_set_add_options_of(&other, &t) && tally_set_equal(&other, &t));

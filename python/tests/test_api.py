@@ -46,20 +46,21 @@ def test_arrays_come_from_the_library():
     # in a block of its own, in the groups' order: how many is the
     # library's to say.
     groups = [lib.tmcml_array_option(i) for i in range(len(names))]
-    assert groups[0] == 0 and groups == sorted(groups) and groups[-1] == 6
+    assert groups[0] == 0 and groups == sorted(groups) and groups[-1] == 7
     assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra", "Rd_path", "Tt_path", "Rd_rt", "Tt_rt",
                              "Rd_fiber")
     assert tmcml.PATH_ARRAYS == names[9:13]
     assert tmcml.TIME_ARRAYS == names[13:17] and tmcml.DETECTOR_ARRAYS == names[17:18]
-    assert tmcml.JACOBIAN_ARRAYS == names[18:29] and tmcml.FX_ARRAYS == names[29:]
+    assert tmcml.JACOBIAN_ARRAYS == names[18:29] and tmcml.FX_ARRAYS == names[29:31]
+    assert tmcml.MOD_ARRAYS == names[31:]
     # each the derivative of an escape of the table (or of RAT's Rd, Tt)
     assert all(n.endswith("_jacobian") and n[:-len("_jacobian")] in ("Rd", "Tt") + names[:18]
                for n in tmcml.JACOBIAN_ARRAYS)
     # with the optional arrays too (the Jacobians' last axis, 8: mua, mus, g)
     r = run(photons=1000, path_lengths=True, time_bins=(0.01, 7),
             detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True,
-            spatial_frequencies=[0, 1, 2])
-    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1, 8: 3, 10: 3}
+            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8])
+    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1, 8: 3, 10: 3, 12: 2}
     for i, name in enumerate(names):
         dims = (ctypes.c_int * 4)()
         rank = lib.tmcml_array_dims(i, dims)
@@ -74,7 +75,7 @@ def test_arrays_come_from_the_library():
                             progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1,
                             path_lengths=True, time_bins=(0.01, 7),
                             detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True,
-                            spatial_frequencies=[0, 1, 2])
+                            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8])
     for name in names:
         assert getattr(batch, name).shape == (2,) + np.shape(getattr(batch[0], name))
 

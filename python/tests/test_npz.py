@@ -14,7 +14,7 @@ from tmcml._lib import lib
 PHOTONS, SEED = 3000, 5
 # The arrays of every optional group, there only in runs that ask for them.
 OPTIONAL = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS +
-            tmcml.FX_ARRAYS)
+            tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS)
 
 
 def run_cli(cli, mci, out, *more):
@@ -67,6 +67,24 @@ def test_npz_spatial_frequencies(cli, root, tmp_path):
     assert npz["Rd_fx"][0] == npz["Rd"] and npz["Tt_fx"][0] == npz["Tt"]
     units = dict(npz["units"])
     assert units["fx"] == "1/cm" and units["Rd_fx"] == "-"
+
+
+def test_npz_modulation(cli, root, tmp_path):
+    """--modulation: modulation (Hz) and the frequency domain's arrays in the
+    .npz, the library's bit for bit, with their units."""
+    mci = os.path.join(root, "examples", "mcml_example.mci")
+    run_cli(cli, mci, tmp_path, "--npz", "--modulation", "100:100:300MHz")
+    npz = np.load(tmp_path / "example.npz", allow_pickle=False)
+    r = tmcml.run_mci(mci, photons=PHOTONS, seed=SEED, engine="cpu", progress=False,
+                      modulation=[1e8, 2e8, 3e8])[0]
+    np.testing.assert_array_equal(npz["modulation"], [1e8, 2e8, 3e8])
+    np.testing.assert_array_equal(npz["modulation"], r.modulation)
+    for name in tmcml.MOD_ARRAYS:
+        np.testing.assert_array_equal(npz[name], getattr(r, name), err_msg=name)
+    assert npz["Rd_r_ac"].shape == (r.nr, 3) and npz["Rd_phase"].shape == (3,)
+    units = dict(npz["units"])
+    assert units["modulation"] == "Hz" and units["Rd_r_phase"] == "rad"
+    assert units["Rd_r_ac"] == "1/cm2" and units["Rd_ac"] == "-"
 
 
 def test_without_npz_nothing_more(cli, root, tmp_path):
