@@ -392,7 +392,8 @@ static bool any_mod(const tmcml_problem *const *p, int count)
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = any_mod(p, count) || any_fx(p, count, sets) || (any_paths(p, count) && sets->count == 0) ||
+    bool cpu_only = any_mod(p, count) || any_fx(p, count, sets) ||
+                    (any_paths(p, count) && sets->count == 0) ||
                     jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count, sets);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }

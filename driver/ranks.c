@@ -214,8 +214,8 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, r
 static void groups_head(const uncertainty *u, uint64_t *head)
 {
     const output_grid *g = &u->grid;
-    const int axes[] = {g->nr, g->nz,          g->na,         g->num_layers,
-                        g->nt, g->detectors,   g->frequencies, g->modulations};
+    const int axes[] = {g->nr, g->nz,        g->na,          g->num_layers,
+                        g->nt, g->detectors, g->frequencies, g->modulations};
     head[0] = (uint64_t)u->groups;
     head[1] = u->photons;
     head[2] = uncertainty_arrays(u);

@@ -786,8 +786,7 @@ int run_input_file(const driver_options *given, const ranks *world)
     mua_sets sets = {0};
     if (!paths_runs(opt, &file, &err) || !run_source_runs(opt, &file, &err) ||
         !run_timed_runs(opt, &file, &err) || !run_spatial_runs(opt, &file, &err) ||
-        !run_modulation_runs(opt, &file, &err) ||
-        !run_precision_runs(opt, &file, &err) ||
+        !run_modulation_runs(opt, &file, &err) || !run_precision_runs(opt, &file, &err) ||
         (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err))) {
         engine_open_join(&opening);
         engine_close(&eng);

@@ -47,8 +47,8 @@ static void test_setters(tmcml_session *s)
     CHECK(tmcml_problem_modulation(p, got, 4) == 2 && got[0] == 1e8 && got[1] == 3e8 &&
           got[2] == -1);
     CHECK(tmcml_problem_modulation(p, got, 1) == 2);
-    static const double negative[] = {1e8, -1e8}, nan_one[] = {NAN}, high[] = {2e10},
-                        low[] = {100}, zero[] = {0};
+    static const double negative[] = {1e8, -1e8}, nan_one[] = {NAN}, high[] = {2e10}, low[] = {100},
+                        zero[] = {0};
     refused(s, p, negative, 2, "frequency 2, -1e+08 Hz, is negative");
     refused(s, p, nan_one, 1, "frequency 1, nan Hz, is not a finite number");
     refused(s, p, high, 1, "is above 10 GHz: looks like the wrong unit");

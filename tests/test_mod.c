@@ -55,7 +55,8 @@ static bool escapes(const mci_run *run, uint64_t first, uint64_t count, tally_se
 {
     cpu_options opt = {.seed = SEED, .threads = 2};
     tm_error err = {0};
-    if (tally_set_init(t, run->nr, run->nz, run->na) && cpu_simulate(run, &opt, first, count, t, &err))
+    if (tally_set_init(t, run->nr, run->nz, run->na) &&
+        cpu_simulate(run, &opt, first, count, t, &err))
         return true;
     error_print(stderr, &err);
     return false;
@@ -111,7 +112,8 @@ static int case_identity(void)
         negatives += b.rd_mod_parts[i * OUTPUT_MOD_PARTS + OUTPUT_MOD_COS_NEGATIVE] > 0 &&
                      b.rd_mod_parts[i * OUTPUT_MOD_PARTS + OUTPUT_MOD_SIN_NEGATIVE] > 0;
     CHECK_MSG(negatives > 0, "no negative parts at 10 GHz");
-    CHECK(tallies(&timed, 0, NULL, 2, 0, n, &d, true) && tallies(&both, 0, NULL, 2, 0, n, &e, true));
+    CHECK(tallies(&timed, 0, NULL, 2, 0, n, &d, true) &&
+          tallies(&both, 0, NULL, 2, 0, n, &e, true));
     CHECK_MSG(memcmp(d.rd_rt, e.rd_rt, (size_t)run->nr * 50 * sizeof *d.rd_rt) == 0 &&
                   memcmp(d.tt_rt, e.tt_rt, (size_t)run->nr * 50 * sizeof *d.tt_rt) == 0 &&
                   memcmp(b.rd_mod_parts, e.rd_mod_parts,

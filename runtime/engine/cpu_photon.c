@@ -527,7 +527,7 @@ typedef struct set_track {
     double residue[TM_MAX_ABSORPTION_SETS]; /* each set's deposits' remainder (drop) */
     double
         path[TM_MAX_PATH_LAYERS + 2]; /* with p->paths or p->jacobian: L_i, cm in layer i so far */
-    double flight; /* with time bins or modulation: sum of L_i n_i so far (cm) */
+    double flight;                    /* with time bins or modulation: sum of L_i n_i so far (cm) */
     /* With p->jacobian (docs/physics.md, "Derivatives"): the interactions
      * c_i in layer i so far, and the sum over its deflections there of the
      * Henyey-Greenstein score d ln p(cos theta; g_i) / dg_i. */

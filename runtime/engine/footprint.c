@@ -23,8 +23,8 @@
  * Tt_fx) with cJSON's separators and indentation.  A modulation frequency
  * the same, three times too (input.modulation_frequencies, Rd_ac,
  * Rd_phase). */
-#define MCO_FX_BYTES  25
-#define JSON_FX_BYTES (3 * 32)
+#define MCO_FX_BYTES       25
+#define JSON_FX_BYTES      (3 * 32)
 /* The frequency domain's four section titles and its header line's words
  * (about 820 bytes: output_arrays.c), beyond MCO_TEXT_BYTES_BOUND's. */
 #define MCO_MOD_TEXT_BYTES 1024

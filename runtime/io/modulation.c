@@ -115,7 +115,8 @@ bool modulation_parse(const char *text, double *f, int *count, tm_error *err)
         ok = number_list_add_item(&l, items[k], exp10[k], err);
     ok = ok && modulation_check(OPTION, l.values, l.count, err);
     if (ok && *count + l.count > TM_MAX_MODULATIONS) {
-        error_set(err, NULL, 0, OPTION ": more than %d frequencies, with the earlier --modulation's",
+        error_set(err, NULL, 0,
+                  OPTION ": more than %d frequencies, with the earlier --modulation's",
                   TM_MAX_MODULATIONS);
         ok = false;
     }
@@ -151,8 +152,8 @@ static const char *refusal(double v)
 bool modulation_check(const char *what, const double *f, int count, tm_error *err)
 {
     if (count < 1 || count > TM_MAX_MODULATIONS || !f) {
-        error_set(err, NULL, 0, "%s: %d modulation frequencies: 1 to %d are possible", what,
-                  count, TM_MAX_MODULATIONS);
+        error_set(err, NULL, 0, "%s: %d modulation frequencies: 1 to %d are possible", what, count,
+                  TM_MAX_MODULATIONS);
         return false;
     }
     for (int i = 0; i < count; i++) {

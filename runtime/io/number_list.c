@@ -44,8 +44,7 @@ static bool item_number(const number_list *l, const char *text, size_t len, int 
     snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), text);
     number_status s = len >= sizeof buf ? NUMBER_TRAILING : number_parse(buf, v);
     if (len == 0) {
-        error_set(err, NULL, 0, "%s: an empty %s (two commas, or one at an end?)", l->option,
-                  what);
+        error_set(err, NULL, 0, "%s: an empty %s (two commas, or one at an end?)", l->option, what);
         return false;
     }
     if (s == NUMBER_OK && exp10) {

@@ -19,7 +19,7 @@ typedef struct number_list {
     const char *nouns;      /* "frequencies": "more than 1024 frequencies" */
     const char *range;      /* a range's example: "0:0.5:26" */
     const char *range_said; /* and what it gives: "0:0.5:26 is 0, 0.5, ..., 26" */
-    int most;            /* room in values */
+    int most;               /* room in values */
     double *values;
     int count;
 } number_list;

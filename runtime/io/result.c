@@ -259,9 +259,9 @@ static double signed_weight(tally_acc_t pos, tally_acc_t neg)
 static void result_fx(const tally_acc_t *v, int count, double n, double *out)
 {
     for (int k = 0; k < count; k++)
-        out[k] = signed_weight(v[OUTPUT_FX_POSITIVE * count + k],
-                               v[OUTPUT_FX_NEGATIVE * count + k]) *
-                 (1.0 / n);
+        out[k] =
+            signed_weight(v[OUTPUT_FX_POSITIVE * count + k], v[OUTPUT_FX_NEGATIVE * count + k]) *
+            (1.0 / n);
 }
 
 /* The cosine and sine sums (weight) of the parts p (output_mod_part) of

@@ -35,7 +35,7 @@ static const struct {
     {"modulation frequencies: %d in Hz:", offsetof(mci_run, mod_hz), offsetof(mci_run, mod_count),
      TM_MAX_MODULATIONS},
 };
-#define LIST_LINES (sizeof list_lines / sizeof list_lines[0])
+#define LIST_LINES          (sizeof list_lines / sizeof list_lines[0])
 #define LIST_VALUES(run, k) (*(double **)((char *)(run) + list_lines[k].values))
 #define LIST_COUNT(run, k)  (*(int *)((char *)(run) + list_lines[k].count))
 

@@ -24,8 +24,7 @@ static bool wanted(int k, const output_grid *g) { return output_has_axes(output_
 /* The optional axes' lengths that lengths gives, into a batch's or a set's
  * grid. */
 static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors,
-                         int *jacobian_layers, int *set_weights, int *frequencies,
-                         int *modulations)
+                         int *jacobian_layers, int *set_weights, int *frequencies, int *modulations)
 {
     if (lengths->modulations > 0)
         *modulations = lengths->modulations;
