@@ -91,6 +91,26 @@ stopped_run() {
     wait $stopped_pid
 }
 
+# ranks_as_one OPTS...: `$tmcml run $mci -N 3000 -S 3 OPTS` on two MPI
+# ranks, and on three of which two are idle (3000 photons are one
+# chunk), each checked to give the one process's .mco; nothing where
+# mpirun or tmcml's MPI is missing.
+ranks_as_one() {
+    command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in" || return 0
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    for np in 2 3; do
+        expect 0 "mpi $np" -- env ASAN_OPTIONS=detect_leaks=0 timeout 120 mpirun --oversubscribe \
+            -np $np "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu --threads 1 "$@" \
+            -o "$work/mpi$np"
+    done
+    expect 0 "one process" -- "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu "$@" -o "$work/m1"
+    for np in 2 3; do
+        check
+        cmp -s "$work/mpi$np/example.mco" "$work/m1/example.mco" ||
+            fail "$np ranks differ from one process"
+    done
+}
+
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
 

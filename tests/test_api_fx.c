@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api_two_layers.h"
+#include "api_lists.h"
 #include "check.h"
 #include "tmcml.h"
 
@@ -22,18 +22,14 @@ static const double fx[] = {0, 0.5, 2, 10};
 
 static tmcml_problem *problem(tmcml_session *s, int count)
 {
-    tmcml_problem *p = NULL;
-    CHECK(tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);
-    CHECK(tmcml_problem_set_spatial_frequencies(s, p, fx, count) == TMCML_OK);
-    return p;
+    return list_problem(s, tmcml_problem_set_spatial_frequencies, fx, count);
 }
 
 static void refused(tmcml_session *s, tmcml_problem *p, const double *v, int count,
                     const char *message)
 {
-    CHECK(tmcml_problem_set_spatial_frequencies(s, p, v, count) == TMCML_ERR_ARGUMENT);
-    CHECK_CONTAINS(tmcml_session_message(s), message);
-    CHECK(tmcml_problem_spatial_frequencies(p, NULL, 0) == 2); /* unchanged */
+    list_refused(s, p, tmcml_problem_set_spatial_frequencies, tmcml_problem_spatial_frequencies, 2,
+                 v, count, message);
 }
 
 static void test_setters(tmcml_session *s)

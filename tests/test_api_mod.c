@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api_two_layers.h"
+#include "api_lists.h"
 #include "check.h"
 #include "tmcml.h"
 
@@ -22,18 +22,14 @@ static const double hz[] = {1e8, 2e8, 1e9};
 
 static tmcml_problem *problem(tmcml_session *s, int count)
 {
-    tmcml_problem *p = NULL;
-    CHECK(tmcml_problem_new(s, layers, 2, 1.0, 1.0, &grid, &p) == TMCML_OK);
-    CHECK(tmcml_problem_set_modulation(s, p, hz, count) == TMCML_OK);
-    return p;
+    return list_problem(s, tmcml_problem_set_modulation, hz, count);
 }
 
 static void refused(tmcml_session *s, tmcml_problem *p, const double *v, int count,
                     const char *message)
 {
-    CHECK(tmcml_problem_set_modulation(s, p, v, count) == TMCML_ERR_ARGUMENT);
-    CHECK_CONTAINS(tmcml_session_message(s), message);
-    CHECK(tmcml_problem_modulation(p, NULL, 0) == 2); /* unchanged */
+    list_refused(s, p, tmcml_problem_set_modulation, tmcml_problem_modulation, 2, v, count,
+                 message);
 }
 
 static void test_setters(tmcml_session *s)
@@ -80,12 +76,7 @@ static void check_close(const char *name, const double *a, const double *b, size
  * as printed. */
 static void check_round_trip(tmcml_session *s, const tmcml_result *r)
 {
-    char dir[] = "/tmp/test_api_mod.XXXXXX", path[64];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(path, sizeof path, "%s/m.mco", dir);
-    tmcml_result *back = NULL;
-    CHECK(tmcml_result_write_mco(s, r, path) == TMCML_OK);
-    CHECK_MSG(tmcml_result_read_mco(s, path, &back) == TMCML_OK, "%s", tmcml_session_message(s));
+    tmcml_result *back = mco_round_trip(s, r);
     double got[4] = {0};
     CHECK(back && tmcml_problem_modulation(tmcml_result_problem(back), got, 4) == 3 &&
           memcmp(got, hz, sizeof hz) == 0);
@@ -106,11 +97,6 @@ static void check_round_trip(tmcml_session *s, const tmcml_result *r)
           tmcml_problem_modulation(tmcml_result_problem(conv), NULL, 0) == 0);
     tmcml_result_delete(conv);
     tmcml_result_delete(back);
-    snprintf(path, sizeof path, "%s/m.json", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/m.mco", dir);
-    unlink(path);
-    rmdir(dir);
 }
 
 /* The shapes and values of r's arrays: nr x 3 and 3, the amplitude at most

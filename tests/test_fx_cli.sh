@@ -54,22 +54,10 @@ expect 0 "1 thread" -- "$tmcml" run "$mci" $common --engine cpu $opts --threads 
 check
 [ "$(json "$work/f1/example.json" tallies_digest)" = "$(json "$work/f/example.json" \
     tallies_digest)" ] || fail "1 and 2 threads give other tallies"
-# Two ranks, and three of which two are idle (a run of 3000 photons is
-# one chunk): the one process's .mco, the frequencies' tallies reduced.
-if command -v mpirun >/dev/null && "$tmcml" --version | grep -q "mpi: built in"; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    for np in 2 3; do
-        expect 0 "mpi $np" -- env ASAN_OPTIONS=detect_leaks=0 timeout 120 mpirun --oversubscribe \
-            -np $np "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu --threads 1 $opts \
-            -o "$work/mpi$np"
-    done
-    expect 0 "one process" -- "$tmcml" run "$mci" -N 3000 -S 3 -q --engine cpu $opts -o "$work/m1"
-    for np in 2 3; do
-        check
-        cmp -s "$work/mpi$np/example.mco" "$work/m1/example.mco" ||
-            fail "$np ranks differ from one process"
-    done
-fi
+# Two ranks, and three of which two are idle: the one process's .mco, the
+# frequencies' tallies reduced.
+# shellcheck disable=SC2086 # the options are a word list
+ranks_as_one $opts
 # mco_read takes it back: tmcml plot, and tmcml conv (whose result drops
 # the frequencies' arrays and their comment).
 expect 0 "plot" -- "$tmcml" plot "$work/f/example.mco" -o "$work/f/x.png"

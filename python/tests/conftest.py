@@ -17,6 +17,20 @@ EXAMPLE = dict(layers=[[1.37, 1.0, 100.0, 0.90, 0.1], [1.37, 1.0, 10.0, 0.0, 0.1
                n_above=1.0, n_below=1.0, dz=0.01, dr=0.01, nz=40, nr=50, na=1)
 
 
+def batch_alone_mci(tmp_path, **keywords):
+    """The example with keywords three ways, 1000 photons of seed 5 on the CPU
+    engine: run_batch of it twice (a BatchResult), tmcml.run of it alone,
+    and run_mci of its .mci (its one Result)."""
+    import tmcml
+    grid = {k: EXAMPLE[k] for k in ("dz", "dr", "nz", "nr", "na")}
+    run = dict(photons=1000, engine="cpu", seed=5, progress=False)
+    batch = tmcml.run_batch(layers=[EXAMPLE["layers"]] * 2, **run, **grid, **keywords)
+    alone = tmcml.run(**dict(EXAMPLE, **run, **keywords))
+    tmcml.save_mci(tmp_path / "a.mci", layers=EXAMPLE["layers"], photons=1000, **grid)
+    (mci,) = tmcml.run_mci(tmp_path / "a.mci", engine="cpu", seed=5, progress=False, **keywords)
+    return batch, alone, mci
+
+
 @pytest.fixture
 def cli():
     path = os.environ.get("TMCML_CLI") or os.path.join(ROOT, "build", "tmcml")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tmcml
-from conftest import EXAMPLE
+from conftest import EXAMPLE, batch_alone_mci
 
 FX = [0, 0.5, 1, 2.5]
 
@@ -75,19 +75,11 @@ def test_mco_round_trip(tmp_path):
 
 
 def test_batch_and_mci(tmp_path):
-    layers = [EXAMPLE["layers"]] * 2
-    grid = dict(dz=EXAMPLE["dz"], dr=EXAMPLE["dr"], nz=EXAMPLE["nz"], nr=EXAMPLE["nr"],
-                na=EXAMPLE["na"])
-    b = tmcml.run_batch(layers=layers, photons=1000, engine="cpu", seed=5, progress=False,
-                        spatial_frequencies=np.array(FX), **grid)
+    b, alone, m = batch_alone_mci(tmp_path, spatial_frequencies=np.array(FX))
     assert b.Rd_fx.shape == (2, 4) and b["Tt_fx"].shape == (2, 4)
     np.testing.assert_array_equal(b.fx, FX)
     assert b["fx"] is b.fx and b.units["fx"] == "1/cm"
-    alone = run(photons=1000, spatial_frequencies=FX)
     np.testing.assert_array_equal(b[0].Rd_fx, alone.Rd_fx)
-    tmcml.save_mci(tmp_path / "a.mci", layers=EXAMPLE["layers"], photons=1000, **grid)
-    (m,) = tmcml.run_mci(tmp_path / "a.mci", engine="cpu", seed=5, progress=False,
-                         spatial_frequencies=FX)
     np.testing.assert_array_equal(m.Tt_fx, alone.Tt_fx)
 
 

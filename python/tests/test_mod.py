@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tmcml
-from conftest import EXAMPLE
+from conftest import EXAMPLE, batch_alone_mci
 
 HZ = [1e8, 3e8, 1e9]
 
@@ -85,19 +85,11 @@ def test_mco_round_trip(tmp_path):
 
 
 def test_batch_and_mci(tmp_path):
-    layers = [EXAMPLE["layers"]] * 2
-    grid = dict(dz=EXAMPLE["dz"], dr=EXAMPLE["dr"], nz=EXAMPLE["nz"], nr=EXAMPLE["nr"],
-                na=EXAMPLE["na"])
-    b = tmcml.run_batch(layers=layers, photons=1000, engine="cpu", seed=5, progress=False,
-                        modulation=np.array(HZ), **grid)
+    b, alone, m = batch_alone_mci(tmp_path, modulation=np.array(HZ))
     assert b.Rd_r_ac.shape == (2, EXAMPLE["nr"], 3) and b["Rd_phase"].shape == (2, 3)
     np.testing.assert_array_equal(b.modulation, HZ)
     assert b["modulation"] is b.modulation and b.units["modulation"] == "Hz"
-    alone = run(photons=1000, modulation=HZ)
     np.testing.assert_array_equal(b[0].Rd_r_phase, alone.Rd_r_phase)
-    tmcml.save_mci(tmp_path / "a.mci", layers=EXAMPLE["layers"], photons=1000, **grid)
-    (m,) = tmcml.run_mci(tmp_path / "a.mci", engine="cpu", seed=5, progress=False,
-                         modulation=HZ)
     np.testing.assert_array_equal(m.Rd_r_ac, alone.Rd_r_ac)
 
 

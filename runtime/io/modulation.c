@@ -151,17 +151,6 @@ static const char *refusal(double v)
 
 bool modulation_check(const char *what, const double *f, int count, tm_error *err)
 {
-    if (count < 1 || count > TM_MAX_MODULATIONS || !f) {
-        error_set(err, NULL, 0, "%s: %d modulation frequencies: 1 to %d are possible", what, count,
-                  TM_MAX_MODULATIONS);
-        return false;
-    }
-    for (int i = 0; i < count; i++) {
-        const char *why = refusal(f[i]);
-        if (why) {
-            error_set(err, NULL, 0, "%s: frequency %d, %g Hz, %s", what, i + 1, f[i], why);
-            return false;
-        }
-    }
-    return true;
+    return number_list_check(what, f, count, TM_MAX_MODULATIONS, "modulation frequencies", "Hz",
+                             refusal, err);
 }

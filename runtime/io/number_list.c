@@ -106,6 +106,25 @@ static bool add_range(number_list *l, const char *item, const char *c1, const ch
     return true;
 }
 
+bool number_list_check(const char *what, const double *values, int count, int most,
+                       const char *nouns, const char *unit, const char *(*refusal)(double v),
+                       tm_error *err)
+{
+    if (count < 1 || count > most || !values) {
+        error_set(err, NULL, 0, "%s: %d %s: 1 to %d are possible", what, count, nouns, most);
+        return false;
+    }
+    for (int i = 0; i < count; i++) {
+        const char *why = refusal(values[i]);
+        if (why) {
+            error_set(err, NULL, 0, "%s: frequency %d, %g %s, %s", what, i + 1, values[i], unit,
+                      why);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool number_list_add_item(number_list *l, const char *item, int exp10, tm_error *err)
 {
     const char *c1 = strchr(item, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;

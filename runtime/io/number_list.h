@@ -31,4 +31,12 @@ typedef struct number_list {
  * l->most values). */
 bool number_list_add_item(number_list *l, const char *item, int exp10, tm_error *err);
 
+/* count values an option or function (what) takes: 1 to most of them
+ * ("WHAT: 0 NOUNS: 1 to MOST are possible"), each one refusal() passes
+ * (NULL; else "WHAT: frequency K, V UNIT, REASON", K from 1); false with
+ * *err. */
+bool number_list_check(const char *what, const double *values, int count, int most,
+                       const char *nouns, const char *unit, const char *(*refusal)(double v),
+                       tm_error *err);
+
 #endif

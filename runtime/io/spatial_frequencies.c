@@ -74,28 +74,20 @@ bool spatial_frequencies_parse(const char *text, double *fx, int *count, tm_erro
     return ok;
 }
 
+/* Why spatial frequency v [1/cm] is refused, or NULL. */
+static const char *refusal(double v)
+{
+    return !isfinite(v) ? "is not a finite number"
+           : v < 0.0    ? "is negative: a spatial frequency is 0 or more"
+           : v > TM_MAX_SPATIAL_FREQUENCY
+               ? "is above 10000 1/cm (a period of 1 um): radiative transport, which the "
+                 "simulation solves, means nothing for a pattern finer than a wavelength of light"
+           : number_is_subnormal(v) ? "is too small to compute with (not 0, below 1e-300)"
+                                    : NULL;
+}
+
 bool spatial_frequencies_check(const char *what, const double *fx, int count, tm_error *err)
 {
-    if (count < 1 || count > TM_MAX_SPATIAL_FREQUENCIES || !fx) {
-        error_set(err, NULL, 0, "%s: %d frequencies: 1 to %d are possible", what, count,
-                  TM_MAX_SPATIAL_FREQUENCIES);
-        return false;
-    }
-    for (int i = 0; i < count; i++) {
-        double v = fx[i];
-        const char *why = !isfinite(v) ? "is not a finite number"
-                          : v < 0.0    ? "is negative: a spatial frequency is 0 or more"
-                          : v > TM_MAX_SPATIAL_FREQUENCY
-                              ? "is above 10000 1/cm (a period of 1 um): radiative transport, "
-                                "which the simulation solves, means nothing for a pattern finer "
-                                "than a wavelength of light"
-                          : number_is_subnormal(v) ? "is too small to compute with (not 0, below "
-                                                     "1e-300)"
-                                                   : NULL;
-        if (why) {
-            error_set(err, NULL, 0, "%s: frequency %d, %g 1/cm, %s", what, i + 1, v, why);
-            return false;
-        }
-    }
-    return true;
+    return number_list_check(what, fx, count, TM_MAX_SPATIAL_FREQUENCIES, "frequencies", "1/cm",
+                             refusal, err);
 }
