@@ -5,6 +5,9 @@
 #ifndef TMCML_TESTS_API_LISTS_H
 #define TMCML_TESTS_API_LISTS_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "api_two_layers.h"
 #include "check.h"
 #include "tmcml.h"
@@ -30,6 +33,16 @@ static inline void list_refused(tmcml_session *s, tmcml_problem *p, list_setter 
     CHECK(set(s, p, v, count) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), message);
     CHECK(get(p, NULL, 0) == had);
+}
+
+/* The tallies `which` of r and q (at most 80 entries) are the same. */
+static inline void check_same_tallies(tmcml_session *s, const tmcml_result *r,
+                                      const tmcml_result *q, tmcml_array which)
+{
+    uint64_t lo[80], hi[80], lo_q[80], hi_q[80];
+    CHECK(tmcml_result_tallies(s, r, which, lo, hi, 80) == TMCML_OK &&
+          tmcml_result_tallies(s, q, which, lo_q, hi_q, 80) == TMCML_OK &&
+          memcmp(lo, lo_q, sizeof lo) == 0 && memcmp(hi, hi_q, sizeof hi) == 0);
 }
 
 #endif

@@ -98,13 +98,8 @@ static bool split_items(char *text, char **items, int *exp10, int *count, tm_err
 bool modulation_parse(const char *text, double *f, int *count, tm_error *err)
 {
     char *copy = strdup(text ? text : "");
-    number_list l = {.option = OPTION,
-                     .noun = "frequency",
-                     .nouns = "frequencies",
-                     .range = "100:100:500MHz",
-                     .range_said = "100:100:500MHz is 100, 200, ..., 500 MHz",
-                     .most = TM_MAX_MODULATIONS,
-                     .values = malloc(TM_MAX_MODULATIONS * sizeof *l.values)};
+    number_list l = number_list_frequencies(
+        OPTION, "100:100:500MHz", "100:100:500MHz is 100, 200, ..., 500 MHz", TM_MAX_MODULATIONS);
     char **items = malloc(TM_MAX_MODULATIONS * sizeof *items);
     int *exp10 = malloc(TM_MAX_MODULATIONS * sizeof *exp10), n = 0;
     bool ok = copy && l.values && items && exp10;

@@ -106,6 +106,18 @@ static bool add_range(number_list *l, const char *item, const char *c1, const ch
     return true;
 }
 
+number_list number_list_frequencies(const char *option, const char *range, const char *range_said,
+                                    int most)
+{
+    return (number_list){.option = option,
+                         .noun = "frequency",
+                         .nouns = "frequencies",
+                         .range = range,
+                         .range_said = range_said,
+                         .most = most,
+                         .values = malloc((size_t)most * sizeof(double))};
+}
+
 bool number_list_check(const char *what, const double *values, int count, int most,
                        const char *nouns, const char *unit, const char *(*refusal)(double v),
                        tm_error *err)

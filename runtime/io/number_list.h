@@ -24,6 +24,13 @@ typedef struct number_list {
     int count;
 } number_list;
 
+/* An empty list of frequencies for option, room for most of them (values
+ * malloc'd, the caller's to free; NULL when out of memory), its messages
+ * calling an item a frequency and a range's example range ("0:0.5:26"),
+ * which gives range_said ("0:0.5:26 is 0, 0.5, ..., 26"). */
+number_list number_list_frequencies(const char *option, const char *range, const char *range_said,
+                                    int most);
+
 /* item (a number or START:STEP:STOP, blanks around each number skipped),
  * each of its numbers times 10^exp10, appended to l; false with *err
  * naming the option, the item and the reason (an empty item, a number

@@ -53,13 +53,8 @@ bool spatial_frequencies_parse(const char *text, double *fx, int *count, tm_erro
 {
     *count = 0;
     char *copy = strdup(text ? text : "");
-    number_list l = {.option = OPTION,
-                     .noun = "frequency",
-                     .nouns = "frequencies",
-                     .range = "0:0.5:26",
-                     .range_said = "0:0.5:26 is 0, 0.5, ..., 26",
-                     .most = TM_MAX_SPATIAL_FREQUENCIES,
-                     .values = malloc(TM_MAX_SPATIAL_FREQUENCIES * sizeof *l.values)};
+    number_list l = number_list_frequencies(OPTION, "0:0.5:26", "0:0.5:26 is 0, 0.5, ..., 26",
+                                            TM_MAX_SPATIAL_FREQUENCIES);
     bool ok = copy && l.values;
     if (!ok)
         error_set(err, NULL, 0, "out of memory");
