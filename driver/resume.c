@@ -173,6 +173,31 @@ static const struct {
     {"cpu 0bffd0c07d71ae9d", "cpu 0c975c1316654ac3"},
     {"cpu 73fb6a0babdc2e5f", "cpu 0c975c1316654ac3"},
     {"cpu 183e4d5aedaf1d5e", "cpu 0c975c1316654ac3"},
+    /* -> issue 48's frequency domain: cpu_photon.c scores w cos(omega t)
+     * and w sin(omega t) in the sets' loop (sets_escape_mod, through the
+     * signed-score helper the spatial frequencies now share, their
+     * arithmetic as before) and tracks the flight with modulation too,
+     * cpu_problem carries the angular frequencies, cpu.c their count, tally.c
+     * the modulations' length, mci.c copies and frees a run's list (one
+     * copy for both lists).  No arithmetic of a run without them changed:
+     * compare_builds against 06a2066, every CPU case identical; runs with
+     * time bins and two detectors, derivatives with time bins, spatial
+     * frequencies with --stderr, absorption sets with path lengths (with
+     * and without -A), a Gaussian source with --stderr and path lengths
+     * identical, .mco and .npz; 06a2066 checkpoints (a plain run's, version
+     * 1, and with time bins, detectors or spatial frequencies and
+     * --stderr, version 4) resumed to the uninterrupted runs' .mco. */
+    {"cpu dff8cc904f1a6ac6", "cpu 2479fe5a3324438d"},
+    {"cpu a94c288e29efe04e", "cpu 2479fe5a3324438d"},
+    {"cpu 123fa2412a7dd68a", "cpu 2479fe5a3324438d"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 2479fe5a3324438d"},
+    {"cpu 1dcbe7d66b77df02", "cpu 2479fe5a3324438d"},
+    {"cpu 3a33238972ac9536", "cpu 2479fe5a3324438d"},
+    {"cpu 2df46f6f918d4081", "cpu 2479fe5a3324438d"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 2479fe5a3324438d"},
+    {"cpu 73fb6a0babdc2e5f", "cpu 2479fe5a3324438d"},
+    {"cpu 183e4d5aedaf1d5e", "cpu 2479fe5a3324438d"},
+    {"cpu 0c975c1316654ac3", "cpu 2479fe5a3324438d"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every
