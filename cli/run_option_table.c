@@ -211,8 +211,9 @@ static const cli_option rows[] = {
      "also score the reflectance's amplitude and phase lag\n"
      "at modulation frequencies: 100MHz, 50,100,200MHz or\n"
      "START:STEP:STOP (100:100:500MHz); Hz, kHz, MHz or GHz,\n"
-     "a number alone Hz; each --modulation adds its list\n"
-     "(Rd_r_ac, Rd_r_phase, Rd_ac, Rd_phase; the CPU engine)",
+     "a number without one taking the next given (else Hz);\n"
+     "each --modulation adds its list (Rd_r_ac, Rd_r_phase,\n"
+     "Rd_ac, Rd_phase; the CPU engine)",
      OPT_MODULATION, OPTIONS, 0, OPTION_REPEATABLE},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"
