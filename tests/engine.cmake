@@ -82,6 +82,14 @@ foreach(case agree optics identity library)
   add_test(NAME gpu_jacobian_${case} COMMAND test_jacobian_gpu ${case})
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()
+# Time bins and fiber detectors in the sets' GPU kernel, with derivatives
+# (templates/sets.cu): against the CPU engine's, the run's own kernel's,
+# across variants, launches and calls, and through the library.
+tmcml_test(test_timed_sets_gpu api test_timed_sets_gpu.c stats.c)
+foreach(case agree identity library)
+  add_test(NAME gpu_timed_sets_${case} COMMAND test_timed_sets_gpu ${case})
+  tmcml_gpu_tests(gpu_timed_sets_${case})
+endforeach()
 # Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
 # variants, launches and calls, and with absorption (a padded table).
 tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
