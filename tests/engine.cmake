@@ -262,7 +262,7 @@ add_test(NAME sources_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sources_cl
 # Standard errors by batch means (tests/test_uncertainty.c): the groups
 # change no tally; the errors are honest over independent runs.
 tmcml_test(test_uncertainty driver test_uncertainty.c)
-foreach(case identity coverage decision)
+foreach(case identity coverage decision hole)
   add_test(NAME uncertainty_${case} COMMAND test_uncertainty ${case})
   set_tests_properties(uncertainty_${case} PROPERTIES LABELS "validation")
 endforeach()
