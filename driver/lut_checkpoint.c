@@ -208,12 +208,15 @@ static void identity_differs(const char *path, const char *was, const char *now,
         was += a + (was[a] == '\n');
         now += b + (now[b] == '\n');
     }
+    /* A text that ended has nothing more where the other has a line (a
+     * table of frequencies against one without them). */
+    was = *was ? was : "nothing more";
+    now = *now ? now : "nothing more";
     int a = (int)strcspn(was, "\n"), b = (int)strcspn(now, "\n");
     error_set(err, path, 0,
               "the checkpoint is of another table: made with %.*s, this one has %.*s: resume "
               "with the checkpoint's options, or delete it to start over",
-              a < 200 ? a : 200, *was ? was : "nothing more", b < 200 ? b : 200,
-              *now ? now : "nothing more");
+              a < 200 ? a : 200, was, b < 200 ? b : 200, now);
 }
 
 /* "cpu" of "cpu 1dcb...": the engine a physics text names. */
