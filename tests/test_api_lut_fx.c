@@ -40,10 +40,10 @@
 
 extern char **environ;
 
-#define NR         6
-#define FX         4
-#define MOST       64 /* points of the largest table here */
-#define FX_TEXT    "0,0.5,2,7"
+#define NR      6
+#define FX      4
+#define MOST    64 /* points of the largest table here */
+#define FX_TEXT "0,0.5,2,7"
 static const double fx4[FX] = {0, 0.5, 2, 7};
 static const double mua3[3] = {0.1, 0.5, 2.0};
 static const double musp2[2] = {5, 12};
@@ -163,8 +163,8 @@ static void check_same_table(const table *with, const table *without, size_t poi
                           memcmp(with->photons, without->photons, points * 8) == 0),
               "the errors differ from the table's without frequencies");
     for (size_t at = 0; at < points; at++)
-        CHECK_MSG(with->rd_fx[at * FX] == with->rd[at], "point %zu: Rd_fx at 0 %.17g, Rd %.17g",
-                  at, with->rd_fx[at * FX], with->rd[at]);
+        CHECK_MSG(with->rd_fx[at * FX] == with->rd[at], "point %zu: Rd_fx at 0 %.17g, Rd %.17g", at,
+                  with->rd_fx[at * FX], with->rd[at]);
 }
 
 /* The table of strategy with and without frequencies, each point's run. */
@@ -214,10 +214,13 @@ static void command_table(const char *tmcml, const table *t)
     snprintf(out, sizeof out, "%s/table", dir);
     snprintf(npz, sizeof npz, "%s.npz", out);
     snprintf(seed, sizeof seed, "%u", SEED);
-    char *argv[] = {(char *)tmcml, "lut", "--mua", "0.1,0.5,2", "--musp", "5,12", "--n", "1.37",
-                    "--g", "0.8", "--d", "0.5", "--nr", "6", "--dr", "0.05", "-N", "2000", "-S",
-                    seed, "--strategy", "runs", "--stderr", "--spatial-frequencies", FX_TEXT,
-                    "--engine", "cpu", "--threads", "2", "-q", "-o", out, NULL};
+    char *argv[] = {
+        (char *)tmcml, "lut",      "--mua",      "0.1,0.5,2", "--musp",   "5,12",
+        "--n",         "1.37",     "--g",        "0.8",       "--d",      "0.5",
+        "--nr",        "6",        "--dr",       "0.05",      "-N",       "2000",
+        "-S",          seed,       "--strategy", "runs",      "--stderr", "--spatial-frequencies",
+        FX_TEXT,       "--engine", "cpu",        "--threads", "2",        "-q",
+        "-o",          out,        NULL};
     CHECK(spawn(argv) == 0);
     size_t size = 0;
     char *zip = read_all(npz, &size);
@@ -244,8 +247,10 @@ static void command_point(const char *tmcml, const table *t)
         fprintf(f, "1.37 %.17g %.17g 0.8 0.5\n1.0\n", mua3[2], musp2[1] / (1 - 0.8));
         fclose(f);
     }
-    char *argv[] = {(char *)tmcml, "run", mci, "-A", "-S", seed, "--spatial-frequencies", FX_TEXT,
-                    "--engine", "cpu", "--threads", "2", "-q", "--npz", "-o", out, NULL};
+    char *argv[] = {
+        (char *)tmcml, "run",      mci,   "-A",        "-S", seed, "--spatial-frequencies",
+        FX_TEXT,       "--engine", "cpu", "--threads", "2",  "-q", "--npz",
+        "-o",          out,        NULL};
     CHECK(spawn(argv) == 0);
     size_t size = 0;
     char *zip = read_all(npz, &size);
@@ -315,8 +320,8 @@ static void cancelled(tmcml_session *s, const long_table *t, const tmcml_checkpo
     CHECK(make(s, &t->spec, &o, ck, t->errors, true, out) == TMCML_ERR_CANCELLED);
     CHECK_MSG(out->info.done >= 1 && out->info.done < out->info.simulations &&
                   out->info.kept == out->info.done,
-              "cancelled at %g: %d of %d done, %d kept", at, out->info.done,
-              out->info.simulations, out->info.kept);
+              "cancelled at %g: %d of %d done, %d kept", at, out->info.done, out->info.simulations,
+              out->info.kept);
 }
 
 static void stop_and_resume(tmcml_lut_strategy strategy)
@@ -556,8 +561,7 @@ static int case_gpu(void)
     lut_slab_spec(&spec, NR, mua3, 3, musp2, 2, TMCML_LUT_AUTO);
     tmcml_options o;
     lut_options(&o, 2000, NULL, NULL);
-    CHECK_MSG(make(s, &spec, &o, NULL, true, true, &t) == TMCML_OK, "%s",
-              tmcml_session_message(s));
+    CHECK_MSG(make(s, &spec, &o, NULL, true, true, &t) == TMCML_OK, "%s", tmcml_session_message(s));
     CHECK(t.info.strategy == TMCML_LUT_RUNS && strcmp(t.info.engine, "gpu") == 0);
     spec.strategy = TMCML_LUT_RUNS; /* batched */
     CHECK(make(s, &spec, &o, NULL, true, false, &without) == TMCML_OK);
