@@ -49,6 +49,7 @@ static const double mua3[3] = {0.1, 0.5, 2.0};
 static const double musp2[2] = {5, 12};
 
 static char dir[] = "/tmp/test_api_lut_fx_XXXXXX";
+static const char *tmcml; /* the command (case points) */
 
 /* A table's values and what made it. */
 typedef struct table {
@@ -208,7 +209,7 @@ static void check_member(const char *zip, size_t size, const char *name, const d
 
 /* `tmcml lut --spatial-frequencies` of the slab: its .npz's fx, Rd_fx and
  * Rd_fx_stderr those of t (runs, with errors). */
-static void command_table(const char *tmcml, const table *t)
+static void command_table(const table *t)
 {
     char out[256], npz[300], seed[32];
     snprintf(out, sizeof out, "%s/table", dir);
@@ -233,7 +234,7 @@ static void command_table(const char *tmcml, const table *t)
 
 /* `tmcml run POINT.mci -A -S S+i --spatial-frequencies` of point (mus'
  * 12, mua number 2): its .npz's Rd_fx that of t. */
-static void command_point(const char *tmcml, const table *t)
+static void command_point(const table *t)
 {
     char mci[300], out[300], npz[320], seed[32];
     snprintf(mci, sizeof mci, "%s/point.mci", dir);
@@ -258,7 +259,7 @@ static void command_point(const char *tmcml, const table *t)
     free(zip);
 }
 
-static int case_points(const char *tmcml)
+static int case_points(void)
 {
     CHECK(mkdtemp(dir) != NULL);
     static table t;
@@ -267,8 +268,8 @@ static int case_points(const char *tmcml)
     points_of(TMCML_LUT_AUTO, false, &t); /* on the CPU: sets */
     points_of(TMCML_LUT_RUNS, false, &t);
     points_of(TMCML_LUT_RUNS, true, &t);
-    command_table(tmcml, &t);
-    command_point(tmcml, &t);
+    command_table(&t);
+    command_point(&t);
     CHECK(check_temp_files(dir, NULL) == 0);
     return check_summary("points");
 }
@@ -287,37 +288,19 @@ static int on_progress(uint64_t done, uint64_t total, void *user)
     return w->cancel_at > 0 && (double)done >= w->cancel_at * (double)total;
 }
 
-/* 16 simulations either way (about 0.1 s each): the runs' 16 mua, a row
- * of 4 mus' each, the sets' 16 mus' of 4 mua. */
-typedef struct long_table {
-    double mua[16], musp[16];
-    tmcml_lut_spec spec;
-    int64_t photons;
-    bool errors;
-} long_table;
-
-static void long_table_of(long_table *t, tmcml_lut_strategy strategy)
-{
-    bool runs = strategy == TMCML_LUT_RUNS;
-    int k = runs ? 16 : 4, m = runs ? 4 : 16;
-    for (int i = 0; i < k; i++)
-        t->mua[i] = 0.1 * pow(20.0, (double)i / (k - 1));
-    for (int j = 0; j < m; j++)
-        t->musp[j] = 5.0 + 15.0 * j / (m - 1);
-    lut_slab_spec(&t->spec, NR, t->mua, k, t->musp, m, strategy);
-    t->photons = runs ? 6000 : 20000;
-    t->errors = runs;
-}
+/* The runs' long table with errors, the sets' without: both layouts of
+ * a checkpoint with frequencies. */
+static bool with_errors(const lut_long_table *t) { return t->spec.strategy == TMCML_LUT_RUNS; }
 
 /* The table with frequencies cancelled once `at` of its photons are done:
  * the simulations done kept in the file. */
-static void cancelled(tmcml_session *s, const long_table *t, const tmcml_checkpoint *ck, double at,
-                      table *out)
+static void cancelled(tmcml_session *s, const lut_long_table *t, const tmcml_checkpoint *ck,
+                      double at, table *out)
 {
     watch w = {.cancel_at = at};
     tmcml_options o;
     lut_options(&o, t->photons, on_progress, &w);
-    CHECK(make(s, &t->spec, &o, ck, t->errors, true, out) == TMCML_ERR_CANCELLED);
+    CHECK(make(s, &t->spec, &o, ck, with_errors(t), true, out) == TMCML_ERR_CANCELLED);
     CHECK_MSG(out->info.done >= 1 && out->info.done < out->info.simulations &&
                   out->info.kept == out->info.done,
               "cancelled at %g: %d of %d done, %d kept", at, out->info.done, out->info.simulations,
@@ -327,12 +310,12 @@ static void cancelled(tmcml_session *s, const long_table *t, const tmcml_checkpo
 static void stop_and_resume(tmcml_lut_strategy strategy)
 {
     tmcml_session *s = tmcml_session_new();
-    long_table t;
-    long_table_of(&t, strategy);
+    lut_long_table t;
+    lut_long_table_of(&t, NR, strategy);
     static table whole, part;
     tmcml_options o;
     lut_options(&o, t.photons, NULL, NULL);
-    CHECK(make(s, &t.spec, &o, NULL, t.errors, true, &whole) == TMCML_OK);
+    CHECK(make(s, &t.spec, &o, NULL, with_errors(&t), true, &whole) == TMCML_OK);
     char path[300];
     snprintf(path, sizeof path, "%s/%d.lut.ckpt", dir, (int)strategy);
     tmcml_checkpoint ck;
@@ -342,46 +325,37 @@ static void stop_and_resume(tmcml_lut_strategy strategy)
     cancelled(s, &t, &ck, 0.3, &part);
     ck.resume = 1;
     cancelled(s, &t, &ck, 0.7, &part);
-    CHECK_MSG(make(s, &t.spec, &o, &ck, t.errors, true, &part) == TMCML_OK, "resumed: %s",
+    CHECK_MSG(make(s, &t.spec, &o, &ck, with_errors(&t), true, &part) == TMCML_OK, "resumed: %s",
               tmcml_session_message(s));
     CHECK(part.info.resumed > 0 && part.info.done == part.info.simulations);
     CHECK_MSG(same(part.rd, whole.rd, MOST) && same(part.rd_r, whole.rd_r, MOST * NR) &&
                   same(part.rd_fx, whole.rd_fx, MOST * FX),
               "strategy %d: the resumed table differs from the uninterrupted one", (int)strategy);
-    CHECK_MSG(!t.errors || (same(part.rd_err, whole.rd_err, MOST) &&
-                            same(part.rd_fx_err, whole.rd_fx_err, MOST * FX)),
+    CHECK_MSG(!with_errors(&t) || (same(part.rd_err, whole.rd_err, MOST) &&
+                                   same(part.rd_fx_err, whole.rd_fx_err, MOST * FX)),
               "strategy %d: the resumed errors differ", (int)strategy);
     CHECK(access(path, F_OK) != 0);
     tmcml_session_delete(s);
 }
 
-static char *file_bytes(const char *path, size_t *size)
-{
-    *size = 0;
-    return read_all(path, size);
-}
-
 /* The checkpoint refused (TMCML_ERR_FILE) naming why, and left as it was. */
-static void refused_file(tmcml_session *s, const long_table *t, const tmcml_checkpoint *ck,
+static void refused_file(tmcml_session *s, const lut_long_table *t, const tmcml_checkpoint *ck,
                          const double *fx, int count, const char *why)
 {
-    size_t before_size, after_size;
-    char *before = file_bytes(ck->path, &before_size);
+    size_t size = 0;
+    char *before = read_all(ck->path, &size);
     static table u;
     tmcml_options o;
     lut_options(&o, t->photons, NULL, NULL);
-    table_outs(&u, t->errors, fx, count);
+    table_outs(&u, with_errors(t), fx, count);
     tmcml_status got =
         count ? tmcml_lut_with_frequencies(s, &t->spec, &o, ck, u.rd, u.rd_r, &u.errors, &u.fx,
                                            &u.info)
               : tmcml_lut_with_errors(s, &t->spec, &o, ck, u.rd, u.rd_r, &u.errors, &u.info);
     CHECK_MSG(got == TMCML_ERR_FILE, "%s: not refused (%d)", why, (int)got);
     CHECK_CONTAINS(tmcml_session_message(s), why);
-    char *after = file_bytes(ck->path, &after_size);
-    CHECK_MSG(before && after && before_size == after_size && !memcmp(before, after, after_size),
-              "%s: the checkpoint changed", why);
+    CHECK_MSG(same_file(ck->path, before, size), "%s: the checkpoint changed", why);
     free(before);
-    free(after);
 }
 
 /* A checkpoint with frequencies is not the table's without them or with
@@ -389,8 +363,8 @@ static void refused_file(tmcml_session *s, const long_table *t, const tmcml_chec
 static void other_tables(void)
 {
     tmcml_session *s = tmcml_session_new();
-    long_table t;
-    long_table_of(&t, TMCML_LUT_RUNS);
+    lut_long_table t;
+    lut_long_table_of(&t, NR, TMCML_LUT_RUNS);
     char path[300];
     snprintf(path, sizeof path, "%s/other.lut.ckpt", dir);
     tmcml_checkpoint ck;
@@ -572,18 +546,16 @@ static int case_gpu(void)
     return check_summary("gpu");
 }
 
+/* The case gpu: case_gpu on the GPU, skipped without one. */
+static int case_on_gpu(void) { return lut_use_gpu() ? case_gpu() : 77; }
+
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "";
-    const char *tmcml = argc > 2 ? argv[2] : "";
-    if (strcmp(which, "points") == 0)
-        return case_points(tmcml);
-    if (strcmp(which, "resume") == 0)
-        return case_resume();
-    if (strcmp(which, "refused") == 0)
-        return case_refused();
-    if (strcmp(which, "gpu") == 0)
-        return lut_use_gpu() ? case_gpu() : 77;
-    fprintf(stderr, "usage: test_api_lut_fx points TMCML | resume | refused | gpu\n");
-    return 2;
+    static const check_case cases[] = {{"points", case_points},
+                                       {"resume", case_resume},
+                                       {"refused", case_refused},
+                                       {"gpu", case_on_gpu}};
+    tmcml = argc > 2 ? argv[2] : "";
+    return check_case_run(argc > 1 ? argv[1] : "", cases, sizeof cases / sizeof *cases,
+                          "usage: test_api_lut_fx points TMCML | resume | refused | gpu\n");
 }
