@@ -188,7 +188,8 @@ static tmcml_status run_points(lut_work *w, tmcml_problem *const *p, int m, cons
         if (w->s->stop)
             return api_failf(w->s, TMCML_ERR_CANCELLED, "cancelled");
         status = api_run_batch(w->s, (const tmcml_problem *const *)&p[j], 1, o, &r[j]);
-        w->within += (uint64_t)w->spec.photons;
+        uint64_t after = w->within + (uint64_t)w->spec.photons;
+        w->within = after < w->within ? UINT64_MAX : after;
     }
     return status;
 }

@@ -478,7 +478,8 @@ TMCML_API tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_prob
  * total and per ring, of one homogeneous layer over a grid of mua and
  * mus', without absorption scoring.  How its points are simulated: */
 typedef enum tmcml_lut_strategy {
-    TMCML_LUT_AUTO = 0, /* sets (both engines score them without absorption) */
+    TMCML_LUT_AUTO = 0, /* sets (both engines score them without absorption); runs with a
+                           precision, and with spatial frequencies on the GPU */
     TMCML_LUT_SETS = 1, /* each mus' one simulation whose mua are absorption sets (in chunks
                            of TMCML_MUA_SETS_MAX), seed S for every mus' */
     TMCML_LUT_RUNS = 2  /* each point its own simulation, the mus' of one mua batched; mua
