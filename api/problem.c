@@ -420,22 +420,28 @@ int tmcml_problem_fiber_detector_at(const tmcml_problem *p, int k, double *separ
     return count;
 }
 
+tmcml_status api_problem_spatial_frequencies(tmcml_session *s, tmcml_problem *p, const double *fx,
+                                             int count)
+{
+    tm_error err = {0};
+    if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
+        return api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message);
+    double *own;
+    if (!copy_fx(fx, count, &own))
+        return api_failf(s, TMCML_ERR_MEMORY, "out of memory");
+    free(p->run.fx);
+    p->run.fx = own;
+    p->run.fx_count = own ? count : 0;
+    return TMCML_OK;
+}
+
 tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_problem *p,
                                                    const double *fx, int count)
 {
     tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
-    tm_error err = {0};
-    if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
-        return api_arg_error(s, "%s", err.message);
-    double *own;
-    if (!copy_fx(fx, count, &own))
-        return api_leave(s, api_failf(s, TMCML_ERR_MEMORY, "out of memory"));
-    free(p->run.fx);
-    p->run.fx = own;
-    p->run.fx_count = own ? count : 0;
-    return api_leave(s, TMCML_OK);
+    return api_leave(s, api_problem_spatial_frequencies(s, p, fx, count));
 }
 
 int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most)

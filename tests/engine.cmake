@@ -133,6 +133,9 @@ add_test(NAME lut_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_cli.sh $<T
 # Its stops and --resume under real signals (byte-identical .csv and .npz).
 add_test(NAME lut_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_resume.sh
   $<TARGET_FILE:tmcml>)
+# --spatial-frequencies: its columns and members, stopped and resumed, refused.
+add_test(NAME lut_fx_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_fx_cli.sh
+  $<TARGET_FILE:tmcml>)
 
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
   ${TMCML_TEST_DATA})

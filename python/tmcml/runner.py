@@ -116,12 +116,10 @@ def set_time_and_detector(session, problems, time_bins, detector):
                          d.na)
 
 
-def set_spatial_frequencies(session, problems, spatial_frequencies):
-    """Asks each problem's runs for R(fx) and T(fx) at spatial_frequencies
-    (a sequence of frequencies in 1/cm, or None for none):
-    tmcml_problem_set_spatial_frequencies, which checks the values."""
-    if spatial_frequencies is None:
-        return
+def frequencies_array(spatial_frequencies):
+    """spatial_frequencies (a sequence of frequencies in 1/cm) as a
+    C-ordered float64 vector, ValueError when it is none; the values are
+    the library's to check."""
     if isinstance(spatial_frequencies, (str, bytes)) or np.ndim(spatial_frequencies) != 1:
         raise ValueError("spatial_frequencies: expected a sequence of frequencies in 1/cm, "
                          "e.g. [0, 0.5, 1] or numpy.arange(0, 2.01, 0.5) (got %r)"
@@ -133,6 +131,23 @@ def set_spatial_frequencies(session, problems, spatial_frequencies):
                          % (spatial_frequencies,)) from None
     if fx.size == 0:
         raise ValueError("spatial_frequencies: empty (give None for none)")
+    return fx
+
+
+def frequencies_error(e):
+    """The library's refusal of spatial frequencies ("spatial frequencies:
+    frequency 2, ...") naming the keyword."""
+    return _lib.TmcmlArgumentError(str(e).replace("spatial frequencies", "spatial_frequencies", 1),
+                                   e.status)
+
+
+def set_spatial_frequencies(session, problems, spatial_frequencies):
+    """Asks each problem's runs for R(fx) and T(fx) at spatial_frequencies
+    (a sequence of frequencies in 1/cm, or None for none):
+    tmcml_problem_set_spatial_frequencies, which checks the values."""
+    if spatial_frequencies is None:
+        return
+    fx = frequencies_array(spatial_frequencies)
     if lib.tmcml_problem_set_spatial_frequencies is None:
         raise RuntimeError("spatial_frequencies: this libtmcml (%s) is older than "
                            "tmcml_problem_set_spatial_frequencies (TMCML_1.6)" % _lib.path)
@@ -142,9 +157,7 @@ def set_spatial_frequencies(session, problems, spatial_frequencies):
             session.call(lib.tmcml_problem_set_spatial_frequencies, p.handle, pointer,
                          int(fx.size))
         except _lib.TmcmlArgumentError as e:
-            text = str(e)  # the library's "spatial frequencies: frequency 2, ..."
-            raise _lib.TmcmlArgumentError(text.replace("spatial frequencies", "spatial_frequencies",
-                                                       1), e.status) from None
+            raise frequencies_error(e) from None
 
 
 def execute(session, problem, opt, progress=True, label=""):
@@ -210,20 +223,30 @@ def _sets_call(session, function, problem, table, opt, progress, label):
 
 
 def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, label="",
-                errors=None):
+                errors=None, frequencies=None):
     """tmcml_lut of spec (a _lib.LutSpec) with opt, kept in checkpoint (a
     _lib.Checkpoint, or None) into rd and rd_r (C-ordered float64 arrays of
     the table's shapes) and info (a _lib.LutInfo), or tmcml_lut_with_errors
-    with errors (a _lib.LutErrors, its out arrays set): the seconds the call
-    took.  On Ctrl-C the simulations done stay in the checkpoint's file."""
+    with errors (a _lib.LutErrors, its out arrays set), or
+    tmcml_lut_with_frequencies with frequencies (a _lib.LutFrequencies, its
+    out arrays set) and errors (or None): the seconds the call took.  On
+    Ctrl-C the simulations done stay in the checkpoint's file."""
     if lib.tmcml_lut is None:
         raise RuntimeError("lut: this libtmcml is older than tmcml_lut (TMCML_1.3)")
     if errors is not None and lib.tmcml_lut_with_errors is None:
         raise RuntimeError("lut: stderr and precision need tmcml_lut_with_errors (TMCML_1.4); "
                            "this libtmcml is older")
+    if frequencies is not None and lib.tmcml_lut_with_frequencies is None:
+        raise RuntimeError("lut: spatial_frequencies need tmcml_lut_with_frequencies "
+                           "(TMCML_1.6); this libtmcml is older")
     as_doubles = ctypes.POINTER(ctypes.c_double)
     kept = ctypes.byref(checkpoint) if checkpoint is not None else None
     tables = (rd.ctypes.data_as(as_doubles), rd_r.ctypes.data_as(as_doubles))
+    if frequencies is not None:
+        errs = ctypes.byref(errors) if errors is not None else None
+        return _watched(session, opt, progress, label, None, lib.tmcml_lut_with_frequencies,
+                        (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +
+                        (errs, ctypes.byref(frequencies), ctypes.byref(info)), [])
     if errors is None:
         return _watched(session, opt, progress, label, None, lib.tmcml_lut,
                         (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +
