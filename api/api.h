@@ -130,6 +130,9 @@ tmcml_status api_problem_new(tmcml_session *s, const tmcml_layer *layers, int nu
 /* tmcml_problem_set_precision's. */
 tmcml_status api_problem_precision(tmcml_session *s, tmcml_problem *p, double relative,
                                    const char *of, int64_t max_photons);
+/* tmcml_problem_set_spatial_frequencies's. */
+tmcml_status api_problem_spatial_frequencies(tmcml_session *s, tmcml_problem *p, const double *fx,
+                                             int count);
 /* tmcml_run_batch's, count within 1 .. TMCML_BATCH_MAX, o not NULL. */
 tmcml_status api_run_batch(tmcml_session *s, const tmcml_problem *const *problems, int count,
                            const tmcml_options *o, tmcml_result **out);

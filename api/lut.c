@@ -17,6 +17,7 @@
 #include "lut_checkpoint.h"
 #include "precision.h"
 #include "resume.h"
+#include "spatial_frequencies.h"
 #include "tm_limits.h"
 
 _Static_assert((int)TMCML_LUT_AUTO == (int)LUT_AUTO && (int)TMCML_LUT_SETS == (int)LUT_SETS &&
@@ -40,19 +41,20 @@ void tmcml_lut_spec_init(tmcml_lut_spec *spec)
 /* One tmcml_lut call: its table, and the file that keeps it. */
 typedef struct table_job {
     lut_work w;
-    tmcml_lut_errors *errors;   /* NULL: none asked */
-    const tmcml_checkpoint *ck; /* NULL: no file */
-    const api_lut_watch *watch; /* NULL: none */
-    tmcml_engine expected;      /* where the calls run: TMCML_ENGINE_CPU or _GPU */
-    char physics[256];          /* of the engine of the table's values (driver/resume.h) */
-    int saved;                  /* calls done that the file holds */
-    double due;                 /* clock_now of the next periodic checkpoint */
+    tmcml_lut_errors *errors;        /* NULL: none asked */
+    const tmcml_lut_frequencies *fx; /* NULL: none asked */
+    const tmcml_checkpoint *ck;      /* NULL: no file */
+    const api_lut_watch *watch;      /* NULL: none */
+    tmcml_engine expected;           /* where the calls run: TMCML_ENGINE_CPU or _GPU */
+    char physics[256];               /* of the engine of the table's values (driver/resume.h) */
+    int saved;                       /* calls done that the file holds */
+    double due;                      /* clock_now of the next periodic checkpoint */
 } table_job;
 
 /* ---- the checks ------------------------------------------------------------------ */
 
-static const lut_names field_names = {"n", "n_above", "n_below", "g",
-                                      "d", "dr",      "nr",      "num_musp x num_mua x nr: "};
+static const lut_names field_names = {
+    "n", "n_above", "n_below", "g", "d", "dr", "nr", "num_musp x num_mua x nr: ", "count"};
 
 static tmcml_status check_axis(tmcml_session *s, const char *name, const double *values, int count)
 {
@@ -159,6 +161,28 @@ static tmcml_status check_errors(tmcml_session *s, const tmcml_lut_errors *e,
     sp->errors = true;
     sp->precision = e->precision;
     sp->precision_of = e->precision > 0.0 ? (e->of ? e->of : "Rd") : NULL;
+    return TMCML_OK;
+}
+
+/* The spatial frequencies asked (tmcml_lut_frequencies) as a problem's
+ * are checked, their outs, and Rd_fx's size; into the spec. */
+static tmcml_status check_frequencies(tmcml_session *s, const tmcml_lut_frequencies *fx,
+                                      const tmcml_lut_errors *errors, lut_spec *sp)
+{
+    tm_error err = {0};
+    if (!fx)
+        return TMCML_OK;
+    if (!spatial_frequencies_check("spatial frequencies", fx->fx, fx->count, &err) ||
+        !lut_check_fx_size(sp->m, sp->k, fx->count, &field_names, &err))
+        return api_fail(s, TMCML_ERR_ARGUMENT, &err);
+    if (!fx->rd_fx)
+        return api_failf(s, TMCML_ERR_ARGUMENT, "rd_fx: NULL for %d frequencies", fx->count);
+    if (fx->rd_fx_stderr && !errors)
+        return api_failf(s, TMCML_ERR_ARGUMENT,
+                         "rd_fx_stderr: standard errors need errors (tmcml_lut_errors): give "
+                         "them, or NULL");
+    sp->fx = fx->fx;
+    sp->fx_count = fx->count;
     return TMCML_OK;
 }
 
@@ -358,6 +382,9 @@ static void give_errors(const table_job *j)
         memcpy(e->rd_r_stderr, t->rd_r_stderr, points * (size_t)t->nr * sizeof *e->rd_r_stderr);
     if (e->reached)
         memcpy(e->reached, t->reached, points * sizeof *e->reached);
+    if (j->fx && j->fx->rd_fx_stderr)
+        memcpy(j->fx->rd_fx_stderr, t->rd_fx_stderr,
+               points * (size_t)t->nfx * sizeof *j->fx->rd_fx_stderr);
     for (size_t i = 0; e->photons && i < points; i++)
         e->photons[i] = (int64_t)t->photons[i];
     e->points_short = lut_table_points_short(t, j->w.spec.precision);
@@ -407,8 +434,38 @@ static tmcml_status simulate(table_job *j)
     return finished(j);
 }
 
+/* The strategy and the engine.  Every engine scores absorption sets
+ * without absorption, so auto is sets, but with a precision runs (each
+ * point stops on its own).  Spatial frequencies the GPU scores in a
+ * point's own kernel alone: with them on the GPU auto is runs, each point
+ * of a row a run of its own, and sets or more frequencies than its kernel
+ * scores take the CPU (refused when the GPU is asked). */
+static tmcml_status choose(table_job *j, tmcml_lut_strategy asked, lut_strategy *strategy)
+{
+    lut_work *w = &j->w;
+    const lut_spec *sp = &w->spec;
+    char why[128];
+    j->expected = expected_engine(w->opt);
+    /* The runs are given the caller's engine, which falls back to the CPU
+     * as `tmcml run`'s does; the sets the engine found. */
+    tmcml_engine runs = w->opt->engine;
+    if (lut_fx_cpu_only(sp->fx_count, (lut_strategy)asked, why, sizeof why)) {
+        if (runs == TMCML_ENGINE_GPU)
+            return api_failf(w->s, TMCML_ERR_ARGUMENT,
+                             "engine: spatial frequencies %s are scored by the CPU engine "
+                             "alone: TMCML_ENGINE_CPU or AUTO%s",
+                             why, asked == TMCML_LUT_SETS ? ", or strategy RUNS" : "");
+        j->expected = runs = TMCML_ENGINE_CPU;
+    }
+    w->point_runs = sp->fx_count > 0 && j->expected == TMCML_ENGINE_GPU;
+    *strategy =
+        asked == TMCML_LUT_RUNS || sp->precision > 0.0 || w->point_runs ? LUT_RUNS : LUT_SETS;
+    w->engine = *strategy == LUT_SETS ? j->expected : runs;
+    return TMCML_OK;
+}
+
 /* Everything checked before anything runs; the strategy and the engine;
- * the table over rd and rd_r, resumed from the file when asked. */
+ * the table over rd, rd_r and rd_fx, resumed from the file when asked. */
 static tmcml_status prepare(table_job *j, const tmcml_lut_spec *spec, double *rd, double *rd_r)
 {
     lut_work *w = &j->w;
@@ -421,19 +478,16 @@ static tmcml_status prepare(table_job *j, const tmcml_lut_spec *spec, double *rd
     if (status == TMCML_OK)
         status = check_errors(s, j->errors, spec->strategy, &w->spec);
     if (status == TMCML_OK)
+        status = check_frequencies(s, j->fx, j->errors, &w->spec);
+    if (status == TMCML_OK)
         status = check_points(w);
+    lut_strategy strategy = LUT_AUTO;
+    if (status == TMCML_OK)
+        status = choose(j, spec->strategy, &strategy);
     if (status != TMCML_OK)
         return status;
-    /* Every engine scores absorption sets without absorption: auto is sets,
-     * but with a precision runs (each point stops on its own). */
-    lut_strategy strategy =
-        spec->strategy == TMCML_LUT_RUNS || w->spec.precision > 0.0 ? LUT_RUNS : LUT_SETS;
-    j->expected = expected_engine(w->opt);
-    /* The runs are given the caller's engine, which falls back to the CPU
-     * as `tmcml run`'s does; the sets the engine found. */
-    w->engine = strategy == LUT_SETS ? j->expected : w->opt->engine;
     tm_error err = {0};
-    if (!lut_table_init(&w->t, &w->spec, strategy, rd, rd_r, &err))
+    if (!lut_table_init(&w->t, &w->spec, strategy, rd, rd_r, j->fx ? j->fx->rd_fx : NULL, &err))
         return api_fail(s, TMCML_ERR_MEMORY, &err);
     lut_work_count(w);
     return begin_checkpoint(j);
@@ -441,7 +495,8 @@ static tmcml_status prepare(table_job *j, const tmcml_lut_spec *spec, double *rd
 
 tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *opt,
                      const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_errors *errors,
-                     tmcml_lut_info *info, const api_lut_watch *watch)
+                     const tmcml_lut_frequencies *fx, tmcml_lut_info *info,
+                     const api_lut_watch *watch)
 {
     if (info)
         memset(info, 0, sizeof *info);
@@ -449,7 +504,7 @@ tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_o
         api_begin(s, API_ARGS({spec, "spec"}, {opt, "opt"}, {rd, "rd"}, {rd_r, "rd_r"}));
     if (entered != TMCML_OK)
         return entered;
-    table_job j = {.w = {.s = s, .opt = opt}, .errors = errors, .ck = ck, .watch = watch};
+    table_job j = {.w = {.s = s, .opt = opt}, .errors = errors, .fx = fx, .ck = ck, .watch = watch};
     tmcml_status status = prepare(&j, spec, rd, rd_r);
     if (status == TMCML_OK) {
         if (watch)
@@ -466,7 +521,7 @@ tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_o
 tmcml_status tmcml_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *opt,
                        const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_info *info)
 {
-    return api_lut(s, spec, opt, ck, rd, rd_r, NULL, info, NULL);
+    return api_lut(s, spec, opt, ck, rd, rd_r, NULL, NULL, info, NULL);
 }
 
 void tmcml_lut_errors_init(tmcml_lut_errors *errors)
@@ -475,16 +530,43 @@ void tmcml_lut_errors_init(tmcml_lut_errors *errors)
         *errors = (tmcml_lut_errors){0};
 }
 
+/* A call whose struct (name) is NULL: refused as api_begin refuses a
+ * NULL pointer ("errors: NULL"), info zeroed. */
+static tmcml_status refused_null(tmcml_session *s, tmcml_lut_info *info, const char *name)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    return s ? api_begin(s, API_ARGS({NULL, name})) : TMCML_ERR_ARGUMENT;
+}
+
+/* api_lut unwatched, the errors' outs (if any) zero first. */
+static tmcml_status with_outs(tmcml_session *s, const tmcml_lut_spec *spec,
+                              const tmcml_options *opt, const tmcml_checkpoint *ck, double *rd,
+                              double *rd_r, tmcml_lut_errors *errors,
+                              const tmcml_lut_frequencies *fx, tmcml_lut_info *info)
+{
+    if (errors) {
+        errors->points_short = 0;
+        errors->photons_total = 0;
+    }
+    return api_lut(s, spec, opt, ck, rd, rd_r, errors, fx, info, NULL);
+}
+
 tmcml_status tmcml_lut_with_errors(tmcml_session *s, const tmcml_lut_spec *spec,
                                    const tmcml_options *opt, const tmcml_checkpoint *ck, double *rd,
                                    double *rd_r, tmcml_lut_errors *errors, tmcml_lut_info *info)
 {
-    if (!errors) {
-        if (info)
-            memset(info, 0, sizeof *info);
-        return s ? api_begin(s, API_ARGS({errors, "errors"})) : TMCML_ERR_ARGUMENT;
-    }
-    errors->points_short = 0;
-    errors->photons_total = 0;
-    return api_lut(s, spec, opt, ck, rd, rd_r, errors, info, NULL);
+    if (!errors)
+        return refused_null(s, info, "errors");
+    return with_outs(s, spec, opt, ck, rd, rd_r, errors, NULL, info);
+}
+
+tmcml_status tmcml_lut_with_frequencies(tmcml_session *s, const tmcml_lut_spec *spec,
+                                        const tmcml_options *opt, const tmcml_checkpoint *ck,
+                                        double *rd, double *rd_r, tmcml_lut_errors *errors,
+                                        const tmcml_lut_frequencies *fx, tmcml_lut_info *info)
+{
+    if (!fx)
+        return refused_null(s, info, "fx");
+    return with_outs(s, spec, opt, ck, rd, rd_r, errors, fx, info);
 }

@@ -33,10 +33,11 @@ typedef struct api_lut_watch {
     bool (*finish)(void *ctx, const tmcml_lut_info *info, tm_error *err);
 } api_lut_watch;
 
-/* tmcml_lut_with_errors (errors NULL: tmcml_lut), watched (watch NULL:
- * not). */
+/* tmcml_lut_with_frequencies (fx NULL: tmcml_lut_with_errors; errors NULL
+ * too: tmcml_lut), watched (watch NULL: not). */
 tmcml_status api_lut(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *opt,
                      const tmcml_checkpoint *ck, double *rd, double *rd_r, tmcml_lut_errors *errors,
-                     tmcml_lut_info *info, const api_lut_watch *watch);
+                     const tmcml_lut_frequencies *fx, tmcml_lut_info *info,
+                     const api_lut_watch *watch);
 
 #endif

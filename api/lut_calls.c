@@ -47,6 +47,8 @@ tmcml_problem *lut_point_problem(lut_work *w, double mua, double musp)
         /* The most photons are the options' (the spec's photons). */
         status = api_problem_precision(w->s, p, sp->precision, sp->precision_of, 0);
     }
+    if (status == TMCML_OK && sp->fx_count > 0)
+        status = api_problem_spatial_frequencies(w->s, p, sp->fx, sp->fx_count);
     if (status == TMCML_OK)
         return p;
     named(w->s, "mua %.9g, mus' %.9g", mua, musp);
@@ -63,6 +65,7 @@ static int table_progress(uint64_t done, uint64_t total, void *user)
     (void)total;
     lut_work *w = user;
     uint64_t base = times_saturated((uint64_t)w->before, w->per_call);
+    base = base + w->within < base ? UINT64_MAX : base + w->within;
     uint64_t at = base + done < base ? UINT64_MAX : base + done;
     int answer = w->opt->progress(at, w->total, w->opt->progress_user);
     if (answer != 0)
@@ -98,6 +101,9 @@ static void store_errors(lut_table *t, size_t at, const tmcml_result *r)
     const double *rd_r = tmcml_result_stderr(r, TMCML_RD_R, &count);
     t->rd_stderr[at] = err.rd;
     memcpy(t->rd_r_stderr + at * (size_t)t->nr, rd_r, (size_t)t->nr * sizeof *rd_r);
+    if (t->rd_fx_stderr)
+        memcpy(t->rd_fx_stderr + at * (size_t)t->nfx, tmcml_result_stderr(r, TMCML_RD_FX, &count),
+               (size_t)t->nfx * sizeof *t->rd_fx_stderr);
     if (tmcml_result_precision(r, &prec) == TMCML_OK) {
         t->photons[at] = (uint64_t)prec.photons;
         t->reached[at] = prec.reached;
@@ -120,6 +126,9 @@ static void store_point(lut_table *t, int j, int i, const tmcml_result *r)
     t->rd[at] = rat.rd;
     t->rsp = rat.rsp;
     memcpy(t->rd_r + at * (size_t)t->nr, rd_r, (size_t)t->nr * sizeof *rd_r);
+    if (t->rd_fx)
+        memcpy(t->rd_fx + at * (size_t)t->nfx, tmcml_result_array(r, TMCML_RD_FX, &count),
+               (size_t)t->nfx * sizeof *t->rd_fx);
     t->trapped += info.trapped_photons;
     if (t->rd_stderr)
         store_errors(t, at, r);
@@ -168,7 +177,25 @@ static tmcml_status simulate_chunk(lut_work *w, int c)
     return status;
 }
 
-/* Call i of the runs: every mus' of mua i, batched, with seed S + i. */
+/* The m points of a row, each a run of its own with o (point_runs): the
+ * progress counts the row's photons across them, and a stop between two
+ * ends the row as a stop within one does. */
+static tmcml_status run_points(lut_work *w, tmcml_problem *const *p, int m, const tmcml_options *o,
+                               tmcml_result **r)
+{
+    tmcml_status status = TMCML_OK;
+    for (int j = 0; status == TMCML_OK && j < m; j++) {
+        if (w->s->stop)
+            return api_failf(w->s, TMCML_ERR_CANCELLED, "cancelled");
+        status = api_run_batch(w->s, (const tmcml_problem *const *)&p[j], 1, o, &r[j]);
+        uint64_t after = w->within + (uint64_t)w->spec.photons;
+        w->within = after < w->within ? UINT64_MAX : after;
+    }
+    return status;
+}
+
+/* Call i of the runs: every mus' of mua i, batched (or each point alone:
+ * point_runs), with seed S + i. */
 static tmcml_status simulate_row(lut_work *w, int i)
 {
     lut_table *t = &w->t;
@@ -183,7 +210,8 @@ static tmcml_status simulate_row(lut_work *w, int i)
     tmcml_options o;
     call_options(w, w->spec.seed + (uint64_t)i, &o);
     if (status == TMCML_OK) {
-        status = api_run_batch(w->s, (const tmcml_problem *const *)p, t->m, &o, r);
+        status = w->point_runs ? run_points(w, p, t->m, &o, r)
+                               : api_run_batch(w->s, (const tmcml_problem *const *)p, t->m, &o, r);
         status = status != TMCML_OK ? named(w->s, "mua %.9g", mua) : same_engine(w, r, "mua", mua);
     }
     for (int j = 0; p && r && j < t->m; j++) {
@@ -200,5 +228,6 @@ static tmcml_status simulate_row(lut_work *w, int i)
 tmcml_status lut_call(lut_work *w, int c)
 {
     w->before = w->t.done_count;
+    w->within = 0;
     return w->t.strategy == LUT_SETS ? simulate_chunk(w, c) : simulate_row(w, c);
 }

@@ -6,9 +6,13 @@
  *   sets  column j's chunk of mua: the point (mua[0], musp[j])'s problem
  *         with the chunk's mua as absorption sets (api_run_sets), seed S;
  *   runs  mua i's row: the m points (mua[i], musp[j]) as one batch
- *         (api_run_batch), seed S + i (modulo 2^64).
+ *         (api_run_batch), seed S + i (modulo 2^64); or, when the GPU
+ *         scores the table's spatial frequencies (point_runs), each point
+ *         a run of its own with that seed, as the GPU's kernel of them is
+ *         a run's own (templates/fx.cu): the same values as a batch's.
  * Absorption is never scored (a table of reflectance needs the escapes
- * alone); one z bin, the table's rings. */
+ * alone); one z bin, the table's rings; the spatial frequencies, if any,
+ * on every point. */
 #ifndef TMCML_LUT_CALLS_H
 #define TMCML_LUT_CALLS_H
 
@@ -22,14 +26,16 @@ typedef struct lut_work {
     tmcml_session *s;
     const tmcml_options *opt; /* the caller's: photons, seed, engine, ..., progress */
     tmcml_engine engine;      /* what each call is given */
+    bool point_runs;          /* runs: a row's points one at a time, not batched */
     lut_spec spec;
     lut_table t;
     /* The whole table's photons, for the caller's progress callback: a
      * call's (sets: one history serves the chunk's mua; runs: the m
      * points'), the table's (saturated at 2^64 - 1), and the calls done
-     * before the one in flight. */
+     * before the one in flight, and its point runs ended (point_runs). */
     uint64_t per_call, total;
     int before;
+    uint64_t within;
 } lut_work;
 
 /* The progress counts of w's table (per_call, total). */

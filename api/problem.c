@@ -442,16 +442,22 @@ static int get_list(const double *values, int count, double *out, int most)
     return count;
 }
 
+tmcml_status api_problem_spatial_frequencies(tmcml_session *s, tmcml_problem *p, const double *fx,
+                                             int count)
+{
+    tm_error err = {0};
+    if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
+        return api_failf(s, TMCML_ERR_ARGUMENT, "%s", err.message);
+    return set_list(s, fx, count, &p->run.fx, &p->run.fx_count);
+}
+
 tmcml_status tmcml_problem_set_spatial_frequencies(tmcml_session *s, tmcml_problem *p,
                                                    const double *fx, int count)
 {
     tmcml_status entered = api_begin(s, API_ARGS({p, "problem"}));
     if (entered != TMCML_OK)
         return entered;
-    tm_error err = {0};
-    if (count != 0 && !spatial_frequencies_check("spatial frequencies", fx, count, &err))
-        return api_arg_error(s, "%s", err.message);
-    return api_leave(s, set_list(s, fx, count, &p->run.fx, &p->run.fx_count));
+    return api_leave(s, api_problem_spatial_frequencies(s, p, fx, count));
 }
 
 int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *fx, int most)

@@ -340,28 +340,27 @@ static bool any_paths(const tmcml_problem *const *p, int count)
 }
 
 /* Derivatives the GPU does not score: of several problems in a call (a
- * batch; a call's sets are one problem's), or of time bins, a fiber
- * detector or path lengths without sets (the GPU's kernel of the sets
- * scores those of the escapes by ring and angle). */
+ * batch; a call's sets are one problem's), or of path lengths without sets
+ * (the GPU's kernel of the sets scores those of the escapes by ring, angle,
+ * time bin and fiber detector). */
 static bool jacobian_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
     bool batch = count > 1 && sets->count == 0;
     for (int i = 0; i < count; i++) {
         const mci_run *run = &p[i]->run;
-        if (run->jacobian &&
-            (batch || run_options_tracks_time(run) || (run->path_lengths && sets->count == 0)))
+        if (run->jacobian && (batch || (run->path_lengths && sets->count == 0)))
             return true;
     }
     return false;
 }
 
-/* Time bins and a fiber detector: a run's own GPU kernel scores them, not a
- * batch's or the absorption sets' (gen/spec.c, validate_timed), so a call
- * of several problems or with sets takes the CPU. */
-static bool any_timed_cpu_only(const tmcml_problem *const *p, int count, const call_sets *sets)
+/* Time bins and fiber detectors: a run's own GPU kernel scores them, or
+ * the sets' kernel, not a batch's (gen/spec.c, validate_timed), so a call
+ * of several problems takes the CPU. */
+static bool any_timed_cpu_only(const tmcml_problem *const *p, int count)
 {
     for (int i = 0; i < count; i++)
-        if (run_options_tracks_time(&p[i]->run) && (count > 1 || sets->count > 0))
+        if (run_options_tracks_time(&p[i]->run) && count > 1)
             return true;
     return false;
 }
@@ -394,7 +393,7 @@ static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
 {
     bool cpu_only = any_mod(p, count) || any_fx(p, count, sets) ||
                     (any_paths(p, count) && sets->count == 0) ||
-                    jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count, sets);
+                    jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
 
@@ -887,14 +886,14 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && jacobian_cpu_only(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: the derivatives (tmcml_problem_set_jacobian) of several "
-                           "problems in a call, of time bins, a detector or path lengths are "
-                           "scored by the CPU engine: TMCML_ENGINE_CPU or AUTO (on the GPU, one "
-                           "problem a call)");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count, sets))
+                           "problems in a call, or of path lengths without sets, are scored by "
+                           "the CPU engine: TMCML_ENGINE_CPU or AUTO (on the GPU, one problem a "
+                           "call)");
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_timed_cpu_only(p, count))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: time bins and fiber detectors are scored on the GPU by a "
-                           "run's own kernel, not in a batch of several problems or with "
-                           "absorption sets: TMCML_ENGINE_CPU or AUTO (or one problem a call)");
+                           "run's own kernel, not in a batch of several problems: "
+                           "TMCML_ENGINE_CPU or AUTO (or one problem a call)");
     if (status == TMCML_OK)
         status = choose(s, o, paths_engine(o->engine, sets, p, count), &sets, &own,
                         &r[0]->problem.run, &specs, &plan_seconds);

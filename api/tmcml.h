@@ -494,7 +494,8 @@ TMCML_API tmcml_status tmcml_run_checkpointed(tmcml_session *s, const tmcml_prob
  * total and per ring, of one homogeneous layer over a grid of mua and
  * mus', without absorption scoring.  How its points are simulated: */
 typedef enum tmcml_lut_strategy {
-    TMCML_LUT_AUTO = 0, /* sets (both engines score them without absorption) */
+    TMCML_LUT_AUTO = 0, /* sets (both engines score them without absorption); runs with a
+                           precision, and with spatial frequencies on the GPU */
     TMCML_LUT_SETS = 1, /* each mus' one simulation whose mua are absorption sets (in chunks
                            of TMCML_MUA_SETS_MAX), seed S for every mus' */
     TMCML_LUT_RUNS = 2  /* each point its own simulation, the mus' of one mua batched; mua
@@ -616,6 +617,43 @@ TMCML_API tmcml_status tmcml_lut_with_errors(tmcml_session *s, const tmcml_lut_s
                                              const tmcml_options *opt, const tmcml_checkpoint *ck,
                                              double *rd, double *rd_r, tmcml_lut_errors *errors,
                                              tmcml_lut_info *info);
+
+/* A table's spatial frequencies, an SFDI table (docs/lut.md, "Spatial
+ * frequencies: an SFDI table"): what tmcml_lut_with_frequencies is asked,
+ * and, marked out, what it gives.  A struct new in TMCML_1.6, apart from
+ * tmcml_lut_spec, whose size TMCML_1.3 fixed. */
+typedef struct tmcml_lut_frequencies {
+    const double *fx;     /* count spatial frequencies [1/cm], as
+                               tmcml_problem_set_spatial_frequencies takes them */
+    int count;            /* 1 to 1024 */
+    double *rd_fx;        /* out [num_musp][num_mua][count]: each point's R(fx), the
+                               reflectance's Hankel transform (R(0) is Rd bit for bit) */
+    double *rd_fx_stderr; /* out [num_musp][num_mua][count] (NULL: not wanted): its standard
+                               errors; only with errors (tmcml_lut_with_frequencies) */
+} tmcml_lut_frequencies;
+
+/* tmcml_lut, or with errors (not NULL) tmcml_lut_with_errors, each point
+ * also scoring R(fx) at fx->fx: every point is, bit for bit, the run of
+ * its problem with tmcml_problem_set_spatial_frequencies (and the seed
+ * tmcml_lut gives it), and its Rd, Rd_r and errors are those of the table
+ * without frequencies.  The engines: the CPU scores them with either
+ * strategy; the GPU in a point's own kernel alone (up to 128 frequencies),
+ * so on the GPU strategy AUTO is RUNS with each point of a row its own
+ * simulation (the row kept and resumed as one), and SETS or more than 128
+ * frequencies are the CPU engine's (TMCML_ENGINE_GPU is then
+ * TMCML_ERR_ARGUMENT naming why, AUTO takes the CPU).  Checked before
+ * anything runs, TMCML_ERR_ARGUMENT naming the field: the frequencies as
+ * tmcml_problem_set_spatial_frequencies checks them ("spatial frequencies:
+ * ..."), rd_fx NULL, rd_fx_stderr without errors, num_musp x num_mua x
+ * count above 2^27.  ck keeps R(fx) with the values; a checkpoint of the
+ * table without frequencies, or with others, is another table's.  New in
+ * TMCML_1.6. */
+TMCML_API tmcml_status tmcml_lut_with_frequencies(tmcml_session *s, const tmcml_lut_spec *spec,
+                                                  const tmcml_options *opt,
+                                                  const tmcml_checkpoint *ck, double *rd,
+                                                  double *rd_r, tmcml_lut_errors *errors,
+                                                  const tmcml_lut_frequencies *fx,
+                                                  tmcml_lut_info *info);
 
 /* ---- results -------------------------------------------------------------------------- */
 

@@ -5,6 +5,8 @@
 # cache, alternating:
 #  1. the run alone and with --jacobian (every layer's mua, mus and g
 #     derivatives of Rd, Tt, Rd_r, Tt_r, Rd_a and Tt_a): target <= 2x;
+#     with 100 time bins and two detectors, alone (the run's own kernel)
+#     and with their derivatives too (the sets' kernel);
 #  2. one optics set (the skin's own optics), 16 sets of the dermis's mus
 #     x0.9 .. 1.1, and 16 sets changing its g by -0.02 .. +0.02 too (each
 #     deflection reweighted): target 16 sets <= 2x one set.
@@ -34,9 +36,12 @@ OUT=$out awk 'BEGIN {
         }
     }
 }'
+detectors="--detector fiber:0.1:0.05:0.5 --detector fiber:0.3:0.1:0.39"
 cases() {
     skin "alone" "$@"
     skin "--jacobian" --jacobian "$@"
+    skin "--time 0.01:100, two detectors" --time 0.01:100 $detectors "$@"
+    skin "--jacobian --time 0.01:100, two detectors" --jacobian --time 0.01:100 $detectors "$@"
     skin "1 optics set" --optics-sets "$out/skin_one.csv" "$@"
     skin "16 optics sets (mus)" --optics-sets "$out/skin_mus16.csv" "$@"
     skin "16 optics sets (mus, g)" --optics-sets "$out/skin_g16.csv" "$@"

@@ -58,8 +58,9 @@ static void set_defaults(lut_args *a)
 }
 
 /* The options by their names, in the library's rules (driver/lut_check.h). */
-static const lut_names option_names = {"--n", "--n-above", "--n-below", "--g",
-                                       "--d", "--dr",      "--nr",      "lut: "};
+static const lut_names option_names = {"--n",  "--n-above", "--n-below",
+                                       "--g",  "--d",       "--dr",
+                                       "--nr", "lut: ",     "--spatial-frequencies"};
 
 /* Every number option by its own name, before any problem is made of
  * them (whose messages would name the .mci's fields: dz for --dr). */
@@ -100,6 +101,29 @@ static bool check_errors(lut_request *q, tm_error *err)
                   e->max_photons ? "--max-photons" : "-N (a point's most photons)");
         return false;
     }
+    return true;
+}
+
+/* --spatial-frequencies that the GPU does not score (with --strategy
+ * sets, or more than its kernel scores: lut_fx_cpu_only) are the CPU
+ * engine's, as `tmcml run` takes them: --engine gpu refused naming why,
+ * auto the CPU, said unless quiet.  Decided here to name the options; the
+ * library decides the same by the same rule. */
+static bool fx_engine(lut_request *q, tm_error *err)
+{
+    char why[128];
+    if (!lut_fx_cpu_only(q->fx_count, (lut_strategy)q->spec.strategy, why, sizeof why))
+        return true;
+    if (q->opt.engine == TMCML_ENGINE_GPU) {
+        error_set(err, NULL, 0,
+                  "lut: --spatial-frequencies %s: Rd_fx is then scored by the CPU engine "
+                  "alone: use --engine cpu (or auto)%s",
+                  why, q->spec.strategy == TMCML_LUT_SETS ? ", or --strategy runs" : "");
+        return false;
+    }
+    if (q->opt.engine == TMCML_ENGINE_AUTO && !q->quiet)
+        fprintf(stderr, "tmcml: --spatial-frequencies %s: scored by the CPU engine\n", why);
+    q->opt.engine = TMCML_ENGINE_CPU;
     return true;
 }
 
@@ -148,7 +172,12 @@ static bool parse(int argc, char **argv, lut_args *a, tm_error *err)
     sp->num_mua = a->mua.count;
     sp->musp = a->musp.values;
     sp->num_musp = a->musp.count;
-    return lut_check_size(sp->num_musp, sp->num_mua, sp->nr, &option_names, err);
+    if (!lut_check_size(sp->num_musp, sp->num_mua, sp->nr, &option_names, err))
+        return false;
+    if (a->req.fx_count == 0)
+        return true;
+    return lut_check_fx_size(sp->num_musp, sp->num_mua, a->req.fx_count, &option_names, err) &&
+           fx_engine(&a->req, err);
 }
 
 /* OUT without a .csv or .npz ending, then the ending. */

@@ -7,6 +7,7 @@
 #include "lut_table.h"
 #include "option_value.h"
 #include "precision.h"
+#include "spatial_frequencies.h"
 #include "tm_limits.h"
 
 /* In groups, each applied by its own function (lut_option_apply). */
@@ -33,6 +34,7 @@ enum lut_option_id {
     LUT_PHOTONS,
     LUT_SEED,
     LUT_STRATEGY,
+    LUT_SPATIAL_FREQUENCIES,
     LUT_ENGINE,
     LUT_CHECKPOINT_EVERY,
     LUT_RESUME,
@@ -83,9 +85,15 @@ static const cli_option rows[] = {
      "sets (one history for all mua of a mus': their errors\n"
      "are correlated); runs: each point its own simulation, the\n"
      "mus' of a mua batched (independent errors across mua);\n"
-     "auto (default): sets where the engine scores them (the\n"
-     "CPU engine), else runs",
+     "auto (default): sets, but runs with --precision, and on\n"
+     "the GPU with --spatial-frequencies",
      LUT_STRATEGY, 0, 0, 0},
+    {"--spatial-frequencies", NULL, "LIST",
+     "also each point's R(fx), the reflectance's Hankel\n"
+     "transform, at spatial frequencies in 1/cm (Rd_fx; as\n"
+     "tmcml run's: 0,0.5,1 or 0:0.5:26, /mm after the list\n"
+     "for 1/mm): an SFDI table (docs/lut.md)",
+     LUT_SPATIAL_FREQUENCIES, 0, 0, 0},
     {"--engine", NULL, "cpu|gpu|auto", "engine (default auto: the GPU if one is usable)",
      LUT_ENGINE, 0, 0, 0},
     {"--gpu", NULL, "K", "use GPU K (default 0)", LUT_GPU, 0, 0, 0},
@@ -170,6 +178,8 @@ static bool apply_other(int id, const char *v, lut_args *a, tm_error *err)
     case LUT_PHOTONS: return option_count("--photons", v, 9.2e18, &a->req.opt.photons, err);
     case LUT_SEED: return option_seed("--seed", v, &a->req.opt.seed, err);
     case LUT_STRATEGY: return strategy_of(v, &a->req.spec.strategy, err);
+    case LUT_SPATIAL_FREQUENCIES:
+        return spatial_frequencies_parse(v, a->req.fx, &a->req.fx_count, err);
     case LUT_ENGINE: return engine_of(v, &a->req.opt.engine, err);
     case LUT_CHECKPOINT_EVERY: return option_checkpoint_every(v, &a->req.ck.every, err);
     case LUT_RESUME: a->req.ck.resume = 1; return true;

@@ -15,9 +15,10 @@
 /* The command's side of one table. */
 typedef struct lut_front {
     const lut_request *req;
-    double *rd, *rd_r;       /* the table's values, as the library fills them */
-    tmcml_lut_errors errors; /* the request's, with its outs (errors_asked) */
-    bool began;              /* the library's checks passed: something may be simulated */
+    double *rd, *rd_r;        /* the table's values, as the library fills them */
+    tmcml_lut_errors errors;  /* the request's, with its outs (errors_asked) */
+    tmcml_lut_frequencies fx; /* the request's frequencies, with their outs (fx_count) */
+    bool began;               /* the library's checks passed: something may be simulated */
 } lut_front;
 
 /* The library's progress callback: a stop signal cancels the call. */
@@ -67,7 +68,8 @@ static bool finish(void *ctx, const tmcml_lut_info *info, tm_error *err)
                     f->rd,
                     f->rd_r,
                     info,
-                    q->errors_asked ? &f->errors : NULL};
+                    q->errors_asked ? &f->errors : NULL,
+                    q->fx_count > 0 ? &f->fx : NULL};
     return lut_write_npz(q->npz, &v, err) && lut_write_csv(q->csv, &v, err);
 }
 
@@ -160,6 +162,78 @@ static void report(const lut_request *q, const tmcml_lut_info *info, double seco
                resumed, seconds);
 }
 
+/* The arrays the library fills for req: its values, and its errors and
+ * frequencies' when asked; false when memory ran out (what was had is freed by
+ * front_free). */
+static bool front_alloc(lut_front *f, const lut_request *req)
+{
+    size_t points = (size_t)req->spec.num_musp * (size_t)req->spec.num_mua;
+    size_t rings = points * (size_t)req->spec.nr, fx = points * (size_t)req->fx_count;
+    *f = (lut_front){.req = req,
+                     .rd = malloc(points * sizeof *f->rd),
+                     .rd_r = malloc(rings * sizeof *f->rd_r),
+                     .errors = req->errors,
+                     .fx = {.fx = req->fx, .count = req->fx_count}};
+    bool errors = req->errors_asked, ok = f->rd && f->rd_r;
+    if (errors) {
+        f->errors.rd_stderr = malloc(points * sizeof *f->errors.rd_stderr);
+        f->errors.rd_r_stderr = malloc(rings * sizeof *f->errors.rd_r_stderr);
+        f->errors.photons = malloc(points * sizeof *f->errors.photons);
+        f->errors.reached = malloc(points * sizeof *f->errors.reached);
+        ok = ok && f->errors.rd_stderr && f->errors.rd_r_stderr && f->errors.photons &&
+             f->errors.reached;
+    }
+    if (req->fx_count > 0) {
+        f->fx.rd_fx = malloc(fx * sizeof *f->fx.rd_fx);
+        f->fx.rd_fx_stderr = errors ? malloc(fx * sizeof *f->fx.rd_fx_stderr) : NULL;
+        ok = ok && f->fx.rd_fx && (!errors || f->fx.rd_fx_stderr);
+    }
+    if (!ok)
+        fprintf(stderr, "tmcml: out of memory for a table of %d x %d points and %d rings\n",
+                req->spec.num_musp, req->spec.num_mua, req->spec.nr);
+    return ok;
+}
+
+static void front_free(lut_front *f)
+{
+    free(f->rd);
+    free(f->rd_r);
+    free(f->errors.rd_stderr);
+    free(f->errors.rd_r_stderr);
+    free(f->errors.photons);
+    free(f->errors.reached);
+    free(f->fx.rd_fx);
+    free(f->fx.rd_fx_stderr);
+}
+
+/* The library's table of f, watched: the exit status. */
+static int simulate(tmcml_session *s, lut_front *f, double start)
+{
+    const lut_request *req = f->req;
+    tmcml_options opt = req->opt;
+    opt.progress = stop_poll;
+    opt.progress_interval = LUT_STOP_POLL_SECONDS;
+    api_lut_watch watch = {f, began, ended, unsaved, finish};
+    tmcml_lut_info info;
+    tmcml_status got = api_lut(s, &req->spec, &opt, &req->ck, f->rd, f->rd_r,
+                               req->errors_asked ? &f->errors : NULL,
+                               req->fx_count > 0 ? &f->fx : NULL, &info, &watch);
+    if (got == TMCML_ERR_CANCELLED && interrupt_requested())
+        stopped(s, req, &info);
+    /* Done or failed, the graceful mode stayed while the files were
+     * written (or the checkpoint kept): a signal then let them end. */
+    interrupt_graceful(false);
+    bool met = true;
+    if (got == TMCML_OK) {
+        report(req, &info, clock_now() - start);
+        met = report_precision(req, &f->errors);
+    } else if (!f->began)
+        text_printf(stderr, "tmcml: %s\n", tmcml_session_message(s));
+    else
+        failed(s, req, &info);
+    return got == TMCML_OK ? (met ? 0 : 1) : f->began ? 1 : 2;
+}
+
 int lut_run(tmcml_session *s, const lut_request *req)
 {
     double start = clock_now();
@@ -170,51 +244,8 @@ int lut_run(tmcml_session *s, const lut_request *req)
         error_print(stderr, &err);
         return 2;
     }
-    size_t points = (size_t)req->spec.num_musp * (size_t)req->spec.num_mua;
-    size_t rings = points * (size_t)req->spec.nr;
-    lut_front f = {req, malloc(points * sizeof *f.rd), malloc(rings * sizeof *f.rd_r), req->errors,
-                   false};
-    bool errors = req->errors_asked;
-    if (errors) {
-        f.errors.rd_stderr = malloc(points * sizeof *f.errors.rd_stderr);
-        f.errors.rd_r_stderr = malloc(rings * sizeof *f.errors.rd_r_stderr);
-        f.errors.photons = malloc(points * sizeof *f.errors.photons);
-        f.errors.reached = malloc(points * sizeof *f.errors.reached);
-    }
-    bool have = !errors || (f.errors.rd_stderr && f.errors.rd_r_stderr && f.errors.photons &&
-                            f.errors.reached);
-    int status = 2;
-    if (!f.rd || !f.rd_r || !have) {
-        fprintf(stderr, "tmcml: out of memory for a table of %d x %d points and %d rings\n",
-                req->spec.num_musp, req->spec.num_mua, req->spec.nr);
-    } else {
-        tmcml_options opt = req->opt;
-        opt.progress = stop_poll;
-        opt.progress_interval = LUT_STOP_POLL_SECONDS;
-        api_lut_watch watch = {&f, began, ended, unsaved, finish};
-        tmcml_lut_info info;
-        tmcml_status got = api_lut(s, &req->spec, &opt, &req->ck, f.rd, f.rd_r,
-                                   errors ? &f.errors : NULL, &info, &watch);
-        if (got == TMCML_ERR_CANCELLED && interrupt_requested())
-            stopped(s, req, &info);
-        /* Done or failed, the graceful mode stayed while the files were
-         * written (or the checkpoint kept): a signal then let them end. */
-        interrupt_graceful(false);
-        bool met = true;
-        if (got == TMCML_OK) {
-            report(req, &info, clock_now() - start);
-            met = report_precision(req, &f.errors);
-        } else if (!f.began)
-            text_printf(stderr, "tmcml: %s\n", tmcml_session_message(s));
-        else
-            failed(s, req, &info);
-        status = got == TMCML_OK ? (met ? 0 : 1) : f.began ? 1 : 2;
-    }
-    free(f.rd);
-    free(f.rd_r);
-    free(f.errors.rd_stderr);
-    free(f.errors.rd_r_stderr);
-    free(f.errors.photons);
-    free(f.errors.reached);
+    lut_front f;
+    int status = front_alloc(&f, req) ? simulate(s, &f, start) : 2;
+    front_free(&f);
     return status;
 }

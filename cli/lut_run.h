@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "tm_limits.h"
 #include "tmcml.h"
 
 /* How often the library asks the progress callback whether to stop. */
@@ -26,6 +27,10 @@ typedef struct lut_request {
      * table's errors (the outs are lut_run's); errors_asked false: none. */
     tmcml_lut_errors errors;
     bool errors_asked;
+    /* --spatial-frequencies LIST: fx_count frequencies [1/cm] (0: none),
+     * each point's Rd_fx */
+    double fx[TM_MAX_SPATIAL_FREQUENCIES];
+    int fx_count;
     const char *csv, *npz;
     bool quiet;    /* no report */
     bool progress; /* a line on stderr after each simulation */

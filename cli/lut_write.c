@@ -84,6 +84,16 @@ static bool add_errors_header(FILE *f, textbuf *line, const tmcml_lut_errors *e)
     return ok;
 }
 
+/* The spatial frequencies, and what Rd_fx_K is. */
+static bool add_fx_header(FILE *f, textbuf *line, const tmcml_lut_frequencies *fx)
+{
+    textbuf_add(line, "# spatial frequencies fx [1/cm], %d values: ", fx->count);
+    add_values(line, fx->fx, fx->count, ",");
+    textbuf_add(line, "; Rd_fx_K is R(fx) at frequency K (from 0), the reflectance's Hankel "
+                      "transform (sum of w J0(2 pi fx r) / N; R(0) is Rd), dimensionless");
+    return put_line(f, line);
+}
+
 /* The column names first, then the parameters as # lines: so the names are
  * what numpy.genfromtxt(names=True), numpy.loadtxt(skiprows=1) and
  * pandas.read_csv(comment="#") take as the header (genfromtxt would take a
@@ -100,6 +110,10 @@ static bool write_header(FILE *f, const lut_values *v)
         for (int r = 0; r < spec->nr; r++)
             textbuf_add(&line, ",Rd_r_%d_stderr", r);
     }
+    for (int k = 0; v->fx && k < v->fx->count; k++)
+        textbuf_add(&line, ",Rd_fx_%d", k);
+    for (int k = 0; v->fx && v->errors && k < v->fx->count; k++)
+        textbuf_add(&line, ",Rd_fx_%d_stderr", k);
     bool ok = put_line(f, &line);
     textbuf_add(&line,
                 "# tmcml lut (tmcml %s): diffuse reflectance of one homogeneous layer over a "
@@ -119,6 +133,8 @@ static bool write_header(FILE *f, const lut_values *v)
     textbuf_add(&line, " cm; Rd_r_i is ring i, r from i*dr to (i+1)*dr (centre (i+0.5)*dr); "
                        "the last ring also collects all reflectance beyond nr*dr (MCML)");
     ok = ok && put_line(f, &line);
+    if (v->fx)
+        ok = ok && add_fx_header(f, &line, v->fx);
     textbuf_add(&line, "# photons per point %lld; engine %s; absorption not scored (-A)",
                 (long long)v->photons, v->info->engine);
     ok = ok && put_line(f, &line);
@@ -133,6 +149,19 @@ static bool write_header(FILE *f, const lut_values *v)
     if (v->errors)
         ok = ok && add_errors_header(f, &line, v->errors);
     return ok;
+}
+
+/* Point at's Rd_fx columns, and with errors theirs. */
+static void add_fx(textbuf *line, const lut_values *v, size_t at)
+{
+    const tmcml_lut_frequencies *fx = v->fx;
+    size_t from = at * (size_t)fx->count;
+    textbuf_add(line, ",");
+    add_values(line, fx->rd_fx + from, fx->count, ",");
+    if (v->errors) {
+        textbuf_add(line, ",");
+        add_values(line, fx->rd_fx_stderr + from, fx->count, ",");
+    }
 }
 
 static bool csv_cb(FILE *f, void *ctx, tm_error *err)
@@ -154,6 +183,8 @@ static bool csv_cb(FILE *f, void *ctx, tm_error *err)
                 textbuf_add(&line, ",%lld,", (long long)v->errors->photons[at]);
                 add_values(&line, v->errors->rd_r_stderr + at * (size_t)spec->nr, spec->nr, ",");
             }
+            if (v->fx)
+                add_fx(&line, v, at);
             ok = put_line(f, &line);
         }
     if (!ok)
@@ -223,6 +254,32 @@ static int error_arrays(const lut_values *v, uint64_t *taken, npz_array *a)
     return n;
 }
 
+/* The arrays of a table's spatial frequencies at a[0 ..], at most
+ * LUT_FX_ARRAYS, their count returned (0 without them). */
+#define LUT_FX_ARRAYS 3
+static int fx_arrays(const lut_values *v, npz_array *a)
+{
+    const tmcml_lut_frequencies *fx = v->fx;
+    if (!fx)
+        return 0;
+    uint64_t dims[3] = {(uint64_t)v->spec->num_musp, (uint64_t)v->spec->num_mua,
+                        (uint64_t)fx->count};
+    int n = 0;
+    a[n++] = vector("fx", fx->count, fx->fx, "1/cm");
+    a[n++] = (npz_array){.name = "Rd_fx",
+                         .rank = 3,
+                         .dims = {dims[0], dims[1], dims[2]},
+                         .values = fx->rd_fx,
+                         .unit = "-"};
+    if (v->errors)
+        a[n++] = (npz_array){.name = "Rd_fx_stderr",
+                             .rank = 3,
+                             .dims = {dims[0], dims[1], dims[2]},
+                             .values = fx->rd_fx_stderr,
+                             .unit = "-"};
+    return n;
+}
+
 bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
 {
     const tmcml_lut_spec *spec = v->spec;
@@ -264,10 +321,11 @@ bool lut_write_npz(const char *path, const lut_values *v, tm_error *err)
         text("engine", v->info->engine),
         text("version", version),
     };
-    npz_array a[sizeof table / sizeof *table + LUT_ERROR_ARRAYS];
+    npz_array a[sizeof table / sizeof *table + LUT_ERROR_ARRAYS + LUT_FX_ARRAYS];
     int count = (int)(sizeof table / sizeof *table);
     memcpy(a, table, sizeof table);
     count += error_arrays(v, taken, a + count);
+    count += fx_arrays(v, a + count);
     bool ok = npz_write_arrays(path, a, count, err);
     free(r);
     free(taken);

@@ -56,14 +56,40 @@ int lut_check_axis(const double *values, int count, char *why, size_t size)
     return -1;
 }
 
-bool lut_check_size(int m, int k, int nr, const lut_names *names, tm_error *err)
+/* An array of m x k points of `per` values (`what`: "rings", its name,
+ * and what makes it smaller) within MCI_MAX_BINS. */
+static bool check_values(const lut_names *names, int m, int k, int per, const char *what,
+                         const char *array, const char *smaller, tm_error *err)
 {
-    double values = (double)m * k * nr;
+    double values = (double)m * k * per;
     if (values <= (double)MCI_MAX_BINS)
         return true;
     error_set(err, NULL, 0,
-              "%s%d mus' x %d mua x %d rings is %.3g values of Rd_r, more than 2^27 (1 GiB): "
+              "%s%d mus' x %d mua x %d %s is %.3g values of %s, more than 2^27 (1 GiB): "
               "make the table or %s smaller, or split it",
-              names->table, m, k, nr, values, names->nr);
+              names->table, m, k, per, what, values, array, smaller);
     return false;
+}
+
+bool lut_check_size(int m, int k, int nr, const lut_names *names, tm_error *err)
+{
+    return check_values(names, m, k, nr, "rings", "Rd_r", names->nr, err);
+}
+
+bool lut_check_fx_size(int m, int k, int count, const lut_names *names, tm_error *err)
+{
+    return check_values(names, m, k, count, "frequencies", "Rd_fx", names->fx, err);
+}
+
+bool lut_fx_cpu_only(int count, lut_strategy asked, char *why, size_t size)
+{
+    if (count > TM_MAX_GPU_SPATIAL_FREQUENCIES)
+        snprintf(why, size, "of %d frequencies (a GPU kernel scores at most %d)", count,
+                 TM_MAX_GPU_SPATIAL_FREQUENCIES);
+    else if (count > 0 && asked == LUT_SETS)
+        snprintf(why, size,
+                 "with the sets strategy (the GPU's kernel of absorption sets scores none)");
+    else
+        return false;
+    return true;
 }

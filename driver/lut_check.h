@@ -17,6 +17,7 @@ typedef struct lut_names {
     const char *n, *n_above, *n_below, *g, *d, *dr;
     const char *nr;    /* in the size message's advice: "make ... or NR smaller" */
     const char *table; /* the size message's opening ("lut: ") */
+    const char *fx;    /* the spatial frequencies, in the size message's advice */
 } lut_names;
 
 /* n, n_above and n_below refractive indices the .mci accepts, dr a ring
@@ -34,5 +35,16 @@ int lut_check_axis(const double *values, int count, char *why, size_t size);
  * hold (MCI_MAX_BINS: 1 GiB of doubles), checked before any memory is
  * asked for. */
 bool lut_check_size(int m, int k, int nr, const lut_names *names, tm_error *err);
+
+/* The table's Rd_fx, m x k x count values at count spatial frequencies,
+ * within what one output array may hold, as Rd_r. */
+bool lut_check_fx_size(int m, int k, int count, const lut_names *names, tm_error *err);
+
+/* Whether a table's count spatial frequencies are the CPU engine's alone
+ * under the strategy asked (why into why, naming no option: "with the
+ * sets strategy (...)"): the GPU scores them in a point's own kernel
+ * (templates/fx.cu), up to TM_MAX_GPU_SPATIAL_FREQUENCIES, and its
+ * absorption sets' kernel scores none.  Strategy auto is then runs. */
+bool lut_fx_cpu_only(int count, lut_strategy asked, char *why, size_t size);
 
 #endif

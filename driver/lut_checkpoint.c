@@ -2,6 +2,7 @@
 #include "lut_checkpoint.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,12 +18,18 @@
 #include "tm_limits.h"
 
 #define MAGIC          "TMCMLLUT"
-/* Version 2 is a table with errors (each point's photons and standard
- * errors after its values); 1 one without, the files of earlier tmcml. */
+/* Version 3 is a table with spatial frequencies (each point's R(fx) after
+ * its values and errors), 2 one with errors (each point's photons and
+ * standard errors after its values), 1 one with neither, the files of
+ * earlier tmcml, which go on being written and read as they were. */
 #define VERSION        1u
 #define VERSION_ERRORS 2u
+#define VERSION_FX     3u
 
-static uint32_t version_of(const lut_spec *spec) { return spec->errors ? VERSION_ERRORS : VERSION; }
+static uint32_t version_of(const lut_spec *spec)
+{
+    return spec->fx_count > 0 ? VERSION_FX : spec->errors ? VERSION_ERRORS : VERSION;
+}
 
 /* ---- the identity ---------------------------------------------------------- */
 
@@ -70,6 +77,9 @@ char *lut_checkpoint_identity(const lut_spec *spec, lut_strategy strategy)
         add_line(&t, "--precision", spec->precision);
         textbuf_add(&t, "--precision-of %s\n", spec->precision_of ? spec->precision_of : "Rd");
     }
+    /* Lines a table without frequencies lacks: its identity is as before. */
+    if (spec->fx_count > 0)
+        add_axis(&t, "--spatial-frequencies", spec->fx, spec->fx_count);
     return textbuf_take(&t);
 }
 
@@ -81,17 +91,23 @@ typedef struct write_job {
     uint32_t version;
 } write_job;
 
+/* values[at * n .. at * n + n - 1] of each point of span. */
+static void put_points(le_writer *w, lut_span span, const double *values, int n)
+{
+    for (int p = 0; p < span.count; p++) {
+        const double *point = values + (span.first + (size_t)p * span.stride) * (size_t)n;
+        for (int i = 0; i < n; i++)
+            le_put_double(w, point[i]);
+    }
+}
+
 static void put_call(le_writer *w, const lut_table *t, int call)
 {
     lut_span span = lut_table_span(t, call);
     le_put_u32(w, (uint32_t)call);
     for (int p = 0; p < span.count; p++)
         le_put_double(w, t->rd[span.first + (size_t)p * span.stride]);
-    for (int p = 0; p < span.count; p++) {
-        const double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
-        for (int r = 0; r < t->nr; r++)
-            le_put_double(w, ring[r]);
-    }
+    put_points(w, span, t->rd_r, t->nr);
     for (int p = 0; t->rd_stderr && p < span.count; p++) {
         size_t at = span.first + (size_t)p * span.stride;
         le_put_u64(w, t->photons[at]);
@@ -100,6 +116,10 @@ static void put_call(le_writer *w, const lut_table *t, int call)
         for (int r = 0; r < t->nr; r++)
             le_put_double(w, t->rd_r_stderr[at * (size_t)t->nr + (size_t)r]);
     }
+    if (t->rd_fx)
+        put_points(w, span, t->rd_fx, t->nfx);
+    if (t->rd_fx_stderr)
+        put_points(w, span, t->rd_fx_stderr, t->nfx);
 }
 
 static bool write_body(FILE *f, void *ctx, tm_error *err)
@@ -188,12 +208,15 @@ static void identity_differs(const char *path, const char *was, const char *now,
         was += a + (was[a] == '\n');
         now += b + (now[b] == '\n');
     }
+    /* A text that ended has nothing more where the other has a line (a
+     * table of frequencies against one without them). */
+    was = *was ? was : "nothing more";
+    now = *now ? now : "nothing more";
     int a = (int)strcspn(was, "\n"), b = (int)strcspn(now, "\n");
     error_set(err, path, 0,
               "the checkpoint is of another table: made with %.*s, this one has %.*s: resume "
               "with the checkpoint's options, or delete it to start over",
-              a < 200 ? a : 200, *was ? was : "nothing more", b < 200 ? b : 200,
-              *now ? now : "nothing more");
+              a < 200 ? a : 200, was, b < 200 ? b : 200, now);
 }
 
 /* "cpu" of "cpu 1dcb...": the engine a physics text names. */
@@ -243,6 +266,33 @@ static void get_errors(le_reader *r, lut_table *t, lut_span span, uint64_t most)
                   "standard error negative or not finite)");
 }
 
+/* values[at * n ..] of each point of span, each within [lo, hi] (finite);
+ * false when one is not. */
+static bool get_points(le_reader *r, lut_span span, double *values, int n, double lo, double hi)
+{
+    bool plausible = true;
+    for (int p = 0; r->ok && p < span.count; p++) {
+        double *point = values + (span.first + (size_t)p * span.stride) * (size_t)n;
+        for (int i = 0; i < n; i++) {
+            point[i] = le_get_double(r);
+            plausible = plausible && point[i] >= lo && point[i] <= hi;
+        }
+    }
+    return plausible;
+}
+
+/* The R(fx) of one call's points (a table with frequencies), and their
+ * errors (with errors): |R(fx)| is at most Rd, so within -1 to 1. */
+static void get_fx(le_reader *r, lut_table *t, lut_span span)
+{
+    bool plausible = get_points(r, span, t->rd_fx, t->nfx, -1.0, 1.0);
+    if (t->rd_fx_stderr)
+        plausible = get_points(r, span, t->rd_fx_stderr, t->nfx, 0.0, DBL_MAX) && plausible;
+    if (r->ok && !plausible)
+        le_bad(r, "implausible R(fx) (outside -1 to 1, or not finite) or standard errors of it "
+                  "(negative or not finite)");
+}
+
 /* The values of one call, checked to be ones a simulation could give. */
 static void get_call(le_reader *r, lut_table *t, int call, uint64_t most)
 {
@@ -253,17 +303,13 @@ static void get_call(le_reader *r, lut_table *t, int call, uint64_t most)
         plausible = plausible && rd >= 0.0 && rd <= 1.0;
         t->rd[span.first + (size_t)p * span.stride] = rd;
     }
-    for (int p = 0; r->ok && p < span.count; p++) {
-        double *ring = t->rd_r + (span.first + (size_t)p * span.stride) * (size_t)t->nr;
-        for (int i = 0; i < t->nr; i++) {
-            ring[i] = le_get_double(r);
-            plausible = plausible && ring[i] >= 0.0 && isfinite(ring[i]);
-        }
-    }
+    plausible = get_points(r, span, t->rd_r, t->nr, 0.0, DBL_MAX) && plausible;
     if (!plausible)
         le_bad(r, "implausible values (an Rd outside 0 to 1, or an Rd_r negative or not finite)");
     if (r->ok && t->rd_stderr)
         get_errors(r, t, span, most);
+    if (r->ok && t->rd_fx)
+        get_fx(r, t, span);
 }
 
 /* The head's numbers: the table's shape, as this table's. */
@@ -328,10 +374,10 @@ bool lut_checkpoint_read(const char *path, const lut_spec *spec, const char *phy
     if (r.ok && memcmp(magic, MAGIC, 8) != 0)
         le_bad(&r, "wrong magic bytes");
     uint64_t version = le_get_u32(&r);
-    if (r.ok && version != VERSION && version != VERSION_ERRORS) {
+    if (r.ok && version != VERSION && version != VERSION_ERRORS && version != VERSION_FX) {
         error_set(err, path, 0,
-                  "lut checkpoint format version %" PRIu64 ": this tmcml reads %u and %u", version,
-                  VERSION, VERSION_ERRORS);
+                  "lut checkpoint format version %" PRIu64 ": this tmcml reads %u to %u", version,
+                  VERSION, VERSION_FX);
         r.ok = false;
     }
     was = le_get_text(&r, UINT32_MAX);

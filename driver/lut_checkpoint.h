@@ -6,16 +6,18 @@
  * column's chunk of sets, a row of runs: lut_table_span) is kept whole or
  * not at all: the library gives no partial result.
  *
- * Format (little-endian, versions 1 and 2): "TMCMLLUT", u32 version, u32 + bytes
+ * Format (little-endian, versions 1 to 3): "TMCMLLUT", u32 version, u32 + bytes
  * the table's identity (lut_checkpoint_identity), u32 + bytes the physics
  * of the engine that made the values (driver/resume.h's text), u32 strategy
  * (1 sets, 2 runs), u32 m, k, nr, calls, u64 Rsp (its IEEE 754 bits), u64
  * trapped photons, u32 calls done, then each call done in increasing order:
  * u32 its number, its points' Rd (u64 bits each), then their Rd_r (nr
- * each), in lut_table_span's order, and in version 2 (a table with
- * errors: lut_spec) then each point's u64 photons, Rd's standard error,
- * the relative error reached and Rd_r's standard errors (nr); then a u64
- * FNV-1a of every byte before
+ * each), in lut_table_span's order, and in a table with errors (version
+ * 2, or 3 whose identity has --stderr) then each point's u64 photons, Rd's standard error,
+ * the relative error reached and Rd_r's standard errors (nr), and in
+ * version 3 (a table with spatial frequencies: lut_spec) then each
+ * point's R(fx) (u64 bits, fx_count each) and with errors then each
+ * point's standard errors of them; then a u64 FNV-1a of every byte before
  * it, which catches truncation and accidental damage, not deliberate edits.
  * Written atomically (fs_write_atomic): a crash, kill -9 or a second
  * signal leaves the old file or the new one. */

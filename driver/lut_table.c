@@ -30,27 +30,37 @@ lut_span lut_table_span(const lut_table *t, int call)
     return (lut_span){(size_t)call, (size_t)t->k, t->m};
 }
 
+/* The table's own arrays of each point's errors; false when out of memory. */
+static bool errors_init(lut_table *t)
+{
+    size_t points = (size_t)t->m * (size_t)t->k;
+    t->rd_stderr = malloc(points * sizeof *t->rd_stderr);
+    t->rd_r_stderr = malloc(points * (size_t)t->nr * sizeof *t->rd_r_stderr);
+    t->photons = malloc(points * sizeof *t->photons);
+    t->reached = malloc(points * sizeof *t->reached);
+    if (t->nfx > 0)
+        t->rd_fx_stderr = malloc(points * (size_t)t->nfx * sizeof *t->rd_fx_stderr);
+    return t->rd_stderr && t->rd_r_stderr && t->photons && t->reached &&
+           (t->nfx == 0 || t->rd_fx_stderr);
+}
+
 bool lut_table_init(lut_table *t, const lut_spec *spec, lut_strategy strategy, double *rd,
-                    double *rd_r, tm_error *err)
+                    double *rd_r, double *rd_fx, tm_error *err)
 {
     memset(t, 0, sizeof *t);
     t->m = spec->m;
     t->k = spec->k;
     t->nr = spec->nr;
+    t->nfx = spec->fx_count;
     t->strategy = strategy;
     t->calls = lut_table_calls(spec, strategy);
     t->rd = rd;
     t->rd_r = rd_r;
+    t->rd_fx = t->nfx > 0 ? rd_fx : NULL;
     t->done = calloc((size_t)t->calls, sizeof *t->done);
-    size_t points = (size_t)t->m * (size_t)t->k;
     bool ok = t->done != NULL;
-    if (ok && spec->errors) {
-        t->rd_stderr = malloc(points * sizeof *t->rd_stderr);
-        t->rd_r_stderr = malloc(points * (size_t)t->nr * sizeof *t->rd_r_stderr);
-        t->photons = malloc(points * sizeof *t->photons);
-        t->reached = malloc(points * sizeof *t->reached);
-        ok = t->rd_stderr && t->rd_r_stderr && t->photons && t->reached;
-    }
+    if (ok && spec->errors)
+        ok = errors_init(t);
     if (ok) {
         lut_table_clear(t);
         return true;
@@ -66,6 +76,10 @@ void lut_table_clear(lut_table *t)
     memset(t->rd, 0, points * sizeof *t->rd);
     memset(t->rd_r, 0, points * (size_t)t->nr * sizeof *t->rd_r);
     memset(t->done, 0, (size_t)t->calls * sizeof *t->done);
+    if (t->rd_fx)
+        memset(t->rd_fx, 0, points * (size_t)t->nfx * sizeof *t->rd_fx);
+    if (t->rd_fx_stderr)
+        memset(t->rd_fx_stderr, 0, points * (size_t)t->nfx * sizeof *t->rd_fx_stderr);
     if (t->rd_stderr) {
         memset(t->rd_stderr, 0, points * sizeof *t->rd_stderr);
         memset(t->rd_r_stderr, 0, points * (size_t)t->nr * sizeof *t->rd_r_stderr);
@@ -144,5 +158,6 @@ void lut_table_free(lut_table *t)
     free(t->rd_r_stderr);
     free(t->photons);
     free(t->reached);
+    free(t->rd_fx_stderr);
     memset(t, 0, sizeof *t);
 }

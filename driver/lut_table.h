@@ -48,12 +48,19 @@ typedef struct lut_spec {
     bool errors;
     double precision; /* 0: none */
     const char *precision_of;
+    /* The spatial frequencies each point scores R(fx) at (docs/lut.md,
+     * "Spatial frequencies: an SFDI table"): fx_count of them in 1/cm (0:
+     * none). */
+    const double *fx;
+    int fx_count;
 } lut_spec;
 
 typedef struct lut_table {
     int m, k, nr;          /* mus' count, mua count, rings */
+    int nfx;               /* spatial frequencies (0: none) */
     double *rd;            /* [m][k]: Rd of (musp[j], mua[i]) at j * k + i (the caller's) */
     double *rd_r;          /* [m][k][nr] (1/cm2) (the caller's) */
+    double *rd_fx;         /* [m][k][nfx]: R(fx) (the caller's; NULL without frequencies) */
     double rsp;            /* specular reflectance (the same at every point) */
     lut_strategy strategy; /* the one used: sets or runs */
     char engine[8];        /* "cpu" or "gpu": every call's ("" before the first) */
@@ -63,10 +70,11 @@ typedef struct lut_table {
     int made;              /* calls simulated, not read from a checkpoint */
     uint64_t trapped;      /* photons stopped as never ending, over the calls done */
     /* With errors (lut_spec), each point's (owned; NULL without): */
-    double *rd_stderr;   /* [m][k]: Rd's standard error */
-    double *rd_r_stderr; /* [m][k][nr] */
-    uint64_t *photons;   /* [m][k]: the photons it took */
-    double *reached;     /* [m][k]: the relative standard error of the precision's quantity */
+    double *rd_stderr;    /* [m][k]: Rd's standard error */
+    double *rd_r_stderr;  /* [m][k][nr] */
+    uint64_t *photons;    /* [m][k]: the photons it took */
+    double *reached;      /* [m][k]: the relative standard error of the precision's quantity */
+    double *rd_fx_stderr; /* [m][k][nfx]: with frequencies too */
 } lut_table;
 
 /* The points one call simulates, numbered j * k + i: count of them from
@@ -81,10 +89,11 @@ lut_span lut_table_span(const lut_table *t, int call);
 int lut_table_calls(const lut_spec *spec, lut_strategy strategy);
 
 /* An empty table of spec's size for strategy, over the caller's rd
- * (m x k) and rd_r (m x k x nr), which are zeroed, with arrays of its own
- * for the errors spec asks; false with *err when out of memory. */
+ * (m x k), rd_r (m x k x nr) and with frequencies rd_fx (m x k x
+ * fx_count), which are zeroed, with arrays of its own for the errors spec
+ * asks; false with *err when out of memory. */
 bool lut_table_init(lut_table *t, const lut_spec *spec, lut_strategy strategy, double *rd,
-                    double *rd_r, tm_error *err);
+                    double *rd_r, double *rd_fx, tm_error *err);
 
 /* No call done: every value 0 again (a checkpoint that was refused after
  * part of it was read). */

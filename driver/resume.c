@@ -275,6 +275,20 @@ static const struct {
     {"0d3bfdecfe2aa143", "a04dac24c0167bdc", true},
     {"4af182a050680498", "a04dac24c0167bdc", false},
     {"9240865e9acdd63e", "a04dac24c0167bdc", false},
+    /* -> time bins and fiber detectors in the sets' kernel, with the
+     * derivatives theirs (templates/sets.cu's sets_escape_timed and
+     * sets_score_timed, under spec.time_bins or spec.fiber with sets, a
+     * shape no earlier generator renders; timed.cu included before sets.cu,
+     * the sets' kernels' waiting tallies listed from one table): tmcml gen
+     * renders the 20 kernels of a04dac24's above byte for byte, and
+     * tools/carry_profiles.sh every shipped profile's. */
+    {"82fb8a102e55388b", "ab389e16d8f20fcf", true},
+    {"77bab5657b23f3f5", "ab389e16d8f20fcf", true},
+    {"2396091d77297fc6", "ab389e16d8f20fcf", true},
+    {"0d3bfdecfe2aa143", "ab389e16d8f20fcf", true},
+    {"4af182a050680498", "ab389e16d8f20fcf", false},
+    {"9240865e9acdd63e", "ab389e16d8f20fcf", false},
+    {"a04dac24c0167bdc", "ab389e16d8f20fcf", false},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="

@@ -705,28 +705,13 @@ static bool paths_options(driver_options *opt, tm_error *err)
 }
 
 /* --jacobian: on the GPU the absorption sets' kernel scores the
- * derivatives of the escapes by ring and by angle (templates/sets.cu), a
- * run at a time; those of time bins and a fiber detector, and path lengths
- * without --mua-sets, only the CPU engine scores (auto says it takes it). */
-static bool jacobian_options(driver_options *opt, tm_error *err)
+ * derivatives of the escapes by ring, by angle, by time bin and by fiber
+ * detector (templates/sets.cu), a run at a time (with path lengths but no
+ * --mua-sets, paths_options has taken the CPU). */
+static void jacobian_options(driver_options *opt)
 {
-    if (!opt->jacobian)
-        return true;
-    opt->no_batch = true;
-    const char *cpu_only = opt->time_nt > 0                      ? "--time"
-                           : opt->fiber_count > 0                ? "--detector"
-                           : opt->path_lengths && !opt->mua_sets ? "--path-lengths"
-                                                                 : NULL;
-    if (!cpu_only)
-        return true;
-    char refusal[160], note[120];
-    snprintf(refusal, sizeof refusal,
-             "--jacobian with %s: those derivatives are scored by the CPU engine: use --engine cpu "
-             "(or auto)",
-             cpu_only);
-    snprintf(note, sizeof note, "--jacobian with %s: the derivatives are scored by the CPU engine",
-             cpu_only);
-    return driver_take_cpu(opt, refusal, note, err);
+    if (opt->jacobian)
+        opt->no_batch = true;
 }
 
 /* Every run of the file scores its path lengths (and its derivatives);
@@ -762,13 +747,14 @@ int run_input_file(const driver_options *given, const ranks *world)
     const driver_options *opt = &rank_opt;
     tm_error sets_err = {0};
     if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
-        !jacobian_options(&rank_opt, &sets_err) || !run_timed_options(&rank_opt, &sets_err) ||
         !run_spatial_options(&rank_opt, &sets_err) ||
         !run_modulation_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;
     }
+    jacobian_options(&rank_opt);
+    run_timed_options(&rank_opt);
     double started = clock_now();
     tm_error err = {0};
     engine eng = {0};

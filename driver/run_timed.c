@@ -8,23 +8,13 @@
 
 static bool asked(const driver_options *opt) { return opt->time_nt > 0 || opt->fiber_count > 0; }
 
-bool run_timed_options(driver_options *opt, tm_error *err)
+void run_timed_options(driver_options *opt)
 {
-    if (!asked(opt))
-        return true;
-    const char *what = opt->time_nt > 0 ? "--time" : "--detector";
-    /* On the GPU a run's own kernel scores them, not a batch's (the
-     * outputs are the same either way) nor the absorption sets'. */
-    opt->no_batch = true;
-    if (!opt->mua_sets)
-        return true;
-    char refusal[200], note[80];
-    snprintf(refusal, sizeof refusal,
-             "%s with --mua-sets: the absorption sets' GPU kernel scores no time bins or fiber "
-             "detector: --engine cpu",
-             what);
-    snprintf(note, sizeof note, "%s with --mua-sets: scored by the CPU engine", what);
-    return driver_take_cpu(opt, refusal, note, err);
+    /* On the GPU a run's own kernel scores them, or the sets' kernel
+     * (templates/timed.cu, sets.cu), not a batch's (the outputs are the
+     * same either way). */
+    if (asked(opt))
+        opt->no_batch = true;
 }
 
 bool run_timed_runs(const driver_options *opt, mci_file *file, tm_error *err)

@@ -1,5 +1,5 @@
 /* The command line's requests of time-resolved escapes (--time) and
- * fiber detectors (--detector, once each): the engine they need, and every run of the
+ * fiber detectors (--detector): runs of their own, and every run of the
  * file given them, checked against its grid and medium as FILE:LINE. */
 #ifndef TMCML_RUN_TIMED_H
 #define TMCML_RUN_TIMED_H
@@ -10,10 +10,10 @@
 #include "error.h"
 #include "mci.h"
 
-/* A run's own GPU kernel scores them, so runs are not batched (--no-batch:
- * the outputs are the same); with --mua-sets only the CPU engine does:
- * --engine gpu is refused, auto takes the CPU (and says so unless quiet). */
-bool run_timed_options(driver_options *opt, tm_error *err);
+/* A run's own GPU kernel scores them (with --mua-sets, --optics-sets or
+ * --jacobian the sets' kernel), so runs are not batched (--no-batch: the
+ * outputs are the same). */
+void run_timed_options(driver_options *opt);
 
 /* Every run of file gets opt's time bins and detectors; a run whose grid
  * makes too many time bins, or whose medium above is thinner than a

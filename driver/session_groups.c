@@ -292,8 +292,14 @@ static bool fold_slot(const groups_call *g, const photon_batch *batch, const int
         uint64_t next = next_group(batch, order, st, &plan, rp->vgroup[v] + 1);
         /* A group ended at a decision point is decided even when a stop
          * came with it: a run stopped there and resumed must decide as the
-         * run done at once (its photons, so its outputs, follow from it). */
-        bool met = next != UINT64_MAX && added && g->enough && decides(g, &g->unc[s * g->sets]) &&
+         * run done at once (its photons, so its outputs, follow from it).
+         * And whenever its run has photons after it, whether or not this
+         * call has them: the call over a gap that fills the hole a stop
+         * left in a group (a thread cut in the group's early chunk while
+         * another had ended a later one) ends the group, and with it its
+         * parts (next is UINT64_MAX), short of the run's last photon. */
+        bool more = groups_bound(&plan, rp->vgroup[v] + 1) < plan.photons;
+        bool met = more && added && g->enough && decides(g, &g->unc[s * g->sets]) &&
                    g->enough(g->enough_ctx, s, &g->unc[s * g->sets]);
         st->next = next;
         st->over = st->ended = met || next == UINT64_MAX;

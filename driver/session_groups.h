@@ -67,8 +67,11 @@ uint64_t groups_bound(const groups_plan *p, uint64_t g);
 /* The group of photon x (< p->photons). */
 uint64_t groups_of(const groups_plan *p, uint64_t x);
 
-/* At a precision run's decision points (64 groups, then every 16th):
- * whether slot's run is precise enough (u: its sets' uncertainties). */
+/* At a precision run's decision points (64 groups, then every 16th) that
+ * its photons go past: whether slot's run is precise enough (u: its sets'
+ * uncertainties).  Asked in the call that ends the group, whether or not
+ * that call has photons after it (the gap of a hole a stop left in the
+ * group): so the photons taken do not depend on where pauses came. */
 typedef bool (*groups_enough)(void *ctx, int slot, const uncertainty *u);
 
 /* Whether the engine's kernel runs a round of this many slots and parts

@@ -53,6 +53,9 @@ const kernel_param kernel_param_table[KERNEL_PARAM_ROWS] = {
     {"unsigned long long *", "tt_jr", KERNEL_PARAM_SETS_JACOBIAN, KERNEL_ARG_TT_JR, NL},
     {"unsigned long long *", "tt_ja", KERNEL_PARAM_SETS_JACOBIAN, KERNEL_ARG_TT_JA, false},
     {"unsigned long long *", "set_w", KERNEL_PARAM_SETS_OPTICS, KERNEL_ARG_SET_W, NL},
+    {"unsigned long long *", "rd_jt", KERNEL_PARAM_SETS_JACOBIAN_TIME, KERNEL_ARG_RD_JT, NL},
+    {"unsigned long long *", "tt_jt", KERNEL_PARAM_SETS_JACOBIAN_TIME, KERNEL_ARG_TT_JT, false},
+    {"unsigned long long *", "rd_jf", KERNEL_PARAM_SETS_JACOBIAN_FIBER, KERNEL_ARG_RD_JF, false},
     /* time bins or a fiber (templates/timed.cu): their tallies (a NULL
      * pointer for one the kernel does not score), each layer's n, the
      * glass's flight before the first layer, 1 / (c dt), nt, the fiber's
@@ -85,6 +88,8 @@ bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
     case KERNEL_PARAM_SETS_PATHS: return spec->sets_paths;
     case KERNEL_PARAM_SETS_JACOBIAN: return spec->sets_jacobian;
     case KERNEL_PARAM_SETS_OPTICS: return spec->sets_optics > 0;
+    case KERNEL_PARAM_SETS_JACOBIAN_TIME: return spec->sets_jacobian && spec->time_bins;
+    case KERNEL_PARAM_SETS_JACOBIAN_FIBER: return spec->sets_jacobian && spec->fiber;
     case KERNEL_PARAM_TIMED: return spec->time_bins || spec->fiber;
     case KERNEL_PARAM_FX: return spec->fx > 0;
     }

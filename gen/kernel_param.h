@@ -29,16 +29,18 @@
  * keeps the batch kernel, the absorption sets' and the timed one apart:
  * a kernel takes the rows of at most one of the three. */
 typedef enum kernel_param_when {
-    KERNEL_PARAM_ALWAYS,        /* every kernel */
-    KERNEL_PARAM_RUN,           /* a run's own kernel (not spec->batch) */
-    KERNEL_PARAM_BATCH,         /* the batch kernel (spec->batch) */
-    KERNEL_PARAM_RUN_TILES,     /* the batch kernel with run tiles (spec_batch_tiled) */
-    KERNEL_PARAM_SETS,          /* absorption sets (num_sets > 0) */
-    KERNEL_PARAM_SETS_PATHS,    /* the sets' path lengths (sets_paths) */
-    KERNEL_PARAM_SETS_JACOBIAN, /* the sets' derivatives (sets_jacobian) */
-    KERNEL_PARAM_SETS_OPTICS,   /* optics sets' weight sums (sets_optics > 0) */
-    KERNEL_PARAM_TIMED,         /* time bins or a fiber detector (templates/timed.cu) */
-    KERNEL_PARAM_FX             /* spatial frequencies (templates/fx.cu) */
+    KERNEL_PARAM_ALWAYS,              /* every kernel */
+    KERNEL_PARAM_RUN,                 /* a run's own kernel (not spec->batch) */
+    KERNEL_PARAM_BATCH,               /* the batch kernel (spec->batch) */
+    KERNEL_PARAM_RUN_TILES,           /* the batch kernel with run tiles (spec_batch_tiled) */
+    KERNEL_PARAM_SETS,                /* absorption sets (num_sets > 0) */
+    KERNEL_PARAM_SETS_PATHS,          /* the sets' path lengths (sets_paths) */
+    KERNEL_PARAM_SETS_JACOBIAN,       /* the sets' derivatives (sets_jacobian) */
+    KERNEL_PARAM_SETS_OPTICS,         /* optics sets' weight sums (sets_optics > 0) */
+    KERNEL_PARAM_SETS_JACOBIAN_TIME,  /* those of their time bins (and time_bins) */
+    KERNEL_PARAM_SETS_JACOBIAN_FIBER, /* those of their fiber detectors (and fiber) */
+    KERNEL_PARAM_TIMED,               /* time bins or a fiber detector (templates/timed.cu) */
+    KERNEL_PARAM_FX                   /* spatial frequencies (templates/fx.cu) */
 } kernel_param_when;
 
 /* The values the host passes, one of each a launch (runtime/engine/gpu.c,
@@ -74,6 +76,9 @@ typedef enum kernel_arg {
     KERNEL_ARG_TT_JR,
     KERNEL_ARG_TT_JA,
     KERNEL_ARG_SET_W,
+    KERNEL_ARG_RD_JT, /* the sets' derivatives of the time bins ... */
+    KERNEL_ARG_TT_JT,
+    KERNEL_ARG_RD_JF, /* ... and of the fiber detectors */
     KERNEL_ARG_RD_RT, /* ... and the time bins' and the fiber's */
     KERNEL_ARG_TT_RT,
     KERNEL_ARG_RD_FIBER,
@@ -101,7 +106,7 @@ typedef struct kernel_param {
 } kernel_param;
 
 /* Rows of kernel_param_table[]: the most parameters a kernel takes. */
-#define KERNEL_PARAM_ROWS 46
+#define KERNEL_PARAM_ROWS 49
 extern const kernel_param kernel_param_table[KERNEL_PARAM_ROWS];
 
 /* Whether the kernel of spec (validated: spec_validate) takes parameter p. */

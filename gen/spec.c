@@ -42,8 +42,10 @@ size_t spec_sets_g_pairs_at(const kernel_spec *spec)
  * whether a layer's g is changed; then per thread its path in every layer, its escape
  * waiting to be scored (two words), with sets_absorb each set's deposit
  * residue, with sets_jacobian or optics sets its interactions in every
- * layer, with sets_jacobian its score in every layer and with their g
- * changed each set's deflections' ratio, 4 bytes each (templates/sets.cu). */
+ * layer, with sets_jacobian its score in every layer, with their g
+ * changed each set's deflections' ratio, with time bins its escape's time
+ * bin and with fiber detectors each one's share of it, 4 bytes each
+ * (templates/sets.cu). */
 static size_t sets_shared_bytes(const kernel_spec *spec)
 {
     size_t layers = (size_t)spec->num_layers, sets = (size_t)spec->num_sets;
@@ -51,9 +53,11 @@ static size_t sets_shared_bytes(const kernel_spec *spec)
     size_t tables = 1 + (spec->sets_absorb ? 1 : 0) + (optics > 0 ? 1 : 0);
     size_t table = optics > 1 ? spec_sets_g_pairs_at(spec) + 2 * layers * sets + layers /* flags */
                               : layers * sets * tables;
+    size_t detectors = spec->fibers > 0 ? (size_t)spec->fibers : spec->fiber ? 1 : 0;
     size_t rows = layers + 2 + (spec->sets_absorb ? sets : 0) +
                   (spec->sets_jacobian || optics > 0 ? layers : 0) +
-                  (spec->sets_jacobian ? layers : 0) + (optics > 1 ? sets : 0);
+                  (spec->sets_jacobian ? layers : 0) + (optics > 1 ? sets : 0) +
+                  (spec->time_bins ? 1 : 0) + detectors;
     return (table + rows * (size_t)spec->knobs.block_size) * sizeof(float);
 }
 
@@ -286,8 +290,8 @@ static bool validate_sets(const kernel_spec *spec, tm_error *err)
 }
 
 /* Time bins and fiber detectors are scored by a run's own kernel
- * (templates/timed.cu): not by a batch's or the absorption sets'.
- * Several detectors (fibers) are a fiber kernel's. */
+ * (templates/timed.cu), the absorption sets' too (templates/sets.cu):
+ * not by a batch's.  Several detectors (fibers) are a fiber kernel's. */
 static bool validate_timed(const kernel_spec *spec, tm_error *err)
 {
     if (spec->fibers == 1 || (spec->fibers > 1 && !spec->fiber)) {
@@ -298,11 +302,10 @@ static bool validate_timed(const kernel_spec *spec, tm_error *err)
     }
     if (!spec->time_bins && !spec->fiber)
         return true;
-    if (spec->batch || spec->num_sets > 0) {
+    if (spec->batch) {
         error_set(err, NULL, 0,
                   "time bins and a fiber detector are scored by a run's own kernel on the GPU, "
-                  "not by a %s kernel (run it alone, or on the CPU engine)",
-                  spec->batch ? "batch" : "absorption sets'");
+                  "not by a batch kernel (run it alone, or on the CPU engine)");
         return false;
     }
     return true;

@@ -136,7 +136,9 @@ tmcml_kernel({{table.concat(params)}})
 % -- the sets' tallies besides Rd_ra and Tt_ra (sets.cu, sets_score_waiting)
 % local sets_tallies = (spec.sets_paths and ", rd_path, tt_path" or "") ..
 %     (spec.sets_jacobian and ", rd_jr, rd_ja, tt_jr, tt_ja" or "") ..
-%     (spec.sets_optics > 0 and ", set_w" or "")
+%     (spec.sets_optics > 0 and ", set_w" or "") ..
+%     (spec.sets_jacobian and spec.time_bins and ", rd_jt, tt_jt" or "") ..
+%     (spec.sets_jacobian and spec.fiber and ", rd_jf" or "")
     for (;;) {
 % if spec.num_sets > 0 then
         if ((++sets_clock & (SETS_SCORE_PERIOD - 1u)) == 0u)

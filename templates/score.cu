@@ -264,13 +264,13 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
     *iz = bin_of(p.z, INV_DZ, NZ);
     *ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
 }
-% if spec.num_sets > 0 then
-
-% include("sets.cu")
-% end
 % if spec.time_bins or spec.fiber then
 
 % include("timed.cu")
+% end
+% if spec.num_sets > 0 then
+
+% include("sets.cu")
 % end
 % if spec.fx > 0 then
 
@@ -377,6 +377,9 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % if spec.num_sets > 0 then
     (void)ra;
     sets_escape(p.w, bin, p.uz > 0.0f);  // every set's, by the warp; the reference's not scored
+%   if spec.time_bins or spec.fiber then
+    sets_escape_timed(p, r, exit_cos);  // with its time bin and detectors' shares
+%   end
 % elseif spec.debug_bias then
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
 % elseif spec.time_bins or spec.fiber then

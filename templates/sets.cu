@@ -87,6 +87,22 @@ extern __shared__ __align__(16) float sets_shared[];
 % if optics > 1 then
 #define SET_DEFLECTION(t, k) SET_ROW(SET_COUNT_ROWS + NUM_LAYERS{{spec.sets_jacobian and " * 2" or ""}} + (k), t)
 % end
+% local timed = spec.time_bins or spec.fiber
+% if timed then
+%   -- after every row above
+%   local timed_row = spec.num_layers + 2 + (spec.sets_absorb and spec.num_sets or 0) +
+%       (counts and spec.num_layers or 0) + (spec.sets_jacobian and spec.num_layers or 0) +
+%       (optics > 1 and spec.num_sets or 0)
+// With time bins or fiber detectors (timed.cu), the waiting escape's time
+// bin (an int in the word) and each detector's share of it (0 for none).
+%   if spec.time_bins then
+#define SET_WAITING_TIME(t) SET_ROW({{timed_row}}, t)
+%   end
+%   if spec.fiber then
+#define SET_DETECTORS {{spec.fibers > 0 and spec.fibers or 1}}
+#define SET_WAITING_SHARE(t, d) SET_ROW({{timed_row + (spec.time_bins and 1 or 0)}} + (d), t)
+%   end
+% end
 
 __device__ __forceinline__ int set_waiting(unsigned int t) { return __float_as_int(SET_WAITING_CODE(t)); }
 
@@ -287,6 +303,50 @@ __device__ __forceinline__ void sets_escape(float w, size_t bin, bool tt)
     SET_WAITING_WEIGHT(threadIdx.x) = w;
 }
 
+% if timed then
+// The waiting escape's time bin and, through the top, each fiber
+// detector's share of it (timed.cu), kept for the warp as its bin is.
+__device__ __forceinline__ void sets_escape_timed(const photon_t &p, float r, float exit_cos)
+{
+%   if spec.time_bins then
+    SET_WAITING_TIME(threadIdx.x) = __int_as_float(timed_bin(p));
+%   end
+%   if spec.fiber then
+    for (int d = 0; d < SET_DETECTORS; d++)
+        SET_WAITING_SHARE(threadIdx.x, d) = p.uz < 0.0f ? timed_share(d, r, exit_cos) : 0.0f;
+%   else
+    (void)r; (void)exit_cos;
+%   end
+}
+
+// Thread t's waiting escape, of reference weight w, into the sets' time
+// bins (row: its ring x nt + its bin) and fiber detectors (timed.cu's
+// tallies, set-minor as every tally of the sets): lane r of n takes sets,
+// or (set, detector) pairs, r, r + n, ...  A set's escape adds the units
+// of its Rd_ra or Tt_ra entry to its time bin, so that each time tally
+// sums to its escape tally, as a run's kernel's does.
+__device__ __forceinline__ void sets_score_timed(unsigned int t, float w, bool tt, size_t row,
+                                                 int n, int rank)
+{
+%   if spec.time_bins then
+    unsigned long long *rt = (tt ? timed.tt_rt : timed.rd_rt) + row * NUM_SETS;
+    for (int k = rank; k < NUM_SETS; k += n)
+        atomicAdd(&rt[k], fixed_point_from_weight_f(__fmul_rn(w, sets_factor(t, k))));
+%   else
+    (void)row;
+%   end
+%   if spec.fiber then
+    for (int item = rank; !tt && item < NUM_SETS * SET_DETECTORS; item += n) {
+        int k = item % NUM_SETS, d = item / NUM_SETS;
+        float share = SET_WAITING_SHARE(t, d);
+        if (share > 0.0f)
+            atomicAdd(&timed.rd_fiber[d * NUM_SETS + k],
+                      fixed_point_from_weight_f(__fmul_rn(__fmul_rn(w, sets_factor(t, k)), share)));
+    }
+%   end
+}
+
+% end
 // Whether this thread's escape still waits to be scored.
 __device__ __forceinline__ bool sets_waiting() { return set_waiting(threadIdx.x) >= 0; }
 
@@ -349,10 +409,22 @@ __device__ __forceinline__ void sets_score_weights(unsigned long long *set_w, un
 // every tally of the sets.  The lanes here share the escape's
 // NUM_SETS x NUM_LAYERS x 3 quantities, two atomics each (its ring's row
 // and its angle's): for one set of skin's 7 layers, 21 lanes at once.
+%   if timed then
+// With time bins, jt is the row of the escape's time bin (ring x nt + bin)
+// in Rd_rt's or Tt_rt's terms; with fiber detectors, jf Rd_fiber's terms
+// (NULL for an escape through the bottom), detector d's row with w_k times
+// its share.
+%   end
 #define JACOBIAN_TERMS 4  // path, count, score+, score- (runtime/io/output_arrays.h)
 #define JACOBIAN_ROW (NUM_LAYERS * JACOBIAN_TERMS * NUM_SETS)
 __device__ __forceinline__ void sets_score_jacobian(unsigned int t, float w, size_t ir, size_t ia,
                                                     unsigned long long *jr, unsigned long long *ja,
+%   if spec.time_bins then
+                                                    unsigned long long *jt,
+%   end
+%   if spec.fiber then
+                                                    unsigned long long *jf,
+%   end
                                                     int n, int rank)
 {
     for (int item = rank; item < NUM_SETS * NUM_LAYERS * 3; item += n) {
@@ -370,6 +442,16 @@ __device__ __forceinline__ void sets_score_jacobian(unsigned int t, float w, siz
         size_t at = ((size_t)(i - 1) * JACOBIAN_TERMS + (size_t)term) * NUM_SETS + (size_t)k;
         atomicAdd(&jr[ir * JACOBIAN_ROW + at], units);
         atomicAdd(&ja[ia * JACOBIAN_ROW + at], units);
+%   if spec.time_bins then
+        atomicAdd(&jt[at], units);
+%   end
+%   if spec.fiber then
+        for (int d = 0; jf && d < SET_DETECTORS; d++) {
+            float share = SET_WAITING_SHARE(t, d);
+            if (share > 0.0f)
+                atomicAdd(&jf[d * JACOBIAN_ROW + at], sets_path_units(__fmul_rn(__fmul_rn(wk, share), fabsf(v))));
+        }
+%   end
     }
 }
 
@@ -377,31 +459,16 @@ __device__ __forceinline__ void sets_score_jacobian(unsigned int t, float w, siz
 // The waiting escapes of the lanes here together, each scored for every
 // set by all of them: lane r of n takes sets r, r + n, ...  Every escape's
 // units are the same whoever adds them.
-% if spec.sets_jacobian or optics > 0 then
-__device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
-                                                   unsigned long long *tt_ra,
-%   if spec.sets_paths then
-                                                   unsigned long long *rd_path,
-                                                   unsigned long long *tt_path,
-%   end
-%   if spec.sets_jacobian then
-                                                   unsigned long long *rd_jr,
-                                                   unsigned long long *rd_ja,
-                                                   unsigned long long *tt_jr,
-                                                   unsigned long long *tt_ja{{optics > 0 and "," or ")"}}
-%   end
-%   if optics > 0 then
-                                                   unsigned long long *set_w)
-%   end
-% elseif spec.sets_paths then
-__device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
-                                                   unsigned long long *tt_ra,
-                                                   unsigned long long *rd_path,
-                                                   unsigned long long *tt_path)
-% else
-__device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
-                                                   unsigned long long *tt_ra)
-% end
+% -- its tallies besides Rd_ra and Tt_ra: kernel.cu's call passes the same
+% local waiting = {"rd_ra", "tt_ra"}
+% local function take(...) for _, name in ipairs({...}) do waiting[#waiting + 1] = name end end
+% if spec.sets_paths then take("rd_path", "tt_path") end
+% if spec.sets_jacobian then take("rd_jr", "rd_ja", "tt_jr", "tt_ja") end
+% if optics > 0 then take("set_w") end
+% if spec.sets_jacobian and spec.time_bins then take("rd_jt", "tt_jt") end
+% if spec.sets_jacobian and spec.fiber then take("rd_jf") end
+% local gap = ",\n                                                   unsigned long long *"
+__device__ __forceinline__ void sets_score_waiting(unsigned long long *{{table.concat(waiting, gap)}})
 {
     unsigned int group = __activemask();
     unsigned int lane = threadIdx.x & 31u, warp_first = threadIdx.x & ~31u;
@@ -430,9 +497,19 @@ __device__ __forceinline__ void sets_score_waiting(unsigned long long *rd_ra,
 % if optics > 0 then
         sets_score_weights(set_w, t, w, n, rank);
 % end
+% if timed then
+%   if spec.time_bins then
+        size_t row = (bin / NA) * (size_t)timed.nt + (size_t)__float_as_int(SET_WAITING_TIME(t));
+%   else
+        size_t row = 0;
+%   end
+        sets_score_timed(t, w, (code & 1) != 0, row, n, rank);
+% end
 % if spec.sets_jacobian then
         bool tt = (code & 1) != 0;
-        sets_score_jacobian(t, w, bin / NA, bin % NA, tt ? tt_jr : rd_jr, tt ? tt_ja : rd_ja, n, rank);
+%   local timed_rows = (spec.time_bins and "(tt ? tt_jt : rd_jt) + row * JACOBIAN_ROW, " or "") ..
+%       (spec.fiber and "tt ? NULL : rd_jf, " or "")
+        sets_score_jacobian(t, w, bin / NA, bin % NA, tt ? tt_jr : rd_jr, tt ? tt_ja : rd_ja, {{timed_rows}}n, rank);
 % end
     }
     __syncwarp(group);  // every waiting path read before its lane goes on

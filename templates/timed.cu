@@ -80,6 +80,33 @@ __device__ __forceinline__ float fiber_fraction(float r)
     return acosf(fminf(fmaxf(c, -1.0f), 1.0f)) * 0.318309886f;  // / pi
 }
 % end
+% if spec.num_sets > 0 then
+
+// The sets' kernel keeps an escape's time bin and detectors' shares for its
+// warp to score (templates/sets.cu, sets_escape_timed).
+%   if spec.time_bins then
+// The time bin of the photon's flight, the last collecting every later one.
+__device__ __forceinline__ int timed_bin(const photon_t &p)
+{
+    return min(__float2int_rz(p.flight * timed.inv_c_dt), timed.nt - 1);
+}
+%   end
+%   if spec.fiber then
+// Detector d's share of an escape through the top at radius r and exit
+// cosine exit_cos: 0 outside its acceptance cone, else the fraction of the
+// escape's circle inside its face.
+__device__ __forceinline__ float timed_share(int d, float r, float exit_cos)
+{
+%     if spec.fibers > 0 then
+    const float *f = timed.fibers[d];
+    return exit_cos >= f[2] ? fiber_fraction(r, f[0], f[1]) : 0.0f;
+%     else
+    (void)d;
+    return exit_cos >= timed.fiber_cos_accept ? fiber_fraction(r) : 0.0f;
+%     end
+}
+%   end
+% end
 
 // The escape of a photon at radius r in ring ir, exit cosine exit_cos
 // (outside), units its weight's tally units.

@@ -122,6 +122,20 @@ foreach(case precision uniform resume refused cli)
 endforeach()
 add_test(NAME gpu_api_lut_errors COMMAND test_api_lut_errors gpu)
 tmcml_gpu_tests(gpu_api_lut_errors)
+
+# A table of R(fx), an SFDI table, through the public header
+# (tests/test_api_lut_fx.c): each point its own run's with the frequencies
+# for both strategies, the rest the table's without them, the command's
+# .npz and a point's `tmcml run`; stopped and continued; refusals; on the
+# GPU (label gpu): each point its own GPU run's.
+add_executable(test_api_lut_fx test_api_lut_fx.c)
+target_link_libraries(test_api_lut_fx PRIVATE libtmcml tmcml_flags m)
+add_test(NAME api_lut_fx_points COMMAND test_api_lut_fx points $<TARGET_FILE:tmcml>)
+foreach(case resume refused)
+  add_test(NAME api_lut_fx_${case} COMMAND test_api_lut_fx ${case})
+endforeach()
+add_test(NAME gpu_api_lut_fx COMMAND test_api_lut_fx gpu)
+tmcml_gpu_tests(gpu_api_lut_fx)
 # The derivatives of the escapes (tests/test_jacobian.c): against central
 # differences of independent runs, with planted wrong estimators that must fail.
 add_executable(test_jacobian test_jacobian.c stats.c)

@@ -4,6 +4,7 @@
 #ifndef TMCML_TESTS_API_LUT_H
 #define TMCML_TESTS_API_LUT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,27 @@ static inline void lut_slab_spec(tmcml_lut_spec *spec, int nr, const double *mua
     spec->musp = musp;
     spec->num_musp = m;
     spec->strategy = strategy;
+}
+
+/* A table of 16 simulations either way, each long enough (about 0.1 s)
+ * that a cancel comes in the middle of it: the runs' 16 mua (a batch of 4
+ * mus' each), the sets' 16 mus' (4 mua each); the slab, nr rings. */
+typedef struct lut_long_table {
+    double mua[16], musp[16];
+    tmcml_lut_spec spec;
+    int64_t photons;
+} lut_long_table;
+
+static inline void lut_long_table_of(lut_long_table *t, int nr, tmcml_lut_strategy strategy)
+{
+    bool runs = strategy == TMCML_LUT_RUNS;
+    int k = runs ? 16 : 4, m = runs ? 4 : 16;
+    for (int i = 0; i < k; i++)
+        t->mua[i] = 0.1 * pow(20.0, (double)i / (k - 1));
+    for (int j = 0; j < m; j++)
+        t->musp[j] = 5.0 + 15.0 * j / (m - 1);
+    lut_slab_spec(&t->spec, nr, t->mua, k, t->musp, m, strategy);
+    t->photons = runs ? 6000 : 20000;
 }
 
 /* photons of seed SEED on engine, 2 threads; progress (NULL: none) called

@@ -90,6 +90,14 @@ foreach(case agree optics identity library)
   add_test(NAME gpu_jacobian_${case} COMMAND test_jacobian_gpu ${case})
   tmcml_gpu_tests(gpu_jacobian_${case})
 endforeach()
+# Time bins and fiber detectors in the sets' GPU kernel, with derivatives
+# (templates/sets.cu): against the CPU engine's, the run's own kernel's,
+# across variants, launches and calls, and through the library.
+tmcml_test(test_timed_sets_gpu api test_timed_sets_gpu.c stats.c)
+foreach(case agree identity library)
+  add_test(NAME gpu_timed_sets_${case} COMMAND test_timed_sets_gpu ${case})
+  tmcml_gpu_tests(gpu_timed_sets_${case})
+endforeach()
 # Optics sets on the GPU (templates/sets.cu): against the CPU engine's, across
 # variants, launches and calls, and with absorption (a padded table).
 tmcml_test(test_optics_sets_gpu api test_optics_sets_gpu.c stats.c)
@@ -134,6 +142,9 @@ endforeach()
 add_test(NAME lut_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_cli.sh $<TARGET_FILE:tmcml>)
 # Its stops and --resume under real signals (byte-identical .csv and .npz).
 add_test(NAME lut_resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_resume.sh
+  $<TARGET_FILE:tmcml>)
+# --spatial-frequencies: its columns and members, stopped and resumed, refused.
+add_test(NAME lut_fx_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_lut_fx_cli.sh
   $<TARGET_FILE:tmcml>)
 
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:tmcml>
@@ -264,7 +275,7 @@ add_test(NAME sources_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sources_cl
 # Standard errors by batch means (tests/test_uncertainty.c): the groups
 # change no tally; the errors are honest over independent runs.
 tmcml_test(test_uncertainty driver test_uncertainty.c)
-foreach(case identity coverage decision)
+foreach(case identity coverage decision hole)
   add_test(NAME uncertainty_${case} COMMAND test_uncertainty ${case})
   set_tests_properties(uncertainty_${case} PROPERTIES LABELS "validation")
 endforeach()

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "engine_device.h"
@@ -17,6 +18,7 @@
 #include "mci.h"
 #include "mua_sets.h"
 #include "optics_sets.h"
+#include "result.h"
 #include "stats.h"
 #include "tally.h"
 #include "tmcml.h"
@@ -87,6 +89,35 @@ static inline bool gpu_agree_batch_end(bool ok, const tm_error *err, int n, tall
     return ok;
 }
 
+/* A result's row of what a case compares; its NaN entries (a quantity a
+ * layer has none of) written as 0, which the comparison leaves out, and
+ * counted in *nans. */
+typedef void gpu_agree_row(const mci_run *run, const mcml_result *res, double *row, size_t *nans);
+
+/* A set's tallies of both engines, tg and tc, as results of its run `own`
+ * (run's with the set's optics), their rows (row_of) into g and c: both
+ * with the same NaN entries, which it returns in *nans.  False (with *err)
+ * when a result could not be made. */
+static inline bool gpu_agree_add_set(const mci_run *run, const mci_run *own, const tally_set *tg,
+                                     const tally_set *tc, gpu_agree_row *row_of, batch_vec *g,
+                                     batch_vec *c, double *row, size_t *nans, tm_error *err)
+{
+    mcml_result rg = {0}, rc = {0};
+    size_t nan_g = 0, nan_c = 0;
+    bool ok = result_from_tallies(own, tg, &rg, err) && result_from_tallies(own, tc, &rc, err);
+    if (ok) {
+        row_of(run, &rg, row, &nan_g);
+        batch_vec_add(g, row);
+        row_of(run, &rc, row, &nan_c);
+        batch_vec_add(c, row);
+        CHECK_MSG(nan_g == nan_c, "NaN entries GPU %zu, CPU %zu", nan_g, nan_c);
+    }
+    *nans = nan_g;
+    result_free(&rg);
+    result_free(&rc);
+    return ok;
+}
+
 /* Batch b of both engines, m photons of the case's sets: each set's row
  * into g[set] and c[set] (row: room for one). */
 typedef bool gpu_agree_batch(const mci_run *run, const void *sets, int b, uint64_t m, batch_vec *g,
@@ -151,6 +182,27 @@ static inline void gpu_agree_other_variant(variant_options *v)
     variant_options_init(v);
     CHECK(variant_options_set(v, "--block", "128", &err) &&
           variant_options_set(v, "--layers", "constant", &err));
+}
+
+/* The run's own mua, layer i's at own[i - 1]: the run as its own one set
+ * (its derivatives' kernel). */
+static inline void gpu_agree_own_mua(const mci_run *run, double *own)
+{
+    for (int i = 1; i <= run->num_layers; i++)
+        own[i - 1] = run->layers[i].mua;
+}
+
+/* Each of n arrays of the library's result r is ours[j], the engine's, bit
+ * for bit. */
+static inline void gpu_agree_library_same(const tmcml_result *r, const tmcml_array *arrays,
+                                          const double *const *ours, size_t n)
+{
+    for (size_t j = 0; r && j < n; j++) {
+        size_t count = 0;
+        const double *lib = tmcml_result_array(r, arrays[j], &count);
+        CHECK_MSG(lib && ours[j] && count > 0 && memcmp(lib, ours[j], count * sizeof *lib) == 0,
+                  "the library's array %d is not the engine's", (int)arrays[j]);
+    }
 }
 
 /* The options of the library cases: the GPU, n photons of seed `seed`, -A. */

@@ -35,6 +35,16 @@ static inline char *read_all(const char *path, size_t *size)
     return buf;
 }
 
+/* Whether path holds size bytes, those of bytes (a copy read before). */
+static inline bool same_file(const char *path, const char *bytes, size_t size)
+{
+    size_t now_size = 0;
+    char *now = read_all(path, &now_size);
+    bool same = now && bytes && now_size == size && memcmp(now, bytes, size) == 0;
+    free(now);
+    return same;
+}
+
 static inline uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 
 /* The bytes after the .npy header of the stored member name ("Rd.npy"), and

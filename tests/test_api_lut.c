@@ -267,25 +267,11 @@ static int case_cli(const char *tmcml)
 
 /* ---- stopped and continued --------------------------------------------------------------- */
 
-/* 16 simulations either way, each long enough (about 0.1 s) that a cancel
- * comes in the middle of the table: the runs' 16 mua (a batch of 4 mus'
- * each), the sets' 16 mus' (4 mua each). */
-typedef struct long_table {
-    double mua[16], musp[16];
-    tmcml_lut_spec spec;
-    int64_t photons;
-} long_table;
+typedef lut_long_table long_table;
 
 static void long_table_of(long_table *t, tmcml_lut_strategy strategy)
 {
-    bool runs = strategy == TMCML_LUT_RUNS;
-    int k = runs ? 16 : 4, m = runs ? 4 : 16;
-    for (int i = 0; i < k; i++)
-        t->mua[i] = 0.1 * pow(20.0, (double)i / (k - 1));
-    for (int j = 0; j < m; j++)
-        t->musp[j] = 5.0 + 15.0 * j / (m - 1);
-    lut_slab_spec(&t->spec, NR, t->mua, k, t->musp, m, strategy);
-    t->photons = runs ? 6000 : 20000;
+    lut_long_table_of(t, NR, strategy);
 }
 
 /* The table cancelled (by the callback's answer, or by
@@ -391,18 +377,15 @@ static char *file_bytes(const char *path, size_t *size)
 static void refused_file(tmcml_session *s, const tmcml_lut_spec *spec, const tmcml_options *o,
                          const tmcml_checkpoint *ck, const char *why)
 {
-    size_t before_size, after_size;
-    char *before = file_bytes(ck->path, &before_size);
+    size_t size;
+    char *before = file_bytes(ck->path, &size);
     double rd[64], rd_r[64 * NR];
     tmcml_lut_info info;
     CHECK_MSG(tmcml_lut(s, spec, o, ck, rd, rd_r, &info) == TMCML_ERR_FILE, "%s: not refused", why);
     CHECK_CONTAINS(tmcml_session_message(s), why);
     CHECK(info.done == 0 && info.kept == 0);
-    char *after = file_bytes(ck->path, &after_size);
-    CHECK_MSG(before && after && before_size == after_size && !memcmp(before, after, after_size),
-              "%s: the checkpoint changed", why);
+    CHECK_MSG(same_file(ck->path, before, size), "%s: the checkpoint changed", why);
     free(before);
-    free(after);
 }
 
 static void refused_checkpoints(tmcml_session *s)

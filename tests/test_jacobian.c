@@ -459,9 +459,9 @@ static void test_identity(tmcml_session *s)
     tmcml_problem_delete(with);
 }
 
-/* The GPU engine asked by name for derivatives of time bins (its kernel
- * scores those of the escapes by ring and angle: tests/test_jacobian_gpu.c),
- * and more layers than a photon tracks. */
+/* The GPU engine asked by name for the derivatives of a batch of two
+ * problems (its kernel of the sets scores one problem's a call:
+ * tests/test_jacobian_gpu.c), and more layers than a photon tracks. */
 static void test_refused(tmcml_session *s)
 {
     const stack st = {stack3, 4, 1.0, 1.0, &stack3_grid, 0, 0, 0, 0};
@@ -470,9 +470,9 @@ static void test_refused(tmcml_session *s)
     tmcml_options_init(&o);
     o.engine = TMCML_ENGINE_GPU;
     o.photons = 1000;
-    tmcml_result *r = NULL;
-    CHECK(p && tmcml_problem_set_time_bins(s, p, 0.01, 10) == TMCML_OK);
-    CHECK(p && tmcml_run(s, p, &o, &r) == TMCML_ERR_ARGUMENT && !r);
+    tmcml_result *r[2] = {NULL, NULL};
+    const tmcml_problem *two[2] = {p, p};
+    CHECK(p && tmcml_run_batch(s, two, 2, &o, r) == TMCML_ERR_ARGUMENT && !r[0] && !r[1]);
     CHECK_CONTAINS(tmcml_session_message(s), "derivatives");
     tmcml_problem_delete(p);
 

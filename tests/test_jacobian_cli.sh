@@ -1,9 +1,10 @@
 #!/bin/sh
 # tmcml run --jacobian (issue 45): the derivatives go to the .npz (implied),
 # never to the .mco, whose MCML sections stay the plain run's and whose
-# header records the request; --engine gpu with time bins is refused with
-# nothing written (the GPU's kernel scores the derivatives of the escapes by
-# ring and angle: tests/test_jacobian_gpu.c);
+# header records the request; --engine gpu with path lengths but no sets is
+# refused with nothing written (the GPU's kernel scores the derivatives of
+# the escapes by ring, angle, time bin and detector:
+# tests/test_jacobian_gpu.c, tests/test_timed_sets_gpu.c);
 # a run stopped and resumed, a file of runs batched or not, and (with MPI
 # built in) two ranks give the uninterrupted one-process run's .npz bit for
 # bit; a checkpoint without the derivatives does not resume a run that asks
@@ -65,9 +66,9 @@ fi
 expect 0 "time" -- "$tmcml" run "$mci" $common --engine cpu --jacobian --time 0.01:10 -o "$work/t"
 check
 unzip -l "$work/t/example.npz" | grep -q " Rd_rt_jacobian.npy" || fail "no Rd_rt_jacobian in the .npz"
-# The GPU engine with time bins is refused, nothing written.
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian --time 0.01:10 -o "$work/g"
-contains "gpu" "--jacobian with --time: those derivatives are scored by the CPU engine"
+# The GPU engine with path lengths and no sets is refused, nothing written.
+expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian --path-lengths -o "$work/g"
+contains "gpu" "--path-lengths: on the GPU, path lengths are scored with absorption sets"
 check
-[ ! -e "$work/g" ] || fail "--engine gpu --jacobian --time wrote $work/g"
+[ ! -e "$work/g" ] || fail "--engine gpu --jacobian --path-lengths wrote $work/g"
 finish test_jacobian_cli

@@ -154,20 +154,10 @@ static bool batch(const mci_run *run, const void *sets, int b, uint64_t m, batch
     ok = ok && cpu_simulate(run, &copt, (uint64_t)b * m, m, tc, &err);
     for (int k = 0; ok && k < SETS; k++) {
         mci_run own;
-        mcml_result rg = {0}, rc = {0};
-        size_t nan_g = 0, nan_c = 0;
-        ok = run_of(run, o, k, &own) && result_from_tallies(&own, &tg[k], &rg, &err) &&
-             result_from_tallies(&own, &tc[k], &rc, &err);
-        if (ok) {
-            row_of(run, &rg, row, &nan_g);
-            batch_vec_add(&g[k], row);
-            row_of(run, &rc, row, &nan_c);
-            batch_vec_add(&c[k], row);
-            CHECK_MSG(nan_g == nan_c && nan_g > 0, "set %d: NaN entries GPU %zu, CPU %zu", k, nan_g,
-                      nan_c);
-        }
-        result_free(&rg);
-        result_free(&rc);
+        size_t nans = 0;
+        ok = run_of(run, o, k, &own) &&
+             gpu_agree_add_set(run, &own, &tg[k], &tc[k], row_of, &g[k], &c[k], row, &nans, &err);
+        CHECK_MSG(!ok || nans > 0, "set %d: no NaN entry (the glass layer's mus and g)", k);
         mci_run_free(&own);
     }
     return gpu_agree_batch_end(ok, &err, SETS, tg, tc);
@@ -206,8 +196,7 @@ static int case_identity(void)
         return 1;
     const mci_run *run = &f.runs[0];
     double own[4];
-    for (int i = 1; i <= run->num_layers; i++)
-        own[i - 1] = run->layers[i].mua;
+    gpu_agree_own_mua(run, own);
     variant_options heuristic, other;
     variant_options_init(&heuristic);
     gpu_agree_other_variant(&other);
@@ -278,12 +267,7 @@ static int case_library(void)
                                          TMCML_RD_A_JACOBIAN, TMCML_TT_R_JACOBIAN};
     const double *ours[] = {res.rd_jacobian, res.rd_r_jacobian, res.rd_a_jacobian,
                             res.tt_r_jacobian};
-    for (size_t j = 0; ok && j < sizeof arrays / sizeof *arrays; j++) {
-        size_t count = 0;
-        const double *lib = tmcml_result_array(r, arrays[j], &count);
-        CHECK_MSG(lib && ours[j] && count > 0 && memcmp(lib, ours[j], count * sizeof *lib) == 0,
-                  "the library's array %d is not the engine's", (int)arrays[j]);
-    }
+    gpu_agree_library_same(ok ? r : NULL, arrays, ours, sizeof arrays / sizeof *arrays);
     result_free(&res);
     tally_set_free(&t);
     tmcml_result_delete(r);

@@ -119,8 +119,9 @@ static bool gpu_tallies(const mci_run *run, int num_sets, const optics *o, bool 
 /* Rd, Tt, the effective sample size, then Rd_r, Rd_a and Tt_r: one row. */
 static size_t row_length(const mci_run *run) { return 3 + 2 * (size_t)run->nr + (size_t)run->na; }
 
-static void row_of(const mci_run *run, const mcml_result *res, double *row)
+static void row_of(const mci_run *run, const mcml_result *res, double *row, size_t *nans)
 {
+    (void)nans; /* none: every value is defined */
     row[0] = res->rd;
     row[1] = res->tt;
     row[2] = res->ess;
@@ -150,18 +151,9 @@ static bool batch(const mci_run *run, const void *sets, int b, uint64_t m, batch
     ok = ok && cpu_simulate(run, &copt, (uint64_t)b * m, m, tc, &err);
     for (int k = 0; ok && k < SETS; k++) {
         mci_run own;
-        mcml_result rg = {0}, rc = {0};
+        size_t nans = 0;
         ok = optics_sets_run(run, o->mua, o->mus, o->g, k, &own) &&
-             result_from_tallies(&own, &tg[k], &rg, &err) &&
-             result_from_tallies(&own, &tc[k], &rc, &err);
-        if (ok) {
-            row_of(run, &rg, row);
-            batch_vec_add(&g[k], row);
-            row_of(run, &rc, row);
-            batch_vec_add(&c[k], row);
-        }
-        result_free(&rg);
-        result_free(&rc);
+             gpu_agree_add_set(run, &own, &tg[k], &tc[k], row_of, &g[k], &c[k], row, &nans, &err);
         mci_run_free(&own);
     }
     return gpu_agree_batch_end(ok, &err, SETS, tg, tc);

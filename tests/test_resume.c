@@ -466,6 +466,19 @@ static void test_same_physics(void)
         CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
         CHECK_MSG(resume_physics_same(before, now, true) == (k >= 4), "%s: an optics set", before);
     }
+    /* Then the sets' kernel took time bins and detectors: every earlier
+     * generator's checkpoint resumes, 4af182a0's and later optics sets'
+     * too. */
+    for (int k = 0; k < 7; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6",
+                                  "0d3bfdecfe2aa143", "4af182a050680498", "9240865e9acdd63e",
+                                  "a04dac24c0167bdc"}[k]);
+        const char *now = "gpu generator=ab389e16d8f20fcf nvrtc=13.0 sm_90";
+        CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
+        CHECK_MSG(resume_physics_same(before, now, true) == (k >= 4), "%s: an optics set", before);
+    }
 }
 
 int main(void)

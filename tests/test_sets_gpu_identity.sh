@@ -1,6 +1,6 @@
 #!/bin/sh
-# The GPU kernels of the derivatives and of the optics sets (issue 45) keep
-# the contract every kernel keeps: two engines on GPU 0 that share photon
+# The GPU kernels of the derivatives and of the optics sets (issue 45), with
+# time bins and detectors too, keep the contract every kernel keeps: two engines on GPU 0 that share photon
 # chunks (--gpus 0,0, as tests/test_multi_gpu.sh for the other kernels), and
 # a run stopped by SIGINT and resumed (its chunks leave holes), give one
 # GPU's uninterrupted outputs bit for bit: every .mco and every .npz, the
@@ -84,6 +84,18 @@ same mus_two mus_one
 run_case g_one -N 3000000 --optics-sets "$work/g.csv"
 run_case g_two -N 3000000 --optics-sets "$work/g.csv" --gpus 0,0,0 --gpu-chunk 77777 --launch-photons 300001
 same g_two g_one
+# Time bins and two detectors in the sets' kernel, each set's and their
+# derivatives.
+timed="--time 0.01:50 --detector fiber:0.1:0.05:0.5 --detector fiber:0.3:0.1:0.39"
+# shellcheck disable=SC2086
+run_case time_one -N 3000000 --jacobian --mua-sets "$work/mua.csv" $timed
+# shellcheck disable=SC2086
+run_case time_two -N 3000000 --jacobian --mua-sets "$work/mua.csv" $timed --gpus 0,0 \
+    --gpu-chunk 123457
+same time_two time_one
+check
+grep -aq "Rd_fiber_jacobian.npy" "$work/time_one/$name.set1.npz" ||
+    fail "time_one: no Rd_fiber_jacobian"
 # The checks are not blind: sets 1 and 2 differ, another seed differs.
 check
 cmp -s "$work/g_one/$name.set1.mco" "$work/g_one/$name.set2.mco" && fail "g sets 1 and 2 gave the same .mco"
@@ -103,5 +115,11 @@ n=200000000
 stopped_case g_stop "$name.set1.ckpt" -N $n --optics-sets "$work/g.csv" --gpus 0,0 --gpu-chunk 9999991
 run_case g_whole -N $n --optics-sets "$work/g.csv"
 same g_stop g_whole
+n=200000000
+# shellcheck disable=SC2086
+stopped_case time_stop "$name.ckpt" -N $n --jacobian $timed --gpus 0,0 --gpu-chunk 9999991
+# shellcheck disable=SC2086
+run_case time_whole -N $n --jacobian $timed
+same time_stop time_whole
 
 finish test_sets_gpu_identity

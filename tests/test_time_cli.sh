@@ -6,9 +6,10 @@
 # --jacobian their derivatives, of rank 4 for the time bins); a run without
 # the options writes none of them and its MCML sections are the run's with
 # them; a run stopped and resumed gives the uninterrupted run's .mco, and
-# --resume with other time bins is refused; bad values, and --engine gpu
-# with absorption sets, are refused with a message naming the value,
-# nothing written; tmcml gen shows the time kernel and refuses a batch's.
+# --resume with other time bins is refused; bad values are refused with a
+# message naming the value, nothing written; tmcml gen shows the time
+# kernel, the absorption sets' and the derivatives' with them, and refuses
+# a batch's.
 # usage: test_time_cli.sh TMCML EXAMPLES_DIR
 . "$(dirname "$0")/lib.sh"
 example_setup "$1" "$2"
@@ -100,10 +101,6 @@ expect 2 "radius" -- "$tmcml" run "$mci" $common --detector fiber:0:-1:0.2 -o "$
 contains "radius" "--detector: radius -1 cm is not a finite number > 0"
 expect 2 "kind" -- "$tmcml" run "$mci" $common --detector disc:0:1:0.2 -o "$work/bad"
 contains "kind" 'expected fiber:SEP:RADIUS:NA'
-printf '1 1 2\n' >"$work/sets.txt"
-expect 2 "gpu sets" -- "$tmcml" run "$mci" $common -A --engine gpu --time 0.01:10 \
-    --mua-sets "$work/sets.txt" -o "$work/bad"
-contains "gpu sets" "--time with --mua-sets: the absorption sets' GPU kernel scores no time bins"
 # The GPU's kernel for a run with time bins: a batch kernel has none.
 expect 2 "gen batch" -- "$tmcml" gen "$mci" --batch --time 0.01:10 -o "$work/k.cu"
 contains "gen batch" "scored by a run's own kernel on the GPU, not by a batch kernel"
@@ -112,6 +109,17 @@ check
 expect 0 "gen" -- "$tmcml" gen "$mci" --time 0.01:10 --detector fiber:0:0.1:1 -o "$work/t.cu"
 check
 grep -q 'timed_escape' "$work/t.cu" || fail "tmcml gen --time: no timed_escape in the kernel"
+# The absorption sets' kernel scores each set's time bins and detectors
+# (templates/sets.cu), with derivatives theirs too.
+printf '1 1 2\n' >"$work/sets.txt"
+expect 0 "gen sets" -- "$tmcml" gen "$mci" -A --time 0.01:10 --detector fiber:0:0.1:1 \
+    --mua-sets "$work/sets.txt" -o "$work/s.cu"
+check
+grep -q 'sets_score_timed' "$work/s.cu" || fail "tmcml gen --time --mua-sets: no sets_score_timed"
+expect 0 "gen jacobian" -- "$tmcml" gen "$mci" -A --time 0.01:10 --detector fiber:0:0.1:1 \
+    --jacobian -o "$work/j.cu"
+check
+grep -q 'rd_jt, tt_jt, rd_jf' "$work/j.cu" || fail "tmcml gen --time --jacobian: no rd_jt, rd_jf"
 expect 0 "gen plain" -- "$tmcml" gen "$mci" -o "$work/p.cu"
 check
 grep -q 'timed\|flight;' "$work/p.cu" && fail "a plain kernel holds the time bins' code"

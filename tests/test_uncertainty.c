@@ -21,6 +21,11 @@
  *   decision  a precision run stopped as the photons of a decision point
  *             end still takes that decision (its photons the unbroken
  *             run's)
+ *   hole      a precision run whose decision group a stop cut on two
+ *             threads, the early chunk's thread cut and the later chunk
+ *             ended, decides when the gap of that hole ends the group (the
+ *             gap's call has no photons after it, the run has): its
+ *             photons, tallies and errors the unbroken run's
  *
  * The tolerances: with RUNS = 1000 the spread's own relative error is
  * 1/sqrt(2 (RUNS - 1)) = 2.2 % and the mean square error's about as much,
@@ -38,6 +43,7 @@
 #include "check.h"
 #include "mci.h"
 #include "output_arrays.h"
+#include "resume.h"
 #include "result.h"
 #include "run_options.h"
 #include "session.h"
@@ -294,6 +300,17 @@ static bool met_at_first(void *ctx, int slot, const uncertainty *u)
     return u->groups >= UNCERTAINTY_GROUPS;
 }
 
+/* The slab's run as a precision run of at most 10^6 photons, and a
+ * session; NULL when the slab could not be read. */
+static mci_run *precision_slab(mci_file *file, session *s)
+{
+    if (!slab(file))
+        return NULL;
+    file->runs[0].photons = 1000000;
+    session_init(s);
+    return &file->runs[0];
+}
+
 /* A stop that comes as the photons of the first decision point end (the
  * 64th group whole, the stop flag up): the decision is still taken, so a
  * run stopped there ends as the run done at once would (its photons are
@@ -301,12 +318,10 @@ static bool met_at_first(void *ctx, int slot, const uncertainty *u)
 static int case_decision(void)
 {
     mci_file file;
-    if (!slab(&file))
-        return check_summary("decision");
-    mci_run *run = &file.runs[0];
-    run->photons = 1000000;
     session s;
-    session_init(&s);
+    mci_run *run = precision_slab(&file, &s);
+    if (!run)
+        return check_summary("decision");
     tally_set acc[1];
     uncertainty u;
     uncertainty_init(&u);
@@ -335,6 +350,128 @@ static int case_decision(void)
     session_close(&s);
     mci_free(&file);
     return check_summary("decision");
+}
+
+/* ---- a decision group ended in a hole ---------------------------------------------------- */
+
+/* A precision run kept in a checkpoint, as driver/run.c keeps one: the
+ * ranges its calls did, and its photon count the decision's once met
+ * (driver/precision_stop.c). */
+typedef struct hole_run {
+    checkpoint *ck;
+    tally_set acc[1];
+    uncertainty u;
+    int asked; /* decisions asked */
+} hole_run;
+
+static bool add_done(void *ctx, int part, uint64_t first, uint64_t n, tm_error *err)
+{
+    (void)part;
+    hole_run *h = ctx;
+    return resume_add(h->ck, first, first + n, err);
+}
+
+/* Met at the second decision point (80 groups): the run takes their photons. */
+static bool met_at_second(void *ctx, int slot, const uncertainty *u)
+{
+    (void)slot;
+    hole_run *h = ctx;
+    h->asked++;
+    if (u->groups < UNCERTAINTY_GROUPS + 16)
+        return false;
+    h->ck->photons = u->photons;
+    return true;
+}
+
+/* Photons [first, end) of run into h, as a precision run's call. */
+static bool precise_call(session *s, const mci_run *run, hole_run *h, uint64_t first, uint64_t end)
+{
+    session_sim sim = {.seed = 3,
+                       .score_absorption = true,
+                       .threads = 2,
+                       .done = add_done,
+                       .done_ctx = h,
+                       .uncertainty = &h->u,
+                       .group_chunk = 1000,
+                       .enough = met_at_second,
+                       .enough_ctx = h};
+    session_run_stats stats;
+    tm_error err;
+    bool ok = session_simulate(s, &sim, run, NULL, first, end - first, h->acc, &stats, &err);
+    CHECK_MSG(ok, "%s", err.message);
+    return ok;
+}
+
+/* h's run from its checkpoint: its gaps in order, as driver/run_steps.c's
+ * run_gaps (a pause between them changes nothing). */
+static bool gaps_of(session *s, const mci_run *run, hole_run *h)
+{
+    uint64_t begin, end;
+    bool ok = true;
+    while (ok && resume_next_gap(h->ck, &begin, &end))
+        ok = precise_call(s, run, h, begin, end);
+    return ok;
+}
+
+static bool hole_begin(hole_run *h, const mci_run *run)
+{
+    memset(h, 0, sizeof *h);
+    uncertainty_init(&h->u);
+    h->ck = calloc(1, sizeof *h->ck);
+    if (!h->ck)
+        return false;
+    h->ck->photons = (uint64_t)run->photons;
+    return tallies_for(run, h->acc, 1);
+}
+
+static void hole_end(hole_run *h)
+{
+    tallies_free(h->acc, 1);
+    uncertainty_free(&h->u);
+    free(h->ck);
+}
+
+/* Group 79 (2000 photons from 94 000), whose end is the decision point of
+ * 80 groups, cut by a stop on two threads: the thread of its first chunk
+ * (1024 photons) stopped after 500, the other had ended the second chunk.
+ * The checkpoint then holds [0, 94 500) and [95 024, 96 000), and its first
+ * gap, [94 500, 95 024), ends the group in a call that has no photon after
+ * it: the decision is still taken there, as the unbroken run takes it
+ * (else the run went on to the next decision point, 128 000 photons). */
+static int case_hole(void)
+{
+    mci_file file;
+    session s;
+    mci_run *run = precision_slab(&file, &s);
+    if (!run)
+        return check_summary("hole");
+    uint64_t group = 64000 + 15 * 2000, cut = group + 500, chunk_end = group + 1024,
+             decided = group + 2000;
+    hole_run whole, holed;
+    bool ok = hole_begin(&whole, run);
+    ok = hole_begin(&holed, run) && ok && gaps_of(&s, run, &whole) &&
+         precise_call(&s, run, &holed, 0, cut) && precise_call(&s, run, &holed, chunk_end, decided);
+    CHECK_MSG(ok && holed.u.pending.photons == decided - chunk_end + 500,
+              "the cut group is not pending");
+    ok = ok && gaps_of(&s, run, &holed);
+    CHECK_MSG(ok && whole.ck->photons == decided && whole.acc->photons == decided,
+              "the unbroken run took %llu photons", (unsigned long long)whole.acc->photons);
+    CHECK_MSG(ok && holed.ck->photons == decided && holed.acc->photons == decided,
+              "the run whose decision group was ended in its hole took %llu photons, not %llu",
+              (unsigned long long)holed.acc->photons, (unsigned long long)decided);
+    CHECK_MSG(ok && tally_set_equal(holed.acc, whole.acc), "its tallies differ from unbroken");
+    CHECK_MSG(ok && whole.asked == 2 && holed.asked == 2, "decisions asked: %d unbroken, %d holed",
+              whole.asked, holed.asked);
+    mcml_result a = {0}, b = {0};
+    if (ok && result_of(run, whole.acc, &whole.u, &a) && result_of(run, holed.acc, &holed.u, &b))
+        CHECK_MSG(same_errors(&a, &b), "its errors differ from the unbroken run's");
+    result_free(&a);
+    result_free(&b);
+    hole_end(&whole);
+    hole_end(&holed);
+    session_close(&s);
+    mci_free(&file);
+    return check_summary("hole");
 }
 
 /* ---- coverage ---------------------------------------------------------------------------- */
@@ -451,6 +588,8 @@ int main(int argc, char **argv)
         return case_coverage();
     if (!strcmp(which, "decision"))
         return case_decision();
-    fprintf(stderr, "usage: test_uncertainty identity|coverage|decision\n");
+    if (!strcmp(which, "hole"))
+        return case_hole();
+    fprintf(stderr, "usage: test_uncertainty identity|coverage|decision|hole\n");
     return 2;
 }

@@ -49,6 +49,10 @@ printf '%s\n' "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 220 0.78 1 3
     "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 180 0.74 1 350 0.95 0.3 150 0.8" \
     >"$work/skin_optics.csv"
 printf '1 110 0.9 1 10 0 2 10 0.7\n1 100 0.9 1 9 0 2 11 0.7\n' >"$work/example_optics.csv"
+# Optics sets of the dermis's mus alone (the derivatives keep every g).
+printf '%s\n' "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 220 0.76 1 350 0.95 0.3 150 0.8" \
+    "0.2 1000 0.9 0.15 400 0.85 0.7 300 0.8 1 350 0.9 0.7 180 0.76 1 350 0.95 0.3 150 0.8" \
+    >"$work/skin_optics_mus.csv"
 # 40 sets: more than a warp's lanes, each depositing its photon's sets.
 awk 'BEGIN { for (k = 1; k <= 40; k++) printf "%g %g %g\n", k, k, 2 * k }' \
     >"$work/example_sets40.csv"
@@ -83,7 +87,10 @@ skin_time_fiber|skin7_600nm.mci|3000|1000|--time 0.005:40 --detector fiber:0.1:0
 example_time_A_gaussian|mcml_example.mci|6000|2500|-A --time 0.01:20 --source gaussian:0.05
 skin_fibers3_time|skin7_600nm.mci|3000|1000|--time 0.005:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0:0.02:0.22 --detector fiber:0.3:0.05:0.39
 example_fx|mcml_example.mci|6000|2500|--spatial-frequencies 0:0.5:20
-skin_fx_A_fibers|skin7_600nm.mci|3000|1000|-A --spatial-frequencies 0:1:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5 --block 128"
+skin_fx_A_fibers|skin7_600nm.mci|3000|1000|-A --spatial-frequencies 0:1:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5 --block 128
+skin_jacobian_time_fibers2|skin7_600nm.mci|3000|1000|-A --jacobian --time 0.005:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5
+example_sets_time_fiber|mcml_example.mci|6000|2500|--mua-sets $work/example_sets.csv --time 0.01:20 --detector fiber:0.1:0.05:0.5 --block 128
+skin_optics_jacobian_time|skin7_600nm.mci|3000|1000|-A --jacobian --optics-sets $work/skin_optics_mus.csv --time 0.005:40"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the

@@ -6,7 +6,8 @@ the mua column the path tallies' sum (-Rd_path_total * Rd); those of the
 time-resolved escapes and the fiber detector only with time bins and a
 detector, summing over time to the totals'; standard errors only when asked;
 in run_batch (BatchResult.jacobian), with mua_sets and in run_mci; the GPU
-engine and bad values refused; `tmcml run --jacobian --npz`'s the same."""
+engine refused for a batch, bad values refused; `tmcml run --jacobian
+--npz`'s the same."""
 
 import ctypes
 import math
@@ -228,13 +229,16 @@ def test_standard_errors_only_when_asked():
     assert np.isfinite(r.stderr("Rd_jacobian")).all() and (r.stderr("Rd_jacobian") > 0).all()
 
 
-def test_gpu_refused_with_time_bins_auto_takes_the_cpu():
-    # The GPU scores the derivatives of the escapes by ring and angle, one
-    # problem a call (tests/test_jacobian_gpu.c); those of time bins not.
+def test_gpu_refused_for_a_batch_auto_takes_the_cpu():
+    # The GPU scores the derivatives one problem a call, with time bins and
+    # detectors too (tests/test_jacobian_gpu.c, test_timed_sets_gpu.c); those
+    # of a batch of several problems not.
+    layers = [EXAMPLE["layers"]] * 2
+    kw = dict(GRID, photons=500, seed=5, progress=False, jacobian=True, time_bins=(0.01, 7))
     with pytest.raises(ValueError) as e:
-        run(jacobian=True, engine="gpu", time_bins=(0.01, 7))
+        tmcml.run_batch(layers, engine="gpu", **kw)
     assert "derivatives" in str(e.value) and "CPU" in str(e.value)
-    assert run(jacobian=True, engine="auto", photons=500, time_bins=(0.01, 7)).engine == "cpu"
+    assert tmcml.run_batch(layers, engine="auto", **kw)[0].engine == "cpu"
 
 
 @pytest.mark.parametrize("value", [1, 0, "yes", None, np.bool_(True), [True]])

@@ -108,6 +108,12 @@ class LutErrors(Structure):
                 ("points_short", c_int64), ("photons_total", c_uint64)]
 
 
+class LutFrequencies(Structure):
+    """tmcml_lut_frequencies: a table's spatial frequencies and R(fx) (TMCML_1.6)."""
+    _fields_ = [("fx", POINTER(c_double)), ("count", c_int), ("rd_fx", POINTER(c_double)),
+                ("rd_fx_stderr", POINTER(c_double))]
+
+
 class Options(Structure):
     _fields_ = [("photons", c_int64), ("seed", c_uint64), ("engine", c_int),
                 ("absorption", c_int), ("threads", c_int), ("gpu", c_int), ("policy", c_int),
@@ -218,6 +224,10 @@ def _declare(lib):
                                           POINTER(Checkpoint), POINTER(c_double),
                                           POINTER(c_double), POINTER(LutErrors),
                                           POINTER(LutInfo)]),
+        "tmcml_lut_with_frequencies": (c_int, [c_void_p, POINTER(LutSpec), POINTER(Options),
+                                               POINTER(Checkpoint), POINTER(c_double),
+                                               POINTER(c_double), POINTER(LutErrors),
+                                               POINTER(LutFrequencies), POINTER(LutInfo)]),
         "tmcml_result_delete": (None, [c_void_p]),
         "tmcml_result_problem": (c_void_p, [c_void_p]),
         "tmcml_result_rat": (None, [c_void_p, POINTER(Rat)]),
@@ -261,7 +271,7 @@ def _declare(lib):
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
 # and the optics sets (TMCML_1.5), several fiber detectors, the spatial
-# and the modulation frequencies (TMCML_1.6).
+# frequencies and a table of them, the modulation frequencies (TMCML_1.6).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
@@ -270,7 +280,8 @@ _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_problem_jacobian", "tmcml_run_optics_sets", "tmcml_result_ess",
              "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at",
              "tmcml_problem_set_spatial_frequencies", "tmcml_problem_spatial_frequencies",
-             "tmcml_problem_set_modulation", "tmcml_problem_modulation")
+             "tmcml_lut_with_frequencies", "tmcml_problem_set_modulation",
+             "tmcml_problem_modulation")
 
 
 def _load():

@@ -101,8 +101,9 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     na) also scores a fiber detector (Rd_fiber, a float); a list of up to 16
     scores each from the same photons (Rd_fiber an array, one value a
     detector, each bit for bit its value in a run of the same seed with that
-    detector alone).  Both engines score them
-    (with mua_sets the CPU: engine='auto' takes it, 'gpu' is refused).
+    detector alone).  Both engines score them (with mua_sets, optics_sets
+    or jacobian on the GPU the sets' kernel; run_batch of several problems
+    on the CPU: engine='auto' takes it, 'gpu' is refused).
     docs/outputs.md, "Time-resolved"; docs/physics.md, "Fiber detector".
     spatial_frequencies=[0, 0.5, 1] (a sequence, in 1/cm) also scores R(fx)
     and T(fx), the Hankel transforms of the reflectance and transmittance

@@ -15,7 +15,7 @@ from . import _lib
 from .api import checkpoint_of
 from ._lib import PrecisionWarning
 from .problem import SEMI_INFINITE_D, count, require_real
-from .runner import execute_lut, options
+from .runner import execute_lut, frequencies_array, frequencies_error, options
 from .session import default_session
 
 STRATEGIES = ("auto", "sets", "runs")  # tmcml_lut_strategy: the index
@@ -30,6 +30,10 @@ MEMBERS = tuple(name for name, _ in UNITS) + ("units",)
 ERROR_UNITS = (("Rd_stderr", "-"), ("Rd_r_stderr", "1/cm2"), ("point_photons", "-"),
                ("reached", "-"))
 PRECISION_UNITS = (("precision", "-"), ("precision_of", "-"))
+# With spatial_frequencies, the .npz's members of R(fx) (docs/lut.md, "Spatial
+# frequencies: an SFDI table"); Rd_fx_stderr with errors.
+FX_UNITS = (("fx", "1/cm"), ("Rd_fx", "-"))
+FX_ERROR_UNITS = (("Rd_fx_stderr", "-"),)
 
 
 class LookupTable:
@@ -44,8 +48,10 @@ class LookupTable:
     Rd_stderr (M, K), Rd_r_stderr (M, K, nr), point_photons (M, K), reached
     (M, K): the relative standard error of precision_of, else of Rd, and
     with a precision, precision, precision_of and points_short (points
-    that took max_photons short of it).  It reads like a dict of the .npz's
-    members: t['Rd'], t.keys(), t.to_dict()."""
+    that took max_photons short of it).  A table of spatial frequencies
+    has fx (F,) in 1/cm and Rd_fx (M, K, F), R(fx) of each point (Rd_fx[...,
+    k] is Rd where fx[k] is 0), and with errors Rd_fx_stderr.  It reads
+    like a dict of the .npz's members: t['Rd'], t.keys(), t.to_dict()."""
 
     def __init__(self, values, trapped, seconds, points_short=0):
         self._members = tuple(name for name in values if name != "units") + ("units",)
@@ -169,10 +175,43 @@ def _error_values(e, arrays, precision_of):
     return values
 
 
+def _frequencies(spatial_frequencies, shape, errors):
+    """A _lib.LutFrequencies of spatial_frequencies (None: none asked) and
+    the arrays it fills: fx, Rd_fx and with errors Rd_fx_stderr."""
+    if spatial_frequencies is None:
+        return None, None
+    fx = frequencies_array(spatial_frequencies).copy()
+    m, k = shape
+    arrays = {"fx": fx, "Rd_fx": np.zeros((m, k, fx.size))}
+    if errors:
+        arrays["Rd_fx_stderr"] = np.zeros((m, k, fx.size))
+    f = _lib.LutFrequencies()
+    as_doubles = ctypes.POINTER(ctypes.c_double)
+    f.fx, f.count = fx.ctypes.data_as(as_doubles), fx.size
+    f.rd_fx = arrays["Rd_fx"].ctypes.data_as(as_doubles)
+    if errors:
+        f.rd_fx_stderr = arrays["Rd_fx_stderr"].ctypes.data_as(as_doubles)
+    return f, arrays
+
+
+def _add_members(values, errors, arrays, precision_of, fx_arrays):
+    """values, the .npz's members, with those of the errors and the
+    frequencies asked (each None when not), units last."""
+    units = values.pop("units")
+    if errors is not None:
+        values.update(_error_values(errors, arrays, precision_of))
+        units.update(ERROR_UNITS + (PRECISION_UNITS if errors.precision > 0 else ()))
+    if fx_arrays is not None:
+        values.update(fx_arrays)
+        units.update(FX_UNITS + (FX_ERROR_UNITS if errors is not None else ()))
+    values["units"] = units
+
+
 def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, dr=0.01,
         photons=100000, seed=1, strategy="auto", engine="auto", threads=None, gpu=0,
         progress=True, checkpoint=None, checkpoint_every=600.0, resume=False, session=None,
-        stderr=False, precision=None, precision_of=None, max_photons=None):
+        stderr=False, precision=None, precision_of=None, max_photons=None,
+        spatial_frequencies=None):
     """A lookup table (docs/lut.md): diffuse reflectance, total and per ring,
     of one layer (refractive index n, anisotropy g, thickness d in cm, inf:
     semi-infinite, simulated as 1e8 cm) between media of n_above and n_below,
@@ -202,6 +241,13 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
     than one of low (strategy 'auto' is then 'runs'); it implies stderr, and
     each point that took its most short of it is said by a
     tmcml.PrecisionWarning (t.points_short counts them).
+
+    spatial_frequencies (a sequence in 1/cm): an SFDI table, each point's
+    R(fx) at them too (Rd_fx, and with errors Rd_fx_stderr), its other
+    members those of the table without them.  The CPU scores them with
+    either strategy; the GPU in each point's own run (strategy 'auto' is
+    then 'runs'), and 'sets' or more than 128 frequencies take the CPU
+    (engine 'gpu' then raises TmcmlArgumentError).
     Bad arguments raise ValueError naming the parameter."""
     session = session or default_session()
     mua, musp = _axis("mua", mua), _axis("musp", musp)
@@ -212,13 +258,17 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
     rd_r = np.zeros((len(musp), len(mua), spec.nr))
     errors, arrays = _errors(stderr, precision, precision_of, max_photons,
                              (len(musp), len(mua), spec.nr))
+    frequencies, fx_arrays = _frequencies(spatial_frequencies, (len(musp), len(mua)),
+                                          errors is not None)
     info = _lib.LutInfo()
     try:
         seconds = execute_lut(session, spec, opt, kept, rd, rd_r, info, progress,
-                              errors=errors)
+                              errors=errors, frequencies=frequencies)
     except _lib.TmcmlArgumentError as e:
         if e.args and str(e.args[0]).startswith("of"):  # the library's field is precision_of
             e.args = ("precision_" + str(e.args[0]),)
+        if e.args and str(e.args[0]).startswith("spatial frequencies"):
+            raise frequencies_error(e) from None
         raise
     except _lib.TmcmlError as e:
         if kept is not None and info.kept > 0 and not isinstance(e, _lib.CancelledError):
@@ -232,12 +282,9 @@ def lut(mua, musp, n=1.4, n_above=1.0, n_below=1.0, g=0.9, d=math.inf, nr=100, d
               "seed": opt.seed, "strategy": STRATEGIES[info.strategy],
               "engine": _lib.text(info.engine), "version": "tmcml %s" % _lib.version(),
               "units": dict(UNITS)}
+    _add_members(values, errors, arrays, precision_of, fx_arrays)
     if errors is None:
         return LookupTable(values, int(info.trapped_photons), seconds)
-    units = values.pop("units")
-    values.update(_error_values(errors, arrays, precision_of))
-    units.update(ERROR_UNITS + (PRECISION_UNITS if errors.precision > 0 else ()))
-    values["units"] = units
     if errors.points_short > 0:
         warnings.warn(PrecisionWarning(
             "lut: %d of %d points took their most photons (%d) short of the precision %.3g %% "

@@ -116,13 +116,18 @@ def set_time_and_detector(session, problems, time_bins, detector):
                          d.na)
 
 
-def _set_frequencies(session, problems, values, keyword, unit, example, setter, said):
-    """Asks each problem's runs for a list of frequencies: values (a
-    sequence in unit, or None for none) given to the library's setter
-    (setter_name, of TMCML_1.6), which checks them and names them `said` in
-    its messages (replaced by the keyword)."""
-    if values is None:
-        return
+# A list's keyword, unit, example and the library's name for it, for the
+# spatial frequencies (the default) and the modulation frequencies.
+_FX = ("spatial_frequencies", "1/cm", "[0, 0.5, 1] or numpy.arange(0, 2.01, 0.5)",
+       "spatial frequencies")
+_MOD = ("modulation", "Hz", "[100e6, 200e6]", "modulation frequencies")
+
+
+def frequencies_array(values, kind=_FX):
+    """values (a sequence of frequencies in kind's unit) as a C-ordered
+    float64 vector, ValueError naming kind's keyword when it is none; the
+    values are the library's to check."""
+    keyword, unit, example, _ = kind
     if isinstance(values, (str, bytes)) or np.ndim(values) != 1:
         raise ValueError("%s: expected a sequence of frequencies in %s, e.g. %s (got %r)"
                          % (keyword, unit, example, values))
@@ -132,34 +137,47 @@ def _set_frequencies(session, problems, values, keyword, unit, example, setter, 
         raise ValueError("%s: expected numbers in %s (got %r)" % (keyword, unit, values)) from None
     if f.size == 0:
         raise ValueError("%s: empty (give None for none)" % keyword)
+    return f
+
+
+def frequencies_error(e, kind=_FX):
+    """The library's refusal of a list ("spatial frequencies: frequency 2,
+    ...") naming kind's keyword."""
+    return _lib.TmcmlArgumentError(str(e).replace(kind[3], kind[0], 1), e.status)
+
+
+def _set_frequencies(session, problems, values, kind, setter):
+    """Asks each problem's runs for a list of frequencies of kind: values
+    (or None for none) given to the library's setter (of TMCML_1.6), which
+    checks them."""
+    if values is None:
+        return
+    f = frequencies_array(values, kind)
     call = getattr(lib, setter)
     if call is None:
         raise RuntimeError("%s: this libtmcml (%s) is older than %s (TMCML_1.6)"
-                           % (keyword, _lib.path, setter))
+                           % (kind[0], _lib.path, setter))
     pointer = f.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     for p in problems:
         try:
             session.call(call, p.handle, pointer, int(f.size))
         except _lib.TmcmlArgumentError as e:
-            text = str(e)  # the library's "spatial frequencies: frequency 2, ..."
-            raise _lib.TmcmlArgumentError(text.replace(said, keyword, 1), e.status) from None
+            raise frequencies_error(e, kind) from None
 
 
 def set_spatial_frequencies(session, problems, spatial_frequencies):
     """Asks each problem's runs for R(fx) and T(fx) at spatial_frequencies
     (a sequence of frequencies in 1/cm, or None for none):
     tmcml_problem_set_spatial_frequencies, which checks the values."""
-    _set_frequencies(session, problems, spatial_frequencies, "spatial_frequencies", "1/cm",
-                     "[0, 0.5, 1] or numpy.arange(0, 2.01, 0.5)",
-                     "tmcml_problem_set_spatial_frequencies", "spatial frequencies")
+    _set_frequencies(session, problems, spatial_frequencies, _FX,
+                     "tmcml_problem_set_spatial_frequencies")
 
 
 def set_modulation(session, problems, modulation):
     """Asks each problem's runs for the reflectance's amplitude and phase
     at the modulation frequencies `modulation` (a sequence in Hz, or None
     for none): tmcml_problem_set_modulation, which checks the values."""
-    _set_frequencies(session, problems, modulation, "modulation", "Hz", "[100e6, 200e6]",
-                     "tmcml_problem_set_modulation", "modulation frequencies")
+    _set_frequencies(session, problems, modulation, _MOD, "tmcml_problem_set_modulation")
 
 
 def execute(session, problem, opt, progress=True, label=""):
@@ -225,20 +243,30 @@ def _sets_call(session, function, problem, table, opt, progress, label):
 
 
 def execute_lut(session, spec, opt, checkpoint, rd, rd_r, info, progress=True, label="",
-                errors=None):
+                errors=None, frequencies=None):
     """tmcml_lut of spec (a _lib.LutSpec) with opt, kept in checkpoint (a
     _lib.Checkpoint, or None) into rd and rd_r (C-ordered float64 arrays of
     the table's shapes) and info (a _lib.LutInfo), or tmcml_lut_with_errors
-    with errors (a _lib.LutErrors, its out arrays set): the seconds the call
-    took.  On Ctrl-C the simulations done stay in the checkpoint's file."""
+    with errors (a _lib.LutErrors, its out arrays set), or
+    tmcml_lut_with_frequencies with frequencies (a _lib.LutFrequencies, its
+    out arrays set) and errors (or None): the seconds the call took.  On
+    Ctrl-C the simulations done stay in the checkpoint's file."""
     if lib.tmcml_lut is None:
         raise RuntimeError("lut: this libtmcml is older than tmcml_lut (TMCML_1.3)")
     if errors is not None and lib.tmcml_lut_with_errors is None:
         raise RuntimeError("lut: stderr and precision need tmcml_lut_with_errors (TMCML_1.4); "
                            "this libtmcml is older")
+    if frequencies is not None and lib.tmcml_lut_with_frequencies is None:
+        raise RuntimeError("lut: spatial_frequencies need tmcml_lut_with_frequencies "
+                           "(TMCML_1.6); this libtmcml is older")
     as_doubles = ctypes.POINTER(ctypes.c_double)
     kept = ctypes.byref(checkpoint) if checkpoint is not None else None
     tables = (rd.ctypes.data_as(as_doubles), rd_r.ctypes.data_as(as_doubles))
+    if frequencies is not None:
+        errs = ctypes.byref(errors) if errors is not None else None
+        return _watched(session, opt, progress, label, None, lib.tmcml_lut_with_frequencies,
+                        (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +
+                        (errs, ctypes.byref(frequencies), ctypes.byref(info)), [])
     if errors is None:
         return _watched(session, opt, progress, label, None, lib.tmcml_lut,
                         (ctypes.byref(spec), ctypes.byref(opt), kept) + tables +

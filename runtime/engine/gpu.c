@@ -455,29 +455,31 @@ static bool upload_sets(gpu_engine *eng, const mci_run *run, const kernel_spec *
     return ok;
 }
 
-/* The derivatives' tallies a kernel of the sets scores (sets_jacobian):
- * those of the escapes by ring and by angle (not those of time bins or a
- * fiber, which the sets' kernel does not score). */
-static const int gpu_jacobian_tallies[] = {OUTPUT_TALLY_RD_JR, OUTPUT_TALLY_RD_JA,
-                                           OUTPUT_TALLY_TT_JR, OUTPUT_TALLY_TT_JA};
-#define GPU_JACOBIAN_TALLIES (sizeof gpu_jacobian_tallies / sizeof *gpu_jacobian_tallies)
-
-static bool gpu_jacobian_tally(int k)
+/* Whether a kernel of the sets with derivatives (sets_jacobian) scores
+ * derivative tally k: those of the escapes by ring and by angle, with time
+ * bins those of the time bins, with fiber detectors theirs. */
+static bool gpu_jacobian_tally(const kernel_spec *spec, int k)
 {
-    for (size_t j = 0; j < GPU_JACOBIAN_TALLIES; j++)
-        if (gpu_jacobian_tallies[j] == k)
-            return true;
-    return false;
+    switch (k) {
+    case OUTPUT_TALLY_RD_JR:
+    case OUTPUT_TALLY_RD_JA:
+    case OUTPUT_TALLY_TT_JR:
+    case OUTPUT_TALLY_TT_JA: return true;
+    case OUTPUT_TALLY_RD_JT:
+    case OUTPUT_TALLY_TT_JT: return spec->time_bins;
+    case OUTPUT_TALLY_RD_JF: return spec->fiber;
+    default: return false;
+    }
 }
 
 /* Whether a kernel of spec scores optional tally k (the sets' path lengths
- * and derivatives: templates/sets.cu; the time bins' and the fiber's, in a
- * run's own kernel: templates/timed.cu). */
+ * and derivatives: templates/sets.cu; the time bins' and the fibers', in a
+ * run's own kernel or the sets': templates/timed.cu). */
 static bool spec_scores(const kernel_spec *spec, int k)
 {
     output_option g = output_tally(k)->option;
     return k < OUTPUT_TALLIES || (g == OUTPUT_OPTION_PATHS && spec->sets_paths) ||
-           (spec->sets_jacobian && gpu_jacobian_tally(k)) ||
+           (spec->sets_jacobian && gpu_jacobian_tally(spec, k)) ||
            (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
            (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0);
@@ -796,6 +798,9 @@ static void *launch_value(launch_args *a, kernel_arg v)
     case KERNEL_ARG_TT_JR: return &a->tally[OUTPUT_TALLY_TT_JR];
     case KERNEL_ARG_TT_JA: return &a->tally[OUTPUT_TALLY_TT_JA];
     case KERNEL_ARG_SET_W: return &a->tally[OUTPUT_TALLY_SET_WEIGHTS];
+    case KERNEL_ARG_RD_JT: return &a->tally[OUTPUT_TALLY_RD_JT];
+    case KERNEL_ARG_TT_JT: return &a->tally[OUTPUT_TALLY_TT_JT];
+    case KERNEL_ARG_RD_JF: return &a->tally[OUTPUT_TALLY_RD_JF];
     case KERNEL_ARG_RD_RT: return &a->tally[OUTPUT_TALLY_RD_RT];
     case KERNEL_ARG_TT_RT: return &a->tally[OUTPUT_TALLY_TT_RT];
     case KERNEL_ARG_RD_FIBER: return &a->tally[OUTPUT_TALLY_RD_FIBER];
@@ -1126,12 +1131,26 @@ static double glass_only_weight(const mci_run *run, const gpu_options *opt, int 
     return opt->num_sets > 0 ? w * exp(-extra) : w;
 }
 
+/* The time bin of the straight crossing of a stack of glass (as the CPU
+ * engine bins it: runtime/engine/cpu_photon.c). */
+static size_t glass_only_time_bin(const mci_run *run)
+{
+    double flight = 0.0;
+    for (int i = 1; i <= run->num_layers; i++)
+        flight += (run->layers[i].z1 - run->layers[i].z0) * run->layers[i].n;
+    double it = floor(flight / TIME_LIGHT_CM_PER_NS * (1.0 / run->time_dt));
+    return it < (double)(run->time_nt - 1) ? (size_t)it : (size_t)(run->time_nt - 1);
+}
+
 /* With path lengths, the path of one photon through a stack of glass for
  * set k: its weight times each layer's thickness, in ring 0 of Tt_path, as
  * the CPU engine scores it; with derivatives, the same as each layer's path
- * term in ring 0 and angle 0 of Tt's (no interaction: no count, no score). */
+ * term in ring 0 and angle 0 of Tt's, and with time bins in ring 0's time
+ * bin of the crossing (no interaction: no count, no score). */
 static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally_set *acc)
 {
+    size_t time_row =
+        acc->tt_jt ? glass_only_time_bin(run) * (size_t)run->num_layers * OUTPUT_TERMS : 0;
     for (int i = 1; i <= run->num_layers; i++) {
         tally_acc_t units =
             (tally_acc_t)count * tally_path_units(w * (run->layers[i].z1 - run->layers[i].z0));
@@ -1142,6 +1161,8 @@ static void glass_only_paths(const mci_run *run, double w, uint64_t count, tally
             acc->tt_jr[term] += units;
         if (acc->tt_ja)
             acc->tt_ja[term] += units;
+        if (acc->tt_jt)
+            acc->tt_jt[time_row + term] += units;
     }
 }
 
@@ -1155,17 +1176,6 @@ static void glass_only_weights(double w_ref, double w, uint64_t count, tally_set
     acc->set_w[OUTPUT_SET_WEIGHT_SQUARES] += (tally_acc_t)count * tally_path_units(w * w);
     acc->set_w[OUTPUT_REF_WEIGHTS] += (tally_acc_t)count * tally_path_units(w_ref);
     acc->set_w[OUTPUT_REF_WEIGHT_SQUARES] += (tally_acc_t)count * tally_path_units(w_ref * w_ref);
-}
-
-/* The time bin of the straight crossing of a stack of glass (as the CPU
- * engine bins it: runtime/engine/cpu_photon.c). */
-static size_t glass_only_time_bin(const mci_run *run)
-{
-    double flight = 0.0;
-    for (int i = 1; i <= run->num_layers; i++)
-        flight += (run->layers[i].z1 - run->layers[i].z0) * run->layers[i].n;
-    double it = floor(flight / TIME_LIGHT_CM_PER_NS * (1.0 / run->time_dt));
-    return it < (double)(run->time_nt - 1) ? (size_t)it : (size_t)(run->time_nt - 1);
 }
 
 /* A stack that is one glass layer: every photon leaves straight through the
@@ -1285,11 +1295,12 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
         return true;
     const mci_run *run = b->parts[0].run;
     output_grid timed = run_options_lengths(run);
-    timed.num_layers = timed.jacobian_layers = timed.set_weights = 0; /* gpu_acc_add_options' */
-    if (!tally_set_add_options(&acc[0], &timed)) {
-        error_set(err, NULL, 0, "out of memory for the time or detector tallies");
-        return false;
-    }
+    timed.num_layers = timed.jacobian_layers = timed.set_weights = 0;   /* gpu_acc_add_options' */
+    for (int t = 0; t < (spec->num_sets > 0 ? spec->num_sets : 1); t++) /* each set's */
+        if (!tally_set_add_options(&acc[t], &timed)) {
+            error_set(err, NULL, 0, "out of memory for the time or detector tallies");
+            return false;
+        }
     return true;
 }
 
