@@ -379,19 +379,23 @@ static bool any_fx(const tmcml_problem *const *p, int count, const call_sets *se
     return false;
 }
 
-/* Modulation frequencies: the CPU engine alone scores them. */
-static bool any_mod(const tmcml_problem *const *p, int count)
+/* Modulation frequencies the GPU does not score: as any_fx, a run's own
+ * kernel scores up to TM_MAX_GPU_MODULATIONS (templates/timed.cu). */
+static bool any_mod(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
-    for (int i = 0; i < count; i++)
-        if (p[i]->run.mod_count > 0)
+    for (int i = 0; i < count; i++) {
+        const mci_run *run = &p[i]->run;
+        if (run->mod_count > 0 && (count > 1 || sets->count > 0 || run->jacobian ||
+                                   run->mod_count > TM_MAX_GPU_MODULATIONS))
             return true;
+    }
     return false;
 }
 
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = any_mod(p, count) || any_fx(p, count, sets) ||
+    bool cpu_only = any_mod(p, count, sets) || any_fx(p, count, sets) ||
                     (any_paths(p, count) && sets->count == 0) ||
                     jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
@@ -873,10 +877,12 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: on the GPU, path lengths are scored with absorption sets "
                            "(tmcml_run_sets): else TMCML_ENGINE_CPU or AUTO");
-    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_mod(p, count))
+    if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_mod(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
-                           "engine: modulation frequencies (tmcml_problem_set_modulation) are "
-                           "scored by the CPU engine alone: TMCML_ENGINE_CPU or AUTO");
+                           "engine: modulation frequencies (tmcml_problem_set_modulation) of "
+                           "several problems in one call, with sets or derivatives, or more than "
+                           "%d are scored by the CPU engine alone: TMCML_ENGINE_CPU or AUTO",
+                           TM_MAX_GPU_MODULATIONS);
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_fx(p, count, sets))
         status = api_failf(s, TMCML_ERR_ARGUMENT,
                            "engine: spatial frequencies (tmcml_problem_set_spatial_frequencies) "

@@ -138,15 +138,19 @@
  * escape takes a sine and a cosine a frequency, and each adds four tallies
  * a ring; a frequency-domain instrument uses one to a few, a network
  * analyser's sweep a few hundred at most. */
-#define TM_MAX_MODULATIONS   256
+#define TM_MAX_MODULATIONS     256
 /* The range taken, in Hz.  Below 1 kHz the phase of tissue (a few ns of
  * flight) is below 10^-5 rad, which the statistics cannot tell from 0: a
  * value there is far likelier a number meant in MHz or GHz.  Above 10 GHz
  * the period (100 ps) is a few mm of flight in tissue, where diffuse
  * frequency-domain measurements end; a value there is likelier meant in
  * kHz or MHz. */
-#define TM_MIN_MODULATION_HZ 1e3
-#define TM_MAX_MODULATION_HZ 1e10
+#define TM_MIN_MODULATION_HZ   1e3
+#define TM_MAX_MODULATION_HZ   1e10
+/* The most a GPU kernel scores (templates/timed.cu): the escaping lane
+ * takes a sine and a cosine and four atomics a frequency while its warp
+ * waits, fine for an instrument's handful; more take the CPU engine. */
+#define TM_MAX_GPU_MODULATIONS 32
 
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB

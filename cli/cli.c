@@ -232,6 +232,26 @@ static bool parse_words(int argc, char **argv, int i, cli_options *opt, options_
 }
 
 /* What the words must have given together. */
+/* Options of tmcml run and tmcml gen alone: a tuned or swept kernel is one
+ * without them (tune and sweep take no --time or --detector either). */
+static bool run_and_gen_only(const cli_options *opt, tm_error *err)
+{
+    const struct {
+        const char *name;
+        int count;
+    } groups[] = {{"--spatial-frequencies", opt->run.fx_count},
+                  {"--modulation", opt->run.mod_count}};
+    for (size_t k = 0; k < sizeof groups / sizeof *groups; k++)
+        if (groups[k].count > 0 && opt->command != CLI_RUN && opt->command != CLI_GEN) {
+            error_set(err, NULL, 0,
+                      "%s: an option of tmcml run and tmcml gen (tune and sweep time the kernels "
+                      "without them)",
+                      groups[k].name);
+            return false;
+        }
+    return true;
+}
+
 static bool parse_complete(cli_options *opt, tm_error *err)
 {
     if (opt->command == CLI_HELP || opt->command == CLI_VERSION)
@@ -242,21 +262,8 @@ static bool parse_complete(cli_options *opt, tm_error *err)
         error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
         return false;
     }
-    if (opt->run.fx_count > 0 && opt->command != CLI_RUN && opt->command != CLI_GEN) {
-        /* a tuned or swept kernel is one without them (tune and sweep take
-         * no --time or --detector either) */
-        error_set(err, NULL, 0,
-                  "--spatial-frequencies: an option of tmcml run and tmcml gen (tune and sweep "
-                  "time the kernels without them)");
+    if (!run_and_gen_only(opt, err))
         return false;
-    }
-    if (opt->run.mod_count > 0 && opt->command != CLI_RUN) {
-        /* gen, tune and sweep make GPU kernels, and none scores them */
-        error_set(err, NULL, 0,
-                  "--modulation: an option of tmcml run (the CPU engine scores Rd_r_ac and "
-                  "Rd_r_phase; no GPU kernel does)");
-        return false;
-    }
     if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");
         return false;

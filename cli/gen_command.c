@@ -13,7 +13,9 @@
 #include "optics_sets.h"
 #include "render.h"
 #include "run.h"
+#include "run_modulation.h"
 #include "run_source.h"
+#include "run_modulation.h"
 #include "run_spatial.h"
 #include "run_timed.h"
 #include "standalone.h"
@@ -106,9 +108,10 @@ int gen_command(const cli_options *opt)
     if (opt->run_number > file.num_runs)
         error_set(&err, file.path, 0, "--run %d: the file has %d runs", opt->run_number,
                   file.num_runs);
-    else if (run_source_runs(&opt->run, &file, &err) &&  /* --source: the source's kernel */
-             run_timed_runs(&opt->run, &file, &err) &&   /* --time, --detector: their kernel */
-             run_spatial_runs(&opt->run, &file, &err) && /* --spatial-frequencies: theirs */
+    else if (run_source_runs(&opt->run, &file, &err) &&     /* --source: the source's kernel */
+             run_timed_runs(&opt->run, &file, &err) &&      /* --time, --detector: their kernel */
+             run_spatial_runs(&opt->run, &file, &err) &&    /* --spatial-frequencies: theirs */
+             run_modulation_runs(&opt->run, &file, &err) && /* --modulation: theirs */
              read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
              plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&

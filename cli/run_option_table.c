@@ -213,7 +213,8 @@ static const cli_option rows[] = {
      "START:STEP:STOP (100:100:500MHz); Hz, kHz, MHz or GHz,\n"
      "a number without one taking the next given (else Hz);\n"
      "each --modulation adds its list (Rd_r_ac, Rd_r_phase,\n"
-     "Rd_ac, Rd_phase; the CPU engine)",
+     "Rd_ac, Rd_phase; both engines, the GPU up to 32 in a\n"
+     "run's own kernel)",
      OPT_MODULATION, OPTIONS, 0, OPTION_REPEATABLE},
     {"--no-batch", NULL, NULL,
      "simulate the runs one at a time (default: runs of one\n"

@@ -74,3 +74,35 @@ bool driver_take_cpu(driver_options *opt, const char *refusal, const char *note,
     opt->engine = DRIVER_ENGINE_CPU;
     return true;
 }
+
+/* Why the GPU cannot score a group of count values (into why), or false. */
+static bool own_kernel_fault(const driver_options *opt, int count, int gpu_max, char *why,
+                             size_t size)
+{
+    if (count > gpu_max)
+        snprintf(why, size, "of %d frequencies (a GPU kernel scores at most %d)", count, gpu_max);
+    else if (opt->mua_sets)
+        snprintf(why, size, "with %s", opt->optics_sets ? "--optics-sets" : "--mua-sets");
+    else if (opt->jacobian)
+        snprintf(why, size, "with --jacobian");
+    else
+        return false;
+    return true;
+}
+
+bool driver_own_kernel_group(driver_options *opt, const char *option, const char *arrays, int count,
+                             int gpu_max, tm_error *err)
+{
+    if (count == 0)
+        return true;
+    opt->no_batch = true; /* a run's own GPU kernel scores them, not a batch's */
+    char why[96];
+    if (!own_kernel_fault(opt, count, gpu_max, why, sizeof why))
+        return true;
+    char refusal[320], note[200];
+    snprintf(refusal, sizeof refusal,
+             "%s %s: %s are then scored by the CPU engine alone: use --engine cpu (or auto)",
+             option, why, arrays);
+    snprintf(note, sizeof note, "%s %s: scored by the CPU engine", option, why);
+    return driver_take_cpu(opt, refusal, note, err);
+}

@@ -289,6 +289,20 @@ static const struct {
     {"4af182a050680498", "ab389e16d8f20fcf", false},
     {"9240865e9acdd63e", "ab389e16d8f20fcf", false},
     {"a04dac24c0167bdc", "ab389e16d8f20fcf", false},
+    /* -> the modulation frequencies on the GPU (templates/timed.cu's
+     * mod_escape, under spec.mod, a shape member no earlier shape has; the
+     * flight kept with time bins or modulations): tmcml gen renders the 20
+     * kernels above, the six sets' kernels of time bins and detectors of
+     * ab389e16's, the spatial frequencies' and several detectors' byte for
+     * byte, and tools/carry_profiles.sh every shipped profile's. */
+    {"82fb8a102e55388b", "fbe8c62ab6f004fd", true},
+    {"77bab5657b23f3f5", "fbe8c62ab6f004fd", true},
+    {"2396091d77297fc6", "fbe8c62ab6f004fd", true},
+    {"0d3bfdecfe2aa143", "fbe8c62ab6f004fd", true},
+    {"4af182a050680498", "fbe8c62ab6f004fd", false},
+    {"9240865e9acdd63e", "fbe8c62ab6f004fd", false},
+    {"a04dac24c0167bdc", "fbe8c62ab6f004fd", false},
+    {"ab389e16d8f20fcf", "fbe8c62ab6f004fd", false},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="

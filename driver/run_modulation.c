@@ -3,14 +3,12 @@
 
 #include <stdlib.h>
 
+#include "tm_limits.h"
+
 bool run_modulation_options(driver_options *opt, tm_error *err)
 {
-    if (opt->mod_count == 0)
-        return true;
-    return driver_take_cpu(opt,
-                           "--modulation: Rd_r_ac and Rd_r_phase are scored by the CPU engine "
-                           "alone (no GPU kernel scores them yet): use --engine cpu (or auto)",
-                           "--modulation: scored by the CPU engine", err);
+    return driver_own_kernel_group(opt, "--modulation", "Rd_r_ac and Rd_r_phase", opt->mod_count,
+                                   TM_MAX_GPU_MODULATIONS, err);
 }
 
 bool run_modulation_runs(const driver_options *opt, mci_file *file, tm_error *err)

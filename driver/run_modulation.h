@@ -9,8 +9,10 @@
 #include "error.h"
 #include "mci.h"
 
-/* The CPU engine alone scores them: --engine gpu is refused naming the
- * option, auto takes the CPU (and says so unless quiet). */
+/* A run's own GPU kernel scores up to TM_MAX_GPU_MODULATIONS of them, so
+ * runs are not batched; with sets, derivatives or more, the CPU engine
+ * alone: --engine gpu is refused naming the option and why, auto takes the
+ * CPU (and says so unless quiet). */
 bool run_modulation_options(driver_options *opt, tm_error *err);
 
 /* Every run of file gets its own copy of opt's frequencies; false (*err)

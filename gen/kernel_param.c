@@ -56,7 +56,7 @@ const kernel_param kernel_param_table[KERNEL_PARAM_ROWS] = {
     {"unsigned long long *", "rd_jt", KERNEL_PARAM_SETS_JACOBIAN_TIME, KERNEL_ARG_RD_JT, NL},
     {"unsigned long long *", "tt_jt", KERNEL_PARAM_SETS_JACOBIAN_TIME, KERNEL_ARG_TT_JT, false},
     {"unsigned long long *", "rd_jf", KERNEL_PARAM_SETS_JACOBIAN_FIBER, KERNEL_ARG_RD_JF, false},
-    /* time bins or a fiber (templates/timed.cu): their tallies (a NULL
+    /* time bins, a fiber or modulations (templates/timed.cu): their tallies (a NULL
      * pointer for one the kernel does not score), each layer's n, the
      * glass's flight before the first layer, 1 / (c dt), nt, the fiber's
      * geometry and its least exit cosine */
@@ -75,6 +75,9 @@ const kernel_param kernel_param_table[KERNEL_PARAM_ROWS] = {
     {"const float *", "fx_omega", KERNEL_PARAM_FX, KERNEL_ARG_FX_OMEGA, NL},
     {"unsigned long long *", "rd_fx", KERNEL_PARAM_FX, KERNEL_ARG_RD_FX, false},
     {"unsigned long long *", "tt_fx", KERNEL_PARAM_FX, KERNEL_ARG_TT_FX, false},
+    /* modulation frequencies (templates/timed.cu: their 2 pi f / c after
+     * time_n's layers and detectors): their tally */
+    {"unsigned long long *", "rd_mod", KERNEL_PARAM_MOD, KERNEL_ARG_RD_MOD, NL},
 };
 
 bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
@@ -90,8 +93,9 @@ bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
     case KERNEL_PARAM_SETS_OPTICS: return spec->sets_optics > 0;
     case KERNEL_PARAM_SETS_JACOBIAN_TIME: return spec->sets_jacobian && spec->time_bins;
     case KERNEL_PARAM_SETS_JACOBIAN_FIBER: return spec->sets_jacobian && spec->fiber;
-    case KERNEL_PARAM_TIMED: return spec->time_bins || spec->fiber;
+    case KERNEL_PARAM_TIMED: return spec->time_bins || spec->fiber || spec->mod > 0;
     case KERNEL_PARAM_FX: return spec->fx > 0;
+    case KERNEL_PARAM_MOD: return spec->mod > 0;
     }
     return false;
 }

@@ -40,7 +40,8 @@ typedef enum kernel_param_when {
     KERNEL_PARAM_SETS_JACOBIAN_TIME,  /* those of their time bins (and time_bins) */
     KERNEL_PARAM_SETS_JACOBIAN_FIBER, /* those of their fiber detectors (and fiber) */
     KERNEL_PARAM_TIMED,               /* time bins or a fiber detector (templates/timed.cu) */
-    KERNEL_PARAM_FX                   /* spatial frequencies (templates/fx.cu) */
+    KERNEL_PARAM_FX,                  /* spatial frequencies (templates/fx.cu) */
+    KERNEL_PARAM_MOD                  /* modulation frequencies (templates/timed.cu) */
 } kernel_param_when;
 
 /* The values the host passes, one of each a launch (runtime/engine/gpu.c,
@@ -92,6 +93,7 @@ typedef enum kernel_arg {
     KERNEL_ARG_FX_OMEGA,         /* 2 pi fx at each spatial frequency */
     KERNEL_ARG_RD_FX,            /* their tallies */
     KERNEL_ARG_TT_FX,
+    KERNEL_ARG_RD_MOD, /* the modulations' tally */
     KERNEL_ARGS
 } kernel_arg;
 
@@ -106,7 +108,7 @@ typedef struct kernel_param {
 } kernel_param;
 
 /* Rows of kernel_param_table[]: the most parameters a kernel takes. */
-#define KERNEL_PARAM_ROWS 49
+#define KERNEL_PARAM_ROWS 50
 extern const kernel_param kernel_param_table[KERNEL_PARAM_ROWS];
 
 /* Whether the kernel of spec (validated: spec_validate) takes parameter p. */

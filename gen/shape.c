@@ -19,7 +19,7 @@
  * count and mode, the angles weigh a quarter of r and z.  A profile's
  * entries go by layer count, then A before -A, then the rest in this
  * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
- * fiber jacobian optics=2 fibers=3 fx=32". */
+ * fiber jacobian optics=2 fibers=3 fx=32 mod=4". */
 const char *const shape_source_names[SHAPE_SOURCE_KINDS] = {"pencil", "gaussian", "flat", "point",
                                                             "fiber"};
 
@@ -46,6 +46,7 @@ const shape_field shape_field_table[] = {
      .shown = SHAPE_SHOWN_WITH_SETS},
     {SHAPE_INT_MEMBER(fibers), .lo = 0, .hi = TM_MAX_DETECTORS, .text = " fibers=%d"},
     {SHAPE_INT_MEMBER(fx), .lo = 0, .hi = TM_MAX_GPU_SPATIAL_FREQUENCIES, .text = " fx=%d"},
+    {SHAPE_INT_MEMBER(mod), .lo = 0, .hi = TM_MAX_GPU_MODULATIONS, .text = " mod=%d"},
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 

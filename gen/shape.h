@@ -64,7 +64,11 @@
     int fibers;                                                                                    \
     /* Spatial frequencies (docs/physics.md): 0 none, else how many the */                         \
     /* escapes' Hankel transforms are scored at, by a run's own kernel. */                         \
-    int fx;
+    int fx;                                                                                        \
+    /* Modulation frequencies (docs/physics.md, "Frequency domain"): 0 */                          \
+    /* none, else how many the escapes' cosine and sine are scored at, by a */                     \
+    /* run's own kernel. */                                                                        \
+    int mod;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS

@@ -89,15 +89,15 @@ size_t spec_tile_slots(const kernel_spec *spec)
 /* layer_t of templates/layers.cu (layer_record.h). */
 #define SPEC_GPU_LAYER_BYTES sizeof(layer_record)
 
-/* timed_t of templates/timed.cu: three pointers, six 4-byte values, three
- * floats a detector of several and a float a layer, rounded up to its
- * 8-byte alignment. */
+/* timed_t of templates/timed.cu: three pointers (four with modulations),
+ * six 4-byte values, three floats a detector of several, a float a layer
+ * and one a modulation, rounded up to its 8-byte alignment. */
 static size_t spec_timed_bytes(const kernel_spec *spec)
 {
-    if (spec->batch || !(spec->time_bins || spec->fiber) || spec->num_layers <= 0)
+    if (spec->batch || !(spec->time_bins || spec->fiber || spec->mod > 0) || spec->num_layers <= 0)
         return 0;
-    size_t bytes =
-        3 * 8 + 6 * 4 + (size_t)spec->fibers * 3 * 4 + (size_t)(spec->num_layers + 2) * 4;
+    size_t bytes = (spec->mod > 0 ? 4 : 3) * 8 + 6 * 4 + (size_t)spec->fibers * 3 * 4 +
+                   (size_t)(spec->num_layers + 2) * 4 + (size_t)spec->mod * 4;
     return (bytes + 7) / 8 * 8;
 }
 
@@ -325,6 +325,20 @@ static bool validate_fx(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
+/* And the modulation frequencies (templates/timed.cu), at most
+ * TM_MAX_GPU_MODULATIONS of them (the shape's range). */
+static bool validate_mod(const kernel_spec *spec, tm_error *err)
+{
+    if (spec->mod > 0 && (spec->batch || spec->num_sets > 0)) {
+        error_set(err, NULL, 0,
+                  "modulation frequencies are scored by a run's own kernel on the GPU, not by a "
+                  "%s kernel (run it alone, or on the CPU engine)",
+                  spec->batch ? "batch" : "absorption sets'");
+        return false;
+    }
+    return true;
+}
+
 static bool validate_batch(const kernel_spec *spec, tm_error *err)
 {
     if (!spec->batch)
@@ -378,7 +392,8 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err) || !validate_timed(spec, err) || !validate_fx(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err) || !validate_fx(spec, err) ||
+        !validate_mod(spec, err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

@@ -93,12 +93,15 @@ tmcml_kernel({{table.concat(params)}})
 %   if spec.num_sets > 0 then
     sets_setup(set_extra);
 %   end
-%   if spec.time_bins or spec.fiber then
+%   if spec.time_bins or spec.fiber or spec.mod > 0 then
     timed_setup(rd_rt, tt_rt, rd_fiber, time_n, inv_c_dt, nt, fiber_sep, fiber_radius,
                 fiber_cos_accept);
 %   end
 %   if spec.fx > 0 then
     fx_setup(fx_omega);
+%   end
+%   if spec.mod > 0 then
+    mod_setup(rd_mod);
 %   end
     LAYERS_SETUP();
 %   if clustered then
@@ -233,7 +236,7 @@ tmcml_kernel({{table.concat(params)}})
 %   if spec.sets_jacobian or spec.sets_optics > 0 then
                 sets_launch_counts();
 %   end
-%   if spec.time_bins then
+%   if spec.time_bins or spec.mod > 0 then
                 p.flight = time_start;  // the glass layers above first_layer, crossed straight down
 %   end
 % end

@@ -15,7 +15,7 @@ struct photon_t {
     int layer;
     unsigned int layer_table;  // layers_base(): where the step reads its layer
     mwc_state rng;
-% if spec.time_bins then
+% if spec.time_bins or spec.mod > 0 then
     float flight;  // optical path so far, sum of s n (cm): c times the time of flight
 % end
 % if spec.last_bin_cache and spec.score_absorption then

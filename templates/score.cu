@@ -264,7 +264,7 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
     *iz = bin_of(p.z, INV_DZ, NZ);
     *ir = bin_of(sqrtf(__fmaf_rn(p.x, p.x, __fmul_rn(p.y, p.y))), INV_DR, NR);
 }
-% if spec.time_bins or spec.fiber then
+% if spec.time_bins or spec.fiber or spec.mod > 0 then
 
 % include("timed.cu")
 % end
@@ -391,6 +391,9 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 % end
 % if spec.fx > 0 and spec.num_sets == 0 and not spec.batch then
     fx_escape(p.w, r, p.uz < 0.0f);  // its Hankel transforms' terms (fx.cu)
+% end
+% if spec.mod > 0 then
+    mod_escape(p, ir);  // its frequency-domain terms (timed.cu)
 % end
     p.w = 0.0f;  // ended
 }

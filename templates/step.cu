@@ -46,7 +46,7 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
 % if spec.num_sets > 0 then
         sets_path(p, db);
 % end
-% if spec.time_bins then
+% if spec.time_bins or spec.mod > 0 then
         timed_path(p, db);
 % end
         cross_or_not(p, l, xi, TALLY_PASS);
@@ -55,7 +55,7 @@ __device__ __forceinline__ void step_in_tissue(photon_t &p, const layer_t &l, TA
 % if spec.num_sets > 0 then
         sets_path(p, s);
 % end
-% if spec.time_bins then
+% if spec.time_bins or spec.mod > 0 then
         timed_path(p, s);
 % end
         // _rn intrinsics: never fused into an FMA, so the weight is rounded
@@ -89,7 +89,7 @@ __device__ __forceinline__ void step_in_glass(photon_t &p, const layer_t &l, TAL
 % if spec.num_sets > 0 then
     sets_path(p, db);
 % end
-% if spec.time_bins then
+% if spec.time_bins or spec.mod > 0 then
     timed_path(p, db);
 % end
     cross_or_not(p, l, mwc_uniform_f(&p.rng), TALLY_PASS);

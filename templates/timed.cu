@@ -5,6 +5,12 @@
 // escape goes into time bin floor(path / (c dt)), the last of nt collecting
 // every later one, with the escape's own tally units.
 % end
+% if spec.mod > 0 then
+// An escape through the top scores, at each of the {{spec.mod}} modulation
+// frequencies f, w cos(phi) and w sin(phi), phi = 2 pi f t its phase after
+// its time of flight t = path / c, into its ring's row (docs/physics.md,
+// "Frequency domain").
+% end
 % if spec.fibers > 0 then
 // An escape through the top scores, for each of the {{spec.fibers}} fiber detectors
 // whose acceptance cone it lies in, its weight times the fraction of its
@@ -17,6 +23,9 @@
 struct timed_t {
     unsigned long long *rd_rt, *tt_rt;  // nr x nt each
     unsigned long long *rd_fiber;       // one entry
+% if spec.mod > 0 then
+    unsigned long long *rd_mod;         // nr x modulations x 4 parts (mod_setup)
+% end
     float inv_c_dt;                     // 1 / (c dt) [1/cm]
     int nt;
     float fiber_sep, fiber_radius;      // cm
@@ -25,6 +34,9 @@ struct timed_t {
     float fibers[{{spec.fibers}}][3];  // each detector's sep, radius (cm), least exit cosine
 % end
     float n[NUM_LAYERS + 2];            // each layer's refractive index
+% if spec.mod > 0 then
+    float mod_k[{{spec.mod}}];  // 2 pi f / c at each modulation frequency [rad/cm]
+% end
 };
 __shared__ timed_t timed;
 
@@ -50,8 +62,13 @@ __device__ __forceinline__ void timed_setup(unsigned long long *rd_rt, unsigned 
     for (int i = threadIdx.x; i < 3 * {{spec.fibers}}; i += blockDim.x)
         timed.fibers[i / 3][i % 3] = time_n[NUM_LAYERS + 2 + i];
 % end
+% if spec.mod > 0 then
+    // the modulations' 2 pi f / c follow them (upload_time)
+    for (int i = threadIdx.x; i < {{spec.mod}}; i += blockDim.x)
+        timed.mod_k[i] = time_n[NUM_LAYERS + 2 + {{3 * spec.fibers}} + i];
+% end
 }
-% if spec.time_bins then
+% if spec.time_bins or spec.mod > 0 then
 
 // A flight of s cm in the photon's layer.
 __device__ __forceinline__ void timed_path(photon_t &p, float s)
@@ -140,3 +157,43 @@ __device__ __forceinline__ void timed_escape(const photon_t &p, float r, int ir,
     (void)r; (void)exit_cos;
 % end
 }
+% if spec.mod > 0 then
+
+// The kernel's frequency-domain tally (a run's own kernel's; the others'
+// modulations take the CPU engine: gen/spec.c).
+__device__ __forceinline__ void mod_setup(unsigned long long *rd_mod)
+{
+    if (threadIdx.x == 0)
+        timed.rd_mod = rd_mod;
+}
+
+// v into its sign's part: parts[0] the positive, parts[1] the negative, in
+// the units of v's magnitude (the host takes their difference on the
+// integers, as the CPU engine's score_signed).
+__device__ __forceinline__ void mod_signed(unsigned long long *parts, float v)
+{
+    unsigned long long units = fixed_point_from_weight_f(fabsf(v));
+    if (units != 0ull)
+        atomicAdd(&parts[v < 0.0f ? 1 : 0], units);
+}
+
+// An escape through the top in ring ir: at each frequency w cos(phi) and
+// w sin(phi), phi = k_f x its optical path (sin > 0 a lag), into the ring's
+// row of four parts a frequency (cos +, cos -, sin +, sin -:
+// output_mod_part's order).  Its lane alone: a modulation instrument's
+// handful of frequencies, two sines and atomics each.  sincosf, not the
+// fast __sincosf, whose error grows with the phase (tens of radians at
+// GHz after a few cm).
+__device__ __forceinline__ void mod_escape(const photon_t &p, int ir)
+{
+    if (p.uz >= 0.0f)
+        return;
+    unsigned long long *row = timed.rd_mod + (size_t)ir * {{spec.mod}} * 4;
+    for (int f = 0; f < {{spec.mod}}; f++) {
+        float s, c;
+        sincosf(__fmul_rn(p.flight, timed.mod_k[f]), &s, &c);
+        mod_signed(&row[f * 4], __fmul_rn(p.w, c));
+        mod_signed(&row[f * 4 + 2], __fmul_rn(p.w, s));
+    }
+}
+% end

@@ -78,6 +78,13 @@ foreach(case agree identity)
   add_test(NAME gpu_fx_${case} COMMAND test_fx_gpu ${case})
   tmcml_gpu_tests(gpu_fx_${case})
 endforeach()
+# Modulation frequencies on the GPU (templates/timed.cu): against the CPU
+# engine's, across variants, launches and calls.
+tmcml_test(test_mod_gpu api test_mod_gpu.c stats.c)
+foreach(case agree identity)
+  add_test(NAME gpu_mod_${case} COMMAND test_mod_gpu ${case})
+  tmcml_gpu_tests(gpu_mod_${case})
+endforeach()
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})

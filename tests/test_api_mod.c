@@ -3,7 +3,8 @@
  * the value, the problem unchanged; the frequencies copied, kept when the
  * problem gets its photons or name, read back; a run has Rd_r_ac,
  * Rd_r_phase, Rd_ac and Rd_phase of their shapes, its other tallies the
- * plain run's; the GPU refused naming them, AUTO takes the CPU engine; a
+ * plain run's; the GPU refused naming them with derivatives (a run's own
+ * GPU kernel scores them alone), AUTO takes the CPU engine there; a
  * batch mixing problems with and without them gives each its own run, one
  * mixing counts is refused; with standard errors each array has its own;
  * the .mco round trip keeps the frequencies and the arrays; a convolution
@@ -128,6 +129,7 @@ static void test_run(tmcml_session *s)
 {
     tmcml_problem *p = problem(s, 3), *plain = problem(s, 0);
     CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
+    CHECK(tmcml_problem_set_jacobian(s, p, 1) == TMCML_OK);
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_GPU);
     tmcml_result *r = NULL, *q = NULL;

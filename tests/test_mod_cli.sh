@@ -108,19 +108,26 @@ for e in "" --stderr; do
     check
     cmp -s "$work/k$e/example.mco" "$work/w$e/example.mco" || fail "resumed .mco$e differs"
 done
-# The engine: the CPU alone; auto takes it and says so, gpu is refused.
-expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile $opts \
+# The engine: a run's own GPU kernel scores up to 32 frequencies; with
+# sets, derivatives or more the CPU alone: auto takes it and says so, gpu
+# is refused.
+expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile --jacobian $opts \
     -o "$work/auto"
-contains "auto" "--modulation: scored by the CPU engine"
+contains "auto" "--modulation with --jacobian: scored by the CPU engine"
 check
 [ "$(json "$work/auto/example.json" engine)" = cpu ] || fail "auto did not take the CPU"
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu $opts -o "$work/bad"
-contains "gpu" "--modulation: Rd_r_ac and Rd_r_phase are scored by the CPU engine alone"
-for cmd in gen tune sweep; do
+expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian $opts -o "$work/bad"
+contains "gpu" "--modulation with --jacobian: Rd_r_ac and Rd_r_phase are then scored by the CPU engine alone"
+expect 2 "gpu, 33" -- "$tmcml" run "$mci" $common --engine gpu --modulation 100:100:3300MHz \
+    -o "$work/bad"
+contains "gpu, 33" "--modulation of 33 frequencies (a GPU kernel scores at most 32)"
+expect 0 "gen" -- "$tmcml" gen "$mci" --no-profile $opts -o "$work/mod.cu"
+grep -q "mod_escape" "$work/mod.cu" || fail "gen: the kernel scores no modulation frequencies"
+for cmd in tune sweep; do
     sweep_grid=
     [ $cmd = sweep ] && sweep_grid="--nr 50:50:1 --nz 40:40:1"
     expect 2 "$cmd" -- "$tmcml" $cmd "$mci" $sweep_grid $opts -o "$work/bad"
-    contains "$cmd" "--modulation: an option of tmcml run"
+    contains "$cmd" "--modulation: an option of tmcml run and tmcml gen"
 done
 # Bad lists: a message naming the value and the reason, exit 2.
 bad() {

@@ -306,7 +306,7 @@ bool variant_spec_tuned(const mci_run *run, bool score_absorption, const tune_de
         default_tile(run, dev, spec);
     if (tuned)
         apply_tuned(tuned, run, spec);
-    else if (spec->time_bins || spec->fiber || spec->fx > 0)
+    else if (spec->time_bins || spec->fiber || spec->fx > 0 || spec->mod > 0)
         spec->knobs.min_blocks_per_sm = 0; /* the flight, detector and J0 spilled at 32 registers */
     apply_options(v, spec);
     if (!score_absorption) /* -A: nothing to cache, whatever the options said */

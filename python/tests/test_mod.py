@@ -4,7 +4,8 @@ result.modulation and r["modulation"] in Hz, None without the keyword;
 against the Fourier transform of the run's own time bins within the
 binning's bound; the standard errors; through the .mco (load_mco);
 run_batch (BatchResult stacks them) and run_mci; bad values raise
-ValueError naming the keyword; the GPU engine refused."""
+ValueError naming the keyword; the GPU engine refused with jacobian=True (a
+run's own GPU kernel scores them alone)."""
 
 import numpy as np
 import pytest
@@ -111,7 +112,7 @@ def test_bad_values(value, message):
     assert message in str(e.value)
 
 
-def test_gpu_refused():
+def test_gpu_refused_with_derivatives():
     with pytest.raises(tmcml.TmcmlArgumentError) as e:
-        run(photons=10, engine="gpu", modulation=HZ)
+        run(photons=10, engine="gpu", jacobian=True, modulation=HZ)
     assert "modulation frequencies" in str(e.value) and "CPU engine alone" in str(e.value)

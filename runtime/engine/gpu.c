@@ -482,7 +482,8 @@ static bool spec_scores(const kernel_spec *spec, int k)
            (spec->sets_jacobian && gpu_jacobian_tally(spec, k)) ||
            (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
-           (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0);
+           (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0) ||
+           (g == OUTPUT_OPTION_MOD && spec->mod > 0);
 }
 
 /* The least exit cosine fiber detector d accepts, as the kernel has it
@@ -493,14 +494,21 @@ static float fiber_cos_accept(const fiber_detector *d, const mci_run *run)
 }
 
 /* Each layer's refractive index for the time of flight (a run's kernel
- * with time bins or a fiber), then, with several fibers (the shape's
- * fibers: run_view_shape), each one's separation, radius and least exit
- * cosine (templates/timed.cu's timed.fibers), as the kernel of one fiber
- * takes its own in parameters (timed_values). */
+ * with time bins, a fiber or modulations), then, with several fibers (the
+ * shape's fibers: run_view_shape), each one's separation, radius and least
+ * exit cosine (templates/timed.cu's timed.fibers), as the kernel of one
+ * fiber takes its own in parameters (timed_values); then each modulation's
+ * 2 pi f / c in rad per cm of optical path (timed.mod_k), the product in
+ * double rounded once. */
 static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_error *err)
 {
-    float n[SPEC_MAX_LAYERS + 2 + 3 * TM_MAX_DETECTORS];
+    float n[SPEC_MAX_LAYERS + 2 + 3 * TM_MAX_DETECTORS + TM_MAX_GPU_MODULATIONS];
     size_t count = 0;
+    if (run->mod_count > TM_MAX_GPU_MODULATIONS) {
+        error_set(err, NULL, 0, "%d modulation frequencies: a GPU kernel scores at most %d",
+                  run->mod_count, TM_MAX_GPU_MODULATIONS);
+        return false;
+    }
     for (int i = 0; i < run->num_layers + 2; i++)
         n[count++] = (float)run->layers[i].n;
     for (int k = 0; run->fiber_count > 1 && k < run->fiber_count; k++) {
@@ -509,6 +517,8 @@ static bool upload_time(gpu_engine *eng, const mci_run *run, gpu_run *r, tm_erro
         n[count++] = (float)d->radius;
         n[count++] = fiber_cos_accept(d, run);
     }
+    for (int f = 0; f < run->mod_count; f++) /* 2 pi f [1/s] x 1e-9 [s/ns] / c [cm/ns] */
+        n[count++] = (float)(6.283185307179586 * run->mod_hz[f] * 1e-9 / TIME_LIGHT_CM_PER_NS);
     return kept_at_least(eng, KEPT_TIME, count * sizeof *n, &r->time_n, err) &&
            cuda_upload(eng->queue.stream, r->time_n, n, count * sizeof *n, err);
 }
@@ -578,7 +588,7 @@ static bool run_open(gpu_engine *eng, const photon_batch *b, const kernel_spec *
          kept_at_least(eng, KEPT_DONE, r->slot_done_bytes, &r->slot_done, err);
     return ok && (!spec->batch || upload_batch(eng, b, r, err)) &&
            (spec->num_sets == 0 || upload_sets(eng, run, spec, opt, r, err)) &&
-           (!(spec->time_bins || spec->fiber) || upload_time(eng, run, r, err)) &&
+           (!(spec->time_bins || spec->fiber || spec->mod > 0) || upload_time(eng, run, r, err)) &&
            (spec->fx == 0 || upload_fx(eng, run, r, err)) && zero_tallies(r, err);
 }
 
@@ -814,6 +824,7 @@ static void *launch_value(launch_args *a, kernel_arg v)
     case KERNEL_ARG_FX_OMEGA: return &a->fx_omega;
     case KERNEL_ARG_RD_FX: return &a->tally[OUTPUT_TALLY_RD_FX];
     case KERNEL_ARG_TT_FX: return &a->tally[OUTPUT_TALLY_TT_FX];
+    case KERNEL_ARG_RD_MOD: return &a->tally[OUTPUT_TALLY_RD_MOD];
     case KERNEL_ARGS: break;
     }
     return NULL;
@@ -1321,15 +1332,19 @@ static bool check_fx(const photon_batch *b, const kernel_spec *spec, tm_error *e
     return true;
 }
 
-/* Modulation frequencies: no kernel scores them (the CPU engine does),
- * so a run that asks is refused rather than given none. */
-static bool check_mod(const photon_batch *b, tm_error *err)
+/* Modulation frequencies: a run's own kernel scores as many as its shape
+ * says (templates/timed.cu; a batch's and the sets' none: spec_validate),
+ * so a run whose count is not the kernel's is refused rather than given
+ * none; timed_prepare gives acc their tallies. */
+static bool check_mod(const photon_batch *b, const kernel_spec *spec, tm_error *err)
 {
     for (int k = 0; k < b->count; k++)
-        if (b->parts[k].run->mod_count > 0) {
+        if (b->parts[k].run->mod_count != spec->mod) {
             error_set(err, NULL, 0,
-                      "modulation frequencies (Rd_r_ac, Rd_r_phase) are scored by the CPU engine "
-                      "alone: run them with the CPU engine");
+                      "the kernel scores %d modulation frequencies, the run asks for %d (a "
+                      "batch's or the sets' kernel scores none: run it alone, or on the CPU "
+                      "engine)",
+                      spec->mod, b->parts[k].run->mod_count);
             return false;
         }
     return true;
@@ -1340,8 +1355,9 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_mod(batch, err) || !check_fx(batch, spec, err) || !check_batch(batch, spec, err) ||
-        !gpu_acc_add_options(batch, spec, opt, acc, err) || !timed_prepare(batch, spec, acc, err))
+    if (!check_mod(batch, spec, err) || !check_fx(batch, spec, err) ||
+        !check_batch(batch, spec, err) || !gpu_acc_add_options(batch, spec, opt, acc, err) ||
+        !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
     if (!spec->batch && batch_run_glass_only(run) && !source_is_pencil(&run->source)) {

@@ -14,7 +14,8 @@ problem_shape run_view_shape(const mci_run *run, bool score_absorption)
                            .time_bins = run->time_nt > 0,
                            .fiber = run->fiber_count > 0,
                            .fibers = run->fiber_count > 1 ? run->fiber_count : 0,
-                           .fx = run->fx_count};
+                           .fx = run->fx_count,
+                           .mod = run->mod_count};
 }
 
 _Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds");
