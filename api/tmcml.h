@@ -309,7 +309,9 @@ TMCML_API int tmcml_problem_spatial_frequencies(const tmcml_problem *p, double *
  * ring, TMCML_RD_AC and TMCML_RD_PHASE, also in the .mco and JSON; count 0
  * turns them off (hz is then not looked at).  Each finite, 1 kHz to 10 GHz
  * (outside, a value is likelier in the wrong unit), 1 to 256 of them, else
- * TMCML_ERR_ARGUMENT naming the value.  The CPU engine scores them:
+ * TMCML_ERR_ARGUMENT naming the value.  Both engines score them for one
+ * problem a call (the GPU up to 32, in a run's own kernel); with sets,
+ * derivatives, several problems in a call or more, the CPU engine alone:
  * TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.  New
  * in TMCML_1.6. */
 TMCML_API tmcml_status tmcml_problem_set_modulation(tmcml_session *s, tmcml_problem *p,
