@@ -365,30 +365,33 @@ static bool any_timed_cpu_only(const tmcml_problem *const *p, int count)
     return false;
 }
 
-/* Spatial frequencies the GPU does not score: a run's own kernel scores
- * up to TM_MAX_GPU_SPATIAL_FREQUENCIES (templates/fx.cu), a batch's and the
- * sets' (so with derivatives too) none. */
+/* Whether run's group of `values` (its spatial or modulation frequencies)
+ * is one the GPU does not score: a run's own kernel scores up to gpu_max
+ * (templates/fx.cu, timed.cu), a batch's and the sets' (so with
+ * derivatives too) none. */
+static bool own_kernel_group_cpu_only(const mci_run *run, int values, int gpu_max, int count,
+                                      const call_sets *sets)
+{
+    return values > 0 && (count > 1 || sets->count > 0 || run->jacobian || values > gpu_max);
+}
+
+/* Spatial frequencies the GPU does not score (own_kernel_group_cpu_only). */
 static bool any_fx(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
-    for (int i = 0; i < count; i++) {
-        const mci_run *run = &p[i]->run;
-        if (run->fx_count > 0 && (count > 1 || sets->count > 0 || run->jacobian ||
-                                  run->fx_count > TM_MAX_GPU_SPATIAL_FREQUENCIES))
+    for (int i = 0; i < count; i++)
+        if (own_kernel_group_cpu_only(&p[i]->run, p[i]->run.fx_count,
+                                      TM_MAX_GPU_SPATIAL_FREQUENCIES, count, sets))
             return true;
-    }
     return false;
 }
 
-/* Modulation frequencies the GPU does not score: as any_fx, a run's own
- * kernel scores up to TM_MAX_GPU_MODULATIONS (templates/timed.cu). */
+/* Modulation frequencies the GPU does not score (own_kernel_group_cpu_only). */
 static bool any_mod(const tmcml_problem *const *p, int count, const call_sets *sets)
 {
-    for (int i = 0; i < count; i++) {
-        const mci_run *run = &p[i]->run;
-        if (run->mod_count > 0 && (count > 1 || sets->count > 0 || run->jacobian ||
-                                   run->mod_count > TM_MAX_GPU_MODULATIONS))
+    for (int i = 0; i < count; i++)
+        if (own_kernel_group_cpu_only(&p[i]->run, p[i]->run.mod_count, TM_MAX_GPU_MODULATIONS,
+                                      count, sets))
             return true;
-    }
     return false;
 }
 
