@@ -78,6 +78,12 @@ const kernel_param kernel_param_table[KERNEL_PARAM_ROWS] = {
     /* modulation frequencies (templates/timed.cu: their 2 pi f / c after
      * time_n's layers and detectors): their tally */
     {"unsigned long long *", "rd_mod", KERNEL_PARAM_MOD, KERNEL_ARG_RD_MOD, NL},
+    /* the Cartesian grid (templates/xy.cu): its tallies, then 1 / its
+     * cell's side */
+    {"unsigned long long *", "rd_xy", KERNEL_PARAM_XY, KERNEL_ARG_RD_XY, NL},
+    {"unsigned long long *", "tt_xy", KERNEL_PARAM_XY, KERNEL_ARG_TT_XY, false},
+    {"unsigned long long *", "a_xz", KERNEL_PARAM_XY, KERNEL_ARG_A_XZ, false},
+    {"float", "xy_inv_dx", KERNEL_PARAM_XY, KERNEL_ARG_XY_INV_DX, false},
 };
 
 bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
@@ -96,6 +102,7 @@ bool kernel_param_taken(const kernel_param *p, const kernel_spec *spec)
     case KERNEL_PARAM_TIMED: return spec->time_bins || spec->fiber || spec->mod > 0;
     case KERNEL_PARAM_FX: return spec->fx > 0;
     case KERNEL_PARAM_MOD: return spec->mod > 0;
+    case KERNEL_PARAM_XY: return spec->xy > 0;
     }
     return false;
 }

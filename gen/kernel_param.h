@@ -41,7 +41,8 @@ typedef enum kernel_param_when {
     KERNEL_PARAM_SETS_JACOBIAN_FIBER, /* those of their fiber detectors (and fiber) */
     KERNEL_PARAM_TIMED,               /* time bins or a fiber detector (templates/timed.cu) */
     KERNEL_PARAM_FX,                  /* spatial frequencies (templates/fx.cu) */
-    KERNEL_PARAM_MOD                  /* modulation frequencies (templates/timed.cu) */
+    KERNEL_PARAM_MOD,                 /* modulation frequencies (templates/timed.cu) */
+    KERNEL_PARAM_XY                   /* the Cartesian grid (templates/xy.cu) */
 } kernel_param_when;
 
 /* The values the host passes, one of each a launch (runtime/engine/gpu.c,
@@ -94,6 +95,10 @@ typedef enum kernel_arg {
     KERNEL_ARG_RD_FX,            /* their tallies */
     KERNEL_ARG_TT_FX,
     KERNEL_ARG_RD_MOD, /* the modulations' tally */
+    KERNEL_ARG_RD_XY,  /* the Cartesian grid's tallies */
+    KERNEL_ARG_TT_XY,
+    KERNEL_ARG_A_XZ,
+    KERNEL_ARG_XY_INV_DX, /* 1 / its cell's side */
     KERNEL_ARGS
 } kernel_arg;
 
@@ -108,7 +113,7 @@ typedef struct kernel_param {
 } kernel_param;
 
 /* Rows of kernel_param_table[]: the most parameters a kernel takes. */
-#define KERNEL_PARAM_ROWS 50
+#define KERNEL_PARAM_ROWS 54
 extern const kernel_param kernel_param_table[KERNEL_PARAM_ROWS];
 
 /* Whether the kernel of spec (validated: spec_validate) takes parameter p. */

@@ -19,9 +19,9 @@
  * count and mode, the angles weigh a quarter of r and z.  A profile's
  * entries go by layer count, then A before -A, then the rest in this
  * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
- * fiber jacobian optics=2 fibers=3 fx=32 mod=4". */
-const char *const shape_source_names[SHAPE_SOURCE_KINDS] = {"pencil", "gaussian", "flat", "point",
-                                                            "fiber"};
+ * fiber jacobian optics=2 fibers=3 fx=32 mod=4 xy=200". */
+const char *const shape_source_names[SHAPE_SOURCE_KINDS] = {"pencil", "gaussian", "flat",
+                                                            "point",  "fiber",    "oblique"};
 
 const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(num_layers), .lo = 1, .hi = SPEC_MAX_LAYERS, .sort = SHAPE_SORT_LEADING,
@@ -47,6 +47,7 @@ const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(fibers), .lo = 0, .hi = TM_MAX_DETECTORS, .text = " fibers=%d"},
     {SHAPE_INT_MEMBER(fx), .lo = 0, .hi = TM_MAX_GPU_SPATIAL_FREQUENCIES, .text = " fx=%d"},
     {SHAPE_INT_MEMBER(mod), .lo = 0, .hi = TM_MAX_GPU_MODULATIONS, .text = " mod=%d"},
+    {SHAPE_INT_MEMBER(xy), .lo = 0, .hi = TM_MAX_XY_CELLS, .text = " xy=%d"},
 };
 const int shape_field_count = sizeof shape_field_table / sizeof *shape_field_table;
 

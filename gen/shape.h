@@ -44,8 +44,9 @@
     /* the reference's weight is not scored; problem_shape_for_sets). */                           \
     bool sets_absorb;                                                                              \
     /* Where photons start (runtime/io/source.h's source_kind): 0 MCML's */                        \
-    /* pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber; the parameters are */                    \
-    /* the run's data (the layer table's record 0: runtime/io/run_view.c). */                      \
+    /* pencil beam, 1 Gaussian, 2 flat, 3 point, 4 fiber, 5 oblique; the */                        \
+    /* parameters are the run's data (the layer table's record 0: */                               \
+    /* runtime/io/run_view.c). */                                                                  \
     int source;                                                                                    \
     /* Time-resolved escapes and a fiber detector (docs/outputs.md): scored */                     \
     /* by a run's own kernel when on; their bins and geometry are kernel data. */                  \
@@ -68,7 +69,11 @@
     /* Modulation frequencies (docs/physics.md, "Frequency domain"): 0 */                          \
     /* none, else how many the escapes' cosine and sine are scored at, by a */                     \
     /* run's own kernel. */                                                                        \
-    int mod;
+    int mod;                                                                                       \
+    /* The Cartesian grid (docs/outputs.md, "Cartesian grid"): 0 none, else */                     \
+    /* its cells along x and y; a run's own kernel scores each escape and */                       \
+    /* deposit in its cell too (the cell's side is kernel data). */                                \
+    int xy;
 
 typedef struct problem_shape {
     PROBLEM_SHAPE_MEMBERS
@@ -123,7 +128,7 @@ typedef struct shape_field {
 #define PROBLEM_SHAPE_KEYED 5
 /* The source kinds a shape may name (SOURCE_KINDS of runtime/io/source.h,
  * which gen cannot see: runtime/io/run_view.c asserts that they agree). */
-#define SHAPE_SOURCE_KINDS  5
+#define SHAPE_SOURCE_KINDS  6
 /* Their names, by number, as the templates test them (spec.source_name,
  * templates/source.cu) and --source spells them: source_kind_table's
  * (runtime/io/source.c) in its order (tests/test_source_table.c). */

@@ -111,9 +111,16 @@ static size_t spec_fx_bytes(const kernel_spec *spec)
     return (size_t)spec->fx * (4 * 8 + 4) + (size_t)spec->knobs.block_size * 8;
 }
 
+/* xy_t of templates/xy.cu: three pointers and a float, rounded up to its
+ * 8-byte alignment. */
+static size_t spec_xy_bytes(const kernel_spec *spec)
+{
+    return spec->batch || spec->xy <= 0 ? 0 : 3 * 8 + 8;
+}
+
 size_t spec_static_shared_bytes(const kernel_spec *spec)
 {
-    size_t scored = spec_timed_bytes(spec) + spec_fx_bytes(spec);
+    size_t scored = spec_timed_bytes(spec) + spec_fx_bytes(spec) + spec_xy_bytes(spec);
     if (spec->batch || spec->knobs.layer_placement != SPEC_LAYERS_SHARED || spec->num_layers <= 0)
         return scored;
     return (size_t)(spec->num_layers + 2) * SPEC_GPU_LAYER_BYTES + scored;
@@ -311,29 +318,17 @@ static bool validate_timed(const kernel_spec *spec, tm_error *err)
     return true;
 }
 
-/* So are the spatial frequencies (templates/fx.cu), at most
- * TM_MAX_GPU_SPATIAL_FREQUENCIES of them (the shape's range). */
-static bool validate_fx(const kernel_spec *spec, tm_error *err)
+/* What a run's own kernel alone scores (asked: the spectrum's count or
+ * the grid's cells), `what` saying it: the spatial frequencies
+ * (templates/fx.cu), the modulation frequencies (templates/timed.cu), the
+ * Cartesian grid (templates/xy.cu); their counts are the shape's ranges. */
+static bool validate_own_kernel(const kernel_spec *spec, int asked, const char *what, tm_error *err)
 {
-    if (spec->fx > 0 && (spec->batch || spec->num_sets > 0)) {
+    if (asked > 0 && (spec->batch || spec->num_sets > 0)) {
         error_set(err, NULL, 0,
-                  "spatial frequencies are scored by a run's own kernel on the GPU, not by a %s "
-                  "kernel (run it alone, or on the CPU engine)",
-                  spec->batch ? "batch" : "absorption sets'");
-        return false;
-    }
-    return true;
-}
-
-/* And the modulation frequencies (templates/timed.cu), at most
- * TM_MAX_GPU_MODULATIONS of them (the shape's range). */
-static bool validate_mod(const kernel_spec *spec, tm_error *err)
-{
-    if (spec->mod > 0 && (spec->batch || spec->num_sets > 0)) {
-        error_set(err, NULL, 0,
-                  "modulation frequencies are scored by a run's own kernel on the GPU, not by a "
-                  "%s kernel (run it alone, or on the CPU engine)",
-                  spec->batch ? "batch" : "absorption sets'");
+                  "%s scored by a run's own kernel on the GPU, not by a %s kernel (run it alone, "
+                  "or on the CPU engine)",
+                  what, spec->batch ? "batch" : "absorption sets'");
         return false;
     }
     return true;
@@ -392,8 +387,10 @@ bool spec_validate(const kernel_spec *spec, size_t shared_bytes_max, tm_error *e
 {
     if (!validate_problem(spec, err) || !knobs_check(&spec->knobs, err) ||
         !validate_tile(spec, err) || !validate_batch(spec, err) || !validate_layers(spec, err) ||
-        !validate_sets(spec, err) || !validate_timed(spec, err) || !validate_fx(spec, err) ||
-        !validate_mod(spec, err))
+        !validate_sets(spec, err) || !validate_timed(spec, err) ||
+        !validate_own_kernel(spec, spec->fx, "spatial frequencies are", err) ||
+        !validate_own_kernel(spec, spec->mod, "modulation frequencies are", err) ||
+        !validate_own_kernel(spec, spec->xy, "the Cartesian grid is", err))
         return false;
     size_t shared = spec_shared_bytes(spec);
     if (shared_bytes_max > 0 && shared > shared_bytes_max && spec->num_sets > 0) {

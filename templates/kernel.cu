@@ -103,6 +103,9 @@ tmcml_kernel({{table.concat(params)}})
 %   if spec.mod > 0 then
     mod_setup(rd_mod);
 %   end
+%   if spec.xy > 0 then
+    xy_setup(rd_xy, tt_xy, a_xz, xy_inv_dx);
+%   end
     LAYERS_SETUP();
 %   if clustered then
     cluster_sync();  // every share of the tile zeroed (and this block's layers set up)

@@ -276,6 +276,10 @@ __device__ __forceinline__ void absorption_bin(const photon_t &p, int *ir, int *
 
 % include("fx.cu")
 % end
+% if spec.xy > 0 then
+
+% include("xy.cu")
+% end
 
 __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TALLY_ARGS)
 {
@@ -299,6 +303,9 @@ __device__ __forceinline__ deposit_t score_absorption(photon_t &p, float dw, TAL
 % if spec.score_absorption then
     int ir, iz;
     absorption_bin(p, &ir, &iz);
+%   if spec.xy > 0 and not spec.count_deposits then
+    xy_deposit(p, iz, q);  // the same units in its x-z cell
+%   end
 %   if spec.last_bin_cache then
     int b = ir * NZ + iz;
     if (b != p.cached_bin || p.cached_units + q < p.cached_units) {  // a new bin, or a full sum
@@ -382,10 +389,15 @@ __device__ __forceinline__ void score_escape(photon_t &p, unsigned long long *ra
 %   end
 % elseif spec.debug_bias then
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w) + 1ull);  // test-only: a wrong kernel
-% elseif spec.time_bins or spec.fiber then
+% elseif spec.time_bins or spec.fiber or spec.xy > 0 then
     unsigned long long units = fixed_point_from_weight_f(p.w);
     atomicAdd(&ra[bin], units);
+%   if spec.time_bins or spec.fiber then
     timed_escape(p, r, ir, exit_cos, units);  // the same units in its time bin
+%   end
+%   if spec.xy > 0 then
+    xy_escape(p, units);  // and in its cell of the Cartesian grid
+%   end
 % else
     atomicAdd(&ra[bin], fixed_point_from_weight_f(p.w));
 % end

@@ -4,7 +4,8 @@
 // layer table's record 0, the medium above, which is never a photon's layer
 // (runtime/io/run_view.c: z0 the radius or depth; for a fiber z1 = 1 - cos
 // theta_max, g = n above / n1, cos_crit0 = n1 / n2 under a glass layer 1,
-// cos_crit1 = n above / n of the first layer, mut the glass's thickness).
+// cos_crit1 = n above / n of the first layer, mut the glass's thickness; for
+// the oblique beam z0 its x, z1 and cos_crit1 its direction's ux and uz).
 // The photon draws them first from its own stream, before any number of its
 // steps, as the CPU engine does (runtime/engine/cpu_source.c), which has
 // the same distributions in double.
@@ -57,6 +58,13 @@ __device__ __forceinline__ void source_launch(photon_t &p, const layer_t &src)
     p.ux = __fmul_rn(st, ca);
     p.uy = __fmul_rn(st, sa);
     p.uz = uz;
+% elseif kind == "oblique" then
+    // oblique beam: nothing drawn, every photon starts alike: at x (a glass
+    // layer 1's shift), along the direction refracted into the first layer,
+    // (ux, 0, uz), from the record (in double, rounded once)
+    p.x = src.z0;
+    p.ux = src.z1;
+    p.uz = src.cos_crit1;
 % elseif kind == "fiber" then
     // fiber: uniform over its face, cos theta0 uniform in [cos_max, 1],
     // weight 1 - R(theta0), refracted into the first layer

@@ -85,6 +85,14 @@ foreach(case agree identity)
   add_test(NAME gpu_mod_${case} COMMAND test_mod_gpu ${case})
   tmcml_gpu_tests(gpu_mod_${case})
 endforeach()
+# The oblique beam and the Cartesian grid on the GPU (templates/source.cu,
+# templates/xy.cu): against the CPU engine's, across variants, launches and
+# calls, and a beam at 0 degrees against the pencil beam.
+tmcml_test(test_xy_gpu api test_xy_gpu.c stats.c)
+foreach(case agree identity normal)
+  add_test(NAME gpu_xy_${case} COMMAND test_xy_gpu ${case})
+  tmcml_gpu_tests(gpu_xy_${case})
+endforeach()
 tmcml_test(test_time_gpu api test_time_gpu.c stats.c)
 foreach(case agree identity)
   add_test(NAME gpu_time_${case} COMMAND test_time_gpu ${case})

@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,7 +484,7 @@ static bool spec_scores(const kernel_spec *spec, int k)
            (spec->sets_optics > 0 && k == OUTPUT_TALLY_SET_WEIGHTS) ||
            (g == OUTPUT_OPTION_TIME && spec->time_bins) ||
            (g == OUTPUT_OPTION_FIBER && spec->fiber) || (g == OUTPUT_OPTION_FX && spec->fx > 0) ||
-           (g == OUTPUT_OPTION_MOD && spec->mod > 0);
+           (g == OUTPUT_OPTION_MOD && spec->mod > 0) || (g == OUTPUT_OPTION_XY && spec->xy > 0);
 }
 
 /* The least exit cosine fiber detector d accepts, as the kernel has it
@@ -769,6 +770,7 @@ typedef struct launch_args {
     float time_start, inv_c_dt, fiber_sep, fiber_radius, fiber_cos_accept;
     cuda_ptr fx_omega; /* spatial frequencies (templates/fx.cu) */
     int nt;
+    float xy_inv_dx; /* the Cartesian grid's 1 / dx (templates/xy.cu) */
     void *list[KERNEL_PARAM_ROWS];
 } launch_args;
 
@@ -825,6 +827,10 @@ static void *launch_value(launch_args *a, kernel_arg v)
     case KERNEL_ARG_RD_FX: return &a->tally[OUTPUT_TALLY_RD_FX];
     case KERNEL_ARG_TT_FX: return &a->tally[OUTPUT_TALLY_TT_FX];
     case KERNEL_ARG_RD_MOD: return &a->tally[OUTPUT_TALLY_RD_MOD];
+    case KERNEL_ARG_RD_XY: return &a->tally[OUTPUT_TALLY_RD_XY];
+    case KERNEL_ARG_TT_XY: return &a->tally[OUTPUT_TALLY_TT_XY];
+    case KERNEL_ARG_A_XZ: return &a->tally[OUTPUT_TALLY_A_XZ];
+    case KERNEL_ARG_XY_INV_DX: return &a->xy_inv_dx;
     case KERNEL_ARGS: break;
     }
     return NULL;
@@ -881,6 +887,7 @@ static void launch_args_fill(launch_args *a, const gpu_engine *eng, const gpu_ru
         a->start_weight = (float)(1.0 - optics_specular(p->run));
         a->first_layer = optics_first_layer(p->run);
         timed_values(a, r, p->run);
+        a->xy_inv_dx = p->run->xy_nx > 0 ? (float)(1.0 / p->run->xy_dx) : 0.0f;
     }
     int n = 0;
     for (int i = 0; i < KERNEL_PARAM_ROWS; i++)
@@ -1315,39 +1322,52 @@ static bool timed_prepare(const photon_batch *b, const kernel_spec *spec, tally_
     return true;
 }
 
-/* Spatial frequencies: a run's own kernel scores as many as its shape
- * says (templates/fx.cu; a batch's and the sets' none: spec_validate), so
- * a run whose count is not the kernel's is refused rather than given none;
+/* What a run's own kernel alone scores, as many as its shape says (a
+ * batch's and the sets' kernels none: spec_validate): the spatial
+ * frequencies (templates/fx.cu), the modulation frequencies
+ * (templates/timed.cu), the Cartesian grid's cells along x
+ * (templates/xy.cu).  A run whose count (the int at `field` of its
+ * mci_run) is not the kernel's is refused rather than given none;
  * timed_prepare gives acc their tallies. */
-static bool check_fx(const photon_batch *b, const kernel_spec *spec, tm_error *err)
+static bool check_own_count(const photon_batch *b, size_t field, int kernel_count, const char *what,
+                            tm_error *err)
 {
-    for (int k = 0; k < b->count; k++)
-        if (b->parts[k].run->fx_count != spec->fx) {
+    for (int k = 0; k < b->count; k++) {
+        int asked = *(const int *)((const char *)b->parts[k].run + field);
+        if (asked != kernel_count) {
             error_set(err, NULL, 0,
-                      "the kernel scores %d spatial frequencies, the run asks for %d (a batch's "
-                      "or the sets' kernel scores none: run it alone, or on the CPU engine)",
-                      spec->fx, b->parts[k].run->fx_count);
+                      "the kernel scores %d %s, the run asks for %d (a batch's or the sets' "
+                      "kernel scores none: run it alone, or on the CPU engine)",
+                      kernel_count, what, asked);
             return false;
         }
+    }
     return true;
 }
 
-/* Modulation frequencies: a run's own kernel scores as many as its shape
- * says (templates/timed.cu; a batch's and the sets' none: spec_validate),
- * so a run whose count is not the kernel's is refused rather than given
- * none; timed_prepare gives acc their tallies. */
-static bool check_mod(const photon_batch *b, const kernel_spec *spec, tm_error *err)
+/* The source a kernel launches is its shape's: a run of another is
+ * refused rather than started as the kernel's. */
+static bool check_source(const photon_batch *b, const kernel_spec *spec, tm_error *err)
 {
-    for (int k = 0; k < b->count; k++)
-        if (b->parts[k].run->mod_count != spec->mod) {
-            error_set(err, NULL, 0,
-                      "the kernel scores %d modulation frequencies, the run asks for %d (a "
-                      "batch's or the sets' kernel scores none: run it alone, or on the CPU "
-                      "engine)",
-                      spec->mod, b->parts[k].run->mod_count);
+    for (int k = 0; k < b->count; k++) {
+        source_kind kind = b->parts[k].run->source.kind;
+        if ((int)kind != spec->source) {
+            error_set(err, NULL, 0, "the kernel launches a %s source, the run's is a %s one",
+                      source_kind_name((source_kind)spec->source), source_kind_name(kind));
             return false;
         }
+    }
     return true;
+}
+
+static bool check_own_counts(const photon_batch *b, const kernel_spec *spec, tm_error *err)
+{
+    return check_source(b, spec, err) &&
+           check_own_count(b, offsetof(mci_run, fx_count), spec->fx, "spatial frequencies", err) &&
+           check_own_count(b, offsetof(mci_run, mod_count), spec->mod, "modulation frequencies",
+                           err) &&
+           check_own_count(b, offsetof(mci_run, xy_nx), spec->xy,
+                           "cells along x of the Cartesian grid", err);
 }
 
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
@@ -1355,9 +1375,8 @@ bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_mod(batch, spec, err) || !check_fx(batch, spec, err) ||
-        !check_batch(batch, spec, err) || !gpu_acc_add_options(batch, spec, opt, acc, err) ||
-        !timed_prepare(batch, spec, acc, err))
+    if (!check_own_counts(batch, spec, err) || !check_batch(batch, spec, err) ||
+        !gpu_acc_add_options(batch, spec, opt, acc, err) || !timed_prepare(batch, spec, acc, err))
         return false;
     const mci_run *run = batch->parts[0].run;
     if (!spec->batch && batch_run_glass_only(run) && !source_is_pencil(&run->source)) {

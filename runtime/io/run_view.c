@@ -15,7 +15,8 @@ problem_shape run_view_shape(const mci_run *run, bool score_absorption)
                            .fiber = run->fiber_count > 0,
                            .fibers = run->fiber_count > 1 ? run->fiber_count : 0,
                            .fx = run->fx_count,
-                           .mod = run->mod_count};
+                           .mod = run->mod_count,
+                           .xy = run->xy_nx};
 }
 
 _Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds");
@@ -31,7 +32,25 @@ _Static_assert(SOURCE_KINDS == SHAPE_SOURCE_KINDS, "gen/shape.h's source kinds")
  *   cos_crit0  fiber under a glass layer 1: n of layer 1 / n of layer 2
  *   cos_crit1  fiber: n above / n of the first layer (Snell's law to it)
  *   mua        fiber under a glass layer 1: its thickness (record's mut)
+ * and for the oblique beam, whose photons all start alike (oblique_record):
+ *   z0         x of the start: a glass layer 1's thickness x tan theta there
+ *   z1, cos_crit1  ux and uz of the direction refracted into the first layer
  * A pencil run's record is MCML's medium above, as before. */
+static void oblique_record(const mci_run *run, spec_layer *above)
+{
+    const mci_layer *l = run->layers;
+    int first = mci_layer_is_glass(&l[1]) ? 2 : 1;
+    double sin_t, cos_t;
+    source_refracted(&run->source, l[0].n, l[first].n, &sin_t, &cos_t);
+    above->z1 = sin_t;
+    above->cos_crit1 = cos_t;
+    if (first == 2) {
+        double sin_g, cos_g;
+        source_refracted(&run->source, l[0].n, l[1].n, &sin_g, &cos_g);
+        above->z0 = cos_g > 0.0 ? l[1].d * sin_g / cos_g : 0.0;
+    }
+}
+
 static void source_record(const mci_run *run, spec_layer *above)
 {
     const source_desc *s = &run->source;
@@ -40,6 +59,11 @@ static void source_record(const mci_run *run, spec_layer *above)
     double n0 = l[0].n, s_max = s->na / n0;
     int first = glass ? 2 : 1;
     *above = (spec_layer){.n = n0, .z0 = source_value(s, 0)};
+    if (s->kind == SOURCE_OBLIQUE) {
+        *above = (spec_layer){.n = n0};
+        oblique_record(run, above);
+        return;
+    }
     if (s->kind != SOURCE_FIBER)
         return;
     /* 1 - sqrt(1 - s^2) without cancellation */
