@@ -152,6 +152,13 @@
  * waits, fine for an instrument's handful; more take the CPU engine. */
 #define TM_MAX_GPU_MODULATIONS 32
 
+/* Cells along x (and y) of the Cartesian grid (--xy; runtime/io/xy_grid.h):
+ * Rd_xy and Tt_xy hold nx^2 entries, so 4096 makes 2^24 each, 128 MiB of
+ * 64-bit tallies per thread and 256 MiB of 128-bit accumulators per run, a
+ * memory a workstation has; a camera's image of a diffuse spot is a few
+ * hundred pixels across. */
+#define TM_MAX_XY_CELLS 4096
+
 /* Absorption sets of one run (docs/physics.md, "Absorption sets"): a
  * photon of the CPU engine carries two doubles a set on its stack, 4 kB
  * at this count; the issue's use (a spectrum of 64 to 128 wavelengths) fits

@@ -20,8 +20,8 @@
  * entries go by layer count, then A before -A, then the rest in this
  * order; the text reads "L7 200x500x30 -A sets=4 2-D paths A source=1 time
  * fiber jacobian optics=2 fibers=3 fx=32 mod=4". */
-const char *const shape_source_names[SHAPE_SOURCE_KINDS] = {"pencil", "gaussian", "flat", "point",
-                                                            "fiber"};
+const char *const shape_source_names[SHAPE_SOURCE_KINDS] = {"pencil", "gaussian", "flat",
+                                                            "point",  "fiber",    "oblique"};
 
 const shape_field shape_field_table[] = {
     {SHAPE_INT_MEMBER(num_layers), .lo = 1, .hi = SPEC_MAX_LAYERS, .sort = SHAPE_SORT_LEADING,

@@ -123,7 +123,7 @@ typedef struct shape_field {
 #define PROBLEM_SHAPE_KEYED 5
 /* The source kinds a shape may name (SOURCE_KINDS of runtime/io/source.h,
  * which gen cannot see: runtime/io/run_view.c asserts that they agree). */
-#define SHAPE_SOURCE_KINDS  5
+#define SHAPE_SOURCE_KINDS  6
 /* Their names, by number, as the templates test them (spec.source_name,
  * templates/source.cu) and --source spells them: source_kind_table's
  * (runtime/io/source.c) in its order (tests/test_source_table.c). */

@@ -1350,12 +1350,30 @@ static bool check_mod(const photon_batch *b, const kernel_spec *spec, tm_error *
     return true;
 }
 
+/* The Cartesian grid and the oblique beam: no kernel scores or launches
+ * them (the CPU engine does), so a run that asks is refused rather than
+ * given none, or another source. */
+static bool check_xy(const photon_batch *b, tm_error *err)
+{
+    for (int k = 0; k < b->count; k++) {
+        const mci_run *run = b->parts[k].run;
+        if (run->xy_nx > 0 || source_breaks_symmetry(&run->source)) {
+            error_set(err, NULL, 0, "%s: the CPU engine alone %s it: run it with the CPU engine",
+                      run->xy_nx > 0 ? "the Cartesian grid (Rd_xy, Tt_xy, A_xz)"
+                                     : "the oblique beam",
+                      run->xy_nx > 0 ? "scores" : "launches");
+            return false;
+        }
+    }
+    return true;
+}
+
 bool gpu_simulate_feed(gpu_engine *eng, const photon_batch *batch, const kernel_spec *spec,
                        const gpu_options *opt, const photon_feed *feed, tally_set *acc,
                        gpu_stats *stats, tm_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    if (!check_mod(batch, spec, err) || !check_fx(batch, spec, err) ||
+    if (!check_xy(batch, err) || !check_mod(batch, spec, err) || !check_fx(batch, spec, err) ||
         !check_batch(batch, spec, err) || !gpu_acc_add_options(batch, spec, opt, acc, err) ||
         !timed_prepare(batch, spec, acc, err))
         return false;
