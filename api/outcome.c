@@ -44,15 +44,15 @@ void tmcml_result_rat(const tmcml_result *r, tmcml_rat *rat)
 
 /* ORDER OUTPUT: tmcml_array is output_table's order (runtime/io/output_arrays.h),
  * and tmcml_axis output_axis's; tests/test_api.c checks every name. */
-_Static_assert(TMCML_RD_PHASE + 1 == OUTPUT_ARRAYS,
-               "tmcml_array: one constant per output_table row");
+_Static_assert(TMCML_A_XZ + 1 == OUTPUT_ARRAYS, "tmcml_array: one constant per output_table row");
 _Static_assert(TMCML_AXIS_LAYER == (int)OUTPUT_AXIS_LAYER && TMCML_AXIS_R == (int)OUTPUT_AXIS_R &&
                    TMCML_AXIS_Z == (int)OUTPUT_AXIS_Z && TMCML_AXIS_A == (int)OUTPUT_AXIS_A &&
                    TMCML_AXIS_T == (int)OUTPUT_AXIS_T &&
                    TMCML_AXIS_DETECTOR == (int)OUTPUT_AXIS_DETECTOR &&
                    TMCML_AXIS_PARAM == (int)OUTPUT_AXIS_PARAM &&
                    TMCML_AXIS_FX == (int)OUTPUT_AXIS_FX &&
-                   TMCML_AXIS_MODULATION == (int)OUTPUT_AXIS_MOD,
+                   TMCML_AXIS_MODULATION == (int)OUTPUT_AXIS_MOD &&
+                   TMCML_AXIS_XY == (int)OUTPUT_AXIS_XY,
                "tmcml_axis: output_axis's values");
 _Static_assert(OUTPUT_MAX_RANK <= TMCML_ARRAY_MAX_DIMS, "TMCML_ARRAY_MAX_DIMS");
 
@@ -200,12 +200,12 @@ static tmcml_status copy_tallies(tmcml_session *s, const tmcml_result *r, tmcml_
     if (!r->has_tallies)
         return api_failf(s, TMCML_ERR_STATE, "this result has no tallies (read from an .mco)");
     if (!r->tallies.tally[o->tally])
-        return api_failf(s, TMCML_ERR_STATE, "this run scored no %s",
-                         o->option == OUTPUT_OPTION_PATHS
-                             ? "path lengths (tmcml_problem_set_path_lengths)"
-                         : o->option == OUTPUT_OPTION_TIME
-                             ? "time bins (tmcml_problem_set_time_bins)"
-                             : "fiber detector (tmcml_problem_set_fiber_detector)");
+        return api_failf(
+            s, TMCML_ERR_STATE, "this run scored no %s",
+            o->option == OUTPUT_OPTION_PATHS  ? "path lengths (tmcml_problem_set_path_lengths)"
+            : o->option == OUTPUT_OPTION_TIME ? "time bins (tmcml_problem_set_time_bins)"
+            : o->option == OUTPUT_OPTION_XY   ? "Cartesian grid (tmcml_problem_set_xy)"
+                                            : "fiber detector (tmcml_problem_set_fiber_detector)");
     const tally_acc_t *src = r->tallies.tally[o->tally];
     size_t n;
     tmcml_result_array(r, which, &n);

@@ -309,7 +309,8 @@ tmcml_status tmcml_problem_set_stderr(tmcml_session *s, tmcml_problem *p, int on
 int tmcml_problem_stderr(const tmcml_problem *p) { return p && p->stderr_groups; }
 
 /* The library's numbering of the kinds is source.h's. */
-_Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER && SOURCE_KINDS == 5,
+_Static_assert(TMCML_SOURCE_FIBER == (int)SOURCE_FIBER &&
+                   TMCML_SOURCE_OBLIQUE == (int)SOURCE_OBLIQUE && SOURCE_KINDS == 6,
                "tmcml_source_kind and source_kind differ");
 /* A kind has at most the library's two parameters, a and b. */
 _Static_assert(SOURCE_MAX_PARAMS == 2, "tmcml_problem_set_source takes a and b");
@@ -323,7 +324,7 @@ tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int ki
     if (kind < 0 || kind >= SOURCE_KINDS)
         return api_arg_error(s,
                              "source: unknown kind %d (TMCML_SOURCE_PENCIL to "
-                             "TMCML_SOURCE_FIBER)",
+                             "TMCML_SOURCE_OBLIQUE)",
                              kind);
     const double values[] = {a, b}; /* the kind's parameters in order (source_kind_table) */
     source_desc src = source_make((source_kind)kind, values);

@@ -329,15 +329,23 @@ TMCML_API int tmcml_problem_modulation(const tmcml_problem *p, double *hz, int m
  *                          inside a layer (not on a boundary), weight 1
  *   TMCML_SOURCE_FIBER     a fiber at the surface: radius a cm >= 0,
  *                          numerical aperture b, 0 <= b <= n above
+ *   TMCML_SOURCE_OBLIQUE   a beam at a polar angle of incidence of a degrees,
+ *                          0 <= a < 90, in the x-z plane, entering at
+ *                          x = y = 0, refracted by Snell's law, losing the
+ *                          Fresnel reflectance at a (Rsp); needs the
+ *                          Cartesian grid (tmcml_problem_set_xy) and the
+ *                          CPU engine (TMCML_1.6)
  * Bad values: TMCML_ERR_ARGUMENT naming them.  Recorded in the result's .mco
- * and JSON.  Both engines; the kind is part of the kernel's shape (a batch
- * holds one kind), the parameters are data.  New in TMCML_1.1. */
+ * and JSON.  Both engines but for the oblique beam; the kind is part of the
+ * kernel's shape (a batch holds one kind), the parameters are data.  New in
+ * TMCML_1.1. */
 typedef enum tmcml_source_kind {
     TMCML_SOURCE_PENCIL = 0,
     TMCML_SOURCE_GAUSSIAN = 1,
     TMCML_SOURCE_FLAT = 2,
     TMCML_SOURCE_POINT = 3,
-    TMCML_SOURCE_FIBER = 4
+    TMCML_SOURCE_FIBER = 4,
+    TMCML_SOURCE_OBLIQUE = 5
 } tmcml_source_kind;
 TMCML_API tmcml_status tmcml_problem_set_source(tmcml_session *s, tmcml_problem *p, int kind,
                                                 double a, double b);
@@ -730,7 +738,16 @@ typedef enum tmcml_array {
     TMCML_RD_R_AC,    /* [nr x modulations] [1/cm2]: the amplitude of Rd_r */
     TMCML_RD_R_PHASE, /* [nr x modulations] [rad]: its phase lag */
     TMCML_RD_AC,      /* [modulations] [-]: the amplitude of Rd */
-    TMCML_RD_PHASE    /* [modulations] [rad]: its phase lag */
+    TMCML_RD_PHASE,   /* [modulations] [rad]: its phase lag */
+    /* Optional (TMCML_1.6): only in a run of a problem with a Cartesian
+     * grid (tmcml_problem_set_xy) of nx x nx cells of side dx centred on
+     * the entry point, x the slower axis, cell ix covering x in
+     * [(ix - nx/2) dx, (ix + 1 - nx/2) dx); what lands beyond the grid is
+     * not in it.  Integer tallies, as TMCML_A_RZ's. */
+    TMCML_RD_XY, /* [nx x nx] [1/cm2]: the diffuse reflectance per area, [ix][iy] */
+    TMCML_TT_XY, /* [nx x nx] [1/cm2]: the transmittance per area, [ix][iy] */
+    TMCML_A_XZ   /* [nx x nz] [1/cm2]: the absorption per area of the x-z plane
+                  * (integrated over y), [ix][iz] */
 } tmcml_array;
 /* The array (owned by r, valid until tmcml_result_delete) and its length in
  * *count; NULL (count 0) for an unknown array or an optional one r does not
@@ -778,11 +795,13 @@ TMCML_API tmcml_status tmcml_result_precision(const tmcml_result *r, tmcml_preci
  *   TMCML_RD_RT, TMCML_TT_RT              2^24 units per unit of weight
  *                                         (time bins);
  *   TMCML_RD_FIBER                        2^24 units per unit of weight
- *                                         (fiber detector).
+ *                                         (fiber detector);
+ *   TMCML_RD_XY, TMCML_TT_XY, TMCML_A_XZ  2^24 units per unit of weight
+ *                                         (the Cartesian grid, TMCML_1.6).
  * count must be the array's length.  TMCML_ERR_ARGUMENT for another array;
  * TMCML_ERR_STATE for a result read from an .mco, which has none, and for
  * the tallies of an optional group (path lengths, time bins, fiber
- * detector) that the run did not score. */
+ * detector, Cartesian grid) that the run did not score. */
 TMCML_API tmcml_status tmcml_result_tallies(tmcml_session *s, const tmcml_result *r,
                                             tmcml_array which, uint64_t *low, uint64_t *high,
                                             size_t count);
@@ -813,7 +832,10 @@ typedef enum tmcml_axis {
     TMCML_AXIS_FX = 10,
     /* The modulation frequencies (tmcml_problem_set_modulation);
      * TMCML_1.6. */
-    TMCML_AXIS_MODULATION = 12
+    TMCML_AXIS_MODULATION = 12,
+    /* The Cartesian grid's cells along x, or y (tmcml_problem_set_xy: nx);
+     * TMCML_1.6. */
+    TMCML_AXIS_XY = 14
 } tmcml_axis;
 #define TMCML_ARRAY_MAX_DIMS 4
 /* The number of axes (1 to 4 today), each into axes[] (may be NULL), the
@@ -827,8 +849,8 @@ TMCML_API int tmcml_array_absorption(tmcml_array which);
 TMCML_API int tmcml_array_path_lengths(tmcml_array which);
 /* Which optional group it is of: 0 every run's, 1 the path lengths, 2 the
  * time bins, 3 the fiber detector, 4 the derivatives (TMCML_1.5), 6 the
- * spatial frequencies, 7 the modulation frequencies (TMCML_1.6); -1 for
- * an unknown array.  New in TMCML_1.1. */
+ * spatial frequencies, 7 the modulation frequencies, 8 the Cartesian grid
+ * (TMCML_1.6); -1 for an unknown array.  New in TMCML_1.1. */
 TMCML_API int tmcml_array_option(tmcml_array which);
 /* The array's shape in r's grid: the number of axes, and each axis's
  * length into shape[] (may be NULL); their product is tmcml_result_array's

@@ -198,6 +198,33 @@ static const struct {
     {"cpu 73fb6a0babdc2e5f", "cpu 2479fe5a3324438d"},
     {"cpu 183e4d5aedaf1d5e", "cpu 2479fe5a3324438d"},
     {"cpu 0c975c1316654ac3", "cpu 2479fe5a3324438d"},
+    /* -> issue 48's oblique beam and Cartesian grid: source.c's table has
+     * the oblique kind and its checks, cpu_source.c its start (no number
+     * drawn), cpu_photon.c scores the grid in the sets' loop (each escape's
+     * and deposit's units into its cell too, the deposit's units computed
+     * once for A_rz and A_xz) and crosses a top glass layer at the beam's
+     * angle, cpu_problem and cpu.c carry the grid, tally.c its length.  No
+     * arithmetic of a run without them changed: compare_builds against
+     * 4791967, every CPU case identical; runs with time bins and two
+     * detectors, derivatives with time bins, spatial and modulation
+     * frequencies with --stderr, path lengths, a Gaussian and a fiber source
+     * with --stderr, absorption sets (with path lengths, with -A)
+     * identical, .mco and .npz; 4791967 checkpoints (a plain run's,
+     * version 1, and one with time bins, a detector and --stderr, version
+     * 4, and with modulation frequencies and --stderr, version 5) resumed
+     * to the uninterrupted runs' .mco. */
+    {"cpu dff8cc904f1a6ac6", "cpu f289c0d9e4482f36"},
+    {"cpu a94c288e29efe04e", "cpu f289c0d9e4482f36"},
+    {"cpu 123fa2412a7dd68a", "cpu f289c0d9e4482f36"},
+    {"cpu 8ea25a9fe88f1d88", "cpu f289c0d9e4482f36"},
+    {"cpu 1dcbe7d66b77df02", "cpu f289c0d9e4482f36"},
+    {"cpu 3a33238972ac9536", "cpu f289c0d9e4482f36"},
+    {"cpu 2df46f6f918d4081", "cpu f289c0d9e4482f36"},
+    {"cpu 0bffd0c07d71ae9d", "cpu f289c0d9e4482f36"},
+    {"cpu 73fb6a0babdc2e5f", "cpu f289c0d9e4482f36"},
+    {"cpu 183e4d5aedaf1d5e", "cpu f289c0d9e4482f36"},
+    {"cpu 0c975c1316654ac3", "cpu f289c0d9e4482f36"},
+    {"cpu 2479fe5a3324438d", "cpu f289c0d9e4482f36"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every

@@ -302,3 +302,11 @@ set_tests_properties(precision PROPERTIES LABELS "validation")
 add_test(NAME gpu_stderr COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stderr_gpu.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 tmcml_gpu_tests(gpu_stderr)
+# The oblique beam and the Cartesian grid on the CPU engine (docs/physics.md,
+# "Sources"; docs/outputs.md, "Cartesian grid"): the beam's start, the
+# grid's identities, its rings against Rd_r, Wang & Jacques' shift.
+tmcml_test(test_xy engine test_xy.c stats.c)
+foreach(case start identity rings wang)
+  add_test(NAME xy_${case} COMMAND test_xy ${case})
+  set_tests_properties(xy_${case} PROPERTIES LABELS "validation")
+endforeach()

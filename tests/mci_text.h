@@ -18,4 +18,18 @@ static inline bool parse_inline(const char *text, mci_file *f)
     return false;
 }
 
+/* run's source from its text form ("oblique:45"), checked against its
+ * layers; an error printed. */
+static inline bool run_set_source(mci_run *run, const char *text)
+{
+    tm_error err = {0};
+    source_desc s;
+    if (source_parse(text, "source", &s, &err) && source_check_run(&s, run, "source", &err)) {
+        run->source = s;
+        return true;
+    }
+    error_print(stderr, &err);
+    return false;
+}
+
 #endif

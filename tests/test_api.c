@@ -340,6 +340,9 @@ static const struct {
     {TMCML_RD_R_PHASE, "Rd_r_phase", "rad", 2, {TMCML_AXIS_R, TMCML_AXIS_MODULATION}, 0, 0},
     {TMCML_RD_AC, "Rd_ac", "-", 1, {TMCML_AXIS_MODULATION}, 0, 0},
     {TMCML_RD_PHASE, "Rd_phase", "rad", 1, {TMCML_AXIS_MODULATION}, 0, 0},
+    {TMCML_RD_XY, "Rd_xy", "1/cm2", 2, {TMCML_AXIS_XY, TMCML_AXIS_XY}, 1, 0},
+    {TMCML_TT_XY, "Tt_xy", "1/cm2", 2, {TMCML_AXIS_XY, TMCML_AXIS_XY}, 1, 0},
+    {TMCML_A_XZ, "A_xz", "1/cm2", 2, {TMCML_AXIS_XY, TMCML_AXIS_Z}, 1, 1},
 };
 
 static void test_array_table(void)
@@ -370,7 +373,8 @@ static void test_array_table(void)
                                         : w < TMCML_RD_JACOBIAN ? 3
                                         : w < TMCML_RD_FX       ? 4
                                         : w < TMCML_RD_R_AC     ? 6
-                                                                : 7));
+                                        : w < TMCML_RD_XY       ? 7
+                                                                : 8));
     }
     tmcml_array unknown[] = {(tmcml_array)n, (tmcml_array)-1};
     for (int i = 0; i < 2; i++) {
@@ -419,7 +423,8 @@ static void test_array_shapes(tmcml_session *s)
     CHECK(tmcml_result_tallies(s, r, TMCML_A_Z, lo, hi, 40) == TMCML_ERR_ARGUMENT);
     CHECK(strcmp(tmcml_session_message(s),
                  "which: the tallies are TMCML_A_RZ, TMCML_RD_RA, TMCML_TT_RA, TMCML_RD_PATH, "
-                 "TMCML_TT_PATH, TMCML_RD_RT, TMCML_TT_RT and TMCML_RD_FIBER (got 1)") == 0);
+                 "TMCML_TT_PATH, TMCML_RD_RT, TMCML_TT_RT, TMCML_RD_FIBER, TMCML_RD_XY, "
+                 "TMCML_TT_XY and TMCML_A_XZ (got 1)") == 0);
     CHECK(tmcml_result_tallies(s, r, TMCML_RD_PATH, lo, hi, 0) == TMCML_ERR_STATE);
     tmcml_result_delete(r);
     tmcml_problem_delete(p);

@@ -49,12 +49,19 @@ static void test_rows(void)
          * entry a detector; a derivative tally runs along r or a, then its
          * layers and terms; a spatial-frequency tally's parts come first,
          * then its frequencies; a modulation tally runs along r, then its
-         * frequencies and parts). */
+         * frequencies and parts; the Cartesian grid's along x, then y or
+         * z). */
         bool derivative = t->option == OUTPUT_OPTION_JACOBIAN;
         bool fx = t->option == OUTPUT_OPTION_FX, mod = t->option == OUTPUT_OPTION_MOD;
-        CHECK_MSG(t->option == OUTPUT_OPTION_FIBER || derivative || fx ||
-                      (t->rank == (mod ? 3 : 2) && t->axes[0] == OUTPUT_AXIS_R),
-                  "%s: a tally runs along r first", t->name);
+        bool xy = t->option == OUTPUT_OPTION_XY;
+        CHECK_MSG(
+            t->option == OUTPUT_OPTION_FIBER || derivative || fx ||
+                (t->rank == (mod ? 3 : 2) && t->axes[0] == (xy ? OUTPUT_AXIS_XY : OUTPUT_AXIS_R)),
+            "%s: a tally runs along r first", t->name);
+        CHECK_MSG(
+            !xy || (o == t && (t->axes[1] == OUTPUT_AXIS_XY || t->axes[1] == OUTPUT_AXIS_Z) &&
+                    (t->norm == (t->axes[1] == OUTPUT_AXIS_Z ? OUTPUT_NORM_XZ : OUTPUT_NORM_XY))),
+            "%s: a Cartesian tally's axes", t->name);
         CHECK_MSG(!mod || (t->axes[1] == OUTPUT_AXIS_MOD && t->axes[2] == OUTPUT_AXIS_MOD_PART &&
                            o->axes[o->rank - 1] == OUTPUT_AXIS_MOD &&
                            (o->rank == 1 || o->axes[0] == OUTPUT_AXIS_R)),
@@ -94,9 +101,12 @@ static void test_rows(void)
         CHECK_MSG(o->mco_per_line == 1 || o->mco_per_line == 5, "%s: %d a line", o->name,
                   o->mco_per_line);
     }
-    CHECK(last_tally == OUTPUT_TALLY_RD_FIBER);
-    /* The derivative tallies: rows of their own, after it, in order. */
-    for (int k = OUTPUT_TALLY_RD_JR; k < OUTPUT_TALLIES_ALL; k++)
+    CHECK(last_tally == OUTPUT_TALLY_A_XZ);
+    /* The derivative tallies to the modulation's: rows of their own, after
+     * the fiber's, in order, before the Cartesian grid's. */
+    CHECK(OUTPUT_TALLY_RD_JR == OUTPUT_TALLY_RD_FIBER + 1 &&
+          OUTPUT_TALLY_RD_XY == OUTPUT_TALLY_RD_JR + OUTPUT_HIDDEN_TALLIES);
+    for (int k = OUTPUT_TALLY_RD_JR; k < OUTPUT_TALLY_RD_JR + OUTPUT_HIDDEN_TALLIES; k++)
         CHECK(output_tally(k) == &output_hidden_tallies[k - OUTPUT_TALLY_RD_JR] &&
               output_tally(k)->tally == k && output_tally(k)->tallied &&
               !output_by_name(output_tally(k)->name));
@@ -140,7 +150,7 @@ static void test_fields(void)
     mcml_result res;
     CHECK(result_alloc(&res, 3, 5, 2, 4));
     CHECK(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-          offsetof(mcml_result, rd_phase) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]));
+          offsetof(mcml_result, a_xz) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]));
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK((res.array[i] != NULL) == !output_table[i].option);
     CHECK(result_alloc_paths(&res) && result_has_paths(&res));
@@ -151,6 +161,7 @@ static void test_fields(void)
     CHECK(result_alloc_jacobian(&res) && res.rd_jacobian && res.tt_a_jacobian);
     CHECK(result_alloc_fx(&res, 3) && res.rd_fx && res.tt_fx && res.frequencies == 3);
     CHECK(result_alloc_mod(&res, 2) && res.rd_r_ac && res.rd_phase && res.modulations == 2);
+    CHECK(result_alloc_xy(&res, 6) && res.rd_xy && res.tt_xy && res.a_xz && res.xy == 6);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         CHECK(res.array[i] != NULL);
     result_free(&res);
@@ -165,7 +176,8 @@ static void test_option_tallies(void)
           output_option_axis(OUTPUT_OPTION_FIBER) == OUTPUT_AXIS_DETECTOR &&
           output_option_axis(OUTPUT_OPTION_JACOBIAN) == OUTPUT_AXIS_JACOBIAN_LAYER &&
           output_option_axis(OUTPUT_OPTION_FX) == OUTPUT_AXIS_FX &&
-          output_option_axis(OUTPUT_OPTION_MOD) == OUTPUT_AXIS_MOD);
+          output_option_axis(OUTPUT_OPTION_MOD) == OUTPUT_AXIS_MOD &&
+          output_option_axis(OUTPUT_OPTION_XY) == OUTPUT_AXIS_XY);
     output_grid time = output_option_grid(OUTPUT_OPTION_TIME, 7);
     CHECK(time.nt == 7 && time.num_layers == 0 && time.detectors == 0 && time.nr == 0);
     tally_set t;
@@ -202,6 +214,13 @@ static void test_option_tallies(void)
     CHECK(tally_set_add_options(&t, &modulations) && t.rd_mod_parts &&
           tally_set_option_length(&t, OUTPUT_OPTION_MOD) == 5 &&
           tally_set_bins(&t, OUTPUT_TALLY_RD_MOD) == 3 * 5 * OUTPUT_MOD_PARTS);
+    /* The Cartesian grid: xy x xy cells on the surface, xy x nz below. */
+    output_grid xy = output_option_grid(OUTPUT_OPTION_XY, 6);
+    CHECK(xy.xy == 6 && xy.modulations == 0 && xy.nz == 0);
+    CHECK(tally_set_add_options(&t, &xy) && t.rd_xy && t.tt_xy && t.a_xz &&
+          tally_set_option_length(&t, OUTPUT_OPTION_XY) == 6 &&
+          tally_set_bins(&t, OUTPUT_TALLY_TT_XY) == 36 &&
+          tally_set_bins(&t, OUTPUT_TALLY_A_XZ) == 30);
     tally_set other;
     CHECK(tally_set_init(&other, 3, 5, 2));
     CHECK(tally_set_add_options_of(&other, &t) && tally_set_equal(&other, &t));

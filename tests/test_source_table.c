@@ -10,7 +10,8 @@
 #include "shape.h"
 #include "source.h"
 
-#define FORMS "pencil, gaussian:W, flat:R, point:Z or fiber:R:NA (cm)"
+#define FORMS                                                                                      \
+    "pencil, gaussian:W, flat:R, point:Z, fiber:R:NA or oblique:ANGLE (cm; ANGLE in degrees)"
 
 /* text parses to a source whose text, description and a, b are these. */
 static void check_kind(const char *text, source_kind kind, const char *describe, double a, double b)
@@ -29,7 +30,7 @@ static void check_kind(const char *text, source_kind kind, const char *describe,
     const double v[] = {a, b};
     source_desc made = source_make(kind, v);
     CHECK_MSG(made.kind == s.kind && made.radius == s.radius && made.depth == s.depth &&
-                  made.na == s.na,
+                  made.na == s.na && made.angle == s.angle,
               "%s: source_make differs", text);
 }
 
@@ -52,6 +53,15 @@ static void test_kinds(void)
     check_kind("fiber:0.02:0.22", SOURCE_FIBER, "fiber, radius 0.02 cm, NA 0.22, at the surface",
                0.02, 0.22);
     check_kind("fiber:0:0", SOURCE_FIBER, "fiber, radius 0 cm, NA 0, at the surface", 0, 0);
+    check_kind("oblique:45", SOURCE_OBLIQUE,
+               "oblique beam at 45 degrees of incidence in the x-z plane, entering at x = y = 0",
+               45, 0);
+    check_kind("oblique:0", SOURCE_OBLIQUE,
+               "oblique beam at 0 degrees of incidence in the x-z plane, entering at x = y = 0", 0,
+               0);
+    check_kind("oblique:89.5", SOURCE_OBLIQUE,
+               "oblique beam at 89.5 degrees of incidence in the x-z plane, entering at x = y = 0",
+               89.5, 0);
     /* The fields the engines read (cpu_source.c, optics.c) by name. */
     const double v[] = {0.5, 0.25};
     CHECK(source_make(SOURCE_GAUSSIAN, v).radius == 0.5 &&
@@ -59,6 +69,10 @@ static void test_kinds(void)
     CHECK(source_make(SOURCE_POINT, v).depth == 0.5 && source_make(SOURCE_POINT, v).radius == 0);
     CHECK(source_make(SOURCE_FIBER, v).radius == 0.5 && source_make(SOURCE_FIBER, v).na == 0.25);
     CHECK(source_make(SOURCE_GAUSSIAN, v).na == 0 && source_make(SOURCE_PENCIL, v).radius == 0);
+    CHECK(source_make(SOURCE_OBLIQUE, v).angle == 0.5 &&
+          source_make(SOURCE_OBLIQUE, v).radius == 0);
+    CHECK(source_breaks_symmetry(&(source_desc){.kind = SOURCE_OBLIQUE}) &&
+          !source_breaks_symmetry(&(source_desc){.kind = SOURCE_FIBER}));
     CHECK(strcmp(source_kind_name(SOURCE_FIBER), "fiber") == 0);
     CHECK(strcmp(source_kind_name((source_kind)SOURCE_KINDS), "unknown") == 0);
     CHECK(source_kind_of((source_kind)SOURCE_KINDS) == NULL &&
@@ -85,6 +99,23 @@ static void test_messages(void)
                                     "finite number >= 0 (got -0.5)");
     check_refused("gaussian:inf", "--source \"gaussian:inf\": the 1/e^2 radius W must be a finite "
                                   "number of cm > 0 (got inf)");
+    /* The oblique beam's angle: [0, 90) degrees, the value quoted. */
+    check_refused("oblique:90", "--source \"oblique:90\": the angle of incidence must be below 90 "
+                                "degrees (got 90): at 90 degrees or more the beam would not "
+                                "enter the tissue");
+    check_refused("oblique:135", "--source \"oblique:135\": the angle of incidence must be below "
+                                 "90 degrees (got 135): at 90 degrees or more the beam would not "
+                                 "enter the tissue");
+    check_refused("oblique:-10", "--source \"oblique:-10\": the angle of incidence must be a "
+                                 "finite number of degrees >= 0 (got -10)");
+    check_refused("oblique:nan", "--source \"oblique:nan\": the angle of incidence must be a "
+                                 "finite number of degrees >= 0 (got nan)");
+    check_refused("oblique:inf", "--source \"oblique:inf\": the angle of incidence must be a "
+                                 "finite number of degrees >= 0 (got inf)");
+    check_refused("oblique", "--source \"oblique\": expected " FORMS);
+    check_refused("oblique:", "--source \"oblique:\": \"\" is not a number");
+    check_refused("oblique:45:1", "--source \"oblique:45:1\": expected " FORMS);
+    check_refused("oblique:45deg", "--source \"oblique:45deg\": \"45deg\" is not a number");
     source_desc tiny = {.kind = SOURCE_FIBER, .radius = 0.01, .na = 2e-310};
     tm_error err = {0};
     CHECK(!source_check_values(&tiny, "source", &err));
@@ -108,7 +139,8 @@ static void test_table(void)
             CHECK_MSG(p->symbol && p->what && p->key && p->unit, "%s: parameter %d", row->name, i);
             CHECK(p->field == offsetof(source_desc, radius) ||
                   p->field == offsetof(source_desc, depth) ||
-                  p->field == offsetof(source_desc, na));
+                  p->field == offsetof(source_desc, na) ||
+                  p->field == offsetof(source_desc, angle));
         }
     }
 }

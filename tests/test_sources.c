@@ -60,18 +60,6 @@
 /* The GPU engine of the gpu case (NULL: none). */
 static gpu_engine *gpu;
 
-static bool set_source(mci_run *run, const char *text)
-{
-    tm_error err;
-    source_desc s;
-    if (source_parse(text, "source", &s, &err) && source_check_run(&s, run, "source", &err)) {
-        run->source = s;
-        return true;
-    }
-    error_print(stderr, &err);
-    return false;
-}
-
 static bool tallies(const mci_run *run, int threads, uint64_t first, uint64_t count, tally_set *t)
 {
     tm_error err = {0};
@@ -234,7 +222,7 @@ static int case_gaussian(void)
         return 1;
     mci_run *pencil = &pf.runs[0], *gauss = &gf.runs[0], *flat = &ff.runs[0];
     const double w = 0.1;
-    if (!set_source(gauss, "gaussian:0.1") || !set_source(flat, "flat:0.1"))
+    if (!run_set_source(gauss, "gaussian:0.1") || !run_set_source(flat, "flat:0.1"))
         return 1;
     const conv_beam beam = {CONV_BEAM_GAUSSIAN, w};
     const uint64_t m = photons(2000);
@@ -278,7 +266,7 @@ static int case_point_slab(void)
     if (!parse_inline("1.0\n1\np.mco A\n1000\n0.01 0.01\n20 20 1\n1\n1.0\n"
                       "1.0 1.0 20.0 0.8 0.2\n1.0\n",
                       &f) ||
-        !set_source(&f.runs[0], "point:0.1"))
+        !run_set_source(&f.runs[0], "point:0.1"))
         return 1;
     const uint64_t m = photons(4000);
     double diff[BATCHES], sum[BATCHES];
@@ -356,7 +344,7 @@ static int case_diffusion(void)
     if (!parse_inline("1.0\n1\nd.mco A\n1000\n0.05 0.1\n160 2 1\n1\n1.0\n"
                       "1.0 0.1 9.9 0.0 8.0\n1.0\n",
                       &f) ||
-        !set_source(&f.runs[0], "point:4.0"))
+        !run_set_source(&f.runs[0], "point:4.0"))
         return 1;
     const mci_run *run = &f.runs[0];
     const double mua = 0.1, mut = 10.0, z0 = 4.0, c = 0.99;
@@ -407,8 +395,9 @@ static int case_fiber(void)
     mci_file pf, ff, wf, gf;
     if (!parse_inline(skin_like, &pf) || !parse_inline(skin_like, &ff) ||
         !parse_inline(skin_like, &wf) || !parse_inline(glass, &gf) ||
-        !set_source(&ff.runs[0], "fiber:0:0") || !set_source(&wf.runs[0], "fiber:0.05:0.9") ||
-        !set_source(&gf.runs[0], "fiber:0.03:1.2"))
+        !run_set_source(&ff.runs[0], "fiber:0:0") ||
+        !run_set_source(&wf.runs[0], "fiber:0.05:0.9") ||
+        !run_set_source(&gf.runs[0], "fiber:0.03:1.2"))
         return 1;
     const mci_run *pencil = &pf.runs[0], *fiber = &ff.runs[0], *wide = &wf.runs[0];
     CHECK_MSG(fabs(optics_specular(fiber) - optics_specular(pencil)) <= 1e-15,
@@ -466,7 +455,7 @@ static int case_determinism(void)
         if (!parse_inline("1.0\n1\nq.mco A\n1000\n0.01 0.01\n30 30 5\n2\n1.0\n"
                           "1.0 0 0 0 0.05\n1.4 2.0 80.0 0.8 0.2\n1.3\n",
                           &f) ||
-            !set_source(&f.runs[0], sources[s]))
+            !run_set_source(&f.runs[0], sources[s]))
             return 1;
         tally_set one, two, split;
         bool ok = tallies(&f.runs[0], 1, 0, 3000, &one) && tallies(&f.runs[0], 2, 0, 3000, &two) &&
@@ -587,7 +576,7 @@ static int case_gpu(void)
     for (size_t s = 0; s <= sizeof sources / sizeof sources[0]; s++) {
         const char *text = s < 4 ? sources[s] : "fiber:0.03:1.2";
         mci_file f;
-        if (!parse_inline(s < 4 ? skin_like : glass, &f) || !set_source(&f.runs[0], text))
+        if (!parse_inline(s < 4 ? skin_like : glass, &f) || !run_set_source(&f.runs[0], text))
             return 1;
         gpu_against_cpu(text, &f.runs[0]);
         gpu_identity(text, &f.runs[0]);

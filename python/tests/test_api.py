@@ -46,13 +46,13 @@ def test_arrays_come_from_the_library():
     # in a block of its own, in the groups' order: how many is the
     # library's to say.
     groups = [lib.tmcml_array_option(i) for i in range(len(names))]
-    assert groups[0] == 0 and groups == sorted(groups) and groups[-1] == 7
+    assert groups[0] == 0 and groups == sorted(groups) and groups[-1] == 8
     assert tmcml.TALLIED == ("A_rz", "Rd_ra", "Tt_ra", "Rd_path", "Tt_path", "Rd_rt", "Tt_rt",
-                             "Rd_fiber")
+                             "Rd_fiber", "Rd_xy", "Tt_xy", "A_xz")
     assert tmcml.PATH_ARRAYS == names[9:13]
     assert tmcml.TIME_ARRAYS == names[13:17] and tmcml.DETECTOR_ARRAYS == names[17:18]
     assert tmcml.JACOBIAN_ARRAYS == names[18:29] and tmcml.FX_ARRAYS == names[29:31]
-    assert tmcml.MOD_ARRAYS == names[31:]
+    assert tmcml.MOD_ARRAYS == names[31:35] and tmcml.XY_ARRAYS == names[35:]
     # each the derivative of an escape of the table (or of RAT's Rd, Tt)
     assert all(n.endswith("_jacobian") and n[:-len("_jacobian")] in ("Rd", "Tt") + names[:18]
                for n in tmcml.JACOBIAN_ARRAYS)

@@ -17,7 +17,7 @@ PHOTONS, SEED = 3000, 7
 RING = ("Rd_r", "Tt_r", "A_rz", "Rd_ra", "Tt_ra")  # the arrays with an r axis
 # The arrays of every optional group, there only in runs that ask for them.
 OPTIONAL = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS +
-            tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS)
+            tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS + tmcml.XY_ARRAYS)
 
 
 @pytest.fixture

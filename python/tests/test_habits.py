@@ -25,7 +25,8 @@ def run(**kw):
 def test_result_reads_like_a_dict():
     r = run()
     optional = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS +
-                tmcml.JACOBIAN_ARRAYS + tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS)
+                tmcml.JACOBIAN_ARRAYS + tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS +
+                tmcml.XY_ARRAYS)
     names = (["Rsp", "Rd", "A", "Tt"] + [a for a in tmcml.ARRAYS if a not in optional] +
              ["r", "z", "a", "fluence"])
     assert r.keys() == names and list(r) == names and len(r) == len(names)

@@ -14,7 +14,7 @@ from tmcml._lib import lib
 PHOTONS, SEED = 3000, 5
 # The arrays of every optional group, there only in runs that ask for them.
 OPTIONAL = (tmcml.PATH_ARRAYS + tmcml.TIME_ARRAYS + tmcml.DETECTOR_ARRAYS + tmcml.JACOBIAN_ARRAYS +
-            tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS)
+            tmcml.FX_ARRAYS + tmcml.MOD_ARRAYS + tmcml.XY_ARRAYS)
 
 
 def run_cli(cli, mci, out, *more):

@@ -35,7 +35,8 @@ def test_arrays_and_totals():
                                   (r.Tt_path, r.Tt_path_total, r.Tt_r)):
         w = ring_weights(r, per_area)
         np.testing.assert_allclose(w @ path / w.sum(), total, rtol=1e-9)
-    assert set(r.tallies) == set(tmcml.TALLIED) - set(tmcml.TIME_ARRAYS) - set(tmcml.DETECTOR_ARRAYS)
+    assert set(r.tallies) == (set(tmcml.TALLIED) - set(tmcml.TIME_ARRAYS) -
+                              set(tmcml.DETECTOR_ARRAYS) - set(tmcml.XY_ARRAYS))
     plain = run()
     assert not plain.path_lengths and plain.Rd_path is None and "Rd_path" not in plain
     assert set(plain.tallies) == (set(tmcml.TALLIED) - set(tmcml.PATH_ARRAYS) - set(tmcml.TIME_ARRAYS)

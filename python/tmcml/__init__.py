@@ -24,7 +24,8 @@ except ImportError:
     ) from None
 
 from ._lib import (ARRAYS, DETECTOR_ARRAYS, FX_ARRAYS, JACOBIAN_ARRAYS, JACOBIAN_PARAMS,
-                   LOW_ESS, MOD_ARRAYS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, CancelledError,
+                   LOW_ESS, MOD_ARRAYS, PATH_ARRAYS, TALLIED, TIME_ARRAYS, XY_ARRAYS,
+                   CancelledError,
                    LowEffectiveSampleSizeWarning, NoGPUError, PrecisionWarning,
                    TmcmlArgumentError, TmcmlError, TmcmlFileError, path as library_path,
                    version as _version)
@@ -51,7 +52,7 @@ __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci",
            "Spectrum",
            "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
-           "FX_ARRAYS", "MOD_ARRAYS",
+           "FX_ARRAYS", "MOD_ARRAYS", "XY_ARRAYS",
            "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",
            "default_session", "TmcmlError", "TmcmlArgumentError", "TmcmlFileError",
            "NoGPUError", "CancelledError", "PrecisionWarning", "LowEffectiveSampleSizeWarning",

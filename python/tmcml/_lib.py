@@ -335,6 +335,8 @@ FX_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_optio
 # The reflectance in the frequency domain, of runs with modulation
 # frequencies (modulation=): amplitude and phase lag.
 MOD_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 7)
+# The Cartesian grid (xy=): Rd_xy, Tt_xy [x, y] and A_xz [x, z].
+XY_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) == 8)
 # Every optional array: there only in runs that ask for its group.
 OPTIONAL_ARRAYS = tuple(name for i, name in enumerate(ARRAYS) if lib.tmcml_array_option(i) > 0)
 # Room for any array's dimensions (tmcml.h's TMCML_ARRAY_MAX_DIMS).

@@ -276,7 +276,7 @@ static cpu_problem *problems_init(const photon_batch *b, const cpu_options *opt)
                       ? cpu_problem_init_sets(&problems[s], run, opt->seed, opt->score_absorption,
                                               opt->num_sets, opt->set_mua)
                   : run->path_lengths || run->jacobian || run_options_tracks_time(run) ||
-                          run->fx_count > 0 || run->mod_count > 0
+                          run->fx_count > 0 || run->mod_count > 0 || run->xy_nx > 0
                       ? problem_init_own_set(&problems[s], run, opt)
                       : cpu_problem_init(&problems[s], run, opt->seed, opt->score_absorption);
         if (ok && opt->num_sets > 0 && (opt->set_mus || opt->set_g))
@@ -385,11 +385,29 @@ static bool sets_check(const photon_batch *batch, const cpu_options *opt, tm_err
     return true;
 }
 
-/* A run's time, detector, derivative, spatial-frequency and modulation
- * tallies into its tally sets (those they have not yet), their dimensions
- * into *extra; false, with *err, for a batch whose runs differ in time
- * bins, in the layers of their derivatives or in their count of spatial
- * or modulation frequencies, or out of memory. */
+/* A batch's count of a group's values (*have, 0 until a run has some)
+ * and a run's (count): false, with *err, for a count beyond most or one
+ * that differs from the batch's, whose workers' tallies have one length. */
+static bool same_count(int *have, int count, int most, const char *what, tm_error *err)
+{
+    if (count > most || (count > 0 && *have > 0 && *have != count)) {
+        error_set(err, NULL, 0,
+                  "runs of one batch with %d and %d %s (at most %d): simulate them apart (or "
+                  "with one count)",
+                  *have, count, what, most);
+        return false;
+    }
+    if (count > 0)
+        *have = count;
+    return true;
+}
+
+/* A run's time, detector, derivative, spatial-frequency, modulation and
+ * Cartesian tallies into its tally sets (those they have not yet), their
+ * dimensions into *extra; false, with *err, for a batch whose runs differ
+ * in time bins, in the layers of their derivatives, in their count of
+ * spatial or modulation frequencies or of the grid's cells, or out of
+ * memory. */
 static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, output_grid *extra,
                             tm_error *err)
 {
@@ -402,26 +420,13 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     }
     if (run->time_nt > 0)
         extra->nt = run->time_nt;
-    if (run->fx_count > TM_MAX_SPATIAL_FREQUENCIES ||
-        (run->fx_count > 0 && extra->frequencies > 0 && extra->frequencies != run->fx_count)) {
-        error_set(err, NULL, 0,
-                  "runs of one batch with %d and %d spatial frequencies (at most %d): simulate "
-                  "them apart (or with one count)",
-                  extra->frequencies, run->fx_count, TM_MAX_SPATIAL_FREQUENCIES);
+    if (!same_count(&extra->frequencies, run->fx_count, TM_MAX_SPATIAL_FREQUENCIES,
+                    "spatial frequencies", err) ||
+        !same_count(&extra->modulations, run->mod_count, TM_MAX_MODULATIONS,
+                    "modulation frequencies", err) ||
+        !same_count(&extra->xy, run->xy_nx, TM_MAX_XY_CELLS, "cells along x of the Cartesian grid",
+                    err))
         return false;
-    }
-    if (run->fx_count > 0)
-        extra->frequencies = run->fx_count;
-    if (run->mod_count > TM_MAX_MODULATIONS ||
-        (run->mod_count > 0 && extra->modulations > 0 && extra->modulations != run->mod_count)) {
-        error_set(err, NULL, 0,
-                  "runs of one batch with %d and %d modulation frequencies (at most %d): "
-                  "simulate them apart (or with one count)",
-                  extra->modulations, run->mod_count, TM_MAX_MODULATIONS);
-        return false;
-    }
-    if (run->mod_count > 0)
-        extra->modulations = run->mod_count;
     /* The workers' detector tallies hold the most a run of the batch has:
      * a run of fewer scores the first of them (their leading axis), which
      * its own tally sets take (tally_set_add_batch adds theirs). */
@@ -448,7 +453,8 @@ static bool options_prepare(const mci_run *run, int slot_sets, tally_set *acc, o
     for (int k = 0; k < slot_sets; k++)
         if (!tally_set_add_options(&acc[k], &timed)) {
             error_set(err, NULL, 0,
-                      "out of memory for the time, detector, derivative or frequency tallies");
+                      "out of memory for the time, detector, derivative, frequency or Cartesian "
+                      "grid's tallies");
             return false;
         }
     return true;
@@ -501,10 +507,11 @@ bool cpu_simulate_batch(const photon_batch *batch, const cpu_options *opt, tally
     }
     int threads = cpu_thread_count(opt->threads, count);
     /* Path lengths, derivatives, time bins, a detector, spatial or
-     * modulation frequencies without sets score as one set
-     * (problem_init_own_set). */
+     * modulation frequencies or the Cartesian grid without sets score as
+     * one set (problem_init_own_set). */
     bool own_set = path_layers > 0 || extra.jacobian_layers > 0 || extra.nt > 0 ||
-                   extra.detectors > 0 || extra.frequencies > 0 || extra.modulations > 0;
+                   extra.detectors > 0 || extra.frequencies > 0 || extra.modulations > 0 ||
+                   extra.xy > 0;
     for (int s = 0; s < batch->slots; s++)
         problems[s].set_weights = extra.set_weights > 0 && problems[s].layers;
     int worker_sets = opt->num_sets > 0 ? opt->num_sets : own_set ? 1 : 0;

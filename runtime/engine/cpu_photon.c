@@ -96,6 +96,16 @@ static inline size_t bin_index(double value, double inv_step, double last)
     return (size_t)(int64_t)min_of(value * inv_step, last);
 }
 
+/* The Cartesian grid's cell of coordinate v (x or y; docs/outputs.md,
+ * "Cartesian grid"): floor(v / dx + nx / 2), or -1 beyond the grid, where
+ * nothing is scored in it (not clamped into the last cell, unlike MCML's
+ * binning: bin_index).  NaN is beyond it. */
+static inline int xy_cell(const cpu_problem *p, double v)
+{
+    double c = v * p->xy_inv_dx + 0.5 * p->xy_nx;
+    return c >= 0.0 && c < (double)p->xy_nx ? (int)c : -1;
+}
+
 /* The next step is a new one: -ln xi drawn ahead, and the one after it
  * drawn. */
 static inline void new_step_next(photon *ph)
@@ -560,10 +570,17 @@ static inline void sets_drop(const cpu_problem *p, const cpu_layer *l, int i, ph
     size_t iz = bin_index(ph->z, p->inv_dz, p->last_iz);
     size_t ir = bin_index(root(ph->x * ph->x + ph->y * ph->y), p->inv_dr, p->last_ir);
     size_t bin = ir * (size_t)p->nz + iz;
+    int ix = p->xy_nx ? xy_cell(p, ph->x) : -1;
+    size_t xz = ix >= 0 ? (size_t)ix * (size_t)p->nz + iz : 0;
     const double *fraction = p->set_fraction + (size_t)i * p->num_sets;
     for (int k = 0; k < p->num_sets; k++) {
         double dw = w * exp(-t->extra[k]) * fraction[k];
-        sets[k].a_rz[bin] += fixed_point_deposit(dw, &t->residue[k]);
+        uint64_t units = fixed_point_deposit(dw, &t->residue[k]);
+        sets[k].a_rz[bin] += units;
+        /* The deposit's own units: A_xz sums to A_rz's where the grid
+         * covers the deposits. */
+        if (ix >= 0)
+            sets[k].a_xz[xz] += units;
     }
 }
 
@@ -759,6 +776,13 @@ static void sets_escape_mod(const cpu_problem *p, const photon *ph, const set_tr
     }
 }
 
+/* An escape's cell of the Cartesian grid, ix * nx + iy, or -1 beyond it. */
+static long escape_xy_cell(const cpu_problem *p, const photon *ph)
+{
+    int ix = xy_cell(p, ph->x), iy = xy_cell(p, ph->y);
+    return ix >= 0 && iy >= 0 ? (long)ix * p->xy_nx + iy : -1;
+}
+
 static void sets_escape(const cpu_problem *p, const photon *ph, const set_track *t,
                         tally_batch *sets)
 {
@@ -767,13 +791,17 @@ static void sets_escape(const cpu_problem *p, const photon *ph, const set_track 
     size_t time_bin = p->time_nt ? ir * (size_t)p->time_nt + escape_time_bin(p, t->flight) : 0;
     double share[TM_MAX_DETECTORS];
     const double *fiber = p->fibers > 0 && escape_fiber_shares(p, ph, share) ? share : NULL;
+    long cell = p->xy_nx ? escape_xy_cell(p, ph) : -1;
     for (int k = 0; k < p->num_sets; k++) {
         double w = ph->w * exp(-t->extra[k]);
         uint64_t units = fixed_point_from_weight(w);
         (ph->uz < 0.0 ? sets[k].rd_ra : sets[k].tt_ra)[bin] += units;
-        /* The escape's own units: each time tally sums to its escape tally. */
+        /* The escape's own units: each time tally sums to its escape
+         * tally, the grid's to no more than it. */
         if (p->time_nt)
             (ph->uz < 0.0 ? sets[k].rd_rt : sets[k].tt_rt)[time_bin] += units;
+        if (cell >= 0)
+            (ph->uz < 0.0 ? sets[k].rd_xy : sets[k].tt_xy)[cell] += units;
         for (int d = 0; fiber && d < p->fibers; d++)
             if (fiber[d] > 0.0)
                 sets[k].rd_fiber[d] += fixed_point_from_weight(w * fiber[d]);
@@ -894,11 +922,12 @@ void cpu_photon_simulate_sets(const cpu_problem *p, uint64_t index, tally_batch 
             t.path[i] = t.collisions[i] = t.hg_score[i] = 0.0;
     t.flight = 0.0;
     /* Glass layers at the top are crossed before launch: straight down, or
-     * a fiber's photon at its angle there.  A point source starts inside. */
+     * a fiber's or the oblique beam's photon at its angle there.  A point
+     * source starts inside. */
+    bool slanted = p->source.kind == SOURCE_FIBER || p->source.kind == SOURCE_OBLIQUE;
     for (int i = 1; i < ph.layer && i <= p->num_layers && p->source.kind != SOURCE_POINT; i++) {
         double d = p->layers[i].z1 - p->layers[i].z0;
-        sets_path(p, &t, i,
-                  p->source.kind == SOURCE_FIBER ? d / cpu_source_cos_in(p, i, ph.uz) : d);
+        sets_path(p, &t, i, slanted ? d / cpu_source_cos_in(p, i, ph.uz) : d);
     }
     uint64_t steps = 0;
     if (ph.layer > p->num_layers) { /* the whole stack is one glass layer */

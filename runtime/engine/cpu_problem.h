@@ -56,6 +56,10 @@ typedef struct cpu_problem {
     double source_z;      /* depth of the start: layers[first_layer].z0, a point's z0 */
     double fiber_cos_max; /* fiber: the cone's cos theta_max in the medium above */
     double fiber_glass_d; /* fiber: the glass layer 1's thickness crossed, or 0 */
+    /* The oblique beam's start (drawn from nothing): x, shifted by a glass
+     * layer 1's thickness times tan theta in the glass, and the direction
+     * refracted into the first layer, (ux, 0, uz). */
+    double beam_x, beam_ux, beam_uz;
     bool score_absorption;
     uint64_t max_steps; /* a photon alive after this many steps is trapped */
     /* Stop a photon held in a glass layer (cpu_photon.c, held_in_glass) as
@@ -115,6 +119,13 @@ typedef struct cpu_problem {
      * in the sets' loop as the path lengths; 0: none. */
     int mod_count;
     double mod_omega[TM_MAX_MODULATIONS];
+    /* The Cartesian grid (docs/outputs.md, "Cartesian grid"): each escape
+     * and deposit in its cell of xy_nx x xy_nx squares of 1 / xy_inv_dx
+     * cm centred on x = y = 0 too (rd_xy, tt_xy, a_xz), with the units of
+     * its r-angle or r-z bin, in the sets' loop as the path lengths; 0:
+     * none. */
+    int xy_nx;
+    double xy_inv_dx;
 } cpu_problem;
 
 #endif

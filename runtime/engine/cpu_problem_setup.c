@@ -25,6 +25,8 @@ bool cpu_problem_init(cpu_problem *p, const mci_run *run, uint64_t seed, bool sc
     p->fx_count = 0;
     p->fx = NULL;
     p->mod_count = 0;
+    p->xy_nx = 0;
+    p->xy_inv_dx = 0.0;
     p->layers = calloc((size_t)run->num_layers + 2, sizeof *p->layers);
     if (!p->layers)
         return false;
@@ -98,6 +100,8 @@ void cpu_problem_set_options(cpu_problem *p, const mci_run *run)
     p->mod_count = run->mod_hz ? run->mod_count : 0;
     for (int k = 0; k < p->mod_count; k++)
         p->mod_omega[k] = 6.283185307179586 * run->mod_hz[k] * 1e-9; /* 2 pi f, in rad/ns */
+    p->xy_nx = run->xy_dx > 0.0 ? run->xy_nx : 0;
+    p->xy_inv_dx = p->xy_nx > 0 ? 1.0 / run->xy_dx : 0.0;
 }
 
 static double min_of_sets(double a, double b) { return a < b ? a : b; }

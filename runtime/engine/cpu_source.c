@@ -11,12 +11,29 @@
 
 #define TWO_M32 0x1p-32
 
+/* The oblique beam's start: refracted by Snell's law into the first layer
+ * it scatters in, across a glass layer 1 at the glass's own angle. */
+static void oblique_init(cpu_problem *p, const mci_run *run)
+{
+    double n_above = run->layers[0].n;
+    source_refracted(&run->source, n_above, p->layers[p->first_layer].n, &p->beam_ux, &p->beam_uz);
+    if (!mci_layer_is_glass(&run->layers[1]))
+        return;
+    double sg, cg;
+    source_refracted(&run->source, n_above, run->layers[1].n, &sg, &cg);
+    p->beam_x = cg > 0.0 ? run->layers[1].d * sg / cg : 0.0;
+}
+
 void cpu_source_init(cpu_problem *p, const mci_run *run)
 {
     p->source = run->source;
     p->source_z = p->layers[p->first_layer].z0;
     p->fiber_cos_max = 1.0;
     p->fiber_glass_d = 0.0;
+    p->beam_x = p->beam_ux = 0.0;
+    p->beam_uz = 1.0;
+    if (run->source.kind == SOURCE_OBLIQUE)
+        oblique_init(p, run);
     if (run->source.kind == SOURCE_POINT)
         p->source_z = run->source.depth;
     if (run->source.kind == SOURCE_FIBER) {
@@ -96,6 +113,11 @@ void cpu_source_draw(const cpu_problem *p, mwc_state *rng, cpu_start *s)
         isotropic(p, rng, s);
         break;
     case SOURCE_FIBER: fiber(p, rng, s); break;
+    case SOURCE_OBLIQUE: /* no number drawn: every photon starts alike */
+        s->x = p->beam_x;
+        s->ux = p->beam_ux;
+        s->uz = p->beam_uz;
+        break;
     default: break;
     }
 }

@@ -16,11 +16,13 @@ typedef struct cpu_start {
 } cpu_start;
 
 /* The source's constants of p (source, source_z, fiber_cos_max,
- * fiber_glass_d) from the run; p's layers and first_layer set before. */
+ * fiber_glass_d, the oblique beam's start) from the run; p's layers and
+ * first_layer set before. */
 void cpu_source_init(cpu_problem *p, const mci_run *run);
 
-/* Draws the start of a photon of p's source (not the pencil) from rng:
- * *s holds the pencil's start on entry (r = 0, along +z, 1 - Rsp). */
+/* Draws the start of a photon of p's source (not the pencil) from rng (the
+ * oblique beam draws nothing): *s holds the pencil's start on entry (r = 0,
+ * along +z, 1 - Rsp, where Rsp is the source's: optics_specular). */
 void cpu_source_draw(const cpu_problem *p, mwc_state *rng, cpu_start *s);
 
 /* The cosine, in layer i (above p's first layer, so glass), of a direction

@@ -73,6 +73,13 @@ typedef struct mci_run {
      * fx is; 0 and NULL: none. */
     double *mod_hz;
     int mod_count;
+    /* The Cartesian grid of the escapes and the absorption (xy_grid.h;
+     * --xy, tmcml_problem_set_xy): xy_nx x xy_nx square cells of side
+     * xy_dx cm centred on the entry point (x = y = 0), x and y in
+     * [-xy_nx xy_dx / 2, xy_nx xy_dx / 2); xy_nx 0: none.  Not .mci
+     * fields: 0 from mci_read. */
+    double xy_dx;
+    int xy_nx;
     /* The histories the run's tallies come from: 0 for photons simulated
      * with the run's own mua; for one of several absorption sets, a digest
      * of the mua they are simulated with (the sets' reference,

@@ -71,11 +71,23 @@ static double fiber_specular(const mci_run *run)
     return sum / FIBER_SPECULAR_NODES;
 }
 
+/* The surface's reflectance at the oblique beam's angle: unpolarised
+ * Fresnel, a glass layer 1's two surfaces combined as MCML's Rsp.  At 0
+ * degrees it is the pencil's Rsp bit for bit (optics_fresnel's rs and rp
+ * are then +-(n1 - n2) / (n1 + n2), as normal_fresnel's r). */
+static double oblique_specular(const mci_run *run)
+{
+    const mci_layer *l = run->layers;
+    return optics_surface_reflectance(l[0].n, l[1].n, mci_layer_is_glass(&l[1]), l[2].n,
+                                      source_incidence_cos(&run->source));
+}
+
 double optics_specular(const mci_run *run)
 {
     switch (run->source.kind) {
     case SOURCE_POINT: return 0.0;
     case SOURCE_FIBER: return fiber_specular(run);
+    case SOURCE_OBLIQUE: return oblique_specular(run);
     default: return pencil_specular(run);
     }
 }

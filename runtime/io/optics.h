@@ -11,7 +11,8 @@
  * medium above and layer 1; with a glass layer 1 (mua = mus = 0) the two
  * reflections of the glass slab are combined, r1 + (1-r1)^2 r2 / (1 - r1 r2).
  * The same for the broad beams (normal incidence too); 0 for a point source
- * (no surface crossed); for a fiber the mean of
+ * (no surface crossed); for the oblique beam optics_surface_reflectance at
+ * its angle; for a fiber the mean of
  * optics_surface_reflectance over its cone of directions (docs/physics.md,
  * "Sources"), the mean of what its photons lose at launch. */
 double optics_specular(const mci_run *run);

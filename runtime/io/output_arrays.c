@@ -412,6 +412,59 @@ const output_array output_table[OUTPUT_ARRAYS] = {
      .mco_number = "%12.6E",
      .mco_per_line = 1,
      .json = OUTPUT_JSON_LIST},
+    /* The Cartesian grid (docs/outputs.md, "Cartesian grid"): nx x nx
+     * square cells of side dx centred on the entry point, x the slower
+     * axis; what escapes or is absorbed beyond it is not in it (unlike
+     * MCML's last ring). */
+    {.name = "Rd_xy",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_XY, OUTPUT_AXIS_XY},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_RD_XY,
+     .tallied = true,
+     .norm = OUTPUT_NORM_XY,
+     .option = OUTPUT_OPTION_XY,
+     .mco_title = "# Rd[x][y]. [1/cm2] Diffuse reflectance on the Cartesian grid of the header,\n"
+                  "# cells of x, y in [-nx dx / 2, nx dx / 2) (not MCML's: an extra section).\n"
+                  "# Rd[0][0], [0][1],..[0][nx-1]\n"
+                  "# ...\n"
+                  "# Rd[nx-1][0], [nx-1][1],..[nx-1][nx-1]\n"
+                  "Rd_xy",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "Tt_xy",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_XY, OUTPUT_AXIS_XY},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_TT_XY,
+     .tallied = true,
+     .norm = OUTPUT_NORM_XY,
+     .option = OUTPUT_OPTION_XY,
+     .mco_title = "# Tt[x][y]. [1/cm2] Total transmittance on the Cartesian grid of the header\n"
+                  "# (not MCML's).\n"
+                  "# Tt[0][0], [0][1],..[0][nx-1]\n"
+                  "# ...\n"
+                  "# Tt[nx-1][0], [nx-1][1],..[nx-1][nx-1]\n"
+                  "Tt_xy",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
+    {.name = "A_xz",
+     .rank = 2,
+     .axes = {OUTPUT_AXIS_XY, OUTPUT_AXIS_Z},
+     .unit = "1/cm2",
+     .tally = OUTPUT_TALLY_A_XZ,
+     .tallied = true,
+     .norm = OUTPUT_NORM_XZ,
+     .absorption = true,
+     .option = OUTPUT_OPTION_XY,
+     .mco_title = "# A[x][z]. [1/cm2] Absorption in the x-z plane, integrated over y, on the\n"
+                  "# Cartesian grid's x cells and the run's z bins (not MCML's).\n"
+                  "# A[0][0], [0][1],..[0][nz-1]\n"
+                  "# ...\n"
+                  "# A[nx-1][0], [nx-1][1],..[nx-1][nz-1]\n"
+                  "A_xz",
+     .mco_number = "%12.4E",
+     .mco_per_line = 5},
 };
 
 /* The derivative tallies' rows (output_arrays.h): per escape ring or angle,
@@ -476,17 +529,14 @@ const output_array output_hidden_tallies[OUTPUT_HIDDEN_TALLIES] = {
 /* The fields by name and by number are one and the same (the unions of
  * OUTPUT_TALLY_FIELDS and OUTPUT_RESULT_FIELDS): checked at the last of
  * each, since the names are consecutive pointers of one type. */
-_Static_assert(offsetof(tally_set, rd_mod_parts) ==
-                   offsetof(tally_set, tally[OUTPUT_TALLIES_ALL - 1]),
+_Static_assert(offsetof(tally_set, a_xz) == offsetof(tally_set, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_set's named tallies");
-_Static_assert(offsetof(tally_batch, rd_mod_parts) ==
-                   offsetof(tally_batch, tally[OUTPUT_TALLIES_ALL - 1]),
+_Static_assert(offsetof(tally_batch, a_xz) == offsetof(tally_batch, tally[OUTPUT_TALLIES_ALL - 1]),
                "ORDER OUTPUT: tally_batch's named tallies");
 _Static_assert(offsetof(tally_set, a_rz) == offsetof(tally_set, tally[OUTPUT_TALLY_A_RZ]),
                "ORDER OUTPUT: tally_set's named tallies");
 _Static_assert(offsetof(mcml_result, a_l) == offsetof(mcml_result, array[0]) &&
-                   offsetof(mcml_result, rd_phase) ==
-                       offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
+                   offsetof(mcml_result, a_xz) == offsetof(mcml_result, array[OUTPUT_ARRAYS - 1]),
                "ORDER OUTPUT: mcml_result's named arrays");
 
 uint64_t output_axis_length(output_axis axis, const output_grid *g)
@@ -506,6 +556,7 @@ uint64_t output_axis_length(output_axis axis, const output_grid *g)
     case OUTPUT_AXIS_FX_PART: return OUTPUT_FX_PARTS;
     case OUTPUT_AXIS_MOD: return (uint64_t)g->modulations;
     case OUTPUT_AXIS_MOD_PART: return OUTPUT_MOD_PARTS;
+    case OUTPUT_AXIS_XY: return (uint64_t)g->xy;
     }
     return 0;
 }
@@ -530,6 +581,7 @@ output_grid output_option_grid(output_option group, int length)
     case OUTPUT_AXIS_SET_WEIGHTS: g.set_weights = length; break;
     case OUTPUT_AXIS_FX: g.frequencies = length; break;
     case OUTPUT_AXIS_MOD: g.modulations = length; break;
+    case OUTPUT_AXIS_XY: g.xy = length; break;
     default: break;
     }
     return g;
@@ -566,7 +618,7 @@ const output_array *output_tally(int k)
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (output_table[i].tallied && output_table[i].tally == k)
             return &output_table[i];
-    if (k >= OUTPUT_TALLY_RD_JR && k < OUTPUT_TALLIES_ALL)
+    if (k >= OUTPUT_TALLY_RD_JR && k < OUTPUT_TALLY_RD_JR + OUTPUT_HIDDEN_TALLIES)
         return &output_hidden_tallies[k - OUTPUT_TALLY_RD_JR];
     return NULL;
 }

@@ -75,11 +75,22 @@ enum {
      * cos(omega t) and sum w sin(omega t) (t the time of flight) in the
      * weight's fixed point, each sign's terms apart (output_mod_part). */
     OUTPUT_TALLY_RD_MOD,
+    /* The Cartesian grid (mci_run.xy_nx; docs/outputs.md, "Cartesian
+     * grid"): the escapes through the top (RD) and the bottom (TT) per
+     * square cell of the surface, [ix][iy], and the absorbed weight per
+     * cell of the x-z plane (every y), [ix][iz]; each the same units as
+     * Rd_ra's, Tt_ra's and A_rz's, so that each sums to no more than
+     * them (what lands beyond the grid is not scored in it).  Rows of
+     * output_table[] bin for bin, after the hidden tallies above. */
+    OUTPUT_TALLY_RD_XY,
+    OUTPUT_TALLY_TT_XY,
+    OUTPUT_TALLY_A_XZ,
     OUTPUT_TALLIES_ALL /* every integer tally array, optional ones too */
 };
-#define OUTPUT_ARRAYS         35 /* rows of output_table[] */
-/* The tallies that are no row of output_table[] (output_hidden_tallies). */
-#define OUTPUT_HIDDEN_TALLIES (OUTPUT_TALLIES_ALL - OUTPUT_TALLY_RD_JR)
+#define OUTPUT_ARRAYS         38 /* rows of output_table[] */
+/* The tallies that are no row of output_table[] (output_hidden_tallies):
+ * OUTPUT_TALLY_RD_JR to _RD_MOD. */
+#define OUTPUT_HIDDEN_TALLIES (OUTPUT_TALLY_RD_MOD + 1 - OUTPUT_TALLY_RD_JR)
 /* The parts of a spatial-frequency tally, its slower axis: [part][k] is
  * the sum of the escapes' w J0 of that sign at frequency k. */
 typedef enum output_fx_part {
@@ -136,6 +147,7 @@ typedef enum output_jacobian_param {
             TYPE *a_rz, *rd_ra, *tt_ra, *rd_path, *tt_path, *rd_rt, *tt_rt, *rd_fiber;             \
             TYPE *rd_jr, *rd_ja, *tt_jr, *tt_ja, *rd_jt, *tt_jt, *rd_jf, *set_w;                   \
             TYPE *rd_fx_parts, *tt_fx_parts, *rd_mod_parts;                                        \
+            TYPE *rd_xy, *tt_xy, *a_xz;                                                            \
         };                                                                                         \
         TYPE *tally[OUTPUT_TALLIES_ALL];                                                           \
     }
@@ -151,6 +163,7 @@ typedef enum output_jacobian_param {
             double *rd_fiber_jacobian;                                                             \
             double *rd_fx, *tt_fx;                                                                 \
             double *rd_r_ac, *rd_r_phase, *rd_ac, *rd_phase;                                       \
+            double *rd_xy, *tt_xy, *a_xz;                                                          \
         };                                                                                         \
         double *array[OUTPUT_ARRAYS];                                                              \
     }
@@ -178,7 +191,10 @@ typedef enum output_axis {
     /* The modulation frequencies (mci_run.mod_count), and the parts of
      * their tallies (OUTPUT_MOD_PARTS). */
     OUTPUT_AXIS_MOD,
-    OUTPUT_AXIS_MOD_PART
+    OUTPUT_AXIS_MOD_PART,
+    /* The Cartesian grid's cells along x or y (mci_run.xy_nx: both axes
+     * have as many). */
+    OUTPUT_AXIS_XY
 } output_axis;
 #define OUTPUT_MAX_RANK 4
 
@@ -224,7 +240,12 @@ typedef enum output_norm {
     OUTPUT_NORM_MOD_AC_R,
     OUTPUT_NORM_MOD_PHASE_R,
     OUTPUT_NORM_MOD_AC,
-    OUTPUT_NORM_MOD_PHASE
+    OUTPUT_NORM_MOD_PHASE,
+    /* The Cartesian grid (mci_run.xy_dx = DX): Rd_xy, Tt_xy, bin / (DX^2
+     * N), 1/cm2; A_xz, bin / (DX dz N), 1/cm2 (per area of the x-z
+     * plane, integrated over y). */
+    OUTPUT_NORM_XY,
+    OUTPUT_NORM_XZ
 } output_norm;
 
 /* The optional groups of arrays: a row of one is scored and written only
@@ -237,9 +258,10 @@ typedef enum output_option {
     OUTPUT_OPTION_JACOBIAN, /* the derivatives (mci_run.jacobian) */
     OUTPUT_OPTION_OPTICS,   /* an optics set's weights (mci_run.optics_set) */
     OUTPUT_OPTION_FX,       /* the spatial frequencies (mci_run.fx_count) */
-    OUTPUT_OPTION_MOD       /* the modulation frequencies (mci_run.mod_count) */
+    OUTPUT_OPTION_MOD,      /* the modulation frequencies (mci_run.mod_count) */
+    OUTPUT_OPTION_XY        /* the Cartesian grid (mci_run.xy_nx) */
 } output_option;
-#define OUTPUT_OPTIONS 8
+#define OUTPUT_OPTIONS 9
 
 /* How the JSON summary (summary.c) shows an array: the 1-D ones a reader
  * wants at a glance, in the table's order after "trapped", each with its
@@ -296,6 +318,7 @@ typedef struct output_grid {
     int set_weights; /* OUTPUT_SET_WEIGHTS with an optics set's, else 0 */
     int frequencies; /* the spatial frequencies; 0 where a run has none */
     int modulations; /* the modulation frequencies; 0 where a run has none */
+    int xy;          /* the Cartesian grid's cells along x (and y); 0: none */
 } output_grid;
 
 /* Entries along an axis. */

@@ -22,7 +22,8 @@ output_grid result_grid(const mcml_result *res)
                          .nt = res->nt,
                          .detectors = res->detectors,
                          .frequencies = res->frequencies,
-                         .modulations = res->modulations};
+                         .modulations = res->modulations,
+                         .xy = res->xy};
 }
 
 bool result_alloc(mcml_result *res, int nr, int nz, int na, int num_layers)
@@ -79,6 +80,12 @@ bool result_alloc_mod(mcml_result *res, int modulations)
 {
     res->modulations = modulations;
     return result_alloc_option(res, OUTPUT_OPTION_MOD);
+}
+
+bool result_alloc_xy(mcml_result *res, int xy)
+{
+    res->xy = xy;
+    return result_alloc_option(res, OUTPUT_OPTION_XY);
 }
 
 bool result_alloc_jacobian(mcml_result *res)
@@ -303,6 +310,15 @@ static void result_mod(const mci_run *run, const tally_acc_t *v, bool phase, dou
     }
 }
 
+/* Rd_xy, Tt_xy (cell side dx, per area dx^2) and A_xz (per area dx dz of
+ * the x-z plane): each bin / (area N), 1/cm2. */
+static void result_xy(const tally_acc_t *v, uint64_t bins, double area, double n, double *out)
+{
+    double scale = 1.0 / (area * n);
+    for (uint64_t i = 0; i < bins; i++)
+        out[i] = tally_weight(v[i]) * scale;
+}
+
 /* Array o from its tally v, whose rows are r (output_table[]: every tally
  * runs along r first), and, for a path array, the escape tally e it is a
  * mean over; false when out of memory. */
@@ -320,6 +336,12 @@ static bool result_array(const mci_run *run, const output_array *o, const tally_
     case OUTPUT_NORM_MOD_PHASE_R: result_mod_r(run, v, true, n, out); return true;
     case OUTPUT_NORM_MOD_AC: result_mod(run, v, false, n, out); return true;
     case OUTPUT_NORM_MOD_PHASE: result_mod(run, v, true, n, out); return true;
+    case OUTPUT_NORM_XY:
+        result_xy(v, output_bins(o, &g), run->xy_dx * run->xy_dx, n, out);
+        return true;
+    case OUTPUT_NORM_XZ:
+        result_xy(v, output_bins(o, &g), run->xy_dx * run->dz, n, out);
+        return true;
     case OUTPUT_NORM_PATH: result_path(run, v, e, out); return true;
     case OUTPUT_NORM_PATH_TOTAL: result_path_total(run, v, e, out); return true;
     case OUTPUT_NORM_RA: result_ra(run, v, n, out); return true;
@@ -363,7 +385,7 @@ static double result_total(const tally_acc_t *v, size_t bins, double n)
     return tally_weight(sum) * (1.0 / n);
 }
 
-/* The time, detector, derivative and spatial-frequency arrays of res, when t has their
+/* The time, detector, derivative, frequency and Cartesian arrays of res, when t has their
  * tallies, which must be the run's; false (res freed) with *err
  * otherwise. */
 static bool result_optional(const mci_run *run, const tally_set *t, mcml_result *res, tm_error *err)
@@ -379,15 +401,19 @@ static bool result_optional(const mci_run *run, const tally_set *t, mcml_result 
         ok = t->frequencies == run->fx_count && result_alloc_fx(res, t->frequencies);
     if (ok && t->rd_mod_parts)
         ok = t->modulations == run->mod_count && result_alloc_mod(res, t->modulations);
+    if (ok && t->rd_xy)
+        ok = t->xy == run->xy_nx && run->xy_dx > 0.0 && result_alloc_xy(res, t->xy);
     if (ok)
         return true;
     result_free(res);
     error_set(err, NULL, 0,
               "time tallies of %d bins (the run: %d), %d detectors (the run: %d), derivatives "
-              "of %d layers (the run: %d), %d spatial frequencies (the run: %d) or %d modulation "
-              "frequencies (the run: %d), or out of memory",
+              "of %d layers (the run: %d), %d spatial frequencies (the run: %d), %d modulation "
+              "frequencies (the run: %d) or a Cartesian grid of %d cells (the run: %d), or out of "
+              "memory",
               t->nt, run->time_nt, t->detectors, run->fiber_count, t->jacobian_layers,
-              run->num_layers, t->frequencies, run->fx_count, t->modulations, run->mod_count);
+              run->num_layers, t->frequencies, run->fx_count, t->modulations, run->mod_count, t->xy,
+              run->xy_nx);
     return false;
 }
 

@@ -24,6 +24,7 @@ typedef struct mcml_result {
     int nt, detectors;     /* of the optional time and detector arrays; 0: none */
     int frequencies;       /* of the optional spatial-frequency arrays; 0: none */
     int modulations;       /* of the optional frequency-domain arrays; 0: none */
+    int xy;                /* cells along x (and y) of the Cartesian grid's arrays; 0: none */
     uint64_t photons;      /* photons the quantities are normalised by */
     double rsp, rd, a, tt; /* RAT: specular, diffuse reflectance, absorbed, transmitted */
     OUTPUT_RESULT_FIELDS;
@@ -61,6 +62,8 @@ bool result_alloc_fx(mcml_result *res, int frequencies);
 /* The same for Rd_r_ac, Rd_r_phase, Rd_ac and Rd_phase at `modulations`
  * modulation frequencies. */
 bool result_alloc_mod(mcml_result *res, int modulations);
+/* The same for Rd_xy, Tt_xy and A_xz on a grid of xy x xy cells. */
+bool result_alloc_xy(mcml_result *res, int xy);
 /* The Jacobians (zeroed), num_layers x 3 per escape bin, those of the
  * time bins and the detector when res has them already (result_alloc_time,
  * result_alloc_detectors first): false when out of memory. */

@@ -9,6 +9,7 @@
 
 #include "number_parse.h"
 #include "tm_limits.h"
+#include "xy_grid.h"
 
 /* The requests a run records as one line of text each (the .mco's
  * header, the checkpoint's input): the flag's line and its field. */
@@ -50,6 +51,7 @@ bool run_options_has(const mci_run *run, output_option option)
     case OUTPUT_OPTION_OPTICS: return run->optics_set;
     case OUTPUT_OPTION_FX: return run->fx_count > 0;
     case OUTPUT_OPTION_MOD: return run->mod_count > 0;
+    case OUTPUT_OPTION_XY: return run->xy_nx > 0;
     }
     return false;
 }
@@ -86,7 +88,8 @@ output_grid run_options_grid(const mci_run *run)
                          .jacobian_layers = run->jacobian ? run->num_layers : 0,
                          .set_weights = run->optics_set ? OUTPUT_SET_WEIGHTS : 0,
                          .frequencies = run->fx_count,
-                         .modulations = run->mod_count};
+                         .modulations = run->mod_count,
+                         .xy = run->xy_nx};
 }
 
 bool run_options_tracks_time(const mci_run *run)
@@ -116,6 +119,8 @@ void run_options_describe(const mci_run *run, const char *prefix, textbuf *t)
     for (size_t k = 0; k < FLAG_LINES; k++)
         if (*(const bool *)((const char *)run + flag_lines[k].flag))
             textbuf_add(t, "%s%s\n", prefix, flag_lines[k].line);
+    if (run->xy_nx > 0)
+        xy_grid_describe(run->xy_dx, run->xy_nx, prefix, t);
     for (size_t k = 0; k < LIST_LINES; k++) {
         int count = LIST_COUNT((mci_run *)run, k);
         const double *values = LIST_VALUES((mci_run *)run, k);
@@ -166,6 +171,8 @@ bool run_options_parse_line(const char *line, mci_run *run)
         run->time_dt = dt;
         return true;
     }
+    if (xy_grid_parse_line(line, &run->xy_dx, &run->xy_nx))
+        return true;
     if (sscanf(line, "fiber detector: separation %lf cm, radius %lf cm, NA %lf", &sep, &radius,
                &na) == 3) {
         if (run->fiber_count >= TM_MAX_DETECTORS)

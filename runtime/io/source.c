@@ -10,6 +10,8 @@
 #include "mci.h"
 #include "number_parse.h"
 
+#define RADIANS_PER_DEGREE 0.017453292519943295 /* pi / 180 */
+
 #define SOURCE_PARAM(symbol, what, key, unit, member, zero_allowed)                                \
     {                                                                                              \
         symbol, what, key, unit, offsetof(source_desc, member), zero_allowed                       \
@@ -35,6 +37,20 @@ const source_kind_row source_kind_table[SOURCE_KINDS] = {
                       .param = {SOURCE_PARAM("R", "fiber's radius R", "r", "cm", radius, true),
                                 SOURCE_PARAM("NA", "fiber's NA", "na", "-", na, true)},
                       .describe = "fiber, radius %.9g cm, NA %.9g, at the surface"},
+    /* An angle of 90 degrees or more would graze or miss the surface. */
+    [SOURCE_OBLIQUE] = {.name = "oblique",
+                        .params = 1,
+                        .param = {{.symbol = "ANGLE",
+                                   .what = "angle of incidence",
+                                   .key = "angle",
+                                   .unit = "deg",
+                                   .field = offsetof(source_desc, angle),
+                                   .zero_allowed = true,
+                                   .below = 90.0,
+                                   .above_most = "at 90 degrees or more the beam would not enter "
+                                                 "the tissue"}},
+                        .describe = "oblique beam at %.9g degrees of incidence in the x-z plane, "
+                                    "entering at x = y = 0"},
 };
 
 const source_kind_row *source_kind_of(source_kind kind)
@@ -66,7 +82,7 @@ double source_value(const source_desc *s, int i)
 }
 
 /* Every kind's text form, for messages: "pencil, gaussian:W, flat:R,
- * point:Z or fiber:R:NA (cm)". */
+ * point:Z, fiber:R:NA or oblique:ANGLE (cm; ANGLE in degrees)". */
 static void source_forms(char *buf, size_t size)
 {
     size_t at = 0;
@@ -79,13 +95,13 @@ static void source_forms(char *buf, size_t size)
             at += (size_t)snprintf(buf + at, size - at, ":%s", row->param[i].symbol);
     }
     if (at < size)
-        snprintf(buf + at, size - at, " (cm)");
+        snprintf(buf + at, size - at, " (cm; ANGLE in degrees)");
 }
 
 /* The message of a text that is not a source's. */
 static void source_expected(const char *what, const char *text, tm_error *err)
 {
-    char forms[160];
+    char forms[200];
     source_forms(forms, sizeof forms);
     error_set(err, NULL, 0, "%s \"%s\": expected %s", what, text, forms);
 }
@@ -154,6 +170,13 @@ bool source_parse(const char *text, const char *what, source_desc *out, tm_error
     return true;
 }
 
+/* A parameter's unit as messages spell it: "degrees" for "deg", "" for
+ * none ("-"). */
+static const char *unit_words(const char *unit)
+{
+    return strcmp(unit, "deg") == 0 ? "degrees" : strcmp(unit, "-") == 0 ? "" : unit;
+}
+
 bool source_check_values(const source_desc *s, const char *what, tm_error *err)
 {
     const source_kind_row *k = source_kind_of(s->kind);
@@ -174,13 +197,18 @@ bool source_check_values(const source_desc *s, const char *what, tm_error *err)
     for (int i = 0; i < k->params; i++) {
         const source_param *p = &k->param[i];
         double v = source_value(s, i);
-        if (isfinite(v) && (p->zero_allowed ? v >= 0.0 : v > 0.0))
-            continue;
-        bool unitless = strcmp(p->unit, "-") == 0;
-        error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number%s%s %s 0 (got %g)", what,
-                  text, p->what, unitless ? "" : " of ", unitless ? "" : p->unit,
-                  p->zero_allowed ? ">=" : ">", v);
-        return false;
+        if (!(isfinite(v) && (p->zero_allowed ? v >= 0.0 : v > 0.0))) {
+            bool unitless = strcmp(p->unit, "-") == 0;
+            error_set(err, NULL, 0, "%s \"%s\": the %s must be a finite number%s%s %s 0 (got %g)",
+                      what, text, p->what, unitless ? "" : " of ", unit_words(p->unit),
+                      p->zero_allowed ? ">=" : ">", v);
+            return false;
+        }
+        if (p->below > 0.0 && v >= p->below) {
+            error_set(err, NULL, 0, "%s \"%s\": the %s must be below %g %s (got %g): %s", what,
+                      text, p->what, p->below, unit_words(p->unit), v, p->above_most);
+            return false;
+        }
     }
     return true;
 }
@@ -193,6 +221,25 @@ static bool on_boundary(const mci_run *run, double z)
         if (z == run->layers[i].z0 || z == run->layers[i].z1)
             return true;
     return false;
+}
+
+/* An oblique beam enters when Snell's law gives it a direction in each
+ * layer it crosses down to the first turbid one: n above sin(angle) below
+ * their n (a glass layer 1 and the layer under it, or layer 1). */
+static bool oblique_enters(const source_desc *s, const mci_run *run, const char *what,
+                           const char *text, tm_error *err)
+{
+    double n_sin = run->layers[0].n * sin(s->angle * RADIANS_PER_DEGREE);
+    int last = mci_layer_is_glass(&run->layers[1]) ? 2 : 1;
+    for (int i = 1; i <= last; i++)
+        if (n_sin >= run->layers[i].n) {
+            error_set(err, NULL, 0,
+                      "%s \"%s\": the beam is totally reflected at the surface (n above %g times "
+                      "sin %g degrees is not below layer %d's n %g): no photon would enter",
+                      what, text, run->layers[0].n, s->angle, i, run->layers[i].n);
+            return false;
+        }
+    return true;
 }
 
 bool source_check_run(const source_desc *s, const mci_run *run, const char *what, tm_error *err)
@@ -208,6 +255,8 @@ bool source_check_run(const source_desc *s, const mci_run *run, const char *what
                   what, text, s->na, run->layers[0].n);
         return false;
     }
+    if (s->kind == SOURCE_OBLIQUE)
+        return oblique_enters(s, run, what, text, err);
     if (s->kind != SOURCE_POINT)
         return true;
     double bottom = run->layers[run->num_layers].z1;
@@ -264,6 +313,36 @@ int source_point_layer(const source_desc *s, const mci_run *run)
         if (s->depth < run->layers[i].z1)
             return i;
     return run->num_layers;
+}
+
+void source_refracted(const source_desc *s, double n_above, double n_first, double *sin_t,
+                      double *cos_t)
+{
+    *sin_t = 0.0;
+    *cos_t = 1.0;
+    if (s->kind != SOURCE_OBLIQUE)
+        return;
+    double st = n_above * sin(s->angle * RADIANS_PER_DEGREE) / n_first;
+    *sin_t = st;
+    *cos_t = sqrt(fmax(0.0, (1.0 - st) * (1.0 + st)));
+}
+
+double source_incidence_cos(const source_desc *s)
+{
+    return s->kind == SOURCE_OBLIQUE ? cos(s->angle * RADIANS_PER_DEGREE) : 1.0;
+}
+
+bool source_require_axial(const source_desc *s, const char *option, tm_error *err)
+{
+    if (!source_breaks_symmetry(s))
+        return true;
+    char text[160];
+    source_text(s, text, sizeof text);
+    error_set(err, NULL, 0,
+              "%s assumes a beam along the axis (photons spread symmetrically about z), and "
+              "--source %s breaks that symmetry: ask for the Cartesian grid (--xy) instead",
+              option, text);
+    return false;
 }
 
 bool source_require_pencil(const mci_run *run, const char *what, tm_error *err)

@@ -22,6 +22,7 @@ typedef enum source_kind {
     SOURCE_FLAT,       /* normal incidence, uniform over r <= R */
     SOURCE_POINT,      /* isotropic, at depth z0 on the axis, weight 1 */
     SOURCE_FIBER,      /* uniform over r <= R, directions in the NA's cone */
+    SOURCE_OBLIQUE,    /* x = y = 0, in the x-z plane at a polar angle, refracted */
     SOURCE_KINDS
 } source_kind;
 
@@ -30,6 +31,7 @@ typedef struct source_desc {
     double radius; /* Gaussian: 1/e^2 radius W; flat, fiber: radius R [cm] */
     double depth;  /* point: z0 [cm] */
     double na;     /* fiber: numerical aperture, n_above sin(theta_max) */
+    double angle;  /* oblique: polar angle of incidence in the medium above [deg] */
 } source_desc;
 
 /* A kind's parameter: one of the numbers after its name in the text form,
@@ -38,9 +40,13 @@ typedef struct source_param {
     const char *symbol; /* in the text form: "W" in gaussian:W */
     const char *what;   /* in messages: "1/e^2 radius W" */
     const char *key;    /* in the JSON summary's "source" and "units": "w" */
-    const char *unit;   /* "cm"; "-" for a ratio */
+    const char *unit;   /* "cm"; "deg" for an angle; "-" for a ratio */
     size_t field;       /* the double of source_desc that holds it */
     bool zero_allowed;  /* its range: >= 0, else > 0 (and finite) */
+    /* Its range's upper end, excluded (the oblique beam's 90 degrees); 0
+     * for none.  above_most says why a value at or beyond it is refused. */
+    double below;
+    const char *above_most;
 } source_param;
 
 #define SOURCE_MAX_PARAMS 2
@@ -79,21 +85,44 @@ double source_value(const source_desc *s, int i);
 /* True for MCML's pencil beam (the zero value). */
 static inline bool source_is_pencil(const source_desc *s) { return s->kind == SOURCE_PENCIL; }
 
-/* "pencil", "gaussian:W", "flat:R", "point:Z" or "fiber:R:NA" into *out.
+/* True for a source whose photons are not spread symmetrically about the
+ * z axis (the oblique beam): the cylindrical outputs (Rd_r, A_rz ...) are
+ * then azimuthal averages about the entry point, and the outputs that
+ * assume the symmetry are refused (source_require_axial). */
+static inline bool source_breaks_symmetry(const source_desc *s)
+{
+    return s->kind == SOURCE_OBLIQUE;
+}
+
+/* The oblique beam's polar angle in the first layer it scatters in,
+ * from Snell's law: sin theta_t = n_above sin(angle) / n_first, as its
+ * sine and cosine (0 and 1 for every other source: normal incidence). */
+void source_refracted(const source_desc *s, double n_above, double n_first, double *sin_t,
+                      double *cos_t);
+
+/* The cosine of the oblique beam's angle of incidence in the medium above
+ * (1 for every other source). */
+double source_incidence_cos(const source_desc *s);
+
+/* "pencil", "gaussian:W", "flat:R", "point:Z", "fiber:R:NA" or
+ * "oblique:ANGLE" into *out.
  * A bad text gets a message that starts with `what` (e.g. "--source") and
  * quotes the value at fault; the layers' bounds are checked by
  * source_check. */
 bool source_parse(const char *text, const char *what, source_desc *out, tm_error *err);
 
 /* The parameters' ranges alone (W, R > 0 for the beams; R >= 0 and
- * 0 <= NA for the fiber; z0 > 0 for the point): what source_parse checks,
- * for the library's setter. */
+ * 0 <= NA for the fiber; z0 > 0 for the point; 0 <= ANGLE < 90 degrees
+ * for the oblique beam): what source_parse checks, for the library's
+ * setter. */
 bool source_check_values(const source_desc *s, const char *what, tm_error *err);
 
 /* The source against the run's layers: a fiber's NA at most the medium
  * above's n; a point strictly inside the stack and not on a boundary
  * between layers (refused: which layer's properties it starts in would be
- * a convention). */
+ * a convention); an oblique beam that enters (n above sin ANGLE below the
+ * n of each layer it crosses to the first turbid one: no total
+ * reflection at the surface). */
 bool source_check_run(const source_desc *s, const struct mci_run *run, const char *what,
                       tm_error *err);
 
@@ -106,6 +135,12 @@ void source_describe(const source_desc *s, char *buf, size_t size);
 /* Convolution with a beam (runtime/io/conv.c) needs the pencil's response:
  * false, naming run's source, for any other. */
 bool source_require_pencil(const struct mci_run *run, const char *what, tm_error *err);
+
+/* An output that assumes photons spread symmetrically about the z axis,
+ * asked by option (e.g. "--time") of a run whose source breaks the symmetry
+ * (source_breaks_symmetry): false, with a message naming the option and
+ * the source. */
+bool source_require_axial(const source_desc *s, const char *option, tm_error *err);
 
 /* The layer (1-based) a point source at depth z0 starts in; the run must
  * have passed source_check_run. */

@@ -10,8 +10,17 @@
  * tallies takes those t has: every run's, and the optional ones added (the
  * others are NULL). */
 #define GRID(t)                                                                                    \
-    (&(output_grid){(t)->nr, (t)->nz, (t)->na, (t)->num_layers, (t)->nt, (t)->detectors,           \
-                    (t)->jacobian_layers, (t)->set_weights, (t)->frequencies, (t)->modulations})
+    (&(output_grid){.nr = (t)->nr,                                                                 \
+                    .nz = (t)->nz,                                                                 \
+                    .na = (t)->na,                                                                 \
+                    .num_layers = (t)->num_layers,                                                 \
+                    .nt = (t)->nt,                                                                 \
+                    .detectors = (t)->detectors,                                                   \
+                    .jacobian_layers = (t)->jacobian_layers,                                       \
+                    .set_weights = (t)->set_weights,                                               \
+                    .frequencies = (t)->frequencies,                                               \
+                    .modulations = (t)->modulations,                                               \
+                    .xy = (t)->xy})
 #define BINS(t, k) ((size_t)output_tally_grid_bins((k), GRID(t)))
 
 /* Whether t (a batch or set), of grid g (its optional axes' lengths
@@ -21,31 +30,28 @@
  * once both have, whichever came first. */
 static bool wanted(int k, const output_grid *g) { return output_has_axes(output_tally(k), g); }
 
-/* The optional axes' lengths that lengths gives, into a batch's or a set's
- * grid. */
-static void take_lengths(const output_grid *lengths, int *num_layers, int *nt, int *detectors,
-                         int *jacobian_layers, int *set_weights, int *frequencies, int *modulations)
-{
-    if (lengths->modulations > 0)
-        *modulations = lengths->modulations;
-    if (lengths->frequencies > 0)
-        *frequencies = lengths->frequencies;
-    if (lengths->set_weights > 0)
-        *set_weights = lengths->set_weights;
-    if (lengths->jacobian_layers > 0)
-        *jacobian_layers = lengths->jacobian_layers;
-    if (lengths->num_layers > 0)
-        *num_layers = lengths->num_layers;
-    if (lengths->nt > 0)
-        *nt = lengths->nt;
-    if (lengths->detectors > 0)
-        *detectors = lengths->detectors;
-}
+/* The optional axes' lengths that lengths gives (those above 0), into t, a
+ * batch's or a set's grid (their members are named alike). */
+#define TAKE_LENGTH(t, lengths, axis)                                                              \
+    do {                                                                                           \
+        if ((lengths)->axis > 0)                                                                   \
+            (t)->axis = (lengths)->axis;                                                           \
+    } while (0)
+#define TAKE_LENGTHS(t, lengths)                                                                   \
+    do {                                                                                           \
+        TAKE_LENGTH(t, lengths, num_layers);                                                       \
+        TAKE_LENGTH(t, lengths, nt);                                                               \
+        TAKE_LENGTH(t, lengths, detectors);                                                        \
+        TAKE_LENGTH(t, lengths, jacobian_layers);                                                  \
+        TAKE_LENGTH(t, lengths, set_weights);                                                      \
+        TAKE_LENGTH(t, lengths, frequencies);                                                      \
+        TAKE_LENGTH(t, lengths, modulations);                                                      \
+        TAKE_LENGTH(t, lengths, xy);                                                               \
+    } while (0)
 
 bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 {
-    take_lengths(lengths, &b->num_layers, &b->nt, &b->detectors, &b->jacobian_layers,
-                 &b->set_weights, &b->frequencies, &b->modulations);
+    TAKE_LENGTHS(b, lengths);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!b->tally[k] && wanted(k, GRID(b)))
@@ -55,8 +61,7 @@ bool tally_batch_add_options(tally_batch *b, const output_grid *lengths)
 
 bool tally_set_add_options(tally_set *t, const output_grid *lengths)
 {
-    take_lengths(lengths, &t->num_layers, &t->nt, &t->detectors, &t->jacobian_layers,
-                 &t->set_weights, &t->frequencies, &t->modulations);
+    TAKE_LENGTHS(t, lengths);
     bool ok = true;
     for (int k = 0; ok && k < OUTPUT_TALLIES_ALL; k++)
         if (!t->tally[k] && wanted(k, GRID(t)))
@@ -169,7 +174,7 @@ bool tally_set_equal(const tally_set *a, const tally_set *b)
     if (!tally_set_runs_equal(a, b) || a->num_layers != b->num_layers || a->nt != b->nt ||
         a->detectors != b->detectors || a->jacobian_layers != b->jacobian_layers ||
         a->set_weights != b->set_weights || a->frequencies != b->frequencies ||
-        a->modulations != b->modulations)
+        a->modulations != b->modulations || a->xy != b->xy)
         return false;
     for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
         if (!a->tally[k] != !b->tally[k] ||

@@ -28,6 +28,7 @@ typedef struct tally_batch {
     int set_weights;     /* of an optics set's weight sums; 0: none */
     int frequencies;     /* of the spatial-frequency tallies; 0: none */
     int modulations;     /* of the modulation tallies; 0: none */
+    int xy;              /* cells along x and y of the Cartesian grid's tallies; 0: none */
     OUTPUT_TALLY_FIELDS(uint64_t);
     uint64_t steps; /* hop-drop-spin steps taken (for steps/s figures) */
     /* Photons stopped because they would never end (more steps than the
@@ -50,6 +51,7 @@ typedef struct tally_set {
     int set_weights;          /* of an optics set's weight sums; 0: none */
     int frequencies;          /* of the spatial-frequency tallies; 0: none */
     int modulations;          /* of the modulation tallies; 0: none */
+    int xy;                   /* of the Cartesian grid's tallies; 0: none */
     uint64_t photons;         /* photons whose tallies have been added */
     tally_acc_t steps;        /* hop-drop-spin steps of those photons */
     uint64_t trapped_photons; /* as in tally_batch */
@@ -70,7 +72,8 @@ void tally_set_free(tally_set *t);
  * the time tallies (Rd_rt, Tt_rt: nr x nt); detectors, the detector tally
  * (Rd_fiber: one entry a detector); frequencies, the spatial-frequency
  * tallies (two parts a frequency); modulations, the modulation tallies
- * (nr x modulations x four parts).  Each zero, where it has none yet;
+ * (nr x modulations x four parts); xy, the Cartesian grid's (Rd_xy, Tt_xy:
+ * xy x xy; A_xz: xy x nz).  Each zero, where it has none yet;
  * false when out of memory (the others stay).  output_option_grid gives
  * the lengths of one group. */
 bool tally_batch_add_options(tally_batch *b, const output_grid *lengths);
