@@ -82,11 +82,14 @@ static const struct {
     {{"intralipid_slab.mci", "batch point", "--tile 0x0", true, false, 2, 0, false}, "point:1.0"},
     {{"skin7_600nm.mci", "-A, 64 sets, point", "", false, false, 0, 64, false}, "point:0.05"},
     {{"skin7_600nm.mci", "-A, 64 sets, fiber", "", false, false, 0, 64, false}, "fiber:0.02:0.22"},
+    {{"skin7_600nm.mci", "oblique", "", true, false, 0, 0, false}, "oblique:45"},
+    {{"skin7_600nm.mci", "oblique -A", "", false, false, 0, 0, false}, "oblique:45"},
 };
 
 /* Kernels with time bins (1), a fiber detector (2) or both (3), or with
- * TM_MAX_DETECTORS fiber detectors (4: the kernel's loop over them): a
- * run's own kernel, the launch bound dropped as the variant drops it. */
+ * TM_MAX_DETECTORS fiber detectors (4: the kernel's loop over them), or
+ * the Cartesian grid (8): a run's own kernel, the launch bound dropped as
+ * the variant drops it. */
 typedef struct timed_family {
     family base;
     int timed;
@@ -107,6 +110,22 @@ static const timed_family timed_families[] = {
     {{"skin7_600nm.mci", "both, cluster of 2", "--tile 100x250 --entry 64 --cluster 2", true, false,
       0, 0, false},
      3},
+};
+
+/* The Cartesian grid's kernels (templates/xy.cu), of an oblique beam's run
+ * or with time bins and a fiber (8 and the bits above). */
+static const struct {
+    family fam;
+    const char *source;
+    int timed;
+} grid_families[] = {
+    {{"skin7_600nm.mci", "oblique, grid", "", true, false, 0, 0, false}, "oblique:45", 8},
+    {{"skin7_600nm.mci", "oblique -A, grid", "", false, false, 0, 0, false}, "oblique:45", 8},
+    {{"skin7_600nm.mci", "oblique, grid, last bin", "--min-blocks 0 --last-bin on", true, false, 0,
+      0, false},
+     "oblique:45",
+     8},
+    {{"mcml_example.mci", "grid, time bins, fiber", "", true, false, 0, 0, false}, NULL, 11},
 };
 
 /* The batch kernel of the family's variant, as batches choose it or bare. */
@@ -156,6 +175,10 @@ static bool compile_family(const family *fam, const char *source_text, int timed
     }
     for (int k = 0; (timed & 4) && k < TM_MAX_DETECTORS; k++)
         f.runs[0].fibers[f.runs[0].fiber_count++] = (fiber_detector){0.02 * k, 0.05, 0.5};
+    if (timed & 8) {
+        f.runs[0].xy_dx = 0.01;
+        f.runs[0].xy_nx = 200;
+    }
     variant_options v;
     variant_options_init(&v);
     v.debug_out_of_bounds = fam->out_of_bounds;
@@ -207,6 +230,11 @@ int main(void)
         const family *fam = &timed_families[i].base;
         CHECK_MSG(compile_family(fam, NULL, timed_families[i].timed), "%s %s", fam->input,
                   fam->name);
+    }
+    for (size_t i = 0; i < sizeof grid_families / sizeof *grid_families; i++) {
+        const family *fam = &grid_families[i].fam;
+        CHECK_MSG(compile_family(fam, grid_families[i].source, grid_families[i].timed), "%s %s",
+                  fam->input, fam->name);
     }
     return check_summary("kernels");
 }
