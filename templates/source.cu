@@ -4,8 +4,7 @@
 // layer table's record 0, the medium above, which is never a photon's layer
 // (runtime/io/run_view.c: z0 the radius or depth; for a fiber z1 = 1 - cos
 // theta_max, g = n above / n1, cos_crit0 = n1 / n2 under a glass layer 1,
-// cos_crit1 = n above / n of the first layer, mut the glass's thickness; for
-// the oblique beam z0 its x, z1 and cos_crit1 its direction's ux and uz).
+// cos_crit1 = n above / n of the first layer, mut the glass's thickness).
 // The photon draws them first from its own stream, before any number of its
 // steps, as the CPU engine does (runtime/engine/cpu_source.c), which has
 // the same distributions in double.
@@ -59,9 +58,10 @@ __device__ __forceinline__ void source_launch(photon_t &p, const layer_t &src)
     p.uy = __fmul_rn(st, sa);
     p.uz = uz;
 % elseif kind == "oblique" then
-    // oblique beam: nothing drawn, every photon starts alike: at x (a glass
-    // layer 1's shift), along the direction refracted into the first layer,
-    // (ux, 0, uz), from the record (in double, rounded once)
+    // oblique beam: nothing drawn, every photon starts alike, from the
+    // record (runtime/io/run_view.c, oblique_record; in double, rounded
+    // once): z0 its x (a glass layer 1's shift), z1 and cos_crit1 the ux and
+    // uz of the direction refracted into the first layer
     p.x = src.z0;
     p.ux = src.z1;
     p.uz = src.cos_crit1;
