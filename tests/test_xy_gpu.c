@@ -36,7 +36,7 @@
 #define ALPHA   1e-4
 #define NX      20
 #define DX      0.05
-#define NZ      50
+#define NZ      40 /* the example's depth bins (its grid line: nz nr na) */
 
 static gpu_engine *gpu;
 
@@ -87,9 +87,12 @@ static void grids_within(const mci_run *run, const tally_set *t, const mcml_resu
     size_t ra = (size_t)run->nr * run->na, rz = (size_t)run->nr * run->nz;
     tally_acc_t rd = sum_of(t->rd_xy, NX * NX), tt = sum_of(t->tt_xy, NX * NX);
     tally_acc_t a = sum_of(t->a_xz, NX * NZ);
-    CHECK_MSG(rd > 0 && rd <= sum_of(t->rd_ra, ra), "batch %d: Rd_xy beyond Rd_ra", b);
-    CHECK_MSG(tt > 0 && tt <= sum_of(t->tt_ra, ra), "batch %d: Tt_xy beyond Tt_ra", b);
-    CHECK_MSG(a > 0 && a <= sum_of(t->a_rz, rz), "batch %d: A_xz beyond A_rz", b);
+    CHECK_MSG(rd > 0 && rd <= sum_of(t->rd_ra, ra), "batch %d: Rd_xy %.17g, Rd_ra %.17g", b,
+              tally_count(rd), tally_count(sum_of(t->rd_ra, ra)));
+    CHECK_MSG(tt > 0 && tt <= sum_of(t->tt_ra, ra), "batch %d: Tt_xy %.17g, Tt_ra %.17g", b,
+              tally_count(tt), tally_count(sum_of(t->tt_ra, ra)));
+    CHECK_MSG(a > 0 && a <= sum_of(t->a_rz, rz), "batch %d: A_xz %.17g, A_rz %.17g", b,
+              tally_count(a), tally_count(sum_of(t->a_rz, rz)));
 }
 
 static int case_agree(void)
