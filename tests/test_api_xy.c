@@ -103,8 +103,7 @@ static uint64_t units(tmcml_session *s, const tmcml_result *r, tmcml_array which
 static void check_arrays(tmcml_session *s, const tmcml_result *r)
 {
     size_t shape[TMCML_ARRAY_MAX_DIMS], n = 0;
-    CHECK(tmcml_result_array_shape(r, TMCML_RD_XY, shape) == 2 && shape[0] == NX &&
-          shape[1] == NX);
+    CHECK(tmcml_result_array_shape(r, TMCML_RD_XY, shape) == 2 && shape[0] == NX && shape[1] == NX);
     CHECK(tmcml_result_array_shape(r, TMCML_A_XZ, shape) == 2 && shape[0] == NX &&
           shape[1] == (size_t)grid.nz);
     tmcml_axis axes[TMCML_ARRAY_MAX_DIMS];
