@@ -145,6 +145,19 @@ tmcml_status api_check_options(tmcml_session *s, const tmcml_options *o, int64_t
                                int64_t *photons);
 /* A tmcml_checkpoint checked: its path, period and resume. */
 tmcml_status api_check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck);
+/* ---- the Cartesian grid and the oblique beam (api/problem_xy.c) ---- */
+
+/* Whether a problem of p[0 .. count-1] has the grid or the oblique beam,
+ * which the CPU engine alone scores and launches (AUTO takes it). */
+bool api_xy_cpu_only(const tmcml_problem *const *p, int count);
+/* A call's problems checked: an oblique beam needs the grid and is
+ * refused with what assumes a beam along the axis (time bins, detectors,
+ * frequencies, derivatives, the call's sets: sets), naming the setter; a
+ * grid too large for a problem's depth bins; the GPU engine asked for
+ * either.  TMCML_ERR_ARGUMENT with the message. */
+tmcml_status api_check_xy(tmcml_session *s, const tmcml_problem *const *p, int count, bool sets,
+                          tmcml_engine engine);
+
 /* GPU number index as tmcml_devices describes it; false with *err where
  * there is none (the session's error untouched). */
 bool api_device(int index, tmcml_device *out, tm_error *err);

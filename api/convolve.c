@@ -53,6 +53,8 @@ static tmcml_status convolve(tmcml_session *s, const tmcml_result *r, const conv
     free(c->problem.run.mod_hz);
     c->problem.run.fx = c->problem.run.mod_hz = NULL;
     c->problem.run.fx_count = c->problem.run.mod_count = 0;
+    c->problem.run.xy_nx = 0; /* nor the Cartesian grid: no sum of rings */
+    c->problem.run.xy_dx = 0.0;
     c->comment = strdup(comment);
     c->variant = strdup("");
     c->kernel = strdup("");

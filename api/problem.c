@@ -77,6 +77,8 @@ static tmcml_status check_run(tmcml_session *s, const mci_run *raw, mci_run *out
     out->fx_count = fx_count;
     out->mod_hz = mod_hz;
     out->mod_count = mod_count;
+    out->xy_dx = raw->xy_dx;
+    out->xy_nx = raw->xy_nx;
     return TMCML_OK;
 }
 

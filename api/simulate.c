@@ -398,8 +398,8 @@ static bool any_mod(const tmcml_problem *const *p, int count, const call_sets *s
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = any_mod(p, count, sets) || any_fx(p, count, sets) ||
-                    (any_paths(p, count) && sets->count == 0) ||
+    bool cpu_only = api_xy_cpu_only(p, count) || any_mod(p, count, sets) ||
+                    any_fx(p, count, sets) || (any_paths(p, count) && sets->count == 0) ||
                     jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count);
     return cpu_only ? TMCML_ENGINE_CPU : engine;
 }
@@ -873,6 +873,8 @@ static tmcml_status run_problems(tmcml_session *s, const tmcml_problem *const *p
         r ? check_shapes(s, p, count) : api_failf(s, TMCML_ERR_MEMORY, "out of memory");
     if (status == TMCML_OK)
         status = new_results(s, p, count, o, r);
+    if (status == TMCML_OK)
+        status = api_check_xy(s, p, count, sets->count > 0, o->engine);
     if (status == TMCML_OK)
         status = api_precision_plan(s, r, count, o, &w.prec);
     if (status == TMCML_OK && o->engine == TMCML_ENGINE_GPU && any_paths(p, count) &&

@@ -319,6 +319,23 @@ TMCML_API tmcml_status tmcml_problem_set_modulation(tmcml_session *s, tmcml_prob
 /* The count of p's modulation frequencies (0: none), and the first `most`
  * of them into hz (may be NULL when most is 0). */
 TMCML_API int tmcml_problem_modulation(const tmcml_problem *p, double *hz, int most);
+/* The Cartesian grid (docs/outputs.md, "Cartesian grid"): nx x nx square
+ * cells of side dx cm on the surface, centred on the entry point x = y = 0
+ * (x, y in [-nx dx / 2, nx dx / 2)), where runs of p also score
+ * TMCML_RD_XY and TMCML_TT_XY ([ix][iy], 1/cm2) and TMCML_A_XZ (the
+ * absorption in the x-z plane integrated over y, [ix][iz], 1/cm2); what
+ * lands beyond the grid is not in it.  nx 0 turns it off (dx is then not
+ * looked at).  dx finite, at least 1e-9 cm; 1 <= nx <= 4096 and nx x nz
+ * <= 2^27, else TMCML_ERR_ARGUMENT naming the value.  Memory: (2 nx^2 +
+ * nx nz) x 8 bytes a CPU thread, x 16 bytes a run.  The CPU engine scores
+ * it: TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.
+ * It goes with every other output of a beam along the axis, and is the one
+ * spatial output of the oblique beam (TMCML_SOURCE_OBLIQUE), whose runs
+ * need it.  New in TMCML_1.6. */
+TMCML_API tmcml_status tmcml_problem_set_xy(tmcml_session *s, tmcml_problem *p, double dx, int nx);
+/* p's grid: its cells along x (0: none, and for a NULL p) and their side
+ * into *dx (may be NULL; 0 without a grid). */
+TMCML_API int tmcml_problem_xy(const tmcml_problem *p, double *dx);
 
 /* Where the photons of p start (docs/physics.md, "Sources"; default MCML's
  * pencil beam).  The kinds, and what a and b are:

@@ -12,6 +12,7 @@
 #include "precision.h"
 #include "spatial_frequencies.h"
 #include "time_bins.h"
+#include "xy_grid.h"
 
 /* In groups, each applied by its own function (run_option_apply). */
 enum run_option_id {
@@ -42,6 +43,7 @@ enum run_option_id {
     OPT_TIME,
     OPT_SPATIAL_FREQUENCIES,
     OPT_MODULATION,
+    OPT_XY,
     OPT_DETECTOR,
     /* how a run goes: apply_running */
     OPT_SEED,
@@ -192,8 +194,18 @@ static const cli_option rows[] = {
     {"--source", NULL, "SOURCE",
      "where photons start (default pencil, MCML's): gaussian:W\n"
      "(1/e^2 radius W cm), flat:R, point:Z (isotropic, Z cm\n"
-     "deep), fiber:R:NA (docs/physics.md, \"Sources\")",
+     "deep), fiber:R:NA, oblique:ANGLE (a beam at ANGLE\n"
+     "degrees of incidence in the x-z plane, 0 to 90\n"
+     "excluded, entering at x = y = 0; needs --xy and the CPU\n"
+     "engine; docs/physics.md, \"Sources\")",
      OPT_SOURCE, OPTIONS, 0, 0},
+    {"--xy", NULL, "DX:NX",
+     "also score on a Cartesian grid of NX x NX square cells\n"
+     "of DX cm centred on the entry point: Rd_xy, Tt_xy\n"
+     "[x][y] and A_xz [x][z] (every y), 1/cm2, nothing\n"
+     "beyond the grid; NX 1 to 4096, (2 NX^2 + NX nz) x 8\n"
+     "bytes a thread (the CPU engine; docs/outputs.md)",
+     OPT_XY, OPTIONS, 0, 0},
     {"--detector", NULL, "fiber:SEP:RADIUS:NA",
      "also score a fiber detector on the surface: a face of\n"
      "RADIUS cm centred SEP cm from the beam, numerical\n"
@@ -461,6 +473,7 @@ static bool apply_scoring(int id, const char *v, cli_options *opt, tm_error *err
     case OPT_TIME: return time_bins_parse(v, &r->time_dt, &r->time_nt, err);
     case OPT_SPATIAL_FREQUENCIES: return spatial_frequencies_parse(v, r->fx, &r->fx_count, err);
     case OPT_MODULATION: return modulation_parse(v, r->mod_hz, &r->mod_count, err);
+    case OPT_XY: return xy_grid_parse(v, &r->xy_dx, &r->xy_nx, err);
     default: /* OPT_DETECTOR */ return add_detector(v, r, err);
     }
 }

@@ -84,6 +84,10 @@ typedef struct driver_options {
      * Rd_phase) */
     double mod_hz[TM_MAX_MODULATIONS];
     int mod_count;
+    /* --xy DX:NX: the Cartesian grid, xy_nx x xy_nx cells of xy_dx cm
+     * (0: none), scored by the CPU engine (Rd_xy, Tt_xy, A_xz) */
+    double xy_dx;
+    int xy_nx;
     variant_options variant;  /* --tile, --entry, ... */
     const char *template_dir; /* --templates DIR */
     const char *cache_dir;    /* --cache DIR ("" disables) */

@@ -206,20 +206,20 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, r
 /* ---- the groups of the standard errors ---- */
 
 /* A rank's groups as rank 0 first learns them: their count and photons,
- * the mask of their arrays and their grid's eight axes. */
-#define GROUPS_HEAD     11
+ * the mask of their arrays and their grid's nine axes. */
+#define GROUPS_HEAD     12
 #define TAG_GROUPS_GO   1 /* rank 0 to a rank: send your sums (1) or not (0) */
 #define TAG_GROUPS_SUMS 2
 
 static void groups_head(const uncertainty *u, uint64_t *head)
 {
     const output_grid *g = &u->grid;
-    const int axes[] = {g->nr, g->nz,        g->na,          g->num_layers,
-                        g->nt, g->detectors, g->frequencies, g->modulations};
+    const int axes[] = {g->nr,        g->nz,          g->na,          g->num_layers, g->nt,
+                        g->detectors, g->frequencies, g->modulations, g->xy};
     head[0] = (uint64_t)u->groups;
     head[1] = u->photons;
     head[2] = uncertainty_arrays(u);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < GROUPS_HEAD - 3; i++)
         head[3 + i] = (uint64_t)axes[i];
 }
 
@@ -266,7 +266,8 @@ static bool receive_groups(uncertainty *u, int i, const uint64_t *h, bool ok, tm
                         .nt = (int)h[7],
                         .detectors = (int)h[8],
                         .frequencies = (int)h[9],
-                        .modulations = (int)h[10]};
+                        .modulations = (int)h[10],
+                        .xy = (int)h[11]};
     int go = ok && uncertainty_alloc(&theirs, &grid, h[2], err);
     MPI_Send(&go, 1, MPI_INT, i, TAG_GROUPS_GO, MPI_COMM_WORLD);
     if (go) {

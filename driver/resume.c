@@ -213,18 +213,18 @@ static const struct {
      * version 1, and one with time bins, a detector and --stderr, version
      * 4, and with modulation frequencies and --stderr, version 5) resumed
      * to the uninterrupted runs' .mco. */
-    {"cpu dff8cc904f1a6ac6", "cpu f289c0d9e4482f36"},
-    {"cpu a94c288e29efe04e", "cpu f289c0d9e4482f36"},
-    {"cpu 123fa2412a7dd68a", "cpu f289c0d9e4482f36"},
-    {"cpu 8ea25a9fe88f1d88", "cpu f289c0d9e4482f36"},
-    {"cpu 1dcbe7d66b77df02", "cpu f289c0d9e4482f36"},
-    {"cpu 3a33238972ac9536", "cpu f289c0d9e4482f36"},
-    {"cpu 2df46f6f918d4081", "cpu f289c0d9e4482f36"},
-    {"cpu 0bffd0c07d71ae9d", "cpu f289c0d9e4482f36"},
-    {"cpu 73fb6a0babdc2e5f", "cpu f289c0d9e4482f36"},
-    {"cpu 183e4d5aedaf1d5e", "cpu f289c0d9e4482f36"},
-    {"cpu 0c975c1316654ac3", "cpu f289c0d9e4482f36"},
-    {"cpu 2479fe5a3324438d", "cpu f289c0d9e4482f36"},
+    {"cpu dff8cc904f1a6ac6", "cpu 707317b1dba6a1e4"},
+    {"cpu a94c288e29efe04e", "cpu 707317b1dba6a1e4"},
+    {"cpu 123fa2412a7dd68a", "cpu 707317b1dba6a1e4"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 707317b1dba6a1e4"},
+    {"cpu 1dcbe7d66b77df02", "cpu 707317b1dba6a1e4"},
+    {"cpu 3a33238972ac9536", "cpu 707317b1dba6a1e4"},
+    {"cpu 2df46f6f918d4081", "cpu 707317b1dba6a1e4"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 707317b1dba6a1e4"},
+    {"cpu 73fb6a0babdc2e5f", "cpu 707317b1dba6a1e4"},
+    {"cpu 183e4d5aedaf1d5e", "cpu 707317b1dba6a1e4"},
+    {"cpu 0c975c1316654ac3", "cpu 707317b1dba6a1e4"},
+    {"cpu 2479fe5a3324438d", "cpu 707317b1dba6a1e4"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every

@@ -32,6 +32,7 @@
 #include "run_modulation.h"
 #include "run_spatial.h"
 #include "run_timed.h"
+#include "run_xy.h"
 #include "session.h"
 #include "stopper.h"
 #include "tally.h"
@@ -748,7 +749,7 @@ int run_input_file(const driver_options *given, const ranks *world)
     tm_error sets_err = {0};
     if (!sets_options(&rank_opt, world, &sets_err) || !paths_options(&rank_opt, &sets_err) ||
         !run_spatial_options(&rank_opt, &sets_err) ||
-        !run_modulation_options(&rank_opt, &sets_err)) {
+        !run_modulation_options(&rank_opt, &sets_err) || !run_xy_options(&rank_opt, &sets_err)) {
         if (world->rank == 0)
             error_print(stderr, &sets_err);
         return RUN_BAD_INPUT;
@@ -772,7 +773,8 @@ int run_input_file(const driver_options *given, const ranks *world)
     mua_sets sets = {0};
     if (!paths_runs(opt, &file, &err) || !run_source_runs(opt, &file, &err) ||
         !run_timed_runs(opt, &file, &err) || !run_spatial_runs(opt, &file, &err) ||
-        !run_modulation_runs(opt, &file, &err) || !run_precision_runs(opt, &file, &err) ||
+        !run_modulation_runs(opt, &file, &err) || !run_xy_runs(opt, &file, &err) ||
+        !run_precision_runs(opt, &file, &err) ||
         (opt->mua_sets && !run_sets_expand(opt, &file, &sets, &err))) {
         engine_open_join(&opening);
         engine_close(&eng);

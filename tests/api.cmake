@@ -77,6 +77,11 @@ add_test(NAME api_fx COMMAND test_api_fx)
 add_executable(test_api_mod test_api_mod.c)
 target_link_libraries(test_api_mod PRIVATE libtmcml tmcml_flags)
 add_test(NAME api_mod COMMAND test_api_mod)
+# The Cartesian grid and the oblique beam through the public header
+# (tests/test_api_xy.c).
+add_executable(test_api_xy test_api_xy.c)
+target_link_libraries(test_api_xy PRIVATE libtmcml tmcml_flags)
+add_test(NAME api_xy COMMAND test_api_xy)
 
 # Lookup tables through the library (tests/test_api_lut.c): `tmcml lut`'s
 # .npz bit for bit, stopped and continued, refusals; on the GPU: label gpu.

@@ -133,6 +133,8 @@ add_test(NAME fx_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_fx_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME mod_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_mod_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
+add_test(NAME xy_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_xy_cli.sh
+  $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME paths_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paths_cli.sh
   $<TARGET_FILE:tmcml> ${PROJECT_SOURCE_DIR}/examples)
 add_test(NAME jacobian_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_jacobian_cli.sh

@@ -103,6 +103,15 @@ static long mco_bytes(const mci_run *run, double fill, const char *comment)
         res.rd_r[i] = res.tt_r[i] = fill;
     for (int i = 0; i < run->na; i++)
         res.rd_a[i] = res.tt_a[i] = fill;
+    if (run->xy_nx > 0 && !result_alloc_xy(&res, run->xy_nx)) {
+        result_free(&res);
+        return -1;
+    }
+    size_t cells = (size_t)run->xy_nx * run->xy_nx, xz = (size_t)run->xy_nx * run->nz;
+    for (size_t i = 0; i < cells; i++)
+        res.rd_xy[i] = res.tt_xy[i] = fill;
+    for (size_t i = 0; i < xz; i++)
+        res.a_xz[i] = fill;
     FILE *f = tmpfile();
     long n = -1;
     if (f && mco_write_stream(f, run, &res, comment))
@@ -137,6 +146,17 @@ static void test_mco_bound(void)
             CHECK_MSG((uint64_t)n + MCO_TEXT_BYTES_BOUND >= bound,
                       "grid %zu: %ld bytes, bound %llu: loose", g, n, (unsigned long long)bound);
         }
+        /* With the Cartesian grid (its header line's cell side the widest
+         * a double prints) and the oblique beam's source line. */
+        run.xy_dx = 1.2345678901234567e-300;
+        run.xy_nx = 1 + (int)g * 3;
+        run.source = (source_desc){.kind = SOURCE_OBLIQUE, .angle = 89.123456789012345};
+        long n = mco_bytes(&run, fills[0], comment);
+        uint64_t with_grid = footprint_mco_bound(&run);
+        CHECK_MSG(n > 0 && (uint64_t)n <= with_grid &&
+                      (uint64_t)n + MCO_TEXT_BYTES_BOUND >= with_grid,
+                  "grid %zu with the Cartesian grid: %ld bytes, bound %llu", g, n,
+                  (unsigned long long)with_grid);
     }
 }
 

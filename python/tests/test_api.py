@@ -59,8 +59,8 @@ def test_arrays_come_from_the_library():
     # with the optional arrays too (the Jacobians' last axis, 8: mua, mus, g)
     r = run(photons=1000, path_lengths=True, time_bins=(0.01, 7),
             detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True,
-            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8])
-    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1, 8: 3, 10: 3, 12: 2}
+            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8], xy=(0.05, 6))
+    axes = {0: len(r.layers), 1: r.nr, 2: r.nz, 3: r.na, 4: 7, 5: 1, 8: 3, 10: 3, 12: 2, 14: 6}
     for i, name in enumerate(names):
         dims = (ctypes.c_int * 4)()
         rank = lib.tmcml_array_dims(i, dims)
@@ -75,7 +75,7 @@ def test_arrays_come_from_the_library():
                             progress=False, dz=0.01, dr=0.01, nz=40, nr=50, na=1,
                             path_lengths=True, time_bins=(0.01, 7),
                             detector=tmcml.FiberDetector(0.1, 0.05, 0.5), jacobian=True,
-                            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8])
+                            spatial_frequencies=[0, 1, 2], modulation=[1e8, 2e8], xy=(0.05, 6))
     for name in names:
         assert getattr(batch, name).shape == (2,) + np.shape(getattr(batch[0], name))
 

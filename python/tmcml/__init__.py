@@ -40,7 +40,7 @@ from .lut import LookupTable, lut
 from .mci import run_mci, save_mci
 from .mco import load_mco
 from .result import Result
-from .source import FiberSource, IsotropicPoint
+from .source import FiberSource, IsotropicPoint, ObliqueBeam
 from .spectrum import Spectrum, spectrum
 from .session import Session, default_session
 
@@ -50,7 +50,7 @@ __version__ = _version()
 __all__ = ["run", "run_batch", "BatchResult", "run_mci", "load_mco", "save_mci", "devices", "Result", "Session",
            "lut", "LookupTable", "chromophores", "fit", "FitResult", "FitWarning", "spectrum",
            "Spectrum",
-           "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "FiberDetector",
+           "GaussianBeam", "FlatBeam", "IsotropicPoint", "FiberSource", "ObliqueBeam", "FiberDetector",
            "ARRAYS", "PATH_ARRAYS", "TIME_ARRAYS", "DETECTOR_ARRAYS", "JACOBIAN_ARRAYS",
            "FX_ARRAYS", "MOD_ARRAYS", "XY_ARRAYS",
            "JACOBIAN_PARAMS", "TALLIED", "LOW_ESS",

@@ -196,6 +196,8 @@ def _declare(lib):
         "tmcml_problem_spatial_frequencies": (c_int, [c_void_p, POINTER(c_double), c_int]),
         "tmcml_problem_set_modulation": (c_int, [c_void_p, c_void_p, POINTER(c_double), c_int]),
         "tmcml_problem_modulation": (c_int, [c_void_p, POINTER(c_double), c_int]),
+        "tmcml_problem_set_xy": (c_int, [c_void_p, c_void_p, c_double, c_int]),
+        "tmcml_problem_xy": (c_int, [c_void_p, POINTER(c_double)]),
         "tmcml_problem_fiber_detector": (c_int, [c_void_p, POINTER(c_double), POINTER(c_double),
                                                  POINTER(c_double)]),
         "tmcml_problem_add_fiber_detector": (c_int, [c_void_p, c_void_p, c_double, c_double,
@@ -271,7 +273,8 @@ def _declare(lib):
 # convolution with a broad beam, a run kept in a checkpoint file, a lookup
 # table, standard errors and precision runs (TMCML_1.4), the derivatives
 # and the optics sets (TMCML_1.5), several fiber detectors, the spatial
-# frequencies and a table of them, the modulation frequencies (TMCML_1.6).
+# frequencies and a table of them, the modulation frequencies and the
+# Cartesian grid (TMCML_1.6).
 _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_run_checkpointed", "tmcml_lut_spec_init", "tmcml_lut",
              "tmcml_problem_set_stderr", "tmcml_problem_stderr", "tmcml_result_stderr_groups",
@@ -281,7 +284,7 @@ _OPTIONAL = ("tmcml_version", "tmcml_result_plot", "tmcml_result_convolve",
              "tmcml_problem_add_fiber_detector", "tmcml_problem_fiber_detector_at",
              "tmcml_problem_set_spatial_frequencies", "tmcml_problem_spatial_frequencies",
              "tmcml_lut_with_frequencies", "tmcml_problem_set_modulation",
-             "tmcml_problem_modulation")
+             "tmcml_problem_modulation", "tmcml_problem_set_xy", "tmcml_problem_xy")
 
 
 def _load():

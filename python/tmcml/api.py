@@ -28,7 +28,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
         mua_sets=None, path_lengths=False, source=None, time_bins=None, detector=None,
         checkpoint=None, checkpoint_every=600.0, resume=False, stderr=False, precision=None,
         precision_of=None, max_photons=None, jacobian=False, optics_sets=None,
-        spatial_frequencies=None, modulation=None):
+        spatial_frequencies=None, modulation=None, xy=None):
     """Simulates photons photons through layers (rows [n, mua, mus, g, d],
     top first; cm and 1/cm) between media of indices n_above and n_below, on
     MCML's grid (dz, dr in cm; nz, nr, na bins) and returns a Result.
@@ -91,8 +91,12 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
 
     source: where photons start (docs/physics.md, "Sources"): None for MCML's
     pencil beam, tmcml.GaussianBeam(w), tmcml.FlatBeam(r) (radius > 0),
-    tmcml.IsotropicPoint(z0) or tmcml.FiberSource(radius, na).  Recorded in
-    the result's .mco and JSON; both engines.
+    tmcml.IsotropicPoint(z0), tmcml.FiberSource(radius, na) or
+    tmcml.ObliqueBeam(angle) (degrees of incidence, 0 <= angle < 90, in the
+    x-z plane at x = y = 0: it needs xy=, and refuses time_bins, detector,
+    spatial_frequencies, modulation, jacobian, mua_sets and optics_sets,
+    which assume a beam along the axis; the CPU engine).  Recorded in the
+    result's .mco and JSON; both engines but for ObliqueBeam.
 
     time_bins=(dt, nt) also scores reflectance and transmittance against
     time of flight in nt bins of dt ns, the last collecting the later
@@ -121,6 +125,14 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     Rd_ac a fraction as Rd), and result.modulation (Hz); 1 to 256
     frequencies, each 1e3 to 1e10 Hz.  The CPU engine ('auto' takes it;
     'gpu' is refused); docs/physics.md, "Frequency domain".
+    xy=(dx, nx) also scores on a Cartesian grid of nx x nx square cells of
+    dx cm centred on the entry point (x, y in [-nx dx / 2, nx dx / 2)):
+    result.Rd_xy and Tt_xy [nx, nx] ([ix, iy], 1/cm2), A_xz [nx, nz] (the
+    absorption in the x-z plane integrated over y, 1/cm2), result.x (the
+    cells' centres, cm) and result.xy; what lands beyond the grid is not in
+    it; nx 1 to 4096, (2 nx^2 + nx nz) x 8 bytes a thread.  The CPU engine
+    ('auto' takes it; 'gpu' is refused); docs/outputs.md, "Cartesian
+    grid".
 
     checkpoint: a file the run is kept in (docs/library.md, "Checkpoints"):
     the photons done are written there every checkpoint_every seconds and
@@ -163,7 +175,7 @@ def run(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01, nz=20
     problem = problem_from_arrays(session, layers, n_above, n_below, dz, dr, nz, nr, na)
     of = set_run_keywords(session, [problem], path_lengths, jacobian, source, time_bins, detector,
                           stderr, precision, precision_of, max_photons,
-                          spatial_frequencies=spatial_frequencies, modulation=modulation)
+                          spatial_frequencies=spatial_frequencies, modulation=modulation, xy=xy)
     if mua_sets is not None or optics_sets is not None:
         which = "mua_sets" if mua_sets is not None else "optics_sets"
         if checkpoint is not None:

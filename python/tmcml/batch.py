@@ -21,8 +21,9 @@ _SHARED = ("dz", "dr", "nz", "nr", "na", "da", "r", "z", "a", "t", "seed", "abso
 
 
 def _shared(results, name):
-    """The frequencies (result.fx, result.modulation) every result has, the
-    same (the keyword gives every problem the same), else None."""
+    """The frequencies (result.fx, result.modulation) or the Cartesian
+    cells' centres (result.x) every result has, the same (the keyword gives
+    every problem the same), else None."""
     first = getattr(results[0], name)
     same = first is not None and all(getattr(r, name) is not None and
                                      np.array_equal(getattr(r, name), first) for r in results)
@@ -59,9 +60,11 @@ class BatchResult:
         first = self.results[0]
         self.fx = _shared(self.results, "fx")
         self.modulation = _shared(self.results, "modulation")
+        self.x = _shared(self.results, "x")
+        self.xy = first.xy if self.x is not None else None
         self._keys = (_with_stderr(self._names, first.stderr_keys() if every else ()) +
                       _view_keys(first.t is not None, first.absorption, self.fx is not None,
-                                 self.modulation is not None))
+                                 self.modulation is not None, self.x is not None))
         for name in _lib.OPTIONAL_ARRAYS:
             setattr(self, name, None)
         for name in _STACKED + optional:
@@ -174,7 +177,7 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
               policy="profile", cache_dir=None, profile_dir=None, max_steps=None, session=None,
               path_lengths=False, source=None, time_bins=None, detector=None, stderr=False,
               precision=None, precision_of=None, max_photons=None, jacobian=False,
-              spatial_frequencies=None, modulation=None):
+              spatial_frequencies=None, modulation=None, xy=None):
     """Simulates B problems that share a layer count and a grid: layers has
     shape (B, L, 5) or is a list of B layer lists (rows [n, mua, mus, g, d],
     top first; cm and 1/cm); n_above and n_below are one value or B.  The
@@ -184,8 +187,8 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
     its number of runs.  path_lengths=True: every problem's path lengths;
     jacobian=True: every problem's derivatives (BatchResult.jacobian
     stacks them; the CPU engine);
-    source, time_bins, detector, spatial_frequencies and modulation: every
-    problem's
+    source, time_bins, detector, spatial_frequencies, modulation and xy:
+    every problem's
     (tmcml.run's keywords;
     a batch of several problems with time bins or a detector runs on the CPU
     engine); stderr=True: every problem's standard errors (BatchResult.stderr
@@ -205,7 +208,7 @@ def run_batch(layers, n_above=1.0, n_below=1.0, photons=10**6, dz=0.01, dr=0.01,
                 for i in range(b)]
     of = set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
                           stderr, precision, precision_of, max_photons,
-                          spatial_frequencies=spatial_frequencies, modulation=modulation)
+                          spatial_frequencies=spatial_frequencies, modulation=modulation, xy=xy)
     handles, seconds = execute_batch(session, problems, opt, opt.photons * b, progress)
     results = [Result(h, session, seconds) for h in handles]
     warn_unmet(results, of)

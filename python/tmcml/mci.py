@@ -41,21 +41,21 @@ def run_mci(path, photons=None, seed=1, engine="auto", absorption=True, gpu=0, t
             progress=True, policy="profile", cache_dir=None, profile_dir=None, max_steps=None,
             session=None, path_lengths=False, source=None, time_bins=None, detector=None,
             stderr=False, precision=None, precision_of=None, max_photons=None, jacobian=False,
-            spatial_frequencies=None, modulation=None):
+            spatial_frequencies=None, modulation=None, xy=None):
     """Simulates every run of the .mci file at path (photons: None for the
     file's counts, else this many in every run) and returns their Results,
     in the file's order.  Runs of one layer count and grid are simulated
     together, as the run command does: each Result is the run's alone.
     path_lengths=True: every run's path lengths; jacobian=True: every run's
     derivatives (several runs: the CPU engine); source, time_bins,
-    detector, spatial_frequencies, modulation, stderr, precision, precision_of and
+    detector, spatial_frequencies, modulation, xy, stderr, precision, precision_of and
     max_photons: every run's
     (tmcml.run's keywords; each run stops on its own)."""
     session = session or default_session()
     problems = read_problems(session, path)
     of = set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
                           stderr, precision, precision_of, max_photons,
-                          spatial_frequencies=spatial_frequencies, modulation=modulation)
+                          spatial_frequencies=spatial_frequencies, modulation=modulation, xy=xy)
     opt = options(1 if photons is None else photons, seed, engine, absorption, threads, gpu,
                   policy, cache_dir, profile_dir, max_steps)
     if photons is None:

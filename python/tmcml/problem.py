@@ -191,7 +191,17 @@ def describe(handle):
             "out_name": _lib.text(lib.tmcml_problem_name(handle)),
             "time_bins": _time_bins(handle), "fiber_detectors": _fibers(handle),
             "spatial_frequencies": _frequencies(handle, "tmcml_problem_spatial_frequencies"),
-            "modulation": _frequencies(handle, "tmcml_problem_modulation")}
+            "modulation": _frequencies(handle, "tmcml_problem_modulation"), "xy": _xy(handle)}
+
+
+def _xy(handle):
+    """The problem's Cartesian grid (dx [cm], nx), or None (none, or a
+    library before TMCML_1.6)."""
+    if lib.tmcml_problem_xy is None:
+        return None
+    dx = ctypes.c_double()
+    nx = lib.tmcml_problem_xy(handle, ctypes.byref(dx))
+    return (dx.value, nx) if nx > 0 else None
 
 
 def _time_bins(handle):

@@ -13,19 +13,20 @@ from ._lib import lib
 from .beam import FlatBeam, GaussianBeam
 from .problem import describe
 from .session import open_session
-from .source import FiberSource, IsotropicPoint
+from .source import FiberSource, IsotropicPoint, ObliqueBeam
 
 
 # The dict view's keys beside the quantities: the bins' centres, and the
 # fluence of a run that scored absorption.
 COORDINATES = ("r", "z", "a")
 _UNITS = {"Rsp": "-", "Rd": "-", "A": "-", "Tt": "-", "r": "cm", "z": "cm", "a": "rad",
-          "t": "ns", "fx": "1/cm", "modulation": "Hz", "fluence": "1/cm2"}
+          "t": "ns", "fx": "1/cm", "modulation": "Hz", "x": "cm", "fluence": "1/cm2"}
 
 
-def _view_keys(timed, absorption, frequencies=False, modulation=False):
+def _view_keys(timed, absorption, frequencies=False, modulation=False, cartesian=False):
     return (COORDINATES + (("t",) if timed else ()) + (("fx",) if frequencies else ()) +
-            (("modulation",) if modulation else ()) + (("fluence",) if absorption else ()))
+            (("modulation",) if modulation else ()) + (("x",) if cartesian else ()) +
+            (("fluence",) if absorption else ()))
 
 
 def unit_of(key):
@@ -137,7 +138,8 @@ def _source(problem):
     a, b = ctypes.c_double(), ctypes.c_double()
     kind = lib.tmcml_problem_source(problem, ctypes.byref(a), ctypes.byref(b))
     make = {1: lambda: GaussianBeam(a.value), 2: lambda: FlatBeam(a.value),
-            3: lambda: IsotropicPoint(a.value), 4: lambda: FiberSource(a.value, b.value)}
+            3: lambda: IsotropicPoint(a.value), 4: lambda: FiberSource(a.value, b.value),
+            5: lambda: ObliqueBeam(a.value)}
     return make[kind]() if kind in make else None
 
 
@@ -163,6 +165,15 @@ def _time_bins(p):
     return (dt, nt), (np.arange(nt) + 0.5) * dt
 
 
+def _cartesian(p, scored):
+    """(dx, nx) and the cells' centres [cm] along x (and y) of a result
+    with the Cartesian grid, else (None, None)."""
+    if not scored or p["xy"] is None:
+        return None, None
+    dx, nx = p["xy"]
+    return (dx, nx), (np.arange(nx) + 0.5 - nx / 2) * dx
+
+
 def _detector(p):
     """The problem's detectors as Result.detector has them: None, one
     FiberDetector, or a list of them (as Rd_fiber is a float or an array)."""
@@ -175,8 +186,8 @@ class Result:
     """One run's results.
 
     Scalars: Rsp, Rd, A, Tt.  r.source: where its photons started (None:
-    MCML's pencil beam; else tmcml.GaussianBeam, FlatBeam, IsotropicPoint or
-    FiberSource, as given to tmcml.run or read from an .mco).  Arrays: one attribute per array of the
+    MCML's pencil beam; else tmcml.GaussianBeam, FlatBeam, IsotropicPoint,
+    FiberSource or ObliqueBeam, as given to tmcml.run or read from an .mco).  Arrays: one attribute per array of the
     library, named as MCML names it (tmcml.ARRAYS, in the library's order:
     A_l [num_layers], A_z [nz], A_rz [nr, nz], ...; docs/outputs.md lists
     them), shaped by the grid and normalised exactly as MCML 1.2.2.  The
@@ -196,6 +207,11 @@ class Result:
     phase lag (rad) of the reflectance at F modulation frequencies, and
     Rd_ac and Rd_phase [F] over every ring, of a run with modulation=
     (result.modulation the frequencies in Hz; tmcml.MOD_ARRAYS).
+    Rd_xy and Tt_xy [nx, nx] ([ix, iy], 1/cm2) and A_xz [nx, nz] (the
+    absorption in the x-z plane integrated over y, 1/cm2) of a run with
+    xy=(dx, nx), the Cartesian grid centred on the entry point
+    (result.xy; result.x the cells' centres in cm, the same along y;
+    tmcml.XY_ARRAYS); what lands beyond the grid is not in them.
     The derivatives, in a run with jacobian=True (result.has_jacobian;
     tmcml.JACOBIAN_ARRAYS, docs/physics.md, "Derivatives"): Rd_jacobian,
     Tt_jacobian [L, 3], Rd_r_jacobian, Tt_r_jacobian [nr, L, 3],
@@ -231,7 +247,8 @@ class Result:
     r['Rd'], r['A_rz'], r.keys() (tmcml.result.KEYS: Rsp, Rd, A, Tt, then
     tmcml.ARRAYS; with standard errors, 'Rd_stderr' after 'Rd', 'A_rz_stderr'
     after 'A_rz', ...; then the bins' centres 'r', 'z', 'a' and, with time
-    bins, 't'; with spatial frequencies 'fx'; then 'fluence' (fluence()) when absorption was scored),
+    bins, 't'; with spatial frequencies 'fx'; with the Cartesian grid 'x'; then 'fluence'
+    (fluence()) when absorption was scored),
     values(), items(), get(), 'Rd' in r, len(r), iteration over the names,
     r.to_dict() (a new dict of the same objects), and r.units ({key:
     unit}, the library's table; '-' for a fraction)."""
@@ -265,9 +282,10 @@ class Result:
         self.time_bins, self.t = _time_bins(p)
         self.fx = p["spatial_frequencies"] if getattr(self, "Rd_fx", None) is not None else None
         self.modulation = p["modulation"] if getattr(self, "Rd_ac", None) is not None else None
+        self.xy, self.x = _cartesian(p, getattr(self, "Rd_xy", None) is not None)
         self._keys = (_with_stderr(self._names, self._stderr) +
                       _view_keys(self.t is not None, bool(info.absorption), self.fx is not None,
-                                 self.modulation is not None))
+                                 self.modulation is not None, self.x is not None))
         self.detector = _detector(p)
         self.da = math.pi / (2 * self.na)
         self.r = (np.arange(self.nr) + 0.5) * self.dr

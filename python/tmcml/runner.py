@@ -89,8 +89,8 @@ def set_source(session, problems, source):
         return
     args = getattr(source, "source_args", None)
     if args is None:
-        raise ValueError("source: expected tmcml.GaussianBeam, FlatBeam, IsotropicPoint or "
-                         "FiberSource (got %r)" % (source,))
+        raise ValueError("source: expected tmcml.GaussianBeam, FlatBeam, IsotropicPoint, "
+                         "FiberSource or ObliqueBeam (got %r)" % (source,))
     kind, a, b = args()
     for p in problems:
         session.call(lib.tmcml_problem_set_source, p.handle, kind, a, b)
@@ -178,6 +178,28 @@ def set_modulation(session, problems, modulation):
     at the modulation frequencies `modulation` (a sequence in Hz, or None
     for none): tmcml_problem_set_modulation, which checks the values."""
     _set_frequencies(session, problems, modulation, _MOD, "tmcml_problem_set_modulation")
+
+
+def set_xy(session, problems, xy):
+    """Asks each problem's runs for the Cartesian grid xy=(dx, nx): nx x nx
+    cells of dx cm centred on the entry point (None: none);
+    tmcml_problem_set_xy (TMCML_1.6), which checks the values against each
+    problem's depth bins."""
+    if xy is None:
+        return
+    if lib.tmcml_problem_set_xy is None:
+        raise RuntimeError("xy: this libtmcml (%s) is older than tmcml_problem_set_xy "
+                           "(TMCML_1.6)" % _lib.path)
+    try:
+        dx, nx = xy
+    except (TypeError, ValueError):
+        raise ValueError("xy: expected (dx, nx), the cell side in cm and the cells along x and "
+                         "y, e.g. (0.01, 200) (got %r)" % (xy,)) from None
+    if isinstance(dx, bool) or not isinstance(dx, numbers.Real):
+        raise ValueError("xy: the cell side dx must be a number of cm (got %r)" % (dx,))
+    nx = count("xy: the cell count nx", nx, 1, 4096)
+    for p in problems:
+        session.call(lib.tmcml_problem_set_xy, p.handle, float(dx), nx)
 
 
 def execute(session, problem, opt, progress=True, label=""):
@@ -396,18 +418,20 @@ def set_precision(session, problems, precision, precision_of, max_photons):
 
 def set_run_keywords(session, problems, path_lengths, jacobian, source, time_bins, detector,
                      stderr, precision, precision_of, max_photons, spatial_frequencies=None,
-                     modulation=None):
+                     modulation=None, xy=None):
     """What tmcml.run, run_batch and run_mci ask of each problem's runs
     with these keywords, asked in this order (the first refused raises):
     path lengths, derivatives, source, time bins and detector, spatial
-    and modulation frequencies, standard errors, precision.  Returns set_precision's
-    quantity name (None without a precision)."""
+    and modulation frequencies, the Cartesian grid, standard errors,
+    precision.  Returns set_precision's quantity name (None without a
+    precision)."""
     set_path_lengths(session, problems, path_lengths)
     set_jacobian(session, problems, jacobian)
     set_source(session, problems, source)
     set_time_and_detector(session, problems, time_bins, detector)
     set_spatial_frequencies(session, problems, spatial_frequencies)
     set_modulation(session, problems, modulation)
+    set_xy(session, problems, xy)
     set_stderr(session, problems, stderr)
     return set_precision(session, problems, precision, precision_of, max_photons)
 

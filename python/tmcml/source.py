@@ -1,5 +1,6 @@
 """Sources other than the broad beams (beam.py): where a run's photons
-start (tmcml.run(..., source=...); docs/physics.md, "Sources").  Each gives
+start (tmcml.run(..., source=...); docs/physics.md, "Sources"): a point
+inside, a fiber, an oblique beam.  Each gives
 the library's tmcml_problem_set_source arguments (source_args); the library
 checks them against the layers (a point inside a layer, a fiber's NA at
 most n_above) and raises TmcmlArgumentError naming the value."""
@@ -45,6 +46,31 @@ class FiberSource:
 
     def __repr__(self):
         return "tmcml.FiberSource(%r, %r)" % (self.radius, self.na)
+
+
+class ObliqueBeam:
+    """A beam at a polar angle of incidence `angle` (degrees, 0 <= angle <
+    90) in the medium above, in the x-z plane, entering at x = y = 0:
+    refracted into the tissue by Snell's law, losing the surface's Fresnel
+    reflectance at that angle (Rsp).  Its light is not symmetric about the
+    z axis: a run with it needs xy=(dx, nx), the Cartesian grid, and takes
+    neither time bins, detectors, frequencies, derivatives nor sets; the
+    CPU engine.  ObliqueBeam(0) is the pencil beam, bit for bit."""
+
+    source_kind = 5  # TMCML_SOURCE_OBLIQUE
+
+    def __init__(self, angle):
+        self.angle = number_from("ObliqueBeam(angle)", angle, 0.0, False)
+        if self.angle >= 90:
+            raise ValueError("ObliqueBeam(angle): expected an angle of incidence below 90 degrees "
+                             "(got %r): at 90 degrees or more the beam would not enter the tissue"
+                             % self.angle)
+
+    def source_args(self):
+        return (self.source_kind, self.angle, 0.0)
+
+    def __repr__(self):
+        return "tmcml.ObliqueBeam(%r)" % self.angle
 
 
 def fiber_radius(what, radius, diameter):

@@ -26,8 +26,10 @@
 #define MCO_FX_BYTES       25
 #define JSON_FX_BYTES      (3 * 32)
 /* The frequency domain's four section titles and its header line's words
- * (about 820 bytes: output_arrays.c), beyond MCO_TEXT_BYTES_BOUND's. */
+ * (about 820 bytes: output_arrays.c), beyond MCO_TEXT_BYTES_BOUND's; the
+ * Cartesian grid's three titles and its header line (about 950 bytes). */
 #define MCO_MOD_TEXT_BYTES 1024
+#define MCO_XY_TEXT_BYTES  1280
 
 /* cJSON writes a byte of a name or path as at most 6 bytes ("\u001b"; an
  * invalid UTF-8 byte becomes the 3 bytes of U+FFFD). */
@@ -54,10 +56,10 @@ static uint64_t mco_array_bytes(const output_array *o, uint64_t n)
 uint64_t footprint_mco_bound(const mci_run *run)
 {
     output_grid g = grid_of(run);
-    uint64_t bytes = MCO_TEXT_BYTES_BOUND + strlen(run->out_name) +
-                     (uint64_t)run->num_layers * MCO_LAYER_BYTES +
-                     (uint64_t)(run->fx_count + run->mod_count) * MCO_FX_BYTES +
-                     (run->mod_count > 0 ? MCO_MOD_TEXT_BYTES : 0);
+    uint64_t bytes =
+        MCO_TEXT_BYTES_BOUND + strlen(run->out_name) + (uint64_t)run->num_layers * MCO_LAYER_BYTES +
+        (uint64_t)(run->fx_count + run->mod_count) * MCO_FX_BYTES +
+        (run->mod_count > 0 ? MCO_MOD_TEXT_BYTES : 0) + (run->xy_nx > 0 ? MCO_XY_TEXT_BYTES : 0);
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))
             bytes += mco_array_bytes(&output_table[i], output_bins(&output_table[i], &g));

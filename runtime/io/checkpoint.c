@@ -168,7 +168,7 @@ static uint32_t version_of(const checkpoint *c)
     if (c->unc.groups > 0 || c->unc.pending.photons > 0)
         return uncertainty_arrays(&c->unc) >> 32 ? VERSION_WIDE : VERSION_GROUPS;
     if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0 ||
-        t->frequencies > 0 || t->modulations > 0)
+        t->frequencies > 0 || t->modulations > 0 || t->xy > 0)
         return VERSION_OPTIONS;
     return t->num_layers > 0 ? VERSION_PATHS : VERSION;
 }
@@ -280,13 +280,15 @@ static void read_options(le_reader *r, tally_set *t)
                                                   TM_MAX_PATH_LAYERS,
                                                   OUTPUT_SET_WEIGHTS,
                                                   TM_MAX_SPATIAL_FREQUENCIES,
-                                                  TM_MAX_MODULATIONS};
+                                                  TM_MAX_MODULATIONS,
+                                                  TM_MAX_XY_CELLS};
     for (int g = OUTPUT_OPTION_PATHS; r->ok && g < OUTPUT_OPTIONS; g++) {
         if (!(mask & (1u << g)))
             continue;
         uint32_t n = le_get_u32(r);
         if (r->ok && (n == 0 || n > most[g] ||
-                      (g == OUTPUT_OPTION_TIME && (uint64_t)n * (uint64_t)t->nr > MCI_MAX_BINS)))
+                      (g == OUTPUT_OPTION_TIME && (uint64_t)n * (uint64_t)t->nr > MCI_MAX_BINS) ||
+                      (g == OUTPUT_OPTION_XY && (uint64_t)n * (uint64_t)t->nz > MCI_MAX_BINS)))
             le_bad(r, "optional tallies' count out of range");
         output_grid lengths = output_option_grid((output_option)g, (int)n);
         bool added = r->ok && tally_set_add_options(t, &lengths);
@@ -419,8 +421,9 @@ static void read_groups(le_reader *r, checkpoint *c, uint32_t version)
     for (int i = 0; i < 6; i++)
         in_range = in_range && axes[i] <= INT32_MAX;
     /* A result's grid: no axis of the derivative or set-weight tallies; its
-     * spatial and modulation frequencies are the tallies' (the part has no
-     * count of them: runs before them wrote none). */
+     * spatial and modulation frequencies and its Cartesian grid are the
+     * tallies' (the part has no count of them: runs before them wrote
+     * none). */
     output_grid grid = {.nr = (int)axes[0],
                         .nz = (int)axes[1],
                         .na = (int)axes[2],
@@ -428,7 +431,8 @@ static void read_groups(le_reader *r, checkpoint *c, uint32_t version)
                         .nt = (int)axes[4],
                         .detectors = (int)axes[5],
                         .frequencies = tally_set_option_length(t, OUTPUT_OPTION_FX),
-                        .modulations = tally_set_option_length(t, OUTPUT_OPTION_MOD)};
+                        .modulations = tally_set_option_length(t, OUTPUT_OPTION_MOD),
+                        .xy = tally_set_option_length(t, OUTPUT_OPTION_XY)};
     if (groups == 0) /* only a group a stop cut (read_pending) */
         return;
     if (!in_range || !groups_fit(&grid, arrays, t, c->input)) {

@@ -26,7 +26,8 @@
  * put_groups), refused unless they fit the tallies (no more photons than
  * done, the tallies' grid, the input's layers, their arrays; finite sums,
  * no negative sum of squares); version 5 as 4 with the mask of the arrays
- * as u64 (its bits from 32 on: the frequency domain's arrays), written
+ * as u64 (its bits from 32 on: the frequency domain's and the Cartesian
+ * grid's arrays), written
  * only where the mask needs them.  A run without groups writes the bytes
  * of versions 1 to 3 as before.  Then a u64 FNV-1a of every byte
  * before it, which catches truncation and accidental damage (a disk or copy

@@ -144,6 +144,8 @@ bool mco_write_stream(FILE *stream, const mci_run *run, const mcml_result *res, 
         asked.fx_count = 0;
     if (!res->rd_ac)
         asked.mod_count = 0;
+    if (!res->rd_xy)
+        asked.xy_nx = 0;
     textbuf options = TEXTBUF_INIT;
     run_options_describe(&asked, "# ", &options);
     char *text = textbuf_take(&options);

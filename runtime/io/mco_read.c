@@ -16,6 +16,7 @@
 #include "time_bins.h"
 #include "tm_limits.h"
 #include "user_text.h"
+#include "xy_grid.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -540,8 +541,8 @@ static bool mco_check_size(mco_cursor *c, const mci_run *run, size_t size)
     return false;
 }
 
-/* The time, detector, spatial-frequency and frequency-domain arrays the
- * header's comments announce: their sections must follow.  Values out of range are refused as corrupt. */
+/* The time, detector, spatial-frequency, frequency-domain and Cartesian
+ * arrays the header's comments announce: their sections must follow.  Values out of range are refused as corrupt. */
 static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *path, tm_error *err)
 {
     if (run->time_nt != 0 &&
@@ -566,6 +567,12 @@ static bool mco_alloc_options(const mci_run *run, mcml_result *res, const char *
         !modulation_check("modulation frequencies", run->mod_hz, run->mod_count, err))
         return false;
     if (run->mod_count > 0 && !result_alloc_mod(res, run->mod_count)) {
+        error_set(err, path, 0, "out of memory for the arrays");
+        return false;
+    }
+    if (run->xy_nx != 0 && !xy_grid_check("Cartesian grid", run->xy_dx, run->xy_nx, run->nz, err))
+        return false;
+    if (run->xy_nx > 0 && !result_alloc_xy(res, run->xy_nx)) {
         error_set(err, path, 0, "out of memory for the arrays");
         return false;
     }

@@ -16,9 +16,9 @@
 #define NPY_HEADER_MAX  256
 /* Members beside the output table's: the RAT scalars, the grid (dr, dz,
  * da, r, z, a, fx with spatial frequencies, modulation with modulation
- * frequencies), units. */
+ * frequencies, x with the Cartesian grid), units. */
 #define NPZ_RAT         4
-#define NPZ_GRID        8
+#define NPZ_GRID        9
 /* Each array and RAT total may have its standard error beside it
  * (NAME_stderr: a run with --stderr). */
 #define NPZ_MEMBERS     (2 * (OUTPUT_ARRAYS + NPZ_RAT) + NPZ_GRID + 1)
@@ -162,12 +162,17 @@ typedef struct npz_job {
     const mcml_result *res;
 } npz_job;
 
-/* The grid's bin centres: r (nr), z (nz), a (na) one after the other. */
+/* The grid's bin centres: r (nr), z (nz), a (na) and, with the Cartesian
+ * grid, x (xy_nx) one after the other. */
 static double *npz_centres(const mci_run *run)
 {
-    double *c = malloc(((size_t)run->nr + (size_t)run->nz + (size_t)run->na) * sizeof *c);
+    size_t xy = run->xy_nx > 0 ? (size_t)run->xy_nx : 0;
+    double *c = malloc(((size_t)run->nr + (size_t)run->nz + (size_t)run->na + xy) * sizeof *c);
     if (!c)
         return NULL;
+    double *x = c + run->nr + run->nz + run->na; /* the Cartesian cells', about the entry point */
+    for (size_t i = 0; i < xy; i++)
+        x[i] = ((double)i + 0.5 - 0.5 * run->xy_nx) * run->xy_dx;
     for (int i = 0; i < run->nr; i++)
         c[i] = (i + 0.5) * run->dr;
     for (int i = 0; i < run->nz; i++)
@@ -259,6 +264,12 @@ static bool npz_write_cb(FILE *stream, void *ctx, tm_error *err)
                              .dims = {(uint64_t)res->modulations},
                              .values = run->mod_hz,
                              .unit = "Hz"};
+    if (res->rd_xy && run->xy_nx == res->xy) /* Rd_xy's axes, and A_xz's first */
+        a[n++] = (npz_array){.name = "x",
+                             .rank = 1,
+                             .dims = {(uint64_t)res->xy},
+                             .values = centres + run->nr + run->nz + run->na,
+                             .unit = "cm"};
     bool ok = npz_write_members(stream, a, n, err);
     free(centres);
     return ok;
@@ -291,7 +302,7 @@ uint64_t npz_size_bound(const mci_run *run)
 {
     output_grid g = run_options_grid(run);
     uint64_t values = NPZ_RAT + 3 + (uint64_t)run->nr + (uint64_t)run->nz + (uint64_t)run->na +
-                      (uint64_t)run->fx_count + (uint64_t)run->mod_count;
+                      (uint64_t)run->fx_count + (uint64_t)run->mod_count + (uint64_t)run->xy_nx;
     /* Twice the arrays: room for their standard errors (--stderr). */
     for (int i = 0; i < OUTPUT_ARRAYS; i++)
         if (run_options_wants(run, &output_table[i]))

@@ -339,8 +339,9 @@ bool source_require_axial(const source_desc *s, const char *option, tm_error *er
     char text[160];
     source_text(s, text, sizeof text);
     error_set(err, NULL, 0,
-              "%s assumes a beam along the axis (photons spread symmetrically about z), and "
-              "--source %s breaks that symmetry: ask for the Cartesian grid (--xy) instead",
+              "%s: assumes a beam along the axis (light spread symmetrically about z), and the "
+              "oblique beam (%s) breaks that symmetry: leave it out (the beam's spatial output "
+              "is the Cartesian grid)",
               option, text);
     return false;
 }
@@ -350,6 +351,14 @@ bool source_require_pencil(const mci_run *run, const char *what, tm_error *err)
     if (source_is_pencil(&run->source))
         return true;
     char text[160];
+    if (source_breaks_symmetry(&run->source)) {
+        source_text(&run->source, text, sizeof text);
+        error_set(err, NULL, 0,
+                  "%s: a convolution assumes a beam along the axis (it spreads the pencil beam's "
+                  "rings), and this result's source, --source %s, is not one",
+                  what, text);
+        return false;
+    }
     source_describe(&run->source, text, sizeof text);
     error_set(err, NULL, 0,
               "%s: a convolution needs a pencil-beam response, and this result's source is a %s",

@@ -136,10 +136,10 @@ void source_describe(const source_desc *s, char *buf, size_t size);
  * false, naming run's source, for any other. */
 bool source_require_pencil(const struct mci_run *run, const char *what, tm_error *err);
 
-/* An output that assumes photons spread symmetrically about the z axis,
- * asked by option (e.g. "--time") of a run whose source breaks the symmetry
- * (source_breaks_symmetry): false, with a message naming the option and
- * the source. */
+/* An output that assumes light spread symmetrically about the z axis,
+ * asked by option (e.g. "--time", or a library setter's words) of a run
+ * whose source breaks the symmetry (source_breaks_symmetry): false, with
+ * "OPTION: assumes a beam along the axis ..." naming the source. */
 bool source_require_axial(const source_desc *s, const char *option, tm_error *err);
 
 /* The layer (1-based) a point source at depth z0 starts in; the run must

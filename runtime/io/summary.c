@@ -193,9 +193,10 @@ static void summary_array(bool *ok, cJSON *root, const char *name, const double 
 }
 
 /* What the run asked for besides MCML's outputs: "time_bins",
- * "fiber_detector", "spatial_frequencies" (1/cm) and
- * "modulation_frequencies" (Hz), only when it did (a plain run's JSON is
- * as before). */
+ * "fiber_detector", "spatial_frequencies" (1/cm),
+ * "modulation_frequencies" (Hz) and "xy" (the Cartesian grid's cell side
+ * dx, cm, and cells nx), only when it did (a plain run's JSON is as
+ * before). */
 static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
 {
     if (run->time_nt > 0) {
@@ -211,6 +212,12 @@ static void summary_add_options(bool *ok, cJSON *in, const mci_run *run)
         summary_array(ok, in, "spatial_frequencies", run->fx, run->fx_count);
     if (run->mod_count > 0)
         summary_array(ok, in, "modulation_frequencies", run->mod_hz, run->mod_count);
+    if (run->xy_nx > 0) {
+        cJSON *g = cJSON_AddObjectToObject(in, "xy");
+        *ok = *ok && g;
+        summary_num(ok, g, "dx", run->xy_dx);
+        summary_num(ok, g, "nx", run->xy_nx);
+    }
 }
 
 static void summary_add_input(bool *ok, cJSON *root, const run_report *r)
@@ -398,6 +405,8 @@ static void summary_add_option_units(bool *ok, cJSON *u, output_option option,
         summary_str(ok, u, "input.spatial_frequencies[]", "1/cm");
     if (option == OUTPUT_OPTION_MOD)
         summary_str(ok, u, "input.modulation_frequencies[]", "Hz");
+    if (option == OUTPUT_OPTION_XY)
+        summary_str(ok, u, "input.xy.dx", "cm");
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         const output_array *o = &output_table[i];
         if (o->option == option && o->json != OUTPUT_JSON_NONE && res->array[i])
