@@ -256,14 +256,15 @@ static bool take_group(const groups_call *g, slot_state *st, int s, const round_
 {
     groups_plan plan = plan_of(g, st->run);
     uint64_t grp = rp->vgroup[v];
-    uint64_t size = groups_bound(&plan, grp + 1) - groups_bound(&plan, grp);
+    uint64_t first = groups_bound(&plan, grp), size = groups_bound(&plan, grp + 1) - first;
     bool ok = true;
     *added = false;
     for (int k = 0; k < g->sets; k++) {
         tally_set *t = &scratch[v * g->sets + k];
         tally_set_add(&acc[s * g->sets + k], t);
         if (ok && t->photons > 0)
-            ok = uncertainty_add_piece(&g->unc[s * g->sets + k], st->run, grp, size, t, added, err);
+            ok = uncertainty_add_piece(&g->unc[s * g->sets + k], st->run, grp, first, size, t,
+                                       added, err);
     }
     return ok;
 }
