@@ -1,6 +1,7 @@
 /* Several processes (`mpirun -np R tmcml run FILE.mci ...`): the ranks share
  * each run's photons and rank 0 writes the outputs, bit-identical to one
- * process (docs/scale.md).  Rank 0 holds a photon counter in an MPI
+ * process, standard errors included (docs/scale.md).  Every rank cuts a
+ * range into the same chunks, rank 0 holds a counter of them in an MPI
  * window; every rank takes chunks from it with an atomic fetch-and-add
  * (MPI_Fetch_and_op), simulates them with its own engine, and the integer
  * tallies are summed exactly into rank 0's (a 128-bit reduction).
@@ -50,10 +51,11 @@ typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, uint64_t *done, v
                                tm_error *err);
 /* With --stderr, where a chunk may end: next(ctx, x) is the first bound
  * of a group (of a run's 64: driver/session_groups.h) after index x, or
- * any index from the range's end on.  A chunk is then whole groups, or a
- * piece of one group where a group is more than a chunk (cut in at most
- * RANKS_HELD_PIECES chunks a rank): each rank holds its groups' tallies
- * until they are gathered (ranks_gather), so this bounds what it holds. */
+ * any index from the range's end on.  A chunk is then whole groups, up to
+ * the usual chunk; a group more than a chunk is cut in equal pieces, no
+ * more of them than RANKS_HELD_PIECES for each rank.  Each rank holds the
+ * tallies of its groups and pieces until they are gathered (ranks_gather):
+ * this bounds what it holds, at some cost in balance with many ranks. */
 typedef struct ranks_cuts {
     uint64_t (*next)(void *ctx, uint64_t x);
     void *ctx;

@@ -274,7 +274,7 @@ static bool take_group(const groups_call *g, slot_state *st, int s, const round_
  * pause or --resume) or the one after which the run is precise enough;
  * the groups after it are dropped (taken[v] false: neither tallies nor
  * ranges, simulated again later), so that a slot's groups are folded in
- * order and at most one is pending.  Then whether its run goes on. */
+ * order and at most one is kept unfinished.  Then whether its run goes on. */
 static bool fold_slot(const groups_call *g, const photon_batch *batch, const int *order, int s,
                       slot_state *st, const round_plan *rp, tally_set *scratch, tally_set *acc,
                       bool *taken, tm_error *err)

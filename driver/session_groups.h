@@ -15,12 +15,13 @@
  * bytes.  A group's tallies are added exactly (integers) to its slot's
  * tallies and become a group of its uncertainty, in order: the tallies are
  * bit for bit those of one call.  A round cut short by a stop takes each
- * slot's groups up to the first it did not finish, which stays pending
+ * slot's groups up to the first it did not finish, which stays kept
  * (the uncertainty keeps its tallies) until a later call ends it; the
  * groups after it are dropped, their photon ranges not reported, so that
  * they are simulated again.  So every group is whole, and the errors, like
  * the tallies, depend on the seed and the photon counts alone, not on
- * where a run was stopped or how its groups were packed. */
+ * where a run was stopped or how its groups were packed (nor, under MPI,
+ * on which rank simulated which: driver/ranks.h). */
 #ifndef TMCML_SESSION_GROUPS_H
 #define TMCML_SESSION_GROUPS_H
 

@@ -499,8 +499,8 @@ static void read_groups(le_reader *r, checkpoint *c, uint32_t version)
                   "of squares");
 }
 
-/* Whether every count of the pending tallies is within the tallies' (its
- * photons are some of theirs). */
+/* Whether every count of a kept group's tallies is within the tallies'
+ * (its photons are some of theirs). */
 static bool pending_within(const tally_set *p, const tally_set *t)
 {
     bool within = p->photons <= t->photons && p->steps <= t->steps &&
