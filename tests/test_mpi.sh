@@ -6,8 +6,8 @@
 # checkpoint that --resume continues with another number of ranks;
 # periodic checkpoints under MPI, and a job killed with -9 resumed from one.
 # --stderr: rank 0 folds every group of the standard errors whole and in
-# order (driver/ranks.h), so `-np 2` and `-np 3 --stderr` give one
-# process's .mco and errors byte for byte (the JSON's "stderr" and the
+# order (driver/ranks.h), so `-np 2`, `-np 3` and `-np 5 --stderr` give
+# one process's .mco and errors byte for byte (the JSON's "stderr" and the
 # .npz), and two `-np 2` jobs each other's; so do the periodic checkpoints,
 # the job paused by SIGTERM or killed and resumed, and a batch under MPI.
 # usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
@@ -93,11 +93,13 @@ same_errors() {
     cmp -s "${1%.json}.npz" "${2%.json}.npz" || fail "$3: its .npz differs from one process's"
 }
 
-# --stderr on 2 and 3 ranks: one process's .mco and errors, byte for byte
-# (the groups are the 64 of the photon indices whatever rank simulated
+# --stderr on 2, 3 and 5 ranks: one process's .mco and errors, byte for
+# byte (the groups are the 64 of the photon indices whatever rank simulated
 # them, and rank 0 folds each whole, in order); two jobs of 2 ranks too.
+# On 2 and 3 ranks a chunk is a group (6250 photons); on 5 a group is more
+# than a chunk (4096), so it is cut in two pieces, which two ranks may take.
 "$tmcml" run "$skin" $sopts --stderr -o "$work/skin1e" || fail "skin, one process, --stderr"
-for job in 2a 2b 3; do
+for job in 2a 2b 3 5; do
     mpi -np "${job%[ab]}" "$tmcml" run "$skin" $sopts --stderr -o "$work/skine$job" \
         >"$work/oute" 2>&1
     rc=$?
