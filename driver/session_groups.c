@@ -45,6 +45,29 @@ uint64_t groups_of(const groups_plan *p, uint64_t x)
     return q * UNCERTAINTY_GROUPS + (x - growing_start(q * UNCERTAINTY_GROUPS, p->chunk)) / size;
 }
 
+/* Whether the groups folded are p's first ones: u->photons a bound of p's
+ * groups, and their count that of p's groups before it (empty ones aside:
+ * a run of fewer photons than groups). */
+static bool folded_fit(const groups_plan *p, const uncertainty *u)
+{
+    uint64_t groups = 0, g = 0;
+    for (; groups_bound(p, g) < u->photons; g++)
+        groups += groups_bound(p, g + 1) > groups_bound(p, g);
+    return groups_bound(p, g) == u->photons && groups == (uint64_t)u->groups;
+}
+
+bool groups_fit_plan(const groups_plan *p, uncertainty *u)
+{
+    bool fit = u->photons <= p->photons && folded_fit(p, u);
+    for (int i = 0; fit && i < u->kept_count; i++) {
+        uncertainty_kept *k = &u->kept[i];
+        uint64_t first = groups_bound(p, k->group), size = groups_bound(p, k->group + 1) - first;
+        fit = k->first == first && k->tallies.photons <= size && (k->size == 0 || k->size == size);
+        k->size = fit ? size : k->size;
+    }
+    return fit;
+}
+
 static groups_plan plan_of(const groups_call *g, const mci_run *run)
 {
     return (groups_plan){.photons = (uint64_t)run->photons, .chunk = g->chunk};

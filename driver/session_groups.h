@@ -68,6 +68,13 @@ uint64_t groups_bound(const groups_plan *p, uint64_t g);
 /* The group of photon x (< p->photons). */
 uint64_t groups_of(const groups_plan *p, uint64_t x);
 
+/* Whether u's groups (a checkpoint's) are p's: the groups folded p's
+ * first ones, each whole (their count and photons), and each group kept
+ * one of p's, from its first photon, no more than its photons (whose
+ * count it is then given).  Not so, the checkpoint was begun with another
+ * plan (uncertainty_loosen). */
+bool groups_fit_plan(const groups_plan *p, uncertainty *u);
+
 /* At a precision run's decision points (64 groups, then every 16th) that
  * its photons go past: whether slot's run is precise enough (u: its sets'
  * uncertainties).  Asked in the call that ends the group, whether or not

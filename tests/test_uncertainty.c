@@ -8,7 +8,9 @@
  *             in the middle of a group and continued has the tallies and
  *             the errors of one call, bit for bit; and so has a run shared
  *             as MPI ranks share it, a holder's pieces of groups gathered
- *             into the other's
+ *             into the other's; groups of another plan (a run begun
+ *             without --precision, resumed with it) loosened, the errors
+ *             of every photon
  *   coverage  RUNS independent runs (seeds) of a slab with time bins and two
  *             absorption sets: for Rd, Tt, A, Rd_r at three radii, A_z at two
  *             depths, an A_rz bin, an Rd_t bin and set 2's Rd, the spread of
@@ -48,6 +50,7 @@
 #include "result.h"
 #include "run_options.h"
 #include "session.h"
+#include "session_groups.h"
 #include "tally.h"
 #include "uncertainty.h"
 
@@ -96,6 +99,7 @@ typedef struct sim_request {
     uint64_t seed;
     int threads, sets;
     bool grouped;
+    uint64_t chunk; /* groups growing from it (a precision run's plan); 0: 64 equal */
 } sim_request;
 
 /* Photons [first, first + count) of run into acc (rq->sets tally sets, or
@@ -106,7 +110,8 @@ static bool simulate(session *s, const mci_run *run, const sim_request *rq, uint
     session_sim sim = {.seed = rq->seed,
                        .score_absorption = true,
                        .threads = rq->threads,
-                       .uncertainty = rq->grouped ? unc : NULL};
+                       .uncertainty = rq->grouped ? unc : NULL,
+                       .group_chunk = rq->chunk};
     if (rq->sets) {
         sim.num_sets = rq->sets;
         sim.set_layers = 1;
@@ -251,6 +256,43 @@ static void gap_errors(session *s, const mci_run *run, const tally_set *whole,
     uncertainty_free(&held);
 }
 
+/* A run's groups checked against its plan, as a checkpoint's are
+ * (driver/resume.c): a run's cut in a group fit its plan of 64 equal
+ * groups (the cut group, read back without its size, given it), not a
+ * growing one (a run begun without --precision, resumed with it);
+ * loosened, the groups kept are folded, and the pieces after them (the
+ * growing plan's groups, the first cut by the change) fold as they come:
+ * errors of every photon. */
+static void plan_errors(session *s, const mci_run *run)
+{
+    tally_set t[1];
+    uncertainty u;
+    uncertainty_init(&u);
+    sim_request rq = {.seed = 7, .threads = 2, .grouped = true};
+    uint64_t cut = PHOTONS / 3;
+    groups_plan equal = {.photons = PHOTONS}, growing = {.photons = PHOTONS, .chunk = 10};
+    bool ok = tallies_for(run, t, 1) && simulate(s, run, &rq, 0, cut, t, &u) && u.kept_count == 1;
+    CHECK_MSG(ok, "no group kept after a cut in one");
+    uint64_t size = ok ? u.kept[0].size : 0;
+    if (ok)
+        u.kept[0].size = 0; /* as a checkpoint of version 4 reads it */
+    CHECK(ok && groups_fit_plan(&equal, &u) && u.kept[0].size == size && size > 0);
+    CHECK(ok && !groups_fit_plan(&growing, &u));
+    tm_error err;
+    ok = ok && uncertainty_loosen(&u, run, &err);
+    CHECK(ok && u.loose && u.kept_count == 0 && u.photons == cut);
+    rq.chunk = growing.chunk;
+    ok = ok && simulate(s, run, &rq, cut, PHOTONS - cut, t, &u);
+    CHECK_MSG(ok && u.photons == PHOTONS && u.kept_count == 0, "%llu photons folded, %d kept",
+              (unsigned long long)u.photons, u.kept_count);
+    mcml_result res = {0};
+    if (ok && result_of(run, t, &u, &res))
+        CHECK(res.stderr_groups > UNCERTAINTY_GROUPS && res.rd_stderr > 0);
+    result_free(&res);
+    tallies_free(t, 1);
+    uncertainty_free(&u);
+}
+
 static int case_identity(void)
 {
     mci_file file;
@@ -272,6 +314,7 @@ static int case_identity(void)
     if (ok) {
         batch_errors(&s, &file, &r1);
         gap_errors(&s, run, plain, &r1);
+        plan_errors(&s, run);
     }
     result_free(&r1);
     result_free(&r2);

@@ -176,7 +176,19 @@ uint64_t uncertainty_kept_photons(const uncertainty *u)
     return photons;
 }
 
-/* Whether the first group kept is whole and the next to fold. */
+/* Group kept i folded as a group and no longer kept. */
+static bool fold_kept(uncertainty *u, const mci_run *run, int i, tm_error *err)
+{
+    if (!uncertainty_add_group(u, run, &u->kept[i].tallies, err))
+        return false;
+    tally_set_free(&u->kept[i].tallies);
+    u->kept_count--;
+    memmove(&u->kept[i], &u->kept[i + 1], (size_t)(u->kept_count - i) * sizeof *u->kept);
+    return true;
+}
+
+/* Whether the first group kept is whole and the next to fold (its first
+ * photon where the groups folded end). */
 static bool first_kept_ready(const uncertainty *u)
 {
     if (u->kept_count == 0)
@@ -190,13 +202,19 @@ static bool first_kept_ready(const uncertainty *u)
 static bool fold_ready(uncertainty *u, const mci_run *run, bool *added, tm_error *err)
 {
     while (!u->hold && first_kept_ready(u)) {
-        if (!uncertainty_add_group(u, run, &u->kept[0].tallies, err))
+        if (!fold_kept(u, run, 0, err))
             return false;
         *added = true;
-        tally_set_free(&u->kept[0].tallies);
-        u->kept_count--;
-        memmove(&u->kept[0], &u->kept[1], (size_t)u->kept_count * sizeof *u->kept);
     }
+    return true;
+}
+
+bool uncertainty_loosen(uncertainty *u, const mci_run *run, tm_error *err)
+{
+    u->loose = true;
+    while (u->kept_count > 0)
+        if (!fold_kept(u, run, 0, err))
+            return false;
     return true;
 }
 
@@ -204,6 +222,10 @@ bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint6
                            uint64_t size, const tally_set *part, bool *added, tm_error *err)
 {
     *added = false;
+    if (u->loose && !u->hold) { /* any set of whole photons is a valid group */
+        *added = true;
+        return uncertainty_add_group(u, run, part, err);
+    }
     bool found;
     int at = kept_place(u, g, &found);
     if (!found && !u->hold && part->photons == size && first == u->photons) {

@@ -72,6 +72,8 @@ typedef struct uncertainty {
     /* Fold none: kept until gathered (an MPI rank's other than rank 0's,
      * whose groups rank 0 folds: driver/ranks.c). */
     bool hold;
+    /* Fold each piece at once, a group of its own (uncertainty_loosen). */
+    bool loose;
 } uncertainty;
 
 void uncertainty_init(uncertainty *u);
@@ -105,6 +107,16 @@ bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint6
  * kept already. */
 uncertainty_kept *uncertainty_keep(uncertainty *u, uint64_t g, uint64_t first, uint64_t size,
                                    const tally_set *like, tm_error *err);
+
+/* u's groups are not those of the run's plan (a checkpoint resumed with
+ * --precision and begun without, or the other way round; or written by a
+ * tmcml whose MPI ranks cut groups), so that some of the plan's groups can
+ * never be whole: its groups kept are folded now, and from here on every
+ * piece at once, each a group of its own (a group of the plan whole, or
+ * the part of one a stop cut or the plan change left).  Valid groups of
+ * whole photons, but not those of any unbroken run.  False with *err when
+ * out of memory. */
+bool uncertainty_loosen(uncertainty *u, const mci_run *run, tm_error *err);
 
 /* The photons of the groups kept. */
 uint64_t uncertainty_kept_photons(const uncertainty *u);
