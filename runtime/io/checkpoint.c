@@ -118,11 +118,6 @@ static void put_doubles(le_writer *w, const double *a, uint64_t n)
         le_put_double(w, a[i]);
 }
 
-/* Version 4's part: u32 groups, u64 photons, the grid (u32 nr, nz, na,
- * layers, time bins, detectors), u32 mask of the arrays (bit i:
- * output_table[i]), the totals' means then m2 (Rd, A, Tt; f64), then each
- * array of the mask in the table's order, its means then its m2 (f64, the
- * entries it is kept in: output_stored). */
 /* A group's tallies: u128 steps, u64 trapped photons, u128 trapped units
  * and each tally the checkpoint's tallies have, as they are written. */
 static void put_group_tallies(le_writer *w, const tally_set *p, const tally_set *like)
@@ -163,6 +158,13 @@ static void put_kept(le_writer *w, const uncertainty *u, const tally_set *like)
     }
 }
 
+/* Version 4's part: u32 groups, u64 photons, the grid (u32 nr, nz, na,
+ * layers, time bins, detectors), the mask of the arrays (bit i:
+ * output_table[i]; u32, from version 5 on u64), the totals' means then m2
+ * (Rd, A, Tt; f64), then each array of the mask in the table's order, its
+ * means then its m2 (f64, the entries it is kept in: output_stored).
+ * After them the groups kept: put_pending (versions 4 and 5) or put_kept
+ * (version 6). */
 static void put_groups(le_writer *w, const uncertainty *u, uint32_t version)
 {
     le_put_u32(w, (uint32_t)u->groups);
