@@ -147,14 +147,18 @@ tmcml_status api_check_options(tmcml_session *s, const tmcml_options *o, int64_t
 tmcml_status api_check_checkpoint(tmcml_session *s, const tmcml_checkpoint *ck);
 /* ---- the Cartesian grid and the oblique beam (api/problem_xy.c) ---- */
 
-/* Whether a problem of p[0 .. count-1] has the grid or the oblique beam,
- * which the CPU engine alone scores and launches (AUTO takes it). */
-bool api_xy_cpu_only(const tmcml_problem *const *p, int count);
+/* Whether a problem of p[0 .. count-1] has the grid or the oblique beam
+ * where the GPU does not score it: a run's own kernel scores and launches
+ * them (templates/xy.cu, source.cu), a batch's and the sets' none (the
+ * call's sets: sets; so with the derivatives neither).  AUTO then takes
+ * the CPU engine. */
+bool api_xy_cpu_only(const tmcml_problem *const *p, int count, bool sets);
 /* A call's problems checked: an oblique beam needs the grid and is
  * refused with what assumes a beam along the axis (time bins, detectors,
  * frequencies, derivatives, the call's sets: sets), naming the setter; a
  * grid too large for a problem's depth bins; the GPU engine asked for
- * either.  TMCML_ERR_ARGUMENT with the message. */
+ * either where it does not score them (api_xy_cpu_only).
+ * TMCML_ERR_ARGUMENT with the message. */
 tmcml_status api_check_xy(tmcml_session *s, const tmcml_problem *const *p, int count, bool sets,
                           tmcml_engine engine);
 

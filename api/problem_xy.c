@@ -24,11 +24,14 @@ int tmcml_problem_xy(const tmcml_problem *p, double *dx)
     return p ? p->run.xy_nx : 0;
 }
 
-bool api_xy_cpu_only(const tmcml_problem *const *p, int count)
+bool api_xy_cpu_only(const tmcml_problem *const *p, int count, bool sets)
 {
-    for (int i = 0; i < count; i++)
-        if (p[i]->run.xy_nx > 0 || source_breaks_symmetry(&p[i]->run.source))
+    for (int i = 0; i < count; i++) {
+        const mci_run *run = &p[i]->run;
+        if ((run->xy_nx > 0 || source_breaks_symmetry(&run->source)) &&
+            (count > 1 || sets || run->jacobian))
             return true;
+    }
     return false;
 }
 
@@ -82,10 +85,11 @@ tmcml_status api_check_xy(tmcml_session *s, const tmcml_problem *const *p, int c
         if (run->xy_nx > 0 && !xy_grid_check("xy", run->xy_dx, run->xy_nx, run->nz, &err))
             return api_fail(s, TMCML_ERR_ARGUMENT, &err);
     }
-    if (engine == TMCML_ENGINE_GPU && api_xy_cpu_only(p, count))
+    if (engine == TMCML_ENGINE_GPU && api_xy_cpu_only(p, count, sets))
         return api_failf(s, TMCML_ERR_ARGUMENT,
                          "engine: the Cartesian grid (tmcml_problem_set_xy) and the oblique beam "
-                         "(TMCML_SOURCE_OBLIQUE) are scored by the CPU engine alone: "
-                         "TMCML_ENGINE_CPU or AUTO");
+                         "(TMCML_SOURCE_OBLIQUE) of several problems in one call, with sets or "
+                         "derivatives are scored by the CPU engine alone: TMCML_ENGINE_CPU or "
+                         "AUTO");
     return TMCML_OK;
 }

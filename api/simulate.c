@@ -398,7 +398,7 @@ static bool any_mod(const tmcml_problem *const *p, int count, const call_sets *s
 static tmcml_engine paths_engine(tmcml_engine engine, const call_sets *sets,
                                  const tmcml_problem *const *p, int count)
 {
-    bool cpu_only = api_xy_cpu_only(p, count) || any_mod(p, count, sets) ||
+    bool cpu_only = api_xy_cpu_only(p, count, sets->count > 0) || any_mod(p, count, sets) ||
                     any_fx(p, count, sets) || (any_paths(p, count) && sets->count == 0) ||
                     jacobian_cpu_only(p, count, sets) || any_timed_cpu_only(p, count);
     return cpu_only ? TMCML_ENGINE_CPU : engine;

@@ -240,7 +240,9 @@ static bool run_and_gen_only(const cli_options *opt, tm_error *err)
         const char *name;
         int count;
     } groups[] = {{"--spatial-frequencies", opt->run.fx_count},
-                  {"--modulation", opt->run.mod_count}};
+                  {"--modulation", opt->run.mod_count},
+                  {"--xy", opt->run.xy_nx},
+                  {"--source oblique", source_breaks_symmetry(&opt->run.source)}};
     for (size_t k = 0; k < sizeof groups / sizeof *groups; k++)
         if (groups[k].count > 0 && opt->command != CLI_RUN && opt->command != CLI_GEN) {
             error_set(err, NULL, 0,
@@ -249,27 +251,6 @@ static bool run_and_gen_only(const cli_options *opt, tm_error *err)
                       groups[k].name);
             return false;
         }
-    return true;
-}
-
-/* Options of tmcml run alone: no GPU kernel has the Cartesian grid or the
- * oblique beam yet, and gen, tune and sweep make GPU kernels. */
-static bool run_only(const cli_options *opt, tm_error *err)
-{
-    if (opt->command == CLI_RUN)
-        return true;
-    if (opt->run.xy_nx > 0) {
-        error_set(err, NULL, 0,
-                  "--xy: an option of tmcml run (the CPU engine scores the Cartesian grid; no GPU "
-                  "kernel does yet)");
-        return false;
-    }
-    if (source_breaks_symmetry(&opt->run.source)) {
-        error_set(err, NULL, 0,
-                  "--source oblique: an option of tmcml run (the CPU engine launches the oblique "
-                  "beam; no GPU kernel does yet)");
-        return false;
-    }
     return true;
 }
 
@@ -283,7 +264,7 @@ static bool parse_complete(cli_options *opt, tm_error *err)
         error_set(err, NULL, 0, "sweep: --nr A:B:STEP and --nz A:B:STEP are required");
         return false;
     }
-    if (!run_and_gen_only(opt, err) || !run_only(opt, err))
+    if (!run_and_gen_only(opt, err))
         return false;
     if (!opt->run.input && opt->command != CLI_DEVICES) {
         error_set(err, NULL, 0, "no input file given (tmcml --help shows the usage)");

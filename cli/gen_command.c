@@ -15,9 +15,9 @@
 #include "run.h"
 #include "run_modulation.h"
 #include "run_source.h"
-#include "run_modulation.h"
 #include "run_spatial.h"
 #include "run_timed.h"
+#include "run_xy.h"
 #include "standalone.h"
 #include "variant.h"
 #include "plan.h"
@@ -112,6 +112,7 @@ int gen_command(const cli_options *opt)
              run_timed_runs(&opt->run, &file, &err) &&      /* --time, --detector: their kernel */
              run_spatial_runs(&opt->run, &file, &err) &&    /* --spatial-frequencies: theirs */
              run_modulation_runs(&opt->run, &file, &err) && /* --modulation: theirs */
+             run_xy_runs(&opt->run, &file, &err) &&         /* --xy: the grid's */
              read_sets(opt, &file.runs[opt->run_number - 1], &sets, &plan, &err) &&
              plan_choose_for_gen(&plan, have_dev ? &dev : NULL, &file.runs[opt->run_number - 1],
                                  &spec, source, sizeof source, &err) &&

@@ -125,7 +125,8 @@ void driver_warn_cache(const driver_options *opt);
 bool driver_take_cpu(driver_options *opt, const char *refusal, const char *note, tm_error *err);
 
 /* An optional group that a run's own GPU kernel scores, up to gpu_max
- * values (--spatial-frequencies, --modulation: `option`, its `arrays`):
+ * values (--spatial-frequencies, --modulation, --xy's cells along x:
+ * `option`, its `arrays`):
  * runs are not batched; with sets or derivatives, or more values, the CPU
  * engine alone scores them (driver_take_cpu, saying why). */
 bool driver_own_kernel_group(driver_options *opt, const char *option, const char *arrays, int count,

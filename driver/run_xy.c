@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "tm_limits.h"
 #include "xy_grid.h"
 
 /* The first option given that assumes a beam along the axis, or NULL. */
@@ -46,18 +47,11 @@ static bool oblique_outputs(const driver_options *opt, tm_error *err)
 
 bool run_xy_options(driver_options *opt, tm_error *err)
 {
-    if (!oblique_outputs(opt, err))
-        return false;
-    if (opt->xy_nx == 0 && !source_breaks_symmetry(&opt->source))
-        return true;
-    const char *what = opt->xy_nx > 0 ? "--xy" : "--source oblique";
-    char refusal[240], note[160];
-    snprintf(refusal, sizeof refusal,
-             "%s: the Cartesian grid and the oblique beam are scored by the CPU engine alone (no "
-             "GPU kernel has them yet): use --engine cpu (or auto)",
-             what);
-    snprintf(note, sizeof note, "%s: scored by the CPU engine", what);
-    return driver_take_cpu(opt, refusal, note, err);
+    /* An oblique beam has the grid here (oblique_outputs), whose group
+     * decides the engine and keeps the runs out of batches. */
+    return oblique_outputs(opt, err) &&
+           driver_own_kernel_group(opt, "--xy", "Rd_xy, Tt_xy and A_xz", opt->xy_nx,
+                                   TM_MAX_XY_CELLS, err);
 }
 
 bool run_xy_runs(const driver_options *opt, mci_file *file, tm_error *err)

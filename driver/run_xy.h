@@ -13,9 +13,11 @@
 /* An oblique beam needs the grid (its one spatial output that keeps its
  * meaning) and is refused with each output that assumes a beam along the
  * axis (--time, --detector, --spatial-frequencies, --modulation,
- * --mua-sets, --optics-sets, --jacobian), naming it; the CPU engine alone
- * scores the grid and launches the beam: --engine gpu is refused, auto
- * takes the CPU (and says so unless quiet). */
+ * --mua-sets, --optics-sets, --jacobian), naming it.  A run's own GPU
+ * kernel scores the grid and launches the beam (templates/xy.cu,
+ * source.cu), so runs with the grid are not batched; with absorption or
+ * optics sets or the derivatives the CPU engine alone scores it
+ * (driver_own_kernel_group: --engine gpu refused, auto takes the CPU). */
 bool run_xy_options(driver_options *opt, tm_error *err);
 
 /* Every run of file gets opt's grid; a run whose depth bins make A_xz too
