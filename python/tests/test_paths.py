@@ -40,7 +40,7 @@ def test_arrays_and_totals():
     plain = run()
     assert not plain.path_lengths and plain.Rd_path is None and "Rd_path" not in plain
     assert set(plain.tallies) == (set(tmcml.TALLIED) - set(tmcml.PATH_ARRAYS) - set(tmcml.TIME_ARRAYS)
-                                  - set(tmcml.DETECTOR_ARRAYS))
+                                  - set(tmcml.DETECTOR_ARRAYS) - set(tmcml.XY_ARRAYS))
     # The other arrays are the plain run's, bit for bit.
     for name in plain.keys():
         np.testing.assert_array_equal(r[name], plain[name], err_msg=name)
