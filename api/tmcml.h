@@ -327,8 +327,10 @@ TMCML_API int tmcml_problem_modulation(const tmcml_problem *p, double *hz, int m
  * lands beyond the grid is not in it.  nx 0 turns it off (dx is then not
  * looked at).  dx finite, at least 1e-9 cm; 1 <= nx <= 4096 and nx x nz
  * <= 2^27, else TMCML_ERR_ARGUMENT naming the value.  Memory: (2 nx^2 +
- * nx nz) x 8 bytes a CPU thread, x 16 bytes a run.  The CPU engine scores
- * it: TMCML_ENGINE_GPU is then TMCML_ERR_ARGUMENT and AUTO takes the CPU.
+ * nx nz) x 8 bytes a CPU thread, x 16 bytes a run.  Both engines score
+ * it, the GPU in a run's own kernel: with several problems in one call,
+ * sets or derivatives the CPU engine alone (TMCML_ENGINE_GPU is then
+ * TMCML_ERR_ARGUMENT and AUTO takes the CPU).
  * It goes with every other output of a beam along the axis, and is the one
  * spatial output of the oblique beam (TMCML_SOURCE_OBLIQUE), whose runs
  * need it.  New in TMCML_1.6. */
@@ -350,10 +352,10 @@ TMCML_API int tmcml_problem_xy(const tmcml_problem *p, double *dx);
  *                          0 <= a < 90, in the x-z plane, entering at
  *                          x = y = 0, refracted by Snell's law, losing the
  *                          Fresnel reflectance at a (Rsp); needs the
- *                          Cartesian grid (tmcml_problem_set_xy) and the
- *                          CPU engine (TMCML_1.6)
+ *                          Cartesian grid (tmcml_problem_set_xy)
+ *                          (TMCML_1.6)
  * Bad values: TMCML_ERR_ARGUMENT naming them.  Recorded in the result's .mco
- * and JSON.  Both engines but for the oblique beam; the kind is part of the
+ * and JSON.  Both engines, every kind; the kind is part of the
  * kernel's shape (a batch holds one kind), the parameters are data.  New in
  * TMCML_1.1. */
 typedef enum tmcml_source_kind {

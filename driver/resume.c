@@ -335,6 +335,24 @@ static const struct {
     {"9240865e9acdd63e", "fbe8c62ab6f004fd", false},
     {"a04dac24c0167bdc", "fbe8c62ab6f004fd", false},
     {"ab389e16d8f20fcf", "fbe8c62ab6f004fd", false},
+    /* -> the oblique beam and the Cartesian grid on the GPU
+     * (templates/source.cu's "oblique" branch, templates/xy.cu under
+     * spec.xy, a shape member no earlier shape has): tmcml gen renders 33
+     * kernels of fbe8c62a's byte for byte (the run's own, -A, tiles,
+     * entries, blocks, layer placements, last bin, a cluster, the batch
+     * kernel with and without -A, every source, time bins, detectors,
+     * spatial and modulation frequencies, absorption sets with path
+     * lengths, derivatives, time bins and a detector), and
+     * tools/carry_profiles.sh every shipped profile's. */
+    {"82fb8a102e55388b", "149025c612614fee", true},
+    {"77bab5657b23f3f5", "149025c612614fee", true},
+    {"2396091d77297fc6", "149025c612614fee", true},
+    {"0d3bfdecfe2aa143", "149025c612614fee", true},
+    {"4af182a050680498", "149025c612614fee", false},
+    {"9240865e9acdd63e", "149025c612614fee", false},
+    {"a04dac24c0167bdc", "149025c612614fee", false},
+    {"ab389e16d8f20fcf", "149025c612614fee", false},
+    {"fbe8c62ab6f004fd", "149025c612614fee", false},
 };
 
 #define GPU_PHYSICS_PREFIX "gpu generator="

@@ -168,14 +168,19 @@ static void test_run(tmcml_session *s)
 {
     tmcml_problem *p = problem(s, NX), *plain = problem(s, 0);
     CHECK(tmcml_problem_set_stderr(s, p, 1) == TMCML_OK);
+    /* A run's own GPU kernel scores the grid (tests/test_xy_gpu.c); with
+     * the derivatives the CPU engine alone. */
     tmcml_options opt;
     options(&opt, TMCML_ENGINE_GPU);
     tmcml_result *r = NULL;
+    CHECK(tmcml_problem_set_jacobian(s, p, 1) == TMCML_OK);
     CHECK(tmcml_run(s, p, &opt, &r) == TMCML_ERR_ARGUMENT);
     CHECK_CONTAINS(tmcml_session_message(s), "the Cartesian grid (tmcml_problem_set_xy) and the "
-                                             "oblique beam (TMCML_SOURCE_OBLIQUE) are scored by "
-                                             "the CPU engine alone");
-    r = run(s, p, TMCML_ENGINE_AUTO);
+                                             "oblique beam (TMCML_SOURCE_OBLIQUE) of several "
+                                             "problems in one call, with sets or derivatives are "
+                                             "scored by the CPU engine alone");
+    CHECK(tmcml_problem_set_jacobian(s, p, 0) == TMCML_OK);
+    r = run(s, p, TMCML_ENGINE_CPU);
     tmcml_result *q = run(s, plain, TMCML_ENGINE_CPU);
     if (!r || !q)
         return;

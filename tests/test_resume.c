@@ -532,6 +532,17 @@ static void test_same_physics(void)
         CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
         CHECK_MSG(resume_physics_same(before, now, true) == (k >= 4), "%s: an optics set", before);
     }
+    /* Then the run's own kernel took the oblique beam and the grid. */
+    for (int k = 0; k < 9; k++) {
+        char before[80];
+        snprintf(before, sizeof before, "gpu generator=%s nvrtc=13.0 sm_90",
+                 (const char *[]){"82fb8a102e55388b", "77bab5657b23f3f5", "2396091d77297fc6",
+                                  "0d3bfdecfe2aa143", "4af182a050680498", "9240865e9acdd63e",
+                                  "a04dac24c0167bdc", "ab389e16d8f20fcf", "fbe8c62ab6f004fd"}[k]);
+        const char *now = "gpu generator=149025c612614fee nvrtc=13.0 sm_90";
+        CHECK_MSG(resume_physics_same(before, now, false), "%s", before);
+        CHECK_MSG(resume_physics_same(before, now, true) == (k >= 4), "%s: an optics set", before);
+    }
 }
 
 int main(void)

@@ -7,8 +7,9 @@
 # section of the run without it; oblique:0 is the pencil beam bit for bit;
 # 1 and 2 threads, a run stopped and resumed (with --stderr too), MPI
 # ranks and a batch of the .mci's runs give the same tallies; with
-# --mua-sets each set has its grid; auto takes the CPU engine and says so,
-# gpu, gen, tune and sweep are refused; an oblique beam without --xy, with
+# --mua-sets each set has its grid, which the CPU engine alone scores (auto
+# takes it and says so, gpu is refused); gen writes the grid's kernel, tune
+# and sweep are refused; an oblique beam without --xy, with
 # each output that assumes a beam along the axis, or totally reflected is
 # refused, and so are bad values of both options, naming the value,
 # nothing written.
@@ -28,12 +29,12 @@ for s in $sections; do
     check
     grep -q "^$s" "$work/plain/example.mco" && fail "$s in the .mco of a plain run"
     check
-    unzip -l "$work/o/example.npz" | grep -q " $s.npy" || fail "no $s in the .npz"
+    npz_has "$work/o/example.npz" "$s.npy" || fail "no $s in the .npz"
     check
-    unzip -l "$work/o/example.npz" | grep -q " ${s}_stderr.npy" || fail "no ${s}_stderr in the .npz"
+    npz_has "$work/o/example.npz" "${s}_stderr.npy" || fail "no ${s}_stderr in the .npz"
 done
 check
-unzip -l "$work/o/example.npz" | grep -q " x.npy" || fail "no x in the .npz"
+npz_has "$work/o/example.npz" "x.npy" || fail "no x in the .npz"
 check
 grep -q '^# Cartesian grid: 60 x 60 cells of 0.02 cm centred on the entry point$' \
     "$work/o/example.mco" &&
@@ -117,9 +118,9 @@ n=1500000
 version() { od -A n -t u4 -j 8 -N 4 "$1" 2>/dev/null | tr -d ' '; }
 for e in "" --stderr; do
     if [ -z "$e" ]; then
-        stopped_run "$work/k" "$mci" -N $n -S 5 -q $obl
+        stopped_run "$work/k" "$mci" -N $n -S 5 -q --engine cpu $obl
     else
-        "$tmcml" run "$mci" -N $n -S 5 -q $obl $e --threads 1 --checkpoint-every 0.2 \
+        "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e --threads 1 --checkpoint-every 0.2 \
             -o "$work/k$e" 2>/dev/null &
         pid=$!
         i=0
@@ -133,31 +134,37 @@ for e in "" --stderr; do
         [ "$(version "$work/k$e/example.ckpt")" = 5 ] ||
             fail "the checkpoint of --stderr with groups is not version 5"
     fi
-    expect 1 "resume other$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --source oblique:30 \
+    expect 1 "resume other$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source oblique:30 \
         --xy 0.05:41 $e --resume -o "$work/k$e"
     contains "resume other$e" "input differs"
-    expect 0 "resume$e" -- "$tmcml" run "$mci" -N $n -S 5 -q $obl $e --resume -o "$work/k$e"
-    expect 0 "whole$e" -- "$tmcml" run "$mci" -N $n -S 5 -q $obl $e -o "$work/w$e"
+    expect 0 "resume$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e --resume -o "$work/k$e"
+    expect 0 "whole$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e -o "$work/w$e"
     check
     cmp -s "$work/k$e/example.mco" "$work/w$e/example.mco" || fail "resumed .mco$e differs"
 done
-# The engine: the CPU alone; auto takes it and says so, gpu is refused;
-# gen, tune and sweep refuse both options.
-expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile $obl -o "$work/auto"
-contains "auto" "--xy: scored by the CPU engine"
+# The engine: a run's own GPU kernel scores the grid and launches the beam
+# (tests/test_xy_gpu.c); with sets the CPU alone: auto takes it and says
+# so, gpu is refused saying why; gen writes the kernel, tune and sweep
+# refuse both options.
+expect 0 "auto" -- "$tmcml" run "$mci" -N 2000 -S 3 --tune never --no-profile $grid \
+    --mua-sets "$work/sets.txt" -o "$work/auto"
+contains "auto" "--xy with --mua-sets: scored by the CPU engine"
 check
-[ "$(json "$work/auto/example.json" engine)" = cpu ] || fail "auto did not take the CPU"
-expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu $grid -o "$work/bad"
-contains "gpu" "--xy: the Cartesian grid and the oblique beam are scored by the CPU engine alone"
-expect 2 "gpu oblique" -- "$tmcml" run "$mci" $common --engine gpu $obl -o "$work/bad"
-contains "gpu oblique" "scored by the CPU engine alone"
-for cmd in gen tune sweep; do
+[ "$(json "$work/auto/example.set1.json" engine)" = cpu ] || fail "auto did not take the CPU"
+expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu $grid --mua-sets "$work/sets.txt" \
+    -o "$work/bad"
+contains "gpu" "--xy with --mua-sets: Rd_xy, Tt_xy and A_xz are then scored by the CPU engine alone"
+expect 0 "gen" -- "$tmcml" gen "$mci" --no-profile $obl -o "$work/xy.cu"
+check
+grep -q "xy_escape" "$work/xy.cu" && grep -q "oblique beam" "$work/xy.cu" ||
+    fail "gen: the kernel scores no grid or launches no oblique beam"
+for cmd in tune sweep; do
     sweep_grid=
     [ $cmd = sweep ] && sweep_grid="--nr 50:50:1 --nz 40:40:1"
     expect 2 "$cmd" -- "$tmcml" $cmd "$mci" $sweep_grid $grid -o "$work/bad"
-    contains "$cmd" "--xy: an option of tmcml run"
+    contains "$cmd" "--xy: an option of tmcml run and tmcml gen"
     expect 2 "$cmd oblique" -- "$tmcml" $cmd "$mci" $sweep_grid --source oblique:10 -o "$work/bad"
-    contains "$cmd oblique" "--source oblique: an option of tmcml run"
+    contains "$cmd oblique" "--source oblique: an option of tmcml run and tmcml gen"
 done
 # The oblique beam: the grid needed, each output that assumes a beam along
 # the axis refused, naming it.

@@ -92,7 +92,9 @@ skin_jacobian_time_fibers2|skin7_600nm.mci|3000|1000|-A --jacobian --time 0.005:
 example_sets_time_fiber|mcml_example.mci|6000|2500|--mua-sets $work/example_sets.csv --time 0.01:20 --detector fiber:0.1:0.05:0.5 --block 128
 skin_optics_jacobian_time|skin7_600nm.mci|3000|1000|-A --jacobian --optics-sets $work/skin_optics_mus.csv --time 0.005:40
 example_mod|mcml_example.mci|6000|2500|--modulation 100,300MHz,1,2GHz
-skin_mod_A_time_fibers|skin7_600nm.mci|3000|1000|-A --modulation 100MHz --time 0.005:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5 --block 128"
+skin_mod_A_time_fibers|skin7_600nm.mci|3000|1000|-A --modulation 100MHz --time 0.005:40 --detector fiber:0.1:0.05:0.5 --detector fiber:0.2:0.05:0.5 --block 128
+example_oblique_xy|mcml_example.mci|6000|2500|--source oblique:45 --xy 0.02:60
+skin_xy_time_fiber_last_bin|skin7_600nm.mci|3000|1000|--xy 0.01:100 --time 0.005:40 --detector fiber:0.1:0.05:0.5 --min-blocks 0 --last-bin on"
 
 field() { printf '%s\n' "$1" | cut -d'|' -f"$2"; }
 # run NAME PREFIX...: the case's tmcml run (plus $extra), after PREFIX (the

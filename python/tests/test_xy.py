@@ -141,7 +141,8 @@ def test_oblique_refusals(keywords, message):
     assert message in str(e.value)
 
 
-def test_gpu_refused():
+def test_gpu_refused_with_derivatives():
+    # A run's own GPU kernel scores the grid; with derivatives the CPU alone.
     with pytest.raises(tmcml.TmcmlArgumentError) as e:
-        run(photons=10, engine="gpu", xy=XY)
+        run(photons=10, engine="gpu", xy=XY, jacobian=True)
     assert "Cartesian grid" in str(e.value) and "CPU engine alone" in str(e.value)
