@@ -638,6 +638,7 @@ static tmcml_status kept_begin(tmcml_session *s, const tmcml_options *o, const t
     d.max_steps = o->max_steps;
     d.resume = kc->resume != 0;
     d.stderr_groups = r->problem.stderr_groups; /* a resumed run keeps its groups */
+    d.precision = r->problem.precision;         /* its groups' plan (resume_begin) */
     bool resumed;
     if (!checkpointed_begin(ck, &d, &r->problem.run, physics, kc->path, &resumed, &err))
         return api_fail(s, TMCML_ERR_FILE, &err);

@@ -26,6 +26,74 @@ uint64_t ranks_chunk_photons(uint64_t photons, int size, bool gpu)
 #ifdef TMCML_HAVE_MPI
 #include <mpi.h>
 
+/* A growing list of chunk bounds. */
+typedef struct bounds {
+    uint64_t *at;
+    size_t count, cap;
+} bounds;
+
+static bool bounds_push(bounds *b, uint64_t x)
+{
+    if (b->count == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        uint64_t *more = realloc(b->at, cap * sizeof *more);
+        if (!more)
+            return false;
+        b->at = more;
+        b->cap = cap;
+    }
+    b->at[b->count++] = x;
+    return true;
+}
+
+/* The cut after x, within the range's end. */
+static uint64_t cut_after(const ranks_cuts *cuts, uint64_t x, uint64_t end)
+{
+    uint64_t c = cuts->next(cuts->ctx, x);
+    return c > x && c < end ? c : end;
+}
+
+/* From x, the chunks up to the next cut: [x, cut) cut in equal pieces of
+ * about `split` photons where it is more than a chunk (a piece of a
+ * group), else whole groups while they fit in one chunk. */
+static bool chunks_from(bounds *b, uint64_t x, uint64_t end, uint64_t size, uint64_t split,
+                        const ranks_cuts *cuts)
+{
+    uint64_t c = cut_after(cuts, x, end);
+    if (c - x > size) {
+        uint64_t pieces = (c - x + split - 1) / split;
+        bool ok = true;
+        for (uint64_t i = 1; ok && i <= pieces; i++)
+            ok = bounds_push(b, x + (uint64_t)((unsigned __int128)(c - x) * i / pieces));
+        return ok;
+    }
+    while (c < end) {
+        uint64_t more = cut_after(cuts, c, end);
+        if (more - x > size)
+            break;
+        c = more;
+    }
+    return bounds_push(b, c);
+}
+
+/* The chunks of [begin, end) shared by `size` ranks, the same on every
+ * rank: b->at[0] = begin < b->at[1] < ... = end.  Without cuts, of
+ * ranks_chunk_photons each; with them, ending at cuts alone, whole groups
+ * up to a chunk, or a group more than a chunk in pieces, no more of them
+ * than RANKS_HELD_PIECES a rank. */
+static bool chunk_bounds(bounds *b, uint64_t begin, uint64_t end, int size, bool gpu,
+                         const ranks_cuts *cuts)
+{
+    uint64_t chunk = ranks_chunk_photons(end - begin, size, gpu);
+    uint64_t split = (end - begin) / ((uint64_t)size * RANKS_HELD_PIECES);
+    split = split > chunk ? split : chunk;
+    bool ok = bounds_push(b, begin);
+    for (uint64_t x = begin; ok && x < end; x = b->at[b->count - 1])
+        ok = cuts ? chunks_from(b, x, end, chunk, split, cuts)
+                  : bounds_push(b, end - x > chunk ? x + chunk : end);
+    return ok;
+}
+
 /* Whether a launcher started this process as one of several. */
 static bool launched_by_mpi(void)
 {
@@ -158,45 +226,54 @@ bool ranks_same_text(const ranks *r, const char *text)
     return ranks_all_ok(r, strncmp(buf, text, sizeof buf - 1) == 0);
 }
 
-/* A rank that pauses sets the counter to the range's end: the others take
- * no chunk after it, so they pause at once too.  The photons never taken
- * stay in the checkpoint's gaps. */
-static void close_counter(MPI_Win win, uint64_t end)
+/* A rank that pauses sets the counter past the last chunk: the others
+ * take no chunk after it, so they pause at once too.  The photons never
+ * taken stay in the checkpoint's gaps. */
+static void close_counter(MPI_Win win, uint64_t chunks)
 {
     uint64_t old;
-    MPI_Fetch_and_op(&end, &old, MPI_UINT64_T, 0, 0, MPI_REPLACE, win);
+    MPI_Fetch_and_op(&chunks, &old, MPI_UINT64_T, 0, 0, MPI_REPLACE, win);
     MPI_Win_flush(0, win);
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
-                       void *ctx, bool *paused, tm_error *err)
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu,
+                       const ranks_cuts *cuts, ranks_chunk_fn chunk, void *ctx, bool *paused,
+                       tm_error *err)
 {
     *paused = false;
+    bounds b = {0};
+    if (!chunk_bounds(&b, begin, end, r->size, gpu, cuts)) {
+        error_set(err, NULL, 0, "out of memory for a range's chunks");
+        abort_job(r, err);
+    }
+    uint64_t chunks = b.count - 1;
+    /* Rank 0's counter: the index of the next chunk to take. */
     uint64_t *counter = NULL;
     MPI_Win win;
     MPI_Win_allocate(r->rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
                      MPI_COMM_WORLD, &counter, &win);
     if (r->rank == 0)
-        *counter = begin;
+        *counter = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     const char *fail = getenv("TMCML_TEST_FAIL_RANK"); /* tests: this rank fails */
     bool ok = !(fail && atoi(fail) == r->rank);
     if (!ok)
         error_set(err, NULL, 0, "TMCML_TEST_FAIL_RANK=%d: a simulated failure", r->rank);
-    uint64_t size = ranks_chunk_photons(end - begin, r->size, gpu), first = 0;
+    uint64_t one = 1, at = 0;
     MPI_Win_lock_all(0, win);
     while (ok && !*paused) {
-        MPI_Fetch_and_op(&size, &first, MPI_UINT64_T, 0, 0, MPI_SUM, win);
+        MPI_Fetch_and_op(&one, &at, MPI_UINT64_T, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
-        if (first >= end)
+        if (at >= chunks)
             break;
-        uint64_t count = end - first < size ? end - first : size, done = 0;
+        uint64_t first = b.at[at], count = b.at[at + 1] - first, done = 0;
         ok = chunk(first, count, &done, ctx, err);
         *paused = done < count;
         if (ok && *paused)
-            close_counter(win, end);
+            close_counter(win, chunks);
     }
     MPI_Win_unlock_all(win);
+    free(b.at);
     if (!ok)
         abort_job(r, err);
     MPI_Win_free(&win);
@@ -205,112 +282,185 @@ bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, r
 
 /* ---- the groups of the standard errors ---- */
 
-/* A rank's groups as rank 0 first learns them: their count and photons,
- * the mask of their arrays and their grid's nine axes. */
-#define GROUPS_HEAD     12
-#define TAG_GROUPS_GO   1 /* rank 0 to a rank: send your sums (1) or not (0) */
-#define TAG_GROUPS_SUMS 2
+/* A group kept as every rank learns it: its index, first photon, photons
+ * and photons done. */
+#define KEPT_HEAD       4
+#define TAG_GROUP_TALLY 2
 
-static void groups_head(const uncertainty *u, uint64_t *head)
-{
-    const output_grid *g = &u->grid;
-    const int axes[] = {g->nr,        g->nz,          g->na,          g->num_layers, g->nt,
-                        g->detectors, g->frequencies, g->modulations, g->xy};
-    head[0] = (uint64_t)u->groups;
-    head[1] = u->photons;
-    head[2] = uncertainty_arrays(u);
-    for (int i = 0; i < GROUPS_HEAD - 3; i++)
-        head[3 + i] = (uint64_t)axes[i];
-}
-
-/* n doubles to or from rank peer, in messages whose counts stay well
- * within an int. */
-static void pass_doubles(double *v, uint64_t n, int peer, bool send)
+/* n 128-bit counts to or from rank peer, in messages whose counts stay
+ * well within an int. */
+static void pass_u128(tally_acc_t *v, uint64_t n, int peer, bool send, MPI_Datatype u128)
 {
     const uint64_t step = (uint64_t)1 << 24;
     for (uint64_t at = 0; at < n; at += step) {
         int count = (int)(n - at < step ? n - at : step);
         if (send)
-            MPI_Send(v + at, count, MPI_DOUBLE, peer, TAG_GROUPS_SUMS, MPI_COMM_WORLD);
+            MPI_Send(v + at, count, u128, peer, TAG_GROUP_TALLY, MPI_COMM_WORLD);
         else
-            MPI_Recv(v + at, count, MPI_DOUBLE, peer, TAG_GROUPS_SUMS, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+            MPI_Recv(v + at, count, u128, peer, TAG_GROUP_TALLY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
 }
 
-/* u's sums to or from rank peer: the totals', then each array's of its
- * mask in the table's order (the receiver's u has the sender's mask). */
-static void pass_sums(uncertainty *u, int peer, bool send)
+/* A group's tallies to or from rank peer: their counts, then each tally
+ * they have (the receiver's t has the sender's tallies: the run's). */
+static void pass_tallies(tally_set *t, int peer, bool send, MPI_Datatype u128)
 {
-    pass_doubles(u->mean, 3, peer, send);
-    pass_doubles(u->m2, 3, peer, send);
-    for (int i = 0; i < OUTPUT_ARRAYS; i++) {
-        if (!u->array_mean[i])
-            continue;
-        uint64_t n = output_stored(&output_table[i], &u->grid);
-        pass_doubles(u->array_mean[i], n, peer, send);
-        pass_doubles(u->array_m2[i], n, peer, send);
+    tally_acc_t head[4] = {(tally_acc_t)t->photons, t->steps, (tally_acc_t)t->trapped_photons,
+                           t->trapped_units};
+    pass_u128(head, 4, peer, send, u128);
+    if (!send) {
+        t->photons = (uint64_t)head[0];
+        t->steps = head[1];
+        t->trapped_photons = (uint64_t)head[2];
+        t->trapped_units = head[3];
     }
+    for (int k = 0; k < OUTPUT_TALLIES_ALL; k++)
+        if (tally_set_has(t, k))
+            pass_u128(t->tally[k], tally_set_bins(t, k), peer, send, u128);
 }
 
-/* Rank 0 takes rank i's groups (of head h) into u: told to send unless
- * rank 0 failed already or has no memory for them. */
-static bool receive_groups(uncertainty *u, int i, const uint64_t *h, bool ok, tm_error *err)
+/* Every rank's groups kept, as heads (KEPT_HEAD each, rank by rank, each
+ * rank's by increasing index), to every rank, so that all walk the same
+ * transfers; counts[i]: rank i's.  Out of memory, the job is ended. */
+static uint64_t *all_kept_heads(const ranks *r, const uncertainty *u, int *counts)
 {
-    uncertainty theirs;
-    uncertainty_init(&theirs);
-    output_grid grid = {.nr = (int)h[3],
-                        .nz = (int)h[4],
-                        .na = (int)h[5],
-                        .num_layers = (int)h[6],
-                        .nt = (int)h[7],
-                        .detectors = (int)h[8],
-                        .frequencies = (int)h[9],
-                        .modulations = (int)h[10],
-                        .xy = (int)h[11]};
-    int go = ok && uncertainty_alloc(&theirs, &grid, h[2], err);
-    MPI_Send(&go, 1, MPI_INT, i, TAG_GROUPS_GO, MPI_COMM_WORLD);
-    if (go) {
-        pass_sums(&theirs, i, false);
-        theirs.groups = (int)h[0];
-        theirs.photons = h[1];
-        ok = uncertainty_merge(u, &theirs, err);
+    int mine = u->kept_count, total = 0;
+    MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    int *sizes = malloc((size_t)r->size * sizeof *sizes),
+        *offsets = malloc((size_t)r->size * sizeof *offsets);
+    uint64_t *own = malloc(((size_t)mine + 1) * KEPT_HEAD * sizeof *own);
+    for (int i = 0; sizes && offsets && i < r->size; i++) {
+        sizes[i] = counts[i] * KEPT_HEAD;
+        offsets[i] = total;
+        total += sizes[i];
     }
-    uncertainty_free(&theirs);
-    return ok && go;
+    uint64_t *heads = malloc(((size_t)total + 1) * sizeof *heads);
+    if (!sizes || !offsets || !own || !heads) {
+        tm_error err;
+        error_set(&err, NULL, 0, "out of memory for the ranks' standard errors");
+        abort_job(r, &err);
+    }
+    for (int i = 0; i < mine; i++) {
+        const uncertainty_kept *k = &u->kept[i];
+        uint64_t head[KEPT_HEAD] = {k->group, k->first, k->size, k->tallies.photons};
+        memcpy(&own[(size_t)i * KEPT_HEAD], head, sizeof head);
+    }
+    MPI_Allgatherv(own, mine * KEPT_HEAD, MPI_UINT64_T, heads, sizes, offsets, MPI_UINT64_T,
+                   MPI_COMM_WORLD);
+    free(own);
+    free(sizes);
+    free(offsets);
+    return heads;
 }
 
-/* Every rank's groups merged into rank 0's u in rank order (Chan's
- * update: uncertainty_merge) and emptied on the others; a rank without
- * groups (none asked for, or no chunk taken) sends its head alone. */
-static bool gather_groups(const ranks *r, uncertainty *u, tm_error *err)
+/* The least index among the ranks' next groups (at[i] of counts[i]),
+ * or false when every list is walked. */
+static bool least_group(const ranks *r, const uint64_t *const *lists, const int *counts,
+                        const int *at, uint64_t *g)
 {
-    uint64_t head[GROUPS_HEAD], *heads = NULL;
-    groups_head(u, head);
-    if (r->rank == 0 && !(heads = malloc((size_t)r->size * sizeof head))) {
+    bool any = false;
+    for (int i = 0; i < r->size; i++)
+        if (at[i] < counts[i] && (!any || lists[i][(size_t)at[i] * KEPT_HEAD] < *g)) {
+            *g = lists[i][(size_t)at[i] * KEPT_HEAD];
+            any = true;
+        }
+    return any;
+}
+
+/* What gather_groups walks: every rank's heads, and rank 0's scratch for a
+ * piece received (of like's tallies, made at the first). */
+typedef struct group_walk {
+    uint64_t *heads;
+    const uint64_t **lists; /* rank i's heads */
+    int *counts, *at;
+    const tally_set *like;
+    tally_set scratch;
+    bool scratch_made;
+    MPI_Datatype u128;
+} group_walk;
+
+static void walk_start(group_walk *w, const ranks *r, const uncertainty *u, const tally_set *like)
+{
+    memset(w, 0, sizeof *w);
+    w->like = like;
+    w->counts = calloc((size_t)r->size, sizeof *w->counts);
+    w->at = calloc((size_t)r->size, sizeof *w->at);
+    w->lists = calloc((size_t)r->size, sizeof *w->lists);
+    if (!w->counts || !w->at || !w->lists) {
+        tm_error err;
+        error_set(&err, NULL, 0, "out of memory for the ranks' standard errors");
+        abort_job(r, &err);
+    }
+    w->heads = all_kept_heads(r, u, w->counts);
+    for (int i = 0, at = 0; i < r->size; at += w->counts[i++] * KEPT_HEAD)
+        w->lists[i] = &w->heads[at];
+    MPI_Type_contiguous((int)sizeof(tally_acc_t), MPI_BYTE, &w->u128);
+    MPI_Type_commit(&w->u128);
+}
+
+static void walk_end(group_walk *w)
+{
+    MPI_Type_free(&w->u128);
+    tally_set_free(&w->scratch);
+    free(w->heads);
+    free(w->lists);
+    free(w->counts);
+    free(w->at);
+}
+
+/* Rank i's piece of group g (its head h): sent by rank i, taken into
+ * rank 0's u (rank 0's own is there already). */
+static bool pass_piece(const ranks *r, const mci_run *run, uncertainty *u, group_walk *w, int i,
+                       const uint64_t *h, bool ok, tm_error *err)
+{
+    if (i == 0)
+        return ok;
+    if (r->rank == i)
+        pass_tallies(&u->kept[w->at[i]].tallies, 0, true, w->u128);
+    if (r->rank != 0)
+        return ok;
+    const tally_set *like = w->like;
+    if (!w->scratch_made && !(tally_set_init(&w->scratch, like->nr, like->nz, like->na) &&
+                              tally_set_add_options_of(&w->scratch, like))) {
         error_set(err, NULL, 0, "out of memory for the ranks' standard errors");
         abort_job(r, err);
     }
-    MPI_Gather(head, GROUPS_HEAD, MPI_UINT64_T, heads, GROUPS_HEAD, MPI_UINT64_T, 0,
-               MPI_COMM_WORLD);
-    if (r->rank != 0) {
-        int go = 0;
-        if (u->groups > 0)
-            MPI_Recv(&go, 1, MPI_INT, 0, TAG_GROUPS_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (go)
-            pass_sums(u, 0, true);
-        uncertainty_free(u);
-        return true;
-    }
-    bool ok = true;
-    for (int i = 1; i < r->size; i++)
-        if (heads[(size_t)i * GROUPS_HEAD] > 0)
-            ok = receive_groups(u, i, &heads[(size_t)i * GROUPS_HEAD], ok, err);
-    free(heads);
+    w->scratch_made = true;
+    tally_set_clear(&w->scratch);
+    pass_tallies(&w->scratch, i, false, w->u128);
+    bool added;
+    return ok && uncertainty_add_piece(u, run, h[0], h[1], h[2], &w->scratch, &added, err);
+}
+
+/* Every rank's groups kept added to rank 0's u, group by group in the
+ * order of their index and, within a group, rank by rank (rank 0 folds
+ * each group as it becomes whole and next); dropped on the others.  Every
+ * rank walks the same list, so the sends and receives pair up in order. */
+static bool gather_groups(const ranks *r, const mci_run *run, uncertainty *u, const tally_set *like,
+                          tm_error *err)
+{
+    group_walk w;
+    walk_start(&w, r, u, like);
+    bool ok = r->rank == 0 || u->groups == 0; /* the others hold every group */
+    if (!ok)
+        error_set(err, NULL, 0, "rank %d folded groups of the standard errors", r->rank);
+    uint64_t g = 0;
+    while (least_group(r, w.lists, w.counts, w.at, &g))
+        for (int i = 0; i < r->size; i++) {
+            const uint64_t *h = &w.lists[i][(size_t)w.at[i] * KEPT_HEAD];
+            if (w.at[i] < w.counts[i] && h[0] == g) {
+                ok = pass_piece(r, run, u, &w, i, h, ok, err);
+                w.at[i]++;
+            }
+        }
+    if (r->rank != 0)
+        uncertainty_drop_kept(u);
+    walk_end(&w);
     return ok;
 }
 
-bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err)
+bool ranks_gather(const ranks *r, const mci_run *run, checkpoint *ck, const checkpoint *mine,
+                  tm_error *err)
 {
     reduce_tallies(r, &ck->tallies);
     int count = mine->range_count, *counts = NULL, *offsets = NULL, total = 0;
@@ -341,7 +491,7 @@ bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_err
     free(all);
     free(counts);
     free(offsets);
-    bool grouped = gather_groups(r, &ck->unc, ok ? err : &(tm_error){0});
+    bool grouped = gather_groups(r, run, &ck->unc, &ck->tallies, ok ? err : &(tm_error){0});
     return ranks_all_ok(r, ok && grouped);
 }
 
@@ -402,20 +552,24 @@ bool ranks_same_text(const ranks *r, const char *text)
     return true;
 }
 
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
-                       void *ctx, bool *paused, tm_error *err)
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu,
+                       const ranks_cuts *cuts, ranks_chunk_fn chunk, void *ctx, bool *paused,
+                       tm_error *err)
 {
     (void)r;
     (void)gpu;
+    (void)cuts;
     uint64_t done = 0;
     bool ok = chunk(begin, end - begin, &done, ctx, err);
     *paused = done < end - begin;
     return ok;
 }
 
-bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err)
+bool ranks_gather(const ranks *r, const mci_run *run, checkpoint *ck, const checkpoint *mine,
+                  tm_error *err)
 {
     (void)r;
+    (void)run;
     for (int i = 0; i < mine->range_count; i++)
         if (!resume_add(ck, mine->ranges[i].begin, mine->ranges[i].end, err))
             return false;

@@ -1,6 +1,7 @@
 /* Several processes (`mpirun -np R tmcml run FILE.mci ...`): the ranks share
  * each run's photons and rank 0 writes the outputs, bit-identical to one
- * process (docs/scale.md).  Rank 0 holds a photon counter in an MPI
+ * process, standard errors included (docs/scale.md).  Every rank cuts a
+ * range into the same chunks, rank 0 holds a counter of them in an MPI
  * window; every rank takes chunks from it with an atomic fetch-and-add
  * (MPI_Fetch_and_op), simulates them with its own engine, and the integer
  * tallies are summed exactly into rank 0's (a 128-bit reduction).
@@ -48,18 +49,34 @@ bool ranks_same_text(const ranks *r, const char *text);
  * the whole job (MPI_Abort) after printing why. */
 typedef bool (*ranks_chunk_fn)(uint64_t first, uint64_t count, uint64_t *done, void *ctx,
                                tm_error *err);
-bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu, ranks_chunk_fn chunk,
-                       void *ctx, bool *paused, tm_error *err);
+/* With --stderr, where a chunk may end: next(ctx, x) is the first bound
+ * of a group (of a run's 64: driver/session_groups.h) after index x, or
+ * any index from the range's end on.  A chunk is then whole groups, up to
+ * the usual chunk; a group more than a chunk is cut in equal pieces, no
+ * more of them than RANKS_HELD_PIECES for each rank.  Each rank holds the
+ * tallies of its groups and pieces until they are gathered (ranks_gather):
+ * this bounds what it holds, at some cost in balance with many ranks. */
+typedef struct ranks_cuts {
+    uint64_t (*next)(void *ctx, uint64_t x);
+    void *ctx;
+} ranks_cuts;
+#define RANKS_HELD_PIECES 16
+/* cuts may be NULL: chunks end anywhere. */
+bool ranks_share_range(const ranks *r, uint64_t begin, uint64_t end, bool gpu,
+                       const ranks_cuts *cuts, ranks_chunk_fn chunk, void *ctx, bool *paused,
+                       tm_error *err);
 
 /* Every rank's tallies added into rank 0's, and every rank's photon ranges
- * into rank 0's ck (the others' are left as they were); every rank's
- * groups of the standard errors (ck->unc, --stderr) merged into rank 0's
- * in rank order (uncertainty_merge) and emptied on the others, so that a
- * later gather adds none twice.  The errors then cover every photon, from
- * groups that are pieces of the chunks each rank took: they depend on the
- * rank count and the chunking (runtime/io/uncertainty.h), the tallies do
- * not. */
-bool ranks_gather(const ranks *r, checkpoint *ck, const checkpoint *mine, tm_error *err);
+ * into rank 0's ck (the others' are left as they were).  With --stderr,
+ * every rank's groups kept (ck->unc: the others hold all theirs) are added
+ * to rank 0's, group by group in the order of their index, the pieces of a
+ * group summed exactly, and each group folded there once it is whole and
+ * next (uncertainty_add_piece); the others' are dropped, so that a later
+ * gather adds none twice.  So the errors are one process's, bit for bit,
+ * whatever rank simulated which photons; a group whose photons are not
+ * all done (a pause) stays kept on rank 0, in its checkpoint. */
+bool ranks_gather(const ranks *r, const mci_run *run, checkpoint *ck, const checkpoint *mine,
+                  tm_error *err);
 
 /* Rank 0's photon ranges to every rank (a resumed run's gaps). */
 void ranks_share_ranges(const ranks *r, checkpoint *ck);

@@ -9,7 +9,9 @@
 #include "compile.h"
 #include "cpu.h"
 #include "gpu.h"
+#include "precision.h"
 #include "run_options.h"
+#include "session_groups.h"
 
 bool resume_physics(const gpu_engine *gpu, char *buf, size_t size, tm_error *err)
 {
@@ -404,7 +406,9 @@ static bool fresh(checkpoint *ck, const mci_run *run, int number, uint64_t seed,
  * --stderr, where they must have the run's grid and arrays (the input
  * check vouches for the run, this for the groups); dropped without it, so
  * that the checkpoints this run writes hold none (the photons it adds are
- * not grouped). */
+ * not grouped).  Groups of another plan than this run's (begun without
+ * --precision and resumed with it, or the other way round) are loosened:
+ * valid, but no longer those of an unbroken run. */
 static bool take_groups(checkpoint *ck, const driver_options *opt, const mci_run *run,
                         const char *ckpt_path, tm_error *err)
 {
@@ -413,16 +417,18 @@ static bool take_groups(checkpoint *ck, const driver_options *opt, const mci_run
         uncertainty_free(u);
         return true;
     }
-    if (u->groups == 0)
-        return true;
     output_grid grid = run_options_grid(run);
-    bool same = !memcmp(&u->grid, &grid, sizeof grid);
-    for (int i = 0; same && i < OUTPUT_ARRAYS; i++)
+    bool same = u->groups == 0 || !memcmp(&u->grid, &grid, sizeof grid);
+    for (int i = 0; same && u->groups > 0 && i < OUTPUT_ARRAYS; i++)
         same = (u->array_mean[i] != NULL) == run_options_wants(run, &output_table[i]);
-    if (!same)
+    if (!same) {
         error_set(err, ckpt_path, 0,
                   "the checkpoint's standard-error groups have other arrays than the run's");
-    return same;
+        return false;
+    }
+    groups_plan plan = {.photons = (uint64_t)run->photons,
+                        .chunk = opt->precision > 0.0 ? PRECISION_CHUNK : 0};
+    return groups_fit_plan(&plan, u) || uncertainty_loosen(u, run, err);
 }
 
 bool resume_begin(checkpoint *ck, const driver_options *opt, const mci_run *run, int number,

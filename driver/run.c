@@ -34,6 +34,7 @@
 #include "run_timed.h"
 #include "run_xy.h"
 #include "session.h"
+#include "session_groups.h"
 #include "stopper.h"
 #include "tally.h"
 #include "text_escape.h"
@@ -170,6 +171,14 @@ typedef struct rank_chunk {
     stopper *st;
 } rank_chunk;
 
+/* With --stderr, a chunk ends at a bound of the run's 64 groups (ranks_cuts):
+ * the first after photon x. */
+static uint64_t group_after(void *ctx, uint64_t x)
+{
+    const groups_plan *plan = ctx;
+    return groups_bound(plan, groups_of(plan, x) + 1);
+}
+
 static bool simulate_chunk(uint64_t first, uint64_t count, uint64_t *done, void *ctx, tm_error *err)
 {
     rank_chunk *c = ctx;
@@ -188,12 +197,15 @@ static bool share_gaps(const driver_options *opt, const ranks *world, engine *en
                        bool *paused, tm_error *err)
 {
     rank_chunk ctx = {opt, eng, run, ck, mine, st};
+    groups_plan plan = {.photons = (uint64_t)run->photons};
+    ranks_cuts cuts = {group_after, &plan};
     bool ok = true;
     uint64_t begin = 0, end = 0;
     *paused = false;
     while (ok && !*paused && resume_gap_after(ck, end, &begin, &end)) {
         bool stopped = false;
-        ok = ranks_share_range(world, begin, end, eng->pool != NULL, simulate_chunk, &ctx, &stopped,
+        ok = ranks_share_range(world, begin, end, eng->pool != NULL,
+                               opt->stderr_groups ? &cuts : NULL, simulate_chunk, &ctx, &stopped,
                                err);
         *paused = ranks_any(world, stopped);
     }
@@ -228,7 +240,7 @@ static bool simulate_ranks(const driver_options *opt, const ranks *world, engine
     bool ok = true;
     for (;;) {
         ok = share_gaps(opt, world, eng, run, &st, ck, mine, paused, err) &&
-             uncertainty_flush_pending(&ck->unc, run, err) && ranks_gather(world, ck, mine, err);
+             ranks_gather(world, run, ck, mine, err);
         if (!ok || !*paused || ranks_max(world, interrupt_requested()))
             break;
         checkpoint_ranks(opt, world, paths, ck, mine);
@@ -272,6 +284,7 @@ static bool do_locked_run_ranks(const driver_options *opt, const ranks *world, e
         return false;
     }
     ranks_share_ranges(world, &ck);
+    ck.unc.hold = !lead; /* rank 0 folds every rank's groups (ranks_gather) */
     memset(&mine, 0, sizeof mine);
     mine.photons = ck.photons;
     if (resumed)

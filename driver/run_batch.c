@@ -17,6 +17,7 @@
 #include "ranks.h"
 #include "resume.h"
 #include "run_lock.h"
+#include "session_groups.h"
 #include "stopper.h"
 #include "text_escape.h"
 #include "tm_limits.h"
@@ -158,6 +159,7 @@ static bool open_run(const batch_call *c, int i, batch_run *r, bool *open, tm_er
         return false;
     }
     ranks_share_ranges(c->world, &r->ck);
+    r->ck.unc.hold = !lead(c); /* the lead folds every rank's groups (ranks_gather) */
     r->mine = (checkpoint){.photons = r->ck.photons};
     r->photons_before = r->ck.tallies.photons;
     if (resumed)
@@ -625,6 +627,20 @@ static bool simulate_shared_chunk(uint64_t first, uint64_t count, uint64_t *done
     return ok;
 }
 
+/* With --stderr, a chunk ends at a bound of a run's 64 groups (ranks_cuts):
+ * the first after batch index x, or its part's end. */
+static uint64_t group_after(void *ctx, uint64_t x)
+{
+    const photon_batch *batch = ctx;
+    int k = photon_batch_part_at(batch, x);
+    const batch_part *p = &batch->parts[k];
+    groups_plan plan = {.photons = (uint64_t)p->run->photons};
+    uint64_t photon = p->first + (x - batch->offsets[k]);
+    uint64_t bound = groups_bound(&plan, groups_of(&plan, photon) + 1);
+    uint64_t end = p->first + p->count;
+    return batch->offsets[k] + ((bound < end ? bound : end) - p->first);
+}
+
 /* MPI: the gaps of every run shared by the ranks in chunks until they are
  * done or a pause stops every rank (*paused); every rank's tallies and
  * ranges then gathered into the lead's checkpoints. */
@@ -639,15 +655,14 @@ static bool simulate_shared(const batch_call *c, batch_run *br, int n, stopper *
     for (int k = 0; ok && k < n; k++)
         mine[k] = &br[k].mine;
     shared_chunk ctx = {c, &batch, br, mine, n, st};
+    ranks_cuts cuts = {group_after, &batch};
     ok = ranks_all_ok(c->world, ok) &&
          ranks_share_range(c->world, 0, photon_batch_size(&batch), c->eng->pool != NULL,
-                           simulate_shared_chunk, &ctx, &stopped, err);
+                           c->opt->stderr_groups ? &cuts : NULL, simulate_shared_chunk, &ctx,
+                           &stopped, err);
     *paused = ranks_any(c->world, ok && stopped);
-    /* A group a rank cut with its chunks is ended by other ranks: each
-     * rank's piece is a group of its own. */
     for (int k = 0; ok && k < n; k++)
-        ok = uncertainty_flush_pending(&br[k].ck.unc, &c->file->runs[br[k].index], err) &&
-             ranks_gather(c->world, &br[k].ck, &br[k].mine, err);
+        ok = ranks_gather(c->world, &c->file->runs[br[k].index], &br[k].ck, &br[k].mine, err);
     if (mine && batch.parts)
         photon_batch_free(&batch);
     free(mine);

@@ -310,16 +310,14 @@ static bool result_of(const mci_run *run, const checkpoint *ck, mcml_result *res
     if (!result_from_tallies(run, &ck->tallies, res, err))
         return false;
     const uncertainty *u = &ck->unc;
-    if (u->groups + (u->pending.photons > 0) == 0 ||
-        u->photons + u->pending.photons != ck->tallies.photons)
+    if (u->groups + u->kept_count == 0 ||
+        u->photons + uncertainty_kept_photons(u) != ck->tallies.photons)
         return true;
-    /* A stopped run's partial outputs: the group its stop cut counts as
-     * one here (its checkpoint keeps it pending). */
+    /* A stopped run's partial outputs: each group begun counts as one here
+     * (its checkpoint keeps them). */
     uncertainty cut;
     uncertainty_init(&cut);
-    bool ok = uncertainty_merge(&cut, u, err) &&
-              (u->pending.photons == 0 || uncertainty_add_group(&cut, run, &u->pending, err)) &&
-              uncertainty_fill(&cut, res, err);
+    bool ok = uncertainty_with_kept(u, run, &cut, err) && uncertainty_fill(&cut, res, err);
     uncertainty_free(&cut);
     if (!ok)
         result_free(res);
@@ -407,7 +405,7 @@ void run_say_resumed(const driver_options *opt, int index, const run_paths *path
     /* Photons done without --stderr are in no group: no error can be
      * estimated over the run's photons (said even with -q: an output the
      * user asked for is missing). */
-    uint64_t ungrouped = ck->tallies.photons - ck->unc.photons - ck->unc.pending.photons;
+    uint64_t ungrouped = ck->tallies.photons - ck->unc.photons - uncertainty_kept_photons(&ck->unc);
     if (opt->stderr_groups && ungrouped > 0)
         text_printf(stderr,
                     "tmcml: warning: run %d: %llu of the %llu photons done in %s were simulated "

@@ -45,6 +45,29 @@ uint64_t groups_of(const groups_plan *p, uint64_t x)
     return q * UNCERTAINTY_GROUPS + (x - growing_start(q * UNCERTAINTY_GROUPS, p->chunk)) / size;
 }
 
+/* Whether the groups folded are p's first ones: u->photons a bound of p's
+ * groups, and their count that of p's groups before it (empty ones aside:
+ * a run of fewer photons than groups). */
+static bool folded_fit(const groups_plan *p, const uncertainty *u)
+{
+    uint64_t groups = 0, g = 0;
+    for (; groups_bound(p, g) < u->photons; g++)
+        groups += groups_bound(p, g + 1) > groups_bound(p, g);
+    return groups_bound(p, g) == u->photons && groups == (uint64_t)u->groups;
+}
+
+bool groups_fit_plan(const groups_plan *p, uncertainty *u)
+{
+    bool fit = u->photons <= p->photons && folded_fit(p, u);
+    for (int i = 0; fit && i < u->kept_count; i++) {
+        uncertainty_kept *k = &u->kept[i];
+        uint64_t first = groups_bound(p, k->group), size = groups_bound(p, k->group + 1) - first;
+        fit = k->first == first && k->tallies.photons <= size && (k->size == 0 || k->size == size);
+        k->size = fit ? size : k->size;
+    }
+    return fit;
+}
+
 static groups_plan plan_of(const groups_call *g, const mci_run *run)
 {
     return (groups_plan){.photons = (uint64_t)run->photons, .chunk = g->chunk};
@@ -256,14 +279,15 @@ static bool take_group(const groups_call *g, slot_state *st, int s, const round_
 {
     groups_plan plan = plan_of(g, st->run);
     uint64_t grp = rp->vgroup[v];
-    uint64_t size = groups_bound(&plan, grp + 1) - groups_bound(&plan, grp);
+    uint64_t first = groups_bound(&plan, grp), size = groups_bound(&plan, grp + 1) - first;
     bool ok = true;
     *added = false;
     for (int k = 0; k < g->sets; k++) {
         tally_set *t = &scratch[v * g->sets + k];
         tally_set_add(&acc[s * g->sets + k], t);
         if (ok && t->photons > 0)
-            ok = uncertainty_add_piece(&g->unc[s * g->sets + k], st->run, grp, size, t, added, err);
+            ok = uncertainty_add_piece(&g->unc[s * g->sets + k], st->run, grp, first, size, t,
+                                       added, err);
     }
     return ok;
 }
@@ -273,7 +297,7 @@ static bool take_group(const groups_call *g, slot_state *st, int s, const round_
  * pause or --resume) or the one after which the run is precise enough;
  * the groups after it are dropped (taken[v] false: neither tallies nor
  * ranges, simulated again later), so that a slot's groups are folded in
- * order and at most one is pending.  Then whether its run goes on. */
+ * order and at most one is kept unfinished.  Then whether its run goes on. */
 static bool fold_slot(const groups_call *g, const photon_batch *batch, const int *order, int s,
                       slot_state *st, const round_plan *rp, tally_set *scratch, tally_set *acc,
                       bool *taken, tm_error *err)

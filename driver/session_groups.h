@@ -15,12 +15,13 @@
  * bytes.  A group's tallies are added exactly (integers) to its slot's
  * tallies and become a group of its uncertainty, in order: the tallies are
  * bit for bit those of one call.  A round cut short by a stop takes each
- * slot's groups up to the first it did not finish, which stays pending
+ * slot's groups up to the first it did not finish, which stays kept
  * (the uncertainty keeps its tallies) until a later call ends it; the
  * groups after it are dropped, their photon ranges not reported, so that
  * they are simulated again.  So every group is whole, and the errors, like
  * the tallies, depend on the seed and the photon counts alone, not on
- * where a run was stopped or how its groups were packed. */
+ * where a run was stopped or how its groups were packed (nor, under MPI,
+ * on which rank simulated which: driver/ranks.h). */
 #ifndef TMCML_SESSION_GROUPS_H
 #define TMCML_SESSION_GROUPS_H
 
@@ -66,6 +67,13 @@ typedef struct groups_plan {
 uint64_t groups_bound(const groups_plan *p, uint64_t g);
 /* The group of photon x (< p->photons). */
 uint64_t groups_of(const groups_plan *p, uint64_t x);
+
+/* Whether u's groups (a checkpoint's) are p's: the groups folded p's
+ * first ones, each whole (their count and photons), and each group kept
+ * one of p's, from its first photon, no more than its photons (whose
+ * count it is then given).  Not so, the checkpoint was begun with another
+ * plan (uncertainty_loosen). */
+bool groups_fit_plan(const groups_plan *p, uncertainty *u);
 
 /* At a precision run's decision points (64 groups, then every 16th) that
  * its photons go past: whether slot's run is precise enough (u: its sets'

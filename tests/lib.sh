@@ -80,7 +80,8 @@ example_setup() {
 
 # stopped_run DIR ARGS...: `$tmcml run ARGS` of the MCML example into DIR
 # on one thread, checkpointing every 0.2 s, stopped by SIGINT once its
-# first checkpoint is there (at most 10 s on): a run for --resume.
+# first checkpoint is there (at most 10 s on): a run for --resume.  Callers
+# pin --engine cpu: a GPU would finish the run before the signal lands.
 stopped_run() {
     stopped_dir=$1
     shift
@@ -89,6 +90,33 @@ stopped_run() {
     wait_for "$stopped_dir/example.ckpt" 10
     kill -INT $stopped_pid
     wait $stopped_pid
+}
+
+# checkpoint_version FILE: the format version of a checkpoint (its u32
+# after the magic), empty when there is none.
+checkpoint_version() { od -A n -t u4 -j 8 -N 4 "$1" 2>/dev/null | tr -d ' '; }
+
+# stopped_at_version VERSION DIR ARGS...: `$tmcml run ARGS` of the MCML
+# example into DIR on one thread, checkpointing every 0.2 s, stopped by
+# SIGINT once its checkpoint is of format VERSION (at most 20 s on: a run
+# with --stderr writes version 5 once it holds groups), which is checked.
+stopped_at_version() {
+    stopped_want=$1
+    stopped_dir=$2
+    shift 2
+    "$tmcml" run "$@" --threads 1 --checkpoint-every 0.2 -o "$stopped_dir" 2>/dev/null &
+    stopped_pid=$!
+    tenths=0
+    while [ "$(checkpoint_version "$stopped_dir/example.ckpt")" != "$stopped_want" ] &&
+        [ $tenths -lt 200 ]; do
+        sleep 0.1
+        tenths=$((tenths + 1))
+    done
+    kill -INT $stopped_pid
+    wait $stopped_pid
+    check
+    [ "$(checkpoint_version "$stopped_dir/example.ckpt")" = "$stopped_want" ] ||
+        fail "the checkpoint in $stopped_dir is not of version $stopped_want"
 }
 
 # ranks_as_one OPTS...: `$tmcml run $mci -N 3000 -S 3 OPTS` on two MPI
@@ -113,6 +141,28 @@ ranks_as_one() {
 
 # json FILE KEY: the first value of KEY in a JSON file (a string unquoted).
 json() { sed -n "s/.*\"$2\":[[:space:]]*\"*\([^\",]*\)\"*,*$/\1/p" "$1" | head -n 1; }
+
+# npz_names FILE: the members of a .npz (a zip), one a line.  unzip where
+# there is one; else Python's zipfile (the GPU machine has no unzip).
+npz_names() {
+    if command -v unzip >/dev/null; then
+        unzip -Z1 "$1"
+    else
+        python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$1"
+    fi
+}
+
+# npz_has FILE NAME: true when the .npz FILE has the member NAME ("Rd_r.npy").
+npz_has() { npz_names "$1" | grep -qxF "$2"; }
+
+# npz_head FILE NAME: the first 128 bytes of member NAME (its .npy header).
+npz_head() {
+    if command -v unzip >/dev/null; then
+        unzip -p "$1" "$2" | head -c 128
+    else
+        python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2])[:128])' "$1" "$2"
+    fi
+}
 
 # Exits 77 (skipped), saying why, when TMCML finds no usable GPU.
 # usage: skip_without_gpu TMCML NAME

@@ -1,14 +1,16 @@
 /* What the GPU tests of a run's own kernel with an optional group share
- * (tests/test_time_gpu.c, tests/test_fx_gpu.c): a run's tallies from the GPU
- * with a variant, in launches of at most a given count, and from the CPU
- * engine; and the other variant their identity cases hold against the
- * heuristic one (block 128, shared layers, no tile). */
+ * (tests/test_time_gpu.c, tests/test_fx_gpu.c, tests/test_mod_gpu.c): a
+ * run's tallies from the GPU with a variant, in launches of at most a given
+ * count, and from the CPU engine; the batches their agreement cases compare;
+ * and the other variant their identity cases hold against the heuristic one
+ * (block 128, shared layers, no tile). */
 #ifndef TMCML_TESTS_RUN_KERNEL_TALLIES_H
 #define TMCML_TESTS_RUN_KERNEL_TALLIES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -16,6 +18,8 @@
 #include "engine_device.h"
 #include "gpu.h"
 #include "mci.h"
+#include "result.h"
+#include "stats.h"
 #include "tally.h"
 #include "variant.h"
 
@@ -48,6 +52,54 @@ static inline bool run_cpu_tallies(const mci_run *run, uint64_t seed, uint64_t f
               cpu_simulate(run, &opt, first, count, t, &err);
     if (!ok)
         error_print(stderr, &err);
+    return ok;
+}
+
+/* An agreement case's view of a batch: its quantities as one row (row_of),
+ * and what it checks of the GPU's tallies and result beside them (NULL:
+ * nothing). */
+typedef void (*run_row_of)(const mci_run *run, const mcml_result *res, double *row);
+typedef void (*run_batch_check)(const mci_run *run, const tally_set *t, const mcml_result *res,
+                                int batch);
+
+/* batches batches of m photons of run, each batch's row (g->n and c->n
+ * quantities) added to g from the GPU (the heuristic variant, seed) and to
+ * c from the CPU engine (seed + 1: independent of the GPU's), each GPU
+ * batch checked by check; then both finished (means and variances).
+ * False, said as a failed check, when a run fails. */
+static inline bool run_agree_batches(gpu_engine *gpu, const mci_run *run, uint64_t seed,
+                                     int batches, uint64_t m, run_row_of row_of,
+                                     run_batch_check check, batch_vec *g, batch_vec *c)
+{
+    variant_options heuristic;
+    variant_options_init(&heuristic);
+    double *row = malloc(g->n * sizeof *row);
+    bool ok = row != NULL;
+    CHECK_MSG(ok, "out of memory");
+    for (int b = 0; ok && b < batches; b++) {
+        tally_set tg, tc;
+        mcml_result rg, rc;
+        tm_error err = {0};
+        ok = run_gpu_tallies(gpu, run, &heuristic, 0, seed, b * m, m, &tg, true) &&
+             run_cpu_tallies(run, seed + 1, b * m, m, &tc) &&
+             result_from_tallies(run, &tg, &rg, &err) && result_from_tallies(run, &tc, &rc, &err);
+        CHECK_MSG(ok, "batch %d: %s", b, err.message);
+        if (!ok)
+            break;
+        if (check)
+            check(run, &tg, &rg, b);
+        row_of(run, &rg, row);
+        batch_vec_add(g, row);
+        row_of(run, &rc, row);
+        batch_vec_add(c, row);
+        result_free(&rg);
+        result_free(&rc);
+        tally_set_free(&tg);
+        tally_set_free(&tc);
+    }
+    free(row);
+    batch_vec_finish(g);
+    batch_vec_finish(c);
     return ok;
 }
 

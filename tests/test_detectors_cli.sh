@@ -55,7 +55,7 @@ grep -q '"Rd_fiber":[[:space:]]*[0-9]' "$work/one1/example.json" &&
     grep -q '"fiber_detector":[[:space:]]*{' "$work/one1/example.json" ||
     fail "one detector's JSON is not a number and an object"
 check
-unzip -p "$work/three/example.npz" Rd_fiber.npy | head -c 128 | grep -q "'shape': (3,)" ||
+npz_head "$work/three/example.npz" Rd_fiber.npy | grep -q "'shape': (3,)" ||
     fail "the .npz's Rd_fiber is not of shape (3,)"
 # The same detector twice is two detectors, of one value.
 expect 0 "twice" -- "$tmcml" run "$mci" $common --detector "$d1" --detector "$d1" -o "$work/twice"
@@ -70,12 +70,12 @@ check
 grep -q 'fiber' "$work/c.mco" && fail "conv kept the detectors"
 # Stopped and resumed: the uninterrupted run's .mco; other detectors refused.
 n=1500000
-stopped_run "$work/k" "$mci" -N $n -S 5 -q $three
-expect 1 "resume other" -- "$tmcml" run "$mci" -N $n -S 5 -q --detector "$d1" --detector "$d2" \
+stopped_run "$work/k" "$mci" -N $n -S 5 -q --engine cpu $three
+expect 1 "resume other" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --detector "$d1" --detector "$d2" \
     --resume -o "$work/k"
 contains "resume other" "input differs"
-expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q $three --resume -o "$work/k"
-expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q $three -o "$work/w"
+expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $three --resume -o "$work/k"
+expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $three -o "$work/w"
 check
 cmp -s "$work/k/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
 # A bad detector among several: its number and value, exit 2, nothing

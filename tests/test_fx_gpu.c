@@ -53,10 +53,20 @@ static bool parse_run(mci_file *f)
 }
 
 /* Rd_fx then Tt_fx of a result, one row. */
-static void row_of(const mcml_result *res, double *row)
+static void row_of(const mci_run *run, const mcml_result *res, double *row)
 {
+    (void)run;
     memcpy(row, res->rd_fx, FX * sizeof *row);
     memcpy(row + FX, res->tt_fx, FX * sizeof *row);
+}
+
+/* At fx = 0 the GPU's Rd_fx and Tt_fx are Rd and Tt bit for bit. */
+static void fx0_is_rd(const mci_run *run, const tally_set *t, const mcml_result *res, int b)
+{
+    (void)run, (void)t;
+    CHECK_MSG(res->rd_fx && res->rd_fx[0] == res->rd && res->tt_fx[0] == res->tt,
+              "batch %d: GPU Rd_fx[0] %.17g, Rd %.17g", b, res->rd_fx ? res->rd_fx[0] : -1.0,
+              res->rd);
 }
 
 static int case_agree(void)
@@ -67,35 +77,7 @@ static int case_agree(void)
     const mci_run *run = &f.runs[0];
     batch_vec g, c;
     CHECK(batch_vec_init(&g, 2 * FX, BATCHES) && batch_vec_init(&c, 2 * FX, BATCHES));
-    variant_options heuristic;
-    variant_options_init(&heuristic);
-    const uint64_t m = 200000;
-    double row[2 * FX];
-    for (int b = 0; b < BATCHES; b++) {
-        tally_set tg, tc;
-        mcml_result rg, rc;
-        tm_error err = {0};
-        bool ok = run_gpu_tallies(gpu, run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
-                  run_cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
-                  result_from_tallies(run, &tg, &rg, &err) &&
-                  result_from_tallies(run, &tc, &rc, &err);
-        CHECK_MSG(ok, "batch %d: %s", b, err.message);
-        if (!ok)
-            break;
-        CHECK_MSG(rg.rd_fx && rg.rd_fx[0] == rg.rd && rg.tt_fx[0] == rg.tt,
-                  "batch %d: GPU Rd_fx[0] %.17g, Rd %.17g", b, rg.rd_fx ? rg.rd_fx[0] : -1.0,
-                  rg.rd);
-        row_of(&rg, row);
-        batch_vec_add(&g, row);
-        row_of(&rc, row);
-        batch_vec_add(&c, row);
-        result_free(&rg);
-        result_free(&rc);
-        tally_set_free(&tg);
-        tally_set_free(&tc);
-    }
-    batch_vec_finish(&g);
-    batch_vec_finish(&c);
+    run_agree_batches(gpu, run, SEED, BATCHES, 200000, row_of, fx0_is_rd, &g, &c);
     bool compared;
     z_report r = stats_compare_independent(&g, &c, 0.2, ALPHA, &compared);
     CHECK(compared);

@@ -17,7 +17,7 @@ expect 0 "jacobian" -- "$tmcml" run "$mci" $common --engine cpu --jacobian -o "$
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu -o "$work/plain"
 for s in Rd_jacobian Rd_r_jacobian Rd_a_jacobian Tt_jacobian Tt_r_jacobian Tt_a_jacobian; do
     check
-    unzip -l "$work/j/example.npz" | grep -q " $s.npy" || fail "no $s in the .npz"
+    npz_has "$work/j/example.npz" "$s.npy" || fail "no $s in the .npz"
 done
 check
 grep -q "jacobian" "$work/j/example.mco" && fail "a Jacobian section in the .mco"
@@ -65,7 +65,7 @@ fi
 # once overran the .npz writer's dimensions and crashed the run).
 expect 0 "time" -- "$tmcml" run "$mci" $common --engine cpu --jacobian --time 0.01:10 -o "$work/t"
 check
-unzip -l "$work/t/example.npz" | grep -q " Rd_rt_jacobian.npy" || fail "no Rd_rt_jacobian in the .npz"
+npz_has "$work/t/example.npz" "Rd_rt_jacobian.npy" || fail "no Rd_rt_jacobian in the .npz"
 # The GPU engine with path lengths and no sets is refused, nothing written.
 expect 2 "gpu" -- "$tmcml" run "$mci" $common --engine gpu --jacobian --path-lengths -o "$work/g"
 contains "gpu" "--path-lengths: on the GPU, path lengths are scored with absorption sets"

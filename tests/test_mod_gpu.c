@@ -57,12 +57,19 @@ static bool parse_run(mci_file *f)
 /* Rd_ac and Rd_phase (MODS each), then the first rings' Rd_r_ac and
  * Rd_r_phase (RINGS x MODS each), one row. */
 #define ROW (2 * MODS + 2 * RINGS * MODS)
-static void row_of(const mcml_result *res, double *row)
+static void row_of(const mci_run *run, const mcml_result *res, double *row)
 {
+    (void)run;
     memcpy(row, res->rd_ac, MODS * sizeof *row);
     memcpy(row + MODS, res->rd_phase, MODS * sizeof *row);
     memcpy(row + 2 * MODS, res->rd_r_ac, RINGS * MODS * sizeof *row);
     memcpy(row + 2 * MODS + RINGS * MODS, res->rd_r_phase, RINGS * MODS * sizeof *row);
+}
+
+static void scored(const mci_run *run, const tally_set *t, const mcml_result *res, int b)
+{
+    (void)run, (void)t;
+    CHECK_MSG(res->rd_ac && res->rd_r_phase, "batch %d: the GPU scored no modulation", b);
 }
 
 static int case_agree(void)
@@ -73,33 +80,7 @@ static int case_agree(void)
     const mci_run *run = &f.runs[0];
     batch_vec g, c;
     CHECK(batch_vec_init(&g, ROW, BATCHES) && batch_vec_init(&c, ROW, BATCHES));
-    variant_options heuristic;
-    variant_options_init(&heuristic);
-    const uint64_t m = 200000;
-    double row[ROW];
-    for (int b = 0; b < BATCHES; b++) {
-        tally_set tg, tc;
-        mcml_result rg, rc;
-        tm_error err = {0};
-        bool ok = run_gpu_tallies(gpu, run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
-                  run_cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
-                  result_from_tallies(run, &tg, &rg, &err) &&
-                  result_from_tallies(run, &tc, &rc, &err);
-        CHECK_MSG(ok, "batch %d: %s", b, err.message);
-        if (!ok)
-            break;
-        CHECK_MSG(rg.rd_ac && rg.rd_r_phase, "batch %d: the GPU scored no modulation", b);
-        row_of(&rg, row);
-        batch_vec_add(&g, row);
-        row_of(&rc, row);
-        batch_vec_add(&c, row);
-        result_free(&rg);
-        result_free(&rc);
-        tally_set_free(&tg);
-        tally_set_free(&tc);
-    }
-    batch_vec_finish(&g);
-    batch_vec_finish(&c);
+    run_agree_batches(gpu, run, SEED, BATCHES, 200000, row_of, scored, &g, &c);
     bool compared;
     z_report r = stats_compare_independent(&g, &c, 0.2, ALPHA, &compared);
     CHECK(compared);

@@ -5,11 +5,11 @@
 # a message naming it and no output; ranks paused by SIGTERM leave a
 # checkpoint that --resume continues with another number of ranks;
 # periodic checkpoints under MPI, and a job killed with -9 resumed from one.
-# --stderr: every rank's groups merged into rank 0's (driver/ranks.h), so
-# `-np 2 --stderr` gives one process's .mco and errors over every photon,
-# Rd's close to one process's; the periodic checkpoints, the job killed and
-# resumed and a batch under MPI run with --stderr and end with errors (a
-# rank's groups gathered twice, or left out, would leave none).
+# --stderr: rank 0 folds every group of the standard errors whole and in
+# order (driver/ranks.h), so `-np 2`, `-np 3` and `-np 5 --stderr` give
+# one process's .mco and errors byte for byte (the JSON's "stderr" and the
+# .npz), and two `-np 2` jobs each other's; so do the periodic checkpoints,
+# the job paused by SIGTERM or killed and resumed, and a batch under MPI.
 # usage: test_mpi.sh TMCML DATA_DIR   (exit 77 without mpirun or MPI built in)
 tmcml=$1
 data=$2
@@ -77,30 +77,40 @@ stderr_field() {
         inside && /}/ { exit }
         inside && $1 == key { sub(/,$/, "", $2); print $2; exit }' "$1"
 }
-# has_errors JSON LABEL: errors of 64 groups or more.
-has_errors() {
+# same_errors REFERENCE_JSON JSON LABEL: JSON has the reference's errors,
+# byte for byte: its "stderr" object (64 groups) and its .npz (every
+# NAME_stderr array, and the arrays themselves).
+same_errors() {
     check
-    [ "$(stderr_field "$1" groups)" -ge 64 ] 2>/dev/null ||
-        fail "$2: $(basename "$1") has no errors of 64 groups or more"
+    [ "$(stderr_field "$1" groups)" = 64 ] || fail "$3: the reference $(basename "$1") has no errors"
+    check
+    [ "$(stderr_field "$2" groups)" = 64 ] ||
+        fail "$3: $(basename "$2") has errors of '$(stderr_field "$2" groups)' groups, not 64"
+    check
+    [ "$(sed -n '/"stderr"/,/}/p' "$1")" = "$(sed -n '/"stderr"/,/}/p' "$2")" ] ||
+        fail "$3: its errors differ from one process's: $(stderr_field "$2" Rd) for Rd, not $(stderr_field "$1" Rd)"
+    check
+    cmp -s "${1%.json}.npz" "${2%.json}.npz" || fail "$3: its .npz differs from one process's"
 }
 
-# --stderr on 2 ranks: one process's .mco, errors of every photon.  The
-# ranks' groups are the one process's 64 groups cut at the chunks' bounds
-# (4096 photons: 161 pieces), so s^2 = (S + W) / 160 where S is the one
-# process's sum (63 s1^2) and W, the part within its groups, an independent
-# sigma^2 chi^2_97: s / s1 spreads by about 7 % (from sqrt(2/63) and
-# sqrt(2/97), weighted 97/160), and 20 % is nearly three of those.
+# --stderr on 2, 3 and 5 ranks: one process's .mco and errors, byte for
+# byte (the groups are the 64 of the photon indices whatever rank simulated
+# them, and rank 0 folds each whole, in order); two jobs of 2 ranks too.
+# On 2 and 3 ranks a chunk is a group (6250 photons); on 5 a group is more
+# than a chunk (4096), so it is cut in two pieces, which two ranks may take.
 "$tmcml" run "$skin" $sopts --stderr -o "$work/skin1e" || fail "skin, one process, --stderr"
-mpi -np 2 "$tmcml" run "$skin" $sopts --stderr -o "$work/skine" >"$work/oute" 2>&1
-rc=$?
-check; [ $rc -eq 0 ] || { fail "--stderr, 2 ranks: exit $rc"; cat "$work/oute" >&2; }
-check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skine/skin7_600nm.mco" ||
-    fail "--stderr, 2 ranks: the .mco differs from one process's"
-has_errors "$work/skine/skin7_600nm.json" "--stderr, 2 ranks"
-one=$(stderr_field "$work/skin1e/skin7_600nm.json" Rd)
-two=$(stderr_field "$work/skine/skin7_600nm.json" Rd)
-check; awk -v a="$two" -v b="$one" 'BEGIN { d = a - b; exit !(b > 0 && d * d <= 0.04 * b * b) }' ||
-    fail "--stderr, 2 ranks: Rd's error $two, one process's $one: more than 20 % apart"
+for job in 2a 2b 3 5; do
+    mpi -np "${job%[ab]}" "$tmcml" run "$skin" $sopts --stderr -o "$work/skine$job" \
+        >"$work/oute" 2>&1
+    rc=$?
+    check; [ $rc -eq 0 ] || { fail "--stderr, -np $job: exit $rc"; cat "$work/oute" >&2; }
+    check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skine$job/skin7_600nm.mco" ||
+        fail "--stderr, -np $job: the .mco differs from one process's"
+    same_errors "$work/skin1e/skin7_600nm.json" "$work/skine$job/skin7_600nm.json" \
+        "--stderr, -np $job"
+done
+check; cmp -s "$work/skine2a/skin7_600nm.npz" "$work/skine2b/skin7_600nm.npz" ||
+    fail "--stderr: two jobs of 2 ranks wrote different .npz"
 
 # Periodic checkpoints under MPI (rank 0's timer pauses every rank, rank 0
 # writes, all go on): the run ends with one process's .mco; killed with -9
@@ -121,7 +131,8 @@ check; [ $seen = yes ] || fail "periodic checkpoints: no checkpoint appeared dur
 check; [ ! -e "$work/skinc/skin7_600nm.ckpt" ] || fail "periodic checkpoints: checkpoint left"
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skinc/skin7_600nm.mco" ||
     fail "periodic checkpoints: the .mco differs from one process's"
-has_errors "$work/skinc/skin7_600nm.json" "periodic checkpoints, --stderr"
+same_errors "$work/skin1e/skin7_600nm.json" "$work/skinc/skin7_600nm.json" \
+    "periodic checkpoints, --stderr"
 mpirun --oversubscribe -np 2 "$tmcml" run "$skin" $sopts --checkpoint-every 0.2 -o "$work/skink" \
     >"$work/outk" 2>&1 &
 mpid=$!
@@ -137,7 +148,27 @@ rc=$?
 check; [ $rc -eq 0 ] || { fail "kill -9, resume with 3 ranks: exit $rc"; cat "$work/outr" >&2; }
 check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skink/skin7_600nm.mco" ||
     fail "killed and resumed under MPI: the .mco differs from one process's"
-has_errors "$work/skink/skin7_600nm.json" "killed and resumed, --stderr"
+same_errors "$work/skin1e/skin7_600nm.json" "$work/skink/skin7_600nm.json" \
+    "killed and resumed, --stderr"
+
+# SIGTERM to 3 ranks with --stderr: each rank's chunk cut where the signal
+# found it, so the checkpoint keeps several groups begun and not ended;
+# resumed in one process, the .mco and errors are one process's.
+mpirun --oversubscribe -np 3 "$tmcml" run "$skin" $sopts -o "$work/skint" >"$work/outt" 2>&1 &
+mpid=$!
+sleep 2
+pkill -TERM -P $mpid 2>/dev/null
+wait $mpid
+rc=$?
+[ -s "$work/skint/skin7_600nm.ckpt" ] ||
+    echo "note: no checkpoint (rc $rc: the ranks ended, or the signal came before they ran)"
+"$tmcml" run "$skin" $sopts --resume -o "$work/skint" >"$work/outu" 2>&1
+rc=$?
+check; [ $rc -eq 0 ] || { fail "paused with --stderr, resumed alone: exit $rc"; cat "$work/outu" >&2; }
+check; cmp -s "$work/skin1/skin7_600nm.mco" "$work/skint/skin7_600nm.mco" ||
+    fail "paused with --stderr, resumed alone: the .mco differs from one process's"
+same_errors "$work/skin1e/skin7_600nm.json" "$work/skint/skin7_600nm.json" \
+    "paused with --stderr, resumed alone"
 
 # A batch (the runs of one shape, simulated together) shared by the ranks:
 # every .mco one process's; periodic checkpoints pause every rank and
@@ -146,6 +177,7 @@ has_errors "$work/skink/skin7_600nm.json" "killed and resumed, --stderr"
 lut=$(dirname "$data")/../examples/lookup_table.mci
 lopts="-N 40000 -S 6 -q --engine cpu --threads 1"
 "$tmcml" run "$lut" $lopts --no-batch -o "$work/lut1" || fail "lookup table, one process"
+"$tmcml" run "$lut" $lopts --stderr -o "$work/lut1e" || fail "lookup table, one process, --stderr"
 lut_same() { # DIR WHAT
     for f in "$work"/lut1/*.mco; do
         check; cmp -s "$f" "$1/$(basename "$f")" || fail "$2: $(basename "$f") differs from one process's"
@@ -156,7 +188,9 @@ mpi -np 3 "$tmcml" run "$lut" $lopts --stderr --checkpoint-every 0.1 -o "$work/l
 rc=$?
 check; [ $rc -eq 0 ] || { fail "batch, 3 ranks: exit $rc"; cat "$work/outl" >&2; }
 lut_same "$work/lut3" "batch, 3 ranks"
-for f in "$work"/lut3/*.json; do has_errors "$f" "batch, 3 ranks, --stderr"; done
+for f in "$work"/lut1e/*.json; do
+    same_errors "$f" "$work/lut3/$(basename "$f")" "batch, 3 ranks, $(basename "$f" .json)"
+done
 mpirun --oversubscribe -np 2 "$tmcml" run "$lut" $lopts --checkpoint-every 0.1 -o "$work/lutp" \
     >"$work/outlp" 2>&1 &
 mpid=$!

@@ -36,7 +36,7 @@ grep -q '"low":[[:space:]]*true' "$work/f/example.set1.json" || fail "the far se
 # Stopped and resumed.
 n=1500000
 # (stopped_run's, waiting for a set's checkpoint: the sets keep one each)
-"$tmcml" run "$mci" -N $n -S 5 -q --optics-sets "$work/sets.csv" --threads 1 \
+"$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --optics-sets "$work/sets.csv" --threads 1 \
     --checkpoint-every 0.2 -o "$work/k" 2>/dev/null &
 pid=$!
 wait_for "$work/k/example.set1.ckpt" 10
@@ -45,8 +45,8 @@ wait $pid
 check
 [ -e "$work/k/example.set1.ckpt" ] && [ ! -e "$work/k/example.set1.mco" ] ||
     fail "the sets' run was not stopped midway"
-expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --optics-sets "$work/sets.csv" --resume -o "$work/k"
-expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --optics-sets "$work/sets.csv" -o "$work/w"
+expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --optics-sets "$work/sets.csv" --resume -o "$work/k"
+expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --optics-sets "$work/sets.csv" -o "$work/w"
 for k in 1 2 3; do
     check
     cmp -s "$work/k/example.set$k.mco" "$work/w/example.set$k.mco" || fail "set $k: resumed .mco differs"

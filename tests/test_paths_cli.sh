@@ -26,7 +26,7 @@ grep -q '"Rd_path_total":[[:space:]]*\[' "$work/p/example.json" || fail "no Rd_p
 check
 grep -q '_path' "$work/plain/example.json" && fail "path lengths in the JSON of a plain run"
 check
-unzip -l "$work/p/example.npz" | grep -q 'Tt_path_total.npy' || fail "no Tt_path_total in the .npz"
+npz_has "$work/p/example.npz" "Tt_path_total.npy" || fail "no Tt_path_total in the .npz"
 # The other arrays are the plain run's: the .mco up to the extra sections.
 check
 sed -n '/^Rd_path$/q;/^#.*tallies/d;p' "$work/p/example.mco" | sed '/^# Rd_path/,$d' >"$work/a"
@@ -41,9 +41,9 @@ expect 1 "cut" -- "$tmcml" plot "$work/cut.mco" -o "$work/cut.png"
 contains "cut" "Tt_path_total"
 # Stopped and resumed: the uninterrupted run's .mco.
 n=1500000
-stopped_run "$work/k" "$mci" -N $n -S 5 -q --path-lengths
-expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths --resume -o "$work/k"
-expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --path-lengths -o "$work/w"
+stopped_run "$work/k" "$mci" -N $n -S 5 -q --engine cpu --path-lengths
+expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --path-lengths --resume -o "$work/k"
+expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --path-lengths -o "$work/w"
 check
 cmp -s "$work/k/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
 # A file of several runs: batched as --no-batch, and (with MPI built in)

@@ -2,8 +2,9 @@
  * driver/resume.h): a round trip keeps every field and 128-bit count,
  * a corrupt, truncated or foreign file is refused with a message naming it,
  * mismatches name the difference, and ranges added in any order merge and
- * leave the right gaps.  The groups of the standard errors (version 4)
- * come back bit for bit; a file without them keeps version 1's bytes; groups
+ * leave the right gaps.  The groups of the standard errors (version 4) and
+ * the groups kept (a cut one: version 4; several: version 6) come back bit
+ * for bit; a file without them keeps version 1's bytes; groups
  * of more photons than done, of other arrays or layers, or with a sum no
  * run makes are refused naming the file. */
 #include <math.h>
@@ -233,23 +234,46 @@ static unsigned file_version(const char *path)
     return v[0] | (unsigned)v[1] << 8 | (unsigned)v[2] << 16 | (unsigned)v[3] << 24;
 }
 
-/* c's unc given a group a stop cut: 5 photons whose counts are c's own
- * (within them) but for `extra` units more in A_rz's first bin. */
-static void cut_group(checkpoint *c, tally_acc_t extra)
+/* c's unc given group g kept (from photon first, of size photons): 5
+ * photons whose counts are c's own (within them) but for `extra` units
+ * more in A_rz's first bin. */
+static void keep_group(checkpoint *c, uint64_t g, uint64_t first, uint64_t size, tally_acc_t extra)
 {
-    tally_set *p = &c->unc.pending;
-    tally_set_free(p);
-    CHECK(tally_set_init(p, c->tallies.nr, c->tallies.nz, c->tallies.na) &&
-          tally_set_add_options_of(p, &c->tallies));
-    c->unc.pending_group = 65;
+    tm_error err;
+    uncertainty_kept *k = uncertainty_keep(&c->unc, g, first, size, &c->tallies, &err);
+    CHECK_MSG(k != NULL, "%s", err.message);
+    if (!k)
+        return;
+    tally_set *p = &k->tallies;
     p->photons = 5;
     p->steps = c->tallies.steps / 2;
     p->a_rz[0] = c->tallies.a_rz[0] / 2 + extra;
     p->rd_ra[1] = c->tallies.rd_ra[1];
 }
 
-/* The group a stop cut: read back bit for bit (with groups, and alone);
- * one that holds more than the tallies refused. */
+/* c's unc given a group a stop cut: group 65, the next to fold. */
+static void cut_group(checkpoint *c, tally_acc_t extra)
+{
+    uncertainty_drop_kept(&c->unc);
+    keep_group(c, 65, c->unc.photons, 0, extra);
+}
+
+/* Whether b's groups kept are a's: index, first photon, size, tallies. */
+static bool same_kept(const uncertainty *a, const uncertainty *b)
+{
+    bool same = a->kept_count == b->kept_count;
+    for (int i = 0; same && i < a->kept_count; i++)
+        same = a->kept[i].group == b->kept[i].group && a->kept[i].first == b->kept[i].first &&
+               a->kept[i].size == b->kept[i].size &&
+               tally_set_equal(&a->kept[i].tallies, &b->kept[i].tallies);
+    return same;
+}
+
+/* The group a stop cut: read back bit for bit (with groups, and alone),
+ * version 4's bytes; one that holds more than the tallies refused.
+ * Several groups kept (an MPI run's): version 6, read back bit for bit,
+ * their first photons and sizes too; out of order, or more photons than
+ * their group, refused. */
 static void test_cut_group(checkpoint *c, const char *path, const char *bad)
 {
     checkpoint r;
@@ -257,21 +281,39 @@ static void test_cut_group(checkpoint *c, const char *path, const char *bad)
     cut_group(c, 0);
     CHECK(checkpoint_write(path, c, &err) && file_version(path) == 4);
     CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
-    CHECK(same_groups(&c->unc, &r.unc) && r.unc.pending_group == 65 &&
-          tally_set_equal(&r.unc.pending, &c->unc.pending));
+    CHECK(same_groups(&c->unc, &r.unc) && same_kept(&c->unc, &r.unc));
     checkpoint_free(&r);
     checkpoint alone;
     fill(&alone);
     cut_group(&alone, 0);
     CHECK(checkpoint_write(path, &alone, &err) && file_version(path) == 4);
     CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
-    CHECK(r.unc.groups == 0 && tally_set_equal(&r.unc.pending, &alone.unc.pending));
+    CHECK(r.unc.groups == 0 && same_kept(&alone.unc, &r.unc));
     checkpoint_free(&r);
     cut_group(&alone, c->tallies.a_rz[0] + 1); /* beyond the tallies' bin */
     CHECK(checkpoint_write(bad, &alone, &err));
     CHECK_MSG(!checkpoint_read(bad, &r, &err) && strstr(err.message, "more than the tallies"),
               "a cut group beyond the tallies: %s", err.message);
     checkpoint_free(&alone);
+    c->unc.photons -= 13; /* room for three groups of 5 photons */
+    cut_group(c, 0);
+    keep_group(c, 67, c->unc.photons + 20, 6, 0);
+    keep_group(c, 66, c->unc.photons + 10, 0, 0);
+    CHECK(checkpoint_write(path, c, &err) && file_version(path) == 6);
+    CHECK_MSG(checkpoint_read(path, &r, &err), "%s", err.message);
+    CHECK(same_groups(&c->unc, &r.unc) && same_kept(&c->unc, &r.unc) && r.unc.kept_count == 3);
+    checkpoint_free(&r);
+    c->unc.kept[2].size = 4; /* 5 photons of a group of 4 */
+    CHECK(checkpoint_write(bad, c, &err));
+    CHECK_MSG(!checkpoint_read(bad, &r, &err) && strstr(err.message, "larger than their group"),
+              "a kept group larger than its group: %s", err.message);
+    c->unc.kept[2].size = 6;
+    c->unc.kept[2].group = 60; /* before 66 */
+    CHECK(checkpoint_write(bad, c, &err));
+    CHECK_MSG(!checkpoint_read(bad, &r, &err) && strstr(err.message, "out of order"),
+              "kept groups out of order: %s", err.message);
+    c->unc.photons += 13;
+    cut_group(c, 0);
 }
 
 static void test_groups(const char *dir)

@@ -75,18 +75,18 @@ done
 # A checkpoint: another source refused, the same one resumed to the
 # uninterrupted run's .mco.
 n=1500000
-stopped_run "$work/r" "$mci" -N $n -S 5 -q --source flat:0.1
+stopped_run "$work/r" "$mci" -N $n -S 5 -q --engine cpu --source flat:0.1
 check
 [ -s "$work/r/example.ckpt" ] || fail "no checkpoint written"
-expect 1 "other source" -- "$tmcml" run "$mci" -N $n -S 5 -q --source gaussian:0.1 --resume \
+expect 1 "other source" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source gaussian:0.1 --resume \
     -o "$work/r"
 contains "other source" "\"source flat:0.1\" in the checkpoint, \"source gaussian:0.1\" now"
 expect 1 "no source" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --resume -o "$work/r"
-expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --source flat:0.1 --resume -o "$work/r"
-expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --source flat:0.1 -o "$work/w"
+expect 0 "resume" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source flat:0.1 --resume -o "$work/r"
+expect 0 "whole" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source flat:0.1 -o "$work/w"
 check
 cmp -s "$work/r/example.mco" "$work/w/example.mco" || fail "resumed .mco differs"
 # A finished run of another source is left alone, naming --source.
-expect 1 "finished" -- "$tmcml" run "$mci" -N $n -S 5 -q --source gaussian:0.1 --resume -o "$work/w"
+expect 1 "finished" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source gaussian:0.1 --resume -o "$work/w"
 contains "finished" "--path-lengths or --source differ"
 finish sources_cli

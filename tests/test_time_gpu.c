@@ -51,8 +51,9 @@ static bool parse_run(mci_file *f)
 }
 
 /* Rd_t, Tt_t and Rd_fiber of a result, one row. */
-static void row_of(const mcml_result *res, double *row)
+static void row_of(const mci_run *run, const mcml_result *res, double *row)
 {
+    (void)run;
     int nt = res->nt;
     memcpy(row, res->rd_t, (size_t)nt * sizeof *row);
     memcpy(row + nt, res->tt_t, (size_t)nt * sizeof *row);
@@ -67,6 +68,16 @@ static tally_acc_t row_sum(const tally_acc_t *v, int row, int cols)
     return s;
 }
 
+/* Each ring's time bins sum to its escapes, in integers. */
+static void rings_sum(const mci_run *run, const tally_set *t, const mcml_result *res, int b)
+{
+    (void)res, (void)b;
+    for (int ir = 0; ir < run->nr; ir++) {
+        CHECK(row_sum(t->rd_rt, ir, run->time_nt) == row_sum(t->rd_ra, ir, run->na));
+        CHECK(row_sum(t->tt_rt, ir, run->time_nt) == row_sum(t->tt_ra, ir, run->na));
+    }
+}
+
 static int case_agree(void)
 {
     mci_file f;
@@ -76,36 +87,7 @@ static int case_agree(void)
     size_t n = 2 * (size_t)run->time_nt + 1;
     batch_vec g, c;
     CHECK(batch_vec_init(&g, n, BATCHES) && batch_vec_init(&c, n, BATCHES));
-    variant_options heuristic;
-    variant_options_init(&heuristic);
-    const uint64_t m = 200000;
-    double *row = malloc(n * sizeof *row);
-    for (int b = 0; b < BATCHES && row; b++) {
-        tally_set tg, tc;
-        mcml_result rg, rc;
-        tm_error err = {0};
-        bool ok = run_gpu_tallies(gpu, run, &heuristic, 0, SEED, b * m, m, &tg, true) &&
-                  run_cpu_tallies(run, SEED + 1, b * m, m, &tc) &&
-                  result_from_tallies(run, &tg, &rg, &err) &&
-                  result_from_tallies(run, &tc, &rc, &err);
-        CHECK_MSG(ok, "batch %d: %s", b, err.message);
-        if (!ok)
-            break;
-        for (int ir = 0; ir < run->nr; ir++) {
-            CHECK(row_sum(tg.rd_rt, ir, run->time_nt) == row_sum(tg.rd_ra, ir, run->na));
-            CHECK(row_sum(tg.tt_rt, ir, run->time_nt) == row_sum(tg.tt_ra, ir, run->na));
-        }
-        row_of(&rg, row);
-        batch_vec_add(&g, row);
-        row_of(&rc, row);
-        batch_vec_add(&c, row);
-        result_free(&rg);
-        result_free(&rc);
-        tally_set_free(&tg);
-        tally_set_free(&tc);
-    }
-    batch_vec_finish(&g);
-    batch_vec_finish(&c);
+    run_agree_batches(gpu, run, SEED, BATCHES, 200000, row_of, rings_sum, &g, &c);
     bool compared;
     z_report r = stats_compare_independent(&g, &c, 0.2, ALPHA, &compared);
     CHECK(compared);
@@ -115,7 +97,6 @@ static int case_agree(void)
     CHECK_MSG(r.pass, "a bin's z or their mean beyond the bound");
     batch_vec_free(&g);
     batch_vec_free(&c);
-    free(row);
     mci_free(&f);
     return check_summary("agree (gpu)");
 }

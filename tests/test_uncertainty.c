@@ -6,8 +6,11 @@
  *             tallies of one call, bit for bit; its errors are the same on 1
  *             and 2 threads and for the run in a batch of two; a run cut
  *             in the middle of a group and continued has the tallies and
- *             the errors of one call, bit for bit; Chan's merge of two
- *             halves' groups is the groups added one by one
+ *             the errors of one call, bit for bit; and so has a run shared
+ *             as MPI ranks share it, a holder's pieces of groups gathered
+ *             into the other's; groups of another plan (a run begun
+ *             without --precision, resumed with it) loosened, the errors
+ *             of every photon
  *   coverage  RUNS independent runs (seeds) of a slab with time bins and two
  *             absorption sets: for Rd, Tt, A, Rd_r at three radii, A_z at two
  *             depths, an A_rz bin, an Rd_t bin and set 2's Rd, the spread of
@@ -47,6 +50,7 @@
 #include "result.h"
 #include "run_options.h"
 #include "session.h"
+#include "session_groups.h"
 #include "tally.h"
 #include "uncertainty.h"
 
@@ -95,6 +99,7 @@ typedef struct sim_request {
     uint64_t seed;
     int threads, sets;
     bool grouped;
+    uint64_t chunk; /* groups growing from it (a precision run's plan); 0: 64 equal */
 } sim_request;
 
 /* Photons [first, first + count) of run into acc (rq->sets tally sets, or
@@ -105,7 +110,8 @@ static bool simulate(session *s, const mci_run *run, const sim_request *rq, uint
     session_sim sim = {.seed = rq->seed,
                        .score_absorption = true,
                        .threads = rq->threads,
-                       .uncertainty = rq->grouped ? unc : NULL};
+                       .uncertainty = rq->grouped ? unc : NULL,
+                       .group_chunk = rq->chunk};
     if (rq->sets) {
         sim.num_sets = rq->sets;
         sim.set_layers = 1;
@@ -199,45 +205,92 @@ static void batch_errors(session *s, const mci_file *file, const mcml_result *al
 
 /* In two gaps (a run stopped in the middle of a group and resumed, its
  * groups kept): one call's tallies, and the errors of the unbroken run bit
- * for bit (the cut group pending until its rest is simulated).  Chan's
- * merge of two halves' groups is the groups added one by one, to
- * rounding. */
+ * for bit (the cut group kept until its rest is simulated).  Shared as MPI
+ * ranks share it (driver/ranks.c): photons [x1, x2), cut in two groups,
+ * into an uncertainty that holds its groups, the others into one that
+ * folds them; that one keeps the groups after the first hole, and the
+ * holder's pieces added to it (as rank 0 gathers them) end with the
+ * unbroken run's errors, bit for bit. */
 static void gap_errors(session *s, const mci_run *run, const tally_set *whole,
                        const mcml_result *unbroken)
 {
     tally_set t[1];
-    uncertainty kept, first, second, merged;
+    uncertainty kept, lead, held;
     uncertainty_init(&kept);
-    uncertainty_init(&first);
-    uncertainty_init(&second);
-    uncertainty_init(&merged);
+    uncertainty_init(&lead);
+    uncertainty_init(&held);
+    held.hold = true;
     sim_request rq = {.seed = 7, .threads = 2, .grouped = true};
-    uint64_t cut = PHOTONS / 3, half = PHOTONS / 2; /* half: group 32's first photon */
+    uint64_t cut = PHOTONS / 3, x1 = PHOTONS / 5 + 7, x2 = 3 * PHOTONS / 4 + 3;
     mcml_result res = {0};
     bool ok = tallies_for(run, t, 1) && simulate(s, run, &rq, 0, cut, t, &kept);
-    CHECK_MSG(kept.pending.photons > 0, "no group pending after a cut in one");
+    CHECK_MSG(kept.kept_count == 1 && kept.kept[0].tallies.photons > 0,
+              "no group kept after a cut in one");
     ok = ok && simulate(s, run, &rq, cut, PHOTONS - cut, t, &kept);
     CHECK_MSG(ok && tally_set_equal(t, whole), "two gaps' tallies differ from one call's");
-    CHECK_MSG(kept.groups == UNCERTAINTY_GROUPS && kept.pending.photons == 0, "%d groups",
-              kept.groups);
+    CHECK_MSG(kept.groups == UNCERTAINTY_GROUPS && kept.kept_count == 0, "%d groups", kept.groups);
     if (ok && result_of(run, t, &kept, &res))
         CHECK_MSG(same_errors(&res, unbroken), "the errors of a run cut in a group differ");
+    result_free(&res);
     tallies_free(t, 1);
-    ok = ok && tallies_for(run, t, 1) && simulate(s, run, &rq, 0, half, t, &first) &&
-         simulate(s, run, &rq, half, PHOTONS - half, t, &second);
-    CHECK(ok && first.groups == UNCERTAINTY_GROUPS / 2 && second.groups == UNCERTAINTY_GROUPS / 2);
+    ok = ok && tallies_for(run, t, 1) && simulate(s, run, &rq, x2, PHOTONS - x2, t, &lead) &&
+         simulate(s, run, &rq, x1, x2 - x1, t, &held) && simulate(s, run, &rq, 0, x1, t, &lead);
+    CHECK_MSG(ok && lead.photons < x1 && lead.kept_count > 0 && held.groups == 0,
+              "%d groups folded past the hole, %d by the holder", lead.groups, held.groups);
     tm_error err;
-    CHECK(uncertainty_merge(&merged, &first, &err) && uncertainty_merge(&merged, &second, &err));
-    CHECK(ok && kept.groups == merged.groups && kept.photons == merged.photons);
-    for (int k = 0; ok && k < 3; k++)
-        CHECK_MSG(fabs(kept.m2[k] - merged.m2[k]) <= 1e-12 * kept.m2[k], "m2[%d] %.17g vs %.17g", k,
-                  kept.m2[k], merged.m2[k]);
+    for (int i = 0; ok && i < held.kept_count; i++) {
+        const uncertainty_kept *k = &held.kept[i];
+        bool added;
+        ok = uncertainty_add_piece(&lead, run, k->group, k->first, k->size, &k->tallies, &added,
+                                   &err);
+        CHECK_MSG(ok, "%s", err.message);
+    }
+    CHECK_MSG(ok && lead.groups == UNCERTAINTY_GROUPS && lead.kept_count == 0,
+              "%d groups gathered, %d kept", lead.groups, lead.kept_count);
+    if (ok && result_of(run, t, &lead, &res))
+        CHECK_MSG(same_errors(&res, unbroken), "the errors of a run shared as ranks differ");
     result_free(&res);
     tallies_free(t, 1);
     uncertainty_free(&kept);
-    uncertainty_free(&first);
-    uncertainty_free(&second);
-    uncertainty_free(&merged);
+    uncertainty_free(&lead);
+    uncertainty_free(&held);
+}
+
+/* A run's groups checked against its plan, as a checkpoint's are
+ * (driver/resume.c): a run's cut in a group fit its plan of 64 equal
+ * groups (the cut group, read back without its size, given it), not a
+ * growing one (a run begun without --precision, resumed with it);
+ * loosened, the groups kept are folded, and the pieces after them (the
+ * growing plan's groups, the first cut by the change) fold as they come:
+ * errors of every photon. */
+static void plan_errors(session *s, const mci_run *run)
+{
+    tally_set t[1];
+    uncertainty u;
+    uncertainty_init(&u);
+    sim_request rq = {.seed = 7, .threads = 2, .grouped = true};
+    uint64_t cut = PHOTONS / 3;
+    groups_plan equal = {.photons = PHOTONS}, growing = {.photons = PHOTONS, .chunk = 10};
+    bool ok = tallies_for(run, t, 1) && simulate(s, run, &rq, 0, cut, t, &u) && u.kept_count == 1;
+    CHECK_MSG(ok, "no group kept after a cut in one");
+    uint64_t size = ok ? u.kept[0].size : 0;
+    if (ok)
+        u.kept[0].size = 0; /* as a checkpoint of version 4 reads it */
+    CHECK(ok && groups_fit_plan(&equal, &u) && u.kept[0].size == size && size > 0);
+    CHECK(ok && !groups_fit_plan(&growing, &u));
+    tm_error err;
+    ok = ok && uncertainty_loosen(&u, run, &err);
+    CHECK(ok && u.loose && u.kept_count == 0 && u.photons == cut);
+    rq.chunk = growing.chunk;
+    ok = ok && simulate(s, run, &rq, cut, PHOTONS - cut, t, &u);
+    CHECK_MSG(ok && u.photons == PHOTONS && u.kept_count == 0, "%llu photons folded, %d kept",
+              (unsigned long long)u.photons, u.kept_count);
+    mcml_result res = {0};
+    if (ok && result_of(run, t, &u, &res))
+        CHECK(res.stderr_groups > UNCERTAINTY_GROUPS && res.rd_stderr > 0);
+    result_free(&res);
+    tallies_free(t, 1);
+    uncertainty_free(&u);
 }
 
 static int case_identity(void)
@@ -261,6 +314,7 @@ static int case_identity(void)
     if (ok) {
         batch_errors(&s, &file, &r1);
         gap_errors(&s, run, plain, &r1);
+        plan_errors(&s, run);
     }
     result_free(&r1);
     result_free(&r2);
@@ -451,7 +505,7 @@ static int case_hole(void)
     bool ok = hole_begin(&whole, run);
     ok = hole_begin(&holed, run) && ok && gaps_of(&s, run, &whole) &&
          precise_call(&s, run, &holed, 0, cut) && precise_call(&s, run, &holed, chunk_end, decided);
-    CHECK_MSG(ok && holed.u.pending.photons == decided - chunk_end + 500,
+    CHECK_MSG(ok && uncertainty_kept_photons(&holed.u) == decided - chunk_end + 500,
               "the cut group is not pending");
     ok = ok && gaps_of(&s, run, &holed);
     CHECK_MSG(ok && whole.ck->photons == decided && whole.acc->photons == decided,

@@ -33,6 +33,12 @@
  * 32 on are the frequency domain's arrays; written only by runs with them
  * and groups, so the others keep the bytes of versions 1 to 4. */
 #define VERSION_WIDE    5u
+/* Version 6: version 5 with, instead of the one group a stop cut, every
+ * group kept (put_kept: begun and not folded, or whole and waiting for
+ * one before it: an MPI run's, whose ranks end groups out of order);
+ * written only where the groups kept are not one cut group that is next,
+ * so the others keep the bytes of versions 1 to 5. */
+#define VERSION_KEPT    6u
 /* Bounds a reader checks before allocating: texts are a few kB. */
 #define MAX_TEXT        (1u << 20)
 
@@ -112,22 +118,10 @@ static void put_doubles(le_writer *w, const double *a, uint64_t n)
         le_put_double(w, a[i]);
 }
 
-/* Version 4's part: u32 groups, u64 photons, the grid (u32 nr, nz, na,
- * layers, time bins, detectors), u32 mask of the arrays (bit i:
- * output_table[i]), the totals' means then m2 (Rd, A, Tt; f64), then each
- * array of the mask in the table's order, its means then its m2 (f64, the
- * entries it is kept in: output_stored). */
-/* After them the group a stop cut (uncertainty.pending): u64 its index,
- * u64 its photons, and when not 0, u128 steps, u64 trapped photons, u128
- * trapped units and each tally the checkpoint's tallies have, as they are
- * written. */
-static void put_pending(le_writer *w, const uncertainty *u, const tally_set *like)
+/* A group's tallies: u128 steps, u64 trapped photons, u128 trapped units
+ * and each tally the checkpoint's tallies have, as they are written. */
+static void put_group_tallies(le_writer *w, const tally_set *p, const tally_set *like)
 {
-    const tally_set *p = &u->pending;
-    le_put_u64(w, u->pending_group);
-    le_put_u64(w, p->photons);
-    if (p->photons == 0)
-        return;
     put_u128(w, p->steps);
     le_put_u64(w, p->trapped_photons);
     put_u128(w, p->trapped_units);
@@ -136,7 +130,42 @@ static void put_pending(le_writer *w, const uncertainty *u, const tally_set *lik
             put_array(w, p->tally[k], (size_t)tally_set_bins(like, k));
 }
 
-static void put_groups(le_writer *w, const uncertainty *u)
+/* After them, versions 4 and 5: the group a stop cut (the one group kept,
+ * the next to fold): u64 its index, u64 its photons, and when not 0 its
+ * tallies (put_group_tallies). */
+static void put_pending(le_writer *w, const uncertainty *u, const tally_set *like)
+{
+    const uncertainty_kept *k = u->kept_count > 0 ? &u->kept[0] : NULL;
+    le_put_u64(w, k ? k->group : 0);
+    le_put_u64(w, k ? k->tallies.photons : 0);
+    if (k)
+        put_group_tallies(w, &k->tallies, like);
+}
+
+/* Version 6: u32 the groups kept, then each: u64 its index, first photon,
+ * photons (0: not known) and photons done, and its tallies
+ * (put_group_tallies). */
+static void put_kept(le_writer *w, const uncertainty *u, const tally_set *like)
+{
+    le_put_u32(w, (uint32_t)u->kept_count);
+    for (int i = 0; i < u->kept_count; i++) {
+        const uncertainty_kept *k = &u->kept[i];
+        le_put_u64(w, k->group);
+        le_put_u64(w, k->first);
+        le_put_u64(w, k->size);
+        le_put_u64(w, k->tallies.photons);
+        put_group_tallies(w, &k->tallies, like);
+    }
+}
+
+/* Version 4's part: u32 groups, u64 photons, the grid (u32 nr, nz, na,
+ * layers, time bins, detectors), the mask of the arrays (bit i:
+ * output_table[i]; u32, from version 5 on u64), the totals' means then m2
+ * (Rd, A, Tt; f64), then each array of the mask in the table's order, its
+ * means then its m2 (f64, the entries it is kept in: output_stored).
+ * After them the groups kept: put_pending (versions 4 and 5) or put_kept
+ * (version 6). */
+static void put_groups(le_writer *w, const uncertainty *u, uint32_t version)
 {
     le_put_u32(w, (uint32_t)u->groups);
     le_put_u64(w, u->photons);
@@ -145,7 +174,7 @@ static void put_groups(le_writer *w, const uncertainty *u)
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         le_put_u32(w, (uint32_t)axes[i]);
     uint64_t arrays = uncertainty_arrays(u);
-    if (arrays >> 32)
+    if (version >= VERSION_WIDE)
         le_put_u64(w, arrays);
     else
         le_put_u32(w, (uint32_t)arrays);
@@ -162,11 +191,21 @@ static void put_groups(le_writer *w, const uncertainty *u)
     }
 }
 
+/* Whether u's groups kept are at most the one group a stop cut, the next
+ * to fold (versions 4 and 5 hold that one alone). */
+static bool kept_is_cut(const uncertainty *u)
+{
+    return u->kept_count == 0 || (u->kept_count == 1 && u->kept[0].first == u->photons);
+}
+
 static uint32_t version_of(const checkpoint *c)
 {
     const tally_set *t = &c->tallies;
-    if (c->unc.groups > 0 || c->unc.pending.photons > 0)
-        return uncertainty_arrays(&c->unc) >> 32 ? VERSION_WIDE : VERSION_GROUPS;
+    const uncertainty *u = &c->unc;
+    if (!kept_is_cut(u))
+        return VERSION_KEPT;
+    if (u->groups > 0 || u->kept_count > 0)
+        return uncertainty_arrays(u) >> 32 ? VERSION_WIDE : VERSION_GROUPS;
     if (t->nt > 0 || t->detectors > 0 || t->jacobian_layers > 0 || t->set_weights > 0 ||
         t->frequencies > 0 || t->modulations > 0 || t->xy > 0)
         return VERSION_OPTIONS;
@@ -207,10 +246,12 @@ static bool write_body(FILE *f, void *ctx, tm_error *err)
         for (int k = OUTPUT_TALLIES; k < OUTPUT_TALLIES_ALL; k++)
             put_array(&w, t->tally[k], (size_t)tally_set_bins(t, k));
     }
-    if (version >= VERSION_GROUPS) {
-        put_groups(&w, &c->unc);
+    if (version >= VERSION_GROUPS)
+        put_groups(&w, &c->unc, version);
+    if (version == VERSION_KEPT)
+        put_kept(&w, &c->unc, t);
+    else if (version >= VERSION_GROUPS)
         put_pending(&w, &c->unc, t);
-    }
     le_put_u64(&w, w.sum);
     (void)err; /* a failed write: fs_write_atomic names errno (disk full, ulimit -f) */
     return w.ok;
@@ -253,10 +294,10 @@ static void read_head(le_reader *r, checkpoint *c, uint32_t *version_out)
     if (r->ok && memcmp(magic, MAGIC, 8) != 0)
         le_bad(r, "wrong magic bytes");
     uint32_t version = le_get_u32(r);
-    if (r->ok && (version < VERSION || version > VERSION_WIDE)) {
+    if (r->ok && (version < VERSION || version > VERSION_KEPT)) {
         error_set(r->err, r->path, 0,
                   "checkpoint format version %u: this tmcml reads versions %u to %u", version,
-                  VERSION, VERSION_WIDE);
+                  VERSION, VERSION_KEPT);
         r->ok = false;
     }
     *version_out = version;
@@ -464,8 +505,8 @@ static void read_groups(le_reader *r, checkpoint *c, uint32_t version)
                   "of squares");
 }
 
-/* Whether every count of the pending tallies is within the tallies' (its
- * photons are some of theirs). */
+/* Whether every count of a kept group's tallies is within the tallies'
+ * (its photons are some of theirs). */
 static bool pending_within(const tally_set *p, const tally_set *t)
 {
     bool within = p->photons <= t->photons && p->steps <= t->steps &&
@@ -476,8 +517,41 @@ static bool pending_within(const tally_set *p, const tally_set *t)
     return within;
 }
 
-/* The group a stop cut (put_pending), checked against the tallies: its
- * photons beyond the groups', its counts within the tallies'. */
+/* A group's tallies (put_group_tallies), of `photons` photons, into p
+ * (allocated like the checkpoint's t), its counts within t's; false when
+ * not read. */
+static bool get_group_tallies(le_reader *r, tally_set *p, uint64_t photons, const tally_set *t)
+{
+    p->photons = photons;
+    p->steps = get_u128(r);
+    p->trapped_photons = le_get_u64(r);
+    p->trapped_units = get_u128(r);
+    for (int k = 0; r->ok && k < OUTPUT_TALLIES_ALL; k++)
+        if (tally_set_has(t, k))
+            get_array(r, p->tally[k], (size_t)tally_set_bins(t, k));
+    if (r->ok && !pending_within(p, t))
+        le_bad(r, "the standard errors' kept group holds more than the tallies");
+    return r->ok;
+}
+
+/* A group kept, from the file: in its place in c's, of the tallies'
+ * shape; NULL when out of memory (said). */
+static uncertainty_kept *keep_read(le_reader *r, checkpoint *c, uint64_t group, uint64_t first,
+                                   uint64_t size)
+{
+    tm_error why;
+    uncertainty_kept *k = uncertainty_keep(&c->unc, group, first, size, &c->tallies, &why);
+    if (!k) {
+        error_set(r->err, r->path, 0, "out of memory for the checkpoint's standard errors");
+        r->ok = false;
+    }
+    return k;
+}
+
+/* Versions 4 and 5: the group a stop cut (put_pending), checked against
+ * the tallies: its photons beyond the groups', its counts within the
+ * tallies'.  It starts where the groups' photons end (the next to fold);
+ * its photons in all are learnt when more of it comes. */
 static void read_pending(le_reader *r, checkpoint *c)
 {
     const tally_set *t = &c->tallies;
@@ -492,22 +566,40 @@ static void read_pending(le_reader *r, checkpoint *c)
         le_bad(r, "the standard errors' cut group has more photons than the tallies' left");
         return;
     }
-    tally_set *p = &u->pending;
-    if (!tally_set_init(p, t->nr, t->nz, t->na) || !tally_set_add_options_of(p, t)) {
-        error_set(r->err, r->path, 0, "out of memory for the checkpoint's standard errors");
-        r->ok = false;
-        return;
+    uncertainty_kept *k = keep_read(r, c, group, u->photons, 0);
+    if (k)
+        get_group_tallies(r, &k->tallies, photons, t);
+}
+
+/* Version 6: the groups kept (put_kept), checked against the tallies: by
+ * increasing index, each of some photons and no more than its own, after
+ * the groups' photons and within the run, its counts within the tallies',
+ * all of them no more photons than the tallies' left. */
+static void read_kept(le_reader *r, checkpoint *c)
+{
+    const tally_set *t = &c->tallies;
+    uncertainty *u = &c->unc;
+    uint32_t count = le_get_u32(r);
+    uint64_t left = t->photons - u->photons;
+    if (r->ok && count == 0 && u->groups == 0)
+        le_bad(r, "the standard errors' part holds neither a group nor a kept one");
+    for (uint32_t i = 0; r->ok && i < count; i++) {
+        uint64_t group = le_get_u64(r), first = le_get_u64(r), size = le_get_u64(r),
+                 photons = le_get_u64(r);
+        if (!r->ok)
+            return;
+        bool in_order = u->kept_count == 0 || group > u->kept[u->kept_count - 1].group;
+        if (!in_order || photons == 0 || photons > left || (size > 0 && photons > size) ||
+            first < u->photons || first > c->photons || size > c->photons - first) {
+            le_bad(r, "the standard errors' kept groups are out of order, empty, or larger than "
+                      "their group, the run or the tallies' photons left");
+            return;
+        }
+        left -= photons;
+        uncertainty_kept *k = keep_read(r, c, group, first, size);
+        if (k)
+            get_group_tallies(r, &k->tallies, photons, t);
     }
-    u->pending_group = group;
-    p->photons = photons;
-    p->steps = get_u128(r);
-    p->trapped_photons = le_get_u64(r);
-    p->trapped_units = get_u128(r);
-    for (int k = 0; r->ok && k < OUTPUT_TALLIES_ALL; k++)
-        if (tally_set_has(t, k))
-            get_array(r, p->tally[k], (size_t)tally_set_bins(t, k));
-    if (r->ok && !pending_within(p, t))
-        le_bad(r, "the standard errors' cut group holds more than the tallies");
 }
 
 /* ---- plausibility ------------------------------------------------------------ */
@@ -623,7 +715,9 @@ bool checkpoint_read(const char *path, checkpoint *c, tm_error *err)
     read_tallies(&r, c, version);
     if (r.ok && version >= VERSION_GROUPS)
         read_groups(&r, c, version);
-    if (r.ok && version >= VERSION_GROUPS)
+    if (r.ok && version == VERSION_KEPT)
+        read_kept(&r, c);
+    else if (r.ok && version >= VERSION_GROUPS)
         read_pending(&r, c);
     uint64_t expected = r.sum, stored = le_get_u64(&r);
     if (r.ok && stored != expected)

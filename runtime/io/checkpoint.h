@@ -25,11 +25,15 @@
  * Tt and of each array in output_table's order (f64; checkpoint.c,
  * put_groups), refused unless they fit the tallies (no more photons than
  * done, the tallies' grid, the input's layers, their arrays; finite sums,
- * no negative sum of squares); version 5 as 4 with the mask of the arrays
- * as u64 (its bits from 32 on: the frequency domain's and the Cartesian
- * grid's arrays), written
- * only where the mask needs them.  A run without groups writes the bytes
- * of versions 1 to 3 as before.  Then a u64 FNV-1a of every byte
+ * no negative sum of squares), and the tallies of the group a stop cut;
+ * version 5 as 4 with the mask of the arrays as u64 (its bits from 32 on:
+ * the frequency domain's and the Cartesian grid's arrays), written only
+ * where the mask needs them; version 6 as 5 with, instead of the cut
+ * group, every group kept (begun and not folded, each its index, first
+ * photon, size and tallies so far: an MPI run's ranks end groups out of
+ * order), written only where those are not one cut group.  A run without
+ * groups writes the bytes of versions 1 to 3 as before.  Then a u64 FNV-1a
+ * of every byte
  * before it, which catches truncation and accidental damage (a disk or copy
  * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file
@@ -74,9 +78,10 @@ typedef struct checkpoint {
     photon_range ranges[CHECKPOINT_MAX_RANGES];
     tally_set tallies; /* of exactly the photons in the ranges */
     /* The groups of the standard errors (a run that asks for them:
-     * uncertainty.h), kept in the file (version 4): groups 0 where the run
-     * has none.  Their photons may be fewer than the tallies' (a run begun
-     * without --stderr and resumed with it): then the run has no errors. */
+     * uncertainty.h), kept in the file (versions 4 to 6): none where the
+     * run has none.  Their photons may be fewer than the tallies' (a run
+     * begun without --stderr and resumed with it): then the run has no
+     * errors. */
     uncertainty unc;
 } checkpoint;
 

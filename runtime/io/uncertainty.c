@@ -7,13 +7,22 @@
 
 void uncertainty_init(uncertainty *u) { memset(u, 0, sizeof *u); }
 
+void uncertainty_drop_kept(uncertainty *u)
+{
+    for (int i = 0; i < u->kept_count; i++)
+        tally_set_free(&u->kept[i].tallies);
+    free(u->kept);
+    u->kept = NULL;
+    u->kept_count = u->kept_cap = 0;
+}
+
 void uncertainty_free(uncertainty *u)
 {
     for (int i = 0; i < OUTPUT_ARRAYS; i++) {
         free(u->array_mean[i]);
         free(u->array_m2[i]);
     }
-    tally_set_free(&u->pending);
+    uncertainty_drop_kept(u);
     uncertainty_init(u);
 }
 
@@ -108,52 +117,138 @@ bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *
     return ok;
 }
 
-/* The pending tallies cleared for group g, of part's shape. */
-static bool pending_start(uncertainty *u, uint64_t g, const tally_set *part, tm_error *err)
+/* ---- the groups kept ---- */
+
+/* Where group g is kept, or where it would go (kept[at] the first of a
+ * larger index); *found says which. */
+static int kept_place(const uncertainty *u, uint64_t g, bool *found)
 {
-    if (!u->pending.a_rz && !(tally_set_init(&u->pending, part->nr, part->nz, part->na) &&
-                              tally_set_add_options_of(&u->pending, part))) {
-        tally_set_free(&u->pending);
-        error_set(err, NULL, 0, "out of memory for a group's tallies");
-        return false;
+    int lo = 0, hi = u->kept_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (u->kept[mid].group < g)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    tally_set_clear(&u->pending);
-    u->pending_group = g;
+    *found = lo < u->kept_count && u->kept[lo].group == g;
+    return lo;
+}
+
+uncertainty_kept *uncertainty_keep(uncertainty *u, uint64_t g, uint64_t first, uint64_t size,
+                                   const tally_set *like, tm_error *err)
+{
+    bool found;
+    int at = kept_place(u, g, &found);
+    if (found) {
+        error_set(err, NULL, 0, "group %llu of the standard errors kept twice",
+                  (unsigned long long)g);
+        return NULL;
+    }
+    if (u->kept_count == u->kept_cap) {
+        int cap = u->kept_cap ? 2 * u->kept_cap : 4;
+        uncertainty_kept *more = realloc(u->kept, (size_t)cap * sizeof *more);
+        if (!more) {
+            error_set(err, NULL, 0, "out of memory for a group's tallies");
+            return NULL;
+        }
+        u->kept = more;
+        u->kept_cap = cap;
+    }
+    uncertainty_kept k = {.group = g, .first = first, .size = size};
+    if (!tally_set_init(&k.tallies, like->nr, like->nz, like->na) ||
+        !tally_set_add_options_of(&k.tallies, like)) {
+        tally_set_free(&k.tallies);
+        error_set(err, NULL, 0, "out of memory for a group's tallies");
+        return NULL;
+    }
+    memmove(&u->kept[at + 1], &u->kept[at], (size_t)(u->kept_count - at) * sizeof *u->kept);
+    u->kept[at] = k;
+    u->kept_count++;
+    return &u->kept[at];
+}
+
+uint64_t uncertainty_kept_photons(const uncertainty *u)
+{
+    uint64_t photons = 0;
+    for (int i = 0; i < u->kept_count; i++)
+        photons += u->kept[i].tallies.photons;
+    return photons;
+}
+
+/* Group kept i folded as a group and no longer kept. */
+static bool fold_kept(uncertainty *u, const mci_run *run, int i, tm_error *err)
+{
+    if (!uncertainty_add_group(u, run, &u->kept[i].tallies, err))
+        return false;
+    tally_set_free(&u->kept[i].tallies);
+    u->kept_count--;
+    memmove(&u->kept[i], &u->kept[i + 1], (size_t)(u->kept_count - i) * sizeof *u->kept);
     return true;
 }
 
-bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t group_photons,
-                           const tally_set *part, bool *added, tm_error *err)
+/* Whether the first group kept is whole and the next to fold (its first
+ * photon where the groups folded end). */
+static bool first_kept_ready(const uncertainty *u)
 {
-    *added = false;
-    if (part->photons == group_photons && u->pending.photons == 0) {
-        *added = true; /* the common case: the group whole at once */
-        return uncertainty_add_group(u, run, part, err);
-    }
-    if (u->pending.photons > 0 && u->pending_group != g) {
-        /* Its other photons will not come: the photons done are a group. */
-        if (!uncertainty_add_group(u, run, &u->pending, err))
-            return false;
-        *added = true;
-        tally_set_clear(&u->pending);
-    }
-    if (u->pending.photons == 0 && !pending_start(u, g, part, err))
+    if (u->kept_count == 0)
         return false;
-    tally_set_add(&u->pending, part);
-    if (u->pending.photons < group_photons)
-        return true;
-    bool ok = uncertainty_add_group(u, run, &u->pending, err);
-    tally_set_clear(&u->pending);
-    *added = *added || ok;
-    return ok;
+    const uncertainty_kept *k = &u->kept[0];
+    return k->first == u->photons && k->size > 0 && k->tallies.photons == k->size;
 }
 
-bool uncertainty_flush_pending(uncertainty *u, const mci_run *run, tm_error *err)
+/* Folds the groups kept that are whole and next, in order (none while u
+ * holds them). */
+static bool fold_ready(uncertainty *u, const mci_run *run, bool *added, tm_error *err)
 {
-    if (u->pending.photons == 0)
-        return true;
-    bool ok = uncertainty_add_group(u, run, &u->pending, err);
-    tally_set_clear(&u->pending);
+    while (!u->hold && first_kept_ready(u)) {
+        if (!fold_kept(u, run, 0, err))
+            return false;
+        *added = true;
+    }
+    return true;
+}
+
+bool uncertainty_loosen(uncertainty *u, const mci_run *run, tm_error *err)
+{
+    u->loose = true;
+    while (u->kept_count > 0)
+        if (!fold_kept(u, run, 0, err))
+            return false;
+    return true;
+}
+
+bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t first,
+                           uint64_t size, const tally_set *part, bool *added, tm_error *err)
+{
+    *added = false;
+    if (u->loose && !u->hold) { /* any set of whole photons is a valid group */
+        *added = true;
+        return uncertainty_add_group(u, run, part, err);
+    }
+    bool found;
+    int at = kept_place(u, g, &found);
+    if (!found && !u->hold && part->photons == size && first == u->photons) {
+        /* The common case: the next group, whole at once. */
+        *added = true;
+        return uncertainty_add_group(u, run, part, err) && fold_ready(u, run, added, err);
+    }
+    uncertainty_kept *k = found ? &u->kept[at] : uncertainty_keep(u, g, first, size, part, err);
+    if (!k)
+        return false;
+    k->first = first;
+    if (size > 0)
+        k->size = size;
+    tally_set_add(&k->tallies, part);
+    return fold_ready(u, run, added, err);
+}
+
+bool uncertainty_with_kept(const uncertainty *u, const mci_run *run, uncertainty *copy,
+                           tm_error *err)
+{
+    bool ok = uncertainty_merge(copy, u, err);
+    for (int i = 0; ok && i < u->kept_count; i++)
+        ok = uncertainty_add_group(copy, run, &u->kept[i].tallies, err);
     return ok;
 }
 

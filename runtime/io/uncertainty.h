@@ -17,18 +17,20 @@
  * sizes keep it unbiased.  The sums are taken as the groups come
  * (weighted Welford updates: no cancellation).
  *
- * A run's groups outlive its process: a checkpoint keeps them (runtime/io/
- * checkpoint.h, version 4), so a run stopped and resumed ends with errors
- * over all its photons.  The stop cuts the group it came in into two (the
- * photons done are folded as a group: driver/session_groups.h), so the
- * resumed run has a group more than the run done at once and its errors
- * are close to that run's, not bit for bit (its tallies are).  Under MPI
- * (driver/ranks.c) each rank groups the pieces of the chunks it took, and
- * rank 0 merges every rank's sums into its own (uncertainty_merge, in rank
- * order) where the tallies are gathered: the errors cover every photon,
- * but the groups (how many, which photons) depend on the rank count and on
- * which rank took which chunk, so they differ from one process's and from
- * one MPI job to the next; the tallies stay bit for bit. */
+ * The groups are folded in the order of their index, each whole (its
+ * tallies summed exactly, whatever simulated its photons and in how many
+ * pieces), so the errors are a function of the groups alone: bit for bit
+ * the same on any thread count, any batch, across a stop and --resume, and
+ * under MPI on any rank count.  A group begun and not yet foldable (its
+ * photons not all done, or a group before it not folded yet) is kept, its
+ * tallies so far with it, until it is: uncertainty_add_piece.
+ *
+ * A run's groups outlive its process: a checkpoint keeps the sums and the
+ * groups kept (runtime/io/checkpoint.h, versions 4 to 6), so a run stopped
+ * and resumed ends with the errors of the run done at once.  Under MPI
+ * (driver/ranks.c) every rank but rank 0 holds the groups it simulates
+ * (hold), and rank 0, where the tallies are gathered, adds their pieces to
+ * its own kept groups and folds each as it becomes whole and next. */
 #ifndef TMCML_UNCERTAINTY_H
 #define TMCML_UNCERTAINTY_H
 
@@ -48,19 +50,30 @@
 
 _Static_assert(OUTPUT_ARRAYS <= 64, "a mask of the output arrays fits 64 bits");
 
+/* A group begun and not folded: its index, its first photon and its
+ * photons (0 where not known yet: the cut group of a checkpoint of
+ * version 4 or 5, until more of it comes), and the tallies of its photons
+ * done, tallies.photons of them. */
+typedef struct uncertainty_kept {
+    uint64_t group, first, size;
+    tally_set tallies;
+} uncertainty_kept;
+
 /* The running sums of one run's (or one absorption set's) groups. */
 typedef struct uncertainty {
-    int groups;            /* groups added */
-    uint64_t photons;      /* their photons */
+    int groups;            /* groups folded */
+    uint64_t photons;      /* their photons: the run's first ones */
     output_grid grid;      /* of the arrays below: the first group's */
     double mean[3], m2[3]; /* Rd, A, Tt */
     double *array_mean[OUTPUT_ARRAYS], *array_m2[OUTPUT_ARRAYS]; /* NULL: not in the run */
-    /* A group begun and not ended (a run stopped in the middle of one):
-     * the tallies of its photons done, pending.photons of them (0: none),
-     * kept until the rest of the group is simulated, so that every group
-     * is whole and the errors do not depend on where a run was stopped. */
-    uint64_t pending_group;
-    tally_set pending;
+    /* The groups begun and not folded, by increasing index. */
+    uncertainty_kept *kept;
+    int kept_count, kept_cap;
+    /* Fold none: kept until gathered (an MPI rank's other than rank 0's,
+     * whose groups rank 0 folds: driver/ranks.c). */
+    bool hold;
+    /* Fold each piece at once, a group of its own (uncertainty_loosen). */
+    bool loose;
 } uncertainty;
 
 void uncertainty_init(uncertainty *u);
@@ -68,36 +81,60 @@ void uncertainty_free(uncertainty *u);
 
 /* u (empty) given zeroed sums for the arrays of the mask `arrays` (bit i:
  * output_table[i]) on grid, no group yet (a checkpoint's groups read
- * back, an MPI rank's received); false with *err when out of memory (u
- * then empty). */
+ * back); false with *err when out of memory (u then empty). */
 bool uncertainty_alloc(uncertainty *u, const output_grid *grid, uint64_t arrays, tm_error *err);
 
 /* The mask of the arrays u has sums of (bit i: output_table[i]). */
 uint64_t uncertainty_arrays(const uncertainty *u);
 
 /* Adds the group whose tallies (of group->photons > 0 photons of run) are
- * `group`; false with *err when out of memory or when its arrays are not
- * those of the groups before. */
+ * `group` to the sums, as the next one; false with *err when out of memory
+ * or when its arrays are not those of the groups before. */
 bool uncertainty_add_group(uncertainty *u, const mci_run *run, const tally_set *group,
                            tm_error *err);
 
-/* Photons [first, first + count) of group g, simulated into `part` (whole
- * group_photons long): the pending group's tallies grow by them (a pending
- * group of another index, which no later photons can end, is added as the
- * group it is), and the group, once whole, is added.  *added says whether
- * a group was.  false with *err when out of memory. */
-bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t group_photons,
-                           const tally_set *part, bool *added, tm_error *err);
+/* Photons of group g (of `size` photons from photon `first`) simulated
+ * into `part`: added to the group kept (begun here if none is), and every
+ * group that is then whole and next (its first photon u->photons) folded,
+ * unless u holds them.  *added says whether a group was.  false with *err
+ * when out of memory or when the group's arrays are not the others'. */
+bool uncertainty_add_piece(uncertainty *u, const mci_run *run, uint64_t g, uint64_t first,
+                           uint64_t size, const tally_set *part, bool *added, tm_error *err);
 
-/* The group a stop cut, with what is done of it, added as a group of its
- * own (a set of whole photons is a group: honest, though the groups then
- * depend on where the run was cut); for MPI ranks, whose pieces of a group
- * other ranks end.  false with *err when out of memory. */
-bool uncertainty_flush_pending(uncertainty *u, const mci_run *run, tm_error *err);
+/* A group g kept, of tallies of like's shape, zeroed (from `first`, of
+ * `size` photons: 0 when not known), in its place among the others: a
+ * checkpoint's read back.  NULL with *err when out of memory or when g is
+ * kept already. */
+uncertainty_kept *uncertainty_keep(uncertainty *u, uint64_t g, uint64_t first, uint64_t size,
+                                   const tally_set *like, tm_error *err);
 
-/* Folds b's groups into a's, as if they had been added one after the
- * other (Chan's pairwise update: the ranks of MPI, a resumed run's kept
- * groups); false with *err when their arrays differ or out of memory. */
+/* u's groups are not those of the run's plan (a checkpoint resumed with
+ * --precision and begun without, or the other way round; or written by a
+ * tmcml whose MPI ranks cut groups), so that some of the plan's groups can
+ * never be whole: its groups kept are folded now, and from here on every
+ * piece at once, each a group of its own (a group of the plan whole, or
+ * the part of one a stop cut or the plan change left).  Valid groups of
+ * whole photons, but not those of any unbroken run.  False with *err when
+ * out of memory. */
+bool uncertainty_loosen(uncertainty *u, const mci_run *run, tm_error *err);
+
+/* The photons of the groups kept. */
+uint64_t uncertainty_kept_photons(const uncertainty *u);
+
+/* Drops the groups kept (an MPI rank's, once gathered); hold stays. */
+void uncertainty_drop_kept(uncertainty *u);
+
+/* A copy of u's sums in *copy (empty before) with each group kept then
+ * added as a group of its own, in order, whole or not: the errors of the
+ * photons done so far (a stopped run's partial outputs).  False with *err
+ * when out of memory. */
+bool uncertainty_with_kept(const uncertainty *u, const mci_run *run, uncertainty *copy,
+                           tm_error *err);
+
+/* Folds b's sums into a's, as if b's groups had been added one after the
+ * other (Chan's pairwise update), to rounding (not bit for bit): false
+ * with *err when their arrays differ or out of memory.  b's kept groups
+ * are not taken. */
 bool uncertainty_merge(uncertainty *a, const uncertainty *b, tm_error *err);
 
 /* The standard errors into res (allocated here: res->stderr_array of the
