@@ -92,6 +92,33 @@ stopped_run() {
     wait $stopped_pid
 }
 
+# checkpoint_version FILE: the format version of a checkpoint (its u32
+# after the magic), empty when there is none.
+checkpoint_version() { od -A n -t u4 -j 8 -N 4 "$1" 2>/dev/null | tr -d ' '; }
+
+# stopped_at_version VERSION DIR ARGS...: `$tmcml run ARGS` of the MCML
+# example into DIR on one thread, checkpointing every 0.2 s, stopped by
+# SIGINT once its checkpoint is of format VERSION (at most 20 s on: a run
+# with --stderr writes version 5 once it holds groups), which is checked.
+stopped_at_version() {
+    stopped_want=$1
+    stopped_dir=$2
+    shift 2
+    "$tmcml" run "$@" --threads 1 --checkpoint-every 0.2 -o "$stopped_dir" 2>/dev/null &
+    stopped_pid=$!
+    tenths=0
+    while [ "$(checkpoint_version "$stopped_dir/example.ckpt")" != "$stopped_want" ] &&
+        [ $tenths -lt 200 ]; do
+        sleep 0.1
+        tenths=$((tenths + 1))
+    done
+    kill -INT $stopped_pid
+    wait $stopped_pid
+    check
+    [ "$(checkpoint_version "$stopped_dir/example.ckpt")" = "$stopped_want" ] ||
+        fail "the checkpoint in $stopped_dir is not of version $stopped_want"
+}
+
 # ranks_as_one OPTS...: `$tmcml run $mci -N 3000 -S 3 OPTS` on two MPI
 # ranks, and on three of which two are idle (3000 photons are one
 # chunk), each checked to give the one process's .mco; nothing where

@@ -115,29 +115,17 @@ sed -n '/^# Rd\[x\]\[y\]/,$p' "$work/p/example.mco" >"$work/b"
 # once its checkpoint holds groups, whose mask of arrays needs the
 # format's version 5); another grid refused.
 n=1500000
-version() { od -A n -t u4 -j 8 -N 4 "$1" 2>/dev/null | tr -d ' '; }
 for e in "" --stderr; do
     if [ -z "$e" ]; then
         stopped_run "$work/k" "$mci" -N $n -S 5 -q --engine cpu $obl
     else
-        "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e --threads 1 --checkpoint-every 0.2 \
-            -o "$work/k$e" 2>/dev/null &
-        pid=$!
-        i=0
-        while [ "$(version "$work/k$e/example.ckpt")" != 5 ] && [ $i -lt 200 ]; do
-            sleep 0.1
-            i=$((i + 1))
-        done
-        kill -INT $pid
-        wait $pid
-        check
-        [ "$(version "$work/k$e/example.ckpt")" = 5 ] ||
-            fail "the checkpoint of --stderr with groups is not version 5"
+        stopped_at_version 5 "$work/k$e" "$mci" -N $n -S 5 -q --engine cpu $obl $e
     fi
-    expect 1 "resume other$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu --source oblique:30 \
-        --xy 0.05:41 $e --resume -o "$work/k$e"
+    expect 1 "resume other$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu \
+        --source oblique:30 --xy 0.05:41 $e --resume -o "$work/k$e"
     contains "resume other$e" "input differs"
-    expect 0 "resume$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e --resume -o "$work/k$e"
+    expect 0 "resume$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e --resume \
+        -o "$work/k$e"
     expect 0 "whole$e" -- "$tmcml" run "$mci" -N $n -S 5 -q --engine cpu $obl $e -o "$work/w$e"
     check
     cmp -s "$work/k$e/example.mco" "$work/w$e/example.mco" || fail "resumed .mco$e differs"

@@ -27,13 +27,13 @@
  * done, the tallies' grid, the input's layers, their arrays; finite sums,
  * no negative sum of squares), and the tallies of the group a stop cut;
  * version 5 as 4 with the mask of the arrays as u64 (its bits from 32 on:
- * the frequency domain's and the Cartesian
- * grid's arrays), written only where the mask needs them;
- * version 6 as 5 with, instead of the cut group, every group kept (begun
- * and not folded, each its index, first photon, size and tallies so far:
- * an MPI run's ranks end groups out of order), written only where those
- * are not one cut group.  A run without groups writes the bytes of
- * versions 1 to 3 as before.  Then a u64 FNV-1a of every byte
+ * the frequency domain's and the Cartesian grid's arrays), written only
+ * where the mask needs them; version 6 as 5 with, instead of the cut
+ * group, every group kept (begun and not folded, each its index, first
+ * photon, size and tallies so far: an MPI run's ranks end groups out of
+ * order), written only where those are not one cut group.  A run without
+ * groups writes the bytes of versions 1 to 3 as before.  Then a u64 FNV-1a
+ * of every byte
  * before it, which catches truncation and accidental damage (a disk or copy
  * error), not deliberate edits: anyone can recompute it.  Written atomically
  * (fs_write_atomic): a crash, kill -9 or a second signal leaves the old file
