@@ -12,7 +12,7 @@ example_setup "$1" "$2"
 # mcml_example.mci's layers: (mua mus g) 1 100 0.9, 1 10 0, 2 10 0.7.
 printf '# mua mus g, a layer each\n1 100 0.9  1 10 0  2 10 0.7\n1 110 0.9, 1 10 0.05, 2 10 0.7\n1 100 0.9  1 10 0  2.4 10 0.7\n' \
     >"$work/sets.csv"
-expect 0 "sets" -- "$tmcml" run "$mci" $common --optics-sets "$work/sets.csv" -o "$work/s"
+expect 0 "sets" -- "$tmcml" run "$mci" $common --engine cpu --optics-sets "$work/sets.csv" -o "$work/s"
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu -o "$work/p"
 check
 sed '/^#/d; /output file name/d' "$work/s/example.set1.mco" >"$work/a"

@@ -15,7 +15,7 @@
 example_setup "$1" "$2"
 opts="--time 0.005:40 --detector fiber:0.2:0.1:0.5"
 
-expect 0 "time" -- "$tmcml" run "$mci" $common $opts --npz -o "$work/t"
+expect 0 "time" -- "$tmcml" run "$mci" $common --engine cpu $opts --npz -o "$work/t"
 expect 0 "plain" -- "$tmcml" run "$mci" $common --engine cpu --npz -o "$work/plain"
 for s in Rd_rt Rd_t Tt_rt Tt_t Rd_fiber; do
     check
