@@ -54,7 +54,8 @@ done
 # A header row of names (issue 47) is skipped: the sets of the file without.
 printf 'mua1,mus1,g1,mua2,mus2,g2,mua3,mus3,g3\n1 110 0.9, 1 10 0.05, 2 10 0.7\n' \
     >"$work/header.csv"
-expect 0 "header" -- "$tmcml" run "$mci" $common --optics-sets "$work/header.csv" -o "$work/h"
+expect 0 "header" -- "$tmcml" run "$mci" $common --engine cpu --optics-sets "$work/header.csv" \
+    -o "$work/h"
 check
 [ "$(json "$work/h/example.set1.json" tallies_digest)" = \
     "$(json "$work/s/example.set2.json" tallies_digest)" ] ||
