@@ -136,7 +136,7 @@ expect 2 "no command" -- "$tmcml" fluence "$example"
 contains "no command" "unknown command \"fluence\" (commands: run, gen"
 expect 2 "bare tmcml" -- "$tmcml"
 contains "bare tmcml" "usage: tmcml run FILE.mci"
-expect 0 "threads 0" -- "$tmcml" run "$example" -N 3000 -o "$work/t0" --threads 0 -q
+expect 0 "threads 0" -- "$tmcml" run "$example" -N 3000 -o "$work/t0" --threads 0 -q --engine cpu
 check; cmp -s "$work/a/example.mco" "$work/t0/example.mco" || fail "--threads 0: another file"
 printf 'mcmli2.0\n' >"$work/mcml2.mci"
 expect 2 "MCML 2.0 input" -- "$tmcml" run "$work/mcml2.mci"
@@ -225,13 +225,13 @@ fi
 mkdir "$work/fifo" && mkfifo "$work/fifo/example.mco"
 timeout 60 cat "$work/fifo/example.mco" >"$work/fifo.out" &
 reader=$!
-expect 0 "run into a FIFO" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/fifo" -q
+expect 0 "run into a FIFO" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/fifo" -q --engine cpu
 wait $reader
 check; [ -p "$work/fifo/example.mco" ] || fail "run into a FIFO: the FIFO was replaced"
 check; cmp -s "$work/a/example.mco" "$work/fifo.out" || fail "run into a FIFO: the reader got another file"
 mkdir "$work/keep" "$work/ln" && : >"$work/keep/example.mco"
 ln -s ../keep/example.mco "$work/ln/example.mco"
-expect 0 "run through a link" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/ln" -q
+expect 0 "run through a link" -- "$tmcml" run "$example" -N 3000 --threads 1 -o "$work/ln" -q --engine cpu
 check; [ -L "$work/ln/example.mco" ] || fail "run through a link: the link was replaced by a file"
 check; cmp -s "$work/a/example.mco" "$work/keep/example.mco" ||
     fail "run through a link: the target does not hold the result"
