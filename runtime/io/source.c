@@ -12,9 +12,13 @@
 
 #define RADIANS_PER_DEGREE 0.017453292519943295 /* pi / 180 */
 
-#define SOURCE_PARAM(symbol, what, key, unit, member, zero_allowed)                                \
+/* A parameter with no upper end (below 0: none); designated, so that every
+ * compiler sees each field given (clang's -Wmissing-field-initializers). */
+#define SOURCE_PARAM(symbol_, what_, key_, unit_, member, zero_allowed_)                           \
     {                                                                                              \
-        symbol, what, key, unit, offsetof(source_desc, member), zero_allowed                       \
+        .symbol = symbol_, .what = what_, .key = key_, .unit = unit_,                              \
+        .field = offsetof(source_desc, member), .zero_allowed = zero_allowed_, .below = 0.0,       \
+        .above_most = NULL                                                                         \
     }
 
 /* ORDER source_kind (source.h): append, never reorder. */
