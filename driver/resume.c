@@ -230,6 +230,26 @@ static const struct {
     /* The first commit of the oblique beam (72f92cb, the work the GPU side
      * starts from): the same arithmetic; source.c's messages changed since. */
     {"cpu f289c0d9e4482f36", "cpu 707317b1dba6a1e4"},
+    /* -> source.c's SOURCE_PARAM rows name every field (clang's
+     * -Wmissing-field-initializers): the same table, bytes alone changed;
+     * 4da31c0's and 86d1930's builds gave the same .mco for the pencil,
+     * Gaussian, fiber, point and flat sources (with --stderr), the oblique
+     * beam with the grid and --stderr, and time bins, a detector and the
+     * derivatives. */
+    {"cpu dff8cc904f1a6ac6", "cpu 78718ca6226a7b31"},
+    {"cpu a94c288e29efe04e", "cpu 78718ca6226a7b31"},
+    {"cpu 123fa2412a7dd68a", "cpu 78718ca6226a7b31"},
+    {"cpu 8ea25a9fe88f1d88", "cpu 78718ca6226a7b31"},
+    {"cpu 1dcbe7d66b77df02", "cpu 78718ca6226a7b31"},
+    {"cpu 3a33238972ac9536", "cpu 78718ca6226a7b31"},
+    {"cpu 2df46f6f918d4081", "cpu 78718ca6226a7b31"},
+    {"cpu 0bffd0c07d71ae9d", "cpu 78718ca6226a7b31"},
+    {"cpu 73fb6a0babdc2e5f", "cpu 78718ca6226a7b31"},
+    {"cpu 183e4d5aedaf1d5e", "cpu 78718ca6226a7b31"},
+    {"cpu 0c975c1316654ac3", "cpu 78718ca6226a7b31"},
+    {"cpu 2479fe5a3324438d", "cpu 78718ca6226a7b31"},
+    {"cpu f289c0d9e4482f36", "cpu 78718ca6226a7b31"},
+    {"cpu 707317b1dba6a1e4", "cpu 78718ca6226a7b31"},
 };
 
 /* GPU generators (compile_generator_hash) of earlier builds whose every
